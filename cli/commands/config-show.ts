@@ -1,0 +1,9 @@
+import { SvcCommand } from '../svc-command.js';
+
+// PLACEHOLDER while the foundation is being built; replaced by the real command.
+export class ConfigShowCommand extends SvcCommand {
+  static override paths = [['config', 'show']];
+  async run(): Promise<number> {
+    throw new Error('not implemented yet');
+  }
+}

@@ -1,0 +1,24 @@
+import type { CommandClass } from 'clipanion';
+import { ConfigShowCommand } from './config-show.js';
+import { ConfigValidateCommand } from './config-validate.js';
+import { MigrateCommand } from './migrate.js';
+import { SecretsGenerateCommand } from './secrets-generate.js';
+import { ServeCommand } from './serve.js';
+import { SettingsGetCommand } from './settings-get.js';
+import { SettingsHistoryCommand } from './settings-history.js';
+import { SettingsListCommand } from './settings-list.js';
+import { SettingsUpdateCommand } from './settings-update.js';
+import { SystemStatsCommand } from './system-stats.js';
+
+export const commands: CommandClass[] = [
+  ServeCommand,
+  MigrateCommand,
+  ConfigShowCommand,
+  ConfigValidateCommand,
+  SecretsGenerateCommand,
+  SystemStatsCommand,
+  SettingsListCommand,
+  SettingsGetCommand,
+  SettingsUpdateCommand,
+  SettingsHistoryCommand,
+];

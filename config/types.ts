@@ -1,0 +1,43 @@
+/**
+ * The effective startup configuration (spec section 1, "Startup configuration"). Loaded once
+ * at process start from defaults < YAML / secret files < environment < CLI flags; a change
+ * needs a restart. Runtime settings live in `settings/`, never here.
+ */
+export interface StartupConfig {
+  /** Where local state lives: the management socket by default, caches. */
+  data_dir: string;
+  /** Stable name of this replica in logs, stats and settings history; default hostname-pid. */
+  replica_id: string;
+  log: { level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' };
+  server: {
+    host: string;
+    port: number;
+    /** Bare origins (scheme://host[:port]) allowed by CORS on the main API. */
+    cors_allowed_origins: string[];
+  };
+  grpc: { host: string; port: number };
+  rtmp: { enabled: boolean; host: string; port: number };
+  stun: { enabled: boolean; host: string; port: number };
+  tls: { enabled: boolean; cert_file: string; key_file: string };
+  database: { url: string; pool_max: number };
+  redis: { url: string };
+  nats: { url: string; subject_prefix: string };
+  temporal: { address: string; namespace: string; task_queue: string; ui_url: string };
+  proxy_slice_cache: { enabled: boolean; size_mb: number };
+  smtp: { host: string; port: number; username: string; password: string; sender: string };
+  management: {
+    /** `unix:///abs/path.sock` or `tcp://host:port`; empty means `unix://<data_dir>/svc.sock`. */
+    endpoint: string;
+    /** Required for a TCP endpoint, forbidden for a Unix socket. */
+    token: string;
+  };
+  webauthn: { rp_origin: string; rp_id: string; rp_name: string };
+  security: { opaque_server_setup_secret: string };
+  jwt: { secret: string };
+  credential_encryption_key: string;
+}
+
+/** A resolved management endpoint, shared by the server (listen) and the CLI (connect). */
+export type ManagementEndpoint =
+  | { kind: 'unix'; path: string }
+  | { kind: 'tcp'; host: string; port: number; token: string };

@@ -1,0 +1,74 @@
+/**
+ * The one error type that crosses module boundaries. Gateways map it to the documented
+ * HTTP shape `{requestId, status, code, message}`; the CLI prints `code: message`.
+ */
+export type ErrorCode =
+  | 'invalid_argument'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'limit_exceeded'
+  | 'busy'
+  | 'unavailable'
+  | 'deadline_exceeded'
+  | 'internal';
+
+const HTTP_STATUS: Record<ErrorCode, number> = {
+  invalid_argument: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  limit_exceeded: 429,
+  busy: 503,
+  unavailable: 503,
+  deadline_exceeded: 504,
+  internal: 500,
+};
+
+/** One problem with one named field or key; several are reported together. */
+export interface FieldIssue {
+  /** Dotted key or field name, for example `server.maxRoomsPerUser` or `jwt.secret`. */
+  key: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly issues: FieldIssue[];
+
+  constructor(code: ErrorCode, message: string, issues: FieldIssue[] = []) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = HTTP_STATUS[code];
+    this.issues = issues;
+  }
+
+  /** A validation failure naming every offending key, first one first in the message. */
+  static invalid(issues: FieldIssue[]): AppError {
+    const [first] = issues;
+    const head = first ? `${first.key}: ${first.message}` : 'invalid input';
+    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    return new AppError('invalid_argument', head + more, issues);
+  }
+
+  toJSON(): { code: ErrorCode; status: number; message: string; issues?: FieldIssue[] } {
+    return {
+      code: this.code,
+      status: this.status,
+      message: this.message,
+      ...(this.issues.length > 0 ? { issues: this.issues } : {}),
+    };
+  }
+}
+
+export function isAppError(err: unknown): err is AppError {
+  return err instanceof AppError;
+}
+
+export function httpStatusOf(code: ErrorCode): number {
+  return HTTP_STATUS[code];
+}
