@@ -1,0 +1,18 @@
+/**
+ * What `/health/ready` and `svc system stats` report about each dependency.
+ */
+export type DependencyName = 'postgres' | 'migrations' | 'redis' | 'nats' | 'temporal';
+
+export interface DependencyState {
+  name: DependencyName;
+  ok: boolean;
+  /** Round-trip time of the check, when it answered. */
+  latencyMs?: number;
+  /** The first error seen, verbatim enough to act on. */
+  error?: string;
+}
+
+export interface ReadinessProbe {
+  /** Checks every dependency concurrently, each bounded by a short deadline. */
+  check(): Promise<DependencyState[]>;
+}
