@@ -8,6 +8,7 @@ import { SettingsGetCommand } from './settings-get.js';
 import { SettingsHistoryCommand } from './settings-history.js';
 import { SettingsListCommand } from './settings-list.js';
 import { SettingsUpdateCommand } from './settings-update.js';
+import { SettingsWatchCommand } from './settings-watch.js';
 import { SystemStatsCommand } from './system-stats.js';
 
 export const commands: CommandClass[] = [
@@ -21,4 +22,5 @@ export const commands: CommandClass[] = [
   SettingsGetCommand,
   SettingsUpdateCommand,
   SettingsHistoryCommand,
+  SettingsWatchCommand,
 ];

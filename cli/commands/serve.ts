@@ -1,9 +1,81 @@
+import { Command, Option } from 'clipanion';
+import { loadConfig, requireValid } from '../../config/load.js';
+import { createLogger } from '../../observability/logger.js';
+import { resolveRoles, ROLES } from '../../server/roles.js';
+import { startService } from '../../server/service.js';
 import { SvcCommand } from '../svc-command.js';
 
-// PLACEHOLDER while the foundation is being built; replaced by the real command.
 export class ServeCommand extends SvcCommand {
   static override paths = [['serve']];
+  static override usage = Command.Usage({
+    category: 'Server',
+    description: 'Run the server (gateway, actor host and workflow worker roles)',
+    details: `
+      Starts one replica. Without \`--role\` it runs all three roles in one process, which is what \`npm run dev\` does; operators scale each pool by running processes with one role each.
+
+      - \`gateway\`: the public HTTP API (health, metrics, CORS) and, in later releases, WebSocket, gRPC and RTMP ingest.
+      - \`actors\`: hosts room actors reached over NATS.
+      - \`worker\`: runs Temporal workflows (registration and room review).
+
+      Every replica serves the management endpoint (\`management.endpoint\`) used by \`svc system stats\` and \`svc settings ...\`, keeps a runtime-settings cache synchronized through PostgreSQL LISTEN/NOTIFY, and stops cleanly on SIGINT/SIGTERM. Startup configuration is validated first; every failing key is reported and the process exits 1.
+    `,
+    examples: [
+      ['Run every role', '$0 serve'],
+      ['Run a gateway on port 8081', '$0 serve --role gateway --http-port 8081'],
+      ['Apply migrations, then serve', '$0 serve --migrate'],
+    ],
+  });
+
+  roles = Option.Array('--role', { description: `Role of this process: ${ROLES.join('|')} (repeatable; default all)` });
+  migrateFirst = Option.Boolean('--migrate', false, { description: 'Apply pending database migrations before serving' });
+  httpPort = Option.String('--http-port', { description: 'server.port: HTTP listen port' });
+  httpHost = Option.String('--host', { description: 'server.host: HTTP listen address' });
+  dataDir = Option.String('--data-dir', { description: 'data_dir: local state directory' });
+  databaseUrl = Option.String('--database-url', { description: 'database.url: PostgreSQL URL' });
+  managementEndpoint = Option.String('--management-endpoint', { description: 'management.endpoint: unix:///path or tcp://host:port' });
+  replicaId = Option.String('--replica-id', { description: 'replica_id: name of this replica in logs and stats' });
+  logLevel = Option.String('--log-level', { description: 'log.level: trace|debug|info|warn|error|fatal' });
+
   async run(): Promise<number> {
-    throw new Error('not implemented yet');
+    const roles = resolveRoles(this.roles);
+    const loaded = await loadConfig({
+      ...(this.configFile() ? { file: this.configFile() as string } : {}),
+      env: process.env,
+      flags: this.flagValues(),
+    });
+    const config = requireValid(loaded, 'server');
+    const logger = createLogger({ level: config.log.level });
+    const service = await startService({ config, roles, logger, migrateFirst: this.migrateFirst });
+
+    const startupMs = Math.round(performance.now());
+    logger.info({ roles, replicaId: config.replica_id, startupMs, http: service.httpUrl, management: service.managementAddress }, 'svc ready');
+    if (service.httpUrl) this.context.stdout.write(`svc HTTP API: ${service.httpUrl}\n`);
+    if (config.temporal.ui_url) this.context.stdout.write(`Temporal UI:  ${config.temporal.ui_url}\n`);
+    this.context.stdout.write(`management:   ${service.managementAddress}\n`);
+
+    await new Promise<void>((resolve) => {
+      const stop = (signal: NodeJS.Signals): void => {
+        logger.info({ signal }, 'stopping');
+        resolve();
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    await service.stop();
+    logger.info('stopped');
+    return 0;
+  }
+
+  private flagValues(): Record<string, string> {
+    const flags: Record<string, string | undefined> = {
+      'server.port': this.httpPort,
+      'server.host': this.httpHost,
+      data_dir: this.dataDir,
+      'database.url': this.databaseUrl,
+      'management.endpoint': this.managementEndpoint,
+      replica_id: this.replicaId,
+      'log.level': this.logLevel,
+    };
+    return Object.fromEntries(Object.entries(flags).filter((entry): entry is [string, string] => entry[1] !== undefined));
   }
 }

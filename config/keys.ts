@@ -1,0 +1,235 @@
+import { hostname } from 'node:os';
+import type { StartupConfig } from './types.js';
+
+/**
+ * The one table of startup keys. Loading, environment naming, `*_file` support, redaction,
+ * `config show` and the documentation all derive from it, so a key added to `StartupConfig`
+ * must be added here (the mapped type below makes the compiler insist).
+ */
+
+/** Dotted paths of every leaf of `StartupConfig`, e.g. `server.port`. */
+export type StartupKeyName = LeafPaths<StartupConfig>;
+
+type Leaf = string | number | boolean | readonly unknown[];
+type LeafPaths<T, Prefix extends string = ''> = {
+  [K in keyof T & string]: T[K] extends Leaf ? `${Prefix}${K}` : LeafPaths<T[K], `${Prefix}${K}.`>;
+}[keyof T & string];
+
+/** The value type at a dotted path of `StartupConfig`. */
+export type ValueAt<P extends string, T = StartupConfig> = P extends `${infer Head}.${infer Rest}`
+  ? Head extends keyof T
+    ? ValueAt<Rest, T[Head]>
+    : never
+  : P extends keyof T
+    ? T[P]
+    : never;
+
+export type KeyType =
+  | { kind: 'string' }
+  | { kind: 'int' }
+  | { kind: 'port' }
+  | { kind: 'bool' }
+  | { kind: 'string_list' }
+  | { kind: 'enum'; values: readonly string[] };
+
+export type ConfigValue = string | number | boolean | string[];
+
+/**
+ * How a key is protected: `value` keys are secrets as a whole (redacted, may come from a
+ * `*_file`); `url_credentials` keys are URLs whose password part is secret (redacted there,
+ * may also come from a `*_file` so a URL with a password can live in a mounted secret).
+ */
+export type Sensitivity = 'none' | 'value' | 'url_credentials';
+
+export interface StartupKey {
+  key: StartupKeyName;
+  type: KeyType;
+  /** The default value, or how to compute it when it depends on the host or process. */
+  defaultValue: () => ConfigValue;
+  sensitivity: Sensitivity;
+  description: string;
+}
+
+interface KeySpec<V> {
+  type: KeyType;
+  default: V | (() => V);
+  sensitivity?: Sensitivity;
+  description: string;
+}
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+
+const STRING = { kind: 'string' } as const;
+const INT = { kind: 'int' } as const;
+const PORT = { kind: 'port' } as const;
+const BOOL = { kind: 'bool' } as const;
+
+// Object key order is the documented key order: validation issues are reported in it.
+const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
+  data_dir: {
+    type: STRING,
+    default: '.svc/data',
+    description: 'Directory for local state (management socket, caches); resolved against the working directory.',
+  },
+  replica_id: {
+    type: STRING,
+    default: () => `${hostname()}-${process.pid}`,
+    description: 'Name of this replica in logs, stats and settings history (default <hostname>-<pid>).',
+  },
+  'log.level': {
+    type: { kind: 'enum', values: LOG_LEVELS },
+    default: 'info',
+    description: 'Minimum log level: trace, debug, info, warn, error or fatal.',
+  },
+  'server.host': { type: STRING, default: '0.0.0.0', description: 'HTTP listen address.' },
+  'server.port': { type: PORT, default: 8080, description: 'HTTP listen port.' },
+  'server.cors_allowed_origins': {
+    type: { kind: 'string_list' },
+    default: () => [],
+    description: 'Bare origins (scheme://host[:port]) allowed by CORS; comma-separated in the environment.',
+  },
+  'grpc.host': { type: STRING, default: '0.0.0.0', description: 'gRPC listen address.' },
+  'grpc.port': { type: PORT, default: 9090, description: 'gRPC listen port.' },
+  'rtmp.enabled': { type: BOOL, default: true, description: 'Accept RTMP livestream publishing.' },
+  'rtmp.host': { type: STRING, default: '0.0.0.0', description: 'RTMP listen address.' },
+  'rtmp.port': { type: PORT, default: 1935, description: 'RTMP listen port.' },
+  'stun.enabled': { type: BOOL, default: false, description: 'Run the built-in STUN listener (UDP).' },
+  'stun.host': { type: STRING, default: '0.0.0.0', description: 'STUN listen address.' },
+  'stun.port': { type: PORT, default: 3478, description: 'STUN listen port.' },
+  'tls.enabled': { type: BOOL, default: false, description: 'Serve HTTPS and gRPC over TLS.' },
+  'tls.cert_file': { type: STRING, default: '', description: 'PEM certificate chain; required when tls.enabled.' },
+  'tls.key_file': { type: STRING, default: '', description: 'PEM private key; required when tls.enabled.' },
+  'database.url': {
+    type: STRING,
+    default: 'postgres://svc@127.0.0.1:5432/svc',
+    sensitivity: 'url_credentials',
+    description: 'PostgreSQL connection URL (postgres:// or postgresql://).',
+  },
+  'database.pool_max': { type: INT, default: 10, description: 'Maximum PostgreSQL connections per replica.' },
+  'redis.url': {
+    type: STRING,
+    default: 'redis://127.0.0.1:6379',
+    sensitivity: 'url_credentials',
+    description: 'Redis URL (redis:// or rediss://).',
+  },
+  'nats.url': {
+    type: STRING,
+    default: 'nats://127.0.0.1:4222',
+    sensitivity: 'url_credentials',
+    description: 'NATS server URL(s), comma-separated (nats://host:port).',
+  },
+  'nats.subject_prefix': {
+    type: STRING,
+    default: 'svc',
+    description: 'First token(s) of every NATS subject, so several deployments can share a NATS.',
+  },
+  'temporal.address': { type: STRING, default: '127.0.0.1:7233', description: 'Temporal frontend host:port.' },
+  'temporal.namespace': { type: STRING, default: 'default', description: 'Temporal namespace.' },
+  'temporal.task_queue': { type: STRING, default: 'svc', description: 'Temporal task queue of the workflow worker.' },
+  'temporal.ui_url': { type: STRING, default: '', description: 'Temporal UI base URL shown to reviewers; empty hides links.' },
+  'proxy_slice_cache.enabled': { type: BOOL, default: false, description: 'Cache ranged media proxy reads in slices.' },
+  'proxy_slice_cache.size_mb': { type: INT, default: 1024, description: 'Slice cache size in MiB.' },
+  'smtp.host': { type: STRING, default: '', description: 'SMTP server; empty disables email.' },
+  'smtp.port': { type: PORT, default: 587, description: 'SMTP port (587: submission with STARTTLS).' },
+  'smtp.username': { type: STRING, default: '', description: 'SMTP user name.' },
+  'smtp.password': { type: STRING, default: '', sensitivity: 'value', description: 'SMTP password.' },
+  'smtp.sender': { type: STRING, default: '', description: 'From address of outgoing mail; required when smtp.host is set.' },
+  'management.endpoint': {
+    type: STRING,
+    default: '',
+    description: 'Management endpoint: unix:///abs/path.sock or tcp://host:port; empty means unix://<data_dir>/svc.sock.',
+  },
+  'management.token': {
+    type: STRING,
+    default: '',
+    sensitivity: 'value',
+    description: 'Bearer token of a TCP management endpoint (at least 24 characters); must be empty for a Unix socket.',
+  },
+  'webauthn.rp_origin': {
+    type: STRING,
+    default: 'http://localhost:8080',
+    description: 'The exact origin browsers use (https; http only for localhost).',
+  },
+  'webauthn.rp_id': {
+    type: STRING,
+    default: 'localhost',
+    description: "Relying-party ID: the origin's host or a registrable suffix of it.",
+  },
+  'webauthn.rp_name': { type: STRING, default: 'svc', description: 'Relying-party name shown by authenticators.' },
+  'security.opaque_server_setup_secret': {
+    type: STRING,
+    default: '',
+    sensitivity: 'value',
+    description: 'OPAQUE server setup; generate once and keep it (changing it invalidates every password).',
+  },
+  'jwt.secret': {
+    type: STRING,
+    default: '',
+    sensitivity: 'value',
+    description: 'Signing secret of access tokens; at least 32 characters and 128 bits of entropy.',
+  },
+  credential_encryption_key: {
+    type: STRING,
+    default: '',
+    sensitivity: 'value',
+    description: 'Key that encrypts stored provider credentials: 64 hexadecimal characters (32 bytes).',
+  },
+};
+
+function toStartupKey(key: StartupKeyName, spec: KeySpec<ConfigValue>): StartupKey {
+  const { default: def } = spec;
+  return {
+    key,
+    type: spec.type,
+    // Lists are copied so no caller can mutate the shared default.
+    defaultValue: typeof def === 'function' ? def : () => (Array.isArray(def) ? [...def] : def),
+    sensitivity: spec.sensitivity ?? 'none',
+    description: spec.description,
+  };
+}
+
+/** Every startup key, in documented order. */
+export const STARTUP_KEYS: readonly StartupKey[] = (Object.keys(SPECS) as StartupKeyName[]).map((key) =>
+  toStartupKey(key, SPECS[key] as KeySpec<ConfigValue>),
+);
+
+const BY_NAME = new Map<string, StartupKey>(STARTUP_KEYS.map((k) => [k.key, k]));
+const ORDER = new Map<string, number>(STARTUP_KEYS.map((k, i) => [k.key, i]));
+
+export function findKey(name: string): StartupKey | undefined {
+  return BY_NAME.get(name);
+}
+
+export function isStartupKey(name: string): name is StartupKeyName {
+  return BY_NAME.has(name);
+}
+
+/** Position of a key in the table; unknown names sort first (they are loading problems). */
+export function keyOrder(name: string): number {
+  return ORDER.get(name) ?? -1;
+}
+
+/** Whether the key may be given as `<key>_file` (YAML) or `SVC_<KEY>_FILE` (environment). */
+export function acceptsFile(key: StartupKey): boolean {
+  return key.sensitivity !== 'none';
+}
+
+export const ENV_PREFIX = 'SVC_';
+
+/** `server.cors_allowed_origins` → `SVC_SERVER_CORS_ALLOWED_ORIGINS`. */
+export function envName(key: string): string {
+  return ENV_PREFIX + key.replace(/\./g, '_').toUpperCase();
+}
+
+/** `SVC_*` variables that belong to the program but are not startup keys. */
+export const NON_KEY_ENV = new Set(['SVC_CONFIG', 'SVC_DEPLOYMENT_METHOD']);
+
+function sectionOf(key: string): string | undefined {
+  const dot = key.indexOf('.');
+  return dot === -1 ? undefined : key.slice(0, dot);
+}
+
+/** Top-level sections of the nested form (`server`, `jwt`, ...). */
+export const SECTIONS: ReadonlySet<string> = new Set(
+  STARTUP_KEYS.map((k) => sectionOf(k.key)).filter((s): s is string => s !== undefined),
+);

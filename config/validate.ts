@@ -1,0 +1,189 @@
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import type { FieldIssue } from '../errors/app-error.js';
+import { checkBareOrigin } from '../net/origin.js';
+import { describeFsError } from './fs-error.js';
+import { jwtSecretProblem } from './jwt-secret.js';
+import { keyOrder, STARTUP_KEYS, type StartupKeyName } from './keys.js';
+import { checkManagementEndpoint } from './management-endpoint.js';
+import { isValidOpaqueServerSetup } from './opaque-setup.js';
+import { getValue } from './paths.js';
+import { redactUrl } from './redact.js';
+import type { StartupConfig } from './types.js';
+import { splitUrlList } from './url-list.js';
+import { checkWebAuthn } from './webauthn.js';
+
+type Check = (config: StartupConfig) => FieldIssue[] | Promise<FieldIssue[]>;
+
+/**
+ * Every rule the server enforces before it starts. All rules run, so one attempt shows every
+ * problem; the result is in key order (spec: the first error is the one to act on).
+ */
+export async function validateConfig(config: StartupConfig): Promise<FieldIssue[]> {
+  const found = (await Promise.all(CHECKS.map((check) => check(config)))).flat();
+  const seen = new Set<string>();
+  const unique = found.filter((issue) => {
+    const id = `${issue.key}\u0000${issue.message}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+  // Array.prototype.sort is stable: issues of one key keep the order their check gave.
+  return unique.sort((a, b) => keyOrder(a.key) - keyOrder(b.key));
+}
+
+const CHECKS: Check[] = [
+  (c) => required(c, 'data_dir'),
+  (c) => (/^\S+$/.test(c.replica_id) ? [] : [issue('replica_id', 'must be non-empty and without spaces')]),
+  (c) => {
+    const levels = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'];
+    return levels.includes(c.log.level) ? [] : [issue('log.level', `must be one of ${levels.join(', ')}`)];
+  },
+  (c) => required(c, 'server.host', 'grpc.host', 'rtmp.host', 'stun.host'),
+  checkPorts,
+  checkCorsOrigins,
+  checkTls,
+  (c) => [
+    ...checkUrl('database.url', c.database.url, ['postgres:', 'postgresql:'], 'postgres://user@host:5432/db'),
+    ...(Number.isInteger(c.database.pool_max) && c.database.pool_max >= 1
+      ? []
+      : [issue('database.pool_max', 'must be at least 1')]),
+  ],
+  (c) => checkUrl('redis.url', c.redis.url, ['redis:', 'rediss:'], 'redis://host:6379'),
+  checkNats,
+  checkTemporal,
+  (c) => (c.proxy_slice_cache.size_mb > 0 ? [] : [issue('proxy_slice_cache.size_mb', 'must be greater than 0')]),
+  checkSmtp,
+  (c) => checkManagementEndpoint(c).issues,
+  (c) => checkWebAuthn(c.webauthn),
+  checkOpaqueSetup,
+  (c) => {
+    const problem = jwtSecretProblem(c.jwt.secret);
+    return problem ? [issue('jwt.secret', problem)] : [];
+  },
+  checkCredentialKey,
+];
+
+function issue(key: StartupKeyName, message: string): FieldIssue {
+  return { key, message };
+}
+
+function required(config: StartupConfig, ...keys: StartupKeyName[]): FieldIssue[] {
+  return keys.filter((key) => String(getValue(config, key)).trim() === '').map((key) => issue(key, 'is required'));
+}
+
+function checkPorts(config: StartupConfig): FieldIssue[] {
+  return STARTUP_KEYS.filter((key) => key.type.kind === 'port').flatMap((key) => {
+    const port = getValue(config, key.key);
+    return typeof port === 'number' && Number.isInteger(port) && port >= 1 && port <= 65535
+      ? []
+      : [issue(key.key, `must be a port in 1..65535 (got ${String(port)})`)];
+  });
+}
+
+function checkCorsOrigins(config: StartupConfig): FieldIssue[] {
+  return config.server.cors_allowed_origins.flatMap((entry, index) => {
+    const result = checkBareOrigin(entry);
+    return result.ok ? [] : [issue('server.cors_allowed_origins', `entry ${index}: ${result.message}`)];
+  });
+}
+
+async function checkTls(config: StartupConfig): Promise<FieldIssue[]> {
+  if (!config.tls.enabled) return [];
+  const files: Array<[StartupKeyName, string]> = [
+    ['tls.cert_file', config.tls.cert_file],
+    ['tls.key_file', config.tls.key_file],
+  ];
+  const issues: FieldIssue[] = [];
+  for (const [key, path] of files) {
+    if (path === '') {
+      issues.push(issue(key, 'is required when tls.enabled is true'));
+      continue;
+    }
+    try {
+      await access(path, constants.R_OK);
+    } catch (err) {
+      issues.push(issue(key, `cannot read ${path}: ${describeFsError(err)}`));
+    }
+  }
+  return issues;
+}
+
+function checkUrl(key: StartupKeyName, text: string, protocols: string[], example: string): FieldIssue[] {
+  // Messages show the URL without its password: they end up in logs and terminals.
+  const shown = `"${redactUrl(text)}"`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return [issue(key, `${shown} is not a URL (expected something like ${example})`)];
+  }
+  if (!protocols.includes(url.protocol)) {
+    const schemes = protocols.map((p) => `${p}//`).join(' or ');
+    return [issue(key, `${shown} must start with ${schemes}`)];
+  }
+  if (url.hostname === '') return [issue(key, `${shown} has no host`)];
+  return [];
+}
+
+function checkNats(config: StartupConfig): FieldIssue[] {
+  const urls = splitUrlList(config.nats.url);
+  const issues =
+    urls.length === 0
+      ? [issue('nats.url', 'is required (nats://host:port, several separated by commas)')]
+      : urls.flatMap((url) => checkUrl('nats.url', url, ['nats:'], 'nats://host:4222'));
+  const prefix = config.nats.subject_prefix;
+  // A subject token cannot be empty or contain spaces, and wildcards would match other tenants.
+  if (!/^[^\s.*>]+(\.[^\s.*>]+)*$/.test(prefix)) {
+    issues.push(issue('nats.subject_prefix', `"${prefix}" must be one or more subject tokens (such as "svc" or "prod.svc") without wildcards or spaces`));
+  }
+  return issues;
+}
+
+function checkTemporal(config: StartupConfig): FieldIssue[] {
+  const { address, ui_url: uiUrl } = config.temporal;
+  const issues = required(config, 'temporal.namespace', 'temporal.task_queue');
+  const match = /^(\[[^\]]+\]|[^:[\]/\s]+):(\d+)$/.exec(address);
+  const port = match ? Number(match[2]) : 0;
+  if (!match || port < 1 || port > 65535) {
+    issues.unshift(issue('temporal.address', `"${address}" must be host:port, such as 127.0.0.1:7233`));
+  }
+  if (uiUrl !== '') {
+    const ok = URL.canParse(uiUrl) && ['http:', 'https:'].includes(new URL(uiUrl).protocol);
+    if (!ok) issues.push(issue('temporal.ui_url', `"${uiUrl}" must be an http(s) URL or empty`));
+  }
+  return issues;
+}
+
+function checkSmtp(config: StartupConfig): FieldIssue[] {
+  const { host, sender } = config.smtp;
+  if (host === '') return [];
+  // Deliberately loose: one "@", something on each side, a dot in the domain. The SMTP
+  // server is the authority on deliverability; this catches a forgotten or swapped value.
+  const address = /<([^<>]+)>\s*$/.exec(sender)?.[1] ?? sender;
+  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address.trim())) return [];
+  return [issue('smtp.sender', sender === '' ? 'is required when smtp.host is set' : `"${sender}" is not an email address`)];
+}
+
+async function checkOpaqueSetup(config: StartupConfig): Promise<FieldIssue[]> {
+  const value = config.security.opaque_server_setup_secret;
+  const advice = 'generate it once with `svc secrets generate` and keep it: replacing it invalidates every registered password';
+  if (value === '') return [issue('security.opaque_server_setup_secret', `is required; ${advice}`)];
+  if (await isValidOpaqueServerSetup(value)) return [];
+  return [issue('security.opaque_server_setup_secret', `is not a valid OPAQUE server setup; ${advice}`)];
+}
+
+function checkCredentialKey(config: StartupConfig): FieldIssue[] {
+  const key = config.credential_encryption_key;
+  if (/^[0-9a-fA-F]{64}$/.test(key)) return [];
+  const got = key === '' ? 'it is empty' : /^[0-9a-fA-F]*$/.test(key) ? `got ${key.length}` : 'it contains non-hex characters';
+  return [
+    issue(
+      'credential_encryption_key',
+      `must be exactly 64 hexadecimal characters, 32 random bytes (${got}); generate one with \`svc secrets generate\``,
+    ),
+  ];
+}
+
+// The server (listen) and the CLI (connect) resolve the endpoint with the same rules.
+export { resolveManagementEndpoint } from './management-endpoint.js';

@@ -1,0 +1,50 @@
+import Koa from 'koa';
+import type { StartupConfig } from '../../config/types.js';
+import type { Logger } from '../../observability/logger.js';
+import type { HttpMetrics } from '../../observability/metrics.js';
+import type { ReadinessProbe } from '../../server/readiness.js';
+import { accessLog } from './access-log.js';
+import { corsPolicy } from './cors.js';
+import { errorResponses } from './errors.js';
+import { healthRoutes } from './health.js';
+import { metricsRoutes } from './metrics.js';
+import { requestId } from './request-id.js';
+import { requestMetrics } from './request-metrics.js';
+import type { HttpState } from './state.js';
+
+export interface HttpAppOptions {
+  config: Pick<StartupConfig, 'server'>;
+  logger: Logger;
+  readiness: ReadinessProbe;
+  /** `createMetrics().http`; its registry is served on `/metrics`. */
+  metrics: HttpMetrics;
+}
+
+/**
+ * The Koa application of the main HTTP API. Feature routers are mounted on the returned
+ * app with `app.use(router.routes())`; they run inside the error middleware, so their
+ * errors and unmatched paths get the documented error body.
+ */
+export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
+  const { config, logger, readiness, metrics } = options;
+  const app = new Koa<HttpState>();
+
+  // Only errors thrown by the outer middleware themselves get here; everything else is
+  // answered by errorResponses. A listener replaces Koa's default stderr printer.
+  app.on('error', (err: unknown) => logger.error({ err }, 'unhandled error in HTTP middleware'));
+
+  const health = healthRoutes(readiness);
+  const exposition = metricsRoutes(metrics.registry);
+
+  app.use(requestId(logger));
+  app.use(accessLog());
+  app.use(requestMetrics(metrics));
+  app.use(corsPolicy(config.server.cors_allowed_origins));
+  app.use(errorResponses());
+  app.use(health.routes());
+  app.use(health.allowedMethods({ throw: true }));
+  app.use(exposition.routes());
+  app.use(exposition.allowedMethods({ throw: true }));
+
+  return app;
+}

@@ -1,0 +1,140 @@
+import { STATUS_CODES } from 'node:http';
+import Koa, { type Middleware } from 'koa';
+import { AppError, isAppError, type ErrorCode, type FieldIssue } from '../../errors/app-error.js';
+import type { HttpContext, HttpState } from './state.js';
+
+/** The body of every HTTP error response (`/health/ready` diagnostics are not errors). */
+export interface ErrorBody {
+  requestId: string;
+  status: number;
+  code: ErrorCode;
+  message: string;
+  issues?: FieldIssue[];
+}
+
+interface Problem {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  issues: FieldIssue[];
+  /** Headers the error asks for, such as `Allow` on a 405. */
+  headers: Record<string, string>;
+}
+
+const INTERNAL_MESSAGE = 'internal error; quote the request id when reporting it';
+
+/**
+ * Turns anything thrown below it, and any request no route answered, into the documented
+ * error body. Sits inside the request-id and CORS middleware, so an error response keeps
+ * their headers and browsers can read it.
+ */
+export function errorResponses(): Middleware<HttpState> {
+  return async (ctx, next) => {
+    // Headers set by outer middleware (request id, CORS) belong on the error response too;
+    // anything a failed handler set (cookies, caching, content headers) does not.
+    const outerHeaders = { ...ctx.response.headers };
+    try {
+      await next();
+      if (ctx.respond !== false && ctx.status === 404 && ctx.body == null) {
+        respond(ctx, outerHeaders, new AppError('not_found', `no route for ${ctx.method} ${ctx.path}`));
+      }
+    } catch (err) {
+      respond(ctx, outerHeaders, err);
+    }
+  };
+}
+
+function respond(ctx: HttpContext, outerHeaders: Record<string, unknown>, err: unknown): void {
+  const problem = problemOf(err);
+  const { log, requestId } = ctx.state;
+
+  if (problem.status >= 500) log.error({ err, status: problem.status, code: problem.code }, 'request failed');
+  else log.debug({ status: problem.status, code: problem.code, reason: problem.message }, 'request rejected');
+
+  if (ctx.headerSent || !ctx.writable) {
+    // Part of a body is already on the wire; the only honest signal left is a cut connection.
+    ctx.respond = false;
+    ctx.res.destroy();
+    return;
+  }
+
+  for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
+  for (const [name, value] of Object.entries(outerHeaders)) {
+    if (typeof value === 'string' || typeof value === 'number' || Array.isArray(value)) {
+      ctx.set(name, Array.isArray(value) ? value.map(String) : String(value));
+    }
+  }
+  for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
+
+  const body: ErrorBody = {
+    requestId,
+    status: problem.status,
+    code: problem.code,
+    message: problem.message,
+    ...(problem.issues.length > 0 ? { issues: problem.issues } : {}),
+  };
+  ctx.status = problem.status;
+  ctx.body = body;
+}
+
+function problemOf(err: unknown): Problem {
+  if (isAppError(err)) {
+    return { status: err.status, code: err.code, message: err.message, issues: err.issues, headers: {} };
+  }
+  if (err instanceof Koa.HttpError) {
+    const status = err.status >= 400 && err.status <= 599 ? err.status : 500;
+    return {
+      status,
+      code: codeForStatus(status),
+      // http-errors marks 4xx messages as safe to show; 5xx ones may carry internals.
+      message: err.expose && status < 500 ? err.message : genericMessage(status),
+      issues: [],
+      headers: stringHeaders(err.headers),
+    };
+  }
+  return { status: 500, code: 'internal', message: INTERNAL_MESSAGE, issues: [], headers: {} };
+}
+
+function genericMessage(status: number): string {
+  if (status === 500) return INTERNAL_MESSAGE;
+  return (STATUS_CODES[status] ?? 'request failed').toLowerCase();
+}
+
+/**
+ * Koa and its libraries throw plain HTTP errors (unparsable body, 405 from the router);
+ * their status is kept and mapped onto the same stable code set AppError uses.
+ */
+export function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 401:
+      return 'unauthenticated';
+    case 403:
+      return 'forbidden';
+    case 404:
+    case 405:
+    case 410:
+    case 501:
+      return 'not_found';
+    case 408:
+    case 504:
+      return 'deadline_exceeded';
+    case 409:
+    case 412:
+      return 'conflict';
+    case 429:
+      return 'limit_exceeded';
+    case 503:
+      return 'unavailable';
+    default:
+      return status < 500 ? 'invalid_argument' : 'internal';
+  }
+}
+
+function stringHeaders(headers: unknown): Record<string, string> {
+  if (headers === null || typeof headers !== 'object') return {};
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === 'string' || typeof value === 'number') out[name] = String(value);
+  }
+  return out;
+}

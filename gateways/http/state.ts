@@ -1,0 +1,12 @@
+import type { DefaultContext, ParameterizedContext } from 'koa';
+import type { Logger } from '../../observability/logger.js';
+
+/** What the gateway's own middleware puts on `ctx.state` for every later handler. */
+export interface HttpState {
+  /** Correlates the response, its error body and every log line of this request. */
+  requestId: string;
+  /** The process logger bound to `requestId`; handlers log through it. */
+  log: Logger;
+}
+
+export type HttpContext = ParameterizedContext<HttpState, DefaultContext>;

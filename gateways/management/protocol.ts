@@ -1,0 +1,66 @@
+/**
+ * The management API spoken between `svc serve` and the `svc` CLI: JSON over HTTP/1.1 on a
+ * Unix socket or a token-protected TCP port. Both sides import these names so they cannot
+ * drift apart.
+ */
+
+/** Every response of the management endpoint carries this header, so the CLI can tell it
+ *  reached a management endpoint and not, say, the public HTTP port. */
+export const MANAGEMENT_HEADER = 'x-svc-management';
+/** Who made a change, recorded in the settings history. */
+export const ACTOR_HEADER = 'x-svc-actor';
+
+export const routes = {
+  stats: '/v1/system/stats',
+  settings: '/v1/settings',
+  setting: (key: string) => `/v1/settings/${encodeURIComponent(key)}`,
+  settingHistory: (key: string) => `/v1/settings/${encodeURIComponent(key)}/history`,
+  settingsGroup: (group: string) => `/v1/settings/groups/${encodeURIComponent(group)}`,
+} as const;
+
+export interface SettingView {
+  key: string;
+  value: unknown;
+  isDefault: boolean;
+  version: number;
+  updatedAt?: string;
+  updatedBy?: string;
+  type: string;
+  rule: string;
+  description: string;
+}
+
+export interface SettingChangeView {
+  key: string;
+  oldValue: unknown;
+  newValue: unknown;
+  version: number;
+}
+
+export interface SettingHistoryView {
+  key: string;
+  oldValue: unknown;
+  newValue: unknown;
+  changedBy: string;
+  source: string;
+  replicaId?: string | null;
+  changedAt: string;
+}
+
+export interface UpdateSettingsRequest {
+  /** Raw CLI text per setting name of the group (`--set name=value`). */
+  set: Record<string, string>;
+}
+
+export interface SystemStats {
+  version: string;
+  deploymentMethod: string;
+  replicaId: string;
+  roles: string[];
+  startedAt: string;
+  uptimeSeconds: number;
+  connectedClients: number;
+  activeActors: number;
+  memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number };
+  dependencies: Array<{ name: string; ok: boolean; latencyMs?: number; error?: string }>;
+}

@@ -1,0 +1,114 @@
+import { chmod, mkdir, stat, unlink } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
+import { dirname } from 'node:path';
+import Koa from 'koa';
+import { bodyParser } from '@koa/bodyparser';
+import type { ManagementEndpoint } from '../../config/types.js';
+import { AppError } from '../../errors/app-error.js';
+import type { Logger } from '../../observability/logger.js';
+import { errorResponses } from '../http/errors.js';
+import { requestId } from '../http/request-id.js';
+import { managementRouter, type ManagementRouteDeps } from './routes.js';
+import { MANAGEMENT_HEADER } from './protocol.js';
+import { bearerToken, tokensMatch } from './token.js';
+
+export interface ManagementServer {
+  /** Where it listens, as the CLI would name it. */
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the management API on the configured endpoint. A Unix socket is created with mode
+ * 0600 (only the service's own user may manage it); TCP requires the bearer token on every
+ * request.
+ */
+export async function startManagementServer(
+  endpoint: ManagementEndpoint,
+  deps: ManagementRouteDeps & { logger: Logger },
+): Promise<ManagementServer> {
+  const app = new Koa();
+  app.use(async (ctx, next) => {
+    ctx.set(MANAGEMENT_HEADER, '1');
+    await next();
+  });
+  app.use(requestId(deps.logger));
+  app.use(errorResponses());
+  if (endpoint.kind === 'tcp') {
+    const expected = endpoint.token;
+    app.use(async (ctx, next) => {
+      const presented = bearerToken(ctx.get('authorization'));
+      if (presented === undefined) {
+        throw new AppError('unauthenticated', 'management token missing: send "Authorization: Bearer <management.token>"');
+      }
+      if (!tokensMatch(presented, expected)) {
+        throw new AppError('unauthenticated', 'management token rejected: it differs from this server\'s management.token');
+      }
+      await next();
+    });
+  }
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb' }));
+  const router = managementRouter(deps, endpoint.kind);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+
+  const server = createServer(app.callback());
+  if (endpoint.kind === 'unix') {
+    await prepareSocketPath(endpoint.path);
+    await listen(server, () => server.listen(endpoint.path));
+    await chmod(endpoint.path, 0o600);
+  } else {
+    await listen(server, () => server.listen(endpoint.port, endpoint.host));
+  }
+  const address = endpoint.kind === 'unix' ? `unix://${endpoint.path}` : `tcp://${endpoint.host}:${endpoint.port}`;
+  deps.logger.info({ management: address }, 'management endpoint listening');
+
+  return {
+    address,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function listen(server: Server, start: () => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.once('listening', () => {
+      server.off('error', reject);
+      resolve();
+    });
+    start();
+  });
+}
+
+/**
+ * A socket file left by a crashed process would make listen fail with EADDRINUSE. Remove it
+ * only when nothing answers on it: a live socket means another server owns this endpoint.
+ */
+async function prepareSocketPath(path: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const exists = await stat(path).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) return;
+  const alive = await new Promise<boolean>((resolve) => {
+    const socket = connect(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+  if (alive) {
+    throw new AppError(
+      'conflict',
+      `management.endpoint unix://${path} is already served by another running process; give this replica its own management.endpoint or data_dir`,
+    );
+  }
+  await unlink(path);
+}

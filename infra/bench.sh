@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs one benchmark program against a throwaway stack, like the tests do:
+#   infra/bench.sh <name> [args...]     e.g. `npm run bench:settings`
+# <name> is dist/bench/<name>.js; `settings` is dist/bench/settings-propagation.js.
+set -euo pipefail
+SVC_LOG_TAG=bench
+# shellcheck source=lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+# shellcheck source=lib/throwaway-stack.sh
+source "$SVC_REPO_ROOT/infra/lib/throwaway-stack.sh"
+cd "$SVC_REPO_ROOT"
+
+name=${1:-}
+[[ -n $name ]] || die "usage: infra/bench.sh <name> [args...]"
+shift
+case $name in
+settings) program=dist/bench/settings-propagation.js ;;
+*) program=dist/bench/$name.js ;;
+esac
+
+scrub_svc_environment
+bash infra/install.sh
+log "compiling (tsc)"
+npx tsc -p .
+[[ -f $program ]] || die "no benchmark program $program (compiled from bench/*.ts)"
+
+throwaway_stack_up
+log "running $program against the stack in $SVCTEST_STACK_DIR"
+status=0
+env -u SVC_CACHE_DIR node --enable-source-maps "$program" "$@" || status=$?
+exit "$status"

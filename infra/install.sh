@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Installs what building, testing and running svc locally need, and only what is missing:
+#   - Debian packages: the PostgreSQL server and Redis (apt-get, with sudo when not root);
+#   - nats-server and the Temporal CLI at the versions pinned in infra/versions.sh, built with
+#     `go install` into ${SVC_CACHE_DIR:-~/.cache/svc}/bin/<name>-<version>/ (outside the clone);
+#   - Node dependencies (`npm ci`) when node_modules is missing or older than package-lock.json.
+# Safe to run any number of times; a run with nothing to do takes about a second.
+set -euo pipefail
+SVC_LOG_TAG=install
+# shellcheck source=lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+check_node() {
+  command -v node >/dev/null || die "Node.js >= $NODE_MIN_VERSION is required and not on PATH"
+  local have
+  have=$(node -p 'process.versions.node')
+  version_at_least "$have" "$NODE_MIN_VERSION" || die "Node.js $have is too old: svc needs >= $NODE_MIN_VERSION"
+}
+
+debian_package_installed() {
+  [[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == "install ok installed" ]]
+}
+
+install_system_packages() {
+  if ! command -v dpkg-query >/dev/null; then
+    # Not Debian: the binaries have to come from the system's own packages.
+    pg_bindir >/dev/null || die "PostgreSQL server binaries (initdb, pg_ctl) not found; install PostgreSQL $POSTGRES_MAJOR or set SVC_PG_BINDIR"
+    command -v redis-server >/dev/null || die "redis-server not found; install Redis"
+    return 0
+  fi
+  local missing=() package
+  for package in "${DEBIAN_PACKAGES[@]}"; do
+    debian_package_installed "$package" || missing+=("$package")
+  done
+  ((${#missing[@]})) || return 0
+
+  local sudo=()
+  is_root || sudo=(sudo)
+  log "installing Debian packages: ${missing[*]}"
+  "${sudo[@]}" apt-get update -q
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+find_go() {
+  if command -v go >/dev/null; then
+    command -v go
+  elif [[ -x /usr/local/go/bin/go ]]; then
+    echo /usr/local/go/bin/go
+  else
+    return 1
+  fi
+}
+
+# build_go_binary <module> <version> <target path>
+build_go_binary() {
+  local module=$1 version=$2 target=$3
+  [[ -x $target ]] && return 0
+  local go
+  go=$(find_go) || die "Go is needed once to build $module@$version (into $target); install it from go.dev/dl"
+  local folder name staging
+  folder=$(dirname "$target")
+  name=$(basename "$target")
+  mkdir -p "$(dirname "$folder")"
+  # Build into a staging folder and move into place at the end, so an interrupted build never
+  # leaves something that a later run would take for a finished binary.
+  staging=$(mktemp -d "$folder.building.XXXXXX")
+  log "building $module@$version (once; cached in $folder)"
+  # Outside any module, `go install pkg@version` builds exactly the versions in that module's go.mod.
+  if ! (cd "$staging" && GOBIN="$staging" GOFLAGS=-mod=mod "$go" install "$module@$version"); then
+    rm -rf "$staging"
+    die "building $module@$version failed"
+  fi
+  mkdir -p "$folder"
+  mv "$staging/$name" "$target"
+  rm -rf "$staging"
+  log "built $target"
+}
+
+install_node_modules() {
+  cd "$SVC_REPO_ROOT"
+  if [[ ! -d node_modules ]] || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
+    log "installing Node dependencies (npm ci)"
+    npm ci
+  fi
+}
+
+check_node
+install_system_packages
+pg_bindir >/dev/null || die "PostgreSQL server binaries not found after installing packages; set SVC_PG_BINDIR"
+build_go_binary "$NATS_SERVER_MODULE" "$NATS_SERVER_VERSION" "$NATS_SERVER_BIN"
+build_go_binary "$TEMPORAL_CLI_MODULE" "$TEMPORAL_CLI_VERSION" "$TEMPORAL_BIN"
+install_node_modules
+log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, node_modules"

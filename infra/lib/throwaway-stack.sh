@@ -1,0 +1,62 @@
+# shellcheck shell=bash
+# A throwaway stack for one test or benchmark run: a fresh temp dir, free ports, no durability,
+# Temporal headless. Sourced by test.sh and bench.sh after lib/common.sh.
+#
+# Harness contract (test/harness/stack.ts): private PostgreSQL clusters that tests start live in
+# "$SVCTEST_STACK_DIR"/private-pg-*/; they are stopped here too, in case a test never got to.
+
+# scrub_svc_environment: the tests' environment must not depend on the developer's shell, so every
+# SVC_* and SVCTEST_* variable goes, except SVC_CACHE_DIR (where the infra scripts find binaries).
+scrub_svc_environment() {
+  local name
+  for name in $(compgen -e); do
+    if [[ ($name == SVC_* || $name == SVCTEST_*) && $name != SVC_CACHE_DIR ]]; then
+      unset "$name"
+    fi
+  done
+}
+
+THROWAWAY_STACK_DIR=
+
+throwaway_stack_down() {
+  [[ -n $THROWAWAY_STACK_DIR && -d $THROWAWAY_STACK_DIR ]] || return 0
+  # A second Ctrl-C must not cut the clean-up short and leave servers behind; the stop commands
+  # inherit the ignored signals.
+  trap '' INT TERM
+  local private
+  for private in "$THROWAWAY_STACK_DIR"/private-pg-*/; do
+    [[ -d $private ]] || continue
+    SVC_STACK_DIR=$private bash "$SVC_REPO_ROOT/infra/stack.sh" stop postgres 2>/dev/null ||
+      log "warning: could not stop the private PostgreSQL in $private"
+  done
+  SVC_STACK_DIR=$THROWAWAY_STACK_DIR bash "$SVC_REPO_ROOT/infra/stack.sh" stop ||
+    log "warning: could not stop the stack in $THROWAWAY_STACK_DIR"
+  rm -rf "$THROWAWAY_STACK_DIR"
+  THROWAWAY_STACK_DIR=
+}
+
+# throwaway_stack_up: starts the stack, exports SVCTEST_*, and stops and deletes it when the calling
+# script exits, however it exits.
+throwaway_stack_up() {
+  THROWAWAY_STACK_DIR=$(mktemp -d "${TMPDIR:-/tmp}/svc-stack.XXXXXX")
+  # mktemp makes it private to us; the postgres user (when we are root) must be able to enter it.
+  chmod 755 "$THROWAWAY_STACK_DIR"
+  trap throwaway_stack_down EXIT
+  # On a signal, exit so that the EXIT trap runs; 128+n is the conventional status.
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+
+  SVC_STACK_DIR=$THROWAWAY_STACK_DIR SVC_STACK_THROWAWAY=1 SVC_STACK_TEMPORAL_HEADLESS=1 \
+    bash "$SVC_REPO_ROOT/infra/stack.sh" start
+
+  # stack.env holds the svc startup configuration; the tests get the same addresses as SVCTEST_*.
+  local SVC_DATABASE_URL SVC_REDIS_URL SVC_NATS_URL SVC_TEMPORAL_ADDRESS SVC_TEMPORAL_UI_URL
+  # shellcheck source=/dev/null
+  source "$THROWAWAY_STACK_DIR/stack.env"
+  export SVCTEST_PG_URL=$SVC_DATABASE_URL
+  export SVCTEST_REDIS_URL=$SVC_REDIS_URL
+  export SVCTEST_NATS_URL=$SVC_NATS_URL
+  export SVCTEST_TEMPORAL_ADDRESS=$SVC_TEMPORAL_ADDRESS
+  export SVCTEST_STACK_DIR=$THROWAWAY_STACK_DIR
+  export SVCTEST_REPO=$SVC_REPO_ROOT
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# What `npm test` runs: install what is missing, compile, lint, then run ava against a throwaway
+# stack (PostgreSQL, Redis, NATS, Temporal on free ports) that is removed afterwards.
+# Arguments go to ava: `npm test -- dist/test/config/` runs only those files.
+set -euo pipefail
+SVC_LOG_TAG="test"
+# shellcheck source=lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+# shellcheck source=lib/throwaway-stack.sh
+source "$SVC_REPO_ROOT/infra/lib/throwaway-stack.sh"
+cd "$SVC_REPO_ROOT"
+
+scrub_svc_environment
+bash infra/install.sh
+log "compiling (tsc)"
+npx tsc -p .
+log "linting (eslint)"
+npx eslint .
+
+throwaway_stack_up
+log "running ava against the stack in $SVCTEST_STACK_DIR"
+status=0
+env -u SVC_CACHE_DIR npx ava "$@" || status=$?
+exit "$status"

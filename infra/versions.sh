@@ -1,0 +1,21 @@
+# shellcheck shell=bash
+# The one place where the local stack's versions are pinned. Sourced by the other infra scripts.
+# Changing a Go version here makes install.sh build it into a new cache folder on the next run.
+
+# NATS server (with JetStream), built from source with `go install`.
+NATS_SERVER_MODULE=github.com/nats-io/nats-server/v2
+NATS_SERVER_VERSION=v2.12.3
+
+# Temporal CLI, whose `server start-dev` is the local Temporal server (and its Web UI).
+TEMPORAL_CLI_MODULE=github.com/temporalio/cli/cmd/temporal
+TEMPORAL_CLI_VERSION=v1.5.1
+
+# PostgreSQL major version preferred for the local cluster (Debian's `postgresql` package in
+# bookworm). Another installed major is used when this one is absent; see pg_bindir.
+POSTGRES_MAJOR=15
+
+# Debian packages the stack needs: the PostgreSQL server (and client tools) and Redis.
+DEBIAN_PACKAGES=(postgresql redis-server)
+
+# Oldest Node.js the project runs on (package.json "engines").
+NODE_MIN_VERSION=20.3.0

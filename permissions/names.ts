@@ -1,0 +1,34 @@
+/**
+ * The stable permission names of a room. They are stored in runtime settings
+ * (`permissions.*DefaultPermissions`) and in per-room overrides, so a name, once shipped,
+ * is never renamed: old rows would silently lose the permission. What each one allows is
+ * documented in `docs/2026-11-21-permissions.md`.
+ */
+export const PERMISSIONS = [
+  'send_chat',
+  'view_chat_history',
+  'pin_chat',
+  /** Delete other members' messages; authors may always delete their own. */
+  'delete_chat',
+  'view_member_list',
+  /** Approve joins, kick, ban, and change roles below admin. */
+  'manage_members',
+  'create_media_resource',
+  'view_media_resources',
+  'edit_media_resource',
+  'delete_media_resource',
+  'reorder_media_resources',
+  'set_current_media',
+  /** Play, pause, seek and change the playback rate. */
+  'control_playback',
+  'use_webrtc',
+  'edit_room_settings',
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+const KNOWN: ReadonlySet<string> = new Set(PERMISSIONS);
+
+export function isPermission(value: unknown): value is Permission {
+  return typeof value === 'string' && KNOWN.has(value);
+}

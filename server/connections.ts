@@ -1,0 +1,68 @@
+import { Connection as TemporalConnection } from '@temporalio/client';
+import { Redis } from 'ioredis';
+import { connect as connectNats, type NatsConnection } from 'nats';
+import type pg from 'pg';
+import type { StartupConfig } from '../config/types.js';
+import { AppError } from '../errors/app-error.js';
+import type { Logger } from '../observability/logger.js';
+import { createPool } from '../store/pool.js';
+
+/** The clients of the four dependencies one process holds, shared by every role in it. */
+export interface Connections {
+  pool: pg.Pool;
+  redis: Redis;
+  nats: NatsConnection;
+  temporal: TemporalConnection;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to PostgreSQL, Redis, NATS and Temporal concurrently. A dependency that cannot be
+ * reached at start fails the start with a message naming it and its config key, because
+ * every later error would only be a consequence of that one (spec 7.2 rule 1).
+ */
+export async function openConnections(config: StartupConfig, logger: Logger): Promise<Connections> {
+  const pool = createPool({ url: config.database.url, max: config.database.pool_max, applicationName: `svc:${config.replica_id}` });
+  const redis = new Redis(config.redis.url, {
+    lazyConnect: true,
+    // Fail fast when Redis is down so readiness answers instead of queueing forever.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectionName: `svc:${config.replica_id}`,
+  });
+  redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
+
+  const results = await Promise.allSettled([
+    named('database.url', pool.query('SELECT 1')),
+    named('redis.url', redis.connect()),
+    named('nats.url', connectNats({ servers: config.nats.url.split(','), name: `svc:${config.replica_id}`, maxReconnectAttempts: -1 })),
+    named('temporal.address', TemporalConnection.connect({ address: config.temporal.address, connectTimeout: 5_000 })),
+  ]);
+  const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  const [, , natsResult, temporalResult] = results;
+  const nats = natsResult?.status === 'fulfilled' ? (natsResult.value as NatsConnection) : undefined;
+  const temporal = temporalResult?.status === 'fulfilled' ? (temporalResult.value as TemporalConnection) : undefined;
+
+  const close = async (): Promise<void> => {
+    await Promise.allSettled([
+      pool.end(),
+      redis.quit().catch(() => redis.disconnect()),
+      nats?.close(),
+      temporal?.close(),
+    ]);
+  };
+  if (failure || !nats || !temporal) {
+    await close();
+    throw failure?.reason ?? new AppError('unavailable', 'a dependency could not be reached');
+  }
+  return { pool, redis, nats, temporal, close };
+}
+
+async function named<T>(key: string, promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new AppError('unavailable', `cannot reach the dependency configured by ${key}: ${message}`);
+  }
+}

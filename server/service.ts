@@ -1,0 +1,153 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolveManagementEndpoint } from '../config/management-endpoint.js';
+import type { StartupConfig } from '../config/types.js';
+import { AppError } from '../errors/app-error.js';
+import { createHttpApp } from '../gateways/http/app.js';
+import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
+import type { Logger } from '../observability/logger.js';
+import { createMetrics } from '../observability/metrics.js';
+import { RuntimeSettings } from '../settings/runtime-settings.js';
+import { migrate, pendingMigrations } from '../store/migrate.js';
+import { openConnections, type Connections } from './connections.js';
+import { createDependencyProbe } from './dependency-probe.js';
+import type { Role } from './roles.js';
+import { collectSystemStats } from './system-stats.js';
+
+export interface ServiceOptions {
+  config: StartupConfig;
+  roles: Role[];
+  logger: Logger;
+  /** Apply pending migrations before serving (containers that have no separate step). */
+  migrateFirst?: boolean;
+}
+
+export interface RunningService {
+  /** Base URL of the public HTTP API, when this process has the gateway role. */
+  httpUrl?: string;
+  managementAddress: string;
+  settings: RuntimeSettings;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one replica with the given roles. Every role shares the process's connections and
+ * its runtime-settings cache; the management endpoint is served whatever the roles, so
+ * `svc system stats` can reach any replica.
+ */
+export async function startService(options: ServiceOptions): Promise<RunningService> {
+  const { config, roles, logger } = options;
+  const startedAt = new Date();
+  const connections = await openConnections(config, logger);
+  const stops: Array<() => Promise<void>> = [() => connections.close()];
+  const stopAll = async (): Promise<void> => {
+    for (const stop of stops.reverse()) await stop().catch((err: unknown) => logger.error({ err }, 'error while stopping'));
+  };
+
+  try {
+    if (options.migrateFirst) await migrate(connections.pool, logger);
+    const settings = await RuntimeSettings.start({
+      pool: connections.pool,
+      connectionString: config.database.url,
+      logger,
+      replicaId: config.replica_id,
+    });
+    stops.push(() => settings.stop());
+    settings.subscribe((change) =>
+      logger.info({ key: change.key, version: change.version, appliedAt: change.appliedAt }, 'runtime setting applied'),
+    );
+
+    if (roles.includes('worker')) await checkTemporalNamespace(connections, config);
+
+    const readiness = createDependencyProbe({
+      pool: connections.pool,
+      redis: connections.redis,
+      nats: connections.nats,
+      temporal: connections.temporal,
+      pendingMigrations: () => pendingMigrations(connections.pool),
+    });
+    const metrics = createMetrics();
+
+    let httpUrl: string | undefined;
+    let connectedClients = (): number => 0;
+    if (roles.includes('gateway')) {
+      const app = createHttpApp({ config, logger, readiness, metrics: metrics.http });
+      const httpServer = createServer(app.callback());
+      connectedClients = countConnections(httpServer);
+      await listen(httpServer, config.server.port, config.server.host);
+      const { port } = httpServer.address() as AddressInfo;
+      const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
+      httpUrl = `http://${host}:${port}`;
+      const server = httpServer;
+      stops.push(
+        () =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      );
+    }
+
+    const management: ManagementServer = await startManagementServer(resolveManagementEndpoint(config), {
+      logger,
+      settings,
+      replicaId: config.replica_id,
+      stats: () =>
+        collectSystemStats({
+          replicaId: config.replica_id,
+          roles,
+          startedAt,
+          readiness,
+          connectedClients: () => connectedClients(),
+          // The actor runtime reports here once room actors run in this process.
+          activeActors: () => 0,
+        }),
+    });
+    stops.push(() => management.close());
+
+    return {
+      ...(httpUrl ? { httpUrl } : {}),
+      managementAddress: management.address,
+      settings,
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+/** The worker role needs its namespace to exist; say so at start rather than at first use. */
+async function checkTemporalNamespace(connections: Connections, config: StartupConfig): Promise<void> {
+  try {
+    await connections.temporal.workflowService.describeNamespace({ namespace: config.temporal.namespace });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new AppError('unavailable', `temporal.namespace "${config.temporal.namespace}" is not usable at ${config.temporal.address}: ${message}`);
+  }
+}
+
+/** Open client connections of the public HTTP server (WebSocket clients ride on them). */
+function countConnections(server: Server): () => number {
+  let open = 0;
+  server.on('connection', (socket) => {
+    open += 1;
+    socket.once('close', () => {
+      open -= 1;
+    });
+  });
+  return () => open;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new AppError('unavailable', `server.port ${port} on ${host} is already in use`)
+          : err,
+      );
+    });
+    server.listen(port, host, () => resolve());
+  });
+}

@@ -1,0 +1,36 @@
+import type { SystemStats } from '../gateways/management/protocol.js';
+import type { ReadinessProbe } from './readiness.js';
+import type { Role } from './roles.js';
+import { deploymentMethod } from './deployment.js';
+import { packageVersion } from './version.js';
+
+export interface StatsSources {
+  replicaId: string;
+  roles: readonly Role[];
+  startedAt: Date;
+  readiness: ReadinessProbe;
+  connectedClients(): number;
+  activeActors(): number;
+}
+
+/** What `svc system stats` shows about one running replica. */
+export async function collectSystemStats(sources: StatsSources): Promise<SystemStats> {
+  const memory = process.memoryUsage();
+  return {
+    version: packageVersion(),
+    deploymentMethod: deploymentMethod(),
+    replicaId: sources.replicaId,
+    roles: [...sources.roles],
+    startedAt: sources.startedAt.toISOString(),
+    uptimeSeconds: Math.round((Date.now() - sources.startedAt.getTime()) / 1000),
+    connectedClients: sources.connectedClients(),
+    activeActors: sources.activeActors(),
+    memory: {
+      rssBytes: memory.rss,
+      heapUsedBytes: memory.heapUsed,
+      heapTotalBytes: memory.heapTotal,
+      externalBytes: memory.external,
+    },
+    dependencies: await sources.readiness.check(),
+  };
+}

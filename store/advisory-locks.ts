@@ -1,0 +1,15 @@
+/**
+ * Every PostgreSQL advisory-lock key the service takes, in one place so two subsystems can
+ * never pick the same number by accident. Keys are signed 64-bit integers passed as text
+ * (`$1::bigint`) because JavaScript numbers cannot hold all of them.
+ */
+export const advisoryLocks = {
+  /** Session lock held while migrations run; concurrent replicas queue behind it. ASCII "svc-migr". */
+  migrations: '8319946408373872498',
+  /**
+   * Transaction lock held by every settings write. Row locks cannot protect a key that has
+   * no row yet, so two first writes of one key would both record "was default" in history
+   * without it. ASCII "svc-sett".
+   */
+  settingsWrite: '8319946408474276980',
+} as const;

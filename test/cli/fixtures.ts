@@ -1,0 +1,56 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, testStack } from '../harness/stack.js';
+import { runSvc, SvcProcess } from '../harness/svc-process.js';
+
+/** Fresh secrets from the CLI itself, as a new operator would get them. */
+export async function generatedSecrets(): Promise<Record<string, string>> {
+  const result = await runSvc(['secrets', 'generate', '--output', 'env'], {});
+  if (result.code !== 0) throw new Error(`secrets generate failed: ${result.stderr}`);
+  const env: Record<string, string> = {};
+  for (const line of result.stdout.split('\n')) {
+    const at = line.indexOf('=');
+    if (at > 0) env[line.slice(0, at)] = line.slice(at + 1);
+  }
+  return env;
+}
+
+/** Startup configuration of a replica on the shared test stack and the given database. */
+export async function replicaEnv(databaseUrl: string, secrets: Record<string, string>, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const stack = testStack();
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-replica-'));
+  const env: Record<string, string> = {
+    SVC_DATABASE_URL: databaseUrl,
+    SVC_REDIS_URL: stack.redisUrl,
+    SVC_NATS_URL: stack.natsUrl,
+    SVC_TEMPORAL_ADDRESS: stack.temporalAddress,
+    SVC_DATA_DIR: dataDir,
+    SVC_SERVER_HOST: '127.0.0.1',
+    SVC_SERVER_PORT: String(await freePort()),
+    SVC_LOG_LEVEL: 'warn',
+    ...secrets,
+    ...extra,
+  };
+  // The generated management token is only for TCP endpoints; a Unix socket must not have one.
+  if (!env.SVC_MANAGEMENT_ENDPOINT?.startsWith('tcp://')) delete env.SVC_MANAGEMENT_TOKEN;
+  return env;
+}
+
+export interface Replica {
+  process: SvcProcess;
+  env: Record<string, string>;
+  httpUrl: string;
+  /** Environment a CLI needs to reach this replica's management endpoint. */
+  cliEnv: Record<string, string>;
+}
+
+export async function startReplica(args: string[], env: Record<string, string>): Promise<Replica> {
+  const process = new SvcProcess(['serve', ...args], env);
+  const line = await process.waitForLine(/^svc HTTP API: /, 30_000);
+  const httpUrl = line.replace(/^svc HTTP API: /, '').trim();
+  const cliEnv: Record<string, string> = { SVC_DATA_DIR: env.SVC_DATA_DIR ?? '' };
+  if (env.SVC_MANAGEMENT_ENDPOINT) cliEnv.SVC_MANAGEMENT_ENDPOINT = env.SVC_MANAGEMENT_ENDPOINT;
+  if (env.SVC_MANAGEMENT_TOKEN) cliEnv.SVC_MANAGEMENT_TOKEN = env.SVC_MANAGEMENT_TOKEN;
+  return { process, env, httpUrl, cliEnv };
+}

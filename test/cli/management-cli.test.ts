@@ -1,0 +1,184 @@
+import test from 'ava';
+import { parse as parseYaml } from 'yaml';
+import { freePort, freshDatabase } from '../harness/stack.js';
+import { runSvc } from '../harness/svc-process.js';
+import { generatedSecrets, replicaEnv, startReplica, type Replica } from './fixtures.js';
+
+// Two real replicas on one database: A serves management on its default Unix socket,
+// B on TCP with a token. Every CLI call below is a separate `svc` process.
+let unixReplica: Replica;
+let tcpReplica: Replica;
+
+test.before(async () => {
+  const databaseUrl = await freshDatabase('mgmt_cli');
+  const secrets = await generatedSecrets();
+  const migrated = await runSvc(['migrate'], { SVC_DATABASE_URL: databaseUrl });
+  if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
+
+  unixReplica = await startReplica(['--role', 'gateway', '--replica-id', 'replica-a'], await replicaEnv(databaseUrl, secrets));
+  const tcpEnv = await replicaEnv(databaseUrl, secrets, {
+    SVC_MANAGEMENT_ENDPOINT: `tcp://127.0.0.1:${await freePort()}`,
+  });
+  tcpReplica = await startReplica(['--role', 'gateway', '--role', 'worker', '--replica-id', 'replica-b'], tcpEnv);
+});
+
+test.after.always(async () => {
+  await Promise.all([unixReplica?.process.stop(), tcpReplica?.process.stop()]);
+});
+
+async function waitFor<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await probe();
+  while (!accept(last)) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    last = await probe();
+  }
+  return last;
+}
+
+test.serial('settings get reads the default of a key never written', async (t) => {
+  const result = await runSvc(['settings', 'get', 'server.maxRoomsPerUser'], unixReplica.cliEnv);
+  t.is(result.code, 0, result.stderr);
+  t.is(result.stdout.trim(), '10');
+  const ice = await runSvc(['settings', 'get', 'webrtc.externalIceServers'], tcpReplica.cliEnv);
+  t.is(ice.code, 0, ice.stderr);
+  const servers = JSON.parse(ice.stdout) as Array<{ urls: string[] }>;
+  t.is(servers.length, 2);
+  for (const server of servers) t.regex(server.urls[0] ?? '', /^stun:[^:]+:19302$/);
+});
+
+test.serial('settings update writes several keys of a group and the other replica sees them', async (t) => {
+  const result = await runSvc(
+    ['settings', 'update', 'server', '--set', 'maxRoomsPerUser=20', '--set', 'maxMembersPerRoom=50'],
+    unixReplica.cliEnv,
+  );
+  t.is(result.code, 0, result.stderr);
+  t.regex(result.stdout, /server\.maxRoomsPerUser: 10 -> 20/);
+  t.regex(result.stdout, /server\.maxMembersPerRoom: 100 -> 50/);
+
+  const seen = await waitFor(
+    () => runSvc(['settings', 'get', 'server.maxMembersPerRoom'], tcpReplica.cliEnv),
+    (r) => r.stdout.trim() === '50',
+  );
+  t.is(seen.code, 0);
+});
+
+test.serial('a rejected value writes nothing and names the key and the rule', async (t) => {
+  const result = await runSvc(
+    ['settings', 'update', 'server', '--set', 'maxMembersPerRoom=70', '--set', 'maxRoomsPerUser=1001'],
+    unixReplica.cliEnv,
+  );
+  t.is(result.code, 1);
+  t.regex(result.stderr, /error\[invalid_argument\]: server\.maxRoomsPerUser: .*1\.\.=1000/);
+  const after = await runSvc(['settings', 'get', 'server.maxMembersPerRoom'], unixReplica.cliEnv);
+  t.is(after.stdout.trim(), '50');
+});
+
+test.serial('booleans, unknown names and the guest ceiling are checked', async (t) => {
+  const yes = await runSvc(['settings', 'update', 'user', '--set', 'enableGuest=yes'], unixReplica.cliEnv);
+  t.is(yes.code, 1);
+  t.regex(yes.stderr, /user\.enableGuest/);
+
+  const unknown = await runSvc(['settings', 'update', 'user', '--set', 'enableTelepathy=true'], unixReplica.cliEnv);
+  t.is(unknown.code, 1);
+  t.regex(unknown.stderr, /user\.enableTelepathy/);
+
+  const ceiling = await runSvc(['settings', 'update', 'permissions', '--set', 'guestDefaultPermissions=["send_chat"]'], unixReplica.cliEnv);
+  t.is(ceiling.code, 1);
+  t.regex(ceiling.stderr, /permissions\.guestDefaultPermissions: .*send_chat/);
+
+  const json = await runSvc(
+    ['settings', 'update', 'permissions', '--set', 'guestDefaultPermissions=["view_member_list","use_webrtc"]'],
+    tcpReplica.cliEnv,
+  );
+  t.is(json.code, 0, json.stderr);
+  const stored = await runSvc(['settings', 'get', 'permissions.guestDefaultPermissions'], unixReplica.cliEnv);
+  t.deepEqual(JSON.parse(stored.stdout), ['view_member_list', 'use_webrtc']);
+
+  const off = await runSvc(['settings', 'update', 'user', '--set', 'enableGuest=false'], unixReplica.cliEnv);
+  t.is(off.code, 0, off.stderr);
+});
+
+test.serial('history records who changed what from which value, newest first', async (t) => {
+  await runSvc(['settings', 'update', 'server', '--set', 'maxRoomsPerUser=30'], tcpReplica.cliEnv);
+  const result = await runSvc(['settings', 'history', 'server.maxRoomsPerUser', '--output', 'json'], unixReplica.cliEnv);
+  t.is(result.code, 0, result.stderr);
+  const history = JSON.parse(result.stdout) as Array<{ oldValue: unknown; newValue: unknown; changedBy: string; source: string }>;
+  t.deepEqual(
+    history.map((entry) => [entry.oldValue, entry.newValue]),
+    [
+      [20, 30],
+      [null, 20],
+    ],
+  );
+  t.regex(history[0]?.changedBy ?? '', /^cli:/);
+  t.is(history[0]?.source, 'management:tcp');
+  t.is(history[1]?.source, 'management:unix');
+
+  // Rollback is an update with the recorded old value.
+  const rollback = await runSvc(['settings', 'update', 'server', '--set', `maxRoomsPerUser=${String(history[0]?.oldValue)}`], unixReplica.cliEnv);
+  t.is(rollback.code, 0, rollback.stderr);
+  t.is((await runSvc(['settings', 'get', 'server.maxRoomsPerUser'], unixReplica.cliEnv)).stdout.trim(), '20');
+});
+
+test.serial('settings list shows every key in json, yaml and table form', async (t) => {
+  const json = await runSvc(['settings', 'list', '--output', 'json'], unixReplica.cliEnv);
+  t.is(json.code, 0, json.stderr);
+  const settings = JSON.parse(json.stdout) as Array<{ key: string; isDefault: boolean }>;
+  t.is(settings.length, 29);
+  t.false(settings.find((s) => s.key === 'server.maxRoomsPerUser')?.isDefault);
+  t.true(settings.find((s) => s.key === 'chat.messageRetentionDays')?.isDefault);
+
+  const yaml = await runSvc(['settings', 'list', '--output', 'yaml'], tcpReplica.cliEnv);
+  t.deepEqual((parseYaml(yaml.stdout) as Array<{ key: string }>).map((s) => s.key), settings.map((s) => s.key));
+
+  const table = await runSvc(['settings', 'list'], unixReplica.cliEnv);
+  t.regex(table.stdout, /room\.passwordPolicy\s*│\s*optional/);
+});
+
+test('system stats reports the replica, its roles and its dependencies', async (t) => {
+  const result = await runSvc(['system', 'stats', '--output', 'json'], tcpReplica.cliEnv);
+  t.is(result.code, 0, result.stderr);
+  const stats = JSON.parse(result.stdout) as {
+    replicaId: string;
+    roles: string[];
+    version: string;
+    uptimeSeconds: number;
+    dependencies: Array<{ name: string; ok: boolean }>;
+  };
+  t.is(stats.replicaId, 'replica-b');
+  t.deepEqual(stats.roles, ['gateway', 'worker']);
+  t.regex(stats.version, /^\d+\.\d+\.\d+/);
+  t.deepEqual(
+    stats.dependencies.map((d) => [d.name, d.ok]).sort(),
+    [['migrations', true], ['nats', true], ['postgres', true], ['redis', true], ['temporal', true]],
+  );
+  const table = await runSvc(['system', 'stats'], unixReplica.cliEnv);
+  t.regex(table.stdout, /replica-a/);
+});
+
+test('a wrong TCP token is refused with a message naming management.token', async (t) => {
+  const result = await runSvc(['system', 'stats'], { ...tcpReplica.cliEnv, SVC_MANAGEMENT_TOKEN: 'x'.repeat(40) });
+  t.is(result.code, 1);
+  t.regex(result.stderr, /error\[unauthenticated\].*management\.token/);
+});
+
+test('a wrong socket path names the path and the key that must agree', async (t) => {
+  const result = await runSvc(['system', 'stats'], { SVC_MANAGEMENT_ENDPOINT: 'unix:///tmp/svc-no-such-dir/svc.sock' });
+  t.is(result.code, 1);
+  t.regex(result.stderr, /no management socket at unix:\/\/\/tmp\/svc-no-such-dir\/svc\.sock/);
+  t.regex(result.stderr, /management\.endpoint/);
+});
+
+test('pointing the CLI at the public HTTP port says it is not a management endpoint', async (t) => {
+  const port = new URL(tcpReplica.httpUrl).port;
+  const result = await runSvc(['system', 'stats'], { SVC_MANAGEMENT_ENDPOINT: `tcp://127.0.0.1:${port}`, SVC_MANAGEMENT_TOKEN: 'y'.repeat(40) });
+  t.is(result.code, 1);
+  t.regex(result.stderr, /not an svc management endpoint/);
+});
+
+test('the public HTTP port of a replica is ready', async (t) => {
+  const response = await fetch(`${unixReplica.httpUrl}/health/ready`);
+  t.is(response.status, 200);
+});

@@ -1,0 +1,167 @@
+/**
+ * The tests' view of the real services. `npm test` (infra/test.sh) starts a throwaway stack —
+ * PostgreSQL, Redis, NATS and Temporal on free ports — and describes it in SVCTEST_* variables;
+ * this module reads them and hands out isolated pieces of it.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const execFileAsync = promisify(execFile);
+
+export interface TestStack {
+  /** Superuser URL of the stack's cluster, database `svc`. Prefer freshDatabase() for writes. */
+  pgUrl: string;
+  redisUrl: string;
+  natsUrl: string;
+  /** host:port of the Temporal frontend. */
+  temporalAddress: string;
+  /** The stack's own temp directory; removed after the run. */
+  dir: string;
+}
+
+export interface PrivatePostgres {
+  /** Superuser URL, database `svc`; the same across stop() and start(). */
+  url: string;
+  /** Starts the cluster again on the same data and port; a no-op when running. */
+  start(): Promise<void>;
+  /** Stops the cluster (fast shutdown): connections fail until start(). */
+  stop(): Promise<void>;
+  /** Stops the cluster and deletes its data. */
+  destroy(): Promise<void>;
+}
+
+const STACK_VARIABLES = {
+  pgUrl: 'SVCTEST_PG_URL',
+  redisUrl: 'SVCTEST_REDIS_URL',
+  natsUrl: 'SVCTEST_NATS_URL',
+  temporalAddress: 'SVCTEST_TEMPORAL_ADDRESS',
+  dir: 'SVCTEST_STACK_DIR',
+} as const satisfies Record<keyof TestStack, string>;
+
+/** The running test stack. Throws when the tests were not started through `npm test`. */
+export function testStack(): TestStack {
+  const missing = Object.values(STACK_VARIABLES).filter((name) => !process.env[name]);
+  if (missing.length > 0) {
+    throw new Error(
+      `no test stack: ${missing.join(', ')} not set. Run the tests through npm test ` +
+        '(for example `npm test -- dist/test/harness/`), which starts a throwaway stack and sets them.',
+    );
+  }
+  const read = (name: string): string => process.env[name] as string;
+  return {
+    pgUrl: read(STACK_VARIABLES.pgUrl),
+    redisUrl: read(STACK_VARIABLES.redisUrl),
+    natsUrl: read(STACK_VARIABLES.natsUrl),
+    temporalAddress: read(STACK_VARIABLES.temporalAddress),
+    dir: read(STACK_VARIABLES.dir),
+  };
+}
+
+/**
+ * Creates a new, empty database on the stack's cluster and returns its superuser URL. The name
+ * is derived from `label` (for finding it while debugging) plus randomness, so test files running
+ * in parallel never share one.
+ */
+export async function freshDatabase(label: string): Promise<string> {
+  const { pgUrl } = testStack();
+  const slug =
+    label
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 40) || 'db';
+  // Only [a-z0-9_] and at most 55 bytes: a valid identifier under PostgreSQL's 63-byte limit.
+  const name = `t_${slug}_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    // template0 takes no connections, so concurrent CREATE DATABASE calls never find their
+    // template "being accessed by other users", and nothing a test put in template1 leaks in.
+    await client.query(`CREATE DATABASE "${name}" TEMPLATE template0`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(pgUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * Starts a PostgreSQL cluster of its own (for tests that stop the database under the service),
+ * through `infra/stack.sh` with a private stack directory under the test stack's and a free port.
+ * infra/test.sh stops any that a test left running (it looks for `private-pg-*` folders).
+ */
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const dir = await mkdtemp(join(testStack().dir, 'private-pg-'));
+  // When the tests run as root the cluster belongs to the postgres user, who must enter this dir.
+  await chmod(dir, 0o755);
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SVC_STACK_DIR: dir,
+    SVC_STACK_PG_PORT: String(port),
+    SVC_STACK_THROWAWAY: '1',
+  };
+  const stack = (action: 'start' | 'stop') => runStackScript([action, 'postgres'], env);
+  const destroy = async () => {
+    await stack('stop');
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  try {
+    await stack('start');
+  } catch (err) {
+    await destroy().catch(() => undefined);
+    throw err;
+  }
+  return {
+    url: `postgres://svc@127.0.0.1:${port}/svc`,
+    start: () => stack('start'),
+    stop: () => stack('stop'),
+    destroy,
+  };
+}
+
+/** A TCP port that was free on 127.0.0.1 a moment ago (bound to :0 and released). */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === 'object') resolvePort(address.port);
+        else reject(new Error(`unexpected server address ${String(address)}`));
+      });
+    });
+  });
+}
+
+/** The repository root: SVCTEST_REPO, else found from this file's place in dist/test/harness/. */
+export function repoRoot(): string {
+  return resolve(process.env.SVCTEST_REPO ?? fileURLToPath(new URL('../../../', import.meta.url)));
+}
+
+/** Absolute path of the compiled `svc` CLI, for tests that run it as a child process. */
+export function svcBin(): string {
+  return join(repoRoot(), 'dist', 'cli', 'main.js');
+}
+
+async function runStackScript(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const script = join(repoRoot(), 'infra', 'stack.sh');
+  try {
+    await execFileAsync('bash', [script, ...args], { env, cwd: repoRoot(), timeout: 120_000 });
+  } catch (err) {
+    // stack.sh explains a failure on stderr (with the tail of the component's log).
+    const stderr = (err as { stderr?: string }).stderr?.trim();
+    const detail = stderr || (err instanceof Error ? err.message : String(err));
+    throw new Error(`infra/stack.sh ${args.join(' ')} failed:\n${detail}`, { cause: err });
+  }
+}
