@@ -1,4 +1,4 @@
-import { acceptsFile, ENV_PREFIX, envName, keyOrder, NON_KEY_ENV, STARTUP_KEYS, type StartupKey } from './keys.js';
+import { acceptsFile, ENV_PREFIX, envName, isNonKeyEnv, keyOrder, NON_KEY_ENV, STARTUP_KEYS, type StartupKey } from './keys.js';
 import type { Assignment, Layer } from './layer.js';
 import { didYouMean } from './suggest.js';
 
@@ -20,7 +20,7 @@ export function readEnvLayer(env: NodeJS.ProcessEnv): Layer {
   const unknown: string[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith(ENV_PREFIX) || value === undefined || value === '') continue;
-    if (NON_KEY_ENV.has(name)) continue;
+    if (isNonKeyEnv(name)) continue;
     // Exact names win: SVC_TLS_CERT_FILE is the key tls.cert_file, not a file for "tls.cert".
     const direct = BY_ENV.get(name);
     const viaFile = direct ? undefined : FILE_BY_ENV.get(name);

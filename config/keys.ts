@@ -222,7 +222,15 @@ export function envName(key: string): string {
 }
 
 /** `SVC_*` variables that belong to the program but are not startup keys. */
-export const NON_KEY_ENV = new Set(['SVC_CONFIG', 'SVC_DEPLOYMENT_METHOD']);
+export const NON_KEY_ENV = new Set(['SVC_CONFIG', 'SVC_DEPLOYMENT_METHOD', 'SVC_CACHE_DIR', 'SVC_PG_BINDIR']);
+
+/** Prefixes of the local-stack scripts' own variables (`infra/`), which a developer may
+ *  export in the same shell that runs `svc`. */
+export const NON_KEY_ENV_PREFIXES: readonly string[] = ['SVC_STACK_'];
+
+export function isNonKeyEnv(name: string): boolean {
+  return NON_KEY_ENV.has(name) || NON_KEY_ENV_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
 
 function sectionOf(key: string): string | undefined {
   const dot = key.indexOf('.');

@@ -27,7 +27,8 @@ if [[ ! -s $SECRETS_FILE ]]; then
   log "generating development secrets into $SECRETS_FILE"
   mkdir -p "$SVC_STATE_DIR"
   staging=$(mktemp "$SECRETS_FILE.XXXXXX") # mode 600 from the start
-  if ! node dist/cli/main.js secrets generate --output env >"$staging" ||
+  # The dev service manages over its Unix socket, where a management token is not allowed.
+  if ! node dist/cli/main.js secrets generate --output env | grep -v '^SVC_MANAGEMENT_TOKEN=' >"$staging" ||
     ! grep -q '^SVC_[A-Z0-9_]*=.' "$staging"; then
     rm -f "$staging"
     die "svc secrets generate did not produce secrets"

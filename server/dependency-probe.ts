@@ -49,8 +49,14 @@ export function createDependencyProbe(deps: DependencyProbeDeps): ReadinessProbe
       const redis = timedCheck('redis', timeoutMs, async () => {
         // A client that is reconnecting would queue or reject the PING with a message
         // about its offline queue; its connection state says more.
-        if (deps.redis.status !== 'ready') throw new Error(`not connected (${deps.redis.status})`);
-        await deps.redis.ping();
+        const notConnected = () => new Error(`not connected (${deps.redis.status})`);
+        if (deps.redis.status !== 'ready') throw notConnected();
+        try {
+          await deps.redis.ping();
+        } catch (err) {
+          // The connection may have dropped while the status still said ready.
+          throw deps.redis.status === 'ready' ? err : notConnected();
+        }
       });
       const nats = timedCheck('nats', timeoutMs, async () => {
         if (deps.nats.isClosed()) throw new Error('connection is closed');

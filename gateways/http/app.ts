@@ -42,9 +42,9 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   app.use(corsPolicy(config.server.cors_allowed_origins));
   app.use(errorResponses());
   app.use(health.routes());
-  app.use(health.allowedMethods({ throw: true }));
+  app.use(health.allowedMethods());
   app.use(exposition.routes());
-  app.use(exposition.allowedMethods({ throw: true }));
+  app.use(exposition.allowedMethods());
 
   return app;
 }

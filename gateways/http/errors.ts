@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import Koa, { type Middleware } from 'koa';
-import { AppError, isAppError, type ErrorCode, type FieldIssue } from '../../errors/app-error.js';
+import { isAppError, type ErrorCode, type FieldIssue } from '../../errors/app-error.js';
 import type { HttpContext, HttpState } from './state.js';
 
 /** The body of every HTTP error response (`/health/ready` diagnostics are not errors). */
@@ -24,9 +24,9 @@ interface Problem {
 const INTERNAL_MESSAGE = 'internal error; quote the request id when reporting it';
 
 /**
- * Turns anything thrown below it, and any request no route answered, into the documented
- * error body. Sits inside the request-id and CORS middleware, so an error response keeps
- * their headers and browsers can read it.
+ * Turns anything thrown below it, and any error status left without a body (no route
+ * matched, method not allowed), into the documented error body. Sits inside the request-id
+ * and CORS middleware, so an error response keeps their headers and browsers can read it.
  */
 export function errorResponses(): Middleware<HttpState> {
   return async (ctx, next) => {
@@ -35,39 +35,44 @@ export function errorResponses(): Middleware<HttpState> {
     const outerHeaders = { ...ctx.response.headers };
     try {
       await next();
-      if (ctx.respond !== false && ctx.status === 404 && ctx.body == null) {
-        respond(ctx, outerHeaders, new AppError('not_found', `no route for ${ctx.method} ${ctx.path}`));
-      }
     } catch (err) {
-      respond(ctx, outerHeaders, err);
+      const problem = problemOf(err);
+      logProblem(ctx, problem, err);
+      if (ctx.headerSent || !ctx.writable) {
+        // Part of a body is already on the wire; the only honest signal left is a cut connection.
+        ctx.respond = false;
+        ctx.res.destroy();
+        return;
+      }
+      for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
+      for (const [name, value] of Object.entries(outerHeaders)) {
+        if (typeof value === 'string' || typeof value === 'number' || Array.isArray(value)) {
+          ctx.set(name, Array.isArray(value) ? value.map(String) : String(value));
+        }
+      }
+      for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
+      writeBody(ctx, problem);
+      return;
+    }
+
+    // Here the headers were set on purpose (the router's Allow on a 405) and are kept.
+    if (ctx.respond !== false && ctx.status >= 400 && ctx.body == null) {
+      const problem = bodilessProblem(ctx);
+      logProblem(ctx, problem);
+      writeBody(ctx, problem);
     }
   };
 }
 
-function respond(ctx: HttpContext, outerHeaders: Record<string, unknown>, err: unknown): void {
-  const problem = problemOf(err);
-  const { log, requestId } = ctx.state;
+function logProblem(ctx: HttpContext, problem: Problem, err?: unknown): void {
+  const fields = { status: problem.status, code: problem.code };
+  if (problem.status >= 500) ctx.state.log.error({ ...fields, err }, 'request failed');
+  else ctx.state.log.debug({ ...fields, reason: problem.message }, 'request rejected');
+}
 
-  if (problem.status >= 500) log.error({ err, status: problem.status, code: problem.code }, 'request failed');
-  else log.debug({ status: problem.status, code: problem.code, reason: problem.message }, 'request rejected');
-
-  if (ctx.headerSent || !ctx.writable) {
-    // Part of a body is already on the wire; the only honest signal left is a cut connection.
-    ctx.respond = false;
-    ctx.res.destroy();
-    return;
-  }
-
-  for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
-  for (const [name, value] of Object.entries(outerHeaders)) {
-    if (typeof value === 'string' || typeof value === 'number' || Array.isArray(value)) {
-      ctx.set(name, Array.isArray(value) ? value.map(String) : String(value));
-    }
-  }
-  for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
-
+function writeBody(ctx: HttpContext, problem: Problem): void {
   const body: ErrorBody = {
-    requestId,
+    requestId: ctx.state.requestId,
     status: problem.status,
     code: problem.code,
     message: problem.message,
@@ -75,6 +80,17 @@ function respond(ctx: HttpContext, outerHeaders: Record<string, unknown>, err: u
   };
   ctx.status = problem.status;
   ctx.body = body;
+}
+
+function bodilessProblem(ctx: HttpContext): Problem {
+  const status = ctx.status;
+  const problem = { status, code: codeForStatus(status), issues: [], headers: {} };
+  if (status === 404) return { ...problem, message: `no route for ${ctx.method} ${ctx.path}` };
+  if (status === 405) {
+    const allowed = ctx.response.get('Allow');
+    return { ...problem, message: `${ctx.method} is not allowed on ${ctx.path}${allowed ? ` (allowed: ${allowed})` : ''}` };
+  }
+  return { ...problem, message: genericMessage(status) };
 }
 
 function problemOf(err: unknown): Problem {
@@ -101,8 +117,8 @@ function genericMessage(status: number): string {
 }
 
 /**
- * Koa and its libraries throw plain HTTP errors (unparsable body, 405 from the router);
- * their status is kept and mapped onto the same stable code set AppError uses.
+ * Koa and its libraries answer with plain HTTP statuses (an unparsable body, the router's
+ * 405/501); the status is kept and mapped onto the same stable code set AppError uses.
  */
 export function codeForStatus(status: number): ErrorCode {
   switch (status) {

@@ -1,0 +1,79 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
+import { pino, type Logger } from 'pino';
+import { createHttpApp } from '../../gateways/http/app.js';
+import type { HttpState } from '../../gateways/http/state.js';
+import { createMetrics } from '../../observability/metrics.js';
+import type { DependencyState, ReadinessProbe } from '../../server/readiness.js';
+
+export const ALLOWED_ORIGIN = 'https://watch.example.com';
+
+/** A pino logger whose lines are kept in memory, parsed, for assertions on what was logged. */
+export function capturingLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  return { logger, lines };
+}
+
+/** A probe reporting a fixed state, for tests about the HTTP surface rather than the dependencies. */
+export function fixedProbe(states: DependencyState[]): ReadinessProbe {
+  return { check: async () => states.map((state) => ({ ...state })) };
+}
+
+export interface TestApp {
+  app: Koa<HttpState>;
+  lines: Array<Record<string, unknown>>;
+  /** Starts listening on a free port; call after mounting any test routes. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export function buildApp(options: { readiness?: ReadinessProbe; corsAllowedOrigins?: string[] } = {}): TestApp {
+  const { logger, lines } = capturingLogger();
+  const app = createHttpApp({
+    config: { server: { host: '127.0.0.1', port: 0, cors_allowed_origins: options.corsAllowedOrigins ?? [ALLOWED_ORIGIN] } },
+    logger,
+    readiness: options.readiness ?? fixedProbe([{ name: 'postgres', ok: true, latencyMs: 1 }]),
+    metrics: createMetrics().http,
+  });
+  let server: Server | undefined;
+  return {
+    app,
+    lines,
+    async listen() {
+      server = createServer(app.callback());
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    async close() {
+      if (!server) return;
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+/** Polls `probe` until it returns a value, failing with the last seen state after `timeoutMs`. */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  intervalMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs}ms waiting for ${what}`, { cause: last });
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
