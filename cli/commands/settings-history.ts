@@ -11,7 +11,7 @@ export class SettingsHistoryCommand extends SvcCommand {
     category: 'Runtime settings',
     description: 'Show who changed a runtime setting, when, and from which value',
     details: `
-      Newest first. The old value of an entry is what a rollback writes back with \`svc settings update\`; "(default)" means the key had never been written before.
+      Newest first. The old value of an entry is what a rollback writes back with \`svc settings update\`; "(default)" marks an old value that was the default because the key had never been written.
     `,
     examples: [['Last changes of a key', '$0 settings history server.maxRoomsPerUser --limit 10']],
   });
@@ -42,7 +42,7 @@ export class SettingsHistoryCommand extends SvcCommand {
           entry.changedAt,
           entry.changedBy,
           entry.source,
-          entry.oldValue === null ? '(default)' : formatValue(entry.oldValue),
+          `${formatValue(entry.oldValue)}${entry.oldIsDefault ? ' (default)' : ''}`,
           formatValue(entry.newValue),
         ]),
       ),

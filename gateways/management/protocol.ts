@@ -39,7 +39,9 @@ export interface SettingChangeView {
 
 export interface SettingHistoryView {
   key: string;
+  /** The effective value before the change: the default when the key had never been written. */
   oldValue: unknown;
+  oldIsDefault: boolean;
   newValue: unknown;
   changedBy: string;
   source: string;

@@ -43,6 +43,7 @@ export function managementRouter(deps: ManagementRouteDeps, transport: 'unix' | 
     const body: SettingHistoryView[] = entries.map((entry) => ({
       key: entry.key,
       oldValue: entry.oldValue,
+      oldIsDefault: entry.oldIsDefault,
       newValue: entry.newValue,
       changedBy: entry.changedBy,
       source: entry.source,

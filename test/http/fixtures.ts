@@ -8,6 +8,8 @@ import type { HttpState } from '../../gateways/http/state.js';
 import { createMetrics } from '../../observability/metrics.js';
 import type { DependencyState, ReadinessProbe } from '../../server/readiness.js';
 
+export { waitFor } from '../fixtures/deadline.js';
+
 export const ALLOWED_ORIGIN = 'https://watch.example.com';
 
 /** A pino logger whose lines are kept in memory, parsed, for assertions on what was logged. */
@@ -57,23 +59,3 @@ export function buildApp(options: { readiness?: ReadinessProbe; corsAllowedOrigi
   };
 }
 
-/** Polls `probe` until it returns a value, failing with the last seen state after `timeoutMs`. */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 30_000,
-  intervalMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs}ms waiting for ${what}`, { cause: last });
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
