@@ -18,7 +18,12 @@ export function renderStructured(data: unknown, format: 'json' | 'yaml'): string
 
 /** A plain table without colours, so it stays readable when piped or captured. */
 export function renderTable(head: string[], rows: string[][]): string {
-  const table = new Table({ head, style: { head: [], border: [] }, wordWrap: true });
+  const table = new Table({
+    head,
+    style: { head: [], border: [] },
+    wordWrap: true,
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
   table.push(...rows);
   return `${table.toString()}\n`;
 }
@@ -26,4 +31,9 @@ export function renderTable(head: string[], rows: string[][]): string {
 /** One value in the compact form an operator can paste back into `--set name=<value>`. */
 export function formatValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Shortens text for a table cell; the json/yaml outputs carry the full value. */
+export function truncate(text: string, max = 60): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 export function deploymentMethod(env: NodeJS.ProcessEnv = process.env): string {
   if (env.SVC_DEPLOYMENT_METHOD) return env.SVC_DEPLOYMENT_METHOD;
   if (env.KUBERNETES_SERVICE_HOST) return 'kubernetes';
-  if (existsSync('/.dockerenv') || existsSync('/run/.containerenv')) return 'container';
   if (env.npm_lifecycle_event === 'dev') return 'npm-dev';
+  if (existsSync('/.dockerenv') || existsSync('/run/.containerenv')) return 'container';
   return 'process';
 }

@@ -2,7 +2,7 @@ import { Command, Option } from 'clipanion';
 import { routes, type SettingView } from '../../gateways/management/protocol.js';
 import { redactSettingValue } from '../../settings/secret-fields.js';
 import { managementClientFor } from '../management.js';
-import { formatValue, parseOutputFormat, renderStructured, renderTable } from '../output.js';
+import { formatValue, parseOutputFormat, renderStructured, renderTable, truncate } from '../output.js';
 import { SvcCommand } from '../svc-command.js';
 
 export class SettingsListCommand extends SvcCommand {
@@ -11,7 +11,7 @@ export class SettingsListCommand extends SvcCommand {
     category: 'Runtime settings',
     description: 'List every runtime setting with its current value',
     details: `
-      Shows each runtime setting (spec section 2.1) as the replica behind the management endpoint sees it: value, whether it is the default, its version and rule. OAuth2 client secrets and TURN credentials are hidden unless \`--show-secrets\` is given.
+      Shows each runtime setting (spec section 2.1) as the replica behind the management endpoint sees it: value, whether it is the default, its version and rule. OAuth2 client secrets and TURN credentials are hidden unless \`--show-secrets\` is given. The table shortens long values; \`--output json\` shows them whole.
     `,
     examples: [
       ['As a table', '$0 settings list'],
@@ -34,7 +34,7 @@ export class SettingsListCommand extends SvcCommand {
     this.context.stdout.write(
       renderTable(
         ['key', 'value', 'default?', 'rule'],
-        shown.map((view) => [view.key, formatValue(view.value), view.isDefault ? 'default' : `v${view.version}`, view.rule]),
+        shown.map((view) => [view.key, truncate(formatValue(view.value)), view.isDefault ? 'default' : `v${view.version}`, truncate(view.rule)]),
       ),
     );
     return 0;
