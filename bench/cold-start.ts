@@ -3,10 +3,8 @@
  * time from spawning the process to the first 200 from /health/ready.
  * Run with `npm run bench:cold-start`; prints p50 / p90 / max over the runs.
  */
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { freePort, freshDatabase, testStack } from '../test/harness/stack.js';
+import { generatedSecrets, replicaEnv } from '../test/harness/replica.js';
+import { freePort, freshDatabase } from '../test/harness/stack.js';
 import { runSvc, SvcProcess } from '../test/harness/svc-process.js';
 import { percentile } from './percentile.js';
 
@@ -14,32 +12,15 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const TARGET_MS = 3000;
 
 async function main(): Promise<void> {
-  const stack = testStack();
   const databaseUrl = await freshDatabase('bench_cold_start');
-  const secretsRun = await runSvc(['secrets', 'generate', '--output', 'env'], {});
-  const secrets = Object.fromEntries(
-    secretsRun.stdout
-      .split('\n')
-      .filter((line) => line.includes('=') && !line.startsWith('SVC_MANAGEMENT_TOKEN'))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
+  const secrets = await generatedSecrets();
   const migrated = await runSvc(['migrate'], { SVC_DATABASE_URL: databaseUrl });
   if (migrated.code !== 0) throw new Error(migrated.stderr);
 
   const samples: number[] = [];
   for (let run = 0; run < RUNS; run += 1) {
     const port = await freePort();
-    const env = {
-      ...secrets,
-      SVC_DATABASE_URL: databaseUrl,
-      SVC_REDIS_URL: stack.redisUrl,
-      SVC_NATS_URL: stack.natsUrl,
-      SVC_TEMPORAL_ADDRESS: stack.temporalAddress,
-      SVC_DATA_DIR: await mkdtemp(join(tmpdir(), 'svc-bench-')),
-      SVC_SERVER_HOST: '127.0.0.1',
-      SVC_SERVER_PORT: String(port),
-      SVC_LOG_LEVEL: 'warn',
-    };
+    const env = await replicaEnv(databaseUrl, secrets, { SVC_SERVER_PORT: String(port) });
     const started = performance.now();
     const replica = new SvcProcess(['serve'], env);
     const deadline = started + 30_000;

@@ -23,6 +23,18 @@ export interface StartupConfig {
   redis: { url: string };
   nats: { url: string; subject_prefix: string };
   temporal: { address: string; namespace: string; task_queue: string; ui_url: string };
+  /** The actor host pool (`svc serve --role actors`); see docs/2026-11-21-actor-runtime.md. */
+  actors: {
+    /** How long a host's liveness survives without a heartbeat: bounds failover time. */
+    lease_ttl_ms: number;
+    heartbeat_ms: number;
+    /** An idle actor (nobody present, no traffic) is passivated after this long. */
+    idle_timeout_ms: number;
+    /** Queued commands per actor before it answers `busy`. */
+    mailbox_size: number;
+    /** Longest a SIGTERM drain waits for in-flight turns before exiting anyway. */
+    drain_timeout_ms: number;
+  };
   proxy_slice_cache: { enabled: boolean; size_mb: number };
   smtp: { host: string; port: number; username: string; password: string; sender: string };
   management: {

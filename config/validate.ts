@@ -52,6 +52,7 @@ const CHECKS: Check[] = [
   (c) => checkUrl('redis.url', c.redis.url, ['redis:', 'rediss:'], 'redis://host:6379'),
   checkNats,
   checkTemporal,
+  checkActors,
   (c) => (c.proxy_slice_cache.size_mb > 0 ? [] : [issue('proxy_slice_cache.size_mb', 'must be greater than 0')]),
   checkSmtp,
   (c) => checkManagementEndpoint(c).issues,
@@ -187,3 +188,21 @@ function checkCredentialKey(config: StartupConfig): FieldIssue[] {
 
 // The server (listen) and the CLI (connect) resolve the endpoint with the same rules.
 export { resolveManagementEndpoint } from './management-endpoint.js';
+
+function checkActors(config: StartupConfig): FieldIssue[] {
+  const { lease_ttl_ms: ttl, heartbeat_ms: heartbeat, idle_timeout_ms: idle, mailbox_size: mailbox, drain_timeout_ms: drain } = config.actors;
+  const issues: FieldIssue[] = [];
+  const within = (key: StartupKeyName, value: number, min: number, max: number): boolean => {
+    if (Number.isInteger(value) && value >= min && value <= max) return true;
+    issues.push(issue(key, `must be an integer in ${min}..=${max} (got ${String(value)})`));
+    return false;
+  };
+  const ttlOk = within('actors.lease_ttl_ms', ttl, 300, 600_000);
+  if (within('actors.heartbeat_ms', heartbeat, 50, 200_000) && ttlOk && heartbeat * 3 > ttl) {
+    issues.push(issue('actors.heartbeat_ms', `must be at most a third of actors.lease_ttl_ms (${ttl} ms) so one late beat does not expire the lease`));
+  }
+  within('actors.idle_timeout_ms', idle, 1000, 86_400_000);
+  within('actors.mailbox_size', mailbox, 1, 1_000_000);
+  within('actors.drain_timeout_ms', drain, 100, 600_000);
+  return issues;
+}

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { resolveManagementEndpoint } from '../config/management-endpoint.js';
 import type { StartupConfig } from '../config/types.js';
 import { AppError } from '../errors/app-error.js';
+import { createRoomActorType, loggingReviewHook, runChatRetention } from '../actors/room/index.js';
+import { ActorHost } from '../actors/runtime/host.js';
 import { createHttpApp } from '../gateways/http/app.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
 import type { Logger } from '../observability/logger.js';
@@ -11,8 +13,12 @@ import { RuntimeSettings } from '../settings/runtime-settings.js';
 import { migrate, pendingMigrations } from '../store/migrate.js';
 import { openConnections, type Connections } from './connections.js';
 import { createDependencyProbe } from './dependency-probe.js';
+import { startPeriodicJob } from './periodic-job.js';
 import type { Role } from './roles.js';
 import { collectSystemStats } from './system-stats.js';
+
+/** Chat retention is a cleanup, not a guarantee to the minute; once a minute is plenty. */
+const CHAT_RETENTION_INTERVAL_MS = 60_000;
 
 export interface ServiceOptions {
   config: StartupConfig;
@@ -57,7 +63,35 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       logger.info({ key: change.key, version: change.version, appliedAt: change.appliedAt }, 'runtime setting applied'),
     );
 
-    if (roles.includes('worker')) await checkTemporalNamespace(connections, config);
+    if (roles.includes('worker')) {
+      await checkTemporalNamespace(connections, config);
+      const retention = startPeriodicJob({
+        name: 'chat-retention',
+        intervalMs: CHAT_RETENTION_INTERVAL_MS,
+        logger,
+        run: () => runChatRetention(connections.pool, settings, logger),
+      });
+      stops.push(() => retention.stop());
+    }
+
+    let host: ActorHost | undefined;
+    if (roles.includes('actors')) {
+      const actorHost = await ActorHost.start({
+        nc: connections.nats,
+        prefix: config.nats.subject_prefix,
+        hostId: config.replica_id,
+        types: [createRoomActorType({ pool: connections.pool, settings, logger, review: loggingReviewHook(logger) })],
+        logger,
+        leaseTtlMs: config.actors.lease_ttl_ms,
+        heartbeatMs: config.actors.heartbeat_ms,
+        idleTimeoutMs: config.actors.idle_timeout_ms,
+        mailboxSize: config.actors.mailbox_size,
+        drainTimeoutMs: config.actors.drain_timeout_ms,
+      });
+      host = actorHost;
+      // Drained before the connections close: rooms are persisted and handed off first.
+      stops.push(() => actorHost.drain());
+    }
 
     const readiness = createDependencyProbe({
       pool: connections.pool,
@@ -99,8 +133,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           startedAt,
           readiness,
           connectedClients: () => connectedClients(),
-          // The actor runtime reports here once room actors run in this process.
-          activeActors: () => 0,
+          activeActors: () => host?.activeCount() ?? 0,
         }),
     });
     stops.push(() => management.close());

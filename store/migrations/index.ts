@@ -1,7 +1,9 @@
 import { migration0001 } from './0001_settings.js';
+import { migration0002 } from './0002_actor_fences.js';
+import { migration0003 } from './0003_rooms.js';
 import type { Migration } from './types.js';
 
 export type { Migration };
 
 /** Every migration this binary knows, in the order they run. Append only; never edit a shipped one. */
-export const migrations: readonly Migration[] = [migration0001];
+export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003];

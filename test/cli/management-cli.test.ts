@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { eventually } from '../fixtures/deadline.js';
 import { freePort, freshDatabase } from '../harness/stack.js';
 import { runSvc } from '../harness/svc-process.js';
-import { generatedSecrets, replicaEnv, startReplica, type Replica } from './fixtures.js';
+import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../harness/replica.js';
 
 // Two real replicas on one database: A serves management on its default Unix socket,
 // B on TCP with a token. Every CLI call below is a separate `svc` process.

@@ -1,8 +1,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, testStack } from '../harness/stack.js';
-import { runSvc, SvcProcess } from '../harness/svc-process.js';
+import { freePort, testStack } from './stack.js';
+import { runSvc, SvcProcess } from './svc-process.js';
 
 /** Fresh secrets from the CLI itself, as a new operator would get them. */
 export async function generatedSecrets(): Promise<Record<string, string>> {
@@ -40,15 +40,18 @@ export async function replicaEnv(databaseUrl: string, secrets: Record<string, st
 export interface Replica {
   process: SvcProcess;
   env: Record<string, string>;
+  /** Empty when the replica has no gateway role. */
   httpUrl: string;
   /** Environment a CLI needs to reach this replica's management endpoint. */
   cliEnv: Record<string, string>;
 }
 
+/** Starts `svc serve` and waits until it is serving (its management line is printed last). */
 export async function startReplica(args: string[], env: Record<string, string>): Promise<Replica> {
   const process = new SvcProcess(['serve', ...args], env);
-  const line = await process.waitForLine(/^svc HTTP API: /, 30_000);
-  const httpUrl = line.replace(/^svc HTTP API: /, '').trim();
+  await process.waitForLine(/^management: /, 30_000);
+  const httpLine = process.lines.find((line) => line.startsWith('svc HTTP API: '));
+  const httpUrl = httpLine ? httpLine.replace(/^svc HTTP API: /, '').trim() : '';
   const cliEnv: Record<string, string> = { SVC_DATA_DIR: env.SVC_DATA_DIR ?? '' };
   if (env.SVC_MANAGEMENT_ENDPOINT) cliEnv.SVC_MANAGEMENT_ENDPOINT = env.SVC_MANAGEMENT_ENDPOINT;
   if (env.SVC_MANAGEMENT_TOKEN) cliEnv.SVC_MANAGEMENT_TOKEN = env.SVC_MANAGEMENT_TOKEN;

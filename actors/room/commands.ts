@@ -1,0 +1,185 @@
+/**
+ * The commands a room accepts, as schemas: a command arrives as untrusted JSON from a gateway,
+ * and its shape (types, lengths, unknown fields) is checked here before any handler runs.
+ * Content rules that need more than a type (URL schemes, header syntax, chat text) live in
+ * `validate.ts`; permissions in the handlers.
+ */
+import { z } from 'zod';
+import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import { ROOM_LIMITS } from './limits.js';
+import { ROOM_ROLES } from './model.js';
+
+const userId = z.string().min(1).max(128);
+const mediaId = z.string().min(1).max(64);
+/** Chat message ids are PostgreSQL bigints, carried as decimal strings. */
+const messageId = z.string().regex(/^[1-9][0-9]{0,18}$/, { error: 'must be a message id (a positive decimal integer)' });
+const position = z.number().min(0).max(ROOM_LIMITS.positionMaxSeconds);
+const permissionList = z.array(z.string().max(64)).max(64);
+const permissionOverrides = z.strictObject({
+  admin: permissionList.nullable().optional(),
+  member: permissionList.nullable().optional(),
+  guest: permissionList.nullable().optional(),
+});
+const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(ROOM_LIMITS.readyTimeoutMaxMs);
+
+/** Guards against acting on a stale view of playback (answered with `conflict`). */
+const playbackGuards = {
+  expectMediaId: z.string().max(64).nullable().optional(),
+  expectVersion: z.number().int().min(0).optional(),
+};
+
+/**
+ * Fields of a media item as a client gives them; `validate.ts` checks the content. String
+ * bounds here only cap the work done on hostile input: they count UTF-16 units, so they are
+ * looser than the character limits that `validate.ts` applies.
+ */
+const mediaFields = {
+  title: z.string().max(ROOM_LIMITS.titleMaxChars * 2),
+  url: z.string().max(ROOM_LIMITS.urlMaxChars),
+  provider: z.string().max(32).optional(),
+  headers: z.record(z.string().max(ROOM_LIMITS.headerNameMaxChars), z.string().max(ROOM_LIMITS.headerValueMaxChars)).optional(),
+  subtitles: z
+    .array(
+      z.strictObject({
+        name: z.string().max(ROOM_LIMITS.nameMaxChars * 2),
+        url: z.string().max(ROOM_LIMITS.urlMaxChars),
+        language: z.string().max(35).optional(),
+      }),
+    )
+    .max(ROOM_LIMITS.subtitlesMaxCount)
+    .optional(),
+  live: z.boolean().optional(),
+  proxy: z.boolean().optional(),
+};
+
+const command = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =>
+  z.strictObject({ kind: z.literal(kind), ...shape });
+
+const SCHEMAS = {
+  'room.create': command('room.create', {
+    name: z.string().max(ROOM_LIMITS.nameMaxChars * 2),
+    password: z.string().max(ROOM_LIMITS.passwordMaxChars).optional(),
+    visibility: z.enum(['public', 'hidden']),
+    requireJoinApproval: z.boolean().optional(),
+    settings: z
+      .strictObject({
+        permissionOverrides: permissionOverrides.optional(),
+        waitForAllReady: z.boolean().optional(),
+        readyTimeoutMs: readyTimeoutMs.optional(),
+      })
+      .optional(),
+  }),
+  'room.get': command('room.get', {}),
+  'room.update': command('room.update', {
+    name: z.string().max(ROOM_LIMITS.nameMaxChars * 2).optional(),
+    /** A string sets the password; null (or an empty string) removes it. */
+    password: z.string().max(ROOM_LIMITS.passwordMaxChars).nullable().optional(),
+    visibility: z.enum(['public', 'hidden']).optional(),
+    requireJoinApproval: z.boolean().optional(),
+    /** Per role: a list replaces the default; null goes back to the runtime default. */
+    permissionOverrides: permissionOverrides.optional(),
+    waitForAllReady: z.boolean().optional(),
+    readyTimeoutMs: readyTimeoutMs.optional(),
+  }),
+  'room.delete': command('room.delete', {}),
+  'room.review': command('room.review', { approve: z.boolean() }),
+
+  'member.join': command('member.join', { password: z.string().max(ROOM_LIMITS.passwordMaxChars).optional() }),
+  'member.leave': command('member.leave', {}),
+  'member.approve': command('member.approve', { userId }),
+  'member.reject': command('member.reject', { userId }),
+  'member.kick': command('member.kick', { userId }),
+  'member.ban': command('member.ban', { userId }),
+  'member.unban': command('member.unban', { userId }),
+  'member.setRole': command('member.setRole', { userId, role: z.enum(ROOM_ROLES) }),
+  'owner.transfer': command('owner.transfer', { userId }),
+
+  'presence.enter': command('presence.enter', { connectionId: z.string().min(1).max(ROOM_LIMITS.connectionIdMaxChars) }),
+  'presence.leave': command('presence.leave', { connectionId: z.string().min(1).max(ROOM_LIMITS.connectionIdMaxChars) }),
+  'member.player': command('member.player', {
+    state: z.enum(['buffering', 'ready', 'ended']),
+    mediaId: mediaId.nullable(),
+  }),
+
+  'playlist.push': command('playlist.push', mediaFields),
+  'playlist.insert': command('playlist.insert', { index: z.number().int().min(0), ...mediaFields }),
+  'playlist.move': command('playlist.move', { mediaId, toIndex: z.number().int().min(0) }),
+  'playlist.remove': command('playlist.remove', { mediaId }),
+  'playlist.clear': command('playlist.clear', {}),
+  'playlist.setCurrent': command('playlist.setCurrent', { mediaId, ...playbackGuards }),
+  'playlist.edit': command('playlist.edit', {
+    mediaId,
+    title: mediaFields.title.optional(),
+    url: mediaFields.url.optional(),
+    provider: mediaFields.provider,
+    headers: mediaFields.headers,
+    subtitles: mediaFields.subtitles,
+    live: mediaFields.live,
+    proxy: mediaFields.proxy,
+  }),
+
+  /** `position`, when given, is where the sender's player is: play from there. */
+  'playback.play': command('playback.play', { position: position.optional(), ...playbackGuards }),
+  /** `position`, when given, is where the sender's player stopped: everyone pauses there. */
+  'playback.pause': command('playback.pause', { position: position.optional(), ...playbackGuards }),
+  'playback.seek': command('playback.seek', { position, ...playbackGuards }),
+  'playback.rate': command('playback.rate', {
+    rate: z.number().min(ROOM_LIMITS.rateMin).max(ROOM_LIMITS.rateMax),
+    ...playbackGuards,
+  }),
+  'playback.next': command('playback.next', playbackGuards),
+  'playback.previous': command('playback.previous', playbackGuards),
+  /** A player reached the end of `mediaId`; the room advances once, however many report it. */
+  'playback.ended': command('playback.ended', { mediaId }),
+
+  'chat.send': command('chat.send', {
+    text: z.string().max(ROOM_LIMITS.chatMaxChars * 4),
+    /** Client-chosen id making resends of one message idempotent (per sender). */
+    clientMessageId: z.string().min(1).max(ROOM_LIMITS.clientMessageIdMaxChars).optional(),
+  }),
+  'chat.history': command('chat.history', {
+    before: messageId.optional(),
+    limit: z.number().int().min(1).max(ROOM_LIMITS.chatHistoryMaxLimit).optional(),
+  }),
+  'chat.delete': command('chat.delete', { messageId }),
+  'chat.pin': command('chat.pin', { messageId }),
+  'chat.unpin': command('chat.unpin', { messageId }),
+  'chat.pins': command('chat.pins', {}),
+
+  'webrtc.join': command('webrtc.join', {}),
+} as const;
+
+type Schemas = typeof SCHEMAS;
+export type RoomCommandKind = keyof Schemas;
+export type RoomCommandOf<K extends RoomCommandKind> = z.infer<Schemas[K]>;
+/** Every command a room accepts, discriminated on `kind`. */
+export type RoomCommand = { [K in RoomCommandKind]: RoomCommandOf<K> }[RoomCommandKind];
+
+export const ROOM_COMMAND_KINDS = Object.freeze(Object.keys(SCHEMAS) as RoomCommandKind[]);
+
+function isKind(kind: unknown): kind is RoomCommandKind {
+  return typeof kind === 'string' && Object.hasOwn(SCHEMAS, kind);
+}
+
+/** Checks the shape of an incoming command; throws `invalid_argument` naming every bad field. */
+export function parseRoomCommand(raw: unknown): RoomCommand {
+  const kind = typeof raw === 'object' && raw !== null ? (raw as { kind?: unknown }).kind : undefined;
+  if (!isKind(kind)) {
+    throw AppError.invalid([
+      { key: 'kind', message: typeof kind === 'string' ? `unknown room command "${kind.slice(0, 64)}"` : 'is required' },
+    ]);
+  }
+  const parsed = SCHEMAS[kind].safeParse(raw);
+  if (!parsed.success) throw AppError.invalid(fieldIssues(parsed.error.issues));
+  return parsed.data as RoomCommand;
+}
+
+function fieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {
+  return issues.flatMap((issue): FieldIssue[] => {
+    const at = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ key: at ? `${at}.${key}` : key, message: 'is not a field of this command' }));
+    }
+    return [{ key: at || 'command', message: issue.message }];
+  });
+}

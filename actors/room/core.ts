@@ -1,0 +1,566 @@
+/**
+ * The state of one room activation and the machinery every command handler shares: fenced
+ * writes, events, timers, the caller's access, views, and the playback clock with its ready
+ * wait. Handlers (`handlers/*.ts`) change state only after their durable write commits, so a
+ * failed write leaves memory as it was; playback alone is in memory first and persisted
+ * lazily (see `playback.ts`).
+ */
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { AppError } from '../../errors/app-error.js';
+import type { Logger } from '../../observability/logger.js';
+import type { Permission } from '../../permissions/names.js';
+import { classifyDatabaseError } from '../../store/errors.js';
+import type { ActivationContext, Caller, CommandMeta } from '../runtime/actor-type.js';
+import { FencedError, isFencedError, withFence } from '../runtime/fencing.js';
+import type { PlaybackCause, RoomEvent } from './events.js';
+import type {
+  MediaItem,
+  MemberRecord,
+  MemberView,
+  MyStanding,
+  PlaybackState,
+  PlaybackView,
+  ReadyWait,
+  RoomInfo,
+  RoomPreview,
+  RoomRecord,
+  RoomRole,
+  RoomView,
+} from './model.js';
+import { VERSION_BLOCK, extrapolate, positionAt } from './playback.js';
+import { ownerPermissions, rolePermissions, sortedPermissions, type SettingsReader } from './permissions.js';
+import { Presence } from './presence.js';
+import type { RoomReviewHook } from './review-hook.js';
+import { loadRoom, savePlayback, type PlaylistEntry, type StoredPlayback } from './room-store.js';
+
+export const ROOM_ACTOR_TYPE = 'room';
+
+export interface RoomActorDeps {
+  pool: pg.Pool;
+  settings: SettingsReader;
+  logger: Logger;
+  review: RoomReviewHook;
+  /** Server clock in ms; injectable so tests can move time. */
+  now?: () => number;
+  /** How long playback changes may stay only in memory; default 5000. */
+  persistIntervalMs?: number;
+  /** A connection not re-announced within this is dropped; default 90000 (gateways refresh every 30 s). */
+  presenceTtlMs?: number;
+}
+
+export const DEFAULT_PERSIST_INTERVAL_MS = 5000;
+export const DEFAULT_PRESENCE_TTL_MS = 90_000;
+
+/** The caller's standing in this room, computed afresh for every command. */
+export interface Access {
+  userId: string;
+  name: string | undefined;
+  service: boolean;
+  guest: boolean;
+  /** The membership row, whatever its status. */
+  member: MemberRecord | undefined;
+  isOwner: boolean;
+  /** An active member, or a service caller. */
+  active: boolean;
+  role: RoomRole | null;
+  permissions: ReadonlySet<Permission>;
+}
+
+export interface Turn {
+  caller: Caller;
+  meta: CommandMeta;
+  access: Access;
+  now: number;
+}
+
+/** Timers an activation schedules on itself; each is delivered back as a command. */
+type TimerName = 'persist' | 'ready' | 'presence';
+export const TIMER_KIND = 'room.timer';
+
+interface TimerCommand {
+  kind: typeof TIMER_KIND;
+  name: TimerName;
+  token: string;
+}
+
+export class RoomCore {
+  room: RoomRecord | null = null;
+  readonly members = new Map<string, MemberRecord>();
+  playlist: PlaylistEntry[] = [];
+  playback: PlaybackState;
+  /** Versions up to this one are reserved in PostgreSQL; a higher one must be reserved first. */
+  private versionReserved = 0;
+  private playbackDirty = false;
+  readonly presence = new Presence();
+  /** Present members the last ready wait gave up on; not waited for again until they are ready. */
+  readonly leftBehind = new Set<string>();
+  private readyWait: ReadyWait | null = null;
+
+  private readonly timers = new Map<TimerName, { token: string; cancel(): void }>();
+  /** Makes timer commands unforgeable: a client cannot guess it to fire one. */
+  private readonly timerSecret = randomBytes(16).toString('base64url');
+  private timerSeq = 0;
+  private fencedOut = false;
+
+  readonly logger: Logger;
+  readonly persistIntervalMs: number;
+  readonly presenceTtlMs: number;
+  private readonly clock: () => number;
+
+  private constructor(
+    readonly deps: RoomActorDeps,
+    readonly ctx: ActivationContext,
+  ) {
+    this.logger = ctx.logger;
+    this.clock = deps.now ?? Date.now;
+    this.persistIntervalMs = deps.persistIntervalMs ?? DEFAULT_PERSIST_INTERVAL_MS;
+    this.presenceTtlMs = deps.presenceTtlMs ?? DEFAULT_PRESENCE_TTL_MS;
+    this.playback = { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: this.clock(), version: 0 };
+  }
+
+  /**
+   * Loads the room inside a fenced transaction: claiming the fence first means an older
+   * activation can no longer write once this one has read, so nothing it writes is missed.
+   * The same transaction reserves this activation's block of playback versions.
+   */
+  static async activate(deps: RoomActorDeps, ctx: ActivationContext): Promise<RoomCore> {
+    const core = new RoomCore(deps, ctx);
+    const now = core.now();
+    await core.durable('load the room', async (client) => {
+      const loaded = await loadRoom(client, ctx.id);
+      if (!loaded) return;
+      const start: StoredPlayback = {
+        ...extrapolate(loaded.playback, now),
+        version: loaded.playback.versionReserved,
+        versionReserved: loaded.playback.versionReserved + VERSION_BLOCK,
+      };
+      // A playing item removed just before a crash may be gone while playback still names it.
+      if (start.mediaId !== null && !loaded.playlist.some((e) => e.item.id === start.mediaId)) {
+        Object.assign(start, { mediaId: null, playing: false, position: 0 });
+      }
+      await savePlayback(client, ctx.id, start);
+      core.room = loaded.room;
+      for (const member of loaded.members) core.members.set(member.userId, member);
+      core.playlist = loaded.playlist;
+      const { versionReserved, ...playback } = start;
+      core.playback = playback;
+      core.versionReserved = versionReserved;
+    });
+    return core;
+  }
+
+  get id(): string {
+    return this.ctx.id;
+  }
+
+  get fenced(): boolean {
+    return this.fencedOut;
+  }
+
+  now(): number {
+    return this.clock();
+  }
+
+  /**
+   * Runs `fn` in one fenced transaction. A refusal marks this activation dead (every later
+   * command fails fast) and tells the runtime, which deactivates it.
+   */
+  async durable<T>(what: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    if (this.fencedOut) throw new FencedError(this.ctx.type, this.id, this.ctx.fence);
+    try {
+      return await withFence(this.deps.pool, this.ctx.type, this.id, this.ctx.fence, fn);
+    } catch (err) {
+      if (isFencedError(err)) {
+        this.fencedOut = true;
+        this.cancelTimers();
+        this.ctx.fenced(`a newer activation holds room ${this.id}; refused to ${what}`);
+        throw err;
+      }
+      throw classifyDatabaseError(err, `room ${this.id}: could not ${what}`);
+    }
+  }
+
+  publish(event: RoomEvent): number {
+    return this.ctx.publish(event);
+  }
+
+  // ---- access -------------------------------------------------------------------------
+
+  access(caller: Caller): Access {
+    const service = caller.service === true;
+    const member = this.members.get(caller.userId);
+    const isOwner = !service && this.room !== null && this.room.ownerId === caller.userId;
+    const activeMember = member?.status === 'active';
+    const guest = caller.guest === true || member?.guest === true;
+    const role: RoomRole | null = isOwner ? 'admin' : activeMember ? (guest ? 'guest' : member.role) : null;
+    let permissions: Set<Permission>;
+    if (service || isOwner) permissions = ownerPermissions();
+    else if (role && this.room) permissions = rolePermissions(role, this.room.options.permissionOverrides, this.deps.settings);
+    else permissions = new Set();
+    return {
+      userId: caller.userId,
+      name: caller.name,
+      service,
+      guest,
+      member,
+      isOwner,
+      active: service || activeMember,
+      role,
+      permissions,
+    };
+  }
+
+  require(access: Access, permission: Permission, action: string): void {
+    if (!access.permissions.has(permission)) {
+      throw new AppError('forbidden', `${action} needs the ${permission} permission in this room`);
+    }
+  }
+
+  requireOwner(access: Access, action: string): void {
+    if (!access.isOwner && !access.service) throw new AppError('forbidden', `only the room owner can ${action}`);
+  }
+
+  /** The room, known to exist (handlers run only once the dispatcher checked). */
+  get current(): RoomRecord {
+    if (!this.room) throw new AppError('not_found', `room ${this.id} does not exist`);
+    return this.room;
+  }
+
+  /** Members holding a seat: active and pending (a join request reserves one). */
+  seatCount(): number {
+    let count = 0;
+    for (const member of this.members.values()) if (member.status !== 'banned') count += 1;
+    return count;
+  }
+
+  // ---- views --------------------------------------------------------------------------
+
+  roomInfo(): RoomInfo {
+    const room = this.current;
+    return {
+      id: room.id,
+      name: room.name,
+      ownerId: room.ownerId,
+      visibility: room.visibility,
+      status: room.status,
+      hasPassword: room.passwordHash !== null,
+      requireJoinApproval: room.options.requireJoinApproval,
+      waitForAllReady: room.options.waitForAllReady,
+      readyTimeoutMs: room.options.readyTimeoutMs,
+      permissionOverrides: structuredClone(room.options.permissionOverrides),
+      createdAt: room.createdAt,
+      updatedAt: room.updatedAt,
+    };
+  }
+
+  roomPreview(): RoomPreview {
+    const room = this.current;
+    return {
+      id: room.id,
+      name: room.name,
+      visibility: room.visibility,
+      status: room.status,
+      hasPassword: room.passwordHash !== null,
+      requireJoinApproval: room.options.requireJoinApproval,
+      memberCount: [...this.members.values()].filter((m) => m.status === 'active').length,
+    };
+  }
+
+  memberView(member: MemberRecord): MemberView {
+    const online = this.presence.isOnline(member.userId);
+    return {
+      userId: member.userId,
+      name: member.name,
+      role: member.guest ? 'guest' : member.role,
+      status: member.status,
+      guest: member.guest,
+      isOwner: this.room?.ownerId === member.userId,
+      joinedAt: member.joinedAt,
+      online,
+      player: online ? this.presence.player(member.userId) : null,
+    };
+  }
+
+  playbackView(): PlaybackView {
+    return {
+      ...this.playback,
+      waitingForReady: this.readyWait ? { userIds: this.notReadyUsers(), deadline: this.readyWait.deadline } : null,
+    };
+  }
+
+  items(): MediaItem[] {
+    return this.playlist.map((e) => e.item);
+  }
+
+  standing(access: Access): MyStanding {
+    return {
+      userId: access.userId,
+      status: access.member?.status ?? 'none',
+      role: access.role,
+      isOwner: access.isOwner,
+      permissions: access.active ? sortedPermissions(access.permissions) : [],
+    };
+  }
+
+  view(access: Access): RoomView {
+    const seq = this.ctx.currentSeq();
+    if (!access.active) return { access: 'visitor', room: this.roomPreview(), me: this.standing(access), seq };
+    const byStatus = (status: MemberRecord['status']) =>
+      [...this.members.values()].filter((m) => m.status === status).map((m) => this.memberView(m));
+    const can = (permission: Permission) => access.permissions.has(permission);
+    return {
+      access: 'member',
+      room: this.roomInfo(),
+      me: this.standing(access),
+      ...(can('view_member_list') ? { members: byStatus('active') } : {}),
+      ...(can('manage_members') ? { pendingMembers: byStatus('pending'), bannedMembers: byStatus('banned') } : {}),
+      ...(can('view_media_resources') ? { playlist: this.items() } : {}),
+      playback: this.playbackView(),
+      seq,
+    };
+  }
+
+  // ---- timers -------------------------------------------------------------------------
+
+  hasTimers(): boolean {
+    return this.timers.size > 0;
+  }
+
+  schedule(name: TimerName, ms: number): void {
+    this.cancelTimer(name);
+    this.timerSeq += 1;
+    const token = `${this.timerSecret}.${this.timerSeq}`;
+    const command: TimerCommand = { kind: TIMER_KIND, name, token };
+    const handle = this.ctx.schedule(ms, command);
+    this.timers.set(name, { token, cancel: () => handle.cancel() });
+  }
+
+  cancelTimer(name: TimerName): void {
+    this.timers.get(name)?.cancel();
+    this.timers.delete(name);
+  }
+
+  cancelTimers(): void {
+    for (const name of [...this.timers.keys()]) this.cancelTimer(name);
+  }
+
+  /**
+   * The timer a delivered timer command stands for, or null for a stale one (cancelled or
+   * replaced after it was queued). Throws for a forged one.
+   */
+  claimTimer(raw: unknown): TimerName | null {
+    const command = raw as Partial<TimerCommand>;
+    const token = typeof command.token === 'string' ? command.token : '';
+    if (!token.startsWith(`${this.timerSecret}.`)) throw new AppError('forbidden', 'timer commands are internal to the room');
+    const name = command.name as TimerName;
+    const pending = this.timers.get(name);
+    if (!pending || pending.token !== token) return null;
+    this.timers.delete(name);
+    return name;
+  }
+
+  // ---- playback -----------------------------------------------------------------------
+
+  /** Applies a playback change: a new version, an event, and a write (lazy unless the media changed). */
+  async changePlayback(
+    patch: Partial<Omit<PlaybackState, 'version'>>,
+    cause: PlaybackCause,
+    by: string | null,
+    leftBehind?: string[],
+  ): Promise<PlaybackView> {
+    if (this.playback.version + 1 > this.versionReserved) await this.persistPlayback();
+    const mediaChanged = patch.mediaId !== undefined && patch.mediaId !== this.playback.mediaId;
+    this.playback = { ...this.playback, ...patch, version: this.playback.version + 1 };
+    this.playbackDirty = true;
+    // Which media is current is playlist state and must survive a crash; the position alone
+    // may lag by the persist interval because it is extrapolated on reactivation.
+    if (mediaChanged) await this.persistPlayback();
+    else if (!this.timers.has('persist')) this.schedule('persist', this.persistIntervalMs);
+    const view = this.playbackView();
+    this.publish({ type: 'playback', playback: view, cause, by, ...(leftBehind ? { leftBehind } : {}) });
+    return view;
+  }
+
+  /** Writes playback now, reserving the next block of versions. */
+  async persistPlayback(): Promise<void> {
+    const stored: StoredPlayback = { ...this.playback, versionReserved: this.playback.version + VERSION_BLOCK };
+    await this.durable('persist playback', (client) => savePlayback(client, this.id, stored));
+    this.versionReserved = stored.versionReserved;
+    if (this.playback.version === stored.version) {
+      this.playbackDirty = false;
+      this.cancelTimer('persist');
+    }
+  }
+
+  async onPersistTimer(): Promise<void> {
+    if (this.playbackDirty && this.room) await this.persistPlayback();
+  }
+
+  positionNow(): number {
+    return positionAt(this.playback, this.now());
+  }
+
+  // ---- waiting for everyone to be ready ------------------------------------------------
+
+  /** Present members the room would wait for before playing `mediaId` (default: the current media). */
+  notReadyUsers(mediaId: string | null = this.playback.mediaId): string[] {
+    return this.presence.userIds().filter((userId) => {
+      if (this.leftBehind.has(userId)) return false;
+      const report = this.presence.player(userId);
+      return !(report && report.mediaId === mediaId && report.state !== 'buffering');
+    });
+  }
+
+  private waitsForReady(mediaId: string | null = this.playback.mediaId): boolean {
+    return this.current.options.waitForAllReady && mediaId !== null;
+  }
+
+  /**
+   * Starts playing with `patch` applied, unless the room waits for everyone to be ready and
+   * someone is not: then it stays paused, holding the play until they are or the wait runs out.
+   */
+  async requestPlay(patch: Partial<Omit<PlaybackState, 'version'>>, cause: PlaybackCause, by: string | null): Promise<PlaybackView> {
+    const now = this.now();
+    // Readiness is for the media about to play, which the patch may be switching to.
+    const mediaId = patch.mediaId !== undefined ? patch.mediaId : this.playback.mediaId;
+    if (this.waitsForReady(mediaId)) {
+      const waiting = this.notReadyUsers(mediaId);
+      if (waiting.length > 0) {
+        this.openReadyWait(waiting, now);
+        return this.changePlayback({ ...patch, playing: false, updatedAt: now }, cause, by);
+      }
+    }
+    this.closeReadyWait();
+    return this.changePlayback({ ...patch, playing: true, updatedAt: now }, cause, by);
+  }
+
+  /** True while a play is held back for members who are not ready. */
+  get holdingPlay(): boolean {
+    return this.readyWait !== null;
+  }
+
+  /** Opens the wait, or keeps an open one (a repeated play must not extend its deadline). */
+  private openReadyWait(userIds: string[], now: number): void {
+    if (this.readyWait) {
+      this.readyWait.userIds = userIds;
+      return;
+    }
+    const timeout = this.current.options.readyTimeoutMs;
+    this.readyWait = { userIds, deadline: now + timeout };
+    this.schedule('ready', timeout);
+  }
+
+  closeReadyWait(): void {
+    this.readyWait = null;
+    this.cancelTimer('ready');
+  }
+
+  /**
+   * Re-checks readiness after a player report or presence change: plays a held play once
+   * nobody is missing, and pauses a playing room for a member who started buffering.
+   */
+  async reconsiderReadiness(reporter: string | null): Promise<void> {
+    if (!this.room || this.room.status === 'rejected') return;
+    const now = this.now();
+    if (this.readyWait) {
+      const waiting = this.notReadyUsers();
+      if (waiting.length === 0) {
+        this.closeReadyWait();
+        await this.changePlayback({ playing: true, updatedAt: now }, 'ready', null);
+      } else {
+        this.readyWait.userIds = waiting;
+      }
+      return;
+    }
+    if (reporter === null || !this.playback.playing || !this.waitsForReady()) return;
+    const report = this.presence.player(reporter);
+    if (report?.state === 'buffering' && report.mediaId === this.playback.mediaId && !this.leftBehind.has(reporter)) {
+      this.openReadyWait(this.notReadyUsers(), now);
+      await this.changePlayback({ playing: false, position: positionAt(this.playback, now), updatedAt: now }, 'buffering', reporter);
+    }
+  }
+
+  /** The wait ran out: play without the stragglers, and stop waiting for them on this media. */
+  async onReadyTimeout(): Promise<void> {
+    if (!this.readyWait) return;
+    const stragglers = this.notReadyUsers();
+    for (const userId of stragglers) this.leftBehind.add(userId);
+    this.readyWait = null;
+    await this.changePlayback({ playing: true, updatedAt: this.now() }, 'ready.timeout', null, stragglers);
+  }
+
+  /** The current media changed: everyone must load the new one, stragglers included. */
+  mediaChanged(): void {
+    this.leftBehind.clear();
+  }
+
+  // ---- presence -----------------------------------------------------------------------
+
+  /** Keeps the presence sweep scheduled while anyone is online. */
+  ensurePresenceSweep(): void {
+    if (this.presence.size > 0 && !this.timers.has('presence')) this.schedule('presence', this.presenceTtlMs);
+    if (this.presence.size === 0) this.cancelTimer('presence');
+  }
+
+  /** Announces that `userId` went offline (their player state no longer counts). */
+  async wentOffline(userId: string): Promise<void> {
+    this.leftBehind.delete(userId);
+    const member = this.members.get(userId);
+    if (member && member.status === 'active') this.publish({ type: 'member.updated', member: this.memberView(member) });
+    this.ensurePresenceSweep();
+    await this.reconsiderReadiness(null);
+  }
+
+  async onPresenceTimer(): Promise<void> {
+    const gone = this.presence.expire(this.now() - this.presenceTtlMs);
+    for (const userId of gone) await this.wentOffline(userId);
+    this.ensurePresenceSweep();
+  }
+
+  /** Installs a room just created (and committed) on this id. */
+  adopt(room: RoomRecord, owner: MemberRecord, playback: StoredPlayback): void {
+    this.room = room;
+    this.members.clear();
+    this.members.set(owner.userId, owner);
+    this.playlist = [];
+    const { versionReserved, ...state } = playback;
+    this.playback = state;
+    this.versionReserved = versionReserved;
+    this.playbackDirty = false;
+  }
+
+  /** The playback row a room created now starts with; versions continue this activation's. */
+  initialPlayback(): StoredPlayback {
+    const version = this.playback.version;
+    return {
+      mediaId: null,
+      playing: false,
+      position: 0,
+      rate: 1,
+      updatedAt: this.now(),
+      version,
+      versionReserved: Math.max(this.versionReserved, version + VERSION_BLOCK),
+    };
+  }
+
+  /** Forgets everything in memory; used when the room is deleted. */
+  reset(): void {
+    this.cancelTimers();
+    this.room = null;
+    this.members.clear();
+    this.playlist = [];
+    this.presence.clear();
+    this.leftBehind.clear();
+    this.readyWait = null;
+    this.playbackDirty = false;
+    this.playback = { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: this.now(), version: this.playback.version };
+  }
+
+  /** Persists what is still only in memory; nothing is written once fenced. */
+  async deactivate(): Promise<void> {
+    this.cancelTimers();
+    if (this.fencedOut || !this.room || !this.playbackDirty) return;
+    await this.persistPlayback();
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Events a room publishes on `<prefix>.room.<id>.evt`. Each carries enough for a client to
+ * update its view without re-reading; a client that sees a gap in `seq` re-reads `room.get`.
+ */
+import type { Permission } from '../../permissions/names.js';
+import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo } from './model.js';
+
+export type MemberLeftReason = 'left' | 'kicked' | 'banned' | 'rejected';
+
+/** Why playback changed: the command kind, or what the room did by itself. */
+export type PlaybackCause =
+  | 'playback.play'
+  | 'playback.pause'
+  | 'playback.seek'
+  | 'playback.rate'
+  | 'playback.next'
+  | 'playback.previous'
+  | 'playback.ended'
+  | 'playlist.setCurrent'
+  | 'playlist.remove'
+  | 'playlist.clear'
+  /** Everyone present became ready: the held play started. */
+  | 'ready'
+  /** The ready wait ran out: the room played without the members in `leftBehind`. */
+  | 'ready.timeout'
+  /** A member started buffering: the room paused for them (it resumes when all are ready). */
+  | 'buffering';
+
+export type PlaylistEvent =
+  | { type: 'playlist'; op: 'added'; item: MediaItem; index: number }
+  | { type: 'playlist'; op: 'moved'; mediaId: string; toIndex: number }
+  | { type: 'playlist'; op: 'removed'; mediaId: string }
+  | { type: 'playlist'; op: 'cleared' }
+  | { type: 'playlist'; op: 'edited'; item: MediaItem };
+
+export type RoomEvent =
+  | { type: 'room.updated'; room: RoomInfo }
+  | { type: 'room.deleted'; roomId: string }
+  | { type: 'member.joined'; member: MemberView }
+  /** A join request waiting for approval. */
+  | { type: 'member.requested'; member: MemberView }
+  | { type: 'member.left'; userId: string; reason: MemberLeftReason; by: string | null }
+  /** Role, online state or player state changed. */
+  | { type: 'member.updated'; member: MemberView }
+  | { type: 'member.banned'; member: MemberView; by: string }
+  | { type: 'member.unbanned'; userId: string; by: string }
+  | { type: 'playback'; playback: PlaybackView; cause: PlaybackCause; by: string | null; leftBehind?: string[] }
+  | PlaylistEvent
+  | { type: 'chat.message'; message: ChatMessage }
+  | { type: 'chat.deleted'; messageId: string; by: string }
+  /** Pinned or unpinned: `message.pinned` tells which. */
+  | { type: 'chat.pinned'; message: ChatMessage; by: string };
+
+export type RoomEventType = RoomEvent['type'];
+
+/**
+ * The permission a member needs to receive each event; null means every active member.
+ * Gateways filter with it, and deliver `member.*` events about a user to that user whatever
+ * their permissions (a kicked member learns it).
+ */
+export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>> = Object.freeze({
+  'room.updated': null,
+  'room.deleted': null,
+  'member.joined': 'view_member_list',
+  'member.requested': 'manage_members',
+  'member.left': 'view_member_list',
+  'member.updated': 'view_member_list',
+  'member.banned': 'manage_members',
+  'member.unbanned': 'manage_members',
+  playback: null,
+  playlist: 'view_media_resources',
+  // Live chat is part of being in the room; view_chat_history guards earlier messages only.
+  'chat.message': null,
+  'chat.deleted': null,
+  'chat.pinned': null,
+});

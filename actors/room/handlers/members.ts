@@ -1,0 +1,219 @@
+/**
+ * Membership (durable: join, approval, leave, kick, ban, roles) and presence (in memory:
+ * connections and player states).
+ *
+ * Rules beyond the permission names: nobody can kick, ban or re-role the owner; only the
+ * owner can promote to admin or act on an admin; a member who joined as a guest holds the
+ * guest role only.
+ */
+import { AppError } from '../../../errors/app-error.js';
+import type { RoomCommandOf } from '../commands.js';
+import type { Access, RoomCore, Turn } from '../core.js';
+import type { MemberRecord } from '../model.js';
+import { verifyRoomPassword } from '../password.js';
+import type { RoomResults } from '../results.js';
+import { deleteMember, upsertMember } from '../room-store.js';
+import { displayName } from '../validate.js';
+
+export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.join'>, turn: Turn): Promise<RoomResults['member.join']> {
+  const { access } = turn;
+  if (access.service) throw new AppError('forbidden', 'a service caller does not join rooms');
+  const existing = access.member;
+  if (existing?.status === 'banned') throw new AppError('forbidden', 'you are banned from this room');
+  if (existing) return { status: existing.status as 'active' | 'pending', member: core.memberView(existing) };
+
+  const room = core.current;
+  if (room.passwordHash !== null) {
+    if (command.password === undefined || command.password === '') {
+      throw AppError.invalid([{ key: 'password', message: 'this room requires a password' }]);
+    }
+    if (!(await verifyRoomPassword(command.password, room.passwordHash))) {
+      throw new AppError('forbidden', 'wrong room password');
+    }
+  }
+  const max = core.deps.settings.get('server.maxMembersPerRoom');
+  if (core.seatCount() >= max) {
+    throw new AppError('limit_exceeded', `this room is full (server.maxMembersPerRoom = ${max})`);
+  }
+  const member: MemberRecord = {
+    userId: access.userId,
+    name: displayName(access.name, access.userId),
+    role: access.guest ? 'guest' : 'member',
+    status: room.options.requireJoinApproval ? 'pending' : 'active',
+    guest: access.guest,
+    joinedAt: turn.now,
+  };
+  await core.durable('add the member', (client) => upsertMember(client, core.id, member));
+  core.members.set(member.userId, member);
+  const view = core.memberView(member);
+  core.publish(member.status === 'pending' ? { type: 'member.requested', member: view } : { type: 'member.joined', member: view });
+  return { status: member.status as 'active' | 'pending', member: view };
+}
+
+/** Takes a user out of the room's presence and its ready wait (kick, ban, leave). */
+async function removeFromPresence(core: RoomCore, userId: string): Promise<void> {
+  core.leftBehind.delete(userId);
+  if (core.presence.drop(userId)) {
+    core.ensurePresenceSweep();
+    await core.reconsiderReadiness(null);
+  }
+}
+
+export async function leaveRoom(core: RoomCore, _command: RoomCommandOf<'member.leave'>, turn: Turn): Promise<RoomResults['member.leave']> {
+  const { access } = turn;
+  if (access.isOwner) {
+    throw new AppError('forbidden', 'the owner cannot leave the room; transfer ownership or delete the room');
+  }
+  const member = access.member;
+  // A ban outlives leaving; a non-member leaving is a repeat of an earlier leave.
+  if (!member || member.status === 'banned') return { left: false };
+  await core.durable('remove the member', (client) => deleteMember(client, core.id, member.userId));
+  core.members.delete(member.userId);
+  core.publish({ type: 'member.left', userId: member.userId, reason: 'left', by: member.userId });
+  await removeFromPresence(core, member.userId);
+  return { left: true };
+}
+
+function pendingMember(core: RoomCore, userId: string): MemberRecord {
+  const member = core.members.get(userId);
+  if (!member || member.status !== 'pending') throw new AppError('not_found', `${userId} has no join request in this room`);
+  return member;
+}
+
+export async function approveMember(
+  core: RoomCore,
+  command: RoomCommandOf<'member.approve'>,
+  turn: Turn,
+): Promise<RoomResults['member.approve']> {
+  core.require(turn.access, 'manage_members', 'approving join requests');
+  const member: MemberRecord = { ...pendingMember(core, command.userId), status: 'active', joinedAt: turn.now };
+  await core.durable('approve the member', (client) => upsertMember(client, core.id, member));
+  core.members.set(member.userId, member);
+  const view = core.memberView(member);
+  core.publish({ type: 'member.joined', member: view });
+  return { member: view };
+}
+
+export async function rejectMember(core: RoomCore, command: RoomCommandOf<'member.reject'>, turn: Turn): Promise<RoomResults['member.reject']> {
+  core.require(turn.access, 'manage_members', 'rejecting join requests');
+  const member = pendingMember(core, command.userId);
+  await core.durable('reject the member', (client) => deleteMember(client, core.id, member.userId));
+  core.members.delete(member.userId);
+  core.publish({ type: 'member.left', userId: member.userId, reason: 'rejected', by: turn.access.userId });
+  return { userId: member.userId };
+}
+
+/** Who may act on `target` at all: never the owner, never oneself, admins only by the owner. */
+function checkAuthorityOver(core: RoomCore, access: Access, targetId: string, target: MemberRecord | undefined, action: string): void {
+  if (core.current.ownerId === targetId) throw new AppError('forbidden', `nobody can ${action} the room owner`);
+  if (targetId === access.userId) throw new AppError('forbidden', `you cannot ${action} yourself`);
+  const targetIsAdmin = target?.status === 'active' && target.role === 'admin' && !target.guest;
+  if (targetIsAdmin && !access.isOwner && !access.service) {
+    throw new AppError('forbidden', `only the room owner can ${action} an admin`);
+  }
+}
+
+export async function kickMember(core: RoomCore, command: RoomCommandOf<'member.kick'>, turn: Turn): Promise<RoomResults['member.kick']> {
+  const { access } = turn;
+  core.require(access, 'manage_members', 'kicking members');
+  const target = core.members.get(command.userId);
+  if (!target || target.status === 'banned') throw new AppError('not_found', `${command.userId} is not a member of this room`);
+  checkAuthorityOver(core, access, command.userId, target, 'kick');
+  await core.durable('kick the member', (client) => deleteMember(client, core.id, target.userId));
+  core.members.delete(target.userId);
+  core.publish({ type: 'member.left', userId: target.userId, reason: 'kicked', by: access.userId });
+  await removeFromPresence(core, target.userId);
+  return { userId: target.userId };
+}
+
+/** Bans a member or any user id (a ban can come before a first visit). Banning twice is a no-op. */
+export async function banMember(core: RoomCore, command: RoomCommandOf<'member.ban'>, turn: Turn): Promise<RoomResults['member.ban']> {
+  const { access } = turn;
+  core.require(access, 'manage_members', 'banning users');
+  const target = core.members.get(command.userId);
+  checkAuthorityOver(core, access, command.userId, target, 'ban');
+  if (target?.status === 'banned') return { member: core.memberView(target) };
+  const banned: MemberRecord = target
+    ? { ...target, status: 'banned' }
+    : { userId: command.userId, name: command.userId, role: 'member', status: 'banned', guest: false, joinedAt: turn.now };
+  await core.durable('ban the user', (client) => upsertMember(client, core.id, banned));
+  core.members.set(banned.userId, banned);
+  if (target) core.publish({ type: 'member.left', userId: banned.userId, reason: 'banned', by: access.userId });
+  const view = core.memberView(banned);
+  core.publish({ type: 'member.banned', member: view, by: access.userId });
+  await removeFromPresence(core, banned.userId);
+  return { member: view };
+}
+
+export async function unbanMember(core: RoomCore, command: RoomCommandOf<'member.unban'>, turn: Turn): Promise<RoomResults['member.unban']> {
+  core.require(turn.access, 'manage_members', 'lifting bans');
+  const target = core.members.get(command.userId);
+  if (!target || target.status !== 'banned') throw new AppError('not_found', `${command.userId} is not banned from this room`);
+  await core.durable('lift the ban', (client) => deleteMember(client, core.id, target.userId));
+  core.members.delete(target.userId);
+  core.publish({ type: 'member.unbanned', userId: target.userId, by: turn.access.userId });
+  return { userId: target.userId };
+}
+
+export async function setMemberRole(core: RoomCore, command: RoomCommandOf<'member.setRole'>, turn: Turn): Promise<RoomResults['member.setRole']> {
+  const { access } = turn;
+  core.require(access, 'manage_members', 'changing roles');
+  const target = core.members.get(command.userId);
+  if (!target || target.status !== 'active') throw new AppError('not_found', `${command.userId} is not an active member of this room`);
+  checkAuthorityOver(core, access, command.userId, target, 'change the role of');
+  if (command.role === 'admin' && !access.isOwner && !access.service) {
+    throw new AppError('forbidden', 'only the room owner can make someone an admin');
+  }
+  if (target.guest && command.role !== 'guest') {
+    throw new AppError('forbidden', `${target.userId} joined as a guest and can only hold the guest role`);
+  }
+  if (target.role === command.role) return { member: core.memberView(target) };
+  const updated: MemberRecord = { ...target, role: command.role };
+  await core.durable('change the role', (client) => upsertMember(client, core.id, updated));
+  core.members.set(updated.userId, updated);
+  const view = core.memberView(updated);
+  core.publish({ type: 'member.updated', member: view });
+  return { member: view };
+}
+
+function requirePerson(access: Access): void {
+  if (access.service) throw new AppError('forbidden', 'a service caller has no presence in rooms');
+}
+
+export async function enterPresence(core: RoomCore, command: RoomCommandOf<'presence.enter'>, turn: Turn): Promise<RoomResults['presence.enter']> {
+  const { access } = turn;
+  requirePerson(access);
+  const member = access.member as MemberRecord;
+  const cameOnline = core.presence.enter(member.userId, command.connectionId, turn.now);
+  core.ensurePresenceSweep();
+  if (cameOnline) {
+    core.publish({ type: 'member.updated', member: core.memberView(member) });
+    // A newcomer has not loaded the current media: a held play now waits for them too.
+    await core.reconsiderReadiness(null);
+  }
+  const view = core.view(access);
+  if (view.access !== 'member') throw new AppError('forbidden', 'join the room first');
+  return view;
+}
+
+export async function leavePresence(core: RoomCore, command: RoomCommandOf<'presence.leave'>, turn: Turn): Promise<RoomResults['presence.leave']> {
+  const { userId } = turn.access;
+  if (core.presence.leave(userId, command.connectionId)) await core.wentOffline(userId);
+  return { online: core.presence.isOnline(userId) };
+}
+
+export async function reportPlayer(core: RoomCore, command: RoomCommandOf<'member.player'>, turn: Turn): Promise<RoomResults['member.player']> {
+  const { access } = turn;
+  requirePerson(access);
+  const member = access.member as MemberRecord;
+  if (!core.presence.isOnline(member.userId)) {
+    throw new AppError('conflict', 'not connected to the room: announce the connection with presence.enter first');
+  }
+  const before = core.presence.player(member.userId);
+  core.presence.setPlayer(member.userId, { state: command.state, mediaId: command.mediaId });
+  if (command.state !== 'buffering' && command.mediaId === core.playback.mediaId) core.leftBehind.delete(member.userId);
+  const changed = before?.state !== command.state || before?.mediaId !== command.mediaId;
+  if (changed) core.publish({ type: 'member.updated', member: core.memberView(member) });
+  await core.reconsiderReadiness(member.userId);
+  return { member: core.memberView(member), playback: core.playbackView() };
+}

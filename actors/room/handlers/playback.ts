@@ -1,0 +1,150 @@
+/**
+ * Synchronized playback. Commands apply in arrival order (the actor is turn-based), so two
+ * members pressing at once resolve to the later one, deterministically; a command carrying
+ * `expectMediaId` / `expectVersion` is refused with `conflict` when the room moved on since
+ * the sender last looked, and one carrying the send time is placed where the sender meant.
+ */
+import { AppError } from '../../../errors/app-error.js';
+import type { RoomCommandOf } from '../commands.js';
+import type { RoomCore, Turn } from '../core.js';
+import type { PlaybackCause } from '../events.js';
+import { ROOM_LIMITS } from '../limits.js';
+import type { MediaItem, PlaybackView } from '../model.js';
+import { indexOfMedia } from '../playlist.js';
+import type { RoomResults } from '../results.js';
+import { transitMs } from '../playback.js';
+
+export interface PlaybackGuards {
+  expectMediaId?: string | null;
+  expectVersion?: number;
+}
+
+export function checkPlaybackGuards(core: RoomCore, guards: PlaybackGuards): void {
+  const { mediaId, version } = core.playback;
+  if (guards.expectVersion !== undefined && guards.expectVersion !== version) {
+    throw new AppError('conflict', `playback changed: it is at version ${version}, the command expected ${guards.expectVersion}`);
+  }
+  if (guards.expectMediaId !== undefined && guards.expectMediaId !== mediaId) {
+    throw new AppError('conflict', `playback moved on: the current media is ${mediaId ?? 'none'}, the command expected ${guards.expectMediaId ?? 'none'}`);
+  }
+}
+
+function currentItem(core: RoomCore): MediaItem {
+  const mediaId = core.playback.mediaId;
+  const entry = core.playlist.find((e) => e.item.id === mediaId);
+  if (!entry) throw new AppError('conflict', 'nothing is selected to play: choose the current media first');
+  return entry.item;
+}
+
+/** Seconds of playback that passed while the command travelled (0 when paused or live). */
+function compensation(core: RoomCore, turn: Turn, playing: boolean, item: MediaItem): number {
+  if (!playing || item.live) return 0;
+  return (transitMs(turn.meta.sentAt, turn.meta.receivedAt) / 1000) * core.playback.rate;
+}
+
+function clampPosition(seconds: number): number {
+  return Math.min(ROOM_LIMITS.positionMaxSeconds, Math.max(0, seconds));
+}
+
+function prepare(core: RoomCore, command: PlaybackGuards, turn: Turn): MediaItem {
+  core.require(turn.access, 'control_playback', 'controlling playback');
+  checkPlaybackGuards(core, command);
+  return currentItem(core);
+}
+
+export async function play(core: RoomCore, command: RoomCommandOf<'playback.play'>, turn: Turn): Promise<RoomResults['playback.play']> {
+  const item = prepare(core, command, turn);
+  // Already playing from where it is: nothing changes, so nothing is published.
+  if (core.playback.playing && command.position === undefined) return { playback: core.playbackView() };
+  const from = command.position ?? core.positionNow();
+  const position = clampPosition(from + compensation(core, turn, true, item));
+  return { playback: await core.requestPlay({ position }, 'playback.play', turn.access.userId) };
+}
+
+export async function pause(core: RoomCore, command: RoomCommandOf<'playback.pause'>, turn: Turn): Promise<RoomResults['playback.pause']> {
+  prepare(core, command, turn);
+  const position = command.position ?? core.positionNow();
+  const unchanged = !core.playback.playing && !core.holdingPlay && position === core.playback.position;
+  if (unchanged) return { playback: core.playbackView() };
+  core.closeReadyWait();
+  return {
+    playback: await core.changePlayback({ playing: false, position, updatedAt: turn.now }, 'playback.pause', turn.access.userId),
+  };
+}
+
+export async function seek(core: RoomCore, command: RoomCommandOf<'playback.seek'>, turn: Turn): Promise<RoomResults['playback.seek']> {
+  const item = prepare(core, command, turn);
+  if (item.live) throw new AppError('conflict', 'a livestream cannot be seeked');
+  const position = clampPosition(command.position + compensation(core, turn, core.playback.playing, item));
+  return {
+    playback: await core.changePlayback({ position, updatedAt: turn.now }, 'playback.seek', turn.access.userId),
+  };
+}
+
+export async function setRate(core: RoomCore, command: RoomCommandOf<'playback.rate'>, turn: Turn): Promise<RoomResults['playback.rate']> {
+  const item = prepare(core, command, turn);
+  if (item.live) throw new AppError('conflict', 'a livestream plays at its own rate');
+  if (command.rate === core.playback.rate) return { playback: core.playbackView() };
+  // Re-based at the moment of the change, so the time already played keeps its old rate.
+  return {
+    playback: await core.changePlayback(
+      { position: core.positionNow(), rate: command.rate, updatedAt: turn.now },
+      'playback.rate',
+      turn.access.userId,
+    ),
+  };
+}
+
+/**
+ * Switches to `item` from its start. A room that was playing (or about to) keeps playing,
+ * waiting for everyone to load the new media when the room asks for that.
+ */
+async function switchTo(core: RoomCore, item: MediaItem, cause: PlaybackCause, by: string): Promise<PlaybackView> {
+  const keepPlaying = core.playback.playing || core.holdingPlay;
+  core.mediaChanged();
+  core.closeReadyWait();
+  const patch = { mediaId: item.id, position: 0, updatedAt: core.now() };
+  if (keepPlaying) return core.requestPlay(patch, cause, by);
+  return core.changePlayback({ ...patch, playing: false }, cause, by);
+}
+
+async function step(core: RoomCore, command: PlaybackGuards, turn: Turn, direction: 1 | -1): Promise<PlaybackView> {
+  core.require(turn.access, 'set_current_media', 'skipping media');
+  checkPlaybackGuards(core, command);
+  const index = indexOfMedia(core.playlist, core.playback.mediaId);
+  // With nothing selected, "next" starts the list from the top.
+  const target = index < 0 ? (direction === 1 ? 0 : -1) : index + direction;
+  const entry = core.playlist[target];
+  if (!entry) throw new AppError('conflict', direction === 1 ? 'there is no next media in the playlist' : 'there is no previous media in the playlist');
+  return switchTo(core, entry.item, direction === 1 ? 'playback.next' : 'playback.previous', turn.access.userId);
+}
+
+export async function next(core: RoomCore, command: RoomCommandOf<'playback.next'>, turn: Turn): Promise<RoomResults['playback.next']> {
+  return { playback: await step(core, command, turn, 1) };
+}
+
+export async function previous(core: RoomCore, command: RoomCommandOf<'playback.previous'>, turn: Turn): Promise<RoomResults['playback.previous']> {
+  return { playback: await step(core, command, turn, -1) };
+}
+
+/**
+ * A player finished `mediaId`. Only the first report for the current media advances; later
+ * ones (every other member's player) name media that is no longer current and change nothing.
+ */
+export async function ended(core: RoomCore, command: RoomCommandOf<'playback.ended'>, turn: Turn): Promise<RoomResults['playback.ended']> {
+  core.require(turn.access, 'control_playback', 'reporting the end of media');
+  if (command.mediaId !== core.playback.mediaId) return { playback: core.playbackView() };
+  const index = indexOfMedia(core.playlist, command.mediaId);
+  const following = core.playlist[index + 1];
+  if (following) return { playback: await switchTo(core, following.item, 'playback.ended', turn.access.userId) };
+  // The end of the list: stop where the media ended (once; later reports find it stopped).
+  if (!core.playback.playing && !core.holdingPlay) return { playback: core.playbackView() };
+  core.closeReadyWait();
+  return {
+    playback: await core.changePlayback(
+      { playing: false, position: core.positionNow(), updatedAt: turn.now },
+      'playback.ended',
+      turn.access.userId,
+    ),
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * Fixed bounds of the room actor that are not runtime settings. They keep one room's memory,
+ * its events and its rows bounded whatever clients send; `docs/2026-11-21-room-actor.md`
+ * explains each choice.
+ */
+export const ROOM_LIMITS = {
+  /** Room names and member display names, in characters (code points) after trimming. */
+  nameMaxChars: 64,
+  /** Room passwords; bounded so hashing cost per request is bounded too. */
+  passwordMaxChars: 128,
+
+  /** A watch queue longer than this is a library, not a queue; events carry whole items. */
+  playlistMaxItems: 500,
+  titleMaxChars: 256,
+  urlMaxChars: 2048,
+  /** Provider kinds beyond the built-in ones are lowercase names, like `bilibili` or `alist`. */
+  providerPattern: /^[a-z][a-z0-9_-]{0,31}$/,
+  headersMaxCount: 20,
+  headerNameMaxChars: 64,
+  headerValueMaxChars: 1024,
+  subtitlesMaxCount: 20,
+
+  chatMaxChars: 2000,
+  chatHistoryDefaultLimit: 50,
+  chatHistoryMaxLimit: 100,
+  clientMessageIdMaxChars: 128,
+
+  /** Playback positions are seconds; a week is far beyond any media and catches unit mix-ups. */
+  positionMaxSeconds: 7 * 24 * 3600,
+  rateMin: 0.25,
+  rateMax: 4,
+  /** Client send times further back than this are treated as this (clock skew, stalls). */
+  transitCompensationMaxMs: 2000,
+
+  readyTimeoutDefaultMs: 8000,
+  readyTimeoutMinMs: 1000,
+  readyTimeoutMaxMs: 60000,
+
+  connectionIdMaxChars: 128,
+} as const;

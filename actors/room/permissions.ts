@@ -1,0 +1,43 @@
+/**
+ * Effective permissions of a room member, computed on every command so that a change of the
+ * `permissions.*DefaultPermissions` runtime settings applies to live rooms at once.
+ *
+ *   owner   -> every permission
+ *   role    -> the room's override for the role if set, else the runtime default for the role
+ *   guest   -> whatever the source, intersected with the guest ceiling (also for overrides,
+ *              which are checked on write too: a row written by an older release or by hand
+ *              must not widen what a guest can do)
+ */
+import { isWithinGuestCeiling } from '../../permissions/defaults.js';
+import { PERMISSIONS, isPermission, type Permission } from '../../permissions/names.js';
+import type { RuntimeSettings } from '../../settings/runtime-settings.js';
+import type { PermissionOverrides, RoomRole } from './model.js';
+
+/** The part of the runtime settings the room reads (tests and other hosts may pass their own). */
+export type SettingsReader = Pick<RuntimeSettings, 'get'>;
+
+const DEFAULT_KEYS = {
+  admin: 'permissions.adminDefaultPermissions',
+  member: 'permissions.memberDefaultPermissions',
+  guest: 'permissions.guestDefaultPermissions',
+} as const satisfies Record<RoomRole, string>;
+
+export function rolePermissions(role: RoomRole, overrides: PermissionOverrides, settings: SettingsReader): Set<Permission> {
+  const source: readonly string[] = overrides[role] ?? settings.get(DEFAULT_KEYS[role]);
+  const permissions = new Set<Permission>();
+  for (const name of source) {
+    if (!isPermission(name)) continue;
+    if (role === 'guest' && !isWithinGuestCeiling(name)) continue;
+    permissions.add(name);
+  }
+  return permissions;
+}
+
+export function ownerPermissions(): Set<Permission> {
+  return new Set(PERMISSIONS);
+}
+
+/** A stable order for showing a set (the order of `PERMISSIONS`). */
+export function sortedPermissions(permissions: ReadonlySet<Permission>): Permission[] {
+  return PERMISSIONS.filter((name) => permissions.has(name));
+}

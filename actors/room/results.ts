@@ -1,0 +1,62 @@
+/**
+ * What each room command answers, keyed by command kind, so a gateway can type
+ * `rooms.send(roomId, command)` as `RoomResultOf<typeof command.kind>`.
+ */
+import type { IceServer } from '../../settings/registry.js';
+import type { RoomCommandKind } from './commands.js';
+import type { ChatMessage, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView } from './model.js';
+
+export interface RoomResults {
+  'room.create': { room: RoomInfo };
+  'room.get': RoomView;
+  'room.update': { room: RoomInfo };
+  'room.delete': { deleted: true };
+  'room.review': { room: RoomInfo };
+
+  /** `pending` when the room requires approval of joins. */
+  'member.join': { status: 'active' | 'pending'; member: MemberView };
+  /** False when the caller was not a member (leaving twice is not an error). */
+  'member.leave': { left: boolean };
+  'member.approve': { member: MemberView };
+  'member.reject': { userId: string };
+  'member.kick': { userId: string };
+  'member.ban': { member: MemberView };
+  'member.unban': { userId: string };
+  'member.setRole': { member: MemberView };
+  'owner.transfer': { room: RoomInfo };
+
+  /** The room as the caller sees it, so a new connection needs no second request. */
+  'presence.enter': MemberRoomView;
+  'presence.leave': { online: boolean };
+  'member.player': { member: MemberView; playback: PlaybackView };
+
+  'playlist.push': { item: MediaItem; index: number };
+  'playlist.insert': { item: MediaItem; index: number };
+  'playlist.move': { mediaId: string; index: number };
+  'playlist.remove': { mediaId: string };
+  'playlist.clear': { removed: number };
+  'playlist.setCurrent': { playback: PlaybackView };
+  'playlist.edit': { item: MediaItem };
+
+  'playback.play': { playback: PlaybackView };
+  'playback.pause': { playback: PlaybackView };
+  'playback.seek': { playback: PlaybackView };
+  'playback.rate': { playback: PlaybackView };
+  'playback.next': { playback: PlaybackView };
+  'playback.previous': { playback: PlaybackView };
+  'playback.ended': { playback: PlaybackView };
+
+  /** `duplicate` when this send was a retry of one already stored (nothing new was posted). */
+  'chat.send': { message: ChatMessage; duplicate: boolean };
+  /** Newest first; pass `nextBefore` as `before` for the next page (null: no older messages). */
+  'chat.history': { messages: ChatMessage[]; nextBefore: string | null };
+  'chat.delete': { messageId: string };
+  'chat.pin': { message: ChatMessage };
+  'chat.unpin': { message: ChatMessage };
+  /** Pinned messages, newest first. */
+  'chat.pins': { messages: ChatMessage[] };
+
+  'webrtc.join': { iceServers: IceServer[] };
+}
+
+export type RoomResultOf<K extends RoomCommandKind> = RoomResults[K];

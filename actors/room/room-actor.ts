@@ -1,0 +1,144 @@
+/**
+ * The room as an actor type: activation loads it, and each command passes the same gates
+ * before its handler runs — shape, guest switch, existence and review state, membership —
+ * so a handler only decides what is particular to it (its permission and its rules).
+ */
+import { AppError } from '../../errors/app-error.js';
+import type { Actor, ActorType, Caller, CommandMeta, DeactivationReason } from '../runtime/actor-type.js';
+import { FencedError } from '../runtime/fencing.js';
+import { parseRoomCommand, type RoomCommandKind, type RoomCommandOf } from './commands.js';
+import { ROOM_ACTOR_TYPE, RoomCore, TIMER_KIND, type RoomActorDeps, type Turn } from './core.js';
+import * as chat from './handlers/chat.js';
+import * as members from './handlers/members.js';
+import * as playback from './handlers/playback.js';
+import * as playlist from './handlers/playlist.js';
+import * as room from './handlers/room.js';
+import type { RoomResults } from './results.js';
+
+type Handler<K extends RoomCommandKind> = (core: RoomCore, command: RoomCommandOf<K>, turn: Turn) => Promise<RoomResults[K]>;
+
+/** One handler per command kind; the mapped type makes a missing or mistyped one a compile error. */
+const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
+  'room.create': room.createRoom,
+  'room.get': room.getRoom,
+  'room.update': room.updateRoomSettings,
+  'room.delete': room.deleteRoomCommand,
+  'room.review': room.reviewRoom,
+  'owner.transfer': room.transferOwnership,
+  'webrtc.join': room.joinWebrtc,
+
+  'member.join': members.joinRoom,
+  'member.leave': members.leaveRoom,
+  'member.approve': members.approveMember,
+  'member.reject': members.rejectMember,
+  'member.kick': members.kickMember,
+  'member.ban': members.banMember,
+  'member.unban': members.unbanMember,
+  'member.setRole': members.setMemberRole,
+  'presence.enter': members.enterPresence,
+  'presence.leave': members.leavePresence,
+  'member.player': members.reportPlayer,
+
+  'playlist.push': playlist.pushMedia,
+  'playlist.insert': playlist.insertMediaAt,
+  'playlist.move': playlist.moveMedia,
+  'playlist.remove': playlist.removeMedia,
+  'playlist.clear': playlist.clearMedia,
+  'playlist.setCurrent': playlist.setCurrentMedia,
+  'playlist.edit': playlist.editMedia,
+
+  'playback.play': playback.play,
+  'playback.pause': playback.pause,
+  'playback.seek': playback.seek,
+  'playback.rate': playback.setRate,
+  'playback.next': playback.next,
+  'playback.previous': playback.previous,
+  'playback.ended': playback.ended,
+
+  'chat.send': chat.sendMessage,
+  'chat.history': chat.chatHistory,
+  'chat.delete': chat.deleteMessage,
+  'chat.pin': chat.pinMessage,
+  'chat.unpin': chat.unpinMessage,
+  'chat.pins': chat.pinnedMessages,
+};
+
+/** What someone who is not an active member may send (the rest needs membership). */
+const OPEN_TO_VISITORS: ReadonlySet<RoomCommandKind> = new Set(['room.get', 'member.join', 'member.leave', 'presence.leave', 'room.review']);
+/** What a room rejected in review still answers, for its owner. */
+const OPEN_WHEN_REJECTED: ReadonlySet<RoomCommandKind> = new Set(['room.get', 'room.delete', 'room.review']);
+
+class RoomActor implements Actor {
+  constructor(private readonly core: RoomCore) {}
+
+  async handle(raw: unknown, caller: Caller, meta: CommandMeta): Promise<unknown> {
+    const core = this.core;
+    if (core.fenced) throw new FencedError(core.ctx.type, core.id, core.ctx.fence);
+    const kind = typeof raw === 'object' && raw !== null ? (raw as { kind?: unknown }).kind : undefined;
+    if (kind === TIMER_KIND) {
+      if (meta.scheduled !== true) throw new AppError('forbidden', 'timer commands are internal to the room');
+      return this.onTimer(raw);
+    }
+
+    const command = parseRoomCommand(raw);
+    if (caller.guest === true && !core.deps.settings.get('user.enableGuest')) {
+      throw new AppError('forbidden', 'guest access is disabled on this server (user.enableGuest)');
+    }
+    const access = core.access(caller);
+    const turn: Turn = { caller, meta, access, now: core.now() };
+
+    if (command.kind !== 'room.create') {
+      const current = core.room;
+      // Only its owner (and the review workflow) can tell that a room under review exists.
+      if (!current || (current.status !== 'active' && !access.isOwner && !access.service)) {
+        throw new AppError('not_found', `room ${core.id} does not exist`);
+      }
+      if (current.status === 'rejected' && !OPEN_WHEN_REJECTED.has(command.kind)) {
+        throw new AppError('conflict', 'this room was rejected in review; it can only be viewed or deleted');
+      }
+      if (!access.active && !OPEN_TO_VISITORS.has(command.kind)) {
+        const status = access.member?.status;
+        throw new AppError(
+          'forbidden',
+          status === 'pending'
+            ? 'your join request is waiting for approval'
+            : status === 'banned'
+              ? 'you are banned from this room'
+              : 'join the room first',
+        );
+      }
+    }
+    const handler = HANDLERS[command.kind] as Handler<RoomCommandKind>;
+    return handler(core, command as never, turn);
+  }
+
+  private async onTimer(raw: unknown): Promise<{ timer: string | null }> {
+    const name = this.core.claimTimer(raw);
+    if (name === 'persist') await this.core.onPersistTimer();
+    else if (name === 'ready') await this.core.onReadyTimeout();
+    else if (name === 'presence') await this.core.onPresenceTimer();
+    return { timer: name };
+  }
+
+  idle(): boolean {
+    return this.core.presence.size === 0 && !this.core.hasTimers();
+  }
+
+  async deactivate(reason: DeactivationReason): Promise<void> {
+    if (reason === 'fenced') {
+      this.core.cancelTimers();
+      return;
+    }
+    await this.core.deactivate();
+  }
+}
+
+/** The `room` actor type, to register with an actor host. */
+export function createRoomActorType(deps: RoomActorDeps): ActorType {
+  return {
+    name: ROOM_ACTOR_TYPE,
+    async activate(ctx) {
+      return new RoomActor(await RoomCore.activate(deps, ctx));
+    },
+  };
+}

@@ -1,0 +1,227 @@
+/**
+ * Content rules for what users put into a room: names, chat text, media items and permission
+ * overrides. Each check reports the field it failed on; the handlers gather them into one
+ * `invalid_argument`.
+ */
+import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import { isWithinGuestCeiling } from '../../permissions/defaults.js';
+import { isPermission, type Permission } from '../../permissions/names.js';
+import { ROOM_LIMITS } from './limits.js';
+import type { MediaItem, PermissionOverrides, RoomRole, Subtitle } from './model.js';
+
+// C0 controls, DEL and C1 controls. Tab and newline are allowed where multi-line text is.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
+// eslint-disable-next-line no-control-regex -- as above, line breaks included
+const CONTROL_OR_BREAK = /[\u0000-\u001f\u007f-\u009f]/u;
+// Explicit bidirectional overrides let a name or title display as something else.
+const BIDI_OVERRIDE = /[\u202a-\u202e\u2066-\u2069]/u;
+// In unicode mode a surrogate pair is one code point, so this matches only lone halves.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/** Text that encodes to UTF-8 without replacement characters (no lone surrogates). */
+export function isWellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
+/** Characters as people count them (code points), not UTF-16 units. */
+export function charCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+/** A one-line label (room name, media title): trimmed, non-empty, no control characters. */
+export function checkLabel(value: string, key: string, maxChars: number, issues: FieldIssue[]): string {
+  const text = value.trim();
+  if (text.length === 0) issues.push({ key, message: 'must not be empty' });
+  else if (charCount(text) > maxChars) issues.push({ key, message: `must be at most ${maxChars} characters` });
+  else if (!isWellFormed(text)) issues.push({ key, message: 'must be valid Unicode text' });
+  else if (CONTROL_OR_BREAK.test(text) || BIDI_OVERRIDE.test(text)) {
+    issues.push({ key, message: 'must not contain control characters or line breaks' });
+  }
+  return text;
+}
+
+/**
+ * Chat text: CRLF becomes LF, surrounding whitespace is trimmed, then 1..2000 characters with
+ * no control characters other than newline and tab.
+ */
+export function checkChatText(value: string): string {
+  const text = value.replace(/\r\n/g, '\n').trim();
+  const problem =
+    text.length === 0
+      ? 'must not be empty'
+      : charCount(text) > ROOM_LIMITS.chatMaxChars
+        ? `must be at most ${ROOM_LIMITS.chatMaxChars} characters`
+        : !isWellFormed(text)
+          ? 'must be valid Unicode text'
+          : CONTROL.test(text)
+            ? 'must not contain control characters other than newline and tab'
+            : undefined;
+  if (problem) throw AppError.invalid([{ key: 'text', message: problem }]);
+  return text;
+}
+
+/** The display name a member appears under: the caller's name, else their id. */
+export function displayName(name: string | undefined, userId: string): string {
+  const trimmed = name?.trim() ?? '';
+  const usable = trimmed.length > 0 && isWellFormed(trimmed) && !CONTROL_OR_BREAK.test(trimmed) ? trimmed : userId;
+  return [...usable].slice(0, ROOM_LIMITS.nameMaxChars).join('');
+}
+
+export function checkHttpUrl(value: string, key: string, issues: FieldIssue[]): string {
+  const text = value.trim();
+  if (text.length === 0) {
+    issues.push({ key, message: 'must not be empty' });
+    return text;
+  }
+  if (text.length > ROOM_LIMITS.urlMaxChars) {
+    issues.push({ key, message: `must be at most ${ROOM_LIMITS.urlMaxChars} characters` });
+    return text;
+  }
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    issues.push({ key, message: 'must be an absolute http or https URL' });
+    return text;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    issues.push({ key, message: `must be an http or https URL, got scheme "${url.protocol.replace(/:$/, '')}"` });
+  }
+  return text;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Visible ASCII, space and tab: no CR/LF (header injection) and nothing a proxy would mangle. */
+const HEADER_VALUE = /^[\t\u0020-\u007e]*$/;
+/** Connection-level headers the proxy sets itself; a stored value would break or smuggle requests. */
+const RESERVED_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'keep-alive',
+  'proxy-authorization',
+  'proxy-connection',
+]);
+
+export function checkHeaders(headers: Record<string, string>, issues: FieldIssue[]): Record<string, string> {
+  const entries = Object.entries(headers);
+  if (entries.length > ROOM_LIMITS.headersMaxCount) {
+    issues.push({ key: 'headers', message: `must have at most ${ROOM_LIMITS.headersMaxCount} entries` });
+    return {};
+  }
+  const seen = new Set<string>();
+  const checked: Record<string, string> = {};
+  for (const [name, value] of entries) {
+    const key = `headers.${name}`;
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(name)) issues.push({ key, message: 'is not a valid HTTP header name' });
+    else if (RESERVED_HEADERS.has(lower)) issues.push({ key, message: 'is set by the proxy and cannot be stored' });
+    else if (seen.has(lower)) issues.push({ key, message: 'is given twice (header names are case-insensitive)' });
+    else if (!HEADER_VALUE.test(value)) issues.push({ key, message: 'must be printable ASCII without line breaks' });
+    else {
+      seen.add(lower);
+      checked[name] = value.trim();
+    }
+  }
+  return checked;
+}
+
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
+
+export function checkSubtitles(subtitles: Subtitle[], issues: FieldIssue[]): Subtitle[] {
+  return subtitles.map((subtitle, index) => {
+    const base = `subtitles.${index}`;
+    const name = checkLabel(subtitle.name, `${base}.name`, ROOM_LIMITS.nameMaxChars, issues);
+    const url = checkHttpUrl(subtitle.url, `${base}.url`, issues);
+    if (subtitle.language !== undefined && !LANGUAGE_TAG.test(subtitle.language)) {
+      issues.push({ key: `${base}.language`, message: 'must be a language tag such as "en" or "pt-BR"' });
+    }
+    return { name, url, ...(subtitle.language !== undefined ? { language: subtitle.language } : {}) };
+  });
+}
+
+export const BUILTIN_PROVIDERS = ['direct', 'hls', 'live'] as const;
+
+export function checkProvider(provider: string, issues: FieldIssue[]): string {
+  if (!ROOM_LIMITS.providerPattern.test(provider)) {
+    issues.push({
+      key: 'provider',
+      message: `must be ${BUILTIN_PROVIDERS.join(', ')} or a provider name of lowercase letters, digits, "_" and "-"`,
+    });
+  }
+  return provider;
+}
+
+/** The client-given part of a media item. */
+export interface MediaInput {
+  title?: string;
+  url?: string;
+  provider?: string;
+  headers?: Record<string, string>;
+  subtitles?: Subtitle[];
+  live?: boolean;
+  proxy?: boolean;
+}
+
+/**
+ * Checks the fields present in `input` and returns them normalised. A `live` provider implies
+ * a live item, whatever `live` says.
+ */
+export function checkMediaFields(input: MediaInput): Partial<Omit<MediaItem, 'id' | 'addedBy' | 'addedAt'>> {
+  const issues: FieldIssue[] = [];
+  const out: Partial<Omit<MediaItem, 'id' | 'addedBy' | 'addedAt'>> = {};
+  if (input.title !== undefined) out.title = checkLabel(input.title, 'title', ROOM_LIMITS.titleMaxChars, issues);
+  if (input.url !== undefined) out.url = checkHttpUrl(input.url, 'url', issues);
+  if (input.provider !== undefined) out.provider = checkProvider(input.provider, issues);
+  if (input.headers !== undefined) out.headers = checkHeaders(input.headers, issues);
+  if (input.subtitles !== undefined) out.subtitles = checkSubtitles(input.subtitles, issues);
+  if (input.live !== undefined) out.live = input.live;
+  if (input.proxy !== undefined) out.proxy = input.proxy;
+  if (out.provider === 'live') out.live = true;
+  if (issues.length > 0) throw AppError.invalid(issues);
+  return out;
+}
+
+/**
+ * Checks per-role overrides: known names only, and the guest list within the guest ceiling
+ * (refused here so the admin sees why; the ceiling is applied again on every read).
+ */
+export function checkPermissionOverrides(
+  input: Partial<Record<RoomRole, string[] | null>>,
+  current: PermissionOverrides,
+): PermissionOverrides {
+  const issues: FieldIssue[] = [];
+  const next: PermissionOverrides = { ...current };
+  for (const role of ['admin', 'member', 'guest'] as const) {
+    const list = input[role];
+    if (list === undefined) continue;
+    if (list === null) {
+      delete next[role];
+      continue;
+    }
+    const key = `permissionOverrides.${role}`;
+    const unknown = list.filter((name) => !isPermission(name));
+    if (unknown.length > 0) {
+      issues.push({ key, message: `unknown permission ${unknown.map((name) => `"${name}"`).join(', ')}` });
+      continue;
+    }
+    const permissions = [...new Set(list as Permission[])];
+    if (role === 'guest') {
+      const above = permissions.filter((name) => !isWithinGuestCeiling(name));
+      if (above.length > 0) {
+        issues.push({ key, message: `above the guest ceiling: ${above.join(', ')}` });
+        continue;
+      }
+    }
+    next[role] = permissions;
+  }
+  if (issues.length > 0) throw AppError.invalid(issues);
+  return next;
+}

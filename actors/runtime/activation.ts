@@ -1,0 +1,407 @@
+/**
+ * One live activation of one actor on this host: its command subscription, its turn-based
+ * mailbox, its event sequence, its timers and the replies of its recent commands.
+ *
+ * Everything the actor sees happens one turn at a time in arrival order; the host decides
+ * when an activation starts and ends (see host.ts), this module how it behaves meanwhile.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Msg, NatsConnection, Subscription } from 'nats';
+import { AppError, isAppError } from '../../errors/app-error.js';
+import type { Logger } from '../../observability/logger.js';
+import type {
+  ActivationContext,
+  Actor,
+  ActorType,
+  Caller,
+  CommandEnvelope,
+  CommandReply,
+  DeactivationReason,
+} from './actor-type.js';
+import { isFencedError } from './fencing.js';
+import { Mailbox } from './mailbox.js';
+import { commandSubject, eventSubject } from './names.js';
+import { isWrongLastSequence, messageOf } from './nats-errors.js';
+import { RecentCommands } from './recent-commands.js';
+import { decode, encode, notHereReply, parseEnvelope, replyError } from './wire.js';
+
+/** seq = fence * 2^20 + counter: 2^20 events per fence before the lease must be renewed. */
+const EVENTS_PER_FENCE = 2 ** 20;
+/** Renew between turns once half the counter is used, so no turn can run out of it. */
+const RENEW_AT = EVENTS_PER_FENCE / 2;
+/** Longest run of back-to-back turns before the mailbox loop yields to the event loop. */
+const TIME_SLICE_MS = 10;
+/** The largest revision whose seqs stay exact in a double (fence * 2^20 + counter < 2^53). */
+const MAX_REVISION = 2 ** 33 - 1;
+
+export interface ActivationDeps {
+  nc: NatsConnection;
+  prefix: string;
+  actorType: ActorType;
+  id: string;
+  /** The ownership record's revision: the first fencing token. */
+  revision: number;
+  logger: Logger;
+  mailboxSize: number;
+  recentCommands: number;
+  /** The host's liveness; checked before every message. */
+  isLive(): boolean;
+  /** Rewrites the ownership record for a higher revision; throws when it is no longer ours. */
+  renew(revision: number): Promise<number>;
+  /** The actor found itself fenced (ctx.fenced, or a turn failed with FencedError). */
+  onFenced(activation: Activation, reason: string): void;
+}
+
+type Work =
+  | { kind: 'command'; envelope: CommandEnvelope; receivedAt: number }
+  | { kind: 'timer'; command: unknown };
+
+type State = 'starting' | 'active' | 'stopping' | 'stopped';
+
+export class Activation {
+  readonly id: string;
+  readonly type: string;
+  readonly ctx: ActivationContext;
+  private state: State = 'starting';
+  private revision: number;
+  private counter = 0;
+  private actor: Actor | undefined;
+  private sub: Subscription | undefined;
+  private readonly mailbox: Mailbox<Work>;
+  private readonly recent: RecentCommands;
+  private readonly cmdSubject: string;
+  private readonly evtSubject: string;
+  private readonly selfCaller: Caller;
+  private readonly logger: Logger;
+  private running = false;
+  private lastActivity = performance.now();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private quietWaiters: Array<() => void> = [];
+  private endReason: DeactivationReason | undefined;
+  private ending: Promise<void> | undefined;
+  private fencedReason: string | undefined;
+  /** Set when cut off: a late turn's events would carry a seq below the new owner's. */
+  private silenced = false;
+
+  constructor(private readonly deps: ActivationDeps) {
+    if (deps.revision > MAX_REVISION) {
+      throw new AppError('internal', `ownership revision ${deps.revision} is beyond ${MAX_REVISION}: event seqs would lose precision`);
+    }
+    this.id = deps.id;
+    this.type = deps.actorType.name;
+    this.revision = deps.revision;
+    this.mailbox = new Mailbox(deps.mailboxSize);
+    this.recent = new RecentCommands(deps.recentCommands);
+    this.cmdSubject = commandSubject(deps.prefix, this.type, this.id);
+    this.evtSubject = eventSubject(deps.prefix, this.type, this.id);
+    this.selfCaller = { userId: `actor:${this.type}:${this.id}`, service: true };
+    this.logger = deps.logger;
+    const ctx = {
+      type: this.type,
+      id: this.id,
+      logger: deps.logger,
+      publish: (event: unknown) => this.publish(event),
+      currentSeq: () => this.currentSeq(),
+      schedule: (ms: number, command: unknown) => this.schedule(ms, command),
+      fenced: (reason: string) => this.fenced(reason),
+    };
+    // A getter: the token grows when the lease is renewed, and actors read it at each write.
+    Object.defineProperty(ctx, 'fence', { enumerable: true, get: () => this.fence });
+    this.ctx = ctx as ActivationContext;
+  }
+
+  get fence(): bigint {
+    return BigInt(this.revision);
+  }
+
+  /** The ownership record's current revision (what a release must name). */
+  get ownerRevision(): number {
+    return this.revision;
+  }
+
+  get active(): boolean {
+    return this.state === 'active';
+  }
+
+  /** Resolves when the actor's deactivate() has returned (or failed). */
+  get ended(): Promise<void> {
+    return this.ending ?? Promise.resolve();
+  }
+
+  /** Loads the actor and subscribes its command subject; throws when activation fails. */
+  async start(): Promise<void> {
+    this.actor = await this.deps.actorType.activate(this.ctx);
+    if (this.fencedReason !== undefined) {
+      await this.callDeactivate('fenced');
+      throw new AppError('conflict', `fenced while activating: ${this.fencedReason}`);
+    }
+    // Subscribed on the connection that answers the activate request afterwards, so the
+    // server has the subscription before the client can send its command.
+    try {
+      this.sub = this.deps.nc.subscribe(this.cmdSubject, {
+        callback: (err, msg) => {
+          if (!err) this.receive(msg);
+        },
+      });
+    } catch (err) {
+      await this.callDeactivate('shutdown');
+      throw err;
+    }
+    this.state = 'active';
+  }
+
+  /** True when the activation has been quiet for `idleMs` and the actor agrees to passivate. */
+  shouldPassivate(idleMs: number, now = performance.now()): boolean {
+    if (this.state !== 'active' || this.running || this.mailbox.size > 0 || now - this.lastActivity < idleMs) return false;
+    try {
+      return this.actor?.idle() ?? false;
+    } catch (err) {
+      this.logger.warn({ err: messageOf(err) }, 'actor idle() failed; keeping it active');
+      return false;
+    }
+  }
+
+  /**
+   * Graceful end (idle passivation, drain): stop receiving, finish every queued command,
+   * then deactivate. Commands sent after the unsubscribe find no responder and the client
+   * re-resolves the actor.
+   */
+  passivate(reason: 'idle' | 'drain'): Promise<void> {
+    if (this.ending) return this.ending;
+    this.endReason = reason;
+    this.state = 'stopping';
+    this.cancelTimers();
+    this.ending = (async () => {
+      const sub = this.sub;
+      // drain() delivers what the server already sent before the unsubscribe took effect.
+      if (sub) await sub.drain().catch(() => sub.unsubscribe());
+      await this.whenQuiet();
+      this.state = 'stopped';
+      await this.callDeactivate(this.endReason ?? reason);
+    })();
+    return this.ending;
+  }
+
+  /**
+   * Abrupt end (fenced, liveness lost, host stopped): stop at once, tell queued commands to
+   * go elsewhere, and deactivate once the turn in progress (if any) has finished.
+   */
+  cutOff(reason: DeactivationReason): Promise<void> {
+    this.endReason = reason;
+    this.silenced = true;
+    if (this.state !== 'stopped') {
+      this.state = 'stopped';
+      this.sub?.unsubscribe();
+      this.cancelTimers();
+      for (const work of this.mailbox.clear()) {
+        if (work.kind !== 'command') continue;
+        const reply = encode(notHereReply('the activation ended; retry', 0));
+        for (const waiter of this.recent.forget(work.envelope.id)) this.send(waiter, reply);
+      }
+    }
+    this.ending ??= this.whenQuiet().then(() => this.callDeactivate(this.endReason ?? reason));
+    return this.ending;
+  }
+
+  private receive(msg: Msg): void {
+    const receivedAt = Date.now();
+    if ((this.state !== 'active' && this.state !== 'stopping') || !this.deps.isLive()) {
+      this.respond(msg.reply, notHereReply('the activation ended; retry', 0));
+      return;
+    }
+    const envelope = parseEnvelope(decode(msg.data));
+    if (envelope instanceof AppError) {
+      this.respond(msg.reply, { ok: false, error: replyError(envelope) });
+      return;
+    }
+    // The caller has given up on it; whatever it would do, nobody waits for the answer.
+    if (receivedAt > envelope.deadline) return;
+    const seen = this.recent.seen(envelope.id, msg.reply);
+    if (seen.state === 'done') {
+      if (msg.reply) this.send(msg.reply, seen.reply);
+      return;
+    }
+    if (seen.state === 'pending') return;
+    if (!this.mailbox.offer({ kind: 'command', envelope, receivedAt })) {
+      this.respond(msg.reply, {
+        ok: false,
+        error: { code: 'busy', message: `${this.type} ${this.id} is busy: ${this.mailbox.capacity} commands are queued` },
+      });
+      return;
+    }
+    this.recent.begin(envelope.id, msg.reply, envelope.deadline);
+    this.lastActivity = performance.now();
+    void this.pump();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    let sliceStart = performance.now();
+    try {
+      while (this.state === 'active' || this.state === 'stopping') {
+        // A host that lost its liveness may no longer act; the check also starts its recovery,
+        // which cuts this activation off.
+        if (!this.deps.isLive()) break;
+        const work = this.mailbox.take();
+        if (!work) break;
+        await this.run(work);
+        if (this.counter >= RENEW_AT && this.state === 'active') await this.renewFence();
+        // Turns that never wait on I/O chain as microtasks and would starve the heartbeat,
+        // the network and every other actor of the host; give way now and then.
+        if (performance.now() - sliceStart >= TIME_SLICE_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
+      }
+    } finally {
+      this.running = false;
+      if (this.mailbox.size === 0 || this.state === 'stopped') {
+        const waiters = this.quietWaiters;
+        this.quietWaiters = [];
+        for (const resolve of waiters) resolve();
+      }
+    }
+  }
+
+  private async run(work: Work): Promise<void> {
+    const actor = this.actor as Actor;
+    if (work.kind === 'timer') {
+      try {
+        await actor.handle(work.command, this.selfCaller, { receivedAt: Date.now(), commandId: randomUUID(), scheduled: true });
+      } catch (err) {
+        if (isFencedError(err)) this.fenced(err.message);
+        else this.logger.warn({ err: messageOf(err) }, 'scheduled command failed');
+      }
+      return;
+    }
+
+    const { envelope, receivedAt } = work;
+    if (Date.now() > envelope.deadline) {
+      this.recent.forget(envelope.id);
+      return;
+    }
+    let reply: CommandReply;
+    try {
+      const result = await actor.handle(envelope.command, envelope.caller, {
+        ...(envelope.sentAt !== undefined ? { sentAt: envelope.sentAt } : {}),
+        receivedAt,
+        commandId: envelope.id,
+      });
+      reply = { ok: true, result: result === undefined ? null : result, seq: this.currentSeq() };
+    } catch (err) {
+      if (isFencedError(err) || this.fencedReason !== undefined) {
+        // Not executed here, and a newer activation exists: the client retries there.
+        this.fenced(this.fencedReason ?? messageOf(err));
+        reply = notHereReply(`${this.type} ${this.id} moved to a newer activation; retry`, 0);
+      } else {
+        if (!isAppError(err)) this.logger.error({ err, commandId: envelope.id }, 'command failed');
+        reply = { ok: false, error: replyError(err) };
+      }
+    }
+    this.lastActivity = performance.now();
+    let data: Uint8Array;
+    try {
+      data = encode(reply);
+    } catch (err) {
+      // A result JSON cannot carry (a bigint, a cycle) is the actor's bug; the caller gets `internal`.
+      this.logger.error({ err, commandId: envelope.id }, 'command result is not JSON-serialisable');
+      reply = { ok: false, error: replyError(err) };
+      data = encode(reply);
+    }
+    // Only replies the actor produced are remembered; "go elsewhere" must not stick to the id.
+    const waiters = !reply.ok && reply.retryAfterMs !== undefined ? this.recent.forget(envelope.id) : this.recent.complete(envelope.id, data);
+    for (const waiter of waiters) this.send(waiter, data);
+  }
+
+  private publish(event: unknown): number {
+    if (this.counter >= EVENTS_PER_FENCE - 1) {
+      throw new AppError('internal', `${this.type} ${this.id}: more than ${RENEW_AT} events in one turn`);
+    }
+    this.counter += 1;
+    const seq = this.currentSeq();
+    if (!this.silenced && this.deps.isLive()) {
+      this.send(this.evtSubject, encode({ seq, at: Date.now(), event }));
+    }
+    return seq;
+  }
+
+  private currentSeq(): number {
+    return this.revision * EVENTS_PER_FENCE + this.counter;
+  }
+
+  private schedule(ms: number, command: unknown): { cancel(): void } {
+    if (this.state !== 'active' && this.state !== 'starting') return { cancel: () => undefined };
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.state !== 'active') return;
+      // Self-scheduled work is bounded by the actor itself; a full mailbox must not lose it.
+      this.mailbox.offer({ kind: 'timer', command }, true);
+      void this.pump();
+    }, ms);
+    this.timers.add(timer);
+    return {
+      cancel: () => {
+        clearTimeout(timer);
+        this.timers.delete(timer);
+      },
+    };
+  }
+
+  private fenced(reason: string): void {
+    if (this.fencedReason !== undefined) return;
+    this.fencedReason = reason;
+    // While starting, start() reports it; the host never saw this activation as live.
+    if (this.state !== 'starting') this.deps.onFenced(this, reason);
+  }
+
+  private async renewFence(): Promise<void> {
+    try {
+      this.revision = await this.deps.renew(this.revision);
+      this.counter = 0;
+      this.logger.debug({ fence: this.revision }, 'lease renewed for a new event epoch');
+    } catch (err) {
+      if (isWrongLastSequence(err)) {
+        this.fenced('the ownership record was taken over');
+        return;
+      }
+      // Retried after the next turn; publish() refuses only once the whole counter is used.
+      this.logger.warn({ err: messageOf(err) }, 'could not renew the lease for a new event epoch');
+    }
+  }
+
+  private whenQuiet(): Promise<void> {
+    if (!this.running && (this.mailbox.size === 0 || this.state === 'stopped')) return Promise.resolve();
+    return new Promise((resolve) => this.quietWaiters.push(resolve));
+  }
+
+  private async callDeactivate(reason: DeactivationReason): Promise<void> {
+    if (!this.actor) return;
+    try {
+      await this.actor.deactivate(reason);
+    } catch (err) {
+      this.logger.error({ err, reason }, 'actor deactivate() failed');
+    }
+  }
+
+  private respond(replyTo: string | undefined, reply: CommandReply): void {
+    if (replyTo) this.send(replyTo, encode(reply));
+  }
+
+  /**
+   * Publishes, never throwing: the connection may be closing under a late turn at shutdown,
+   * and a lost reply or event is what clients already handle (retry, seq gap).
+   */
+  private send(subject: string, data: Uint8Array): void {
+    try {
+      this.deps.nc.publish(subject, data);
+    } catch (err) {
+      this.logger.debug({ err: messageOf(err), subject }, 'could not publish');
+    }
+  }
+
+  private cancelTimers(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}

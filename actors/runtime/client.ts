@@ -1,0 +1,199 @@
+/**
+ * The gateways' way to talk to actors: `send` a command to `(type, id)` and get its result or
+ * typed error, wherever the actor lives, within a deadline.
+ *
+ * Callers never name a host. A command goes to the actor's command subject; when nobody
+ * answers (no activation, a dead or paused owner, a host draining) the client asks the host
+ * pool to activate the actor and tries again, with the same envelope id, until the deadline.
+ * The id lets the activation answer a retry of a command it already ran with the same reply.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { NatsConnection } from 'nats';
+import { AppError, httpStatusOf, type ErrorCode } from '../../errors/app-error.js';
+import type { Caller, CommandEnvelope } from './actor-type.js';
+import { activateSubject, assertActorId, assertTypeName, commandSubject } from './names.js';
+import { isConnectionGone, isNoResponders, isRequestTimeout, messageOf } from './nats-errors.js';
+import { decode, encode, parseActivateReply, parseCommandReply } from './wire.js';
+
+export interface SendOptions {
+  /** Who sends it, as the gateway authenticated them. */
+  caller: Caller;
+  /** Overall deadline for the result, retries included. Default 5000. */
+  timeoutMs?: number;
+  /** The client's own send time (ms since epoch), for transit compensation by the actor. */
+  sentAt?: number;
+}
+
+export interface SendResult<R> {
+  result: R;
+  /** The actor's event seq when it answered: events up to it are reflected in `result`. */
+  seq: number;
+}
+
+export interface ActorClientOptions {
+  /** Longest wait for one reply before re-resolving the actor. Default 250. */
+  tryTimeoutMs?: number;
+  /** Longest pause before retrying after a "retry later" answer. Default 100. */
+  retryPauseMs?: number;
+}
+
+/** A client bound to one actor type, e.g. `rooms.send(roomId, command)`. */
+export interface TypedActorClient {
+  readonly type: string;
+  send<R = unknown>(id: string, command: unknown, options: SendOptions): Promise<SendResult<R>>;
+}
+
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+type ActivationOutcome =
+  | { kind: 'active' }
+  /** A live host owns the actor: its command subject should answer. */
+  | { kind: 'owned'; reason: string; retryAfterMs: number }
+  | { kind: 'refused'; reason: string; retryAfterMs: number }
+  | { kind: 'no-hosts'; retryAfterMs: number }
+  | { kind: 'gone' };
+
+export class ActorClient {
+  private readonly tryTimeoutMs: number;
+  private readonly retryPauseMs: number;
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly prefix: string,
+    options: ActorClientOptions = {},
+  ) {
+    this.tryTimeoutMs = options.tryTimeoutMs ?? 250;
+    this.retryPauseMs = options.retryPauseMs ?? 100;
+  }
+
+  forType(type: string): TypedActorClient {
+    assertTypeName(type);
+    return { type, send: (id, command, options) => this.send(type, id, command, options) };
+  }
+
+  /**
+   * Sends one command and resolves with the actor's result. Rejects with the actor's own
+   * AppError (final, never retried, `busy` included), `invalid_argument` for a bad type or id,
+   * `deadline_exceeded` when the command may have reached an actor that did not answer in
+   * time, or `unavailable` when no host could take the actor before the deadline.
+   */
+  async send<R = unknown>(type: string, id: string, command: unknown, options: SendOptions): Promise<SendResult<R>> {
+    assertTypeName(type);
+    assertActorId(id);
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = Date.now() + timeoutMs;
+    const envelope: CommandEnvelope = {
+      id: randomUUID(),
+      command,
+      caller: options.caller,
+      deadline,
+      ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}),
+    };
+    let payload: Uint8Array;
+    try {
+      payload = encode(envelope);
+    } catch {
+      throw AppError.invalid([{ key: 'command', message: 'must be JSON-serialisable' }]);
+    }
+    const cmd = commandSubject(this.prefix, type, id);
+    const activate = activateSubject(this.prefix, type);
+    const activateRequest = encode({ id });
+
+    let resolve = false;
+    // A live owner elsewhere was reported before: pause before trying it again.
+    let ownerReported = false;
+    // Whether some try may have reached an activation (decides the final error's code).
+    let maybeDelivered = false;
+    let lastProblem = 'no attempt finished';
+    const pause = (ms: number) => (ms > 0 ? sleep(Math.min(ms, Math.max(0, deadline - Date.now()))) : undefined);
+
+    for (;;) {
+      if (Date.now() >= deadline) {
+        const code: ErrorCode = maybeDelivered ? 'deadline_exceeded' : 'unavailable';
+        throw new AppError(code, `${type} ${id}: no reply within ${timeoutMs} ms (${lastProblem})`);
+      }
+
+      if (resolve) {
+        const outcome = await this.requestActivation(activate, activateRequest, deadline);
+        if (outcome.kind === 'gone') throw new AppError('unavailable', `${type} ${id}: NATS connection closed`);
+        if (outcome.kind === 'active') {
+          resolve = false;
+        } else {
+          lastProblem = outcome.kind === 'no-hosts' ? `no ${type} host is running` : outcome.reason;
+          if (outcome.kind === 'owned') {
+            // Another host owns it: its command subject answers unless it is dead (then the
+            // next report comes after a pause, until its lease expires and the id is free).
+            if (ownerReported) await pause(outcome.retryAfterMs);
+            ownerReported = true;
+            resolve = false;
+          } else {
+            await pause(outcome.retryAfterMs);
+          }
+        }
+        if (resolve) continue;
+      }
+
+      try {
+        const msg = await this.nc.request(cmd, payload, { timeout: this.tryTimeout(deadline) });
+        const reply = parseCommandReply(decode(msg.data));
+        if (!reply) {
+          lastProblem = 'malformed command reply';
+          maybeDelivered = true;
+          resolve = true;
+          continue;
+        }
+        if (reply.ok) return { result: reply.result as R, seq: reply.seq };
+        if (reply.retryAfterMs !== undefined) {
+          // The activation that got it ended (moved, draining, fenced) without running it.
+          lastProblem = reply.error.message;
+          resolve = true;
+          await pause(Math.min(reply.retryAfterMs, this.retryPauseMs));
+          continue;
+        }
+        throw new AppError(knownCode(reply.error.code), reply.error.message, reply.error.issues ?? []);
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        if (isConnectionGone(err)) throw new AppError('unavailable', `${type} ${id}: NATS connection closed`);
+        resolve = true;
+        if (isNoResponders(err)) {
+          lastProblem = 'not active anywhere';
+        } else if (isRequestTimeout(err)) {
+          // The owner may be paused, dead without having closed its connection, or just slow.
+          lastProblem = 'the owner did not answer';
+          maybeDelivered = true;
+        } else {
+          lastProblem = messageOf(err);
+          await pause(this.retryPauseMs);
+        }
+      }
+    }
+  }
+
+  /** One activate request to the host pool, classified. */
+  private async requestActivation(subject: string, request: Uint8Array, deadline: number): Promise<ActivationOutcome> {
+    try {
+      const reply = parseActivateReply(decode((await this.nc.request(subject, request, { timeout: this.tryTimeout(deadline) })).data));
+      if (!reply) return { kind: 'refused', reason: 'malformed activate reply', retryAfterMs: this.retryPauseMs };
+      if (reply.ok) return { kind: 'active' };
+      const retryAfterMs = Math.min(reply.retryAfterMs, this.retryPauseMs);
+      return reply.owner !== undefined
+        ? { kind: 'owned', reason: reply.reason, retryAfterMs }
+        : { kind: 'refused', reason: reply.reason, retryAfterMs };
+    } catch (err) {
+      if (isConnectionGone(err)) return { kind: 'gone' };
+      if (isNoResponders(err)) return { kind: 'no-hosts', retryAfterMs: this.retryPauseMs };
+      // A timed-out try has used its time already; anything else gets the usual pause.
+      return { kind: 'refused', reason: isRequestTimeout(err) ? 'activation timed out' : messageOf(err), retryAfterMs: isRequestTimeout(err) ? 0 : this.retryPauseMs };
+    }
+  }
+
+  private tryTimeout(deadline: number): number {
+    return Math.max(1, Math.min(deadline - Date.now(), this.tryTimeoutMs));
+  }
+}
+
+/** An error code from the wire; one this build does not know (a newer host) becomes `internal`. */
+function knownCode(code: string): ErrorCode {
+  return httpStatusOf(code as ErrorCode) === undefined ? 'internal' : (code as ErrorCode);
+}

@@ -1,0 +1,110 @@
+/**
+ * What travels between clients and hosts, and its JSON encoding. Messages from the network are
+ * checked for shape before use: a malformed message must never crash a host.
+ */
+import { AppError, isAppError } from '../../errors/app-error.js';
+import type { Caller, CommandEnvelope, CommandReply } from './actor-type.js';
+
+/** Request on `<prefix>.<type>.activate`. */
+export interface ActivateRequest {
+  id: string;
+}
+
+/**
+ * Reply to an activate request. `ok: false` always means "try again after `retryAfterMs`":
+ * the actor is owned by a live host elsewhere, being released, or this host cannot take it
+ * right now. `owner` names the current owner when known; `reason` says why, for logs and the
+ * client's final error.
+ */
+export type ActivateReply =
+  | { ok: true; hostId: string }
+  | { ok: false; retryAfterMs: number; owner?: string; reason: string };
+
+/** The error part of a failed CommandReply. */
+export type ReplyError = Extract<CommandReply, { ok: false }>['error'];
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function encode(value: unknown): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}
+
+/** Parses a JSON payload; undefined when it is not JSON. */
+export function decode(data: Uint8Array): unknown {
+  try {
+    return JSON.parse(decoder.decode(data)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The wire form of an error thrown by an actor: typed errors keep their code, others are `internal`. */
+export function replyError(err: unknown): ReplyError {
+  if (isAppError(err)) {
+    return {
+      code: err.code,
+      message: err.message,
+      ...(err.issues.length > 0 ? { issues: err.issues } : {}),
+    };
+  }
+  return { code: 'internal', message: 'internal error' };
+}
+
+/** A reply telling the client this host did not run the command and it should re-resolve the actor. */
+export function notHereReply(reason: string, retryAfterMs: number): CommandReply<never> {
+  return { ok: false, error: { code: 'unavailable', message: reason }, retryAfterMs };
+}
+
+/** The envelope in `payload`, or an `invalid_argument` AppError describing what is wrong. */
+export function parseEnvelope(payload: unknown): CommandEnvelope | AppError {
+  if (!isObject(payload)) return AppError.invalid([{ key: 'envelope', message: 'must be a JSON object' }]);
+  const issues: Array<{ key: string; message: string }> = [];
+  if (typeof payload.id !== 'string' || payload.id.length === 0 || payload.id.length > 200) {
+    issues.push({ key: 'id', message: 'must be a non-empty string of at most 200 characters' });
+  }
+  if (typeof payload.deadline !== 'number' || !Number.isFinite(payload.deadline)) {
+    issues.push({ key: 'deadline', message: 'must be a number (ms since epoch)' });
+  }
+  if (payload.sentAt !== undefined && (typeof payload.sentAt !== 'number' || !Number.isFinite(payload.sentAt))) {
+    issues.push({ key: 'sentAt', message: 'must be a number (ms since epoch) when given' });
+  }
+  if (!('command' in payload)) issues.push({ key: 'command', message: 'is required' });
+  if (!isCaller(payload.caller)) issues.push({ key: 'caller', message: 'must be an object with a string userId' });
+  return issues.length > 0 ? AppError.invalid(issues) : (payload as unknown as CommandEnvelope);
+}
+
+export function parseActivateRequest(payload: unknown): ActivateRequest | undefined {
+  return isObject(payload) && typeof payload.id === 'string' ? { id: payload.id } : undefined;
+}
+
+export function parseActivateReply(payload: unknown): ActivateReply | undefined {
+  if (!isObject(payload)) return undefined;
+  if (payload.ok === true && typeof payload.hostId === 'string') return { ok: true, hostId: payload.hostId };
+  if (payload.ok === false && typeof payload.retryAfterMs === 'number') {
+    return {
+      ok: false,
+      retryAfterMs: payload.retryAfterMs,
+      reason: typeof payload.reason === 'string' ? payload.reason : 'not activated',
+      ...(typeof payload.owner === 'string' ? { owner: payload.owner } : {}),
+    };
+  }
+  return undefined;
+}
+
+export function parseCommandReply(payload: unknown): CommandReply | undefined {
+  if (!isObject(payload)) return undefined;
+  if (payload.ok === true && typeof payload.seq === 'number') return payload as unknown as CommandReply;
+  if (payload.ok === false && isObject(payload.error) && typeof payload.error.code === 'string') {
+    return payload as unknown as CommandReply;
+  }
+  return undefined;
+}
+
+function isCaller(value: unknown): value is Caller {
+  return isObject(value) && typeof value.userId === 'string';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,174 @@
+/**
+ * Actor runtime figures (issue 3), against real `svc serve --role actors` processes:
+ *  (a) command throughput through the client API with 1,000 active rooms on 2 hosts —
+ *      playback/read commands (closed loop), their latency at half that rate (open loop),
+ *      and durable chat sends acknowledged after commit;
+ *  (b) cold activation latency (first command to a room not active anywhere);
+ *  (c) failover time after `kill -9` of the owning host, one of 3 hosts, 20 kills.
+ * Run with `npm run bench:actors`; BENCH_SECONDS, BENCH_ROOMS, BENCH_CONCURRENCY tune it.
+ */
+import type { Caller } from '../actors/runtime/actor-type.js';
+import { ActorCluster } from '../test/harness/actor-cluster.js';
+import { percentile } from './percentile.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROOMS = Number(process.env.BENCH_ROOMS ?? 1000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 256);
+const FAILOVER_KILLS = Number(process.env.BENCH_KILLS ?? 20);
+const roomId = (i: number): string => `bench-${i}`;
+/** Rooms per owner stay within the default server.maxRoomsPerUser (10). */
+const ownerOf = (i: number): Caller => ({ userId: `bench-user-${Math.floor(i / 10)}`, name: 'Bench' });
+const ms = (value: number): string => `${value.toFixed(2)} ms`;
+
+function summary(samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return `p50 ${ms(percentile(sorted, 50))}  p99 ${ms(percentile(sorted, 99))}  max ${ms(sorted.at(-1) ?? Number.NaN)}  (n=${sorted.length})`;
+}
+
+/** A command of the playback/read mix for room `i`, varied so no two in a row are alike. */
+function playbackCommand(n: number): unknown {
+  switch (n % 4) {
+    case 0:
+      return { kind: 'playback.seek', position: n % 3600 };
+    case 1:
+      return { kind: 'playback.rate', rate: 1 + (n % 2) * 0.25 };
+    case 2:
+      return { kind: 'playback.pause' };
+    default:
+      return { kind: 'room.get' };
+  }
+}
+
+/** Closed loop: CONCURRENCY workers send back to back for SECONDS; returns commands/s. */
+async function closedLoop(cluster: ActorCluster, command: (n: number) => unknown): Promise<{ rate: number; errors: number }> {
+  let sent = 0;
+  let done = 0;
+  let errors = 0;
+  let firstError: unknown;
+  const end = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        const n = sent++;
+        try {
+          await cluster.client.send('room', roomId(n % ROOMS), command(n), { caller: ownerOf(n % ROOMS), timeoutMs: 10_000 });
+          done += 1;
+        } catch (err) {
+          errors += 1;
+          firstError ??= err;
+        }
+      }
+    }),
+  );
+  if (firstError) console.log(`    first error: ${String(firstError)}`);
+  return { rate: done / ((performance.now() - started) / 1000), errors };
+}
+
+/** Open loop at a fixed rate for SECONDS: every command's latency, whatever the backlog. */
+async function openLoop(cluster: ActorCluster, ratePerSecond: number): Promise<{ latencies: number[]; errors: number }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const tickMs = 5;
+  const perTick = ratePerSecond / (1000 / tickMs);
+  const started = performance.now();
+  const inFlight: Array<Promise<void>> = [];
+  let n = 0;
+  let owed = 0;
+  while (performance.now() - started < SECONDS * 1000) {
+    owed += perTick;
+    for (; owed >= 1; owed -= 1) {
+      const i = n++;
+      const t0 = performance.now();
+      inFlight.push(
+        cluster.client.send('room', roomId(i % ROOMS), playbackCommand(i), { caller: ownerOf(i % ROOMS), timeoutMs: 10_000 }).then(
+          () => void latencies.push(performance.now() - t0),
+          () => void (errors += 1),
+        ),
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, tickMs));
+  }
+  await Promise.all(inFlight);
+  return { latencies, errors };
+}
+
+async function createRooms(cluster: ActorCluster, count: number): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      for (let i = next++; i < count; i = next++) {
+        const options = { caller: ownerOf(i), timeoutMs: 30_000 };
+        await cluster.client.send('room', roomId(i), { kind: 'room.create', name: `Bench ${i}`, visibility: 'public' }, options);
+        const { result } = await cluster.client.send<{ item: { id: string } }>(
+          'room',
+          roomId(i),
+          { kind: 'playlist.push', title: `Video ${i}`, url: `https://media.example.com/${i}.mp4`, provider: 'direct' },
+          options,
+        );
+        await cluster.client.send('room', roomId(i), { kind: 'playlist.setCurrent', mediaId: result.item.id }, options);
+      }
+    }),
+  );
+}
+
+async function throughputAndActivation(): Promise<void> {
+  const cluster = await ActorCluster.start({ label: 'bench_actors', hosts: 2 });
+  try {
+    await createRooms(cluster, ROOMS);
+    console.log(`(a) ${ROOMS} active rooms on 2 actor hosts, ${CONCURRENCY} commands in flight, ${SECONDS} s per phase`);
+
+    const playback = await closedLoop(cluster, playbackCommand);
+    console.log(`    playback/read commands: ${playback.rate.toFixed(0)} commands/s (errors ${playback.errors})  target >= 20000`);
+
+    const half = await openLoop(cluster, playback.rate / 2);
+    console.log(`    latency at half that rate (${(playback.rate / 2).toFixed(0)}/s): ${summary(half.latencies)} (errors ${half.errors})  target p99 < 10 ms`);
+
+    const chat = await closedLoop(cluster, (n) => ({ kind: 'chat.send', text: `bench message ${n}` }));
+    console.log(`    durable chat sends (acknowledged after commit): ${chat.rate.toFixed(0)} messages/s (errors ${chat.errors})  target >= 3000`);
+
+    // (b) Drain both hosts so no room is active, then start two fresh ones.
+    for (const hostId of [...cluster.hosts.keys()]) await cluster.drain(hostId);
+    await Promise.all([cluster.addHost(), cluster.addHost()]);
+    const cold: number[] = [];
+    for (let i = 0; i < Math.min(ROOMS, 500); i += 1) {
+      const t0 = performance.now();
+      await cluster.client.send('room', roomId(i), { kind: 'room.get' }, { caller: ownerOf(i), timeoutMs: 10_000 });
+      cold.push(performance.now() - t0);
+    }
+    console.log(`(b) cold activation (first command to a persisted room, sequential): ${summary(cold)}  target p99 < 20 ms`);
+  } finally {
+    await cluster.stop();
+  }
+}
+
+async function failover(): Promise<void> {
+  const cluster = await ActorCluster.start({ label: 'bench_failover', hosts: 3 });
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < FAILOVER_KILLS; i += 1) {
+      const id = `failover-${i}`;
+      await cluster.client.send('room', id, { kind: 'room.create', name: id, visibility: 'public' }, { caller: ownerOf(i), timeoutMs: 10_000 });
+      const victim = await cluster.ownerOf('room', id);
+      if (!victim) throw new Error(`no owner recorded for ${id}`);
+      const t0 = performance.now();
+      await cluster.kill(victim);
+      await cluster.client.send('room', id, { kind: 'room.get' }, { caller: ownerOf(i), timeoutMs: 10_000 });
+      times.push(performance.now() - t0);
+      await cluster.addHost();
+    }
+    console.log(`(c) failover after kill -9 of the owner (1 of 3 hosts), first command succeeding: ${summary(times)}  target p99 < 2000 ms`);
+  } finally {
+    await cluster.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  await throughputAndActivation();
+  await failover();
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
