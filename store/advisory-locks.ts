@@ -13,3 +13,14 @@ export const advisoryLocks = {
    */
   settingsWrite: '8319946408474276980',
 } as const;
+
+/**
+ * Namespaces of two-key advisory locks, `(namespace, hashtext(id))`, for locks per entity.
+ * PostgreSQL keeps the two-key space disjoint from the single-bigint keys above.
+ */
+export const advisoryLockNamespaces = {
+  /** Serialises room creation and ownership transfer per owner, for server.maxRoomsPerUser. ASCII "room". */
+  roomOwner: 0x726f6f6d,
+  /** Chat retention of one room; taken with try-lock so concurrent runs split the work. ASCII "chat". */
+  chatRetention: 0x63686174,
+} as const;

@@ -18,7 +18,7 @@
 import type pg from 'pg';
 import type { Logger } from '../../observability/logger.js';
 import type { SettingsReader } from './permissions.js';
-import { ROOM_LOCK_NAMESPACES } from './room-store.js';
+import { advisoryLockNamespaces } from '../../store/advisory-locks.js';
 
 /** Rows per age-deletion statement: bounds lock time and WAL per transaction. */
 const AGE_BATCH = 5000;
@@ -63,7 +63,7 @@ async function trimRoom(pool: pg.Pool, roomId: string, statement: string, keep: 
     await client.query('BEGIN');
     const { rows } = await client.query<{ locked: boolean }>(
       'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS locked',
-      [ROOM_LOCK_NAMESPACES.chatRetention, roomId],
+      [advisoryLockNamespaces.chatRetention, roomId],
     );
     if (!rows[0]?.locked) {
       await client.query('ROLLBACK');

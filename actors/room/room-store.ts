@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import { isPermission, type Permission } from '../../permissions/names.js';
+import { advisoryLockNamespaces } from '../../store/advisory-locks.js';
 import { ROOM_LIMITS } from './limits.js';
 import {
   ROOM_ROLES,
@@ -18,18 +19,6 @@ import {
 } from './model.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
-
-/**
- * Advisory locks of the room actor use PostgreSQL's two-key form, `(namespace, hashtext(id))`,
- * whose key space is disjoint from the single-bigint keys in `store/advisory-locks.ts`.
- * ASCII "room" and "chat".
- */
-export const ROOM_LOCK_NAMESPACES = {
-  /** Serialises room creation and ownership transfer per owner, for server.maxRoomsPerUser. */
-  owner: 0x726f6f6d,
-  /** Chat retention of one room; taken with try-lock so concurrent runs split the work. */
-  chatRetention: 0x63686174,
-} as const;
 
 export interface PlaylistEntry {
   item: MediaItem;
@@ -196,7 +185,7 @@ export async function loadRoom(db: Db, id: string): Promise<LoadedRoom | null> {
 
 /** Takes the per-owner lock and counts the rooms that hold a place in the owner's quota. */
 export async function lockAndCountOwnedRooms(db: Db, ownerId: string): Promise<number> {
-  await db.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [ROOM_LOCK_NAMESPACES.owner, ownerId]);
+  await db.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [advisoryLockNamespaces.roomOwner, ownerId]);
   // A rejected room stays visible to its owner but no longer counts against the quota.
   const { rows } = await db.query<{ count: string }>(
     "SELECT count(*) FROM rooms WHERE owner_id = $1 AND status <> 'rejected'",
