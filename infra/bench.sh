@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs one benchmark program against a throwaway stack, like the tests do:
+# Runs one benchmark program against a throwaway stack like the tests do, but with a durable
+# PostgreSQL (fsync and synchronous commit on), so figures include what commits cost:
 #   infra/bench.sh <name> [args...]     e.g. `npm run bench:settings`
 # <name> is dist/bench/<name>.js; `settings` is dist/bench/settings-propagation.js.
 set -euo pipefail
@@ -24,7 +25,7 @@ log "compiling (tsc)"
 npx tsc -p .
 [[ -f $program ]] || die "no benchmark program $program (compiled from bench/*.ts)"
 
-throwaway_stack_up
+throwaway_stack_up durable
 log "running $program against the stack in $SVCTEST_STACK_DIR"
 status=0
 env -u SVC_CACHE_DIR node --enable-source-maps "$program" "$@" || status=$?

@@ -7,8 +7,38 @@ export type { Logger };
  * lines, tables) log to stderr so the two never mix. Secrets are redacted by path so a
  * config object or a request header can be logged without leaking them.
  */
-export function createLogger(options: { level?: string; name?: string; destination?: 'stdout' | 'stderr' } = {}): Logger {
-  const destination = pino.destination({ fd: options.destination === 'stderr' ? 2 : 1, sync: true });
+export interface LoggerOptions {
+  level?: string;
+  name?: string;
+  destination?: 'stdout' | 'stderr';
+  /**
+   * Buffer lines and write them when the fd takes them, instead of waiting for each write.
+   * The server needs this: stdout is usually a pipe (a terminal, a log shipper, a supervisor)
+   * and a synchronous write to a full pipe stalls the event loop until the reader catches up;
+   * an actor host stalled past its lease loses every actor it holds, whose takeover logs more.
+   * Beyond BUFFER_LIMIT unwritten bytes, new lines are dropped rather than stalling. Whatever is
+   * buffered is written out when the process exits.
+   */
+  buffered?: boolean;
+}
+
+/** Unwritten log bytes a buffered logger holds before it drops lines. */
+const BUFFER_LIMIT = 16 * 1024 * 1024;
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const fd = options.destination === 'stderr' ? 2 : 1;
+  const destination = options.buffered
+    ? pino.destination({ fd, sync: false, maxLength: BUFFER_LIMIT })
+    : pino.destination({ fd, sync: true });
+  if (options.buffered) {
+    process.once('exit', () => {
+      try {
+        destination.flushSync();
+      } catch {
+        // The reader is gone or still full; nothing more can be done while exiting.
+      }
+    });
+  }
   return pino({
     name: options.name ?? 'svc',
     level: options.level ?? process.env.SVC_LOG_LEVEL ?? 'info',

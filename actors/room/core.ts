@@ -12,7 +12,7 @@ import type { Logger } from '../../observability/logger.js';
 import type { Permission } from '../../permissions/names.js';
 import { classifyDatabaseError } from '../../store/errors.js';
 import type { ActivationContext, Caller, CommandMeta } from '../runtime/actor-type.js';
-import { FencedError, isFencedError, withFence } from '../runtime/fencing.js';
+import { FencedError, isFencedError, withFence, type Fence } from '../runtime/fencing.js';
 import type { PlaybackCause, RoomEvent } from './events.js';
 import type {
   MediaItem,
@@ -32,6 +32,7 @@ import { VERSION_BLOCK, extrapolate, positionAt } from './playback.js';
 import { ownerPermissions, rolePermissions, sortedPermissions, type SettingsReader } from './permissions.js';
 import { Presence } from './presence.js';
 import type { RoomReviewHook } from './review-hook.js';
+import type { RoomWriters } from './writers.js';
 import { loadRoom, savePlayback, type PlaylistEntry, type StoredPlayback } from './room-store.js';
 
 export const ROOM_ACTOR_TYPE = 'room';
@@ -111,6 +112,8 @@ export class RoomCore {
   private constructor(
     readonly deps: RoomActorDeps,
     readonly ctx: ActivationContext,
+    /** The host's group-committed writers, shared by its rooms. */
+    readonly writers: RoomWriters,
   ) {
     this.logger = ctx.logger;
     this.clock = deps.now ?? Date.now;
@@ -124,8 +127,8 @@ export class RoomCore {
    * activation can no longer write once this one has read, so nothing it writes is missed.
    * The same transaction reserves this activation's block of playback versions.
    */
-  static async activate(deps: RoomActorDeps, ctx: ActivationContext): Promise<RoomCore> {
-    const core = new RoomCore(deps, ctx);
+  static async activate(deps: RoomActorDeps, ctx: ActivationContext, writers: RoomWriters): Promise<RoomCore> {
+    const core = new RoomCore(deps, ctx, writers);
     const now = core.now();
     await core.durable('load the room', async (client) => {
       const loaded = await loadRoom(client, ctx.id);
@@ -162,14 +165,22 @@ export class RoomCore {
     return this.clock();
   }
 
+  /** Runs `fn` in one fenced transaction (a refusal is handled as in fencedWrite). */
+  durable<T>(what: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.fencedWrite(what, (fence) => withFence(this.deps.pool, fence, fn));
+  }
+
   /**
-   * Runs `fn` in one fenced transaction. A refusal marks this activation dead (every later
-   * command fails fast) and tells the runtime, which deactivates it.
+   * Runs `fn`, which writes under the activation's fence itself (a statement that claims the
+   * token, see CLAIM_FENCE_SQL, or one of the host's writers) and throws FencedError when the
+   * claim fails; for hot paths where a transaction's extra round trips would cost too much. A refusal marks
+   * this activation dead (every later command fails fast) and tells the runtime, which
+   * deactivates it.
    */
-  async durable<T>(what: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  async fencedWrite<T>(what: string, fn: (fence: Fence) => Promise<T>): Promise<T> {
     if (this.fencedOut) throw new FencedError(this.ctx.type, this.id, this.ctx.fence);
     try {
-      return await withFence(this.deps.pool, this.ctx.type, this.id, this.ctx.fence, fn);
+      return await fn({ actorType: this.ctx.type, actorId: this.id, fence: this.ctx.fence });
     } catch (err) {
       if (isFencedError(err)) {
         this.fencedOut = true;
@@ -385,7 +396,7 @@ export class RoomCore {
   /** Writes playback now, reserving the next block of versions. */
   async persistPlayback(): Promise<void> {
     const stored: StoredPlayback = { ...this.playback, versionReserved: this.playback.version + VERSION_BLOCK };
-    await this.durable('persist playback', (client) => savePlayback(client, this.id, stored));
+    await this.fencedWrite('persist playback', (fence) => this.writers.playback.write({ fence, roomId: this.id, playback: stored }));
     this.versionReserved = stored.versionReserved;
     if (this.playback.version === stored.version) {
       this.playbackDirty = false;

@@ -7,6 +7,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { Actor, ActorType, Caller, CommandMeta, DeactivationReason } from '../runtime/actor-type.js';
 import { FencedError } from '../runtime/fencing.js';
 import { parseRoomCommand, type RoomCommandKind, type RoomCommandOf } from './commands.js';
+import { roomWriters } from './writers.js';
 import { ROOM_ACTOR_TYPE, RoomCore, TIMER_KIND, type RoomActorDeps, type Turn } from './core.js';
 import * as chat from './handlers/chat.js';
 import * as members from './handlers/members.js';
@@ -135,10 +136,12 @@ class RoomActor implements Actor {
 
 /** The `room` actor type, to register with an actor host. */
 export function createRoomActorType(deps: RoomActorDeps): ActorType {
+  // One set per host: the writes of all its rooms share group commits.
+  const writers = roomWriters(deps.pool);
   return {
     name: ROOM_ACTOR_TYPE,
     async activate(ctx) {
-      return new RoomActor(await RoomCore.activate(deps, ctx));
+      return new RoomActor(await RoomCore.activate(deps, ctx, writers));
     },
   };
 }

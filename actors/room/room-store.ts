@@ -312,23 +312,43 @@ export async function clearPlaylist(db: Db, roomId: string): Promise<void> {
   await db.query('DELETE FROM room_playlist WHERE room_id = $1', [roomId]);
 }
 
+/** The columns of room_playback a save writes, with their types, in playbackValues order. */
+export const PLAYBACK_COLUMNS: Array<[name: string, type: string]> = [
+  ['room_id', 'text'],
+  ['media_id', 'text'],
+  ['playing', 'boolean'],
+  ['position', 'float8'],
+  ['rate', 'float8'],
+  ['updated_at_ms', 'bigint'],
+  ['version', 'bigint'],
+  ['version_reserved', 'bigint'],
+];
+const PLAYBACK_NAMES = PLAYBACK_COLUMNS.map(([name]) => name).join(', ');
+const PLAYBACK_UPSERT = `ON CONFLICT (room_id) DO UPDATE SET ${PLAYBACK_COLUMNS.slice(1)
+  .map(([name]) => `${name} = EXCLUDED.${name}`)
+  .join(', ')}`;
+
+export function playbackValues(roomId: string, playback: StoredPlayback): unknown[] {
+  return [
+    roomId,
+    playback.mediaId,
+    playback.playing,
+    playback.position,
+    playback.rate,
+    Math.round(playback.updatedAt),
+    playback.version,
+    playback.versionReserved,
+  ];
+}
+
 export async function savePlayback(db: Db, roomId: string, playback: StoredPlayback): Promise<void> {
   await db.query(
-    `INSERT INTO room_playback (room_id, media_id, playing, position, rate, updated_at_ms, version, version_reserved)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (room_id) DO UPDATE
-       SET media_id = EXCLUDED.media_id, playing = EXCLUDED.playing, position = EXCLUDED.position,
-           rate = EXCLUDED.rate, updated_at_ms = EXCLUDED.updated_at_ms, version = EXCLUDED.version,
-           version_reserved = EXCLUDED.version_reserved`,
-    [
-      roomId,
-      playback.mediaId,
-      playback.playing,
-      playback.position,
-      playback.rate,
-      Math.round(playback.updatedAt),
-      playback.version,
-      playback.versionReserved,
-    ],
+    `INSERT INTO room_playback (${PLAYBACK_NAMES}) VALUES (${PLAYBACK_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) ${PLAYBACK_UPSERT}`,
+    playbackValues(roomId, playback),
   );
+}
+
+/** savePlayback for every row of `source`, a query with the PLAYBACK_COLUMNS. */
+export function savePlaybacksSql(source: string): string {
+  return `INSERT INTO room_playback (${PLAYBACK_NAMES}) SELECT ${PLAYBACK_NAMES} FROM (${source}) AS saves ${PLAYBACK_UPSERT}`;
 }

@@ -22,6 +22,7 @@ import { isFencedError } from './fencing.js';
 import { Mailbox } from './mailbox.js';
 import { commandSubject, eventSubject } from './names.js';
 import { isWrongLastSequence, messageOf } from './nats-errors.js';
+import type { Outbox } from './outbox.js';
 import { RecentCommands } from './recent-commands.js';
 import { decode, encode, notHereReply, parseEnvelope, replyError } from './wire.js';
 
@@ -36,6 +37,8 @@ const MAX_REVISION = 2 ** 33 - 1;
 
 export interface ActivationDeps {
   nc: NatsConnection;
+  /** Where replies and events go (the host's, shared by its activations). */
+  outbox: Outbox;
   prefix: string;
   actorType: ActorType;
   id: string;
@@ -388,16 +391,8 @@ export class Activation {
     if (replyTo) this.send(replyTo, encode(reply));
   }
 
-  /**
-   * Publishes, never throwing: the connection may be closing under a late turn at shutdown,
-   * and a lost reply or event is what clients already handle (retry, seq gap).
-   */
   private send(subject: string, data: Uint8Array): void {
-    try {
-      this.deps.nc.publish(subject, data);
-    } catch (err) {
-      this.logger.debug({ err: messageOf(err), subject }, 'could not publish');
-    }
+    this.deps.outbox.publish(subject, data);
   }
 
   private cancelTimers(): void {

@@ -14,6 +14,7 @@ import { AppError, httpStatusOf, type ErrorCode } from '../../errors/app-error.j
 import type { Caller, CommandEnvelope } from './actor-type.js';
 import { activateSubject, assertActorId, assertTypeName, commandSubject } from './names.js';
 import { isConnectionGone, isNoResponders, isRequestTimeout, messageOf } from './nats-errors.js';
+import { Requester } from './requester.js';
 import { decode, encode, parseActivateReply, parseCommandReply } from './wire.js';
 
 export interface SendOptions {
@@ -57,12 +58,14 @@ type ActivationOutcome =
 export class ActorClient {
   private readonly tryTimeoutMs: number;
   private readonly retryPauseMs: number;
+  private readonly requester: Requester;
 
   constructor(
-    private readonly nc: NatsConnection,
+    nc: NatsConnection,
     private readonly prefix: string,
     options: ActorClientOptions = {},
   ) {
+    this.requester = new Requester(nc);
     this.tryTimeoutMs = options.tryTimeoutMs ?? 250;
     this.retryPauseMs = options.retryPauseMs ?? 100;
   }
@@ -135,7 +138,7 @@ export class ActorClient {
       }
 
       try {
-        const msg = await this.nc.request(cmd, payload, { timeout: this.tryTimeout(deadline) });
+        const msg = await this.requester.request(cmd, payload, this.tryTimeout(deadline));
         const reply = parseCommandReply(decode(msg.data));
         if (!reply) {
           lastProblem = 'malformed command reply';
@@ -173,7 +176,7 @@ export class ActorClient {
   /** One activate request to the host pool, classified. */
   private async requestActivation(subject: string, request: Uint8Array, deadline: number): Promise<ActivationOutcome> {
     try {
-      const reply = parseActivateReply(decode((await this.nc.request(subject, request, { timeout: this.tryTimeout(deadline) })).data));
+      const reply = parseActivateReply(decode((await this.requester.request(subject, request, this.tryTimeout(deadline))).data));
       if (!reply) return { kind: 'refused', reason: 'malformed activate reply', retryAfterMs: this.retryPauseMs };
       if (reply.ok) return { kind: 'active' };
       const retryAfterMs = Math.min(reply.retryAfterMs, this.retryPauseMs);

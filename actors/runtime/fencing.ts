@@ -17,31 +17,55 @@ export function isFencedError(err: unknown): err is FencedError {
   return err instanceof FencedError;
 }
 
+/** Which activation writes: the actor and the fencing token it holds. */
+export interface Fence {
+  actorType: string;
+  actorId: string;
+  fence: bigint;
+}
+
+/** An existing row is raised to the new token only when that is not lower (and always locked). */
+const RAISE_FENCE = `ON CONFLICT (actor_type, actor_id) DO UPDATE SET fence = EXCLUDED.fence, updated_at = now()
+  WHERE actor_fences.fence <= EXCLUDED.fence`;
+
 /**
- * Runs `fn` in one transaction that first claims the actor's fencing token: the token row is
- * raised to `fence` unless a higher one is already there, in which case nothing is written
- * and FencedError is thrown. The row lock also serialises writes of one actor.
+ * Claims the token: raises the actor's row to `fence` ($3) for actor $1/$2 unless a higher
+ * one is there, and returns one row when the claim holds. The row lock it takes (even when
+ * the WHERE refuses) serialises writes of one actor until the transaction ends. Statements
+ * that write in one round trip embed it as a CTE (`WITH claim AS (…)`) and write only
+ * `WHERE EXISTS (SELECT FROM claim)`.
  */
-export async function withFence<T>(
-  pool: pg.Pool,
-  actorType: string,
-  actorId: string,
-  fence: bigint,
-  fn: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
+export const CLAIM_FENCE_SQL = `INSERT INTO actor_fences (actor_type, actor_id, fence) VALUES ($1, $2, $3)
+  ${RAISE_FENCE} RETURNING fence`;
+
+/**
+ * CLAIM_FENCE_SQL for many actors in one statement: `source` is a query of rows
+ * (actor_type, actor_id, fence), at most one per actor. Returns (actor_type, actor_id, fence)
+ * of each claim that holds. Rows are locked in key order, so two batches never deadlock.
+ */
+export function claimFencesSql(source: string): string {
+  return `INSERT INTO actor_fences (actor_type, actor_id, fence)
+  SELECT actor_type, actor_id, fence FROM (${source}) AS claims ORDER BY actor_type, actor_id
+  ${RAISE_FENCE} RETURNING actor_type, actor_id, fence`;
+}
+
+/** The parameters $1..$3 of CLAIM_FENCE_SQL. */
+export function fenceParams(fence: Fence): [string, string, string] {
+  return [fence.actorType, fence.actorId, fence.fence.toString()];
+}
+
+/**
+ * Runs `fn` in one transaction that first claims the actor's fencing token; when a higher
+ * token is already there, nothing is written and FencedError is thrown.
+ */
+export async function withFence<T>(pool: pg.Pool, fence: Fence, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const claimed = await client.query(
-      `INSERT INTO actor_fences (actor_type, actor_id, fence) VALUES ($1, $2, $3)
-       ON CONFLICT (actor_type, actor_id) DO UPDATE SET fence = EXCLUDED.fence, updated_at = now()
-       WHERE actor_fences.fence <= EXCLUDED.fence
-       RETURNING fence`,
-      [actorType, actorId, fence.toString()],
-    );
+    const claimed = await client.query(CLAIM_FENCE_SQL, fenceParams(fence));
     if (claimed.rowCount === 0) {
       await client.query('ROLLBACK');
-      throw new FencedError(actorType, actorId, fence);
+      throw new FencedError(fence.actorType, fence.actorId, fence.fence);
     }
     const result = await fn(client);
     await client.query('COMMIT');

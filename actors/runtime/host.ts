@@ -16,6 +16,7 @@ import type { ActorType } from './actor-type.js';
 import { Liveness } from './liveness.js';
 import { activateSubject, assertTypeName, hostsQueueGroup, isValidActorId } from './names.js';
 import { messageOf } from './nats-errors.js';
+import { Outbox } from './outbox.js';
 import { Owners } from './ownership.js';
 import { decode, encode, parseActivateRequest, type ActivateReply } from './wire.js';
 
@@ -72,12 +73,15 @@ export class ActorHost {
   private sweepTimer: NodeJS.Timeout | undefined;
   private drained: Promise<void> | undefined;
   private liveness!: Liveness;
+  private readonly outbox: Outbox;
   /** Passivations in progress, until the id is released and out of the map. */
   private readonly passivations = new WeakMap<Activation, Promise<void>>();
 
   private constructor(private readonly options: Required<ActorHostOptions>) {
     this.hostId = options.hostId;
     this.logger = options.logger.child({ component: 'actor-host', hostId: options.hostId });
+    // Never throwing: the connection may be closing under a late turn at shutdown.
+    this.outbox = new Outbox(options.nc, (err, subject) => this.logger.debug({ err: messageOf(err), subject }, 'could not publish'));
   }
 
   /** Joins the pool: liveness key, owners buckets, activate subscriptions, idle sweep. */
@@ -143,6 +147,7 @@ export class ActorHost {
     }
     await this.liveness.stop({ deleteKey: true });
     await Promise.allSettled(ends);
+    this.outbox.flush();
     this.logger.info('actor host stopped');
   }
 
@@ -249,6 +254,7 @@ export class ActorHost {
     try {
       activation = new Activation({
         nc: this.options.nc,
+        outbox: this.outbox,
         prefix: this.options.prefix,
         actorType: pool.type,
         id,
@@ -380,6 +386,7 @@ export class ActorHost {
       }
     }
     this.state = 'stopped';
+    this.outbox.flush();
     await this.liveness.stop({ deleteKey: true });
     this.logger.info({ ms: Math.round(performance.now() - started) }, 'actor host drained');
   }

@@ -44,7 +44,7 @@ export class ServeCommand extends SvcCommand {
       flags: this.flagValues(),
     });
     const config = requireValid(loaded, 'server');
-    const logger = createLogger({ level: config.log.level });
+    const logger = createLogger({ level: config.log.level, buffered: true });
     const service = await startService({ config, roles, logger, migrateFirst: this.migrateFirst });
 
     const startupMs = Math.round(performance.now());

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# A throwaway stack for one test or benchmark run: a fresh temp dir, free ports, no durability,
-# Temporal headless. Sourced by test.sh and bench.sh after lib/common.sh.
+# A throwaway stack for one test or benchmark run: a fresh temp dir, free ports, Temporal headless,
+# and no durability unless asked for. Sourced by test.sh and bench.sh after lib/common.sh.
 #
 # Harness contract (test/harness/stack.ts): private PostgreSQL clusters that tests start live in
 # "$SVCTEST_STACK_DIR"/private-pg-*/; they are stopped here too, in case a test never got to.
@@ -35,9 +35,12 @@ throwaway_stack_down() {
   THROWAWAY_STACK_DIR=
 }
 
-# throwaway_stack_up: starts the stack, exports SVCTEST_*, and stops and deletes it when the calling
-# script exits, however it exits.
+# throwaway_stack_up [durable]: starts the stack, exports SVCTEST_*, and stops and deletes it when the
+# calling script exits, however it exits. `durable` keeps fsync and synchronous commits on, as in
+# production: benchmarks use it so a commit costs what it really costs.
 throwaway_stack_up() {
+  local throwaway=1
+  [[ ${1:-} == durable ]] && throwaway=0
   THROWAWAY_STACK_DIR=$(mktemp -d "${TMPDIR:-/tmp}/svc-stack.XXXXXX")
   # mktemp makes it private to us; the postgres user (when we are root) must be able to enter it.
   chmod 755 "$THROWAWAY_STACK_DIR"
@@ -46,7 +49,7 @@ throwaway_stack_up() {
   trap 'exit 130' INT
   trap 'exit 143' TERM
 
-  SVC_STACK_DIR=$THROWAWAY_STACK_DIR SVC_STACK_THROWAWAY=1 SVC_STACK_TEMPORAL_HEADLESS=1 \
+  SVC_STACK_DIR=$THROWAWAY_STACK_DIR SVC_STACK_THROWAWAY=$throwaway SVC_STACK_TEMPORAL_HEADLESS=1 \
     bash "$SVC_REPO_ROOT/infra/stack.sh" start
 
   # stack.env holds the svc startup configuration; the tests get the same addresses as SVCTEST_*.

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import { ActorClient } from '../../actors/runtime/client.js';
+import { natsOptions } from '../../server/connections.js';
 import { hostKey, ownersBucketName } from '../../actors/runtime/names.js';
 import { generatedSecrets, replicaEnv, startReplica, type Replica } from './replica.js';
 import { runSvc } from './svc-process.js';
@@ -28,7 +29,7 @@ export class ActorCluster {
     const migrated = await runSvc(['migrate'], { SVC_DATABASE_URL: databaseUrl });
     if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
     const prefix = `t${randomBytes(4).toString('hex')}`;
-    const nc = await connect({ servers: testStack().natsUrl, name: `test-${options.label}` });
+    const nc = await connect(natsOptions([testStack().natsUrl], `test-${options.label}`));
     const cluster = new ActorCluster(databaseUrl, prefix, nc, new ActorClient(nc, prefix), await generatedSecrets(), options.env ?? {});
     await Promise.all(Array.from({ length: options.hosts }, () => cluster.addHost()));
     return cluster;

@@ -6,6 +6,16 @@ export interface Exit {
 }
 
 /**
+ * Programs still running when this process exits, however it exits (a failed assertion, an
+ * unhandled rejection in a benchmark): they are killed, so no orphan keeps using the CPU, the
+ * ports or the stack of later runs.
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/**
  * A long-running Node program started by a test (the `svc` CLI, an actor host fixture) whose
  * stdout lines the test waits on with deadlines.
  */
@@ -18,6 +28,8 @@ export class ChildProgram {
 
   constructor(main: string, args: string[], env: NodeJS.ProcessEnv) {
     this.child = spawn(process.execPath, ['--enable-source-maps', main, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(this.child);
+    this.child.once('exit', () => running.delete(this.child));
     let partial = '';
     this.child.stdout?.on('data', (chunk: Buffer) => {
       partial += chunk.toString();

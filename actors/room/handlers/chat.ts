@@ -37,8 +37,8 @@ export async function sendMessage(core: RoomCore, command: RoomCommandOf<'chat.s
   core.require(access, 'send_chat', 'sending chat messages');
   const text = checkChatText(command.text);
   const name = access.member?.name ?? displayName(access.name, access.userId);
-  const stored = await core.durable('store the chat message', (client) =>
-    chat.insertMessage(client, core.id, { userId: access.userId, name, text, commandId: idempotencyKey(command, turn) }),
+  const stored = await core.fencedWrite('store the chat message', (fence) =>
+    core.writers.chat.write({ fence, roomId: core.id, message: { userId: access.userId, name, text, commandId: idempotencyKey(command, turn) } }),
   );
   // A retry finds the message already stored and already published; publishing again would
   // show it twice to clients that do not de-duplicate by id.
