@@ -387,7 +387,9 @@ export class RoomCore {
     // Which media is current is playlist state and must survive a crash; the position alone
     // may lag by the persist interval because it is extrapolated on reactivation.
     if (mediaChanged) await this.persistPlayback();
-    else if (!this.timers.has('persist')) this.schedule('persist', this.persistIntervalMs);
+    // Anywhere in the second half of the interval: rooms that changed together (a burst of
+    // traffic) would otherwise persist together on every interval, a stall of their host.
+    else if (!this.timers.has('persist')) this.schedule('persist', this.persistIntervalMs * (0.5 + Math.random() / 2));
     const view = this.playbackView();
     this.publish({ type: 'playback', playback: view, cause, by, ...(leftBehind ? { leftBehind } : {}) });
     return view;

@@ -33,7 +33,7 @@ export interface SendResult<R> {
 }
 
 export interface ActorClientOptions {
-  /** Longest wait for one reply before re-resolving the actor. Default 250. */
+  /** Wait for the first reply before re-resolving the actor; doubles after each expiry, up to 2000. Default 250. */
   tryTimeoutMs?: number;
   /** Longest pause before retrying after a "retry later" answer. Default 100. */
   retryPauseMs?: number;
@@ -46,6 +46,8 @@ export interface TypedActorClient {
 }
 
 const DEFAULT_TIMEOUT_MS = 5_000;
+/** Per-try timeouts double after each one that expires, up to this. */
+const MAX_TRY_TIMEOUT_MS = 2_000;
 
 type ActivationOutcome =
   | { kind: 'active' }
@@ -109,6 +111,13 @@ export class ActorClient {
     // Whether some try may have reached an activation (decides the final error's code).
     let maybeDelivered = false;
     let lastProblem = 'no attempt finished';
+    // An owner that is slow rather than gone (an overloaded host) gets each command again
+    // after every try timeout; doubling it keeps those duplicates from adding to its load.
+    let tryMs = this.tryTimeoutMs;
+    const tryTimeout = (): number => Math.max(1, Math.min(deadline - Date.now(), tryMs));
+    const backOff = (err: unknown): void => {
+      if (isRequestTimeout(err)) tryMs = Math.min(tryMs * 2, MAX_TRY_TIMEOUT_MS);
+    };
     const pause = (ms: number) => (ms > 0 ? sleep(Math.min(ms, Math.max(0, deadline - Date.now()))) : undefined);
 
     for (;;) {
@@ -118,7 +127,7 @@ export class ActorClient {
       }
 
       if (resolve) {
-        const outcome = await this.requestActivation(activate, activateRequest, deadline);
+        const outcome = await this.requestActivation(activate, activateRequest, tryTimeout(), backOff);
         if (outcome.kind === 'gone') throw new AppError('unavailable', `${type} ${id}: NATS connection closed`);
         if (outcome.kind === 'active') {
           resolve = false;
@@ -138,7 +147,7 @@ export class ActorClient {
       }
 
       try {
-        const msg = await this.requester.request(cmd, payload, this.tryTimeout(deadline));
+        const msg = await this.requester.request(cmd, payload, tryTimeout());
         const reply = parseCommandReply(decode(msg.data));
         if (!reply) {
           lastProblem = 'malformed command reply';
@@ -158,6 +167,7 @@ export class ActorClient {
       } catch (err) {
         if (err instanceof AppError) throw err;
         if (isConnectionGone(err)) throw new AppError('unavailable', `${type} ${id}: NATS connection closed`);
+        backOff(err);
         resolve = true;
         if (isNoResponders(err)) {
           lastProblem = 'not active anywhere';
@@ -174,9 +184,9 @@ export class ActorClient {
   }
 
   /** One activate request to the host pool, classified. */
-  private async requestActivation(subject: string, request: Uint8Array, deadline: number): Promise<ActivationOutcome> {
+  private async requestActivation(subject: string, request: Uint8Array, timeoutMs: number, onError: (err: unknown) => void): Promise<ActivationOutcome> {
     try {
-      const reply = parseActivateReply(decode((await this.requester.request(subject, request, this.tryTimeout(deadline))).data));
+      const reply = parseActivateReply(decode((await this.requester.request(subject, request, timeoutMs)).data));
       if (!reply) return { kind: 'refused', reason: 'malformed activate reply', retryAfterMs: this.retryPauseMs };
       if (reply.ok) return { kind: 'active' };
       const retryAfterMs = Math.min(reply.retryAfterMs, this.retryPauseMs);
@@ -184,6 +194,7 @@ export class ActorClient {
         ? { kind: 'owned', reason: reply.reason, retryAfterMs }
         : { kind: 'refused', reason: reply.reason, retryAfterMs };
     } catch (err) {
+      onError(err);
       if (isConnectionGone(err)) return { kind: 'gone' };
       if (isNoResponders(err)) return { kind: 'no-hosts', retryAfterMs: this.retryPauseMs };
       // A timed-out try has used its time already; anything else gets the usual pause.
@@ -191,9 +202,6 @@ export class ActorClient {
     }
   }
 
-  private tryTimeout(deadline: number): number {
-    return Math.max(1, Math.min(deadline - Date.now(), this.tryTimeoutMs));
-  }
 }
 
 /** An error code from the wire; one this build does not know (a newer host) becomes `internal`. */

@@ -163,7 +163,8 @@ test('after a crash the next activation extrapolates from the last persisted sta
   await room.send(owner, { kind: 'playback.rate', rate: 1.5 });
   await room.send(owner, { kind: 'playback.play' });
   t.true(room.hasTimer('persist'), 'a change schedules a lazy write');
-  t.is(room.ctx.pending().find((timer) => (timer.command as { name: string }).name === 'persist')?.ms, 5000);
+  const delay = room.ctx.pending().find((timer) => (timer.command as { name: string }).name === 'persist')?.ms ?? Number.NaN;
+  t.true(delay >= 2500 && delay <= 5000, `persist scheduled within the persist interval, not ${delay} ms`);
   clock.advance(5_000);
   await room.fire('persist');
   const { rows } = await bed.pool.query('SELECT media_id, playing, position, rate FROM room_playback WHERE room_id = $1', [room.id]);
