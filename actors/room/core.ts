@@ -205,7 +205,7 @@ export class RoomCore {
     const activeMember = member?.status === 'active';
     const guest = caller.guest === true || member?.guest === true;
     const role: RoomRole | null = isOwner ? 'admin' : activeMember ? (guest ? 'guest' : member.role) : null;
-    let permissions: Set<Permission>;
+    let permissions: ReadonlySet<Permission>;
     if (service || isOwner) permissions = ownerPermissions();
     else if (role && this.room) permissions = rolePermissions(role, this.room.options.permissionOverrides, this.deps.settings);
     else permissions = new Set();

@@ -22,7 +22,7 @@ const DEFAULT_KEYS = {
   guest: 'permissions.guestDefaultPermissions',
 } as const satisfies Record<RoomRole, string>;
 
-export function rolePermissions(role: RoomRole, overrides: PermissionOverrides, settings: SettingsReader): Set<Permission> {
+export function rolePermissions(role: RoomRole, overrides: PermissionOverrides, settings: SettingsReader): ReadonlySet<Permission> {
   const source: readonly string[] = overrides[role] ?? settings.get(DEFAULT_KEYS[role]);
   const permissions = new Set<Permission>();
   for (const name of source) {
@@ -33,8 +33,11 @@ export function rolePermissions(role: RoomRole, overrides: PermissionOverrides, 
   return permissions;
 }
 
-export function ownerPermissions(): Set<Permission> {
-  return new Set(PERMISSIONS);
+/** Shared, never modified: built once rather than on every command of an owner. */
+const EVERY_PERMISSION: ReadonlySet<Permission> = new Set(PERMISSIONS);
+
+export function ownerPermissions(): ReadonlySet<Permission> {
+  return EVERY_PERMISSION;
 }
 
 /** A stable order for showing a set (the order of `PERMISSIONS`). */

@@ -23,6 +23,7 @@ import { Mailbox } from './mailbox.js';
 import { commandSubject, eventSubject } from './names.js';
 import { isWrongLastSequence, messageOf } from './nats-errors.js';
 import type { Outbox } from './outbox.js';
+import type { Pacer } from './pacer.js';
 import { RecentCommands } from './recent-commands.js';
 import { decode, encode, notHereReply, parseEnvelope, replyError } from './wire.js';
 
@@ -39,6 +40,8 @@ export interface ActivationDeps {
   nc: NatsConnection;
   /** Where replies and events go (the host's, shared by its activations). */
   outbox: Outbox;
+  /** Starts delivered commands a bounded number per event-loop turn (the host's). */
+  pacer: Pacer;
   prefix: string;
   actorType: ActorType;
   id: string;
@@ -143,7 +146,9 @@ export class Activation {
     try {
       this.sub = this.deps.nc.subscribe(this.cmdSubject, {
         callback: (err, msg) => {
-          if (!err) this.receive(msg);
+          if (err) return;
+          const receivedAt = Date.now();
+          this.deps.pacer.run(() => this.receive(msg, receivedAt));
         },
       });
     } catch (err) {
@@ -206,8 +211,7 @@ export class Activation {
     return this.ending;
   }
 
-  private receive(msg: Msg): void {
-    const receivedAt = Date.now();
+  private receive(msg: Msg, receivedAt: number): void {
     if ((this.state !== 'active' && this.state !== 'stopping') || !this.deps.isLive()) {
       this.respond(msg.reply, notHereReply('the activation ended; retry', 0));
       return;

@@ -17,6 +17,7 @@ import { Liveness } from './liveness.js';
 import { activateSubject, assertTypeName, hostsQueueGroup, isValidActorId } from './names.js';
 import { messageOf } from './nats-errors.js';
 import { Outbox } from './outbox.js';
+import { Pacer } from './pacer.js';
 import { Owners } from './ownership.js';
 import { decode, encode, parseActivateRequest, type ActivateReply } from './wire.js';
 
@@ -60,6 +61,8 @@ const DEFAULTS = {
   drainTimeoutMs: 10_000,
   recentCommands: 512,
 };
+/** Commands started per event-loop turn before the rest wait for the next (see pacer.ts). */
+const COMMANDS_PER_TURN = 256;
 /** Retry hint for "this host cannot take activations right now": another host likely can. */
 const RETRY_ELSEWHERE_MS = 20;
 /** Retry hint after a failed activation (the actor's load failed): give it a moment. */
@@ -74,6 +77,7 @@ export class ActorHost {
   private drained: Promise<void> | undefined;
   private liveness!: Liveness;
   private readonly outbox: Outbox;
+  private readonly pacer = new Pacer(COMMANDS_PER_TURN);
   /** Passivations in progress, until the id is released and out of the map. */
   private readonly passivations = new WeakMap<Activation, Promise<void>>();
 
@@ -255,6 +259,7 @@ export class ActorHost {
       activation = new Activation({
         nc: this.options.nc,
         outbox: this.outbox,
+        pacer: this.pacer,
         prefix: this.options.prefix,
         actorType: pool.type,
         id,
