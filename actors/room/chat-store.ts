@@ -4,11 +4,9 @@
  */
 import type pg from 'pg';
 import { AppError } from '../../errors/app-error.js';
-import { CLAIM_FENCE_SQL, FencedError, fenceParams, type Fence } from '../runtime/fencing.js';
 import type { ChatMessage } from './model.js';
 
-/** A pool or a client in a transaction. */
-export type Db = Pick<pg.PoolClient, 'query'>;
+type Db = Pick<pg.PoolClient, 'query'>;
 
 export interface MessageRow {
   id: string;
@@ -19,7 +17,7 @@ export interface MessageRow {
   created_at: Date;
 }
 
-export const MESSAGE_COLUMNS = 'id, user_id, name, text, pinned, created_at';
+const COLUMNS = 'id, user_id, name, text, pinned, created_at';
 
 export function messageFromRow(row: MessageRow): ChatMessage {
   return {
@@ -40,31 +38,9 @@ export interface NewMessage {
   commandId: string;
 }
 
-/**
- * Inserts the message under the activation's fence in one statement (one round trip and one
- * commit: chat is the hottest durable write), or finds the one already stored under the same
- * idempotency key. Throws FencedError when a newer activation holds the room.
- */
-export async function insertMessage(db: Db, fence: Fence, roomId: string, message: NewMessage): Promise<{ message: ChatMessage; created: boolean }> {
-  const { rows } = await db.query<Partial<MessageRow> & { claimed: boolean }>(
-    `WITH claim AS (${CLAIM_FENCE_SQL}),
-     inserted AS (
-       INSERT INTO chat_messages (room_id, user_id, name, text, command_id)
-       SELECT $4, $5, $6, $7, $8 WHERE EXISTS (SELECT FROM claim)
-       ON CONFLICT ON CONSTRAINT chat_messages_room_command_key DO NOTHING
-       RETURNING ${MESSAGE_COLUMNS})
-     SELECT EXISTS (SELECT FROM claim) AS claimed, inserted.* FROM (VALUES (1)) AS one LEFT JOIN inserted ON true`,
-    [...fenceParams(fence), roomId, message.userId, message.name, message.text, message.commandId],
-  );
-  const row = rows[0];
-  if (!row?.claimed) throw new FencedError(fence.actorType, fence.actorId, fence.fence);
-  if (row.id !== null && row.id !== undefined) return { message: messageFromRow(row as MessageRow), created: true };
-  return findByCommandId(db, roomId, message.commandId);
-}
-
 /** The message stored earlier under an idempotency key, for a send that repeated it. */
 export async function findByCommandId(db: Db, roomId: string, commandId: string): Promise<{ message: ChatMessage; created: false }> {
-  const { rows } = await db.query<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM chat_messages WHERE room_id = $1 AND command_id = $2`, [
+  const { rows } = await db.query<MessageRow>(`SELECT ${COLUMNS} FROM chat_messages WHERE room_id = $1 AND command_id = $2`, [
     roomId,
     commandId,
   ]);
@@ -77,7 +53,7 @@ export async function findByCommandId(db: Db, roomId: string, commandId: string)
 /** The message, row-locked for the rest of the transaction, or null. */
 export async function lockMessage(db: Db, roomId: string, id: string): Promise<ChatMessage | null> {
   const { rows } = await db.query<MessageRow>(
-    `SELECT ${MESSAGE_COLUMNS} FROM chat_messages WHERE room_id = $1 AND id = $2 FOR UPDATE`,
+    `SELECT ${COLUMNS} FROM chat_messages WHERE room_id = $1 AND id = $2 FOR UPDATE`,
     [roomId, id],
   );
   return rows[0] ? messageFromRow(rows[0]) : null;
@@ -97,7 +73,7 @@ export async function countPinned(db: Db, roomId: string): Promise<number> {
 
 export async function setPinned(db: Db, roomId: string, id: string, pinned: boolean): Promise<ChatMessage | null> {
   const { rows } = await db.query<MessageRow>(
-    `UPDATE chat_messages SET pinned = $3 WHERE room_id = $1 AND id = $2 RETURNING ${MESSAGE_COLUMNS}`,
+    `UPDATE chat_messages SET pinned = $3 WHERE room_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
     [roomId, id, pinned],
   );
   return rows[0] ? messageFromRow(rows[0]) : null;
@@ -106,7 +82,7 @@ export async function setPinned(db: Db, roomId: string, id: string, pinned: bool
 /** Up to `limit` messages older than `before` (or the newest), newest first. */
 export async function history(db: Db, roomId: string, before: string | undefined, limit: number): Promise<ChatMessage[]> {
   const { rows } = await db.query<MessageRow>(
-    `SELECT ${MESSAGE_COLUMNS} FROM chat_messages
+    `SELECT ${COLUMNS} FROM chat_messages
      WHERE room_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint)
      ORDER BY id DESC LIMIT $3`,
     [roomId, before ?? null, limit],
@@ -116,7 +92,7 @@ export async function history(db: Db, roomId: string, before: string | undefined
 
 export async function pinnedMessages(db: Db, roomId: string): Promise<ChatMessage[]> {
   const { rows } = await db.query<MessageRow>(
-    `SELECT ${MESSAGE_COLUMNS} FROM chat_messages WHERE room_id = $1 AND pinned ORDER BY id DESC`,
+    `SELECT ${COLUMNS} FROM chat_messages WHERE room_id = $1 AND pinned ORDER BY id DESC`,
     [roomId],
   );
   return rows.map(messageFromRow);

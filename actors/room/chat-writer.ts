@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { FencedBatchWriter } from '../runtime/fenced-batch-writer.js';
 import type { Fence } from '../runtime/fencing.js';
-import { findByCommandId, insertMessage, messageFromRow, type MessageRow, type NewMessage } from './chat-store.js';
+import { findByCommandId, messageFromRow, type MessageRow, type NewMessage } from './chat-store.js';
 import type { ChatMessage } from './model.js';
 
 export interface ChatSend {
@@ -45,7 +45,6 @@ export function chatWriter(pool: pg.Pool): FencedBatchWriter<ChatSend, StoredMes
     ORDER BY i.ord`,
     outcome: (send, row, db) =>
       row.id !== null ? { message: messageFromRow(row as unknown as MessageRow), created: true } : findByCommandId(db, send.roomId, send.message.commandId),
-    writeOne: (send, db) => insertMessage(db, send.fence, send.roomId, send.message),
   });
 }
 

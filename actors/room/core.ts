@@ -171,10 +171,9 @@ export class RoomCore {
   }
 
   /**
-   * Runs `fn`, which writes under the activation's fence itself (a statement that claims the
-   * token, see CLAIM_FENCE_SQL, or one of the host's writers) and throws FencedError when the
-   * claim fails; for hot paths where a transaction's extra round trips would cost too much. A refusal marks
-   * this activation dead (every later command fails fast) and tells the runtime, which
+   * Runs `fn`, which writes under the activation's fence itself (withFence, or one of the
+   * host's group-committed writers) and throws FencedError when the claim fails. A refusal
+   * marks this activation dead (every later command fails fast) and tells the runtime, which
    * deactivates it.
    */
   async fencedWrite<T>(what: string, fn: (fence: Fence) => Promise<T>): Promise<T> {

@@ -6,8 +6,8 @@
  */
 import type pg from 'pg';
 import { FencedBatchWriter } from '../runtime/fenced-batch-writer.js';
-import { withFence, type Fence } from '../runtime/fencing.js';
-import { PLAYBACK_COLUMNS, playbackValues, savePlayback, savePlaybacksSql, type StoredPlayback } from './room-store.js';
+import type { Fence } from '../runtime/fencing.js';
+import { PLAYBACK_COLUMNS, playbackValues, savePlaybacksSql, type StoredPlayback } from './room-store.js';
 
 export interface PlaybackSave {
   fence: Fence;
@@ -26,7 +26,6 @@ export function playbackWriter(pool: pg.Pool): FencedBatchWriter<PlaybackSave, v
     FROM input i LEFT JOIN claim c USING (actor_type, actor_id, fence)
     ORDER BY i.ord`,
     outcome: () => undefined,
-    writeOne: (save, db) => withFence(db, save.fence, (client) => savePlayback(client, save.roomId, save.playback)),
   });
 }
 

@@ -3,8 +3,8 @@
  * while earlier batches are running go together as one statement that claims the fence of
  * every actor in it (in key order, see claimFencesSql) and writes only for the claims that
  * held. Each write still gets its own outcome: FencedError when its actor was taken over,
- * its own result otherwise. A statement that fails as a whole is retried write by write, so
- * only the write at fault fails.
+ * its own result otherwise. A statement that fails as a whole is retried write by write (the
+ * same statement, one write each), so only the write at fault fails.
  *
  * For hot, one-row writes (chat sends, playback positions). A transaction per write costs
  * four round trips and a commit; on a loaded host those socket writes were the largest cost.
@@ -27,8 +27,6 @@ export interface FencedBatchSpec<I extends { fence: Fence }, R> {
   statement: string;
   /** The result of an item whose claim held, from its row. */
   outcome(item: I, row: Record<string, unknown>, pool: pg.Pool): R | Promise<R>;
-  /** The same write for one item alone, throwing FencedError when the claim fails. */
-  writeOne(item: I, pool: pg.Pool): Promise<R>;
 }
 
 const BATCH = { maxBatch: 256, maxInFlight: 4 };
@@ -60,8 +58,6 @@ ${spec.statement}`;
   }
 
   private async writeBatch(items: I[]): Promise<Array<R | Error>> {
-    // Alone, the write's own one-item form does the same with simpler SQL.
-    if (items.length === 1) return [await this.writeOne(items[0] as I)];
     const values = items.map((item) => this.spec.values(item));
     let rows: Array<Record<string, unknown>>;
     try {
@@ -71,8 +67,9 @@ ${spec.statement}`;
         items.map((item) => item.fence.fence.toString()),
         ...this.spec.columns.map((_, column) => values.map((row) => row[column])),
       ]));
-    } catch {
-      return Promise.all(items.map((item) => this.writeOne(item)));
+    } catch (err) {
+      if (items.length === 1) return [toError(err)];
+      return (await Promise.all(items.map((item) => this.writeBatch([item])))).flat();
     }
     if (rows.length !== items.length) throw new Error(`fenced batch answered ${rows.length} rows for ${items.length} writes`);
     return Promise.all(
@@ -86,10 +83,6 @@ ${spec.statement}`;
         }
       }),
     );
-  }
-
-  private writeOne(item: I): Promise<R | Error> {
-    return this.spec.writeOne(item, this.pool).catch((err: unknown) => toError(err));
   }
 }
 

@@ -31,27 +31,21 @@ const RAISE_FENCE = `ON CONFLICT (actor_type, actor_id) DO UPDATE SET fence = EX
 /**
  * Claims the token: raises the actor's row to `fence` ($3) for actor $1/$2 unless a higher
  * one is there, and returns one row when the claim holds. The row lock it takes (even when
- * the WHERE refuses) serialises writes of one actor until the transaction ends. Statements
- * that write in one round trip embed it as a CTE (`WITH claim AS (…)`) and write only
- * `WHERE EXISTS (SELECT FROM claim)`.
+ * the WHERE refuses) serialises writes of one actor until the transaction ends.
  */
-export const CLAIM_FENCE_SQL = `INSERT INTO actor_fences (actor_type, actor_id, fence) VALUES ($1, $2, $3)
+const CLAIM_FENCE_SQL = `INSERT INTO actor_fences (actor_type, actor_id, fence) VALUES ($1, $2, $3)
   ${RAISE_FENCE} RETURNING fence`;
 
 /**
- * CLAIM_FENCE_SQL for many actors in one statement: `source` is a query of rows
- * (actor_type, actor_id, fence), at most one per actor. Returns (actor_type, actor_id, fence)
- * of each claim that holds. Rows are locked in key order, so two batches never deadlock.
+ * The claim of withFence for many actors in one statement (see FencedBatchWriter): `source`
+ * is a query of rows (actor_type, actor_id, fence), at most one per actor. Returns
+ * (actor_type, actor_id, fence) of each claim that holds. Rows are locked in key order, so two
+ * batches never deadlock.
  */
 export function claimFencesSql(source: string): string {
   return `INSERT INTO actor_fences (actor_type, actor_id, fence)
   SELECT actor_type, actor_id, fence FROM (${source}) AS claims ORDER BY actor_type, actor_id
   ${RAISE_FENCE} RETURNING actor_type, actor_id, fence`;
-}
-
-/** The parameters $1..$3 of CLAIM_FENCE_SQL. */
-export function fenceParams(fence: Fence): [string, string, string] {
-  return [fence.actorType, fence.actorId, fence.fence.toString()];
 }
 
 /**
@@ -62,7 +56,7 @@ export async function withFence<T>(pool: pg.Pool, fence: Fence, fn: (client: pg.
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const claimed = await client.query(CLAIM_FENCE_SQL, fenceParams(fence));
+    const claimed = await client.query(CLAIM_FENCE_SQL, [fence.actorType, fence.actorId, fence.fence.toString()]);
     if (claimed.rowCount === 0) {
       await client.query('ROLLBACK');
       throw new FencedError(fence.actorType, fence.actorId, fence.fence);
