@@ -20,7 +20,31 @@ const TARGET_RATE = 20_000;
 const roomId = (i: number): string => `bench-${i}`;
 /** Rooms per owner stay within the default server.maxRoomsPerUser (10). */
 const ownerOf = (i: number): Caller => ({ userId: `bench-user-${Math.floor(i / 10)}`, name: 'Bench' });
+/** Extra NODE_OPTIONS for the host processes, e.g. `--import=./lag-probe.mjs` when profiling. */
+const HOST_NODE_OPTIONS = process.env.BENCH_HOST_NODE_OPTIONS;
+const hostEnv = HOST_NODE_OPTIONS ? { NODE_OPTIONS: HOST_NODE_OPTIONS } : undefined;
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
+
+/** Host log lines that mean the cluster misbehaved under the load (they explain failed commands). */
+const INCIDENTS = ['host lost its liveness', 'actor fenced'];
+
+/** Incident lines the hosts printed since the last call, counted, with the first one's reason. */
+function incidents(cluster: ActorCluster, seen: Map<string, number>): string {
+  const counts = new Map<string, { count: number; reason: string }>();
+  for (const [hostId, replica] of cluster.hosts) {
+    const lines = replica.process.lines;
+    for (let i = seen.get(hostId) ?? 0; i < lines.length; i += 1) {
+      const line = lines[i] ?? '';
+      const hit = INCIDENTS.find((text) => line.includes(`"msg":"${text}"`));
+      if (!hit) continue;
+      const entry = counts.get(hit) ?? { count: 0, reason: String((JSON.parse(line) as { reason?: unknown }).reason) };
+      entry.count += 1;
+      counts.set(hit, entry);
+    }
+    seen.set(hostId, lines.length);
+  }
+  return [...counts].map(([text, { count, reason }]) => `\n      hosts: ${text} x${count} (first: ${reason})`).join('');
+}
 
 function summary(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -121,13 +145,14 @@ async function createRooms(cluster: ActorCluster, count: number): Promise<void> 
 }
 
 async function throughputAndActivation(): Promise<void> {
-  const cluster = await ActorCluster.start({ label: 'bench_actors', hosts: 2 });
+  const cluster = await ActorCluster.start({ label: 'bench_actors', hosts: 2, env: hostEnv });
+  const seen = new Map<string, number>();
   try {
     await createRooms(cluster, ROOMS);
     console.log(`(a) ${ROOMS} active rooms on 2 actor hosts, ${CONCURRENCY} commands in flight, ${SECONDS} s per phase`);
 
     const playback = await closedLoop(cluster, playbackCommand);
-    console.log(`    playback/read commands: ${playback.rate.toFixed(0)} commands/s (errors ${playback.errors})  target >= ${TARGET_RATE}`);
+    console.log(`    playback/read commands: ${playback.rate.toFixed(0)} commands/s (errors ${playback.errors})  target >= ${TARGET_RATE}${incidents(cluster, seen)}`);
 
     // "Half that load": half the 20,000/s target, and also half of what was just measured.
     for (const [label, rate] of [
@@ -135,11 +160,11 @@ async function throughputAndActivation(): Promise<void> {
       ['half the measured rate', playback.rate / 2],
     ] as const) {
       const open = await openLoop(cluster, rate);
-      console.log(`    latency at ${label} (${rate.toFixed(0)}/s, open loop): ${summary(open.latencies)} (errors ${open.errors})  target p99 < 10 ms`);
+      console.log(`    latency at ${label} (${rate.toFixed(0)}/s, open loop): ${summary(open.latencies)} (errors ${open.errors})  target p99 < 10 ms${incidents(cluster, seen)}`);
     }
 
     const chat = await closedLoop(cluster, (n) => ({ kind: 'chat.send', text: `bench message ${n}` }));
-    console.log(`    durable chat sends (acknowledged after commit): ${chat.rate.toFixed(0)} messages/s (errors ${chat.errors})  target >= 3000`);
+    console.log(`    durable chat sends (acknowledged after commit): ${chat.rate.toFixed(0)} messages/s (errors ${chat.errors})  target >= 3000${incidents(cluster, seen)}`);
 
     // (b) Drain both hosts so no room is active, then start two fresh ones.
     for (const hostId of [...cluster.hosts.keys()]) await cluster.drain(hostId);
@@ -157,7 +182,7 @@ async function throughputAndActivation(): Promise<void> {
 }
 
 async function failover(): Promise<void> {
-  const cluster = await ActorCluster.start({ label: 'bench_failover', hosts: 3 });
+  const cluster = await ActorCluster.start({ label: 'bench_failover', hosts: 3, env: hostEnv });
   try {
     const times: number[] = [];
     for (let i = 0; i < FAILOVER_KILLS; i += 1) {

@@ -131,6 +131,11 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
   'actors.heartbeat_ms': { type: INT, default: 300, description: 'Interval of the actor host heartbeat in ms (at most a third of the lease).' },
   'actors.idle_timeout_ms': { type: INT, default: 300000, description: 'Idle time in ms after which an actor with nobody present is passivated.' },
   'actors.mailbox_size': { type: INT, default: 1024, description: 'Commands queued per actor before it answers busy.' },
+  'actors.max_queue_wait_ms': {
+    type: INT,
+    default: 100,
+    description: 'Longest a command may wait to start on an actor host before the host answers new ones busy (load shedding).',
+  },
   'actors.drain_timeout_ms': { type: INT, default: 20000, description: 'Longest a graceful drain (SIGTERM) waits in ms.' },
   'temporal.address': { type: STRING, default: '127.0.0.1:7233', description: 'Temporal frontend host:port.' },
   'temporal.namespace': { type: STRING, default: 'default', description: 'Temporal namespace.' },

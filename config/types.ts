@@ -32,6 +32,8 @@ export interface StartupConfig {
     idle_timeout_ms: number;
     /** Queued commands per actor before it answers `busy`. */
     mailbox_size: number;
+    /** Longest a command may wait to start on a host before the host sheds new ones as `busy`. */
+    max_queue_wait_ms: number;
     /** Longest a SIGTERM drain waits for in-flight turns before exiting anyway. */
     drain_timeout_ms: number;
   };

@@ -190,7 +190,8 @@ function checkCredentialKey(config: StartupConfig): FieldIssue[] {
 export { resolveManagementEndpoint } from './management-endpoint.js';
 
 function checkActors(config: StartupConfig): FieldIssue[] {
-  const { lease_ttl_ms: ttl, heartbeat_ms: heartbeat, idle_timeout_ms: idle, mailbox_size: mailbox, drain_timeout_ms: drain } = config.actors;
+  const { lease_ttl_ms: ttl, heartbeat_ms: heartbeat, idle_timeout_ms: idle, mailbox_size: mailbox, max_queue_wait_ms: queueWait, drain_timeout_ms: drain } =
+    config.actors;
   const issues: FieldIssue[] = [];
   const within = (key: StartupKeyName, value: number, min: number, max: number): boolean => {
     if (Number.isInteger(value) && value >= min && value <= max) return true;
@@ -203,6 +204,7 @@ function checkActors(config: StartupConfig): FieldIssue[] {
   }
   within('actors.idle_timeout_ms', idle, 1000, 86_400_000);
   within('actors.mailbox_size', mailbox, 1, 1_000_000);
+  within('actors.max_queue_wait_ms', queueWait, 1, 60_000);
   within('actors.drain_timeout_ms', drain, 100, 600_000);
   return issues;
 }

@@ -86,6 +86,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         heartbeatMs: config.actors.heartbeat_ms,
         idleTimeoutMs: config.actors.idle_timeout_ms,
         mailboxSize: config.actors.mailbox_size,
+        maxQueueWaitMs: config.actors.max_queue_wait_ms,
         drainTimeoutMs: config.actors.drain_timeout_ms,
       });
       host = actorHost;

@@ -31,8 +31,6 @@ import { decode, encode, notHereReply, parseEnvelope, replyError } from './wire.
 const EVENTS_PER_FENCE = 2 ** 20;
 /** Renew between turns once half the counter is used, so no turn can run out of it. */
 const RENEW_AT = EVENTS_PER_FENCE / 2;
-/** Longest run of back-to-back turns before the mailbox loop yields to the event loop. */
-const TIME_SLICE_MS = 10;
 /** The largest revision whose seqs stay exact in a double (fence * 2^20 + counter < 2^53). */
 const MAX_REVISION = 2 ** 33 - 1;
 
@@ -42,6 +40,8 @@ export interface ActivationDeps {
   outbox: Outbox;
   /** Starts delivered commands a bounded number per event-loop turn (the host's). */
   pacer: Pacer;
+  /** The `busy` reply for a command the pacer sheds because the host is behind. */
+  overloadedReply: string;
   prefix: string;
   actorType: ActorType;
   id: string;
@@ -58,9 +58,10 @@ export interface ActivationDeps {
   onFenced(activation: Activation, reason: string): void;
 }
 
+/** `arrivedAt` is performance.now() when the work reached this host: what its CPU wait counts from. */
 type Work =
-  | { kind: 'command'; envelope: CommandEnvelope; receivedAt: number }
-  | { kind: 'timer'; command: unknown };
+  | { kind: 'command'; envelope: CommandEnvelope; receivedAt: number; arrivedAt: number }
+  | { kind: 'timer'; command: unknown; arrivedAt: number };
 
 type State = 'starting' | 'active' | 'stopping' | 'stopped';
 
@@ -146,9 +147,7 @@ export class Activation {
     try {
       this.sub = this.deps.nc.subscribe(this.cmdSubject, {
         callback: (err, msg) => {
-          if (err) return;
-          const receivedAt = Date.now();
-          this.deps.pacer.run(() => this.receive(msg, receivedAt));
+          if (!err) this.deliver(msg);
         },
       });
     } catch (err) {
@@ -201,18 +200,22 @@ export class Activation {
       this.state = 'stopped';
       this.sub?.unsubscribe();
       this.cancelTimers();
-      for (const work of this.mailbox.clear()) {
-        if (work.kind !== 'command') continue;
-        const reply = encode(notHereReply('the activation ended; retry', 0));
-        for (const waiter of this.recent.forget(work.envelope.id)) this.send(waiter, reply);
-      }
+      const reply = encode(notHereReply('the activation ended; retry', 0));
+      for (const work of this.mailbox.clear()) if (work.kind === 'command') this.refuse(work.envelope.id, reply);
     }
     this.ending ??= this.whenQuiet().then(() => this.callDeactivate(this.endReason ?? reason));
     return this.ending;
   }
 
-  private receive(msg: Msg, receivedAt: number): void {
-    if ((this.state !== 'active' && this.state !== 'stopping') || !this.deps.isLive()) {
+  /**
+   * A command as it arrives: checked and registered under its id at once, so a retry of it
+   * joins this one whether it is still waiting for the pacer or already queued; the pacer
+   * then decides when it enters the mailbox, or sheds it when the host is behind.
+   */
+  private deliver(msg: Msg): void {
+    const receivedAt = Date.now();
+    const arrivedAt = performance.now();
+    if (this.state !== 'active' && this.state !== 'stopping') {
       this.respond(msg.reply, notHereReply('the activation ended; retry', 0));
       return;
     }
@@ -229,22 +232,40 @@ export class Activation {
       return;
     }
     if (seen.state === 'pending') return;
-    if (!this.mailbox.offer({ kind: 'command', envelope, receivedAt })) {
-      this.respond(msg.reply, {
-        ok: false,
-        error: { code: 'busy', message: `${this.type} ${this.id} is busy: ${this.mailbox.capacity} commands are queued` },
-      });
+    this.recent.begin(envelope.id, msg.reply, envelope.deadline);
+    this.deps.pacer.run(
+      () => this.admit({ kind: 'command', envelope, receivedAt, arrivedAt }),
+      () => this.refuse(envelope.id, this.deps.overloadedReply),
+    );
+  }
+
+  /** Puts a delivered command in the mailbox (or answers why it cannot go there). */
+  private admit(work: Extract<Work, { kind: 'command' }>): void {
+    const { envelope } = work;
+    if ((this.state !== 'active' && this.state !== 'stopping') || !this.deps.isLive()) {
+      this.refuse(envelope.id, encode(notHereReply('the activation ended; retry', 0)));
       return;
     }
-    this.recent.begin(envelope.id, msg.reply, envelope.deadline);
+    if (!this.mailbox.offer(work)) {
+      const busy: CommandReply = {
+        ok: false,
+        error: { code: 'busy', message: `${this.type} ${this.id} is busy: ${this.mailbox.capacity} commands are queued` },
+      };
+      this.refuse(envelope.id, encode(busy));
+      return;
+    }
     this.lastActivity = performance.now();
     void this.pump();
+  }
+
+  /** Answers every waiter of a command that will not run here with `reply`. */
+  private refuse(id: string, reply: string): void {
+    for (const waiter of this.recent.forget(id)) this.send(waiter, reply);
   }
 
   private async pump(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    let sliceStart = performance.now();
     try {
       while (this.state === 'active' || this.state === 'stopping') {
         // A host that lost its liveness may no longer act; the check also starts its recovery,
@@ -254,12 +275,11 @@ export class Activation {
         if (!work) break;
         await this.run(work);
         if (this.counter >= RENEW_AT && this.state === 'active') await this.renewFence();
-        // Turns that never wait on I/O chain as microtasks and would starve the heartbeat,
-        // the network and every other actor of the host; give way now and then.
-        if (performance.now() - sliceStart >= TIME_SLICE_MS) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          sliceStart = performance.now();
-        }
+        // Turns that never wait on I/O chain as microtasks: the host's pacer decides when the
+        // next one may run, so no actor starves the heartbeat, the network or the others.
+        const next = this.mailbox.peek();
+        const pause = next && this.deps.pacer.pause(next.arrivedAt);
+        if (pause) await pause;
       }
     } finally {
       this.running = false;
@@ -307,7 +327,7 @@ export class Activation {
       }
     }
     this.lastActivity = performance.now();
-    let data: Uint8Array;
+    let data: string;
     try {
       data = encode(reply);
     } catch (err) {
@@ -343,7 +363,7 @@ export class Activation {
       this.timers.delete(timer);
       if (this.state !== 'active') return;
       // Self-scheduled work is bounded by the actor itself; a full mailbox must not lose it.
-      this.mailbox.offer({ kind: 'timer', command }, true);
+      this.mailbox.offer({ kind: 'timer', command, arrivedAt: performance.now() }, true);
       void this.pump();
     }, ms);
     this.timers.add(timer);
@@ -395,7 +415,7 @@ export class Activation {
     if (replyTo) this.send(replyTo, encode(reply));
   }
 
-  private send(subject: string, data: Uint8Array): void {
+  private send(subject: string, data: string): void {
     this.deps.outbox.publish(subject, data);
   }
 

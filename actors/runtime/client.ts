@@ -6,6 +6,11 @@
  * answers (no activation, a dead or paused owner, a host draining) the client asks the host
  * pool to activate the actor and tries again, with the same envelope id, until the deadline.
  * The id lets the activation answer a retry of a command it already ran with the same reply.
+ *
+ * Sends that need the same actor resolved at the same time share one activate request: when a
+ * host with hundreds of actors dies or falls behind, every command in flight to them would
+ * otherwise ask the pool separately, and those requests (each one KV work on a host) arrive
+ * exactly when the pool has least room for them.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -55,12 +60,16 @@ type ActivationOutcome =
   | { kind: 'owned'; reason: string; retryAfterMs: number }
   | { kind: 'refused'; reason: string; retryAfterMs: number }
   | { kind: 'no-hosts'; retryAfterMs: number }
+  /** No answer within the try timeout. */
+  | { kind: 'timed-out' }
   | { kind: 'gone' };
 
 export class ActorClient {
   private readonly tryTimeoutMs: number;
   private readonly retryPauseMs: number;
   private readonly requester: Requester;
+  /** Activate requests in flight, by activate subject and actor id. */
+  private readonly resolving = new Map<string, Promise<ActivationOutcome>>();
 
   constructor(
     nc: NatsConnection,
@@ -95,7 +104,7 @@ export class ActorClient {
       deadline,
       ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}),
     };
-    let payload: Uint8Array;
+    let payload: string;
     try {
       payload = encode(envelope);
     } catch {
@@ -103,7 +112,6 @@ export class ActorClient {
     }
     const cmd = commandSubject(this.prefix, type, id);
     const activate = activateSubject(this.prefix, type);
-    const activateRequest = encode({ id });
 
     let resolve = false;
     // A live owner elsewhere was reported before: pause before trying it again.
@@ -115,8 +123,8 @@ export class ActorClient {
     // after every try timeout; doubling it keeps those duplicates from adding to its load.
     let tryMs = this.tryTimeoutMs;
     const tryTimeout = (): number => Math.max(1, Math.min(deadline - Date.now(), tryMs));
-    const backOff = (err: unknown): void => {
-      if (isRequestTimeout(err)) tryMs = Math.min(tryMs * 2, MAX_TRY_TIMEOUT_MS);
+    const lengthenTries = (): void => {
+      tryMs = Math.min(tryMs * 2, MAX_TRY_TIMEOUT_MS);
     };
     const pause = (ms: number) => (ms > 0 ? sleep(Math.min(ms, Math.max(0, deadline - Date.now()))) : undefined);
 
@@ -127,10 +135,14 @@ export class ActorClient {
       }
 
       if (resolve) {
-        const outcome = await this.requestActivation(activate, activateRequest, tryTimeout(), backOff);
+        const outcome = await this.resolveActor(activate, id, tryTimeout());
         if (outcome.kind === 'gone') throw new AppError('unavailable', `${type} ${id}: NATS connection closed`);
         if (outcome.kind === 'active') {
           resolve = false;
+        } else if (outcome.kind === 'timed-out') {
+          // The try has used its time already: ask again at once, with a longer timeout.
+          lastProblem = 'activation timed out';
+          lengthenTries();
         } else {
           lastProblem = outcome.kind === 'no-hosts' ? `no ${type} host is running` : outcome.reason;
           if (outcome.kind === 'owned') {
@@ -167,7 +179,6 @@ export class ActorClient {
       } catch (err) {
         if (err instanceof AppError) throw err;
         if (isConnectionGone(err)) throw new AppError('unavailable', `${type} ${id}: NATS connection closed`);
-        backOff(err);
         resolve = true;
         if (isNoResponders(err)) {
           lastProblem = 'not active anywhere';
@@ -175,6 +186,7 @@ export class ActorClient {
           // The owner may be paused, dead without having closed its connection, or just slow.
           lastProblem = 'the owner did not answer';
           maybeDelivered = true;
+          lengthenTries();
         } else {
           lastProblem = messageOf(err);
           await pause(this.retryPauseMs);
@@ -183,10 +195,29 @@ export class ActorClient {
     }
   }
 
+  /**
+   * The outcome of the activate request for `id` in flight from this client, or of a new one.
+   * A send that joins waits at most its own `timeoutMs` for it.
+   */
+  private resolveActor(subject: string, id: string, timeoutMs: number): Promise<ActivationOutcome> {
+    const key = `${subject} ${id}`;
+    let shared = this.resolving.get(key);
+    if (!shared) {
+      shared = this.requestActivation(subject, id, timeoutMs).finally(() => this.resolving.delete(key));
+      this.resolving.set(key, shared);
+      return shared;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<ActivationOutcome>((resolve) => {
+      timer = setTimeout(() => resolve({ kind: 'timed-out' }), timeoutMs);
+    });
+    return Promise.race([shared, timedOut]).finally(() => clearTimeout(timer));
+  }
+
   /** One activate request to the host pool, classified. */
-  private async requestActivation(subject: string, request: Uint8Array, timeoutMs: number, onError: (err: unknown) => void): Promise<ActivationOutcome> {
+  private async requestActivation(subject: string, id: string, timeoutMs: number): Promise<ActivationOutcome> {
     try {
-      const reply = parseActivateReply(decode((await this.requester.request(subject, request, timeoutMs)).data));
+      const reply = parseActivateReply(decode((await this.requester.request(subject, encode({ id }), timeoutMs)).data));
       if (!reply) return { kind: 'refused', reason: 'malformed activate reply', retryAfterMs: this.retryPauseMs };
       if (reply.ok) return { kind: 'active' };
       const retryAfterMs = Math.min(reply.retryAfterMs, this.retryPauseMs);
@@ -194,14 +225,12 @@ export class ActorClient {
         ? { kind: 'owned', reason: reply.reason, retryAfterMs }
         : { kind: 'refused', reason: reply.reason, retryAfterMs };
     } catch (err) {
-      onError(err);
       if (isConnectionGone(err)) return { kind: 'gone' };
       if (isNoResponders(err)) return { kind: 'no-hosts', retryAfterMs: this.retryPauseMs };
-      // A timed-out try has used its time already; anything else gets the usual pause.
-      return { kind: 'refused', reason: isRequestTimeout(err) ? 'activation timed out' : messageOf(err), retryAfterMs: isRequestTimeout(err) ? 0 : this.retryPauseMs };
+      if (isRequestTimeout(err)) return { kind: 'timed-out' };
+      return { kind: 'refused', reason: messageOf(err), retryAfterMs: this.retryPauseMs };
     }
   }
-
 }
 
 /** An error code from the wire; one this build does not know (a newer host) becomes `internal`. */

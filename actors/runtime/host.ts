@@ -12,7 +12,7 @@ import type { Msg, NatsConnection, Subscription } from 'nats';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
 import { Activation } from './activation.js';
-import type { ActorType } from './actor-type.js';
+import type { ActorType, CommandReply } from './actor-type.js';
 import { Liveness } from './liveness.js';
 import { activateSubject, assertTypeName, hostsQueueGroup, isValidActorId } from './names.js';
 import { messageOf } from './nats-errors.js';
@@ -37,6 +37,8 @@ export interface ActorHostOptions {
   idleTimeoutMs?: number;
   /** Commands queued per activation before new ones are answered `busy`. Default 1024. */
   mailboxSize?: number;
+  /** Longest a delivered command may wait to start before the host sheds new ones as `busy` (see pacer.ts). Default 100. */
+  maxQueueWaitMs?: number;
   /** Upper bound for drain(); activations not finished by then are cut off. Default 10 000. */
   drainTimeoutMs?: number;
   /** Command ids (with replies) remembered per activation to answer retries. Default 512. */
@@ -58,11 +60,14 @@ const DEFAULTS = {
   leaseTtlMs: 1500,
   idleTimeoutMs: 300_000,
   mailboxSize: 1024,
+  maxQueueWaitMs: 100,
   drainTimeoutMs: 10_000,
   recentCommands: 512,
 };
 /** Commands started per event-loop turn before the rest wait for the next (see pacer.ts). */
-const COMMANDS_PER_TURN = 256;
+const COMMANDS_PER_SLICE = 256;
+/** Turn time per event-loop turn, all activations together (see pacer.ts). */
+const SLICE_MS = 10;
 /** Retry hint for "this host cannot take activations right now": another host likely can. */
 const RETRY_ELSEWHERE_MS = 20;
 /** Retry hint after a failed activation (the actor's load failed): give it a moment. */
@@ -77,13 +82,19 @@ export class ActorHost {
   private drained: Promise<void> | undefined;
   private liveness!: Liveness;
   private readonly outbox: Outbox;
-  private readonly pacer = new Pacer(COMMANDS_PER_TURN);
+  private readonly pacer: Pacer;
+  private readonly overloadedReply: string;
   /** Passivations in progress, until the id is released and out of the map. */
   private readonly passivations = new WeakMap<Activation, Promise<void>>();
 
   private constructor(private readonly options: Required<ActorHostOptions>) {
     this.hostId = options.hostId;
     this.logger = options.logger.child({ component: 'actor-host', hostId: options.hostId });
+    this.pacer = new Pacer({ perSlice: COMMANDS_PER_SLICE, sliceMs: SLICE_MS, maxWaitMs: options.maxQueueWaitMs });
+    this.overloadedReply = encode({
+      ok: false,
+      error: { code: 'busy', message: `actor host ${options.hostId} is overloaded: commands waited more than ${options.maxQueueWaitMs} ms to start` },
+    } satisfies CommandReply);
     // Never throwing: the connection may be closing under a late turn at shutdown.
     this.outbox = new Outbox(options.nc, (err, subject) => this.logger.debug({ err: messageOf(err), subject }, 'could not publish'));
   }
@@ -103,6 +114,7 @@ export class ActorHost {
       heartbeatMs: options.heartbeatMs ?? Math.floor(leaseTtlMs / 5),
       idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
       mailboxSize: options.mailboxSize ?? DEFAULTS.mailboxSize,
+      maxQueueWaitMs: options.maxQueueWaitMs ?? DEFAULTS.maxQueueWaitMs,
       drainTimeoutMs: options.drainTimeoutMs ?? DEFAULTS.drainTimeoutMs,
       recentCommands: options.recentCommands ?? DEFAULTS.recentCommands,
     });
@@ -260,6 +272,7 @@ export class ActorHost {
         nc: this.options.nc,
         outbox: this.outbox,
         pacer: this.pacer,
+        overloadedReply: this.overloadedReply,
         prefix: this.options.prefix,
         actorType: pool.type,
         id,

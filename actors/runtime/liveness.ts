@@ -258,7 +258,7 @@ export class Liveness {
     }
   }
 
-  private value(): Uint8Array {
+  private value(): string {
     const value: LivenessValue = { hostId: this.identity.hostId, incarnation: this.identity.incarnation, startedAt: this.startedAt };
     return encode(value);
   }

@@ -11,7 +11,7 @@ import type { NatsConnection } from 'nats';
  * order, which is what events' seq order relies on.
  */
 export class Outbox {
-  private queue: Array<{ subject: string; data: Uint8Array }> = [];
+  private queue: Array<{ subject: string; data: string }> = [];
   private scheduled: NodeJS.Immediate | undefined;
 
   constructor(
@@ -20,7 +20,7 @@ export class Outbox {
     private readonly onError: (err: unknown, subject: string) => void,
   ) {}
 
-  publish(subject: string, data: Uint8Array): void {
+  publish(subject: string, data: string): void {
     this.queue.push({ subject, data });
     this.scheduled ??= setImmediate(() => this.flush());
   }

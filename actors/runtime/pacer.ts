@@ -1,30 +1,71 @@
 /**
- * Bounds how many commands a host starts per event-loop turn.
+ * Shares a host's event loop between its actors, and sheds commands when it cannot keep up.
  *
- * nats.js parses a connection's whole socket backlog in one macrotask, and every command it
- * delivers would start its turn at once: a host that fell behind then ran thousands of turns
- * before its heartbeat timer could fire, lost its lease, and took its actors down with it.
- * Past `perTurn` commands, deliveries wait in arrival order and are started `perTurn` at a
- * time from setImmediate, so timers (the heartbeat among them) run between slices and a
- * backlog costs latency, not liveness.
+ * Work comes in slices, one per event-loop turn (setImmediate). In a slice, at most `perSlice`
+ * delivered commands start and the turns of all activations together run for about
+ * `sliceMs`; then every activation with more work waits for the next slice, after timers and
+ * network I/O have run. Without this, nats.js (which parses a whole socket backlog in one
+ * macrotask) started every delivered command at once, and activations with queued commands
+ * each ran their own time slice back to back: a host that fell behind ran for seconds without
+ * its heartbeat timer firing, lost its lease, and took its actors down with it.
+ *
+ * Admission control: while some work (a delivery not started yet, or an activation's next
+ * command waiting for a slice) has waited longer than `maxWaitMs` for this host's CPU, new
+ * deliveries are shed (the activation answers them `busy`) instead of queued. Without it a
+ * backlog only grows: commands wait past their clients' try timeouts, the clients send them
+ * again and ask the pool to re-resolve the actors, and that extra load keeps the host behind
+ * long after the burst that caused it. Waits on I/O (a turn awaiting PostgreSQL) are not CPU
+ * waits and never count; each mailbox's own bound covers those.
  */
+export interface PacerOptions {
+  /** Delivered commands started per slice at most. */
+  perSlice: number;
+  /** Turn time per slice, all activations together, before they wait for the next slice. */
+  sliceMs: number;
+  /** Longest wait for CPU before new deliveries are shed. */
+  maxWaitMs: number;
+}
+
 export class Pacer {
+  private readonly waiting: Array<{ start: () => void; since: number }> = [];
+  private yielded: Array<() => void> = [];
+  /** performance.now() when the current slice began; undefined until something runs after the last one. */
+  private sliceStart: number | undefined;
   private started = 0;
-  private readonly waiting: Array<() => void> = [];
-  private scheduled = false;
+  /** Arrival of the oldest command whose activation waited for this slice or the one before. */
+  private oldestYield = Infinity;
+  private oldestYieldBefore = Infinity;
 
-  constructor(private readonly perTurn: number) {}
+  constructor(private readonly options: PacerOptions) {}
 
-  /** Runs `start` now, or after the deliveries already waiting (never out of order). */
-  run(start: () => void): void {
-    if (this.waiting.length === 0 && this.started < this.perTurn) {
+  /**
+   * Runs `start` now, or after the deliveries already waiting (never out of order); runs
+   * `shed` instead when work has waited longer than `maxWaitMs` for this host.
+   */
+  run(start: () => void, shed: () => void): void {
+    const now = performance.now();
+    const sliceStart = this.open(now);
+    if (this.waiting.length === 0 && this.started < this.options.perSlice && now - sliceStart < this.options.sliceMs) {
       this.started += 1;
-      this.schedule();
       start();
       return;
     }
-    this.waiting.push(start);
-    this.schedule();
+    if (this.behind(now)) {
+      shed();
+      return;
+    }
+    this.waiting.push({ start, since: now });
+  }
+
+  /**
+   * Called by an activation between turns, with the arrival time (performance.now()) of its
+   * next command: undefined while the slice has time left, else a promise of the next slice.
+   */
+  pause(nextArrivedAt: number): Promise<void> | undefined {
+    const now = performance.now();
+    if (now - this.open(now) < this.options.sliceMs) return undefined;
+    this.oldestYield = Math.min(this.oldestYield, nextArrivedAt);
+    return new Promise((resolve) => this.yielded.push(resolve));
   }
 
   /** Deliveries waiting for a later slice. */
@@ -32,18 +73,39 @@ export class Pacer {
     return this.waiting.length;
   }
 
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => this.slice());
+  /** Whether some work has waited longer than `maxWaitMs` for this host's CPU. */
+  private behind(now: number): boolean {
+    const oldest = Math.min(this.waiting[0]?.since ?? Infinity, this.oldestYield, this.oldestYieldBefore);
+    return now - oldest > this.options.maxWaitMs;
+  }
+
+  /** The current slice's start, opening one (and scheduling its end) when none is open. */
+  private open(now: number): number {
+    if (this.sliceStart === undefined) {
+      this.sliceStart = now;
+      setImmediate(() => this.slice());
+    }
+    return this.sliceStart;
   }
 
   private slice(): void {
-    this.scheduled = false;
+    this.sliceStart = undefined;
+    this.oldestYieldBefore = this.oldestYield;
+    this.oldestYield = Infinity;
+    const resumed = this.yielded;
+    this.yielded = [];
     this.started = 0;
-    const batch = this.waiting.splice(0, this.perTurn);
-    this.started = batch.length;
-    if (this.waiting.length > 0 || batch.length > 0) this.schedule();
-    for (const start of batch) start();
+    if (resumed.length === 0 && this.waiting.length === 0) return;
+    const sliceStart = this.open(performance.now());
+    // Resumed activations continue as microtasks after this function, behind the new starts.
+    for (const resume of resumed) resume();
+    // Each start runs the command's turn at once when its actor is idle: bounded by time too.
+    let count = 0;
+    while (count < this.waiting.length && count < this.options.perSlice && (count === 0 || performance.now() - sliceStart < this.options.sliceMs)) {
+      (this.waiting[count] as { start: () => void }).start();
+      count += 1;
+    }
+    this.waiting.splice(0, count);
+    this.started = count;
   }
 }

@@ -6,10 +6,10 @@
  * passed (a retry carries the same deadline and would be dropped anyway), and beyond `limit`
  * entries the oldest finished ones go first.
  */
-export type Seen = { state: 'new' } | { state: 'pending' } | { state: 'done'; reply: Uint8Array };
+export type Seen = { state: 'new' } | { state: 'pending' } | { state: 'done'; reply: string };
 
 interface Entry {
-  reply?: Uint8Array;
+  reply?: string;
   /** The envelope deadline (ms since epoch): no retry of the command is served after it. */
   deadline: number;
   /** Reply subjects waiting for the result: the first request and any retries of it. */
@@ -36,7 +36,7 @@ export class RecentCommands {
   }
 
   /** Stores the reply of `id` and returns every subject that waits for it. */
-  complete(id: string, reply: Uint8Array): string[] {
+  complete(id: string, reply: string): string[] {
     const entry = this.entries.get(id);
     if (!entry) return [];
     entry.reply = reply;
@@ -51,13 +51,6 @@ export class RecentCommands {
     const entry = this.entries.get(id);
     this.entries.delete(id);
     return entry?.waiters ?? [];
-  }
-
-  /** Every command still waiting for a reply, with its waiters; used when an activation is cut off. */
-  pending(): Array<{ id: string; waiters: string[] }> {
-    const out: Array<{ id: string; waiters: string[] }> = [];
-    for (const [id, entry] of this.entries) if (!entry.reply) out.push({ id, waiters: entry.waiters });
-    return out;
   }
 
   private evict(): void {

@@ -28,7 +28,7 @@ export class Requester {
   }
 
   /** Publishes `data` to `subject` and resolves with the first reply within `timeoutMs`. */
-  request(subject: string, data: Uint8Array, timeoutMs: number): Promise<Msg> {
+  request(subject: string, data: string, timeoutMs: number): Promise<Msg> {
     return new Promise<Msg>((resolve, reject) => {
       if (this.nc.isClosed()) {
         reject(NatsError.errorForCode(ErrorCode.ConnectionClosed));

@@ -23,11 +23,15 @@ export type ActivateReply =
 /** The error part of a failed CommandReply. */
 export type ReplyError = Extract<CommandReply, { ok: false }>['error'];
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-export function encode(value: unknown): Uint8Array {
-  return encoder.encode(JSON.stringify(value));
+/**
+ * JSON text, which nats.js encodes into bytes itself as it publishes. Kept as text because a
+ * host remembers its recent replies for seconds: one ArrayBuffer per remembered reply made
+ * every garbage collection of a busy host slower.
+ */
+export function encode(value: unknown): string {
+  return JSON.stringify(value);
 }
 
 /** Parses a JSON payload; undefined when it is not JSON. */

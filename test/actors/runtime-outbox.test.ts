@@ -3,7 +3,6 @@ import { Outbox } from '../../actors/runtime/outbox.js';
 import { connectNats, uniquePrefix } from '../fixtures/actor-host-process.js';
 import { withDeadline } from '../fixtures/deadline.js';
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 test('publishes reach subscribers in the order they were made, across subjects', async (t) => {
@@ -22,7 +21,7 @@ test('publishes reach subscribers in the order they were made, across subjects',
     const sent: string[] = [];
     for (let i = 0; i < 500; i += 1) {
       const subject = i % 3 === 0 ? 'evt' : 'reply';
-      outbox.publish(`${prefix}.${subject}`, encoder.encode(String(i)));
+      outbox.publish(`${prefix}.${subject}`, String(i));
       sent.push(`${subject}:${i}`);
     }
     await withDeadline(done, 5_000, 'all 500 messages');
@@ -40,7 +39,7 @@ test('flush() hands everything to the connection at once, so a drain right after
     const sub = subscriber.subscribe(`${prefix}.last`, { max: 3 });
     await subscriber.flush();
     const outbox = new Outbox(publisher, () => undefined);
-    for (const word of ['a', 'b', 'c']) outbox.publish(`${prefix}.last`, encoder.encode(word));
+    for (const word of ['a', 'b', 'c']) outbox.publish(`${prefix}.last`, word);
     outbox.flush();
     await publisher.drain();
     const words: string[] = [];
@@ -63,8 +62,8 @@ test('a publish on a closed connection is reported, not thrown, and the rest sti
   const errors: string[] = [];
   const outbox = new Outbox(closed, (_err, subject) => errors.push(subject));
   t.notThrows(() => {
-    outbox.publish('x.one', encoder.encode('1'));
-    outbox.publish('x.two', encoder.encode('2'));
+    outbox.publish('x.one', '1');
+    outbox.publish('x.two', '2');
     outbox.flush();
   });
   t.deepEqual(errors, ['x.one', 'x.two']);

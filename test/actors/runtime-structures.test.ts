@@ -3,7 +3,6 @@ import { Mailbox } from '../../actors/runtime/mailbox.js';
 import { commandSubject, hostKey, hostsBucketName, ownersBucketName } from '../../actors/runtime/names.js';
 import { RecentCommands } from '../../actors/runtime/recent-commands.js';
 
-const bytes = (text: string) => new TextEncoder().encode(text);
 
 test('the mailbox is first in, first out, and refuses beyond its capacity unless forced', (t) => {
   const mailbox = new Mailbox<number>(3);
@@ -39,8 +38,8 @@ test('a retried command id waits for the first execution, then gets its reply', 
   recent.begin('c1', 'inbox.1', deadline);
   t.deepEqual(recent.seen('c1', 'inbox.2'), { state: 'pending' });
   t.deepEqual(recent.seen('c1', 'inbox.2'), { state: 'pending' });
-  t.deepEqual(recent.complete('c1', bytes('reply')), ['inbox.1', 'inbox.2'], 'every try waiting gets the reply, once');
-  t.deepEqual(recent.seen('c1', 'inbox.3'), { state: 'done', reply: bytes('reply') });
+  t.deepEqual(recent.complete('c1', 'reply'), ['inbox.1', 'inbox.2'], 'every try waiting gets the reply, once');
+  t.deepEqual(recent.seen('c1', 'inbox.3'), { state: 'done', reply: 'reply' });
 });
 
 test('finished command ids are forgotten beyond the limit or past their deadline, pending ones never', (t) => {
@@ -48,11 +47,11 @@ test('finished command ids are forgotten beyond the limit or past their deadline
   const later = Date.now() + 60_000;
   recent.begin('pending', 'inbox.p', later);
   recent.begin('old', 'inbox.o', later);
-  recent.complete('old', bytes('o'));
+  recent.complete('old', 'o');
   recent.begin('expired', 'inbox.e', Date.now() - 1);
-  recent.complete('expired', bytes('e'));
+  recent.complete('expired', 'e');
   recent.begin('new', 'inbox.n', later);
-  recent.complete('new', bytes('n'));
+  recent.complete('new', 'n');
   t.is(recent.seen('pending', undefined).state, 'pending', 'a pending command is kept whatever the limit');
   t.is(recent.seen('old', undefined).state, 'new', 'the oldest finished entry went first');
   t.is(recent.seen('expired', undefined).state, 'new', 'an entry past its deadline went');

@@ -15,6 +15,7 @@ test('actor defaults are valid and documented values', async (t) => {
     heartbeat_ms: 300,
     idle_timeout_ms: 300000,
     mailbox_size: 1024,
+    max_queue_wait_ms: 100,
     drain_timeout_ms: 20000,
   });
   t.deepEqual(await issuesFor({}), []);
@@ -29,9 +30,14 @@ test('a heartbeat slower than a third of the lease is rejected naming both keys'
 });
 
 test('actor limits are range-checked', async (t) => {
-  const issues = await issuesFor({ SVC_ACTORS_MAILBOX_SIZE: '0', SVC_ACTORS_LEASE_TTL_MS: '299', SVC_ACTORS_IDLE_TIMEOUT_MS: '999' });
+  const issues = await issuesFor({
+    SVC_ACTORS_MAILBOX_SIZE: '0',
+    SVC_ACTORS_LEASE_TTL_MS: '299',
+    SVC_ACTORS_IDLE_TIMEOUT_MS: '999',
+    SVC_ACTORS_MAX_QUEUE_WAIT_MS: '0',
+  });
   t.deepEqual(
     issues.map((issue) => issue.key),
-    ['actors.lease_ttl_ms', 'actors.idle_timeout_ms', 'actors.mailbox_size'],
+    ['actors.lease_ttl_ms', 'actors.idle_timeout_ms', 'actors.mailbox_size', 'actors.max_queue_wait_ms'],
   );
 });
