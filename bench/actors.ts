@@ -5,9 +5,12 @@
  *      and durable chat sends acknowledged after commit;
  *  (b) cold activation latency (first command to a room not active anywhere);
  *  (c) failover time after `kill -9` of the owning host, one of 3 hosts, 20 kills.
- * Run with `npm run bench:actors`; BENCH_SECONDS, BENCH_ROOMS, BENCH_CONCURRENCY tune it.
+ * Run with `npm run bench:actors`; BENCH_SECONDS, BENCH_ROOMS, BENCH_CONCURRENCY, BENCH_KILLS tune
+ * it, BENCH_HOST_NODE_OPTIONS is passed to the hosts. Host incidents (a lost lease, a fenced
+ * actor) are printed under the phase they happened in.
  */
 import type { Caller } from '../actors/runtime/actor-type.js';
+import { AppError } from '../errors/app-error.js';
 import { ActorCluster } from '../test/harness/actor-cluster.js';
 import { percentile } from './percentile.js';
 
@@ -20,7 +23,7 @@ const TARGET_RATE = 20_000;
 const roomId = (i: number): string => `bench-${i}`;
 /** Rooms per owner stay within the default server.maxRoomsPerUser (10). */
 const ownerOf = (i: number): Caller => ({ userId: `bench-user-${Math.floor(i / 10)}`, name: 'Bench' });
-/** Extra NODE_OPTIONS for the host processes, e.g. `--import=./lag-probe.mjs` when profiling. */
+/** Extra NODE_OPTIONS for the host processes, e.g. V8 flags or an `--import` hook when profiling. */
 const HOST_NODE_OPTIONS = process.env.BENCH_HOST_NODE_OPTIONS;
 const hostEnv = HOST_NODE_OPTIONS ? { NODE_OPTIONS: HOST_NODE_OPTIONS } : undefined;
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
@@ -96,9 +99,10 @@ async function closedLoop(cluster: ActorCluster, command: (n: number) => unknown
  * (what is owed is computed from the clock, so a late timer is caught up, not skipped), and
  * every command's latency is kept. Ticks of 1 ms keep the bursts small.
  */
-async function openLoop(cluster: ActorCluster, ratePerSecond: number): Promise<{ latencies: number[]; errors: number }> {
+async function openLoop(cluster: ActorCluster, ratePerSecond: number): Promise<{ latencies: number[]; errors: number; shed: number }> {
   const latencies: number[] = [];
   let errors = 0;
+  let shed = 0;
   let firstError: unknown;
   const started = performance.now();
   const inFlight: Array<Promise<void>> = [];
@@ -113,6 +117,7 @@ async function openLoop(cluster: ActorCluster, ratePerSecond: number): Promise<{
           () => void latencies.push(performance.now() - t0),
           (err: unknown) => {
             errors += 1;
+            if (err instanceof AppError && err.code === 'busy') shed += 1;
             firstError ??= err;
           },
         ),
@@ -122,7 +127,7 @@ async function openLoop(cluster: ActorCluster, ratePerSecond: number): Promise<{
   }
   await Promise.all(inFlight);
   if (firstError) console.log(`    first error: ${String(firstError)}`);
-  return { latencies, errors };
+  return { latencies, errors, shed };
 }
 
 async function createRooms(cluster: ActorCluster, count: number): Promise<void> {
@@ -160,7 +165,7 @@ async function throughputAndActivation(): Promise<void> {
       ['half the measured rate', playback.rate / 2],
     ] as const) {
       const open = await openLoop(cluster, rate);
-      console.log(`    latency at ${label} (${rate.toFixed(0)}/s, open loop): ${summary(open.latencies)} (errors ${open.errors})  target p99 < 10 ms${incidents(cluster, seen)}`);
+      console.log(`    latency at ${label} (${rate.toFixed(0)}/s, open loop): ${summary(open.latencies)} (errors ${open.errors}, of which busy ${open.shed})  target p99 < 10 ms${incidents(cluster, seen)}`);
     }
 
     const chat = await closedLoop(cluster, (n) => ({ kind: 'chat.send', text: `bench message ${n}` }));

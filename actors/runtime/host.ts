@@ -37,7 +37,7 @@ export interface ActorHostOptions {
   idleTimeoutMs?: number;
   /** Commands queued per activation before new ones are answered `busy`. Default 1024. */
   mailboxSize?: number;
-  /** Longest a delivered command may wait to start before the host sheds new ones as `busy` (see pacer.ts). Default 100. */
+  /** Longest work may wait for this host's CPU before new commands are shed as `busy` (see pacer.ts). Default 100. */
   maxQueueWaitMs?: number;
   /** Upper bound for drain(); activations not finished by then are cut off. Default 10 000. */
   drainTimeoutMs?: number;
