@@ -31,6 +31,8 @@ import { decode, encode, notHereReply, parseEnvelope, replyError } from './wire.
 const EVENTS_PER_FENCE = 2 ** 20;
 /** Renew between turns once half the counter is used, so no turn can run out of it. */
 const RENEW_AT = EVENTS_PER_FENCE / 2;
+/** The answer to a command this activation will not run because it ended: built once, sent often when a host is cut off. */
+const ENDED_REPLY = encode(notHereReply('the activation ended; retry', 0));
 /** The largest revision whose seqs stay exact in a double (fence * 2^20 + counter < 2^53). */
 const MAX_REVISION = 2 ** 33 - 1;
 
@@ -200,8 +202,7 @@ export class Activation {
       this.state = 'stopped';
       this.sub?.unsubscribe();
       this.cancelTimers();
-      const reply = encode(notHereReply('the activation ended; retry', 0));
-      for (const work of this.mailbox.clear()) if (work.kind === 'command') this.refuse(work.envelope.id, reply);
+      for (const work of this.mailbox.clear()) if (work.kind === 'command') this.refuse(work.envelope.id, ENDED_REPLY);
     }
     this.ending ??= this.whenQuiet().then(() => this.callDeactivate(this.endReason ?? reason));
     return this.ending;
@@ -216,7 +217,7 @@ export class Activation {
     const receivedAt = Date.now();
     const arrivedAt = performance.now();
     if (this.state !== 'active' && this.state !== 'stopping') {
-      this.respond(msg.reply, notHereReply('the activation ended; retry', 0));
+      if (msg.reply) this.send(msg.reply, ENDED_REPLY);
       return;
     }
     const envelope = parseEnvelope(decode(msg.data));
@@ -243,7 +244,7 @@ export class Activation {
   private admit(work: Extract<Work, { kind: 'command' }>): void {
     const { envelope } = work;
     if ((this.state !== 'active' && this.state !== 'stopping') || !this.deps.isLive()) {
-      this.refuse(envelope.id, encode(notHereReply('the activation ended; retry', 0)));
+      this.refuse(envelope.id, ENDED_REPLY);
       return;
     }
     if (!this.mailbox.offer(work)) {
