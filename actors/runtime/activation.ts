@@ -60,10 +60,9 @@ export interface ActivationDeps {
   onFenced(activation: Activation, reason: string): void;
 }
 
-/** `arrivedAt` is performance.now() when the work reached this host: what its CPU wait counts from. */
 type Work =
-  | { kind: 'command'; envelope: CommandEnvelope; receivedAt: number; arrivedAt: number }
-  | { kind: 'timer'; command: unknown; arrivedAt: number };
+  | { kind: 'command'; envelope: CommandEnvelope; receivedAt: number }
+  | { kind: 'timer'; command: unknown };
 
 type State = 'starting' | 'active' | 'stopping' | 'stopped';
 
@@ -215,7 +214,6 @@ export class Activation {
    */
   private deliver(msg: Msg): void {
     const receivedAt = Date.now();
-    const arrivedAt = performance.now();
     if (this.state !== 'active' && this.state !== 'stopping') {
       if (msg.reply) this.send(msg.reply, ENDED_REPLY);
       return;
@@ -235,7 +233,7 @@ export class Activation {
     if (seen.state === 'pending') return;
     this.recent.begin(envelope.id, msg.reply, envelope.deadline);
     this.deps.pacer.run(
-      () => this.admit({ kind: 'command', envelope, receivedAt, arrivedAt }),
+      () => this.admit({ kind: 'command', envelope, receivedAt }),
       () => this.refuse(envelope.id, this.deps.overloadedReply),
     );
   }
@@ -278,8 +276,7 @@ export class Activation {
         if (this.counter >= RENEW_AT && this.state === 'active') await this.renewFence();
         // Turns that never wait on I/O chain as microtasks: the host's pacer decides when the
         // next one may run, so no actor starves the heartbeat, the network or the others.
-        const next = this.mailbox.peek();
-        const pause = next && this.deps.pacer.pause(next.arrivedAt);
+        const pause = this.mailbox.size > 0 ? this.deps.pacer.pause() : undefined;
         if (pause) await pause;
       }
     } finally {
@@ -364,7 +361,7 @@ export class Activation {
       this.timers.delete(timer);
       if (this.state !== 'active') return;
       // Self-scheduled work is bounded by the actor itself; a full mailbox must not lose it.
-      this.mailbox.offer({ kind: 'timer', command, arrivedAt: performance.now() }, true);
+      this.mailbox.offer({ kind: 'timer', command }, true);
       void this.pump();
     }, ms);
     this.timers.add(timer);

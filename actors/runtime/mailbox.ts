@@ -21,11 +21,6 @@ export class Mailbox<T> {
     return true;
   }
 
-  /** The head, left in place, or undefined when empty. */
-  peek(): T | undefined {
-    return this.head < this.items.length ? this.items[this.head] : undefined;
-  }
-
   /** Removes and returns the head, or undefined when empty. */
   take(): T | undefined {
     if (this.head >= this.items.length) return undefined;

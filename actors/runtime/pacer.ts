@@ -9,8 +9,8 @@
  * each ran their own time slice back to back: a host that fell behind ran for seconds without
  * its heartbeat timer firing, lost its lease, and took its actors down with it.
  *
- * Admission control: while some work (a delivery not started yet, or an activation's next
- * command waiting for a slice) has waited longer than `maxWaitMs` for this host's CPU, new
+ * Admission control: while some work (a delivery not started yet, or an activation with queued
+ * commands waiting for a slice) has waited longer than `maxWaitMs` for this host's CPU, new
  * deliveries are shed (the activation answers them `busy`) instead of queued. Without it a
  * backlog only grows: commands wait past their clients' try timeouts, the clients send them
  * again and ask the pool to re-resolve the actors, and that extra load keeps the host behind
@@ -32,7 +32,7 @@ export class Pacer {
   /** performance.now() when the current slice began; undefined until something runs after the last one. */
   private sliceStart: number | undefined;
   private started = 0;
-  /** Arrival of the oldest command whose activation waited for this slice or the one before. */
+  /** When the first activation that waits for this slice (or the one before) began to wait. */
   private oldestYield = Infinity;
   private oldestYieldBefore = Infinity;
 
@@ -58,13 +58,14 @@ export class Pacer {
   }
 
   /**
-   * Called by an activation between turns, with the arrival time (performance.now()) of its
-   * next command: undefined while the slice has time left, else a promise of the next slice.
+   * Called by an activation between turns while it has more work: undefined while the slice
+   * has time left, else a promise of the next slice. Its CPU wait counts from now: how long
+   * its next command already waited behind turns that awaited I/O is not this host's CPU.
    */
-  pause(nextArrivedAt: number): Promise<void> | undefined {
+  pause(): Promise<void> | undefined {
     const now = performance.now();
     if (now - this.open(now) < this.options.sliceMs) return undefined;
-    this.oldestYield = Math.min(this.oldestYield, nextArrivedAt);
+    this.oldestYield = Math.min(this.oldestYield, now);
     return new Promise((resolve) => this.yielded.push(resolve));
   }
 
