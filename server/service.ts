@@ -4,6 +4,7 @@ import { resolveManagementEndpoint } from '../config/management-endpoint.js';
 import type { StartupConfig } from '../config/types.js';
 import { AppError } from '../errors/app-error.js';
 import { createRoomActorType, loggingReviewHook, runChatRetention } from '../actors/room/index.js';
+import { purgeExpiredCommands } from '../actors/runtime/command-log.js';
 import { ActorHost } from '../actors/runtime/host.js';
 import { createHttpApp } from '../gateways/http/app.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
@@ -72,6 +73,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         run: () => runChatRetention(connections.pool, settings, logger),
       });
       stops.push(() => retention.stop());
+      // Replies of durable actor commands are kept for retries until a minute past their deadline.
+      const commandLog = startPeriodicJob({
+        name: 'actor-command-log',
+        intervalMs: CHAT_RETENTION_INTERVAL_MS,
+        logger,
+        run: () => purgeExpiredCommands(connections.pool),
+      });
+      stops.push(() => commandLog.stop());
     }
 
     let host: ActorHost | undefined;

@@ -6,13 +6,17 @@
  * lazily (see `playback.ts`).
  */
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Permission } from '../../permissions/names.js';
 import { classifyDatabaseError } from '../../store/errors.js';
 import type { ActivationContext, Caller, CommandMeta } from '../runtime/actor-type.js';
+import { loadRecentCommands, recordCommand } from '../runtime/command-log.js';
 import { FencedError, isFencedError, withFence, type Fence } from '../runtime/fencing.js';
+import { messageOf } from '../runtime/nats-errors.js';
+import { encode } from '../runtime/wire.js';
 import type { PlaybackCause, RoomEvent } from './events.js';
 import type {
   MediaItem,
@@ -75,6 +79,38 @@ export interface Turn {
   now: number;
 }
 
+/** A playback change as a command or a timer asks for it; see RoomCore.planPlayback. */
+export interface PlaybackChange {
+  patch: Partial<Omit<PlaybackState, 'version'>>;
+  cause: PlaybackCause;
+  by: string | null;
+  /** The ready wait: closed, opened (or its list refreshed, keeping its deadline), or kept as it is (default). */
+  wait?: 'close' | 'open' | 'keep';
+  /** The current media changes: members an earlier wait gave up on are waited for again. */
+  resetStragglers?: boolean;
+  /** Members the wait gives up on now: published with the event, not waited for again on this media. */
+  leftBehind?: string[];
+}
+
+/** A planned playback change: what the room will be once it is applied. */
+export interface PlaybackPlan {
+  change: PlaybackChange;
+  next: PlaybackState;
+  readyWait: ReadyWait | null;
+  stragglers: Set<string>;
+  /** Saved with the command (before the reply) rather than lazily. */
+  mustWrite: boolean;
+  view: PlaybackView;
+}
+
+/** Lazy playback saves that failed are tried again after this, doubling up to the persist interval. */
+const PERSIST_RETRY_FIRST_MS = 250;
+
+function persistRetryMs(failures: number, intervalMs: number): number {
+  const base = Math.min(intervalMs, PERSIST_RETRY_FIRST_MS * 2 ** Math.min(failures - 1, 10));
+  return base * (0.75 + Math.random() / 2);
+}
+
 /** Timers an activation schedules on itself; each is delivered back as a command. */
 type TimerName = 'persist' | 'ready' | 'presence';
 export const TIMER_KIND = 'room.timer';
@@ -93,6 +129,8 @@ export class RoomCore {
   /** Versions up to this one are reserved in PostgreSQL; a higher one must be reserved first. */
   private versionReserved = 0;
   private playbackDirty = false;
+  /** Lazy saves failed in a row (for the retry back-off). */
+  private persistFailures = 0;
   readonly presence = new Presence();
   /** Present members the last ready wait gave up on; not waited for again until they are ready. */
   readonly leftBehind = new Set<string>();
@@ -131,6 +169,8 @@ export class RoomCore {
     const core = new RoomCore(deps, ctx, writers);
     const now = core.now();
     await core.durable('load the room', async (client) => {
+      // Read after the fence claim, so it includes every command an older activation committed.
+      ctx.rememberReplies(await loadRecentCommands(client, ctx.type, ctx.id));
       const loaded = await loadRoom(client, ctx.id);
       if (!loaded) return;
       const start: StoredPlayback = {
@@ -171,6 +211,29 @@ export class RoomCore {
   }
 
   /**
+   * Runs the durable part of a command: `fn` in one fenced transaction that returns the
+   * command's result, recorded in the same transaction under its command id. A retry of the
+   * command, here or in a later activation, then gets this result instead of running again
+   * (see actors/runtime/command-log.ts). The handler applies its change to memory after this
+   * resolves and returns the same result.
+   */
+  commit<R>(turn: Turn, what: string, fn: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+    return this.durable(what, async (client) => {
+      const result = await fn(client);
+      if (turn.meta.scheduled !== true) {
+        // The seq as of the commit: this command's own events follow it.
+        const reply = encode({ ok: true, result, seq: this.ctx.currentSeq() });
+        await recordCommand(client, this.fenceOf(), { commandId: turn.meta.commandId, deadline: turn.meta.deadline, reply });
+      }
+      return result;
+    });
+  }
+
+  private fenceOf(): Fence {
+    return { actorType: this.ctx.type, actorId: this.id, fence: this.ctx.fence };
+  }
+
+  /**
    * Runs `fn`, which writes under the activation's fence itself (withFence, or one of the
    * host's group-committed writers) and throws FencedError when the claim fails. A refusal
    * marks this activation dead (every later command fails fast) and tells the runtime, which
@@ -179,7 +242,7 @@ export class RoomCore {
   async fencedWrite<T>(what: string, fn: (fence: Fence) => Promise<T>): Promise<T> {
     if (this.fencedOut) throw new FencedError(this.ctx.type, this.id, this.ctx.fence);
     try {
-      return await fn({ actorType: this.ctx.type, actorId: this.id, fence: this.ctx.fence });
+      return await fn(this.fenceOf());
     } catch (err) {
       if (isFencedError(err)) {
         this.fencedOut = true;
@@ -246,8 +309,7 @@ export class RoomCore {
 
   // ---- views --------------------------------------------------------------------------
 
-  roomInfo(): RoomInfo {
-    const room = this.current;
+  roomInfo(room: RoomRecord = this.current): RoomInfo {
     return {
       id: room.id,
       name: room.name,
@@ -372,41 +434,114 @@ export class RoomCore {
 
   // ---- playback -----------------------------------------------------------------------
 
-  /** Applies a playback change: a new version, an event, and a write (lazy unless the media changed). */
-  async changePlayback(
-    patch: Partial<Omit<PlaybackState, 'version'>>,
-    cause: PlaybackCause,
-    by: string | null,
-    leftBehind?: string[],
-  ): Promise<PlaybackView> {
-    if (this.playback.version + 1 > this.versionReserved) await this.persistPlayback();
-    const mediaChanged = patch.mediaId !== undefined && patch.mediaId !== this.playback.mediaId;
-    this.playback = { ...this.playback, ...patch, version: this.playback.version + 1 };
-    this.playbackDirty = true;
-    // Which media is current is playlist state and must survive a crash; the position alone
-    // may lag by the persist interval because it is extrapolated on reactivation.
-    if (mediaChanged) await this.persistPlayback();
-    // Anywhere in the second half of the interval: rooms that changed together (a burst of
-    // traffic) would otherwise persist together on every interval, a stall of their host.
-    else if (!this.timers.has('persist')) this.schedule('persist', this.persistIntervalMs * (0.5 + Math.random() / 2));
-    const view = this.playbackView();
-    this.publish({ type: 'playback', playback: view, cause, by, ...(leftBehind ? { leftBehind } : {}) });
+  /**
+   * Works out a playback change without applying it: the next state (a new version), what
+   * happens to the ready wait and the stragglers, and the view every member will get. Nothing
+   * in the activation changes until `applyPlayback`, so a command whose write fails leaves the
+   * room exactly as it was.
+   */
+  planPlayback(change: PlaybackChange): PlaybackPlan {
+    const now = this.now();
+    const next: PlaybackState = { ...this.playback, ...change.patch, version: this.playback.version + 1 };
+    const stragglers = new Set(change.resetStragglers ? [] : this.leftBehind);
+    for (const userId of change.leftBehind ?? []) stragglers.add(userId);
+    let readyWait: ReadyWait | null;
+    if (change.wait === 'close') readyWait = null;
+    else if (change.wait === 'open') {
+      const userIds = this.notReadyUsers(next.mediaId, stragglers);
+      readyWait = this.readyWait ? { ...this.readyWait, userIds } : { userIds, deadline: now + this.current.options.readyTimeoutMs };
+    } else readyWait = this.readyWait && { ...this.readyWait };
+    const mediaChanged = next.mediaId !== this.playback.mediaId;
+    return {
+      change,
+      next,
+      readyWait,
+      stragglers,
+      // The current media is playlist state and must survive a crash; past the reserved block
+      // a version must be reserved before anyone sees it. Anything else is saved lazily.
+      mustWrite: mediaChanged || next.version > this.versionReserved,
+      view: { ...next, waitingForReady: readyWait ? { userIds: this.notReadyUsers(next.mediaId, stragglers), deadline: readyWait.deadline } : null },
+    };
+  }
+
+  /** The playback row for a plan, reserving the next block of versions. */
+  storedPlayback(plan: PlaybackPlan): StoredPlayback {
+    return { ...plan.next, versionReserved: plan.next.version + VERSION_BLOCK };
+  }
+
+  /**
+   * Makes a planned change the room's playback: memory, the ready wait and its timer, the
+   * lazy save, and the event. `written` says the plan's state was committed with the command.
+   */
+  applyPlayback(plan: PlaybackPlan, written: boolean): PlaybackView {
+    const { change, next } = plan;
+    this.playback = next;
+    this.leftBehind.clear();
+    for (const userId of plan.stragglers) this.leftBehind.add(userId);
+    const opened = plan.readyWait !== null && this.readyWait === null;
+    this.readyWait = plan.readyWait;
+    if (!plan.readyWait) this.cancelTimer('ready');
+    else if (opened) this.schedule('ready', Math.max(0, plan.readyWait.deadline - this.now()));
+    if (written) {
+      this.versionReserved = plan.next.version + VERSION_BLOCK;
+      this.playbackDirty = false;
+      this.persistFailures = 0;
+      this.cancelTimer('persist');
+    } else {
+      this.playbackDirty = true;
+      // Anywhere in the second half of the interval: rooms that changed together (a burst of
+      // traffic) would otherwise persist together on every interval, a stall of their host.
+      if (!this.timers.has('persist')) this.schedule('persist', this.persistIntervalMs * (0.5 + Math.random() / 2));
+    }
+    // The planned view: the one a command recorded with its reply, so every copy agrees.
+    const view = plan.view;
+    this.publish({ type: 'playback', playback: view, cause: change.cause, by: change.by, ...(change.leftBehind ? { leftBehind: change.leftBehind } : {}) });
     return view;
   }
 
-  /** Writes playback now, reserving the next block of versions. */
+  /**
+   * Plans, persists when it must (with the command's reply, when a command caused it), and
+   * applies a playback change.
+   */
+  async changePlayback(change: PlaybackChange, turn?: Turn): Promise<PlaybackView> {
+    const plan = this.planPlayback(change);
+    if (plan.mustWrite) {
+      const stored = this.storedPlayback(plan);
+      const write = (client: pg.PoolClient) => savePlayback(client, this.id, stored);
+      if (turn) await this.commit(turn, 'save playback', async (client) => (await write(client), { playback: plan.view }));
+      else await this.durable('save playback', write);
+    }
+    return this.applyPlayback(plan, plan.mustWrite);
+  }
+
+  /** Writes playback now (group-committed with other rooms' saves), reserving the next block of versions. */
   async persistPlayback(): Promise<void> {
     const stored: StoredPlayback = { ...this.playback, versionReserved: this.playback.version + VERSION_BLOCK };
     await this.fencedWrite('persist playback', (fence) => this.writers.playback.write({ fence, roomId: this.id, playback: stored }));
     this.versionReserved = stored.versionReserved;
     if (this.playback.version === stored.version) {
       this.playbackDirty = false;
+      this.persistFailures = 0;
       this.cancelTimer('persist');
     }
   }
 
+  /**
+   * The lazy save. A failed one (PostgreSQL unreachable for a moment) is tried again with
+   * back-off for as long as the activation lives: the change was acknowledged, and the timer
+   * is the only thing that would ever write it.
+   */
   async onPersistTimer(): Promise<void> {
-    if (this.playbackDirty && this.room) await this.persistPlayback();
+    if (!this.playbackDirty || !this.room) return;
+    try {
+      await this.persistPlayback();
+    } catch (err) {
+      if (this.fencedOut) throw err;
+      this.persistFailures += 1;
+      const retryMs = persistRetryMs(this.persistFailures, this.persistIntervalMs);
+      this.logger.warn({ err: messageOf(err), failures: this.persistFailures, retryInMs: retryMs }, 'could not save playback; trying again');
+      if (this.playbackDirty && !this.timers.has('persist')) this.schedule('persist', retryMs);
+    }
   }
 
   positionNow(): number {
@@ -416,9 +551,9 @@ export class RoomCore {
   // ---- waiting for everyone to be ready ------------------------------------------------
 
   /** Present members the room would wait for before playing `mediaId` (default: the current media). */
-  notReadyUsers(mediaId: string | null = this.playback.mediaId): string[] {
+  notReadyUsers(mediaId: string | null = this.playback.mediaId, stragglers: ReadonlySet<string> = this.leftBehind): string[] {
     return this.presence.userIds().filter((userId) => {
-      if (this.leftBehind.has(userId)) return false;
+      if (stragglers.has(userId)) return false;
       const report = this.presence.player(userId);
       return !(report && report.mediaId === mediaId && report.state !== 'buffering');
     });
@@ -430,21 +565,45 @@ export class RoomCore {
 
   /**
    * Starts playing with `patch` applied, unless the room waits for everyone to be ready and
-   * someone is not: then it stays paused, holding the play until they are or the wait runs out.
+   * someone is not: then it stays paused, holding the play until they are or the wait runs out
+   * (a wait already open keeps its deadline: pressing play again does not extend it).
    */
-  async requestPlay(patch: Partial<Omit<PlaybackState, 'version'>>, cause: PlaybackCause, by: string | null): Promise<PlaybackView> {
+  playChange(
+    patch: Partial<Omit<PlaybackState, 'version'>>,
+    cause: PlaybackCause,
+    by: string | null,
+    options: { resetStragglers?: boolean } = {},
+  ): PlaybackChange {
     const now = this.now();
     // Readiness is for the media about to play, which the patch may be switching to.
     const mediaId = patch.mediaId !== undefined ? patch.mediaId : this.playback.mediaId;
-    if (this.waitsForReady(mediaId)) {
-      const waiting = this.notReadyUsers(mediaId);
-      if (waiting.length > 0) {
-        this.openReadyWait(waiting, now);
-        return this.changePlayback({ ...patch, playing: false, updatedAt: now }, cause, by);
-      }
+    const stragglers = options.resetStragglers ? new Set<string>() : this.leftBehind;
+    const hold = this.waitsForReady(mediaId) && this.notReadyUsers(mediaId, stragglers).length > 0;
+    return {
+      patch: { ...patch, playing: !hold, updatedAt: now },
+      cause,
+      by,
+      wait: hold ? 'open' : 'close',
+      ...(options.resetStragglers ? { resetStragglers: true } : {}),
+    };
+  }
+
+  requestPlay(patch: Partial<Omit<PlaybackState, 'version'>>, cause: PlaybackCause, by: string | null, turn?: Turn): Promise<PlaybackView> {
+    return this.changePlayback(this.playChange(patch, cause, by), turn);
+  }
+
+  /**
+   * The room stopped waiting for everyone (the option was turned off): a held play starts. It
+   * follows a committed settings change, so a failure here must not fail that command; the
+   * wait's own timer still ends the hold.
+   */
+  async releaseHeldPlay(by: string): Promise<void> {
+    try {
+      await this.requestPlay({}, 'ready', by);
+    } catch (err) {
+      if (isFencedError(err)) throw err;
+      this.logger.warn({ err: messageOf(err) }, 'could not release the held play; the wait ends at its deadline');
     }
-    this.closeReadyWait();
-    return this.changePlayback({ ...patch, playing: true, updatedAt: now }, cause, by);
   }
 
   /** True while a play is held back for members who are not ready. */
@@ -452,44 +611,35 @@ export class RoomCore {
     return this.readyWait !== null;
   }
 
-  /** Opens the wait, or keeps an open one (a repeated play must not extend its deadline). */
-  private openReadyWait(userIds: string[], now: number): void {
-    if (this.readyWait) {
-      this.readyWait.userIds = userIds;
-      return;
-    }
-    const timeout = this.current.options.readyTimeoutMs;
-    this.readyWait = { userIds, deadline: now + timeout };
-    this.schedule('ready', timeout);
-  }
-
-  closeReadyWait(): void {
-    this.readyWait = null;
-    this.cancelTimer('ready');
-  }
-
   /**
    * Re-checks readiness after a player report or presence change: plays a held play once
-   * nobody is missing, and pauses a playing room for a member who started buffering.
+   * nobody is missing, and pauses a playing room for a member who started buffering. Never
+   * fails the command that caused it (a join, a kick, a report): if the change cannot be
+   * saved the room stays as it was and the next report or the wait's timer decides again.
    */
   async reconsiderReadiness(reporter: string | null): Promise<void> {
     if (!this.room || this.room.status === 'rejected') return;
     const now = this.now();
+    let change: PlaybackChange | undefined;
     if (this.readyWait) {
       const waiting = this.notReadyUsers();
-      if (waiting.length === 0) {
-        this.closeReadyWait();
-        await this.changePlayback({ playing: true, updatedAt: now }, 'ready', null);
-      } else {
+      if (waiting.length > 0) {
         this.readyWait.userIds = waiting;
+        return;
       }
-      return;
+      change = { patch: { playing: true, updatedAt: now }, cause: 'ready', by: null, wait: 'close' };
+    } else if (reporter !== null && this.playback.playing && this.waitsForReady()) {
+      const report = this.presence.player(reporter);
+      if (report?.state === 'buffering' && report.mediaId === this.playback.mediaId && !this.leftBehind.has(reporter)) {
+        change = { patch: { playing: false, position: positionAt(this.playback, now), updatedAt: now }, cause: 'buffering', by: reporter, wait: 'open' };
+      }
     }
-    if (reporter === null || !this.playback.playing || !this.waitsForReady()) return;
-    const report = this.presence.player(reporter);
-    if (report?.state === 'buffering' && report.mediaId === this.playback.mediaId && !this.leftBehind.has(reporter)) {
-      this.openReadyWait(this.notReadyUsers(), now);
-      await this.changePlayback({ playing: false, position: positionAt(this.playback, now), updatedAt: now }, 'buffering', reporter);
+    if (!change) return;
+    try {
+      await this.changePlayback(change);
+    } catch (err) {
+      if (isFencedError(err)) throw err;
+      this.logger.warn({ err: messageOf(err), cause: change.cause }, 'could not change playback for readiness; it stays as it was');
     }
   }
 
@@ -497,14 +647,14 @@ export class RoomCore {
   async onReadyTimeout(): Promise<void> {
     if (!this.readyWait) return;
     const stragglers = this.notReadyUsers();
-    for (const userId of stragglers) this.leftBehind.add(userId);
-    this.readyWait = null;
-    await this.changePlayback({ playing: true, updatedAt: this.now() }, 'ready.timeout', null, stragglers);
-  }
-
-  /** The current media changed: everyone must load the new one, stragglers included. */
-  mediaChanged(): void {
-    this.leftBehind.clear();
+    try {
+      await this.changePlayback({ patch: { playing: true, updatedAt: this.now() }, cause: 'ready.timeout', by: null, wait: 'close', leftBehind: stragglers });
+    } catch (err) {
+      if (isFencedError(err)) throw err;
+      // Still waiting, past its deadline: try again shortly rather than hold the room forever.
+      this.logger.warn({ err: messageOf(err) }, 'could not end the ready wait; trying again');
+      this.schedule('ready', PERSIST_RETRY_FIRST_MS);
+    }
   }
 
   // ---- presence -----------------------------------------------------------------------
@@ -569,10 +719,28 @@ export class RoomCore {
     this.playback = { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: this.now(), version: this.playback.version };
   }
 
-  /** Persists what is still only in memory; nothing is written once fenced. */
-  async deactivate(): Promise<void> {
+  /**
+   * Persists what is still only in memory; nothing is written once fenced. A failed save is
+   * tried again with back-off until it succeeds or the host gives up on this activation
+   * (`signal`: the drain's time ran out, or the host stopped): releasing the room with an
+   * acknowledged change unsaved while there is time to save it would lose the change.
+   */
+  async deactivate(signal?: AbortSignal): Promise<void> {
     this.cancelTimers();
-    if (this.fencedOut || !this.room || !this.playbackDirty) return;
-    await this.persistPlayback();
+    for (let failures = 1; ; failures++) {
+      if (this.fencedOut || !this.room || !this.playbackDirty) return;
+      try {
+        await this.persistPlayback();
+        return;
+      } catch (err) {
+        if (this.fencedOut || !signal || signal.aborted) {
+          this.logger.error({ err: messageOf(err) }, 'playback changes since the last save are lost: could not save them before deactivating');
+          return;
+        }
+        const retryMs = persistRetryMs(failures, this.persistIntervalMs);
+        this.logger.warn({ err: messageOf(err), retryInMs: retryMs }, 'could not save playback while deactivating; trying again');
+        await sleep(retryMs, undefined, { signal }).catch(() => undefined);
+      }
+    }
   }
 }

@@ -125,12 +125,12 @@ class RoomActor implements Actor {
     return this.core.presence.size === 0 && !this.core.hasTimers();
   }
 
-  async deactivate(reason: DeactivationReason): Promise<void> {
+  async deactivate(reason: DeactivationReason, signal: AbortSignal): Promise<void> {
     if (reason === 'fenced') {
       this.core.cancelTimers();
       return;
     }
-    await this.core.deactivate();
+    await this.core.deactivate(signal);
   }
 }
 

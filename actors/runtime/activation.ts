@@ -18,6 +18,7 @@ import type {
   CommandReply,
   DeactivationReason,
 } from './actor-type.js';
+import { isCommandAlreadyApplied, type RecordedCommand } from './command-log.js';
 import { isFencedError } from './fencing.js';
 import { Mailbox } from './mailbox.js';
 import { commandSubject, eventSubject } from './names.js';
@@ -52,6 +53,8 @@ export interface ActivationDeps {
   logger: Logger;
   mailboxSize: number;
   recentCommands: number;
+  /** Characters of remembered replies per activation before the oldest are forgotten early. */
+  recentReplyBytes: number;
   /** The host's liveness; checked before every message. */
   isLive(): boolean;
   /** Rewrites the ownership record for a higher revision; throws when it is no longer ours. */
@@ -90,6 +93,8 @@ export class Activation {
   private fencedReason: string | undefined;
   /** Set when cut off: a late turn's events would carry a seq below the new owner's. */
   private silenced = false;
+  /** Aborted when the host stops waiting for deactivate() (cut off). */
+  private readonly giveUp = new AbortController();
 
   constructor(private readonly deps: ActivationDeps) {
     if (deps.revision > MAX_REVISION) {
@@ -99,7 +104,7 @@ export class Activation {
     this.type = deps.actorType.name;
     this.revision = deps.revision;
     this.mailbox = new Mailbox(deps.mailboxSize);
-    this.recent = new RecentCommands(deps.recentCommands);
+    this.recent = new RecentCommands(deps.recentCommands, deps.recentReplyBytes);
     this.cmdSubject = commandSubject(deps.prefix, this.type, this.id);
     this.evtSubject = eventSubject(deps.prefix, this.type, this.id);
     this.selfCaller = { userId: `actor:${this.type}:${this.id}`, service: true };
@@ -112,6 +117,9 @@ export class Activation {
       currentSeq: () => this.currentSeq(),
       schedule: (ms: number, command: unknown) => this.schedule(ms, command),
       fenced: (reason: string) => this.fenced(reason),
+      rememberReplies: (commands: readonly RecordedCommand[]) => {
+        for (const command of commands) this.recent.restore(command.commandId, command.reply, command.deadline);
+      },
     };
     // A getter: the token grows when the lease is renewed, and actors read it at each write.
     Object.defineProperty(ctx, 'fence', { enumerable: true, get: () => this.fence });
@@ -158,6 +166,11 @@ export class Activation {
     this.state = 'active';
   }
 
+  /** Forgets remembered replies past their deadline (the host's sweep; busy activations do it as they go). */
+  expireReplies(now = Date.now()): void {
+    this.recent.expire(now);
+  }
+
   /** True when the activation has been quiet for `idleMs` and the actor agrees to passivate. */
   shouldPassivate(idleMs: number, now = performance.now()): boolean {
     if (this.state !== 'active' || this.running || this.mailbox.size > 0 || now - this.lastActivity < idleMs) return false;
@@ -197,6 +210,7 @@ export class Activation {
   cutOff(reason: DeactivationReason): Promise<void> {
     this.endReason = reason;
     this.silenced = true;
+    this.giveUp.abort();
     if (this.state !== 'stopped') {
       this.state = 'stopped';
       this.sub?.unsubscribe();
@@ -293,7 +307,8 @@ export class Activation {
     const actor = this.actor as Actor;
     if (work.kind === 'timer') {
       try {
-        await actor.handle(work.command, this.selfCaller, { receivedAt: Date.now(), commandId: randomUUID(), scheduled: true });
+        const now = Date.now();
+        await actor.handle(work.command, this.selfCaller, { receivedAt: now, commandId: randomUUID(), deadline: Infinity, scheduled: true });
       } catch (err) {
         if (isFencedError(err)) this.fenced(err.message);
         else this.logger.warn({ err: messageOf(err) }, 'scheduled command failed');
@@ -312,9 +327,15 @@ export class Activation {
         ...(envelope.sentAt !== undefined ? { sentAt: envelope.sentAt } : {}),
         receivedAt,
         commandId: envelope.id,
+        deadline: envelope.deadline,
       });
       reply = { ok: true, result: result === undefined ? null : result, seq: this.currentSeq() };
     } catch (err) {
+      if (isCommandAlreadyApplied(err)) {
+        // An earlier execution (here or in an older activation) committed it: its reply stands.
+        for (const waiter of this.recent.complete(envelope.id, err.reply)) this.send(waiter, err.reply);
+        return;
+      }
       if (isFencedError(err) || this.fencedReason !== undefined) {
         // Not executed here, and a newer activation exists: the client retries there.
         this.fenced(this.fencedReason ?? messageOf(err));
@@ -403,7 +424,7 @@ export class Activation {
   private async callDeactivate(reason: DeactivationReason): Promise<void> {
     if (!this.actor) return;
     try {
-      await this.actor.deactivate(reason);
+      await this.actor.deactivate(reason, this.giveUp.signal);
     } catch (err) {
       this.logger.error({ err, reason }, 'actor deactivate() failed');
     }

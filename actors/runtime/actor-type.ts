@@ -4,6 +4,7 @@
  * mailbox and event sequencing; an actor type owns only its state and its command handling.
  */
 import type { Logger } from '../../observability/logger.js';
+import type { RecordedCommand } from './command-log.js';
 
 /** Who sends a command, as asserted by the gateway that authenticated the client. */
 export interface Caller {
@@ -74,6 +75,12 @@ export interface ActivationContext {
   schedule(ms: number, command: unknown): { cancel(): void };
   /** Called by the actor when it finds it has been fenced (a durable write was refused). */
   fenced(reason: string): void;
+  /**
+   * Hands the runtime the replies of durable commands recorded by earlier activations
+   * (`loadRecentCommands` in command-log.ts, read in the load transaction): a retry of one of
+   * them is answered with its reply instead of running again. Call it from `activate`.
+   */
+  rememberReplies(commands: readonly RecordedCommand[]): void;
 }
 
 /**
@@ -94,6 +101,11 @@ export interface CommandMeta {
    * Commands from `ctx.schedule` get a fresh id each.
    */
   commandId: string;
+  /**
+   * The envelope deadline (ms since epoch); a retry is never served after it. A durable
+   * command records its reply until then (`recordCommand` in command-log.ts).
+   */
+  deadline: number;
   /** True for a command the actor scheduled to itself with `ctx.schedule`. */
   scheduled?: boolean;
 }
@@ -104,8 +116,12 @@ export interface Actor {
   handle(command: unknown, caller: Caller, meta: CommandMeta): Promise<unknown>;
   /** True when the actor may be passivated (no members, no pending work). */
   idle(): boolean;
-  /** Persists what must survive and releases resources; called before the lease is released. */
-  deactivate(reason: DeactivationReason): Promise<void>;
+  /**
+   * Persists what must survive and releases resources; called before the lease is released.
+   * `signal` aborts when the host stops waiting for it (the drain's time ran out, or the host
+   * was stopped or lost its liveness): retry failed saves until then, not beyond.
+   */
+  deactivate(reason: DeactivationReason, signal: AbortSignal): Promise<void>;
 }
 
 /** An actor type registered with a host. */

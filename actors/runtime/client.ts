@@ -29,6 +29,13 @@ export interface SendOptions {
   timeoutMs?: number;
   /** The client's own send time (ms since epoch), for transit compensation by the actor. */
   sentAt?: number;
+  /**
+   * The command's id (default: a new UUID). Sending again with the same id, within the first
+   * send's deadline, is a retry: the actor answers it with the first execution's reply instead
+   * of running it twice (for durable commands across activations too). A gateway can pass a
+   * client's request id here so that a resend through another gateway is recognised.
+   */
+  commandId?: string;
 }
 
 export interface SendResult<R> {
@@ -51,6 +58,8 @@ export interface TypedActorClient {
 }
 
 const DEFAULT_TIMEOUT_MS = 5_000;
+/** The longest envelope id hosts accept (wire.ts). */
+const MAX_COMMAND_ID_LENGTH = 200;
 /** Per-try timeouts double after each one that expires, up to this. */
 const MAX_TRY_TIMEOUT_MS = 2_000;
 
@@ -97,8 +106,11 @@ export class ActorClient {
     assertActorId(id);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
+    if (options.commandId !== undefined && (options.commandId.length === 0 || options.commandId.length > MAX_COMMAND_ID_LENGTH)) {
+      throw AppError.invalid([{ key: 'commandId', message: `must be 1..${MAX_COMMAND_ID_LENGTH} characters` }]);
+    }
     const envelope: CommandEnvelope = {
-      id: randomUUID(),
+      id: options.commandId ?? randomUUID(),
       command,
       caller: options.caller,
       deadline,

@@ -43,6 +43,8 @@ export interface ActorHostOptions {
   drainTimeoutMs?: number;
   /** Command ids (with replies) remembered per activation to answer retries. Default 512. */
   recentCommands?: number;
+  /** Characters of replies remembered per activation (the newest is always kept). Default 4 MiB. */
+  recentReplyBytes?: number;
 }
 
 interface TypePool {
@@ -63,6 +65,7 @@ const DEFAULTS = {
   maxQueueWaitMs: 100,
   drainTimeoutMs: 10_000,
   recentCommands: 512,
+  recentReplyBytes: 4 * 1024 * 1024,
 };
 /** Commands started per event-loop turn before the rest wait for the next (see pacer.ts). */
 const COMMANDS_PER_SLICE = 256;
@@ -117,6 +120,7 @@ export class ActorHost {
       maxQueueWaitMs: options.maxQueueWaitMs ?? DEFAULTS.maxQueueWaitMs,
       drainTimeoutMs: options.drainTimeoutMs ?? DEFAULTS.drainTimeoutMs,
       recentCommands: options.recentCommands ?? DEFAULTS.recentCommands,
+      recentReplyBytes: options.recentReplyBytes ?? DEFAULTS.recentReplyBytes,
     });
     await host.join();
     return host;
@@ -171,6 +175,7 @@ export class ActorHost {
     const { nc, prefix } = this.options;
     const js = nc.jetstream();
     this.liveness = await Liveness.start({
+      nc,
       js,
       prefix,
       hostId: this.hostId,
@@ -280,6 +285,7 @@ export class ActorHost {
         logger: log.child({ fence: acquired.revision }),
         mailboxSize: this.options.mailboxSize,
         recentCommands: this.options.recentCommands,
+        recentReplyBytes: this.options.recentReplyBytes,
         isLive: () => this.liveness.isLive(),
         renew: (revision) => pool.owners.renew(id, revision, this.liveness),
         onFenced: (fenced, reason) => void this.onFenced(pool, fenced, reason),
@@ -304,8 +310,10 @@ export class ActorHost {
   private sweepIdle(): void {
     if (this.state !== 'running') return;
     const now = performance.now();
+    const wallNow = Date.now();
     for (const pool of this.pools.values()) {
       for (const activation of pool.activations.values()) {
+        activation.expireReplies(wallNow);
         if (activation.shouldPassivate(this.options.idleTimeoutMs, now)) void this.passivate(pool, activation, 'idle');
       }
     }
@@ -412,5 +420,6 @@ export class ActorHost {
 
 /** Opening the KV buckets fails mostly when JetStream is off; say so rather than "503". */
 function bucketError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
   return new AppError('unavailable', `cannot open the actor runtime's JetStream KV buckets (is JetStream enabled on NATS?): ${messageOf(err)}`);
 }

@@ -11,11 +11,21 @@
  * window): past it, or when an update is refused because the key expired meanwhile, the host
  * has lost its liveness and must stop every activation before anyone else could own them.
  * It then starts a new incarnation (a fresh key value) and carries on empty.
+ *
+ * Another host's key being absent is not enough to take its actors over: keys can vanish
+ * together (NATS restart, lost bucket, a jump of the server's clock) while their hosts still
+ * serve. A takeover also waits one TTL past the owner's last heartbeat that this host saw
+ * itself through its watch (host-view.ts).
+ *
+ * Two processes with one host id would replace each other's key forever; a host refuses to
+ * start (and a recovering one waits) while another process keeps the id's key alive.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StorageType, type JetStreamClient, type KV } from 'nats';
+import { StorageType, type JetStreamClient, type KV, type NatsConnection } from 'nats';
+import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
+import { HostView, type LivenessValue } from './host-view.js';
 import { hostKey, hostsBucketName } from './names.js';
 import { isWrongLastSequence, messageOf } from './nats-errors.js';
 import { decode, encode } from './wire.js';
@@ -30,6 +40,7 @@ export interface HostIdentity {
 }
 
 export interface LivenessOptions {
+  nc: NatsConnection;
   js: JetStreamClient;
   prefix: string;
   hostId: string;
@@ -45,12 +56,6 @@ export interface LivenessOptions {
 /** Another host's liveness as seen from here. */
 export type HostLiveness = { alive: true; retryAfterMs: number } | { alive: false };
 
-interface LivenessValue {
-  hostId: string;
-  incarnation: string;
-  startedAt: number;
-}
-
 export class Liveness {
   private state: 'starting' | 'live' | 'recovering' | 'stopped' = 'starting';
   private identity: HostIdentity;
@@ -61,6 +66,11 @@ export class Liveness {
   private beatTimer: NodeJS.Timeout | undefined;
   private lossTimer: NodeJS.Timeout | undefined;
   private beating: Promise<void> = Promise.resolve();
+  /** Incarnations this process has had: only their keys may be replaced when claiming the id. */
+  private readonly ownIncarnations = new Set<string>();
+  private readonly view: HostView;
+  /** How long after an owner's last heartbeat seen here it may be taken over (TTL plus clock-rate and delivery slack). */
+  private readonly takeoverAfterMs: number;
 
   private constructor(
     private kv: KV,
@@ -70,6 +80,9 @@ export class Liveness {
     private readonly heartbeatMs: number,
   ) {
     this.identity = { hostId: options.hostId, hostKey: hostKey(options.hostId), incarnation: randomUUID() };
+    this.ownIncarnations.add(this.identity.incarnation);
+    this.takeoverAfterMs = ttlMs + Math.max(25, Math.round(ttlMs / 30));
+    this.view = new HostView(options.nc, kv, { logger: options.logger, lagLimitMs: Math.max(heartbeatMs, Math.round(ttlMs / 2)), parse: parseValue });
   }
 
   /** Opens the bucket and writes this host's first liveness key. */
@@ -89,7 +102,12 @@ export class Liveness {
     }
     const heartbeatMs = Math.min(options.heartbeatMs, Math.floor(ttlMs / 3));
     const liveness = new Liveness(kv, options, ttlMs, heartbeatMs);
-    await liveness.goLive();
+    try {
+      await liveness.goLive();
+    } catch (err) {
+      liveness.view.stop();
+      throw err;
+    }
     return liveness;
   }
 
@@ -109,14 +127,25 @@ export class Liveness {
     return false;
   }
 
-  /** Whether the host of an ownership record still holds its liveness, and for how long at most. */
+  /**
+   * Whether the host of an ownership record may still be serving it (`alive`, with how long
+   * to wait before asking again), or is certainly gone: its key holds another incarnation
+   * (the same process started over after cutting everything off), or the key is absent and
+   * one TTL has passed since the later of its last heartbeat seen here and the start of this
+   * host's continuous watch.
+   */
   async hostLiveness(owner: Pick<HostIdentity, 'hostKey' | 'incarnation'>): Promise<HostLiveness> {
+    const aliveFor = this.view.aliveFor(owner.hostKey, owner.incarnation, this.ttlMs);
+    if (aliveFor > 0) return { alive: true, retryAfterMs: Math.max(20, aliveFor) };
     const entry = await this.kv.get(owner.hostKey);
-    if (!entry || entry.operation !== 'PUT') return { alive: false };
-    const value = parseValue(entry.value);
-    if (value?.incarnation !== owner.incarnation) return { alive: false };
-    const expiresIn = entry.created.getTime() + this.ttlMs - Date.now();
-    return { alive: true, retryAfterMs: Math.min(this.ttlMs, Math.max(20, expiresIn)) };
+    if (entry && entry.operation === 'PUT') {
+      const value = parseValue(entry.value);
+      if (value?.incarnation !== owner.incarnation) return { alive: false };
+      const expiresIn = entry.created.getTime() + this.ttlMs - Date.now();
+      return { alive: true, retryAfterMs: Math.min(this.ttlMs, Math.max(20, expiresIn)) };
+    }
+    const wait = this.view.waitBeforeTakeover(owner.hostKey, owner.incarnation, this.takeoverAfterMs);
+    return wait > 0 ? { alive: true, retryAfterMs: Math.max(20, Math.min(wait, this.ttlMs)) } : { alive: false };
   }
 
   /** Stops heartbeating; with `deleteKey` the key goes at once, so others may take over now. */
@@ -126,6 +155,7 @@ export class Liveness {
     this.state = 'stopped';
     this.clearTimers();
     await this.beating;
+    this.view.stop();
     if (options.deleteKey && wasLive) {
       await this.kv.delete(this.identity.hostKey, { previousSeq: this.revision }).catch((err: unknown) => {
         this.options.logger.warn({ err: messageOf(err) }, 'could not delete the liveness key; it expires on its own');
@@ -149,6 +179,7 @@ export class Liveness {
       if (incarnation !== this.identity.incarnation) return;
       this.revision = revision;
       this.extendUntil(started + this.ttlMs);
+      this.view.expectOwn(revision);
     } catch (err) {
       if (this.state !== 'live' || incarnation !== this.identity.incarnation) return;
       if (isWrongLastSequence(err)) {
@@ -203,9 +234,12 @@ export class Liveness {
     while (this.state === 'recovering') {
       try {
         this.identity = { ...this.identity, incarnation: randomUUID() };
+        this.ownIncarnations.add(this.identity.incarnation);
         this.startedAt = Date.now();
         // The bucket is memory-backed: after a NATS restart it must be created again.
         this.kv = await openHostsBucket(this.options.js, this.options.prefix, this.ttlMs);
+        // Whatever happened to the bucket, sightings count again from here.
+        this.view.rebind(this.kv);
         if (this.state !== 'recovering') return;
         if (!(await this.goLive())) return;
         this.options.logger.info({ incarnation: this.identity.incarnation }, 'host liveness restored');
@@ -236,25 +270,43 @@ export class Liveness {
   }
 
   /**
-   * Creates the key for the current incarnation. An existing key is a previous incarnation of
-   * this host id (a restart faster than the TTL, or this process before a loss): replacing it
-   * makes every ownership record of that incarnation free to take over.
+   * Creates the key for the current incarnation. A key of an earlier incarnation of this
+   * process is replaced (which frees its ownership records at once). A key of another process
+   * is waited out: a dead one (a restart under the same id faster than the TTL) expires within
+   * a TTL, while one that keeps being rewritten belongs to a live host with the same id, and
+   * two such hosts would replace each other's key forever.
    */
   private async claimKey(): Promise<number> {
-    for (let attempt = 1; ; attempt++) {
+    const key = this.identity.hostKey;
+    const giveUpAt = performance.now() + 2 * this.ttlMs + this.heartbeatMs;
+    let heldAt: number | undefined;
+    for (;;) {
       try {
-        return await this.kv.create(this.identity.hostKey, this.value());
+        return await this.kv.create(key, this.value());
       } catch (err) {
-        if (!isWrongLastSequence(err) || attempt >= 3) throw err;
+        if (!isWrongLastSequence(err)) throw err;
       }
-      const entry = await this.kv.get(this.identity.hostKey);
+      const entry = await this.kv.get(key);
       if (!entry || entry.operation !== 'PUT') continue;
-      this.options.logger.warn({ hostKey: this.identity.hostKey }, 'replacing the liveness key of a previous incarnation of this host id');
-      try {
-        return await this.kv.update(this.identity.hostKey, this.value(), entry.revision);
-      } catch (err) {
-        if (!isWrongLastSequence(err) || attempt >= 3) throw err;
+      const holder = parseValue(entry.value);
+      if (holder && this.ownIncarnations.has(holder.incarnation)) {
+        try {
+          return await this.kv.update(key, this.value(), entry.revision);
+        } catch (err) {
+          if (!isWrongLastSequence(err)) throw err;
+          continue;
+        }
       }
+      if (heldAt !== undefined && entry.revision !== heldAt) throw duplicateHostId(this.identity.hostId, holder);
+      if (heldAt === undefined) {
+        heldAt = entry.revision;
+        this.options.logger.warn(
+          { hostId: this.identity.hostId, holder },
+          'the liveness key of this host id is held by another process; waiting to see whether it expires',
+        );
+      }
+      if (performance.now() > giveUpAt) throw duplicateHostId(this.identity.hostId, holder);
+      await sleep(Math.min(this.heartbeatMs, 100));
     }
   }
 
@@ -277,6 +329,14 @@ function openHostsBucket(js: JetStreamClient, prefix: string, ttlMs: number): Pr
     // A heartbeat that cannot complete within the TTL is useless; fail it and let isLive() decide.
     timeout: ttlMs,
   });
+}
+
+function duplicateHostId(hostId: string, holder: LivenessValue | undefined): AppError {
+  const since = holder ? ` (incarnation ${holder.incarnation}, started ${new Date(holder.startedAt).toISOString()})` : '';
+  return new AppError(
+    'conflict',
+    `another live actor host already uses host id "${hostId}"${since}; give every replica its own replica_id (--replica-id)`,
+  );
 }
 
 function parseValue(data: Uint8Array): LivenessValue | undefined {

@@ -60,7 +60,7 @@ export class Owners {
       if (current && !ownRecord) {
         const owner = await liveness.hostLiveness(current);
         if (owner.alive) {
-          return { ok: false, retryAfterMs: owner.retryAfterMs, owner: current.hostId, reason: `owned by live host ${current.hostId}` };
+          return { ok: false, retryAfterMs: owner.retryAfterMs, owner: current.hostId, reason: `owned by host ${current.hostId}, which may still be serving it` };
         }
       }
       // The owner is dead (or the record is a leftover of this very incarnation): take it over,

@@ -2,9 +2,14 @@
  * The command ids an activation has seen recently, with their encoded replies. A client retries
  * a command with the same envelope id when a reply is late or lost; a retry of a command still
  * queued or running waits for the one execution, and a retry of a finished one gets the same
- * reply again. Bounded twice: a finished entry is forgotten once its envelope deadline has
- * passed (a retry carries the same deadline and would be dropped anyway), and beyond `limit`
- * entries the oldest finished ones go first.
+ * reply again. Replies of durable commands recorded by earlier activations are restored here
+ * when an activation starts (see command-log.ts).
+ *
+ * Bounded three ways, because replies can be large (a room view is up to hundreds of KiB): a
+ * finished entry is forgotten once its envelope deadline has passed (a retry carries the same
+ * deadline and would be dropped anyway), checked by the host's sweep as well as on every
+ * completion so an idle activation lets go too; beyond `limit` entries or `maxBytes` of
+ * replies the oldest finished ones go first (the newest is always kept).
  */
 export type Seen = { state: 'new' } | { state: 'pending' } | { state: 'done'; reply: string };
 
@@ -18,14 +23,28 @@ interface Entry {
 
 export class RecentCommands {
   private readonly entries = new Map<string, Entry>();
+  /** Characters of the replies held (JSON text; at least their UTF-8 size in bytes). */
+  private replyChars = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** Replies held, in characters (for tests and stats). */
+  get heldChars(): number {
+    return this.replyChars;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
 
   /** Looks `id` up; when it is pending, `replyTo` is added to the subjects that will get the reply. */
   seen(id: string, replyTo: string | undefined): Seen {
     const entry = this.entries.get(id);
     if (!entry) return { state: 'new' };
-    if (entry.reply) return { state: 'done', reply: entry.reply };
+    if (entry.reply !== undefined) return { state: 'done', reply: entry.reply };
     if (replyTo && !entry.waiters.includes(replyTo)) entry.waiters.push(replyTo);
     return { state: 'pending' };
   }
@@ -35,31 +54,57 @@ export class RecentCommands {
     this.entries.set(id, { waiters: replyTo ? [replyTo] : [], deadline });
   }
 
+  /** A reply an earlier activation recorded for a durable command. */
+  restore(id: string, reply: string, deadline: number): void {
+    if (this.entries.has(id)) return;
+    this.entries.set(id, { reply, deadline, waiters: [] });
+    this.replyChars += reply.length;
+    this.evict(Date.now());
+  }
+
   /** Stores the reply of `id` and returns every subject that waits for it. */
   complete(id: string, reply: string): string[] {
     const entry = this.entries.get(id);
     if (!entry) return [];
+    // Re-inserted so that map order is completion order: eviction takes the oldest first.
+    this.entries.delete(id);
     entry.reply = reply;
+    this.entries.set(id, entry);
+    this.replyChars += reply.length;
     const waiters = entry.waiters;
     entry.waiters = [];
-    this.evict();
+    this.evict(Date.now());
     return waiters;
   }
 
   /** Forgets a command that was not executed (dropped past its deadline), returning its waiters. */
   forget(id: string): string[] {
     const entry = this.entries.get(id);
-    this.entries.delete(id);
-    return entry?.waiters ?? [];
+    if (!entry) return [];
+    this.remove(id, entry);
+    return entry.waiters;
   }
 
-  private evict(): void {
-    const now = Date.now();
+  /** Forgets finished entries past their deadline; the host's sweep calls it on quiet activations. */
+  expire(now = Date.now()): void {
+    for (const [id, entry] of this.entries) if (entry.reply !== undefined && entry.deadline < now) this.remove(id, entry);
+  }
+
+  private evict(now: number): void {
+    let newest: string | undefined;
+    for (const [id, entry] of this.entries) if (entry.reply !== undefined) newest = id;
     for (const [id, entry] of this.entries) {
       // Pending entries stay: dropping one would let its retry run the command a second time.
-      if (!entry.reply) continue;
-      if (this.entries.size <= this.limit && entry.deadline >= now) return;
-      this.entries.delete(id);
+      if (entry.reply === undefined) continue;
+      const over = this.entries.size > this.limit || this.replyChars > this.maxBytes;
+      if (!over && entry.deadline >= now) return;
+      if (id === newest) return;
+      this.remove(id, entry);
     }
+  }
+
+  private remove(id: string, entry: Entry): void {
+    this.entries.delete(id);
+    if (entry.reply !== undefined) this.replyChars -= entry.reply.length;
   }
 }

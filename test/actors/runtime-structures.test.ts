@@ -32,7 +32,7 @@ test('the mailbox keeps its order across the compaction of a long run', (t) => {
 });
 
 test('a retried command id waits for the first execution, then gets its reply', (t) => {
-  const recent = new RecentCommands(10);
+  const recent = new RecentCommands(10, 1 << 20);
   const deadline = Date.now() + 60_000;
   t.deepEqual(recent.seen('c1', 'inbox.1'), { state: 'new' });
   recent.begin('c1', 'inbox.1', deadline);
@@ -43,7 +43,7 @@ test('a retried command id waits for the first execution, then gets its reply', 
 });
 
 test('finished command ids are forgotten beyond the limit or past their deadline, pending ones never', (t) => {
-  const recent = new RecentCommands(2);
+  const recent = new RecentCommands(2, 1 << 20);
   const later = Date.now() + 60_000;
   recent.begin('pending', 'inbox.p', later);
   recent.begin('old', 'inbox.o', later);
@@ -57,6 +57,43 @@ test('finished command ids are forgotten beyond the limit or past their deadline
   t.is(recent.seen('expired', undefined).state, 'new', 'an entry past its deadline went');
   t.is(recent.seen('new', undefined).state, 'done');
   t.deepEqual(recent.forget('pending'), ['inbox.p']);
+});
+
+test('remembered replies are bounded in bytes (the newest is always kept) and expire on time without another command', (t) => {
+  const recent = new RecentCommands(512, 1_000);
+  const later = Date.now() + 60_000;
+  for (let i = 0; i < 5; i++) {
+    recent.begin(`big${i}`, undefined, later);
+    recent.complete(`big${i}`, 'x'.repeat(400));
+  }
+  t.true(recent.heldChars <= 1_000, `held ${recent.heldChars} characters`);
+  t.is(recent.seen('big4', undefined).state, 'done', 'the newest reply stays');
+  t.is(recent.seen('big0', undefined).state, 'new', 'the oldest went first');
+  recent.begin('huge', undefined, later);
+  recent.complete('huge', 'y'.repeat(5_000));
+  t.is(recent.seen('huge', undefined).state, 'done', 'one reply larger than the bound is still kept alone');
+  t.is(recent.size, 1);
+
+  const expiring = new RecentCommands(512, 1 << 20);
+  const soon = Date.now() + 1_000;
+  expiring.begin('a', undefined, soon);
+  expiring.complete('a', 'reply');
+  expiring.begin('b', undefined, soon + 10_000);
+  t.is(expiring.seen('a', undefined).state, 'done');
+  expiring.expire(soon + 1);
+  t.is(expiring.seen('a', undefined).state, 'new', 'forgotten once its deadline passed');
+  t.is(expiring.seen('b', undefined).state, 'pending', 'a pending command is never expired');
+  t.is(expiring.heldChars, 0);
+});
+
+test('replies restored from an earlier activation answer retries and never replace a newer entry', (t) => {
+  const recent = new RecentCommands(512, 1 << 20);
+  const later = Date.now() + 60_000;
+  recent.restore('c1', 'stored', later);
+  t.deepEqual(recent.seen('c1', 'inbox.1'), { state: 'done', reply: 'stored' });
+  recent.begin('c2', 'inbox.2', later);
+  recent.restore('c2', 'stale', later);
+  t.is(recent.seen('c2', undefined).state, 'pending');
 });
 
 test('names: subjects per actor, bucket names valid for any subject prefix', (t) => {

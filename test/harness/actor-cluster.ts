@@ -24,8 +24,9 @@ export class ActorCluster {
     private readonly extraEnv: Record<string, string>,
   ) {}
 
-  static async start(options: { label: string; hosts: number; env?: Record<string, string> }): Promise<ActorCluster> {
-    const databaseUrl = await freshDatabase(options.label);
+  /** `databaseUrl`: another database than a fresh one on the test stack (a private server a test stops). */
+  static async start(options: { label: string; hosts: number; env?: Record<string, string>; databaseUrl?: string }): Promise<ActorCluster> {
+    const databaseUrl = options.databaseUrl ?? (await freshDatabase(options.label));
     const migrated = await runSvc(['migrate'], { SVC_DATABASE_URL: databaseUrl });
     if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
     const prefix = `t${randomBytes(4).toString('hex')}`;

@@ -25,16 +25,19 @@ export interface TestStack {
   dir: string;
 }
 
-export interface PrivatePostgres {
-  /** Superuser URL, database `svc`; the same across stop() and start(). */
+/** A server of the stack's kind that a test may stop and start under the service. */
+export interface PrivateServer {
+  /** Its URL (PostgreSQL: superuser, database `svc`); the same across stop() and start(). */
   url: string;
-  /** Starts the cluster again on the same data and port; a no-op when running. */
+  /** Starts it again on the same data and port; a no-op when running. */
   start(): Promise<void>;
-  /** Stops the cluster (fast shutdown): connections fail until start(). */
+  /** Stops it: connections fail until start(). */
   stop(): Promise<void>;
-  /** Stops the cluster and deletes its data. */
+  /** Stops it and deletes its data. */
   destroy(): Promise<void>;
 }
+
+export type PrivatePostgres = PrivateServer;
 
 const STACK_VARIABLES = {
   pgUrl: 'SVCTEST_PG_URL',
@@ -95,20 +98,30 @@ export async function freshDatabase(label: string): Promise<string> {
 /**
  * Starts a PostgreSQL cluster of its own (for tests that stop the database under the service),
  * through `infra/stack.sh` with a private stack directory under the test stack's and a free port.
- * infra/test.sh stops any that a test left running (it looks for `private-pg-*` folders).
+ * infra/test.sh stops any that a test left running (it looks for `private-*` folders).
  */
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
-  const dir = await mkdtemp(join(testStack().dir, 'private-pg-'));
+export function startPrivatePostgres(): Promise<PrivatePostgres> {
+  return startPrivateServer('postgres', 'pg', (port) => `postgres://svc@127.0.0.1:${port}/svc`);
+}
+
+/** A NATS server (JetStream on, store on disk) of its own, for tests that restart NATS under the service. */
+export function startPrivateNats(): Promise<PrivateServer> {
+  return startPrivateServer('nats', 'nats', (port) => `nats://127.0.0.1:${port}`);
+}
+
+async function startPrivateServer(component: 'postgres' | 'nats', short: 'pg' | 'nats', urlOf: (port: number) => string): Promise<PrivateServer> {
+  const dir = await mkdtemp(join(testStack().dir, `private-${short}-`));
   // When the tests run as root the cluster belongs to the postgres user, who must enter this dir.
   await chmod(dir, 0o755);
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     SVC_STACK_DIR: dir,
-    SVC_STACK_PG_PORT: String(port),
+    [component === 'postgres' ? 'SVC_STACK_PG_PORT' : 'SVC_STACK_NATS_PORT']: String(port),
+    ...(component === 'nats' ? { SVC_STACK_NATS_MONITOR_PORT: String(await freePort()) } : {}),
     SVC_STACK_THROWAWAY: '1',
   };
-  const stack = (action: 'start' | 'stop') => runStackScript([action, 'postgres'], env);
+  const stack = (action: 'start' | 'stop') => runStackScript([action, component], env);
   const destroy = async () => {
     await stack('stop');
     await rm(dir, { recursive: true, force: true });
@@ -121,7 +134,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     throw err;
   }
   return {
-    url: `postgres://svc@127.0.0.1:${port}/svc`,
+    url: urlOf(port),
     start: () => stack('start'),
     stop: () => stack('stop'),
     destroy,

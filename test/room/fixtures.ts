@@ -11,6 +11,7 @@ import { AppError, isAppError, type ErrorCode } from '../../errors/app-error.js'
 import { createRoomActorType, type RoomReviewHook, type RoomUnderReview } from '../../actors/room/index.js';
 import type { RoomCommand, RoomCommandKind, RoomEvent, RoomResults } from '../../actors/room/index.js';
 import type { ActivationContext, Actor, ActorType, Caller, CommandMeta, EventEnvelope } from '../../actors/runtime/actor-type.js';
+import { isCommandAlreadyApplied, type RecordedCommand } from '../../actors/runtime/command-log.js';
 import { createLogger, type Logger } from '../../observability/logger.js';
 import { RuntimeSettings } from '../../settings/runtime-settings.js';
 import { migrate } from '../../store/migrate.js';
@@ -47,6 +48,8 @@ export class TestContext implements ActivationContext {
   readonly events: Array<EventEnvelope<RoomEvent>> = [];
   readonly fencedReasons: string[] = [];
   readonly timers: PendingTimer[] = [];
+  /** Replies an activation restored from the command log (rememberReplies), by command id. */
+  readonly restoredReplies = new Map<string, string>();
   private seq: number;
   /** Where scheduled commands go when they fire (set by the TestRoom that owns this context). */
   deliver: (command: unknown) => void = () => undefined;
@@ -93,6 +96,10 @@ export class TestContext implements ActivationContext {
 
   fenced(reason: string): void {
     this.fencedReasons.push(reason);
+  }
+
+  rememberReplies(commands: readonly RecordedCommand[]): void {
+    for (const command of commands) this.restoredReplies.set(command.commandId, command.reply);
   }
 
   /** Timers scheduled and neither cancelled nor fired yet. */
@@ -151,7 +158,13 @@ export class TestRoom {
   }
 
   private meta(sentAt: number | undefined, scheduled = false, commandId: string = randomUUID()): CommandMeta {
-    return { receivedAt: this.clock.now(), commandId, ...(sentAt !== undefined ? { sentAt } : {}), ...(scheduled ? { scheduled } : {}) };
+    return {
+      receivedAt: this.clock.now(),
+      commandId,
+      deadline: Date.now() + 60_000,
+      ...(sentAt !== undefined ? { sentAt } : {}),
+      ...(scheduled ? { scheduled } : {}),
+    };
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
@@ -160,13 +173,26 @@ export class TestRoom {
     return run;
   }
 
-  /** Sends a command as `caller`; resolves with the typed result or rejects with the AppError. */
+  /**
+   * Sends a command as `caller`; resolves with the typed result or rejects with the AppError.
+   * Like the runtime, a command id whose reply this activation restored from the command log
+   * is answered with that reply, and so is one the log refuses as applied before.
+   */
   send<K extends RoomCommandKind>(
     caller: Caller,
     command: Extract<RoomCommand, { kind: K }>,
     options: { sentAt?: number; commandId?: string } = {},
   ): Promise<RoomResults[K]> {
-    return this.enqueue(() => this.actor.handle(command, caller, this.meta(options.sentAt, false, options.commandId))) as Promise<RoomResults[K]>;
+    const restored = options.commandId !== undefined ? this.ctx.restoredReplies.get(options.commandId) : undefined;
+    if (restored !== undefined) return Promise.resolve(resultOf(restored) as RoomResults[K]);
+    return this.enqueue(async () => {
+      try {
+        return await this.actor.handle(command, caller, this.meta(options.sentAt, false, options.commandId));
+      } catch (err) {
+        if (isCommandAlreadyApplied(err)) return resultOf(err.reply);
+        throw err;
+      }
+    }) as Promise<RoomResults[K]>;
   }
 
   /** Sends anything (for malformed-input tests). */
@@ -197,7 +223,7 @@ export class TestRoom {
 
   /** Deactivates the way the runtime does on passivation or drain. */
   async deactivate(reason: 'idle' | 'drain' | 'fenced' | 'shutdown' = 'drain'): Promise<void> {
-    await this.enqueue(() => this.actor.deactivate(reason));
+    await this.enqueue(() => this.actor.deactivate(reason, new AbortController().signal));
     this.abandon();
   }
 
@@ -210,6 +236,10 @@ export class TestRoom {
 }
 
 const openRooms = new Set<TestRoom>();
+
+function resultOf(reply: string): unknown {
+  return (JSON.parse(reply) as { result: unknown }).result;
+}
 
 /** Records review requests instead of starting a workflow. */
 export class RecordingReviewHook implements RoomReviewHook {

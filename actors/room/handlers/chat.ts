@@ -58,27 +58,29 @@ export async function chatHistory(core: RoomCore, command: RoomCommandOf<'chat.h
 
 export async function deleteMessage(core: RoomCore, command: RoomCommandOf<'chat.delete'>, turn: Turn): Promise<RoomResults['chat.delete']> {
   const { access } = turn;
-  await core.durable('delete the chat message', async (client) => {
+  const result = await core.commit(turn, 'delete the chat message', async (client) => {
     const message = await chat.lockMessage(client, core.id, command.messageId);
     if (!message) throw new AppError('not_found', `message ${command.messageId} is not in this room's chat`);
     // Authors may always take back their own words.
     if (message.userId !== access.userId) core.require(access, 'delete_chat', "deleting other people's messages");
     await chat.deleteMessage(client, core.id, message.id);
+    return { messageId: command.messageId };
   });
   core.publish({ type: 'chat.deleted', messageId: command.messageId, by: access.userId });
-  return { messageId: command.messageId };
+  return result;
 }
 
-async function setPinned(core: RoomCore, messageId: string, pinned: boolean, turn: Turn): Promise<ChatMessage> {
+async function setPinned(core: RoomCore, messageId: string, pinned: boolean, turn: Turn): Promise<{ message: ChatMessage }> {
   const { access } = turn;
   core.require(access, 'pin_chat', pinned ? 'pinning messages' : 'unpinning messages');
   // 0 means no pins at all: the setting's range (0..=1000) has no "unlimited" value, unlike
   // chat.maxMessagesPerRoom, so 0 is taken literally.
   const maxPinned = core.deps.settings.get('chat.maxPinnedMessagesPerRoom');
-  const result = await core.durable(pinned ? 'pin the message' : 'unpin the message', async (client) => {
+  let changed = false;
+  const result = await core.commit(turn, pinned ? 'pin the message' : 'unpin the message', async (client) => {
     const message = await chat.lockMessage(client, core.id, messageId);
     if (!message) throw new AppError('not_found', `message ${messageId} is not in this room's chat`);
-    if (message.pinned === pinned) return { message, changed: false };
+    if (message.pinned === pinned) return { message };
     if (pinned) {
       const count = await chat.countPinned(client, core.id);
       if (count >= maxPinned) {
@@ -86,18 +88,19 @@ async function setPinned(core: RoomCore, messageId: string, pinned: boolean, tur
       }
     }
     const updated = await chat.setPinned(client, core.id, messageId, pinned);
-    return { message: updated ?? message, changed: true };
+    changed = true;
+    return { message: updated ?? message };
   });
-  if (result.changed) core.publish({ type: 'chat.pinned', message: result.message, by: access.userId });
-  return result.message;
+  if (changed) core.publish({ type: 'chat.pinned', message: result.message, by: access.userId });
+  return result;
 }
 
-export async function pinMessage(core: RoomCore, command: RoomCommandOf<'chat.pin'>, turn: Turn): Promise<RoomResults['chat.pin']> {
-  return { message: await setPinned(core, command.messageId, true, turn) };
+export function pinMessage(core: RoomCore, command: RoomCommandOf<'chat.pin'>, turn: Turn): Promise<RoomResults['chat.pin']> {
+  return setPinned(core, command.messageId, true, turn);
 }
 
-export async function unpinMessage(core: RoomCore, command: RoomCommandOf<'chat.unpin'>, turn: Turn): Promise<RoomResults['chat.unpin']> {
-  return { message: await setPinned(core, command.messageId, false, turn) };
+export function unpinMessage(core: RoomCore, command: RoomCommandOf<'chat.unpin'>, turn: Turn): Promise<RoomResults['chat.unpin']> {
+  return setPinned(core, command.messageId, false, turn);
 }
 
 export async function pinnedMessages(core: RoomCore, _command: RoomCommandOf<'chat.pins'>, turn: Turn): Promise<RoomResults['chat.pins']> {

@@ -43,11 +43,14 @@ export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.jo
     guest: access.guest,
     joinedAt: turn.now,
   };
-  await core.durable('add the member', (client) => upsertMember(client, core.id, member));
+  const result = await core.commit(turn, 'add the member', async (client) => {
+    await upsertMember(client, core.id, member);
+    return { status: member.status as 'active' | 'pending', member: core.memberView(member) };
+  });
   core.members.set(member.userId, member);
-  const view = core.memberView(member);
+  const view = result.member;
   core.publish(member.status === 'pending' ? { type: 'member.requested', member: view } : { type: 'member.joined', member: view });
-  return { status: member.status as 'active' | 'pending', member: view };
+  return result;
 }
 
 /** Takes a user out of the room's presence and its ready wait (kick, ban, leave). */
@@ -67,11 +70,14 @@ export async function leaveRoom(core: RoomCore, _command: RoomCommandOf<'member.
   const member = access.member;
   // A ban outlives leaving; a non-member leaving is a repeat of an earlier leave.
   if (!member || member.status === 'banned') return { left: false };
-  await core.durable('remove the member', (client) => deleteMember(client, core.id, member.userId));
+  const result = await core.commit(turn, 'remove the member', async (client) => {
+    await deleteMember(client, core.id, member.userId);
+    return { left: true };
+  });
   core.members.delete(member.userId);
   core.publish({ type: 'member.left', userId: member.userId, reason: 'left', by: member.userId });
   await removeFromPresence(core, member.userId);
-  return { left: true };
+  return result;
 }
 
 function pendingMember(core: RoomCore, userId: string): MemberRecord {
@@ -87,20 +93,25 @@ export async function approveMember(
 ): Promise<RoomResults['member.approve']> {
   core.require(turn.access, 'manage_members', 'approving join requests');
   const member: MemberRecord = { ...pendingMember(core, command.userId), status: 'active', joinedAt: turn.now };
-  await core.durable('approve the member', (client) => upsertMember(client, core.id, member));
+  const result = await core.commit(turn, 'approve the member', async (client) => {
+    await upsertMember(client, core.id, member);
+    return { member: core.memberView(member) };
+  });
   core.members.set(member.userId, member);
-  const view = core.memberView(member);
-  core.publish({ type: 'member.joined', member: view });
-  return { member: view };
+  core.publish({ type: 'member.joined', member: result.member });
+  return result;
 }
 
 export async function rejectMember(core: RoomCore, command: RoomCommandOf<'member.reject'>, turn: Turn): Promise<RoomResults['member.reject']> {
   core.require(turn.access, 'manage_members', 'rejecting join requests');
   const member = pendingMember(core, command.userId);
-  await core.durable('reject the member', (client) => deleteMember(client, core.id, member.userId));
+  const result = await core.commit(turn, 'reject the member', async (client) => {
+    await deleteMember(client, core.id, member.userId);
+    return { userId: member.userId };
+  });
   core.members.delete(member.userId);
   core.publish({ type: 'member.left', userId: member.userId, reason: 'rejected', by: turn.access.userId });
-  return { userId: member.userId };
+  return result;
 }
 
 /** Who may act on `target` at all: never the owner, never oneself, admins only by the owner. */
@@ -119,11 +130,14 @@ export async function kickMember(core: RoomCore, command: RoomCommandOf<'member.
   const target = core.members.get(command.userId);
   if (!target || target.status === 'banned') throw new AppError('not_found', `${command.userId} is not a member of this room`);
   checkAuthorityOver(core, access, command.userId, target, 'kick');
-  await core.durable('kick the member', (client) => deleteMember(client, core.id, target.userId));
+  const result = await core.commit(turn, 'kick the member', async (client) => {
+    await deleteMember(client, core.id, target.userId);
+    return { userId: target.userId };
+  });
   core.members.delete(target.userId);
   core.publish({ type: 'member.left', userId: target.userId, reason: 'kicked', by: access.userId });
   await removeFromPresence(core, target.userId);
-  return { userId: target.userId };
+  return result;
 }
 
 /** Bans a member or any user id (a ban can come before a first visit). Banning twice is a no-op. */
@@ -136,23 +150,28 @@ export async function banMember(core: RoomCore, command: RoomCommandOf<'member.b
   const banned: MemberRecord = target
     ? { ...target, status: 'banned' }
     : { userId: command.userId, name: command.userId, role: 'member', status: 'banned', guest: false, joinedAt: turn.now };
-  await core.durable('ban the user', (client) => upsertMember(client, core.id, banned));
+  const result = await core.commit(turn, 'ban the user', async (client) => {
+    await upsertMember(client, core.id, banned);
+    return { member: core.memberView(banned) };
+  });
   core.members.set(banned.userId, banned);
   if (target) core.publish({ type: 'member.left', userId: banned.userId, reason: 'banned', by: access.userId });
-  const view = core.memberView(banned);
-  core.publish({ type: 'member.banned', member: view, by: access.userId });
+  core.publish({ type: 'member.banned', member: result.member, by: access.userId });
   await removeFromPresence(core, banned.userId);
-  return { member: view };
+  return result;
 }
 
 export async function unbanMember(core: RoomCore, command: RoomCommandOf<'member.unban'>, turn: Turn): Promise<RoomResults['member.unban']> {
   core.require(turn.access, 'manage_members', 'lifting bans');
   const target = core.members.get(command.userId);
   if (!target || target.status !== 'banned') throw new AppError('not_found', `${command.userId} is not banned from this room`);
-  await core.durable('lift the ban', (client) => deleteMember(client, core.id, target.userId));
+  const result = await core.commit(turn, 'lift the ban', async (client) => {
+    await deleteMember(client, core.id, target.userId);
+    return { userId: target.userId };
+  });
   core.members.delete(target.userId);
   core.publish({ type: 'member.unbanned', userId: target.userId, by: turn.access.userId });
-  return { userId: target.userId };
+  return result;
 }
 
 export async function setMemberRole(core: RoomCore, command: RoomCommandOf<'member.setRole'>, turn: Turn): Promise<RoomResults['member.setRole']> {
@@ -169,11 +188,13 @@ export async function setMemberRole(core: RoomCore, command: RoomCommandOf<'memb
   }
   if (target.role === command.role) return { member: core.memberView(target) };
   const updated: MemberRecord = { ...target, role: command.role };
-  await core.durable('change the role', (client) => upsertMember(client, core.id, updated));
+  const result = await core.commit(turn, 'change the role', async (client) => {
+    await upsertMember(client, core.id, updated);
+    return { member: core.memberView(updated) };
+  });
   core.members.set(updated.userId, updated);
-  const view = core.memberView(updated);
-  core.publish({ type: 'member.updated', member: view });
-  return { member: view };
+  core.publish({ type: 'member.updated', member: result.member });
+  return result;
 }
 
 function requirePerson(access: Access): void {

@@ -58,7 +58,7 @@ export async function play(core: RoomCore, command: RoomCommandOf<'playback.play
   if (core.playback.playing && command.position === undefined) return { playback: core.playbackView() };
   const from = command.position ?? core.positionNow();
   const position = clampPosition(from + compensation(core, turn, true, item));
-  return { playback: await core.requestPlay({ position }, 'playback.play', turn.access.userId) };
+  return { playback: await core.requestPlay({ position }, 'playback.play', turn.access.userId, turn) };
 }
 
 export async function pause(core: RoomCore, command: RoomCommandOf<'playback.pause'>, turn: Turn): Promise<RoomResults['playback.pause']> {
@@ -66,19 +66,15 @@ export async function pause(core: RoomCore, command: RoomCommandOf<'playback.pau
   const position = command.position ?? core.positionNow();
   const unchanged = !core.playback.playing && !core.holdingPlay && position === core.playback.position;
   if (unchanged) return { playback: core.playbackView() };
-  core.closeReadyWait();
-  return {
-    playback: await core.changePlayback({ playing: false, position, updatedAt: turn.now }, 'playback.pause', turn.access.userId),
-  };
+  const patch = { playing: false, position, updatedAt: turn.now };
+  return { playback: await core.changePlayback({ patch, cause: 'playback.pause', by: turn.access.userId, wait: 'close' }, turn) };
 }
 
 export async function seek(core: RoomCore, command: RoomCommandOf<'playback.seek'>, turn: Turn): Promise<RoomResults['playback.seek']> {
   const item = prepare(core, command, turn);
   if (item.live) throw new AppError('conflict', 'a livestream cannot be seeked');
   const position = clampPosition(command.position + compensation(core, turn, core.playback.playing, item));
-  return {
-    playback: await core.changePlayback({ position, updatedAt: turn.now }, 'playback.seek', turn.access.userId),
-  };
+  return { playback: await core.changePlayback({ patch: { position, updatedAt: turn.now }, cause: 'playback.seek', by: turn.access.userId }, turn) };
 }
 
 export async function setRate(core: RoomCore, command: RoomCommandOf<'playback.rate'>, turn: Turn): Promise<RoomResults['playback.rate']> {
@@ -86,26 +82,23 @@ export async function setRate(core: RoomCore, command: RoomCommandOf<'playback.r
   if (item.live) throw new AppError('conflict', 'a livestream plays at its own rate');
   if (command.rate === core.playback.rate) return { playback: core.playbackView() };
   // Re-based at the moment of the change, so the time already played keeps its old rate.
-  return {
-    playback: await core.changePlayback(
-      { position: core.positionNow(), rate: command.rate, updatedAt: turn.now },
-      'playback.rate',
-      turn.access.userId,
-    ),
-  };
+  const patch = { position: core.positionNow(), rate: command.rate, updatedAt: turn.now };
+  return { playback: await core.changePlayback({ patch, cause: 'playback.rate', by: turn.access.userId }, turn) };
 }
 
 /**
  * Switches to `item` from its start. A room that was playing (or about to) keeps playing,
  * waiting for everyone to load the new media when the room asks for that.
  */
-async function switchTo(core: RoomCore, item: MediaItem, cause: PlaybackCause, by: string): Promise<PlaybackView> {
+async function switchTo(core: RoomCore, item: MediaItem, cause: PlaybackCause, turn: Turn): Promise<PlaybackView> {
+  const by = turn.access.userId;
   const keepPlaying = core.playback.playing || core.holdingPlay;
-  core.mediaChanged();
-  core.closeReadyWait();
+  // Everyone must load the new media, stragglers of the old one included.
   const patch = { mediaId: item.id, position: 0, updatedAt: core.now() };
-  if (keepPlaying) return core.requestPlay(patch, cause, by);
-  return core.changePlayback({ ...patch, playing: false }, cause, by);
+  const change = keepPlaying
+    ? core.playChange(patch, cause, by, { resetStragglers: true })
+    : { patch: { ...patch, playing: false }, cause, by, wait: 'close' as const, resetStragglers: true };
+  return core.changePlayback(change, turn);
 }
 
 async function step(core: RoomCore, command: PlaybackGuards, turn: Turn, direction: 1 | -1): Promise<PlaybackView> {
@@ -116,7 +109,7 @@ async function step(core: RoomCore, command: PlaybackGuards, turn: Turn, directi
   const target = index < 0 ? (direction === 1 ? 0 : -1) : index + direction;
   const entry = core.playlist[target];
   if (!entry) throw new AppError('conflict', direction === 1 ? 'there is no next media in the playlist' : 'there is no previous media in the playlist');
-  return switchTo(core, entry.item, direction === 1 ? 'playback.next' : 'playback.previous', turn.access.userId);
+  return switchTo(core, entry.item, direction === 1 ? 'playback.next' : 'playback.previous', turn);
 }
 
 export async function next(core: RoomCore, command: RoomCommandOf<'playback.next'>, turn: Turn): Promise<RoomResults['playback.next']> {
@@ -136,15 +129,9 @@ export async function ended(core: RoomCore, command: RoomCommandOf<'playback.end
   if (command.mediaId !== core.playback.mediaId) return { playback: core.playbackView() };
   const index = indexOfMedia(core.playlist, command.mediaId);
   const following = core.playlist[index + 1];
-  if (following) return { playback: await switchTo(core, following.item, 'playback.ended', turn.access.userId) };
+  if (following) return { playback: await switchTo(core, following.item, 'playback.ended', turn) };
   // The end of the list: stop where the media ended (once; later reports find it stopped).
   if (!core.playback.playing && !core.holdingPlay) return { playback: core.playbackView() };
-  core.closeReadyWait();
-  return {
-    playback: await core.changePlayback(
-      { playing: false, position: core.positionNow(), updatedAt: turn.now },
-      'playback.ended',
-      turn.access.userId,
-    ),
-  };
+  const patch = { playing: false, position: core.positionNow(), updatedAt: turn.now };
+  return { playback: await core.changePlayback({ patch, cause: 'playback.ended', by: turn.access.userId, wait: 'close' }, turn) };
 }

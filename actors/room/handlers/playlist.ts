@@ -6,12 +6,12 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../errors/app-error.js';
 import type { RoomCommandOf } from '../commands.js';
-import type { Access, RoomCore, Turn } from '../core.js';
+import type { Access, PlaybackPlan, RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../limits.js';
 import type { MediaItem } from '../model.js';
 import { indexOfMedia, insertAt, moveTo } from '../playlist.js';
 import type { RoomResults } from '../results.js';
-import { clearPlaylist, deleteMedia, insertMedia, setSortKeys, updateMedia } from '../room-store.js';
+import { clearPlaylist, deleteMedia, insertMedia, savePlayback, setSortKeys, updateMedia } from '../room-store.js';
 import { checkMediaFields, type MediaInput } from '../validate.js';
 import { checkPlaybackGuards } from './playback.js';
 
@@ -64,13 +64,14 @@ async function addMedia(
   };
   checkProxyAllowed(core, item);
   const change = insertAt(core.playlist, item, index);
-  await core.durable('add media', async (client) => {
+  const result = await core.commit(turn, 'add media', async (client) => {
     await insertMedia(client, core.id, change.entry);
     await setSortKeys(client, core.id, change.rekeyed);
+    return { item, index };
   });
   core.playlist = change.next;
   core.publish({ type: 'playlist', op: 'added', item, index });
-  return { item, index };
+  return result;
 }
 
 export function pushMedia(core: RoomCore, command: RoomCommandOf<'playlist.push'>, turn: Turn): Promise<RoomResults['playlist.push']> {
@@ -90,39 +91,61 @@ export async function moveMedia(core: RoomCore, command: RoomCommandOf<'playlist
   if (command.toIndex > last) throw AppError.invalid([{ key: 'toIndex', message: `must be at most ${last}` }]);
   if (from === command.toIndex) return { mediaId: command.mediaId, index: from };
   const change = moveTo(core.playlist, from, command.toIndex);
-  await core.durable('move media', (client) => setSortKeys(client, core.id, change.rekeyed));
+  const result = await core.commit(turn, 'move media', async (client) => {
+    await setSortKeys(client, core.id, change.rekeyed);
+    return { mediaId: command.mediaId, index: command.toIndex };
+  });
   core.playlist = change.next;
   core.publish({ type: 'playlist', op: 'moved', mediaId: command.mediaId, toIndex: command.toIndex });
-  return { mediaId: command.mediaId, index: command.toIndex };
+  return result;
 }
 
-/** The current media left the list: playback stops with nothing selected. */
-async function currentMediaGone(core: RoomCore, cause: 'playlist.remove' | 'playlist.clear', by: string): Promise<void> {
-  core.mediaChanged();
-  core.closeReadyWait();
-  await core.changePlayback({ mediaId: null, playing: false, position: 0, updatedAt: core.now() }, cause, by);
+/**
+ * When the current media leaves the list, playback stops with nothing selected, in the same
+ * transaction as the removal: the room never plays media that is gone, nor loses media while
+ * still playing it.
+ */
+function stopIfCurrentGone(core: RoomCore, gone: boolean, cause: 'playlist.remove' | 'playlist.clear', by: string): PlaybackPlan | undefined {
+  if (!gone) return undefined;
+  return core.planPlayback({
+    patch: { mediaId: null, playing: false, position: 0, updatedAt: core.now() },
+    cause,
+    by,
+    wait: 'close',
+    resetStragglers: true,
+  });
 }
 
 export async function removeMedia(core: RoomCore, command: RoomCommandOf<'playlist.remove'>, turn: Turn): Promise<RoomResults['playlist.remove']> {
   const index = mediaIndex(core, command.mediaId);
   const item = (core.playlist[index] as { item: MediaItem }).item;
   requireOwnOr(core, turn.access, item, 'delete_media_resource', 'removing media added by someone else');
-  await core.durable('remove media', (client) => deleteMedia(client, core.id, item.id));
+  const stop = stopIfCurrentGone(core, core.playback.mediaId === item.id, 'playlist.remove', turn.access.userId);
+  const result = await core.commit(turn, 'remove media', async (client) => {
+    await deleteMedia(client, core.id, item.id);
+    if (stop) await savePlayback(client, core.id, core.storedPlayback(stop));
+    return { mediaId: item.id };
+  });
   core.playlist = core.playlist.filter((e) => e.item.id !== item.id);
   core.publish({ type: 'playlist', op: 'removed', mediaId: item.id });
-  if (core.playback.mediaId === item.id) await currentMediaGone(core, 'playlist.remove', turn.access.userId);
-  return { mediaId: item.id };
+  if (stop) core.applyPlayback(stop, true);
+  return result;
 }
 
 export async function clearMedia(core: RoomCore, _command: RoomCommandOf<'playlist.clear'>, turn: Turn): Promise<RoomResults['playlist.clear']> {
   core.require(turn.access, 'delete_media_resource', 'clearing the playlist');
   const removed = core.playlist.length;
   if (removed === 0) return { removed };
-  await core.durable('clear the playlist', (client) => clearPlaylist(client, core.id));
+  const stop = stopIfCurrentGone(core, core.playback.mediaId !== null, 'playlist.clear', turn.access.userId);
+  const result = await core.commit(turn, 'clear the playlist', async (client) => {
+    await clearPlaylist(client, core.id);
+    if (stop) await savePlayback(client, core.id, core.storedPlayback(stop));
+    return { removed };
+  });
   core.playlist = [];
   core.publish({ type: 'playlist', op: 'cleared' });
-  if (core.playback.mediaId !== null) await currentMediaGone(core, 'playlist.clear', turn.access.userId);
-  return { removed };
+  if (stop) core.applyPlayback(stop, true);
+  return result;
 }
 
 export async function setCurrentMedia(
@@ -135,12 +158,15 @@ export async function setCurrentMedia(
   mediaIndex(core, command.mediaId);
   // Choosing media cues it up paused at the start, the way a host picks the next video and
   // then presses play once everyone has it.
-  core.mediaChanged();
-  core.closeReadyWait();
   const playback = await core.changePlayback(
-    { mediaId: command.mediaId, playing: false, position: 0, updatedAt: turn.now },
-    'playlist.setCurrent',
-    turn.access.userId,
+    {
+      patch: { mediaId: command.mediaId, playing: false, position: 0, updatedAt: turn.now },
+      cause: 'playlist.setCurrent',
+      by: turn.access.userId,
+      wait: 'close',
+      resetStragglers: true,
+    },
+    turn,
   );
   return { playback };
 }
@@ -154,8 +180,11 @@ export async function editMedia(core: RoomCore, command: RoomCommandOf<'playlist
   const item: MediaItem = { ...entry.item, ...fields };
   if (item.provider === 'live') item.live = true;
   checkProxyAllowed(core, item);
-  await core.durable('edit media', (client) => updateMedia(client, core.id, item));
+  const result = await core.commit(turn, 'edit media', async (client) => {
+    await updateMedia(client, core.id, item);
+    return { item };
+  });
   core.playlist = core.playlist.map((e, i) => (i === index ? { item, sortKey: e.sortKey } : e));
   core.publish({ type: 'playlist', op: 'edited', item });
-  return { item };
+  return result;
 }

@@ -140,20 +140,26 @@ export async function updateRoomSettings(
   if (newPassword !== undefined) next.passwordHash = newPassword === null ? null : await hashRoomPassword(newPassword);
   next.updatedAt = turn.now;
 
-  await core.durable('update the room', (client) => updateRoom(client, next));
+  const result = await core.commit(turn, 'update the room', async (client) => {
+    await updateRoom(client, next);
+    return { room: core.roomInfo(next) };
+  });
   core.room = next;
-  core.publish({ type: 'room.updated', room: core.roomInfo() });
+  core.publish({ type: 'room.updated', room: result.room });
   // Turning the ready wait off releases a play it was holding.
-  if (!next.options.waitForAllReady && core.holdingPlay) await core.requestPlay({}, 'ready', turn.access.userId);
-  return { room: core.roomInfo() };
+  if (!next.options.waitForAllReady && core.holdingPlay) await core.releaseHeldPlay(turn.access.userId);
+  return result;
 }
 
 export async function deleteRoomCommand(core: RoomCore, _command: RoomCommandOf<'room.delete'>, turn: Turn): Promise<RoomResults['room.delete']> {
   core.requireOwner(turn.access, 'delete the room');
-  await core.durable('delete the room', (client) => deleteRoom(client, core.id));
+  const result = await core.commit(turn, 'delete the room', async (client) => {
+    await deleteRoom(client, core.id);
+    return { deleted: true as const };
+  });
   core.reset();
   core.publish({ type: 'room.deleted', roomId: core.id });
-  return { deleted: true };
+  return result;
 }
 
 /** The room-review workflow's decision; repeating the same decision is a no-op. */
@@ -166,10 +172,13 @@ export async function reviewRoom(core: RoomCore, command: RoomCommandOf<'room.re
     throw new AppError('conflict', `room ${core.id} is ${current.status}, not waiting for review`);
   }
   const next: RoomRecord = { ...current, status: target, updatedAt: turn.now };
-  await core.durable('record the review', (client) => updateRoom(client, next));
+  const result = await core.commit(turn, 'record the review', async (client) => {
+    await updateRoom(client, next);
+    return { room: core.roomInfo(next) };
+  });
   core.room = next;
-  core.publish({ type: 'room.updated', room: core.roomInfo() });
-  return { room: core.roomInfo() };
+  core.publish({ type: 'room.updated', room: result.room });
+  return result;
 }
 
 export async function transferOwnership(
@@ -190,7 +199,7 @@ export async function transferOwnership(
   const next: RoomRecord = { ...current, ownerId: target.userId, updatedAt: turn.now };
   const newOwner: MemberRecord = { ...target, role: 'admin' };
   const previousOwner = core.members.get(current.ownerId);
-  await core.durable('transfer ownership', async (client) => {
+  const result = await core.commit(turn, 'transfer ownership', async (client) => {
     // The quota holds for rooms received too, or it could be dodged by creating and handing over.
     const owned = await lockAndCountOwnedRooms(client, target.userId);
     if (owned >= maxRooms) {
@@ -198,14 +207,15 @@ export async function transferOwnership(
     }
     await updateRoom(client, next);
     await upsertMember(client, core.id, newOwner);
+    return { room: core.roomInfo(next) };
   });
   core.room = next;
   core.members.set(newOwner.userId, newOwner);
-  core.publish({ type: 'room.updated', room: core.roomInfo() });
+  core.publish({ type: 'room.updated', room: result.room });
   core.publish({ type: 'member.updated', member: core.memberView(newOwner) });
   // The previous owner stays in the room as an admin.
   if (previousOwner) core.publish({ type: 'member.updated', member: core.memberView(previousOwner) });
-  return { room: core.roomInfo() };
+  return result;
 }
 
 export function joinWebrtc(core: RoomCore, _command: RoomCommandOf<'webrtc.join'>, turn: Turn): Promise<RoomResults['webrtc.join']> {
