@@ -26,6 +26,8 @@ export interface LivenessValue {
   hostId: string;
   incarnation: string;
   startedAt: number;
+  /** Written by a host that stopped cleanly: nothing is owned under this incarnation. */
+  stopped?: boolean;
 }
 
 /** Sightings kept before old ones are pruned, and how old they must be (well beyond any TTL). */

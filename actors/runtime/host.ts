@@ -142,7 +142,7 @@ export class ActorHost {
 
   /**
    * Graceful shutdown (SIGTERM): stop taking activations, finish every queued command,
-   * deactivate and release every actor, then delete the liveness key. Commands sent meanwhile
+   * deactivate and release every actor, then mark the liveness key stopped. Commands sent meanwhile
    * are re-resolved by their client onto another host. Bounded by `drainTimeoutMs`.
    */
   drain(): Promise<void> {
@@ -153,7 +153,7 @@ export class ActorHost {
   /**
    * Abrupt shutdown: every activation ends at once (queued commands are told to retry
    * elsewhere, the actor gets deactivate('shutdown')), ownership records are left to be taken
-   * over, and the liveness key is deleted so that happens immediately.
+   * over, and the liveness key is marked stopped so that happens immediately.
    */
   async stop(): Promise<void> {
     if (this.state === 'stopped') return;
@@ -165,7 +165,7 @@ export class ActorHost {
       for (const activation of pool.activations.values()) ends.push(activation.cutOff('shutdown'));
       pool.activations.clear();
     }
-    await this.liveness.stop({ deleteKey: true });
+    await this.liveness.stop();
     await Promise.allSettled(ends);
     this.outbox.flush();
     this.logger.info('actor host stopped');
@@ -193,7 +193,7 @@ export class ActorHost {
         this.pools.set(type.name, { type, owners, activateSub: undefined, activations: new Map(), activating: new Map() });
       }
     } catch (err) {
-      await this.liveness.stop({ deleteKey: true });
+      await this.liveness.stop();
       throw bucketError(err);
     }
     for (const pool of this.pools.values()) this.subscribeActivate(pool);
@@ -413,7 +413,7 @@ export class ActorHost {
     }
     this.state = 'stopped';
     this.outbox.flush();
-    await this.liveness.stop({ deleteKey: true });
+    await this.liveness.stop();
     this.logger.info({ ms: Math.round(performance.now() - started) }, 'actor host drained');
   }
 }

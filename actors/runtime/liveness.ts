@@ -148,19 +148,24 @@ export class Liveness {
     return wait > 0 ? { alive: true, retryAfterMs: Math.max(20, Math.min(wait, this.ttlMs)) } : { alive: false };
   }
 
-  /** Stops heartbeating; with `deleteKey` the key goes at once, so others may take over now. */
-  async stop(options: { deleteKey: boolean }): Promise<void> {
+  /**
+   * Stops heartbeating, once every activation has ended. The key is not deleted but rewritten
+   * as stopped, under an incarnation nobody owns anything with: an absent key makes other hosts
+   * wait a TTL (it may have vanished under a live host), while a key of another incarnation
+   * lets them take over this host's leftover records at once. It then expires on its own.
+   */
+  async stop(): Promise<void> {
     if (this.state === 'stopped') return;
     const wasLive = this.state === 'live';
     this.state = 'stopped';
     this.clearTimers();
     await this.beating;
     this.view.stop();
-    if (options.deleteKey && wasLive) {
-      await this.kv.delete(this.identity.hostKey, { previousSeq: this.revision }).catch((err: unknown) => {
-        this.options.logger.warn({ err: messageOf(err) }, 'could not delete the liveness key; it expires on its own');
-      });
-    }
+    if (!wasLive) return;
+    const stopped: LivenessValue = { hostId: this.identity.hostId, incarnation: randomUUID(), startedAt: this.startedAt, stopped: true };
+    await this.kv.update(this.identity.hostKey, encode(stopped), this.revision).catch((err: unknown) => {
+      this.options.logger.warn({ err: messageOf(err) }, 'could not mark the liveness key stopped; other hosts take over once it expires');
+    });
   }
 
   private scheduleBeat(delayMs = this.heartbeatMs): void {
@@ -289,7 +294,8 @@ export class Liveness {
       const entry = await this.kv.get(key);
       if (!entry || entry.operation !== 'PUT') continue;
       const holder = parseValue(entry.value);
-      if (holder && this.ownIncarnations.has(holder.incarnation)) {
+      // Ours from before a loss, or left by a process under this id that stopped cleanly.
+      if (holder && (this.ownIncarnations.has(holder.incarnation) || holder.stopped === true)) {
         try {
           return await this.kv.update(key, this.value(), entry.revision);
         } catch (err) {

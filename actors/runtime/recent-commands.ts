@@ -59,7 +59,7 @@ export class RecentCommands {
     if (this.entries.has(id)) return;
     this.entries.set(id, { reply, deadline, waiters: [] });
     this.replyChars += reply.length;
-    this.evict(Date.now());
+    this.evict(Date.now(), id);
   }
 
   /** Stores the reply of `id` and returns every subject that waits for it. */
@@ -73,7 +73,7 @@ export class RecentCommands {
     this.replyChars += reply.length;
     const waiters = entry.waiters;
     entry.waiters = [];
-    this.evict(Date.now());
+    this.evict(Date.now(), id);
     return waiters;
   }
 
@@ -90,15 +90,13 @@ export class RecentCommands {
     for (const [id, entry] of this.entries) if (entry.reply !== undefined && entry.deadline < now) this.remove(id, entry);
   }
 
-  private evict(now: number): void {
-    let newest: string | undefined;
-    for (const [id, entry] of this.entries) if (entry.reply !== undefined) newest = id;
+  /** Drops the oldest finished entries while over a bound or past their deadline; `newest` (just stored) stays. */
+  private evict(now: number, newest: string): void {
     for (const [id, entry] of this.entries) {
       // Pending entries stay: dropping one would let its retry run the command a second time.
       if (entry.reply === undefined) continue;
       const over = this.entries.size > this.limit || this.replyChars > this.maxBytes;
-      if (!over && entry.deadline >= now) return;
-      if (id === newest) return;
+      if ((!over && entry.deadline >= now) || id === newest) return;
       this.remove(id, entry);
     }
   }
