@@ -20,7 +20,7 @@ import type { Caller, CommandEnvelope } from './actor-type.js';
 import { activateSubject, assertActorId, assertTypeName, commandSubject } from './names.js';
 import { isConnectionGone, isNoResponders, isRequestTimeout, messageOf } from './nats-errors.js';
 import { Requester } from './requester.js';
-import { decode, encode, parseActivateReply, parseCommandReply } from './wire.js';
+import { decode, encode, parseActivateReply, parseCommandReply, PROTOCOL_VERSION } from './wire.js';
 
 export interface SendOptions {
   /** Who sends it, as the gateway authenticated them. */
@@ -98,6 +98,7 @@ export class ActorClient {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = Date.now() + timeoutMs;
     const envelope: CommandEnvelope = {
+      v: PROTOCOL_VERSION,
       id: randomUUID(),
       command,
       caller: options.caller,
