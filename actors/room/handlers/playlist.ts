@@ -9,6 +9,7 @@ import type { RoomCommandOf } from '../commands.js';
 import type { Access, RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../limits.js';
 import type { MediaItem } from '../model.js';
+import { checkPlaylistBudget } from '../playlist-budget.js';
 import { indexOfMedia, insertAt, moveTo } from '../playlist.js';
 import type { RoomResults } from '../results.js';
 import { clearPlaylist, deleteMedia, insertMedia, setSortKeys, updateMedia } from '../room-store.js';
@@ -63,6 +64,7 @@ async function addMedia(
     addedAt: turn.now,
   };
   checkProxyAllowed(core, item);
+  checkPlaylistBudget(core.playlist, item);
   const change = insertAt(core.playlist, item, index);
   await core.durable('add media', async (client) => {
     await insertMedia(client, core.id, change.entry);
@@ -154,6 +156,7 @@ export async function editMedia(core: RoomCore, command: RoomCommandOf<'playlist
   const item: MediaItem = { ...entry.item, ...fields };
   if (item.provider === 'live') item.live = true;
   checkProxyAllowed(core, item);
+  checkPlaylistBudget(core.playlist, item, item.id);
   await core.durable('edit media', (client) => updateMedia(client, core.id, item));
   core.playlist = core.playlist.map((e, i) => (i === index ? { item, sortKey: e.sortKey } : e));
   core.publish({ type: 'playlist', op: 'edited', item });
