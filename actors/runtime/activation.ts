@@ -26,7 +26,7 @@ import { isWrongLastSequence, messageOf } from './nats-errors.js';
 import type { Outbox } from './outbox.js';
 import type { Pacer } from './pacer.js';
 import { RecentCommands } from './recent-commands.js';
-import { decode, encode, notHereReply, parseEnvelope, replyError } from './wire.js';
+import { bytesOverLimit, decode, encode, notHereReply, parseEnvelope, PROTOCOL_VERSION, replyError } from './wire.js';
 
 /** seq = fence * 2^20 + counter: 2^20 events per fence before the lease must be renewed. */
 const EVENTS_PER_FENCE = 2 ** 20;
@@ -355,6 +355,15 @@ export class Activation {
       reply = { ok: false, error: replyError(err) };
       data = encode(reply);
     }
+    // NATS refuses a message over max_payload: the caller would wait for nothing until its deadline.
+    const maxPayload = this.deps.nc.info?.max_payload;
+    const replyBytes = bytesOverLimit(data, maxPayload);
+    if (replyBytes !== undefined) {
+      const message = `the reply of ${this.type} ${this.id} is ${replyBytes} bytes, over the NATS max_payload of ${maxPayload} bytes`;
+      this.logger.error({ commandId: envelope.id, bytes: replyBytes, maxPayload }, 'command reply too large for NATS; answering an error instead');
+      reply = { ok: false, error: { code: 'internal', message } };
+      data = encode(reply);
+    }
     // Only replies the actor produced are remembered; "go elsewhere" must not stick to the id.
     const waiters = !reply.ok && reply.retryAfterMs !== undefined ? this.recent.forget(envelope.id) : this.recent.complete(envelope.id, data);
     for (const waiter of waiters) this.send(waiter, data);
@@ -364,11 +373,17 @@ export class Activation {
     if (this.counter >= EVENTS_PER_FENCE - 1) {
       throw new AppError('internal', `${this.type} ${this.id}: more than ${RENEW_AT} events in one turn`);
     }
-    this.counter += 1;
-    const seq = this.currentSeq();
-    if (!this.silenced && this.deps.isLive()) {
-      this.send(this.evtSubject, encode({ seq, at: Date.now(), event }));
+    const seq = this.currentSeq() + 1;
+    const data = encode({ v: PROTOCOL_VERSION, seq, at: Date.now(), event });
+    // Refused before it takes a seq: NATS would drop it, and subscribers would see a gap.
+    const maxPayload = this.deps.nc.info?.max_payload;
+    const bytes = bytesOverLimit(data, maxPayload);
+    if (bytes !== undefined) {
+      this.logger.error({ bytes, maxPayload }, 'event too large for NATS; the turn fails');
+      throw new AppError('internal', `an event of ${this.type} ${this.id} is ${bytes} bytes, over the NATS max_payload of ${maxPayload} bytes`);
     }
+    this.counter += 1;
+    if (!this.silenced && this.deps.isLive()) this.send(this.evtSubject, data);
     return seq;
   }
 

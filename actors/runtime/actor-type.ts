@@ -20,6 +20,11 @@ export interface Caller {
 /** A command as it travels on `<prefix>.<type>.<id>.cmd`. */
 export interface CommandEnvelope<C = unknown> {
   /**
+   * Protocol version (`PROTOCOL_VERSION` in wire.ts); missing means 1. A host answers an
+   * unknown version with a final `unavailable` error.
+   */
+  v?: number;
+  /**
    * Unique per logical command and the same on every retry of it, so a retry of a command
    * whose reply was lost gets the original reply instead of a second execution.
    */
@@ -48,6 +53,8 @@ export type CommandReply<R = unknown> =
 
 /** An event as published on `<prefix>.<type>.<id>.evt`. */
 export interface EventEnvelope<E = unknown> {
+  /** Protocol version (`PROTOCOL_VERSION` in wire.ts); missing means 1. Subscribers drop unknown versions. */
+  v?: number;
   /** Monotonic per actor id across activations (see `docs/…-actor-runtime.md`). */
   seq: number;
   /** Server wall clock (ms since epoch) when the event was produced. */

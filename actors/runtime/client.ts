@@ -20,7 +20,7 @@ import type { Caller, CommandEnvelope } from './actor-type.js';
 import { activateSubject, assertActorId, assertTypeName, commandSubject } from './names.js';
 import { isConnectionGone, isNoResponders, isRequestTimeout, messageOf } from './nats-errors.js';
 import { Requester } from './requester.js';
-import { decode, encode, parseActivateReply, parseCommandReply } from './wire.js';
+import { decode, encode, parseActivateReply, parseCommandReply, PROTOCOL_VERSION } from './wire.js';
 
 export interface SendOptions {
   /** Who sends it, as the gateway authenticated them. */
@@ -110,6 +110,7 @@ export class ActorClient {
       throw AppError.invalid([{ key: 'commandId', message: `must be 1..${MAX_COMMAND_ID_LENGTH} characters` }]);
     }
     const envelope: CommandEnvelope = {
+      v: PROTOCOL_VERSION,
       id: options.commandId ?? randomUUID(),
       command,
       caller: options.caller,

@@ -2,12 +2,17 @@
  * Actor events for gateways. A gateway may hold hundreds of sockets in one room; they share
  * one NATS subscription per (type, id) in the process, opened by the first local listener and
  * closed with the last. Create one ActorEvents per process (per NATS connection) for that.
+ *
+ * Listeners never see seq go backwards: an event whose seq is not above the highest already
+ * delivered on its topic is dropped. That drops duplicates and the late events of an older
+ * activation that still believed it was live (seq = fence × 2^20 + counter, and fences only
+ * grow). Events of a protocol version this build does not know are dropped too.
  */
 import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from '../../observability/logger.js';
 import type { EventEnvelope } from './actor-type.js';
 import { assertActorId, assertTypeName, eventSubject } from './names.js';
-import { decode } from './wire.js';
+import { decode, PROTOCOL_VERSION, versionOf } from './wire.js';
 
 export type ActorEventListener<E = unknown> = (event: EventEnvelope<E>) => void;
 
@@ -37,6 +42,9 @@ export class ActorEvents {
     let topic = this.topics.get(subject);
     if (!topic) {
       const listeners = new Set<{ listener: ActorEventListener }>();
+      // The highest seq delivered to this topic's listeners; events at or below it are dropped.
+      let lastSeq = -Infinity;
+      let warnedVersion = false;
       const sub = this.nc.subscribe(subject, {
         callback: (err, msg) => {
           if (err) return;
@@ -45,6 +53,20 @@ export class ActorEvents {
             this.logger?.warn({ subject }, 'dropped a malformed actor event');
             return;
           }
+          const version = versionOf(envelope);
+          if (version !== PROTOCOL_VERSION) {
+            if (!warnedVersion) {
+              warnedVersion = true;
+              this.logger?.warn(
+                { subject, version: envelope.v, speaks: PROTOCOL_VERSION },
+                'dropping actor events of a protocol version this build does not speak (logged once per actor)',
+              );
+            }
+            return;
+          }
+          // An older activation's late event, or a duplicate: listeners already have newer state.
+          if (envelope.seq <= lastSeq) return;
+          lastSeq = envelope.seq;
           for (const entry of [...listeners]) {
             try {
               entry.listener(envelope);
@@ -82,5 +104,5 @@ export class ActorEvents {
 function parseEvent(value: unknown): EventEnvelope | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { seq, at } = value as Partial<EventEnvelope>;
-  return typeof seq === 'number' && typeof at === 'number' && 'event' in value ? (value as EventEnvelope) : undefined;
+  return Number.isFinite(seq) && typeof at === 'number' && 'event' in value ? (value as EventEnvelope) : undefined;
 }

@@ -5,6 +5,16 @@
 import { AppError, isAppError } from '../../errors/app-error.js';
 import type { Caller, CommandEnvelope, CommandReply } from './actor-type.js';
 
+/**
+ * The version of the command and event envelopes this build sends and understands (their `v`).
+ * A message without `v` is version 1 (builds before the field sent none). Additive changes
+ * (new optional fields) keep the version; a breaking change bumps it, and hosts are rolled out
+ * before gateways. A host answers a command of a version it does not know with a final
+ * `unavailable` naming both versions; `ActorEvents` drops events of an unknown version.
+ * See `docs/2026-11-22-actor-protocol.md`.
+ */
+export const PROTOCOL_VERSION = 1;
+
 /** Request on `<prefix>.<type>.activate`. */
 export interface ActivateRequest {
   id: string;
@@ -60,9 +70,19 @@ export function notHereReply(reason: string, retryAfterMs: number): CommandReply
   return { ok: false, error: { code: 'unavailable', message: reason }, retryAfterMs };
 }
 
-/** The envelope in `payload`, or an `invalid_argument` AppError describing what is wrong. */
+/**
+ * The envelope in `payload`, or the AppError to answer: `unavailable` for a protocol version
+ * this build does not speak (final: the client must not retry it elsewhere in a loop), else
+ * `invalid_argument` describing what is wrong.
+ */
 export function parseEnvelope(payload: unknown): CommandEnvelope | AppError {
   if (!isObject(payload)) return AppError.invalid([{ key: 'envelope', message: 'must be a JSON object' }]);
+  // Checked first: another version's envelope may differ in every other field.
+  const version = versionOf(payload);
+  if (version === undefined) return AppError.invalid([{ key: 'v', message: 'must be a positive integer when given' }]);
+  if (version !== PROTOCOL_VERSION) {
+    return new AppError('unavailable', `protocol version ${version} is not supported by this actor host (it speaks ${PROTOCOL_VERSION})`);
+  }
   const issues: Array<{ key: string; message: string }> = [];
   if (typeof payload.id !== 'string' || payload.id.length === 0 || payload.id.length > 200) {
     issues.push({ key: 'id', message: 'must be a non-empty string of at most 200 characters' });
@@ -103,6 +123,27 @@ export function parseCommandReply(payload: unknown): CommandReply | undefined {
     return payload as unknown as CommandReply;
   }
   return undefined;
+}
+
+/**
+ * The protocol version of a command or event envelope: 1 when `v` is missing, undefined when
+ * `v` is not a positive integer.
+ */
+export function versionOf(envelope: { v?: unknown }): number | undefined {
+  const { v } = envelope;
+  if (v === undefined) return 1;
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 ? v : undefined;
+}
+
+/**
+ * The UTF-8 size of `data` when it is over `limit` bytes (NATS's `max_payload`), else
+ * undefined. Cheap for the usual small payload: a string's length is a lower bound of its
+ * UTF-8 bytes and three times it an upper bound, so bytes are counted only above a third of it.
+ */
+export function bytesOverLimit(data: string, limit: number | undefined): number | undefined {
+  if (limit === undefined || data.length * 3 <= limit) return undefined;
+  const bytes = Buffer.byteLength(data, 'utf8');
+  return bytes > limit ? bytes : undefined;
 }
 
 function isCaller(value: unknown): value is Caller {

@@ -9,6 +9,7 @@ import type { RoomCommandOf } from '../commands.js';
 import type { Access, PlaybackPlan, RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../limits.js';
 import type { MediaItem } from '../model.js';
+import { checkPlaylistBudget } from '../playlist-budget.js';
 import { indexOfMedia, insertAt, moveTo } from '../playlist.js';
 import type { RoomResults } from '../results.js';
 import { clearPlaylist, deleteMedia, insertMedia, savePlayback, setSortKeys, updateMedia } from '../room-store.js';
@@ -63,6 +64,7 @@ async function addMedia(
     addedAt: turn.now,
   };
   checkProxyAllowed(core, item);
+  checkPlaylistBudget(core.playlist, item);
   const change = insertAt(core.playlist, item, index);
   const result = await core.commit(turn, 'add media', async (client) => {
     await insertMedia(client, core.id, change.entry);
@@ -180,6 +182,7 @@ export async function editMedia(core: RoomCore, command: RoomCommandOf<'playlist
   const item: MediaItem = { ...entry.item, ...fields };
   if (item.provider === 'live') item.live = true;
   checkProxyAllowed(core, item);
+  checkPlaylistBudget(core.playlist, item, item.id);
   const result = await core.commit(turn, 'edit media', async (client) => {
     await updateMedia(client, core.id, item);
     return { item };
