@@ -20,7 +20,7 @@ import type { Caller, CommandEnvelope } from './actor-type.js';
 import { activateSubject, assertActorId, assertTypeName, commandSubject } from './names.js';
 import { isConnectionGone, isNoResponders, isRequestTimeout, messageOf } from './nats-errors.js';
 import { Requester } from './requester.js';
-import { decode, encode, parseActivateReply, parseCommandReply, PROTOCOL_VERSION } from './wire.js';
+import { bytesOverLimit, decode, encode, parseActivateReply, parseCommandReply, PROTOCOL_VERSION } from './wire.js';
 
 export interface SendOptions {
   /** Who sends it, as the gateway authenticated them. */
@@ -81,7 +81,7 @@ export class ActorClient {
   private readonly resolving = new Map<string, Promise<ActivationOutcome>>();
 
   constructor(
-    nc: NatsConnection,
+    private readonly nc: NatsConnection,
     private readonly prefix: string,
     options: ActorClientOptions = {},
   ) {
@@ -122,6 +122,11 @@ export class ActorClient {
       payload = encode(envelope);
     } catch {
       throw AppError.invalid([{ key: 'command', message: 'must be JSON-serialisable' }]);
+    }
+    // NATS would refuse it on every try until the deadline; say so at once.
+    const bytes = bytesOverLimit(payload, this.nc.info?.max_payload);
+    if (bytes !== undefined) {
+      throw AppError.invalid([{ key: 'command', message: `is ${bytes} bytes with its envelope, over the NATS max_payload of ${this.nc.info?.max_payload} bytes` }]);
     }
     const cmd = commandSubject(this.prefix, type, id);
     const activate = activateSubject(this.prefix, type);

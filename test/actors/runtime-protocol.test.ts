@@ -191,3 +191,14 @@ test('an event larger than NATS max_payload fails the turn that publishes it and
   await seen.until((e) => e.seq === after.result.seqs?.[0], 'the event after the refused one');
   t.deepEqual(seen.events.map((e) => e.seq), [...(before.result.seqs ?? []), ...(after.result.seqs ?? [])]);
 });
+
+test('a command larger than NATS max_payload is refused at once, naming the field, instead of retried to its deadline', async (t) => {
+  const nc = await connectNats(uniquePrefix('bigcmd'));
+  t.teardown(() => nc.close());
+  const client = new ActorClient(nc, uniquePrefix('bigcmd'));
+  const huge = 'x'.repeat((nc.info?.max_payload ?? 1024 * 1024) + 1);
+  const err = await t.throwsAsync(withDeadline(client.send('counter', 'c', { op: 'append', text: huge }, { caller, timeoutMs: 30_000 }), 2_000, 'the refusal'));
+  t.true(isAppError(err));
+  t.is(isAppError(err) ? err.code : undefined, 'invalid_argument');
+  t.is(isAppError(err) ? err.issues[0]?.key : undefined, 'command');
+});
