@@ -135,7 +135,7 @@ export async function banMember(core: RoomCore, command: RoomCommandOf<'member.b
   if (target?.status === 'banned') return { member: core.memberView(target) };
   const banned: MemberRecord = target
     ? { ...target, status: 'banned' }
-    : { userId: command.userId, name: command.userId, role: 'member', status: 'banned', guest: false, joinedAt: turn.now };
+    : { userId: command.userId, name: displayName(undefined, command.userId), role: 'member', status: 'banned', guest: false, joinedAt: turn.now };
   await core.durable('ban the user', (client) => upsertMember(client, core.id, banned));
   core.members.set(banned.userId, banned);
   if (target) core.publish({ type: 'member.left', userId: banned.userId, reason: 'banned', by: access.userId });
