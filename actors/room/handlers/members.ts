@@ -214,6 +214,6 @@ export async function reportPlayer(core: RoomCore, command: RoomCommandOf<'membe
   if (command.state !== 'buffering' && command.mediaId === core.playback.mediaId) core.leftBehind.delete(member.userId);
   const changed = before?.state !== command.state || before?.mediaId !== command.mediaId;
   if (changed) core.publish({ type: 'member.updated', member: core.memberView(member) });
-  await core.reconsiderReadiness(member.userId);
+  await core.reconsiderReadiness(access.permissions.has('control_playback') ? member.userId : null);
   return { member: core.memberView(member), playback: core.playbackView() };
 }
