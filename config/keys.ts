@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { StartupConfig } from './types.js';
 
@@ -59,6 +60,13 @@ interface KeySpec<V> {
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
+/**
+ * Random per process start: containers of one deployment often share a hostname and all run
+ * as pid 1, and the actor runtime takes the replica id as its host id, so `<hostname>-<pid>`
+ * alone would let two hosts claim the same identity. Drawn once, so every load in a process agrees.
+ */
+const PROCESS_START_TAG = randomBytes(3).toString('hex');
+
 const STRING = { kind: 'string' } as const;
 const INT = { kind: 'int' } as const;
 const PORT = { kind: 'port' } as const;
@@ -73,8 +81,10 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
   },
   replica_id: {
     type: STRING,
-    default: () => `${hostname()}-${process.pid}`,
-    description: 'Name of this replica in logs, stats and settings history (default <hostname>-<pid>).',
+    default: () => `${hostname()}-${process.pid}-${PROCESS_START_TAG}`,
+    description:
+      'Name of this replica in logs, stats and settings history, and the actor host id; must be unique among running replicas ' +
+      '(default <hostname>-<pid>-<6 random hex digits>, new on every process start).',
   },
   'log.level': {
     type: { kind: 'enum', values: LOG_LEVELS },

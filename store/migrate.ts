@@ -3,6 +3,14 @@ import { AppError } from '../errors/app-error.js';
 import type { Logger } from '../observability/logger.js';
 import { advisoryLocks } from './advisory-locks.js';
 import { migrations as knownMigrations, type Migration } from './migrations/index.js';
+import { boundedQuery } from './pool.js';
+
+/**
+ * How long one migration statement, and the wait for another replica's migrations, may take
+ * (server and client side), instead of the pool's few seconds: a migration may rewrite or
+ * index a large table. Longer ones should be run by hand (`svc migrate`) before a rollout.
+ */
+export const MIGRATION_STATEMENT_TIMEOUT_MS = 30 * 60_000;
 
 export interface MigrationStatus {
   /** Ids recorded in `schema_migrations`, in the order they were applied. */
@@ -31,32 +39,29 @@ const CREATE_LEDGER = `
  */
 export async function migrate(pool: pg.Pool, logger: Logger): Promise<{ applied: string[] }> {
   const client = await pool.connect();
-  let broken: Error | undefined;
+  const long = (text: string, values?: unknown[]) => boundedQuery(text, values, MIGRATION_STATEMENT_TIMEOUT_MS);
   try {
-    await client.query('SELECT pg_advisory_lock($1::bigint)', [advisoryLocks.migrations]);
+    // For this session only: it is discarded below, never returned to the pool with it.
+    await client.query("SELECT set_config('statement_timeout', $1, false)", [String(MIGRATION_STATEMENT_TIMEOUT_MS)]);
+    await client.query(long('SELECT pg_advisory_lock($1::bigint)', [advisoryLocks.migrations]));
     try {
-      await client.query(CREATE_LEDGER);
+      await client.query(long(CREATE_LEDGER));
       const { pending } = await readStatus(client, knownMigrations);
       const applied: string[] = [];
       for (const migration of knownMigrations.filter((m) => pending.includes(m.id))) {
-        await applyOne(client, migration, logger);
+        await applyOne(client, migration, logger, long);
         applied.push(migration.id);
       }
       if (applied.length === 0) logger.debug('database schema is up to date');
       return { applied };
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1::bigint)', [advisoryLocks.migrations]).catch((err: Error) => {
-        // The session is unusable; discarding it below ends the session and with it the lock.
-        broken = err;
-      });
+      // Failing here leaves the session unusable; discarding it below ends the lock with it.
+      await client.query('SELECT pg_advisory_unlock($1::bigint)', [advisoryLocks.migrations]).catch(() => undefined);
     }
-  } catch (err) {
-    broken ??= err instanceof Error ? err : new Error(String(err));
-    throw err;
   } finally {
-    // A client that failed mid-migration may be inside an aborted transaction or hold the
-    // lock; destroying it is the only state we can be sure of.
-    client.release(broken);
+    // Always destroyed: the session carries the longer statement timeout, and a client that
+    // failed mid-migration may be inside an aborted transaction or hold the lock.
+    client.release(true);
   }
 }
 
@@ -90,14 +95,19 @@ async function readStatus(db: Queryable, known: readonly Migration[]): Promise<M
   return { applied, pending: known.filter((m) => !done.has(m.id)).map((m) => m.id) };
 }
 
-async function applyOne(client: pg.PoolClient, migration: Migration, logger: Logger): Promise<void> {
+async function applyOne(
+  client: pg.PoolClient,
+  migration: Migration,
+  logger: Logger,
+  long: (text: string, values?: unknown[]) => pg.QueryConfig,
+): Promise<void> {
   const started = performance.now();
   logger.info({ migration: migration.id }, 'applying migration');
   await client.query('BEGIN');
   try {
-    await client.query(migration.up);
+    await client.query(long(migration.up));
     await client.query('INSERT INTO schema_migrations (id) VALUES ($1)', [migration.id]);
-    await client.query('COMMIT');
+    await client.query(long('COMMIT'));
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     const message = err instanceof Error ? err.message : String(err);

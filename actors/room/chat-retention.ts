@@ -19,9 +19,16 @@ import type pg from 'pg';
 import type { Logger } from '../../observability/logger.js';
 import type { SettingsReader } from './permissions.js';
 import { advisoryLockNamespaces } from '../../store/advisory-locks.js';
+import { withLongStatements } from '../../store/pool.js';
 
 /** Rows per age-deletion statement: bounds lock time and WAL per transaction. */
 const AGE_BATCH = 5000;
+/**
+ * How long one retention statement may run, instead of the pool's few seconds: finding the
+ * rooms over a cap scans the whole chat table, and a batch of deletions can wait on rows a
+ * room is writing. Each statement runs in its own transaction with this bound (SET LOCAL).
+ */
+export const RETENTION_STATEMENT_TIMEOUT_MS = 60_000;
 
 export interface ChatRetentionResult {
   /** Messages deleted by this run (by age and by count). */
@@ -33,11 +40,13 @@ export interface ChatRetentionResult {
 async function deleteByAge(pool: pg.Pool, days: number): Promise<number> {
   let deleted = 0;
   for (;;) {
-    const { rowCount } = await pool.query(
-      `DELETE FROM chat_messages WHERE id IN (
-         SELECT id FROM chat_messages WHERE created_at < now() - make_interval(days => $1)
-         ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-      [days, AGE_BATCH],
+    const { rowCount } = await withLongStatements(pool, RETENTION_STATEMENT_TIMEOUT_MS, (db) =>
+      db.query(
+        `DELETE FROM chat_messages WHERE id IN (
+           SELECT id FROM chat_messages WHERE created_at < now() - make_interval(days => $1)
+           ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+        [days, AGE_BATCH],
+      ),
     );
     deleted += rowCount ?? 0;
     if ((rowCount ?? 0) < AGE_BATCH) return deleted;
@@ -46,9 +55,11 @@ async function deleteByAge(pool: pg.Pool, days: number): Promise<number> {
 
 /** Rooms with more than `limit` messages of the given kind. */
 async function roomsOver(pool: pg.Pool, pinned: boolean, limit: number): Promise<string[]> {
-  const { rows } = await pool.query<{ room_id: string }>(
-    'SELECT room_id FROM chat_messages WHERE pinned = $1 GROUP BY room_id HAVING count(*) > $2',
-    [pinned, limit],
+  const { rows } = await withLongStatements(pool, RETENTION_STATEMENT_TIMEOUT_MS, (db) =>
+    db.query<{ room_id: string }>('SELECT room_id FROM chat_messages WHERE pinned = $1 GROUP BY room_id HAVING count(*) > $2', [
+      pinned,
+      limit,
+    ]),
   );
   return rows.map((row) => row.room_id);
 }
@@ -58,26 +69,16 @@ async function roomsOver(pool: pg.Pool, pinned: boolean, limit: number): Promise
  * or 0 when another run holds the room right now.
  */
 async function trimRoom(pool: pg.Pool, roomId: string, statement: string, keep: number): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const { rows } = await client.query<{ locked: boolean }>(
+  return withLongStatements(pool, RETENTION_STATEMENT_TIMEOUT_MS, async (db) => {
+    const { rows } = await db.query<{ locked: boolean }>(
       'SELECT pg_try_advisory_xact_lock($1::int, hashtext($2)) AS locked',
       [advisoryLockNamespaces.chatRetention, roomId],
     );
-    if (!rows[0]?.locked) {
-      await client.query('ROLLBACK');
-      return 0;
-    }
-    const { rowCount } = await client.query(statement, [roomId, keep]);
-    await client.query('COMMIT');
+    // Another run holds the room; committing nothing is the same as rolling back.
+    if (!rows[0]?.locked) return 0;
+    const { rowCount } = await db.query(statement, [roomId, keep]);
     return rowCount ?? 0;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 // "Beyond the newest $2" is "older than the $2-th newest"; with $2 = 0 there is no such row

@@ -12,7 +12,14 @@ import { ROOM_ROLES } from './model.js';
 const userId = z.string().min(1).max(128);
 const mediaId = z.string().min(1).max(64);
 /** Chat message ids are PostgreSQL bigints, carried as decimal strings. */
-const messageId = z.string().regex(/^[1-9][0-9]{0,18}$/, { error: 'must be a message id (a positive decimal integer)' });
+const MESSAGE_ID = /^[1-9][0-9]{0,18}$/;
+const BIGINT_MAX = 9223372036854775807n;
+const messageId = z
+  .string()
+  .regex(MESSAGE_ID, { error: 'must be a message id (a positive decimal integer)' })
+  // Nineteen digits reach past bigint, which PostgreSQL would refuse with an internal error.
+  // zod runs this after a failed regex too, hence the guard before BigInt().
+  .refine((id) => !MESSAGE_ID.test(id) || BigInt(id) <= BIGINT_MAX, { error: `must be a message id (at most ${BIGINT_MAX})` });
 const position = z.number().min(0).max(ROOM_LIMITS.positionMaxSeconds);
 const permissionList = z.array(z.string().max(64)).max(64);
 const permissionOverrides = z.strictObject({

@@ -12,12 +12,26 @@ import type { MediaItem, PermissionOverrides, RoomRole, Subtitle } from './model
 // C0 controls, DEL and C1 controls. Tab and newline are allowed where multi-line text is.
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
-// eslint-disable-next-line no-control-regex -- as above, line breaks included
-const CONTROL_OR_BREAK = /[\u0000-\u001f\u007f-\u009f]/u;
-// Explicit bidirectional overrides let a name or title display as something else.
-const BIDI_OVERRIDE = /[\u202a-\u202e\u2066-\u2069]/u;
 // In unicode mode a surrogate pair is one code point, so this matches only lone halves.
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/**
+ * What a one-line label shown to others may not contain: room names and media titles are
+ * refused with it (`checkLabel`), display names have it stripped (`displayName`).
+ *   - C0 controls, DEL and C1 controls, line breaks included (U+2028 and U+2029 too);
+ *   - explicit bidirectional embeddings, overrides and isolates (U+202A..U+202E,
+ *     U+2066..U+2069): they make a name display as something else ("Alice\u202Enimda" shows
+ *     as "Aliceadmin") and, left open, reorder the text shown after it. The implicit marks
+ *     (LRM, RLM, ALM) cannot, and right-to-left names need them, so they stay.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const LABEL_FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+/** Every forbidden character and lone surrogate, for stripping. */
+const LABEL_FORBIDDEN_ALL = new RegExp(`${LABEL_FORBIDDEN.source}|${LONE_SURROGATE.source}`, 'gu');
+// Characters that draw nothing: spaces, controls, format characters (zero-width space and
+// joiners, bidi marks, soft hyphen), separators, combining marks on their own, and the
+// letters and symbols that render blank (Hangul fillers, braille blank). A label needs one other.
+const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Z}\p{M}\u115f\u1160\u3164\uffa0\u2800]/u;
 
 /** Text that encodes to UTF-8 without replacement characters (no lone surrogates). */
 export function isWellFormed(text: string): boolean {
@@ -31,15 +45,18 @@ export function charCount(text: string): number {
   return count;
 }
 
-/** A one-line label (room name, media title): trimmed, non-empty, no control characters. */
+/**
+ * A one-line label (room name, media title): trimmed, non-empty, with something visible, no
+ * control characters, line breaks or bidi overrides.
+ */
 export function checkLabel(value: string, key: string, maxChars: number, issues: FieldIssue[]): string {
   const text = value.trim();
   if (text.length === 0) issues.push({ key, message: 'must not be empty' });
   else if (charCount(text) > maxChars) issues.push({ key, message: `must be at most ${maxChars} characters` });
   else if (!isWellFormed(text)) issues.push({ key, message: 'must be valid Unicode text' });
-  else if (CONTROL_OR_BREAK.test(text) || BIDI_OVERRIDE.test(text)) {
-    issues.push({ key, message: 'must not contain control characters or line breaks' });
-  }
+  else if (LABEL_FORBIDDEN.test(text)) {
+    issues.push({ key, message: 'must not contain control characters, line breaks or bidirectional overrides' });
+  } else if (!VISIBLE.test(text)) issues.push({ key, message: 'must contain a visible character' });
   return text;
 }
 
@@ -63,11 +80,33 @@ export function checkChatText(value: string): string {
   return text;
 }
 
-/** The display name a member appears under: the caller's name, else their id. */
+/** Runs of line breaks and tabs, which separate words: a space in a one-line name. */
+const LINE_BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/gu;
+/** Shown for a user whose id has nothing visible either (ids are not checked for looks). */
+const UNNAMED = 'unnamed';
+
+/**
+ * `text` made to follow the label rule: a run of line breaks or tabs becomes a space, every other
+ * forbidden character is dropped, then trimmed and cut to `maxChars` characters. Undefined when
+ * nothing visible is left.
+ */
+function sanitiseLabel(text: string, maxChars: number): string | undefined {
+  const cleaned = text.replace(LINE_BREAKS, ' ').replace(LABEL_FORBIDDEN_ALL, '').trim();
+  const cut = [...cleaned].slice(0, maxChars).join('').trim();
+  return VISIBLE.test(cut) ? cut : undefined;
+}
+
+/**
+ * The name a user is shown under to others (member lists, chat messages, bans): the caller's
+ * name, else their id, under the same rule as room names. The name comes from the
+ * authenticated identity, not from a form the user can correct, so it is sanitised rather
+ * than refused: refusing would lock the user out of every room until their account name
+ * changes. Forbidden characters are stripped and a name with nothing visible left falls back
+ * to the id (itself sanitised).
+ */
 export function displayName(name: string | undefined, userId: string): string {
-  const trimmed = name?.trim() ?? '';
-  const usable = trimmed.length > 0 && isWellFormed(trimmed) && !CONTROL_OR_BREAK.test(trimmed) ? trimmed : userId;
-  return [...usable].slice(0, ROOM_LIMITS.nameMaxChars).join('');
+  const max = ROOM_LIMITS.nameMaxChars;
+  return sanitiseLabel(name ?? '', max) ?? sanitiseLabel(userId, max) ?? UNNAMED;
 }
 
 export function checkHttpUrl(value: string, key: string, issues: FieldIssue[]): string {

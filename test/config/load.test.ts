@@ -10,7 +10,11 @@ test('defaults apply when nothing is configured, with data_dir made absolute', a
   const { config, issues, sources } = await readConfig({ cwd: dir, env: {} });
   t.deepEqual(issues, []);
   t.is(config.data_dir, join(dir, '.svc/data'));
-  t.is(config.replica_id, `${hostname()}-${process.pid}`);
+  // Unique per process start: containers sharing a hostname all run as pid 1.
+  const prefix = `${hostname()}-${process.pid}-`;
+  t.true(config.replica_id.startsWith(prefix), config.replica_id);
+  t.regex(config.replica_id.slice(prefix.length), /^[0-9a-f]{6}$/);
+  t.is((await readConfig({ cwd: dir, env: {} })).config.replica_id, config.replica_id, 'the same id for every load in one process');
   t.is(config.server.port, 8080);
   t.deepEqual(config.server.cors_allowed_origins, []);
   t.is(config.rtmp.enabled, true);

@@ -112,6 +112,30 @@ test('delete removes a message for everyone; someone else\'s needs delete_chat',
   await rejects(t, room.send(alice, { kind: 'chat.delete', messageId: elsewhere.id }), 'not_found');
 });
 
+test('message ids beyond PostgreSQL bigint are refused as invalid, naming the field', async (t) => {
+  const alice = user(uid('alice'));
+  const room = await bed.createRoom(alice);
+  const { message } = await room.send(alice, { kind: 'chat.send', text: 'still here' });
+  // Nineteen digits pass the pattern but only up to 9223372036854775807 fit a bigint.
+  for (const id of ['9223372036854775808', '9999999999999999999']) {
+    for (const command of [
+      { kind: 'chat.delete', messageId: id },
+      { kind: 'chat.pin', messageId: id },
+      { kind: 'chat.unpin', messageId: id },
+    ] as const) {
+      const err = await rejects(t, room.send(alice, command), 'invalid_argument');
+      t.deepEqual(err.issues.map((issue) => issue.key), ['messageId'], `${command.kind} ${id}`);
+    }
+    const err = await rejects(t, room.send(alice, { kind: 'chat.history', before: id }), 'invalid_argument');
+    t.deepEqual(err.issues.map((issue) => issue.key), ['before'], `chat.history before ${id}`);
+  }
+  // The largest bigint is a well-formed id: no such message, and everything is older than it.
+  await rejects(t, room.send(alice, { kind: 'chat.delete', messageId: '9223372036854775807' }), 'not_found');
+  await rejects(t, room.send(alice, { kind: 'chat.pin', messageId: '9223372036854775807' }), 'not_found');
+  const history = await room.send(alice, { kind: 'chat.history', before: '9223372036854775807' });
+  t.deepEqual(history.messages.map((m) => m.id), [message.id]);
+});
+
 test.serial('chat.maxPinnedMessagesPerRoom holds at its boundary, and 0 allows no pins', async (t) => {
   const alice = user(uid('alice'));
   const room = await bed.createRoom(alice);

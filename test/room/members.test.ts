@@ -1,4 +1,5 @@
 import test from 'ava';
+import { ROOM_LIMITS } from '../../actors/room/index.js';
 import { RoomTestBed, addMember, guest, rejects, service, uid, user } from './fixtures.js';
 
 let bed: RoomTestBed;
@@ -27,6 +28,75 @@ test('joining makes an active member, announced to the room; joining again chang
     bob.userId,
   ]);
   t.deepEqual(rows, [{ name: 'Bob', role: 'member', status: 'active', guest: false }]);
+});
+
+test('names shown to others follow the room-name rule: forbidden characters are stripped, long names cut, and nothing visible falls back to the id', async (t) => {
+  // The owner's name too: it is shown in the member list like anyone's.
+  const alice = user(uid('alice'), 'Alice\u202Enimda');
+  const room = await bed.createRoom(alice);
+  const owner = await room.send(alice, { kind: 'room.get' });
+  t.is(owner.access === 'member' ? owner.members?.find((m) => m.userId === alice.userId)?.name : undefined, 'Alicenimda');
+
+  const bidi = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+  const cases: Array<[given: string, shown: string | null]> = [
+    ...bidi.map((c): [string, string] => [`Bob${c}nimda`, 'Bobnimda']),
+    ['Bell\u0007', 'Bell'],
+    ['Nul\u0000l', 'Null'],
+    ['Esc\u001b[31mred', 'Esc[31mred'],
+    ['Del\u007fete', 'Delete'],
+    ['C1\u009bcsi', 'C1csi'],
+    // Line breaks and tabs separate words: they become spaces.
+    ['two\nlines', 'two lines'],
+    ['two\r\nlines', 'two lines'],
+    ['next\u0085line', 'next line'],
+    ['para\u2029graph', 'para graph'],
+    ['tab\tbed', 'tab bed'],
+    ['lone \ud800half', 'lone half'],
+    // Joiners stay: emoji sequences and several scripts need them; right-to-left names keep their marks.
+    ['👩\u200d💻 Dev', '👩\u200d💻 Dev'],
+    ['\u0645\u200c\u0646 \u200f', '\u0645\u200c\u0646 \u200f'],
+    ['  Spaced out  ', 'Spaced out'],
+    ['x'.repeat(ROOM_LIMITS.nameMaxChars + 10), 'x'.repeat(ROOM_LIMITS.nameMaxChars)],
+    ['🎬'.repeat(ROOM_LIMITS.nameMaxChars + 1), '🎬'.repeat(ROOM_LIMITS.nameMaxChars)],
+    // Nothing visible left: the user id is shown instead.
+    ['\u202e\u2066', null],
+    ['\u0007\n\t', null],
+    ['\u200b\u200d\u2060', null],
+    ['\u3164', null],
+    ['   ', null],
+  ];
+  for (const [given, shown] of cases) {
+    const caller = user(uid('m'), given);
+    const { member } = await room.send(caller, { kind: 'member.join' });
+    const expected = shown ?? caller.userId;
+    t.is(member.name, expected, JSON.stringify(given));
+    const { rows } = await bed.pool.query('SELECT name FROM room_members WHERE room_id = $1 AND user_id = $2', [room.id, caller.userId]);
+    t.deepEqual(rows, [{ name: expected }], `stored: ${JSON.stringify(given)}`);
+  }
+
+  // The name stored with a chat message is the member's sanitised name.
+  const mallory = user(uid('mallory'), 'Mallory\u2067 \u202eadmin');
+  await addMember(room, mallory);
+  const { message } = await room.send(mallory, { kind: 'chat.send', text: 'hi' });
+  t.is(message.name, 'Mallory admin');
+  const history = await room.send(alice, { kind: 'chat.history' });
+  t.is(history.messages[0]?.name, 'Mallory admin');
+
+  // A ban of someone who never joined shows their id under the same rule.
+  for (const [userId, shown] of [
+    [`eve\u202e${uid('x')}`, null],
+    ['\u202e\u0007', 'unnamed'],
+  ] as const) {
+    const { member } = await room.send(alice, { kind: 'member.ban', userId });
+    t.is(member.userId, userId);
+    t.is(member.name, shown ?? userId.replace('\u202e', ''), JSON.stringify(userId));
+  }
+
+  // Room names follow the same rule, refused instead (the owner is there to correct them).
+  for (const name of ['Movie\u202enight', 'Movie\u2028night', '\u200b\u200d']) {
+    const err = await rejects(t, room.send(alice, { kind: 'room.update', name }), 'invalid_argument');
+    t.is(err.issues[0]?.key, 'name', JSON.stringify(name));
+  }
 });
 
 test.serial('server.maxMembersPerRoom counts members and join requests, at its boundary', async (t) => {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Caller } from '../../actors/runtime/actor-type.js';
 import { ROOM_LIMITS, type PlaybackView } from '../../actors/room/index.js';
-import { RoomTestBed, TestClock, addMember, media, rejects, uid, user } from './fixtures.js';
+import { RoomTestBed, TestClock, addMember, guest, media, rejects, uid, user } from './fixtures.js';
 import type { TestRoom } from './fixtures.js';
 
 let bed: RoomTestBed;
@@ -289,6 +289,35 @@ test('waitForAllReady: the next media waits for everyone to load it; pause or tu
   t.like(room.lastEvent('playback'), { playback: { playing: false, waitingForReady: { userIds: [carol.userId] } } });
   await room.send(owner, { kind: 'room.update', waitForAllReady: false });
   t.like(room.lastEvent('playback'), { playback: { playing: true, waitingForReady: null } });
+});
+
+test('waitForAllReady: only members who may control playback pause a playing room by buffering; everyone is waited for at play', async (t) => {
+  const { room, owner, bob, carol, ids } = await readyRoom();
+  const a = ids[0] as string;
+  const gus = guest(uid('gus'));
+  await addMember(room, gus);
+  await room.send(gus, { kind: 'presence.enter', connectionId: `${gus.userId}-c` });
+  // Bob keeps control_playback as an admin; plain members (Carol) lose it in this room.
+  await room.send(owner, { kind: 'member.setRole', userId: bob.userId, role: 'admin' });
+  await room.send(owner, { kind: 'room.update', permissionOverrides: { member: ['send_chat', 'view_member_list', 'view_media_resources'] } });
+
+  for (const caller of [owner, bob, carol]) await report(room, caller, 'ready', a);
+  const held = await room.send(owner, { kind: 'playback.play' });
+  t.like(held.playback, { playing: false, waitingForReady: { userIds: [gus.userId] } }, 'a play still waits for the guest');
+  await report(room, gus, 'ready', a);
+  t.like(room.lastEvent('playback'), { cause: 'ready', playback: { playing: true } });
+
+  const versions = room.events('playback').length;
+  const fromGuest = await report(room, gus, 'buffering', a);
+  t.like(fromGuest.playback, { playing: true, waitingForReady: null }, 'a guest cannot hold the room');
+  t.like(room.lastEvent('member.updated'), { member: { userId: gus.userId, player: { state: 'buffering' } } }, 'the report is still shown');
+  const fromCarol = await report(room, carol, 'buffering', a);
+  t.like(fromCarol.playback, { playing: true, waitingForReady: null }, 'nor can a member whose role lacks control_playback');
+  t.is(room.events('playback').length, versions);
+
+  await report(room, bob, 'buffering', a);
+  t.like(room.lastEvent('playback'), { cause: 'buffering', by: bob.userId, playback: { playing: false } });
+  t.deepEqual(room.lastEvent('playback')?.playback.waitingForReady?.userIds.sort(), [bob.userId, carol.userId, gus.userId].sort());
 });
 
 test('a new member coming online during a wait is waited for as well', async (t) => {

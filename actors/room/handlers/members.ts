@@ -149,7 +149,7 @@ export async function banMember(core: RoomCore, command: RoomCommandOf<'member.b
   if (target?.status === 'banned') return { member: core.memberView(target) };
   const banned: MemberRecord = target
     ? { ...target, status: 'banned' }
-    : { userId: command.userId, name: command.userId, role: 'member', status: 'banned', guest: false, joinedAt: turn.now };
+    : { userId: command.userId, name: displayName(undefined, command.userId), role: 'member', status: 'banned', guest: false, joinedAt: turn.now };
   const result = await core.commit(turn, 'ban the user', async (client) => {
     await upsertMember(client, core.id, banned);
     return { member: core.memberView(banned) };
@@ -235,6 +235,6 @@ export async function reportPlayer(core: RoomCore, command: RoomCommandOf<'membe
   if (command.state !== 'buffering' && command.mediaId === core.playback.mediaId) core.leftBehind.delete(member.userId);
   const changed = before?.state !== command.state || before?.mediaId !== command.mediaId;
   if (changed) core.publish({ type: 'member.updated', member: core.memberView(member) });
-  await core.reconsiderReadiness(member.userId);
+  await core.reconsiderReadiness(access.permissions.has('control_playback') ? member.userId : null);
   return { member: core.memberView(member), playback: core.playbackView() };
 }
