@@ -6,7 +6,7 @@
 export interface StartupConfig {
   /** Where local state lives: the management socket by default, caches. */
   data_dir: string;
-  /** Stable name of this replica in logs, stats and settings history; default hostname-pid. */
+  /** Stable name of this replica in logs, stats and settings history; default <hostname>-<pid>-<6 random hex>. */
   replica_id: string;
   log: { level: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' };
   server: {

@@ -62,7 +62,7 @@ export function ownersBucketName(prefix: string, type: string): string {
 }
 
 /**
- * A host id as a KV key. Replica ids are usually `<hostname>-<pid>` and pass unchanged; any
+ * A host id as a KV key. Replica ids are usually `<hostname>-<pid>-<hex>` and pass unchanged; any
  * other character is replaced and a digest of the original appended so two ids never meet.
  */
 export function hostKey(hostId: string): string {
