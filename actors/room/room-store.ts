@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { isPermission, type Permission } from '../../permissions/names.js';
 import { advisoryLockNamespaces } from '../../store/advisory-locks.js';
 import { ROOM_LIMITS } from './limits.js';
+import { displayName } from './validate.js';
 import {
   ROOM_ROLES,
   type MediaItem,
@@ -162,7 +163,8 @@ export async function loadRoom(db: Db, id: string): Promise<LoadedRoom | null> {
     room,
     members: members.rows.map((m) => ({
       userId: m.user_id,
-      name: m.name,
+      // Rows written before names were cleaned on the way in get the same treatment on the way out.
+      name: displayName(m.name, m.user_id),
       role: m.role,
       status: m.status,
       guest: m.guest,

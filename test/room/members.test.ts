@@ -279,3 +279,17 @@ test('a connection that is not refreshed expires, so a dead gateway cannot keep 
   t.like(room.lastEvent('member.updated'), { member: { userId: alice.userId, online: false } });
   t.true(room.actor.idle());
 });
+
+test('a name stored before names were cleaned is shown cleaned once the room loads again', async (t) => {
+  const alice = user(uid('alice'), 'Alice');
+  const room = await bed.createRoom(alice);
+  const mallory = uid('mallory');
+  await bed.pool.query(
+    `INSERT INTO room_members (room_id, user_id, name, role, status, guest, joined_at) VALUES ($1, $2, $3, 'member', 'active', false, now())`,
+    [room.id, mallory, 'Mallory\u202Enimda'],
+  );
+  room.abandon();
+  const again = await bed.activate(room.id, { type: bed.otherHost() });
+  const view = await again.send(alice, { kind: 'room.get' });
+  t.is(view.access === 'member' ? view.members?.find((m) => m.userId === mallory)?.name : undefined, 'Mallorynimda');
+});
