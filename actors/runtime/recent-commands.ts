@@ -95,7 +95,7 @@ export class RecentCommands {
     this.evict(now, undefined);
   }
 
-  /** Drops the oldest finished entries while over a bound or past their deadline; `newest` (just stored) stays. */
+  /** Drops the oldest finished entries while over a bound or past their deadline; `newest` (just stored, if any) stays. */
   private evict(now: number, newest: string | undefined): void {
     for (const [id, entry] of this.entries) {
       // Pending entries stay: dropping one would let its retry run the command a second time.
