@@ -98,6 +98,11 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
     default: () => [],
     description: 'Bare origins (scheme://host[:port]) allowed by CORS; comma-separated in the environment.',
   },
+  'server.public_url': {
+    type: STRING,
+    default: '',
+    description: 'Base URL users open the service at (links in emails); empty means webauthn.rp_origin.',
+  },
   'grpc.host': { type: STRING, default: '0.0.0.0', description: 'gRPC listen address.' },
   'grpc.port': { type: PORT, default: 9090, description: 'gRPC listen port.' },
   'rtmp.enabled': { type: BOOL, default: true, description: 'Accept RTMP livestream publishing.' },
@@ -192,11 +197,34 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
     sensitivity: 'value',
     description: 'Signing secret of access tokens; at least 32 characters and 128 bits of entropy.',
   },
+  'jwt.previous_secrets': {
+    type: { kind: 'string_list' },
+    default: () => [],
+    sensitivity: 'value',
+    description: 'Former jwt.secret values still accepted for verification after a rotation (comma-separated).',
+  },
+  'jwt.access_token_ttl_seconds': { type: INT, default: 900, description: 'Lifetime of an access token in seconds (60..=3600).' },
+  'auth.refresh_token_ttl_days': {
+    type: INT,
+    default: 30,
+    description: 'A session unused for this many days ends; every refresh extends it (1..=365).',
+  },
+  'auth.review_ttl_hours': {
+    type: INT,
+    default: 168,
+    description: 'A registration or room review left undecided this many hours expires (1..=8760).',
+  },
   credential_encryption_key: {
     type: STRING,
     default: '',
     sensitivity: 'value',
-    description: 'Key that encrypts stored provider credentials: 64 hexadecimal characters (32 bytes).',
+    description: 'Key that encrypts secrets at rest (TOTP, provider tokens, pending reviews): 64 hexadecimal characters (32 bytes).',
+  },
+  credential_encryption_previous_keys: {
+    type: { kind: 'string_list' },
+    default: () => [],
+    sensitivity: 'value',
+    description: 'Former credential_encryption_key values that still decrypt what they sealed (comma-separated).',
   },
 };
 

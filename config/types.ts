@@ -12,6 +12,8 @@ export interface StartupConfig {
   server: {
     host: string;
     port: number;
+    /** Where users reach the service (links in emails); empty means webauthn.rp_origin. */
+    public_url: string;
     /** Bare origins (scheme://host[:port]) allowed by CORS on the main API. */
     cors_allowed_origins: string[];
   };
@@ -47,8 +49,21 @@ export interface StartupConfig {
   };
   webauthn: { rp_origin: string; rp_id: string; rp_name: string };
   security: { opaque_server_setup_secret: string };
-  jwt: { secret: string };
+  jwt: {
+    secret: string;
+    /** Older secrets still accepted when verifying, while a rotation's tokens expire. */
+    previous_secrets: string[];
+    access_token_ttl_seconds: number;
+  };
+  /** Sessions, reviews and sign-in policy of `accounts/`. */
+  auth: {
+    refresh_token_ttl_days: number;
+    /** A registration review nobody decides within this many hours expires. */
+    review_ttl_hours: number;
+  };
   credential_encryption_key: string;
+  /** Older keys that still open what they sealed, while rows are re-sealed. */
+  credential_encryption_previous_keys: string[];
 }
 
 /** A resolved management endpoint, shared by the server (listen) and the CLI (connect). */

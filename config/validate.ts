@@ -63,6 +63,7 @@ const CHECKS: Check[] = [
     return problem ? [issue('jwt.secret', problem)] : [];
   },
   checkCredentialKey,
+  checkAuth,
 ];
 
 function issue(key: StartupKeyName, message: string): FieldIssue {
@@ -184,6 +185,27 @@ function checkCredentialKey(config: StartupConfig): FieldIssue[] {
       `must be exactly 64 hexadecimal characters, 32 random bytes (${got}); generate one with \`svc secrets generate\``,
     ),
   ];
+}
+
+function checkAuth(config: StartupConfig): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const range = (key: StartupKeyName, value: number, min: number, max: number): void => {
+    if (!Number.isInteger(value) || value < min || value > max) issues.push(issue(key, `must be an integer in ${min}..=${max}`));
+  };
+  range('jwt.access_token_ttl_seconds', config.jwt.access_token_ttl_seconds, 60, 3600);
+  range('auth.refresh_token_ttl_days', config.auth.refresh_token_ttl_days, 1, 365);
+  range('auth.review_ttl_hours', config.auth.review_ttl_hours, 1, 8760);
+  config.jwt.previous_secrets.forEach((secret, index) => {
+    const problem = jwtSecretProblem(secret);
+    if (problem) issues.push(issue('jwt.previous_secrets', `entry ${index + 1} ${problem}`));
+  });
+  config.credential_encryption_previous_keys.forEach((key, index) => {
+    if (!/^[0-9a-fA-F]{64}$/.test(key)) {
+      issues.push(issue('credential_encryption_previous_keys', `entry ${index + 1} must be exactly 64 hexadecimal characters`));
+    }
+  });
+  if (config.server.public_url !== '') issues.push(...checkUrl('server.public_url', config.server.public_url, ['http:', 'https:'], 'https://svc.example.com'));
+  return issues;
 }
 
 // The server (listen) and the CLI (connect) resolve the endpoint with the same rules.

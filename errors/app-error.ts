@@ -1,31 +1,6 @@
-/**
- * The one error type that crosses module boundaries. Gateways map it to the documented
- * HTTP shape `{requestId, status, code, message}`; the CLI prints `code: message`.
- */
-export type ErrorCode =
-  | 'invalid_argument'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'limit_exceeded'
-  | 'busy'
-  | 'unavailable'
-  | 'deadline_exceeded'
-  | 'internal';
+import { HTTP_STATUS, type ErrorCode } from './codes.js';
 
-const HTTP_STATUS: Record<ErrorCode, number> = {
-  invalid_argument: 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  limit_exceeded: 429,
-  busy: 503,
-  unavailable: 503,
-  deadline_exceeded: 504,
-  internal: 500,
-};
+export type { ErrorCode };
 
 /** One problem with one named field or key; several are reported together. */
 export interface FieldIssue {
@@ -34,17 +9,29 @@ export interface FieldIssue {
   message: string;
 }
 
+export interface AppErrorOptions {
+  /** For `rate_limited`: when the caller may try again (HTTP `Retry-After`). */
+  retryAfterSeconds?: number;
+  cause?: unknown;
+}
+
+/**
+ * The one error type that crosses module boundaries. Gateways map it to the documented
+ * HTTP shape `{requestId, status, code, message}`; the CLI prints `code: message`.
+ */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly issues: FieldIssue[];
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, issues: FieldIssue[] = []) {
-    super(message);
+  constructor(code: ErrorCode, message: string, issues: FieldIssue[] = [], options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.status = HTTP_STATUS[code];
     this.issues = issues;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
   /** A validation failure naming every offending key, first one first in the message. */

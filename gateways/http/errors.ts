@@ -95,7 +95,8 @@ function bodilessProblem(ctx: HttpContext): Problem {
 
 function problemOf(err: unknown): Problem {
   if (isAppError(err)) {
-    return { status: err.status, code: err.code, message: err.message, issues: err.issues, headers: {} };
+    const headers: Record<string, string> = err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.max(1, Math.ceil(err.retryAfterSeconds))) };
+    return { status: err.status, code: err.code, message: err.message, issues: err.issues, headers };
   }
   if (err instanceof Koa.HttpError) {
     const status = err.status >= 400 && err.status <= 599 ? err.status : 500;
@@ -137,8 +138,10 @@ export function codeForStatus(status: number): ErrorCode {
     case 409:
     case 412:
       return 'conflict';
+    case 413:
+      return 'payload_too_large';
     case 429:
-      return 'limit_exceeded';
+      return 'rate_limited';
     case 503:
       return 'unavailable';
     default:
