@@ -103,6 +103,11 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
     default: '',
     description: 'Base URL users open the service at (links in emails); empty means webauthn.rp_origin.',
   },
+  'server.trust_proxy': {
+    type: BOOL,
+    default: false,
+    description: 'Take client addresses from X-Forwarded-For; only behind a proxy that sets it.',
+  },
   'grpc.host': { type: STRING, default: '0.0.0.0', description: 'gRPC listen address.' },
   'grpc.port': { type: PORT, default: 9090, description: 'gRPC listen port.' },
   'rtmp.enabled': { type: BOOL, default: true, description: 'Accept RTMP livestream publishing.' },

@@ -14,6 +14,8 @@ export interface StartupConfig {
     port: number;
     /** Where users reach the service (links in emails); empty means webauthn.rp_origin. */
     public_url: string;
+    /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, session list). */
+    trust_proxy: boolean;
     /** Bare origins (scheme://host[:port]) allowed by CORS on the main API. */
     cors_allowed_origins: string[];
   };

@@ -6,7 +6,10 @@ import { AppError } from '../errors/app-error.js';
 import { createRoomActorType, loggingReviewHook, runChatRetention } from '../actors/room/index.js';
 import { purgeExpiredCommands } from '../actors/runtime/command-log.js';
 import { ActorHost } from '../actors/runtime/host.js';
+import { Accounts } from '../accounts/accounts.js';
+import type { ReviewStarter } from '../accounts/registration.js';
 import { createHttpApp } from '../gateways/http/app.js';
+import { cookiePolicyFor } from '../gateways/http/session-cookie.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
@@ -115,7 +118,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     let httpUrl: string | undefined;
     let connectedClients = (): number => 0;
     if (roles.includes('gateway')) {
-      const app = createHttpApp({ config, logger, readiness, metrics: metrics.http });
+      const accounts = new Accounts({ pool: connections.pool, redis: connections.redis, settings, config, reviews: unwiredReviews });
+      const app = createHttpApp({ config, logger, readiness, metrics: metrics.http, api: { accounts, cookies: cookiePolicyFor(config) } });
       const httpServer = createServer(app.callback());
       connectedClients = countConnections(httpServer);
       await listen(httpServer, config.server.port, config.server.host);
@@ -159,6 +163,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw err;
   }
 }
+
+// accounts: replaced by the Temporal review client when the review workflows land.
+const unwiredReviews: ReviewStarter = {
+  startRegistrationReview() {
+    return Promise.reject(new AppError('unavailable', 'registration reviews are not wired yet'));
+  },
+};
 
 /** The worker role needs its namespace to exist; say so at start rather than at first use. */
 async function checkTemporalNamespace(connections: Connections, config: StartupConfig): Promise<void> {

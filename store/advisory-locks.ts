@@ -23,4 +23,6 @@ export const advisoryLockNamespaces = {
   roomOwner: 0x726f6f6d,
   /** Chat retention of one room; taken with try-lock so concurrent runs split the work. ASCII "chat". */
   chatRetention: 0x63686174,
+  /** A username while an account or a pending review claims it (users and reviews are two tables). ASCII "user". */
+  username: 0x75736572,
 } as const;

@@ -1,15 +1,22 @@
 import Koa from 'koa';
+import type { Accounts } from '../../accounts/accounts.js';
 import type { StartupConfig } from '../../config/types.js';
 import type { Logger } from '../../observability/logger.js';
 import type { HttpMetrics } from '../../observability/metrics.js';
 import type { ReadinessProbe } from '../../server/readiness.js';
 import { accessLog } from './access-log.js';
+import { bearerCallerResolver } from './authenticate.js';
 import { corsPolicy } from './cors.js';
 import { errorResponses } from './errors.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
 import { requestId } from './request-id.js';
 import { requestMetrics } from './request-metrics.js';
+import { EndpointRouter } from './endpoint-router.js';
+import { openApiRoutes } from './openapi.js';
+import { mountAuthRoutes } from './routes/auth.js';
+import { mountUserRoutes } from './routes/users.js';
+import type { CookiePolicy } from './session-cookie.js';
 import type { HttpState } from './state.js';
 
 export interface HttpAppOptions {
@@ -18,6 +25,8 @@ export interface HttpAppOptions {
   readiness: ReadinessProbe;
   /** `createMetrics().http`; its registry is served on `/metrics`. */
   metrics: HttpMetrics;
+  /** The public API; without it only health, metrics and the OpenAPI document are served. */
+  api?: { accounts: Accounts; cookies: CookiePolicy };
 }
 
 /**
@@ -28,6 +37,7 @@ export interface HttpAppOptions {
 export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   const { config, logger, readiness, metrics } = options;
   const app = new Koa<HttpState>();
+  app.proxy = config.server.trust_proxy;
 
   // Only errors thrown by the outer middleware themselves get here; everything else is
   // answered by errorResponses. A listener replaces Koa's default stderr printer.
@@ -45,6 +55,17 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   app.use(health.allowedMethods());
   app.use(exposition.routes());
   app.use(exposition.allowedMethods());
+  const openapi = openApiRoutes();
+  app.use(openapi.routes());
+
+  if (options.api) {
+    const { accounts, cookies } = options.api;
+    const api = new EndpointRouter(bearerCallerResolver(accounts.tokens, accounts.sessions));
+    mountAuthRoutes(api, accounts, cookies);
+    mountUserRoutes(api, accounts);
+    app.use(api.router.routes());
+    app.use(api.router.allowedMethods());
+  }
 
   return app;
 }

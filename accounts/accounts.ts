@@ -1,0 +1,53 @@
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import type { StartupConfig } from '../config/types.js';
+import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import { OpaqueMethod } from './methods/opaque.js';
+import { PasswordMethod } from './methods/password.js';
+import { RateLimits } from './rate-limits.js';
+import { Registration, type ReviewStarter } from './registration.js';
+import { SecretBox } from './secret-box.js';
+import { AccessTokens } from './sessions/access-tokens.js';
+import { SessionStore } from './sessions/session-store.js';
+import { SignInGuard } from './sign-in-guard.js';
+import { SignIn } from './sign-in.js';
+
+/**
+ * The accounts module as one object: what gateways, the worker's review activities and the
+ * management endpoint use. Built once per process from its connections and startup config.
+ */
+export interface AccountsDeps {
+  pool: pg.Pool;
+  redis: Redis;
+  settings: RuntimeSettings;
+  config: Pick<StartupConfig, 'jwt' | 'auth' | 'credential_encryption_key' | 'credential_encryption_previous_keys' | 'security'>;
+  reviews: ReviewStarter;
+  /** Key prefix in Redis (login state, challenges, rate limits). */
+  redisPrefix?: string;
+}
+
+export class Accounts {
+  readonly box: SecretBox;
+  readonly tokens: AccessTokens;
+  readonly sessions: SessionStore;
+  readonly limits: RateLimits;
+  readonly registration: Registration;
+  readonly signIn: SignIn;
+  readonly password: PasswordMethod;
+  readonly opaque: OpaqueMethod;
+
+  constructor(readonly deps: AccountsDeps) {
+    const { pool, redis, settings, config } = deps;
+    const prefix = deps.redisPrefix ?? 'svc';
+    this.box = new SecretBox([config.credential_encryption_key, ...config.credential_encryption_previous_keys]);
+    this.tokens = new AccessTokens({ current: config.jwt.secret, previous: config.jwt.previous_secrets }, config.jwt.access_token_ttl_seconds);
+    this.sessions = new SessionStore(pool, config.auth.refresh_token_ttl_days * 86_400_000);
+    this.limits = new RateLimits(redis, `${prefix}:rl`);
+    const guard = new SignInGuard(this.limits);
+    this.registration = new Registration({ pool, box: this.box, settings, reviews: deps.reviews, reviewTtlMs: config.auth.review_ttl_hours * 3_600_000 });
+    this.signIn = new SignIn({ pool, redis, sessions: this.sessions, tokens: this.tokens, prefix });
+    const methodDeps = { db: pool, settings, registration: this.registration, signIn: this.signIn, guard };
+    this.password = new PasswordMethod(methodDeps);
+    this.opaque = new OpaqueMethod({ ...methodDeps, redis, serverSetup: config.security.opaque_server_setup_secret, prefix });
+  }
+}

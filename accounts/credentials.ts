@@ -1,0 +1,75 @@
+import type { SecretBox } from './secret-box.js';
+import type { Queryable } from './users.js';
+
+/**
+ * Credential rows, one table per method. A credential arrives here already checked by its
+ * method (`accounts/methods/`); these functions only store and read it, so the same insert
+ * serves a direct signup and an approved review.
+ */
+export type PasswordKind = 'opaque' | 'argon2';
+
+export interface PasskeyRecord {
+  /** Credential id, base64url. */
+  id: string;
+  /** COSE public key, base64url. */
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  name: string;
+}
+
+export interface ProviderBinding {
+  instanceName: string;
+  subject: string;
+  /** Provider tokens as JSON; sealed before they are stored. */
+  tokens?: Record<string, unknown>;
+}
+
+/** What a new account signs in with, as held by a pending review (sealed) or a direct signup. */
+export type InitialCredential =
+  | { type: 'password'; kind: PasswordKind; secret: string }
+  | { type: 'passkey'; passkey: PasskeyRecord }
+  | { type: 'oauth2'; binding: ProviderBinding };
+
+export async function setPassword(db: Queryable, userId: string, kind: PasswordKind, secret: string): Promise<void> {
+  await db.query(
+    `INSERT INTO password_credentials (user_id, kind, secret) VALUES ($1, $2, $3)
+     ON CONFLICT (user_id) DO UPDATE SET kind = EXCLUDED.kind, secret = EXCLUDED.secret, updated_at = now()`,
+    [userId, kind, secret],
+  );
+}
+
+export async function findPassword(db: Queryable, userId: string): Promise<{ kind: PasswordKind; secret: string } | undefined> {
+  const { rows } = await db.query<{ kind: PasswordKind; secret: string }>('SELECT kind, secret FROM password_credentials WHERE user_id = $1', [userId]);
+  return rows[0];
+}
+
+export async function insertPasskey(db: Queryable, userId: string, passkey: PasskeyRecord): Promise<void> {
+  await db.query(
+    'INSERT INTO webauthn_credentials (id, user_id, public_key, counter, transports, name) VALUES ($1, $2, $3, $4, $5, $6)',
+    [passkey.id, userId, Buffer.from(passkey.publicKey, 'base64url'), passkey.counter, passkey.transports, passkey.name],
+  );
+}
+
+export async function insertProviderBinding(db: Queryable, box: SecretBox, userId: string, binding: ProviderBinding): Promise<void> {
+  const tokens = binding.tokens ? box.seal(JSON.stringify(binding.tokens), providerTokensContext(binding)) : null;
+  await db.query(
+    `INSERT INTO oauth2_bindings (instance_name, subject, user_id, provider_tokens, last_login_at) VALUES ($1, $2, $3, $4, now())`,
+    [binding.instanceName, binding.subject, userId, tokens],
+  );
+}
+
+export function providerTokensContext(binding: Pick<ProviderBinding, 'instanceName' | 'subject'>): string {
+  return `oauth2-tokens:${binding.instanceName}:${binding.subject}`;
+}
+
+export async function insertInitialCredential(db: Queryable, box: SecretBox, userId: string, credential: InitialCredential): Promise<void> {
+  switch (credential.type) {
+    case 'password':
+      return setPassword(db, userId, credential.kind, credential.secret);
+    case 'passkey':
+      return insertPasskey(db, userId, credential.passkey);
+    case 'oauth2':
+      return insertProviderBinding(db, box, userId, credential.binding);
+  }
+}

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import * as opaque from '@serenity-kit/opaque';
+import type { Redis } from 'ioredis';
+import { AppError } from '../../errors/app-error.js';
+import type { RuntimeSettings } from '../../settings/runtime-settings.js';
+import { findPassword } from '../credentials.js';
+import { reviewError, signupDisabled, signupPolicy, type Registration, type ReviewState, type SignupOutcome } from '../registration.js';
+import type { ClientInfo, SignIn, SignInResult } from '../sign-in.js';
+import type { SignInGuard } from '../sign-in-guard.js';
+import { findUserByUsernameKey, type Queryable } from '../users.js';
+import { parseUsername } from '../username.js';
+import { accountKey, INVALID_CREDENTIALS } from './password.js';
+
+/**
+ * OPAQUE (RFC 9807) with @serenity-kit/opaque: the password never leaves the client. The
+ * server keeps a registration record per user and, between the two login messages, the
+ * login state in Redis so `finish` may land on any gateway replica.
+ *
+ * A username with no OPAQUE record gets the library's fake-record response: the client
+ * cannot tell it from a wrong password, and the server spends the same work.
+ */
+export interface OpaqueMethodDeps {
+  db: Queryable;
+  redis: Redis;
+  serverSetup: string;
+  settings: RuntimeSettings;
+  registration: Registration;
+  signIn: SignIn;
+  guard: SignInGuard;
+  prefix?: string;
+}
+
+const LOGIN_STATE_TTL_SECONDS = 60;
+
+interface PendingLogin {
+  serverLoginState: string;
+  accountKey: string;
+  ip: string;
+  userId?: string;
+  reviewUsernameKey?: string;
+}
+
+export class OpaqueMethod {
+  constructor(private readonly deps: OpaqueMethodDeps) {}
+
+  async registerStart(input: { username: string; registrationRequest: string }, client: { ip: string }): Promise<{ registrationResponse: string }> {
+    this.requireSignup();
+    await this.deps.guard.signup(client.ip);
+    const username = parseUsername(input.username);
+    await opaque.ready;
+    const { registrationResponse } = guardInput('registrationRequest', () =>
+      opaque.server.createRegistrationResponse({ serverSetup: this.deps.serverSetup, userIdentifier: username.key, registrationRequest: input.registrationRequest }),
+    );
+    return { registrationResponse };
+  }
+
+  async registerFinish(input: { username: string; registrationRecord: string; displayName?: string }): Promise<SignupOutcome> {
+    const policy = this.requireSignup();
+    const username = parseUsername(input.username);
+    if (!/^[A-Za-z0-9_-]{40,1024}$/.test(input.registrationRecord)) {
+      throw AppError.invalid([{ key: 'registrationRecord', message: 'is not an OPAQUE registration record' }]);
+    }
+    return this.deps.registration.signup(
+      'password',
+      {
+        username: username.name,
+        usernameKey: username.key,
+        displayName: input.displayName?.trim() || username.name,
+        credential: { type: 'password', kind: 'opaque', secret: input.registrationRecord },
+      },
+      { needReview: policy.needReview },
+    );
+  }
+
+  async loginStart(input: { username: string; startLoginRequest: string }, client: { ip: string }): Promise<{ loginId: string; loginResponse: string }> {
+    const key = accountKey(input.username);
+    await this.deps.guard.before(key, client.ip);
+    // Counted as a failure until finish proves the password: a wrong password never reaches finish.
+    await this.deps.guard.failed(key, client.ip);
+    const user = await findUserByUsernameKey(this.deps.db, key);
+    let record: string | null = null;
+    let review: ReviewState | undefined;
+    if (user) {
+      const stored = await findPassword(this.deps.db, user.id);
+      if (stored?.kind === 'opaque') record = stored.secret;
+    } else {
+      review = await this.deps.registration.openOrRejectedReview({ usernameKey: key });
+      const credential = review?.account.credential;
+      if (credential?.type === 'password' && credential.kind === 'opaque') record = credential.secret;
+      else review = undefined;
+    }
+    await opaque.ready;
+    const { serverLoginState, loginResponse } = guardInput('startLoginRequest', () =>
+      opaque.server.startLogin({ serverSetup: this.deps.serverSetup, userIdentifier: key, registrationRecord: record, startLoginRequest: input.startLoginRequest }),
+    );
+    const loginId = randomBytes(24).toString('base64url');
+    const pending: PendingLogin = {
+      serverLoginState,
+      accountKey: key,
+      ip: client.ip,
+      ...(record !== null && user ? { userId: user.id } : {}),
+      ...(review ? { reviewUsernameKey: key } : {}),
+    };
+    await this.deps.redis.set(this.loginKey(loginId), JSON.stringify(pending), 'EX', LOGIN_STATE_TTL_SECONDS);
+    return { loginId, loginResponse };
+  }
+
+  async loginFinish(input: { loginId: string; finishLoginRequest: string }, client: ClientInfo): Promise<SignInResult> {
+    const raw = await this.deps.redis.getdel(this.loginKey(input.loginId));
+    if (raw === null) throw new AppError('unauthenticated', 'the login is unknown or expired; start again');
+    const pending = JSON.parse(raw) as PendingLogin;
+    await opaque.ready;
+    let proved = false;
+    try {
+      opaque.server.finishLogin({ serverLoginState: pending.serverLoginState, finishLoginRequest: input.finishLoginRequest });
+      proved = pending.userId !== undefined || pending.reviewUsernameKey !== undefined;
+    } catch {
+      proved = false;
+    }
+    if (!proved) throw new AppError('unauthenticated', INVALID_CREDENTIALS);
+    await this.deps.guard.succeeded(pending.accountKey, pending.ip);
+    if (pending.userId === undefined) {
+      const review = await this.deps.registration.openOrRejectedReview({ usernameKey: pending.reviewUsernameKey! });
+      if (review) throw reviewError(review);
+      // Decided between start and finish: approved now, so the client signs in again.
+      throw new AppError('unauthenticated', 'the account changed during sign-in; start again');
+    }
+    const user = await findUserByUsernameKey(this.deps.db, pending.accountKey);
+    if (!user || user.id !== pending.userId) throw new AppError('unauthenticated', INVALID_CREDENTIALS);
+    return this.deps.signIn.complete(user, 'opaque', client);
+  }
+
+  private requireSignup(): { enabled: boolean; needReview: boolean } {
+    const policy = signupPolicy(this.deps.settings, 'password');
+    if (!policy.enabled) throw signupDisabled('password', 'user.enablePasswordSignup');
+    return policy;
+  }
+
+  private loginKey(loginId: string): string {
+    return `${this.deps.prefix ?? 'svc'}:opaque-login:${loginId}`;
+  }
+}
+
+/** The library throws on malformed protocol messages; that is the client's mistake, not ours. */
+function guardInput<T>(field: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    throw AppError.invalid([{ key: field, message: `is not a valid OPAQUE message (${err instanceof Error ? err.message : String(err)})` }]);
+  }
+}

@@ -1,0 +1,85 @@
+import { AppError } from '../../errors/app-error.js';
+import { findPassword } from '../credentials.js';
+import { checkPassword } from '../password-policy.js';
+import { reviewError, signupDisabled, signupPolicy, type Registration, type SignupOutcome } from '../registration.js';
+import type { ClientInfo, SignIn, SignInResult } from '../sign-in.js';
+import type { SignInGuard } from '../sign-in-guard.js';
+import { findUserByUsernameKey, type Queryable } from '../users.js';
+import { parseUsername } from '../username.js';
+import type { RuntimeSettings } from '../../settings/runtime-settings.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './argon2.js';
+
+/**
+ * Direct password transport, for clients that cannot run OPAQUE: the password crosses TLS to
+ * the server, which keeps only its Argon2id hash.
+ */
+export interface PasswordMethodDeps {
+  db: Queryable;
+  settings: RuntimeSettings;
+  registration: Registration;
+  signIn: SignIn;
+  guard: SignInGuard;
+}
+
+export const INVALID_CREDENTIALS = 'invalid username or password';
+
+export class PasswordMethod {
+  constructor(private readonly deps: PasswordMethodDeps) {}
+
+  async register(input: { username: string; password: string; displayName?: string }, client: Required<Pick<ClientInfo, 'ip'>> & ClientInfo): Promise<SignupOutcome> {
+    const policy = signupPolicy(this.deps.settings, 'password');
+    if (!policy.enabled) throw signupDisabled('password', 'user.enablePasswordSignup');
+    await this.deps.guard.signup(client.ip);
+    const username = parseUsername(input.username);
+    checkPassword(input.password, username.name);
+    const secret = await hashPassword(input.password);
+    return this.deps.registration.signup(
+      'password',
+      {
+        username: username.name,
+        usernameKey: username.key,
+        displayName: input.displayName?.trim() || username.name,
+        credential: { type: 'password', kind: 'argon2', secret },
+      },
+      { needReview: policy.needReview },
+    );
+  }
+
+  /**
+   * Unknown usernames, OPAQUE-only accounts and wrong passwords are one answer after the same
+   * amount of hashing work. Review state is told only to whoever proves the password.
+   */
+  async login(input: { username: string; password: string }, client: Required<Pick<ClientInfo, 'ip'>> & ClientInfo): Promise<SignInResult> {
+    const key = accountKey(input.username);
+    await this.deps.guard.before(key, client.ip);
+    const user = await findUserByUsernameKey(this.deps.db, key);
+    const stored = user ? await findPassword(this.deps.db, user.id) : undefined;
+    if (user && stored?.kind === 'argon2') {
+      if (await verifyPassword(stored.secret, input.password)) {
+        await this.deps.guard.succeeded(key, client.ip);
+        return this.deps.signIn.complete(user, 'password', client);
+      }
+    } else if (!user) {
+      const review = await this.deps.registration.openOrRejectedReview({ usernameKey: key });
+      const credential = review?.account.credential;
+      if (review && credential?.type === 'password' && credential.kind === 'argon2') {
+        if (await verifyPassword(credential.secret, input.password)) throw reviewError(review);
+      } else {
+        await verifyAgainstDummy(input.password);
+      }
+    } else {
+      await verifyAgainstDummy(input.password);
+    }
+    await this.deps.guard.failed(key, client.ip);
+    throw new AppError('unauthenticated', INVALID_CREDENTIALS);
+  }
+}
+
+/** The rate-limit key of a typed username, valid or not (an invalid one must be limited too). */
+export function accountKey(typed: string): string {
+  try {
+    return parseUsername(typed).key;
+  } catch {
+    return typed.normalize('NFKC').toLowerCase().slice(0, 64);
+  }
+}

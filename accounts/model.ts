@@ -1,0 +1,33 @@
+/**
+ * The account records other modules see. Service roles are about the whole service
+ * (administration, reviews); room roles live in the room actor.
+ */
+export const SERVICE_ROLES = ['root', 'admin', 'user'] as const;
+export type ServiceRole = (typeof SERVICE_ROLES)[number];
+
+export const USER_STATES = ['active', 'banned'] as const;
+export type UserState = (typeof USER_STATES)[number];
+
+/** Signup modes, each behind its own runtime setting and review flag. */
+export const SIGNUP_MODES = ['password', 'email', 'webauthn', 'oauth2'] as const;
+export type SignupMode = (typeof SIGNUP_MODES)[number];
+
+export interface User {
+  id: string;
+  username: string;
+  displayName: string;
+  email: string | null;
+  role: ServiceRole;
+  state: UserState;
+  createdAt: Date;
+  lastLoginAt: Date | null;
+}
+
+/** Who is making a request, resolved once at the edge from a verified access token. */
+export type Caller =
+  | { kind: 'user'; userId: string; sessionId: string; username: string; displayName: string; role: ServiceRole }
+  | { kind: 'guest'; guestId: string; sessionId: string; displayName: string };
+
+export function isAdmin(caller: Caller | undefined): boolean {
+  return caller?.kind === 'user' && (caller.role === 'admin' || caller.role === 'root');
+}

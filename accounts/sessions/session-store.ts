@@ -1,0 +1,185 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { AppError } from '../../errors/app-error.js';
+import { withTransaction } from '../../store/transaction.js';
+import type { Caller, ServiceRole } from '../model.js';
+import { isUuid } from '../users.js';
+
+/**
+ * Server-side sessions and their refresh tokens. A session is one sign-in on one device; each
+ * refresh exchanges its token for a new one (rotation). A token that was already exchanged and
+ * is presented again means two parties hold it, one of them a thief: the whole session (the
+ * token family) is revoked, which signs both out.
+ *
+ * Tokens are `<sessionId>.<32 random bytes>`; only their SHA-256 is stored.
+ */
+export interface SessionInfo {
+  id: string;
+  method: string;
+  userAgent: string | null;
+  ip: string | null;
+  createdAt: Date;
+  lastUsedAt: Date;
+  expiresAt: Date;
+}
+
+export interface NewSession {
+  userId?: string;
+  guestName?: string;
+  method: string;
+  userAgent?: string;
+  ip?: string;
+}
+
+export interface IssuedSession {
+  sessionId: string;
+  refreshToken: string;
+  expiresAt: Date;
+}
+
+interface ResolveRow {
+  revoked_at: Date | null;
+  expires_at: Date;
+  user_id: string | null;
+  guest_name: string | null;
+  state: string | null;
+  role: ServiceRole | null;
+  username: string | null;
+  display_name: string | null;
+}
+
+export class SessionStore {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly ttlMs: number,
+  ) {}
+
+  async create(session: NewSession): Promise<IssuedSession> {
+    const sessionId = randomUUID();
+    const refreshToken = newToken(sessionId);
+    const expiresAt = new Date(Date.now() + this.ttlMs);
+    await withTransaction(this.pool, async (client) => {
+      await client.query(
+        `INSERT INTO sessions (id, user_id, guest_name, method, user_agent, ip, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [sessionId, session.userId ?? null, session.guestName ?? null, session.method, clip(session.userAgent, 512), clip(session.ip, 64), expiresAt],
+      );
+      await client.query('INSERT INTO refresh_tokens (token_hash, session_id) VALUES ($1, $2)', [hashToken(refreshToken), sessionId]);
+    });
+    return { sessionId, refreshToken, expiresAt };
+  }
+
+  /**
+   * Exchanges a refresh token for a new one. Unknown, expired or revoked: `unauthenticated`.
+   * Already exchanged: the session is revoked (`refresh token reuse`) and `unauthenticated`.
+   */
+  async rotate(refreshToken: string): Promise<IssuedSession & { userId: string | null; guestName: string | null }> {
+    const sessionId = refreshToken.split('.')[0] ?? '';
+    if (!isUuid(sessionId)) throw invalidRefresh();
+    const outcome = await withTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<{ rotated_at: Date | null; revoked_at: Date | null; expires_at: Date; user_id: string | null; guest_name: string | null; state: string | null }>(
+        `SELECT t.rotated_at, s.revoked_at, s.expires_at, s.user_id, s.guest_name, u.state
+           FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id LEFT JOIN users u ON u.id = s.user_id
+          WHERE t.token_hash = $1 AND t.session_id = $2
+          FOR UPDATE OF t, s`,
+        [hashToken(refreshToken), sessionId],
+      );
+      const row = rows[0];
+      if (!row || row.revoked_at !== null || row.expires_at.getTime() <= Date.now()) return { kind: 'invalid' as const };
+      if (row.user_id !== null && row.state !== 'active') return { kind: 'invalid' as const };
+      if (row.rotated_at !== null) {
+        await client.query("UPDATE sessions SET revoked_at = now(), revoke_reason = 'refresh token reuse' WHERE id = $1", [sessionId]);
+        return { kind: 'reused' as const };
+      }
+      const next = newToken(sessionId);
+      const expiresAt = new Date(Date.now() + this.ttlMs);
+      await client.query('UPDATE refresh_tokens SET rotated_at = now() WHERE token_hash = $1', [hashToken(refreshToken)]);
+      await client.query('INSERT INTO refresh_tokens (token_hash, session_id) VALUES ($1, $2)', [hashToken(next), sessionId]);
+      await client.query('UPDATE sessions SET last_used_at = now(), expires_at = $2 WHERE id = $1', [sessionId, expiresAt]);
+      return { kind: 'ok' as const, session: { sessionId, refreshToken: next, expiresAt, userId: row.user_id, guestName: row.guest_name } };
+    });
+    // The revocation above must commit, so reuse is reported after the transaction.
+    if (outcome.kind === 'reused') throw new AppError('unauthenticated', 'refresh token was already used; the session is revoked, sign in again');
+    if (outcome.kind === 'invalid') throw invalidRefresh();
+    return outcome.session;
+  }
+
+  /**
+   * The caller behind a verified access token, read fresh on every request so that logout,
+   * revocation and bans apply at once. Undefined when the session or user is no longer valid.
+   */
+  async resolve(sessionId: string): Promise<Caller | undefined> {
+    if (!isUuid(sessionId)) return undefined;
+    const { rows } = await this.pool.query<ResolveRow>(
+      `SELECT s.revoked_at, s.expires_at, s.user_id, s.guest_name, u.state, u.role, u.username, u.display_name
+         FROM sessions s LEFT JOIN users u ON u.id = s.user_id WHERE s.id = $1`,
+      [sessionId],
+    );
+    const row = rows[0];
+    if (!row || row.revoked_at !== null || row.expires_at.getTime() <= Date.now()) return undefined;
+    if (row.user_id === null) return { kind: 'guest', guestId: `guest:${sessionId}`, sessionId, displayName: row.guest_name ?? 'guest' };
+    if (row.state !== 'active' || !row.role || !row.username) return undefined;
+    return { kind: 'user', userId: row.user_id, sessionId, username: row.username, displayName: row.display_name ?? row.username, role: row.role };
+  }
+
+  async list(userId: string): Promise<SessionInfo[]> {
+    const { rows } = await this.pool.query<{ id: string; method: string; user_agent: string | null; ip: string | null; created_at: Date; last_used_at: Date; expires_at: Date }>(
+      `SELECT id, method, user_agent, ip, created_at, last_used_at, expires_at FROM sessions
+        WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now() ORDER BY last_used_at DESC`,
+      [userId],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      method: row.method,
+      userAgent: row.user_agent,
+      ip: row.ip,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_used_at,
+      expiresAt: row.expires_at,
+    }));
+  }
+
+  /** Revokes one session; with `userId`, only if it is that user's. Returns whether one was live. */
+  async revoke(sessionId: string, reason: string, userId?: string): Promise<boolean> {
+    if (!isUuid(sessionId)) return false;
+    const { rowCount } = await this.pool.query(
+      `UPDATE sessions SET revoked_at = now(), revoke_reason = $2
+        WHERE id = $1 AND revoked_at IS NULL AND ($3::uuid IS NULL OR user_id = $3)`,
+      [sessionId, reason, userId ?? null],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** Revokes every live session of a user, except `keep` (the caller's own, after a password change). */
+  async revokeAll(db: Pick<pg.Pool, 'query'>, userId: string, reason: string, keep?: string): Promise<number> {
+    const { rowCount } = await db.query(
+      `UPDATE sessions SET revoked_at = now(), revoke_reason = $2
+        WHERE user_id = $1 AND revoked_at IS NULL AND ($3::uuid IS NULL OR id <> $3)`,
+      [userId, reason, keep ?? null],
+    );
+    return rowCount ?? 0;
+  }
+
+  /** Drops sessions that ended more than a day ago (a worker job). */
+  async purgeEnded(): Promise<number> {
+    const { rowCount } = await this.pool.query(
+      `DELETE FROM sessions WHERE expires_at < now() - interval '1 day' OR revoked_at < now() - interval '1 day'`,
+    );
+    return rowCount ?? 0;
+  }
+}
+
+function newToken(sessionId: string): string {
+  return `${sessionId}.${randomBytes(32).toString('base64url')}`;
+}
+
+function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+function invalidRefresh(): AppError {
+  return new AppError('unauthenticated', 'refresh token is not valid; sign in again');
+}
+
+function clip(value: string | undefined, max: number): string | null {
+  return value === undefined || value === '' ? null : value.slice(0, max);
+}

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import { AppError } from '../errors/app-error.js';
+import type { User } from './model.js';
+import type { AccessTokens } from './sessions/access-tokens.js';
+import type { SessionStore } from './sessions/session-store.js';
+import { findUserById, touchLastLogin } from './users.js';
+
+/**
+ * The last step every primary method shares: refuse banned accounts, ask for the second
+ * factor when the user turned it on, and otherwise open a session.
+ */
+export interface ClientInfo {
+  userAgent?: string;
+  ip?: string;
+}
+
+export interface SignedIn {
+  status: 'signed_in';
+  user: User;
+  sessionId: string;
+  accessToken: string;
+  expiresIn: number;
+  refreshToken: string;
+  refreshExpiresAt: Date;
+}
+
+export interface SecondFactorRequired {
+  status: 'second_factor_required';
+  /** Proves the first factor passed; exchanged with a code at /api/auth/2fa/verify. */
+  challengeToken: string;
+  methods: Array<'totp' | 'recovery_code'>;
+}
+
+export type SignInResult = SignedIn | SecondFactorRequired;
+
+export interface GuestSignedIn {
+  status: 'signed_in';
+  guest: { id: string; displayName: string };
+  sessionId: string;
+  accessToken: string;
+  expiresIn: number;
+  refreshToken: string;
+  refreshExpiresAt: Date;
+}
+
+interface Challenge {
+  userId: string;
+  method: string;
+}
+
+const CHALLENGE_TTL_SECONDS = 300;
+
+export class SignIn {
+  constructor(
+    private readonly deps: { pool: pg.Pool; redis: Redis; sessions: SessionStore; tokens: AccessTokens; prefix?: string },
+  ) {}
+
+  async complete(user: User, method: string, client: ClientInfo): Promise<SignInResult> {
+    if (user.state === 'banned') throw banned();
+    if (await this.hasSecondFactor(user.id)) {
+      const challengeToken = randomBytes(32).toString('base64url');
+      const challenge: Challenge = { userId: user.id, method };
+      await this.deps.redis.set(this.challengeKey(challengeToken), JSON.stringify(challenge), 'EX', CHALLENGE_TTL_SECONDS);
+      return { status: 'second_factor_required', challengeToken, methods: ['totp', 'recovery_code'] };
+    }
+    return this.open(user, method, client);
+  }
+
+  /** The user a second-factor challenge stands for, without spending it. */
+  async peekChallenge(challengeToken: string): Promise<{ userId: string; method: string }> {
+    const raw = await this.deps.redis.get(this.challengeKey(challengeToken));
+    if (raw === null) throw new AppError('unauthenticated', 'the sign-in challenge is unknown or expired; sign in again');
+    return JSON.parse(raw) as Challenge;
+  }
+
+  /** Spends a challenge after its code was verified and opens the session. */
+  async finishChallenge(challengeToken: string, client: ClientInfo): Promise<SignedIn> {
+    const raw = await this.deps.redis.getdel(this.challengeKey(challengeToken));
+    if (raw === null) throw new AppError('unauthenticated', 'the sign-in challenge is unknown or expired; sign in again');
+    const challenge = JSON.parse(raw) as Challenge;
+    const user = await findUserById(this.deps.pool, challenge.userId);
+    if (!user) throw new AppError('unauthenticated', 'the account no longer exists');
+    if (user.state === 'banned') throw banned();
+    return this.open(user, `${challenge.method}+2fa`, client);
+  }
+
+  async guest(displayName: string, client: ClientInfo): Promise<GuestSignedIn> {
+    const session = await this.deps.sessions.create({ guestName: displayName, method: 'guest', ...client });
+    const accessToken = await this.deps.tokens.sign({ sub: `guest:${session.sessionId}`, sid: session.sessionId, guest: true });
+    return {
+      status: 'signed_in',
+      guest: { id: `guest:${session.sessionId}`, displayName },
+      sessionId: session.sessionId,
+      accessToken,
+      expiresIn: this.deps.tokens.ttlSeconds,
+      refreshToken: session.refreshToken,
+      refreshExpiresAt: session.expiresAt,
+    };
+  }
+
+  /** Exchanges a refresh token for a new access token and the next refresh token. */
+  async refresh(refreshToken: string): Promise<{ sessionId: string; accessToken: string; expiresIn: number; refreshToken: string; refreshExpiresAt: Date }> {
+    const rotated = await this.deps.sessions.rotate(refreshToken);
+    const sub = rotated.userId ?? `guest:${rotated.sessionId}`;
+    const accessToken = await this.deps.tokens.sign({ sub, sid: rotated.sessionId, ...(rotated.userId === null ? { guest: true } : {}) });
+    return {
+      sessionId: rotated.sessionId,
+      accessToken,
+      expiresIn: this.deps.tokens.ttlSeconds,
+      refreshToken: rotated.refreshToken,
+      refreshExpiresAt: rotated.expiresAt,
+    };
+  }
+
+  private async open(user: User, method: string, client: ClientInfo): Promise<SignedIn> {
+    const session = await this.deps.sessions.create({ userId: user.id, method, ...client });
+    await touchLastLogin(this.deps.pool, user.id);
+    const accessToken = await this.deps.tokens.sign({ sub: user.id, sid: session.sessionId });
+    return {
+      status: 'signed_in',
+      user,
+      sessionId: session.sessionId,
+      accessToken,
+      expiresIn: this.deps.tokens.ttlSeconds,
+      refreshToken: session.refreshToken,
+      refreshExpiresAt: session.expiresAt,
+    };
+  }
+
+  private async hasSecondFactor(userId: string): Promise<boolean> {
+    const { rowCount } = await this.deps.pool.query('SELECT 1 FROM totp_credentials WHERE user_id = $1 AND enabled_at IS NOT NULL', [userId]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  private challengeKey(token: string): string {
+    return `${this.deps.prefix ?? 'svc'}:2fa-challenge:${token}`;
+  }
+}
+
+export function banned(): AppError {
+  return new AppError('account_banned', 'this account is banned');
+}

@@ -1,0 +1,18 @@
+import type { Accounts } from '../../../accounts/accounts.js';
+import { findUserById } from '../../../accounts/users.js';
+import { AppError } from '../../../errors/app-error.js';
+import * as api from '../api/users.js';
+import type { EndpointRouter } from '../endpoint-router.js';
+import { userView } from '../views.js';
+
+export function mountUserRoutes(router: EndpointRouter, accounts: Accounts): void {
+  router.mount(api.getMe, async (ctx, { caller }) => {
+    if (caller.kind === 'guest') {
+      ctx.body = { guest: { id: caller.guestId, displayName: caller.displayName } };
+      return;
+    }
+    const user = await findUserById(accounts.deps.pool, caller.userId);
+    if (!user) throw new AppError('unauthenticated', 'the account no longer exists');
+    ctx.body = { user: userView(user) };
+  });
+}

@@ -1,0 +1,67 @@
+import test from 'ava';
+import { bearer, call, opaqueLogin, opaqueRegister, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
+
+let bed: AccountsBed;
+test.before(async () => {
+  bed = await startAccountsBed('accounts-opaque');
+  await bed.set('user', { enablePasswordSignup: true });
+});
+test.after.always(async () => {
+  await bed?.close();
+});
+
+test('OPAQUE registration and login open a session; the server never stores the password', async (t) => {
+  const name = uname('olga');
+  const password = 'a long passphrase only the client sees';
+  const created = await opaqueRegister(bed.url, name, password);
+  t.is(created.status, 201);
+  const signedIn = await opaqueLogin(bed.url, name, password);
+  t.is(signedIn.status, 200);
+  if (signedIn.status !== 200 || !('body' in signedIn)) return;
+  t.is(signedIn.body.status, 'signed_in');
+  t.is((await call(`${bed.url}/api/me`, 'GET', undefined, bearer(String(signedIn.body.accessToken)))).status, 200);
+
+  const { rows } = await bed.pool.query<{ kind: string; secret: string }>(
+    'SELECT kind, secret FROM password_credentials p JOIN users u ON u.id = p.user_id WHERE u.username_key = lower($1)',
+    [name],
+  );
+  t.is(rows[0]?.kind, 'opaque');
+  t.false(rows[0]!.secret.includes(password));
+  t.false(Buffer.from(rows[0]!.secret, 'base64url').includes(Buffer.from(password)));
+});
+
+test('an unknown user and a wrong password look the same to the client', async (t) => {
+  const name = uname('oscar');
+  await opaqueRegister(bed.url, name, 'the right passphrase');
+  const wrong = await opaqueLogin(bed.url, name, 'the wrong passphrase');
+  const unknown = await opaqueLogin(bed.url, uname('nobody'), 'the wrong passphrase');
+  // Both got a well-formed login response of the same size, and the client refused both.
+  t.is(wrong.status, 'client_refused');
+  t.is(unknown.status, 'client_refused');
+  if (wrong.status !== 'client_refused' || unknown.status !== 'client_refused') return;
+  t.is(wrong.start.status, 200);
+  t.is(unknown.start.status, 200);
+  t.is(String(wrong.start.body.loginResponse).length, String(unknown.start.body.loginResponse).length);
+});
+
+test('a forged proof is refused like a wrong password', async (t) => {
+  const name = uname('olaf');
+  await opaqueRegister(bed.url, name, 'the right passphrase');
+  const refused = await opaqueLogin(bed.url, name, 'the wrong passphrase');
+  if (refused.status !== 'client_refused') return t.fail('the client should have refused');
+  const forged = await call(`${bed.url}/api/auth/opaque/login/finish`, 'POST', {
+    loginId: refused.start.body.loginId,
+    finishLoginRequest: 'A'.repeat(86),
+  });
+  t.is(forged.status, 401);
+  t.is(forged.body.code, 'unauthenticated');
+  // The login state is single-use.
+  const replay = await call(`${bed.url}/api/auth/opaque/login/finish`, 'POST', { loginId: refused.start.body.loginId, finishLoginRequest: 'A'.repeat(86) });
+  t.is(replay.status, 401);
+});
+
+test('malformed protocol messages are invalid_argument naming the field', async (t) => {
+  const answer = await call(`${bed.url}/api/auth/opaque/register/start`, 'POST', { username: uname(), registrationRequest: 'not-a-message' });
+  t.is(answer.status, 400);
+  t.is((answer.body.issues as Array<{ key: string }>)[0]?.key, 'registrationRequest');
+});
