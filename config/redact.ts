@@ -14,6 +14,11 @@ export function redactConfig(config: StartupConfig): StartupConfig {
   const target = copy as unknown as Record<string, unknown>;
   for (const key of STARTUP_KEYS) {
     const value = getValue(config, key.key);
+    // Lists of secrets (former keys kept for a rotation) hide each entry, keeping the count.
+    if (Array.isArray(value) && key.sensitivity === 'value') {
+      setValue(target, key.key, value.map(() => REDACTED));
+      continue;
+    }
     if (typeof value !== 'string' || value === '') continue;
     if (key.sensitivity === 'value') setValue(target, key.key, REDACTED);
     else if (key.sensitivity === 'url_credentials') setValue(target, key.key, redactUrlList(value));

@@ -23,6 +23,8 @@ test('secrets are marked sensitive, ordinary keys are not', (t) => {
   const sensitive = STARTUP_KEYS.filter((k) => k.sensitivity === 'value').map((k) => k.key);
   t.deepEqual(sensitive.sort(), [
     'credential_encryption_key',
+    'credential_encryption_previous_keys',
+    'jwt.previous_secrets',
     'jwt.secret',
     'management.token',
     'security.opaque_server_setup_secret',

@@ -50,3 +50,18 @@ test('an unparseable URL loses everything before its last @', (t) => {
   t.is(redactUrl('postgres://svc:p@ss@db:port/svc'), `postgres://${REDACTED}@db:port/svc`);
   t.is(redactUrl('postgres://svc:p@ss word@db/svc'), `postgres://svc:${REDACTED}@db/svc`);
 });
+
+test('former secrets kept for a rotation are redacted entry by entry', async (t) => {
+  const { config } = await readConfig({
+    cwd: await tempDir(t),
+    env: {
+      SVC_JWT_PREVIOUS_SECRETS: 'an-old-secret-value-that-must-not-print-0123456789',
+      SVC_CREDENTIAL_ENCRYPTION_PREVIOUS_KEYS: 'ab'.repeat(32),
+    },
+  });
+  t.deepEqual(config.jwt.previous_secrets, ['an-old-secret-value-that-must-not-print-0123456789']);
+  const redacted = redactConfig(config);
+  t.deepEqual(redacted.jwt.previous_secrets, [REDACTED]);
+  t.deepEqual(redacted.credential_encryption_previous_keys, [REDACTED]);
+  t.false(JSON.stringify(redacted).includes('an-old-secret'));
+});
