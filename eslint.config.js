@@ -14,4 +14,34 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Workflow code runs in Temporal's deterministic sandbox: it may import @temporalio/workflow,
+    // @temporalio/common and the workflow contracts beside it, nothing with I/O (Node built-ins,
+    // database or NATS clients, the worker or client SDKs, the rest of the server). Types are free.
+    files: [
+      'workflows/index.ts',
+      'workflows/*/workflow.ts',
+      'workflows/*/messages.ts',
+      'workflows/decision-gate.ts',
+      'workflows/review-messages.ts',
+      'workflows/review-contract.ts',
+      'workflows/ids.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '^(?!(@temporalio/(workflow|common)|\\.\\.?/(ids|review-contract|review-messages|decision-gate)\\.js|\\./messages\\.js|' +
+                '\\./(registration-review|room-review)/workflow\\.js|\\.\\./errors/app-error\\.js)$)',
+              message: 'workflow code imports only @temporalio/workflow, @temporalio/common and the sandbox-safe workflow files',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { NativeConnection } from '@temporalio/worker';
 import { resolveManagementEndpoint } from '../config/management-endpoint.js';
 import type { StartupConfig } from '../config/types.js';
 import { AppError } from '../errors/app-error.js';
-import { createRoomActorType, loggingReviewHook, runChatRetention } from '../actors/room/index.js';
+import { createRoomActorType, runChatRetention } from '../actors/room/index.js';
+import { ActorClient } from '../actors/runtime/client.js';
 import { purgeExpiredCommands } from '../actors/runtime/command-log.js';
 import { ActorHost } from '../actors/runtime/host.js';
 import { Accounts } from '../accounts/accounts.js';
@@ -15,6 +17,12 @@ import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
 import { migrate, pendingMigrations } from '../store/migrate.js';
+import { createActivities } from '../workflows/activities.js';
+import { unwiredRegistrationDecisions, type RegistrationDecisions } from '../workflows/decisions.js';
+import { ReviewClient } from '../workflows/review-client.js';
+import { WorkflowRoomReviewHook } from '../workflows/room-review/hook.js';
+import { actorRoomDecisions } from '../workflows/room-review/room-decisions.js';
+import { ensureSearchAttributes, installTemporalLogging, prepareReviewWorkflows, startReviewWorker } from '../workflows/worker.js';
 import { openConnections, type Connections } from './connections.js';
 import { createDependencyProbe } from './dependency-probe.js';
 import { startPeriodicJob } from './periodic-job.js';
@@ -30,6 +38,8 @@ export interface ServiceOptions {
   logger: Logger;
   /** Apply pending migrations before serving (containers that have no separate step). */
   migrateFirst?: boolean;
+  /** What approving, rejecting and expiring a signup does (the accounts module); the worker role needs it. */
+  registrationDecisions?: RegistrationDecisions;
 }
 
 export interface RunningService {
@@ -48,6 +58,11 @@ export interface RunningService {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { config, roles, logger } = options;
   const startedAt = new Date();
+  if (roles.includes('worker')) {
+    // Before any worker connection exists: the Temporal runtime takes its logger when created.
+    installTemporalLogging(logger);
+    prepareReviewWorkflows(logger);
+  }
   const connections = await openConnections(config, logger);
   const stops: Array<() => Promise<void>> = [() => connections.close()];
   const stopAll = async (): Promise<void> => {
@@ -66,6 +81,12 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     settings.subscribe((change) =>
       logger.info({ key: change.key, version: change.version, appliedAt: change.appliedAt }, 'runtime setting applied'),
     );
+
+    // Every role may start or decide reviews: actor hosts (rooms under review), the management endpoint.
+    const reviews = ReviewClient.fromConnection(connections.temporal, {
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.task_queue,
+    });
 
     if (roles.includes('worker')) {
       await checkTemporalNamespace(connections, config);
@@ -92,7 +113,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         nc: connections.nats,
         prefix: config.nats.subject_prefix,
         hostId: config.replica_id,
-        types: [createRoomActorType({ pool: connections.pool, settings, logger, review: loggingReviewHook(logger) })],
+        types: [createRoomActorType({ pool: connections.pool, settings, logger, review: new WorkflowRoomReviewHook(reviews) })],
         logger,
         leaseTtlMs: config.actors.lease_ttl_ms,
         heartbeatMs: config.actors.heartbeat_ms,
@@ -104,6 +125,25 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       host = actorHost;
       // Drained before the connections close: rooms are persisted and handed off first.
       stops.push(() => actorHost.drain());
+    }
+
+    if (roles.includes('worker')) {
+      await ensureSearchAttributes(connections.temporal, config.temporal.namespace);
+      const workerConnection = await NativeConnection.connect({ address: config.temporal.address });
+      stops.push(() => workerConnection.close());
+      const worker = await startReviewWorker({
+        connection: workerConnection,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.task_queue,
+        activities: createActivities({
+          // accounts: wire registration decisions here
+          registrations: options.registrationDecisions ?? unwiredRegistrationDecisions(),
+          rooms: actorRoomDecisions(new ActorClient(connections.nats, config.nats.subject_prefix), logger),
+        }),
+        logger,
+      });
+      // Stopped before the actor host drains: a decision in flight still reaches its room.
+      stops.push(() => worker.stop());
     }
 
     const readiness = createDependencyProbe({
@@ -139,6 +179,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const management: ManagementServer = await startManagementServer(resolveManagementEndpoint(config), {
       logger,
       settings,
+      reviews,
       replicaId: config.replica_id,
       stats: () =>
         collectSystemStats({

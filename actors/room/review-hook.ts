@@ -1,9 +1,9 @@
 /**
  * What the room tells the outside world when a room is created under review
- * (`room.createRoomNeedReview`). The accounts issue starts the room-review Temporal workflow
- * here; that workflow answers with a `room.review {approve}` command from a service caller.
+ * (`room.createRoomNeedReview`). `workflows/room-review/hook.ts` starts the room-review
+ * Temporal workflow here; that workflow answers with a `room.review {approve}` command from a
+ * service caller.
  */
-import type { Logger } from '../../observability/logger.js';
 
 export interface RoomUnderReview {
   id: string;
@@ -18,14 +18,4 @@ export interface RoomReviewHook {
    * per room id (a workflow id derived from it does that).
    */
   roomCreatedPendingReview(room: RoomUnderReview): Promise<void>;
-}
-
-/** Records the request in the log only; for deployments that review through `room.review` by hand. */
-export function loggingReviewHook(logger: Logger): RoomReviewHook {
-  return {
-    roomCreatedPendingReview(room) {
-      logger.info({ roomId: room.id, roomName: room.name, ownerId: room.ownerId }, 'room created; waiting for review');
-      return Promise.resolve();
-    },
-  };
 }

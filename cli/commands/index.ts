@@ -2,6 +2,10 @@ import type { CommandClass } from 'clipanion';
 import { ConfigShowCommand } from './config-show.js';
 import { ConfigValidateCommand } from './config-validate.js';
 import { MigrateCommand } from './migrate.js';
+import { ReviewApproveCommand } from './review-approve.js';
+import { ReviewListCommand } from './review-list.js';
+import { ReviewRejectCommand } from './review-reject.js';
+import { ReviewShowCommand } from './review-show.js';
 import { SecretsGenerateCommand } from './secrets-generate.js';
 import { ServeCommand } from './serve.js';
 import { SettingsGetCommand } from './settings-get.js';
@@ -23,4 +27,8 @@ export const commands: CommandClass[] = [
   SettingsUpdateCommand,
   SettingsHistoryCommand,
   SettingsWatchCommand,
+  ReviewListCommand,
+  ReviewShowCommand,
+  ReviewApproveCommand,
+  ReviewRejectCommand,
 ];

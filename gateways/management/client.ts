@@ -29,6 +29,10 @@ export class ManagementClient {
     return this.call<T>('PATCH', path, body);
   }
 
+  post<T>(path: string, body: unknown): Promise<T> {
+    return this.call<T>('POST', path, body);
+  }
+
   private call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const headers: Record<string, string> = {

@@ -3,11 +3,14 @@
  * Unix socket or a token-protected TCP port. Both sides import these names so they cannot
  * drift apart.
  */
+import type { ReviewKind, ReviewMode, ReviewState, ReviewSummary, ReviewView } from '../../workflows/review-contract.js';
+
+export type { ReviewKind, ReviewMode, ReviewState, ReviewSummary, ReviewView };
 
 /** Every response of the management endpoint carries this header, so the CLI can tell it
  *  reached a management endpoint and not, say, the public HTTP port. */
 export const MANAGEMENT_HEADER = 'x-svc-management';
-/** Who made a change, recorded in the settings history. */
+/** Who made a change, recorded in the settings history; the reviewer of a review decision. */
 export const ACTOR_HEADER = 'x-svc-actor';
 
 export const routes = {
@@ -16,7 +19,27 @@ export const routes = {
   setting: (key: string) => `/v1/settings/${encodeURIComponent(key)}`,
   settingHistory: (key: string) => `/v1/settings/${encodeURIComponent(key)}/history`,
   settingsGroup: (group: string) => `/v1/settings/groups/${encodeURIComponent(group)}`,
+  /** `GET ?kind=&mode=&state=&limit=` → `{reviews: ReviewSummary[]}` */
+  reviews: '/v1/reviews',
+  /** `GET` → ReviewView */
+  review: (id: string) => `/v1/reviews/${encodeURIComponent(id)}`,
+  /** `POST` ReviewDecisionRequest → ReviewView */
+  reviewApprove: (id: string) => `/v1/reviews/${encodeURIComponent(id)}/approve`,
+  /** `POST` ReviewDecisionRequest (reason required) → ReviewView */
+  reviewReject: (id: string) => `/v1/reviews/${encodeURIComponent(id)}/reject`,
 } as const;
+
+/** The reviewer is the caller named by the actor header, not a field of the body. */
+export interface ReviewDecisionRequest {
+  reason?: string;
+}
+
+export interface ReviewListQuery {
+  kind?: ReviewKind;
+  mode?: ReviewMode;
+  state?: ReviewState;
+  limit?: number;
+}
 
 export interface SettingView {
   key: string;

@@ -2,6 +2,8 @@ import Router from '@koa/router';
 import type { RuntimeSettings } from '../../settings/runtime-settings.js';
 import { findDefinition, settingDefinitions } from '../../settings/registry.js';
 import { AppError } from '../../errors/app-error.js';
+import type { ReviewClient } from '../../workflows/review-client.js';
+import { mountReviewRoutes } from './review-routes.js';
 import {
   ACTOR_HEADER,
   routes,
@@ -16,6 +18,8 @@ export interface ManagementRouteDeps {
   settings: RuntimeSettings;
   replicaId: string;
   stats(): Promise<SystemStats>;
+  /** Review workflows (Temporal); without it the review routes answer `unavailable`. */
+  reviews?: ReviewClient;
 }
 
 const MAX_HISTORY = 1000;
@@ -69,6 +73,8 @@ export function managementRouter(deps: ManagementRouteDeps, transport: 'unix' | 
     }));
     ctx.body = { changes: body };
   });
+
+  mountReviewRoutes(router, deps.reviews, actorOf);
 
   return router;
 }

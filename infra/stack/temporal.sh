@@ -13,6 +13,9 @@ TEMPORAL_HTTP_PORT_VAR=SVC_STACK_TEMPORAL_HTTP_PORT
 TEMPORAL_METRICS_PORT_VAR=SVC_STACK_TEMPORAL_METRICS_PORT
 # A substring of the server's command line, to tell it from a recycled pid.
 TEMPORAL_PROCESS_MATCH='server start-dev'
+# The review workflows' custom search attributes (workflows/ids.ts), so the UI can filter on
+# them from the first start; a worker also registers them in a namespace that lacks them.
+TEMPORAL_SEARCH_ATTRIBUTES=(SvcReviewKind=Keyword SvcReviewMode=Keyword SvcReviewSubject=Keyword SvcReviewState=Keyword)
 
 temporal_running() { pidfile_alive "$TEMPORAL_PID" "$TEMPORAL_PROCESS_MATCH"; }
 
@@ -38,6 +41,10 @@ temporal_start() {
 
   local args=(server start-dev --ip 127.0.0.1 --port "$port" --http-port "$http_port"
     --metrics-port "$metrics_port" --db-filename "$TEMPORAL_DIR/temporal.db")
+  local attribute
+  for attribute in "${TEMPORAL_SEARCH_ATTRIBUTES[@]}"; do
+    args+=(--search-attribute "$attribute")
+  done
   local ready_ui_port=
   if [[ $HEADLESS == 1 ]]; then
     args+=(--headless)

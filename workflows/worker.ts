@@ -1,0 +1,88 @@
+/**
+ * The review worker that `svc serve --role worker` runs: both review workflows and their
+ * activities on `temporal.task_queue`. The workflow code is bundled once per process, at the
+ * first start (webpack over the compiled `dist/workflows/index.js`, a few seconds), and every
+ * worker and replay of the process reuses that bundle.
+ */
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { Logger } from '../observability/logger.js';
+import type { ReviewActivities } from './activities.js';
+import { temporalLogger } from './runtime-logger.js';
+
+export { ensureSearchAttributes } from './search-attributes.js';
+export { installTemporalLogging } from './runtime-logger.js';
+
+/** The compiled workflow entry point beside this file: the bundler reads JavaScript. */
+export const REVIEW_WORKFLOWS_PATH = fileURLToPath(new URL('./index.js', import.meta.url));
+
+/** Activities still running at shutdown get this long to finish before they are cancelled (and retried elsewhere). */
+const SHUTDOWN_GRACE = '10s';
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+/**
+ * The review workflows' bundle, built at the first call of the process (about 1.5 s of
+ * webpack); a failed build is tried again at the next call.
+ */
+export function reviewWorkflowBundle(logger: Logger): Promise<WorkflowBundleWithSourceMap> {
+  if (!bundle) {
+    const startedAt = performance.now();
+    bundle = bundleWorkflowCode({ workflowsPath: REVIEW_WORKFLOWS_PATH, logger: temporalLogger(logger, { quiet: true }) }).then(
+      (built) => {
+        logger.info({ ms: Math.round(performance.now() - startedAt), bytes: built.code.length }, 'review workflows bundled');
+        return built;
+      },
+      (err: unknown) => {
+        bundle = undefined;
+        throw err;
+      },
+    );
+  }
+  return bundle;
+}
+
+/**
+ * Starts the bundle in the background (a process that will run the worker calls this first,
+ * so webpack overlaps with connecting); a failure is reported by the startReviewWorker call.
+ */
+export function prepareReviewWorkflows(logger: Logger): void {
+  reviewWorkflowBundle(logger).catch(() => undefined);
+}
+
+export interface ReviewWorkerOptions {
+  connection: NativeConnection;
+  namespace: string;
+  taskQueue: string;
+  activities: ReviewActivities;
+  logger: Logger;
+}
+
+export interface ReviewWorker {
+  /** Stops polling, lets running activities finish (up to 10 s), and resolves once the worker is down. */
+  stop(): Promise<void>;
+}
+
+export async function startReviewWorker(options: ReviewWorkerOptions): Promise<ReviewWorker> {
+  const { connection, namespace, taskQueue, activities, logger } = options;
+  const workflowBundle = await reviewWorkflowBundle(logger);
+  const worker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue,
+    workflowBundle,
+    activities,
+    shutdownGraceTime: SHUTDOWN_GRACE,
+  });
+  const running = worker.run().then(
+    () => logger.info({ taskQueue, namespace }, 'review worker stopped'),
+    (err: unknown) => logger.error({ err, taskQueue, namespace }, 'review worker failed'),
+  );
+  logger.info({ taskQueue, namespace }, 'review worker running');
+  return {
+    stop: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running;
+    },
+  };
+}
