@@ -4,6 +4,7 @@ import type { StartupConfig } from '../config/types.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import { OpaqueMethod } from './methods/opaque.js';
 import { PasswordMethod } from './methods/password.js';
+import { TotpMethod } from './methods/totp.js';
 import { RateLimits } from './rate-limits.js';
 import { Registration, type ReviewStarter } from './registration.js';
 import { SecretBox } from './secret-box.js';
@@ -20,7 +21,10 @@ export interface AccountsDeps {
   pool: pg.Pool;
   redis: Redis;
   settings: RuntimeSettings;
-  config: Pick<StartupConfig, 'jwt' | 'auth' | 'credential_encryption_key' | 'credential_encryption_previous_keys' | 'security'>;
+  config: Pick<StartupConfig, 'jwt' | 'auth' | 'credential_encryption_key' | 'credential_encryption_previous_keys' | 'security'> & {
+    /** Its rp_name is what authenticator apps show for TOTP entries ('svc' without it). */
+    webauthn?: Pick<StartupConfig['webauthn'], 'rp_name'>;
+  };
   reviews: ReviewStarter;
   /** Key prefix in Redis (login state, challenges, rate limits). */
   redisPrefix?: string;
@@ -35,6 +39,7 @@ export class Accounts {
   readonly signIn: SignIn;
   readonly password: PasswordMethod;
   readonly opaque: OpaqueMethod;
+  readonly totp: TotpMethod;
 
   constructor(readonly deps: AccountsDeps) {
     const { pool, redis, settings, config } = deps;
@@ -49,5 +54,6 @@ export class Accounts {
     const methodDeps = { db: pool, settings, registration: this.registration, signIn: this.signIn, guard };
     this.password = new PasswordMethod(methodDeps);
     this.opaque = new OpaqueMethod({ ...methodDeps, redis, serverSetup: config.security.opaque_server_setup_secret, prefix });
+    this.totp = new TotpMethod({ db: pool, box: this.box, signIn: this.signIn, limits: this.limits, issuer: config.webauthn?.rp_name ?? 'svc' });
   }
 }

@@ -109,7 +109,8 @@ function userIdOf(caller: { kind: string; userId?: string }): string {
 
 type SessionLike = Pick<SignedIn, 'status' | 'sessionId' | 'accessToken' | 'expiresIn' | 'refreshToken' | 'refreshExpiresAt'> & Partial<Pick<SignedIn, 'user'>> & Partial<Pick<GuestSignedIn, 'guest'>>;
 
-function sessionBody(ctx: HttpContext, cookies: CookiePolicy, session: SessionLike): Record<string, unknown> {
+/** The body of every answer that opens a session; sets the refresh cookie for browsers. */
+export function sessionBody(ctx: HttpContext, cookies: CookiePolicy, session: SessionLike): Record<string, unknown> {
   const native = isNativeClient(ctx);
   if (!native) setRefreshCookie(ctx, cookies, session.refreshToken, session.refreshExpiresAt);
   ctx.set('Cache-Control', 'no-store');

@@ -1,0 +1,39 @@
+import type { Accounts } from '../../../accounts/accounts.js';
+import type { Caller } from '../../../accounts/model.js';
+import { AppError } from '../../../errors/app-error.js';
+import * as api from '../api/two-factor.js';
+import type { EndpointRouter } from '../endpoint-router.js';
+import type { CookiePolicy } from '../session-cookie.js';
+import { clientOf, sessionBody } from './auth.js';
+
+/** Two-factor endpoints of `api/two-factor.ts`, over the accounts module's TOTP method. */
+export function mountTwoFactorRoutes(router: EndpointRouter, accounts: Accounts, cookies: CookiePolicy): void {
+  router
+    .mount(api.totpSetup, async (ctx, { caller }) => {
+      const user = userOf(caller);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await accounts.totp.setup({ id: user.userId, username: user.username });
+    })
+    .mount(api.totpEnable, async (ctx, { caller, body }) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await accounts.totp.enable(userOf(caller).userId, body.code, clientOf(ctx));
+    })
+    .mount(api.twoFactorDisable, async (ctx, { caller, body }) => {
+      await accounts.totp.disable(userOf(caller).userId, body.code, clientOf(ctx));
+      ctx.status = 204;
+    })
+    .mount(api.twoFactorVerify, async (ctx, { body }) => {
+      const signedIn = await accounts.totp.verifyChallenge(body, clientOf(ctx));
+      ctx.body = sessionBody(ctx, cookies, signedIn);
+    })
+    .mount(api.regenerateRecoveryCodes, async (ctx, { caller, body }) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await accounts.totp.regenerateRecoveryCodes(userOf(caller).userId, body.code, clientOf(ctx));
+    });
+}
+
+/** The router already refused guests on these endpoints; this narrows the type. */
+function userOf(caller: Caller): Extract<Caller, { kind: 'user' }> {
+  if (caller.kind !== 'user') throw new AppError('forbidden', 'guests have no account to protect with a second factor');
+  return caller;
+}
