@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import { advisoryLockNamespaces } from '../store/advisory-locks.js';
 import { withTransaction } from '../store/transaction.js';
+import { registrationReviewId } from '../workflows/ids.js';
 import { insertInitialCredential, type InitialCredential } from './credentials.js';
 import type { SignupMode, User } from './model.js';
 import type { SecretBox } from './secret-box.js';
@@ -22,16 +23,19 @@ export interface PendingAccount {
   credential: InitialCredential;
 }
 
-/** Starts the review workflow; idempotent per review id. Implemented over Temporal in workflows/. */
+/**
+ * Starts the review workflow, idempotent per mode and subject key (the workflow id is
+ * `registrationReviewId(mode, subjectKey)`). `ReviewClient` in workflows/ implements it over Temporal.
+ */
 export interface ReviewStarter {
   startRegistrationReview(input: {
-    reviewId: string;
     mode: SignupMode;
+    subjectKey: string;
     username: string;
     sealedPayload: string;
-    requestedAt: string;
+    requestedAt: Date;
     ttlMs: number;
-  }): Promise<void>;
+  }): Promise<unknown>;
 }
 
 export type SignupOutcome = { kind: 'created'; user: User } | { kind: 'pending_review'; reviewId: string };
@@ -58,11 +62,6 @@ export function signupPolicy(settings: RuntimeSettings, mode: Exclude<SignupMode
 
 export function signupDisabled(mode: string, setting: string): AppError {
   return new AppError('signup_disabled', `${mode} signup is disabled on this server (runtime setting ${setting})`);
-}
-
-/** The review id is the workflow id: one per mode and subject, so a retried signup is the same request. */
-export function registrationReviewId(mode: SignupMode, subjectKey: string): string {
-  return `registration-review:${mode}:${subjectKey}`;
 }
 
 export class Registration {
@@ -112,11 +111,11 @@ export class Registration {
     });
     // After commit: when this fails the row stays pending and a retried signup starts it again.
     await this.deps.reviews.startRegistrationReview({
-      reviewId,
       mode,
+      subjectKey,
       username: account.username,
       sealedPayload: filed.payload,
-      requestedAt: filed.requestedAt.toISOString(),
+      requestedAt: filed.requestedAt,
       ttlMs: this.deps.reviewTtlMs,
     });
     return { kind: 'pending_review', reviewId };

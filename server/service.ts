@@ -9,7 +9,6 @@ import { ActorClient } from '../actors/runtime/client.js';
 import { purgeExpiredCommands } from '../actors/runtime/command-log.js';
 import { ActorHost } from '../actors/runtime/host.js';
 import { Accounts } from '../accounts/accounts.js';
-import type { ReviewStarter } from '../accounts/registration.js';
 import { createHttpApp } from '../gateways/http/app.js';
 import { cookiePolicyFor } from '../gateways/http/session-cookie.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
@@ -18,7 +17,6 @@ import { createMetrics } from '../observability/metrics.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
 import { migrate, pendingMigrations } from '../store/migrate.js';
 import { createActivities } from '../workflows/activities.js';
-import { unwiredRegistrationDecisions, type RegistrationDecisions } from '../workflows/decisions.js';
 import { ReviewClient } from '../workflows/review-client.js';
 import { WorkflowRoomReviewHook } from '../workflows/room-review/hook.js';
 import { actorRoomDecisions } from '../workflows/room-review/room-decisions.js';
@@ -38,8 +36,6 @@ export interface ServiceOptions {
   logger: Logger;
   /** Apply pending migrations before serving (containers that have no separate step). */
   migrateFirst?: boolean;
-  /** What approving, rejecting and expiring a signup does (the accounts module); the worker role needs it. */
-  registrationDecisions?: RegistrationDecisions;
 }
 
 export interface RunningService {
@@ -87,6 +83,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.task_queue,
     });
+    // Gateways sign users in; the worker's review activities create the accounts reviewers approve.
+    const accounts = new Accounts({ pool: connections.pool, redis: connections.redis, settings, config, reviews });
 
     if (roles.includes('worker')) {
       await checkTemporalNamespace(connections, config);
@@ -136,8 +134,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         namespace: config.temporal.namespace,
         taskQueue: config.temporal.task_queue,
         activities: createActivities({
-          // accounts: wire registration decisions here
-          registrations: options.registrationDecisions ?? unwiredRegistrationDecisions(),
+          registrations: accounts.registration,
           rooms: actorRoomDecisions(new ActorClient(connections.nats, config.nats.subject_prefix), logger),
         }),
         logger,
@@ -158,7 +155,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     let httpUrl: string | undefined;
     let connectedClients = (): number => 0;
     if (roles.includes('gateway')) {
-      const accounts = new Accounts({ pool: connections.pool, redis: connections.redis, settings, config, reviews: unwiredReviews });
       const app = createHttpApp({ config, logger, readiness, metrics: metrics.http, api: { accounts, cookies: cookiePolicyFor(config) } });
       const httpServer = createServer(app.callback());
       connectedClients = countConnections(httpServer);
@@ -204,13 +200,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     throw err;
   }
 }
-
-// accounts: replaced by the Temporal review client when the review workflows land.
-const unwiredReviews: ReviewStarter = {
-  startRegistrationReview() {
-    return Promise.reject(new AppError('unavailable', 'registration reviews are not wired yet'));
-  },
-};
 
 /** The worker role needs its namespace to exist; say so at start rather than at first use. */
 async function checkTemporalNamespace(connections: Connections, config: StartupConfig): Promise<void> {

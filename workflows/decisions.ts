@@ -4,8 +4,6 @@
  * `RoomDecisions` (room-review/room-decisions.ts). Activities call them; Temporal retries them,
  * so every method must be idempotent per review.
  */
-import { AppError } from '../errors/app-error.js';
-
 export interface RegistrationDecisions {
   /** Creates the account exactly once per reviewId (idempotent; retried by Temporal). */
   approve(input: { reviewId: string; sealedPayload: string; reviewer: string; reason?: string }): Promise<{ userId: string }>;
@@ -16,14 +14,4 @@ export interface RegistrationDecisions {
 export interface RoomDecisions {
   /** Sends `room.review {approve}` to the room actor as a service caller; idempotent. */
   decide(input: { roomId: string; approve: boolean; reviewer: string; reason?: string }): Promise<void>;
-}
-
-/**
- * Until the accounts module provides its implementation: every call fails `unavailable`,
- * which Temporal retries (with backoff up to 30 s), so decisions taken meanwhile are applied
- * once a worker with the real implementation runs.
- */
-export function unwiredRegistrationDecisions(): RegistrationDecisions {
-  const fail = (): Promise<never> => Promise.reject(new AppError('unavailable', 'registration decisions are not wired'));
-  return { approve: fail, reject: fail, expire: fail };
 }

@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { Accounts } from '../../accounts/accounts.js';
 import type { ReviewStarter } from '../../accounts/registration.js';
+import { registrationReviewId } from '../../workflows/ids.js';
 import { generateSecrets } from '../../config/secrets.js';
 import { createHttpApp } from '../../gateways/http/app.js';
 import { createLogger } from '../../observability/logger.js';
@@ -26,9 +27,9 @@ export const logger = createLogger({ level: process.env.SVCTEST_LOG_LEVEL ?? 'si
 
 /** A review starter that records what it was asked, for tests that stop before Temporal. */
 export class RecordingReviews implements ReviewStarter {
-  readonly started: Array<Parameters<ReviewStarter['startRegistrationReview']>[0]> = [];
+  readonly started: Array<Parameters<ReviewStarter['startRegistrationReview']>[0] & { reviewId: string }> = [];
   startRegistrationReview(input: Parameters<ReviewStarter['startRegistrationReview']>[0]): Promise<void> {
-    this.started.push(input);
+    this.started.push({ ...input, reviewId: registrationReviewId(input.mode, input.subjectKey) });
     return Promise.resolve();
   }
 }

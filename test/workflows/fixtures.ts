@@ -8,7 +8,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { pino, type Logger } from 'pino';
 import { createActivities } from '../../workflows/activities.js';
-import { unwiredRegistrationDecisions, type RegistrationDecisions, type RoomDecisions } from '../../workflows/decisions.js';
+import type { RegistrationDecisions, RoomDecisions } from '../../workflows/decisions.js';
 import { ReviewClient } from '../../workflows/review-client.js';
 import { ensureSearchAttributes, installTemporalLogging, startReviewWorker, type ReviewWorker } from '../../workflows/worker.js';
 import { testStack } from '../harness/stack.js';
@@ -84,6 +84,9 @@ export class RecordingRegistrations implements RegistrationDecisions {
   }
 }
 
+const refuse = (): Promise<never> => Promise.reject(new Error('no registrations in this test'));
+const noRegistrations: RegistrationDecisions = { approve: refuse, reject: refuse, expire: refuse };
+
 export interface ReviewBed {
   /** The plain Temporal client, as the Temporal UI would act. */
   client: Client;
@@ -112,7 +115,7 @@ export async function startReviewBed(
       taskQueue,
       logger: options.logger,
       activities: createActivities({
-        registrations: options.registrations ?? unwiredRegistrationDecisions(),
+        registrations: options.registrations ?? noRegistrations,
         rooms: options.rooms ?? { decide: () => Promise.reject(new Error('no rooms in this test')) },
       }),
     });
