@@ -2,7 +2,11 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { StartupConfig } from '../config/types.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import type { Mailer } from '../mail/mailer.js';
+import { EmailSignup } from './methods/email-signup.js';
 import { OpaqueMethod } from './methods/opaque.js';
+import { PasswordChange } from './methods/password-change.js';
+import { PasswordReset } from './methods/password-reset.js';
 import { PasswordMethod } from './methods/password.js';
 import { TotpMethod } from './methods/totp.js';
 import { RateLimits } from './rate-limits.js';
@@ -26,6 +30,10 @@ export interface AccountsDeps {
     webauthn?: Pick<StartupConfig['webauthn'], 'rp_name'>;
   };
   reviews: ReviewStarter;
+  /** Sends signup confirmations and reset codes; without it email flows answer `unavailable`. */
+  mailer?: Pick<Mailer, 'configured' | 'send'>;
+  /** Where users open the service (`server.public_url`, else `webauthn.rp_origin`): links in emails. */
+  publicUrl?: string;
   /** Key prefix in Redis (login state, challenges, rate limits). */
   redisPrefix?: string;
 }
@@ -40,6 +48,9 @@ export class Accounts {
   readonly password: PasswordMethod;
   readonly opaque: OpaqueMethod;
   readonly totp: TotpMethod;
+  readonly emailSignup: EmailSignup;
+  readonly passwordReset: PasswordReset;
+  readonly passwordChange: PasswordChange;
 
   constructor(readonly deps: AccountsDeps) {
     const { pool, redis, settings, config } = deps;
@@ -54,6 +65,11 @@ export class Accounts {
     const methodDeps = { db: pool, settings, registration: this.registration, signIn: this.signIn, guard };
     this.password = new PasswordMethod(methodDeps);
     this.opaque = new OpaqueMethod({ ...methodDeps, redis, serverSetup: config.security.opaque_server_setup_secret, prefix });
+    const mailer = deps.mailer ?? { configured: false, send: () => Promise.reject(new Error('no mailer')) };
+    const publicUrl = deps.publicUrl ?? '';
+    this.emailSignup = new EmailSignup({ pool, box: this.box, settings, registration: this.registration, limits: this.limits, mailer, opaque: this.opaque, publicUrl });
+    this.passwordReset = new PasswordReset({ pool, limits: this.limits, sessions: this.sessions, mailer, opaque: this.opaque, publicUrl });
+    this.passwordChange = new PasswordChange({ pool, sessions: this.sessions, guard, opaque: this.opaque });
     this.totp = new TotpMethod({ db: pool, box: this.box, signIn: this.signIn, limits: this.limits, issuer: config.webauthn?.rp_name ?? 'svc' });
   }
 }

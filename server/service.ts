@@ -9,6 +9,7 @@ import { ActorClient } from '../actors/runtime/client.js';
 import { purgeExpiredCommands } from '../actors/runtime/command-log.js';
 import { ActorHost } from '../actors/runtime/host.js';
 import { Accounts } from '../accounts/accounts.js';
+import { createMailer } from '../mail/mailer.js';
 import { createHttpApp } from '../gateways/http/app.js';
 import { cookiePolicyFor } from '../gateways/http/session-cookie.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
@@ -84,7 +85,17 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       taskQueue: config.temporal.task_queue,
     });
     // Gateways sign users in; the worker's review activities create the accounts reviewers approve.
-    const accounts = new Accounts({ pool: connections.pool, redis: connections.redis, settings, config, reviews });
+    const mailer = createMailer(config.smtp, logger);
+    stops.push(() => Promise.resolve(mailer.close()));
+    const accounts = new Accounts({
+      pool: connections.pool,
+      redis: connections.redis,
+      settings,
+      config,
+      reviews,
+      mailer,
+      publicUrl: config.server.public_url || config.webauthn.rp_origin,
+    });
 
     if (roles.includes('worker')) {
       await checkTemporalNamespace(connections, config);

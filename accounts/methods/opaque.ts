@@ -9,6 +9,7 @@ import type { ClientInfo, SignIn, SignInResult } from '../sign-in.js';
 import type { SignInGuard } from '../sign-in-guard.js';
 import { findUserByUsernameKey, type Queryable } from '../users.js';
 import { parseUsername } from '../username.js';
+import { checkOpaqueRecord } from './new-password.js';
 import { accountKey, INVALID_CREDENTIALS } from './password.js';
 
 /**
@@ -46,20 +47,24 @@ export class OpaqueMethod {
   async registerStart(input: { username: string; registrationRequest: string }, client: { ip: string }): Promise<{ registrationResponse: string }> {
     this.requireSignup();
     await this.deps.guard.signup(client.ip);
-    const username = parseUsername(input.username);
+    return this.registrationResponse(parseUsername(input.username).key, input.registrationRequest);
+  }
+
+  /**
+   * The server's registration message for an account key, with no gate of its own: callers
+   * (signup, email confirmation, reset, change) decide who may set a password first.
+   */
+  async registrationResponse(usernameKey: string, registrationRequest: string): Promise<{ registrationResponse: string }> {
     await opaque.ready;
-    const { registrationResponse } = guardInput('registrationRequest', () =>
-      opaque.server.createRegistrationResponse({ serverSetup: this.deps.serverSetup, userIdentifier: username.key, registrationRequest: input.registrationRequest }),
+    return guardInput('registrationRequest', () =>
+      opaque.server.createRegistrationResponse({ serverSetup: this.deps.serverSetup, userIdentifier: usernameKey, registrationRequest }),
     );
-    return { registrationResponse };
   }
 
   async registerFinish(input: { username: string; registrationRecord: string; displayName?: string }): Promise<SignupOutcome> {
     const policy = this.requireSignup();
     const username = parseUsername(input.username);
-    if (!/^[A-Za-z0-9_-]{40,1024}$/.test(input.registrationRecord)) {
-      throw AppError.invalid([{ key: 'registrationRecord', message: 'is not an OPAQUE registration record' }]);
-    }
+    checkOpaqueRecord(input.registrationRecord);
     return this.deps.registration.signup(
       'password',
       {

@@ -15,6 +15,7 @@ import { requestMetrics } from './request-metrics.js';
 import { EndpointRouter } from './endpoint-router.js';
 import { openApiRoutes } from './openapi.js';
 import { mountAuthRoutes } from './routes/auth.js';
+import { mountEmailRoutes } from './routes/email.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
 import type { CookiePolicy } from './session-cookie.js';
@@ -63,6 +64,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     const { accounts, cookies } = options.api;
     const api = new EndpointRouter(bearerCallerResolver(accounts.tokens, accounts.sessions));
     mountAuthRoutes(api, accounts, cookies);
+    mountEmailRoutes(api, accounts, cookies);
     mountTwoFactorRoutes(api, accounts, cookies);
     mountUserRoutes(api, accounts);
     app.use(api.router.routes());

@@ -131,6 +131,8 @@ export const migration0005: Migration = {
       email_key text NOT NULL,
       code_hash text NOT NULL,
       user_id uuid REFERENCES users (id) ON DELETE CASCADE,
+      -- Encrypted: the signup waiting for confirmation (username, display name, address).
+      payload text,
       attempts integer NOT NULL DEFAULT 0,
       created_at timestamptz NOT NULL DEFAULT now(),
       expires_at timestamptz NOT NULL,

@@ -11,6 +11,7 @@ import * as opaque from '@serenity-kit/opaque';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { Accounts } from '../../accounts/accounts.js';
+import type { Mailer } from '../../mail/mailer.js';
 import type { ReviewStarter } from '../../accounts/registration.js';
 import { registrationReviewId } from '../../workflows/ids.js';
 import { generateSecrets } from '../../config/secrets.js';
@@ -46,7 +47,7 @@ export interface AccountsBed {
   close(): Promise<void>;
 }
 
-export async function startAccountsBed(label: string, options: { reviews?: ReviewStarter; publicUrl?: string } = {}): Promise<AccountsBed> {
+export async function startAccountsBed(label: string, options: { reviews?: ReviewStarter; publicUrl?: string; mailer?: Mailer } = {}): Promise<AccountsBed> {
   const stack = testStack();
   const databaseUrl = await freshDatabase(label);
   const pool = createPool({ url: databaseUrl, max: 8, logger });
@@ -62,6 +63,8 @@ export async function startAccountsBed(label: string, options: { reviews?: Revie
     redis,
     settings,
     reviews: options.reviews ?? reviews,
+    ...(options.mailer ? { mailer: options.mailer } : {}),
+    publicUrl: options.publicUrl ?? 'https://svc.test',
     redisPrefix: `t:${randomBytes(6).toString('hex')}`,
     config: {
       jwt: { secret: secrets['jwt.secret'], previous_secrets: [], access_token_ttl_seconds: 900 },

@@ -1,6 +1,6 @@
 /** The current user (`/api/me`). A leaf module (zod and the error codes only). */
 import { z } from 'zod';
-import { UserView } from './common.js';
+import { fields, UserView } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 export const getMe = defineEndpoint({
@@ -17,4 +17,31 @@ export const getMe = defineEndpoint({
     },
   },
   errors: ['unauthenticated'],
+});
+
+export const changePasswordOpaque = defineEndpoint({
+  method: 'post',
+  path: '/api/me/password/opaque',
+  operationId: 'changePasswordOpaque',
+  summary: 'Password change under OPAQUE: the server registration message',
+  description: 'Needs a sign-in within the last 10 minutes.',
+  tags: ['users'],
+  access: 'user',
+  body: z.strictObject({ registrationRequest: fields.opaqueMessage }),
+  responses: { 200: { description: 'The server registration response', schema: z.object({ registrationResponse: z.string() }) } },
+  errors: ['unauthenticated'],
+});
+
+export const changePassword = defineEndpoint({
+  method: 'post',
+  path: '/api/me/password',
+  operationId: 'changePassword',
+  summary: 'Change the password; every other session is signed out',
+  description:
+    'An account with a direct-transport password sends currentPassword; otherwise (OPAQUE, or a first password) the session must have signed in within the last 10 minutes.',
+  tags: ['users'],
+  access: 'user',
+  body: z.strictObject({ currentPassword: fields.password.optional(), password: fields.password.optional(), registrationRecord: fields.opaqueMessage.optional() }),
+  responses: { 200: { description: 'Changed', schema: z.object({ revokedSessions: z.number().int() }) } },
+  errors: ['unauthenticated', 'rate_limited'],
 });

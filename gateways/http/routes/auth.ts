@@ -8,25 +8,31 @@ import { clearRefreshCookie, isNativeClient, refreshCookie, setRefreshCookie, ty
 import type { HttpContext } from '../state.js';
 import { userView } from '../views.js';
 
+/** A sign-in's answer: the session (cookie or body), or the second-factor challenge. */
+export function answerSignInWith(ctx: HttpContext, cookies: CookiePolicy, result: SignInResult | GuestSignedIn, status = 200): void {
+  if (result.status !== 'signed_in') {
+    ctx.status = 200;
+    ctx.body = result;
+    return;
+  }
+  ctx.status = status;
+  ctx.body = sessionBody(ctx, cookies, result);
+}
+
+/** A signup's answer: 201 signed in (a second factor cannot exist yet), or 202 pending review. */
+export async function answerSignupWith(ctx: HttpContext, accounts: Accounts, cookies: CookiePolicy, outcome: SignupOutcome): Promise<void> {
+  if (outcome.kind === 'pending_review') {
+    ctx.status = 202;
+    ctx.body = { status: 'pending_review', reviewId: outcome.reviewId };
+    return;
+  }
+  answerSignInWith(ctx, cookies, await accounts.signIn.complete(outcome.user, 'signup', clientOf(ctx)), 201);
+}
+
 /** Sign-in, signup and session endpoints of `api/auth.ts`, over the accounts module. */
 export function mountAuthRoutes(router: EndpointRouter, accounts: Accounts, cookies: CookiePolicy): void {
-  const answerSignIn = (ctx: HttpContext, result: SignInResult | GuestSignedIn, status = 200): void => {
-    if (result.status !== 'signed_in') {
-      ctx.status = 200;
-      ctx.body = result;
-      return;
-    }
-    ctx.status = status;
-    ctx.body = sessionBody(ctx, cookies, result);
-  };
-  const answerSignup = async (ctx: HttpContext, outcome: SignupOutcome): Promise<void> => {
-    if (outcome.kind === 'pending_review') {
-      ctx.status = 202;
-      ctx.body = { status: 'pending_review', reviewId: outcome.reviewId };
-      return;
-    }
-    answerSignIn(ctx, await accounts.signIn.complete(outcome.user, 'signup', clientOf(ctx)), 201);
-  };
+  const answerSignIn = (ctx: HttpContext, result: SignInResult | GuestSignedIn, status = 200): void => answerSignInWith(ctx, cookies, result, status);
+  const answerSignup = (ctx: HttpContext, outcome: SignupOutcome): Promise<void> => answerSignupWith(ctx, accounts, cookies, outcome);
 
   router
     .mount(api.opaqueRegisterStart, async (ctx, { body }) => {

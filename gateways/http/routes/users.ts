@@ -1,9 +1,12 @@
 import type { Accounts } from '../../../accounts/accounts.js';
+import type { ChangingUser } from '../../../accounts/methods/password-change.js';
+import type { Caller } from '../../../accounts/model.js';
 import { findUserById } from '../../../accounts/users.js';
 import { AppError } from '../../../errors/app-error.js';
 import * as api from '../api/users.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { userView } from '../views.js';
+import { clientOf } from './auth.js';
 
 export function mountUserRoutes(router: EndpointRouter, accounts: Accounts): void {
   router.mount(api.getMe, async (ctx, { caller }) => {
@@ -14,5 +17,18 @@ export function mountUserRoutes(router: EndpointRouter, accounts: Accounts): voi
     const user = await findUserById(accounts.deps.pool, caller.userId);
     if (!user) throw new AppError('unauthenticated', 'the account no longer exists');
     ctx.body = { user: userView(user) };
-  });
+  })
+    .mount(api.changePasswordOpaque, async (ctx, { caller, body }) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await accounts.passwordChange.opaqueStart(changing(caller), body.registrationRequest);
+    })
+    .mount(api.changePassword, async (ctx, { caller, body }) => {
+      ctx.body = await accounts.passwordChange.change(changing(caller), body, clientOf(ctx));
+    });
+}
+
+/** The router admits only users on these endpoints; this narrows the type. */
+function changing(caller: Caller): ChangingUser {
+  if (caller.kind !== 'user') throw new AppError('forbidden', 'guests have no password');
+  return { userId: caller.userId, username: caller.username, sessionId: caller.sessionId };
 }

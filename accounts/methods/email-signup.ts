@@ -1,0 +1,127 @@
+import type pg from 'pg';
+import { AppError } from '../../errors/app-error.js';
+import type { Mailer } from '../../mail/mailer.js';
+import type { RuntimeSettings } from '../../settings/runtime-settings.js';
+import { emailAllowed, parseEmail } from '../email/address.js';
+import { requireMail, verifyCode } from '../email/code-guard.js';
+import { CODE_TTL_MINUTES, consumeCode, issueCode } from '../email/codes.js';
+import { alreadyRegisteredMessage, confirmSignupMessage } from '../email/messages.js';
+import type { RateLimits } from '../rate-limits.js';
+import { signupDisabled, signupPolicy, type Registration, type SignupOutcome } from '../registration.js';
+import type { SecretBox } from '../secret-box.js';
+import { findUserByEmail, findUserByUsernameKey } from '../users.js';
+import { parseUsername } from '../username.js';
+import { passwordSecret, type NewPassword } from './new-password.js';
+import type { OpaqueMethod } from './opaque.js';
+
+/**
+ * Signup by email: the address receives a code (and a link carrying it); confirming the code
+ * sets the account's local password, by OPAQUE or direct transport, and creates the account
+ * or files it for review under `user.emailSignupNeedReview`.
+ *
+ * An address that already has an account gets a "you already have an account" email
+ * instead of a code, and the answer is the same, so the form does not tell who is registered.
+ */
+export interface EmailSignupDeps {
+  pool: pg.Pool;
+  box: SecretBox;
+  settings: RuntimeSettings;
+  registration: Registration;
+  limits: RateLimits;
+  mailer: Pick<Mailer, 'configured' | 'send'>;
+  opaque: OpaqueMethod;
+  /** Where users open the service; links in emails start with it. */
+  publicUrl: string;
+}
+
+interface PendingSignup {
+  username: string;
+  displayName: string;
+  email: string;
+}
+
+export interface CodeSent {
+  status: 'code_sent';
+  expiresAt: Date;
+}
+
+export class EmailSignup {
+  constructor(private readonly deps: EmailSignupDeps) {}
+
+  async start(input: { email: string; username: string; displayName?: string }, client: { ip: string }): Promise<CodeSent> {
+    this.requireSignup();
+    requireMail(this.deps.mailer.configured);
+    const email = parseEmail(input.email);
+    const username = parseUsername(input.username);
+    if (!emailAllowed(this.deps.settings, email)) {
+      throw new AppError('forbidden', 'this email address may not sign up here (runtime setting email.whitelistDomains)', [
+        { key: 'email', message: 'is not on the allowlist' },
+      ]);
+    }
+    await this.deps.limits.consume('signUpPerIp', client.ip, 'signups from this address');
+    if (await findUserByUsernameKey(this.deps.pool, username.key)) {
+      throw new AppError('conflict', `username "${username.name}" is taken`, [{ key: 'username', message: 'is taken' }]);
+    }
+    await this.deps.limits.consume('emailsPerAddress', email.key, 'emails to this address');
+
+    const existing = await findUserByEmail(this.deps.pool, email.key);
+    if (existing) {
+      await this.deps.mailer.send(alreadyRegisteredMessage({ to: email.address, username: existing.username, resetLink: this.link('/auth/reset', { email: email.address }) }));
+      return { status: 'code_sent', expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000) };
+    }
+    const pending: PendingSignup = { username: username.name, displayName: input.displayName?.trim() || username.name, email: email.address };
+    const issued = await issueCode(this.deps.pool, { purpose: 'signup', emailKey: email.key, payload: this.deps.box.seal(JSON.stringify(pending), context(email.key)) });
+    await this.deps.mailer.send(
+      confirmSignupMessage({ to: email.address, username: username.name, code: issued.code, link: this.link('/auth/confirm-email', { email: email.address, code: issued.code }) }),
+    );
+    return { status: 'code_sent', expiresAt: issued.expiresAt };
+  }
+
+  /** The OPAQUE registration message for the pending account, for a client that holds the code. */
+  async opaqueStart(input: { email: string; code: string; registrationRequest: string }, client: { ip: string }): Promise<{ registrationResponse: string }> {
+    this.requireSignup();
+    const { pending } = await this.pendingOf(input, client);
+    return this.deps.opaque.registrationResponse(parseUsername(pending.username).key, input.registrationRequest);
+  }
+
+  async confirm(input: { email: string; code: string } & NewPassword, client: { ip: string }): Promise<SignupOutcome> {
+    const policy = this.requireSignup();
+    const { codeId, pending } = await this.pendingOf(input, client);
+    const username = parseUsername(pending.username);
+    const credential = await passwordSecret(input, username.name);
+    // Used before the account exists: a second confirm of the same code cannot race this one.
+    await consumeCode(this.deps.pool, codeId);
+    return this.deps.registration.signup(
+      'email',
+      {
+        username: username.name,
+        usernameKey: username.key,
+        displayName: pending.displayName,
+        email: pending.email,
+        credential: { type: 'password', ...credential },
+      },
+      { needReview: policy.needReview },
+    );
+  }
+
+  private async pendingOf(input: { email: string; code: string }, client: { ip: string }): Promise<{ codeId: string; pending: PendingSignup }> {
+    const email = parseEmail(input.email);
+    const live = await verifyCode(this.deps.pool, this.deps.limits, { purpose: 'signup', emailKey: email.key, code: input.code }, client.ip);
+    const pending = JSON.parse(this.deps.box.openText(live.payload ?? '', context(email.key))) as PendingSignup;
+    return { codeId: live.id, pending };
+  }
+
+  private requireSignup(): { enabled: boolean; needReview: boolean } {
+    const policy = signupPolicy(this.deps.settings, 'email');
+    if (!policy.enabled) throw signupDisabled('email', 'user.enableEmailSignup');
+    return policy;
+  }
+
+  private link(path: string, query: Record<string, string>): string {
+    return `${this.deps.publicUrl.replace(/\/+$/, '')}${path}?${new URLSearchParams(query).toString()}`;
+  }
+}
+
+function context(emailKey: string): string {
+  return `email-signup:${emailKey}`;
+}
