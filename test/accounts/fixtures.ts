@@ -47,7 +47,7 @@ export interface AccountsBed {
   close(): Promise<void>;
 }
 
-export async function startAccountsBed(label: string, options: { reviews?: ReviewStarter; publicUrl?: string; mailer?: Mailer } = {}): Promise<AccountsBed> {
+export async function startAccountsBed(label: string, options: { reviews?: ReviewStarter; publicUrl?: string; mailer?: Mailer; reviewTtlHours?: number } = {}): Promise<AccountsBed> {
   const stack = testStack();
   const databaseUrl = await freshDatabase(label);
   const pool = createPool({ url: databaseUrl, max: 8, logger });
@@ -68,7 +68,7 @@ export async function startAccountsBed(label: string, options: { reviews?: Revie
     redisPrefix: `t:${randomBytes(6).toString('hex')}`,
     config: {
       jwt: { secret: secrets['jwt.secret'], previous_secrets: [], access_token_ttl_seconds: 900 },
-      auth: { refresh_token_ttl_days: 30, review_ttl_hours: 168 },
+      auth: { refresh_token_ttl_days: 30, review_ttl_hours: options.reviewTtlHours ?? 168 },
       credential_encryption_key: secrets.credential_encryption_key,
       credential_encryption_previous_keys: [],
       security: { opaque_server_setup_secret: secrets['security.opaque_server_setup_secret'] },
