@@ -9,6 +9,7 @@ import { ActorClient } from '../actors/runtime/client.js';
 import { purgeExpiredCommands } from '../actors/runtime/command-log.js';
 import { ActorHost } from '../actors/runtime/host.js';
 import { Accounts } from '../accounts/accounts.js';
+import { purgeCodes } from '../accounts/email/codes.js';
 import { createMailer } from '../mail/mailer.js';
 import { createHttpApp } from '../gateways/http/app.js';
 import { cookiePolicyFor } from '../gateways/http/session-cookie.js';
@@ -30,6 +31,8 @@ import { collectSystemStats } from './system-stats.js';
 
 /** Chat retention is a cleanup, not a guarantee to the minute; once a minute is plenty. */
 const CHAT_RETENTION_INTERVAL_MS = 60_000;
+/** Ended sessions and spent email codes only take space; removing them hourly is enough. */
+const ACCOUNTS_CLEANUP_INTERVAL_MS = 3_600_000;
 
 export interface ServiceOptions {
   config: StartupConfig;
@@ -114,6 +117,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         run: () => purgeExpiredCommands(connections.pool),
       });
       stops.push(() => commandLog.stop());
+      const accountsCleanup = startPeriodicJob({
+        name: 'accounts-cleanup',
+        intervalMs: ACCOUNTS_CLEANUP_INTERVAL_MS,
+        logger,
+        run: async () => {
+          await accounts.sessions.purgeEnded();
+          await purgeCodes(connections.pool);
+        },
+      });
+      stops.push(() => accountsCleanup.stop());
     }
 
     let host: ActorHost | undefined;
