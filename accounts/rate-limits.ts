@@ -78,15 +78,25 @@ export class RateLimits {
 
   /** Counts a failure (used after the attempt, so the failing request itself is answered normally). */
   async penalize(name: LimitName, key: string): Promise<void> {
+    let res: RateLimiterRes;
     try {
-      await this.limiter(name).penalty(key, 1);
+      res = await this.limiter(name).penalty(key, 1);
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw unavailable(err);
+      res = err;
     }
-    const res = await this.limiter(name).get(key);
     const policy: LimitPolicy = LIMITS[name];
-    if (res && res.consumedPoints > policy.points && policy.blockSeconds) {
+    if (res.consumedPoints > policy.points && policy.blockSeconds) {
       await this.limiter(name).block(key, policy.blockSeconds);
+    }
+  }
+
+  /** Gives back one point counted in advance (a failure presumed until proved otherwise). */
+  async refund(name: LimitName, key: string): Promise<void> {
+    try {
+      await this.limiter(name).reward(key, 1);
+    } catch (err) {
+      throw unavailable(err);
     }
   }
 

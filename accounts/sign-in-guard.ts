@@ -10,13 +10,22 @@ export class SignInGuard {
 
   async before(accountKey: string, ip: string): Promise<void> {
     await this.limits.consume('signInPerIp', ip, 'sign-in attempts from this address');
-    await this.limits.check('failuresPerAccountIp', `${accountKey}|${ip}`, 'failed sign-ins for this account');
-    await this.limits.check('failuresPerAccount', accountKey, 'failed sign-ins for this account');
+    await Promise.all([
+      this.limits.check('failuresPerAccountIp', `${accountKey}|${ip}`, 'failed sign-ins for this account'),
+      this.limits.check('failuresPerAccount', accountKey, 'failed sign-ins for this account'),
+    ]);
   }
 
   async failed(accountKey: string, ip: string): Promise<void> {
-    await this.limits.penalize('failuresPerAccountIp', `${accountKey}|${ip}`);
-    await this.limits.penalize('failuresPerAccount', accountKey);
+    await Promise.all([this.limits.penalize('failuresPerAccountIp', `${accountKey}|${ip}`), this.limits.penalize('failuresPerAccount', accountKey)]);
+  }
+
+  /**
+   * A sign-in counted as failed in advance (OPAQUE, whose proof arrives in a second request)
+   * has succeeded: its point on the account's count is given back and the address's cleared.
+   */
+  async provedAfterAll(accountKey: string, ip: string): Promise<void> {
+    await Promise.all([this.limits.refund('failuresPerAccount', accountKey), this.succeeded(accountKey, ip)]);
   }
 
   async succeeded(accountKey: string, ip: string): Promise<void> {

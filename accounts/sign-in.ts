@@ -5,7 +5,7 @@ import { AppError } from '../errors/app-error.js';
 import type { User } from './model.js';
 import type { AccessTokens } from './sessions/access-tokens.js';
 import type { SessionStore } from './sessions/session-store.js';
-import { findUserById, touchLastLogin } from './users.js';
+import { findUserById } from './users.js';
 
 /**
  * The last step every primary method shares: refuse banned accounts, ask for the second
@@ -116,7 +116,6 @@ export class SignIn {
 
   private async open(user: User, method: string, client: ClientInfo): Promise<SignedIn> {
     const session = await this.deps.sessions.create({ userId: user.id, method, ...client });
-    await touchLastLogin(this.deps.pool, user.id);
     const accessToken = await this.deps.tokens.sign({ sub: user.id, sid: session.sessionId });
     return {
       status: 'signed_in',

@@ -85,10 +85,6 @@ export async function setUserRole(db: Queryable, id: string, role: ServiceRole):
   return rows[0] && toUser(rows[0]);
 }
 
-export async function touchLastLogin(db: Queryable, id: string): Promise<void> {
-  await db.query('UPDATE users SET last_login_at = now() WHERE id = $1', [id]);
-}
-
 export async function countRootUsers(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM users WHERE role = 'root'");
   return Number(rows[0]?.n ?? 0);

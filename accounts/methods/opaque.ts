@@ -81,18 +81,21 @@ export class OpaqueMethod {
     const key = accountKey(input.username);
     await this.deps.guard.before(key, client.ip);
     // Counted as a failure until finish proves the password: a wrong password never reaches finish.
-    await this.deps.guard.failed(key, client.ip);
-    const user = await findUserByUsernameKey(this.deps.db, key);
+    const [, found] = await Promise.all([this.deps.guard.failed(key, client.ip), findUserByUsernameKey(this.deps.db, key)]);
+    let user = found;
     let record: string | null = null;
     let review: ReviewState | undefined;
-    if (user) {
-      const stored = await findPassword(this.deps.db, user.id);
-      if (stored?.kind === 'opaque') record = stored.secret;
-    } else {
+    if (!user) {
       review = await this.deps.registration.openOrRejectedReview({ usernameKey: key });
       const credential = review?.account.credential;
       if (credential?.type === 'password' && credential.kind === 'opaque') record = credential.secret;
+      // No open review: it may have been approved between the two reads.
+      else if (!review) user = await findUserByUsernameKey(this.deps.db, key);
       else review = undefined;
+    }
+    if (user) {
+      const stored = await findPassword(this.deps.db, user.id);
+      if (stored?.kind === 'opaque') record = stored.secret;
     }
     await opaque.ready;
     const { serverLoginState, loginResponse } = guardInput('startLoginRequest', () =>
@@ -123,7 +126,7 @@ export class OpaqueMethod {
       proved = false;
     }
     if (!proved) throw new AppError('unauthenticated', INVALID_CREDENTIALS);
-    await this.deps.guard.succeeded(pending.accountKey, pending.ip);
+    await this.deps.guard.provedAfterAll(pending.accountKey, pending.ip);
     if (pending.userId === undefined) {
       const review = await this.deps.registration.openOrRejectedReview({ usernameKey: pending.reviewUsernameKey! });
       if (review) throw reviewError(review);

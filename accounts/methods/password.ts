@@ -52,20 +52,23 @@ export class PasswordMethod {
   async login(input: { username: string; password: string }, client: Required<Pick<ClientInfo, 'ip'>> & ClientInfo): Promise<SignInResult> {
     const key = accountKey(input.username);
     await this.deps.guard.before(key, client.ip);
-    const user = await findUserByUsernameKey(this.deps.db, key);
+    let user = await findUserByUsernameKey(this.deps.db, key);
+    if (!user) {
+      const review = await this.deps.registration.openOrRejectedReview({ usernameKey: key });
+      const credential = review?.account.credential;
+      if (review && credential?.type === 'password' && credential.kind === 'argon2') {
+        if (await verifyPassword(credential.secret, input.password)) throw reviewError(review);
+        await this.deps.guard.failed(key, client.ip);
+        throw new AppError('unauthenticated', INVALID_CREDENTIALS);
+      }
+      // No open review: it may have been approved between the two reads.
+      if (!review) user = await findUserByUsernameKey(this.deps.db, key);
+    }
     const stored = user ? await findPassword(this.deps.db, user.id) : undefined;
     if (user && stored?.kind === 'argon2') {
       if (await verifyPassword(stored.secret, input.password)) {
         await this.deps.guard.succeeded(key, client.ip);
         return this.deps.signIn.complete(user, 'password', client);
-      }
-    } else if (!user) {
-      const review = await this.deps.registration.openOrRejectedReview({ usernameKey: key });
-      const credential = review?.account.credential;
-      if (review && credential?.type === 'password' && credential.kind === 'argon2') {
-        if (await verifyPassword(credential.secret, input.password)) throw reviewError(review);
-      } else {
-        await verifyAgainstDummy(input.password);
       }
     } else {
       await verifyAgainstDummy(input.password);

@@ -58,13 +58,16 @@ export class SessionStore {
     const sessionId = randomUUID();
     const refreshToken = newToken(sessionId);
     const expiresAt = new Date(Date.now() + this.ttlMs);
-    await withTransaction(this.pool, async (client) => {
-      await client.query(
-        `INSERT INTO sessions (id, user_id, guest_name, method, user_agent, ip, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [sessionId, session.userId ?? null, session.guestName ?? null, session.method, clip(session.userAgent, 512), clip(session.ip, 64), expiresAt],
-      );
-      await client.query('INSERT INTO refresh_tokens (token_hash, session_id) VALUES ($1, $2)', [hashToken(refreshToken), sessionId]);
-    });
+    // One statement (one round trip, one commit) on the sign-in hot path; it also records the sign-in time.
+    await this.pool.query(
+      `WITH session AS (
+         INSERT INTO sessions (id, user_id, guest_name, method, user_agent, ip, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
+       ), token AS (
+         INSERT INTO refresh_tokens (token_hash, session_id) SELECT $8, id FROM session
+       )
+       UPDATE users SET last_login_at = now() WHERE id = $2`,
+      [sessionId, session.userId ?? null, session.guestName ?? null, session.method, clip(session.userAgent, 512), clip(session.ip, 64), expiresAt, hashToken(refreshToken)],
+    );
     return { sessionId, refreshToken, expiresAt };
   }
 

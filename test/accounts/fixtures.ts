@@ -146,12 +146,17 @@ export async function opaqueRegister(url: string, username: string, password: st
  * The OPAQUE client side of login. When the password is wrong the client itself finds out
  * (finishLogin gives nothing) and never sends a proof: then the answer is `{client: 'refused'}`.
  */
-export async function opaqueLogin(url: string, username: string, password: string): Promise<Answer | { status: 'client_refused'; start: Answer }> {
+export async function opaqueLogin(
+  url: string,
+  username: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<Answer | { status: 'client_refused'; start: Answer }> {
   await opaque.ready;
   const { clientLoginState, startLoginRequest } = opaque.client.startLogin({ password });
-  const start = await call<{ loginId: string; loginResponse: string }>(`${url}/api/auth/opaque/login/start`, 'POST', { username, startLoginRequest });
+  const start = await call<{ loginId: string; loginResponse: string }>(`${url}/api/auth/opaque/login/start`, 'POST', { username, startLoginRequest }, headers);
   if (start.status !== 200) return start as unknown as Answer;
   const finished = opaque.client.finishLogin({ clientLoginState, loginResponse: start.body.loginResponse, password });
   if (!finished) return { status: 'client_refused', start: start as unknown as Answer };
-  return call(`${url}/api/auth/opaque/login/finish`, 'POST', { loginId: start.body.loginId, finishLoginRequest: finished.finishLoginRequest }, native);
+  return call(`${url}/api/auth/opaque/login/finish`, 'POST', { loginId: start.body.loginId, finishLoginRequest: finished.finishLoginRequest }, { ...native, ...headers });
 }

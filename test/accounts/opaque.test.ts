@@ -1,5 +1,5 @@
 import test from 'ava';
-import { bearer, call, opaqueLogin, opaqueRegister, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
+import { bearer, call, opaqueLogin, opaqueRegister, randomIp, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
 
 let bed: AccountsBed;
 test.before(async () => {
@@ -64,4 +64,14 @@ test('malformed protocol messages are invalid_argument naming the field', async 
   const answer = await call(`${bed.url}/api/auth/opaque/register/start`, 'POST', { username: uname(), registrationRequest: 'not-a-message' });
   t.is(answer.status, 400);
   t.is((answer.body.issues as Array<{ key: string }>)[0]?.key, 'registrationRequest');
+});
+
+test('successful sign-ins do not add up to a lock: the failure counted at start is given back', async (t) => {
+  const name = uname('frequent');
+  await opaqueRegister(bed.url, name, 'the right passphrase');
+  // More than the per-account failure budget (50 in 15 min), each from its own address.
+  for (let i = 0; i < 55; i += 1) {
+    const answer = await opaqueLogin(bed.url, name, 'the right passphrase', { 'x-forwarded-for': randomIp() });
+    t.is(answer.status, 200, `sign-in ${i + 1}`);
+  }
 });
