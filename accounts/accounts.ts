@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { StartupConfig } from '../config/types.js';
@@ -5,6 +6,7 @@ import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import { OpaqueMethod } from './methods/opaque.js';
 import { PasswordMethod } from './methods/password.js';
 import { TotpMethod } from './methods/totp.js';
+import { relyingParty, WebAuthnMethod } from './methods/webauthn.js';
 import { RateLimits } from './rate-limits.js';
 import { Registration, type ReviewStarter } from './registration.js';
 import { SecretBox } from './secret-box.js';
@@ -22,8 +24,11 @@ export interface AccountsDeps {
   redis: Redis;
   settings: RuntimeSettings;
   config: Pick<StartupConfig, 'jwt' | 'auth' | 'credential_encryption_key' | 'credential_encryption_previous_keys' | 'security'> & {
-    /** Its rp_name is what authenticator apps show for TOTP entries ('svc' without it). */
-    webauthn?: Pick<StartupConfig['webauthn'], 'rp_name'>;
+    /**
+     * Its rp_name is what authenticator apps show for TOTP entries ('svc' without it); passkeys
+     * need rp_origin and rp_id as well (without them passkey ceremonies answer `unavailable`).
+     */
+    webauthn?: Pick<StartupConfig['webauthn'], 'rp_name'> & Partial<Pick<StartupConfig['webauthn'], 'rp_origin' | 'rp_id'>>;
   };
   reviews: ReviewStarter;
   /** Key prefix in Redis (login state, challenges, rate limits). */
@@ -40,6 +45,7 @@ export class Accounts {
   readonly password: PasswordMethod;
   readonly opaque: OpaqueMethod;
   readonly totp: TotpMethod;
+  readonly webauthn: WebAuthnMethod;
 
   constructor(readonly deps: AccountsDeps) {
     const { pool, redis, settings, config } = deps;
@@ -55,5 +61,11 @@ export class Accounts {
     this.password = new PasswordMethod(methodDeps);
     this.opaque = new OpaqueMethod({ ...methodDeps, redis, serverSetup: config.security.opaque_server_setup_secret, prefix });
     this.totp = new TotpMethod({ db: pool, box: this.box, signIn: this.signIn, limits: this.limits, issuer: config.webauthn?.rp_name ?? 'svc' });
+    this.webauthn = new WebAuthnMethod({ ...methodDeps, redis, prefix, rp: relyingParty(config.webauthn), decoyKey: webauthnDecoyKey(config.credential_encryption_key) });
   }
+}
+
+/** A key of its own for WebAuthn's stand-in credential ids, derived so no new secret is needed. */
+function webauthnDecoyKey(credentialEncryptionKey: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', Buffer.from(credentialEncryptionKey, 'hex'), Buffer.alloc(0), 'svc webauthn decoy credential ids', 32));
 }

@@ -17,6 +17,7 @@ import { openApiRoutes } from './openapi.js';
 import { mountAuthRoutes } from './routes/auth.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
+import { mountWebAuthnRoutes } from './routes/webauthn.js';
 import type { CookiePolicy } from './session-cookie.js';
 import type { HttpState } from './state.js';
 
@@ -65,6 +66,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     mountAuthRoutes(api, accounts, cookies);
     mountTwoFactorRoutes(api, accounts, cookies);
     mountUserRoutes(api, accounts);
+    mountWebAuthnRoutes(api, accounts, cookies);
     app.use(api.router.routes());
     app.use(api.router.allowedMethods());
   }
