@@ -1,3 +1,4 @@
+import { hkdfSync } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { StartupConfig } from '../config/types.js';
@@ -9,6 +10,7 @@ import { PasswordChange } from './methods/password-change.js';
 import { PasswordReset } from './methods/password-reset.js';
 import { PasswordMethod } from './methods/password.js';
 import { TotpMethod } from './methods/totp.js';
+import { relyingParty, WebAuthnMethod } from './methods/webauthn.js';
 import { RateLimits } from './rate-limits.js';
 import { Registration, type ReviewStarter } from './registration.js';
 import { SecretBox } from './secret-box.js';
@@ -26,8 +28,11 @@ export interface AccountsDeps {
   redis: Redis;
   settings: RuntimeSettings;
   config: Pick<StartupConfig, 'jwt' | 'auth' | 'credential_encryption_key' | 'credential_encryption_previous_keys' | 'security'> & {
-    /** Its rp_name is what authenticator apps show for TOTP entries ('svc' without it). */
-    webauthn?: Pick<StartupConfig['webauthn'], 'rp_name'>;
+    /**
+     * Its rp_name is what authenticator apps show for TOTP entries ('svc' without it); passkeys
+     * need rp_origin and rp_id as well (without them passkey ceremonies answer `unavailable`).
+     */
+    webauthn?: Pick<StartupConfig['webauthn'], 'rp_name'> & Partial<Pick<StartupConfig['webauthn'], 'rp_origin' | 'rp_id'>>;
   };
   reviews: ReviewStarter;
   /** Sends signup confirmations and reset codes; without it email flows answer `unavailable`. */
@@ -51,6 +56,7 @@ export class Accounts {
   readonly emailSignup: EmailSignup;
   readonly passwordReset: PasswordReset;
   readonly passwordChange: PasswordChange;
+  readonly webauthn: WebAuthnMethod;
 
   constructor(readonly deps: AccountsDeps) {
     const { pool, redis, settings, config } = deps;
@@ -71,5 +77,11 @@ export class Accounts {
     this.passwordReset = new PasswordReset({ pool, limits: this.limits, sessions: this.sessions, mailer, opaque: this.opaque, publicUrl });
     this.passwordChange = new PasswordChange({ pool, sessions: this.sessions, guard, opaque: this.opaque });
     this.totp = new TotpMethod({ db: pool, box: this.box, signIn: this.signIn, limits: this.limits, issuer: config.webauthn?.rp_name ?? 'svc' });
+    this.webauthn = new WebAuthnMethod({ ...methodDeps, redis, prefix, rp: relyingParty(config.webauthn), decoyKey: webauthnDecoyKey(config.credential_encryption_key) });
   }
+}
+
+/** A key of its own for WebAuthn's stand-in credential ids, derived so no new secret is needed. */
+function webauthnDecoyKey(credentialEncryptionKey: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', Buffer.from(credentialEncryptionKey, 'hex'), Buffer.alloc(0), 'svc webauthn decoy credential ids', 32));
 }

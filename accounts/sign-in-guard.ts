@@ -9,7 +9,19 @@ export class SignInGuard {
   constructor(private readonly limits: RateLimits) {}
 
   async before(accountKey: string, ip: string): Promise<void> {
+    await this.attempt(ip);
+    await this.checkAccount(accountKey, ip);
+  }
+
+  /**
+   * `before` in two halves, for methods that learn the account only from the credential
+   * presented (a passkey's id): the address is counted first, the account checked once known.
+   */
+  async attempt(ip: string): Promise<void> {
     await this.limits.consume('signInPerIp', ip, 'sign-in attempts from this address');
+  }
+
+  async checkAccount(accountKey: string, ip: string): Promise<void> {
     await Promise.all([
       this.limits.check('failuresPerAccountIp', `${accountKey}|${ip}`, 'failed sign-ins for this account'),
       this.limits.check('failuresPerAccount', accountKey, 'failed sign-ins for this account'),

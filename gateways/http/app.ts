@@ -18,6 +18,7 @@ import { mountAuthRoutes } from './routes/auth.js';
 import { mountEmailRoutes } from './routes/email.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
+import { mountWebAuthnRoutes } from './routes/webauthn.js';
 import type { CookiePolicy } from './session-cookie.js';
 import type { HttpState } from './state.js';
 
@@ -67,6 +68,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     mountEmailRoutes(api, accounts, cookies);
     mountTwoFactorRoutes(api, accounts, cookies);
     mountUserRoutes(api, accounts);
+    mountWebAuthnRoutes(api, accounts, cookies);
     app.use(api.router.routes());
     app.use(api.router.allowedMethods());
   }

@@ -35,6 +35,9 @@ export class RecordingReviews implements ReviewStarter {
   }
 }
 
+/** The relying party of every bed: passkey ceremonies in tests claim this origin. */
+export const WEBAUTHN = { rp_origin: 'https://app.svc.test', rp_id: 'svc.test', rp_name: 'svc' } as const;
+
 export interface AccountsBed {
   url: string;
   pool: pg.Pool;
@@ -72,6 +75,7 @@ export async function startAccountsBed(label: string, options: { reviews?: Revie
       credential_encryption_key: secrets.credential_encryption_key,
       credential_encryption_previous_keys: [],
       security: { opaque_server_setup_secret: secrets['security.opaque_server_setup_secret'] },
+      webauthn: WEBAUTHN,
     },
   });
   const app = createHttpApp({

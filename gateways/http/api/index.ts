@@ -4,9 +4,16 @@ import * as email from './email.js';
 import type { Endpoint } from './endpoint.js';
 import * as twoFactor from './two-factor.js';
 import * as users from './users.js';
+import * as webauthn from './webauthn.js';
 
 function endpointsOf(module: Record<string, unknown>): Endpoint[] {
   return Object.values(module).filter((value): value is Endpoint => typeof value === 'object' && value !== null && 'operationId' in value);
 }
 
-export const ENDPOINTS: readonly Endpoint[] = [...endpointsOf(auth), ...endpointsOf(email), ...endpointsOf(twoFactor), ...endpointsOf(users)];
+export const ENDPOINTS: readonly Endpoint[] = [
+  ...endpointsOf(auth),
+  ...endpointsOf(email),
+  ...endpointsOf(twoFactor),
+  ...endpointsOf(users),
+  ...endpointsOf(webauthn),
+];
