@@ -92,6 +92,13 @@ test.serial('signup under review answers 202 and sign-in says the review is pend
     t.is(pending.body.reviewId, `registration-review:password:${name.toLowerCase()}`);
     t.is(pending.headers.get('content-type')?.split(';')[0], 'application/json');
     t.is(bed.reviews.started.at(-1)?.reviewId, String(pending.body.reviewId));
+    // What the review holds (the Argon2id hash, the names) is sealed in the row and in what the workflow gets.
+    const { rows } = await bed.pool.query<{ payload: string }>('SELECT payload FROM registration_reviews WHERE id = $1', [pending.body.reviewId]);
+    for (const sealed of [rows[0]!.payload, bed.reviews.started.at(-1)!.sealedPayload]) {
+      t.regex(sealed, /^v1\./);
+      t.false(sealed.includes('$argon2id$'));
+      t.false(sealed.includes(name));
+    }
     // A retried signup is the same request.
     t.is((await register(name)).body.reviewId, pending.body.reviewId);
 

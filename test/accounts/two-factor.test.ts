@@ -300,3 +300,15 @@ test('the OpenAPI document lists the two-factor endpoints', async (t) => {
     t.truthy(document.body.paths[path], path);
   }
 });
+
+test('TOTP secrets and recovery codes are not stored in plaintext', async (t) => {
+  const user = await enrolled();
+  const { rows: totp } = await bed.pool.query<{ secret: string }>('SELECT secret FROM totp_credentials WHERE user_id = $1', [user.userId]);
+  t.is(totp.length, 1);
+  t.false(totp[0]!.secret.includes(user.secret));
+  t.regex(totp[0]!.secret, /^v1\./);
+  const { rows: codes } = await bed.pool.query<{ code_hash: string }>('SELECT code_hash FROM recovery_codes WHERE user_id = $1', [user.userId]);
+  t.is(codes.length, user.recoveryCodes.length);
+  const stored = JSON.stringify(codes);
+  for (const code of user.recoveryCodes) t.false(stored.includes(code));
+});
