@@ -162,6 +162,15 @@ test.serial('under review, confirmation files the account; sign-in says pending 
   }
 });
 
+test.serial('at most five emails an hour reach one address, whoever asks', async (t) => {
+  const email = address(uname('flood'));
+  for (let i = 0; i < 5; i += 1) t.is((await post('/api/auth/password/reset/start', { email })).status, 202, `request ${i + 1}`);
+  const refused = await post('/api/auth/password/reset/start', { email });
+  t.is(refused.status, 429);
+  t.is(refused.body.code, 'rate_limited');
+  t.regex(String(refused.body.message), /emails to this address/);
+});
+
 test.serial('codes and pending signups are not stored in plaintext', async (t) => {
   const name = uname('pia');
   const email = address(name);

@@ -221,3 +221,21 @@ test.serial('failed sign-ins back off with Retry-After; the owner from another a
   // The owner elsewhere still gets in.
   t.is((await login(name, 'correct horse battery', from('198.51.100.9'))).status, 200);
 });
+
+test.serial('one address gets 20 signups an hour and 60 sign-in attempts a minute, then rate_limited', async (t) => {
+  const ip = randomIp();
+  const from = { ...native, 'x-forwarded-for': ip };
+  for (let i = 0; i < 20; i += 1) {
+    const created = await call(`${bed.url}/api/auth/password/register`, 'POST', { username: uname('many'), password: 'correct horse battery' }, from);
+    t.is(created.status, 201, `signup ${i + 1}`);
+  }
+  const refused = await call(`${bed.url}/api/auth/password/register`, 'POST', { username: uname('many'), password: 'correct horse battery' }, from);
+  t.is(refused.status, 429);
+  t.is(refused.body.code, 'rate_limited');
+  t.true(Number(refused.headers.get('retry-after')) > 60);
+
+  // Sign-in attempts, right or wrong, for any accounts: the address's own budget.
+  const attempts = await Promise.all(Array.from({ length: 61 }, () => login(uname('ghost'), 'not a password', from)));
+  t.is(attempts.filter((answer) => answer.status === 401).length, 60);
+  t.is(attempts.filter((answer) => answer.status === 429).length, 1);
+});
