@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { StartupConfig } from '../config/types.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import { OAuth2Method } from './methods/oauth2/oauth2-method.js';
 import { OpaqueMethod } from './methods/opaque.js';
 import { PasswordMethod } from './methods/password.js';
 import { TotpMethod } from './methods/totp.js';
@@ -40,6 +41,7 @@ export class Accounts {
   readonly password: PasswordMethod;
   readonly opaque: OpaqueMethod;
   readonly totp: TotpMethod;
+  readonly oauth2: OAuth2Method;
 
   constructor(readonly deps: AccountsDeps) {
     const { pool, redis, settings, config } = deps;
@@ -55,5 +57,6 @@ export class Accounts {
     this.password = new PasswordMethod(methodDeps);
     this.opaque = new OpaqueMethod({ ...methodDeps, redis, serverSetup: config.security.opaque_server_setup_secret, prefix });
     this.totp = new TotpMethod({ db: pool, box: this.box, signIn: this.signIn, limits: this.limits, issuer: config.webauthn?.rp_name ?? 'svc' });
+    this.oauth2 = new OAuth2Method({ pool, redis, settings, box: this.box, registration: this.registration, signIn: this.signIn, limits: this.limits, prefix });
   }
 }

@@ -15,6 +15,7 @@ import { requestMetrics } from './request-metrics.js';
 import { EndpointRouter } from './endpoint-router.js';
 import { openApiRoutes } from './openapi.js';
 import { mountAuthRoutes } from './routes/auth.js';
+import { mountOAuth2Routes } from './routes/oauth2.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
 import type { CookiePolicy } from './session-cookie.js';
@@ -65,6 +66,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     mountAuthRoutes(api, accounts, cookies);
     mountTwoFactorRoutes(api, accounts, cookies);
     mountUserRoutes(api, accounts);
+    mountOAuth2Routes(api, accounts, cookies);
     app.use(api.router.routes());
     app.use(api.router.allowedMethods());
   }

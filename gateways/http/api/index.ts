@@ -1,6 +1,7 @@
 /** Every public endpoint, in the order the OpenAPI document lists them. */
 import * as auth from './auth.js';
 import type { Endpoint } from './endpoint.js';
+import * as oauth2 from './oauth2.js';
 import * as twoFactor from './two-factor.js';
 import * as users from './users.js';
 
@@ -8,4 +9,4 @@ function endpointsOf(module: Record<string, unknown>): Endpoint[] {
   return Object.values(module).filter((value): value is Endpoint => typeof value === 'object' && value !== null && 'operationId' in value);
 }
 
-export const ENDPOINTS: readonly Endpoint[] = [...endpointsOf(auth), ...endpointsOf(twoFactor), ...endpointsOf(users)];
+export const ENDPOINTS: readonly Endpoint[] = [...endpointsOf(auth), ...endpointsOf(twoFactor), ...endpointsOf(users), ...endpointsOf(oauth2)];
