@@ -5,6 +5,7 @@ import type { StartupConfig } from '../config/types.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import type { Mailer } from '../mail/mailer.js';
 import { EmailSignup } from './methods/email-signup.js';
+import { OAuth2Method } from './methods/oauth2/oauth2-method.js';
 import { OpaqueMethod } from './methods/opaque.js';
 import { PasswordChange } from './methods/password-change.js';
 import { PasswordReset } from './methods/password-reset.js';
@@ -59,6 +60,7 @@ export class Accounts {
   readonly passwordChange: PasswordChange;
   readonly webauthn: WebAuthnMethod;
   readonly users: UserAdmin;
+  readonly oauth2: OAuth2Method;
 
   constructor(readonly deps: AccountsDeps) {
     const { pool, redis, settings, config } = deps;
@@ -81,6 +83,7 @@ export class Accounts {
     this.totp = new TotpMethod({ db: pool, box: this.box, signIn: this.signIn, limits: this.limits, issuer: config.webauthn?.rp_name ?? 'svc' });
     this.users = new UserAdmin({ pool, sessions: this.sessions });
     this.webauthn = new WebAuthnMethod({ ...methodDeps, redis, prefix, rp: relyingParty(config.webauthn), decoyKey: webauthnDecoyKey(config.credential_encryption_key) });
+    this.oauth2 = new OAuth2Method({ pool, redis, settings, box: this.box, registration: this.registration, signIn: this.signIn, limits: this.limits, prefix });
   }
 }
 

@@ -25,6 +25,8 @@ export const LIMITS = {
   failuresPerAccountIp: { points: 10, durationSeconds: 15 * 60, blockSeconds: 15 * 60 },
   /** Failed sign-ins for one account from anywhere: back-off, never a long lock. */
   failuresPerAccount: { points: 50, durationSeconds: 15 * 60, blockSeconds: 60 },
+  /** OAuth2 authorizations started from one address (each holds a Redis entry for 10 minutes). */
+  oauth2StartsPerIp: { points: 30, durationSeconds: 60 },
   /** Account creation attempts from one address. */
   signUpPerIp: { points: 20, durationSeconds: 60 * 60 },
   /** Codes (TOTP, recovery, emailed) tried for one account or challenge. */

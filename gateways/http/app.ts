@@ -18,6 +18,7 @@ import { openApiRoutes } from './openapi.js';
 import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
 import { mountEmailRoutes } from './routes/email.js';
+import { mountOAuth2Routes } from './routes/oauth2.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
 import { mountWebAuthnRoutes } from './routes/webauthn.js';
@@ -72,6 +73,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     mountUserRoutes(api, accounts);
     mountAdminRoutes(api, accounts, reviews);
     mountWebAuthnRoutes(api, accounts, cookies);
+    mountOAuth2Routes(api, accounts, cookies);
     app.use(api.router.routes());
     app.use(api.router.allowedMethods());
   }

@@ -44,6 +44,6 @@ export function refreshCookie(ctx: HttpContext): string | undefined {
  * The cookies library refuses a Secure cookie on a request it believes is plain http, which is
  * every request behind a TLS-terminating proxy; the configured origin decides instead.
  */
-function trustPolicy(ctx: HttpContext, policy: CookiePolicy): void {
+export function trustPolicy(ctx: HttpContext, policy: CookiePolicy): void {
   if (policy.secure) (ctx.cookies as unknown as { secure: boolean }).secure = true;
 }

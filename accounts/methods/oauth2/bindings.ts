@@ -1,0 +1,110 @@
+import type pg from 'pg';
+import { AppError } from '../../../errors/app-error.js';
+import { withTransaction } from '../../../store/transaction.js';
+import { insertProviderBinding, providerTokensContext, type ProviderBinding } from '../../credentials.js';
+import type { SecretBox } from '../../secret-box.js';
+import type { Queryable } from '../../users.js';
+
+/**
+ * Rows of `oauth2_bindings`: which account a provider identity (instance, subject) signs in.
+ * An account has at most one identity per instance, so "unbind instance X" means one thing.
+ * Changes that could leave an account without any way to sign in run under the user's row
+ * lock, so two concurrent unbinds cannot each believe the other credential remains.
+ */
+export interface BindingView {
+  instanceName: string;
+  createdAt: Date;
+  lastLoginAt: Date | null;
+}
+
+export async function findBindingOwner(db: Queryable, instanceName: string, subject: string): Promise<string | undefined> {
+  const { rows } = await db.query<{ user_id: string }>('SELECT user_id FROM oauth2_bindings WHERE instance_name = $1 AND subject = $2', [instanceName, subject]);
+  return rows[0]?.user_id;
+}
+
+/** A sign-in through the binding: fresh provider tokens (sealed) and the time. */
+export async function recordBindingLogin(db: Queryable, box: SecretBox, binding: ProviderBinding): Promise<void> {
+  const tokens = binding.tokens ? box.seal(JSON.stringify(binding.tokens), providerTokensContext(binding)) : null;
+  await db.query('UPDATE oauth2_bindings SET provider_tokens = $3, last_login_at = now() WHERE instance_name = $1 AND subject = $2', [
+    binding.instanceName,
+    binding.subject,
+    tokens,
+  ]);
+}
+
+export async function listBindings(db: Queryable, userId: string): Promise<BindingView[]> {
+  const { rows } = await db.query<{ instance_name: string; created_at: Date; last_login_at: Date | null }>(
+    'SELECT instance_name, created_at, last_login_at FROM oauth2_bindings WHERE user_id = $1 ORDER BY instance_name',
+    [userId],
+  );
+  return rows.map((row) => ({ instanceName: row.instance_name, createdAt: row.created_at, lastLoginAt: row.last_login_at }));
+}
+
+/** Binds an identity to a signed-in user; binding the same identity again only refreshes its tokens. */
+export async function bindIdentity(pool: pg.Pool, box: SecretBox, userId: string, binding: ProviderBinding): Promise<BindingView> {
+  try {
+    return await withTransaction(pool, async (tx) => {
+      await lockUser(tx, userId);
+      const owner = await findBindingOwner(tx, binding.instanceName, binding.subject);
+      if (owner !== undefined && owner !== userId) throw boundElsewhere(binding.instanceName);
+      if (owner === undefined) {
+        const { rowCount } = await tx.query('SELECT 1 FROM oauth2_bindings WHERE user_id = $1 AND instance_name = $2', [userId, binding.instanceName]);
+        if ((rowCount ?? 0) > 0) {
+          throw new AppError('conflict', `your account is already bound to another identity at OAuth2 instance ${JSON.stringify(binding.instanceName)}; unbind it first`);
+        }
+        await insertProviderBinding(tx, box, userId, binding);
+      } else {
+        await recordBindingLogin(tx, box, binding);
+      }
+      const { rows } = await tx.query<{ created_at: Date; last_login_at: Date | null }>(
+        'SELECT created_at, last_login_at FROM oauth2_bindings WHERE instance_name = $1 AND subject = $2',
+        [binding.instanceName, binding.subject],
+      );
+      return { instanceName: binding.instanceName, createdAt: rows[0]!.created_at, lastLoginAt: rows[0]!.last_login_at };
+    });
+  } catch (err) {
+    // Another request bound (or signed up with) the identity between our check and insert.
+    if (isBindingKeyViolation(err)) throw boundElsewhere(binding.instanceName);
+    throw err;
+  }
+}
+
+/**
+ * Removes the user's identity at an instance, unless it is the account's last way to sign in:
+ * no password, no passkey and no identity at another configured instance.
+ */
+export async function unbindIdentity(pool: pg.Pool, userId: string, instanceName: string, configuredInstances: string[]): Promise<void> {
+  await withTransaction(pool, async (tx) => {
+    await lockUser(tx, userId);
+    const { rowCount } = await tx.query('SELECT 1 FROM oauth2_bindings WHERE user_id = $1 AND instance_name = $2', [userId, instanceName]);
+    if ((rowCount ?? 0) === 0) throw new AppError('not_found', `your account has no identity at OAuth2 instance ${JSON.stringify(instanceName)}`);
+    const { rows } = await tx.query<{ others: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM password_credentials WHERE user_id = $1)
+           OR EXISTS (SELECT 1 FROM webauthn_credentials WHERE user_id = $1)
+           OR EXISTS (SELECT 1 FROM oauth2_bindings WHERE user_id = $1 AND instance_name <> $2 AND instance_name = ANY($3::text[])) AS others`,
+      [userId, instanceName, configuredInstances],
+    );
+    if (!rows[0]?.others) {
+      throw new AppError(
+        'conflict',
+        `OAuth2 instance ${JSON.stringify(instanceName)} is the last way to sign in to this account; add a password, a passkey or another provider before unbinding it`,
+      );
+    }
+    await tx.query('DELETE FROM oauth2_bindings WHERE user_id = $1 AND instance_name = $2', [userId, instanceName]);
+  });
+}
+
+/** The primary key of oauth2_bindings was violated: the identity was bound concurrently. */
+export function isBindingKeyViolation(err: unknown): boolean {
+  const pgErr = err as { code?: string; constraint?: string };
+  return pgErr.code === '23505' && pgErr.constraint === 'oauth2_bindings_pkey';
+}
+
+async function lockUser(tx: pg.PoolClient, userId: string): Promise<void> {
+  const { rowCount } = await tx.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+  if ((rowCount ?? 0) === 0) throw new AppError('unauthenticated', 'the account no longer exists');
+}
+
+function boundElsewhere(instanceName: string): AppError {
+  return new AppError('conflict', `this identity at OAuth2 instance ${JSON.stringify(instanceName)} already signs in to another account`);
+}
