@@ -14,7 +14,6 @@ import { TotpMethod } from './methods/totp.js';
 import { relyingParty, WebAuthnMethod } from './methods/webauthn.js';
 import { RateLimits } from './rate-limits.js';
 import { Registration, type ReviewStarter } from './registration.js';
-import { UserAdmin } from './user-admin.js';
 import { SecretBox } from './secret-box.js';
 import { AccessTokens } from './sessions/access-tokens.js';
 import { SessionStore } from './sessions/session-store.js';
@@ -59,7 +58,6 @@ export class Accounts {
   readonly passwordReset: PasswordReset;
   readonly passwordChange: PasswordChange;
   readonly webauthn: WebAuthnMethod;
-  readonly users: UserAdmin;
   readonly oauth2: OAuth2Method;
 
   constructor(readonly deps: AccountsDeps) {
@@ -81,7 +79,6 @@ export class Accounts {
     this.passwordReset = new PasswordReset({ pool, limits: this.limits, sessions: this.sessions, mailer, opaque: this.opaque, publicUrl });
     this.passwordChange = new PasswordChange({ pool, sessions: this.sessions, guard, opaque: this.opaque });
     this.totp = new TotpMethod({ db: pool, box: this.box, signIn: this.signIn, limits: this.limits, issuer: config.webauthn?.rp_name ?? 'svc' });
-    this.users = new UserAdmin({ pool, sessions: this.sessions });
     this.webauthn = new WebAuthnMethod({ ...methodDeps, redis, prefix, rp: relyingParty(config.webauthn), decoyKey: webauthnDecoyKey(config.credential_encryption_key) });
     this.oauth2 = new OAuth2Method({ pool, redis, settings, box: this.box, registration: this.registration, signIn: this.signIn, limits: this.limits, prefix });
   }

@@ -14,12 +14,6 @@ import { SettingsListCommand } from './settings-list.js';
 import { SettingsUpdateCommand } from './settings-update.js';
 import { SettingsWatchCommand } from './settings-watch.js';
 import { SystemStatsCommand } from './system-stats.js';
-import { UserBanCommand, UserUnbanCommand } from './user-ban.js';
-import { UserCreateRootCommand } from './user-create-root.js';
-import { UserListCommand } from './user-list.js';
-import { UserResetPasswordCommand } from './user-reset-password.js';
-import { UserSetRoleCommand } from './user-set-role.js';
-import { UserShowCommand } from './user-show.js';
 
 export const commands: CommandClass[] = [
   ServeCommand,
@@ -37,11 +31,4 @@ export const commands: CommandClass[] = [
   ReviewShowCommand,
   ReviewApproveCommand,
   ReviewRejectCommand,
-  UserCreateRootCommand,
-  UserListCommand,
-  UserShowCommand,
-  UserBanCommand,
-  UserUnbanCommand,
-  UserSetRoleCommand,
-  UserResetPasswordCommand,
 ];

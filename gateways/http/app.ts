@@ -4,7 +4,6 @@ import type { StartupConfig } from '../../config/types.js';
 import type { Logger } from '../../observability/logger.js';
 import type { HttpMetrics } from '../../observability/metrics.js';
 import type { ReadinessProbe } from '../../server/readiness.js';
-import type { ReviewClient } from '../../workflows/review-client.js';
 import { accessLog } from './access-log.js';
 import { bearerCallerResolver } from './authenticate.js';
 import { corsPolicy } from './cors.js';
@@ -15,7 +14,6 @@ import { requestId } from './request-id.js';
 import { requestMetrics } from './request-metrics.js';
 import { EndpointRouter } from './endpoint-router.js';
 import { openApiRoutes } from './openapi.js';
-import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
 import { mountEmailRoutes } from './routes/email.js';
 import { mountOAuth2Routes } from './routes/oauth2.js';
@@ -32,7 +30,7 @@ export interface HttpAppOptions {
   /** `createMetrics().http`; its registry is served on `/metrics`. */
   metrics: HttpMetrics;
   /** The public API; without it only health, metrics and the OpenAPI document are served. */
-  api?: { accounts: Accounts; cookies: CookiePolicy; reviews?: ReviewClient };
+  api?: { accounts: Accounts; cookies: CookiePolicy };
 }
 
 /**
@@ -65,13 +63,12 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   app.use(openapi.routes());
 
   if (options.api) {
-    const { accounts, cookies, reviews } = options.api;
+    const { accounts, cookies } = options.api;
     const api = new EndpointRouter(bearerCallerResolver(accounts.tokens, accounts.sessions));
     mountAuthRoutes(api, accounts, cookies);
     mountEmailRoutes(api, accounts, cookies);
     mountTwoFactorRoutes(api, accounts, cookies);
     mountUserRoutes(api, accounts);
-    mountAdminRoutes(api, accounts, reviews);
     mountWebAuthnRoutes(api, accounts, cookies);
     mountOAuth2Routes(api, accounts, cookies);
     app.use(api.router.routes());

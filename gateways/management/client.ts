@@ -29,10 +29,6 @@ export class ManagementClient {
     return this.call<T>('PATCH', path, body);
   }
 
-  put<T>(path: string, body: unknown): Promise<T> {
-    return this.call('PUT', path, body);
-  }
-
   post<T>(path: string, body: unknown): Promise<T> {
     return this.call<T>('POST', path, body);
   }

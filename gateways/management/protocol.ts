@@ -27,39 +27,7 @@ export const routes = {
   reviewApprove: (id: string) => `/v1/reviews/${encodeURIComponent(id)}/approve`,
   /** `POST` ReviewDecisionRequest (reason required) → ReviewView */
   reviewReject: (id: string) => `/v1/reviews/${encodeURIComponent(id)}/reject`,
-  /** `GET ?role=&state=&prefix=&after=&limit=` → `{users: UserRecord[], next?}`; `POST` CreateRootRequest → UserRecord (a root account) */
-  users: '/v1/users',
-  /** `GET` → UserRecord with credentials and active sessions; `<user>` is a username or an id */
-  user: (ref: string) => `/v1/users/${encodeURIComponent(ref)}`,
-  /** `POST` → `{user, revokedSessions}` */
-  userBan: (ref: string) => `/v1/users/${encodeURIComponent(ref)}/ban`,
-  /** `POST` → UserRecord */
-  userUnban: (ref: string) => `/v1/users/${encodeURIComponent(ref)}/unban`,
-  /** `PUT {role}` → UserRecord */
-  userRole: (ref: string) => `/v1/users/${encodeURIComponent(ref)}/role`,
-  /** `POST {password}` → `{user, revokedSessions}` */
-  userPassword: (ref: string) => `/v1/users/${encodeURIComponent(ref)}/password`,
 } as const;
-
-/** A user as the management API shows it (never a credential). */
-export interface UserRecord {
-  id: string;
-  username: string;
-  displayName: string;
-  email: string | null;
-  role: 'root' | 'admin' | 'user';
-  state: 'active' | 'banned';
-  createdAt: string;
-  lastLoginAt: string | null;
-  credentials?: { password: 'opaque' | 'argon2' | null; passkeys: number; oauth2: string[]; totp: boolean };
-  activeSessions?: number;
-}
-
-export interface CreateRootRequest {
-  username: string;
-  password: string;
-  allowAdditional?: boolean;
-}
 
 /** The reviewer is the caller named by the actor header, not a field of the body. */
 export interface ReviewDecisionRequest {

@@ -3,9 +3,7 @@ import type { RuntimeSettings } from '../../settings/runtime-settings.js';
 import { findDefinition, settingDefinitions } from '../../settings/registry.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ReviewClient } from '../../workflows/review-client.js';
-import type { UserAdmin } from '../../accounts/user-admin.js';
 import { mountReviewRoutes } from './review-routes.js';
-import { mountUserRoutes } from './user-routes.js';
 import {
   ACTOR_HEADER,
   routes,
@@ -22,8 +20,6 @@ export interface ManagementRouteDeps {
   stats(): Promise<SystemStats>;
   /** Review workflows (Temporal); without it the review routes answer `unavailable`. */
   reviews?: ReviewClient;
-  /** Account administration; without it the user routes answer `unavailable`. */
-  users?: UserAdmin;
 }
 
 const MAX_HISTORY = 1000;
@@ -79,7 +75,6 @@ export function managementRouter(deps: ManagementRouteDeps, transport: 'unix' | 
   });
 
   mountReviewRoutes(router, deps.reviews, actorOf);
-  mountUserRoutes(router, deps.users);
 
   return router;
 }
