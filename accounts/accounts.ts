@@ -18,6 +18,7 @@ import { AccessTokens } from './sessions/access-tokens.js';
 import { SessionStore } from './sessions/session-store.js';
 import { SignInGuard } from './sign-in-guard.js';
 import { SignIn } from './sign-in.js';
+import { UserAdmin } from './user-admin.js';
 
 /**
  * The accounts module as one object: what gateways, the worker's review activities and the
@@ -57,6 +58,8 @@ export class Accounts {
   readonly passwordReset: PasswordReset;
   readonly passwordChange: PasswordChange;
   readonly webauthn: WebAuthnMethod;
+  /** `svc user` and the admin endpoints. */
+  readonly admin: UserAdmin;
 
   constructor(readonly deps: AccountsDeps) {
     const { pool, redis, settings, config } = deps;
@@ -77,6 +80,7 @@ export class Accounts {
     this.passwordReset = new PasswordReset({ pool, limits: this.limits, sessions: this.sessions, mailer, opaque: this.opaque, publicUrl });
     this.passwordChange = new PasswordChange({ pool, sessions: this.sessions, guard, opaque: this.opaque });
     this.totp = new TotpMethod({ db: pool, box: this.box, signIn: this.signIn, limits: this.limits, issuer: config.webauthn?.rp_name ?? 'svc' });
+    this.admin = new UserAdmin({ pool, sessions: this.sessions });
     this.webauthn = new WebAuthnMethod({ ...methodDeps, redis, prefix, rp: relyingParty(config.webauthn), decoyKey: webauthnDecoyKey(config.credential_encryption_key) });
   }
 }

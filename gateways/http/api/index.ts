@@ -1,4 +1,5 @@
 /** Every public endpoint, in the order the OpenAPI document lists them. */
+import * as admin from './admin.js';
 import * as auth from './auth.js';
 import * as email from './email.js';
 import type { Endpoint } from './endpoint.js';
@@ -16,4 +17,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(twoFactor),
   ...endpointsOf(users),
   ...endpointsOf(webauthn),
+  ...endpointsOf(admin),
 ];
