@@ -19,6 +19,7 @@ import { AccessTokens } from './sessions/access-tokens.js';
 import { SessionStore } from './sessions/session-store.js';
 import { SignInGuard } from './sign-in-guard.js';
 import { SignIn } from './sign-in.js';
+import { UserAdmin } from './user-admin.js';
 
 /**
  * The accounts module as one object: what gateways, the worker's review activities and the
@@ -59,6 +60,8 @@ export class Accounts {
   readonly passwordChange: PasswordChange;
   readonly webauthn: WebAuthnMethod;
   readonly oauth2: OAuth2Method;
+  /** `svc user` and the admin endpoints. */
+  readonly admin: UserAdmin;
 
   constructor(readonly deps: AccountsDeps) {
     const { pool, redis, settings, config } = deps;
@@ -79,6 +82,7 @@ export class Accounts {
     this.passwordReset = new PasswordReset({ pool, limits: this.limits, sessions: this.sessions, mailer, opaque: this.opaque, publicUrl });
     this.passwordChange = new PasswordChange({ pool, sessions: this.sessions, guard, opaque: this.opaque });
     this.totp = new TotpMethod({ db: pool, box: this.box, signIn: this.signIn, limits: this.limits, issuer: config.webauthn?.rp_name ?? 'svc' });
+    this.admin = new UserAdmin({ pool, sessions: this.sessions });
     this.webauthn = new WebAuthnMethod({ ...methodDeps, redis, prefix, rp: relyingParty(config.webauthn), decoyKey: webauthnDecoyKey(config.credential_encryption_key) });
     this.oauth2 = new OAuth2Method({ pool, redis, settings, box: this.box, registration: this.registration, signIn: this.signIn, limits: this.limits, prefix });
   }

@@ -107,3 +107,8 @@ function toUser(row: UserRow): User {
     lastLoginAt: row.last_login_at,
   };
 }
+
+/** For queries elsewhere that select whole users (administration listings): columns and mapping. */
+export const USER_COLUMNS = COLUMNS;
+export type { UserRow };
+export { toUser as userFromRow };

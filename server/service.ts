@@ -179,7 +179,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     let httpUrl: string | undefined;
     let connectedClients = (): number => 0;
     if (roles.includes('gateway')) {
-      const app = createHttpApp({ config, logger, readiness, metrics: metrics.http, api: { accounts, cookies: cookiePolicyFor(config) } });
+      const app = createHttpApp({ config, logger, readiness, metrics: metrics.http, api: { accounts, cookies: cookiePolicyFor(config), reviews } });
       const httpServer = createServer(app.callback());
       connectedClients = countConnections(httpServer);
       await listen(httpServer, config.server.port, config.server.host);
@@ -200,6 +200,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       logger,
       settings,
       reviews,
+      accounts,
       replicaId: config.replica_id,
       stats: () =>
         collectSystemStats({

@@ -12,6 +12,11 @@ export const advisoryLocks = {
    * without it. ASCII "svc-sett".
    */
   settingsWrite: '8319946408474276980',
+  /**
+   * Transaction lock held by every change of a service role or of a root's state, so "is
+   * another active root left?" cannot be answered for two changes at once. ASCII "svc-role".
+   */
+  serviceRoles: '8319946408458153061',
 } as const;
 
 /**

@@ -14,6 +14,13 @@ import { SettingsListCommand } from './settings-list.js';
 import { SettingsUpdateCommand } from './settings-update.js';
 import { SettingsWatchCommand } from './settings-watch.js';
 import { SystemStatsCommand } from './system-stats.js';
+import { UserBanCommand } from './user-ban.js';
+import { UserCreateRootCommand } from './user-create-root.js';
+import { UserListCommand } from './user-list.js';
+import { UserResetPasswordCommand } from './user-reset-password.js';
+import { UserSetRoleCommand } from './user-set-role.js';
+import { UserShowCommand } from './user-show.js';
+import { UserUnbanCommand } from './user-unban.js';
 
 export const commands: CommandClass[] = [
   ServeCommand,
@@ -31,4 +38,11 @@ export const commands: CommandClass[] = [
   ReviewShowCommand,
   ReviewApproveCommand,
   ReviewRejectCommand,
+  UserCreateRootCommand,
+  UserListCommand,
+  UserShowCommand,
+  UserBanCommand,
+  UserUnbanCommand,
+  UserSetRoleCommand,
+  UserResetPasswordCommand,
 ];

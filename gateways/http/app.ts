@@ -4,6 +4,7 @@ import type { StartupConfig } from '../../config/types.js';
 import type { Logger } from '../../observability/logger.js';
 import type { HttpMetrics } from '../../observability/metrics.js';
 import type { ReadinessProbe } from '../../server/readiness.js';
+import type { ReviewClient } from '../../workflows/review-client.js';
 import { accessLog } from './access-log.js';
 import { bearerCallerResolver } from './authenticate.js';
 import { corsPolicy } from './cors.js';
@@ -14,6 +15,7 @@ import { requestId } from './request-id.js';
 import { requestMetrics } from './request-metrics.js';
 import { EndpointRouter } from './endpoint-router.js';
 import { openApiRoutes } from './openapi.js';
+import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
 import { mountEmailRoutes } from './routes/email.js';
 import { mountOAuth2Routes } from './routes/oauth2.js';
@@ -30,7 +32,12 @@ export interface HttpAppOptions {
   /** `createMetrics().http`; its registry is served on `/metrics`. */
   metrics: HttpMetrics;
   /** The public API; without it only health, metrics and the OpenAPI document are served. */
-  api?: { accounts: Accounts; cookies: CookiePolicy };
+  api?: {
+    accounts: Accounts;
+    cookies: CookiePolicy;
+    /** Review workflows for the admin endpoints; without it they answer `unavailable`. */
+    reviews?: ReviewClient;
+  };
 }
 
 /**
@@ -71,6 +78,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     mountUserRoutes(api, accounts);
     mountWebAuthnRoutes(api, accounts, cookies);
     mountOAuth2Routes(api, accounts, cookies);
+    mountAdminRoutes(api, accounts, options.api.reviews);
     app.use(api.router.routes());
     app.use(api.router.allowedMethods());
   }

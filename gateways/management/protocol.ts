@@ -27,7 +27,76 @@ export const routes = {
   reviewApprove: (id: string) => `/v1/reviews/${encodeURIComponent(id)}/approve`,
   /** `POST` ReviewDecisionRequest (reason required) → ReviewView */
   reviewReject: (id: string) => `/v1/reviews/${encodeURIComponent(id)}/reject`,
+  /** `GET ?role=&state=&q=&limit=&cursor=` → UserListView */
+  users: '/v1/users',
+  /** `POST` CreateRootRequest → UserView (201). */
+  userCreateRoot: '/v1/users/create-root',
+  /** `GET` → UserDetailView. A user is named by id or username. */
+  user: (user: string) => `/v1/users/${encodeURIComponent(user)}`,
+  /** `POST` BanRequest → UserChangeView */
+  userBan: (user: string) => `/v1/users/${encodeURIComponent(user)}/ban`,
+  /** `POST` {} → UserChangeView */
+  userUnban: (user: string) => `/v1/users/${encodeURIComponent(user)}/unban`,
+  /** `POST` SetRoleRequest → UserChangeView */
+  userRole: (user: string) => `/v1/users/${encodeURIComponent(user)}/role`,
+  /** `POST` ResetPasswordRequest → UserChangeView */
+  userResetPassword: (user: string) => `/v1/users/${encodeURIComponent(user)}/reset-password`,
 } as const;
+
+export type UserRole = 'root' | 'admin' | 'user';
+export type UserState = 'active' | 'banned';
+
+export interface UserView {
+  id: string;
+  username: string;
+  displayName: string;
+  email: string | null;
+  role: UserRole;
+  state: UserState;
+  createdAt: string;
+  lastLoginAt: string | null;
+}
+
+export interface UserListView {
+  users: UserView[];
+  /** Pass as `cursor` for the next page; absent on the last. */
+  nextCursor?: string;
+}
+
+/** Which credentials an account has, never what they hold. */
+export interface UserDetailView {
+  user: UserView;
+  credentials: { password: 'opaque' | 'argon2' | null; passkeys: number; oauth2: string[] };
+  twoFactor: { enabled: boolean; recoveryCodesLeft: number };
+  liveSessions: number;
+}
+
+export interface UserChangeView {
+  user: UserView;
+  /** False when the account already was as asked. */
+  changed: boolean;
+  revokedSessions: number;
+}
+
+export interface CreateRootRequest {
+  username: string;
+  password: string;
+  /** Required while a root exists. */
+  allowAdditional?: boolean;
+}
+
+/** The reason goes to the service log with the operator's name. */
+export interface BanRequest {
+  reason?: string;
+}
+
+export interface SetRoleRequest {
+  role: UserRole;
+}
+
+export interface ResetPasswordRequest {
+  password: string;
+}
 
 /** The reviewer is the caller named by the actor header, not a field of the body. */
 export interface ReviewDecisionRequest {

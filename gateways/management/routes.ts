@@ -3,7 +3,9 @@ import type { RuntimeSettings } from '../../settings/runtime-settings.js';
 import { findDefinition, settingDefinitions } from '../../settings/registry.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ReviewClient } from '../../workflows/review-client.js';
+import type { Accounts } from '../../accounts/accounts.js';
 import { mountReviewRoutes } from './review-routes.js';
+import { mountUserRoutes } from './user-routes.js';
 import {
   ACTOR_HEADER,
   routes,
@@ -20,6 +22,8 @@ export interface ManagementRouteDeps {
   stats(): Promise<SystemStats>;
   /** Review workflows (Temporal); without it the review routes answer `unavailable`. */
   reviews?: ReviewClient;
+  /** The accounts module; without it the user routes answer `unavailable`. */
+  accounts?: Pick<Accounts, 'admin'>;
 }
 
 const MAX_HISTORY = 1000;
@@ -75,6 +79,7 @@ export function managementRouter(deps: ManagementRouteDeps, transport: 'unix' | 
   });
 
   mountReviewRoutes(router, deps.reviews, actorOf);
+  mountUserRoutes(router, deps.accounts?.admin, actorOf);
 
   return router;
 }

@@ -14,6 +14,7 @@ import { Accounts } from '../../accounts/accounts.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { ReviewStarter } from '../../accounts/registration.js';
 import { registrationReviewId } from '../../workflows/ids.js';
+import type { ReviewClient } from '../../workflows/review-client.js';
 import { generateSecrets } from '../../config/secrets.js';
 import { createHttpApp } from '../../gateways/http/app.js';
 import { createLogger } from '../../observability/logger.js';
@@ -50,7 +51,10 @@ export interface AccountsBed {
   close(): Promise<void>;
 }
 
-export async function startAccountsBed(label: string, options: { reviews?: ReviewStarter; publicUrl?: string; mailer?: Mailer; reviewTtlHours?: number } = {}): Promise<AccountsBed> {
+export async function startAccountsBed(
+  label: string,
+  options: { reviews?: ReviewStarter; publicUrl?: string; mailer?: Mailer; reviewTtlHours?: number; /** Serves the admin review endpoints. */ adminReviews?: ReviewClient } = {},
+): Promise<AccountsBed> {
   const stack = testStack();
   const databaseUrl = await freshDatabase(label);
   const pool = createPool({ url: databaseUrl, max: 8, logger });
@@ -83,7 +87,7 @@ export async function startAccountsBed(label: string, options: { reviews?: Revie
     logger,
     readiness: fixedProbe([]),
     metrics: createMetrics().http,
-    api: { accounts, cookies: { secure: false } },
+    api: { accounts, cookies: { secure: false }, ...(options.adminReviews ? { reviews: options.adminReviews } : {}) },
   });
   // Tests speak for many clients, told apart by X-Forwarded-For, as behind a proxy.
   app.proxy = true;

@@ -1,4 +1,5 @@
 /** Every public endpoint, in the order the OpenAPI document lists them. */
+import * as admin from './admin.js';
 import * as auth from './auth.js';
 import * as email from './email.js';
 import type { Endpoint } from './endpoint.js';
@@ -18,4 +19,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(users),
   ...endpointsOf(webauthn),
   ...endpointsOf(oauth2),
+  ...endpointsOf(admin),
 ];

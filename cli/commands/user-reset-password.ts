@@ -1,0 +1,34 @@
+import { Command, Option } from 'clipanion';
+import { routes, type ResetPasswordRequest, type UserChangeView } from '../../gateways/management/protocol.js';
+import { managementClientFor } from '../management.js';
+import { readNewPassword } from '../password-input.js';
+import { printChange } from '../user-change.js';
+import { SvcCommand } from '../svc-command.js';
+
+export class UserResetPasswordCommand extends SvcCommand {
+  static override paths = [['user', 'reset-password']];
+  static override usage = Command.Usage({
+    category: 'Users',
+    description: 'Set a new password for an account and sign it out everywhere',
+    details: `
+      The password is asked twice without echo at a terminal, or read from the first line of stdin (\`--password-stdin\`, or whenever stdin is not a terminal). It is stored as an Argon2id hash, replacing an OPAQUE record: the user signs in with the direct password transport and may switch back to OPAQUE by changing the password. Every session of the account ends; two-factor stays as it was.
+    `,
+    examples: [
+      ['At a terminal', '$0 user reset-password alice'],
+      ['From a script', 'printf "%s\\n" "$NEW_PASSWORD" | $0 user reset-password alice --password-stdin'],
+    ],
+  });
+
+  user = Option.String({ required: true, name: 'user' });
+  passwordStdin = Option.Boolean('--password-stdin', false, { description: 'Read the password from the first line of stdin' });
+  json = Option.Boolean('--json', false, { description: 'Print JSON' });
+
+  async run(): Promise<number> {
+    const client = await managementClientFor(this.configFile());
+    const password = await readNewPassword(this.context, { fromStdin: this.passwordStdin, prompt: `New password for ${this.user}: ` });
+    const body: ResetPasswordRequest = { password };
+    const change = await client.post<UserChangeView>(routes.userResetPassword(this.user), body);
+    printChange(this.context.stdout, change, this.json, `password of ${change.user.username} reset; ${change.revokedSessions} session(s) revoked`);
+    return 0;
+  }
+}

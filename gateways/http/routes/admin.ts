@@ -1,0 +1,87 @@
+import type { Accounts } from '../../../accounts/accounts.js';
+import { logAdminAction } from '../../../accounts/admin-audit.js';
+import type { AdminActor } from '../../../accounts/admin-policy.js';
+import type { Caller } from '../../../accounts/model.js';
+import type { UserChange } from '../../../accounts/user-admin.js';
+import { AppError } from '../../../errors/app-error.js';
+import type { ReviewClient } from '../../../workflows/review-client.js';
+import * as api from '../api/admin.js';
+import type { EndpointRouter } from '../endpoint-router.js';
+import { userView } from '../views.js';
+
+const DEFAULT_REVIEW_LIMIT = 50;
+const DEFAULT_USER_PAGE = 50;
+
+/**
+ * The admin endpoints of `api/admin.ts`: accounts through `UserAdmin` (which applies
+ * accounts/admin-policy.ts), reviews through the `ReviewClient` with `user:<username>` as the
+ * reviewer, as `svc review` uses `cli:<user>@<host>`.
+ */
+export function mountAdminRoutes(router: EndpointRouter, accounts: Accounts, reviews: ReviewClient | undefined): void {
+  const client = (): ReviewClient => {
+    if (reviews) return reviews;
+    throw new AppError('unavailable', 'review workflows need Temporal; this gateway was started without a review client');
+  };
+  const changeView = (change: UserChange): Record<string, unknown> => ({ ...change, user: userView(change.user) });
+
+  router
+    .mount(api.adminListUsers, async (ctx, { query }) => {
+      const page = await accounts.admin.list({
+        limit: query.limit ?? DEFAULT_USER_PAGE,
+        ...(query.role ? { role: query.role } : {}),
+        ...(query.state ? { state: query.state } : {}),
+        ...(query.q ? { prefix: query.q } : {}),
+        ...(query.cursor ? { cursor: query.cursor } : {}),
+      });
+      ctx.body = { users: page.users.map(userView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    })
+    .mount(api.adminGetUser, async (ctx, { params }) => {
+      const details = await accounts.admin.show(params.userId);
+      ctx.body = { ...details, user: userView(details.user) };
+    })
+    .mount(api.adminBanUser, async (ctx, { caller, params, body }) => {
+      const actor = adminActor(caller);
+      const change = await accounts.admin.ban(actor, params.userId);
+      logAdminAction(ctx.state.log, 'user.ban', actor, change.user, { reason: body?.reason ?? null, changed: change.changed, revokedSessions: change.revokedSessions });
+      ctx.body = changeView(change);
+    })
+    .mount(api.adminUnbanUser, async (ctx, { caller, params }) => {
+      const actor = adminActor(caller);
+      const change = await accounts.admin.unban(actor, params.userId);
+      logAdminAction(ctx.state.log, 'user.unban', actor, change.user, { changed: change.changed });
+      ctx.body = changeView(change);
+    })
+    .mount(api.adminSetUserRole, async (ctx, { caller, params, body }) => {
+      const actor = adminActor(caller);
+      const change = await accounts.admin.setRole(actor, params.userId, body.role);
+      logAdminAction(ctx.state.log, 'user.set-role', actor, change.user, { role: change.user.role, changed: change.changed });
+      ctx.body = changeView(change);
+    })
+    .mount(api.adminListReviews, async (ctx, { query }) => {
+      const { limit, kind, mode, state } = query;
+      ctx.body = {
+        reviews: await client().list({ limit: limit ?? DEFAULT_REVIEW_LIMIT, ...(kind ? { kind } : {}), ...(mode ? { mode } : {}), ...(state ? { state } : {}) }),
+      };
+    })
+    .mount(api.adminGetReview, async (ctx, { params }) => {
+      ctx.body = await client().show(params.reviewId);
+    })
+    .mount(api.adminApproveReview, async (ctx, { caller, params, body }) => {
+      const reason = body?.reason;
+      ctx.body = await client().approve(params.reviewId, { reviewer: reviewerOf(caller), ...(reason !== undefined ? { reason } : {}) });
+    })
+    .mount(api.adminRejectReview, async (ctx, { caller, params, body }) => {
+      ctx.body = await client().reject(params.reviewId, { reviewer: reviewerOf(caller), reason: body.reason });
+    });
+}
+
+/** The router admits only administrators here; this narrows the caller's type. */
+function adminActor(caller: Caller): AdminActor & { kind: 'user' } {
+  if (caller.kind !== 'user') throw new AppError('forbidden', 'this needs a service administrator');
+  return { kind: 'user', userId: caller.userId, name: reviewerOf(caller) };
+}
+
+function reviewerOf(caller: Caller): string {
+  if (caller.kind !== 'user') throw new AppError('forbidden', 'this needs a service administrator');
+  return `user:${caller.username}`;
+}
