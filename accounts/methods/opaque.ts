@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as opaque from '@serenity-kit/opaque';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../errors/app-error.js';
@@ -38,6 +38,8 @@ interface PendingLogin {
   accountKey: string;
   ip: string;
   userId?: string;
+  /** Which record the login was started against: a password reset or change in between voids it. */
+  recordDigest?: string;
   reviewUsernameKey?: string;
 }
 
@@ -106,7 +108,7 @@ export class OpaqueMethod {
       serverLoginState,
       accountKey: key,
       ip: client.ip,
-      ...(record !== null && user ? { userId: user.id } : {}),
+      ...(record !== null && user ? { userId: user.id, recordDigest: digest(record) } : {}),
       ...(review ? { reviewUsernameKey: key } : {}),
     };
     await this.deps.redis.set(this.loginKey(loginId), JSON.stringify(pending), 'EX', LOGIN_STATE_TTL_SECONDS);
@@ -135,6 +137,10 @@ export class OpaqueMethod {
     }
     const user = await findUserByUsernameKey(this.deps.db, pending.accountKey);
     if (!user || user.id !== pending.userId) throw new AppError('unauthenticated', INVALID_CREDENTIALS);
+    const current = await findPassword(this.deps.db, user.id);
+    if (current?.kind !== 'opaque' || digest(current.secret) !== pending.recordDigest) {
+      throw new AppError('unauthenticated', 'the password changed during sign-in; start again');
+    }
     return this.deps.signIn.complete(user, 'opaque', client);
   }
 
@@ -156,4 +162,8 @@ function guardInput<T>(field: string, fn: () => T): T {
   } catch (err) {
     throw AppError.invalid([{ key: field, message: `is not a valid OPAQUE message (${err instanceof Error ? err.message : String(err)})` }]);
   }
+}
+
+function digest(record: string): string {
+  return createHash('sha256').update(record).digest('base64url');
 }

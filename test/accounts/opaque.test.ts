@@ -1,3 +1,4 @@
+import * as opaque from '@serenity-kit/opaque';
 import test from 'ava';
 import { bearer, call, opaqueLogin, opaqueRegister, randomIp, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
 
@@ -74,4 +75,25 @@ test('successful sign-ins do not add up to a lock: the failure counted at start 
     const answer = await opaqueLogin(bed.url, name, 'the right passphrase', { 'x-forwarded-for': randomIp() });
     t.is(answer.status, 200, `sign-in ${i + 1}`);
   }
+});
+
+test('a login started before the password changed cannot finish after it', async (t) => {
+  const name = uname('switch');
+  await opaqueRegister(bed.url, name, 'the old passphrase');
+  await opaque.ready;
+  const { clientLoginState, startLoginRequest } = opaque.client.startLogin({ password: 'the old passphrase' });
+  const start = await call<{ loginId: string; loginResponse: string }>(`${bed.url}/api/auth/opaque/login/start`, 'POST', { username: name, startLoginRequest }, { 'x-forwarded-for': randomIp() });
+  const finished = opaque.client.finishLogin({ clientLoginState, loginResponse: start.body.loginResponse, password: 'the old passphrase' });
+  t.truthy(finished);
+  // A reset lands in between (any new record does).
+  const other = await opaqueRegister(bed.url, uname('donor'), 'some other passphrase');
+  t.is(other.status, 201);
+  await bed.pool.query(
+    `UPDATE password_credentials SET secret = (SELECT p.secret FROM password_credentials p JOIN users u ON u.id = p.user_id WHERE u.username = $2)
+      WHERE user_id = (SELECT id FROM users WHERE username = $1)`,
+    [name, (other.body.user as { username: string }).username],
+  );
+  const answer = await call(`${bed.url}/api/auth/opaque/login/finish`, 'POST', { loginId: start.body.loginId, finishLoginRequest: finished!.finishLoginRequest }, { 'x-forwarded-for': randomIp() });
+  t.is(answer.status, 401);
+  t.regex(String(answer.body.message), /password changed during sign-in/);
 });
