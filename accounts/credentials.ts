@@ -1,5 +1,6 @@
 import type { SecretBox } from './secret-box.js';
-import type { Queryable } from './users.js';
+import type { User } from './model.js';
+import { USER_COLUMNS, userFromRow, type Queryable, type UserRow } from './users.js';
 
 /**
  * Credential rows, one table per method. A credential arrives here already checked by its
@@ -72,4 +73,33 @@ export async function insertInitialCredential(db: Queryable, box: SecretBox, use
     case 'oauth2':
       return insertProviderBinding(db, box, userId, credential.binding);
   }
+}
+
+/** What a password sign-in reads about an account, in one query on the sign-in hot path. */
+export interface PasswordAccount {
+  user: User;
+  password: { kind: PasswordKind; secret: string } | undefined;
+  /** TOTP is enabled: the sign-in needs its second step. */
+  secondFactor: boolean;
+}
+
+const QUALIFIED_USER_COLUMNS = USER_COLUMNS.split(', ')
+  .map((column) => `u.${column}`)
+  .join(', ');
+
+export async function findPasswordAccount(db: Queryable, usernameKey: string): Promise<PasswordAccount | undefined> {
+  const { rows } = await db.query<UserRow & { kind: PasswordKind | null; secret: string | null; second_factor: boolean }>(
+    `SELECT ${QUALIFIED_USER_COLUMNS}, p.kind, p.secret,
+            EXISTS (SELECT 1 FROM totp_credentials t WHERE t.user_id = u.id AND t.enabled_at IS NOT NULL) AS second_factor
+       FROM users u LEFT JOIN password_credentials p ON p.user_id = u.id
+      WHERE u.username_key = $1`,
+    [usernameKey],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    user: userFromRow(row),
+    password: row.kind !== null && row.secret !== null ? { kind: row.kind, secret: row.secret } : undefined,
+    secondFactor: row.second_factor,
+  };
 }

@@ -57,9 +57,10 @@ export class SignIn {
     private readonly deps: { pool: pg.Pool; redis: Redis; sessions: SessionStore; tokens: AccessTokens; prefix?: string },
   ) {}
 
-  async complete(user: User, method: string, client: ClientInfo): Promise<SignInResult> {
+  /** `secondFactor`: whether TOTP is on, when the caller read it already (else it is looked up). */
+  async complete(user: User, method: string, client: ClientInfo, secondFactor?: boolean): Promise<SignInResult> {
     if (user.state === 'banned') throw banned();
-    if (await this.hasSecondFactor(user.id)) {
+    if (secondFactor ?? (await this.hasSecondFactor(user.id))) {
       const challengeToken = randomBytes(32).toString('base64url');
       const challenge: Challenge = { userId: user.id, method };
       await this.deps.redis.set(this.challengeKey(challengeToken), JSON.stringify(challenge), 'EX', CHALLENGE_TTL_SECONDS);

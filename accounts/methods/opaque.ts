@@ -3,11 +3,11 @@ import * as opaque from '@serenity-kit/opaque';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../errors/app-error.js';
 import type { RuntimeSettings } from '../../settings/runtime-settings.js';
-import { findPassword } from '../credentials.js';
+import { findPasswordAccount } from '../credentials.js';
 import { reviewError, signupDisabled, signupPolicy, type Registration, type ReviewState, type SignupOutcome } from '../registration.js';
 import type { ClientInfo, SignIn, SignInResult } from '../sign-in.js';
 import type { SignInGuard } from '../sign-in-guard.js';
-import { findUserByUsernameKey, type Queryable } from '../users.js';
+import type { Queryable } from '../users.js';
 import { parseUsername } from '../username.js';
 import { checkOpaqueRecord } from './new-password.js';
 import { accountKey, INVALID_CREDENTIALS } from './password.js';
@@ -83,22 +83,19 @@ export class OpaqueMethod {
     const key = accountKey(input.username);
     await this.deps.guard.before(key, client.ip);
     // Counted as a failure until finish proves the password: a wrong password never reaches finish.
-    const [, found] = await Promise.all([this.deps.guard.failed(key, client.ip), findUserByUsernameKey(this.deps.db, key)]);
-    let user = found;
+    let [, account] = await Promise.all([this.deps.guard.failed(key, client.ip), findPasswordAccount(this.deps.db, key)]);
     let record: string | null = null;
     let review: ReviewState | undefined;
-    if (!user) {
+    if (!account) {
       review = await this.deps.registration.openOrRejectedReview({ usernameKey: key });
       const credential = review?.account.credential;
       if (credential?.type === 'password' && credential.kind === 'opaque') record = credential.secret;
       // No open review: it may have been approved between the two reads.
-      else if (!review) user = await findUserByUsernameKey(this.deps.db, key);
+      else if (!review) account = await findPasswordAccount(this.deps.db, key);
       else review = undefined;
     }
-    if (user) {
-      const stored = await findPassword(this.deps.db, user.id);
-      if (stored?.kind === 'opaque') record = stored.secret;
-    }
+    if (account?.password?.kind === 'opaque') record = account.password.secret;
+    const user = account?.user;
     await opaque.ready;
     const { serverLoginState, loginResponse } = guardInput('startLoginRequest', () =>
       opaque.server.startLogin({ serverSetup: this.deps.serverSetup, userIdentifier: key, registrationRecord: record, startLoginRequest: input.startLoginRequest }),
@@ -135,13 +132,12 @@ export class OpaqueMethod {
       // Decided between start and finish: approved now, so the client signs in again.
       throw new AppError('unauthenticated', 'the account changed during sign-in; start again');
     }
-    const user = await findUserByUsernameKey(this.deps.db, pending.accountKey);
-    if (!user || user.id !== pending.userId) throw new AppError('unauthenticated', INVALID_CREDENTIALS);
-    const current = await findPassword(this.deps.db, user.id);
-    if (current?.kind !== 'opaque' || digest(current.secret) !== pending.recordDigest) {
+    const account = await findPasswordAccount(this.deps.db, pending.accountKey);
+    if (!account || account.user.id !== pending.userId) throw new AppError('unauthenticated', INVALID_CREDENTIALS);
+    if (account.password?.kind !== 'opaque' || digest(account.password.secret) !== pending.recordDigest) {
       throw new AppError('unauthenticated', 'the password changed during sign-in; start again');
     }
-    return this.deps.signIn.complete(user, 'opaque', client);
+    return this.deps.signIn.complete(account.user, 'opaque', client, account.secondFactor);
   }
 
   private requireSignup(): { enabled: boolean; needReview: boolean } {

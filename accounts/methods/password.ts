@@ -1,10 +1,10 @@
 import { AppError } from '../../errors/app-error.js';
-import { findPassword } from '../credentials.js';
+import { findPasswordAccount } from '../credentials.js';
 import { checkPassword } from '../password-policy.js';
 import { reviewError, signupDisabled, signupPolicy, type Registration, type SignupOutcome } from '../registration.js';
 import type { ClientInfo, SignIn, SignInResult } from '../sign-in.js';
 import type { SignInGuard } from '../sign-in-guard.js';
-import { findUserByUsernameKey, type Queryable } from '../users.js';
+import type { Queryable } from '../users.js';
 import { parseUsername } from '../username.js';
 import type { RuntimeSettings } from '../../settings/runtime-settings.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from './argon2.js';
@@ -52,8 +52,8 @@ export class PasswordMethod {
   async login(input: { username: string; password: string }, client: Required<Pick<ClientInfo, 'ip'>> & ClientInfo): Promise<SignInResult> {
     const key = accountKey(input.username);
     await this.deps.guard.before(key, client.ip);
-    let user = await findUserByUsernameKey(this.deps.db, key);
-    if (!user) {
+    let account = await findPasswordAccount(this.deps.db, key);
+    if (!account) {
       const review = await this.deps.registration.openOrRejectedReview({ usernameKey: key });
       const credential = review?.account.credential;
       if (review && credential?.type === 'password' && credential.kind === 'argon2') {
@@ -62,13 +62,12 @@ export class PasswordMethod {
         throw new AppError('unauthenticated', INVALID_CREDENTIALS);
       }
       // No open review: it may have been approved between the two reads.
-      if (!review) user = await findUserByUsernameKey(this.deps.db, key);
+      if (!review) account = await findPasswordAccount(this.deps.db, key);
     }
-    const stored = user ? await findPassword(this.deps.db, user.id) : undefined;
-    if (user && stored?.kind === 'argon2') {
-      if (await verifyPassword(stored.secret, input.password)) {
+    if (account?.password?.kind === 'argon2') {
+      if (await verifyPassword(account.password.secret, input.password)) {
         await this.deps.guard.succeeded(key, client.ip);
-        return this.deps.signIn.complete(user, 'password', client);
+        return this.deps.signIn.complete(account.user, 'password', client, account.secondFactor);
       }
     } else {
       await verifyAgainstDummy(input.password);
