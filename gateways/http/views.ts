@@ -1,7 +1,19 @@
-import type { User } from '../../accounts/model.js';
+import type { ServiceRole, User, UserState } from '../../accounts/model.js';
+
+/** A user as JSON, for the public API and the management API alike. */
+export interface UserJson {
+  id: string;
+  username: string;
+  displayName: string;
+  email: string | null;
+  role: ServiceRole;
+  state: UserState;
+  createdAt: string;
+  lastLoginAt: string | null;
+}
 
 /** How a user record is shown over the API (schema `User` in api/common.ts). */
-export function userView(user: User): Record<string, unknown> {
+export function userView(user: User): UserJson {
   return {
     id: user.id,
     username: user.username,

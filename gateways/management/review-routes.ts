@@ -8,6 +8,7 @@ import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import { MAX_LIST_LIMIT, type ReviewClient, type ReviewFilter } from '../../workflows/review-client.js';
 import { isReviewKind, isReviewMode, isReviewState, REASON_MAX_CHARS } from '../../workflows/review-contract.js';
 import { ACTOR_HEADER, routes, type ReviewDecisionRequest } from './protocol.js';
+import { singleParams } from './query.js';
 
 const DEFAULT_LIMIT = 50;
 
@@ -41,14 +42,7 @@ export function mountReviewRoutes(router: Router, reviews: ReviewClient | undefi
 
 function parseFilter(query: Record<string, string | string[] | undefined>): ReviewFilter {
   const issues: FieldIssue[] = [];
-  const single = (key: string): string | undefined => {
-    const value = query[key];
-    if (Array.isArray(value)) {
-      issues.push({ key, message: 'may be given once' });
-      return undefined;
-    }
-    return value === undefined || value === '' ? undefined : value;
-  };
+  const single = singleParams(query, issues);
   const kind = single('kind');
   const mode = single('mode');
   const state = single('state');

@@ -13,9 +13,11 @@ import type { UserAdmin, UserChange } from '../../accounts/user-admin.js';
 import type { UserDetails } from '../../accounts/user-directory.js';
 import { DEFAULT_PAGE, MAX_PAGE } from '../../accounts/user-directory.js';
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import { userView } from '../http/views.js';
 import { REASON_MAX_CHARS } from '../../workflows/review-contract.js';
 import type { Logger } from '../../observability/logger.js';
-import { ACTOR_HEADER, routes, type UserChangeView, type UserDetailView, type UserRole, type UserState, type UserView } from './protocol.js';
+import { ACTOR_HEADER, routes, type UserChangeView, type UserDetailView, type UserRole, type UserState } from './protocol.js';
+import { singleParams } from './query.js';
 
 const MAX_PASSWORD_CHARS = 1024;
 
@@ -77,19 +79,6 @@ export function mountUserRoutes(router: Router, users: UserAdmin | undefined, ac
   });
 }
 
-export function userView(user: User): UserView {
-  return {
-    id: user.id,
-    username: user.username,
-    displayName: user.displayName,
-    email: user.email,
-    role: user.role,
-    state: user.state,
-    createdAt: user.createdAt.toISOString(),
-    lastLoginAt: user.lastLoginAt?.toISOString() ?? null,
-  };
-}
-
 function detailView(details: UserDetails): UserDetailView {
   return { ...details, user: userView(details.user) };
 }
@@ -100,14 +89,7 @@ function changeView(change: UserChange): UserChangeView {
 
 function parseFilter(query: Record<string, string | string[] | undefined>): Parameters<UserAdmin['list']>[0] {
   const issues: FieldIssue[] = [];
-  const single = (key: string): string | undefined => {
-    const value = query[key];
-    if (Array.isArray(value)) {
-      issues.push({ key, message: 'may be given once' });
-      return undefined;
-    }
-    return value === undefined || value === '' ? undefined : value;
-  };
+  const single = singleParams(query, issues);
   const unknown = Object.keys(query).filter((key) => !['role', 'state', 'q', 'limit', 'cursor'].includes(key));
   for (const key of unknown) issues.push({ key, message: 'is not a filter of the user list (role, state, q, limit, cursor)' });
   const role = single('role');

@@ -7,11 +7,10 @@
 import test from 'ava';
 import { hashPassword } from '../../accounts/methods/argon2.js';
 import { parseUsername } from '../../accounts/username.js';
-import type { RegistrationDecisions } from '../../workflows/decisions.js';
 import type { ReviewSummary, ReviewView } from '../../workflows/review-contract.js';
 import { waitFor } from '../fixtures/deadline.js';
-import { capturingLogger, startReviewBed, type ReviewBed } from '../workflows/fixtures.js';
-import { bearer, call, native, randomIp, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
+import type { ReviewBed } from '../workflows/fixtures.js';
+import { bearer, call, native, randomIp, startReviewedAccountsBed, uname, type AccountsBed } from './fixtures.js';
 
 let bed: AccountsBed;
 let reviews: ReviewBed;
@@ -28,17 +27,7 @@ let admin: Account;
 let plain: Account;
 
 test.before(async () => {
-  // The worker needs the accounts module's decisions and the accounts module the review
-  // client: the worker gets a forwarder that reaches the accounts bed once it exists.
-  const target: { decisions?: RegistrationDecisions } = {};
-  const forward: RegistrationDecisions = {
-    approve: (input) => target.decisions!.approve(input),
-    reject: (input) => target.decisions!.reject(input),
-    expire: (input) => target.decisions!.expire(input),
-  };
-  reviews = await startReviewBed('admin-http', { registrations: forward, logger: capturingLogger().logger });
-  bed = await startAccountsBed('accounts-admin-http', { reviews: reviews.reviews, adminReviews: reviews.reviews });
-  target.decisions = bed.accounts.registration;
+  ({ bed, reviews } = await startReviewedAccountsBed('accounts-admin-http'));
   // Every signup of this file goes to review; the accounts the tests act on are made directly.
   await bed.set('user', { enablePasswordSignup: true, passwordSignupNeedReview: true });
 

@@ -13,6 +13,8 @@ import type pg from 'pg';
 import { Accounts } from '../../accounts/accounts.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { ReviewStarter } from '../../accounts/registration.js';
+import type { RegistrationDecisions } from '../../workflows/decisions.js';
+import { capturingLogger, startReviewBed, type ReviewBed } from '../workflows/fixtures.js';
 import { registrationReviewId } from '../../workflows/ids.js';
 import type { ReviewClient } from '../../workflows/review-client.js';
 import { generateSecrets } from '../../config/secrets.js';
@@ -167,4 +169,23 @@ export async function opaqueLogin(
   const finished = opaque.client.finishLogin({ clientLoginState, loginResponse: start.body.loginResponse, password });
   if (!finished) return { status: 'client_refused', start: start as unknown as Answer };
   return call(`${url}/api/auth/opaque/login/finish`, 'POST', { loginId: start.body.loginId, finishLoginRequest: finished.finishLoginRequest }, { ...native, ...headers });
+}
+
+/**
+ * An accounts bed whose signups under review run on a real review worker (a task queue of its
+ * own), its decisions the accounts module's, and whose admin review endpoints use that worker's
+ * client. The worker needs the accounts module and the accounts module the review client, so
+ * the worker gets a forwarder that reaches the bed once it exists.
+ */
+export async function startReviewedAccountsBed(label: string, options: { reviewTtlHours?: number } = {}): Promise<{ bed: AccountsBed; reviews: ReviewBed }> {
+  const target: { decisions?: RegistrationDecisions } = {};
+  const forward: RegistrationDecisions = {
+    approve: (input) => target.decisions!.approve(input),
+    reject: (input) => target.decisions!.reject(input),
+    expire: (input) => target.decisions!.expire(input),
+  };
+  const reviews = await startReviewBed(label, { registrations: forward, logger: capturingLogger().logger });
+  const bed = await startAccountsBed(label, { reviews: reviews.reviews, adminReviews: reviews.reviews, ...options });
+  target.decisions = bed.accounts.registration;
+  return { bed, reviews };
 }

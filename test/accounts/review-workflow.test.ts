@@ -4,26 +4,15 @@
  * sending the `approve` / `reject` signals with the plain Temporal client, as the Temporal UI does.
  */
 import test from 'ava';
-import type { RegistrationDecisions } from '../../workflows/decisions.js';
 import { waitFor } from '../fixtures/deadline.js';
-import { capturingLogger, startReviewBed, type ReviewBed } from '../workflows/fixtures.js';
-import { call, native, randomIp, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
+import type { ReviewBed } from '../workflows/fixtures.js';
+import { call, native, randomIp, startReviewedAccountsBed, uname, type AccountsBed } from './fixtures.js';
 
 let bed: AccountsBed;
 let reviews: ReviewBed;
 test.before(async () => {
-  // The worker needs the accounts module's decisions and the accounts module needs the review
-  // client: the worker gets a forwarder that reaches the accounts bed once it exists.
-  const target: { decisions?: RegistrationDecisions } = {};
-  const forward: RegistrationDecisions = {
-    approve: (input) => target.decisions!.approve(input),
-    reject: (input) => target.decisions!.reject(input),
-    expire: (input) => target.decisions!.expire(input),
-  };
-  reviews = await startReviewBed('accounts-review', { registrations: forward, logger: capturingLogger().logger });
   // Reviews expire after 8 s here, so expiry is observed within the test.
-  bed = await startAccountsBed('accounts-review', { reviews: reviews.reviews, reviewTtlHours: 8 / 3600 });
-  target.decisions = bed.accounts.registration;
+  ({ bed, reviews } = await startReviewedAccountsBed('accounts-review', { reviewTtlHours: 8 / 3600 }));
   await bed.set('user', { enablePasswordSignup: true, passwordSignupNeedReview: true });
 });
 test.after.always(async () => {
