@@ -80,6 +80,20 @@ export class RateLimits {
 
   /** Counts a failure (used after the attempt, so the failing request itself is answered normally). */
   async penalize(name: LimitName, key: string): Promise<void> {
+    await this.count(name, key);
+  }
+
+  /**
+   * `check` and `penalize` in one round trip, for a failure counted in advance: the point is
+   * counted, and when the key was already spent or blocked before it, `rate_limited`.
+   */
+  async penalizeUnlessSpent(name: LimitName, key: string, what: string): Promise<void> {
+    const res = await this.count(name, key);
+    const policy: LimitPolicy = LIMITS[name];
+    if (res.consumedPoints - 1 > policy.points) throw limited(what, res.msBeforeNext);
+  }
+
+  private async count(name: LimitName, key: string): Promise<RateLimiterRes> {
     let res: RateLimiterRes;
     try {
       res = await this.limiter(name).penalty(key, 1);
@@ -88,9 +102,11 @@ export class RateLimits {
       res = err;
     }
     const policy: LimitPolicy = LIMITS[name];
-    if (res.consumedPoints > policy.points && policy.blockSeconds) {
+    // Blocks once, when the count first goes over; later failures neither lengthen nor shorten it.
+    if (res.consumedPoints === policy.points + 1 && policy.blockSeconds) {
       await this.limiter(name).block(key, policy.blockSeconds);
     }
+    return res;
   }
 
   /** Gives back one point counted in advance (a failure presumed until proved otherwise). */

@@ -33,6 +33,17 @@ export class SignInGuard {
   }
 
   /**
+   * For OPAQUE, whose proof arrives in a second request: the account's back-offs are checked
+   * and a failure counted in one round trip each (given back by `provedAfterAll`).
+   */
+  async failedInAdvance(accountKey: string, ip: string): Promise<void> {
+    await Promise.all([
+      this.limits.penalizeUnlessSpent('failuresPerAccountIp', `${accountKey}|${ip}`, 'failed sign-ins for this account'),
+      this.limits.penalizeUnlessSpent('failuresPerAccount', accountKey, 'failed sign-ins for this account'),
+    ]);
+  }
+
+  /**
    * A sign-in counted as failed in advance (OPAQUE, whose proof arrives in a second request)
    * has succeeded: its point on the account's count is given back and the address's cleared.
    */

@@ -28,6 +28,8 @@ export async function openConnections(config: StartupConfig, logger: Logger): Pr
     // Fail fast when Redis is down so readiness answers instead of queueing forever.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
+    // Commands issued in the same tick (a sign-in's rate-limit counters, say) leave in one write.
+    enableAutoPipelining: true,
     connectionName: `svc:${config.replica_id}`,
   });
   redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));

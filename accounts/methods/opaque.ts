@@ -81,9 +81,9 @@ export class OpaqueMethod {
 
   async loginStart(input: { username: string; startLoginRequest: string }, client: { ip: string }): Promise<{ loginId: string; loginResponse: string }> {
     const key = accountKey(input.username);
-    await this.deps.guard.before(key, client.ip);
+    await this.deps.guard.attempt(client.ip);
     // Counted as a failure until finish proves the password: a wrong password never reaches finish.
-    let [, account] = await Promise.all([this.deps.guard.failed(key, client.ip), findPasswordAccount(this.deps.db, key)]);
+    let [, account] = await Promise.all([this.deps.guard.failedInAdvance(key, client.ip), findPasswordAccount(this.deps.db, key)]);
     let record: string | null = null;
     let review: ReviewState | undefined;
     if (!account) {
