@@ -28,6 +28,9 @@ export type Caller =
   | { kind: 'user'; userId: string; sessionId: string; username: string; displayName: string; role: ServiceRole }
   | { kind: 'guest'; guestId: string; sessionId: string; displayName: string };
 
+/** A caller with an account (the endpoint router hands these to `user` and `admin` endpoints). */
+export type UserCaller = Extract<Caller, { kind: 'user' }>;
+
 export function isAdmin(caller: Caller | undefined): boolean {
   return caller?.kind === 'user' && (caller.role === 'admin' || caller.role === 'root');
 }

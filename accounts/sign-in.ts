@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { AppError } from '../errors/app-error.js';
@@ -6,6 +5,7 @@ import type { User } from './model.js';
 import type { AccessTokens } from './sessions/access-tokens.js';
 import type { SessionStore } from './sessions/session-store.js';
 import { findUserById } from './users.js';
+import { OneTimeStore } from './one-time-store.js';
 
 /**
  * The last step every primary method shares: refuse banned accounts, ask for the second
@@ -53,17 +53,19 @@ interface Challenge {
 const CHALLENGE_TTL_SECONDS = 300;
 
 export class SignIn {
+  private readonly challenges: OneTimeStore<Challenge>;
+
   constructor(
     private readonly deps: { pool: pg.Pool; redis: Redis; sessions: SessionStore; tokens: AccessTokens; prefix?: string },
-  ) {}
+  ) {
+    this.challenges = new OneTimeStore(deps.redis, `${deps.prefix ?? 'svc'}:2fa-challenge`, CHALLENGE_TTL_SECONDS, 32);
+  }
 
   /** `secondFactor`: whether TOTP is on, when the caller read it already (else it is looked up). */
   async complete(user: User, method: string, client: ClientInfo, secondFactor?: boolean): Promise<SignInResult> {
     if (user.state === 'banned') throw banned();
     if (secondFactor ?? (await this.hasSecondFactor(user.id))) {
-      const challengeToken = randomBytes(32).toString('base64url');
-      const challenge: Challenge = { userId: user.id, method };
-      await this.deps.redis.set(this.challengeKey(challengeToken), JSON.stringify(challenge), 'EX', CHALLENGE_TTL_SECONDS);
+      const challengeToken = await this.challenges.put({ userId: user.id, method });
       return { status: 'second_factor_required', challengeToken, methods: ['totp', 'recovery_code'] };
     }
     return this.open(user, method, client);
@@ -71,16 +73,12 @@ export class SignIn {
 
   /** The user a second-factor challenge stands for, without spending it. */
   async peekChallenge(challengeToken: string): Promise<{ userId: string; method: string }> {
-    const raw = await this.deps.redis.get(this.challengeKey(challengeToken));
-    if (raw === null) throw new AppError('unauthenticated', 'the sign-in challenge is unknown or expired; sign in again');
-    return JSON.parse(raw) as Challenge;
+    return (await this.challenges.peek(challengeToken)) ?? throwChallengeGone();
   }
 
   /** Spends a challenge after its code was verified and opens the session. */
   async finishChallenge(challengeToken: string, client: ClientInfo): Promise<SignedIn> {
-    const raw = await this.deps.redis.getdel(this.challengeKey(challengeToken));
-    if (raw === null) throw new AppError('unauthenticated', 'the sign-in challenge is unknown or expired; sign in again');
-    const challenge = JSON.parse(raw) as Challenge;
+    const challenge = (await this.challenges.take(challengeToken)) ?? throwChallengeGone();
     const user = await findUserById(this.deps.pool, challenge.userId);
     if (!user) throw new AppError('unauthenticated', 'the account no longer exists');
     if (user.state === 'banned') throw banned();
@@ -133,10 +131,10 @@ export class SignIn {
     const { rowCount } = await this.deps.pool.query('SELECT 1 FROM totp_credentials WHERE user_id = $1 AND enabled_at IS NOT NULL', [userId]);
     return (rowCount ?? 0) > 0;
   }
+}
 
-  private challengeKey(token: string): string {
-    return `${this.deps.prefix ?? 'svc'}:2fa-challenge:${token}`;
-  }
+function throwChallengeGone(): never {
+  throw new AppError('unauthenticated', 'the sign-in challenge is unknown or expired; sign in again');
 }
 
 export function banned(): AppError {

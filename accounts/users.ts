@@ -5,7 +5,7 @@ import type { ServiceRole, User, UserState } from './model.js';
 /** A pool or a client inside a transaction: user writes often share a transaction. */
 export type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
-interface UserRow {
+export interface UserRow {
   id: string;
   username: string;
   display_name: string;
@@ -16,7 +16,8 @@ interface UserRow {
   last_login_at: Date | null;
 }
 
-const COLUMNS = 'id, username, display_name, email, role, state, created_at, last_login_at';
+/** The columns every whole-user query selects (mapped by `userFromRow`). */
+export const USER_COLUMNS = 'id, username, display_name, email, role, state, created_at, last_login_at';
 
 export interface NewUser {
   username: string;
@@ -33,10 +34,10 @@ export async function insertUser(db: Queryable, user: NewUser): Promise<User> {
   try {
     const { rows } = await db.query<UserRow>(
       `INSERT INTO users (username, username_key, display_name, email, email_key, role, review_id)
-       VALUES ($1, $2, $3, $4, lower($4), $5, $6) RETURNING ${COLUMNS}`,
+       VALUES ($1, $2, $3, $4, lower($4), $5, $6) RETURNING ${USER_COLUMNS}`,
       [user.username, user.usernameKey, user.displayName, user.email ?? null, user.role ?? 'user', user.reviewId ?? null],
     );
-    return toUser(rows[0]!);
+    return userFromRow(rows[0]!);
   } catch (err) {
     const constraint = (err as { code?: string; constraint?: string }).code === '23505' ? (err as { constraint?: string }).constraint : undefined;
     if (constraint === 'users_username_key_key') throw new AppError('conflict', `username "${user.username}" is taken`, [{ key: 'username', message: 'is taken' }]);
@@ -47,47 +48,23 @@ export async function insertUser(db: Queryable, user: NewUser): Promise<User> {
 
 export async function findUserById(db: Queryable, id: string): Promise<User | undefined> {
   if (!isUuid(id)) return undefined;
-  const { rows } = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]);
-  return rows[0] && toUser(rows[0]);
+  const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
+  return rows[0] && userFromRow(rows[0]);
 }
 
 export async function findUserByUsernameKey(db: Queryable, key: string): Promise<User | undefined> {
-  const { rows } = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE username_key = $1`, [key]);
-  return rows[0] && toUser(rows[0]);
+  const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE username_key = $1`, [key]);
+  return rows[0] && userFromRow(rows[0]);
 }
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<User | undefined> {
-  const { rows } = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE email_key = lower($1)`, [email]);
-  return rows[0] && toUser(rows[0]);
+  const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE email_key = lower($1)`, [email]);
+  return rows[0] && userFromRow(rows[0]);
 }
 
 export async function findUserByReview(db: Queryable, reviewId: string): Promise<User | undefined> {
-  const { rows } = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE review_id = $1`, [reviewId]);
-  return rows[0] && toUser(rows[0]);
-}
-
-/** Users in username order after `afterKey` (keyset paging). */
-export async function listUsers(db: Queryable, options: { afterKey?: string; limit: number }): Promise<Array<User & { usernameKey: string }>> {
-  const { rows } = await db.query<UserRow & { username_key: string }>(
-    `SELECT ${COLUMNS}, username_key FROM users WHERE username_key > $1 ORDER BY username_key LIMIT $2`,
-    [options.afterKey ?? '', options.limit],
-  );
-  return rows.map((row) => ({ ...toUser(row), usernameKey: row.username_key }));
-}
-
-export async function setUserState(db: Queryable, id: string, state: UserState): Promise<User | undefined> {
-  const { rows } = await db.query<UserRow>(`UPDATE users SET state = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [id, state]);
-  return rows[0] && toUser(rows[0]);
-}
-
-export async function setUserRole(db: Queryable, id: string, role: ServiceRole): Promise<User | undefined> {
-  const { rows } = await db.query<UserRow>(`UPDATE users SET role = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [id, role]);
-  return rows[0] && toUser(rows[0]);
-}
-
-export async function countRootUsers(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM users WHERE role = 'root'");
-  return Number(rows[0]?.n ?? 0);
+  const { rows } = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE review_id = $1`, [reviewId]);
+  return rows[0] && userFromRow(rows[0]);
 }
 
 /** Ids come from URLs and tokens; a malformed one is simply not found rather than a cast error. */
@@ -95,7 +72,8 @@ export function isUuid(value: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 }
 
-function toUser(row: UserRow): User {
+/** Maps a row selected with USER_COLUMNS. */
+export function userFromRow(row: UserRow): User {
   return {
     id: row.id,
     username: row.username,
@@ -107,8 +85,3 @@ function toUser(row: UserRow): User {
     lastLoginAt: row.last_login_at,
   };
 }
-
-/** For queries elsewhere that select whole users (administration listings): columns and mapping. */
-export const USER_COLUMNS = COLUMNS;
-export type { UserRow };
-export { toUser as userFromRow };

@@ -26,6 +26,14 @@ export interface LiveCode {
   payload: string | null;
 }
 
+/**
+ * The expiry to answer when no code was sent (the address has no account, or already has
+ * one): the same as a real one, so the answer tells nothing.
+ */
+export function nominalExpiry(): Date {
+  return new Date(Date.now() + CODE_TTL_MINUTES * 60_000);
+}
+
 export async function issueCode(db: Queryable, input: { purpose: CodePurpose; emailKey: string; userId?: string; payload?: string }): Promise<IssuedCode> {
   const id = randomUUID();
   const code = String(randomInt(0, 10 ** CODE_DIGITS)).padStart(CODE_DIGITS, '0');

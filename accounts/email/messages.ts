@@ -5,6 +5,11 @@ import { CODE_TTL_MINUTES } from './codes.js';
  * The texts of the service's emails. Plain text only: codes and links must survive every
  * mail client, and there is nothing to style yet.
  */
+/** A link into the web client at the public URL, carrying the address (and code) as its query. */
+export function emailLink(publicUrl: string, path: string, query: Record<string, string>): string {
+  return `${publicUrl.replace(/\/+$/, '')}${path}?${new URLSearchParams(query).toString()}`;
+}
+
 export function confirmSignupMessage(input: { to: string; username: string; code: string; link: string }): MailMessage {
   return {
     to: input.to,

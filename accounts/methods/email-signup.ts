@@ -4,8 +4,8 @@ import type { Mailer } from '../../mail/mailer.js';
 import type { RuntimeSettings } from '../../settings/runtime-settings.js';
 import { emailAllowed, parseEmail } from '../email/address.js';
 import { requireMail, verifyCode } from '../email/code-guard.js';
-import { CODE_TTL_MINUTES, consumeCode, issueCode } from '../email/codes.js';
-import { alreadyRegisteredMessage, confirmSignupMessage } from '../email/messages.js';
+import { consumeCode, issueCode, nominalExpiry } from '../email/codes.js';
+import { alreadyRegisteredMessage, confirmSignupMessage, emailLink } from '../email/messages.js';
 import type { RateLimits } from '../rate-limits.js';
 import { signupDisabled, signupPolicy, type Registration, type SignupOutcome } from '../registration.js';
 import type { SecretBox } from '../secret-box.js';
@@ -66,13 +66,13 @@ export class EmailSignup {
 
     const existing = await findUserByEmail(this.deps.pool, email.key);
     if (existing) {
-      await this.deps.mailer.send(alreadyRegisteredMessage({ to: email.address, username: existing.username, resetLink: this.link('/auth/reset', { email: email.address }) }));
-      return { status: 'code_sent', expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000) };
+      await this.deps.mailer.send(alreadyRegisteredMessage({ to: email.address, username: existing.username, resetLink: emailLink(this.deps.publicUrl, '/auth/reset', { email: email.address }) }));
+      return { status: 'code_sent', expiresAt: nominalExpiry() };
     }
     const pending: PendingSignup = { username: username.name, displayName: input.displayName?.trim() || username.name, email: email.address };
     const issued = await issueCode(this.deps.pool, { purpose: 'signup', emailKey: email.key, payload: this.deps.box.seal(JSON.stringify(pending), context(email.key)) });
     await this.deps.mailer.send(
-      confirmSignupMessage({ to: email.address, username: username.name, code: issued.code, link: this.link('/auth/confirm-email', { email: email.address, code: issued.code }) }),
+      confirmSignupMessage({ to: email.address, username: username.name, code: issued.code, link: emailLink(this.deps.publicUrl, '/auth/confirm-email', { email: email.address, code: issued.code }) }),
     );
     return { status: 'code_sent', expiresAt: issued.expiresAt };
   }
@@ -115,10 +115,6 @@ export class EmailSignup {
     const policy = signupPolicy(this.deps.settings, 'email');
     if (!policy.enabled) throw signupDisabled('email', 'user.enableEmailSignup');
     return policy;
-  }
-
-  private link(path: string, query: Record<string, string>): string {
-    return `${this.deps.publicUrl.replace(/\/+$/, '')}${path}?${new URLSearchParams(query).toString()}`;
   }
 }
 

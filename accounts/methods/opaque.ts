@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import * as opaque from '@serenity-kit/opaque';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../errors/app-error.js';
@@ -11,6 +11,7 @@ import type { Queryable } from '../users.js';
 import { parseUsername } from '../username.js';
 import { checkOpaqueRecord } from './new-password.js';
 import { accountKey, INVALID_CREDENTIALS } from './password.js';
+import { OneTimeStore } from '../one-time-store.js';
 
 /**
  * OPAQUE (RFC 9807) with @serenity-kit/opaque: the password never leaves the client. The
@@ -44,7 +45,11 @@ interface PendingLogin {
 }
 
 export class OpaqueMethod {
-  constructor(private readonly deps: OpaqueMethodDeps) {}
+  private readonly logins: OneTimeStore<PendingLogin>;
+
+  constructor(private readonly deps: OpaqueMethodDeps) {
+    this.logins = new OneTimeStore(deps.redis, `${deps.prefix ?? 'svc'}:opaque-login`, LOGIN_STATE_TTL_SECONDS);
+  }
 
   async registerStart(input: { username: string; registrationRequest: string }, client: { ip: string }): Promise<{ registrationResponse: string }> {
     this.requireSignup();
@@ -100,22 +105,19 @@ export class OpaqueMethod {
     const { serverLoginState, loginResponse } = guardInput('startLoginRequest', () =>
       opaque.server.startLogin({ serverSetup: this.deps.serverSetup, userIdentifier: key, registrationRecord: record, startLoginRequest: input.startLoginRequest }),
     );
-    const loginId = randomBytes(24).toString('base64url');
-    const pending: PendingLogin = {
+    const loginId = await this.logins.put({
       serverLoginState,
       accountKey: key,
       ip: client.ip,
       ...(record !== null && user ? { userId: user.id, recordDigest: digest(record) } : {}),
       ...(review ? { reviewUsernameKey: key } : {}),
-    };
-    await this.deps.redis.set(this.loginKey(loginId), JSON.stringify(pending), 'EX', LOGIN_STATE_TTL_SECONDS);
+    });
     return { loginId, loginResponse };
   }
 
   async loginFinish(input: { loginId: string; finishLoginRequest: string }, client: ClientInfo): Promise<SignInResult> {
-    const raw = await this.deps.redis.getdel(this.loginKey(input.loginId));
-    if (raw === null) throw new AppError('unauthenticated', 'the login is unknown or expired; start again');
-    const pending = JSON.parse(raw) as PendingLogin;
+    const pending = await this.logins.take(input.loginId);
+    if (!pending) throw new AppError('unauthenticated', 'the login is unknown or expired; start again');
     await opaque.ready;
     let proved = false;
     try {
@@ -144,10 +146,6 @@ export class OpaqueMethod {
     const policy = signupPolicy(this.deps.settings, 'password');
     if (!policy.enabled) throw signupDisabled('password', 'user.enablePasswordSignup');
     return policy;
-  }
-
-  private loginKey(loginId: string): string {
-    return `${this.deps.prefix ?? 'svc'}:opaque-login:${loginId}`;
   }
 }
 

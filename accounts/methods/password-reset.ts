@@ -3,8 +3,8 @@ import type { Mailer } from '../../mail/mailer.js';
 import { setPassword } from '../credentials.js';
 import { parseEmail } from '../email/address.js';
 import { requireMail, verifyCode } from '../email/code-guard.js';
-import { CODE_TTL_MINUTES, consumeCode, invalidCode, issueCode } from '../email/codes.js';
-import { resetPasswordMessage } from '../email/messages.js';
+import { consumeCode, invalidCode, issueCode, nominalExpiry } from '../email/codes.js';
+import { emailLink, resetPasswordMessage } from '../email/messages.js';
 import type { RateLimits } from '../rate-limits.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { findUserByEmail, findUserById } from '../users.js';
@@ -37,9 +37,9 @@ export class PasswordReset {
     await this.deps.limits.consume('codesPerIp', client.ip, 'code requests from this address');
     await this.deps.limits.consume('emailsPerAddress', email.key, 'emails to this address');
     const user = await findUserByEmail(this.deps.pool, email.key);
-    if (!user || user.state !== 'active') return { status: 'code_sent', expiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000) };
+    if (!user || user.state !== 'active') return { status: 'code_sent', expiresAt: nominalExpiry() };
     const issued = await issueCode(this.deps.pool, { purpose: 'reset', emailKey: email.key, userId: user.id });
-    const link = `${this.deps.publicUrl.replace(/\/+$/, '')}/auth/reset?${new URLSearchParams({ email: email.address, code: issued.code }).toString()}`;
+    const link = emailLink(this.deps.publicUrl, '/auth/reset', { email: email.address, code: issued.code });
     await this.deps.mailer.send(resetPasswordMessage({ to: email.address, username: user.username, code: issued.code, link }));
     return { status: 'code_sent', expiresAt: issued.expiresAt };
   }

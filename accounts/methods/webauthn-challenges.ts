@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../errors/app-error.js';
+import { OneTimeStore } from '../one-time-store.js';
 
 /**
- * The challenges of WebAuthn ceremonies between their two requests, in Redis so the verify
- * request may land on any gateway replica. A challenge is taken with GETDEL: the first verify
- * spends it whatever its outcome, so a replayed response (or a second try with the same
- * challenge) finds nothing. Each record is keyed by a random handle the client echoes back and
- * by its ceremony, so a login challenge cannot finish a registration.
+ * The challenges of WebAuthn ceremonies between their two requests (a OneTimeStore each): the
+ * first verify spends a challenge whatever its outcome, so a replayed response (or a second try
+ * with the same challenge) finds nothing. Each ceremony has its own store, so a login challenge
+ * cannot finish a registration.
  */
 export type Ceremony = 'signup' | 'login' | 'bind';
 
@@ -20,28 +19,25 @@ export type ChallengeRecord =
 export const CHALLENGE_TTL_SECONDS = 300;
 
 export class ChallengeStore {
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
+  private readonly stores = new Map<Ceremony, OneTimeStore<ChallengeRecord>>();
+
+  constructor(redis: Redis, prefix: string) {
+    for (const ceremony of ['signup', 'login', 'bind'] as const) {
+      this.stores.set(ceremony, new OneTimeStore(redis, `${prefix}:webauthn:${ceremony}`, CHALLENGE_TTL_SECONDS));
+    }
+  }
 
   /** Stores the record and answers the handle the client sends with its response. */
-  async put(record: ChallengeRecord): Promise<string> {
-    const challengeId = randomBytes(24).toString('base64url');
-    await this.redis.set(this.key(record.ceremony, challengeId), JSON.stringify(record), 'EX', CHALLENGE_TTL_SECONDS);
-    return challengeId;
+  put(record: ChallengeRecord): Promise<string> {
+    return this.stores.get(record.ceremony)!.put(record);
   }
 
   /** Takes the record once; an unknown, expired or already used handle is `unauthenticated`. */
   async take<C extends Ceremony>(ceremony: C, challengeId: string): Promise<Extract<ChallengeRecord, { ceremony: C }>> {
-    const raw = await this.redis.getdel(this.key(ceremony, challengeId));
-    if (raw === null) {
+    const record = await this.stores.get(ceremony)!.take(challengeId);
+    if (!record) {
       throw new AppError('unauthenticated', `the ${ceremony} challenge is unknown, expired or already used; request new options and try again`);
     }
-    return JSON.parse(raw) as Extract<ChallengeRecord, { ceremony: C }>;
-  }
-
-  private key(ceremony: Ceremony, challengeId: string): string {
-    return `${this.prefix}:webauthn:${ceremony}:${challengeId}`;
+    return record as Extract<ChallengeRecord, { ceremony: C }>;
   }
 }

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { z } from 'zod';
-import { isAdmin, type Caller } from '../../accounts/model.js';
+import { isAdmin, type Caller, type UserCaller } from '../../accounts/model.js';
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import type { Endpoint } from './api/endpoint.js';
 import type { HttpContext, HttpState } from './state.js';
@@ -15,9 +15,12 @@ export const JSON_BODY_LIMIT = '64kb';
 
 type Output<S> = [S] extends [z.ZodType] ? z.output<S> : undefined;
 
+/** Who reaches a handler, by the endpoint's access level: `authorize` has refused everyone else. */
+type CallerFor<A> = 'public' extends A ? Caller | undefined : 'user_or_guest' extends A ? Caller : UserCaller;
+
 export type EndpointInput<E extends Endpoint> =
   E extends Endpoint<infer Body, infer Params, infer Query, infer A>
-    ? { body: Output<Body>; params: Output<Params>; query: Output<Query>; caller: 'public' extends A ? Caller | undefined : Caller }
+    ? { body: Output<Body>; params: Output<Params>; query: Output<Query>; caller: CallerFor<A> }
     : never;
 
 /** Resolves the caller of a request from its credentials; undefined when there are none or they are invalid. */

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { OneTimeStore } from '../../one-time-store.js';
 
 /**
  * The state of one authorization between its start and its callback, kept in Redis so the
@@ -36,29 +37,24 @@ const CLIENT_BINDING = /^[A-Za-z0-9_-]{43}$/;
 export const STATE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export class FlowStates {
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
+  private readonly flows: OneTimeStore<FlowState>;
+
+  constructor(redis: Redis, prefix: string) {
+    // The handle is the `state` parameter: 32 random bytes, STATE_PATTERN.
+    this.flows = new OneTimeStore(redis, `${prefix}:oauth2:state`, FLOW_TTL_SECONDS, 32);
+  }
 
   /** Stores a new flow; answers its `state` and the client binding (reused when the client already has a valid one). */
   async create(flow: Omit<FlowState, 'bindingHash'>, presentedBinding: string | undefined): Promise<{ state: string; clientBinding: string }> {
     const clientBinding = presentedBinding !== undefined && CLIENT_BINDING.test(presentedBinding) ? presentedBinding : randomBytes(32).toString('base64url');
-    const state = randomBytes(32).toString('base64url');
-    const stored: FlowState = { ...flow, bindingHash: hashBinding(clientBinding) };
-    await this.redis.set(this.key(state), JSON.stringify(stored), 'EX', FLOW_TTL_SECONDS);
+    const state = await this.flows.put({ ...flow, bindingHash: hashBinding(clientBinding) });
     return { state, clientBinding };
   }
 
   /** Takes the flow out of Redis; undefined when unknown, expired or already taken. */
   async consume(state: string): Promise<FlowState | undefined> {
     if (!STATE_PATTERN.test(state)) return undefined;
-    const raw = await this.redis.getdel(this.key(state));
-    return raw === null ? undefined : (JSON.parse(raw) as FlowState);
-  }
-
-  private key(state: string): string {
-    return `${this.prefix}:oauth2:state:${state}`;
+    return this.flows.take(state);
   }
 }
 

@@ -76,7 +76,7 @@ export function mountAuthRoutes(router: EndpointRouter, accounts: Accounts, cook
       ctx.status = 204;
     })
     .mount(api.listSessions, async (ctx, { caller }) => {
-      const sessions = await accounts.sessions.list(userIdOf(caller));
+      const sessions = await accounts.sessions.list(caller.userId);
       ctx.body = {
         sessions: sessions.map((session) => ({
           id: session.id,
@@ -91,12 +91,12 @@ export function mountAuthRoutes(router: EndpointRouter, accounts: Accounts, cook
       };
     })
     .mount(api.revokeSession, async (ctx, { caller, params }) => {
-      const revoked = await accounts.sessions.revoke(params.sessionId, 'revoked by user', userIdOf(caller));
+      const revoked = await accounts.sessions.revoke(params.sessionId, 'revoked by user', caller.userId);
       if (!revoked) throw new AppError('not_found', `no live session ${params.sessionId} of yours`);
       ctx.status = 204;
     })
     .mount(api.logoutEverywhere, async (ctx, { caller }) => {
-      const revoked = await accounts.sessions.revokeAll(accounts.deps.pool, userIdOf(caller), 'logout everywhere');
+      const revoked = await accounts.sessions.revokeAll(accounts.deps.pool, caller.userId, 'logout everywhere');
       clearRefreshCookie(ctx, cookies);
       ctx.body = { revoked };
     });
@@ -106,11 +106,6 @@ export function mountAuthRoutes(router: EndpointRouter, accounts: Accounts, cook
 export function clientOf(ctx: HttpContext): Required<Pick<ClientInfo, 'ip'>> & ClientInfo {
   const userAgent = ctx.get('User-Agent');
   return { ip: ctx.ip || 'unknown', ...(userAgent ? { userAgent } : {}) };
-}
-
-function userIdOf(caller: { kind: string; userId?: string }): string {
-  if (caller.kind !== 'user' || !caller.userId) throw new AppError('forbidden', 'guests have no account sessions');
-  return caller.userId;
 }
 
 type SessionLike = Pick<SignedIn, 'status' | 'sessionId' | 'accessToken' | 'expiresIn' | 'refreshToken' | 'refreshExpiresAt'> & Partial<Pick<SignedIn, 'user'>> & Partial<Pick<GuestSignedIn, 'guest'>>;

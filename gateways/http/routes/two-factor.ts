@@ -1,6 +1,4 @@
 import type { Accounts } from '../../../accounts/accounts.js';
-import type { Caller } from '../../../accounts/model.js';
-import { AppError } from '../../../errors/app-error.js';
 import * as api from '../api/two-factor.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { CookiePolicy } from '../session-cookie.js';
@@ -10,16 +8,15 @@ import { clientOf, sessionBody } from './auth.js';
 export function mountTwoFactorRoutes(router: EndpointRouter, accounts: Accounts, cookies: CookiePolicy): void {
   router
     .mount(api.totpSetup, async (ctx, { caller }) => {
-      const user = userOf(caller);
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await accounts.totp.setup({ id: user.userId, username: user.username });
+      ctx.body = await accounts.totp.setup({ id: caller.userId, username: caller.username });
     })
     .mount(api.totpEnable, async (ctx, { caller, body }) => {
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await accounts.totp.enable(userOf(caller).userId, body.code, clientOf(ctx));
+      ctx.body = await accounts.totp.enable(caller.userId, body.code, clientOf(ctx));
     })
     .mount(api.twoFactorDisable, async (ctx, { caller, body }) => {
-      await accounts.totp.disable(userOf(caller).userId, body.code, clientOf(ctx));
+      await accounts.totp.disable(caller.userId, body.code, clientOf(ctx));
       ctx.status = 204;
     })
     .mount(api.twoFactorVerify, async (ctx, { body }) => {
@@ -28,12 +25,7 @@ export function mountTwoFactorRoutes(router: EndpointRouter, accounts: Accounts,
     })
     .mount(api.regenerateRecoveryCodes, async (ctx, { caller, body }) => {
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await accounts.totp.regenerateRecoveryCodes(userOf(caller).userId, body.code, clientOf(ctx));
+      ctx.body = await accounts.totp.regenerateRecoveryCodes(caller.userId, body.code, clientOf(ctx));
     });
 }
 
-/** The router already refused guests on these endpoints; this narrows the type. */
-function userOf(caller: Caller): Extract<Caller, { kind: 'user' }> {
-  if (caller.kind !== 'user') throw new AppError('forbidden', 'guests have no account to protect with a second factor');
-  return caller;
-}

@@ -1,6 +1,4 @@
 import type { Accounts } from '../../../accounts/accounts.js';
-import type { ChangingUser } from '../../../accounts/methods/password-change.js';
-import type { Caller } from '../../../accounts/model.js';
 import { findUserById } from '../../../accounts/users.js';
 import { AppError } from '../../../errors/app-error.js';
 import * as api from '../api/users.js';
@@ -20,15 +18,10 @@ export function mountUserRoutes(router: EndpointRouter, accounts: Accounts): voi
   })
     .mount(api.changePasswordOpaque, async (ctx, { caller, body }) => {
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await accounts.passwordChange.opaqueStart(changing(caller), body.registrationRequest);
+      ctx.body = await accounts.passwordChange.opaqueStart(caller, body.registrationRequest);
     })
     .mount(api.changePassword, async (ctx, { caller, body }) => {
-      ctx.body = await accounts.passwordChange.change(changing(caller), body, clientOf(ctx));
+      ctx.body = await accounts.passwordChange.change(caller, body, clientOf(ctx));
     });
 }
 
-/** The router admits only users on these endpoints; this narrows the type. */
-function changing(caller: Caller): ChangingUser {
-  if (caller.kind !== 'user') throw new AppError('forbidden', 'guests have no password');
-  return { userId: caller.userId, username: caller.username, sessionId: caller.sessionId };
-}

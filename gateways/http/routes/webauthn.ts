@@ -1,8 +1,6 @@
 import type { Accounts } from '../../../accounts/accounts.js';
 import type { StoredPasskey } from '../../../accounts/methods/webauthn-passkeys.js';
-import type { Caller } from '../../../accounts/model.js';
 import type { SignInResult } from '../../../accounts/sign-in.js';
-import { AppError } from '../../../errors/app-error.js';
 import * as api from '../api/webauthn.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { CookiePolicy } from '../session-cookie.js';
@@ -44,21 +42,20 @@ export function mountWebAuthnRoutes(router: EndpointRouter, accounts: Accounts, 
       answerSignIn(ctx, await accounts.webauthn.loginVerify(body, clientOf(ctx)), 200);
     })
     .mount(api.passkeyBindOptions, async (ctx, { caller }) => {
-      const user = userOf(caller);
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = await accounts.webauthn.bindOptions({ id: user.userId, username: user.username, displayName: user.displayName });
+      ctx.body = await accounts.webauthn.bindOptions({ id: caller.userId, username: caller.username, displayName: caller.displayName });
     })
     .mount(api.bindPasskey, async (ctx, { caller, body }) => {
-      const passkey = await accounts.webauthn.bind(userOf(caller).userId, body);
+      const passkey = await accounts.webauthn.bind(caller.userId, body);
       ctx.status = 201;
       ctx.body = passkeyView(passkey);
     })
     .mount(api.listPasskeys, async (ctx, { caller }) => {
-      const passkeys = await accounts.webauthn.list(userOf(caller).userId);
+      const passkeys = await accounts.webauthn.list(caller.userId);
       ctx.body = { passkeys: passkeys.map(passkeyView) };
     })
     .mount(api.deletePasskey, async (ctx, { caller, params }) => {
-      await accounts.webauthn.remove(userOf(caller).userId, params.id);
+      await accounts.webauthn.remove(caller.userId, params.id);
       ctx.status = 204;
     });
 }
@@ -74,8 +71,3 @@ function passkeyView(passkey: StoredPasskey): Record<string, unknown> {
   };
 }
 
-/** The router already refused guests on these endpoints; this narrows the type. */
-function userOf(caller: Caller): Extract<Caller, { kind: 'user' }> {
-  if (caller.kind !== 'user') throw new AppError('forbidden', 'guests have no account to add passkeys to');
-  return caller;
-}
