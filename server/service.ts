@@ -6,6 +6,7 @@ import type { StartupConfig } from '../config/types.js';
 import { AppError } from '../errors/app-error.js';
 import { createRoomActorType, runChatRetention } from '../actors/room/index.js';
 import { ActorClient } from '../actors/runtime/client.js';
+import { ActorEvents } from '../actors/runtime/events.js';
 import { purgeExpiredCommands } from '../actors/runtime/command-log.js';
 import { ActorHost } from '../actors/runtime/host.js';
 import { Accounts } from '../accounts/accounts.js';
@@ -13,6 +14,8 @@ import { purgeCodes } from '../accounts/email/codes.js';
 import { createMailer } from '../mail/mailer.js';
 import { createHttpApp } from '../gateways/http/app.js';
 import { cookiePolicyFor } from '../gateways/http/session-cookie.js';
+import type { GatewayDeps } from '../gateways/gateway-deps.js';
+import { RoomClient } from '../gateways/rooms/room-client.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
@@ -45,6 +48,8 @@ export interface ServiceOptions {
 export interface RunningService {
   /** Base URL of the public HTTP API, when this process has the gateway role. */
   httpUrl?: string;
+  /** Address (host:port) of the gRPC API, when this process has the gateway role. */
+  grpcAddress?: string;
   managementAddress: string;
   settings: RuntimeSettings;
   stop(): Promise<void>;
@@ -179,7 +184,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     let httpUrl: string | undefined;
     let connectedClients = (): number => 0;
     if (roles.includes('gateway')) {
-      const app = createHttpApp({ config, logger, readiness, metrics: metrics.http, api: { accounts, cookies: cookiePolicyFor(config), reviews } });
+      const gateway: GatewayDeps = {
+        config,
+        logger,
+        pool: connections.pool,
+        redis: connections.redis,
+        nats: connections.nats,
+        settings,
+        accounts,
+        reviews,
+        rooms: new RoomClient(new ActorClient(connections.nats, config.nats.subject_prefix)),
+        events: new ActorEvents(connections.nats, config.nats.subject_prefix, logger),
+      };
+      const app = createHttpApp({ config, logger, readiness, metrics: metrics.http, api: { accounts, cookies: cookiePolicyFor(config), reviews, gateway } });
       const httpServer = createServer(app.callback());
       connectedClients = countConnections(httpServer);
       await listen(httpServer, config.server.port, config.server.host);

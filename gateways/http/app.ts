@@ -5,6 +5,7 @@ import type { Logger } from '../../observability/logger.js';
 import type { HttpMetrics } from '../../observability/metrics.js';
 import type { ReadinessProbe } from '../../server/readiness.js';
 import type { ReviewClient } from '../../workflows/review-client.js';
+import type { GatewayDeps } from '../gateway-deps.js';
 import { accessLog } from './access-log.js';
 import { bearerCallerResolver } from './authenticate.js';
 import { corsPolicy } from './cors.js';
@@ -37,6 +38,8 @@ export interface HttpAppOptions {
     cookies: CookiePolicy;
     /** Review workflows for the admin endpoints; without it they answer `unavailable`. */
     reviews?: ReviewClient;
+    /** Rooms, notifications and the realtime gateway; without it only the accounts API is served. */
+    gateway?: GatewayDeps;
   };
 }
 

@@ -1,0 +1,29 @@
+/**
+ * What the client-facing gateways (HTTP API, WebSocket, gRPC) share in one process. They hold
+ * no room state: rooms are reached through `rooms`, their events through `events` (one NATS
+ * subscription per room per process, shared by every socket and stream in it).
+ */
+import type { Redis } from 'ioredis';
+import type { NatsConnection } from 'nats';
+import type pg from 'pg';
+import type { Accounts } from '../accounts/accounts.js';
+import type { ActorEvents } from '../actors/runtime/events.js';
+import type { StartupConfig } from '../config/types.js';
+import type { Logger } from '../observability/logger.js';
+import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import type { ReviewClient } from '../workflows/review-client.js';
+import type { RoomClient } from './rooms/room-client.js';
+
+export interface GatewayDeps {
+  config: StartupConfig;
+  logger: Logger;
+  pool: pg.Pool;
+  redis: Redis;
+  nats: NatsConnection;
+  settings: RuntimeSettings;
+  accounts: Accounts;
+  rooms: RoomClient;
+  events: ActorEvents;
+  /** Review workflows; without them the admin review endpoints answer `unavailable`. */
+  reviews?: ReviewClient;
+}

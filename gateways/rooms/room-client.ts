@@ -1,0 +1,59 @@
+/**
+ * What every gateway (HTTP, WebSocket, gRPC) uses to reach rooms: a room command typed by its
+ * kind, sent as the authenticated caller, answered with the actor's result and the room's
+ * event seq. Gateways hold no room state; this is the only way they change a room.
+ */
+import { randomBytes } from 'node:crypto';
+import { actorCallerOf } from '../../accounts/actor-caller.js';
+import type { Caller } from '../../accounts/model.js';
+import { ROOM_ACTOR_TYPE, type RoomCommandKind, type RoomCommandOf, type RoomResultOf } from '../../actors/room/index.js';
+import type { ActorClient, SendResult, TypedActorClient } from '../../actors/runtime/client.js';
+
+export interface RoomSendOptions {
+  /** The client's idempotency key: a resend with the same id (through any gateway) runs once. */
+  commandId?: string;
+  /** The client's own send time (server-clock ms), for transit compensation of play/seek. */
+  sentAt?: number;
+  timeoutMs?: number;
+}
+
+/** Room ids are 16 random bytes in base64url: unguessable, since a hidden room is reachable by id alone. */
+export function newRoomId(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+export class RoomClient {
+  private readonly rooms: TypedActorClient;
+
+  constructor(actors: ActorClient) {
+    this.rooms = actors.forType(ROOM_ACTOR_TYPE);
+  }
+
+  send<K extends RoomCommandKind>(
+    roomId: string,
+    command: RoomCommandOf<K> & { kind: K },
+    caller: Caller,
+    options: RoomSendOptions = {},
+  ): Promise<SendResult<RoomResultOf<K>>> {
+    return this.rooms.send<RoomResultOf<K>>(roomId, command, {
+      caller: actorCallerOf(caller),
+      ...(options.commandId !== undefined ? { commandId: options.commandId } : {}),
+      ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
+  }
+
+  /** A command sent as the service itself (admin tools): every permission, never a member. */
+  sendAsService<K extends RoomCommandKind>(
+    roomId: string,
+    command: RoomCommandOf<K> & { kind: K },
+    actorName: string,
+    options: RoomSendOptions = {},
+  ): Promise<SendResult<RoomResultOf<K>>> {
+    return this.rooms.send<RoomResultOf<K>>(roomId, command, {
+      caller: { userId: `service:${actorName}`, name: actorName, service: true },
+      ...(options.commandId !== undefined ? { commandId: options.commandId } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
+  }
+}

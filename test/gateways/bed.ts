@@ -1,0 +1,155 @@
+/**
+ * A whole service in the test process: `startService` with the gateway and actor roles on a
+ * fresh database of the test stack, as `svc serve` runs it, plus the client-side steps every
+ * gateway test needs (sign up, call the API). Tests that need a second gateway start a second
+ * bed on the same database (`databaseUrl`).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig, requireValid } from '../../config/load.js';
+import type { StartupConfig } from '../../config/types.js';
+import { createLogger } from '../../observability/logger.js';
+import type { Role } from '../../server/roles.js';
+import { startService, type RunningService } from '../../server/service.js';
+import { migrate } from '../../store/migrate.js';
+import { createPool } from '../../store/pool.js';
+import { generatedSecrets } from '../harness/replica.js';
+import { freePort, freshDatabase, testStack } from '../harness/stack.js';
+
+export const ALLOWED_ORIGIN = 'https://watch.example.com';
+
+export interface Answer<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface Member {
+  userId: string;
+  username: string;
+  token: string;
+  sessionId: string;
+}
+
+export interface GatewayBed {
+  url: string;
+  /** host:port of the gRPC API. */
+  grpcAddress: string;
+  databaseUrl: string;
+  config: StartupConfig;
+  service: RunningService;
+  /** Writes runtime settings of one group, as an operator would. */
+  set(group: string, values: Record<string, unknown>): Promise<void>;
+  /** A new user with an account, signed in (direct password signup). */
+  signUp(prefix?: string): Promise<Member>;
+  /** A new guest session. */
+  guest(displayName?: string): Promise<Member>;
+  /** A JSON request to this bed's API; `token` becomes the bearer. */
+  call<T = Record<string, unknown>>(method: string, path: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<Answer<T>>;
+  close(): Promise<void>;
+}
+
+const logger = createLogger({ level: (process.env.SVCTEST_LOG_LEVEL as 'warn' | undefined) ?? 'fatal', destination: 'stderr' });
+const secretsOnce = generatedSecrets();
+
+export interface BedOptions {
+  roles?: Role[];
+  /** Share the database (and so the rooms and users) of another bed. */
+  databaseUrl?: string;
+  env?: Record<string, string>;
+}
+
+export async function startGatewayBed(label: string, options: BedOptions = {}): Promise<GatewayBed> {
+  const stack = testStack();
+  const databaseUrl = options.databaseUrl ?? (await freshDatabase(label));
+  if (!options.databaseUrl) {
+    const pool = createPool({ url: databaseUrl, max: 2 });
+    await migrate(pool, logger);
+    await pool.end();
+  }
+  const dataDir = await mkdtemp(join(tmpdir(), 'svc-gateway-'));
+  const env: Record<string, string> = {
+    ...(await secretsOnce),
+    SVC_DATABASE_URL: databaseUrl,
+    SVC_REDIS_URL: stack.redisUrl,
+    SVC_NATS_URL: stack.natsUrl,
+    // Each bed's rooms are its own: several test files share one NATS.
+    SVC_NATS_SUBJECT_PREFIX: options.databaseUrl ? prefixOf(options.databaseUrl) : prefixOf(databaseUrl),
+    SVC_TEMPORAL_ADDRESS: stack.temporalAddress,
+    SVC_DATA_DIR: dataDir,
+    SVC_SERVER_HOST: '127.0.0.1',
+    SVC_SERVER_PORT: String(await freePort()),
+    SVC_GRPC_HOST: '127.0.0.1',
+    SVC_GRPC_PORT: String(await freePort()),
+    // Tests speak for many clients, told apart by X-Forwarded-For (rate limits are per address).
+    SVC_SERVER_TRUST_PROXY: 'true',
+    SVC_SERVER_CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
+    SVC_WEBAUTHN_RP_ORIGIN: 'https://svc.test',
+    SVC_WEBAUTHN_RP_ID: 'svc.test',
+    ...options.env,
+  };
+  delete env.SVC_MANAGEMENT_TOKEN;
+  delete env.SVC_MANAGEMENT_ENDPOINT;
+  const config = requireValid(await loadConfig({ env }), 'server');
+  const service = await startService({ config, roles: options.roles ?? ['gateway', 'actors'], logger });
+  const url = service.httpUrl ?? '';
+  const ip = (): string => `198.51.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+
+  const call: GatewayBed['call'] = async (method, path, body, token, headers = {}) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        'x-forwarded-for': ip(),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : {}) as never, headers: response.headers };
+  };
+  const set: GatewayBed['set'] = (group, values) =>
+    service.settings.update(group, values, { actor: 'test', source: 'test', replicaId: config.replica_id }).then(() => undefined);
+  await set('user', { enablePasswordSignup: true });
+
+  return {
+    url,
+    grpcAddress: service.grpcAddress ?? '',
+    databaseUrl,
+    config,
+    service,
+    set,
+    call,
+    async signUp(prefix = 'user') {
+      const username = `${prefix}_${randomUUID().slice(0, 8)}`;
+      const answer = await call<{ accessToken: string; sessionId: string; user: { id: string } }>(
+        'POST',
+        '/api/auth/password/register',
+        { username, password: 'correct horse battery staple' },
+        undefined,
+        { 'x-svc-client': 'native' },
+      );
+      if (answer.status !== 201) throw new Error(`signup failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return { userId: answer.body.user.id, username, token: answer.body.accessToken, sessionId: answer.body.sessionId };
+    },
+    async guest(displayName = 'Guest') {
+      const answer = await call<{ accessToken: string; sessionId: string; guest: { id: string } }>(
+        'POST',
+        '/api/auth/guest',
+        { displayName },
+        undefined,
+        { 'x-svc-client': 'native' },
+      );
+      if (answer.status !== 200) throw new Error(`guest sign-in failed: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return { userId: answer.body.guest.id, username: displayName, token: answer.body.accessToken, sessionId: answer.body.sessionId };
+    },
+    close: () => service.stop(),
+  };
+}
+
+function prefixOf(databaseUrl: string): string {
+  return `t${databaseUrl.split('/').pop()!.replace(/[^A-Za-z0-9]/g, '').slice(-24)}`;
+}
