@@ -4,7 +4,8 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.svc/**'] },
+  // gateways/grpc/gen: TypeScript generated from proto/ at build time (infra/build-proto.sh).
+  { ignores: ['dist/**', 'node_modules/**', '.svc/**', 'gateways/grpc/gen/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -21,7 +21,8 @@ esac
 
 scrub_svc_environment
 bash infra/install.sh
-log "compiling (tsc)"
+log "generating gRPC types (npm run build:proto), compiling (tsc)"
+npm run --silent build:proto
 npx tsc -p .
 [[ -f $program ]] || die "no benchmark program $program (compiled from bench/*.ts)"
 

@@ -14,7 +14,8 @@ SVC_STATE_DIR="$SVC_REPO_ROOT/.svc"
 SECRETS_FILE="$SVC_STATE_DIR/secrets.env"
 
 bash infra/install.sh
-log "compiling (tsc)"
+log "generating gRPC types (npm run build:proto), compiling (tsc)"
+npm run --silent build:proto
 npx tsc -p .
 
 # The dev stack always lives in .svc/stack, keeps its data, and has the Temporal UI, whatever a

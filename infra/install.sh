@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building, testing and running svc locally need, and only what is missing:
 #   - Debian packages: the PostgreSQL server and Redis (apt-get, with sudo when not root);
-#   - nats-server and the Temporal CLI at the versions pinned in infra/versions.sh, built with
-#     `go install` into ${SVC_CACHE_DIR:-~/.cache/svc}/bin/<name>-<version>/ (outside the clone);
+#   - nats-server, the Temporal CLI and grpcurl (for the gRPC tests) at the versions pinned in
+#     infra/versions.sh, built with `go install` into ${SVC_CACHE_DIR:-~/.cache/svc}/bin/<name>-<version>/ (outside the clone);
 #   - Node dependencies (`npm ci`) when node_modules is missing or older than package-lock.json.
 # Safe to run any number of times; a run with nothing to do takes about a second.
 set -euo pipefail
@@ -89,5 +89,6 @@ install_system_packages
 pg_bindir >/dev/null || die "PostgreSQL server binaries not found after installing packages; set SVC_PG_BINDIR"
 build_go_binary "$NATS_SERVER_MODULE" "$NATS_SERVER_VERSION" "$NATS_SERVER_BIN"
 build_go_binary "$TEMPORAL_CLI_MODULE" "$TEMPORAL_CLI_VERSION" "$TEMPORAL_BIN"
+build_go_binary "$GRPCURL_MODULE" "$GRPCURL_VERSION" "$GRPCURL_BIN"
 install_node_modules
-log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, node_modules"
+log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, grpcurl $GRPCURL_VERSION, node_modules"

@@ -12,7 +12,8 @@ cd "$SVC_REPO_ROOT"
 
 scrub_svc_environment
 bash infra/install.sh
-log "compiling (tsc)"
+log "generating gRPC types (npm run build:proto), compiling (tsc)"
+npm run --silent build:proto
 npx tsc -p .
 log "linting (eslint)"
 npx eslint .
@@ -20,5 +21,7 @@ npx eslint .
 throwaway_stack_up
 log "running ava against the stack in $SVCTEST_STACK_DIR"
 status=0
+# The gRPC tests call the API with a stock client too (built by install.sh).
+export SVCTEST_GRPCURL=$GRPCURL_BIN
 env -u SVC_CACHE_DIR npx ava "$@" || status=$?
 exit "$status"

@@ -10,6 +10,10 @@ NATS_SERVER_VERSION=v2.12.3
 TEMPORAL_CLI_MODULE=github.com/temporalio/cli/cmd/temporal
 TEMPORAL_CLI_VERSION=v1.5.1
 
+# grpcurl, a stock gRPC client: the gRPC tests list and call the API through server reflection.
+GRPCURL_MODULE=github.com/fullstorydev/grpcurl/cmd/grpcurl
+GRPCURL_VERSION=v1.9.4
+
 # PostgreSQL major version preferred for the local cluster (Debian's `postgresql` package in
 # bookworm). Another installed major is used when this one is absent; see pg_bindir.
 POSTGRES_MAJOR=15

@@ -10,6 +10,7 @@ source "$SVC_REPO_ROOT/infra/versions.sh"
 SVC_CACHE_DIR=${SVC_CACHE_DIR:-$HOME/.cache/svc}
 NATS_SERVER_BIN="$SVC_CACHE_DIR/bin/nats-server-$NATS_SERVER_VERSION/nats-server"
 TEMPORAL_BIN="$SVC_CACHE_DIR/bin/temporal-$TEMPORAL_CLI_VERSION/temporal"
+GRPCURL_BIN="$SVC_CACHE_DIR/bin/grpcurl-$GRPCURL_VERSION/grpcurl"
 
 log() { printf '[%s] %s\n' "${SVC_LOG_TAG:-infra}" "$*" >&2; }
 die() {
