@@ -46,3 +46,31 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
 export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 }
+
+/**
+ * The gRPC status of each code, by the status's name (the numbers are fixed by gRPC and
+ * resolved in `gateways/grpc/status.ts`). Clients that need more than the status read the code
+ * itself from the `svc-error-code` trailer. docs/2026-11-23-grpc-api.md explains each choice.
+ */
+export const GRPC_STATUS = {
+  invalid_argument: 'INVALID_ARGUMENT',
+  unauthenticated: 'UNAUTHENTICATED',
+  forbidden: 'PERMISSION_DENIED',
+  not_found: 'NOT_FOUND',
+  // Stale guards, "nothing selected", a livestream seek, a taken id: the state must change first.
+  conflict: 'FAILED_PRECONDITION',
+  limit_exceeded: 'RESOURCE_EXHAUSTED',
+  // What gRPC itself answers for a message over the size limit.
+  payload_too_large: 'RESOURCE_EXHAUSTED',
+  rate_limited: 'RESOURCE_EXHAUSTED',
+  signup_disabled: 'PERMISSION_DENIED',
+  review_pending: 'PERMISSION_DENIED',
+  review_rejected: 'PERMISSION_DENIED',
+  account_banned: 'PERMISSION_DENIED',
+  busy: 'UNAVAILABLE',
+  unavailable: 'UNAVAILABLE',
+  deadline_exceeded: 'DEADLINE_EXCEEDED',
+  internal: 'INTERNAL',
+} as const satisfies Record<ErrorCode, string>;
+
+export type GrpcStatusName = (typeof GRPC_STATUS)[ErrorCode];

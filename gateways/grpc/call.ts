@@ -1,0 +1,180 @@
+/**
+ * What every gRPC handler shares, like the HTTP middleware stack: a request id (the client's
+ * `x-request-id` when sane, sent back as `svc-request-id`), the bearer caller resolved once
+ * (`gateways/bearer.ts`), the client address for rate limits, errors mapped by `status.ts`,
+ * and one access-log line per call. Handlers only translate and call domain code.
+ */
+import { randomUUID } from 'node:crypto';
+import * as grpc from '@grpc/grpc-js';
+import type { Accounts } from '../../accounts/accounts.js';
+import type { Caller } from '../../accounts/model.js';
+import { AppError } from '../../errors/app-error.js';
+import type { Logger } from '../../observability/logger.js';
+import { callerFromBearer } from '../bearer.js';
+import { isSaneRequestId } from '../http/request-id.js';
+import { REQUEST_ID_KEY, serviceErrorOf } from './status.js';
+
+/** A client's idempotency key for room commands: a resend with the same id runs once. */
+export const COMMAND_ID_KEY = 'svc-command-id';
+
+export interface CallContext {
+  /** `/svc.v1.RoomService/GetRoom`. */
+  method: string;
+  requestId: string;
+  log: Logger;
+  /** For rate limits and the session list. */
+  client: { ip: string; userAgent?: string };
+  caller: Caller | undefined;
+  commandId?: string;
+  /** What is left of the client's deadline, when it set one. */
+  timeoutMs?: number;
+}
+
+export interface CallerContext extends CallContext {
+  caller: Caller;
+}
+
+export interface GrpcCallDeps {
+  logger: Logger;
+  accounts: Pick<Accounts, 'tokens' | 'sessions'>;
+  /** `server.trust_proxy`: take the client address from `x-forwarded-for` (set by the ingress). */
+  trustProxy: boolean;
+}
+
+type AnyCall = grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>;
+
+const SANE_COMMAND_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export class GrpcCalls {
+  constructor(private readonly deps: GrpcCallDeps) {}
+
+  /** A unary call anyone may make (sign-in); the caller is resolved when a token is sent. */
+  publicUnary<Req, Res>(handler: (request: Req, ctx: CallContext) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+    return (call, callback) => {
+      void this.runUnary(call as AnyCall as grpc.ServerUnaryCall<Req, Res>, callback, (ctx) => handler(call.request, ctx), false);
+    };
+  }
+
+  /** A unary call that needs a signed-in user or guest (`authorization: Bearer <token>`). */
+  unary<Req, Res>(handler: (request: Req, ctx: CallerContext) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+    return (call, callback) => {
+      void this.runUnary(call, callback, (ctx) => handler(call.request, ctx as CallerContext), true);
+    };
+  }
+
+  /**
+   * A server-streaming call that needs a caller. `handler` writes to the stream and resolves
+   * when the stream is over (the client cancelled, or the handler ended it); a rejection ends
+   * the call with the error's status.
+   */
+  serverStream<Req, Res>(handler: (call: grpc.ServerWritableStream<Req, Res>, ctx: CallerContext) => Promise<void>): grpc.handleServerStreamingCall<Req, Res> {
+    return (call) => {
+      void this.runStream(call, handler);
+    };
+  }
+
+  private async runUnary<Req, Res>(
+    call: grpc.ServerUnaryCall<Req, Res>,
+    callback: grpc.sendUnaryData<Res>,
+    run: (ctx: CallContext) => Promise<Res>,
+    needsCaller: boolean,
+  ): Promise<void> {
+    const started = performance.now();
+    const ctx = this.context(call as AnyCall);
+    call.sendMetadata(requestIdMetadata(ctx.requestId));
+    try {
+      ctx.caller = await this.resolveCaller(call.metadata, ctx, needsCaller);
+      const response = await run(ctx);
+      this.logDone(ctx, started, undefined, call.cancelled);
+      callback(null, response);
+    } catch (err) {
+      this.logDone(ctx, started, err, call.cancelled);
+      callback(serviceErrorOf(err, ctx.requestId));
+    }
+  }
+
+  private async runStream<Req, Res>(
+    call: grpc.ServerWritableStream<Req, Res>,
+    handler: (call: grpc.ServerWritableStream<Req, Res>, ctx: CallerContext) => Promise<void>,
+  ): Promise<void> {
+    const started = performance.now();
+    const ctx = this.context(call as AnyCall);
+    call.sendMetadata(requestIdMetadata(ctx.requestId));
+    try {
+      ctx.caller = await this.resolveCaller(call.metadata, ctx, true);
+      await handler(call, ctx as CallerContext);
+      this.logDone(ctx, started, undefined, call.cancelled);
+      if (!call.cancelled) call.end();
+    } catch (err) {
+      this.logDone(ctx, started, err, call.cancelled);
+      if (!call.cancelled) call.emit('error', serviceErrorOf(err, ctx.requestId));
+    }
+  }
+
+  private context(call: AnyCall): CallContext {
+    const incoming = call.metadata.get('x-request-id')[0];
+    const requestId = typeof incoming === 'string' && isSaneRequestId(incoming) ? incoming : randomUUID();
+    const method = call.getPath();
+    const userAgent = call.metadata.get('user-agent')[0];
+    const commandId = call.metadata.get(COMMAND_ID_KEY)[0];
+    const deadline = call.getDeadline();
+    const deadlineMs = deadline instanceof Date ? deadline.getTime() : deadline;
+    const ctx: CallContext = {
+      method,
+      requestId,
+      log: this.deps.logger.child({ requestId }),
+      client: { ip: this.clientIp(call), ...(typeof userAgent === 'string' ? { userAgent } : {}) },
+      caller: undefined,
+    };
+    if (typeof commandId === 'string') ctx.commandId = commandId;
+    if (Number.isFinite(deadlineMs)) ctx.timeoutMs = Math.max(1, deadlineMs - Date.now());
+    return ctx;
+  }
+
+  private clientIp(call: AnyCall): string {
+    if (this.deps.trustProxy) {
+      // Like Koa with `proxy: true`: the first (client-most) address of the header.
+      const forwarded = call.metadata.get('x-forwarded-for')[0];
+      const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
+      if (first) return first;
+    }
+    return addressOfPeer(call.getPeer());
+  }
+
+  private async resolveCaller(metadata: grpc.Metadata, ctx: CallContext, required: boolean): Promise<Caller | undefined> {
+    if (ctx.commandId !== undefined && !SANE_COMMAND_ID.test(ctx.commandId)) {
+      throw AppError.invalid([{ key: COMMAND_ID_KEY, message: 'must be 1 to 128 characters of A-Z, a-z, 0-9, ".", "_", ":" or "-"' }]);
+    }
+    const header = metadata.get('authorization')[0];
+    const caller = typeof header === 'string' ? await callerFromBearer(header, this.deps.accounts.tokens, this.deps.accounts.sessions) : undefined;
+    if (!caller && required) {
+      throw new AppError('unauthenticated', 'sign in first: send a valid access token as metadata "authorization: Bearer <token>"');
+    }
+    return caller;
+  }
+
+  private logDone(ctx: CallContext, started: number, err: unknown, cancelled: boolean): void {
+    const durationMs = Math.round((performance.now() - started) * 100) / 100;
+    if (err === undefined) {
+      ctx.log.info({ method: ctx.method, status: 'OK', durationMs, ...(cancelled ? { cancelled: true } : {}) }, 'grpc call');
+      return;
+    }
+    const error = serviceErrorOf(err, ctx.requestId);
+    const code = error.metadata.get('svc-error-code')[0];
+    const fields = { method: ctx.method, status: grpc.status[error.code], code, durationMs, ...(cancelled ? { cancelled: true } : {}) };
+    if (code === 'internal') ctx.log.error({ ...fields, err }, 'grpc call');
+    else ctx.log.info({ ...fields, reason: error.details }, 'grpc call');
+  }
+}
+
+function requestIdMetadata(requestId: string): grpc.Metadata {
+  const metadata = new grpc.Metadata();
+  metadata.set(REQUEST_ID_KEY, requestId);
+  return metadata;
+}
+
+/** `127.0.0.1:50312` or `::1:50312` (grpc-js joins address and port with a colon) to the address. */
+export function addressOfPeer(peer: string): string {
+  const match = /^(.*):\d+$/.exec(peer);
+  return (match?.[1] ?? peer).replace(/^\[(.*)\]$/, '$1') || 'unknown';
+}

@@ -1,0 +1,93 @@
+/**
+ * RoomService (without WatchRoom, see `watch.ts`): room.create/get/update/delete,
+ * member.join/leave, owner.transfer, and the public room list read from PostgreSQL.
+ */
+import type { RoomCommandOf } from '../../../actors/room/index.js';
+import type { PermissionOverrides } from '../../../actors/room/model.js';
+import type { Permission } from '../../../permissions/names.js';
+import { AppError } from '../../../errors/app-error.js';
+import { newRoomId } from '../../rooms/room-client.js';
+import type { GrpcCalls } from '../call.js';
+import type { PermissionOverrides__Output } from '../gen/svc/v1/PermissionOverrides.js';
+import type { PermissionOverridesUpdate__Output } from '../gen/svc/v1/PermissionOverridesUpdate.js';
+import type { RoomServiceHandlers } from '../gen/svc/v1/RoomService.js';
+import type { PublicRooms } from '../public-rooms.js';
+import { enumIn, type RoomCalls } from '../room-calls.js';
+import { MEMBER_STATUS, member, roomInfo, roomView, VISIBILITY } from '../views.js';
+
+/** What newRoomId() makes: 16 random bytes in base64url. */
+const CLIENT_ROOM_ID = /^[A-Za-z0-9_-]{22}$/;
+const ROLES = ['admin', 'member', 'guest'] as const;
+
+export function roomService(calls: GrpcCalls, rooms: RoomCalls, publicRooms: PublicRooms): Omit<RoomServiceHandlers, 'WatchRoom'> {
+  return {
+    CreateRoom: calls.unary(async (request, ctx) => {
+      if (request.roomId !== undefined && !CLIENT_ROOM_ID.test(request.roomId)) {
+        throw AppError.invalid([{ key: 'roomId', message: 'must be 22 characters of base64url (16 random bytes), or absent' }]);
+      }
+      const roomId = request.roomId ?? newRoomId();
+      const settings = request.settings;
+      const result = await rooms.send(ctx, roomId, {
+        kind: 'room.create',
+        name: request.name,
+        password: request.password,
+        visibility: enumIn(VISIBILITY, request.visibility, 'visibility'),
+        requireJoinApproval: request.requireJoinApproval,
+        settings: settings
+          ? { permissionOverrides: overridesIn(settings.permissionOverrides), waitForAllReady: settings.waitForAllReady, readyTimeoutMs: settings.readyTimeoutMs }
+          : undefined,
+      });
+      return { room: roomInfo(result.room) };
+    }),
+    GetRoom: calls.unary(async (request, ctx) => roomView(await rooms.send(ctx, request.roomId, { kind: 'room.get' }))),
+    UpdateRoom: calls.unary(async (request, ctx) => {
+      const result = await rooms.send(ctx, request.roomId, {
+        kind: 'room.update',
+        name: request.name,
+        password: request.password,
+        visibility: request.visibility === undefined ? undefined : enumIn(VISIBILITY, request.visibility, 'visibility'),
+        requireJoinApproval: request.requireJoinApproval,
+        permissionOverrides: overridesUpdateIn(request.permissionOverrides),
+        waitForAllReady: request.waitForAllReady,
+        readyTimeoutMs: request.readyTimeoutMs,
+      });
+      return { room: roomInfo(result.room) };
+    }),
+    DeleteRoom: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'room.delete' })),
+    JoinRoom: calls.unary(async (request, ctx) => {
+      const result = await rooms.send(ctx, request.roomId, { kind: 'member.join', password: request.password });
+      return { status: MEMBER_STATUS[result.status], member: member(result.member) };
+    }),
+    LeaveRoom: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'member.leave' })),
+    TransferOwnership: calls.unary(async (request, ctx) => {
+      const result = await rooms.send(ctx, request.roomId, { kind: 'owner.transfer', userId: request.userId });
+      return { room: roomInfo(result.room) };
+    }),
+    ListPublicRooms: calls.unary(async (request) => publicRooms.list({ query: request.query, pageSize: request.pageSize, pageToken: request.pageToken })),
+  };
+}
+
+/** Absent roles use the runtime default (the actor's `undefined`). */
+function overridesIn(overrides: PermissionOverrides__Output | null): PermissionOverrides | undefined {
+  if (!overrides) return undefined;
+  const out: PermissionOverrides = {};
+  for (const role of ROLES) {
+    const list = overrides[role];
+    if (list) out[role] = list.permissions as Permission[];
+  }
+  return out;
+}
+
+type OverridesUpdate = NonNullable<RoomCommandOf<'room.update'>['permissionOverrides']>;
+
+/** Per role: `set` replaces the list, `reset` goes back to the default (the actor's null), absent leaves it. */
+function overridesUpdateIn(update: PermissionOverridesUpdate__Output | null): OverridesUpdate | undefined {
+  if (!update) return undefined;
+  const out: OverridesUpdate = {};
+  for (const role of ROLES) {
+    const change = update[role];
+    if (change?.change === 'set') out[role] = change.set?.permissions ?? [];
+    else if (change?.change === 'reset' && change.reset) out[role] = null;
+  }
+  return out;
+}

@@ -1,0 +1,243 @@
+/**
+ * The room actor's views (actors/room/model.ts, events.ts) as the API's messages. Field names
+ * are the same by construction (the protos use the actor's names); what is mapped here is
+ * enums (`public` <-> `ROOM_VISIBILITY_PUBLIC`) and null (absent). Each function returns the
+ * generated `__Output` type, so a field added to a message but not filled fails to compile, and
+ * each enum table is a `Record` over the actor's union, so a value added there fails too.
+ */
+import type { RoomEvent as ActorRoomEvent, MemberLeftReason as ActorLeftReason, PlaybackCause as ActorCause } from '../../actors/room/events.js';
+import type * as model from '../../actors/room/model.js';
+import type { ChatMessage__Output } from './gen/svc/v1/ChatMessage.js';
+import type { MediaItem__Output } from './gen/svc/v1/MediaItem.js';
+import type { Member__Output } from './gen/svc/v1/Member.js';
+import type { MemberLeftReason__Output } from './gen/svc/v1/MemberLeftReason.js';
+import type { MemberRoomView__Output } from './gen/svc/v1/MemberRoomView.js';
+import type { MemberStatus__Output } from './gen/svc/v1/MemberStatus.js';
+import type { MyStanding__Output } from './gen/svc/v1/MyStanding.js';
+import type { PermissionOverrides__Output } from './gen/svc/v1/PermissionOverrides.js';
+import type { Playback__Output } from './gen/svc/v1/Playback.js';
+import type { PlaybackCause__Output } from './gen/svc/v1/PlaybackCause.js';
+import type { PlayerState__Output } from './gen/svc/v1/PlayerState.js';
+import type { RoomEvent__Output } from './gen/svc/v1/RoomEvent.js';
+import type { RoomInfo__Output } from './gen/svc/v1/RoomInfo.js';
+import type { RoomPreview__Output } from './gen/svc/v1/RoomPreview.js';
+import type { RoomRole__Output } from './gen/svc/v1/RoomRole.js';
+import type { RoomStatus__Output } from './gen/svc/v1/RoomStatus.js';
+import type { RoomView__Output } from './gen/svc/v1/RoomView.js';
+import type { RoomVisibility__Output } from './gen/svc/v1/RoomVisibility.js';
+
+export const VISIBILITY = { public: 'ROOM_VISIBILITY_PUBLIC', hidden: 'ROOM_VISIBILITY_HIDDEN' } as const satisfies Record<model.RoomVisibility, RoomVisibility__Output>;
+export const ROOM_STATUS = {
+  pending_review: 'ROOM_STATUS_PENDING_REVIEW',
+  active: 'ROOM_STATUS_ACTIVE',
+  rejected: 'ROOM_STATUS_REJECTED',
+} as const satisfies Record<model.RoomStatus, RoomStatus__Output>;
+export const ROLE = { admin: 'ROOM_ROLE_ADMIN', member: 'ROOM_ROLE_MEMBER', guest: 'ROOM_ROLE_GUEST' } as const satisfies Record<model.RoomRole, RoomRole__Output>;
+export const MEMBER_STATUS = {
+  active: 'MEMBER_STATUS_ACTIVE',
+  pending: 'MEMBER_STATUS_PENDING',
+  banned: 'MEMBER_STATUS_BANNED',
+  none: 'MEMBER_STATUS_NONE',
+} as const satisfies Record<model.MemberStatus | 'none', MemberStatus__Output>;
+export const PLAYER_STATE = {
+  buffering: 'PLAYER_STATE_BUFFERING',
+  ready: 'PLAYER_STATE_READY',
+  ended: 'PLAYER_STATE_ENDED',
+} as const satisfies Record<model.PlayerState, PlayerState__Output>;
+const LEFT_REASON = {
+  left: 'MEMBER_LEFT_REASON_LEFT',
+  kicked: 'MEMBER_LEFT_REASON_KICKED',
+  banned: 'MEMBER_LEFT_REASON_BANNED',
+  rejected: 'MEMBER_LEFT_REASON_REJECTED',
+} as const satisfies Record<ActorLeftReason, MemberLeftReason__Output>;
+const CAUSE = {
+  'playback.play': 'PLAYBACK_CAUSE_PLAYBACK_PLAY',
+  'playback.pause': 'PLAYBACK_CAUSE_PLAYBACK_PAUSE',
+  'playback.seek': 'PLAYBACK_CAUSE_PLAYBACK_SEEK',
+  'playback.rate': 'PLAYBACK_CAUSE_PLAYBACK_RATE',
+  'playback.next': 'PLAYBACK_CAUSE_PLAYBACK_NEXT',
+  'playback.previous': 'PLAYBACK_CAUSE_PLAYBACK_PREVIOUS',
+  'playback.ended': 'PLAYBACK_CAUSE_PLAYBACK_ENDED',
+  'playlist.setCurrent': 'PLAYBACK_CAUSE_PLAYLIST_SET_CURRENT',
+  'playlist.remove': 'PLAYBACK_CAUSE_PLAYLIST_REMOVE',
+  'playlist.clear': 'PLAYBACK_CAUSE_PLAYLIST_CLEAR',
+  ready: 'PLAYBACK_CAUSE_READY',
+  'ready.timeout': 'PLAYBACK_CAUSE_READY_TIMEOUT',
+  buffering: 'PLAYBACK_CAUSE_BUFFERING',
+} as const satisfies Record<ActorCause, PlaybackCause__Output>;
+
+/** The actor's value for an enum the client sent; undefined for UNSPECIFIED (or a number we do not know). */
+export function fromEnum<A extends string>(table: Readonly<Record<A, string>>, value: string | number | null | undefined): A | undefined {
+  if (typeof value !== 'string') return undefined;
+  return (Object.keys(table) as A[]).find((key) => table[key] === value);
+}
+
+function permissionOverrides(overrides: model.PermissionOverrides): PermissionOverrides__Output {
+  const list = (role: model.RoomRole) => (overrides[role] ? { permissions: [...overrides[role]] } : null);
+  return { admin: list('admin'), member: list('member'), guest: list('guest') };
+}
+
+export function roomInfo(room: model.RoomInfo): RoomInfo__Output {
+  return {
+    id: room.id,
+    name: room.name,
+    ownerId: room.ownerId,
+    visibility: VISIBILITY[room.visibility],
+    status: ROOM_STATUS[room.status],
+    hasPassword: room.hasPassword,
+    requireJoinApproval: room.requireJoinApproval,
+    waitForAllReady: room.waitForAllReady,
+    readyTimeoutMs: room.readyTimeoutMs,
+    permissionOverrides: permissionOverrides(room.permissionOverrides),
+    createdAt: room.createdAt,
+    updatedAt: room.updatedAt,
+  };
+}
+
+function roomPreview(room: model.RoomPreview): RoomPreview__Output {
+  return {
+    id: room.id,
+    name: room.name,
+    visibility: VISIBILITY[room.visibility],
+    status: ROOM_STATUS[room.status],
+    hasPassword: room.hasPassword,
+    requireJoinApproval: room.requireJoinApproval,
+    memberCount: room.memberCount,
+  };
+}
+
+export function member(view: model.MemberView): Member__Output {
+  return {
+    userId: view.userId,
+    name: view.name,
+    role: ROLE[view.role],
+    status: MEMBER_STATUS[view.status],
+    guest: view.guest,
+    isOwner: view.isOwner,
+    joinedAt: view.joinedAt,
+    online: view.online,
+    player: view.player ? { state: PLAYER_STATE[view.player.state], ...(view.player.mediaId !== null ? { mediaId: view.player.mediaId } : {}) } : null,
+  };
+}
+
+export function mediaItem(item: model.MediaItem): MediaItem__Output {
+  return {
+    id: item.id,
+    title: item.title,
+    url: item.url,
+    provider: item.provider,
+    headers: { ...item.headers },
+    subtitles: item.subtitles.map((subtitle) => ({ name: subtitle.name, url: subtitle.url, ...(subtitle.language !== undefined ? { language: subtitle.language } : {}) })),
+    live: item.live,
+    proxy: item.proxy,
+    addedBy: item.addedBy,
+    addedAt: item.addedAt,
+  };
+}
+
+export function playback(state: model.PlaybackView): Playback__Output {
+  return {
+    ...(state.mediaId !== null ? { mediaId: state.mediaId } : {}),
+    playing: state.playing,
+    position: state.position,
+    rate: state.rate,
+    updatedAt: state.updatedAt,
+    version: state.version,
+    waitingForReady: state.waitingForReady ? { userIds: [...state.waitingForReady.userIds], deadline: state.waitingForReady.deadline } : null,
+  };
+}
+
+export function chatMessage(message: model.ChatMessage): ChatMessage__Output {
+  return { id: message.id, userId: message.userId, name: message.name, text: message.text, pinned: message.pinned, createdAt: message.createdAt };
+}
+
+function myStanding(me: model.MyStanding): MyStanding__Output {
+  return {
+    userId: me.userId,
+    status: MEMBER_STATUS[me.status],
+    ...(me.role !== null ? { role: ROLE[me.role] } : {}),
+    isOwner: me.isOwner,
+    permissions: [...me.permissions],
+  };
+}
+
+const memberList = (members: model.MemberView[] | undefined) => (members ? { members: members.map(member) } : null);
+
+export function memberRoomView(view: model.MemberRoomView): MemberRoomView__Output {
+  return {
+    room: roomInfo(view.room),
+    me: myStanding(view.me),
+    members: memberList(view.members),
+    pendingMembers: memberList(view.pendingMembers),
+    bannedMembers: memberList(view.bannedMembers),
+    playlist: view.playlist ? { items: view.playlist.map(mediaItem) } : null,
+    playback: playback(view.playback),
+    seq: view.seq,
+  };
+}
+
+export function roomView(view: model.RoomView): RoomView__Output {
+  if (view.access === 'member') return { member: memberRoomView(view), access: 'member' };
+  return { visitor: { room: roomPreview(view.room), me: myStanding(view.me), seq: view.seq }, access: 'visitor' };
+}
+
+/** One room event with its seq and publication time. */
+export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomEvent__Output {
+  const base = { seq, at };
+  switch (event.type) {
+    case 'room.updated':
+      return { ...base, roomUpdated: { room: roomInfo(event.room) }, event: 'roomUpdated' };
+    case 'room.deleted':
+      return { ...base, roomDeleted: { roomId: event.roomId }, event: 'roomDeleted' };
+    case 'member.joined':
+      return { ...base, memberJoined: { member: member(event.member) }, event: 'memberJoined' };
+    case 'member.requested':
+      return { ...base, memberRequested: { member: member(event.member) }, event: 'memberRequested' };
+    case 'member.left':
+      return {
+        ...base,
+        memberLeft: { userId: event.userId, reason: LEFT_REASON[event.reason], ...(event.by !== null ? { by: event.by } : {}) },
+        event: 'memberLeft',
+      };
+    case 'member.updated':
+      return { ...base, memberUpdated: { member: member(event.member) }, event: 'memberUpdated' };
+    case 'member.banned':
+      return { ...base, memberBanned: { member: member(event.member), by: event.by }, event: 'memberBanned' };
+    case 'member.unbanned':
+      return { ...base, memberUnbanned: { userId: event.userId, by: event.by }, event: 'memberUnbanned' };
+    case 'playback':
+      return {
+        ...base,
+        playback: {
+          playback: playback(event.playback),
+          cause: CAUSE[event.cause],
+          ...(event.by !== null ? { by: event.by } : {}),
+          leftBehind: [...(event.leftBehind ?? [])],
+        },
+        event: 'playback',
+      };
+    case 'playlist':
+      return { ...base, playlist: playlistOp(event), event: 'playlist' };
+    case 'chat.message':
+      return { ...base, chatMessage: { message: chatMessage(event.message) }, event: 'chatMessage' };
+    case 'chat.deleted':
+      return { ...base, chatDeleted: { messageId: event.messageId, by: event.by }, event: 'chatDeleted' };
+    case 'chat.pinned':
+      return { ...base, chatPinned: { message: chatMessage(event.message), by: event.by }, event: 'chatPinned' };
+  }
+}
+
+function playlistOp(event: Extract<ActorRoomEvent, { type: 'playlist' }>): NonNullable<RoomEvent__Output['playlist']> {
+  switch (event.op) {
+    case 'added':
+      return { added: { item: mediaItem(event.item), index: event.index }, op: 'added' };
+    case 'moved':
+      return { moved: { mediaId: event.mediaId, toIndex: event.toIndex }, op: 'moved' };
+    case 'removed':
+      return { removed: { mediaId: event.mediaId }, op: 'removed' };
+    case 'cleared':
+      return { cleared: {}, op: 'cleared' };
+    case 'edited':
+      return { edited: { item: mediaItem(event.item) }, op: 'edited' };
+  }
+}
