@@ -12,6 +12,8 @@ import { ActorHost } from '../actors/runtime/host.js';
 import { Accounts } from '../accounts/accounts.js';
 import { purgeCodes } from '../accounts/email/codes.js';
 import { createMailer } from '../mail/mailer.js';
+import { natsNotificationPublisher } from '../notifications/publisher.js';
+import { purgeOldNotifications } from '../notifications/store.js';
 import { createHttpApp } from '../gateways/http/app.js';
 import { cookiePolicyFor } from '../gateways/http/session-cookie.js';
 import type { GatewayDeps } from '../gateways/gateway-deps.js';
@@ -131,6 +133,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         run: async () => {
           await accounts.sessions.purgeEnded();
           await purgeCodes(connections.pool);
+          await purgeOldNotifications(connections.pool);
         },
       });
       stops.push(() => accountsCleanup.stop());
@@ -142,7 +145,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         nc: connections.nats,
         prefix: config.nats.subject_prefix,
         hostId: config.replica_id,
-        types: [createRoomActorType({ pool: connections.pool, settings, logger, review: new WorkflowRoomReviewHook(reviews) })],
+        types: [
+          createRoomActorType({
+            pool: connections.pool,
+            settings,
+            logger,
+            review: new WorkflowRoomReviewHook(reviews),
+            notifications: natsNotificationPublisher(connections.nats, config.nats.subject_prefix, logger),
+          }),
+        ],
         logger,
         leaseTtlMs: config.actors.lease_ttl_ms,
         heartbeatMs: config.actors.heartbeat_ms,
