@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { AppError } from '../errors/app-error.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import { advisoryLockNamespaces } from '../store/advisory-locks.js';
+import { recordNotification } from '../notifications/store.js';
 import { withTransaction } from '../store/transaction.js';
 import { registrationReviewId } from '../workflows/ids.js';
 import { insertInitialCredential, type InitialCredential } from './credentials.js';
@@ -154,6 +155,13 @@ export class Registration {
         "UPDATE registration_reviews SET state = 'approved', reviewer = $2, reason = $3, user_id = $4, decided_at = now(), payload = '' WHERE id = $1",
         [input.reviewId, input.reviewer, input.reason ?? null, user.id],
       );
+      // The new account's first sign-in finds it in the inbox.
+      await recordNotification(client, user.id, {
+        kind: 'review.decided',
+        review: 'registration',
+        approved: true,
+        ...(input.reason ? { reason: input.reason } : {}),
+      });
       return { userId: user.id };
     });
   }

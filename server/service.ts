@@ -12,10 +12,14 @@ import { ActorHost } from '../actors/runtime/host.js';
 import { Accounts } from '../accounts/accounts.js';
 import { purgeCodes } from '../accounts/email/codes.js';
 import { createMailer } from '../mail/mailer.js';
+import { natsNotificationPublisher } from '../notifications/publisher.js';
+import { purgeOldNotifications } from '../notifications/store.js';
 import { createHttpApp } from '../gateways/http/app.js';
 import { cookiePolicyFor } from '../gateways/http/session-cookie.js';
 import type { GatewayDeps } from '../gateways/gateway-deps.js';
 import { RoomClient } from '../gateways/rooms/room-client.js';
+import { RoomFeeds } from '../gateways/rooms/room-feed.js';
+import { RoomWatcher } from '../gateways/rooms/room-watch.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
@@ -129,6 +133,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         run: async () => {
           await accounts.sessions.purgeEnded();
           await purgeCodes(connections.pool);
+          await purgeOldNotifications(connections.pool);
         },
       });
       stops.push(() => accountsCleanup.stop());
@@ -140,7 +145,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         nc: connections.nats,
         prefix: config.nats.subject_prefix,
         hostId: config.replica_id,
-        types: [createRoomActorType({ pool: connections.pool, settings, logger, review: new WorkflowRoomReviewHook(reviews) })],
+        types: [
+          createRoomActorType({
+            pool: connections.pool,
+            settings,
+            logger,
+            review: new WorkflowRoomReviewHook(reviews),
+            notifications: natsNotificationPublisher(connections.nats, config.nats.subject_prefix, logger),
+          }),
+        ],
         logger,
         leaseTtlMs: config.actors.lease_ttl_ms,
         heartbeatMs: config.actors.heartbeat_ms,
@@ -184,6 +197,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     let httpUrl: string | undefined;
     let connectedClients = (): number => 0;
     if (roles.includes('gateway')) {
+      const rooms = new RoomClient(new ActorClient(connections.nats, config.nats.subject_prefix));
+      const events = new ActorEvents(connections.nats, config.nats.subject_prefix, logger);
+      const feeds = new RoomFeeds(events, connections.nats, logger);
+      stops.push(() => Promise.resolve(feeds.close()));
       const gateway: GatewayDeps = {
         config,
         logger,
@@ -193,8 +210,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         settings,
         accounts,
         reviews,
-        rooms: new RoomClient(new ActorClient(connections.nats, config.nats.subject_prefix)),
-        events: new ActorEvents(connections.nats, config.nats.subject_prefix, logger),
+        rooms,
+        events,
+        feeds,
+        watcher: new RoomWatcher(feeds, rooms, settings, logger),
       };
       const app = createHttpApp({ config, logger, readiness, metrics: metrics.http, api: { accounts, cookies: cookiePolicyFor(config), reviews, gateway } });
       const httpServer = createServer(app.callback());

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
+import type { NotificationPublisher } from '../../notifications/publisher.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Permission } from '../../permissions/names.js';
@@ -46,6 +47,8 @@ export interface RoomActorDeps {
   settings: SettingsReader;
   logger: Logger;
   review: RoomReviewHook;
+  /** Announces notifications the room stored (join requests decided, roles changed, reviews decided). */
+  notifications?: NotificationPublisher;
   /** Server clock in ms; injectable so tests can move time. */
   now?: () => number;
   /** How long playback changes may stay only in memory; default 5000. */

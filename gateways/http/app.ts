@@ -19,6 +19,7 @@ import { openApiRoutes } from './openapi.js';
 import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
 import { mountEmailRoutes } from './routes/email.js';
+import { mountNotificationRoutes } from './routes/notifications.js';
 import { mountOAuth2Routes } from './routes/oauth2.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
@@ -82,6 +83,10 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     mountWebAuthnRoutes(api, accounts, cookies);
     mountOAuth2Routes(api, accounts, cookies);
     mountAdminRoutes(api, accounts, options.api.reviews);
+    const { gateway } = options.api;
+    if (gateway) {
+      mountNotificationRoutes(api, gateway.pool);
+    }
     app.use(api.router.routes());
     app.use(api.router.allowedMethods());
   }

@@ -7,6 +7,8 @@
  * guest role only.
  */
 import { AppError } from '../../../errors/app-error.js';
+import type { Notification, NotificationPayload } from '../../../notifications/model.js';
+import { recordNotification } from '../../../notifications/store.js';
 import type { RoomCommandOf } from '../commands.js';
 import type { Access, RoomCore, Turn } from '../core.js';
 import type { MemberRecord } from '../model.js';
@@ -93,24 +95,30 @@ export async function approveMember(
 ): Promise<RoomResults['member.approve']> {
   core.require(turn.access, 'manage_members', 'approving join requests');
   const member: MemberRecord = { ...pendingMember(core, command.userId), status: 'active', joinedAt: turn.now };
+  let note: Notification | undefined;
   const result = await core.commit(turn, 'approve the member', async (client) => {
     await upsertMember(client, core.id, member);
+    if (!member.guest) note = await recordNotification(client, member.userId, joinDecided(core, true));
     return { member: core.memberView(member) };
   });
   core.members.set(member.userId, member);
   core.publish({ type: 'member.joined', member: result.member });
+  if (note) core.deps.notifications?.publish(note);
   return result;
 }
 
 export async function rejectMember(core: RoomCore, command: RoomCommandOf<'member.reject'>, turn: Turn): Promise<RoomResults['member.reject']> {
   core.require(turn.access, 'manage_members', 'rejecting join requests');
   const member = pendingMember(core, command.userId);
+  let note: Notification | undefined;
   const result = await core.commit(turn, 'reject the member', async (client) => {
     await deleteMember(client, core.id, member.userId);
+    if (!member.guest) note = await recordNotification(client, member.userId, joinDecided(core, false));
     return { userId: member.userId };
   });
   core.members.delete(member.userId);
   core.publish({ type: 'member.left', userId: member.userId, reason: 'rejected', by: turn.access.userId });
+  if (note) core.deps.notifications?.publish(note);
   return result;
 }
 
@@ -188,12 +196,17 @@ export async function setMemberRole(core: RoomCore, command: RoomCommandOf<'memb
   }
   if (target.role === command.role) return { member: core.memberView(target) };
   const updated: MemberRecord = { ...target, role: command.role };
+  let note: Notification | undefined;
   const result = await core.commit(turn, 'change the role', async (client) => {
     await upsertMember(client, core.id, updated);
+    if (!updated.guest) {
+      note = await recordNotification(client, updated.userId, { kind: 'room.role_changed', roomId: core.id, roomName: core.current.name, role: updated.role });
+    }
     return { member: core.memberView(updated) };
   });
   core.members.set(updated.userId, updated);
   core.publish({ type: 'member.updated', member: result.member });
+  if (note) core.deps.notifications?.publish(note);
   return result;
 }
 
@@ -237,4 +250,8 @@ export async function reportPlayer(core: RoomCore, command: RoomCommandOf<'membe
   if (changed) core.publish({ type: 'member.updated', member: core.memberView(member) });
   await core.reconsiderReadiness(access.permissions.has('control_playback') ? member.userId : null);
   return { member: core.memberView(member), playback: core.playbackView() };
+}
+
+function joinDecided(core: RoomCore, approved: boolean): NotificationPayload {
+  return { kind: 'join_request.decided', roomId: core.id, roomName: core.current.name, approved };
 }

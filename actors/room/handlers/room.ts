@@ -3,6 +3,8 @@
  * ownership, and handing out ICE servers.
  */
 import { AppError, type FieldIssue } from '../../../errors/app-error.js';
+import type { Notification } from '../../../notifications/model.js';
+import { recordNotification } from '../../../notifications/store.js';
 import type { RoomCommandOf } from '../commands.js';
 import type { RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../limits.js';
@@ -172,12 +174,21 @@ export async function reviewRoom(core: RoomCore, command: RoomCommandOf<'room.re
     throw new AppError('conflict', `room ${core.id} is ${current.status}, not waiting for review`);
   }
   const next: RoomRecord = { ...current, status: target, updatedAt: turn.now };
+  let note: Notification | undefined;
   const result = await core.commit(turn, 'record the review', async (client) => {
     await updateRoom(client, next);
+    note = await recordNotification(client, next.ownerId, {
+      kind: 'review.decided',
+      review: 'room',
+      approved: command.approve,
+      roomId: next.id,
+      roomName: next.name,
+    });
     return { room: core.roomInfo(next) };
   });
   core.room = next;
   core.publish({ type: 'room.updated', room: result.room });
+  if (note) core.deps.notifications?.publish(note);
   return result;
 }
 
