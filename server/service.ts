@@ -14,6 +14,7 @@ import { purgeCodes } from '../accounts/email/codes.js';
 import { createMailer } from '../mail/mailer.js';
 import { natsNotificationPublisher } from '../notifications/publisher.js';
 import { purgeOldNotifications } from '../notifications/store.js';
+import { startGrpcServer } from '../gateways/grpc/server.js';
 import { createHttpApp } from '../gateways/http/app.js';
 import { cookiePolicyFor } from '../gateways/http/session-cookie.js';
 import type { GatewayDeps } from '../gateways/gateway-deps.js';
@@ -195,6 +196,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     const metrics = createMetrics();
 
     let httpUrl: string | undefined;
+    let grpcAddress: string | undefined;
     let connectedClients = (): number => 0;
     if (roles.includes('gateway')) {
       const rooms = new RoomClient(new ActorClient(connections.nats, config.nats.subject_prefix));
@@ -230,6 +232,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             server.closeAllConnections();
           }),
       );
+      const grpcServer = await startGrpcServer(gateway, readiness, config.grpc.host, config.grpc.port);
+      grpcAddress = grpcServer.address;
+      stops.push(() => grpcServer.stop());
     }
 
     const management: ManagementServer = await startManagementServer(resolveManagementEndpoint(config), {
@@ -252,6 +257,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     return {
       ...(httpUrl ? { httpUrl } : {}),
+      ...(grpcAddress ? { grpcAddress } : {}),
       managementAddress: management.address,
       settings,
       stop: stopAll,

@@ -13,7 +13,7 @@ export class ServeCommand extends SvcCommand {
     details: `
       Starts one replica. Without \`--role\` it runs all three roles in one process, which is what \`npm run dev\` does; operators scale each pool by running processes with one role each.
 
-      - \`gateway\`: the public HTTP API (health, metrics, CORS) and, in later releases, WebSocket, gRPC and RTMP ingest.
+      - \`gateway\`: the public HTTP API (health, metrics, CORS), the gRPC API (\`grpc.host\`/\`grpc.port\`) and, in later releases, WebSocket and RTMP ingest.
       - \`actors\`: hosts room actors reached over NATS.
       - \`worker\`: runs Temporal workflows (registration and room review).
 
@@ -48,8 +48,9 @@ export class ServeCommand extends SvcCommand {
     const service = await startService({ config, roles, logger, migrateFirst: this.migrateFirst });
 
     const startupMs = Math.round(performance.now());
-    logger.info({ roles, replicaId: config.replica_id, startupMs, http: service.httpUrl, management: service.managementAddress }, 'svc ready');
+    logger.info({ roles, replicaId: config.replica_id, startupMs, http: service.httpUrl, grpc: service.grpcAddress, management: service.managementAddress }, 'svc ready');
     if (service.httpUrl) this.context.stdout.write(`svc HTTP API: ${service.httpUrl}\n`);
+    if (service.grpcAddress) this.context.stdout.write(`svc gRPC API: ${service.grpcAddress}\n`);
     if (config.temporal.ui_url) this.context.stdout.write(`Temporal UI:  ${config.temporal.ui_url}\n`);
     this.context.stdout.write(`management:   ${service.managementAddress}\n`);
 
