@@ -1,0 +1,68 @@
+/**
+ * The actor's views restated as the API's messages, written from the .proto documentation
+ * (not with the gateway's mapping code), so the parity tests compare the gRPC answers with
+ * what `RoomClient` answers for the same room.
+ */
+import { connect, type NatsConnection } from 'nats';
+import type { UserCaller } from '../../../accounts/model.js';
+import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo } from '../../../actors/room/index.js';
+import { ActorClient } from '../../../actors/runtime/client.js';
+import { RoomClient } from '../../../gateways/rooms/room-client.js';
+import type { GatewayBed, Member } from '../bed.js';
+
+const upper = (prefix: string, value: string): string => `${prefix}_${value.replace(/[A-Z]/g, (c) => `_${c}`).replace(/\./g, '_').toUpperCase()}`;
+
+export function roomInfoMessage(room: RoomInfo): Record<string, unknown> {
+  const list = (role: 'admin' | 'member' | 'guest') => (room.permissionOverrides[role] ? { permissions: room.permissionOverrides[role] } : null);
+  return {
+    id: room.id,
+    name: room.name,
+    ownerId: room.ownerId,
+    visibility: upper('ROOM_VISIBILITY', room.visibility),
+    status: upper('ROOM_STATUS', room.status),
+    hasPassword: room.hasPassword,
+    requireJoinApproval: room.requireJoinApproval,
+    waitForAllReady: room.waitForAllReady,
+    readyTimeoutMs: room.readyTimeoutMs,
+    permissionOverrides: { admin: list('admin'), member: list('member'), guest: list('guest') },
+    createdAt: room.createdAt,
+    updatedAt: room.updatedAt,
+  };
+}
+
+export function memberMessage(member: MemberView): Record<string, unknown> {
+  return {
+    userId: member.userId,
+    name: member.name,
+    role: upper('ROOM_ROLE', member.role),
+    status: upper('MEMBER_STATUS', member.status),
+    guest: member.guest,
+    isOwner: member.isOwner,
+    joinedAt: member.joinedAt,
+    online: member.online,
+    player: member.player ? { state: upper('PLAYER_STATE', member.player.state), ...(member.player.mediaId ? { mediaId: member.player.mediaId } : {}) } : null,
+  };
+}
+
+export function mediaMessage(item: MediaItem): Record<string, unknown> {
+  return { ...item, subtitles: item.subtitles.map((subtitle) => ({ ...subtitle })) };
+}
+
+export function playbackMessage(playback: PlaybackView): Record<string, unknown> {
+  const { mediaId, waitingForReady, ...rest } = playback;
+  return { ...rest, ...(mediaId !== null ? { mediaId } : {}), waitingForReady: waitingForReady ? { ...waitingForReady } : null };
+}
+
+export function chatMessageMessage(message: ChatMessage): Record<string, unknown> {
+  return { ...message };
+}
+
+/** RoomClient over its own NATS connection, speaking for the bed's members. */
+export async function actorSide(bed: GatewayBed): Promise<{ rooms: RoomClient; callerOf(member: Member): UserCaller; close(): Promise<void> }> {
+  const nc: NatsConnection = await connect({ servers: bed.config.nats.url });
+  return {
+    rooms: new RoomClient(new ActorClient(nc, bed.config.nats.subject_prefix)),
+    callerOf: (member) => ({ kind: 'user', userId: member.userId, sessionId: member.sessionId, username: member.username, displayName: member.username, role: 'user' }),
+    close: () => nc.close(),
+  };
+}
