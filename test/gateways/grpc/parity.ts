@@ -66,3 +66,13 @@ export async function actorSide(bed: GatewayBed): Promise<{ rooms: RoomClient; c
     close: () => nc.close(),
   };
 }
+
+/**
+ * A decoded message without the virtual discriminators proto-loader adds for proto3 `optional`
+ * fields (`_mediaId: 'mediaId'`), to compare with a plain object.
+ */
+export function plain<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(plain) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !key.startsWith('_')).map(([key, inner]) => [key, plain(inner)])) as T;
+}

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { MemberRoomView } from '../../../actors/room/index.js';
-import { actorSide, memberMessage, roomInfoMessage } from './parity.js';
+import { actorSide, plain, memberMessage, roomInfoMessage } from './parity.js';
 import { refused, startGrpcBed, type GrpcBed } from './fixtures.js';
 
 let g: GrpcBed;
@@ -29,13 +29,13 @@ test('CreateRoom, GetRoom and UpdateRoom carry what the actor answers', async (t
   t.regex(roomId, /^[A-Za-z0-9_-]{22}$/);
 
   const actorView = (await actors.rooms.send(roomId, { kind: 'room.get' }, actors.callerOf(owner))).result as MemberRoomView;
-  t.deepEqual(created.room, roomInfoMessage({ ...actorView.room, updatedAt: created.room!.updatedAt }));
+  t.deepEqual(plain(created.room), roomInfoMessage({ ...actorView.room, updatedAt: created.room!.updatedAt }));
   t.like(created.room, { hasPassword: true, requireJoinApproval: true, waitForAllReady: true, readyTimeoutMs: 5000, permissionOverrides: { guest: { permissions: ['view_chat_history'] }, admin: null } });
 
   const view = await as.rooms.GetRoom({ roomId });
   t.is(view.access, 'member');
-  t.deepEqual(view.member!.room, roomInfoMessage(actorView.room));
-  t.deepEqual(view.member!.members!.members, actorView.members!.map(memberMessage));
+  t.deepEqual(plain(view.member!.room), roomInfoMessage(actorView.room));
+  t.deepEqual(plain(view.member!.members!.members), actorView.members!.map(memberMessage));
   t.like(view.member!.me, { userId: owner.userId, status: 'MEMBER_STATUS_ACTIVE', role: 'ROOM_ROLE_ADMIN', isOwner: true });
   t.deepEqual([...view.member!.me!.permissions].sort(), [...actorView.me.permissions].sort());
   t.deepEqual(view.member!.pendingMembers, { members: [] });
@@ -48,7 +48,7 @@ test('CreateRoom, GetRoom and UpdateRoom carry what the actor answers', async (t
   const updated = await as.rooms.UpdateRoom({ roomId, name: 'Renamed', password: '', permissionOverrides: { guest: { reset: true }, member: { set: { permissions: ['send_chat', 'view_chat_history'] } } } });
   t.like(updated.room, { name: 'Renamed', hasPassword: false, requireJoinApproval: true, visibility: 'ROOM_VISIBILITY_PUBLIC', permissionOverrides: { guest: null, member: { permissions: ['send_chat', 'view_chat_history'] } } });
   const after = (await actors.rooms.send(roomId, { kind: 'room.get' }, actors.callerOf(owner))).result as MemberRoomView;
-  t.deepEqual(updated.room, roomInfoMessage(after.room));
+  t.deepEqual(plain(updated.room), roomInfoMessage(after.room));
 
   // A retried create with the client's room id answers the same room (idempotent by its creator).
   const again = await as.rooms.CreateRoom({ roomId, name: 'Renamed', visibility: 'ROOM_VISIBILITY_PUBLIC' });
@@ -90,7 +90,7 @@ test('joining, approval, roles, kicks, bans and ownership through MemberService'
 
   const listed = await asAlice.members.ListMembers({ roomId });
   const actorView = (await actors.rooms.send(roomId, { kind: 'room.get' }, actors.callerOf(alice))).result as MemberRoomView;
-  t.deepEqual(listed.members, actorView.members!.map(memberMessage));
+  t.deepEqual(plain(listed.members), actorView.members!.map(memberMessage));
 
   t.like(await as.members.Ban({ roomId, userId: bob.userId }), { member: { userId: bob.userId, status: 'MEMBER_STATUS_BANNED' } });
   await refused(t, asBob.rooms.JoinRoom({ roomId }), 'forbidden', grpc.status.PERMISSION_DENIED);

@@ -1,0 +1,147 @@
+import * as grpc from '@grpc/grpc-js';
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import type { MemberRoomView } from '../../../actors/room/index.js';
+import { actorSide, plain, chatMessageMessage, mediaMessage, memberMessage, playbackMessage } from './parity.js';
+import { refused, startGrpcBed, type GrpcBed } from './fixtures.js';
+
+let g: GrpcBed;
+let actors: Awaited<ReturnType<typeof actorSide>>;
+test.before(async () => {
+  g = await startGrpcBed('grpc_room_commands');
+  actors = await actorSide(g.bed);
+});
+test.after.always(async () => {
+  await actors?.close();
+  await g?.close();
+});
+
+async function room(prefix: string) {
+  const owner = await g.user(prefix);
+  const { room: info } = await owner.as.rooms.CreateRoom({ name: `${prefix} room`, visibility: 'ROOM_VISIBILITY_HIDDEN' });
+  const actorView = async () => (await actors.rooms.send(info!.id, { kind: 'room.get' }, actors.callerOf(owner.member))).result as MemberRoomView;
+  return { ...owner, roomId: info!.id, actorView };
+}
+
+test('playlist: push, insert, move, edit, remove, clear and set current answer what the room holds', async (t) => {
+  const { as, roomId, actorView, member } = await room('playlist');
+  const pushed = await as.playlist.Push({
+    roomId,
+    title: 'Big Buck Bunny',
+    url: 'https://media.example.com/bbb.mp4',
+    headers: { Referer: 'https://media.example.com/' },
+    subtitles: [{ name: 'English', url: 'https://media.example.com/bbb.en.vtt', language: 'en' }],
+  });
+  t.is(pushed.index, 0);
+  t.like(pushed.item, { title: 'Big Buck Bunny', provider: 'direct', live: false, proxy: false, addedBy: member.userId, headers: { Referer: 'https://media.example.com/' } });
+  const inserted = await as.playlist.Insert({ roomId, index: 0, title: 'Intro', url: 'https://media.example.com/intro.m3u8', provider: 'hls' });
+  t.is(inserted.index, 0);
+  t.deepEqual((await actorView()).playlist!.map(mediaMessage), plain([inserted.item, pushed.item]));
+
+  t.deepEqual(await as.playlist.Move({ roomId, mediaId: inserted.item!.id, toIndex: 1 }), { mediaId: inserted.item!.id, index: 1 });
+  const edited = await as.playlist.Edit({ roomId, mediaId: pushed.item!.id, title: 'Bunny (HD)', headers: { values: {} } });
+  t.like(edited.item, { id: pushed.item!.id, title: 'Bunny (HD)', url: 'https://media.example.com/bbb.mp4', headers: {} });
+  t.is(edited.item!.subtitles.length, 1, 'absent subtitles stay as they were');
+  const view = await as.rooms.GetRoom({ roomId });
+  t.deepEqual(plain(view.member!.playlist!.items), (await actorView()).playlist!.map(mediaMessage));
+
+  const current = await as.playlist.SetCurrent({ roomId, mediaId: pushed.item!.id, expectMediaId: '' });
+  t.like(current.playback, { mediaId: pushed.item!.id, playing: false, position: 0 });
+  t.deepEqual(plain(current.playback), playbackMessage((await actorView()).playback));
+  const stale = await refused(t, as.playlist.SetCurrent({ roomId, mediaId: inserted.item!.id, expectMediaId: '' }), 'conflict', grpc.status.FAILED_PRECONDITION);
+  t.regex(stale.message, /.+/);
+
+  t.deepEqual(await as.playlist.Remove({ roomId, mediaId: inserted.item!.id }), { mediaId: inserted.item!.id });
+  await refused(t, as.playlist.Remove({ roomId, mediaId: inserted.item!.id }), 'not_found', grpc.status.NOT_FOUND);
+  const badUrl = await refused(t, as.playlist.Push({ roomId, title: 'x', url: 'ftp://example.com/x' }), 'invalid_argument', grpc.status.INVALID_ARGUMENT);
+  t.is(badUrl.issues[0]?.key, 'url');
+  const badSubtitle = await refused(
+    t,
+    as.playlist.Push({ roomId, title: 'x', url: 'https://example.com/x.mp4', subtitles: [{ name: 'x', url: 'javascript:alert(1)' }] }),
+    'invalid_argument',
+    grpc.status.INVALID_ARGUMENT,
+  );
+  t.is(badSubtitle.issues[0]?.key, 'subtitles.0.url');
+  t.deepEqual(await as.playlist.Clear({ roomId }), { removed: 1 });
+  t.deepEqual((await actorView()).playlist, []);
+});
+
+test('playback: play, pause, seek, rate, next, previous and reports, with guards', async (t) => {
+  const { as, roomId, actorView, member } = await room('playback');
+  const first = (await as.playlist.Push({ roomId, title: 'One', url: 'https://media.example.com/1.mp4' })).item!;
+  const second = (await as.playlist.Push({ roomId, title: 'Two', url: 'https://media.example.com/2.mp4' })).item!;
+  await as.playlist.SetCurrent({ roomId, mediaId: first.id });
+
+  const played = (await as.playback.Play({ roomId, position: 10, sentAt: Date.now() })).playback!;
+  t.like(played, { playing: true, mediaId: first.id });
+  t.true(played.position >= 10);
+  const paused = (await as.playback.Pause({ roomId, position: 42, expectVersion: played.version })).playback!;
+  t.like(paused, { playing: false, position: 42 });
+  await refused(t, as.playback.Seek({ roomId, position: 5, expectVersion: played.version }), 'conflict', grpc.status.FAILED_PRECONDITION);
+  t.like((await as.playback.Seek({ roomId, position: 5, expectMediaId: first.id })).playback, { position: 5, playing: false });
+  t.like((await as.playback.SetRate({ roomId, rate: 1.5 })).playback, { rate: 1.5 });
+  t.is((await refused(t, as.playback.SetRate({ roomId, rate: 0 }), 'invalid_argument', grpc.status.INVALID_ARGUMENT)).issues[0]?.key, 'rate');
+  t.like((await as.playback.Next({ roomId })).playback, { mediaId: second.id });
+  await refused(t, as.playback.Next({ roomId }), 'conflict', grpc.status.FAILED_PRECONDITION);
+  t.like((await as.playback.Previous({ roomId, expectMediaId: second.id })).playback, { mediaId: first.id });
+
+  const now = await as.playback.GetPlayback({ roomId });
+  t.deepEqual(plain(now.playback), playbackMessage((await actorView()).playback));
+
+  // Player reports need an online member: a WatchRoom stream makes the caller present.
+  const stream = as.watchRoom({ roomId });
+  await new Promise<void>((resolve, reject) => {
+    stream.once('data', () => resolve());
+    stream.once('error', reject);
+  });
+  const report = await as.playback.ReportPlayer({ roomId, state: 'PLAYER_STATE_READY', mediaId: first.id });
+  t.like(report.member, { userId: member.userId, online: true, player: { state: 'PLAYER_STATE_READY', mediaId: first.id } });
+  t.deepEqual(plain(report.member), memberMessage((await actorView()).members!.find((m) => m.userId === member.userId)!));
+  t.is((await refused(t, as.playback.ReportPlayer({ roomId, state: 'PLAYER_STATE_UNSPECIFIED' }), 'invalid_argument', grpc.status.INVALID_ARGUMENT)).issues[0]?.key, 'state');
+  t.like((await as.playback.ReportEnded({ roomId, mediaId: first.id })).playback, { mediaId: second.id });
+  stream.cancel();
+
+  const { as: outsider } = await g.user('outsider');
+  await refused(t, outsider.playback.Play({ roomId }), 'forbidden', grpc.status.PERMISSION_DENIED);
+  await refused(t, outsider.playback.GetPlayback({ roomId }), 'forbidden', grpc.status.PERMISSION_DENIED);
+});
+
+test('chat: send, history with cursor, delete, pin, unpin and pins match the room', async (t) => {
+  const { as, roomId, member } = await room('chat');
+  const { member: friend, as: asFriend } = await g.user('friend');
+  await asFriend.rooms.JoinRoom({ roomId });
+  const sent: string[] = [];
+  for (let i = 0; i < 5; i += 1) sent.push((await as.chat.Send({ roomId, text: `  message ${i}\r\n` })).message!.id);
+  const friendSays = await asFriend.chat.Send({ roomId, text: 'hi!', clientMessageId: 'c-1' });
+  t.like(friendSays, { duplicate: false, message: { text: 'hi!', userId: friend.userId, pinned: false } });
+  t.like(await asFriend.chat.Send({ roomId, text: 'hi!', clientMessageId: 'c-1' }), { duplicate: true, message: { id: friendSays.message!.id } });
+  // A resend with the same svc-command-id through any gateway runs once.
+  const commandId = `cmd-${randomUUID()}`;
+  const once = await as.chat.Send({ roomId, text: 'once' }, { commandId });
+  t.is((await as.chat.Send({ roomId, text: 'once' }, { commandId })).message!.id, once.message!.id);
+
+  const page1 = await as.chat.History({ roomId, limit: 4 });
+  t.deepEqual(
+    page1.messages.map((m) => m.text),
+    ['once', 'hi!', 'message 4', 'message 3'],
+  );
+  const actorPage = (await actors.rooms.send(roomId, { kind: 'chat.history', limit: 4 }, actors.callerOf(member))).result;
+  t.deepEqual(plain(page1.messages), actorPage.messages.map(chatMessageMessage));
+  t.is(page1.nextBefore, actorPage.nextBefore ?? undefined);
+  const page2 = await as.chat.History({ roomId, before: page1.nextBefore! });
+  t.deepEqual(page2.messages.map((m) => m.id), [...sent.slice(0, 3)].reverse());
+  t.is(page2.nextBefore, undefined);
+  t.is((await refused(t, as.chat.History({ roomId, before: 'abc' }), 'invalid_argument', grpc.status.INVALID_ARGUMENT)).issues[0]?.key, 'before');
+  t.is((await refused(t, as.chat.Send({ roomId, text: '   ' }), 'invalid_argument', grpc.status.INVALID_ARGUMENT)).issues[0]?.key, 'text');
+
+  t.like(await as.chat.Pin({ roomId, messageId: sent[1]! }), { message: { id: sent[1], pinned: true } });
+  t.like(await as.chat.Pin({ roomId, messageId: sent[2]! }), { message: { id: sent[2], pinned: true } });
+  t.deepEqual((await as.chat.ListPins({ roomId })).messages.map((m) => m.id), [sent[2], sent[1]]);
+  t.like(await as.chat.Unpin({ roomId, messageId: sent[2]! }), { message: { pinned: false } });
+  // Someone else's message needs delete_chat; one's own does not.
+  await refused(t, asFriend.chat.Delete({ roomId, messageId: sent[0]! }), 'forbidden', grpc.status.PERMISSION_DENIED);
+  t.deepEqual(await asFriend.chat.Delete({ roomId, messageId: friendSays.message!.id }), { messageId: friendSays.message!.id });
+  await refused(t, as.chat.Pin({ roomId, messageId: friendSays.message!.id }), 'not_found', grpc.status.NOT_FOUND);
+  const pins = (await actors.rooms.send(roomId, { kind: 'chat.pins' }, actors.callerOf(member))).result;
+  t.deepEqual(plain((await as.chat.ListPins({ roomId })).messages), pins.messages.map(chatMessageMessage));
+});
