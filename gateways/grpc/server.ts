@@ -7,7 +7,6 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation, protoPath as healthProtoPath, type ServingStatus } from 'grpc-health-check';
 import { AppError } from '../../errors/app-error.js';
 import type { ReadinessProbe } from '../../server/readiness.js';
@@ -15,6 +14,7 @@ import type { GatewayDeps } from '../gateway-deps.js';
 import { GrpcCalls } from './call.js';
 import { apiServiceNames, loadApi } from './proto.js';
 import { PublicRooms } from './public-rooms.js';
+import { addReflection } from './reflection.js';
 import { RoomCalls } from './room-calls.js';
 import { authService } from './services/auth.js';
 import { chatService } from './services/chat.js';
@@ -59,7 +59,7 @@ export async function startGrpcServer(gateway: GatewayDeps, readiness: Readiness
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
   const healthDefinition = protoLoader.loadSync(healthProtoPath, { includeDirs: [healthProtoPath.replace(/health\/v1\/health\.proto$/, '')] });
-  new ReflectionService({ ...definition, ...healthDefinition }).addToServer(server);
+  addReflection(server, { ...definition, ...healthDefinition });
 
   const serviceNames = ['', ...apiServiceNames()];
   let last: ServingStatus | undefined;

@@ -126,7 +126,7 @@ export function mediaItem(item: model.MediaItem): MediaItem__Output {
     title: item.title,
     url: item.url,
     provider: item.provider,
-    headers: { ...item.headers },
+    headers: Object.entries(item.headers).map(([name, value]) => ({ name, value })),
     subtitles: item.subtitles.map((subtitle) => ({ name: subtitle.name, url: subtitle.url, ...(subtitle.language !== undefined ? { language: subtitle.language } : {}) })),
     live: item.live,
     proxy: item.proxy,

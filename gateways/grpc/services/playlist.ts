@@ -1,6 +1,8 @@
 /** PlaylistService: actor commands playlist.* with the actor's field names. */
 import type { Subtitle } from '../../../actors/room/model.js';
+import { AppError } from '../../../errors/app-error.js';
 import type { GrpcCalls } from '../call.js';
+import type { Header__Output } from '../gen/svc/v1/Header.js';
 import type { PlaylistServiceHandlers } from '../gen/svc/v1/PlaylistService.js';
 import type { Subtitle__Output } from '../gen/svc/v1/Subtitle.js';
 import { expectedMedia, type RoomCalls } from '../room-calls.js';
@@ -14,7 +16,7 @@ export function playlistService(calls: GrpcCalls, rooms: RoomCalls): PlaylistSer
         title: request.title,
         url: request.url,
         provider: request.provider,
-        headers: { ...request.headers },
+        headers: headersIn(request.headers),
         subtitles: subtitlesIn(request.subtitles),
         live: request.live,
         proxy: request.proxy,
@@ -28,7 +30,7 @@ export function playlistService(calls: GrpcCalls, rooms: RoomCalls): PlaylistSer
         title: request.title,
         url: request.url,
         provider: request.provider,
-        headers: { ...request.headers },
+        headers: headersIn(request.headers),
         subtitles: subtitlesIn(request.subtitles),
         live: request.live,
         proxy: request.proxy,
@@ -43,7 +45,7 @@ export function playlistService(calls: GrpcCalls, rooms: RoomCalls): PlaylistSer
         title: request.title,
         url: request.url,
         provider: request.provider,
-        headers: request.headers ? { ...request.headers.values } : undefined,
+        headers: request.headers ? headersIn(request.headers.headers) : undefined,
         subtitles: request.subtitles ? subtitlesIn(request.subtitles.subtitles) : undefined,
         live: request.live,
         proxy: request.proxy,
@@ -66,4 +68,14 @@ export function playlistService(calls: GrpcCalls, rooms: RoomCalls): PlaylistSer
 
 function subtitlesIn(subtitles: Subtitle__Output[]): Subtitle[] {
   return subtitles.map((subtitle) => ({ name: subtitle.name, url: subtitle.url, ...(subtitle.language !== undefined ? { language: subtitle.language } : {}) }));
+}
+
+/** The actor's header record; a name given twice would silently lose one value, so it is refused. */
+function headersIn(headers: Header__Output[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { name, value } of headers) {
+    if (Object.hasOwn(out, name)) throw AppError.invalid([{ key: `headers.${name}`, message: 'is given twice' }]);
+    out[name] = value;
+  }
+  return out;
 }

@@ -29,18 +29,18 @@ test('playlist: push, insert, move, edit, remove, clear and set current answer w
     roomId,
     title: 'Big Buck Bunny',
     url: 'https://media.example.com/bbb.mp4',
-    headers: { Referer: 'https://media.example.com/' },
+    headers: [{ name: 'Referer', value: 'https://media.example.com/' }],
     subtitles: [{ name: 'English', url: 'https://media.example.com/bbb.en.vtt', language: 'en' }],
   });
   t.is(pushed.index, 0);
-  t.like(pushed.item, { title: 'Big Buck Bunny', provider: 'direct', live: false, proxy: false, addedBy: member.userId, headers: { Referer: 'https://media.example.com/' } });
+  t.like(pushed.item, { title: 'Big Buck Bunny', provider: 'direct', live: false, proxy: false, addedBy: member.userId, headers: [{ name: 'Referer', value: 'https://media.example.com/' }] });
   const inserted = await as.playlist.Insert({ roomId, index: 0, title: 'Intro', url: 'https://media.example.com/intro.m3u8', provider: 'hls' });
   t.is(inserted.index, 0);
   t.deepEqual((await actorView()).playlist!.map(mediaMessage), plain([inserted.item, pushed.item]));
 
   t.deepEqual(await as.playlist.Move({ roomId, mediaId: inserted.item!.id, toIndex: 1 }), { mediaId: inserted.item!.id, index: 1 });
-  const edited = await as.playlist.Edit({ roomId, mediaId: pushed.item!.id, title: 'Bunny (HD)', headers: { values: {} } });
-  t.like(edited.item, { id: pushed.item!.id, title: 'Bunny (HD)', url: 'https://media.example.com/bbb.mp4', headers: {} });
+  const edited = await as.playlist.Edit({ roomId, mediaId: pushed.item!.id, title: 'Bunny (HD)', headers: { headers: [] } });
+  t.like(edited.item, { id: pushed.item!.id, title: 'Bunny (HD)', url: 'https://media.example.com/bbb.mp4', headers: [] });
   t.is(edited.item!.subtitles.length, 1, 'absent subtitles stay as they were');
   const view = await as.rooms.GetRoom({ roomId });
   t.deepEqual(plain(view.member!.playlist!.items), (await actorView()).playlist!.map(mediaMessage));
@@ -62,6 +62,13 @@ test('playlist: push, insert, move, edit, remove, clear and set current answer w
     grpc.status.INVALID_ARGUMENT,
   );
   t.is(badSubtitle.issues[0]?.key, 'subtitles.0.url');
+  const twice = await refused(
+    t,
+    as.playlist.Push({ roomId, title: 'x', url: 'https://example.com/x.mp4', headers: [{ name: 'X-A', value: '1' }, { name: 'X-A', value: '2' }] }),
+    'invalid_argument',
+    grpc.status.INVALID_ARGUMENT,
+  );
+  t.is(twice.issues[0]?.key, 'headers.X-A');
   t.deepEqual(await as.playlist.Clear({ roomId }), { removed: 1 });
   t.deepEqual((await actorView()).playlist, []);
 });
