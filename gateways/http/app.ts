@@ -20,6 +20,7 @@ import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
 import { mountEmailRoutes } from './routes/email.js';
 import { mountOAuth2Routes } from './routes/oauth2.js';
+import { mountRealtimeRoutes } from './routes/realtime.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
 import { mountWebAuthnRoutes } from './routes/webauthn.js';
@@ -82,6 +83,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     mountWebAuthnRoutes(api, accounts, cookies);
     mountOAuth2Routes(api, accounts, cookies);
     mountAdminRoutes(api, accounts, options.api.reviews);
+    if (options.api.gateway) mountRealtimeRoutes(api, options.api.gateway);
     app.use(api.router.routes());
     app.use(api.router.allowedMethods());
   }

@@ -4,6 +4,7 @@ import * as auth from './auth.js';
 import * as email from './email.js';
 import type { Endpoint } from './endpoint.js';
 import * as oauth2 from './oauth2.js';
+import * as realtime from './realtime.js';
 import * as twoFactor from './two-factor.js';
 import * as users from './users.js';
 import * as webauthn from './webauthn.js';
@@ -20,4 +21,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(webauthn),
   ...endpointsOf(oauth2),
   ...endpointsOf(admin),
+  ...endpointsOf(realtime),
 ];
