@@ -13,6 +13,8 @@ import type { Logger } from '../observability/logger.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import type { ReviewClient } from '../workflows/review-client.js';
 import type { RoomClient } from './rooms/room-client.js';
+import type { RoomFeeds } from './rooms/room-feed.js';
+import type { RoomWatcher } from './rooms/room-watch.js';
 
 export interface GatewayDeps {
   config: StartupConfig;
@@ -24,6 +26,10 @@ export interface GatewayDeps {
   accounts: Accounts;
   rooms: RoomClient;
   events: ActorEvents;
+  /** Per-room subscriptions with their rings of recent events (resume). */
+  feeds: RoomFeeds;
+  /** Opens a connection's watch of a room (presence, snapshot or resume, filtered events). */
+  watcher: RoomWatcher;
   /** Review workflows; without them the admin review endpoints answer `unavailable`. */
   reviews?: ReviewClient;
 }

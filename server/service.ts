@@ -16,6 +16,8 @@ import { createHttpApp } from '../gateways/http/app.js';
 import { cookiePolicyFor } from '../gateways/http/session-cookie.js';
 import type { GatewayDeps } from '../gateways/gateway-deps.js';
 import { RoomClient } from '../gateways/rooms/room-client.js';
+import { RoomFeeds } from '../gateways/rooms/room-feed.js';
+import { RoomWatcher } from '../gateways/rooms/room-watch.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
@@ -184,6 +186,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     let httpUrl: string | undefined;
     let connectedClients = (): number => 0;
     if (roles.includes('gateway')) {
+      const rooms = new RoomClient(new ActorClient(connections.nats, config.nats.subject_prefix));
+      const events = new ActorEvents(connections.nats, config.nats.subject_prefix, logger);
+      const feeds = new RoomFeeds(events, connections.nats, logger);
+      stops.push(() => Promise.resolve(feeds.close()));
       const gateway: GatewayDeps = {
         config,
         logger,
@@ -193,8 +199,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         settings,
         accounts,
         reviews,
-        rooms: new RoomClient(new ActorClient(connections.nats, config.nats.subject_prefix)),
-        events: new ActorEvents(connections.nats, config.nats.subject_prefix, logger),
+        rooms,
+        events,
+        feeds,
+        watcher: new RoomWatcher(feeds, rooms, settings, logger),
       };
       const app = createHttpApp({ config, logger, readiness, metrics: metrics.http, api: { accounts, cookies: cookiePolicyFor(config), reviews, gateway } });
       const httpServer = createServer(app.callback());

@@ -1,0 +1,94 @@
+/**
+ * What one member may see of a room's event stream, kept up to date from the stream itself:
+ * the room's permission overrides and owner (from `room.updated`), the member's role (from
+ * `member.updated` about them) and the runtime permission defaults (read at each decision).
+ * It mirrors how the room computes permissions (`actors/room/permissions.ts`), so a role
+ * change or a settings change applies to the very next event, without asking the room.
+ *
+ * It also recognises the events that end a member's watch: leaving, being kicked, banned or
+ * rejected, and the room being deleted.
+ */
+import { EVENT_PERMISSION, type MemberRoomView, type PermissionOverrides, type RoomEvent, type RoomRole } from '../../actors/room/index.js';
+import { ownerPermissions, rolePermissions, type SettingsReader } from '../../actors/room/permissions.js';
+import type { Permission } from '../../permissions/names.js';
+
+/** Why a member's watch of a room ended; transports turn it into a close code and reason. */
+export type WatchEndReason = 'left' | 'kicked' | 'banned' | 'rejected' | 'room_deleted';
+
+export class MemberLens {
+  private role: RoomRole | null;
+  private ownerId: string;
+  private overrides: PermissionOverrides;
+
+  constructor(
+    readonly userId: string,
+    snapshot: MemberRoomView,
+    private readonly settings: SettingsReader,
+  ) {
+    this.role = snapshot.me.role;
+    this.ownerId = snapshot.room.ownerId;
+    this.overrides = snapshot.room.permissionOverrides;
+  }
+
+  /** Takes a fresh snapshot's word over whatever was followed from events. */
+  reset(snapshot: MemberRoomView): void {
+    this.role = snapshot.me.role;
+    this.ownerId = snapshot.room.ownerId;
+    this.overrides = snapshot.room.permissionOverrides;
+  }
+
+  permissions(): ReadonlySet<Permission> {
+    if (this.userId === this.ownerId) return ownerPermissions();
+    if (this.role === null) return new Set();
+    return rolePermissions(this.role, this.overrides, this.settings);
+  }
+
+  /** Follows a live event (before deciding on later ones) and says whether this member receives it. */
+  admit(event: RoomEvent): boolean {
+    this.follow(event);
+    return this.visible(event);
+  }
+
+  /**
+   * Whether this member receives the event under what the lens knows now, without following
+   * it: for events older than the lens's state (the missed events of a resume).
+   */
+  visible(event: RoomEvent): boolean {
+    if (isAbout(event, this.userId)) return true;
+    const needed = EVENT_PERMISSION[event.type];
+    return needed === null || this.permissions().has(needed);
+  }
+
+  /** The reason the event ends this member's watch, if it does. */
+  endsWatch(event: RoomEvent): WatchEndReason | undefined {
+    if (event.type === 'room.deleted') return 'room_deleted';
+    if (event.type === 'member.left' && event.userId === this.userId) return event.reason;
+    if (event.type === 'member.banned' && event.member.userId === this.userId) return 'banned';
+    return undefined;
+  }
+
+  private follow(event: RoomEvent): void {
+    if (event.type === 'room.updated') {
+      this.ownerId = event.room.ownerId;
+      this.overrides = event.room.permissionOverrides;
+    } else if ((event.type === 'member.updated' || event.type === 'member.joined') && event.member.userId === this.userId) {
+      this.role = event.member.status === 'active' ? event.member.role : null;
+    }
+  }
+}
+
+/** `member.*` events about a user reach that user whatever their permissions (a kicked member learns it). */
+function isAbout(event: RoomEvent, userId: string): boolean {
+  switch (event.type) {
+    case 'member.joined':
+    case 'member.requested':
+    case 'member.updated':
+    case 'member.banned':
+      return event.member.userId === userId;
+    case 'member.left':
+    case 'member.unbanned':
+      return event.userId === userId;
+    default:
+      return false;
+  }
+}
