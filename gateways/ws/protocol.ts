@@ -153,6 +153,8 @@ export const ResumedMessage = z.object({
   connectionId: z.string(),
   /** The seq the client asked to resume after. */
   after: Seq,
+  /** The room's seq the client is current with once the missed events are applied (events this member may not see are skipped, so it can be above the last one sent). */
+  seq: Seq,
   /** How many `event` messages follow at once. */
   missed: z.number().int().nonnegative(),
   serverTime: ServerTime,
