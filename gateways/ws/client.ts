@@ -38,6 +38,8 @@ export interface ConnectOptions {
   headers?: Record<string, string>;
   /** Validate every server message with the protocol schemas (default true). */
   validate?: boolean;
+  /** Keep every event in `events` (default true); off for long-lived load clients. */
+  keepEvents?: boolean;
   /** Give up on the handshake and start after this long. Default 10 s. */
   timeoutMs?: number;
 }
@@ -106,11 +108,14 @@ export class RealtimeClient {
   private readonly pending = new Map<string, { resolve: (value: { result: unknown; seq: number }) => void; reject: (err: Error) => void }>();
   private readonly listeners = new Set<Listener>();
   private readonly idPrefix = randomBytes(6).toString('base64url');
+  /** Events received, kept or not. */
+  private eventCount = 0;
   private nextId = 0;
 
   private constructor(
     readonly ws: WebSocket,
     private readonly validate: boolean,
+    private readonly keepEvents: boolean,
   ) {
     this.closed = new Promise((resolve) => {
       ws.on('close', (code, reason) => {
@@ -138,7 +143,7 @@ export class RealtimeClient {
       perMessageDeflate: false,
       handshakeTimeout: options.timeoutMs ?? 10_000,
     });
-    const client = new RealtimeClient(ws, options.validate ?? true);
+    const client = new RealtimeClient(ws, options.validate ?? true, options.keepEvents ?? true);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new Error(`realtime connection to ${options.roomId}: no start within ${options.timeoutMs ?? 10_000} ms`));
@@ -170,9 +175,9 @@ export class RealtimeClient {
         client.listeners.delete(started);
         // The missed events of a resume are sent at once after `resumed`; wait for them.
         if (message.type === 'resumed' && message.missed > 0) {
-          const expected = client.events.length + message.missed;
+          const expected = client.eventCount + message.missed;
           client.listeners.add(function caughtUp() {
-            if (client.events.length < expected) return;
+            if (client.eventCount < expected) return;
             client.listeners.delete(caughtUp);
             clearTimeout(timer);
             resolve(client);
@@ -329,7 +334,8 @@ export class RealtimeClient {
         this.start ??= message;
         break;
       case 'event':
-        this.events.push(message);
+        this.eventCount += 1;
+        if (this.keepEvents) this.events.push(message);
         if (message.seq > this.seq) this.seq = message.seq;
         break;
       case 'notification':
