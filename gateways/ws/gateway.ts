@@ -51,7 +51,7 @@ export class RealtimeGateway {
   /** The protocol entry the handshake answers with, decided before `handleUpgrade`. */
   private readonly selected = new WeakMap<IncomingMessage, string>();
   /** An event's frame is built once per process, whatever the number of sockets it goes to. */
-  private readonly eventFrames = new WeakMap<FeedEvent, string>();
+  private readonly eventFrames = new WeakMap<FeedEvent, Buffer>();
   private readonly tickets: RealtimeTickets;
   private readonly origins: OriginPolicy;
   private readonly limits: SessionLimits;
@@ -242,11 +242,12 @@ export class RealtimeGateway {
     setTimeout(() => socket.destroy(), 5_000).unref();
   }
 
-  private eventFrame(event: FeedEvent): string {
+  /** Encoded once (JSON and UTF-8) per process: each socket sends the same bytes. */
+  private eventFrame(event: FeedEvent): Buffer {
     let frame = this.eventFrames.get(event);
     if (frame === undefined) {
       const message: EventMessage = { type: 'event', seq: event.seq, at: event.at, event: event.event };
-      frame = JSON.stringify(message);
+      frame = Buffer.from(JSON.stringify(message), 'utf8');
       this.eventFrames.set(event, frame);
     }
     return frame;

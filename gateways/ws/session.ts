@@ -42,7 +42,7 @@ export interface SessionContext {
   metrics: RealtimeMetrics;
   limits: SessionLimits;
   /** The frame of an event, serialised once per process and shared by every socket that sends it. */
-  eventFrame: (event: FeedEvent) => string;
+  eventFrame: (event: FeedEvent) => Buffer;
   onClose: (session: RealtimeSession) => void;
 }
 
@@ -132,15 +132,16 @@ export class RealtimeSession {
    * Every frame goes through here. A client that stopped reading makes `bufferedAmount` grow
    * (the kernel's buffers are full); past the limit it is closed instead of queueing more (R14).
    */
-  private sendFrame(frame: string): void {
+  private sendFrame(frame: string | Buffer): void {
     const { ws, limits } = this.ctx;
     if (ws.readyState !== WebSocket.OPEN) return;
-    // frame.length (UTF-16 units) is a lower bound of its bytes; close enough for a limit of this size.
+    // A string's length (UTF-16 units) is a lower bound of its bytes; close enough for a limit of this size.
     if (ws.bufferedAmount + frame.length > limits.sendBufferLimitBytes) {
       this.slowConsumer();
       return;
     }
-    ws.send(frame);
+    // Text frames either way; a Buffer (a shared event frame) is sent as it is.
+    ws.send(frame, { binary: false });
   }
 
   private slowConsumer(): void {
