@@ -45,14 +45,12 @@ export function connectProtocols(options: { ticket?: string; resumeAfter?: numbe
 
 /**
  * Close codes the server uses (WebSocket close frames carry a code and a reason of at most
- * 123 bytes). 4xxx codes are ours; a client reconnects after 1001/1012/4500, and needs a new
- * ticket (or to rejoin) after the others.
+ * 123 bytes). 4xxx codes are ours; a client reconnects (new ticket, `resume.<seq>`) after
+ * 1006/1012/4008, and not after 4403/4404/4426.
  */
 export const CLOSE = {
   /** The gateway is shutting down or restarting: reconnect (to another replica) and resume. */
   serviceRestart: 1012,
-  /** The server answered no pong to its pings within the interval: the peer is gone. */
-  goingAway: 1001,
   /** The client sent something that is not a protocol message, or a binary frame. */
   unsupportedData: 1003,
   /** The client stopped reading: its send buffer passed the limit (R14). */
@@ -63,10 +61,6 @@ export const CLOSE = {
   membershipEnded: 4403,
   /** The room was deleted (R12). */
   roomDeleted: 4404,
-  /** The session behind the socket ended (signed out, revoked, account banned). */
-  sessionEnded: 4401,
-  /** The gateway lost the room's event stream and could not recover it (R9): reconnect and resume. */
-  resync: 4500,
 } as const;
 export type CloseCode = (typeof CLOSE)[keyof typeof CLOSE];
 
