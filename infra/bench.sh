@@ -26,6 +26,10 @@ npm run --silent build:proto
 npx tsc -p .
 [[ -f $program ]] || die "no benchmark program $program (compiled from bench/*.ts)"
 
+# Benchmarks holding many sockets (bench:realtime opens 10,000 at once) need more descriptors
+# than a default soft limit of 1024: raise it to the hard limit, which the processes inherit.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || log "warning: could not raise the open-file limit above $(ulimit -n)"
+
 throwaway_stack_up durable
 log "running $program against the stack in $SVCTEST_STACK_DIR"
 status=0

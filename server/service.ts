@@ -22,6 +22,7 @@ import { RoomClient } from '../gateways/rooms/room-client.js';
 import { RoomFeeds } from '../gateways/rooms/room-feed.js';
 import { RoomWatcher } from '../gateways/rooms/room-watch.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
+import { RealtimeGateway } from '../gateways/ws/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
@@ -219,6 +220,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       };
       const app = createHttpApp({ config, logger, readiness, metrics: metrics.http, api: { accounts, cookies: cookiePolicyFor(config), reviews, gateway } });
       const httpServer = createServer(app.callback());
+      const realtime = new RealtimeGateway(gateway, { registry: metrics.registry });
+      realtime.attach(httpServer);
       connectedClients = countConnections(httpServer);
       await listen(httpServer, config.server.port, config.server.host);
       const { port } = httpServer.address() as AddressInfo;
@@ -232,6 +235,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             server.closeAllConnections();
           }),
       );
+      // Before the server closes its connections: sockets get a 1012 close and rooms their presence.leave.
+      stops.push(() => realtime.close());
       const grpcServer = await startGrpcServer(gateway, readiness, config.grpc.host, config.grpc.port);
       grpcAddress = grpcServer.address;
       stops.push(() => grpcServer.stop());

@@ -21,6 +21,7 @@ import { mountAuthRoutes } from './routes/auth.js';
 import { mountEmailRoutes } from './routes/email.js';
 import { mountNotificationRoutes } from './routes/notifications.js';
 import { mountOAuth2Routes } from './routes/oauth2.js';
+import { mountRealtimeRoutes } from './routes/realtime.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
 import { mountWebAuthnRoutes } from './routes/webauthn.js';
@@ -86,6 +87,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     const { gateway } = options.api;
     if (gateway) {
       mountNotificationRoutes(api, gateway.pool);
+      mountRealtimeRoutes(api, gateway);
     }
     app.use(api.router.routes());
     app.use(api.router.allowedMethods());

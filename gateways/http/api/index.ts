@@ -5,6 +5,7 @@ import * as email from './email.js';
 import type { Endpoint } from './endpoint.js';
 import * as notifications from './notifications.js';
 import * as oauth2 from './oauth2.js';
+import * as realtime from './realtime.js';
 import * as twoFactor from './two-factor.js';
 import * as users from './users.js';
 import * as webauthn from './webauthn.js';
@@ -22,4 +23,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(oauth2),
   ...endpointsOf(admin),
   ...endpointsOf(notifications),
+  ...endpointsOf(realtime),
 ];

@@ -1,0 +1,434 @@
+/**
+ * Realtime gateway figures (issue 10), against real processes on the throwaway stack: one
+ * `svc serve --role actors` and two `svc serve --role gateway`, with WebSocket clients spread
+ * over BENCH_CLIENT_PROCESSES child processes of this program (so that the clients' own event
+ * loops do not queue the receipts they time).
+ *  (a) fan-out: a playback command to one room of 1,000 members (500 sockets on each gateway),
+ *      latency from sending it to its event's receipt on every member socket;
+ *  (b) 100 rooms x 20 members, 5 playback commands/s per room (open loop), command-to-receipt;
+ *  (c) gateway memory per idle authenticated WebSocket at 10,000 sockets on one gateway;
+ *  (d) HTTP `GET /api/rooms/{id}` with a warm actor: max requests/s, then p99 at half that rate
+ *      (when that endpoint is not served, the closest HTTP path that reads the room is used and
+ *      the figure says so).
+ * Members are guests (POST /api/auth/guest) and connect as native clients with their access
+ * token (Authorization: Bearer), which skips one ticket request per socket; a socket is the
+ * same either way once open. Times are wall-clock (performance.timeOrigin + now) across
+ * processes of one machine. Run with `npm run bench:realtime`; BENCH_SECONDS,
+ * BENCH_FANOUT_MEMBERS, BENCH_IDLE_SOCKETS tune it.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { connect } from 'nats';
+import type { Caller } from '../accounts/model.js';
+import { ActorClient } from '../actors/runtime/client.js';
+import { newRoomId, RoomClient } from '../gateways/rooms/room-client.js';
+import { RealtimeClient } from '../gateways/ws/client.js';
+import { createLogger } from '../observability/logger.js';
+import { RuntimeSettings } from '../settings/runtime-settings.js';
+import { createPool } from '../store/pool.js';
+import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../test/harness/replica.js';
+import { freshDatabase, testStack } from '../test/harness/stack.js';
+import { runSvc } from '../test/harness/svc-process.js';
+import { percentile } from './percentile.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const FANOUT_MEMBERS = Number(process.env.BENCH_FANOUT_MEMBERS ?? 1000);
+const FANOUT_COMMANDS = Number(process.env.BENCH_FANOUT_COMMANDS ?? 200);
+const ROOMS = 100;
+const ROOM_MEMBERS = 20;
+const COMMANDS_PER_ROOM_PER_SECOND = 5;
+const IDLE_SOCKETS = Number(process.env.BENCH_IDLE_SOCKETS ?? 10_000);
+const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? 4);
+const PREFIX = 'benchrt';
+
+const now = (): number => performance.timeOrigin + performance.now();
+const ms = (value: number): string => `${value.toFixed(2)} ms`;
+const sleep = (millis: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, millis));
+
+// -------------------------------------------------------------------------------------------
+// Client processes: hold sockets, time the receipt of playback events.
+
+interface Connection {
+  url: string;
+  roomId: string;
+  token: string;
+}
+type ToWorker = { op: 'open'; id: number; connections: Connection[] } | { op: 'collect'; id: number } | { op: 'closeAll'; id: number };
+type FromWorker = { id: number; opened?: number; failed?: number; firstError?: string; receipts?: Array<[string, number[]]> };
+
+async function clientWorker(): Promise<void> {
+  const sockets: RealtimeClient[] = [];
+  let receipts = new Map<string, number[]>();
+  const reply = (message: FromWorker): void => void process.send!(message);
+  process.on('message', (message: ToWorker) => {
+    void (async () => {
+      if (message.op === 'open') {
+        let next = 0;
+        let failed = 0;
+        let firstError: string | undefined;
+        await Promise.all(
+          Array.from({ length: 32 }, async () => {
+            for (let i = next++; i < message.connections.length; i = next++) {
+              const { url, roomId, token } = message.connections[i]!;
+              try {
+                const client = await RealtimeClient.connect({ url, roomId, token, validate: false, keepEvents: false, timeoutMs: 60_000 });
+                client.onMessage((received) => {
+                  if (received.type === 'event' && received.event.type === 'playback') {
+                    const at = now();
+                    const key = `${roomId}:${received.seq}`;
+                    const list = receipts.get(key);
+                    if (list) list.push(at);
+                    else receipts.set(key, [at]);
+                  }
+                });
+                sockets.push(client);
+              } catch (err) {
+                failed += 1;
+                firstError ??= String(err);
+              }
+            }
+          }),
+        );
+        reply({ id: message.id, opened: sockets.length, failed, ...(firstError ? { firstError } : {}) });
+      } else if (message.op === 'collect') {
+        reply({ id: message.id, receipts: [...receipts] });
+        receipts = new Map();
+      } else {
+        await Promise.all(sockets.splice(0).map((socket) => socket.close().catch(() => undefined)));
+        reply({ id: message.id });
+      }
+    })();
+  });
+}
+
+class Workers {
+  private readonly children: ChildProcess[] = [];
+  private nextId = 0;
+
+  constructor(count: number) {
+    for (let i = 0; i < count; i += 1) {
+      this.children.push(fork(fileURLToPath(import.meta.url), ['client'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--enable-source-maps'] }));
+    }
+  }
+
+  private ask(child: ChildProcess, message: ToWorker extends infer M ? (M extends ToWorker ? Omit<M, 'id'> : never) : never): Promise<FromWorker> {
+    const id = (this.nextId += 1);
+    return new Promise((resolve) => {
+      const listener = (answer: FromWorker): void => {
+        if (answer.id !== id) return;
+        child.off('message', listener);
+        resolve(answer);
+      };
+      child.on('message', listener);
+      child.send({ ...message, id });
+    });
+  }
+
+  /** Spreads the connections over the client processes; resolves when all are open. */
+  async open(connections: Connection[]): Promise<void> {
+    const shares = this.children.map((): Connection[] => []);
+    connections.forEach((connection, i) => shares[i % shares.length]!.push(connection));
+    const answers = await Promise.all(this.children.map((child, i) => this.ask(child, { op: 'open', connections: shares[i]! })));
+    const failed = answers.reduce((sum, answer) => sum + (answer.failed ?? 0), 0);
+    if (failed > 0) throw new Error(`${failed} of ${connections.length} sockets failed to open (first: ${answers.find((answer) => answer.firstError)?.firstError})`);
+  }
+
+  /** Receipt times by `roomId:seq`, from every client process, since the last collect. */
+  async collect(): Promise<Map<string, number[]>> {
+    const merged = new Map<string, number[]>();
+    for (const answer of await Promise.all(this.children.map((child) => this.ask(child, { op: 'collect' })))) {
+      for (const [key, times] of answer.receipts ?? []) merged.set(key, [...(merged.get(key) ?? []), ...times]);
+    }
+    return merged;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.children.map((child) => this.ask(child, { op: 'closeAll' })));
+  }
+
+  stop(): void {
+    for (const child of this.children) child.kill();
+  }
+}
+
+// -------------------------------------------------------------------------------------------
+// The stack and its people.
+
+interface Person {
+  caller: Caller;
+  token: string;
+}
+
+async function post(url: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-svc-client': 'native',
+      'x-forwarded-for': `198.18.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+}
+
+async function signUp(url: string, name: string): Promise<Person> {
+  const answer = await post(url, '/api/auth/password/register', { username: name, password: 'bench password 0123' });
+  if (answer.status !== 201) throw new Error(`signup: ${answer.status} ${JSON.stringify(answer.body)}`);
+  const user = answer.body.user as { id: string };
+  return {
+    caller: { kind: 'user', userId: user.id, sessionId: String(answer.body.sessionId), username: name, displayName: name, role: 'user' },
+    token: String(answer.body.accessToken),
+  };
+}
+
+async function guests(url: string, count: number): Promise<Person[]> {
+  const out: Person[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      for (let i = next++; i < count; i = next++) {
+        const answer = await post(url, '/api/auth/guest', { displayName: `Guest ${i}` });
+        if (answer.status !== 200) throw new Error(`guest: ${answer.status} ${JSON.stringify(answer.body)}`);
+        const guest = answer.body.guest as { id: string; displayName: string };
+        out[i] = { caller: { kind: 'guest', guestId: guest.id, sessionId: String(answer.body.sessionId), displayName: guest.displayName }, token: String(answer.body.accessToken) };
+      }
+    }),
+  );
+  return out;
+}
+
+async function inParallel<T>(items: T[], concurrency: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < items.length; i = next++) await work(items[i]!);
+    }),
+  );
+}
+
+function summary(samples: number[]): string {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return `p50 ${ms(percentile(sorted, 50))}  p99 ${ms(percentile(sorted, 99))}  max ${ms(sorted.at(-1) ?? Number.NaN)}  (n=${sorted.length})`;
+}
+
+async function rssBytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+async function heapUsed(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)![1]);
+}
+
+async function main(): Promise<void> {
+  const logger = createLogger({ level: 'warn', destination: 'stderr' });
+  const databaseUrl = await freshDatabase('bench_realtime');
+  const secrets = await generatedSecrets();
+  const migrated = await runSvc(['migrate'], { SVC_DATABASE_URL: databaseUrl });
+  if (migrated.code !== 0) throw new Error(migrated.stderr);
+  const pool = createPool({ url: databaseUrl, max: 2, logger });
+  const settings = await RuntimeSettings.start({ pool, connectionString: databaseUrl, logger, replicaId: 'bench' });
+  const author = { actor: 'bench', source: 'bench' };
+  await settings.update('user', { enablePasswordSignup: true, passwordSignupNeedReview: false }, author);
+  await settings.update('server', { maxMembersPerRoom: 10_000 }, author);
+
+  const extra = { SVC_NATS_SUBJECT_PREFIX: PREFIX, SVC_SERVER_TRUST_PROXY: 'true' };
+  const replicas: Replica[] = [];
+  const nc = await connect({ servers: testStack().natsUrl });
+  const rooms = new RoomClient(new ActorClient(nc, PREFIX));
+  const workers = new Workers(CLIENT_PROCESSES);
+  const opened: RealtimeClient[] = [];
+  try {
+    replicas.push(await startReplica(['--role', 'actors'], await replicaEnv(databaseUrl, secrets, extra)));
+    const gateways = [await startReplica(['--role', 'gateway'], await replicaEnv(databaseUrl, secrets, extra)), await startReplica(['--role', 'gateway'], await replicaEnv(databaseUrl, secrets, extra))];
+    replicas.push(...gateways);
+    const [g1, g2] = gateways.map((gateway) => gateway.httpUrl) as [string, string];
+
+    const owners = await Promise.all(Array.from({ length: 1 + ROOMS / 10 }, (_, i) => signUp(g1, `owner_${i}_${Date.now().toString(36)}`)));
+    const pool2000 = await guests(g1, Math.max(FANOUT_MEMBERS, ROOMS * (ROOM_MEMBERS - 1)));
+    const ownerSocket = async (url: string, roomId: string, owner: Person): Promise<RealtimeClient> => {
+      const client = await RealtimeClient.connect({ url, roomId, token: owner.token, validate: false, keepEvents: false });
+      opened.push(client);
+      return client;
+    };
+    const playable = async (roomId: string, owner: Person): Promise<void> => {
+      const { result } = await rooms.send(roomId, { kind: 'playlist.push', title: 'Film', url: 'https://media.example.com/film.mp4' }, owner.caller);
+      await rooms.send(roomId, { kind: 'playlist.setCurrent', mediaId: result.item.id }, owner.caller);
+    };
+    console.log(`realtime benchmark: 1 actor host, 2 gateway processes, ${CLIENT_PROCESSES} client processes, ${availableParallelism()} cores shared by all of them and the stack`);
+
+    // (a) Fan-out in one big room.
+    {
+      const owner = owners[0]!;
+      const roomId = newRoomId();
+      await rooms.send(roomId, { kind: 'room.create', name: 'Big room', visibility: 'public' }, owner.caller, { timeoutMs: 30_000 });
+      const members = pool2000.slice(0, FANOUT_MEMBERS);
+      await inParallel(members, 32, (member) => rooms.send(roomId, { kind: 'member.join' }, member.caller, { timeoutMs: 30_000 }));
+      await playable(roomId, owner);
+      const started = performance.now();
+      await workers.open(members.map((member, i) => ({ url: i % 2 === 0 ? g1 : g2, roomId, token: member.token })));
+      console.log(`(a) ${FANOUT_MEMBERS} member sockets open in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      const host = await ownerSocket(g1, roomId, owner);
+      const sentAt = new Map<string, number>();
+      for (let i = 0; i < FANOUT_COMMANDS + 20; i += 1) {
+        const t0 = now();
+        const { seq } = await host.command({ kind: 'playback.seek', position: i + 1 });
+        if (i >= 20) sentAt.set(`${roomId}:${seq}`, t0);
+        await sleep(25);
+      }
+      await sleep(1_000);
+      const receipts = await workers.collect();
+      const latencies: number[] = [];
+      let missing = 0;
+      for (const [key, t0] of sentAt) {
+        const times = receipts.get(key) ?? [];
+        missing += FANOUT_MEMBERS - times.length;
+        for (const at of times) latencies.push(at - t0);
+      }
+      console.log(`(a) fan-out, playback command -> receipt on each of ${FANOUT_MEMBERS} sockets, ${sentAt.size} commands: ${summary(latencies)}  missing ${missing}  target p99 < 30 ms`);
+      await workers.closeAll();
+      await host.close();
+    }
+
+    // (b) Many rooms, steady traffic.
+    const roomIds: string[] = [];
+    const roomOwner = (r: number): Person => owners[1 + Math.floor(r / 10)]!;
+    const roomGuests = (r: number): Person[] => pool2000.slice(r * (ROOM_MEMBERS - 1), (r + 1) * (ROOM_MEMBERS - 1));
+    {
+      for (let r = 0; r < ROOMS; r += 1) roomIds.push(newRoomId());
+      await inParallel([...roomIds.keys()], 16, async (r) => {
+        await rooms.send(roomIds[r]!, { kind: 'room.create', name: `Room ${r}`, visibility: 'public' }, roomOwner(r).caller, { timeoutMs: 30_000 });
+        for (const guest of roomGuests(r)) await rooms.send(roomIds[r]!, { kind: 'member.join' }, guest.caller, { timeoutMs: 30_000 });
+        await playable(roomIds[r]!, roomOwner(r));
+      });
+      const connections: Connection[] = [];
+      roomIds.forEach((roomId, r) => roomGuests(r).forEach((guest, j) => connections.push({ url: j % 2 === 0 ? g1 : g2, roomId, token: guest.token })));
+      await workers.open(connections);
+      const hosts = await Promise.all(roomIds.map((roomId, r) => ownerSocket(r % 2 === 0 ? g1 : g2, roomId, roomOwner(r))));
+      const sentAt = new Map<string, number>();
+      const rate = ROOMS * COMMANDS_PER_ROOM_PER_SECOND;
+      const inFlight: Array<Promise<void>> = [];
+      let errors = 0;
+      const begun = performance.now();
+      let n = 0;
+      for (let elapsed = 0; elapsed < SECONDS * 1000; elapsed = performance.now() - begun) {
+        for (const owed = Math.floor((elapsed / 1000) * rate); n < owed; n += 1) {
+          const r = n % ROOMS;
+          const t0 = now();
+          inFlight.push(
+            hosts[r]!.command({ kind: 'playback.seek', position: (n % 3600) + 1 }).then(
+              ({ seq }) => void sentAt.set(`${roomIds[r]}:${seq}`, t0),
+              () => void (errors += 1),
+            ),
+          );
+        }
+        await sleep(1);
+      }
+      await Promise.all(inFlight);
+      await sleep(1_000);
+      const receipts = await workers.collect();
+      const latencies: number[] = [];
+      let missing = 0;
+      for (const [key, t0] of sentAt) {
+        const times = receipts.get(key) ?? [];
+        missing += ROOM_MEMBERS - 1 - times.length;
+        for (const at of times) latencies.push(at - t0);
+      }
+      console.log(
+        `(b) ${ROOMS} rooms x ${ROOM_MEMBERS} members, ${COMMANDS_PER_ROOM_PER_SECOND} commands/s per room (${rate}/s) for ${SECONDS} s: command -> receipt ${summary(latencies)}  missing ${missing}  errors ${errors}  target p99 < 20 ms`,
+      );
+      await workers.closeAll();
+      await Promise.all(hosts.map((host) => host.close()));
+    }
+
+    // (c) Idle sockets on one gateway.
+    {
+      const gateway = gateways[0]!;
+      const pid = gateway.process.child.pid!;
+      await sleep(3_000);
+      const rssBefore = await rssBytes(pid);
+      const heapBefore = await heapUsed(g1);
+      const connections: Connection[] = [];
+      for (let k = 0; k < IDLE_SOCKETS; k += 1) {
+        const r = k % ROOMS;
+        const members = roomGuests(r);
+        connections.push({ url: g1, roomId: roomIds[r]!, token: members[Math.floor(k / ROOMS) % members.length]!.token });
+      }
+      const started = performance.now();
+      await workers.open(connections);
+      const openSeconds = (performance.now() - started) / 1000;
+      await sleep(5_000);
+      const rssAfter = await rssBytes(pid);
+      const heapAfter = await heapUsed(g1);
+      const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
+      console.log(
+        `(c) ${IDLE_SOCKETS} idle authenticated sockets on one gateway (opened in ${openSeconds.toFixed(1)} s): RSS ${kib(rssBefore)} -> ${kib(rssAfter)} = ${kib((rssAfter - rssBefore) / IDLE_SOCKETS)} per socket; JS heap used ${kib(heapBefore)} -> ${kib(heapAfter)} = ${kib((heapAfter - heapBefore) / IDLE_SOCKETS)} per socket  target < 20 KiB`,
+      );
+      await workers.closeAll();
+    }
+
+    // (d) HTTP reads of a room with a warm actor.
+    {
+      const owner = owners[1]!;
+      const roomId = roomIds[0]!;
+      const probe = await fetch(`${g1}/api/rooms/${roomId}`, { headers: { authorization: `Bearer ${owner.token}` } });
+      const served = probe.status === 200;
+      await probe.text();
+      const label = served ? `GET /api/rooms/{id}` : `GET /api/rooms/{id} is not served on this branch (${probe.status}); measured instead: POST /api/rooms/{id}/realtime/ticket (bearer auth + room.get + Redis SET)`;
+      const once = async (): Promise<number> => {
+        const t0 = performance.now();
+        const response = served
+          ? await fetch(`${g1}/api/rooms/${roomId}`, { headers: { authorization: `Bearer ${owner.token}` } })
+          : await fetch(`${g1}/api/rooms/${roomId}/realtime/ticket`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` } });
+        await response.text();
+        if (response.status !== 200) throw new Error(`${response.status}`);
+        return performance.now() - t0;
+      };
+      for (let i = 0; i < 200; i += 1) await once();
+      let done = 0;
+      const end = performance.now() + SECONDS * 1000;
+      await Promise.all(
+        Array.from({ length: 32 }, async () => {
+          while (performance.now() < end) {
+            await once();
+            done += 1;
+          }
+        }),
+      );
+      const max = done / SECONDS;
+      const half = Math.max(1, Math.floor(max / 2));
+      const latencies: number[] = [];
+      const pending: Array<Promise<void>> = [];
+      const begun = performance.now();
+      for (let i = 0; i < half * SECONDS; i += 1) {
+        const wait = begun + (i * 1000) / half - performance.now();
+        if (wait > 0) await sleep(wait);
+        pending.push(once().then((latency) => void latencies.push(latency)));
+      }
+      await Promise.all(pending);
+      console.log(`(d) ${label}: max ${max.toFixed(0)} requests/s (concurrency 32, one gateway); at ${half}/s: ${summary(latencies)}`);
+    }
+  } finally {
+    workers.stop();
+    await Promise.all(opened.map((client) => client.close().catch(() => undefined)));
+    for (const replica of replicas.reverse()) await replica.process.stop();
+    await nc.close();
+    await settings.stop();
+    await pool.end();
+  }
+}
+
+if (process.argv[2] === 'client') {
+  void clientWorker();
+} else {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
+}
