@@ -102,6 +102,8 @@ const SCHEMAS = {
   'owner.transfer': command('owner.transfer', { userId }),
 
   'presence.enter': command('presence.enter', { connectionId: z.string().min(1).max(ROOM_LIMITS.connectionIdMaxChars) }),
+  /** The heartbeat of a connection already announced: like `presence.enter`, without the room in the answer. */
+  'presence.refresh': command('presence.refresh', { connectionId: z.string().min(1).max(ROOM_LIMITS.connectionIdMaxChars) }),
   'presence.leave': command('presence.leave', { connectionId: z.string().min(1).max(ROOM_LIMITS.connectionIdMaxChars) }),
   'member.player': command('member.player', {
     state: z.enum(['buffering', 'ready', 'ended']),

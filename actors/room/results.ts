@@ -27,6 +27,7 @@ export interface RoomResults {
 
   /** The room as the caller sees it, so a new connection needs no second request. */
   'presence.enter': MemberRoomView;
+  'presence.refresh': { online: true };
   'presence.leave': { online: boolean };
   'member.player': { member: MemberView; playback: PlaybackView };
 

@@ -37,6 +37,7 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'member.unban': members.unbanMember,
   'member.setRole': members.setMemberRole,
   'presence.enter': members.enterPresence,
+  'presence.refresh': members.refreshPresence,
   'presence.leave': members.leavePresence,
   'member.player': members.reportPlayer,
 

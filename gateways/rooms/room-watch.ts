@@ -235,7 +235,7 @@ export class RoomWatch {
 
   private async announce(): Promise<void> {
     try {
-      await this.enter();
+      await this.rooms.send(this.roomId, { kind: 'presence.refresh', connectionId: this.request.connectionId }, this.request.caller);
     } catch (err) {
       this.endOnRefusal(err);
     }

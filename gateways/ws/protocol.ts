@@ -211,7 +211,7 @@ export type NotificationMessage = z.infer<typeof NotificationMessage>;
 export type { PlayerState };
 
 /** Command kinds the gateway sends on the socket's behalf and a client may not (R6). */
-export const GATEWAY_OWNED_KINDS: readonly string[] = ['presence.enter', 'presence.leave'];
+export const GATEWAY_OWNED_KINDS: readonly string[] = ['presence.enter', 'presence.refresh', 'presence.leave'];
 
 /**
  * The clock offset and round trip of one sample (R10), t3 being the client's receive time:

@@ -280,6 +280,29 @@ test('a connection that is not refreshed expires, so a dead gateway cannot keep 
   t.true(room.actor.idle());
 });
 
+test('presence.refresh keeps a connection alive with a small answer, and brings back one that expired', async (t) => {
+  const tb = await RoomTestBed.start('room_presence_refresh', { presenceTtlMs: 60_000 });
+  t.teardown(() => tb.close());
+  const alice = user(uid('alice'));
+  const bob = user(uid('bob'));
+  const room = await tb.createRoom(alice);
+  await addMember(room, bob);
+  await room.send(bob, { kind: 'presence.enter', connectionId: 'sock' });
+  tb.clock.advance(40_000);
+  t.deepEqual(await room.send(bob, { kind: 'presence.refresh', connectionId: 'sock' }), { online: true });
+  tb.clock.advance(40_000);
+  await room.fire('presence');
+  const view = await room.send(alice, { kind: 'room.get' });
+  t.true(view.access === 'member' && view.members?.some((m) => m.userId === bob.userId && m.online), 'refreshed, so still online');
+
+  tb.clock.advance(61_000);
+  await room.fire('presence');
+  t.like(room.lastEvent('member.updated'), { member: { userId: bob.userId, online: false } });
+  await room.send(bob, { kind: 'presence.refresh', connectionId: 'sock' });
+  t.like(room.lastEvent('member.updated'), { member: { userId: bob.userId, online: true } });
+  await rejects(t, room.send(user(uid('stranger')), { kind: 'presence.refresh', connectionId: 'x' }), 'forbidden');
+});
+
 test('a name stored before names were cleaned is shown cleaned once the room loads again', async (t) => {
   const alice = user(uid('alice'), 'Alice');
   const room = await bed.createRoom(alice);
