@@ -16,10 +16,18 @@ import { requestId } from './request-id.js';
 import { requestMetrics } from './request-metrics.js';
 import { EndpointRouter } from './endpoint-router.js';
 import { openApiRoutes } from './openapi.js';
+import { mountAdminRoomRoutes } from './routes/admin-rooms.js';
+import { mountAdminSettingRoutes } from './routes/admin-settings.js';
 import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
+import { mountChatRoutes } from './routes/chat.js';
 import { mountEmailRoutes } from './routes/email.js';
+import { mountMemberRoutes } from './routes/members.js';
 import { mountOAuth2Routes } from './routes/oauth2.js';
+import { mountPlaybackRoutes } from './routes/playback.js';
+import { mountPlaylistRoutes } from './routes/playlist.js';
+import { mountPublicRoutes } from './routes/public.js';
+import { mountRoomRoutes } from './routes/rooms.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
 import { mountWebAuthnRoutes } from './routes/webauthn.js';
@@ -82,6 +90,17 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     mountWebAuthnRoutes(api, accounts, cookies);
     mountOAuth2Routes(api, accounts, cookies);
     mountAdminRoutes(api, accounts, options.api.reviews);
+    mountPublicRoutes(api, accounts);
+    const gateway = options.api.gateway;
+    if (gateway) {
+      mountRoomRoutes(api, gateway);
+      mountMemberRoutes(api, gateway);
+      mountPlaylistRoutes(api, gateway);
+      mountPlaybackRoutes(api, gateway);
+      mountChatRoutes(api, gateway);
+      mountAdminRoomRoutes(api, gateway);
+      mountAdminSettingRoutes(api, gateway.settings);
+    }
     app.use(api.router.routes());
     app.use(api.router.allowedMethods());
   }
