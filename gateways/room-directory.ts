@@ -92,7 +92,7 @@ export class RoomDirectory {
     this.search(where, options.query);
     this.after(where, options.cursor);
     const { rows } = await this.pool.query<SummaryRow>(
-      `SELECT ${SUMMARY_COLUMNS} FROM rooms r ${where.where()} ORDER BY r.created_at DESC, r.id DESC LIMIT ${where.param(limit + 1)}`,
+      `SELECT ${SUMMARY_COLUMNS} FROM rooms r ${where.where()} ORDER BY r.created_at DESC, r.id COLLATE "C" DESC LIMIT ${where.param(limit + 1)}`,
       where.values,
     );
     return page(rows, limit, summaryOf);
@@ -111,7 +111,7 @@ export class RoomDirectory {
     const { rows } = await this.pool.query<SummaryRow & { role: MyRoom['role']; is_owner: boolean }>(
       `SELECT ${SUMMARY_COLUMNS}, me.role, r.owner_id = ${me} AS is_owner
          FROM rooms r LEFT JOIN room_members me ON me.room_id = r.id AND me.user_id = ${me} AND me.status = 'active'
-         ${where.where()} ORDER BY r.created_at DESC, r.id DESC LIMIT ${where.param(limit + 1)}`,
+         ${where.where()} ORDER BY r.created_at DESC, r.id COLLATE "C" DESC LIMIT ${where.param(limit + 1)}`,
       where.values,
     );
     return page(rows, limit, (row) => ({ room: summaryOf(row), role: row.role ?? null, isOwner: row.is_owner }));
@@ -130,7 +130,7 @@ export class RoomDirectory {
       `SELECT ${SUMMARY_COLUMNS}, r.owner_id,
               (SELECT u.username FROM users u
                 WHERE u.id = CASE WHEN r.owner_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN r.owner_id::uuid END) AS owner_username
-         FROM rooms r ${where.where()} ORDER BY r.created_at DESC, r.id DESC LIMIT ${where.param(limit + 1)}`,
+         FROM rooms r ${where.where()} ORDER BY r.created_at DESC, r.id COLLATE "C" DESC LIMIT ${where.param(limit + 1)}`,
       where.values,
     );
     return page(rows, limit, (row) => ({ ...summaryOf(row), ownerId: row.owner_id, ownerUsername: row.owner_username }));
@@ -144,7 +144,7 @@ export class RoomDirectory {
   private after(where: Conditions, cursor: string | undefined): void {
     if (cursor === undefined) return;
     const [at, id] = decodeCursor(cursor);
-    where.parts.push(`(r.created_at, r.id) < (${where.param(at)}::timestamptz, ${where.param(id)}::text)`);
+    where.parts.push(`(r.created_at, r.id COLLATE "C") < (${where.param(at)}::timestamptz, ${where.param(id)}::text)`);
   }
 }
 

@@ -11,11 +11,12 @@ export const migration0006: Migration = {
   id: '0006_room_index',
   up: `
     -- The directory page: WHERE public AND active ORDER BY created_at DESC, id DESC, from a cursor.
-    CREATE INDEX rooms_directory_idx ON rooms (created_at DESC, id DESC) WHERE visibility = 'public' AND status = 'active';
+    -- Ids compare bytewise (COLLATE "C"), so the order does not depend on the database's locale.
+    CREATE INDEX rooms_directory_idx ON rooms (created_at DESC, id COLLATE "C" DESC) WHERE visibility = 'public' AND status = 'active';
     -- Name search within the directory (to_tsvector('simple', name) @@ 'word:*' & ...).
     CREATE INDEX rooms_directory_name_idx ON rooms USING gin (to_tsvector('simple', name)) WHERE visibility = 'public' AND status = 'active';
     -- The admin listing of every room, and the same search over it.
-    CREATE INDEX rooms_created_idx ON rooms (created_at DESC, id DESC);
+    CREATE INDEX rooms_created_idx ON rooms (created_at DESC, id COLLATE "C" DESC);
     CREATE INDEX rooms_name_idx ON rooms USING gin (to_tsvector('simple', name));
     -- Member counts of listed rooms (active members only).
     CREATE INDEX room_members_active_idx ON room_members (room_id) WHERE status = 'active';
