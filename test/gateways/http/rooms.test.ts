@@ -13,6 +13,7 @@ let other: Member;
 
 test.before(async () => {
   bed = await startGatewayBed('http-rooms');
+  await bed.set('server', { maxRoomsPerUser: 100 });
   owner = await bed.signUp('owner');
   other = await bed.signUp('other');
 });
@@ -36,10 +37,6 @@ async function createRoom(member: Member, body: Record<string, unknown>): Promis
   if (answer.status !== 201) throw new Error(`create failed: ${answer.status} ${JSON.stringify(answer.body)}`);
   return answer.body.room;
 }
-
-test.before(async () => {
-  await bed.set('server', { maxRoomsPerUser: 100 });
-});
 
 test('creating a room answers 201 with the room and its location; the owner reads it as a member', async (t) => {
   const created = await bed.call<{ room: RoomInfo; seq: number }>('POST', '/api/rooms', { name: '  Movie night ', waitForAllReady: true }, owner.token);
