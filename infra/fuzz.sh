@@ -56,14 +56,33 @@ WORK="$THROWAWAY_STACK_DIR/fuzz"
 mkdir -p "$WORK/data"
 
 SVC_PID=
+SMTP_PID=
 stop_svc() {
-  if [[ -n $SVC_PID ]] && kill -0 "$SVC_PID" 2>/dev/null; then
-    kill -TERM "$SVC_PID" 2>/dev/null || true
-    wait "$SVC_PID" 2>/dev/null || true
-  fi
+  local pid
+  for pid in "$SVC_PID" "$SMTP_PID"; do
+    if [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; then
+      kill -TERM "$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
   throwaway_stack_down
 }
 trap stop_svc EXIT
+
+# An SMTP sink on loopback (the tests' fixture), so the email endpoints run as configured
+# instead of answering `unavailable`.
+node --input-type=module -e '
+  import { startSmtpSink } from "./dist/test/fixtures/smtp-sink.js";
+  const sink = await startSmtpSink();
+  console.log(JSON.stringify({ host: sink.host, port: sink.port, username: sink.username, password: sink.password }));
+' >"$WORK/smtp.json" 2>"$WORK/smtp.log" &
+SMTP_PID=$!
+for _ in $(seq 1 100); do
+  [[ -s $WORK/smtp.json ]] && break
+  kill -0 "$SMTP_PID" 2>/dev/null || { show_log_tail "$WORK/smtp.log"; die "the SMTP sink exited"; }
+  sleep 0.1
+done
+[[ -s $WORK/smtp.json ]] || die "the SMTP sink did not start"
 
 set -a
 # shellcheck source=/dev/null
@@ -84,6 +103,13 @@ export SVC_GRPC_PORT
 export SVC_LOG_LEVEL=${SVC_LOG_LEVEL:-warn}
 export SVC_WEBAUTHN_RP_ORIGIN=https://svc.test
 export SVC_WEBAUTHN_RP_ID=svc.test
+smtp_field() { node -e 'console.log(JSON.parse(require("node:fs").readFileSync(process.argv[1], "utf8"))[process.argv[2]])' "$WORK/smtp.json" "$1"; }
+SVC_SMTP_HOST=$(smtp_field host)
+SVC_SMTP_PORT=$(smtp_field port)
+SVC_SMTP_USERNAME=$(smtp_field username)
+SVC_SMTP_PASSWORD=$(smtp_field password)
+export SVC_SMTP_HOST SVC_SMTP_PORT SVC_SMTP_USERNAME SVC_SMTP_PASSWORD
+export SVC_SMTP_SENDER='svc <noreply@svc.test>'
 BASE="http://127.0.0.1:$SVC_SERVER_PORT"
 
 log "migrating and starting svc serve (gateway + actors) on $BASE"
@@ -123,7 +149,7 @@ failed=0
 run_schemathesis() {
   local name=$1
   shift
-  local report="$WORK/$name.ndjson"
+  local report="${SVC_FUZZ_REPORT_DIR:-$WORK}/$name.ndjson"
   log "schemathesis run: $name"
   local status=0
   "$VENV/bin/schemathesis" --config-file "$WORK/schemathesis.toml" run "$BASE/api/openapi.json" \

@@ -73,6 +73,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   app.use(requestMetrics(metrics));
   app.use(corsPolicy(config.server.cors_allowed_origins));
   app.use(errorResponses());
+  app.use(methodNotImplementedIsNotAllowed());
   app.use(health.routes());
   app.use(health.allowedMethods());
   app.use(exposition.routes());
@@ -106,4 +107,15 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   }
 
   return app;
+}
+
+/**
+ * The routers answer a method they never implement (TRACE, CONNECT, ...) with 501, a server
+ * error; for a client it is the same mistake as any other wrong method, so it is 405.
+ */
+function methodNotImplementedIsNotAllowed(): Koa.Middleware<HttpState> {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.status === 501 && ctx.body == null) ctx.status = 405;
+  };
 }
