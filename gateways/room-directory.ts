@@ -209,6 +209,6 @@ function decodeCursor(cursor: string): [string, string] {
   if (!Array.isArray(value) || value.length !== 2) return refuse();
   const [at, id] = value as unknown[];
   if (typeof at !== 'string' || !isCursorTime(at)) return refuse();
-  if (typeof id !== 'string' || id.length === 0 || id.length > 128) return refuse();
+  if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(id)) return refuse();
   return [at, id];
 }

@@ -5,7 +5,8 @@
 #   4. enable password signup and guests, sign a user up, create a room
 #   5. two runs, signed in (bearer) and not, checking: no 5xx, every response matches its schema
 # Prints the number of requests tried and the failures; exits non-zero on any failure.
-#   SVC_FUZZ_EXAMPLES (default 12) caps the generated cases per operation and phase.
+#   SVC_FUZZ_EXAMPLES (default 12) caps the generated cases per operation and phase;
+#   SVC_FUZZ_REPORT_DIR keeps schemathesis' NDJSON reports there (else they go with the stack).
 set -euo pipefail
 SVC_LOG_TAG=fuzz
 # shellcheck source=lib/common.sh
@@ -15,7 +16,9 @@ source "$SVC_REPO_ROOT/infra/lib/throwaway-stack.sh"
 cd "$SVC_REPO_ROOT"
 
 SCHEMATHESIS_VERSION=4.32.5
+# Read before scrub_svc_environment clears every SVC_* variable.
 EXAMPLES=${SVC_FUZZ_EXAMPLES:-12}
+REPORT_DIR=${SVC_FUZZ_REPORT_DIR:-}
 VENV="$SVC_CACHE_DIR/venv-schemathesis-$SCHEMATHESIS_VERSION"
 
 install_schemathesis() {
@@ -136,12 +139,19 @@ SVC_FUZZ_ROOM=$(printf '%s' "$room" | json_field room id)
 curl -fsS -H 'content-type: application/json' -H "authorization: Bearer $TOKEN" \
   -d '{"items":[{"title":"One","url":"https://media.example.com/1.mp4"},{"title":"Two","url":"https://media.example.com/2.mp4"}]}' \
   "$BASE/api/rooms/$SVC_FUZZ_ROOM/playlist/bulk" >/dev/null
-log "user token made; room $SVC_FUZZ_ROOM"
+admin_signup=$(curl -fsS -H 'content-type: application/json' -H 'x-svc-client: native' \
+  -d "{\"username\":\"fuzzadmin_$RANDOM\",\"password\":\"correct horse battery staple\"}" "$BASE/api/auth/password/register")
+ADMIN_TOKEN=$(printf '%s' "$admin_signup" | json_field accessToken)
+node dist/cli/main.js user set-role "$(printf '%s' "$admin_signup" | json_field user username)" admin >/dev/null
+log "user and admin tokens made; room $SVC_FUZZ_ROOM"
 
 # Every room operation is aimed at the real room, so commands reach its actor.
 cat >"$WORK/schemathesis.toml" <<'EOF'
 [parameters]
 "path.roomId" = "${SVC_FUZZ_ROOM}"
+# Admin settings: a real group and key, so writes and reads reach the settings code.
+"path.group" = "chat"
+"path.key" = "chat.maxPinnedMessagesPerRoom"
 EOF
 
 total_requests=0
@@ -149,7 +159,7 @@ failed=0
 run_schemathesis() {
   local name=$1
   shift
-  local report="${SVC_FUZZ_REPORT_DIR:-$WORK}/$name.ndjson"
+  local report="${REPORT_DIR:-$WORK}/$name.ndjson"
   log "schemathesis run: $name"
   local status=0
   "$VENV/bin/schemathesis" --config-file "$WORK/schemathesis.toml" run "$BASE/api/openapi.json" \
@@ -158,7 +168,7 @@ run_schemathesis() {
     --phases examples,coverage,fuzzing \
     --max-examples "$EXAMPLES" \
     --max-redirects 0 \
-    --workers 2 \
+    --workers 1 \
     --request-timeout 15 \
     --seed 20261123 \
     --suppress-health-check all \
@@ -175,10 +185,12 @@ run_schemathesis() {
 # (they are run in the anonymous pass, where they are refused).
 run_schemathesis signed-in -H "Authorization: Bearer $TOKEN" \
   --exclude-operation-id-regex '^(logout|logoutEverywhere|revokeSession|deleteRoom|changePassword|changePasswordOpaque)$'
+# As a service administrator, the admin operations (deleting the room under test left out).
+run_schemathesis admin -H "Authorization: Bearer $ADMIN_TOKEN" --include-tag admin --exclude-operation-id adminDeleteRoom
 run_schemathesis anonymous
 
-server_errors=$(grep -c '"status": *5[0-9][0-9]\|"level":50' "$WORK/svc.log" || true)
-log "requests tried: $total_requests; error lines in the service log: $server_errors"
+server_errors=$(grep -c '"level":50' "$WORK/svc.log" || true)
+log "requests tried: $total_requests; error lines (5xx) in the service log: $server_errors"
 if [[ $failed -ne 0 ]]; then
   log "FAILED: see the schemathesis output above (the service log is $WORK/svc.log, removed on exit)"
   show_log_tail "$WORK/svc.log" 60

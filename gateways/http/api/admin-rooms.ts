@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
-import { MemberRoomView, RoomStatus, RoomSummary, RoomVisibility, roomId } from './room-schemas.js';
+import { MemberRoomView, PRINTABLE, RoomStatus, RoomSummary, RoomVisibility, roomId } from './room-schemas.js';
 import { PageQuery } from './rooms.js';
 
 const TAGS = ['admin'];
@@ -23,7 +23,7 @@ export const adminListRooms = defineEndpoint({
   query: z.strictObject({
     status: RoomStatus.optional(),
     visibility: RoomVisibility.optional(),
-    owner: z.string().min(1).max(128).optional().meta({ description: 'Owner user id' }),
+    owner: z.string().min(1).max(128).regex(PRINTABLE, { error: 'must not contain control characters' }).optional().meta({ description: 'Owner user id' }),
     query: z.string().max(100).optional().meta({ description: 'As in GET /api/rooms' }),
     ...PageQuery,
   }),

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ROOM_LIMITS } from '../../../actors/room/limits.js';
 import { defineEndpoint } from './endpoint.js';
-import { ChatMessage, idempotencyHeaders, messageId, roomId, seq } from './room-schemas.js';
+import { ChatMessage, idempotencyHeaders, messageId, PRINTABLE, roomId, seq } from './room-schemas.js';
 
 const TAGS = ['chat'];
 const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded'] as const;
@@ -28,6 +28,7 @@ export const sendChat = defineEndpoint({
       .string()
       .min(1)
       .max(ROOM_LIMITS.clientMessageIdMaxChars)
+      .regex(PRINTABLE, { error: 'must not contain control characters' })
       .optional()
       .meta({ description: 'Makes resends of one message idempotent (per sender), through any gateway' }),
   }),

@@ -4,6 +4,7 @@
  * of spec 4.1, over HTTP against a whole service. Answers are checked against
  * /api/openapi.json by the bed.
  */
+import { request } from 'node:http';
 import test from 'ava';
 import { HTTP_STATUS } from '../../../errors/codes.js';
 import { ALLOWED_ORIGIN, startGatewayBed, type GatewayBed, type Member } from '../bed.js';
@@ -265,4 +266,16 @@ test('the CORS preflight of spec 4.1 echoes an allowed origin and gives others n
   // Room endpoints answer the same way.
   const rooms = await fetch(`${bed.url}/api/rooms`, { method: 'OPTIONS', headers: { Origin: ALLOWED_ORIGIN, 'Access-Control-Request-Method': 'POST' } });
   t.is(rooms.headers.get('access-control-allow-origin'), ALLOWED_ORIGIN);
+});
+
+test('a method no route implements (TRACE) is 405 in the error shape, not a server error', async (t) => {
+  const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(`${bed.url}/api/rooms`, { method: 'TRACE' }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject).end();
+  });
+  t.is(answer.status, 405);
+  t.is((JSON.parse(answer.body) as { code: string }).code, 'not_found');
 });
