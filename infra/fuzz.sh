@@ -134,21 +134,21 @@ signup=$(curl -fsS -H 'content-type: application/json' -H 'x-svc-client: native'
   -d "{\"username\":\"fuzzer_$RANDOM\",\"password\":\"correct horse battery staple\"}" "$BASE/api/auth/password/register")
 TOKEN=$(printf '%s' "$signup" | json_field accessToken)
 room=$(curl -fsS -H 'content-type: application/json' -H "authorization: Bearer $TOKEN" -d '{"name":"Fuzz room"}' "$BASE/api/rooms")
-export SVC_FUZZ_ROOM
-SVC_FUZZ_ROOM=$(printf '%s' "$room" | json_field room id)
+export FUZZ_ROOM_ID
+FUZZ_ROOM_ID=$(printf '%s' "$room" | json_field room id)
 curl -fsS -H 'content-type: application/json' -H "authorization: Bearer $TOKEN" \
   -d '{"items":[{"title":"One","url":"https://media.example.com/1.mp4"},{"title":"Two","url":"https://media.example.com/2.mp4"}]}' \
-  "$BASE/api/rooms/$SVC_FUZZ_ROOM/playlist/bulk" >/dev/null
+  "$BASE/api/rooms/$FUZZ_ROOM_ID/playlist/bulk" >/dev/null
 admin_signup=$(curl -fsS -H 'content-type: application/json' -H 'x-svc-client: native' \
   -d "{\"username\":\"fuzzadmin_$RANDOM\",\"password\":\"correct horse battery staple\"}" "$BASE/api/auth/password/register")
 ADMIN_TOKEN=$(printf '%s' "$admin_signup" | json_field accessToken)
 node dist/cli/main.js user set-role "$(printf '%s' "$admin_signup" | json_field user username)" admin >/dev/null
-log "user and admin tokens made; room $SVC_FUZZ_ROOM"
+log "user and admin tokens made; room $FUZZ_ROOM_ID"
 
 # Every room operation is aimed at the real room, so commands reach its actor.
 cat >"$WORK/schemathesis.toml" <<'EOF'
 [parameters]
-"path.roomId" = "${SVC_FUZZ_ROOM}"
+"path.roomId" = "${FUZZ_ROOM_ID}"
 # Admin settings: a real group and key, so writes and reads reach the settings code.
 "path.group" = "chat"
 "path.key" = "chat.maxPinnedMessagesPerRoom"
