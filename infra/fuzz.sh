@@ -162,7 +162,8 @@ run_schemathesis() {
   local report="${REPORT_DIR:-$WORK}/$name.ndjson"
   log "schemathesis run: $name"
   local status=0
-  "$VENV/bin/schemathesis" --config-file "$WORK/schemathesis.toml" run "$BASE/api/openapi.json" \
+  # From the work dir: schemathesis keeps its cache (.schemathesis/) in the current directory.
+  (cd "$WORK" && "$VENV/bin/schemathesis" --config-file "$WORK/schemathesis.toml" run "$BASE/api/openapi.json" \
     --url "$BASE" \
     --checks not_a_server_error,response_schema_conformance \
     --phases examples,coverage,fuzzing \
@@ -173,7 +174,7 @@ run_schemathesis() {
     --seed 20261123 \
     --suppress-health-check all \
     --report ndjson --report-ndjson-path "$report" \
-    "$@" || status=$?
+    "$@") || status=$?
   local requests
   requests=$(grep -o '"request": *{' "$report" | wc -l || true)
   log "$name: $requests requests, exit status $status"
