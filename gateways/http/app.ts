@@ -16,12 +16,20 @@ import { requestId } from './request-id.js';
 import { requestMetrics } from './request-metrics.js';
 import { EndpointRouter } from './endpoint-router.js';
 import { openApiRoutes } from './openapi.js';
+import { mountAdminRoomRoutes } from './routes/admin-rooms.js';
+import { mountAdminSettingRoutes } from './routes/admin-settings.js';
 import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
+import { mountChatRoutes } from './routes/chat.js';
 import { mountEmailRoutes } from './routes/email.js';
+import { mountMemberRoutes } from './routes/members.js';
 import { mountNotificationRoutes } from './routes/notifications.js';
 import { mountOAuth2Routes } from './routes/oauth2.js';
+import { mountPlaybackRoutes } from './routes/playback.js';
+import { mountPlaylistRoutes } from './routes/playlist.js';
+import { mountPublicRoutes } from './routes/public.js';
 import { mountRealtimeRoutes } from './routes/realtime.js';
+import { mountRoomRoutes } from './routes/rooms.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
 import { mountWebAuthnRoutes } from './routes/webauthn.js';
@@ -67,6 +75,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   app.use(requestMetrics(metrics));
   app.use(corsPolicy(config.server.cors_allowed_origins));
   app.use(errorResponses());
+  app.use(methodNotImplementedIsNotAllowed());
   app.use(health.routes());
   app.use(health.allowedMethods());
   app.use(exposition.routes());
@@ -84,8 +93,16 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     mountWebAuthnRoutes(api, accounts, cookies);
     mountOAuth2Routes(api, accounts, cookies);
     mountAdminRoutes(api, accounts, options.api.reviews);
+    mountPublicRoutes(api, accounts);
     const { gateway } = options.api;
     if (gateway) {
+      mountRoomRoutes(api, gateway);
+      mountMemberRoutes(api, gateway);
+      mountPlaylistRoutes(api, gateway);
+      mountPlaybackRoutes(api, gateway);
+      mountChatRoutes(api, gateway);
+      mountAdminRoomRoutes(api, gateway);
+      mountAdminSettingRoutes(api, gateway.settings);
       mountNotificationRoutes(api, gateway.pool);
       mountRealtimeRoutes(api, gateway);
     }
@@ -94,4 +111,15 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   }
 
   return app;
+}
+
+/**
+ * The routers answer a method they never implement (TRACE, CONNECT, ...) with 501, a server
+ * error; for a client it is the same mistake as any other wrong method, so it is 405.
+ */
+function methodNotImplementedIsNotAllowed(): Koa.Middleware<HttpState> {
+  return async (ctx, next) => {
+    await next();
+    if (ctx.status === 501 && ctx.body == null) ctx.status = 405;
+  };
 }

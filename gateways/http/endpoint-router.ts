@@ -55,6 +55,10 @@ export class EndpointRouter {
       }
       const params = endpoint.params ? validate(endpoint.params, ctx.params, '') : undefined;
       const query = endpoint.query ? validate(endpoint.query, ctx.query, '') : undefined;
+      if (endpoint.headers) {
+        const declared = Object.keys(endpoint.headers.shape);
+        validate(endpoint.headers, Object.fromEntries(declared.flatMap((name) => (ctx.get(name) === '' ? [] : [[name, ctx.get(name)]]))), 'headers');
+      }
       await handler(ctx as HttpContext, { body, params, query, caller } as EndpointInput<E>);
     });
     return this;

@@ -51,8 +51,14 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
     ...(endpoint.description ? { description: endpoint.description } : {}),
     tags: endpoint.tags,
     ...(endpoint.access === 'public' ? {} : { security: [{ bearer: [] }] }),
-    ...(endpoint.params || endpoint.query
-      ? { requestParams: { ...(endpoint.params ? { path: endpoint.params } : {}), ...(endpoint.query ? { query: endpoint.query } : {}) } }
+    ...(endpoint.params || endpoint.query || endpoint.headers
+      ? {
+          requestParams: {
+            ...(endpoint.params ? { path: endpoint.params } : {}),
+            ...(endpoint.query ? { query: endpoint.query } : {}),
+            ...(endpoint.headers ? { header: endpoint.headers } : {}),
+          },
+        }
       : {}),
     ...(endpoint.body ? { requestBody: { required: !endpoint.body.safeParse(undefined).success, content: { 'application/json': { schema: endpoint.body } } } } : {}),
     responses,

@@ -3,10 +3,11 @@ import { migration0002 } from './0002_actor_fences.js';
 import { migration0003 } from './0003_rooms.js';
 import { migration0004 } from './0004_actor_commands.js';
 import { migration0005 } from './0005_accounts.js';
+import { migration0006 } from './0006_room_index.js';
 import { migration0007 } from './0007_notifications.js';
 import type { Migration } from './types.js';
 
 export type { Migration };
 
 /** Every migration this binary knows, in the order they run. Append only; never edit a shipped one. */
-export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0007];
+export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007];

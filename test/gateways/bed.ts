@@ -17,6 +17,7 @@ import { migrate } from '../../store/migrate.js';
 import { createPool } from '../../store/pool.js';
 import { generatedSecrets } from '../harness/replica.js';
 import { freePort, freshDatabase, testStack } from '../harness/stack.js';
+import { conformanceFor } from './openapi-conformance.js';
 
 export const ALLOWED_ORIGIN = 'https://watch.example.com';
 
@@ -44,9 +45,15 @@ export interface GatewayBed {
   set(group: string, values: Record<string, unknown>): Promise<void>;
   /** A new user with an account, signed in (direct password signup). */
   signUp(prefix?: string): Promise<Member>;
+  /** A new user promoted to service role `admin` (read from the session on every request). */
+  admin(prefix?: string): Promise<Member>;
   /** A new guest session. */
   guest(displayName?: string): Promise<Member>;
-  /** A JSON request to this bed's API; `token` becomes the bearer. */
+  /**
+   * A JSON request to this bed's API; `token` becomes the bearer. Every answer to an `/api/`
+   * path is checked against `/api/openapi.json` (route documented, status declared, body valid
+   * against its schema) and a mismatch rejects the call, failing the test.
+   */
   call<T = Record<string, unknown>>(method: string, path: string, body?: unknown, token?: string, headers?: Record<string, string>): Promise<Answer<T>>;
   close(): Promise<void>;
 }
@@ -109,13 +116,15 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
+    const problem = (await conformanceFor(url)).check(method, path, response.status, text);
+    if (problem) throw new Error(`response does not conform to /api/openapi.json: ${problem}`);
     return { status: response.status, body: (text ? JSON.parse(text) : {}) as never, headers: response.headers };
   };
   const set: GatewayBed['set'] = (group, values) =>
     service.settings.update(group, values, { actor: 'test', source: 'test', replicaId: config.replica_id }).then(() => undefined);
   await set('user', { enablePasswordSignup: true });
 
-  return {
+  const bed: GatewayBed = {
     url,
     grpcAddress: service.grpcAddress ?? '',
     databaseUrl,
@@ -135,6 +144,16 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
       if (answer.status !== 201) throw new Error(`signup failed: ${answer.status} ${JSON.stringify(answer.body)}`);
       return { userId: answer.body.user.id, username, token: answer.body.accessToken, sessionId: answer.body.sessionId };
     },
+    async admin(prefix = 'admin') {
+      const member = await bed.signUp(prefix);
+      const pool = createPool({ url: databaseUrl, max: 1 });
+      try {
+        await pool.query(`UPDATE users SET role = 'admin' WHERE id = $1`, [member.userId]);
+      } finally {
+        await pool.end();
+      }
+      return member;
+    },
     async guest(displayName = 'Guest') {
       const answer = await call<{ accessToken: string; sessionId: string; guest: { id: string } }>(
         'POST',
@@ -148,6 +167,7 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
     },
     close: () => service.stop(),
   };
+  return bed;
 }
 
 function prefixOf(databaseUrl: string): string {

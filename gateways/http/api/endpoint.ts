@@ -36,6 +36,8 @@ export interface Endpoint<
   body?: Body;
   params?: Params;
   query?: Query;
+  /** Request headers the endpoint reads (lower-case names), documented and validated like the rest. */
+  headers?: z.ZodObject;
   responses: Partial<Record<200 | 201 | 202 | 204 | 302, ResponseSpec>>;
   /** Error codes beyond those every endpoint may answer (invalid_argument, internal, ...). */
   errors: ErrorCode[];

@@ -1,11 +1,19 @@
 /** Every public endpoint, in the order the OpenAPI document lists them. */
 import * as admin from './admin.js';
+import * as adminRooms from './admin-rooms.js';
+import * as adminSettings from './admin-settings.js';
 import * as auth from './auth.js';
+import * as chat from './chat.js';
 import * as email from './email.js';
 import type { Endpoint } from './endpoint.js';
+import * as members from './members.js';
 import * as notifications from './notifications.js';
 import * as oauth2 from './oauth2.js';
+import * as playback from './playback.js';
+import * as playlist from './playlist.js';
+import * as publicInfo from './public.js';
 import * as realtime from './realtime.js';
+import * as rooms from './rooms.js';
 import * as twoFactor from './two-factor.js';
 import * as users from './users.js';
 import * as webauthn from './webauthn.js';
@@ -15,13 +23,21 @@ function endpointsOf(module: Record<string, unknown>): Endpoint[] {
 }
 
 export const ENDPOINTS: readonly Endpoint[] = [
+  ...endpointsOf(publicInfo),
   ...endpointsOf(auth),
   ...endpointsOf(email),
   ...endpointsOf(twoFactor),
   ...endpointsOf(users),
   ...endpointsOf(webauthn),
   ...endpointsOf(oauth2),
+  ...endpointsOf(rooms),
+  ...endpointsOf(members),
+  ...endpointsOf(playlist),
+  ...endpointsOf(playback),
+  ...endpointsOf(chat),
   ...endpointsOf(admin),
   ...endpointsOf(notifications),
   ...endpointsOf(realtime),
+  ...endpointsOf(adminRooms),
+  ...endpointsOf(adminSettings),
 ];

@@ -45,3 +45,39 @@ export const changePassword = defineEndpoint({
   responses: { 200: { description: 'Changed', schema: z.object({ revokedSessions: z.number().int() }) } },
   errors: ['unauthenticated', 'rate_limited'],
 });
+
+export const updateMe = defineEndpoint({
+  method: 'patch',
+  path: '/api/me',
+  operationId: 'updateMe',
+  summary: 'Change the signed-in user\'s profile (display name)',
+  description: 'Rooms show the new name from the next command the user sends to them.',
+  tags: ['users'],
+  access: 'user',
+  body: z.strictObject({
+    displayName: fields.displayName.meta({ description: '1..64 characters after trimming; no control or bidi-override characters' }),
+  }),
+  responses: { 200: { description: 'The user now', schema: z.object({ user: UserView }) } },
+  errors: ['unauthenticated'],
+});
+
+export const CredentialsOverview = z
+  .object({
+    password: z.enum(['opaque', 'argon2']).nullable().meta({ description: 'Which kind of password the account has, if any' }),
+    passkeys: z.number().int(),
+    oauth2: z.array(z.string()).meta({ description: 'OAuth2 provider instances bound to the account' }),
+    twoFactor: z.object({ enabled: z.boolean(), recoveryCodesLeft: z.number().int() }),
+    liveSessions: z.number().int(),
+  })
+  .meta({ id: 'CredentialsOverview', description: 'What the account signs in with, by kind; never a secret.' });
+
+export const getMyCredentials = defineEndpoint({
+  method: 'get',
+  path: '/api/me/credentials',
+  operationId: 'getMyCredentials',
+  summary: 'What the signed-in user signs in with: password kind, passkeys, OAuth2 bindings, 2FA',
+  tags: ['users'],
+  access: 'user',
+  responses: { 200: { description: 'The overview', schema: CredentialsOverview } },
+  errors: ['unauthenticated'],
+});

@@ -1,4 +1,6 @@
 import type { Accounts } from '../../../accounts/accounts.js';
+import { updateDisplayName } from '../../../accounts/profile.js';
+import { describeUser } from '../../../accounts/user-directory.js';
 import { findUserById } from '../../../accounts/users.js';
 import { AppError } from '../../../errors/app-error.js';
 import * as api from '../api/users.js';
@@ -22,6 +24,16 @@ export function mountUserRoutes(router: EndpointRouter, accounts: Accounts): voi
     })
     .mount(api.changePassword, async (ctx, { caller, body }) => {
       ctx.body = await accounts.passwordChange.change(caller, body, clientOf(ctx));
+    })
+    .mount(api.updateMe, async (ctx, { caller, body }) => {
+      ctx.body = { user: userView(await updateDisplayName(accounts.deps.pool, caller.userId, body.displayName)) };
+    })
+    .mount(api.getMyCredentials, async (ctx, { caller }) => {
+      const user = await findUserById(accounts.deps.pool, caller.userId);
+      if (!user) throw new AppError('unauthenticated', 'the account no longer exists');
+      const details = await describeUser(accounts.deps.pool, user);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { ...details.credentials, twoFactor: details.twoFactor, liveSessions: details.liveSessions };
     });
 }
 

@@ -1,0 +1,104 @@
+/**
+ * Runtime settings for service administrators (`/api/admin/settings`): read with their
+ * metadata, write a group, read a key's history. Writes go through the same validated path as
+ * `svc settings update` and are recorded in the settings history under `user:<username>`.
+ * Credentials inside values (OAuth2 client secrets, TURN credentials) are shown redacted.
+ * A leaf module.
+ */
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.js';
+
+const TAGS = ['admin'];
+const key = z
+  .string()
+  .regex(/^[A-Za-z0-9]{1,32}\.[A-Za-z0-9]{1,64}$/, { error: 'must be a setting key <group>.<name>' })
+  .meta({ description: 'A runtime setting key, for example server.maxRoomsPerUser' });
+const group = z.string().regex(/^[A-Za-z0-9]{1,32}$/, { error: 'must be a settings group name' }).meta({ description: 'The key\'s first segment, for example user' });
+
+export const SettingView = z
+  .strictObject({
+    key: z.string(),
+    group: z.string(),
+    name: z.string(),
+    type: z.enum(['bool', 'i64', 'u64', 'string', 'enum', 'json']),
+    value: z.unknown().meta({ description: 'The current value (JSON)' }),
+    default: z.unknown().meta({ description: 'The built-in default' }),
+    isDefault: z.boolean().meta({ description: 'Never written: the default applies' }),
+    version: z.number().int(),
+    updatedAt: z.string().optional().meta({ format: 'date-time' }),
+    updatedBy: z.string().optional(),
+    rule: z.string().meta({ description: 'What values are accepted, for example 1..=1000' }),
+    description: z.string(),
+  })
+  .meta({ id: 'SettingView' });
+
+export const SettingChangeView = z
+  .strictObject({ key: z.string(), oldValue: z.unknown(), newValue: z.unknown(), version: z.number().int() })
+  .meta({ id: 'SettingChange' });
+
+export const SettingHistoryEntry = z
+  .strictObject({
+    key: z.string(),
+    oldValue: z.unknown(),
+    oldIsDefault: z.boolean(),
+    newValue: z.unknown(),
+    changedBy: z.string(),
+    source: z.string(),
+    replicaId: z.string().nullable(),
+    changedAt: z.string().meta({ format: 'date-time' }),
+  })
+  .meta({ id: 'SettingHistoryEntry' });
+
+export const adminListSettings = defineEndpoint({
+  method: 'get',
+  path: '/api/admin/settings',
+  operationId: 'adminListSettings',
+  summary: 'Every runtime setting with its value, default, rule and description',
+  tags: TAGS,
+  access: 'admin',
+  query: z.strictObject({ group: group.optional() }),
+  responses: { 200: { description: 'Settings in registry order', schema: z.strictObject({ settings: z.array(SettingView) }) } },
+  errors: ['unauthenticated', 'forbidden'],
+});
+
+export const adminGetSetting = defineEndpoint({
+  method: 'get',
+  path: '/api/admin/settings/{key}',
+  operationId: 'adminGetSetting',
+  summary: 'One runtime setting',
+  tags: TAGS,
+  access: 'admin',
+  params: z.strictObject({ key }),
+  responses: { 200: { description: 'The setting', schema: SettingView } },
+  errors: ['unauthenticated', 'forbidden', 'not_found'],
+});
+
+export const adminUpdateSettings = defineEndpoint({
+  method: 'patch',
+  path: '/api/admin/settings/{group}',
+  operationId: 'adminUpdateSettings',
+  summary: 'Write settings of one group: a JSON object of name to value; all or nothing',
+  description:
+    'Every value is checked against its rule first; any problem is invalid_argument with an issue per key (for example server.maxRoomsPerUser) and nothing is written. The change is recorded in the settings history with the administrator as user:<username> and source http, and reaches every replica.',
+  tags: TAGS,
+  access: 'admin',
+  params: z.strictObject({ group }),
+  body: z.record(z.string().max(64), z.unknown()).meta({ description: 'For example {"maxRoomsPerUser": 20}' }),
+  responses: {
+    200: { description: 'The keys whose value changed', schema: z.strictObject({ changes: z.array(SettingChangeView) }) },
+  },
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'unavailable'],
+});
+
+export const adminSettingHistory = defineEndpoint({
+  method: 'get',
+  path: '/api/admin/settings/{key}/history',
+  operationId: 'adminSettingHistory',
+  summary: 'Recorded changes of one setting, newest first',
+  tags: TAGS,
+  access: 'admin',
+  params: z.strictObject({ key }),
+  query: z.strictObject({ limit: z.coerce.number().int().min(1).max(500).optional().meta({ description: 'Default 50' }) }),
+  responses: { 200: { description: 'The history', schema: z.strictObject({ history: z.array(SettingHistoryEntry) }) } },
+  errors: ['unauthenticated', 'forbidden', 'not_found'],
+});

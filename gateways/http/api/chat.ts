@@ -1,0 +1,114 @@
+/**
+ * Room chat (`/api/rooms/{roomId}/chat`): send, history pages, delete, pins. Each is a
+ * room-actor command; history is read from PostgreSQL by the actor. A leaf module.
+ */
+import { z } from 'zod';
+import { ROOM_LIMITS } from '../../../actors/room/limits.js';
+import { defineEndpoint } from './endpoint.js';
+import { ChatMessage, idempotencyHeaders, messageId, PRINTABLE, roomId, seq } from './room-schemas.js';
+
+const TAGS = ['chat'];
+const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded'] as const;
+const roomParams = z.strictObject({ roomId });
+const messageParams = z.strictObject({ roomId, messageId });
+const MessageAnswer = z.strictObject({ message: ChatMessage, seq }).meta({ id: 'ChatMessageAnswer' });
+
+export const sendChat = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/chat',
+  operationId: 'sendChat',
+  summary: 'Post a message (send_chat)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({
+    text: z.string().min(1).max(ROOM_LIMITS.chatMaxChars * 4).meta({ description: `1..${ROOM_LIMITS.chatMaxChars} characters after trimming` }),
+    clientMessageId: z
+      .string()
+      .min(1)
+      .max(ROOM_LIMITS.clientMessageIdMaxChars)
+      .regex(PRINTABLE, { error: 'must not contain control characters' })
+      .optional()
+      .meta({ description: 'Makes resends of one message idempotent (per sender), through any gateway' }),
+  }),
+  responses: {
+    201: {
+      description: 'Posted; duplicate when this was a resend of a stored message',
+      schema: z.strictObject({ message: ChatMessage, duplicate: z.boolean(), seq }),
+    },
+  },
+  errors: [...ERRORS],
+});
+
+export const chatHistory = defineEndpoint({
+  method: 'get',
+  path: '/api/rooms/{roomId}/chat',
+  operationId: 'chatHistory',
+  summary: 'Earlier messages, newest first, a page at a time (view_chat_history)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  query: z.strictObject({
+    cursor: messageId.optional().meta({ description: 'nextCursor of the previous page: messages older than it' }),
+    limit: z.coerce.number().int().min(1).max(ROOM_LIMITS.chatHistoryMaxLimit).optional().meta({ description: `Default ${ROOM_LIMITS.chatHistoryDefaultLimit}` }),
+  }),
+  responses: {
+    200: {
+      description: 'One page; nextCursor is absent on the last',
+      schema: z.strictObject({ messages: z.array(ChatMessage), nextCursor: z.string().optional(), seq }).meta({ id: 'ChatPage' }),
+    },
+  },
+  errors: [...ERRORS],
+});
+
+export const deleteChat = defineEndpoint({
+  method: 'delete',
+  path: '/api/rooms/{roomId}/chat/{messageId}',
+  operationId: 'deleteChat',
+  summary: 'Delete a message for everyone (own message, or delete_chat)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: messageParams,
+  headers: idempotencyHeaders,
+  responses: { 200: { description: 'Deleted', schema: z.strictObject({ messageId: z.string(), seq }) } },
+  errors: [...ERRORS],
+});
+
+export const listPins = defineEndpoint({
+  method: 'get',
+  path: '/api/rooms/{roomId}/chat/pins',
+  operationId: 'listPins',
+  summary: 'Pinned messages, newest first (view_chat_history)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  responses: { 200: { description: 'Pinned messages', schema: z.strictObject({ messages: z.array(ChatMessage), seq }) } },
+  errors: [...ERRORS],
+});
+
+export const pinChat = defineEndpoint({
+  method: 'put',
+  path: '/api/rooms/{roomId}/chat/{messageId}/pin',
+  operationId: 'pinChat',
+  summary: 'Pin a message (pin_chat); beyond chat.maxPinnedMessagesPerRoom is limit_exceeded',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: messageParams,
+  headers: idempotencyHeaders,
+  responses: { 200: { description: 'Pinned', schema: MessageAnswer } },
+  errors: [...ERRORS, 'limit_exceeded'],
+});
+
+export const unpinChat = defineEndpoint({
+  method: 'delete',
+  path: '/api/rooms/{roomId}/chat/{messageId}/pin',
+  operationId: 'unpinChat',
+  summary: 'Unpin a message (pin_chat)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: messageParams,
+  headers: idempotencyHeaders,
+  responses: { 200: { description: 'Unpinned', schema: MessageAnswer } },
+  errors: [...ERRORS],
+});

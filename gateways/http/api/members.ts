@@ -1,0 +1,169 @@
+/**
+ * Room members (`/api/rooms/{roomId}/members`, `/bans`, `/join-requests`, `/permissions`):
+ * listing, roles, per-room permission overrides, kicks, bans and join requests. Each is a
+ * room-actor command; the actor applies the permission rules (docs/2026-11-21-room-actor.md).
+ * A leaf module.
+ */
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.js';
+import { idempotencyHeaders, MemberView, Permission, PermissionOverrides, RoomRole, roomId, seq, userId } from './room-schemas.js';
+
+const TAGS = ['members'];
+const ROOM_ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded'] as const;
+const roomParams = z.strictObject({ roomId });
+const memberParams = z.strictObject({ roomId, userId });
+const MemberList = z.strictObject({ members: z.array(MemberView), seq }).meta({ id: 'MemberList' });
+const MemberAnswer = z.strictObject({ member: MemberView, seq }).meta({ id: 'MemberAnswer' });
+const UserIdAnswer = z.strictObject({ userId: z.string(), seq }).meta({ id: 'UserIdAnswer' });
+
+export const listMembers = defineEndpoint({
+  method: 'get',
+  path: '/api/rooms/{roomId}/members',
+  operationId: 'listMembers',
+  summary: 'Active members of the room, with their role and presence (view_member_list)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  responses: { 200: { description: 'The members', schema: MemberList } },
+  errors: [...ROOM_ERRORS],
+});
+
+export const setMemberRole = defineEndpoint({
+  method: 'put',
+  path: '/api/rooms/{roomId}/members/{userId}/role',
+  operationId: 'setMemberRole',
+  summary: 'Change a member\'s role (manage_members; only the owner makes or acts on admins)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: memberParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ role: RoomRole }),
+  responses: { 200: { description: 'The member now', schema: MemberAnswer } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+export const kickMember = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/members/{userId}/kick',
+  operationId: 'kickMember',
+  summary: 'Remove a member (manage_members); they may join again',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: memberParams,
+  headers: idempotencyHeaders,
+  responses: { 200: { description: 'Kicked', schema: UserIdAnswer } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+export const listBans = defineEndpoint({
+  method: 'get',
+  path: '/api/rooms/{roomId}/bans',
+  operationId: 'listBans',
+  summary: 'Users banned from the room (manage_members)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  responses: { 200: { description: 'The bans', schema: MemberList } },
+  errors: [...ROOM_ERRORS],
+});
+
+export const banMember = defineEndpoint({
+  method: 'put',
+  path: '/api/rooms/{roomId}/bans/{userId}',
+  operationId: 'banMember',
+  summary: 'Ban a user from the room, member or not (manage_members)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: memberParams,
+  headers: idempotencyHeaders,
+  responses: { 200: { description: 'Banned', schema: MemberAnswer } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+export const unbanMember = defineEndpoint({
+  method: 'delete',
+  path: '/api/rooms/{roomId}/bans/{userId}',
+  operationId: 'unbanMember',
+  summary: 'Lift a ban (manage_members)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: memberParams,
+  headers: idempotencyHeaders,
+  responses: { 200: { description: 'Unbanned', schema: UserIdAnswer } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+export const listJoinRequests = defineEndpoint({
+  method: 'get',
+  path: '/api/rooms/{roomId}/join-requests',
+  operationId: 'listJoinRequests',
+  summary: 'Join requests waiting for approval (manage_members)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  responses: { 200: { description: 'Pending members', schema: MemberList } },
+  errors: [...ROOM_ERRORS],
+});
+
+export const approveJoinRequest = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/join-requests/{userId}/approve',
+  operationId: 'approveJoinRequest',
+  summary: 'Admit a pending member (manage_members)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: memberParams,
+  headers: idempotencyHeaders,
+  responses: { 200: { description: 'The member, now active', schema: MemberAnswer } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+export const rejectJoinRequest = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/join-requests/{userId}/reject',
+  operationId: 'rejectJoinRequest',
+  summary: 'Turn a join request down (manage_members)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: memberParams,
+  headers: idempotencyHeaders,
+  responses: { 200: { description: 'Rejected', schema: UserIdAnswer } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+const RolePermissions = z.strictObject({ admin: z.array(Permission), member: z.array(Permission), guest: z.array(Permission) });
+const PermissionsAnswer = z
+  .strictObject({
+    overrides: PermissionOverrides,
+    defaults: RolePermissions.meta({ description: 'The runtime defaults (permissions.*DefaultPermissions) now' }),
+    seq,
+  })
+  .meta({ id: 'RoomPermissions' });
+
+export const getRoomPermissions = defineEndpoint({
+  method: 'get',
+  path: '/api/rooms/{roomId}/permissions',
+  operationId: 'getRoomPermissions',
+  summary: 'The room\'s per-role permission overrides and the runtime defaults they replace (members)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  responses: { 200: { description: 'Overrides and defaults', schema: PermissionsAnswer } },
+  errors: [...ROOM_ERRORS],
+});
+
+const overrideList = z.array(Permission).max(64);
+export const updateRoomPermissions = defineEndpoint({
+  method: 'patch',
+  path: '/api/rooms/{roomId}/permissions',
+  operationId: 'updateRoomPermissions',
+  summary: 'Set per-role overrides (edit_room_settings): a list replaces the default for that role, null returns to it',
+  description: 'Guest overrides are capped at view_member_list, view_chat_history and use_webrtc (invalid_argument on permissionOverrides.guest).',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ admin: overrideList.nullable().optional(), member: overrideList.nullable().optional(), guest: overrideList.nullable().optional() }),
+  responses: { 200: { description: 'Overrides and defaults now', schema: PermissionsAnswer } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});

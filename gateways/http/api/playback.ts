@@ -1,0 +1,88 @@
+/**
+ * Synchronized playback (`/api/rooms/{roomId}/playback`): the state, the controls, and player
+ * reports. Each is a room-actor command; `sentAt` (the client's send time in server-clock ms,
+ * from GET /api/public/time) lets the room compensate transit for play and seek. A leaf module.
+ */
+import { z } from 'zod';
+import { ROOM_LIMITS } from '../../../actors/room/limits.js';
+import { defineEndpoint } from './endpoint.js';
+import { idempotencyHeaders, MemberView, mediaId, PlaybackAnswer, PlaybackView, playbackGuards, position, roomId, seq } from './room-schemas.js';
+
+const TAGS = ['playback'];
+const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'] as const;
+const roomParams = z.strictObject({ roomId });
+const sentAt = z.number().int().min(0).max(8.64e15).optional().meta({ description: 'When the client sent this, in server-clock ms (see GET /api/public/time)' });
+
+export const getPlayback = defineEndpoint({
+  method: 'get',
+  path: '/api/rooms/{roomId}/playback',
+  operationId: 'getPlayback',
+  summary: 'The playback state now (active members)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  responses: { 200: { description: 'Playback', schema: PlaybackAnswer } },
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded'],
+});
+
+/** Without a required field the body may be left out (POST .../next with no body). */
+function bodyOf<S extends z.ZodObject>(schema: S): S | z.ZodOptional<S> {
+  const required = Object.values(schema.shape).some((field) => !(field as z.ZodType).safeParse(undefined).success);
+  return required ? schema : schema.optional();
+}
+
+function control<const Id extends string, S extends z.ZodRawShape>(action: string, operationId: Id, summary: string, shape: S) {
+  return defineEndpoint({
+    method: 'post',
+    path: `/api/rooms/{roomId}/playback/${action}`,
+    operationId,
+    summary,
+    tags: TAGS,
+    access: 'user_or_guest',
+    params: roomParams,
+    headers: idempotencyHeaders,
+    body: bodyOf(z.strictObject({ ...shape, sentAt, ...playbackGuards })),
+    responses: { 200: { description: 'Playback now (unchanged when there was nothing to do)', schema: PlaybackAnswer } },
+    errors: [...ERRORS],
+  });
+}
+
+export const play = control('play', 'play', 'Play for everyone (control_playback); position, when given, is where the sender\'s player is', {
+  position: position.optional(),
+});
+export const pause = control('pause', 'pause', 'Pause for everyone (control_playback); position, when given, is where the sender\'s player stopped', {
+  position: position.optional(),
+});
+export const seek = control('seek', 'seek', 'Seek for everyone (control_playback)', { position });
+export const setRate = control('rate', 'setRate', 'Change the playback rate (control_playback)', {
+  rate: z.number().min(ROOM_LIMITS.rateMin).max(ROOM_LIMITS.rateMax),
+});
+export const next = control('next', 'playNext', 'Play the next item (set_current_media)', {});
+export const previous = control('previous', 'playPrevious', 'Play the previous item (set_current_media)', {});
+
+export const reportEnded = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/playback/ended',
+  operationId: 'reportEnded',
+  summary: 'The caller\'s player reached the end of mediaId; the room advances once however many report it (control_playback)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ mediaId }),
+  responses: { 200: { description: 'Playback now', schema: PlaybackAnswer } },
+  errors: [...ERRORS],
+});
+
+export const reportPlayer = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/playback/player',
+  operationId: 'reportPlayer',
+  summary: 'Report the caller\'s player state (online members: the caller needs a realtime connection in the room)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  body: z.strictObject({ state: z.enum(['buffering', 'ready', 'ended']), mediaId: mediaId.nullable() }),
+  responses: { 200: { description: 'The caller as a member, and playback now', schema: z.strictObject({ member: MemberView, playback: PlaybackView, seq }) } },
+  errors: [...ERRORS],
+});

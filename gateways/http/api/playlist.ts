@@ -1,0 +1,170 @@
+/**
+ * The room's playlist (`/api/rooms/{roomId}/playlist`): read, add one or many, edit, move,
+ * remove, clear, and choose what plays. Each change is a room-actor command; adding many is
+ * validated as a whole first (docs/2026-11-23-rooms-api.md). A leaf module.
+ */
+import { z } from 'zod';
+import { ROOM_LIMITS } from '../../../actors/room/limits.js';
+import { defineEndpoint } from './endpoint.js';
+import { idempotencyHeaders, MediaItem, mediaId, PlaybackAnswer, playbackGuards, roomId, seq } from './room-schemas.js';
+
+const TAGS = ['playlist'];
+const ROOM_ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded'] as const;
+const roomParams = z.strictObject({ roomId });
+const itemParams = z.strictObject({ roomId, mediaId });
+
+/** String bounds cap the work on hostile input; the actor's character rules are stricter. */
+const mediaFields = {
+  title: z.string().min(1).max(ROOM_LIMITS.titleMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.titleMaxChars} characters` }),
+  url: z.string().min(1).max(ROOM_LIMITS.urlMaxChars).meta({ description: 'Absolute http or https URL' }),
+  provider: z.string().max(32).optional().meta({ description: 'direct (default), hls, live or a provider plugin name' }),
+  headers: z
+    .record(z.string().max(ROOM_LIMITS.headerNameMaxChars), z.string().max(ROOM_LIMITS.headerValueMaxChars))
+    .optional()
+    .meta({ description: `Upstream request headers, at most ${ROOM_LIMITS.headersMaxCount}` }),
+  subtitles: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1).max(ROOM_LIMITS.nameMaxChars * 2),
+        url: z.string().min(1).max(ROOM_LIMITS.urlMaxChars),
+        language: z.string().max(35).optional(),
+      }),
+    )
+    .max(ROOM_LIMITS.subtitlesMaxCount)
+    .optional(),
+  live: z.boolean().optional(),
+  proxy: z.boolean().optional().meta({ description: 'Play through the media proxy (needs proxy.movieProxy / proxy.liveProxy)' }),
+};
+export const MediaInput = z.strictObject(mediaFields).meta({ id: 'MediaInput' });
+
+const ItemAnswer = z.strictObject({ item: MediaItem, index: z.number().int(), seq }).meta({ id: 'PlaylistItemAnswer' });
+
+export const BULK_MAX_ITEMS = 50;
+
+export const getPlaylist = defineEndpoint({
+  method: 'get',
+  path: '/api/rooms/{roomId}/playlist',
+  operationId: 'getPlaylist',
+  summary: 'The playlist in order, and what is current (view_media_resources)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  responses: {
+    200: {
+      description: 'The playlist',
+      schema: z.strictObject({ items: z.array(MediaItem), currentMediaId: z.string().nullable(), seq }).meta({ id: 'Playlist' }),
+    },
+  },
+  errors: [...ROOM_ERRORS],
+});
+
+export const addPlaylistItem = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/playlist',
+  operationId: 'addPlaylistItem',
+  summary: 'Add one item at the end, or at index (create_media_resource)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ ...mediaFields, index: z.number().int().min(0).optional().meta({ description: 'Insert here; absent: at the end' }) }),
+  responses: { 201: { description: 'Added', schema: ItemAnswer } },
+  errors: [...ROOM_ERRORS, 'limit_exceeded', 'conflict'],
+});
+
+export const addPlaylistItems = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/playlist/bulk',
+  operationId: 'addPlaylistItems',
+  summary: `Add up to ${BULK_MAX_ITEMS} items at the end, in order (create_media_resource)`,
+  description:
+    'Every item is validated first: if any is invalid nothing is added and the issues name items.<i>.<field>. The items are then added one command each, in order. If the first is refused, the answer is that error; if a later one is refused (the list is full, permissions changed meanwhile), the ones before it stay added and the answer (201) names it in `rejected`, and nothing after it is tried. With Idempotency-Key, retrying the same request re-answers the added items and tries the rest.',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ items: z.array(MediaInput).min(1).max(BULK_MAX_ITEMS) }),
+  responses: {
+    201: {
+      description: 'The items added, in order; `rejected` when one was refused after validation',
+      schema: z
+        .strictObject({
+          added: z.array(z.strictObject({ item: MediaItem, index: z.number().int() })),
+          rejected: z
+            .strictObject({ index: z.number().int().meta({ description: 'Position in the request' }), code: z.string(), message: z.string() })
+            .optional(),
+          seq,
+        })
+        .meta({ id: 'PlaylistBulkAnswer' }),
+    },
+  },
+  errors: [...ROOM_ERRORS, 'limit_exceeded', 'conflict'],
+});
+
+export const editPlaylistItem = defineEndpoint({
+  method: 'patch',
+  path: '/api/rooms/{roomId}/playlist/{mediaId}',
+  operationId: 'editPlaylistItem',
+  summary: 'Change an item (own item with create_media_resource, else edit_media_resource)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: itemParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ ...mediaFields, title: mediaFields.title.optional(), url: mediaFields.url.optional() }),
+  responses: { 200: { description: 'The item now', schema: z.strictObject({ item: MediaItem, seq }) } },
+  errors: [...ROOM_ERRORS, 'limit_exceeded', 'conflict'],
+});
+
+export const removePlaylistItem = defineEndpoint({
+  method: 'delete',
+  path: '/api/rooms/{roomId}/playlist/{mediaId}',
+  operationId: 'removePlaylistItem',
+  summary: 'Remove an item (own item with create_media_resource, else delete_media_resource); removing the current one stops playback',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: itemParams,
+  headers: idempotencyHeaders,
+  responses: { 200: { description: 'Removed', schema: z.strictObject({ mediaId: z.string(), seq }) } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+export const movePlaylistItem = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/playlist/{mediaId}/move',
+  operationId: 'movePlaylistItem',
+  summary: 'Move an item to another index (reorder_media_resources)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: itemParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ toIndex: z.number().int().min(0) }),
+  responses: { 200: { description: 'Moved', schema: z.strictObject({ mediaId: z.string(), index: z.number().int(), seq }) } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+export const clearPlaylist = defineEndpoint({
+  method: 'delete',
+  path: '/api/rooms/{roomId}/playlist',
+  operationId: 'clearPlaylist',
+  summary: 'Remove every item (delete_media_resource); playback stops',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  responses: { 200: { description: 'Cleared', schema: z.strictObject({ removed: z.number().int(), seq }) } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+export const setCurrentMedia = defineEndpoint({
+  method: 'put',
+  path: '/api/rooms/{roomId}/playlist/current',
+  operationId: 'setCurrentMedia',
+  summary: 'Choose what plays for everyone, cued paused at 0 (set_current_media)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ mediaId, ...playbackGuards }),
+  responses: { 200: { description: 'Playback now', schema: PlaybackAnswer } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});

@@ -1,0 +1,194 @@
+/**
+ * Rooms (`/api/rooms`): create, the public directory, read, settings, delete, join, leave,
+ * ownership, and the caller's own rooms. Every operation on one room is a room-actor command;
+ * only the listings read PostgreSQL (docs/2026-11-23-rooms-api.md). A leaf module.
+ */
+import { z } from 'zod';
+import { ROOM_LIMITS } from '../../../actors/room/limits.js';
+import { defineEndpoint } from './endpoint.js';
+import { idempotencyHeaders, MemberView, Permission, RoomInfo, RoomPage, RoomSummary, RoomView, RoomVisibility, roomId, seq, userId } from './room-schemas.js';
+
+const TAGS = ['rooms'];
+const roomParams = z.strictObject({ roomId });
+
+const name = z.string().min(1).max(ROOM_LIMITS.nameMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.nameMaxChars} characters after trimming` });
+const password = z.string().max(ROOM_LIMITS.passwordMaxChars);
+const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(ROOM_LIMITS.readyTimeoutMaxMs);
+const overrideList = z.array(Permission).max(64);
+const overridesInput = z.strictObject({
+  admin: overrideList.nullable().optional(),
+  member: overrideList.nullable().optional(),
+  guest: overrideList.nullable().optional().meta({ description: 'At most view_member_list, view_chat_history, use_webrtc' }),
+});
+
+export const PageQuery = {
+  cursor: z.string().min(1).max(512).optional().meta({ description: 'nextCursor of the previous page' }),
+  limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, default 20' }),
+};
+
+const RoomAnswer = z.strictObject({ room: RoomInfo, seq }).meta({ id: 'RoomAnswer' });
+
+export const createRoom = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms',
+  operationId: 'createRoom',
+  summary: 'Create a room; the caller owns it and is its first admin',
+  description:
+    'Needs server.allowRoomCreation on and room.disableCreateRoom off; counts against server.maxRoomsPerUser. With room.createRoomNeedReview the room is pending_review and only its owner sees it. room.passwordPolicy decides whether a password is required or forbidden.',
+  tags: TAGS,
+  access: 'user',
+  headers: idempotencyHeaders,
+  body: z.strictObject({
+    name,
+    password: password.optional().meta({ description: 'Empty or absent: no password' }),
+    visibility: RoomVisibility.optional().meta({ description: 'Default public' }),
+    requireJoinApproval: z.boolean().optional(),
+    waitForAllReady: z.boolean().optional(),
+    readyTimeoutMs: readyTimeoutMs.optional(),
+    permissionOverrides: z
+      .strictObject({ admin: overrideList.optional(), member: overrideList.optional(), guest: overrideList.optional() })
+      .optional(),
+  }),
+  responses: { 201: { description: 'Created', schema: RoomAnswer } },
+  errors: ['unauthenticated', 'forbidden', 'limit_exceeded', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'],
+});
+
+export const listRooms = defineEndpoint({
+  method: 'get',
+  path: '/api/rooms',
+  operationId: 'listRooms',
+  summary: 'The public room directory: active public rooms, newest first, optionally searched by name',
+  tags: TAGS,
+  access: 'user_or_guest',
+  query: z.strictObject({
+    query: z
+      .string()
+      .max(100)
+      .optional()
+      .meta({ description: 'Words (letters and digits) each matching the start of a word of the name, case-insensitive' }),
+    ...PageQuery,
+  }),
+  responses: { 200: { description: 'One page', schema: RoomPage } },
+  errors: ['unauthenticated'],
+});
+
+export const listMyRooms = defineEndpoint({
+  method: 'get',
+  path: '/api/me/rooms',
+  operationId: 'listMyRooms',
+  summary: 'Rooms the caller owns (whatever their status) or is an active member of, newest first',
+  tags: TAGS,
+  access: 'user_or_guest',
+  query: z.strictObject(PageQuery),
+  responses: {
+    200: {
+      description: 'One page',
+      schema: z
+        .strictObject({
+          rooms: z.array(
+            z.strictObject({
+              room: RoomSummary,
+              role: z.enum(['admin', 'member', 'guest']).nullable().meta({ description: 'The caller\'s role; null for an owner without a member row' }),
+              isOwner: z.boolean(),
+            }),
+          ),
+          nextCursor: z.string().optional(),
+        })
+        .meta({ id: 'MyRoomPage' }),
+    },
+  },
+  errors: ['unauthenticated'],
+});
+
+export const getRoom = defineEndpoint({
+  method: 'get',
+  path: '/api/rooms/{roomId}',
+  operationId: 'getRoom',
+  summary: 'A room as the caller may see it: members get the whole room, everyone else a preview',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  responses: { 200: { description: 'The room', schema: RoomView } },
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded'],
+});
+
+export const updateRoom = defineEndpoint({
+  method: 'patch',
+  path: '/api/rooms/{roomId}',
+  operationId: 'updateRoom',
+  summary: 'Change room settings (edit_room_settings)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({
+    name: name.optional(),
+    password: password.nullable().optional().meta({ description: 'A string sets it; null or "" removes it' }),
+    visibility: RoomVisibility.optional(),
+    requireJoinApproval: z.boolean().optional(),
+    waitForAllReady: z.boolean().optional(),
+    readyTimeoutMs: readyTimeoutMs.optional(),
+    permissionOverrides: overridesInput.optional().meta({ description: 'Per role: a list replaces the default, null returns to it' }),
+  }),
+  responses: { 200: { description: 'The room now', schema: RoomAnswer } },
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'],
+});
+
+export const deleteRoom = defineEndpoint({
+  method: 'delete',
+  path: '/api/rooms/{roomId}',
+  operationId: 'deleteRoom',
+  summary: 'Delete a room with its members, playlist and chat (owner only)',
+  tags: TAGS,
+  access: 'user',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  responses: { 204: { description: 'Deleted' } },
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'],
+});
+
+export const joinRoom = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/join',
+  operationId: 'joinRoom',
+  summary: 'Join a room (with its password, if it has one); with join approval the caller waits as pending',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ password: password.optional() }).optional(),
+  responses: {
+    200: {
+      description: 'Joined, or waiting for approval',
+      schema: z.strictObject({ status: z.enum(['active', 'pending']), member: MemberView, seq }).meta({ id: 'JoinAnswer' }),
+    },
+  },
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'limit_exceeded', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'],
+});
+
+export const leaveRoom = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/leave',
+  operationId: 'leaveRoom',
+  summary: 'Leave a room, or withdraw a join request (the owner cannot leave: transfer or delete)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  responses: { 200: { description: 'left is false when the caller was not a member', schema: z.strictObject({ left: z.boolean(), seq }) } },
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'],
+});
+
+export const transferRoom = defineEndpoint({
+  method: 'put',
+  path: '/api/rooms/{roomId}/owner',
+  operationId: 'transferRoom',
+  summary: 'Hand the room to an active, non-guest member (owner only); the old owner stays as an admin',
+  tags: TAGS,
+  access: 'user',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ userId }),
+  responses: { 200: { description: 'The room with its new owner', schema: RoomAnswer } },
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'limit_exceeded', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'],
+});

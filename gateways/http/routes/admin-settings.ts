@@ -1,0 +1,86 @@
+import { AppError } from '../../../errors/app-error.js';
+import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
+import { definitionsOfGroup, findDefinition, settingDefinitions } from '../../../settings/registry.js';
+import { redactSettingValue } from '../../../settings/secret-fields.js';
+import * as api from '../api/admin-settings.js';
+import type { EndpointRouter } from '../endpoint-router.js';
+
+const DEFAULT_HISTORY = 50;
+
+/**
+ * The admin settings endpoints of `api/admin-settings.ts`. Writes go through
+ * `RuntimeSettings.update` (validated, one transaction, NOTIFY to every replica) with the
+ * administrator as `user:<username>` and source `http`, so the history says who changed what.
+ */
+export function mountAdminSettingRoutes(router: EndpointRouter, settings: RuntimeSettings): void {
+  router
+    .mount(api.adminListSettings, (ctx, { query }) => {
+      if (query.group !== undefined && definitionsOfGroup(query.group).length === 0) {
+        throw new AppError('not_found', `no settings group "${query.group}"`, [{ key: 'group', message: 'is not a settings group' }]);
+      }
+      ctx.body = { settings: settingViews(settings).filter((view) => query.group === undefined || view.group === query.group) };
+      return Promise.resolve();
+    })
+    .mount(api.adminGetSetting, (ctx, { params }) => {
+      const key = knownKey(params.key);
+      ctx.body = settingViews(settings).find((view) => view.key === key);
+      return Promise.resolve();
+    })
+    .mount(api.adminUpdateSettings, async (ctx, { caller, params, body }) => {
+      if (definitionsOfGroup(params.group).length === 0) {
+        throw new AppError('not_found', `no settings group "${params.group}"`, [{ key: 'group', message: 'is not a settings group' }]);
+      }
+      const changes = await settings.update(params.group, body, { actor: `user:${caller.username}`, source: 'http', replicaId: settings.replicaId });
+      ctx.state.log.info({ event: 'admin.settings.update', actor: `user:${caller.username}`, keys: changes.map((change) => change.key) }, 'an administrator changed runtime settings');
+      ctx.body = {
+        changes: changes.map((change) => ({
+          key: change.key,
+          oldValue: redactSettingValue(change.key, change.oldValue),
+          newValue: redactSettingValue(change.key, change.newValue),
+          version: change.version,
+        })),
+      };
+    })
+    .mount(api.adminSettingHistory, async (ctx, { params, query }) => {
+      const key = knownKey(params.key);
+      const entries = await settings.history(key, query.limit ?? DEFAULT_HISTORY);
+      ctx.body = {
+        history: entries.map((entry) => ({
+          key: entry.key,
+          oldValue: redactSettingValue(entry.key, entry.oldValue),
+          oldIsDefault: entry.oldIsDefault,
+          newValue: redactSettingValue(entry.key, entry.newValue),
+          changedBy: entry.changedBy,
+          source: entry.source,
+          replicaId: entry.replicaId ?? null,
+          changedAt: entry.changedAt.toISOString(),
+        })),
+      };
+    });
+}
+
+function settingViews(settings: RuntimeSettings) {
+  const byKey = new Map(settings.snapshot().map((entry) => [entry.key, entry]));
+  return settingDefinitions.map((definition) => {
+    const entry = byKey.get(definition.key);
+    return {
+      key: definition.key,
+      group: definition.group,
+      name: definition.name,
+      type: definition.type,
+      value: redactSettingValue(definition.key, entry?.value ?? definition.default),
+      default: definition.default,
+      isDefault: entry?.isDefault ?? true,
+      version: entry?.version ?? 0,
+      ...(entry?.updatedAt ? { updatedAt: entry.updatedAt.toISOString() } : {}),
+      ...(entry?.updatedBy ? { updatedBy: entry.updatedBy } : {}),
+      rule: definition.rule,
+      description: definition.description,
+    };
+  });
+}
+
+function knownKey(key: string): string {
+  if (findDefinition(key)) return key;
+  throw new AppError('not_found', `no runtime setting "${key}"`, [{ key: 'key', message: 'is not a runtime setting' }]);
+}
