@@ -52,9 +52,10 @@ export async function listNotifications(
   options: { before?: string; limit: number; unreadOnly?: boolean },
 ): Promise<InboxPage> {
   const { rows } = await db.query<NotificationRow>(
-    `SELECT id::text, user_id::text, payload, created_at, read_at FROM notifications
-     WHERE user_id = $1 AND ($2::bigint IS NULL OR id < $2) AND (NOT $3 OR read_at IS NULL)
-     ORDER BY id DESC LIMIT $4`,
+    // Ordered by the column, not the text it is output as ("10" sorts before "9").
+    `SELECT n.id::text, n.user_id::text, n.payload, n.created_at, n.read_at FROM notifications n
+     WHERE n.user_id = $1 AND ($2::bigint IS NULL OR n.id < $2) AND (NOT $3 OR n.read_at IS NULL)
+     ORDER BY n.id DESC LIMIT $4`,
     [userId, options.before ?? null, options.unreadOnly === true, options.limit + 1],
   );
   const page = rows.slice(0, options.limit).map(fromRow);

@@ -9,7 +9,13 @@ import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import { ROOM_LIMITS } from './limits.js';
 import { ROOM_ROLES } from './model.js';
 
-const userId = z.string().min(1).max(128);
+/** PostgreSQL cannot store NUL, and no gateway issues ids with control characters. */
+const userId = z
+  .string()
+  .min(1)
+  .max(128)
+  // eslint-disable-next-line no-control-regex -- naming control characters is the point
+  .regex(/^[^\u0000-\u001f\u007f]+$/, { error: 'must not contain control characters' });
 const mediaId = z.string().min(1).max(64);
 /** Chat message ids are PostgreSQL bigints, carried as decimal strings. */
 const MESSAGE_ID = /^[1-9][0-9]{0,18}$/;

@@ -1,4 +1,5 @@
 import test from 'ava';
+import pg from 'pg';
 import { connect, type NatsConnection, type Subscription } from 'nats';
 import type { UserCaller } from '../../accounts/model.js';
 import { ActorClient } from '../../actors/runtime/client.js';
@@ -133,8 +134,15 @@ test('guests have no inbox: deciding a guest join request stores nothing and fai
   t.is(refused.status, 403);
 });
 
-test('reading, paging and deleting the inbox; nobody touches another user’s notifications', async (t) => {
+test.serial('reading, paging and deleting the inbox; nobody touches another user’s notifications', async (t) => {
   const [owner, member, stranger] = [await bed.signUp('owner'), await bed.signUp('member'), await bed.signUp('stranger')];
+  // Ids of this test's notifications straddle a power of ten (…98, …99, …100): the inbox must
+  // order them as numbers, not as the decimal strings they are sent as.
+  const pool = new pg.Pool({ connectionString: bed.databaseUrl, max: 1 });
+  await pool.query(
+    `SELECT setval('notifications_id_seq', GREATEST(last_value, power(10, ceil(log(GREATEST(last_value, 1) + 3)))::bigint - 2)) FROM notifications_id_seq`,
+  );
+  await pool.end();
   const roomId = await roomNeedingApproval(owner);
   await rooms.send(roomId, { kind: 'member.join' }, callerOf(member));
   await rooms.send(roomId, { kind: 'member.approve', userId: member.userId }, callerOf(owner));

@@ -316,3 +316,10 @@ test('a name stored before names were cleaned is shown cleaned once the room loa
   const view = await again.send(alice, { kind: 'room.get' });
   t.is(view.access === 'member' ? view.members?.find((m) => m.userId === mallory)?.name : undefined, 'Mallorynimda');
 });
+
+test('a user id with a control character is refused by name before anything is written', async (t) => {
+  const alice = user(uid('alice'));
+  const room = await bed.createRoom(alice);
+  const error = await rejects(t, room.send(alice, { kind: 'member.ban', userId: 'mallory\u0000' }), 'invalid_argument');
+  t.deepEqual(error.issues.map((issue) => issue.key), ['userId']);
+});
