@@ -2,7 +2,6 @@ import { Command, Option } from 'clipanion';
 import { loadConfig, requireValid } from '../../config/load.js';
 import { createLogger } from '../../observability/logger.js';
 import { resolveRoles, ROLES } from '../../server/roles.js';
-import { startService } from '../../server/service.js';
 import { SvcCommand } from '../svc-command.js';
 
 export class ServeCommand extends SvcCommand {
@@ -45,6 +44,9 @@ export class ServeCommand extends SvcCommand {
     });
     const config = requireValid(loaded, 'server');
     const logger = createLogger({ level: config.log.level, buffered: true });
+    // Loaded here, not at the top: every other command starts faster without the service's
+    // dependencies (Temporal, gRPC, WebSocket, the room actor).
+    const { startService } = await import('../../server/service.js');
     const service = await startService({ config, roles, logger, migrateFirst: this.migrateFirst });
 
     const startupMs = Math.round(performance.now());

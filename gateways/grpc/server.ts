@@ -11,9 +11,9 @@ import { HealthImplementation, protoPath as healthProtoPath, type ServingStatus 
 import { AppError } from '../../errors/app-error.js';
 import type { ReadinessProbe } from '../../server/readiness.js';
 import type { GatewayDeps } from '../gateway-deps.js';
+import { RoomDirectory } from '../room-directory.js';
 import { GrpcCalls } from './call.js';
 import { apiServiceNames, loadApi } from './proto.js';
-import { PublicRooms } from './public-rooms.js';
 import { addReflection } from './reflection.js';
 import { RoomCalls } from './room-calls.js';
 import { authService } from './services/auth.js';
@@ -50,7 +50,7 @@ export async function startGrpcServer(gateway: GatewayDeps, readiness: Readiness
   const rooms = new RoomCalls(gateway.rooms);
 
   server.addService(api.AuthService.service, authService(calls, gateway.accounts));
-  server.addService(api.RoomService.service, { ...roomService(calls, rooms, new PublicRooms(gateway.pool)), WatchRoom: watchRoom(calls, gateway.watcher) });
+  server.addService(api.RoomService.service, { ...roomService(calls, rooms, new RoomDirectory(gateway.pool)), WatchRoom: watchRoom(calls, gateway.watcher) });
   server.addService(api.MemberService.service, memberService(calls, rooms));
   server.addService(api.PlaylistService.service, playlistService(calls, rooms));
   server.addService(api.PlaybackService.service, playbackService(calls, rooms));

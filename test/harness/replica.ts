@@ -28,6 +28,9 @@ export async function replicaEnv(databaseUrl: string, secrets: Record<string, st
     SVC_DATA_DIR: dataDir,
     SVC_SERVER_HOST: '127.0.0.1',
     SVC_SERVER_PORT: String(await freePort()),
+    // Gateways also listen for gRPC; replicas on one machine need a port each.
+    SVC_GRPC_HOST: '127.0.0.1',
+    SVC_GRPC_PORT: String(await freePort()),
     SVC_LOG_LEVEL: 'warn',
     ...secrets,
     ...extra,

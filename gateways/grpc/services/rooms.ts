@@ -11,15 +11,17 @@ import type { GrpcCalls } from '../call.js';
 import type { PermissionOverrides__Output } from '../gen/svc/v1/PermissionOverrides.js';
 import type { PermissionOverridesUpdate__Output } from '../gen/svc/v1/PermissionOverridesUpdate.js';
 import type { RoomServiceHandlers } from '../gen/svc/v1/RoomService.js';
-import type { PublicRooms } from '../public-rooms.js';
+import type { RoomDirectory } from '../../room-directory.js';
 import { enumIn, type RoomCalls } from '../room-calls.js';
 import { MEMBER_STATUS, member, roomInfo, roomView, VISIBILITY } from '../views.js';
 
 /** What newRoomId() makes: 16 random bytes in base64url. */
 const CLIENT_ROOM_ID = /^[A-Za-z0-9_-]{22}$/;
 const ROLES = ['admin', 'member', 'guest'] as const;
+/** As GET /api/rooms. */
+const MAX_PAGE = 100;
 
-export function roomService(calls: GrpcCalls, rooms: RoomCalls, publicRooms: PublicRooms): Omit<RoomServiceHandlers, 'WatchRoom'> {
+export function roomService(calls: GrpcCalls, rooms: RoomCalls, directory: RoomDirectory): Omit<RoomServiceHandlers, 'WatchRoom'> {
   return {
     CreateRoom: calls.unary(async (request, ctx) => {
       if (request.roomId !== undefined && !CLIENT_ROOM_ID.test(request.roomId)) {
@@ -63,7 +65,25 @@ export function roomService(calls: GrpcCalls, rooms: RoomCalls, publicRooms: Pub
       const result = await rooms.send(ctx, request.roomId, { kind: 'owner.transfer', userId: request.userId });
       return { room: roomInfo(result.room) };
     }),
-    ListPublicRooms: calls.unary(async (request) => publicRooms.list({ query: request.query, pageSize: request.pageSize, pageToken: request.pageToken })),
+    ListPublicRooms: calls.unary(async (request) => {
+      if (request.limit > MAX_PAGE) throw AppError.invalid([{ key: 'limit', message: `must be at most ${MAX_PAGE} (0: the default)` }]);
+      const page = await directory.listPublic({
+        query: request.query,
+        ...(request.cursor ? { cursor: request.cursor } : {}),
+        ...(request.limit ? { limit: request.limit } : {}),
+      });
+      return {
+        rooms: page.rooms.map(({ id, name, hasPassword, requireJoinApproval, memberCount, createdAt }) => ({
+          id,
+          name,
+          hasPassword,
+          requireJoinApproval,
+          memberCount,
+          createdAt,
+        })),
+        nextCursor: page.nextCursor ?? '',
+      };
+    }),
   };
 }
 

@@ -116,24 +116,24 @@ test('ListPublicRooms: only active public rooms, searched by name, paged without
   }
   await as.rooms.CreateRoom({ name: `${tag} hidden`, visibility: 'ROOM_VISIBILITY_HIDDEN' });
 
-  const first = await as.rooms.ListPublicRooms({ query: tag.toUpperCase(), pageSize: 3 });
+  const first = await as.rooms.ListPublicRooms({ query: tag.toUpperCase(), limit: 3 });
   t.is(first.rooms.length, 3);
-  t.truthy(first.nextPageToken);
-  const second = await as.rooms.ListPublicRooms({ query: tag, pageSize: 3, pageToken: first.nextPageToken });
+  t.truthy(first.nextCursor);
+  const second = await as.rooms.ListPublicRooms({ query: tag, limit: 3, cursor: first.nextCursor });
   t.is(second.rooms.length, 1);
-  t.is(second.nextPageToken, '');
+  t.is(second.nextCursor, '');
   const ids = [...first.rooms, ...second.rooms].map((room) => room.id);
   t.deepEqual([...ids].sort(), [...made].sort());
   // Newest first.
   t.deepEqual(ids, [...made].reverse());
   t.like(first.rooms[0], { name: `${tag} 100%_off`, memberCount: 1, hasPassword: false, requireJoinApproval: false });
 
-  // LIKE wildcards in the query are literal.
+  // Punctuation in the query is not syntax: only its words count.
   const literal = await as.rooms.ListPublicRooms({ query: `${tag} 100%_` });
   t.deepEqual(literal.rooms.map((room) => room.id), [made[3]]);
-  const bad = await refused(t, as.rooms.ListPublicRooms({ pageToken: 'not-a-token' }), 'invalid_argument', grpc.status.INVALID_ARGUMENT);
-  t.is(bad.issues[0]?.key, 'pageToken');
-  await refused(t, as.rooms.ListPublicRooms({ pageSize: 1000 }), 'invalid_argument', grpc.status.INVALID_ARGUMENT);
+  const bad = await refused(t, as.rooms.ListPublicRooms({ cursor: 'not-a-token' }), 'invalid_argument', grpc.status.INVALID_ARGUMENT);
+  t.is(bad.issues[0]?.key, 'cursor');
+  await refused(t, as.rooms.ListPublicRooms({ limit: 1000 }), 'invalid_argument', grpc.status.INVALID_ARGUMENT);
 });
 
 test('refusals map to their status and name the field', async (t) => {
