@@ -73,7 +73,7 @@ test('OPAQUE login start and finish open a session', async (t) => {
   await refused(t, client.auth.FinishOpaqueLogin({ loginId: login.loginId, finishLoginRequest: finished!.finishLoginRequest }), 'unauthenticated', grpc.status.UNAUTHENTICATED);
 });
 
-test('guest sign-in, and SignOut ends the session at once', async (t) => {
+test.serial('guest sign-in, and SignOut ends the session at once (serial: it turns guests off for everyone)', async (t) => {
   const client = g.client.as({ forwardedFor: randomIp() });
   const guest = await client.auth.SignInAsGuest({ displayName: '  Popcorn  ' });
   t.like(guest, { principal: 'guest', guest: { displayName: 'Popcorn' }, tokenType: 'Bearer' });

@@ -136,7 +136,7 @@ test('ListPublicRooms: only active public rooms, searched by name, paged without
   await refused(t, as.rooms.ListPublicRooms({ limit: 1000 }), 'invalid_argument', grpc.status.INVALID_ARGUMENT);
 });
 
-test('refusals map to their status and name the field', async (t) => {
+test.serial('refusals map to their status and name the field (serial: it lowers server.maxRoomsPerUser for everyone)', async (t) => {
   const { as } = await g.user('refusals');
   const noRoom = await refused(t, as.rooms.GetRoom({ roomId: 'AAAAAAAAAAAAAAAAAAAAAA' }), 'not_found', grpc.status.NOT_FOUND);
   t.regex(noRoom.message, /room/i);
