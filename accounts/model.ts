@@ -31,6 +31,11 @@ export type Caller =
 /** A caller with an account (the endpoint router hands these to `user` and `admin` endpoints). */
 export type UserCaller = Extract<Caller, { kind: 'user' }>;
 
+/** The id a caller acts under: the user's, or the guest's own. */
+export function subjectOf(caller: Caller): string {
+  return caller.kind === 'user' ? caller.userId : caller.guestId;
+}
+
 export function isAdmin(caller: Caller | undefined): boolean {
   return caller?.kind === 'user' && (caller.role === 'admin' || caller.role === 'root');
 }

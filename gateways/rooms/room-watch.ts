@@ -10,7 +10,7 @@
  * lost between the two; events at or below the start's seq are already in the snapshot (or
  * the resumed events) and are skipped, so none is delivered twice.
  */
-import type { Caller } from '../../accounts/model.js';
+import { subjectOf, type Caller } from '../../accounts/model.js';
 import type { MemberRoomView } from '../../actors/room/index.js';
 import type { SettingsReader } from '../../actors/room/permissions.js';
 import { AppError } from '../../errors/app-error.js';
@@ -137,7 +137,7 @@ export class RoomWatch {
       throw err;
     }
     this.topic.covered(view.seq);
-    this.lens = new MemberLens(this.userId(), view, this.settings);
+    this.lens = new MemberLens(subjectOf(this.request.caller), view, this.settings);
     const missed = await this.missed(view.seq);
     if (this.state === 'closed') throw new AppError('unavailable', 'the watch was closed while it opened');
     if (missed) {
@@ -253,10 +253,5 @@ export class RoomWatch {
   private async enter(): Promise<MemberRoomView> {
     const { result } = await this.rooms.send(this.roomId, { kind: 'presence.enter', connectionId: this.request.connectionId }, this.request.caller);
     return result;
-  }
-
-  private userId(): string {
-    const { caller } = this.request;
-    return caller.kind === 'user' ? caller.userId : caller.guestId;
   }
 }

@@ -14,7 +14,8 @@ import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Registry } from 'prom-client';
-import type { Caller } from '../../accounts/model.js';
+import { subjectOf, type Caller } from '../../accounts/model.js';
+import { callerFromToken } from '../bearer.js';
 import { AppError } from '../../errors/app-error.js';
 import { isSaneRequestId, REQUEST_ID_HEADER } from '../http/request-id.js';
 import type { GatewayDeps } from '../gateway-deps.js';
@@ -24,7 +25,7 @@ import { createRealtimeMetrics, type RealtimeMetrics } from './metrics.js';
 import { UserNotifications } from './notifications.js';
 import { CLOSE, PROTOCOL_VERSIONS, type EventMessage } from './protocol.js';
 import { RealtimeSession, type SessionLimits } from './session.js';
-import { RealtimeTickets, subjectOf } from './tickets.js';
+import { RealtimeTickets } from './tickets.js';
 
 export const DEFAULT_SEND_BUFFER_LIMIT_BYTES = 1024 * 1024;
 /** Incoming frames; a command is small (a playlist item with every header and subtitle stays far below). */
@@ -212,9 +213,8 @@ export class RealtimeGateway {
       return caller;
     }
     if (request.bearer !== undefined) {
-      const claims = await accounts.tokens.verify(request.bearer);
-      const caller = claims ? await accounts.sessions.resolve(claims.sid) : undefined;
-      if (!claims || !caller || subjectOf(caller) !== claims.sub) {
+      const caller = await callerFromToken(request.bearer, accounts.tokens, accounts.sessions);
+      if (!caller) {
         throw new UpgradeRefusal({ status: 401, code: 'unauthenticated', message: 'the access token is invalid or expired; refresh it and connect again' });
       }
       return caller;

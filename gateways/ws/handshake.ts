@@ -8,12 +8,12 @@ import type { IncomingMessage } from 'node:http';
 import { AppError } from '../../errors/app-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import { checkBareOrigin } from '../../net/origin.js';
+import { bearerToken } from '../bearer.js';
 import { RESUME_ENTRY_PREFIX, TICKET_ENTRY_PREFIX, VERSION_ENTRY } from './protocol.js';
 
 const PATH = /^\/api\/rooms\/([A-Za-z0-9_-]{1,128})\/realtime$/;
 const TICKET = /^[A-Za-z0-9_-]{16,128}$/;
 const SEQ = /^(0|[1-9][0-9]{0,15})$/;
-const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]{1,4096})\s*$/i;
 const WS_KEY = /^[+/0-9A-Za-z]{22}==$/;
 
 /** An HTTP refusal before the upgrade, in the API's error shape. */
@@ -79,9 +79,9 @@ export function readUpgrade(req: IncomingMessage): UpgradeRequest {
 
   const authorization = req.headers.authorization;
   if (authorization !== undefined) {
-    const bearer = BEARER.exec(authorization);
-    if (!bearer) throw new UpgradeRefusal({ status: 401, code: 'unauthenticated', message: 'the Authorization header must be "Bearer <access token>"' });
-    request.bearer = bearer[1]!;
+    const bearer = bearerToken(authorization);
+    if (bearer === undefined) throw new UpgradeRefusal({ status: 401, code: 'unauthenticated', message: 'the Authorization header must be "Bearer <access token>"' });
+    request.bearer = bearer;
   }
   const origin = req.headers.origin;
   if (origin !== undefined) request.origin = origin;

@@ -6,7 +6,7 @@
  */
 import WebSocket from 'ws';
 import type { z } from 'zod';
-import type { Caller } from '../../accounts/model.js';
+import { subjectOf, type Caller } from '../../accounts/model.js';
 import type { RoomCommand } from '../../actors/room/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
@@ -16,7 +16,6 @@ import type { RoomWatch, WatchEndReason } from '../rooms/room-watch.js';
 import type { RealtimeMetrics } from './metrics.js';
 import type { UserNotifications } from './notifications.js';
 import { ClientMessage, CLOSE, GATEWAY_OWNED_KINDS, type ErrorShape, type ServerMessage } from './protocol.js';
-import { subjectOf } from './tickets.js';
 
 export interface SessionLimits {
   /** Bytes the socket may have waiting to be sent before it is closed as a slow consumer (R14). */

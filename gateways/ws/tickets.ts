@@ -6,7 +6,7 @@
  * replica that lands on.
  */
 import type { Redis } from 'ioredis';
-import type { Caller } from '../../accounts/model.js';
+import { subjectOf, type Caller } from '../../accounts/model.js';
 import { OneTimeStore } from '../../accounts/one-time-store.js';
 
 export const TICKET_TTL_SECONDS = 30;
@@ -24,10 +24,6 @@ export interface TicketClaims {
 export interface IssuedTicket {
   ticket: string;
   expiresIn: number;
-}
-
-export function subjectOf(caller: Caller): string {
-  return caller.kind === 'user' ? caller.userId : caller.guestId;
 }
 
 export class RealtimeTickets {

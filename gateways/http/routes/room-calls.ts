@@ -3,17 +3,13 @@
  * and room.get views narrowed to what an endpoint answers.
  */
 import { createHash } from 'node:crypto';
-import type { Caller } from '../../../accounts/model.js';
+import { subjectOf, type Caller } from '../../../accounts/model.js';
 import type { MemberRoomView, RoomView } from '../../../actors/room/model.js';
 import { AppError } from '../../../errors/app-error.js';
 import type { RoomSendOptions } from '../../rooms/room-client.js';
 import type { HttpContext } from '../state.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
-
-export function callerId(caller: Caller): string {
-  return caller.kind === 'user' ? caller.userId : caller.guestId;
-}
 
 /**
  * The room command id of a request carrying `Idempotency-Key`: a digest of the operation, the
@@ -25,7 +21,7 @@ export function commandOptions(ctx: HttpContext, operationId: string, caller: Ca
   const key = ctx.get(IDEMPOTENCY_HEADER);
   if (!key) return {};
   const digest = createHash('sha256')
-    .update([operationId, callerId(caller), roomId, key, part === undefined ? '' : String(part)].join('\0'))
+    .update([operationId, subjectOf(caller), roomId, key, part === undefined ? '' : String(part)].join('\0'))
     .digest('base64url');
   return { commandId: `http:${digest}` };
 }

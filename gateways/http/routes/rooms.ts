@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Caller } from '../../../accounts/model.js';
+import { subjectOf, type Caller } from '../../../accounts/model.js';
 import type { RoomCommandOf } from '../../../actors/room/commands.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import { RoomDirectory } from '../../room-directory.js';
@@ -7,7 +7,7 @@ import { newRoomId } from '../../rooms/room-client.js';
 import * as api from '../api/rooms.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { HttpContext } from '../state.js';
-import { callerId, commandOptions, IDEMPOTENCY_HEADER } from './room-calls.js';
+import { commandOptions, IDEMPOTENCY_HEADER } from './room-calls.js';
 
 /**
  * The room endpoints of `api/rooms.ts`: each operation on one room is a room-actor command
@@ -46,7 +46,7 @@ export function mountRoomRoutes(router: EndpointRouter, deps: GatewayDeps): void
       ctx.body = await directory.listPublic(query);
     })
     .mount(api.listMyRooms, async (ctx, { caller, query }) => {
-      ctx.body = await directory.listMine(callerId(caller), query);
+      ctx.body = await directory.listMine(subjectOf(caller), query);
     })
     .mount(api.getRoom, async (ctx, { caller, params }) => {
       const { result } = await rooms.send(params.roomId, { kind: 'room.get' }, caller);
@@ -94,7 +94,7 @@ function createdRoomId(ctx: HttpContext, caller: Caller, secret: string): string
   const key = ctx.get(IDEMPOTENCY_HEADER);
   if (!key) return newRoomId();
   return createHmac('sha256', Buffer.from(secret, 'hex'))
-    .update(['room-create', callerId(caller), key].join('\0'))
+    .update(['room-create', subjectOf(caller), key].join('\0'))
     .digest()
     .subarray(0, 16)
     .toString('base64url');
