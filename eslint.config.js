@@ -4,8 +4,8 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  // gateways/grpc/gen: TypeScript generated from proto/ at build time (infra/build-proto.sh).
-  { ignores: ['dist/**', 'node_modules/**', '.svc/**', 'gateways/grpc/gen/**'] },
+  // gateways/grpc/gen and web/src/api/openapi.gen.ts: generated at build time (infra/build-proto.sh, infra/build-web.sh).
+  { ignores: ['dist/**', 'node_modules/**', '.svc/**', 'gateways/grpc/gen/**', 'web/src/api/openapi.gen.*', 'test-artifacts/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -13,6 +13,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
+    },
+  },
+  {
+    // The browser client: DOM globals, and no Node built-ins (they would not exist in the page).
+    files: ['web/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^node:', message: 'the web client runs in a browser: no Node built-ins' }] }],
     },
   },
   {

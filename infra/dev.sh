@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What `npm run dev` runs: the whole service on this machine, on a local stack that outlives it.
-#   1. install what is missing   2. compile   3. start the stack in .svc/stack (with Temporal UI)
-#   4. make .svc/secrets.env once   5. migrate   6. run `svc serve` (all roles in one process)
+#   1. install what is missing   2. compile, build the web client   3. start the stack in .svc/stack
+#   (with Temporal UI)   4. make .svc/secrets.env once   5. migrate   6. run `svc serve` (all roles
+#   in one process) while Vite rebuilds the web client on every change under web/ (reload the page)
 # Ctrl-C stops the service; the stack keeps running for the next start. `npm run stack:stop`
 # stops it; deleting .svc/ resets everything.
 set -euo pipefail
@@ -14,9 +15,10 @@ SVC_STATE_DIR="$SVC_REPO_ROOT/.svc"
 SECRETS_FILE="$SVC_STATE_DIR/secrets.env"
 
 bash infra/install.sh
-log "generating gRPC types (npm run build:proto), compiling (tsc)"
+log "generating gRPC types (npm run build:proto), compiling (tsc), building the web client"
 npm run --silent build:proto
 npx tsc -p .
+bash infra/build-web.sh
 
 # The dev stack always lives in .svc/stack, keeps its data, and has the Temporal UI, whatever a
 # test-oriented shell may have set. These settings go to stack.sh only, not to the service.
@@ -49,6 +51,10 @@ mkdir -p "$SVC_DATA_DIR"
 
 log "migrating the database"
 node --enable-source-maps dist/cli/main.js migrate
+
+# Rebuilds dist/web-client on every change under web/; it is in this shell's process group, so
+# Ctrl-C stops it with the service.
+npx vite build --config web/vite.config.ts --watch --logLevel warn &
 
 log "starting svc; Ctrl-C stops it, the stack keeps running (stop it with: npm run stack:stop)"
 exec node --enable-source-maps dist/cli/main.js serve

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building, testing and running svc locally need, and only what is missing:
-#   - Debian packages: the PostgreSQL server and Redis (apt-get, with sudo when not root);
+#   - Debian packages: the PostgreSQL server, Redis, Chromium and ffmpeg (apt-get, with sudo when not root);
 #   - nats-server, the Temporal CLI and grpcurl (for the gRPC tests) at the versions pinned in
 #     infra/versions.sh, built with `go install` into ${SVC_CACHE_DIR:-~/.cache/svc}/bin/<name>-<version>/ (outside the clone);
 #   - Node dependencies (`npm ci`) when node_modules is missing or older than package-lock.json.

@@ -18,8 +18,11 @@ GRPCURL_VERSION=v1.9.4
 # bookworm). Another installed major is used when this one is absent; see pg_bindir.
 POSTGRES_MAJOR=15
 
-# Debian packages the stack needs: the PostgreSQL server (and client tools) and Redis.
-DEBIAN_PACKAGES=(postgresql redis-server)
+# Debian packages: the stack's PostgreSQL server (and client tools) and Redis; Chromium, which the
+# web client's end-to-end tests drive headless (playwright-core, never a downloaded browser), with
+# a font so pages render text; ffmpeg, which makes the test videos the player tests and
+# bench:sync play.
+DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core ffmpeg)
 
 # Oldest Node.js the project runs on (package.json "engines").
 NODE_MIN_VERSION=20.3.0

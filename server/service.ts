@@ -218,7 +218,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         feeds,
         watcher: new RoomWatcher(feeds, rooms, settings, logger),
       };
-      const app = createHttpApp({ config, logger, readiness, metrics: metrics.http, api: { accounts, cookies: cookiePolicyFor(config), reviews, gateway } });
+      const app = createHttpApp({ config, logger, readiness, metrics: metrics.http, api: { accounts, cookies: cookiePolicyFor(config), reviews, gateway }, webClient: {} });
       const httpServer = createServer(app.callback());
       const realtime = new RealtimeGateway(gateway, { registry: metrics.registry });
       realtime.attach(httpServer);

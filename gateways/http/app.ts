@@ -33,6 +33,7 @@ import { mountRoomRoutes } from './routes/rooms.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
 import { mountWebAuthnRoutes } from './routes/webauthn.js';
+import { webClient, type WebClientOptions } from './web-client.js';
 import type { CookiePolicy } from './session-cookie.js';
 import type { HttpState } from './state.js';
 
@@ -51,6 +52,8 @@ export interface HttpAppOptions {
     /** Rooms, notifications and the realtime gateway; without it only the accounts API is served. */
     gateway?: GatewayDeps;
   };
+  /** Serve the browser client at `/` (with the public API). */
+  webClient?: WebClientOptions;
 }
 
 /**
@@ -76,6 +79,8 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   app.use(corsPolicy(config.server.cors_allowed_origins));
   app.use(errorResponses());
   app.use(methodNotImplementedIsNotAllowed());
+  // Outside the routers: it answers only what none of them did.
+  if (options.webClient) app.use(webClient(options.webClient));
   app.use(health.routes());
   app.use(health.allowedMethods());
   app.use(exposition.routes());

@@ -1,0 +1,108 @@
+import { stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type Koa from 'koa';
+import send from 'koa-send';
+import { AppError } from '../../errors/app-error.js';
+import type { HttpState } from './state.js';
+
+/**
+ * The browser client (`web/`, built by Vite into `dist/web-client`), served from the API's
+ * origin so cookies, passkeys and the realtime socket need no CORS. Paths the API does not
+ * answer fall through to here: a built file when one exists, otherwise `index.html` (the
+ * client routes in the browser). Decisions: docs/2026-11-23-web-client.md.
+ */
+export const WEB_CLIENT_ROOT = fileURLToPath(new URL('../../web-client/', import.meta.url));
+
+/** Vite puts every hashed build output here; a changed file gets a new name, so it may be cached for good. */
+const HASHED_PREFIX = '/assets/';
+const INDEX = 'index.html';
+
+/**
+ * Same-origin everything, except media: until the media proxy (issue 12) serves every item
+ * from this origin, a playlist item is fetched by the browser from the URL a member added, so
+ * `media-src`/`connect-src` (hls.js and mpegts.js fetch with XHR/fetch) admit http(s) hosts.
+ * Scripts, styles, fonts and frames never come from elsewhere; `wasm-unsafe-eval` is what
+ * OPAQUE's WebAssembly needs and does not allow `eval` of scripts.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self' https: http:",
+  "media-src 'self' blob: https: http:",
+  "worker-src 'self' blob:",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+].join('; ');
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Permissions-Policy': 'camera=(), geolocation=(), payment=()',
+};
+
+/** Paths that belong to the service itself: never answered with the client's index page. */
+const SERVICE_PREFIXES = ['/api/', '/metrics', '/health/'];
+
+export interface WebClientOptions {
+  /** The built client; default `dist/web-client` beside the compiled server. */
+  root?: string;
+}
+
+export function webClient(options: WebClientOptions = {}): Koa.Middleware<HttpState> {
+  const root = options.root ?? WEB_CLIENT_ROOT;
+  return async (ctx, next) => {
+    await next();
+    if (ctx.status !== 404 || ctx.body != null) return;
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return;
+    if (ctx.path === '/api' || SERVICE_PREFIXES.some((prefix) => ctx.path.startsWith(prefix))) return;
+
+    const file = await builtFile(root, ctx.path);
+    // A missing file with an extension is a broken link (an old asset, a typo), not a page.
+    const path = file ?? (extname(ctx.path) === '' ? INDEX : null);
+    if (path === null) return;
+    if (path === INDEX && !(await exists(join(root, INDEX)))) {
+      throw new AppError('not_found', 'the web client is not built: run `npm run build` (or `npm run dev`)');
+    }
+    ctx.set(SECURITY_HEADERS);
+    await send(ctx, path, {
+      root,
+      brotli: true,
+      gzip: true,
+      // Only hashed assets are immutable; the index page must be revalidated to pick up a new build.
+      maxage: path.startsWith(HASHED_PREFIX.slice(1)) ? 365 * 24 * 3600 * 1000 : 0,
+      immutable: path.startsWith(HASHED_PREFIX.slice(1)),
+      setHeaders: (res) => {
+        if (!path.startsWith(HASHED_PREFIX.slice(1))) res.setHeader('Cache-Control', 'no-cache');
+      },
+    });
+  };
+}
+
+/** The request path as a file under `root`, when it names one (never `..` outside it). */
+async function builtFile(root: string, requestPath: string): Promise<string | null> {
+  let relative: string;
+  try {
+    relative = decodeURIComponent(requestPath).replace(/^\/+/, '');
+  } catch {
+    return null;
+  }
+  if (relative === '' || relative.split('/').some((part) => part === '..' || part.startsWith('.'))) return null;
+  return (await exists(join(root, relative))) ? relative : null;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}

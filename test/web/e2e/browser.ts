@@ -1,0 +1,143 @@
+/**
+ * End-to-end tests of the web client: Debian's Chromium (never a downloaded browser), driven
+ * headless by playwright-core, against a whole service (test/gateways/bed.ts) serving the built
+ * client. The page is opened at http://localhost:<port>, the service's own origin, so passkeys
+ * (an RP id must be a host name) and the realtime socket's origin check work as in production.
+ *
+ * The root tsconfig has no DOM types (server code must not use them): in-page code is passed to
+ * `page.evaluate` as a string, or uses locators.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startGatewayBed, type BedOptions, type GatewayBed } from '../../gateways/bed.js';
+import { freePort } from '../../harness/stack.js';
+
+export const CHROMIUM_PATH = process.env.SVCTEST_CHROMIUM ?? '/usr/bin/chromium';
+
+/** Screenshots and other artifacts of the browser tests (git-ignored; CI keeps the folder). */
+export const ARTIFACTS_DIR = resolve(fileURLToPath(new URL('../../../../test-artifacts', import.meta.url)));
+
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 360, height: 740 },
+} as const;
+
+export interface WebBed extends GatewayBed {
+  /** The page origin: http://localhost:<port>. */
+  origin: string;
+  browser: Browser;
+  /**
+   * A fresh browser profile (cookies, storage) as one person, with its own client address so
+   * per-address rate limits treat people apart. Console errors and requests to other hosts are
+   * collected in `problems`.
+   */
+  person(options?: { viewport?: keyof typeof VIEWPORTS; allowHosts?: string[] }): Promise<Person>;
+}
+
+export interface Person {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, uncaught page errors and requests to hosts outside the service. */
+  problems: string[];
+}
+
+export interface WebBedOptions extends BedOptions {
+  /** Let media play without a user gesture (the sync tests); default: Chromium's normal policy. */
+  autoplay?: boolean;
+}
+
+export async function startWebBed(label: string, options: WebBedOptions = {}): Promise<WebBed> {
+  const port = await freePort();
+  const origin = `http://localhost:${port}`;
+  const bed = await startGatewayBed(label, {
+    ...options,
+    env: {
+      SVC_SERVER_PORT: String(port),
+      SVC_SERVER_PUBLIC_URL: origin,
+      SVC_WEBAUTHN_RP_ORIGIN: origin,
+      SVC_WEBAUTHN_RP_ID: 'localhost',
+      ...options.env,
+    },
+  });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      // Containers often have a tiny /dev/shm; Chromium then crashes tabs under load.
+      '--disable-dev-shm-usage',
+      ...(options.autoplay ? ['--autoplay-policy=no-user-gesture-required'] : []),
+    ],
+  });
+  const contexts: BrowserContext[] = [];
+  return {
+    ...bed,
+    origin,
+    browser,
+    async person({ viewport = 'desktop', allowHosts = [] } = {}) {
+      const context = await browser.newContext({
+        baseURL: origin,
+        viewport: VIEWPORTS[viewport],
+        extraHTTPHeaders: { 'x-forwarded-for': `203.0.${randomBytes(1)[0]}.${randomBytes(1)[0]}` },
+      });
+      contexts.push(context);
+      const page = await context.newPage();
+      const problems: string[] = [];
+      const allowed = new Set([new URL(origin).host, ...allowHosts]);
+      page.on('console', (message) => {
+        // Chromium logs every 4xx/5xx answer as "Failed to load resource"; answers the client
+        // expects (a wrong password's 401) are not page errors. Tests assert what the page shows.
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if ((url.protocol === 'http:' || url.protocol === 'https:' || url.protocol === 'ws:') && !allowed.has(url.host)) {
+          problems.push(`request outside the service: ${request.url()}`);
+        }
+      });
+      return { context, page, problems };
+    },
+    async close() {
+      await Promise.allSettled(contexts.map((context) => context.close()));
+      await browser.close();
+      await bed.close();
+    },
+  };
+}
+
+/** axe-core's serious and critical violations on the page as it is now, as readable lines. */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join('; ')})`);
+}
+
+/** Saves a full-page screenshot as test-artifacts/screenshots/<name>-<viewport>.png. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const size = page.viewportSize();
+  const viewport = size && size.width <= VIEWPORTS.phone.width ? 'phone' : 'desktop';
+  const dir = join(ARTIFACTS_DIR, 'screenshots');
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${name}-${viewport}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** The page at both widths: screenshot each, and the axe problems of each (prefixed by width). */
+export async function checkAtBothWidths(page: Page, name: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const [viewport, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await screenshot(page, name);
+    problems.push(...(await accessibilityProblems(page)).map((line) => `${viewport}: ${line}`));
+    const overflow = (await page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth + 1')) as boolean;
+    if (overflow) problems.push(`${viewport}: the page scrolls sideways at ${size.width} px`);
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
+  return problems;
+}

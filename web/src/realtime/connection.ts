@@ -1,0 +1,203 @@
+/**
+ * A room's realtime socket in the browser (protocol: gateways/ws/protocol.ts, rules R1–R18 in
+ * docs/2026-11-23-realtime-protocol.md). It fetches a single-use ticket, connects, resumes
+ * after the last applied seq when it reconnects, answers commands' promises by id, and
+ * reconnects with backoff unless the server ended the membership (4403), deleted the room
+ * (4404) or does not speak our version (4426).
+ */
+import { signal } from '@preact/signals';
+import type { RoomCommand } from '../../../actors/room/commands.js';
+import { CLOSE, clockSample, connectProtocols, realtimePath } from '../../../gateways/ws/protocol-constants.js';
+import type { ErrorShape, EventMessage, NotificationMessage, PlayerState, ResumedMessage, ServerMessage, SnapshotMessage } from '../../../gateways/ws/protocol.js';
+import { api, call } from '../api/client.js';
+import { ApiError } from '../api/errors.js';
+
+export type ConnectionStatus =
+  | { state: 'connecting' }
+  | { state: 'open' }
+  | { state: 'reconnecting'; attempt: number; inMs: number }
+  /** Final: the socket will not come back (`code` is the close code, `error` a refused upgrade). */
+  | { state: 'ended'; code: number; reason: string; error?: ApiError };
+
+export interface ConnectionHandlers {
+  snapshot(message: SnapshotMessage): void;
+  resumed?(message: ResumedMessage): void;
+  event(message: EventMessage): void;
+  notification?(message: NotificationMessage): void;
+}
+
+const FINAL_CLOSES = new Set<number>([CLOSE.membershipEnded, CLOSE.roomDeleted, CLOSE.unsupportedVersion]);
+const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+const COMMAND_TIMEOUT_MS = 15_000;
+
+let nextId = 0;
+/** Unique per page load: ids are the idempotency keys of commands (R6). */
+const idPrefix = Math.random().toString(36).slice(2, 10);
+const newId = (): string => `${idPrefix}-${++nextId}`;
+
+interface Pending {
+  resolve(result: unknown): void;
+  reject(error: ApiError): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class RoomConnection {
+  readonly status = signal<ConnectionStatus>({ state: 'connecting' });
+  private socket: WebSocket | null = null;
+  private lastSeq: number | null = null;
+  private attempt = 0;
+  private closedByUs = false;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private readonly pending = new Map<string, Pending>();
+  private readonly pings = new Map<number, (sample: { offset: number; rtt: number }) => void>();
+
+  constructor(
+    readonly roomId: string,
+    private readonly handlers: ConnectionHandlers,
+  ) {}
+
+  /** The seq of the last event (or snapshot) applied; a reconnect resumes after it. */
+  applied(seq: number): void {
+    this.lastSeq = seq;
+  }
+
+  async open(): Promise<void> {
+    this.closedByUs = false;
+    this.status.value = this.attempt === 0 ? { state: 'connecting' } : this.status.value;
+    let ticket: string;
+    try {
+      ticket = (await call(api.POST('/api/rooms/{roomId}/realtime/ticket', { params: { path: { roomId: this.roomId } } }))).ticket;
+    } catch (error) {
+      const apiError = error as ApiError;
+      // Not a member (any more), or the room is gone: reconnecting cannot help.
+      if (apiError.status === 403 || apiError.status === 404 || apiError.status === 401) {
+        this.status.value = { state: 'ended', code: apiError.status, reason: apiError.message, error: apiError };
+      } else this.scheduleReconnect();
+      return;
+    }
+    if (this.closedByUs) return;
+    const url = new URL(realtimePath(this.roomId), location.href);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    const socket = new WebSocket(url, connectProtocols({ ticket, ...(this.lastSeq !== null ? { resumeAfter: this.lastSeq } : {}) }));
+    this.socket = socket;
+    socket.onmessage = (message) => this.receive(message.data);
+    socket.onclose = (close) => this.closed(socket, close.code, close.reason);
+  }
+
+  close(): void {
+    this.closedByUs = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.socket?.close(1000, 'leaving the room');
+    this.socket = null;
+    this.failPending('the connection to the room was closed');
+  }
+
+  /** Sends a room command; resolves with its result, rejects with the room's error. */
+  command<T = unknown>(command: RoomCommand, options: { sentAt?: number } = {}): Promise<T> {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      return Promise.reject(new ApiError({ requestId: '', status: 0, code: 'unavailable', message: 'not connected to the room: reconnecting' }));
+    }
+    const id = newId();
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new ApiError({ requestId: '', status: 0, code: 'deadline_exceeded', message: 'the room did not answer in time' }));
+      }, COMMAND_TIMEOUT_MS);
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      socket.send(JSON.stringify({ type: 'command', id, command, ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}) }));
+    });
+  }
+
+  /** One clock sample (R10): offset is server clock minus local clock (`Date.now()`). */
+  ping(): Promise<{ offset: number; rtt: number }> {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('not connected'));
+    const t0 = Date.now() + Math.random() / 1000; // unique key; sub-ms noise is harmless to the formula
+    return new Promise((resolve) => {
+      this.pings.set(t0, resolve);
+      socket.send(JSON.stringify({ type: 'ping', t0 }));
+    });
+  }
+
+  /** The local player's state for the room's ready wait (R11). */
+  reportPlayer(state: PlayerState, mediaId: string | null): void {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: 'player', state, mediaId }));
+  }
+
+  private receive(data: unknown): void {
+    if (typeof data !== 'string') return;
+    const message = JSON.parse(data) as ServerMessage;
+    switch (message.type) {
+      case 'snapshot':
+        this.connected();
+        this.lastSeq = message.seq;
+        this.handlers.snapshot(message);
+        break;
+      case 'resumed':
+        this.connected();
+        this.handlers.resumed?.(message);
+        break;
+      case 'event':
+        this.lastSeq = message.seq;
+        this.handlers.event(message);
+        break;
+      case 'ok':
+        this.settle(message.id, (pending) => pending.resolve(message.result));
+        break;
+      case 'error':
+        if (message.id !== null) this.settle(message.id, (pending) => pending.reject(new ApiError(message.error as ErrorShape)));
+        break;
+      case 'pong': {
+        const resolve = this.pings.get(message.t0);
+        this.pings.delete(message.t0);
+        resolve?.(clockSample(message, Date.now()));
+        break;
+      }
+      case 'notification':
+        this.handlers.notification?.(message);
+        break;
+    }
+  }
+
+  private connected(): void {
+    this.attempt = 0;
+    this.status.value = { state: 'open' };
+  }
+
+  private settle(id: string, action: (pending: Pending) => void): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    clearTimeout(pending.timer);
+    this.pending.delete(id);
+    action(pending);
+  }
+
+  private failPending(message: string): void {
+    for (const [id, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.reject(new ApiError({ requestId: '', status: 0, code: 'unavailable', message }));
+      this.pending.delete(id);
+    }
+    this.pings.clear();
+  }
+
+  private closed(socket: WebSocket, code: number, reason: string): void {
+    if (socket !== this.socket) return;
+    this.socket = null;
+    this.failPending('the connection to the room was lost');
+    if (this.closedByUs) return;
+    if (FINAL_CLOSES.has(code)) {
+      this.status.value = { state: 'ended', code, reason };
+      return;
+    }
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    const inMs = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)]! * (0.75 + Math.random() / 2);
+    this.attempt += 1;
+    this.status.value = { state: 'reconnecting', attempt: this.attempt, inMs };
+    this.retryTimer = setTimeout(() => void this.open(), inMs);
+  }
+}

@@ -1,0 +1,61 @@
+import type { ComponentChildren } from 'preact';
+import { useLocation } from 'preact-iso';
+import { currentUser, displayName, isAdmin, session, signOut } from '../state/session.js';
+
+/** Header, navigation and the main landmark around every page. */
+export function Shell(props: { children: ComponentChildren }) {
+  const { route } = useLocation();
+  const current = session.value;
+  return (
+    <>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="site-header">
+        <a class="brand" href="/" aria-label="svc home">
+          <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
+            <rect width="32" height="32" rx="7" fill="currentColor" />
+            <path d="M12 9v14l11-7z" fill="var(--surface)" />
+          </svg>
+          <span>svc</span>
+        </a>
+        <nav aria-label="Main">
+          <ul class="nav-list">
+            <li>
+              <a href="/">Rooms</a>
+            </li>
+            {isAdmin.value && (
+              <li>
+                <a href="/admin">Admin</a>
+              </li>
+            )}
+          </ul>
+        </nav>
+        <div class="account-area">
+          {current === undefined ? null : current ? (
+            <>
+              {currentUser.value ? (
+                <a href="/account" class="account-link">
+                  {displayName.value}
+                </a>
+              ) : (
+                <span class="account-link">{displayName.value} (guest)</span>
+              )}
+              <button type="button" class="button-quiet" onClick={() => void signOut().then(() => route('/'))}>
+                Sign out
+              </button>
+            </>
+          ) : (
+            <>
+              <a href="/signin">Sign in</a>
+              <a href="/signup" class="button-link">
+                Sign up
+              </a>
+            </>
+          )}
+        </div>
+      </header>
+      <main id="main">{props.children}</main>
+    </>
+  );
+}

@@ -1,0 +1,11 @@
+import { Page } from '../ui/page.js';
+
+export function NotFound() {
+  return (
+    <Page title="Page not found">
+      <p>
+        There is nothing at this address. <a href="/">Browse rooms</a>
+      </p>
+    </Page>
+  );
+}
