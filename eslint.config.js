@@ -24,6 +24,18 @@ export default tseslint.config(
     },
   },
   {
+    // The web client's sync engine is pure: compiled here for unit tests and bundled by Vite for
+    // the browser, it imports only its own folder (types from the server's contracts are free).
+    files: ['web/src/sync/**/*.ts'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!\\./[a-z-]+\\.js$)', message: 'web/src/sync imports only ./<file>.js of its own folder', allowTypeImports: true }] },
+      ],
+    },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: it may import @temporalio/workflow,
     // @temporalio/common and the workflow contracts beside it, nothing with I/O (Node built-ins,
     // database or NATS clients, the worker or client SDKs, the rest of the server). Types are free.

@@ -27,6 +27,12 @@ const messageId = z
   // zod runs this after a failed regex too, hence the guard before BigInt().
   .refine((id) => !MESSAGE_ID.test(id) || BigInt(id) <= BIGINT_MAX, { error: `must be a message id (at most ${BIGINT_MAX})` });
 const position = z.number().min(0).max(ROOM_LIMITS.positionMaxSeconds);
+/**
+ * A scheduled start: the change takes effect this many ms after the room receives it
+ * (`updatedAt` lies ahead in server time), so every client can start at the same instant. The
+ * lead replaces transit compensation. Honoured when the room ends up playing; ignored otherwise.
+ */
+const startInMs = z.number().int().min(0).max(ROOM_LIMITS.startInMaxMs);
 const permissionList = z.array(z.string().max(64)).max(64);
 const permissionOverrides = z.strictObject({
   admin: permissionList.nullable().optional(),
@@ -133,11 +139,15 @@ const SCHEMAS = {
     proxy: mediaFields.proxy,
   }),
 
-  /** `position`, when given, is where the sender's player is: play from there. */
-  'playback.play': command('playback.play', { position: position.optional(), ...playbackGuards }),
+  /**
+   * `position`, when given, is where the sender's player is: play from there. `startInMs`, when
+   * given, schedules the start that many ms ahead (from paused, or with a position).
+   */
+  'playback.play': command('playback.play', { position: position.optional(), startInMs: startInMs.optional(), ...playbackGuards }),
   /** `position`, when given, is where the sender's player stopped: everyone pauses there. */
   'playback.pause': command('playback.pause', { position: position.optional(), ...playbackGuards }),
-  'playback.seek': command('playback.seek', { position, ...playbackGuards }),
+  /** `startInMs`, when given and the room is playing, starts from `position` that many ms from now. */
+  'playback.seek': command('playback.seek', { position, startInMs: startInMs.optional(), ...playbackGuards }),
   'playback.rate': command('playback.rate', {
     rate: z.number().min(ROOM_LIMITS.rateMin).max(ROOM_LIMITS.rateMax),
     ...playbackGuards,

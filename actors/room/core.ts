@@ -570,12 +570,13 @@ export class RoomCore {
    * Starts playing with `patch` applied, unless the room waits for everyone to be ready and
    * someone is not: then it stays paused, holding the play until they are or the wait runs out
    * (a wait already open keeps its deadline: pressing play again does not extend it).
+   * `startAt` schedules the start ahead in server time (`updatedAt` in the future).
    */
   playChange(
     patch: Partial<Omit<PlaybackState, 'version'>>,
     cause: PlaybackCause,
     by: string | null,
-    options: { resetStragglers?: boolean } = {},
+    options: { resetStragglers?: boolean; startAt?: number } = {},
   ): PlaybackChange {
     const now = this.now();
     // Readiness is for the media about to play, which the patch may be switching to.
@@ -583,7 +584,9 @@ export class RoomCore {
     const stragglers = options.resetStragglers ? new Set<string>() : this.leftBehind;
     const hold = this.waitsForReady(mediaId) && this.notReadyUsers(mediaId, stragglers).length > 0;
     return {
-      patch: { ...patch, playing: !hold, updatedAt: now },
+      // A scheduled start (`startAt`, server ms ahead) applies to a play that happens now; a
+      // held play starts when the wait ends, with no lead.
+      patch: { ...patch, playing: !hold, updatedAt: hold ? now : Math.max(now, options.startAt ?? now) },
       cause,
       by,
       wait: hold ? 'open' : 'close',
@@ -591,8 +594,14 @@ export class RoomCore {
     };
   }
 
-  requestPlay(patch: Partial<Omit<PlaybackState, 'version'>>, cause: PlaybackCause, by: string | null, turn?: Turn): Promise<PlaybackView> {
-    return this.changePlayback(this.playChange(patch, cause, by), turn);
+  requestPlay(
+    patch: Partial<Omit<PlaybackState, 'version'>>,
+    cause: PlaybackCause,
+    by: string | null,
+    turn?: Turn,
+    startAt?: number,
+  ): Promise<PlaybackView> {
+    return this.changePlayback(this.playChange(patch, cause, by, startAt !== undefined ? { startAt } : {}), turn);
   }
 
   /**

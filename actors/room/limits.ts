@@ -31,6 +31,12 @@ export const ROOM_LIMITS = {
   rateMax: 4,
   /** Client send times further back than this are treated as this (clock skew, stalls). */
   transitCompensationMaxMs: 2000,
+  /**
+   * A scheduled start (`startInMs` of play and seek) lies at most this far ahead: enough for
+   * every client to receive the change over a slow link (a few hundred ms) and still start at
+   * the same instant, short enough that pressing play never feels ignored.
+   */
+  startInMaxMs: 2000,
 
   readyTimeoutDefaultMs: 8000,
   readyTimeoutMinMs: 1000,

@@ -31,7 +31,12 @@ export function transitMs(sentAt: number | undefined, receivedAt: number): numbe
   return Math.min(ROOM_LIMITS.transitCompensationMaxMs, Math.max(0, receivedAt - sentAt));
 }
 
-/** The state a new activation starts from: the stored one carried forward to `now`. */
+/**
+ * The state a new activation starts from: the stored one carried forward to `now`. A start
+ * scheduled for later than `now` (`updatedAt` ahead) is kept as it is, so it still happens at
+ * the instant every client was told.
+ */
 export function extrapolate(stored: PlaybackState, now: number): PlaybackState {
+  if (stored.playing && stored.updatedAt > now) return { ...stored };
   return { ...stored, position: positionAt(stored, now), updatedAt: now };
 }

@@ -1,6 +1,7 @@
 import test from 'ava';
 import type { Caller } from '../../actors/runtime/actor-type.js';
 import { ROOM_LIMITS, type PlaybackView } from '../../actors/room/index.js';
+import { extrapolate } from '../../actors/room/playback.js';
 import { RoomTestBed, TestClock, addMember, guest, media, rejects, uid, user } from './fixtures.js';
 import type { TestRoom } from './fixtures.js';
 
@@ -70,6 +71,64 @@ test('play, pause, seek and rate move one authoritative clock; every change bump
   }
   await t.notThrowsAsync(room.send(owner, { kind: 'playback.rate', rate: ROOM_LIMITS.rateMax }));
   await rejects(t, room.sendRaw(owner, { kind: 'playback.seek', position: -1 }), 'invalid_argument', /position/);
+});
+
+test('a scheduled play (startInMs) puts updatedAt ahead and holds the position until then; a pause before the instant keeps it', async (t) => {
+  const { room, owner, clock } = await cued();
+  const start = clock.ms;
+  // sentAt would compensate 300 ms of transit; the lead replaces it.
+  const played = (await room.send(owner, { kind: 'playback.play', position: 30, startInMs: 800 }, { sentAt: clock.ms - 300 })).playback;
+  t.like(played, { playing: true, position: 30, updatedAt: start + 800 });
+  t.deepEqual(room.lastEvent('playback')?.playback, played, 'every member is told the instant');
+
+  clock.advance(500);
+  t.like(await playbackOf(room, owner), { playing: true, position: 30, updatedAt: start + 800 }, 'nothing moves before the instant');
+  t.like((await room.send(owner, { kind: 'playback.pause' })).playback, { playing: false, position: 30 }, 'a pause before the start keeps the position');
+
+  const again = (await room.send(owner, { kind: 'playback.play', startInMs: 1000 })).playback;
+  t.like(again, { playing: true, position: 30, updatedAt: clock.ms + 1000 });
+  clock.advance(1500);
+  t.like((await room.send(owner, { kind: 'playback.pause' })).playback, { playing: false, position: 30.5 }, 'plays from the instant on');
+
+  const now = (await room.send(owner, { kind: 'playback.play', startInMs: 0 })).playback;
+  t.like(now, { playing: true, position: 30.5, updatedAt: clock.ms }, 'a lead of 0 starts at once, without compensation');
+});
+
+test('a rate change before a scheduled start keeps the instant; a new activation keeps a start still ahead', async (t) => {
+  const { room, owner, clock } = await cued();
+  const played = (await room.send(owner, { kind: 'playback.play', position: 10, startInMs: 2000 })).playback;
+  clock.advance(500);
+  t.like((await room.send(owner, { kind: 'playback.rate', rate: 2 })).playback, { position: 10, rate: 2, updatedAt: played.updatedAt });
+  clock.advance(2500);
+  t.like((await room.send(owner, { kind: 'playback.pause' })).playback, { position: 12 }, '1 s at 2x after the instant');
+
+  const stored = { mediaId: 'm', playing: true, position: 10, rate: 1, updatedAt: 5_000, version: 3 };
+  t.deepEqual(extrapolate(stored, 4_000), stored, 'a start ahead survives a failover unchanged');
+  t.like(extrapolate(stored, 6_000), { position: 11, updatedAt: 6_000 });
+});
+
+test('a scheduled seek while playing resumes from exactly the position at the instant; paused, the lead is ignored', async (t) => {
+  const { room, owner, clock } = await cued();
+  await room.send(owner, { kind: 'playback.play' });
+  clock.advance(3_000);
+  const sought = (await room.send(owner, { kind: 'playback.seek', position: 100, startInMs: 400 }, { sentAt: clock.ms - 300 })).playback;
+  t.like(sought, { playing: true, position: 100, updatedAt: clock.ms + 400 });
+  clock.advance(1_400);
+  t.like((await room.send(owner, { kind: 'playback.pause' })).playback, { playing: false, position: 101 });
+
+  const paused = (await room.send(owner, { kind: 'playback.seek', position: 50, startInMs: 400 })).playback;
+  t.like(paused, { playing: false, position: 50, updatedAt: clock.ms });
+});
+
+test('startInMs out of range or fractional is refused with invalid_argument naming the field', async (t) => {
+  const { room, owner } = await cued();
+  for (const startInMs of [-1, ROOM_LIMITS.startInMaxMs + 1, 1.5]) {
+    for (const command of [{ kind: 'playback.play', startInMs }, { kind: 'playback.seek', position: 1, startInMs }]) {
+      const err = await rejects(t, room.sendRaw(owner, command), 'invalid_argument');
+      t.is(err.issues?.[0]?.key, 'startInMs', JSON.stringify(command));
+    }
+  }
+  t.false((await playbackOf(room, owner)).playing, 'nothing changed');
 });
 
 test('a command with a stale expected version or media is refused and changes nothing', async (t) => {

@@ -57,6 +57,11 @@ export async function play(core: RoomCore, command: RoomCommandOf<'playback.play
   // Already playing from where it is: nothing changes, so nothing is published.
   if (core.playback.playing && command.position === undefined) return { playback: core.playbackView() };
   const from = command.position ?? core.positionNow();
+  // A scheduled start replaces transit compensation: everyone starts from `from` at the instant.
+  if (command.startInMs !== undefined) {
+    const position = clampPosition(from);
+    return { playback: await core.requestPlay({ position }, 'playback.play', turn.access.userId, turn, turn.now + command.startInMs) };
+  }
   const position = clampPosition(from + compensation(core, turn, true, item));
   return { playback: await core.requestPlay({ position }, 'playback.play', turn.access.userId, turn) };
 }
@@ -73,6 +78,12 @@ export async function pause(core: RoomCore, command: RoomCommandOf<'playback.pau
 export async function seek(core: RoomCore, command: RoomCommandOf<'playback.seek'>, turn: Turn): Promise<RoomResults['playback.seek']> {
   const item = prepare(core, command, turn);
   if (item.live) throw new AppError('conflict', 'a livestream cannot be seeked');
+  // While playing, a scheduled seek resumes from exactly `position` at the instant (the lead
+  // replaces transit compensation); a paused room has nothing to start, so no lead applies.
+  if (command.startInMs !== undefined && core.playback.playing) {
+    const patch = { position: clampPosition(command.position), updatedAt: turn.now + command.startInMs };
+    return { playback: await core.changePlayback({ patch, cause: 'playback.seek', by: turn.access.userId }, turn) };
+  }
   const position = clampPosition(command.position + compensation(core, turn, core.playback.playing, item));
   return { playback: await core.changePlayback({ patch: { position, updatedAt: turn.now }, cause: 'playback.seek', by: turn.access.userId }, turn) };
 }
@@ -81,8 +92,10 @@ export async function setRate(core: RoomCore, command: RoomCommandOf<'playback.r
   const item = prepare(core, command, turn);
   if (item.live) throw new AppError('conflict', 'a livestream plays at its own rate');
   if (command.rate === core.playback.rate) return { playback: core.playbackView() };
-  // Re-based at the moment of the change, so the time already played keeps its old rate.
-  const patch = { position: core.positionNow(), rate: command.rate, updatedAt: turn.now };
+  // Re-based at the moment of the change, so the time already played keeps its old rate. A
+  // start still ahead keeps its instant: nothing has played yet, the new rate applies from it.
+  const updatedAt = core.playback.playing ? Math.max(turn.now, core.playback.updatedAt) : turn.now;
+  const patch = { position: core.positionNow(), rate: command.rate, updatedAt };
   return { playback: await core.changePlayback({ patch, cause: 'playback.rate', by: turn.access.userId }, turn) };
 }
 

@@ -17,7 +17,7 @@ export function playbackService(calls: GrpcCalls, rooms: RoomCalls): PlaybackSer
       return { playback: playback(view.playback) };
     }),
     Play: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, { kind: 'playback.play', position: request.position, ...guards(request) }, request.sentAt);
+      const result = await rooms.send(ctx, request.roomId, { kind: 'playback.play', position: request.position, startInMs: request.startInMs, ...guards(request) }, request.sentAt);
       return { playback: playback(result.playback) };
     }),
     Pause: calls.unary(async (request, ctx) => {
@@ -25,7 +25,7 @@ export function playbackService(calls: GrpcCalls, rooms: RoomCalls): PlaybackSer
       return { playback: playback(result.playback) };
     }),
     Seek: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, { kind: 'playback.seek', position: request.position, ...guards(request) }, request.sentAt);
+      const result = await rooms.send(ctx, request.roomId, { kind: 'playback.seek', position: request.position, startInMs: request.startInMs, ...guards(request) }, request.sentAt);
       return { playback: playback(result.playback) };
     }),
     SetRate: calls.unary(async (request, ctx) => {

@@ -13,6 +13,17 @@ const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavai
 const roomParams = z.strictObject({ roomId });
 const sentAt = z.number().int().min(0).max(8.64e15).optional().meta({ description: 'When the client sent this, in server-clock ms (see GET /api/public/time)' });
 
+const startInMs = z
+  .number()
+  .int()
+  .min(0)
+  .max(ROOM_LIMITS.startInMaxMs)
+  .optional()
+  .meta({
+    description:
+      `A scheduled start: the room starts playing this many ms (0..${ROOM_LIMITS.startInMaxMs}) after it receives the command, so every client can start at the same instant (updatedAt lies ahead). Replaces transit compensation (sentAt). Only when the room ends up playing; a held play (waitForAllReady) starts without it.`,
+  });
+
 export const getPlayback = defineEndpoint({
   method: 'get',
   path: '/api/rooms/{roomId}/playback',
@@ -49,11 +60,15 @@ function control<const Id extends string, S extends z.ZodRawShape>(action: strin
 
 export const play = control('play', 'play', 'Play for everyone (control_playback); position, when given, is where the sender\'s player is', {
   position: position.optional(),
+  startInMs,
 });
 export const pause = control('pause', 'pause', 'Pause for everyone (control_playback); position, when given, is where the sender\'s player stopped', {
   position: position.optional(),
 });
-export const seek = control('seek', 'seek', 'Seek for everyone (control_playback)', { position });
+export const seek = control('seek', 'seek', 'Seek for everyone (control_playback); startInMs, when the room is playing, resumes from position at a scheduled instant', {
+  position,
+  startInMs,
+});
 export const setRate = control('rate', 'setRate', 'Change the playback rate (control_playback)', {
   rate: z.number().min(ROOM_LIMITS.rateMin).max(ROOM_LIMITS.rateMax),
 });

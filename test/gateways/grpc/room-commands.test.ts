@@ -82,7 +82,11 @@ test('playback: play, pause, seek, rate, next, previous and reports, with guards
   const played = (await as.playback.Play({ roomId, position: 10, sentAt: Date.now() })).playback!;
   t.like(played, { playing: true, mediaId: first.id });
   t.true(played.position >= 10);
-  const paused = (await as.playback.Pause({ roomId, position: 42, expectVersion: played.version })).playback!;
+  const scheduled = (await as.playback.Seek({ roomId, position: 12, startInMs: 1500 })).playback!;
+  t.like(scheduled, { playing: true, position: 12 }, 'a scheduled seek has no transit compensation');
+  t.true(Number(scheduled.updatedAt) > Date.now() + 500, 'the start lies ahead in server time');
+  t.is((await refused(t, as.playback.Play({ roomId, startInMs: 5000 }), 'invalid_argument', grpc.status.INVALID_ARGUMENT)).issues[0]?.key, 'startInMs');
+  const paused = (await as.playback.Pause({ roomId, position: 42, expectVersion: scheduled.version })).playback!;
   t.like(paused, { playing: false, position: 42 });
   await refused(t, as.playback.Seek({ roomId, position: 5, expectVersion: played.version }), 'conflict', grpc.status.FAILED_PRECONDITION);
   t.like((await as.playback.Seek({ roomId, position: 5, expectMediaId: first.id })).playback, { position: 5, playing: false });

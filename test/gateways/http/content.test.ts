@@ -29,6 +29,7 @@ interface Playback {
   playing: boolean;
   position: number;
   rate: number;
+  updatedAt: number;
   version: number;
 }
 
@@ -154,8 +155,20 @@ test('playback: set current, play with sentAt, pause at a position, seek, rate, 
   t.true(played.body.playback.playing);
   t.true(played.body.playback.position >= 10);
 
+  const scheduled = await bed.call<{ playback: Playback }>('POST', `/api/rooms/${roomId}/playback/seek`, { position: 20, startInMs: 1500 }, kim.token);
+  t.is(scheduled.status, 200);
+  t.is(scheduled.body.playback.position, 20, 'a scheduled seek has no transit compensation');
+  t.true(scheduled.body.playback.updatedAt >= time.body.now + 1500, 'the start lies ahead in server time');
+  const badLead = await bed.call<{ issues: Array<{ key: string }> }>('POST', `/api/rooms/${roomId}/playback/play`, { startInMs: 2001 }, kim.token);
+  t.is(badLead.status, 400);
+  t.is(badLead.body.issues[0]?.key, 'startInMs');
+
   const paused = await bed.call<{ playback: Playback }>('POST', `/api/rooms/${roomId}/playback/pause`, { position: 42 }, kim.token);
   t.false(paused.body.playback.playing);
+  const playedLater = await bed.call<{ playback: Playback }>('POST', `/api/rooms/${roomId}/playback/play`, { startInMs: 1000, sentAt: time.body.now }, kim.token);
+  t.like(playedLater.body.playback, { playing: true, position: 42 });
+  t.true(playedLater.body.playback.updatedAt >= time.body.now + 1000);
+  await bed.call('POST', `/api/rooms/${roomId}/playback/pause`, { position: 42 }, kim.token);
   t.is(paused.body.playback.position, 42);
   const sought = await bed.call<{ playback: Playback }>('POST', `/api/rooms/${roomId}/playback/seek`, { position: 100, expectMediaId: one }, kim.token);
   t.is(sought.body.playback.position, 100);

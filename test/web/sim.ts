@@ -1,0 +1,201 @@
+/**
+ * A simulated server clock, local clock and <video> player for the sync engine's tests: the
+ * player advances its media time with its rate, seeks take a latency, frames come at 60 Hz,
+ * the local clock may run a little fast against the server's, and measurements get noise.
+ * Everything is stepped by hand: no timers, no sleeps.
+ */
+import { roomPositionAt, SyncEngine, type PlayerAction, type PlayerSample, type RoomPlayback, type SyncResult } from '../../web/src/sync/engine.js';
+
+/** Deterministic PRNG (mulberry32). */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const T0 = 1_800_000_000_000;
+export const FRAME_MS = 1000 / 60;
+
+export interface SimOptions {
+  room: RoomPlayback;
+  /** Player state at the start. */
+  mediaTime?: number;
+  paused?: boolean;
+  /** How long a seek takes to show a frame (ms). */
+  seekLatencyMs?: number;
+  /** Server minus local clock at T0 (ms). */
+  trueOffset?: number;
+  /** Error of the offset estimate given to the engine (ms). */
+  offsetError?: number;
+  /** Local clock speed error in ppm (positive: local runs fast). */
+  ppm?: number;
+  /** Gaussian noise of the reported media time (ms, standard deviation). */
+  noiseMs?: number;
+  /** Share of frames with a large measurement outlier (±outlierMs). */
+  outlierRate?: number;
+  outlierMs?: number;
+  seed?: number;
+  engine?: SyncEngine;
+}
+
+export interface Logged {
+  server: number;
+  action: PlayerAction;
+  /** Whether the player was in a seek when the action was issued. */
+  whileSeeking: boolean;
+}
+
+export class Sim {
+  server = T0;
+  room: RoomPlayback;
+  readonly engine: SyncEngine;
+  mediaTime: number;
+  paused: boolean;
+  rate = 1;
+  seeking = false;
+  buffering = false;
+  private seekTarget = 0;
+  private landAt = 0;
+  /** A scheduled start, in server time (the sim's timer fires exactly then). */
+  private startAt: number | null = null;
+  /** Server time at which the player last went from paused to playing. */
+  startedAt: number | null = null;
+  readonly log: Logged[] = [];
+  readonly results: SyncResult[] = [];
+  readonly reports: Array<{ server: number; report: string }> = [];
+  private readonly random: () => number;
+
+  constructor(readonly options: SimOptions) {
+    this.room = options.room;
+    this.mediaTime = options.mediaTime ?? 0;
+    this.paused = options.paused ?? false;
+    this.random = rng(options.seed ?? 1);
+    this.engine = options.engine ?? new SyncEngine();
+  }
+
+  /** The local clock at server time `server`. */
+  localAt(server: number): number {
+    return server - (this.options.trueOffset ?? 0) + (server - T0) * (this.options.ppm ?? 0) * 1e-6;
+  }
+
+  /** Server time at local time `local` (inverse of localAt). */
+  serverAt(local: number): number {
+    const ppm = (this.options.ppm ?? 0) * 1e-6;
+    return (local + (this.options.trueOffset ?? 0) + T0 * ppm) / (1 + ppm);
+  }
+
+  /** Wall ms the player is truly behind the room now. */
+  lagMs(): number {
+    return ((roomPositionAt(this.room, this.server) - this.mediaTime) * 1000) / this.room.rate;
+  }
+
+  private gaussian(): number {
+    const u = Math.max(1e-12, this.random());
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * this.random());
+  }
+
+  sample(): PlayerSample {
+    let noise = (this.options.noiseMs ?? 0) * this.gaussian();
+    if (this.random() < (this.options.outlierRate ?? 0)) noise += (this.random() < 0.5 ? -1 : 1) * (this.options.outlierMs ?? 0);
+    return {
+      mediaTime: this.mediaTime + noise / 1000,
+      at: this.localAt(this.server),
+      paused: this.paused,
+      playbackRate: this.rate,
+      seeking: this.seeking,
+      buffering: this.buffering,
+    };
+  }
+
+  apply(action: PlayerAction): void {
+    this.log.push({ server: this.server, action, whileSeeking: this.seeking });
+    switch (action.type) {
+      case 'play':
+        if (this.paused) this.startedAt = this.server;
+        this.paused = false;
+        this.startAt = null;
+        break;
+      case 'pause':
+        this.paused = true;
+        break;
+      case 'setRate':
+        this.rate = action.rate;
+        break;
+      case 'seek':
+        this.seeking = true;
+        this.seekTarget = action.position;
+        this.landAt = this.server + (this.options.seekLatencyMs ?? 200);
+        break;
+      case 'scheduleStart':
+        this.paused = true;
+        this.startAt = this.serverAt(action.at);
+        break;
+    }
+  }
+
+  /** Advances true time by `ms`, moving the media clock (seek landings and a scheduled start happen at their exact instant). */
+  advance(ms: number): void {
+    const end = this.server + ms;
+    while (this.server < end) {
+      let next = end;
+      if (this.seeking && this.landAt < next) next = Math.max(this.server, this.landAt);
+      if (this.startAt !== null && this.startAt < next) next = Math.max(this.server, this.startAt);
+      if (!this.paused && !this.seeking) this.mediaTime += ((next - this.server) / 1000) * this.rate;
+      this.server = next;
+      if (this.seeking && this.server >= this.landAt) {
+        this.seeking = false;
+        this.mediaTime = this.seekTarget;
+      }
+      if (this.startAt !== null && this.server >= this.startAt) {
+        this.startAt = null;
+        if (this.paused) this.startedAt = this.server;
+        this.paused = false;
+      }
+    }
+  }
+
+  /** One frame: sample, tick the engine, apply its actions, advance. */
+  frame(): SyncResult {
+    const now = this.localAt(this.server);
+    const offset = (this.options.trueOffset ?? 0) + (this.options.offsetError ?? 0);
+    const result = this.engine.tick({ room: this.room, offset, player: this.sample(), now });
+    this.results.push(result);
+    if (result.report) this.reports.push({ server: this.server, report: result.report });
+    for (const action of result.actions) this.apply(action);
+    this.advance(FRAME_MS);
+    return result;
+  }
+
+  /** Runs for `seconds` of true time; `each` sees every frame. */
+  run(seconds: number, each?: (sim: Sim) => void): void {
+    const end = this.server + seconds * 1000;
+    while (this.server < end) {
+      this.frame();
+      each?.(this);
+    }
+  }
+
+  count(type: PlayerAction['type'], from = 0): number {
+    return this.log.filter((entry, i) => i >= from && entry.action.type === type).length;
+  }
+
+  /** Seconds of true time from T0 until |lag| stayed under `ms` for good (checked by `run`'s history), or null. */
+  settledWithin(history: Array<{ server: number; lag: number }>, ms: number): number | null {
+    let last: number | null = null;
+    for (const point of history) {
+      if (Math.abs(point.lag) >= ms) last = null;
+      else last ??= point.server;
+    }
+    return last === null ? null : (last - T0) / 1000;
+  }
+}
+
+/** A room playing since `sinceMs` before T0 at `rate`, so it is at `positionAtT0` at T0. */
+export function playingRoom(positionAtT0: number, rate = 1, sinceMs = 10_000): RoomPlayback {
+  return { mediaId: 'm1', playing: true, position: positionAtT0 - (sinceMs / 1000) * rate, rate, updatedAt: T0 - sinceMs };
+}

@@ -1,0 +1,350 @@
+/**
+ * The sync engine: called once per frame with the room's authoritative playback, the clock
+ * offset and what the player shows, it answers the actions that bring the player to the room
+ * (play, pause, seek, setRate, scheduleStart) and what to report to the room (buffering /
+ * ready). Pure and deterministic: no timers, no DOM; the caller owns the <video> element and
+ * the clock. Thresholds and their reasons: thresholds.ts and docs/2026-11-23-sync-engine.md.
+ */
+import type { PlaybackState } from '../../../actors/room/model.js';
+import { ReadinessReporter, type ReadinessReport } from './readiness.js';
+import {
+  ACTION_RETRY_MS,
+  DEAD_BAND_MS,
+  DRIFT_MEDIAN_WINDOW,
+  JOIN_SEEK_MARGIN_MS,
+  MAX_RATE_DEVIATION,
+  PAUSED_TOLERANCE_MS,
+  RATE_GAIN_MS,
+  RATE_STEP,
+  SCHEDULE_RESEND_MS,
+  SEEK_COOLDOWN_MS,
+  SEEK_LANDING_TOLERANCE_S,
+  SEEK_LATENCY_INITIAL_MS,
+  SEEK_LATENCY_MAX_MS,
+  SEEK_LEARNING_RATE,
+  SEEK_THRESHOLD_MS,
+  SEEK_TIMEOUT_MS,
+  SETTLE_BAND_MS,
+  START_GRACE_MS,
+} from './thresholds.js';
+
+/** The room's playback as the server sends it (`updatedAt` in server ms, maybe ahead: a scheduled start). */
+export type RoomPlayback = Pick<PlaybackState, 'mediaId' | 'playing' | 'position' | 'rate' | 'updatedAt'>;
+
+/** What the player shows, sampled once per frame. */
+export interface PlayerSample {
+  /** The media loaded in the player; when given and not the room's, the engine waits (loading). */
+  mediaId?: string | null;
+  /** Seconds: the frame on screen (requestVideoFrameCallback `mediaTime`, else `currentTime`). */
+  mediaTime: number;
+  /** Local ms at which that frame was shown (performance.timeOrigin + the callback's expectedDisplayTime, else now). */
+  at: number;
+  paused: boolean;
+  playbackRate: number;
+  seeking: boolean;
+  /** Stalled for data (readyState < HAVE_FUTURE_DATA while playing, or a `waiting` event). */
+  buffering: boolean;
+  /** Seconds, when known: targets are clamped to it. */
+  duration?: number;
+}
+
+export type PlayerAction =
+  | { type: 'play' }
+  | { type: 'pause' }
+  | { type: 'seek'; position: number }
+  | { type: 'setRate'; rate: number }
+  /** Hold paused at `position`, and play at local time `at` (ms); replaces an earlier schedule. */
+  | { type: 'scheduleStart'; at: number; position: number };
+
+export type SyncPhase =
+  | 'idle' // nothing selected in the room
+  | 'loading' // the player holds other media
+  | 'paused' // the room is paused: holding at its position
+  | 'scheduled' // the room starts at a future instant: holding until then
+  | 'no_clock' // playing, but no clock estimate yet: play without corrections
+  | 'starting' // the player was paused: play (after a seek when far off)
+  | 'seeking' // a seek is in flight: no corrections until it lands
+  | 'buffering' // the player stalls: no corrections
+  | 'correcting' // a corrective rate runs
+  | 'in_sync';
+
+export interface SyncInput {
+  /** The room's playback, or null before the first snapshot. */
+  room: RoomPlayback | null;
+  /** Server minus local clock (ms) from the ClockEstimator, or null before the first sample. */
+  offset: number | null;
+  player: PlayerSample;
+  /** Local ms (performance.timeOrigin + performance.now()). */
+  now: number;
+}
+
+export interface SyncResult {
+  actions: PlayerAction[];
+  /** Wall ms the player is behind the room (negative: ahead), the median of the last frames; null when not measured. */
+  driftMs: number | null;
+  phase: SyncPhase;
+  /** A readiness report to send to the room (`player` message) now, or null: it did not change. */
+  report: ReadinessReport | null;
+}
+
+export interface SyncEngineOptions {
+  /** Starting estimate of seek latency (ms), e.g. remembered from an earlier session. */
+  seekLatencyMs?: number;
+}
+
+interface PendingSeek {
+  issuedAt: number;
+  target: number;
+  /** While playing, the landing error (how far behind the room the first frame is) teaches the latency; while paused, its duration. */
+  playing: boolean;
+}
+
+interface Correction {
+  direction: 1 | -1;
+  steps: number;
+}
+
+const MAX_STEPS = Math.round(MAX_RATE_DEVIATION / RATE_STEP);
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Rate steps (of RATE_STEP) for a drift: proportional (drift / RATE_GAIN_MS), at least one, at most the cap. */
+export function stepsFor(driftMs: number): number {
+  return Math.min(MAX_STEPS, Math.max(1, Math.ceil(Math.abs(driftMs) / RATE_GAIN_MS / RATE_STEP - 1e-9)));
+}
+
+/** Media seconds of the room at server time `serverMs` (as actors/room/playback.ts positionAt: nothing elapses before updatedAt). */
+export function roomPositionAt(room: RoomPlayback, serverMs: number): number {
+  if (!room.playing) return room.position;
+  return room.position + (Math.max(0, serverMs - room.updatedAt) / 1000) * room.rate;
+}
+
+export class SyncEngine {
+  private readonly readiness = new ReadinessReporter();
+  private latencyMs: number;
+  private stateKey = '';
+  private drifts: number[] = [];
+  private pendingSeek: PendingSeek | null = null;
+  private lastSeekAt = Number.NEGATIVE_INFINITY;
+  private correction: Correction | null = null;
+  private lastPlayAt = Number.NEGATIVE_INFINITY;
+  private lastPauseAt = Number.NEGATIVE_INFINITY;
+  private announcedStart: number | null = null;
+
+  constructor(options: SyncEngineOptions = {}) {
+    this.latencyMs = options.seekLatencyMs ?? SEEK_LATENCY_INITIAL_MS;
+  }
+
+  /** The learned seek latency (ms): how far ahead seeks aim. */
+  get seekLatencyMs(): number {
+    return this.latencyMs;
+  }
+
+  /** New media or a new connection: forget the per-media state (the learned seek latency stays). */
+  reset(): void {
+    this.readiness.reset();
+    this.stateKey = '';
+    this.forgetState();
+  }
+
+  tick(input: SyncInput): SyncResult {
+    const { room, player, now } = input;
+    const report = this.readiness.update(player.buffering, now);
+    const actions: PlayerAction[] = [];
+    const done = (phase: SyncPhase, driftMs: number | null = null): SyncResult => ({ actions, driftMs, phase, report });
+
+    if (!room || room.mediaId === null) return done('idle');
+    if (player.mediaId !== undefined && player.mediaId !== room.mediaId) return done('loading');
+
+    const key = `${room.mediaId}|${room.playing}|${room.position}|${room.rate}|${room.updatedAt}`;
+    const changed = key !== this.stateKey;
+    if (changed) {
+      // The room changed: measurements and a seek aimed at the old state mean nothing now,
+      // and a new target may be sought at once.
+      this.stateKey = key;
+      this.forgetState();
+      this.lastSeekAt = Number.NEGATIVE_INFINITY;
+    }
+
+    if (this.pendingSeek) {
+      if (!this.seekLanded(this.pendingSeek, room, input)) return done('seeking');
+      this.pendingSeek = null;
+    } else if (player.seeking && !changed) {
+      // Someone else's seek (the user scrubbing): wait for it.
+      return done('seeking');
+    }
+
+    if (!room.playing) return done(this.hold(room.position, room, player, now, actions) ? 'seeking' : 'paused');
+    if (input.offset === null) {
+      if (player.paused) this.play(now, actions);
+      this.matchRate(room.rate, player, actions);
+      return done('no_clock');
+    }
+    const offset = input.offset;
+    const serverNow = now + offset;
+
+    if (serverNow + START_GRACE_MS < room.updatedAt) {
+      const seeking = this.hold(room.position, room, player, now, actions);
+      this.announceStart(room.updatedAt - offset, room.position, actions);
+      return done(seeking ? 'seeking' : 'scheduled');
+    }
+
+    if (player.paused) return this.start(room, player, offset, now, actions, done);
+    if (player.buffering) return done('buffering');
+
+    this.drifts.push(this.lagMs(room, player, offset));
+    if (this.drifts.length > DRIFT_MEDIAN_WINDOW) this.drifts.shift();
+    const drift = median(this.drifts);
+
+    if (Math.abs(drift) > SEEK_THRESHOLD_MS && now - this.lastSeekAt >= SEEK_COOLDOWN_MS) {
+      this.correction = null;
+      this.matchRate(room.rate, player, actions);
+      this.seekAhead(room, player, serverNow, now, actions);
+      return done('seeking', drift);
+    }
+
+    this.updateCorrection(drift);
+    const correction = this.correction as Correction | null;
+    const rate = correction ? room.rate * (1 + correction.direction * correction.steps * RATE_STEP) : room.rate;
+    this.matchRate(rate, player, actions);
+    return done(correction ? 'correcting' : 'in_sync', drift);
+  }
+
+  /**
+   * A paused player in a playing room. Slightly behind: play (the rate closes the rest).
+   * Ahead by no more than a join seek aims: start at the instant the room reaches this frame.
+   * Otherwise: seek while paused to where the room will be once the seek has landed (plus a
+   * margin), and start there at that instant, next ticks.
+   */
+  private start(
+    room: RoomPlayback,
+    player: PlayerSample,
+    offset: number,
+    now: number,
+    actions: PlayerAction[],
+    done: (phase: SyncPhase, driftMs?: number | null) => SyncResult,
+  ): SyncResult {
+    const serverNow = now + offset;
+    // A paused frame stays on screen: compare it with the room now.
+    const lag = ((roomPositionAt(room, serverNow) - player.mediaTime) * 1000) / room.rate;
+    if (lag > 0 && lag <= SEEK_THRESHOLD_MS) {
+      this.play(now, actions);
+      return done('starting', lag);
+    }
+    if (lag <= 0 && -lag <= this.latencyMs + JOIN_SEEK_MARGIN_MS + SEEK_THRESHOLD_MS) {
+      const at = room.updatedAt + ((player.mediaTime - room.position) / room.rate) * 1000 - offset;
+      this.announceStart(at, player.mediaTime, actions);
+      return done('scheduled', lag);
+    }
+    const target = this.clampToDuration(roomPositionAt(room, serverNow + this.latencyMs + JOIN_SEEK_MARGIN_MS), player);
+    this.seekTo(target, false, now, actions);
+    return done('seeking', lag);
+  }
+
+  private announceStart(at: number, position: number, actions: PlayerAction[]): void {
+    if (this.announcedStart !== null && Math.abs(at - this.announcedStart) <= SCHEDULE_RESEND_MS) return;
+    this.announcedStart = at;
+    actions.push({ type: 'scheduleStart', at, position });
+  }
+
+  private forgetState(): void {
+    this.drifts = [];
+    this.pendingSeek = null;
+    this.correction = null;
+    this.announcedStart = null;
+  }
+
+  /** Wall ms the frame on screen is behind the room (negative: ahead). */
+  private lagMs(room: RoomPlayback, player: PlayerSample, offset: number): number {
+    let expected = roomPositionAt(room, player.at + offset);
+    if (player.duration !== undefined && Number.isFinite(player.duration)) expected = Math.min(expected, player.duration);
+    return ((expected - player.mediaTime) * 1000) / room.rate;
+  }
+
+  /**
+   * Holds a paused player at `position` (a paused room, or one waiting for its start): pause,
+   * seek when more than about a frame away, room rate. Returns whether a seek was issued.
+   */
+  private hold(position: number, room: RoomPlayback, player: PlayerSample, now: number, actions: PlayerAction[]): boolean {
+    this.correction = null;
+    if (!player.paused && now - this.lastPauseAt >= ACTION_RETRY_MS) {
+      this.lastPauseAt = now;
+      actions.push({ type: 'pause' });
+    }
+    this.matchRate(room.rate, player, actions);
+    const target = this.clampToDuration(position, player);
+    if (Math.abs(player.mediaTime - target) * 1000 <= PAUSED_TOLERANCE_MS) return false;
+    this.seekTo(target, false, now, actions);
+    return true;
+  }
+
+  private play(now: number, actions: PlayerAction[]): void {
+    if (now - this.lastPlayAt < ACTION_RETRY_MS) return;
+    this.lastPlayAt = now;
+    actions.push({ type: 'play' });
+  }
+
+  private matchRate(rate: number, player: PlayerSample, actions: PlayerAction[]): void {
+    if (Math.abs(player.playbackRate - rate) > 1e-9) actions.push({ type: 'setRate', rate });
+  }
+
+  private clampToDuration(position: number, player: PlayerSample): number {
+    const max = player.duration !== undefined && Number.isFinite(player.duration) ? player.duration : Number.POSITIVE_INFINITY;
+    return Math.max(0, Math.min(position, max));
+  }
+
+  /** A playing player seeks to where the room will be once the seek has landed (the learned latency ahead). */
+  private seekAhead(room: RoomPlayback, player: PlayerSample, serverNow: number, now: number, actions: PlayerAction[]): void {
+    this.seekTo(this.clampToDuration(roomPositionAt(room, serverNow + this.latencyMs), player), true, now, actions);
+  }
+
+  private seekTo(target: number, playing: boolean, now: number, actions: PlayerAction[]): void {
+    this.pendingSeek = { issuedAt: now, target, playing };
+    this.lastSeekAt = now;
+    this.drifts = [];
+    actions.push({ type: 'seek', position: target });
+  }
+
+  private learn(observedMs: number): void {
+    this.latencyMs = Math.min(SEEK_LATENCY_MAX_MS, Math.max(0, this.latencyMs + SEEK_LEARNING_RATE * observedMs));
+  }
+
+  /**
+   * A seek has landed when the player no longer seeks and shows a frame from after the seek
+   * near its target. Its error (how far behind the room that first frame is) corrects the
+   * latency estimate. A seek that never lands is dropped after SEEK_TIMEOUT_MS.
+   */
+  private seekLanded(seek: PendingSeek, room: RoomPlayback, input: SyncInput): boolean {
+    const { player, now, offset } = input;
+    if (now - seek.issuedAt > SEEK_TIMEOUT_MS) return true;
+    if (player.seeking || player.at <= seek.issuedAt) return false;
+    const since = ((now - seek.issuedAt) / 1000) * Math.max(room.rate, 1);
+    if (Math.abs(player.mediaTime - seek.target) > SEEK_LANDING_TOLERANCE_S + since) return false;
+    if (seek.playing && room.playing && !player.paused && offset !== null) this.learn(this.lagMs(room, player, offset));
+    else if (!seek.playing && player.paused) this.learn(now - seek.issuedAt - this.latencyMs);
+    return true;
+  }
+
+  /**
+   * Hysteresis: a correction starts beyond the dead band and runs until the drift is inside
+   * the settle band or changed sign; meanwhile its step only shrinks (no hunting), unless the
+   * drift grew by two steps or more (the room or the clock jumped).
+   */
+  private updateCorrection(drift: number): void {
+    const current = this.correction;
+    if (current) {
+      if (Math.abs(drift) < SETTLE_BAND_MS || Math.sign(drift) !== current.direction) {
+        this.correction = null;
+        return;
+      }
+      const steps = stepsFor(drift);
+      if (steps < current.steps || steps >= current.steps + 2) current.steps = steps;
+      return;
+    }
+    if (Math.abs(drift) > DEAD_BAND_MS) this.correction = { direction: drift > 0 ? 1 : -1, steps: stepsFor(drift) };
+  }
+}

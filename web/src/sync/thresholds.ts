@@ -1,0 +1,138 @@
+/**
+ * Every number the sync engine decides with, and why. Drift is measured in wall-clock ms (how
+ * long ago the room showed what this player shows now; positive = behind), so the same
+ * thresholds hold at any room rate. Summary and sources: docs/2026-11-23-sync-engine.md.
+ */
+
+/**
+ * No correction below this. Two screens 15 ms apart are indistinguishable to viewers in one
+ * room (lip-sync tolerance is ~45 ms audio-late, ITU-R BT.1359), and a 60 Hz frame is 16.7 ms:
+ * correcting less would chase frame quantisation and clock-estimate noise.
+ */
+export const DEAD_BAND_MS = 15;
+
+/**
+ * A rate correction runs until the drift is back inside this band (or crossed zero), then the
+ * room rate returns. Smaller than the dead band: the hysteresis keeps noise around 15 ms from
+ * toggling the rate on and off.
+ */
+export const SETTLE_BAND_MS = 5;
+
+/**
+ * At most ±5 % off the room rate: with pitch preservation (Chromium, Firefox, Safari) this is
+ * not audible on speech or music; beyond ~8 % listeners notice the tempo.
+ */
+export const MAX_RATE_DEVIATION = 0.05;
+
+/**
+ * The corrective rate moves in whole 1 % steps, never closer to the room rate than 1 %:
+ * Chromium ignores rate changes within ~0.1 % of the current rate, and steps keep the number
+ * of `setRate` calls per correction at a handful instead of one per frame.
+ */
+export const RATE_STEP = 0.01;
+
+/**
+ * Proportional gain: deviation = drift / 600 ms (so 30 ms of drift or more runs at the 5 %
+ * cap; 5 ms at 1 %). The drift then decays with a ~0.6 s time constant once under 30 ms, so
+ * the tail of a correction takes about a second.
+ */
+export const RATE_GAIN_MS = 600;
+
+/**
+ * Seek instead of adjusting the rate beyond this drift. At the 5 % cap, 500 ms takes 10 s to
+ * close; past that a seek's short stall is the lesser evil. Peers seek at 1-2 s (SyncTV,
+ * OpenTogetherTube, CyTube) because they have nothing finer.
+ */
+export const SEEK_THRESHOLD_MS = 500;
+
+/**
+ * A paused (or waiting-to-start) player is moved when it is further than this from the
+ * room's position: just over one frame at 25-30 fps (33-40 ms), so a paused frame that is
+ * visibly different is fixed and a sub-frame difference is left alone.
+ */
+export const PAUSED_TOLERANCE_MS = 40;
+
+/**
+ * First guess of how long a seek takes to show a frame (local file or a warm cache: ~100-300
+ * ms in Chromium). The engine seeks this far ahead and learns the real figure from each
+ * landing (`SEEK_LEARNING_RATE`), clamped to [0, SEEK_LATENCY_MAX_MS].
+ */
+export const SEEK_LATENCY_INITIAL_MS = 150;
+export const SEEK_LATENCY_MAX_MS = 3000;
+/** Half of each landing's error goes into the estimate: converges in a few seeks, robust to one odd one. */
+export const SEEK_LEARNING_RATE = 0.5;
+
+/**
+ * A seek that has not landed after this long is given up on (the player never cleared
+ * `seeking`, or never showed a frame): corrections resume rather than stall forever.
+ */
+export const SEEK_TIMEOUT_MS = 10_000;
+
+/**
+ * At most one engine seek per this interval: a source whose seeks land far from the target
+ * (keyframe snapping, a misbehaving stream) gets rate corrections instead of a seek loop.
+ */
+export const SEEK_COOLDOWN_MS = 3000;
+
+/**
+ * The drift of one frame is noisy (clock estimate steps, `currentTime` fallback without
+ * requestVideoFrameCallback). Decisions use the median of the last 5 measurements: one
+ * outlier changes nothing, and 5 frames (~80 ms at 60 fps) add negligible lag.
+ */
+export const DRIFT_MEDIAN_WINDOW = 5;
+
+/**
+ * `play`/`pause` are re-issued at most this often while the player does not follow (autoplay
+ * blocked, a slow element): once per second is enough and does not flood the element.
+ */
+export const ACTION_RETRY_MS = 1000;
+
+/**
+ * A scheduled start is re-announced when the mapped local instant moves by more than this
+ * (the clock estimate improved during the lead).
+ */
+export const SCHEDULE_RESEND_MS = 5;
+
+/**
+ * Readiness reports: a stall must last this long before the room hears `buffering` (with
+ * waitForAllReady one report pauses everybody, so hiccups and the engine's own short seeks
+ * must not); and play must run this long before `ready` follows, so a stream that stalls
+ * every few hundred ms does not make the room chatter.
+ */
+export const BUFFERING_REPORT_AFTER_MS = 500;
+export const READY_REPORT_AFTER_MS = 1000;
+
+/** Clock: samples kept; the estimate is the offset of the one with the smallest round trip. */
+export const CLOCK_WINDOW = 8;
+/** Clock: a fresh connection pings in a burst until it has this many samples… */
+export const CLOCK_BURST_SAMPLES = 5;
+/** …one every 150 ms (the whole burst well under a second, without stacking pings in one RTT). */
+export const CLOCK_BURST_INTERVAL_MS = 150;
+/**
+ * Clock: then one ping every 10-15 s, jittered so clients that joined together do not ping
+ * together. Quartz clocks drift ≤ ~50 ppm: 0.75 ms per 15 s, far below the dead band.
+ */
+export const CLOCK_STEADY_MIN_MS = 10_000;
+export const CLOCK_STEADY_MAX_MS = 15_000;
+/**
+ * Clock: a sample with a round trip above this says little (its offset is uncertain by half
+ * the rtt) and is dropped once any estimate exists.
+ */
+export const CLOCK_MAX_RTT_MS = 2000;
+
+/**
+ * A start less than this ahead counts as started: a host timer or a frame callback that fires
+ * a few ms early must not be paused again for the remaining fraction of a frame.
+ */
+export const START_GRACE_MS = 20;
+
+/** A seek has landed when its frame is within this of the target (plus the time played since). */
+export const SEEK_LANDING_TOLERANCE_S = 1;
+
+/**
+ * A paused player far from a playing room (a late joiner, after a stall) seeks while paused
+ * to where the room will be this long after the seek is expected to land, then starts at the
+ * instant the room reaches that frame: exact whatever the decoder's start-up time, as long as
+ * the latency estimate is not short by more than this. Costs this much extra waiting once.
+ */
+export const JOIN_SEEK_MARGIN_MS = 200;
