@@ -71,8 +71,18 @@ onRefresh((answer) => {
 
 export async function restoreSession(): Promise<void> {
   const answer = marked() ? await refreshAccess() : null;
-  if (!answer) mark(false);
-  session.value = answer ? fromSignedIn(answer) : null;
+  if (!answer) {
+    mark(false);
+    session.value = null;
+    return;
+  }
+  // A refresh answer names the session, not the person: ask who it is.
+  try {
+    const me = await call(api.GET('/api/me'));
+    session.value = { sessionId: answer.sessionId, user: me.user ?? null, guest: me.guest ?? null };
+  } catch {
+    session.value = null;
+  }
 }
 
 /** After a profile change: the user as the server has it now. */
