@@ -62,8 +62,10 @@ export function signedIn(answer: Schemas['SignedIn']): void {
 }
 
 onRefresh((answer) => {
-  if (answer) session.value = { ...fromSignedIn(answer), user: answer.user ?? session.value?.user ?? null };
-  else if (session.value) {
+  const current = session.value;
+  // A refresh answer names the session only; the person stays who they were.
+  if (answer && current) session.value = { sessionId: answer.sessionId, user: answer.user ?? current.user, guest: answer.guest ?? current.guest };
+  else if (!answer && current) {
     mark(false);
     session.value = null;
   }
