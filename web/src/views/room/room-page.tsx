@@ -1,6 +1,47 @@
+/**
+ * A room (`/rooms/:roomId`): members get the live room (socket, player, panels), everyone else
+ * the preview with what joining takes. Which one is decided by `GET /api/rooms/{roomId}`, asked
+ * again after a join so an approved member moves on without a reload.
+ */
+import { useEffect } from 'preact/hooks';
+import { useRoute } from 'preact-iso';
+import { api, call } from '../../api/client.js';
+import { loadPublicInfo } from '../../state/public-info.js';
+import { currentId, session } from '../../state/session.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
+import { useLoad } from '../../ui/use-load.js';
+import { SignInPrompt } from '../rooms/sign-in-prompt.js';
+import { MemberRoom } from './member-room.js';
+import { VisitorView } from './visitor-view.js';
+import './room.css';
 
-// Placeholder until this page is built (issue 11 integration branch only).
 export function RoomPage() {
-  return <Page title="Room" />;
+  const roomId = useRoute().params.roomId ?? '';
+  useEffect(() => void loadPublicInfo().catch(() => undefined), []);
+  const who = currentId.value;
+  if (session.value === undefined) return <Page title="Room">{<p aria-live="polite">Loading…</p>}</Page>;
+  if (!who)
+    return (
+      <Page title="Room">
+        <SignInPrompt next={`/rooms/${encodeURIComponent(roomId)}`} why="Sign in, or continue as a guest, to see this room and join it." />
+      </Page>
+    );
+  return <RoomFor key={`${roomId}:${who}`} roomId={roomId} />;
+}
+
+function RoomFor(props: { roomId: string }) {
+  const room = useLoad(() => call(api.GET('/api/rooms/{roomId}', { params: { path: { roomId: props.roomId } } })), [props.roomId]);
+  if (room.loading && !room.data) return <Page title="Room">{<p aria-live="polite">Loading the room…</p>}</Page>;
+  if (!room.data)
+    return (
+      <Page title="Room">
+        <ErrorNotice error={room.error} />
+        <p>
+          <a href="/">Browse rooms</a>
+        </p>
+      </Page>
+    );
+  if (room.data.access === 'member') return <MemberRoom roomId={props.roomId} onLeft={room.reload} />;
+  return <VisitorView view={room.data} onChanged={room.reload} />;
 }

@@ -1,0 +1,97 @@
+/**
+ * Adding one item to the playlist: URL and title, and optionally request headers (name/value
+ * rows) and subtitle tracks. The room checks the content (URL schemes, header syntax) and
+ * names the bad field, shown beside it.
+ */
+import { useState } from 'preact/hooks';
+import { asApiError } from '../../api/errors.js';
+import type { RoomSession } from '../../state/room.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { Field, SubmitButton } from '../../ui/field.js';
+import { useAction } from './use-action.js';
+
+interface HeaderRow {
+  name: string;
+  value: string;
+}
+interface SubtitleRow {
+  url: string;
+  language: string;
+  name: string;
+}
+
+export function AddMediaForm(props: { session: RoomSession }) {
+  const [url, setUrl] = useState('');
+  const [title, setTitle] = useState('');
+  const [headers, setHeaders] = useState<HeaderRow[]>([]);
+  const [subtitles, setSubtitles] = useState<SubtitleRow[]>([]);
+  const action = useAction();
+  const issue = (key: string) => (action.error ? asApiError(action.error).issueFor(key) : undefined);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const headerEntries = headers.filter((row) => row.name.trim()).map((row) => [row.name.trim(), row.value] as const);
+    const tracks = subtitles.filter((row) => row.url.trim()).map((row) => ({ url: row.url.trim(), name: row.name.trim() || row.language.trim() || 'Subtitles', ...(row.language.trim() ? { language: row.language.trim() } : {}) }));
+    const ok = await action.run(() =>
+      props.session.send({
+        kind: 'playlist.push',
+        url: url.trim(),
+        title: title.trim(),
+        ...(headerEntries.length ? { headers: Object.fromEntries(headerEntries) } : {}),
+        ...(tracks.length ? { subtitles: tracks } : {}),
+      }),
+    );
+    if (ok) {
+      setUrl('');
+      setTitle('');
+      setHeaders([]);
+      setSubtitles([]);
+    }
+  };
+
+  const setHeader = (index: number, change: Partial<HeaderRow>) => setHeaders(headers.map((row, i) => (i === index ? { ...row, ...change } : row)));
+  const setSubtitle = (index: number, change: Partial<SubtitleRow>) => setSubtitles(subtitles.map((row, i) => (i === index ? { ...row, ...change } : row)));
+
+  return (
+    <form class="form add-media" onSubmit={(event) => void submit(event)} aria-labelledby="add-media-heading">
+      <h3 id="add-media-heading">Add to the playlist</h3>
+      <ErrorNotice error={action.error} onDismiss={action.clear} />
+      <Field label="Media URL" type="url" required value={url} onValue={setUrl} error={issue('url')} placeholder="https://…" />
+      <Field label="Title" required value={title} onValue={setTitle} maxLength={200} error={issue('title')} />
+      <fieldset class="rows">
+        <legend>Request headers</legend>
+        {headers.map((row, index) => (
+          <div class="row" key={index}>
+            <Field label={`Header ${index + 1} name`} value={row.name} onValue={(name) => setHeader(index, { name })} />
+            <Field label={`Header ${index + 1} value`} value={row.value} onValue={(value) => setHeader(index, { value })} />
+            <button type="button" class="button-quiet" onClick={() => setHeaders(headers.filter((_, i) => i !== index))}>
+              Remove header {index + 1}
+            </button>
+          </div>
+        ))}
+        {issue('headers') && <p class="field-error">{issue('headers')}</p>}
+        <button type="button" onClick={() => setHeaders([...headers, { name: '', value: '' }])}>
+          Add a header
+        </button>
+      </fieldset>
+      <fieldset class="rows">
+        <legend>Subtitles</legend>
+        {subtitles.map((row, index) => (
+          <div class="row" key={index}>
+            <Field label={`Subtitle ${index + 1} URL`} type="url" value={row.url} onValue={(value) => setSubtitle(index, { url: value })} />
+            <Field label={`Subtitle ${index + 1} language`} value={row.language} onValue={(language) => setSubtitle(index, { language })} placeholder="en" maxLength={35} />
+            <Field label={`Subtitle ${index + 1} label`} value={row.name} onValue={(name) => setSubtitle(index, { name })} placeholder="English" />
+            <button type="button" class="button-quiet" onClick={() => setSubtitles(subtitles.filter((_, i) => i !== index))}>
+              Remove subtitle {index + 1}
+            </button>
+          </div>
+        ))}
+        {issue('subtitles') && <p class="field-error">{issue('subtitles')}</p>}
+        <button type="button" onClick={() => setSubtitles([...subtitles, { url: '', language: '', name: '' }])}>
+          Add subtitles
+        </button>
+      </fieldset>
+      <SubmitButton busy={action.busy}>Add to playlist</SubmitButton>
+    </form>
+  );
+}

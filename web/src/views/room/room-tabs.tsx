@@ -1,0 +1,63 @@
+/**
+ * The side panels as tabs (ARIA tabs pattern: arrow keys move between tabs). Every panel stays
+ * mounted while hidden, so chat keeps announcing new messages and forms keep what was typed.
+ */
+import { useRef, useState } from 'preact/hooks';
+import type { RoomSession } from '../../state/room.js';
+import { ChatAnnouncer, ChatPanel } from './chat-panel.js';
+import { MembersPanel } from './members-panel.js';
+import { PlaylistPanel } from './playlist-panel.js';
+import { SettingsPanel } from './settings-panel.js';
+
+type Tab = 'playlist' | 'chat' | 'members' | 'settings';
+const LABELS: Record<Tab, string> = { playlist: 'Playlist', chat: 'Chat', members: 'Members', settings: 'Settings' };
+
+export function RoomTabs(props: { session: RoomSession }) {
+  const { session } = props;
+  const view = session.view.value;
+  const tabs: Tab[] = ['playlist', 'chat', 'members'];
+  if (session.can('edit_room_settings') || view?.me.isOwner) tabs.push('settings');
+  const [selected, setSelected] = useState<Tab>('playlist');
+  const refs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
+  const active = tabs.includes(selected) ? selected : 'playlist';
+
+  const onKey = (event: KeyboardEvent) => {
+    const index = tabs.indexOf(active);
+    const next = event.key === 'ArrowRight' ? index + 1 : event.key === 'ArrowLeft' ? index - 1 : event.key === 'Home' ? 0 : event.key === 'End' ? tabs.length - 1 : null;
+    if (next === null) return;
+    event.preventDefault();
+    const tab = tabs[(next + tabs.length) % tabs.length]!;
+    setSelected(tab);
+    refs.current[tab]?.focus();
+  };
+
+  return (
+    <div class="room-side">
+      <ChatAnnouncer session={session} />
+      <div class="room-tabs" role="tablist" aria-label="Room panels" onKeyDown={onKey}>
+        {tabs.map((tab) => (
+          <button
+            key={tab}
+            type="button"
+            role="tab"
+            id={`tab-${tab}`}
+            aria-controls={`panel-${tab}`}
+            aria-selected={tab === active}
+            tabIndex={tab === active ? 0 : -1}
+            ref={(element) => {
+              refs.current[tab] = element;
+            }}
+            onClick={() => setSelected(tab)}
+          >
+            {LABELS[tab]}
+          </button>
+        ))}
+      </div>
+      {tabs.map((tab) => (
+        <div key={tab} role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} hidden={tab !== active} class="room-panel">
+          {tab === 'playlist' ? <PlaylistPanel session={session} /> : tab === 'chat' ? <ChatPanel session={session} /> : tab === 'members' ? <MembersPanel session={session} /> : <SettingsPanel session={session} />}
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * Room settings for members with `edit_room_settings` (name, visibility, password, join
+ * approval, wait-for-everyone, per-role permissions), and deleting the room for its owner.
+ */
+import { useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api, call } from '../../api/client.js';
+import { asApiError } from '../../api/errors.js';
+import type { RoomSession } from '../../state/room.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { Field, SubmitButton } from '../../ui/field.js';
+import { PermissionsEditor } from './permissions-editor.js';
+import { useAction } from './use-action.js';
+
+export function SettingsPanel(props: { session: RoomSession }) {
+  const { session } = props;
+  const view = session.view.value;
+  if (!view) return null;
+  return (
+    <section aria-labelledby="settings-heading">
+      <h2 id="settings-heading">Settings</h2>
+      {session.can('edit_room_settings') && (
+        <>
+          <RoomSettingsForm key={view.room.updatedAt} session={session} />
+          <PermissionsEditor roomId={session.roomId} />
+        </>
+      )}
+      {view.me.isOwner && <DeleteRoom roomId={session.roomId} />}
+    </section>
+  );
+}
+
+function RoomSettingsForm(props: { session: RoomSession }) {
+  const room = props.session.view.value!.room;
+  const [name, setName] = useState(room.name);
+  const [visibility, setVisibility] = useState(room.visibility);
+  const [password, setPassword] = useState('');
+  const [removePassword, setRemovePassword] = useState(false);
+  const [requireJoinApproval, setApproval] = useState(room.requireJoinApproval);
+  const [waitForAllReady, setWait] = useState(room.waitForAllReady);
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+  const issue = (key: string) => (action.error ? asApiError(action.error).issueFor(key) : undefined);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setSaved(false);
+    const ok = await action.run(() =>
+      call(
+        api.PATCH('/api/rooms/{roomId}', {
+          params: { path: { roomId: room.id } },
+          body: { name: name.trim(), visibility, requireJoinApproval, waitForAllReady, ...(removePassword ? { password: null } : password ? { password } : {}) },
+        }),
+      ),
+    );
+    setSaved(ok);
+  };
+
+  return (
+    <form class="form" onSubmit={(event) => void submit(event)} aria-labelledby="room-settings-heading">
+      <h3 id="room-settings-heading">Room</h3>
+      <ErrorNotice error={action.error} />
+      <Field label="Room name" required value={name} onValue={setName} maxLength={100} error={issue('name')} />
+      <div class="field">
+        <label for="room-visibility">Visibility</label>
+        <select id="room-visibility" value={visibility} onChange={(event) => setVisibility(event.currentTarget.value as typeof visibility)}>
+          <option value="public">Public: listed in the directory</option>
+          <option value="hidden">Hidden: only people with the link</option>
+        </select>
+      </div>
+      {!removePassword && (
+        <Field
+          label={room.hasPassword ? 'New password' : 'Password'}
+          type="password"
+          autocomplete="new-password"
+          value={password}
+          onValue={setPassword}
+          hint={room.hasPassword ? 'The room has a password. Leave empty to keep it.' : 'Leave empty for no password.'}
+          error={issue('password')}
+        />
+      )}
+      {room.hasPassword && (
+        <label class="check">
+          <input type="checkbox" checked={removePassword} onChange={(event) => setRemovePassword(event.currentTarget.checked)} /> Remove the password
+        </label>
+      )}
+      <label class="check">
+        <input type="checkbox" checked={requireJoinApproval} onChange={(event) => setApproval(event.currentTarget.checked)} /> New members need approval
+      </label>
+      <label class="check">
+        <input type="checkbox" checked={waitForAllReady} onChange={(event) => setWait(event.currentTarget.checked)} /> Wait for everyone to be ready before playing
+      </label>
+      <SubmitButton busy={action.busy}>Save settings</SubmitButton>
+      <p role="status" class="muted">
+        {saved ? 'Settings saved.' : ''}
+      </p>
+    </form>
+  );
+}
+
+function DeleteRoom(props: { roomId: string }) {
+  const { route } = useLocation();
+  const [asking, setAsking] = useState(false);
+  const action = useAction();
+  const remove = async () => {
+    if (await action.run(() => call(api.DELETE('/api/rooms/{roomId}', { params: { path: { roomId: props.roomId } } })))) route('/');
+  };
+  return (
+    <section aria-labelledby="delete-heading" class="danger-zone">
+      <h3 id="delete-heading">Delete the room</h3>
+      <ErrorNotice error={action.error} />
+      <p class="muted">Deletes the room with its playlist and chat for everyone. This cannot be undone.</p>
+      {asking ? (
+        <p class="confirm-row">
+          <button type="button" class="button-danger" onClick={() => void remove()} disabled={action.busy}>
+            Yes, delete the room
+          </button>
+          <button type="button" onClick={() => setAsking(false)}>
+            Cancel
+          </button>
+        </p>
+      ) : (
+        <button type="button" class="button-danger" onClick={() => setAsking(true)}>
+          Delete room
+        </button>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * A room seen from outside: its preview, and joining (with the password when it has one), or
+ * why one cannot: a join request waiting, a ban, a room under review or rejected.
+ */
+import { useState } from 'preact/hooks';
+import { api, call } from '../../api/client.js';
+import { asApiError } from '../../api/errors.js';
+import type { Schemas } from '../../api/types.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { Field, SubmitButton } from '../../ui/field.js';
+import { Page } from '../../ui/page.js';
+import { ShareLink } from './share-link.js';
+
+export function VisitorView(props: { view: Schemas['VisitorRoomView']; onChanged: () => void }) {
+  const { room, me } = props.view;
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const join = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await call(api.POST('/api/rooms/{roomId}/join', { params: { path: { roomId: room.id } }, body: room.hasPassword ? { password } : {} }));
+      props.onChanged();
+    } catch (caught) {
+      setError(caught);
+      setBusy(false);
+    }
+  };
+  const withdraw = async () => {
+    setError(null);
+    try {
+      await call(api.POST('/api/rooms/{roomId}/leave', { params: { path: { roomId: room.id } } }));
+      props.onChanged();
+    } catch (caught) {
+      setError(caught);
+    }
+  };
+
+  let body;
+  if (room.status === 'pending_review') body = <p class="notice">This room is waiting for an administrator’s review. It opens once approved.</p>;
+  else if (room.status === 'rejected') body = <p class="notice notice-error">This room was turned down in review and cannot be joined.</p>;
+  else if (me.status === 'banned') body = <p class="notice notice-error">You are banned from this room.</p>;
+  else if (me.status === 'pending')
+    body = (
+      <div class="notice" role="status">
+        <p class="notice-title">Join request sent</p>
+        <p>A room admin has to approve it. This page shows the room once they do.</p>
+        <p>
+          <button type="button" onClick={props.onChanged}>
+            Check again
+          </button>{' '}
+          <button type="button" class="button-quiet" onClick={() => void withdraw()}>
+            Withdraw the request
+          </button>
+        </p>
+      </div>
+    );
+  else
+    body = (
+      <form class="form" onSubmit={(event) => void join(event)}>
+        {room.requireJoinApproval && <p class="muted">A room admin approves new members.</p>}
+        {room.hasPassword && (
+          <Field label="Room password" type="password" autocomplete="off" required value={password} onValue={setPassword} error={error ? asApiError(error).issueFor('password') : undefined} />
+        )}
+        <SubmitButton busy={busy}>{room.requireJoinApproval ? 'Ask to join' : 'Join room'}</SubmitButton>
+      </form>
+    );
+
+  return (
+    <Page title={room.name}>
+      <p class="muted">
+        {room.memberCount === 1 ? '1 member' : `${room.memberCount} members`}
+        {room.hasPassword ? ' · password' : ''}
+        {room.requireJoinApproval ? ' · approval needed' : ''}
+      </p>
+      <ErrorNotice error={error} />
+      {body}
+      {room.status === 'active' && <ShareLink roomId={room.id} />}
+    </Page>
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * What a visitor without a session sees where rooms need one: a link to sign in that comes
+ * back here (`?next=`), and, when the server admits guests, a one-field guest sign-in.
+ */
+import { useState } from 'preact/hooks';
+import { api, call } from '../../api/client.js';
+import { signedIn } from '../../state/session.js';
+import { publicInfo } from '../../state/public-info.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { Field, SubmitButton } from '../../ui/field.js';
+
+export function signInHref(next: string): string {
+  return `/signin?next=${encodeURIComponent(next)}`;
+}
+
+export function SignInPrompt(props: { next: string; why: string; allowGuest?: boolean }) {
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const guests = (props.allowGuest ?? true) && publicInfo.value?.guests === true;
+
+  const continueAsGuest = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      signedIn(await call(api.POST('/api/auth/guest', { body: { displayName: name.trim() } })));
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div class="notice sign-in-prompt">
+      <p>{props.why}</p>
+      <p>
+        <a class="button-link" href={signInHref(props.next)}>
+          Sign in
+        </a>{' '}
+        <a href={`/signup?next=${encodeURIComponent(props.next)}`}>or create an account</a>
+      </p>
+      {guests && (
+        <form class="form" onSubmit={(event) => void continueAsGuest(event)} aria-label="Continue as a guest">
+          <ErrorNotice error={error} />
+          <Field label="Your name (as a guest)" value={name} onValue={setName} required maxLength={64} autocomplete="nickname" />
+          <SubmitButton busy={busy} class="button">
+            Continue as guest
+          </SubmitButton>
+        </form>
+      )}
+    </div>
+  );
+}
