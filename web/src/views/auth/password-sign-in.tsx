@@ -9,8 +9,9 @@ import { startLogin } from './opaque-client.js';
 
 /**
  * Username and password. With OPAQUE (the default) the password never leaves the browser. The
- * direct transport is used when the server has OPAQUE off, or offered when this browser could
- * not load OPAQUE (no WebAssembly) and the server allows it.
+ * direct transport is used when the server has OPAQUE off, and offered as a fallback when the
+ * server allows it: for a browser that cannot load OPAQUE (no WebAssembly; the button is then
+ * made prominent), or an account whose password was set by a client without OPAQUE.
  */
 export function PasswordSignIn(props: { opaque: boolean; direct: boolean; onAnswer: (answer: AuthAnswer) => void; onForgot?: (() => void) | undefined }) {
   const [username, setUsername] = useState('');
@@ -60,20 +61,25 @@ export function PasswordSignIn(props: { opaque: boolean; direct: boolean; onAnsw
             Forgot password?
           </button>
         )}
-        {props.opaque && props.direct && opaqueBroken && !useDirect && (
+        {props.opaque && props.direct && !useDirect && (
           <button
             type="button"
-            class="button-quiet"
+            class={opaqueBroken ? '' : 'button-quiet'}
             onClick={() => {
               setUseDirect(true);
               setError(null);
             }}
           >
-            My browser cannot run the secure protocol: send the password directly
+            My client cannot run OPAQUE: send the password directly
+          </button>
+        )}
+        {props.opaque && useDirect && (
+          <button type="button" class="button-quiet" onClick={() => setUseDirect(false)}>
+            Keep the password in this browser (OPAQUE)
           </button>
         )}
       </div>
-      {useDirect && props.opaque && <p class="muted">The password is sent to the server over the encrypted connection instead of staying in this browser.</p>}
+      {useDirect && props.opaque && <p class="muted">The password goes to the server over the encrypted connection instead of staying in this browser.</p>}
     </form>
   );
 }
