@@ -29,6 +29,39 @@ async function signUpWithPassword(page: Page, username: string): Promise<void> {
   await section.getByRole('button', { name: 'Sign up' }).click();
 }
 
+/**
+ * Every request body the page sends. The API client clones each request (to retry it after a
+ * token refresh), which turns its body into a stream that the DevTools protocol does not report,
+ * so fetch is also wrapped in the page. The bodies are handed to the test through a binding,
+ * which survives navigations.
+ */
+type Bodies = { url: string; body: string }[] & { onRecord?: (url: string) => void };
+
+async function recordRequestBodies(page: Page): Promise<Bodies> {
+  const bodies: Bodies = [];
+  const record = (url: string, body: string): void => {
+    const path = new URL(url).pathname;
+    bodies.push({ url: path, body });
+    bodies.onRecord?.(path);
+  };
+  page.on('request', (request) => {
+    const body = request.postData();
+    if (body) record(request.url(), body);
+  });
+  await page.exposeFunction('svcTestRecordBody', record);
+  await page.addInitScript(`(() => {
+    const original = window.fetch;
+    window.fetch = function (input, init) {
+      try {
+        const copy = input instanceof Request && init === undefined ? input.clone() : new Request(input, init);
+        copy.text().then((body) => { if (body) window.svcTestRecordBody(copy.url, body); }, () => {});
+      } catch {}
+      return original.call(this, input, init);
+    };
+  })()`);
+  return bodies;
+}
+
 async function signInWithPassword(page: Page, username: string, password = PASSWORD, path = '/signin'): Promise<void> {
   await page.goto(path);
   const section = page.getByRole('region', { name: 'With your password' });
@@ -39,10 +72,14 @@ async function signInWithPassword(page: Page, username: string, password = PASSW
 
 test.serial('OPAQUE signup, sign out, then OPAQUE sign-in back to ?next=: the password never leaves the page', async (t) => {
   const { page, problems } = await bed.person();
-  const bodies: { url: string; body: string }[] = [];
-  page.on('request', (request) => {
-    const body = request.postData();
-    if (body) bodies.push({ url: new URL(request.url()).pathname, body });
+  const bodies = await recordRequestBodies(page);
+  const loginFinishRecorded = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the login/finish body was never recorded')), 60_000);
+    bodies.onRecord = (url) => {
+      if (url !== '/api/auth/opaque/login/finish') return;
+      clearTimeout(timer);
+      resolve();
+    };
   });
   const username = uname('opq');
   await signUpWithPassword(page, username);
@@ -56,6 +93,8 @@ test.serial('OPAQUE signup, sign out, then OPAQUE sign-in back to ?next=: the pa
   await page.getByRole('heading', { name: 'Your account' }).waitFor();
   t.is(new URL(page.url()).pathname, '/account');
 
+  // The bodies reach the test through an asynchronous binding: wait for the last one.
+  await loginFinishRecorded;
   const paths = bodies.map((entry) => entry.url);
   for (const step of ['/api/auth/opaque/register/start', '/api/auth/opaque/register/finish', '/api/auth/opaque/login/start', '/api/auth/opaque/login/finish']) {
     t.true(paths.includes(step), `${step} was called`);

@@ -47,7 +47,7 @@ export function SessionsSection() {
                   {item.ip ? ` from ${item.ip}` : ''} · last used {formatTime(item.lastUsedAt)}
                 </p>
               </div>
-              <button type="button" onClick={() => revoke(item.id, item.current)} disabled={action.busy} aria-label={item.current ? 'Sign out this browser' : `Sign out the session of ${formatTime(item.lastUsedAt)}`}>
+              <button type="button" onClick={() => revoke(item.id, item.current)} disabled={action.busy} aria-label={item.current ? 'Sign out this browser' : `Sign out the session on ${item.userAgent ?? 'an unknown device'}, last used ${formatTime(item.lastUsedAt)}`}>
                 Sign out
               </button>
             </li>
