@@ -26,7 +26,7 @@ export function App() {
             <Route path="/rooms/:roomId" component={RoomPage} />
             <Route path="/signin" component={SignIn} />
             <Route path="/signup" component={SignUp} />
-            <Route path="/oauth2/:instance/callback" component={OAuth2Callback} />
+            <Route path="/oauth2/callback/:instance" component={OAuth2Callback} />
             <Route path="/account" component={Account} />
             <Route path="/admin/*" component={Admin} />
             <Route default component={NotFound} />

@@ -1,6 +1,59 @@
+/**
+ * /account: the signed-in user's profile, password, two-factor authentication, sessions,
+ * passkeys, provider identities and notification switches. Visitors and guests are sent to
+ * sign in first.
+ */
+import { useEffect } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
+import { api, call } from '../../api/client.js';
+import { usePublicInfo } from '../../state/public-info.js';
+import { currentUser, session } from '../../state/session.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
+import { useLoad } from '../../ui/use-load.js';
+import { NotificationsSection } from './notifications-section.js';
+import { OAuth2Section } from './oauth2-section.js';
+import { PasskeysSection } from './passkeys-section.js';
+import { PasswordSection } from './password-section.js';
+import { ProfileSection } from './profile-section.js';
+import { SessionsSection } from './sessions-section.js';
+import { TwoFactorSection } from './two-factor-section.js';
+import './account.css';
 
-// Placeholder until this page is built (issue 11 integration branch only).
 export function Account() {
-  return <Page title="Your account" />;
+  const { route } = useLocation();
+  const user = currentUser.value;
+  const restoring = session.value === undefined;
+  useEffect(() => {
+    if (!restoring && !user) route('/signin?next=/account', true);
+  }, [restoring, user]);
+  if (!user) {
+    return (
+      <Page title="Your account">
+        <p role="status">{restoring ? 'Loading…' : 'Sign in to see your account.'}</p>
+      </Page>
+    );
+  }
+  return <AccountSections key={user.id} />;
+}
+
+function AccountSections() {
+  const user = currentUser.value!;
+  const { info, error: infoError } = usePublicInfo();
+  const credentials = useLoad(() => call(api.GET('/api/me/credentials')), []);
+  const oauth2 = info?.signIn.oauth2 ?? [];
+  return (
+    <Page title="Your account">
+      <ErrorNotice error={credentials.error ?? infoError} />
+      <div class="account-grid">
+        <ProfileSection user={user} />
+        {info && credentials.data && (info.signIn.opaque || info.signIn.password) && <PasswordSection kind={credentials.data.password} info={info} onChanged={credentials.reload} />}
+        {credentials.data && <TwoFactorSection twoFactor={credentials.data.twoFactor} onChanged={credentials.reload} />}
+        <SessionsSection />
+        {info?.signIn.webauthn && <PasskeysSection onChanged={credentials.reload} />}
+        {(oauth2.length > 0 || (credentials.data?.oauth2.length ?? 0) > 0) && <OAuth2Section instances={oauth2} onChanged={credentials.reload} />}
+        <NotificationsSection />
+      </div>
+    </Page>
+  );
 }

@@ -1,6 +1,102 @@
+/**
+ * /signin: every sign-in method the server has on (`GET /api/public/info`), then the second
+ * factor when the account has one, then back to `?next=`.
+ */
+import { useState } from 'preact/hooks';
+import { currentUser } from '../../state/session.js';
+import { usePublicInfo } from '../../state/public-info.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
+import { useAuthFlow } from './auth-flow.js';
+import { GuestForm } from './guest-form.js';
+import { withNext } from './next-path.js';
+import { OAuth2Buttons } from './oauth2-buttons.js';
+import { PasskeySignIn } from './passkey-sign-in.js';
+import { PasswordReset } from './password-reset.js';
+import { PasswordSignIn } from './password-sign-in.js';
+import { SecondFactor } from './second-factor.js';
+import './auth.css';
 
-// Placeholder until this page is built (issue 11 integration branch only).
 export function SignIn() {
-  return <Page title="Sign in" />;
+  const flow = useAuthFlow();
+  const { info, error, retry } = usePublicInfo();
+  const [resetting, setResetting] = useState(false);
+  const [resetDone, setResetDone] = useState(false);
+
+  if (flow.step.kind === 'second_factor') {
+    return (
+      <Page title="Sign in">
+        <SecondFactor challenge={flow.step.challenge} onSignedIn={flow.finish} onCancel={flow.restart} />
+      </Page>
+    );
+  }
+  if (!info) {
+    return (
+      <Page title="Sign in">
+        {error ? (
+          <>
+            <ErrorNotice error={error} />
+            <button type="button" onClick={retry}>
+              Try again
+            </button>
+          </>
+        ) : (
+          <p role="status">Loading the sign-in methods…</p>
+        )}
+      </Page>
+    );
+  }
+  const passwords = info.signIn.opaque || info.signIn.password;
+  if (resetting) {
+    return (
+      <Page title="Sign in">
+        <PasswordReset
+          opaque={info.signIn.opaque}
+          onDone={() => {
+            setResetting(false);
+            setResetDone(true);
+          }}
+          onCancel={() => setResetting(false)}
+        />
+      </Page>
+    );
+  }
+  return (
+    <Page title="Sign in">
+      {currentUser.value && (
+        <p class="notice" role="status">
+          You are signed in as {currentUser.value.displayName}. Signing in again switches to the account you sign in with.
+        </p>
+      )}
+      {resetDone && (
+        <p class="notice" role="status">
+          Your new password is set and every session was signed out. Sign in with it.
+        </p>
+      )}
+      <div class="auth-grid">
+        {passwords && (
+          <section class="auth-panel" aria-labelledby="signin-password">
+            <h2 id="signin-password">With your password</h2>
+            <PasswordSignIn opaque={info.signIn.opaque} direct={info.signIn.password} onAnswer={flow.finish} onForgot={info.signIn.email ? () => setResetting(true) : undefined} />
+          </section>
+        )}
+        {(info.signIn.webauthn || info.signIn.oauth2.length > 0) && (
+          <section class="auth-panel" aria-labelledby="signin-other">
+            <h2 id="signin-other">Other ways</h2>
+            {info.signIn.webauthn && <PasskeySignIn onAnswer={flow.finish} />}
+            <OAuth2Buttons instances={info.signIn.oauth2} verb="Sign in" />
+          </section>
+        )}
+        {info.guests && (
+          <section class="auth-panel" aria-labelledby="signin-guest">
+            <h2 id="signin-guest">Without an account</h2>
+            <GuestForm onAnswer={flow.finish} />
+          </section>
+        )}
+      </div>
+      <p>
+        No account yet? <a href={withNext('/signup', flow.next)}>Sign up</a>
+      </p>
+    </Page>
+  );
 }

@@ -1,0 +1,52 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, call } from '../../api/client.js';
+import type { Schemas } from '../../api/types.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { useLoad } from '../../ui/use-load.js';
+import { useAction } from './use-action.js';
+
+type Preferences = Schemas['NotificationPreferences'];
+type Kind = keyof Preferences;
+
+const LABELS: Record<Kind, string> = {
+  'review.decided': 'A reviewer decided on my signup or room',
+  'join_request.decided': 'A room decided on my request to join',
+  'room.role_changed': 'My role in a room changed',
+};
+
+/** Which notifications to receive; each switch is saved as soon as it changes. */
+export function NotificationsSection() {
+  const loaded = useLoad(() => call(api.GET('/api/me/notification-preferences')), []);
+  const [preferences, setPreferences] = useState<Preferences | undefined>(undefined);
+  const [saved, setSaved] = useState('');
+  const action = useAction();
+  useEffect(() => setPreferences(loaded.data), [loaded.data]);
+
+  const toggle = (kind: Kind, on: boolean) =>
+    void action.run(async () => {
+      setSaved('');
+      setPreferences(await call(api.PATCH('/api/me/notification-preferences', { body: { [kind]: on } })));
+      setSaved('Saved.');
+    });
+
+  return (
+    <section class="account-section" aria-labelledby="account-notifications">
+      <h2 id="account-notifications">Notifications</h2>
+      <ErrorNotice error={loaded.error ?? action.error} />
+      {preferences && (
+        <fieldset class="account-checks">
+          <legend>Notify me when</legend>
+          {(Object.keys(LABELS) as Kind[]).map((kind) => (
+            <label key={kind} class="account-check">
+              <input type="checkbox" checked={preferences[kind]} disabled={action.busy} onChange={(event) => toggle(kind, event.currentTarget.checked)} />
+              {LABELS[kind]}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <p aria-live="polite" class="account-status">
+        {saved}
+      </p>
+    </section>
+  );
+}

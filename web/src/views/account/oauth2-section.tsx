@@ -1,0 +1,60 @@
+import { api, call } from '../../api/client.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { useLoad } from '../../ui/use-load.js';
+import { formatTime } from './format.js';
+import { useAction } from './use-action.js';
+
+/**
+ * Identities at the server's OAuth2 / OIDC provider instances. Binding leaves for the provider
+ * and comes back through /oauth2/callback/:instance, which returns here.
+ */
+export function OAuth2Section(props: { instances: string[]; onChanged: () => void }) {
+  const bindings = useLoad(() => call(api.GET('/api/me/oauth2')), []);
+  const action = useAction();
+  const bound = new Map((bindings.data?.bindings ?? []).map((binding) => [binding.instanceName, binding]));
+  const names = [...new Set([...props.instances, ...bound.keys()])];
+
+  const bind = (instance: string) =>
+    void action.run(async () => {
+      const { authorizationUrl } = await call(api.POST('/api/me/oauth2/{instance}/authorize', { params: { path: { instance } } }));
+      window.location.assign(authorizationUrl);
+    });
+
+  const unbind = (instance: string) =>
+    void action.run(async () => {
+      await call(api.DELETE('/api/me/oauth2/{instance}', { params: { path: { instance } } }));
+      bindings.reload();
+      props.onChanged();
+    });
+
+  return (
+    <section class="account-section" aria-labelledby="account-oauth2">
+      <h2 id="account-oauth2">Other services</h2>
+      <ErrorNotice error={bindings.error ?? action.error} />
+      {bindings.data && (
+        <ul class="account-list">
+          {names.map((instance) => {
+            const binding = bound.get(instance);
+            return (
+              <li key={instance} class="account-item">
+                <div>
+                  <p class="account-item-title">{instance}</p>
+                  <p class="muted">{binding ? `Connected ${formatTime(binding.createdAt)}${binding.configured ? '' : ' · this service was removed and no longer signs in'}` : 'Not connected'}</p>
+                </div>
+                {binding ? (
+                  <button type="button" class="button-danger" onClick={() => unbind(instance)} disabled={action.busy} aria-label={`Disconnect ${instance}`}>
+                    Disconnect
+                  </button>
+                ) : (
+                  <button type="button" onClick={() => bind(instance)} disabled={action.busy} aria-label={`Connect ${instance}`}>
+                    Connect
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

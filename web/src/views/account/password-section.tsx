@@ -1,0 +1,66 @@
+import { useState } from 'preact/hooks';
+import { api, call } from '../../api/client.js';
+import type { Schemas } from '../../api/types.js';
+import type { PublicInfo } from '../../state/public-info.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { Field, SubmitButton } from '../../ui/field.js';
+import { issueFor } from '../auth/issue.js';
+import { NewPasswordFields, newPasswordProblem, type NewPassword } from '../auth/new-password.js';
+import { startRegistration } from '../auth/opaque-client.js';
+import { useAction } from './use-action.js';
+
+/**
+ * Set or change the password. An account with a direct-transport (argon2) password proves the
+ * current one; any other needs a sign-in within the last 10 minutes, which the server checks.
+ * The new password becomes an OPAQUE record when the server runs OPAQUE.
+ */
+export function PasswordSection(props: { kind: Schemas['CredentialsOverview']['password']; info: PublicInfo; onChanged: () => void }) {
+  const [current, setCurrent] = useState('');
+  const [password, setPassword] = useState<NewPassword>({ password: '', repeat: '' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string>('');
+  const action = useAction();
+  const needsCurrent = props.kind === 'argon2';
+  // The OPAQUE start needs a recent sign-in even for argon2 accounts; the current password is the
+  // easier proof for them, so they use the direct transport when it is on.
+  const opaque = props.info.signIn.opaque && !(needsCurrent && props.info.signIn.password);
+
+  function submit(event: Event) {
+    event.preventDefault();
+    const why = newPasswordProblem(password);
+    setProblem(why);
+    setDone('');
+    if (why) return;
+    void action.run(async () => {
+      const proof = needsCurrent ? { currentPassword: current } : {};
+      let answer: { revokedSessions: number };
+      if (opaque) {
+        const registration = await startRegistration(password.password);
+        const { registrationResponse } = await call(api.POST('/api/me/password/opaque', { body: { registrationRequest: registration.request } }));
+        answer = await call(api.POST('/api/me/password', { body: { ...proof, registrationRecord: registration.finish(registrationResponse) } }));
+      } else {
+        answer = await call(api.POST('/api/me/password', { body: { ...proof, password: password.password } }));
+      }
+      setCurrent('');
+      setPassword({ password: '', repeat: '' });
+      setDone(`Password changed. ${answer.revokedSessions} other session${answer.revokedSessions === 1 ? ' was' : 's were'} signed out.`);
+      props.onChanged();
+    });
+  }
+
+  return (
+    <section class="account-section" aria-labelledby="account-password">
+      <h2 id="account-password">{props.kind ? 'Change the password' : 'Set a password'}</h2>
+      {!needsCurrent && <p class="muted">For your safety this works within 10 minutes of signing in; sign in again if it is refused.</p>}
+      <form class="form" onSubmit={submit}>
+        <ErrorNotice error={action.error} />
+        {needsCurrent && <Field label="Current password" type="password" autocomplete="current-password" required maxLength={1024} value={current} onValue={setCurrent} error={issueFor(action.error, 'currentPassword')} />}
+        <NewPasswordFields label="New password" value={password} onValue={setPassword} problem={problem} serverError={issueFor(action.error, 'password')} />
+        <SubmitButton busy={action.busy}>{props.kind ? 'Change the password' : 'Set the password'}</SubmitButton>
+        <p aria-live="polite" class="account-status">
+          {done}
+        </p>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import { useState } from 'preact/hooks';
+import { api, call } from '../../api/client.js';
+import { Field, SubmitButton } from '../../ui/field.js';
+import type { AuthAnswer } from './auth-flow.js';
+import { AuthError } from './auth-error.js';
+import { issueFor } from './issue.js';
+import { NewPasswordFields, newPasswordProblem, type NewPassword } from './new-password.js';
+import { startRegistration } from './opaque-client.js';
+import { UsernameFields } from './password-sign-up.js';
+
+/**
+ * Signup by email: the address gets a confirmation code; the code and a password then create
+ * the account (the password as an OPAQUE record when the server runs OPAQUE).
+ */
+export function EmailSignUp(props: { opaque: boolean; onAnswer: (answer: AuthAnswer) => void }) {
+  const [email, setEmail] = useState('');
+  const [username, setUsername] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const [sent, setSent] = useState(false);
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState<NewPassword>({ password: '', repeat: '' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  async function run(work: () => Promise<void>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function start(event: Event) {
+    event.preventDefault();
+    const named = displayName.trim() ? { displayName: displayName.trim() } : {};
+    void run(async () => {
+      await call(api.POST('/api/auth/email/signup/start', { body: { email: email.trim(), username, ...named } }));
+      setSent(true);
+    });
+  }
+
+  function confirm(event: Event) {
+    event.preventDefault();
+    const why = newPasswordProblem(password);
+    setProblem(why);
+    if (why) return;
+    void run(async () => {
+      const body = { email: email.trim(), code: code.trim() };
+      if (!props.opaque) {
+        props.onAnswer(await call(api.POST('/api/auth/email/signup/confirm', { body: { ...body, password: password.password } })));
+        return;
+      }
+      const registration = await startRegistration(password.password);
+      const { registrationResponse } = await call(api.POST('/api/auth/email/signup/opaque', { body: { ...body, registrationRequest: registration.request } }));
+      props.onAnswer(await call(api.POST('/api/auth/email/signup/confirm', { body: { ...body, registrationRecord: registration.finish(registrationResponse) } })));
+    });
+  }
+
+  if (!sent) {
+    return (
+      <form class="form" onSubmit={start}>
+        <AuthError error={error} />
+        <Field label="Email address" type="email" autocomplete="email" required maxLength={320} value={email} onValue={setEmail} error={issueFor(error, 'email')} />
+        <UsernameFields username={username} onUsername={setUsername} displayName={displayName} onDisplayName={setDisplayName} error={error} />
+        <SubmitButton busy={busy}>Send the confirmation code</SubmitButton>
+      </form>
+    );
+  }
+  return (
+    <form class="form" onSubmit={confirm}>
+      <p role="status">A code is on its way to {email.trim()}. Enter it with the password you want.</p>
+      <AuthError error={error} />
+      <Field label="Confirmation code" autocomplete="one-time-code" required maxLength={32} spellcheck={false} value={code} onValue={setCode} error={issueFor(error, 'code')} />
+      <NewPasswordFields value={password} onValue={setPassword} problem={problem} serverError={issueFor(error, 'password')} />
+      <SubmitButton busy={busy}>Create the account</SubmitButton>
+      <button type="button" class="button-quiet" onClick={() => setSent(false)}>
+        Use another address
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,83 @@
+import { useState } from 'preact/hooks';
+import { api, call } from '../../api/client.js';
+import { Field, SubmitButton } from '../../ui/field.js';
+import { AuthError } from './auth-error.js';
+import { issueFor } from './issue.js';
+import { NewPasswordFields, newPasswordProblem, type NewPassword } from './new-password.js';
+import { startRegistration } from './opaque-client.js';
+
+/**
+ * "Forgot password?": a code is emailed to the account's address, then the code and a new
+ * password set it (as an OPAQUE record when the server runs OPAQUE) and sign out every session.
+ */
+export function PasswordReset(props: { opaque: boolean; onDone: () => void; onCancel: () => void }) {
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState(false);
+  const [code, setCode] = useState('');
+  const [password, setPassword] = useState<NewPassword>({ password: '', repeat: '' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  async function run(work: () => Promise<void>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function sendCode(event: Event) {
+    event.preventDefault();
+    void run(async () => {
+      await call(api.POST('/api/auth/password/reset/start', { body: { email: email.trim() } }));
+      setSent(true);
+    });
+  }
+
+  function setNewPassword(event: Event) {
+    event.preventDefault();
+    const why = newPasswordProblem(password);
+    setProblem(why);
+    if (why) return;
+    void run(async () => {
+      const body = { email: email.trim(), code: code.trim() };
+      if (props.opaque) {
+        const registration = await startRegistration(password.password);
+        const { registrationResponse } = await call(api.POST('/api/auth/password/reset/opaque', { body: { ...body, registrationRequest: registration.request } }));
+        await call(api.POST('/api/auth/password/reset/finish', { body: { ...body, registrationRecord: registration.finish(registrationResponse) } }));
+      } else {
+        await call(api.POST('/api/auth/password/reset/finish', { body: { ...body, password: password.password } }));
+      }
+      props.onDone();
+    });
+  }
+
+  return (
+    <section class="auth-panel" aria-labelledby="reset-title">
+      <h2 id="reset-title">Reset your password</h2>
+      <AuthError error={error} />
+      {!sent ? (
+        <form class="form" onSubmit={sendCode}>
+          <p>Enter the email address of your account. We send a code to it if it has an account.</p>
+          <Field label="Email address" type="email" autocomplete="email" required maxLength={320} value={email} onValue={setEmail} error={issueFor(error, 'email')} />
+          <SubmitButton busy={busy}>Send the code</SubmitButton>
+        </form>
+      ) : (
+        <form class="form" onSubmit={setNewPassword}>
+          <p role="status">If {email.trim()} belongs to an account, a code is on its way. Enter it with your new password. Every session of the account is signed out.</p>
+          <Field label="Code from the email" autocomplete="one-time-code" required maxLength={32} spellcheck={false} value={code} onValue={setCode} error={issueFor(error, 'code')} />
+          <NewPasswordFields label="New password" value={password} onValue={setPassword} problem={problem} serverError={issueFor(error, 'password')} />
+          <SubmitButton busy={busy}>Set the new password</SubmitButton>
+        </form>
+      )}
+      <button type="button" class="button-quiet" onClick={props.onCancel}>
+        Back to sign in
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+import { useState } from 'preact/hooks';
+import { api, call } from '../../api/client.js';
+import { Field, SubmitButton } from '../../ui/field.js';
+import type { AuthAnswer } from './auth-flow.js';
+import { AuthError } from './auth-error.js';
+import { issueFor } from './issue.js';
+import { NewPasswordFields, newPasswordProblem, type NewPassword } from './new-password.js';
+import { startRegistration } from './opaque-client.js';
+
+/**
+ * Username and password signup. With OPAQUE the server only ever gets the registration record
+ * the browser derives from the password; the direct transport is for servers with OPAQUE off.
+ */
+export function PasswordSignUp(props: { opaque: boolean; onAnswer: (answer: AuthAnswer) => void }) {
+  const [username, setUsername] = useState('');
+  const [displayName, setDisplayName] = useState('');
+  const [password, setPassword] = useState<NewPassword>({ password: '', repeat: '' });
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  async function register(): Promise<AuthAnswer> {
+    const named = displayName.trim() ? { displayName: displayName.trim() } : {};
+    if (!props.opaque) return call(api.POST('/api/auth/password/register', { body: { username, password: password.password, ...named } }));
+    const registration = await startRegistration(password.password);
+    const { registrationResponse } = await call(api.POST('/api/auth/opaque/register/start', { body: { username, registrationRequest: registration.request } }));
+    return call(api.POST('/api/auth/opaque/register/finish', { body: { username, registrationRecord: registration.finish(registrationResponse), ...named } }));
+  }
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const why = newPasswordProblem(password);
+    setProblem(why);
+    if (why) return;
+    setBusy(true);
+    setError(null);
+    try {
+      props.onAnswer(await register());
+    } catch (caught) {
+      setError(caught);
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form class="form" onSubmit={(event) => void submit(event)}>
+      <AuthError error={error} />
+      <UsernameFields username={username} onUsername={setUsername} displayName={displayName} onDisplayName={setDisplayName} error={error} />
+      <NewPasswordFields value={password} onValue={setPassword} problem={problem} serverError={issueFor(error, 'password')} />
+      <SubmitButton busy={busy}>Sign up</SubmitButton>
+    </form>
+  );
+}
+
+/** The username and the optional display name every signup form asks for. */
+export function UsernameFields(props: { username: string; onUsername: (value: string) => void; displayName: string; onDisplayName: (value: string) => void; error: unknown }) {
+  return (
+    <>
+      <Field
+        label="Username"
+        hint="3 to 32 letters, digits, “_”, “-” or “.”; you sign in with it."
+        autocomplete="username"
+        required
+        maxLength={128}
+        spellcheck={false}
+        value={props.username}
+        onValue={props.onUsername}
+        error={issueFor(props.error, 'username')}
+      />
+      <Field label="Display name (optional)" hint="What others see in rooms; your username if empty." autocomplete="nickname" maxLength={64} value={props.displayName} onValue={props.onDisplayName} error={issueFor(props.error, 'displayName')} />
+    </>
+  );
+}
