@@ -30,7 +30,7 @@ async function virtualAuthenticator(person: Person): Promise<void> {
 
 async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
-  await page.getByRole('link', { name: 'Sign in' }).waitFor();
+  await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).waitFor();
 }
 
 test('passkey signup, sign out, then passkey sign-in', async (t) => {

@@ -87,7 +87,7 @@ test.serial('OPAQUE signup, sign out, then OPAQUE sign-in back to ?next=: the pa
   t.is(new URL(page.url()).pathname, '/');
 
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByRole('link', { name: 'Sign in' }).waitFor();
+  await page.getByRole('banner').getByRole('link', { name: 'Sign in' }).waitFor();
 
   await signInWithPassword(page, username, PASSWORD, '/signin?next=%2Faccount');
   await page.getByRole('heading', { name: 'Your account' }).waitFor();
