@@ -73,6 +73,8 @@ export async function restoreSession(): Promise<void> {
   const answer = marked() ? await refreshAccess() : null;
   if (!answer) mark(false);
   session.value = answer ? fromSignedIn(answer) : null;
+  // A refresh answers tokens only (no user or guest): who holds the session comes from /api/me.
+  if (answer && !answer.user && !answer.guest) await reloadMe().catch(() => undefined);
 }
 
 /** After a profile change: the user as the server has it now. */

@@ -23,7 +23,8 @@ import './admin.css';
 export function Admin() {
   const { url } = useLocation();
   const current = session.value;
-  if (current === undefined) {
+  // A restored session knows its user a moment after its tokens (/api/me follows the refresh).
+  if (current === undefined || (current && !current.user && !current.guest)) {
     return (
       <Page title="Administration">
         <p role="status">Checking your session…</p>

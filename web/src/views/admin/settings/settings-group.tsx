@@ -26,6 +26,8 @@ export function SettingsGroup(props: { group: string; settings: Setting[]; onSav
     const problems: Record<string, string> = {};
     for (const setting of props.settings) {
       const draft = drafts[setting.key] ?? draftOf(setting, setting.value);
+      // Untouched is unchanged, even where the listing shows a credential as [redacted].
+      if (draft === draftOf(setting, setting.value)) continue;
       const parsed = parseDraft(setting, draft);
       if (!parsed.ok) problems[setting.key] = `${setting.key} ${parsed.message}`;
       else if (!sameValue(parsed.value, setting.value)) changes[setting.name] = parsed.value;
