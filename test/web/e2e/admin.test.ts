@@ -103,7 +103,7 @@ test.serial('a ban from the user page ends the user\'s token; the role control i
   await page.getByRole('button', { name: 'Search' }).click();
   await page.getByRole('link', { name: victim.username }).click();
   await page.getByRole('heading', { name: `User ${victim.username}` }).waitFor();
-  t.is(await page.getByLabel('Service role').count(), 0, 'an admin is not offered the role');
+  t.is(await page.getByRole('combobox', { name: 'Service role' }).count(), 0, 'an admin is not offered the role');
 
   await page.getByRole('button', { name: 'Ban', exact: true }).click();
   await page.getByRole('button', { name: 'Yes, ban' }).click();
@@ -119,7 +119,7 @@ test.serial('a ban from the user page ends the user\'s token; the role control i
   const asRoot = await bed.person();
   await signInBrowser(asRoot.page, root.username);
   await asRoot.page.goto(`/admin/users/${target.userId}`);
-  await asRoot.page.getByLabel('Service role').selectOption('admin');
+  await asRoot.page.getByRole('combobox', { name: 'Service role' }).selectOption('admin');
   await asRoot.page.getByRole('button', { name: 'Change role' }).click();
   await asRoot.page.getByRole('status').filter({ hasText: `${target.username} is now admin` }).waitFor();
   const details = await bed.call<{ user: { role: string } }>('GET', `/api/admin/users/${target.userId}`, undefined, admin.token);

@@ -56,7 +56,7 @@ export function ReviewsList() {
         <div class="field">
           <label for="reviews-kind">Kind</label>
           <select id="reviews-kind" value={kind} onChange={(event) => setKind(event.currentTarget.value as Kind | '')}>
-            <option value="">signups and rooms</option>
+            <option value="">all</option>
             <option value="registration">signups</option>
             <option value="room">rooms</option>
           </select>

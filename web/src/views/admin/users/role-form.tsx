@@ -26,7 +26,7 @@ export function RoleForm(props: { userId: string; role: Role; onChanged: (role: 
   return (
     <form
       class="form admin-role-form"
-      aria-label="Service role"
+      aria-label="Change the service role"
       onSubmit={(event) => {
         event.preventDefault();
         void submit();
