@@ -58,7 +58,7 @@ export function Decision(props: { reviewId: string; subject: string; onDecided: 
             Approve
           </button>
           <button type="button" class="button-danger" disabled={busy} onClick={() => setRejecting(true)} aria-label={`Reject ${props.subject}`}>
-            Reject…
+            Reject
           </button>
         </div>
       ) : (

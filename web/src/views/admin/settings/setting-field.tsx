@@ -86,7 +86,7 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
       )}
       <div class="setting-links">
         {!atDefault && (
-          <button type="button" class="button-quiet" onClick={() => props.onDraft(draftOf(setting, setting.default))} aria-label={`Reset ${setting.key} to its default`}>
+          <button type="button" class="button-quiet" onClick={() => props.onDraft(draftOf(setting, setting.default))} aria-label={`Reset to default: ${setting.key}`}>
             Reset to default
           </button>
         )}
