@@ -28,6 +28,8 @@ export function App() {
             <Route path="/signup" component={SignUp} />
             <Route path="/oauth2/callback/:instance" component={OAuth2Callback} />
             <Route path="/account" component={Account} />
+            {/* preact-iso's "/admin/*" needs a segment after /admin, so the overview needs its own line. */}
+            <Route path="/admin" component={Admin} />
             <Route path="/admin/*" component={Admin} />
             <Route default component={NotFound} />
           </Router>

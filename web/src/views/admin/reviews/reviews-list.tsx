@@ -1,0 +1,98 @@
+/**
+ * Signups and rooms under review, newest first, with their decisions inline. The list comes
+ * from Temporal's visibility store, which lags a decision by a moment, so a decided review
+ * shows the state its decision answered until the next load agrees.
+ */
+import { useState } from 'preact/hooks';
+import { api, call } from '../../../api/client.js';
+import type { Schemas } from '../../../api/types.js';
+import { ErrorNotice } from '../../../ui/error-notice.js';
+import { Page } from '../../../ui/page.js';
+import { useLoad } from '../../../ui/use-load.js';
+import { when } from '../format.js';
+import { Decision } from './decision.js';
+
+type Summary = Schemas['ReviewSummary'];
+type State = Summary['state'];
+type Kind = Summary['kind'];
+
+export function ReviewsList() {
+  const [state, setState] = useState<State | ''>('pending');
+  const [kind, setKind] = useState<Kind | ''>('');
+  const [decided, setDecided] = useState<Record<string, Schemas['Review']>>({});
+  const [announcement, setAnnouncement] = useState('');
+  const loaded = useLoad(
+    () => call(api.GET('/api/admin/reviews', { params: { query: { limit: 200, ...(state ? { state } : {}), ...(kind ? { kind } : {}) } } })),
+    [state, kind],
+  );
+  const reviews = (loaded.data?.reviews ?? []).map((review) => {
+    const decision = decided[review.reviewId];
+    return decision ? { ...review, state: decision.state } : review;
+  });
+  // A review decided here leaves a list filtered to another state at once.
+  const shown = state ? reviews.filter((review) => review.state === state) : reviews;
+
+  return (
+    <Page
+      title="Reviews"
+      wide
+      actions={
+        <button type="button" onClick={loaded.reload} disabled={loaded.loading}>
+          Refresh
+        </button>
+      }
+    >
+      <form class="admin-filters" aria-label="Filter reviews" onSubmit={(event) => event.preventDefault()}>
+        <div class="field">
+          <label for="reviews-state">State</label>
+          <select id="reviews-state" value={state} onChange={(event) => setState(event.currentTarget.value as State | '')}>
+            <option value="pending">pending</option>
+            <option value="approved">approved</option>
+            <option value="rejected">rejected</option>
+            <option value="expired">expired</option>
+            <option value="">any</option>
+          </select>
+        </div>
+        <div class="field">
+          <label for="reviews-kind">Kind</label>
+          <select id="reviews-kind" value={kind} onChange={(event) => setKind(event.currentTarget.value as Kind | '')}>
+            <option value="">all</option>
+            <option value="registration">signups</option>
+            <option value="room">rooms</option>
+          </select>
+        </div>
+      </form>
+      <ErrorNotice error={loaded.error} />
+      <p class="admin-status" role="status">
+        {announcement}
+      </p>
+      {loaded.data && shown.length === 0 && <p class="muted">No reviews here. A request made a moment ago may take a few seconds to appear: refresh.</p>}
+      {!loaded.data && !loaded.error && <p class="muted">Loading…</p>}
+      <ul class="admin-reviews">
+        {shown.map((review) => (
+          <li key={review.reviewId} class="card">
+            <h2 class="admin-review-title">
+              <a href={`/admin/reviews/${encodeURIComponent(review.reviewId)}`}>
+                {review.kind === 'registration' ? 'Signup' : 'Room'}: {review.subject}
+              </a>
+            </h2>
+            <p class="muted">
+              {review.kind === 'registration' ? `${review.mode} signup` : 'new room'}, requested {when(review.startTime)} · <span class="badge">{review.state}</span>
+            </p>
+            {review.state === 'pending' && (
+              <Decision
+                reviewId={review.reviewId}
+                subject={review.subject}
+                onDecided={(answer) => {
+                  setDecided((previous) => ({ ...previous, [review.reviewId]: answer }));
+                  setAnnouncement(`${review.subject}: ${answer.state}.`);
+                  loaded.reload();
+                }}
+              />
+            )}
+          </li>
+        ))}
+      </ul>
+    </Page>
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * One group of runtime settings as a form. Only the keys whose value changed are sent
+ * (PATCH /api/admin/settings/{group}); the server writes all of them or none, so on any issue
+ * nothing was saved and each issue is shown at its field.
+ */
+import { useState } from 'preact/hooks';
+import { api, call } from '../../../api/client.js';
+import { asApiError, type ApiError } from '../../../api/errors.js';
+import { ErrorNotice } from '../../../ui/error-notice.js';
+import { SubmitButton } from '../../../ui/field.js';
+import { SettingField } from './setting-field.js';
+import { draftOf, parseDraft, sameValue, type Draft, type Setting } from './setting-rules.js';
+
+export function SettingsGroup(props: { group: string; settings: Setting[]; onSaved: (message: string) => void }) {
+  const initial = (): Record<string, Draft> => Object.fromEntries(props.settings.map((setting) => [setting.key, draftOf(setting, setting.value)]));
+  const [drafts, setDrafts] = useState<Record<string, Draft>>(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState('');
+
+  const save = async (): Promise<void> => {
+    setFailure(null);
+    setStatus('');
+    const changes: Record<string, unknown> = {};
+    const problems: Record<string, string> = {};
+    for (const setting of props.settings) {
+      const draft = drafts[setting.key] ?? draftOf(setting, setting.value);
+      // Untouched is unchanged, even where the listing shows a credential as [redacted].
+      if (draft === draftOf(setting, setting.value)) continue;
+      const parsed = parseDraft(setting, draft);
+      if (!parsed.ok) problems[setting.key] = `${setting.key} ${parsed.message}`;
+      else if (!sameValue(parsed.value, setting.value)) changes[setting.name] = parsed.value;
+    }
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) {
+      setStatus('Nothing was saved: fix the marked settings first.');
+      return;
+    }
+    if (Object.keys(changes).length === 0) {
+      setStatus('Nothing to save: no setting of this group was changed.');
+      return;
+    }
+    setBusy(true);
+    try {
+      const answer = await call(api.PATCH('/api/admin/settings/{group}', { params: { path: { group: props.group } }, body: changes }));
+      props.onSaved(`Saved ${props.group}: ${answer.changes.map((change) => change.key).join(', ') || 'no value changed'}.`);
+    } catch (caught) {
+      const error = asApiError(caught);
+      setFailure(error);
+      setErrors(Object.fromEntries(props.settings.flatMap((setting) => {
+        const issue = error.issues.find((candidate) => candidate.key === setting.key || candidate.key.startsWith(`${setting.key}.`) || candidate.key.startsWith(`${setting.key}[`));
+        return issue ? [[setting.key, issue.message]] : [];
+      })));
+      setStatus('Nothing was saved.');
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const headingId = `settings-group-${props.group}`;
+  return (
+    <section class="settings-group" aria-labelledby={headingId}>
+      <h2 id={headingId}>{props.group}</h2>
+      <form
+        class="form settings-form"
+        aria-labelledby={headingId}
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save();
+        }}
+      >
+        {props.settings.map((setting) => (
+          <SettingField
+            key={setting.key}
+            setting={setting}
+            draft={drafts[setting.key] ?? draftOf(setting, setting.value)}
+            error={errors[setting.key]}
+            onDraft={(draft) => setDrafts((previous) => ({ ...previous, [setting.key]: draft }))}
+          />
+        ))}
+        <ErrorNotice error={failure} />
+        <p class="admin-status" role="status">
+          {status}
+        </p>
+        <div class="button-row">
+          <SubmitButton busy={busy}>{`Save ${props.group}`}</SubmitButton>
+          <button type="button" disabled={busy} onClick={() => { setDrafts(initial()); setErrors({}); setFailure(null); setStatus(''); }}>
+            Undo changes
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * Every runtime setting, one form per group, in the registry's order. A save reloads the list so
+ * every field shows what the server now holds (a form is rebuilt from it by its version key).
+ */
+import { useState } from 'preact/hooks';
+import { api, call } from '../../../api/client.js';
+import { ErrorNotice } from '../../../ui/error-notice.js';
+import { Page } from '../../../ui/page.js';
+import { useLoad } from '../../../ui/use-load.js';
+import { SettingsGroup } from './settings-group.js';
+import type { Setting } from './setting-rules.js';
+import './settings.css';
+
+function byGroup(settings: Setting[]): [string, Setting[]][] {
+  const groups = new Map<string, Setting[]>();
+  for (const setting of settings) groups.set(setting.group, [...(groups.get(setting.group) ?? []), setting]);
+  return [...groups];
+}
+
+export function SettingsPage() {
+  const loaded = useLoad(() => call(api.GET('/api/admin/settings')), []);
+  const [saved, setSaved] = useState('');
+  const groups = loaded.data ? byGroup(loaded.data.settings) : [];
+  return (
+    <Page title="Runtime settings" wide>
+      <p class="muted">Changes apply at once on every server and are recorded in each setting's history.</p>
+      <p class="admin-status" role="status">
+        {saved}
+      </p>
+      <ErrorNotice error={loaded.error} />
+      {!loaded.data && !loaded.error && <p class="muted">Loading…</p>}
+      {groups.length > 0 && (
+        <nav class="settings-toc" aria-label="Setting groups">
+          <ul>
+            {groups.map(([group]) => (
+              <li key={group}>
+                <a href={`#settings-group-${group}`}>{group}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
+      {groups.map(([group, settings]) => (
+        <SettingsGroup
+          // A new version of any key rebuilds the form from the server's values.
+          key={`${group}:${settings.map((setting) => setting.version).join(',')}`}
+          group={group}
+          settings={settings}
+          onSaved={(message) => {
+            setSaved(message);
+            loaded.reload();
+          }}
+        />
+      ))}
+    </Page>
+  );
+}
