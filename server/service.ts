@@ -37,6 +37,7 @@ import { createDependencyProbe } from './dependency-probe.js';
 import { startPeriodicJob } from './periodic-job.js';
 import type { Role } from './roles.js';
 import { collectSystemStats } from './system-stats.js';
+import { temporalUiLink } from '../workflows/review-link.js';
 
 /** Chat retention is a cleanup, not a guarantee to the minute; once a minute is plenty. */
 const CHAT_RETENTION_INTERVAL_MS = 60_000;
@@ -218,7 +219,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         feeds,
         watcher: new RoomWatcher(feeds, rooms, settings, logger),
       };
-      const app = createHttpApp({ config, logger, readiness, metrics: metrics.http, api: { accounts, cookies: cookiePolicyFor(config), reviews, gateway }, webClient: {} });
+      const app = createHttpApp({
+        config,
+        logger,
+        readiness,
+        metrics: metrics.http,
+        api: { accounts, cookies: cookiePolicyFor(config), reviews, gateway, reviewLink: temporalUiLink(config.temporal.ui_url, config.temporal.namespace) },
+        webClient: {},
+      });
       const httpServer = createServer(app.callback());
       const realtime = new RealtimeGateway(gateway, { registry: metrics.registry });
       realtime.attach(httpServer);

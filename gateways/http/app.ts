@@ -5,6 +5,7 @@ import type { Logger } from '../../observability/logger.js';
 import type { HttpMetrics } from '../../observability/metrics.js';
 import type { ReadinessProbe } from '../../server/readiness.js';
 import type { ReviewClient } from '../../workflows/review-client.js';
+import type { ReviewLink } from '../../workflows/review-link.js';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { accessLog } from './access-log.js';
 import { bearerCallerResolver } from './authenticate.js';
@@ -49,6 +50,8 @@ export interface HttpAppOptions {
     cookies: CookiePolicy;
     /** Review workflows for the admin endpoints; without it they answer `unavailable`. */
     reviews?: ReviewClient;
+    /** Links reviews to their workflow in the Temporal UI. */
+    reviewLink?: ReviewLink;
     /** Rooms, notifications and the realtime gateway; without it only the accounts API is served. */
     gateway?: GatewayDeps;
   };
@@ -97,7 +100,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     mountUserRoutes(api, accounts);
     mountWebAuthnRoutes(api, accounts, cookies);
     mountOAuth2Routes(api, accounts, cookies);
-    mountAdminRoutes(api, accounts, options.api.reviews);
+    mountAdminRoutes(api, accounts, options.api.reviews, options.api.reviewLink);
     mountPublicRoutes(api, accounts);
     const { gateway } = options.api;
     if (gateway) {

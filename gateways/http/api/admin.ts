@@ -50,6 +50,7 @@ export const ReviewView = z
       expiresAt: z.string().meta({ format: 'date-time' }),
       decision: decision.optional(),
       userId: z.string().optional().meta({ description: 'The account approval created' }),
+      workflowUrl: z.string().optional().meta({ description: 'The review workflow in the Temporal UI (when temporal.ui_url is set)' }),
     }),
     z.object({
       reviewId: z.string(),
@@ -61,6 +62,7 @@ export const ReviewView = z
       requestedAt: z.string().meta({ format: 'date-time' }),
       expiresAt: z.string().meta({ format: 'date-time' }),
       decision: decision.optional(),
+      workflowUrl: z.string().optional().meta({ description: 'The review workflow in the Temporal UI (when temporal.ui_url is set)' }),
     }),
   ])
   .meta({ id: 'Review', description: 'A review as its workflow answers; a signup review never shows the credentials it holds.' });
@@ -74,6 +76,7 @@ export const ReviewSummary = z
     state: z.enum(REVIEW_STATES),
     startTime: z.string().meta({ format: 'date-time' }),
     status: z.string().meta({ description: 'The Temporal execution status: RUNNING, COMPLETED, ...' }),
+    workflowUrl: z.string().optional().meta({ description: 'The review workflow in the Temporal UI (when temporal.ui_url is set)' }),
   })
   .meta({ id: 'ReviewSummary' });
 

@@ -5,6 +5,7 @@ import type { UserCaller } from '../../../accounts/model.js';
 import type { UserChange } from '../../../accounts/user-admin.js';
 import { AppError } from '../../../errors/app-error.js';
 import type { ReviewClient } from '../../../workflows/review-client.js';
+import type { ReviewLink } from '../../../workflows/review-link.js';
 import * as api from '../api/admin.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { userView } from '../views.js';
@@ -17,7 +18,11 @@ const DEFAULT_USER_PAGE = 50;
  * accounts/admin-policy.ts), reviews through the `ReviewClient` with `user:<username>` as the
  * reviewer, as `svc review` uses `cli:<user>@<host>`.
  */
-export function mountAdminRoutes(router: EndpointRouter, accounts: Accounts, reviews: ReviewClient | undefined): void {
+export function mountAdminRoutes(router: EndpointRouter, accounts: Accounts, reviews: ReviewClient | undefined, link: ReviewLink = () => undefined): void {
+  const linked = <T extends { reviewId: string }>(review: T): T & { workflowUrl?: string } => {
+    const workflowUrl = link(review.reviewId);
+    return workflowUrl === undefined ? review : { ...review, workflowUrl };
+  };
   const client = (): ReviewClient => {
     if (reviews) return reviews;
     throw new AppError('unavailable', 'review workflows need Temporal; this gateway was started without a review client');
@@ -60,18 +65,18 @@ export function mountAdminRoutes(router: EndpointRouter, accounts: Accounts, rev
     .mount(api.adminListReviews, async (ctx, { query }) => {
       const { limit, kind, mode, state } = query;
       ctx.body = {
-        reviews: await client().list({ limit: limit ?? DEFAULT_REVIEW_LIMIT, ...(kind ? { kind } : {}), ...(mode ? { mode } : {}), ...(state ? { state } : {}) }),
+        reviews: (await client().list({ limit: limit ?? DEFAULT_REVIEW_LIMIT, ...(kind ? { kind } : {}), ...(mode ? { mode } : {}), ...(state ? { state } : {}) })).map(linked),
       };
     })
     .mount(api.adminGetReview, async (ctx, { params }) => {
-      ctx.body = await client().show(params.reviewId);
+      ctx.body = linked(await client().show(params.reviewId));
     })
     .mount(api.adminApproveReview, async (ctx, { caller, params, body }) => {
       const reason = body?.reason;
-      ctx.body = await client().approve(params.reviewId, { reviewer: reviewerOf(caller), ...(reason !== undefined ? { reason } : {}) });
+      ctx.body = linked(await client().approve(params.reviewId, { reviewer: reviewerOf(caller), ...(reason !== undefined ? { reason } : {}) }));
     })
     .mount(api.adminRejectReview, async (ctx, { caller, params, body }) => {
-      ctx.body = await client().reject(params.reviewId, { reviewer: reviewerOf(caller), reason: body.reason });
+      ctx.body = linked(await client().reject(params.reviewId, { reviewer: reviewerOf(caller), reason: body.reason }));
     });
 }
 

@@ -55,6 +55,16 @@ export function ReviewDetails(props: { reviewId?: string; params?: { reviewId?: 
             <dt>Expires</dt>
             <dd>{when(review.expiresAt)}</dd>
             {review.decision && <DecisionFacts decision={review.decision} />}
+            {review.workflowUrl && (
+              <>
+                <dt>Workflow</dt>
+                <dd>
+                  <a href={review.workflowUrl} target="_blank" rel="noopener noreferrer">
+                    Open in the Temporal UI<span class="visually-hidden"> (opens in a new tab)</span>
+                  </a>
+                </dd>
+              </>
+            )}
           </dl>
           {review.state === 'pending' && <Decision reviewId={review.reviewId} subject={subject} onDecided={loaded.reload} />}
         </>

@@ -78,6 +78,14 @@ export function ReviewsList() {
             </h2>
             <p class="muted">
               {review.kind === 'registration' ? `${review.mode} signup` : 'new room'}, requested {when(review.startTime)} · <span class="badge">{review.state}</span>
+              {review.workflowUrl && (
+                <>
+                  {' · '}
+                  <a href={review.workflowUrl} target="_blank" rel="noopener noreferrer">
+                    Workflow in the Temporal UI<span class="visually-hidden"> for {review.subject} (opens in a new tab)</span>
+                  </a>
+                </>
+              )}
             </p>
             {review.state === 'pending' && (
               <Decision
