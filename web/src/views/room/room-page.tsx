@@ -1,6 +1,20 @@
+import { useEffect, useState } from 'preact/hooks';
+import { RoomSession } from '../../state/room.js';
 import { Page } from '../../ui/page.js';
+import { Player } from './player/player.js';
 
-// Placeholder until this page is built (issue 11 integration branch only).
-export function RoomPage() {
-  return <Page title="Room" />;
+// Placeholder until this page is built (issue 11 integration branch only): opens the room and
+// shows its player, so the player and its end-to-end tests have a page to live in.
+export function RoomPage(props: { roomId?: string; params?: { roomId?: string } }) {
+  const roomId = props.params?.roomId ?? props.roomId ?? '';
+  const [room] = useState(() => new RoomSession(roomId));
+  useEffect(() => {
+    room.start();
+    return () => room.stop();
+  }, [room]);
+  return (
+    <Page title={room.view.value?.room.name ?? 'Room'} wide>
+      <Player room={room} />
+    </Page>
+  );
 }
