@@ -38,6 +38,7 @@ export function Controls(props: ControlsProps) {
   const send = (command: RoomCommand): void => {
     setError(null);
     const sentAt = sync.serverNow();
+    sync.sent(command.kind);
     room.send(command, sentAt === undefined ? {} : { sentAt }).catch(setError);
   };
   const seekTo = (position: number): void => {

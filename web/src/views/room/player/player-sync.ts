@@ -93,6 +93,11 @@ export class PlayerSync {
     return Math.round(Math.min(START_IN_MAX_MS, Math.max(START_IN_MIN_MS, 2 * (this.clock.rtt ?? 0))));
   }
 
+  /** A command this player sent (the bench times a pause from here to its effect elsewhere). */
+  sent(kind: string): void {
+    if (kind === 'playback.pause') this.stats?.pauseSentAt.push(localNow());
+  }
+
   /** The click on "Click to join playback": a user gesture, so play() is allowed from now on. */
   join(): void {
     this.blocked.value = false;
