@@ -126,7 +126,7 @@ async function open(room: BenchRoom, member: Member, media: MediaServer, delayed
   await signInPage(person.page, member.username);
   await person.page.evaluate(`localStorage.setItem('svc.debug.sync', '1')`);
   await person.page.goto(`/rooms/${room.roomId}`);
-  await person.page.getByRole('region', { name: 'Player' }).waitFor();
+  await person.page.getByRole('button', { name: 'Fullscreen' }).waitFor();
   return person;
 }
 

@@ -40,7 +40,11 @@ async function openRoom(on: WebBed, member: Member, roomId: string): Promise<Per
   const person = await on.person({ allowHosts: [media.host] });
   await signInPage(person.page, member.username);
   await person.page.goto(`/rooms/${roomId}`);
-  await person.page.getByRole('region', { name: 'Player' }).waitFor();
+  try {
+    await person.page.getByRole('button', { name: 'Fullscreen' }).waitFor({ timeout: SETTLE_MS });
+  } catch (error) {
+    throw new Error(`the player did not open: ${await person.page.innerText('main').catch(() => '?')} ${person.problems.join('; ')}`, { cause: error });
+  }
   return person;
 }
 

@@ -27,8 +27,11 @@ export function Player(props: { room: RoomSession }) {
   const mediaId = view?.playback.mediaId ?? null;
   const item: MediaItem | null = view?.playlist?.find((entry) => entry.id === mediaId) ?? null;
 
+  // The <video> element exists once the room's view has arrived: the sync starts with it.
+  const opened = view !== null;
   useEffect(() => {
-    const video = videoRef.current!;
+    const video = videoRef.current;
+    if (!video) return;
     const created = new PlayerSync(video, room);
     created.start();
     setSync(created);
@@ -43,8 +46,9 @@ export function Player(props: { room: RoomSession }) {
       clearInterval(timer);
       stopEvents();
       created.stop();
+      setSync(null);
     };
-  }, [room]);
+  }, [room, opened]);
 
   // Load the current item when it changes (by id, url or provider; an edit of its title does not reload).
   const itemKey = item ? `${item.id}|${item.url}|${item.provider}|${item.live}` : '';
@@ -73,7 +77,16 @@ export function Player(props: { room: RoomSession }) {
     };
   }, [sync, itemKey]); // itemKey stands for the fields of item that matter
 
-  if (!view) return null;
+  if (!view) {
+    const connection = room.connection.status.value;
+    return (
+      <section class="player" aria-label="Player">
+        <p class="player-status" role="status" aria-live="polite">
+          {connection.state === 'ended' ? `Could not open the room: ${connection.reason}` : 'Connecting…'}
+        </p>
+      </section>
+    );
+  }
   const blocked = sync?.blocked.value === true && view.playback.playing;
   const status = statusText(view, room.connection.status.value, last);
 
