@@ -69,9 +69,7 @@ export async function startWebBed(label: string, options: WebBedOptions = {}): P
     args: [
       // Containers often have a tiny /dev/shm; Chromium then crashes tabs under load.
       '--disable-dev-shm-usage',
-      // Headless Chromium lets media autoplay unless told otherwise: without `autoplay`, ask for
-      // the policy a person's browser has (play needs a gesture), so autoplay blocking is testable.
-      options.autoplay ? '--autoplay-policy=no-user-gesture-required' : '--autoplay-policy=document-user-activation-required',
+      ...(options.autoplay ? ['--autoplay-policy=no-user-gesture-required'] : []),
     ],
   });
   const contexts: BrowserContext[] = [];
