@@ -8,7 +8,7 @@
 import { signal } from '@preact/signals';
 import type { RoomCommand } from '../../../actors/room/commands.js';
 import { CLOSE, clockSample, connectProtocols, realtimePath } from '../../../gateways/ws/protocol-constants.js';
-import type { ErrorShape, EventMessage, NotificationMessage, PlayerState, ResumedMessage, ServerMessage, SnapshotMessage } from '../../../gateways/ws/protocol.js';
+import type { ErrorShape, EventMessage, NotificationMessage, PlayerState, PongMessage, ResumedMessage, ServerMessage, SnapshotMessage } from '../../../gateways/ws/protocol.js';
 import { api, call } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 
@@ -49,7 +49,7 @@ export class RoomConnection {
   private closedByUs = false;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly pending = new Map<string, Pending>();
-  private readonly pings = new Map<number, (sample: { offset: number; rtt: number }) => void>();
+  private readonly pings = new Map<number, (pong: Pick<PongMessage, 't0' | 't1' | 't2'>) => void>();
 
   constructor(
     readonly roomId: string,
@@ -109,13 +109,17 @@ export class RoomConnection {
     });
   }
 
-  /** One clock sample (R10): offset is server clock minus local clock (`Date.now()`). */
-  ping(): Promise<{ offset: number; rtt: number }> {
+  /**
+   * One clock sample (R10): offset is server clock minus the local clock `clock` (default
+   * `Date.now`; the player passes `performance.timeOrigin + performance.now()`, the clock its
+   * frames are timed with, so that the offset applies to them as is).
+   */
+  ping(clock: () => number = Date.now): Promise<{ offset: number; rtt: number }> {
     const socket = this.socket;
     if (!socket || socket.readyState !== WebSocket.OPEN) return Promise.reject(new Error('not connected'));
-    const t0 = Date.now() + Math.random() / 1000; // unique key; sub-ms noise is harmless to the formula
+    const t0 = clock() + Math.random() / 1000; // unique key; sub-ms noise is harmless to the formula
     return new Promise((resolve) => {
-      this.pings.set(t0, resolve);
+      this.pings.set(t0, (pong) => resolve(clockSample(pong, clock())));
       socket.send(JSON.stringify({ type: 'ping', t0 }));
     });
   }
@@ -151,7 +155,7 @@ export class RoomConnection {
       case 'pong': {
         const resolve = this.pings.get(message.t0);
         this.pings.delete(message.t0);
-        resolve?.(clockSample(message, Date.now()));
+        resolve?.(message);
         break;
       }
       case 'notification':

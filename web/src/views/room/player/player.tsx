@@ -1,10 +1,142 @@
-import type { RoomSession } from '../../../state/room.js';
-
 /**
- * The synchronized player of a room (placeholder on the integration branch until the player
- * lands): the room page renders it with the open RoomSession.
+ * The synchronized player of a room: a <video> element for the current playlist item, kept in
+ * step with the room by PlayerSync (player-sync.ts), with controls, a status line, and a
+ * "Click to join playback" overlay when the browser refuses to play without a gesture.
  */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { MediaItem } from '../../../../../actors/room/model.js';
+import type { RoomSession } from '../../../state/room.js';
+import { Controls } from './controls.js';
+import { PlayerSync } from './player-sync.js';
+import { loadSource } from './sources.js';
+import { statusText, type LastChange } from './status.js';
+import './player.css';
+
+/** How often the controls show the element's time (display only: sync never reads it). */
+const DISPLAY_MS = 250;
+
 export function Player(props: { room: RoomSession }) {
-  const media = props.room.view.value?.playback.mediaId;
-  return <div class="player-placeholder">{media ? 'Player' : 'Nothing is playing'}</div>;
+  const { room } = props;
+  const frame = useRef<HTMLDivElement>(null);
+  const videoRef = useRef<HTMLVideoElement>(null);
+  const [sync, setSync] = useState<PlayerSync | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [last, setLast] = useState<LastChange | null>(null);
+  const [display, setDisplay] = useState({ position: 0, duration: 0, volume: 1, muted: false });
+  const view = room.view.value;
+  const mediaId = view?.playback.mediaId ?? null;
+  const item: MediaItem | null = view?.playlist?.find((entry) => entry.id === mediaId) ?? null;
+
+  // The <video> element exists once the room's view has arrived: the sync starts with it.
+  const opened = view !== null;
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    const created = new PlayerSync(video, room);
+    created.start();
+    setSync(created);
+    const stopEvents = room.onEvent((event) => {
+      if (event.type === 'playback') setLast({ cause: event.cause, by: event.by });
+    });
+    const timer = setInterval(
+      () => setDisplay({ position: video.currentTime, duration: video.duration, volume: video.volume, muted: video.muted }),
+      DISPLAY_MS,
+    );
+    return () => {
+      clearInterval(timer);
+      stopEvents();
+      created.stop();
+      setSync(null);
+    };
+  }, [room, opened]);
+
+  // Load the current item when it changes (by id, url or provider; an edit of its title does not reload).
+  const itemKey = item ? `${item.id}|${item.url}|${item.provider}|${item.live}` : '';
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video || !sync) return;
+    setLoadError(null);
+    if (!item) {
+      sync.setMedia(null, false);
+      return;
+    }
+    let detach: (() => void) | null = null;
+    let cancelled = false;
+    sync.setMedia(null, item.live);
+    loadSource(video, item).then(
+      (release) => {
+        if (cancelled) return release();
+        detach = release;
+        sync.setMedia(item.id, item.live);
+      },
+      (error: unknown) => setLoadError(error instanceof Error ? error.message : String(error)),
+    );
+    return () => {
+      cancelled = true;
+      detach?.();
+    };
+  }, [sync, itemKey]); // itemKey stands for the fields of item that matter
+
+  if (!view) {
+    const connection = room.connection.status.value;
+    return (
+      <section class="player" aria-label="Player">
+        <p class="player-status" role="status" aria-live="polite">
+          {connection.state === 'ended' ? `Could not open the room: ${connection.reason}` : 'Connecting…'}
+        </p>
+      </section>
+    );
+  }
+  const blocked = sync?.blocked.value === true && view.playback.playing;
+  const status = statusText(view, room.connection.status.value, last);
+
+  return (
+    <section class="player" aria-label="Player">
+      <div class="player-frame" ref={frame}>
+        <video
+          ref={videoRef}
+          class="player-video"
+          playsInline
+          preload="auto"
+          aria-label={item ? `Video: ${item.title}` : 'Video'}
+          onEnded={() => sync?.ended()}
+          onError={() => item && setLoadError('The media could not be loaded (its address may be wrong or the server refused it).')}
+        >
+          {item?.subtitles.map((subtitle, index) => (
+            <track key={subtitle.url} kind="subtitles" src={subtitle.url} label={subtitle.name} srcLang={subtitle.language} default={index === 0} />
+          ))}
+        </video>
+        {!item && <p class="player-empty">{mediaId ? 'The current item is not visible to you' : 'Nothing is playing'}</p>}
+        {blocked && (
+          <div class="player-overlay">
+            <button type="button" class="button-primary player-join" onClick={() => sync?.join()}>
+              Click to join playback
+            </button>
+          </div>
+        )}
+      </div>
+      <p class="player-status" role="status" aria-live="polite">
+        {item && <span class="player-title">{item.title}: </span>}
+        {status}
+      </p>
+      {loadError && (
+        <div class="notice notice-error" role="alert">
+          <p>{loadError}</p>
+        </div>
+      )}
+      {sync && (
+        <Controls
+          room={room}
+          sync={sync}
+          video={videoRef.current}
+          position={display.position}
+          duration={display.duration}
+          volume={display.volume}
+          muted={display.muted}
+          live={item?.live ?? false}
+          onFullscreen={() => void frame.current?.requestFullscreen?.().catch(() => undefined)}
+        />
+      )}
+    </section>
+  );
 }

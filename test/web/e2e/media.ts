@@ -1,0 +1,81 @@
+/**
+ * Media for the player's end-to-end tests and `npm run bench:sync`: a test video made with
+ * Debian's ffmpeg (VP8 + Opus WebM, which Chromium always plays: a visible clock and frame
+ * counter from `testsrc2`, a keyframe every second so seeks land fast), served with Range
+ * support by a tiny `send` server on 127.0.0.1, and a browser signed in by seeding its session.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import send from 'send';
+
+const run = promisify(execFile);
+
+export const TEST_VIDEO_SECONDS = 60;
+
+/** Writes a `seconds`-long 640x360 WebM into a fresh temp folder; returns its folder and file name. */
+export async function makeTestVideo(seconds = TEST_VIDEO_SECONDS): Promise<{ dir: string; file: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-media-'));
+  const file = 'clock.webm';
+  // Low bitrate and the fastest VP8 settings: the machine is shared; the picture only has to show the time.
+  await run('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y'],
+    ...['-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=30:duration=${seconds}`],
+    ...['-f', 'lavfi', '-i', `anullsrc=channel_layout=stereo:sample_rate=48000`],
+    ...['-t', String(seconds), '-map', '0:v', '-map', '1:a'],
+    ...['-c:v', 'libvpx', '-b:v', '400k', '-deadline', 'realtime', '-cpu-used', '8', '-g', '30', '-keyint_min', '30'],
+    ...['-c:a', 'libopus', '-b:a', '32k'],
+    join(dir, file),
+  ]);
+  return { dir, file };
+}
+
+export interface MediaServer {
+  /** host:port, to allow in `bed.person({ allowHosts })`. */
+  host: string;
+  url(file: string): string;
+  close(): Promise<void>;
+}
+
+/** Serves `dir` on 127.0.0.1 with Range requests (what <video> seeking needs). */
+export async function serveMedia(dir: string): Promise<MediaServer> {
+  const server: Server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://media').pathname;
+    send(request, path, { root: dir })
+      .on('error', (error: { status?: number }) => {
+        response.statusCode = error.status ?? 500;
+        response.end();
+      })
+      .pipe(response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    host,
+    url: (file) => `http://${host}/${file}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * Signs the page in as `username` the way the client keeps a session: a password login from
+ * the page (so the httpOnly refresh cookie lands in this browser), the client's "signed in"
+ * mark, then a reload restores the session.
+ */
+export async function signInPage(page: Page, username: string, password = 'correct horse battery staple'): Promise<void> {
+  await page.goto('/');
+  const status = (await page.evaluate(
+    `fetch('/api/auth/password/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(${JSON.stringify({ username, password })}) }).then((r) => r.status)`,
+  )) as number;
+  if (status !== 200) throw new Error(`sign-in of ${username} answered ${status}`);
+  await page.evaluate(`localStorage.setItem('svc.signedIn', '1')`);
+}

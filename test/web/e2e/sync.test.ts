@@ -1,0 +1,109 @@
+/**
+ * The synchronized player in Chromium against the whole service: two members in one room,
+ * one steers from the player's controls (play, seek, pause) and the other follows; a late
+ * joiner lands where the room is. Media is an ffmpeg test video served from 127.0.0.1 with Range support.
+ */
+import test from 'ava';
+import type { Page } from 'playwright-core';
+import { checkAtBothWidths, startWebBed, type Person, type WebBed } from './browser.js';
+import { makeTestVideo, serveMedia, signInPage, type MediaServer } from './media.js';
+import type { Member } from '../../gateways/bed.js';
+
+/** Positions of two pages at one instant may differ by this much once settled (the engine aims at 15 ms; CI machines are busy). */
+const TOLERANCE_S = 0.15;
+const SETTLE_MS = 15_000;
+
+let bed: WebBed;
+let media: MediaServer;
+test.before(async () => {
+  const video = await makeTestVideo();
+  media = await serveMedia(video.dir);
+  bed = await startWebBed('web_sync', { autoplay: true });
+});
+test.after.always(async () => {
+  await Promise.allSettled([bed?.close(), media?.close()]);
+});
+
+/** A room owned by `owner` with `others` as members and the test video current (paused at 0). */
+async function roomWithVideo(on: WebBed, owner: Member, others: Member[]): Promise<string> {
+  const created = await on.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Movie night' }, owner.token);
+  const roomId = created.body.room.id;
+  for (const member of others) await on.call('POST', `/api/rooms/${roomId}/join`, {}, member.token);
+  const added = await on.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'Test clock', url: media.url('clock.webm') }, owner.token);
+  await on.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: added.body.item.id }, owner.token);
+  return roomId;
+}
+
+async function openRoom(on: WebBed, member: Member, roomId: string): Promise<Person> {
+  const person = await on.person({ allowHosts: [media.host] });
+  await signInPage(person.page, member.username);
+  await person.page.goto(`/rooms/${roomId}`);
+  try {
+    await person.page.getByRole('button', { name: 'Fullscreen' }).waitFor({ timeout: SETTLE_MS });
+  } catch (error) {
+    throw new Error(`the player did not open: ${await person.page.innerText('main').catch(() => '?')} ${person.problems.join('; ')}`, { cause: error });
+  }
+  return person;
+}
+
+/** The video's position in seconds at wall-clock `at` ms (extrapolated from one reading at the page's own instant). */
+async function positionAt(page: Page, at: number): Promise<number> {
+  const [time, now, paused, rate] = (await page.evaluate(
+    `(() => { const v = document.querySelector('video'); return [v.currentTime, performance.timeOrigin + performance.now(), v.paused, v.playbackRate]; })()`,
+  )) as [number, number, boolean, number];
+  return paused ? time : time + ((at - now) / 1000) * rate;
+}
+
+/** Polls until every page is within tolerance of the first and past `minimum` seconds; answers the spread. */
+async function settled(pages: Page[], minimum = 0): Promise<number> {
+  const deadline = Date.now() + SETTLE_MS;
+  let spread = Number.POSITIVE_INFINITY;
+  while (Date.now() < deadline) {
+    const at = Date.now();
+    const positions = await Promise.all(pages.map((page) => positionAt(page, at)));
+    spread = Math.max(...positions) - Math.min(...positions);
+    if (spread <= TOLERANCE_S && Math.min(...positions) >= minimum) return spread;
+    await pages[0]!.waitForTimeout(200);
+  }
+  return spread;
+}
+
+const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).waitFor({ timeout: SETTLE_MS });
+
+test.serial('play, seek and pause from the controls: the other member follows; a late joiner lands in step', async (t) => {
+  const [alice, bob, carol] = await Promise.all([bed.signUp('alice'), bed.signUp('bob'), bed.signUp('carol')]);
+  const roomId = await roomWithVideo(bed, alice, [bob, carol]);
+  const a = await openRoom(bed, alice, roomId);
+  const b = await openRoom(bed, bob, roomId);
+  await status(a.page, 'Paused');
+  await status(b.page, 'Paused');
+  t.deepEqual(await checkAtBothWidths(a.page, 'room-player'), []);
+
+  await a.page.getByRole('button', { name: 'Play' }).click();
+  await status(a.page, 'Playing');
+  await status(b.page, 'Playing');
+  t.true((await settled([a.page, b.page], 1)) <= TOLERANCE_S, 'in step after play');
+
+  // Seek to 0:30 with the seek bar (a range input: its value, then its change, as a drag ends).
+  const seekbar = a.page.getByRole('slider', { name: 'Seek' });
+  t.regex((await seekbar.getAttribute('aria-valuetext')) ?? '', /^\d+:\d\d of 1:00$/);
+  await a.page.evaluate(
+    `(() => { const s = document.querySelector('input[aria-label="Seek"]'); s.value = '30'; s.dispatchEvent(new Event('input', { bubbles: true })); s.dispatchEvent(new Event('change', { bubbles: true })); })()`,
+  );
+  t.true((await settled([a.page, b.page], 30)) <= TOLERANCE_S, 'in step after the seek');
+  // The keyboard moves it too: one step right is one second on.
+  await seekbar.focus();
+  await a.page.keyboard.press('ArrowRight');
+  t.true((await settled([a.page, b.page], 31)) <= TOLERANCE_S, 'in step after a keyboard seek');
+
+  // A late joiner lands where the room is.
+  const c = await openRoom(bed, carol, roomId);
+  await status(c.page, 'Playing');
+  t.true((await settled([a.page, b.page, c.page], 32)) <= TOLERANCE_S, 'the late joiner is in step');
+
+  await a.page.getByRole('button', { name: 'Pause' }).click();
+  await status(b.page, `Paused by ${alice.username}`);
+  await b.page.waitForFunction(`document.querySelector('video').paused`);
+  t.true((await settled([a.page, b.page, c.page])) <= TOLERANCE_S, 'paused on the same frame');
+  t.deepEqual([...a.problems, ...b.problems, ...c.problems], []);
+});

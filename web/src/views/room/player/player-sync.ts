@@ -1,0 +1,242 @@
+/**
+ * Keeps one <video> element in step with the room: samples the frame on screen
+ * (requestVideoFrameCallback; a rAF loop over `currentTime` where that is missing; never
+ * `timeupdate`), feeds the sync engine, applies its actions, keeps the clock estimate fresh and
+ * reports readiness. rVFC does not fire while paused, so a timer ticks the engine too whenever
+ * no frame has come for a while (paused, held for a scheduled start, stalled).
+ */
+import { effect, signal } from '@preact/signals';
+import type { PlayerState } from '../../../../../actors/room/model.js';
+import type { RoomSession } from '../../../state/room.js';
+import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type SyncPhase } from '../../../sync/index.js';
+import { localNow } from './clock.js';
+import { createStats, recordFrame } from './debug-stats.js';
+
+/** The timer path's period, and how long without a frame before it takes over. */
+const TIMER_MS = 50;
+const FRAME_SILENCE_MS = 120;
+/** Lead of a scheduled start for our own play/seek commands: enough for every member's command to arrive. */
+const START_IN_MIN_MS = 250;
+const START_IN_MAX_MS = 1000;
+
+type FrameMeta = { mediaTime: number; expectedDisplayTime: number };
+type FrameVideo = HTMLVideoElement & { requestVideoFrameCallback?(callback: (now: number, meta: FrameMeta) => void): number; cancelVideoFrameCallback?(handle: number): void };
+
+export class PlayerSync {
+  /** play() was refused by the autoplay policy: the page asks for a click. */
+  readonly blocked = signal(false);
+  readonly phase = signal<SyncPhase>('idle');
+  private readonly clock = new ClockEstimator();
+  private readonly engine = new SyncEngine();
+  private readonly stats = createStats();
+  private readonly video: FrameVideo;
+  private mediaId: string | null = null;
+  private live = false;
+  private lastFrameAt = Number.NEGATIVE_INFINITY;
+  private lastReport: PlayerState | null = null;
+  private frameHandle: number | null = null;
+  private rafHandle: number | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private startTimer: ReturnType<typeof setTimeout> | null = null;
+  private stopStatus: (() => void) | null = null;
+  private stopped = false;
+
+  constructor(
+    video: HTMLVideoElement,
+    private readonly room: RoomSession,
+  ) {
+    this.video = video;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.onTimer(), TIMER_MS);
+    this.requestFrame();
+    let wasOpen = false;
+    // A reconnect may reach another gateway over another path: measure the clock afresh and
+    // tell the room our state again. The element keeps playing; the engine corrects gently.
+    this.stopStatus = effect(() => {
+      const open = this.room.connection.status.value.state === 'open';
+      if (open && !wasOpen) {
+        if (this.clock.sampleCount > 0) this.clock.reset();
+        if (this.lastReport) this.room.connection.reportPlayer(this.lastReport, this.mediaId);
+      }
+      wasOpen = open;
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.clearStart();
+    if (this.frameHandle !== null) this.video.cancelVideoFrameCallback?.(this.frameHandle);
+    if (this.rafHandle !== null) cancelAnimationFrame(this.rafHandle);
+    this.stopStatus?.();
+  }
+
+  /** The element now holds `mediaId` (null: nothing); live media is played, not synchronized. */
+  setMedia(mediaId: string | null, live: boolean): void {
+    this.mediaId = mediaId;
+    this.live = live;
+    this.lastReport = null;
+    this.clearStart();
+    this.engine.reset();
+  }
+
+  /** Server time now, when the clock is known (the `sentAt` of commands). */
+  serverNow(): number | undefined {
+    const server = this.clock.serverTime(localNow());
+    return server === null ? undefined : Math.round(server);
+  }
+
+  /** How far ahead our play and seek commands schedule the start: twice the round trip, within bounds. */
+  startInMs(): number {
+    return Math.round(Math.min(START_IN_MAX_MS, Math.max(START_IN_MIN_MS, 2 * (this.clock.rtt ?? 0))));
+  }
+
+  /** A command this player sent (the bench times a pause from here to its effect elsewhere). */
+  sent(kind: string): void {
+    if (kind === 'playback.pause') this.stats?.pauseSentAt.push(localNow());
+  }
+
+  /** The click on "Click to join playback": a user gesture, so play() is allowed from now on. */
+  join(): void {
+    this.blocked.value = false;
+    this.engine.reset();
+    this.tick(this.video.currentTime, localNow());
+    // Within the gesture: a room that plays starts here at once, the engine then aligns it.
+    if (this.video.paused && this.room.view.value?.playback.playing) this.play();
+  }
+
+  /** The element reached the end: the room advances once, whoever reports it. */
+  ended(): void {
+    const mediaId = this.mediaId;
+    if (!mediaId) return;
+    this.report('ended');
+    if (this.room.can('control_playback')) this.room.send({ kind: 'playback.ended', mediaId }).catch(() => undefined);
+  }
+
+  private requestFrame(): void {
+    if (this.stopped) return;
+    const video = this.video;
+    if (video.requestVideoFrameCallback) {
+      this.frameHandle = video.requestVideoFrameCallback((_now, meta) => {
+        const at = performance.timeOrigin + meta.expectedDisplayTime;
+        this.lastFrameAt = localNow();
+        recordFrame(this.stats, meta.mediaTime, at);
+        this.tick(meta.mediaTime, at);
+        this.requestFrame();
+      });
+      return;
+    }
+    // No rVFC: sample currentTime once per animation frame (coarser, still not timeupdate's 4 Hz).
+    this.rafHandle = requestAnimationFrame(() => {
+      if (!video.paused) {
+        this.lastFrameAt = localNow();
+        this.tick(video.currentTime, this.lastFrameAt);
+      }
+      this.requestFrame();
+    });
+  }
+
+  private onTimer(): void {
+    const now = localNow();
+    if (this.clock.pingDue(now) && this.room.connection.status.value.state === 'open') {
+      this.clock.pinged(now);
+      this.room.connection
+        .ping(localNow)
+        .then((sample) => this.clock.add(sample))
+        .catch(() => undefined);
+    }
+    if (now - this.lastFrameAt > FRAME_SILENCE_MS) this.tick(this.video.currentTime, now);
+  }
+
+  private tick(mediaTime: number, at: number): void {
+    const playback = this.room.view.value?.playback ?? null;
+    const video = this.video;
+    if (!playback || this.mediaId === null) return;
+    if (this.live) {
+      // Live media has no shared position: only follow play and pause.
+      if (playback.playing && video.paused) this.play();
+      else if (!playback.playing && !video.paused) video.pause();
+      return;
+    }
+    const now = localNow();
+    // At the end the element stays ended until the room moves on (no replay loop).
+    if (video.ended && playback.mediaId === this.mediaId) {
+      const offset = this.clock.offset ?? 0;
+      if (roomPositionAt(playback, now + offset) >= video.duration - 0.25) return;
+    }
+    const result = this.engine.tick({
+      room: playback,
+      offset: this.clock.offset,
+      now,
+      player: {
+        mediaTime,
+        at,
+        paused: video.paused,
+        playbackRate: video.playbackRate,
+        seeking: video.seeking,
+        buffering: video.readyState < 3 && !video.paused,
+        duration: Number.isFinite(video.duration) ? video.duration : undefined,
+        mediaId: this.mediaId,
+      },
+    });
+    if (this.phase.peek() !== result.phase) this.phase.value = result.phase;
+    if (this.stats) {
+      this.stats.phase = result.phase;
+      this.stats.driftMs = result.driftMs;
+    }
+    for (const action of result.actions) this.apply(action, result.phase);
+    if (result.report) this.report(result.report);
+  }
+
+  private apply(action: PlayerAction, phase: SyncPhase): void {
+    this.stats?.actions.push([localNow(), action.type, phase]);
+    const video = this.video;
+    switch (action.type) {
+      case 'play':
+        this.clearStart();
+        this.play();
+        break;
+      case 'pause':
+        this.clearStart();
+        video.pause();
+        break;
+      case 'seek':
+        video.currentTime = action.position;
+        break;
+      case 'setRate':
+        video.playbackRate = action.rate;
+        break;
+      case 'scheduleStart':
+        this.clearStart();
+        if (!video.paused) video.pause();
+        this.startTimer = setTimeout(
+          () => {
+            this.startTimer = null;
+            this.play();
+          },
+          Math.max(0, action.at - localNow()),
+        );
+        break;
+    }
+  }
+
+  private play(): void {
+    if (this.blocked.peek()) return;
+    this.video.play().catch((error: unknown) => {
+      // Refused without a user gesture: ask for one rather than falling back to muted play.
+      if (error instanceof DOMException && error.name === 'NotAllowedError') this.blocked.value = true;
+    });
+  }
+
+  private report(state: PlayerState): void {
+    this.lastReport = state;
+    this.room.connection.reportPlayer(state, this.mediaId);
+  }
+
+  private clearStart(): void {
+    if (this.startTimer) clearTimeout(this.startTimer);
+    this.startTimer = null;
+  }
+}
