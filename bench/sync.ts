@@ -156,14 +156,14 @@ async function pauses(room: BenchRoom): Promise<Record<string, string>> {
   const delays: number[] = [];
   for (let i = 0; i < PAUSES; i++) {
     const from = await wallNow(lead);
-    await lead.getByRole('button', { name: 'Pause' }).click();
+    await lead.getByRole('button', { name: 'Pause', exact: true }).click();
     await Promise.all(room.people.map((person) => person.page.waitForFunction(`document.querySelector('video').paused`, undefined, { timeout: 10_000 })));
     const sentAt = ((await lead.evaluate(`window.__svcPlayerStats.pauseSentAt`)) as number[]).filter((at) => at >= from)[0]!;
     for (const person of room.people.slice(1)) {
       const applied = (await actionsOf(person.page, sentAt)).find((a) => a[1] === 'pause');
       if (applied) delays.push(applied[0] - sentAt);
     }
-    await lead.getByRole('button', { name: 'Play' }).click();
+    await lead.getByRole('button', { name: 'Play', exact: true }).click();
     await sleep(3000);
   }
   delays.sort((a, b) => a - b);
@@ -184,7 +184,7 @@ async function main(): Promise<void> {
     const room: BenchRoom = { bed, roomId, members, people: [] };
     for (const member of members.slice(0, CONTEXTS - 1)) room.people.push(await open(room, member, media));
 
-    await room.people[0]!.page.getByRole('button', { name: 'Play' }).click();
+    await room.people[0]!.page.getByRole('button', { name: 'Play', exact: true }).click();
     await sleep(3000);
     // (a) the late joiner, timed from opening its page.
     const lead = room.people[0]!.page;

@@ -79,7 +79,7 @@ test.serial('play, seek and pause from the controls: the other member follows; a
   await status(b.page, 'Paused');
   t.deepEqual(await checkAtBothWidths(a.page, 'room-player'), []);
 
-  await a.page.getByRole('button', { name: 'Play' }).click();
+  await a.page.getByRole('button', { name: 'Play', exact: true }).click();
   await status(a.page, 'Playing');
   await status(b.page, 'Playing');
   t.true((await settled([a.page, b.page], 1)) <= TOLERANCE_S, 'in step after play');
@@ -101,7 +101,7 @@ test.serial('play, seek and pause from the controls: the other member follows; a
   await status(c.page, 'Playing');
   t.true((await settled([a.page, b.page, c.page], 32)) <= TOLERANCE_S, 'the late joiner is in step');
 
-  await a.page.getByRole('button', { name: 'Pause' }).click();
+  await a.page.getByRole('button', { name: 'Pause', exact: true }).click();
   await status(b.page, `Paused by ${alice.username}`);
   await b.page.waitForFunction(`document.querySelector('video').paused`);
   t.true((await settled([a.page, b.page, c.page])) <= TOLERANCE_S, 'paused on the same frame');

@@ -3,7 +3,7 @@ import { api, call } from '../../api/client.js';
 import type { Schemas } from '../../api/types.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useLoad } from '../../ui/use-load.js';
-import { useAction } from './use-action.js';
+import { useAction } from '../../ui/use-action.js';
 
 type Preferences = Schemas['NotificationPreferences'];
 type Kind = keyof Preferences;

@@ -2,7 +2,7 @@ import { api, call } from '../../api/client.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useLoad } from '../../ui/use-load.js';
 import { formatTime } from './format.js';
-import { useAction } from './use-action.js';
+import { useAction } from '../../ui/use-action.js';
 
 /**
  * Identities at the server's OAuth2 / OIDC provider instances. Binding leaves for the provider

@@ -5,7 +5,7 @@ import { useLoad } from '../../ui/use-load.js';
 import { AuthError } from '../auth/auth-error.js';
 import { createPasskey, passkeysSupported } from '../auth/passkey-client.js';
 import { formatTime } from './format.js';
-import { useAction } from './use-action.js';
+import { useAction } from '../../ui/use-action.js';
 
 /** The account's passkeys: add one from this device, remove one (not the last way to sign in). */
 export function PasskeysSection(props: { onChanged: () => void }) {

@@ -7,7 +7,7 @@ import { Field, SubmitButton } from '../../ui/field.js';
 import { issueFor } from '../auth/issue.js';
 import { NewPasswordFields, newPasswordProblem, type NewPassword } from '../auth/new-password.js';
 import { startRegistration } from '../auth/opaque-client.js';
-import { useAction } from './use-action.js';
+import { useAction } from '../../ui/use-action.js';
 
 /**
  * Set or change the password. An account with a direct-transport (argon2) password proves the

@@ -4,7 +4,7 @@ import { session, type User } from '../../state/session.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { issueFor } from '../auth/issue.js';
-import { useAction } from './use-action.js';
+import { useAction } from '../../ui/use-action.js';
 
 /** The display name others see in rooms. */
 export function ProfileSection(props: { user: User }) {

@@ -4,7 +4,7 @@ import { signOut } from '../../state/session.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useLoad } from '../../ui/use-load.js';
 import { formatTime } from './format.js';
-import { useAction } from './use-action.js';
+import { useAction } from '../../ui/use-action.js';
 
 /** Where the account is signed in, with a way to end any one session or all of them. */
 export function SessionsSection() {

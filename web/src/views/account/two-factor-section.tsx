@@ -5,7 +5,7 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { issueFor } from '../auth/issue.js';
 import { RecoveryCodes } from './recovery-codes.js';
-import { useAction } from './use-action.js';
+import { useAction } from '../../ui/use-action.js';
 
 type Setup = { secret: string; otpauthUrl: string };
 

@@ -8,7 +8,7 @@ import { asApiError } from '../../api/errors.js';
 import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
-import { useAction } from './use-action.js';
+import { useAction } from '../../ui/use-action.js';
 
 interface HeaderRow {
   name: string;

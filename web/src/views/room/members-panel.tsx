@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import type { MemberView } from '../../state/room-view.js';
 import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
-import { useAction } from './use-action.js';
+import { useAction } from '../../ui/use-action.js';
 
 type Role = MemberView['role'];
 const ROLES: Role[] = ['admin', 'member', 'guest'];

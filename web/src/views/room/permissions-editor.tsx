@@ -9,7 +9,7 @@ import type { Schemas } from '../../api/types.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { SubmitButton } from '../../ui/field.js';
 import { useLoad } from '../../ui/use-load.js';
-import { useAction } from './use-action.js';
+import { useAction } from '../../ui/use-action.js';
 
 type Role = 'admin' | 'member' | 'guest';
 const ROLES: Role[] = ['admin', 'member', 'guest'];

@@ -7,7 +7,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { AddMediaForm } from './add-media-form.js';
-import { useAction } from './use-action.js';
+import { useAction } from '../../ui/use-action.js';
 
 export function PlaylistPanel(props: { session: RoomSession }) {
   const { session } = props;

@@ -10,7 +10,7 @@ import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { PermissionsEditor } from './permissions-editor.js';
-import { useAction } from './use-action.js';
+import { useAction } from '../../ui/use-action.js';
 
 export function SettingsPanel(props: { session: RoomSession }) {
   const { session } = props;
