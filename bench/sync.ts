@@ -18,7 +18,7 @@
  */
 import type { Page } from 'playwright-core';
 import type { Member } from '../test/gateways/bed.js';
-import { startWebBed, type Person, type WebBed } from '../test/web/e2e/browser.js';
+import { startWebBed, waitForPage, type Person, type WebBed } from '../test/web/e2e/browser.js';
 import { makeTestVideo, serveMedia, signInPage, type MediaServer } from '../test/web/e2e/media.js';
 import { percentile } from './percentile.js';
 
@@ -157,7 +157,7 @@ async function pauses(room: BenchRoom): Promise<Record<string, string>> {
   for (let i = 0; i < PAUSES; i++) {
     const from = await wallNow(lead);
     await lead.getByRole('button', { name: 'Pause', exact: true }).click();
-    await Promise.all(room.people.map((person) => person.page.waitForFunction(`document.querySelector('video').paused`, undefined, { timeout: 10_000 })));
+    await Promise.all(room.people.map((person) => waitForPage(person.page, `document.querySelector('video').paused`)));
     const sentAt = ((await lead.evaluate(`window.__svcPlayerStats.pauseSentAt`)) as number[]).filter((at) => at >= from)[0]!;
     for (const person of room.people.slice(1)) {
       const applied = (await actionsOf(person.page, sentAt)).find((a) => a[1] === 'pause');

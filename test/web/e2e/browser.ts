@@ -141,3 +141,16 @@ export async function checkAtBothWidths(page: Page, name: string): Promise<strin
   await page.setViewportSize(VIEWPORTS.desktop);
   return problems;
 }
+
+/**
+ * Waits until `expression` is truthy in the page. Playwright's waitForFunction evaluates its
+ * predicate with eval inside the page, which the client's CSP (no 'unsafe-eval') forbids;
+ * page.evaluate goes through the DevTools protocol, which the CSP does not govern.
+ */
+export async function waitForPage(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { checkAtBothWidths, startWebBed, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
 import { makeTestVideo, serveMedia, signInPage, type MediaServer } from './media.js';
 import type { Member } from '../../gateways/bed.js';
 
@@ -103,7 +103,7 @@ test.serial('play, seek and pause from the controls: the other member follows; a
 
   await a.page.getByRole('button', { name: 'Pause', exact: true }).click();
   await status(b.page, `Paused by ${alice.username}`);
-  await b.page.waitForFunction(`document.querySelector('video').paused`);
+  await waitForPage(b.page, `document.querySelector('video').paused`);
   t.true((await settled([a.page, b.page, c.page])) <= TOLERANCE_S, 'paused on the same frame');
   t.deepEqual([...a.problems, ...b.problems, ...c.problems], []);
 });
