@@ -18,8 +18,8 @@
  */
 import type { Page } from 'playwright-core';
 import type { Member } from '../test/gateways/bed.js';
-import { startWebBed, waitForPage, type Person, type WebBed } from '../test/web/e2e/browser.js';
-import { makeTestVideo, serveMedia, signInPage, type MediaServer } from '../test/web/e2e/media.js';
+import { signInPage, startWebBed, waitForPage, type Person, type WebBed } from '../test/web/e2e/browser.js';
+import { makeTestVideo, serveMedia, type MediaServer } from '../test/web/e2e/media.js';
 import { percentile } from './percentile.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);

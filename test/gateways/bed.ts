@@ -20,6 +20,8 @@ import { freePort, freshDatabase, testStack } from '../harness/stack.js';
 import { conformanceFor } from './openapi-conformance.js';
 
 export const ALLOWED_ORIGIN = 'https://watch.example.com';
+/** The password `signUp()` registers every account with. */
+export const BED_PASSWORD = 'correct horse battery staple';
 
 export interface Answer<T = Record<string, unknown>> {
   status: number;
@@ -137,7 +139,7 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
       const answer = await call<{ accessToken: string; sessionId: string; user: { id: string } }>(
         'POST',
         '/api/auth/password/register',
-        { username, password: 'correct horse battery staple' },
+        { username, password: BED_PASSWORD },
         undefined,
         { 'x-svc-client': 'native' },
       );

@@ -9,9 +9,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import test from 'ava';
 import { waitFor } from '../../fixtures/deadline.js';
-import type { Member } from '../../gateways/bed.js';
-import { makeRoot, signInBrowser, BED_PASSWORD } from './admin-helpers.js';
-import { checkAtBothWidths, startWebBed, type WebBed } from './browser.js';
+import { BED_PASSWORD, type Member } from '../../gateways/bed.js';
+import { makeRoot } from './admin-helpers.js';
+import { checkAtBothWidths, signInPage, startWebBed, type WebBed } from './browser.js';
 
 let bed: WebBed;
 let admin: Member;
@@ -56,7 +56,7 @@ test.serial('an admin approves one pending signup and rejects another with a rea
     await listed(rejected.reviewId);
 
     const { page, problems } = await bed.person();
-    await signInBrowser(page, admin.username);
+    await signInPage(page, admin.username);
     await page.goto('/admin/reviews');
     await page.getByRole('heading', { name: 'Reviews', level: 1 }).waitFor();
     await page.getByRole('link', { name: `Signup: ${approved.username}` }).waitFor();
@@ -97,7 +97,7 @@ test.serial('a ban from the user page ends the user\'s token; the role control i
   t.is((await bed.call('GET', '/api/me', undefined, victim.token)).status, 200);
 
   const { page, problems } = await bed.person();
-  await signInBrowser(page, admin.username);
+  await signInPage(page, admin.username);
   await page.goto('/admin/users');
   await page.getByLabel('Username starts with').fill(victim.username);
   await page.getByRole('button', { name: 'Search' }).click();
@@ -117,7 +117,7 @@ test.serial('a ban from the user page ends the user\'s token; the role control i
   await makeRoot(bed, root.userId);
   const target = await bed.signUp('promoted');
   const asRoot = await bed.person();
-  await signInBrowser(asRoot.page, root.username);
+  await signInPage(asRoot.page, root.username);
   await asRoot.page.goto(`/admin/users/${target.userId}`);
   await asRoot.page.getByRole('combobox', { name: 'Service role' }).selectOption('admin');
   await asRoot.page.getByRole('button', { name: 'Change role' }).click();
@@ -134,7 +134,7 @@ test.serial('a setting saved in range shows in its history; out of range is refu
   const next = before === 42 ? 43 : 42;
 
   const { page, problems } = await bed.person();
-  await signInBrowser(page, admin.username);
+  await signInPage(page, admin.username);
   await page.goto('/admin/settings');
   const field = page.getByLabel(key, { exact: true });
   await field.fill(String(next));
@@ -167,7 +167,7 @@ test.serial('a setting saved in range shows in its history; out of range is refu
 test.serial('someone who is not an administrator is told so; a visitor is offered to sign in', async (t) => {
   const plain = await bed.signUp('plain');
   const { page, problems } = await bed.person({ viewport: 'phone' });
-  await signInBrowser(page, plain.username);
+  await signInPage(page, plain.username);
   await page.goto('/admin/users');
   await page.getByText('You need to be an administrator to see this page.').waitFor();
   t.is(await page.getByRole('table').count(), 0);
@@ -182,7 +182,7 @@ test.serial('someone who is not an administrator is told so; a visitor is offere
 
 test.serial('overview, users, reviews and settings pass axe and fit a phone', async (t) => {
   const { page, problems } = await bed.person();
-  await signInBrowser(page, admin.username);
+  await signInPage(page, admin.username);
   const pages: [string, string, string][] = [
     ['/admin', 'Administration', 'admin-overview'],
     ['/admin/users', 'Users', 'admin-users'],

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startGatewayBed, type BedOptions, type GatewayBed } from '../../gateways/bed.js';
+import { BED_PASSWORD, startGatewayBed, type BedOptions, type GatewayBed } from '../../gateways/bed.js';
 import { freePort } from '../../harness/stack.js';
 
 export const CHROMIUM_PATH = process.env.SVCTEST_CHROMIUM ?? '/usr/bin/chromium';
@@ -153,4 +153,18 @@ export async function waitForPage(page: Page, expression: string, timeoutMs = 10
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${expression}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * Signs the page in as an existing password account the way the client keeps a session: the
+ * login made from the page (so the httpOnly refresh cookie lands in this browser) and the
+ * client's signed-in mark. The next navigation or reload restores the session.
+ */
+export async function signInPage(page: Page, username: string, password = BED_PASSWORD): Promise<void> {
+  await page.goto('/');
+  const status = (await page.evaluate(
+    `fetch('/api/auth/password/login', { method: 'POST', headers: { 'content-type': 'application/json' }, credentials: 'same-origin', body: ${JSON.stringify(JSON.stringify({ username, password }))} })
+      .then((response) => { if (response.ok) localStorage.setItem('svc.signedIn', '1'); return response.status; })`,
+  )) as number;
+  if (status !== 200) throw new Error(`browser sign-in of ${username} answered ${status}`);
 }

@@ -2,7 +2,7 @@
  * Media for the player's end-to-end tests and `npm run bench:sync`: a test video made with
  * Debian's ffmpeg (VP8 + Opus WebM, which Chromium always plays: a visible clock and frame
  * counter from `testsrc2`, a keyframe every second so seeks land fast), served with Range
- * support by a tiny `send` server on 127.0.0.1, and a browser signed in by seeding its session.
+ * support by a tiny `send` server on 127.0.0.1.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
@@ -11,7 +11,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { Page } from 'playwright-core';
 import send from 'send';
 
 const run = promisify(execFile);
@@ -64,18 +63,4 @@ export async function serveMedia(dir: string): Promise<MediaServer> {
         server.close(() => resolve());
       }),
   };
-}
-
-/**
- * Signs the page in as `username` the way the client keeps a session: a password login from
- * the page (so the httpOnly refresh cookie lands in this browser), the client's "signed in"
- * mark, then a reload restores the session.
- */
-export async function signInPage(page: Page, username: string, password = 'correct horse battery staple'): Promise<void> {
-  await page.goto('/');
-  const status = (await page.evaluate(
-    `fetch('/api/auth/password/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(${JSON.stringify({ username, password })}) }).then((r) => r.status)`,
-  )) as number;
-  if (status !== 200) throw new Error(`sign-in of ${username} answered ${status}`);
-  await page.evaluate(`localStorage.setItem('svc.signedIn', '1')`);
 }

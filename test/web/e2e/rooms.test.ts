@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { checkAtBothWidths, startWebBed, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, signInPage, startWebBed, type Person, type WebBed } from './browser.js';
 
 let bed: WebBed;
 test.before(async () => {
@@ -28,18 +28,10 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
   }
 }
 
-/**
- * A new account signed in in this browser the way the client signs in (the refresh cookie, and
- * the mark that makes the client restore the session on load); the sign-in pages are another
- * part of the client and are tested there.
- */
+/** A new account, signed in in this browser (the sign-in pages are tested in auth.test.ts). */
 async function signIn(person: Person, prefix: string): Promise<string> {
-  const username = `${prefix}_${randomUUID().slice(0, 8)}`;
-  await person.page.goto('/');
-  const status = (await person.page.evaluate(
-    `fetch('/api/auth/password/register', { method: 'POST', headers: { 'content-type': 'application/json' }, credentials: 'same-origin', body: JSON.stringify({ username: ${JSON.stringify(username)}, password: 'correct horse battery staple' }) }).then((r) => { localStorage.setItem('svc.signedIn', '1'); return r.status; })`,
-  )) as number;
-  if (status !== 201) throw new Error(`register answered ${status}`);
+  const { username } = await bed.signUp(prefix);
+  await signInPage(person.page, username);
   await person.page.reload();
   await person.page.getByRole('link', { name: username }).waitFor();
   return username;

@@ -5,8 +5,8 @@
  */
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { checkAtBothWidths, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
-import { makeTestVideo, serveMedia, signInPage, type MediaServer } from './media.js';
+import { checkAtBothWidths, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
+import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
 import type { Member } from '../../gateways/bed.js';
 
 /** Positions of two pages at one instant may differ by this much once settled (the engine aims at 15 ms; CI machines are busy). */

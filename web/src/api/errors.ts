@@ -57,3 +57,8 @@ export function asApiError(error: unknown): ApiError {
     message: offline ? 'cannot reach the server: check your connection' : error instanceof Error ? error.message : String(error),
   });
 }
+
+/** The server's message for one field of a failed request (or none), for `Field`'s `error` prop. */
+export function issueFor(error: unknown, key: string): string | undefined {
+  return error == null ? undefined : asApiError(error).issueFor(key);
+}

@@ -1,7 +1,7 @@
 import { api, call } from '../../api/client.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useLoad } from '../../ui/use-load.js';
-import { formatTime } from './format.js';
+import { formatTime } from '../../ui/format.js';
 import { useAction } from '../../ui/use-action.js';
 
 /**
@@ -39,7 +39,7 @@ export function OAuth2Section(props: { instances: string[]; onChanged: () => voi
               <li key={instance} class="account-item">
                 <div>
                   <p class="account-item-title">{instance}</p>
-                  <p class="muted">{binding ? `Connected ${formatTime(binding.createdAt)}${binding.configured ? '' : ' · this service was removed and no longer signs in'}` : 'Not connected'}</p>
+                  <p class="muted">{binding ? `Connected ${formatTime(binding.createdAt, 'never')}${binding.configured ? '' : ' · this service was removed and no longer signs in'}` : 'Not connected'}</p>
                 </div>
                 {binding ? (
                   <button type="button" class="button-danger" onClick={() => unbind(instance)} disabled={action.busy} aria-label={`Disconnect ${instance}`}>

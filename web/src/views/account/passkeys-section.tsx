@@ -4,7 +4,7 @@ import { Field, SubmitButton } from '../../ui/field.js';
 import { useLoad } from '../../ui/use-load.js';
 import { AuthError } from '../auth/auth-error.js';
 import { createPasskey, passkeysSupported } from '../auth/passkey-client.js';
-import { formatTime } from './format.js';
+import { formatTime } from '../../ui/format.js';
 import { useAction } from '../../ui/use-action.js';
 
 /** The account's passkeys: add one from this device, remove one (not the last way to sign in). */
@@ -44,7 +44,7 @@ export function PasskeysSection(props: { onChanged: () => void }) {
               <div>
                 <p class="account-item-title">{passkey.name}</p>
                 <p class="muted">
-                  Added {formatTime(passkey.createdAt)} · last used {formatTime(passkey.lastUsedAt)}
+                  Added {formatTime(passkey.createdAt, 'never')} · last used {formatTime(passkey.lastUsedAt, 'never')}
                 </p>
               </div>
               <button type="button" class="button-danger" onClick={() => remove(passkey.id)} disabled={action.busy} aria-label={`Remove the passkey ${passkey.name}`}>

@@ -4,7 +4,7 @@ import type { Schemas } from '../../api/types.js';
 import type { PublicInfo } from '../../state/public-info.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
-import { issueFor } from '../auth/issue.js';
+import { issueFor } from '../../api/errors.js';
 import { NewPasswordFields, newPasswordProblem, type NewPassword } from '../auth/new-password.js';
 import { startRegistration } from '../auth/opaque-client.js';
 import { useAction } from '../../ui/use-action.js';

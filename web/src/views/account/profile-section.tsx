@@ -3,7 +3,7 @@ import { api, call } from '../../api/client.js';
 import { session, type User } from '../../state/session.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
-import { issueFor } from '../auth/issue.js';
+import { issueFor } from '../../api/errors.js';
 import { useAction } from '../../ui/use-action.js';
 
 /** The display name others see in rooms. */

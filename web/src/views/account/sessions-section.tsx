@@ -3,7 +3,7 @@ import { api, call } from '../../api/client.js';
 import { signOut } from '../../state/session.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useLoad } from '../../ui/use-load.js';
-import { formatTime } from './format.js';
+import { formatTime } from '../../ui/format.js';
 import { useAction } from '../../ui/use-action.js';
 
 /** Where the account is signed in, with a way to end any one session or all of them. */
@@ -44,10 +44,10 @@ export function SessionsSection() {
                 </p>
                 <p class="muted">
                   Signed in with {item.method}
-                  {item.ip ? ` from ${item.ip}` : ''} · last used {formatTime(item.lastUsedAt)}
+                  {item.ip ? ` from ${item.ip}` : ''} · last used {formatTime(item.lastUsedAt, 'never')}
                 </p>
               </div>
-              <button type="button" onClick={() => revoke(item.id, item.current)} disabled={action.busy} aria-label={item.current ? 'Sign out this browser' : `Sign out the session on ${item.userAgent ?? 'an unknown device'}, last used ${formatTime(item.lastUsedAt)}`}>
+              <button type="button" onClick={() => revoke(item.id, item.current)} disabled={action.busy} aria-label={item.current ? 'Sign out this browser' : `Sign out the session on ${item.userAgent ?? 'an unknown device'}, last used ${formatTime(item.lastUsedAt, 'never')}`}>
                 Sign out
               </button>
             </li>

@@ -3,7 +3,7 @@ import { api, call } from '../../api/client.js';
 import type { Schemas } from '../../api/types.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
-import { issueFor } from '../auth/issue.js';
+import { issueFor } from '../../api/errors.js';
 import { RecoveryCodes } from './recovery-codes.js';
 import { useAction } from '../../ui/use-action.js';
 

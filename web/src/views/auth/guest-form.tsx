@@ -3,7 +3,7 @@ import { api, call } from '../../api/client.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import type { AuthAnswer } from './auth-flow.js';
 import { AuthError } from './auth-error.js';
-import { issueFor } from './issue.js';
+import { issueFor } from '../../api/errors.js';
 
 /** A guest session under a display name, for rooms that admit guests; no account is made. */
 export function GuestForm(props: { onAnswer: (answer: AuthAnswer) => void }) {

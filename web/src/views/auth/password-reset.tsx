@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { AuthError } from './auth-error.js';
-import { issueFor } from './issue.js';
+import { issueFor } from '../../api/errors.js';
 import { NewPasswordFields, newPasswordProblem, type NewPassword } from './new-password.js';
 import { startRegistration } from './opaque-client.js';
 

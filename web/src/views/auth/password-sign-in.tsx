@@ -4,7 +4,7 @@ import { ApiError } from '../../api/errors.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import type { AuthAnswer } from './auth-flow.js';
 import { AuthError } from './auth-error.js';
-import { issueFor } from './issue.js';
+import { issueFor } from '../../api/errors.js';
 import { startLogin } from './opaque-client.js';
 
 /**

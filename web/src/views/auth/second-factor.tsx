@@ -3,7 +3,7 @@ import { api, call } from '../../api/client.js';
 import type { Schemas } from '../../api/types.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { AuthError } from './auth-error.js';
-import { issueFor } from './issue.js';
+import { issueFor } from '../../api/errors.js';
 
 /**
  * The second step of a sign-in that answered `second_factor_required`: a code from the

@@ -4,7 +4,7 @@
  * names the bad field, shown beside it.
  */
 import { useState } from 'preact/hooks';
-import { asApiError } from '../../api/errors.js';
+import { issueFor } from '../../api/errors.js';
 import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
@@ -26,7 +26,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
   const [headers, setHeaders] = useState<HeaderRow[]>([]);
   const [subtitles, setSubtitles] = useState<SubtitleRow[]>([]);
   const action = useAction();
-  const issue = (key: string) => (action.error ? asApiError(action.error).issueFor(key) : undefined);
+  const issue = (key: string) => issueFor(action.error, key);
 
   const submit = async (event: Event) => {
     event.preventDefault();

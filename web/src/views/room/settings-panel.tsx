@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call } from '../../api/client.js';
-import { asApiError } from '../../api/errors.js';
+import { issueFor } from '../../api/errors.js';
 import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
@@ -40,7 +40,7 @@ function RoomSettingsForm(props: { session: RoomSession }) {
   const [waitForAllReady, setWait] = useState(room.waitForAllReady);
   const [saved, setSaved] = useState(false);
   const action = useAction();
-  const issue = (key: string) => (action.error ? asApiError(action.error).issueFor(key) : undefined);
+  const issue = (key: string) => issueFor(action.error, key);
 
   const submit = async (event: Event) => {
     event.preventDefault();

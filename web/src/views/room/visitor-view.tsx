@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
-import { asApiError } from '../../api/errors.js';
+import { issueFor } from '../../api/errors.js';
 import type { Schemas } from '../../api/types.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
@@ -63,7 +63,7 @@ export function VisitorView(props: { view: Schemas['VisitorRoomView']; onChanged
       <form class="form" onSubmit={(event) => void join(event)}>
         {room.requireJoinApproval && <p class="muted">A room admin approves new members.</p>}
         {room.hasPassword && (
-          <Field label="Room password" type="password" autocomplete="off" required value={password} onValue={setPassword} error={error ? asApiError(error).issueFor('password') : undefined} />
+          <Field label="Room password" type="password" autocomplete="off" required value={password} onValue={setPassword} error={issueFor(error, 'password')} />
         )}
         <SubmitButton busy={busy}>{room.requireJoinApproval ? 'Ask to join' : 'Join room'}</SubmitButton>
       </form>

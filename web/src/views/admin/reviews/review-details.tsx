@@ -4,7 +4,7 @@ import type { Schemas } from '../../../api/types.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
 import { useLoad } from '../../../ui/use-load.js';
-import { when } from '../format.js';
+import { formatTime } from '../../../ui/format.js';
 import { Decision } from './decision.js';
 
 export function ReviewDetails(props: { reviewId?: string; params?: { reviewId?: string } }) {
@@ -51,9 +51,9 @@ export function ReviewDetails(props: { reviewId?: string; params?: { reviewId?: 
             <dt>State</dt>
             <dd>{review.state}</dd>
             <dt>Requested</dt>
-            <dd>{when(review.requestedAt)}</dd>
+            <dd>{formatTime(review.requestedAt)}</dd>
             <dt>Expires</dt>
-            <dd>{when(review.expiresAt)}</dd>
+            <dd>{formatTime(review.expiresAt)}</dd>
             {review.decision && <DecisionFacts decision={review.decision} />}
             {review.workflowUrl && (
               <>
@@ -79,7 +79,7 @@ function DecisionFacts(props: { decision: NonNullable<Schemas['Review']['decisio
       <dt>Decided by</dt>
       <dd>{props.decision.reviewer}</dd>
       <dt>Decided</dt>
-      <dd>{when(props.decision.decidedAt)}</dd>
+      <dd>{formatTime(props.decision.decidedAt)}</dd>
       {props.decision.reason && (
         <>
           <dt>Reason</dt>

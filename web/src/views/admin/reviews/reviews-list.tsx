@@ -9,7 +9,7 @@ import type { Schemas } from '../../../api/types.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
 import { useLoad } from '../../../ui/use-load.js';
-import { when } from '../format.js';
+import { formatTime } from '../../../ui/format.js';
 import { Decision } from './decision.js';
 
 type Summary = Schemas['ReviewSummary'];
@@ -77,7 +77,7 @@ export function ReviewsList() {
               </a>
             </h2>
             <p class="muted">
-              {review.kind === 'registration' ? `${review.mode} signup` : 'new room'}, requested {when(review.startTime)} · <span class="badge">{review.state}</span>
+              {review.kind === 'registration' ? `${review.mode} signup` : 'new room'}, requested {formatTime(review.startTime)} · <span class="badge">{review.state}</span>
               {review.workflowUrl && (
                 <>
                   {' · '}

@@ -9,7 +9,7 @@ import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
 import { useLoad } from '../../../ui/use-load.js';
 import { ConfirmAction } from '../confirm-action.js';
-import { when } from '../format.js';
+import { formatTime } from '../../../ui/format.js';
 
 type Member = Schemas['MemberView'];
 
@@ -45,9 +45,9 @@ export function RoomDetails(props: { roomId?: string; params?: { roomId?: string
             <dt>Join approval</dt>
             <dd>{room.requireJoinApproval ? 'required' : 'not required'}</dd>
             <dt>Created</dt>
-            <dd>{when(room.createdAt)}</dd>
+            <dd>{formatTime(room.createdAt)}</dd>
             <dt>Changed</dt>
-            <dd>{when(room.updatedAt)}</dd>
+            <dd>{formatTime(room.updatedAt)}</dd>
             <dt>Playback</dt>
             <dd>{view.playback.mediaId ? `${view.playback.playing ? 'playing' : 'paused'} at ${Math.round(view.playback.position)} s` : 'nothing selected'}</dd>
           </dl>
@@ -114,7 +114,7 @@ function MemberTable(props: { title: string; id: string; members: Member[] | und
                     {member.guest && ' (guest)'}
                   </td>
                   <td>{member.role}</td>
-                  <td>{when(member.joinedAt)}</td>
+                  <td>{formatTime(member.joinedAt)}</td>
                   <td>{member.online ? 'yes' : 'no'}</td>
                 </tr>
               ))}

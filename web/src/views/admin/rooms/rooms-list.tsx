@@ -7,7 +7,7 @@ import { api, call } from '../../../api/client.js';
 import type { Schemas } from '../../../api/types.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
-import { when } from '../format.js';
+import { formatTime } from '../../../ui/format.js';
 
 type Room = Schemas['AdminRoomSummary'];
 interface Filter {
@@ -119,7 +119,7 @@ export function RoomsList() {
                   <td>{room.status.replace('_', ' ')}</td>
                   <td>{room.visibility}</td>
                   <td>{room.memberCount}</td>
-                  <td>{when(room.createdAt)}</td>
+                  <td>{formatTime(room.createdAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -3,7 +3,8 @@ import { api, call } from '../../../api/client.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
 import { useLoad } from '../../../ui/use-load.js';
-import { shown, when } from '../format.js';
+import { shown } from '../format.js';
+import { formatTime } from '../../../ui/format.js';
 import './settings.css';
 
 export function SettingDetails(props: { params?: { key?: string } }) {
@@ -34,7 +35,7 @@ export function SettingDetails(props: { params?: { key?: string } }) {
           <dt>Accepts</dt>
           <dd>{view.rule}</dd>
           <dt>Last changed</dt>
-          <dd>{view.updatedAt ? `${when(view.updatedAt)} by ${view.updatedBy ?? 'unknown'}` : 'never'}</dd>
+          <dd>{view.updatedAt ? `${formatTime(view.updatedAt)} by ${view.updatedBy ?? 'unknown'}` : 'never'}</dd>
         </dl>
       )}
       <section aria-labelledby="setting-history">
@@ -55,7 +56,7 @@ export function SettingDetails(props: { params?: { key?: string } }) {
               <tbody>
                 {history.data.history.map((entry, index) => (
                   <tr key={`${entry.changedAt}-${index}`}>
-                    <td>{when(entry.changedAt)}</td>
+                    <td>{formatTime(entry.changedAt)}</td>
                     <td>
                       {entry.changedBy} <span class="muted">({entry.source})</span>
                     </td>

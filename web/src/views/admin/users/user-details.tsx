@@ -11,7 +11,7 @@ import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
 import { useLoad } from '../../../ui/use-load.js';
 import { ConfirmAction } from '../confirm-action.js';
-import { when } from '../format.js';
+import { formatTime } from '../../../ui/format.js';
 import { RoleForm } from './role-form.js';
 
 type Details = Schemas['UserDetails'];
@@ -95,9 +95,9 @@ function Summary(props: { details: Details }) {
       <dt>State</dt>
       <dd>{user.state === 'banned' ? <span class="badge badge-danger">banned</span> : 'active'}</dd>
       <dt>Created</dt>
-      <dd>{when(user.createdAt)}</dd>
+      <dd>{formatTime(user.createdAt)}</dd>
       <dt>Last sign-in</dt>
-      <dd>{when(user.lastLoginAt)}</dd>
+      <dd>{formatTime(user.lastLoginAt)}</dd>
       <dt>Signs in with</dt>
       <dd>{methods.length > 0 ? methods.join(', ') : 'nothing yet'}</dd>
       <dt>Two-factor</dt>

@@ -7,7 +7,7 @@ import { api, call } from '../../../api/client.js';
 import type { Schemas } from '../../../api/types.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
-import { when } from '../format.js';
+import { formatTime } from '../../../ui/format.js';
 
 type User = Schemas['User'];
 type Role = User['role'];
@@ -115,7 +115,7 @@ export function UsersList() {
                   <td>{user.displayName}</td>
                   <td>{user.role}</td>
                   <td>{user.state === 'banned' ? <span class="badge badge-danger">banned</span> : 'active'}</td>
-                  <td>{when(user.lastLoginAt)}</td>
+                  <td>{formatTime(user.lastLoginAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,0 +1,6 @@
+/** A server timestamp (ISO string or ms) as the reader's local date and time; `empty` when there is none. */
+export function formatTime(value: string | number | null | undefined, empty = '—'): string {
+  if (value === null || value === undefined || value === '') return empty;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
