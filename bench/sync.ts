@@ -171,7 +171,9 @@ async function pauses(room: BenchRoom): Promise<Record<string, string>> {
 }
 
 async function main(): Promise<void> {
-  const video = await makeTestVideo(SECONDS + 15);
+  // Long enough that the pauses after a seek to 0:02 and SECONDS of playback never reach the
+  // end (an ended item stops the room, and the next phase would wait for a Pause button).
+  const video = await makeTestVideo(SECONDS + PAUSES * 5 + 30);
   const media = await serveMedia(video.dir);
   const bed = await startWebBed('bench_sync', { autoplay: true });
   try {
