@@ -26,6 +26,9 @@ export function App() {
             <Route path="/rooms/:roomId" component={RoomPage} />
             <Route path="/signin" component={SignIn} />
             <Route path="/signup" component={SignUp} />
+            {/* The links in the service's emails (accounts/email/messages.ts): the same pages, opened at their email step. */}
+            <Route path="/auth/confirm-email" component={SignUp} emailLink="confirm-email" />
+            <Route path="/auth/reset" component={SignIn} emailLink="reset" />
             <Route path="/oauth2/callback/:instance" component={OAuth2Callback} />
             <Route path="/account" component={Account} />
             {/* preact-iso's "/admin/*" needs a segment after /admin, so the overview needs its own line. */}

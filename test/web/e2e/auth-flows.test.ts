@@ -1,7 +1,7 @@
 /**
  * Sign-in flows of the web client that need a peer besides the service, in Chromium against the
  * real server: OAuth2 / OIDC sign-in, signup and binding against a real OpenID provider, email
- * signup and password reset with the codes read from mail the service really sent, and the
+ * signup and password reset with the codes and links read from mail the service really sent, and the
  * account page's password change and passkeys (Chromium's virtual authenticator over CDP).
  * Serial: each test is a whole browser sign-in or two; side by side on a small machine they only
  * push each other past their deadlines.
@@ -11,7 +11,7 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { startOidcProvider, type TestOidcProvider } from '../../fixtures/oidc-provider.js';
 import { startSmtpSink, type SmtpSink } from '../../fixtures/smtp-sink.js';
-import { mailedCode, queryBed, signInAtProvider, smtpEnv, useOidcInstances } from './auth-peers.js';
+import { mailedCode, mailedLink, queryBed, signInAtProvider, smtpEnv, useOidcInstances } from './auth-peers.js';
 import { checkAtBothWidths, signInPage, startWebBed, type Person, type WebBed } from './browser.js';
 
 let bed: WebBed;
@@ -174,6 +174,101 @@ test.serial('password reset: the code from the mail and a new password through t
 
   await signInWithPassword(page, username, NEW_PASSWORD);
   await page.getByRole('banner').getByRole('link', { name: username }).waitFor();
+  t.deepEqual(problems, []);
+});
+
+test.serial('email signup: the link from the mail opens the password step with the address and code, and ends signed in with that address', async (t) => {
+  const username = uname('link');
+  const email = emailOf(username);
+  // Asked from anywhere (another device, a native client): the link alone carries the flow on.
+  t.is((await bed.call('POST', '/api/auth/email/signup/start', { email, username })).status, 202);
+  const mail = await smtp.waitForMail(email, (received) => received.subject.startsWith('Your sign-up code'));
+  const link = mailedLink(mail.text);
+  t.is(new URL(link).pathname, '/auth/confirm-email');
+
+  const { page, problems } = await bed.person();
+  await page.goto(link);
+  const section = page.getByRole('region', { name: 'With your email address' });
+  await section.getByRole('status').filter({ hasText: `Choose the password of the account for ${email}` }).waitFor();
+  t.is(await section.getByLabel('Confirmation code').inputValue(), mailedCode(mail.text));
+  const shown = new URL(page.url());
+  t.false(shown.searchParams.has('code'), 'the code left the address bar');
+  t.is(shown.searchParams.get('email'), email);
+  t.is(await page.getByRole('region', { name: 'With a password' }).count(), 0, 'only the step the link is for');
+
+  t.deepEqual(await checkAtBothWidths(page, 'signup-email-link'), []);
+
+  await section.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await section.getByLabel('Repeat the password').fill(PASSWORD);
+  await section.getByRole('button', { name: 'Create the account' }).click();
+  await page.getByRole('banner').getByRole('link', { name: username }).click();
+  await page.getByRole('heading', { name: 'Your account' }).waitFor();
+  await page.getByRole('region', { name: 'Profile' }).getByText(`Email: ${email}`).waitFor();
+  t.deepEqual(problems, []);
+});
+
+test.serial('password reset: the links from the mails ("already registered", then the reset) lead to a new password, which then signs in', async (t) => {
+  const username = uname('relink');
+  const email = emailOf(username);
+  t.is((await bed.call('POST', '/api/auth/email/signup/start', { email, username })).status, 202);
+  const signupMail = await smtp.waitForMail(email, (received) => received.subject.startsWith('Your sign-up code'));
+  const created = await bed.call<{ accessToken: string }>('POST', '/api/auth/email/signup/confirm', { email, code: mailedCode(signupMail.text), password: PASSWORD }, undefined, { 'x-svc-client': 'native' });
+  t.is(created.status, 201);
+
+  // Signing up again with the address sends the "already registered" mail, whose link starts a reset for it.
+  t.is((await bed.call('POST', '/api/auth/email/signup/start', { email, username: uname('again') })).status, 202);
+  const already = await smtp.waitForMail(email, (received) => received.subject === 'You already have an account');
+  const { page, problems } = await bed.person();
+  await page.goto(mailedLink(already.text));
+  const reset = page.getByRole('region', { name: 'Reset your password' });
+  await reset.getByRole('button', { name: 'Send the code' }).waitFor();
+  t.is(await reset.getByLabel('Email address').inputValue(), email);
+  t.is(await page.getByRole('alert').count(), 0, 'a link without a code is not a damaged one');
+  await reset.getByRole('button', { name: 'Send the code' }).click();
+  await reset.getByRole('status').filter({ hasText: `If ${email} belongs to an account, a code is on its way` }).waitFor();
+
+  const mail = await smtp.waitForMail(email, (received) => received.subject.startsWith('Your password reset code'));
+  const link = mailedLink(mail.text);
+  t.is(new URL(link).pathname, '/auth/reset');
+  await page.goto(link);
+  await reset.getByRole('status').filter({ hasText: `Choose a new password for the account of ${email}` }).waitFor();
+  t.is(await reset.getByLabel('Code from the email').inputValue(), mailedCode(mail.text));
+  t.false(new URL(page.url()).searchParams.has('code'), 'the code left the address bar');
+
+  t.deepEqual(await checkAtBothWidths(page, 'password-reset-link'), []);
+
+  await reset.getByLabel('New password').fill(NEW_PASSWORD);
+  await reset.getByLabel('Repeat the password').fill(NEW_PASSWORD);
+  await reset.getByRole('button', { name: 'Set the new password' }).click();
+  await page.getByRole('status').filter({ hasText: 'Your new password is set and every session was signed out' }).waitFor();
+  t.is((await bed.call('GET', '/api/me', undefined, created.body.accessToken)).status, 401, 'the session from before the reset is signed out');
+
+  await signInWithPassword(page, username, NEW_PASSWORD);
+  await page.getByRole('banner').getByRole('link', { name: username }).waitFor();
+  t.deepEqual(problems, []);
+});
+
+test.serial('a damaged email link says so and shows the start of its flow', async (t) => {
+  const { page, problems } = await bed.person();
+  const email = emailOf(uname('broken'));
+
+  await page.goto(`/auth/confirm-email?email=${encodeURIComponent(email)}&code=1234`);
+  await page.getByRole('alert').filter({ hasText: 'This link is incomplete or damaged: its code is not the eight digits from the email.' }).waitFor();
+  const signup = page.getByRole('region', { name: 'With your email address' });
+  await signup.getByRole('button', { name: 'Send the confirmation code' }).waitFor();
+  t.is(await signup.getByLabel('Email address').inputValue(), email);
+  await page.getByRole('region', { name: 'With a password' }).waitFor();
+
+  await page.goto('/auth/confirm-email');
+  await page.getByRole('alert').filter({ hasText: 'it has no email address and it has no confirmation code' }).waitFor();
+  await signup.getByRole('button', { name: 'Send the confirmation code' }).waitFor();
+  t.is(await signup.getByLabel('Email address').inputValue(), '');
+
+  await page.goto('/auth/reset?email=not-an-address&code=12345678');
+  await page.getByRole('alert').filter({ hasText: 'This link is incomplete or damaged: its email address is not valid.' }).waitFor();
+  const reset = page.getByRole('region', { name: 'Reset your password' });
+  await reset.getByRole('button', { name: 'Send the code' }).waitFor();
+  t.is(await reset.getByLabel('Email address').inputValue(), '');
   t.deepEqual(problems, []);
 });
 

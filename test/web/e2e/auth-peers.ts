@@ -31,6 +31,16 @@ export function mailedCode(text: string): string {
 }
 
 /**
+ * The link of a sign-up, reset or "already registered" mail (accounts/email/messages.ts), whole,
+ * as a mail client would open it. Each of those mails has exactly one.
+ */
+export function mailedLink(text: string): string {
+  const links = text.match(/https?:\/\/\S+/g) ?? [];
+  if (links.length !== 1) throw new Error(`not exactly one link in the mail: ${text}`);
+  return links[0]!;
+}
+
+/**
  * Registers one client per instance at `op`, redirecting to `/oauth2/callback/<instance>` on the
  * bed's origin as a deployment's `redirectUrl` would, and makes them the `oauth2.providers`.
  */

@@ -10,14 +10,16 @@ import { UsernameFields } from './password-sign-up.js';
 
 /**
  * Signup by email: the address gets a confirmation code; the code and a password then create
- * the account (the password as an OPAQUE record when the server runs OPAQUE).
+ * the account (the password as an OPAQUE record when the server runs OPAQUE). The link in the
+ * email passes its address and code as `initial`: with a code, the form opens at the password.
  */
-export function EmailSignUp(props: { opaque: boolean; onAnswer: (answer: AuthAnswer) => void }) {
-  const [email, setEmail] = useState('');
+export function EmailSignUp(props: { opaque: boolean; onAnswer: (answer: AuthAnswer) => void; initial?: { email: string; code: string } }) {
+  const [email, setEmail] = useState(props.initial?.email ?? '');
   const [username, setUsername] = useState('');
   const [displayName, setDisplayName] = useState('');
-  const [sent, setSent] = useState(false);
-  const [code, setCode] = useState('');
+  const [sent, setSent] = useState(Boolean(props.initial?.email && props.initial.code));
+  const [fromLink, setFromLink] = useState(sent);
+  const [code, setCode] = useState(sent ? (props.initial?.code ?? '') : '');
   const [password, setPassword] = useState<NewPassword>({ password: '', repeat: '' });
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -41,6 +43,8 @@ export function EmailSignUp(props: { opaque: boolean; onAnswer: (answer: AuthAns
     void run(async () => {
       await call(api.POST('/api/auth/email/signup/start', { body: { email: email.trim(), username, ...named } }));
       setSent(true);
+      setFromLink(false);
+      setCode('');
     });
   }
 
@@ -73,7 +77,11 @@ export function EmailSignUp(props: { opaque: boolean; onAnswer: (answer: AuthAns
   }
   return (
     <form class="form" onSubmit={confirm}>
-      <p role="status">A code is on its way to {email.trim()}. Enter it with the password you want.</p>
+      {fromLink ? (
+        <p role="status">Choose the password of the account for {email.trim()}. The code from your email is filled in.</p>
+      ) : (
+        <p role="status">A code is on its way to {email.trim()}. Enter it with the password you want.</p>
+      )}
       <AuthError error={error} />
       <Field label="Confirmation code" autocomplete="one-time-code" required maxLength={32} spellcheck={false} value={code} onValue={setCode} error={issueFor(error, 'code')} />
       <NewPasswordFields value={password} onValue={setPassword} problem={problem} serverError={issueFor(error, 'password')} />

@@ -9,11 +9,14 @@ import { startRegistration } from './opaque-client.js';
 /**
  * "Forgot password?": a code is emailed to the account's address, then the code and a new
  * password set it (as an OPAQUE record when the server runs OPAQUE) and sign out every session.
+ * The link in the email passes its address (and code) as `initial`: with a code, the form opens
+ * at the new password.
  */
-export function PasswordReset(props: { opaque: boolean; onDone: () => void; onCancel: () => void }) {
-  const [email, setEmail] = useState('');
-  const [sent, setSent] = useState(false);
-  const [code, setCode] = useState('');
+export function PasswordReset(props: { opaque: boolean; onDone: () => void; onCancel: () => void; initial?: { email: string; code: string } }) {
+  const [email, setEmail] = useState(props.initial?.email ?? '');
+  const [sent, setSent] = useState(Boolean(props.initial?.email && props.initial.code));
+  const [fromLink, setFromLink] = useState(sent);
+  const [code, setCode] = useState(sent ? (props.initial?.code ?? '') : '');
   const [password, setPassword] = useState<NewPassword>({ password: '', repeat: '' });
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -36,6 +39,8 @@ export function PasswordReset(props: { opaque: boolean; onDone: () => void; onCa
     void run(async () => {
       await call(api.POST('/api/auth/password/reset/start', { body: { email: email.trim() } }));
       setSent(true);
+      setFromLink(false);
+      setCode('');
     });
   }
 
@@ -69,7 +74,11 @@ export function PasswordReset(props: { opaque: boolean; onDone: () => void; onCa
         </form>
       ) : (
         <form class="form" onSubmit={setNewPassword}>
-          <p role="status">If {email.trim()} belongs to an account, a code is on its way. Enter it with your new password. Every session of the account is signed out.</p>
+          {fromLink ? (
+            <p role="status">Choose a new password for the account of {email.trim()}. The code from your email is filled in. Every session of the account is signed out.</p>
+          ) : (
+            <p role="status">If {email.trim()} belongs to an account, a code is on its way. Enter it with your new password. Every session of the account is signed out.</p>
+          )}
           <Field label="Code from the email" autocomplete="one-time-code" required maxLength={32} spellcheck={false} value={code} onValue={setCode} error={issueFor(error, 'code')} />
           <NewPasswordFields label="New password" value={password} onValue={setPassword} problem={problem} serverError={issueFor(error, 'password')} />
           <SubmitButton busy={busy}>Set the new password</SubmitButton>

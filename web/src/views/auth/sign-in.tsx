@@ -1,6 +1,7 @@
 /**
  * /signin: every sign-in method the server has on (`GET /api/public/info`), then the second
- * factor when the account has one, then back to `?next=`.
+ * factor when the account has one, then back to `?next=`. Also /auth/reset, the link in the
+ * password reset email (`emailLink`): the reset form, with the link's address and code.
  */
 import { useState } from 'preact/hooks';
 import { currentUser } from '../../state/session.js';
@@ -8,6 +9,7 @@ import { usePublicInfo } from '../../state/public-info.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
 import { useAuthFlow } from './auth-flow.js';
+import { useEmailLink, type EmailLinkKind } from './email-link.js';
 import { GuestForm } from './guest-form.js';
 import { withNext } from './next-path.js';
 import { OAuth2Buttons } from './oauth2-buttons.js';
@@ -17,10 +19,11 @@ import { PasswordSignIn } from './password-sign-in.js';
 import { SecondFactor } from './second-factor.js';
 import './auth.css';
 
-export function SignIn() {
+export function SignIn(props: { emailLink?: EmailLinkKind }) {
   const flow = useAuthFlow();
   const { info, error, retry } = usePublicInfo();
-  const [resetting, setResetting] = useState(false);
+  const link = useEmailLink(props.emailLink);
+  const [resetting, setResetting] = useState(link !== null);
   const [resetDone, setResetDone] = useState(false);
 
   if (flow.step.kind === 'second_factor') {
@@ -47,10 +50,17 @@ export function SignIn() {
     );
   }
   const passwords = info.signIn.opaque || info.signIn.password;
-  if (resetting) {
+  const linkProblem = link?.problem && (
+    <p class="notice notice-error" role="alert">
+      {link.problem} Open the link in the email again, or ask for a new code below.
+    </p>
+  );
+  if (resetting && info.signIn.email) {
     return (
       <Page title="Sign in">
+        {linkProblem}
         <PasswordReset
+          initial={link ?? undefined}
           opaque={info.signIn.opaque}
           onDone={() => {
             setResetting(false);
@@ -66,6 +76,11 @@ export function SignIn() {
       {currentUser.value && (
         <p class="notice" role="status">
           You are signed in as {currentUser.value.displayName}. Signing in again switches to the account you sign in with.
+        </p>
+      )}
+      {link && resetting && !info.signIn.email && (
+        <p class="notice notice-error" role="alert">
+          This server cannot reset passwords by email right now, so the link cannot be used.
         </p>
       )}
       {resetDone && (
