@@ -1,7 +1,10 @@
 /**
  * A simulated server clock, local clock and <video> player for the sync engine's tests: the
- * player advances its media time with its rate, seeks take a latency, frames come at 60 Hz,
- * the local clock may run a little fast against the server's, and measurements get noise.
+ * player advances its media time with its rate, seeks take a latency, the screen refreshes at
+ * 60 Hz, the local clock may run a little fast against the server's, and measurements get
+ * noise. With `videoFps`, the screen shows whole frames as a browser does: a frame appears at
+ * the first refresh at or after its timestamp, and the engine hears of it then, once
+ * (requestVideoFrameCallback), with that frame's timestamp.
  * Everything is stepped by hand: no timers, no sleeps.
  */
 import { roomPositionAt, SyncEngine, type PlayerAction, type PlayerSample, type RoomPlayback, type SyncResult } from '../../web/src/sync/engine.js';
@@ -32,6 +35,8 @@ export interface SimOptions {
   trueOffset?: number;
   /** Error of the offset estimate given to the engine (ms). */
   offsetError?: number;
+  /** The engine has no clock estimate (offset null) until this long after T0; Infinity: never. */
+  clockAfterMs?: number;
   /** Local clock speed error in ppm (positive: local runs fast). */
   ppm?: number;
   /** Gaussian noise of the reported media time (ms, standard deviation). */
@@ -41,6 +46,10 @@ export interface SimOptions {
   outlierMs?: number;
   seed?: number;
   engine?: SyncEngine;
+  /** Frame rate of the video: the engine sees whole frames, once each, at the refresh that shows them. */
+  videoFps?: number;
+  /** The first refresh comes this long after T0 (the display's phase against the room's frames). */
+  refreshPhaseMs?: number;
 }
 
 export interface Logged {
@@ -69,8 +78,11 @@ export class Sim {
   readonly results: SyncResult[] = [];
   readonly reports: Array<{ server: number; report: string }> = [];
   private readonly random: () => number;
+  /** Index of the frame on screen when `videoFps` is set. */
+  private shownFrame: number | null = null;
 
   constructor(readonly options: SimOptions) {
+    this.server = T0 + (options.refreshPhaseMs ?? 0);
     this.room = options.room;
     this.mediaTime = options.mediaTime ?? 0;
     this.paused = options.paused ?? false;
@@ -102,8 +114,10 @@ export class Sim {
   sample(): PlayerSample {
     let noise = (this.options.noiseMs ?? 0) * this.gaussian();
     if (this.random() < (this.options.outlierRate ?? 0)) noise += (this.random() < 0.5 ? -1 : 1) * (this.options.outlierMs ?? 0);
+    const fps = this.options.videoFps;
+    const shown = fps ? Math.floor(this.mediaTime * fps + 1e-6) / fps : this.mediaTime;
     return {
-      mediaTime: this.mediaTime + noise / 1000,
+      mediaTime: shown + noise / 1000,
       at: this.localAt(this.server),
       paused: this.paused,
       playbackRate: this.rate,
@@ -159,10 +173,31 @@ export class Sim {
     }
   }
 
-  /** One frame: sample, tick the engine, apply its actions, advance. */
-  frame(): SyncResult {
+  /** Whether this refresh shows a new frame of a playing video (with `videoFps`; otherwise every refresh counts). */
+  private newFrame(): boolean {
+    const fps = this.options.videoFps;
+    if (!fps || this.paused || this.seeking) {
+      this.shownFrame = null;
+      return true;
+    }
+    const frame = Math.floor(this.mediaTime * fps + 1e-6);
+    if (frame === this.shownFrame) return false;
+    this.shownFrame = frame;
+    return true;
+  }
+
+  /**
+   * One refresh: sample, tick the engine, apply its actions, advance. With `videoFps`, a
+   * refresh that shows no new frame only advances (answers null), as rVFC would not fire.
+   */
+  frame(): SyncResult | null {
+    if (!this.newFrame()) {
+      this.advance(FRAME_MS);
+      return null;
+    }
     const now = this.localAt(this.server);
-    const offset = (this.options.trueOffset ?? 0) + (this.options.offsetError ?? 0);
+    const known = this.server >= T0 + (this.options.clockAfterMs ?? 0);
+    const offset = known ? (this.options.trueOffset ?? 0) + (this.options.offsetError ?? 0) : null;
     const result = this.engine.tick({ room: this.room, offset, player: this.sample(), now });
     this.results.push(result);
     if (result.report) this.reports.push({ server: this.server, report: result.report });

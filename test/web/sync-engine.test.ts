@@ -8,6 +8,9 @@ import { SyncEngine, stepsFor } from '../../web/src/sync/engine.js';
 import { DEAD_BAND_MS, MAX_RATE_DEVIATION, SEEK_THRESHOLD_MS } from '../../web/src/sync/thresholds.js';
 import { FRAME_MS, playingRoom, Sim, T0 } from './sim.js';
 
+/** The drift the engine last measured: how late the frame on screen is against the room. */
+const onScreenLag = (sim: Sim): number => sim.results.filter((r) => r.driftMs !== null).at(-1)!.driftMs!;
+
 function track(sim: Sim, seconds: number): Array<{ server: number; lag: number }> {
   const history: Array<{ server: number; lag: number }> = [];
   sim.run(seconds, (s) => history.push({ server: s.server, lag: s.lagMs() }));
@@ -55,6 +58,23 @@ test('a late joiner (paused at 0, the room at 2 minutes) seeks once while paused
   t.true(Math.abs(first + 4) < 1, `a seek faster than the guess starts exactly but for the 4 ms clock error, not ${first} ms`);
 });
 
+test('a late joiner waits for its first clock sample rather than starting at the wrong place; with none it plays after a bound', (t) => {
+  const sim = new Sim({ room: playingRoom(120), mediaTime: 0, paused: true, seekLatencyMs: 200, clockAfterMs: 300 });
+  const history = track(sim, 5);
+  t.true(sim.log.every((entry) => entry.server >= T0 + 300), 'nothing before the clock');
+  t.is(sim.count('seek'), 1);
+  t.is(sim.count('scheduleStart') + sim.count('play'), 1, 'one start');
+  const within50 = sim.settledWithin(history, 50);
+  t.true(within50 !== null && within50 < 1.5, `within 50 ms after ${within50} s`);
+
+  const clockless = new Sim({ room: playingRoom(120), mediaTime: 0, paused: true, clockAfterMs: Number.POSITIVE_INFINITY });
+  clockless.run(1.9);
+  t.true(clockless.paused, 'waits up to the bound');
+  clockless.run(0.2);
+  t.false(clockless.paused, 'then plays uncorrected');
+  t.is(clockless.count('seek'), 0);
+});
+
 test('no correction is issued while a seek is in flight (seeking set, no fresh frame yet)', (t) => {
   const sim = new Sim({ room: playingRoom(60), mediaTime: 30, seekLatencyMs: 2000 });
   sim.run(1);
@@ -73,10 +93,40 @@ test('no correction is issued while a seek is in flight (seeking set, no fresh f
 });
 
 test('inside the dead band: no actions at all', (t) => {
-  const sim = new Sim({ room: playingRoom(10), mediaTime: 10 - 0.01, noiseMs: 1 });
+  const sim = new Sim({ room: playingRoom(10), mediaTime: 10 - 0.005, noiseMs: 1 });
   sim.run(10);
   t.deepEqual(sim.log, []);
-  t.true(Math.abs(sim.lagMs() - 10) < 1e-6);
+  t.true(Math.abs(sim.lagMs() - 5) < 1e-6);
+});
+
+test('whole frames on a 60 Hz screen: a 60 fps player showing each frame a refresh early moves to the refresh an exact player uses', (t) => {
+  // Refreshes come 2 ms after the room's frame boundaries. An exact player shows each frame
+  // 2 ms late; one 15.5 ms ahead shows it 14.7 ms early: a refresh apart for good if that
+  // passed as in sync.
+  const display = { videoFps: 60, refreshPhaseMs: 2 };
+  const exact = new Sim({ room: playingRoom(500), mediaTime: 500.002, ...display });
+  exact.run(10);
+  t.deepEqual(exact.log, []);
+  t.true(Math.abs(onScreenLag(exact) - 2) < 0.1, `the exact player shows frames ${onScreenLag(exact)} ms late`);
+
+  const early = new Sim({ room: playingRoom(500), mediaTime: 500.002 + 0.0155, ...display });
+  const history = track(early, 10);
+  t.true(history.some((point) => Math.abs(point.lag + 15.5) < 0.1), 'starts 15.5 ms ahead');
+  t.true(Math.abs(onScreenLag(early) - onScreenLag(exact)) < 0.1, `ends showing frames ${onScreenLag(early)} ms late, as the exact player`);
+  const rates = early.log.flatMap((entry) => (entry.action.type === 'setRate' ? [entry.action.rate] : []));
+  t.true(rates.length >= 2 && rates.length <= 3, `one correction: ${rates.join(', ')}`);
+  t.true(rates.slice(0, -1).every((rate) => rate < 1), 'slower, maybe in a smaller step, then the room rate');
+  t.is(early.rate, 1);
+  t.is(early.count('seek'), 0);
+});
+
+test('whole frames: at 30 fps the dead band is just over half a frame, so frames a refresh off the room are left alone (no hunting)', (t) => {
+  const engine = new SyncEngine();
+  const sim = new Sim({ room: playingRoom(500), mediaTime: 500.002 + 0.0155, videoFps: 30, refreshPhaseMs: 2, engine });
+  sim.run(20);
+  t.true(Math.abs(onScreenLag(sim) + 14.7) < 0.5, `shows frames ${-onScreenLag(sim)} ms early`);
+  t.true(Math.abs(engine.deadBandMs - 0.55 * (1000 / 30)) < 0.1, `band ${engine.deadBandMs} ms`);
+  t.deepEqual(sim.log, []);
 });
 
 test('no rate flip-flop: a minute of steady playback with noise, outliers and a drifting clock changes the rate rarely', (t) => {
@@ -91,7 +141,7 @@ test('scheduled start: holds at the position, then plays at the local instant up
   const start = T0 + 1200;
   const room = { mediaId: 'm1', playing: true, position: 30, rate: 1, updatedAt: start };
   const sim = new Sim({ room, mediaTime: 12, paused: false, trueOffset: 40_000, offsetError: 1, seekLatencyMs: 150 });
-  const first = sim.frame();
+  const first = sim.frame()!;
   t.is(first.phase, 'seeking');
   t.like(first.actions.find((a) => a.type === 'scheduleStart'), { type: 'scheduleStart', at: start - 40_001, position: 30 });
   t.true(first.actions.some((a) => a.type === 'pause'));
@@ -168,7 +218,7 @@ test('a room change while a seek is in flight is acted on at once', (t) => {
   sim.frame();
   t.is(sim.count('seek'), 1);
   sim.room = { ...sim.room, playing: false, position: 10, updatedAt: sim.server };
-  const result = sim.frame();
+  const result = sim.frame()!;
   t.true(result.actions.some((a) => a.type === 'pause'));
   t.true(result.actions.some((a) => a.type === 'seek' && a.position === 10));
 });

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
-const COMPRESSIBLE = /\.(js|css|html|svg|json|map|wasm)$/;
+/** Source maps are left out: only developer tools fetch them, and brotli at level 11 on them took most of the build. */
+const COMPRESSIBLE = /\.(js|css|html|svg|json|wasm)$/;
 
 export interface ReportOptions {
   initialBudgetBytes: number;

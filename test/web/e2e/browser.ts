@@ -12,7 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { BED_PASSWORD, startGatewayBed, type BedOptions, type GatewayBed } from '../../gateways/bed.js';
 import { freePort } from '../../harness/stack.js';
 
@@ -35,7 +35,18 @@ export interface WebBed extends GatewayBed {
    * per-address rate limits treat people apart. Console errors and requests to other hosts are
    * collected in `problems`.
    */
-  person(options?: { viewport?: keyof typeof VIEWPORTS; allowHosts?: string[] }): Promise<Person>;
+  person(options?: PersonOptions): Promise<Person>;
+}
+
+export interface PersonOptions {
+  viewport?: keyof typeof VIEWPORTS;
+  /** Hosts besides the service's the page may reach (a media server) without it being a problem. */
+  allowHosts?: string[];
+  /**
+   * In a bed started with `autoplay`, open this person in a second Chromium with the normal
+   * policy instead (sound plays only after a click on the page).
+   */
+  autoplayBlocked?: boolean;
 }
 
 export interface Person {
@@ -63,22 +74,26 @@ export async function startWebBed(label: string, options: WebBedOptions = {}): P
       ...options.env,
     },
   });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      // Containers often have a tiny /dev/shm; Chromium then crashes tabs under load.
-      '--disable-dev-shm-usage',
-      ...(options.autoplay ? ['--autoplay-policy=no-user-gesture-required'] : []),
-    ],
-  });
+  const launch = (autoplay: boolean): Promise<Browser> =>
+    chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: [
+        // Containers often have a tiny /dev/shm; Chromium then crashes tabs under load.
+        '--disable-dev-shm-usage',
+        ...(autoplay ? ['--autoplay-policy=no-user-gesture-required'] : []),
+      ],
+    });
+  const browser = await launch(options.autoplay ?? false);
+  let strictBrowser: Promise<Browser> | null = null;
   const contexts: BrowserContext[] = [];
   return {
     ...bed,
     origin,
     browser,
-    async person({ viewport = 'desktop', allowHosts = [] } = {}) {
-      const context = await browser.newContext({
+    async person({ viewport = 'desktop', allowHosts = [], autoplayBlocked = false } = {}) {
+      const host = autoplayBlocked && options.autoplay ? await (strictBrowser ??= launch(false)) : browser;
+      const context = await host.newContext({
         baseURL: origin,
         viewport: VIEWPORTS[viewport],
         extraHTTPHeaders: { 'x-forwarded-for': `203.0.${randomBytes(1)[0]}.${randomBytes(1)[0]}` },
@@ -103,7 +118,7 @@ export async function startWebBed(label: string, options: WebBedOptions = {}): P
     },
     async close() {
       await Promise.allSettled(contexts.map((context) => context.close()));
-      await browser.close();
+      await Promise.allSettled([browser.close(), strictBrowser?.then((strict) => strict.close())]);
       await bed.close();
     },
   };
@@ -142,14 +157,32 @@ export async function checkAtBothWidths(page: Page, name: string): Promise<strin
   return problems;
 }
 
+const quietSessions = new WeakMap<Page, Promise<CDPSession>>();
+
+/**
+ * Evaluates `expression` in the page as a script of its own would, without a user gesture:
+ * Playwright's evaluate and locators run theirs as if the user had clicked, which gives the page
+ * user activation and so lifts the autoplay policy a test may be checking.
+ */
+export async function evaluateQuietly(page: Page, expression: string): Promise<unknown> {
+  let session = quietSessions.get(page);
+  if (!session) {
+    session = page.context().newCDPSession(page);
+    quietSessions.set(page, session);
+  }
+  const answer = await (await session).send('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true });
+  if (answer.exceptionDetails) throw new Error(`${expression} threw: ${answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text}`);
+  return answer.result.value as unknown;
+}
+
 /**
  * Waits until `expression` is truthy in the page. Playwright's waitForFunction evaluates its
- * predicate with eval inside the page, which the client's CSP (no 'unsafe-eval') forbids;
- * page.evaluate goes through the DevTools protocol, which the CSP does not govern.
+ * predicate with eval inside the page, which the client's CSP (no 'unsafe-eval') forbids; the
+ * DevTools protocol is not governed by the CSP. No user gesture (see evaluateQuietly).
  */
 export async function waitForPage(page: Page, expression: string, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await page.evaluate(expression))) {
+  while (!(await evaluateQuietly(page, expression))) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${expression}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

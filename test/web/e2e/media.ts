@@ -17,17 +17,24 @@ const run = promisify(execFile);
 
 export const TEST_VIDEO_SECONDS = 60;
 
-/** Writes a `seconds`-long 640x360 WebM into a fresh temp folder; returns its folder and file name. */
-export async function makeTestVideo(seconds = TEST_VIDEO_SECONDS): Promise<{ dir: string; file: string }> {
+export interface TestVideoOptions {
+  seconds?: number;
+  fps?: number;
+  /** WIDTHxHEIGHT. */
+  size?: string;
+}
+
+/** Writes a test WebM (default 60 s, 30 fps, 640x360) into a fresh temp folder; returns its folder and file name. */
+export async function makeTestVideo({ seconds = TEST_VIDEO_SECONDS, fps = 30, size = '640x360' }: TestVideoOptions = {}): Promise<{ dir: string; file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-media-'));
   const file = 'clock.webm';
   // Low bitrate and the fastest VP8 settings: the machine is shared; the picture only has to show the time.
   await run('ffmpeg', [
     ...['-hide_banner', '-loglevel', 'error', '-y'],
-    ...['-f', 'lavfi', '-i', `testsrc2=size=640x360:rate=30:duration=${seconds}`],
+    ...['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`],
     ...['-f', 'lavfi', '-i', `anullsrc=channel_layout=stereo:sample_rate=48000`],
     ...['-t', String(seconds), '-map', '0:v', '-map', '1:a'],
-    ...['-c:v', 'libvpx', '-b:v', '400k', '-deadline', 'realtime', '-cpu-used', '8', '-g', '30', '-keyint_min', '30'],
+    ...['-c:v', 'libvpx', '-b:v', '400k', '-deadline', 'realtime', '-cpu-used', '8', '-g', String(fps), '-keyint_min', String(fps)],
     ...['-c:a', 'libopus', '-b:a', '32k'],
     join(dir, file),
   ]);

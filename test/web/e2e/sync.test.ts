@@ -5,11 +5,11 @@
  */
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { checkAtBothWidths, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, evaluateQuietly, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
 import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
 import type { Member } from '../../gateways/bed.js';
 
-/** Positions of two pages at one instant may differ by this much once settled (the engine aims at 15 ms; CI machines are busy). */
+/** Positions of two pages at one instant may differ by this much once settled (the engine aims at half a frame; CI machines are busy). */
 const TOLERANCE_S = 0.15;
 const SETTLE_MS = 15_000;
 
@@ -34,10 +34,12 @@ async function roomWithVideo(on: WebBed, owner: Member, others: Member[]): Promi
   return roomId;
 }
 
-async function openRoom(on: WebBed, member: Member, roomId: string): Promise<Person> {
-  const person = await on.person({ allowHosts: [media.host] });
+async function openRoom(on: WebBed, member: Member, roomId: string, autoplayBlocked = false): Promise<Person> {
+  const person = await on.person({ allowHosts: [media.host], autoplayBlocked });
   await signInPage(person.page, member.username);
   await person.page.goto(`/rooms/${roomId}`);
+  // Locators would give the page user activation (see evaluateQuietly): wait without them.
+  if (autoplayBlocked) return person;
   try {
     await person.page.getByRole('button', { name: 'Fullscreen' }).waitFor({ timeout: SETTLE_MS });
   } catch (error) {
@@ -106,4 +108,26 @@ test.serial('play, seek and pause from the controls: the other member follows; a
   await waitForPage(b.page, `document.querySelector('video').paused`);
   t.true((await settled([a.page, b.page, c.page])) <= TOLERANCE_S, 'paused on the same frame');
   t.deepEqual([...a.problems, ...b.problems, ...c.problems], []);
+});
+
+test.serial('where the browser blocks autoplay, a member is asked to click, and the click starts them in step', async (t) => {
+  const [erin, frank] = await Promise.all([bed.signUp('erin'), bed.signUp('frank')]);
+  const roomId = await roomWithVideo(bed, erin, [frank]);
+  const e = await openRoom(bed, erin, roomId);
+  await e.page.getByRole('button', { name: 'Play', exact: true }).click();
+  await status(e.page, 'Playing');
+
+  // Frank's browser has Chromium's normal policy and nothing on his page was clicked: the room
+  // plays, his player cannot, and it asks.
+  const f = await openRoom(bed, frank, roomId, true);
+  await waitForPage(f.page, `[...document.querySelectorAll('button')].some((b) => b.textContent === 'Click to join playback')`, SETTLE_MS);
+  t.true((await evaluateQuietly(f.page, `document.querySelector('video').paused`)) as boolean, 'nothing plays before the click');
+  const join = f.page.getByRole('button', { name: 'Click to join playback' });
+  t.deepEqual(await checkAtBothWidths(f.page, 'room-autoplay-blocked'), []);
+
+  await join.click();
+  await join.waitFor({ state: 'detached', timeout: SETTLE_MS });
+  await waitForPage(f.page, `!document.querySelector('video').paused`);
+  t.true((await settled([e.page, f.page], 1)) <= TOLERANCE_S, 'in step after the click');
+  t.deepEqual([...e.problems, ...f.problems], []);
 });

@@ -9,10 +9,15 @@ import type { PlaybackState } from '../../../actors/room/model.js';
 import { ReadinessReporter, type ReadinessReport } from './readiness.js';
 import {
   ACTION_RETRY_MS,
+  DEAD_BAND_FRAME_SHARE,
+  DEAD_BAND_MAX_MS,
   DEAD_BAND_MS,
   DRIFT_MEDIAN_WINDOW,
+  DRIFT_MIN_SAMPLES,
+  FRAME_STEP_WINDOW,
   JOIN_SEEK_MARGIN_MS,
   MAX_RATE_DEVIATION,
+  NO_CLOCK_WAIT_MS,
   PAUSED_TOLERANCE_MS,
   RATE_GAIN_MS,
   RATE_STEP,
@@ -61,7 +66,7 @@ export type SyncPhase =
   | 'loading' // the player holds other media
   | 'paused' // the room is paused: holding at its position
   | 'scheduled' // the room starts at a future instant: holding until then
-  | 'no_clock' // playing, but no clock estimate yet: play without corrections
+  | 'no_clock' // playing, but no clock estimate yet: a paused player waits for one (bounded), a playing one plays on uncorrected
   | 'starting' // the player was paused: play (after a seek when far off)
   | 'seeking' // a seek is in flight: no corrections until it lands
   | 'buffering' // the player stalls: no corrections
@@ -128,12 +133,16 @@ export class SyncEngine {
   private latencyMs: number;
   private stateKey = '';
   private drifts: number[] = [];
+  /** Wall ms between successive frames on screen, the newest last; and the last frame's media time. */
+  private frameSteps: number[] = [];
+  private lastFrame: number | null = null;
   private pendingSeek: PendingSeek | null = null;
   private lastSeekAt = Number.NEGATIVE_INFINITY;
   private correction: Correction | null = null;
   private lastPlayAt = Number.NEGATIVE_INFINITY;
   private lastPauseAt = Number.NEGATIVE_INFINITY;
   private announcedStart: number | null = null;
+  private noClockSince: number | null = null;
 
   constructor(options: SyncEngineOptions = {}) {
     this.latencyMs = options.seekLatencyMs ?? SEEK_LATENCY_INITIAL_MS;
@@ -148,7 +157,15 @@ export class SyncEngine {
   reset(): void {
     this.readiness.reset();
     this.stateKey = '';
+    this.frameSteps = [];
+    this.noClockSince = null;
     this.forgetState();
+  }
+
+  /** The dead band now (ms): just over half the frame interval on screen, within bounds (thresholds.ts). */
+  get deadBandMs(): number {
+    if (this.frameSteps.length < DRIFT_MIN_SAMPLES) return DEAD_BAND_MS;
+    return Math.min(DEAD_BAND_MAX_MS, Math.max(DEAD_BAND_MS, DEAD_BAND_FRAME_SHARE * median(this.frameSteps)));
   }
 
   tick(input: SyncInput): SyncResult {
@@ -180,10 +197,14 @@ export class SyncEngine {
 
     if (!room.playing) return done(this.hold(room.position, room, player, now, actions) ? 'seeking' : 'paused');
     if (input.offset === null) {
-      if (player.paused) this.play(now, actions);
+      // Starting without the clock would start at the wrong place and cost a seek once it
+      // comes (one round trip later, normally): wait for it, but not for ever.
+      this.noClockSince ??= now;
+      if (player.paused && now - this.noClockSince >= NO_CLOCK_WAIT_MS) this.play(now, actions);
       this.matchRate(room.rate, player, actions);
       return done('no_clock');
     }
+    this.noClockSince = null;
     const offset = input.offset;
     const serverNow = now + offset;
 
@@ -196,6 +217,7 @@ export class SyncEngine {
     if (player.paused) return this.start(room, player, offset, now, actions, done);
     if (player.buffering) return done('buffering');
 
+    this.noteFrame(player.mediaTime, room.rate);
     this.drifts.push(this.lagMs(room, player, offset));
     if (this.drifts.length > DRIFT_MEDIAN_WINDOW) this.drifts.shift();
     const drift = median(this.drifts);
@@ -251,7 +273,17 @@ export class SyncEngine {
     actions.push({ type: 'scheduleStart', at, position });
   }
 
+  /** Learns the frame interval from successive frames of steady playback (a stall or a seek between them says nothing). */
+  private noteFrame(mediaTime: number, rate: number): void {
+    const step = this.lastFrame === null ? 0 : ((mediaTime - this.lastFrame) * 1000) / rate;
+    this.lastFrame = mediaTime;
+    if (step <= 0 || step > 250) return;
+    this.frameSteps.push(step);
+    if (this.frameSteps.length > FRAME_STEP_WINDOW) this.frameSteps.shift();
+  }
+
   private forgetState(): void {
+    this.lastFrame = null;
     this.drifts = [];
     this.pendingSeek = null;
     this.correction = null;
@@ -330,7 +362,7 @@ export class SyncEngine {
   }
 
   /**
-   * Hysteresis: a correction starts beyond the dead band and runs until the drift is inside
+   * Hysteresis: a correction starts beyond the dead band (once enough frames measured both) and runs until the drift is inside
    * the settle band or changed sign; meanwhile its step only shrinks (no hunting), unless the
    * drift grew by two steps or more (the room or the clock jumped).
    */
@@ -345,6 +377,7 @@ export class SyncEngine {
       if (steps < current.steps || steps >= current.steps + 2) current.steps = steps;
       return;
     }
-    if (Math.abs(drift) > DEAD_BAND_MS) this.correction = { direction: drift > 0 ? 1 : -1, steps: stepsFor(drift) };
+    const measured = this.drifts.length >= DRIFT_MIN_SAMPLES && this.frameSteps.length >= DRIFT_MIN_SAMPLES;
+    if (measured && Math.abs(drift) > this.deadBandMs) this.correction = { direction: drift > 0 ? 1 : -1, steps: stepsFor(drift) };
   }
 }

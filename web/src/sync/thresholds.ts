@@ -5,18 +5,31 @@
  */
 
 /**
- * No correction below this. Two screens 15 ms apart are indistinguishable to viewers in one
- * room (lip-sync tolerance is ~45 ms audio-late, ITU-R BT.1359), and a 60 Hz frame is 16.7 ms:
- * correcting less would chase frame quantisation and clock-estimate noise.
+ * No correction inside the dead band. What a screen shows moves in whole frames: the drift
+ * measured from the frame on screen takes values a frame apart, and a rate change moves it
+ * only when the renderer drops or repeats a frame (Chromium keeps its cadence meanwhile, so a
+ * 30 fps video on a 60 Hz screen jumps 33 ms at a time). A band under half a frame therefore
+ * hunts between the two frames around the target for ever (bench:sync: 8 ms with 30 fps
+ * video corrected all the time); one just over half a frame holds exactly one or two of them,
+ * and with 60 fps video players on one display clock show the same frame at the same refresh.
+ * So the band is DEAD_BAND_FRAME_SHARE of the frame interval seen on screen (wall ms between
+ * successive frames' media times, a median), within [DEAD_BAND_MS, DEAD_BAND_MAX_MS]:
+ *  - 8 ms at 60 fps and when frames are not known (the fallback without
+ *    requestVideoFrameCallback): half a 60 Hz refresh;
+ *  - 18 ms at 30 fps; 23 ms at 24 fps;
+ *  - at most 25 ms, so slideshow-like sources still sync well inside lip-sync tolerance (~45 ms
+ *    audio-late, ITU-R BT.1359).
  */
-export const DEAD_BAND_MS = 15;
+export const DEAD_BAND_MS = 8;
+export const DEAD_BAND_FRAME_SHARE = 0.55;
+export const DEAD_BAND_MAX_MS = 25;
 
 /**
  * A rate correction runs until the drift is back inside this band (or crossed zero), then the
- * room rate returns. Smaller than the dead band: the hysteresis keeps noise around 15 ms from
- * toggling the rate on and off.
+ * room rate returns. Smaller than the dead band: the hysteresis keeps noise around the band's
+ * edge from toggling the rate on and off.
  */
-export const SETTLE_BAND_MS = 5;
+export const SETTLE_BAND_MS = 3;
 
 /**
  * At most ±5 % off the room rate: with pitch preservation (Chromium, Firefox, Safari) this is
@@ -76,10 +89,21 @@ export const SEEK_COOLDOWN_MS = 3000;
 
 /**
  * The drift of one frame is noisy (clock estimate steps, `currentTime` fallback without
- * requestVideoFrameCallback). Decisions use the median of the last 5 measurements: one
- * outlier changes nothing, and 5 frames (~80 ms at 60 fps) add negligible lag.
+ * requestVideoFrameCallback, 3:2 cadence of 24 fps video on a 60 Hz screen). Decisions use
+ * the median of the last 15 measurements (0.25-0.6 s of frames): outliers change nothing,
+ * and with a dead band of half a refresh, a shorter window let 4 ms of noise start a
+ * correction every few seconds.
  */
-export const DRIFT_MEDIAN_WINDOW = 5;
+export const DRIFT_MEDIAN_WINDOW = 15;
+/** Frame intervals kept for the dead band's median (a dropped frame's double step changes nothing). */
+export const FRAME_STEP_WINDOW = 15;
+
+/**
+ * A rate correction starts only once this many measurements back the median (a fresh
+ * window after a seek, a room change or a start) and the frame interval (the dead band):
+ * one noisy frame is not a drift. Seeks, far beyond noise, do not wait.
+ */
+export const DRIFT_MIN_SAMPLES = 5;
 
 /**
  * `play`/`pause` are re-issued at most this often while the player does not follow (autoplay
@@ -101,6 +125,13 @@ export const SCHEDULE_RESEND_MS = 5;
  */
 export const BUFFERING_REPORT_AFTER_MS = 500;
 export const READY_REPORT_AFTER_MS = 1000;
+
+/**
+ * A paused player in a playing room waits this long for its first clock sample before it
+ * plays uncorrected: the first ping answers within a round trip, and starting without it
+ * means starting at the wrong place and seeking again a moment later.
+ */
+export const NO_CLOCK_WAIT_MS = 2000;
 
 /** Clock: samples kept; the estimate is the offset of the one with the smallest round trip. */
 export const CLOCK_WINDOW = 8;

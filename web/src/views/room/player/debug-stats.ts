@@ -9,13 +9,13 @@ export interface PlayerStats {
   frames: Array<[number, number]>;
   /** Every action applied: [local ms, type, phase when issued]. */
   actions: Array<[number, PlayerAction['type'], SyncPhase]>;
+  /** Every engine tick: [local ms, drift ms as the engine measured it (null: not measured), phase]. */
+  ticks: Array<[number, number | null, SyncPhase]>;
   /** Local ms at which this player sent a pause command. */
   pauseSentAt: number[];
-  phase: SyncPhase | null;
-  driftMs: number | null;
 }
 
-const MAX_FRAMES = 20_000;
+const MAX_ENTRIES = 20_000;
 
 function enabled(): boolean {
   try {
@@ -27,13 +27,20 @@ function enabled(): boolean {
 
 export function createStats(): PlayerStats | null {
   if (!enabled()) return null;
-  const stats: PlayerStats = { frames: [], actions: [], pauseSentAt: [], phase: null, driftMs: null };
+  const stats: PlayerStats = { frames: [], actions: [], ticks: [], pauseSentAt: [] };
   (window as unknown as { __svcPlayerStats?: PlayerStats }).__svcPlayerStats = stats;
   return stats;
 }
 
+function capped<T>(list: T[], entry: T): void {
+  list.push(entry);
+  if (list.length > MAX_ENTRIES) list.splice(0, list.length - MAX_ENTRIES);
+}
+
 export function recordFrame(stats: PlayerStats | null, mediaTime: number, at: number): void {
-  if (!stats) return;
-  stats.frames.push([mediaTime, at]);
-  if (stats.frames.length > MAX_FRAMES) stats.frames.splice(0, stats.frames.length - MAX_FRAMES);
+  if (stats) capped(stats.frames, [mediaTime, at]);
+}
+
+export function recordTick(stats: PlayerStats | null, at: number, driftMs: number | null, phase: SyncPhase): void {
+  if (stats) capped(stats.ticks, [at, driftMs, phase]);
 }

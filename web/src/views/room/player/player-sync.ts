@@ -10,7 +10,7 @@ import type { PlayerState } from '../../../../../actors/room/model.js';
 import type { RoomSession } from '../../../state/room.js';
 import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type SyncPhase } from '../../../sync/index.js';
 import { localNow } from './clock.js';
-import { createStats, recordFrame } from './debug-stats.js';
+import { createStats, recordFrame, recordTick } from './debug-stats.js';
 
 /** The timer path's period, and how long without a frame before it takes over. */
 const TIMER_MS = 50;
@@ -153,7 +153,9 @@ export class PlayerSync {
   private tick(mediaTime: number, at: number): void {
     const playback = this.room.view.value?.playback ?? null;
     const video = this.video;
-    if (!playback || this.mediaId === null) return;
+    // Until the click on "Click to join playback" nothing can start: seeking on would only
+    // churn the element (join() takes over from where it stands).
+    if (!playback || this.mediaId === null || this.blocked.peek()) return;
     if (this.live) {
       // Live media has no shared position: only follow play and pause.
       if (playback.playing && video.paused) this.play();
@@ -182,10 +184,7 @@ export class PlayerSync {
       },
     });
     if (this.phase.peek() !== result.phase) this.phase.value = result.phase;
-    if (this.stats) {
-      this.stats.phase = result.phase;
-      this.stats.driftMs = result.driftMs;
-    }
+    recordTick(this.stats, now, result.driftMs, result.phase);
     for (const action of result.actions) this.apply(action, result.phase);
     if (result.report) this.report(result.report);
   }
