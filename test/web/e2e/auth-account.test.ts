@@ -2,11 +2,10 @@
  * Passkeys (Chromium's virtual authenticator over CDP) for signup and sign-in, and the account
  * page: two-factor authentication turned on there, then asked for and accepted at sign-in.
  */
-import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { generate } from 'otplib';
 import type { Page } from 'playwright-core';
-import { checkAtBothWidths, startWebBed, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, signUpWithPassword, startWebBed, uniqueName, type Person, type WebBed } from './browser.js';
 
 let bed: WebBed;
 test.before(async () => {
@@ -18,7 +17,6 @@ test.after.always(async () => {
 });
 
 const PASSWORD = 'another long passphrase 42';
-const uname = (prefix: string): string => `${prefix}_${randomUUID().slice(0, 8)}`;
 
 async function virtualAuthenticator(person: Person): Promise<void> {
   const cdp = await person.context.newCDPSession(person.page);
@@ -37,7 +35,7 @@ test('passkey signup, sign out, then passkey sign-in', async (t) => {
   const person = await bed.person();
   const { page, problems } = person;
   await virtualAuthenticator(person);
-  const username = uname('key');
+  const username = uniqueName('key');
   await page.goto('/signup');
   const section = page.getByRole('region', { name: 'With a passkey' });
   await section.getByLabel('Username').fill(username);
@@ -54,13 +52,8 @@ test('passkey signup, sign out, then passkey sign-in', async (t) => {
 
 test('two-factor authentication: turned on in the account page, asked for at sign-in', async (t) => {
   const { page, problems } = await bed.person();
-  const username = uname('tfa');
-  await page.goto('/signup');
-  const signup = page.getByRole('region', { name: 'With a password' });
-  await signup.getByLabel('Username').fill(username);
-  await signup.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await signup.getByLabel('Repeat the password').fill(PASSWORD);
-  await signup.getByRole('button', { name: 'Sign up' }).click();
+  const username = uniqueName('tfa');
+  await signUpWithPassword(page, username, PASSWORD);
   await page.getByRole('link', { name: username }).click();
   await page.getByRole('heading', { name: 'Your account' }).waitFor();
   t.deepEqual(await checkAtBothWidths(page, 'account'), []);

@@ -6,13 +6,13 @@
  * Serial: each test is a whole browser sign-in or two; side by side on a small machine they only
  * push each other past their deadlines.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startOidcProvider, type TestOidcProvider } from '../../fixtures/oidc-provider.js';
 import { startSmtpSink, type SmtpSink } from '../../fixtures/smtp-sink.js';
 import { mailedCode, mailedLink, queryBed, signInAtProvider, smtpEnv, useOidcInstances } from './auth-peers.js';
-import { checkAtBothWidths, signInPage, startWebBed, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, signInPage, signUpWithPassword, startWebBed, uniqueName, type Person, type WebBed } from './browser.js';
 
 let bed: WebBed;
 let smtp: SmtpSink;
@@ -40,7 +40,6 @@ test.after.always(async () => {
 
 const PASSWORD = 'a long and unusual passphrase 7';
 const NEW_PASSWORD = 'quite another passphrase 99';
-const uname = (prefix: string): string => `${prefix}_${randomUUID().slice(0, 8)}`;
 const emailOf = (username: string): string => `${username.replace(/[^a-z0-9]/gi, '')}@example.org`;
 
 async function signOut(page: Page): Promise<void> {
@@ -56,10 +55,20 @@ async function signInWithPassword(page: Page, username: string, password: string
   await section.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/** The reset form's last step: a new password, then a sign-in with it through the page. */
+async function finishReset(page: Page, reset: Locator, username: string): Promise<void> {
+  await reset.getByLabel('New password').fill(NEW_PASSWORD);
+  await reset.getByLabel('Repeat the password').fill(NEW_PASSWORD);
+  await reset.getByRole('button', { name: 'Set the new password' }).click();
+  await page.getByRole('status').filter({ hasText: 'Your new password is set and every session was signed out' }).waitFor();
+  await signInWithPassword(page, username, NEW_PASSWORD);
+  await page.getByRole('banner').getByRole('link', { name: username }).waitFor();
+}
+
 /** An account at the provider, with the claims a real one sends. */
 function providerAccount(name: string): { sub: string; username: string } {
   const sub = `sub-${randomBytes(6).toString('hex')}`;
-  const username = uname('oidc');
+  const username = uniqueName('oidc');
   op.addAccount(sub, { preferred_username: username, name, email: emailOf(username), email_verified: true });
   return { sub, username };
 }
@@ -125,7 +134,7 @@ test.serial('OAuth2: an identity bound on the account page is listed there and s
 
 test.serial('email signup: the code from the mail, typed into the page, creates the account with that address and signs in', async (t) => {
   const { page, problems } = await bed.person();
-  const username = uname('mail');
+  const username = uniqueName('mail');
   const email = emailOf(username);
   await page.goto('/signup');
   const section = page.getByRole('region', { name: 'With your email address' });
@@ -147,7 +156,7 @@ test.serial('email signup: the code from the mail, typed into the page, creates 
 });
 
 test.serial('password reset: the code from the mail and a new password through the page, which then signs in with it', async (t) => {
-  const username = uname('reset');
+  const username = uniqueName('reset');
   const email = emailOf(username);
   t.is((await bed.call('POST', '/api/auth/email/signup/start', { email, username })).status, 202);
   const signupMail = await smtp.waitForMail(email, (received) => received.subject.startsWith('Your sign-up code'));
@@ -166,19 +175,13 @@ test.serial('password reset: the code from the mail and a new password through t
 
   const mail = await smtp.waitForMail(email, (received) => received.subject.startsWith('Your password reset code'));
   await reset.getByLabel('Code from the email').fill(mailedCode(mail.text));
-  await reset.getByLabel('New password').fill(NEW_PASSWORD);
-  await reset.getByLabel('Repeat the password').fill(NEW_PASSWORD);
-  await reset.getByRole('button', { name: 'Set the new password' }).click();
-  await page.getByRole('status').filter({ hasText: 'Your new password is set and every session was signed out' }).waitFor();
+  await finishReset(page, reset, username);
   t.is((await bed.call('GET', '/api/me', undefined, created.body.accessToken)).status, 401, 'the session from before the reset is signed out');
-
-  await signInWithPassword(page, username, NEW_PASSWORD);
-  await page.getByRole('banner').getByRole('link', { name: username }).waitFor();
   t.deepEqual(problems, []);
 });
 
 test.serial('email signup: the link from the mail opens the password step with the address and code, and ends signed in with that address', async (t) => {
-  const username = uname('link');
+  const username = uniqueName('link');
   const email = emailOf(username);
   // Asked from anywhere (another device, a native client): the link alone carries the flow on.
   t.is((await bed.call('POST', '/api/auth/email/signup/start', { email, username })).status, 202);
@@ -208,7 +211,7 @@ test.serial('email signup: the link from the mail opens the password step with t
 });
 
 test.serial('password reset: the links from the mails ("already registered", then the reset) lead to a new password, which then signs in', async (t) => {
-  const username = uname('relink');
+  const username = uniqueName('relink');
   const email = emailOf(username);
   t.is((await bed.call('POST', '/api/auth/email/signup/start', { email, username })).status, 202);
   const signupMail = await smtp.waitForMail(email, (received) => received.subject.startsWith('Your sign-up code'));
@@ -216,7 +219,7 @@ test.serial('password reset: the links from the mails ("already registered", the
   t.is(created.status, 201);
 
   // Signing up again with the address sends the "already registered" mail, whose link starts a reset for it.
-  t.is((await bed.call('POST', '/api/auth/email/signup/start', { email, username: uname('again') })).status, 202);
+  t.is((await bed.call('POST', '/api/auth/email/signup/start', { email, username: uniqueName('again') })).status, 202);
   const already = await smtp.waitForMail(email, (received) => received.subject === 'You already have an account');
   const { page, problems } = await bed.person();
   await page.goto(mailedLink(already.text));
@@ -237,20 +240,14 @@ test.serial('password reset: the links from the mails ("already registered", the
 
   t.deepEqual(await checkAtBothWidths(page, 'password-reset-link'), []);
 
-  await reset.getByLabel('New password').fill(NEW_PASSWORD);
-  await reset.getByLabel('Repeat the password').fill(NEW_PASSWORD);
-  await reset.getByRole('button', { name: 'Set the new password' }).click();
-  await page.getByRole('status').filter({ hasText: 'Your new password is set and every session was signed out' }).waitFor();
+  await finishReset(page, reset, username);
   t.is((await bed.call('GET', '/api/me', undefined, created.body.accessToken)).status, 401, 'the session from before the reset is signed out');
-
-  await signInWithPassword(page, username, NEW_PASSWORD);
-  await page.getByRole('banner').getByRole('link', { name: username }).waitFor();
   t.deepEqual(problems, []);
 });
 
 test.serial('a damaged email link says so and shows the start of its flow', async (t) => {
   const { page, problems } = await bed.person();
-  const email = emailOf(uname('broken'));
+  const email = emailOf(uniqueName('broken'));
 
   await page.goto(`/auth/confirm-email?email=${encodeURIComponent(email)}&code=1234`);
   await page.getByRole('alert').filter({ hasText: 'This link is incomplete or damaged: its code is not the eight digits from the email.' }).waitFor();
@@ -274,13 +271,8 @@ test.serial('a damaged email link says so and shows the start of its flow', asyn
 
 test.serial('password change on the account page: other sessions end, the new password signs in, the old one is refused', async (t) => {
   const { page, problems } = await bed.person();
-  const username = uname('chg');
-  await page.goto('/signup');
-  const signup = page.getByRole('region', { name: 'With a password' });
-  await signup.getByLabel('Username').fill(username);
-  await signup.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await signup.getByLabel('Repeat the password').fill(PASSWORD);
-  await signup.getByRole('button', { name: 'Sign up' }).click();
+  const username = uniqueName('chg');
+  await signUpWithPassword(page, username, PASSWORD);
   await page.getByRole('banner').getByRole('link', { name: username }).waitFor();
   const elsewhere = await bed.person();
   await signInWithPassword(elsewhere.page, username, PASSWORD);

@@ -3,10 +3,9 @@
  * leaving the page, a signup under review, a wrong password, guests, and the pages' accessibility.
  * Serial: one test changes the signup review setting the others rely on being off.
  */
-import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { checkAtBothWidths, startWebBed, type WebBed } from './browser.js';
+import { checkAtBothWidths, signUpWithPassword, startWebBed, uniqueName, type WebBed } from './browser.js';
 
 let bed: WebBed;
 test.before(async () => {
@@ -17,17 +16,7 @@ test.after.always(async () => {
 });
 
 const PASSWORD = 'a long and unusual passphrase 7';
-const uname = (prefix: string): string => `${prefix}_${randomUUID().slice(0, 8)}`;
 
-/** Fills the password signup section and submits it. */
-async function signUpWithPassword(page: Page, username: string): Promise<void> {
-  await page.goto('/signup');
-  const section = page.getByRole('region', { name: 'With a password' });
-  await section.getByLabel('Username').fill(username);
-  await section.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await section.getByLabel('Repeat the password').fill(PASSWORD);
-  await section.getByRole('button', { name: 'Sign up' }).click();
-}
 
 /**
  * Every request body the page sends. The API client clones each request (to retry it after a
@@ -81,8 +70,8 @@ test.serial('OPAQUE signup, sign out, then OPAQUE sign-in back to ?next=: the pa
       resolve();
     };
   });
-  const username = uname('opq');
-  await signUpWithPassword(page, username);
+  const username = uniqueName('opq');
+  await signUpWithPassword(page, username, PASSWORD);
   await page.getByRole('link', { name: username }).waitFor();
   t.is(new URL(page.url()).pathname, '/');
 
@@ -109,8 +98,8 @@ test.serial('OPAQUE signup, sign out, then OPAQUE sign-in back to ?next=: the pa
 
 test.serial('a next= to another site is ignored', async (t) => {
   const { page, problems } = await bed.person();
-  const username = uname('nxt');
-  await signUpWithPassword(page, username);
+  const username = uniqueName('nxt');
+  await signUpWithPassword(page, username, PASSWORD);
   await page.getByRole('link', { name: username }).waitFor();
   await page.getByRole('button', { name: 'Sign out' }).click();
   await signInWithPassword(page, username, PASSWORD, '/signin?next=%2F%2Fevil.example%2Fx');
@@ -123,8 +112,8 @@ test.serial('a signup under review says it waits for review, and signing in says
   await bed.set('user', { passwordSignupNeedReview: true });
   try {
     const { page, problems } = await bed.person();
-    const username = uname('rev');
-    await signUpWithPassword(page, username);
+    const username = uniqueName('rev');
+    await signUpWithPassword(page, username, PASSWORD);
     await page.getByRole('status').filter({ hasText: 'Waiting for review' }).waitFor();
     t.true(await page.getByText('waiting for review by an administrator').isVisible());
 
@@ -141,7 +130,7 @@ test.serial('a signup under review says it waits for review, and signing in says
 
 test.serial('a wrong password shows the error above the form; a guest continues with a display name', async (t) => {
   const { page, problems } = await bed.person({ viewport: 'phone' });
-  await signInWithPassword(page, uname('nobody'), 'not the password at all');
+  await signInWithPassword(page, uniqueName('nobody'), 'not the password at all');
   const alert = page.getByRole('region', { name: 'With your password' }).getByRole('alert');
   await alert.waitFor();
   t.regex((await alert.textContent()) ?? '', /invalid username or password/);

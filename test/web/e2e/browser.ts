@@ -201,3 +201,16 @@ export async function signInPage(page: Page, username: string, password = BED_PA
   )) as number;
   if (status !== 200) throw new Error(`browser sign-in of ${username} answered ${status}`);
 }
+
+/** A username no other test uses: `prefix` and 8 random hex digits. */
+export const uniqueName = (prefix: string): string => `${prefix}_${randomBytes(4).toString('hex')}`;
+
+/** Signs up through the page's password section (OPAQUE where the server offers it) and submits. */
+export async function signUpWithPassword(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/signup');
+  const section = page.getByRole('region', { name: 'With a password' });
+  await section.getByLabel('Username').fill(username);
+  await section.getByLabel('Password', { exact: true }).fill(password);
+  await section.getByLabel('Repeat the password').fill(password);
+  await section.getByRole('button', { name: 'Sign up' }).click();
+}
