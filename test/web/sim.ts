@@ -7,6 +7,7 @@
  * (requestVideoFrameCallback), with that frame's timestamp.
  * Everything is stepped by hand: no timers, no sleeps.
  */
+import { START_LATENCY_INITIAL_MS } from '../../web/src/sync/thresholds.js';
 import { roomPositionAt, SyncEngine, type PlayerAction, type PlayerSample, type RoomPlayback, type SyncResult } from '../../web/src/sync/engine.js';
 
 /** Deterministic PRNG (mulberry32). */
@@ -31,6 +32,11 @@ export interface SimOptions {
   paused?: boolean;
   /** How long a seek takes to show a frame (ms). */
   seekLatencyMs?: number;
+  /**
+   * How long after play() the media clock starts to run (ms; Chromium waits for the audio
+   * output). Default: the engine's initial guess, so a start lands exactly unless a test says otherwise.
+   */
+  startLatencyMs?: number;
   /** Server minus local clock at T0 (ms). */
   trueOffset?: number;
   /** Error of the offset estimate given to the engine (ms). */
@@ -72,8 +78,10 @@ export class Sim {
   private landAt = 0;
   /** A scheduled start, in server time (the sim's timer fires exactly then). */
   private startAt: number | null = null;
-  /** Server time at which the player last went from paused to playing. */
+  /** Server time at which the player's media clock last started to run after a pause. */
   startedAt: number | null = null;
+  /** The media clock stands still until this server time (start-up after play()). */
+  private clockFrom = Number.NEGATIVE_INFINITY;
   readonly log: Logged[] = [];
   readonly results: SyncResult[] = [];
   readonly reports: Array<{ server: number; report: string }> = [];
@@ -130,7 +138,7 @@ export class Sim {
     this.log.push({ server: this.server, action, whileSeeking: this.seeking });
     switch (action.type) {
       case 'play':
-        if (this.paused) this.startedAt = this.server;
+        if (this.paused) this.begin(this.server);
         this.paused = false;
         this.startAt = null;
         break;
@@ -159,7 +167,7 @@ export class Sim {
       let next = end;
       if (this.seeking && this.landAt < next) next = Math.max(this.server, this.landAt);
       if (this.startAt !== null && this.startAt < next) next = Math.max(this.server, this.startAt);
-      if (!this.paused && !this.seeking) this.mediaTime += ((next - this.server) / 1000) * this.rate;
+      if (!this.paused && !this.seeking) this.mediaTime += (Math.max(0, next - Math.max(this.server, this.clockFrom)) / 1000) * this.rate;
       this.server = next;
       if (this.seeking && this.server >= this.landAt) {
         this.seeking = false;
@@ -167,7 +175,7 @@ export class Sim {
       }
       if (this.startAt !== null && this.server >= this.startAt) {
         this.startAt = null;
-        if (this.paused) this.startedAt = this.server;
+        if (this.paused) this.begin(this.server);
         this.paused = false;
       }
     }
@@ -184,6 +192,12 @@ export class Sim {
     if (frame === this.shownFrame) return false;
     this.shownFrame = frame;
     return true;
+  }
+
+  /** play() at server time `server`: the clock runs after the start-up latency. */
+  private begin(server: number): void {
+    this.clockFrom = server + (this.options.startLatencyMs ?? START_LATENCY_INITIAL_MS);
+    this.startedAt = this.clockFrom;
   }
 
   /**

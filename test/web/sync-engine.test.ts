@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { SyncEngine, stepsFor } from '../../web/src/sync/engine.js';
-import { DEAD_BAND_MS, MAX_RATE_DEVIATION, SEEK_THRESHOLD_MS } from '../../web/src/sync/thresholds.js';
+import { DEAD_BAND_MS, MAX_RATE_DEVIATION, SEEK_THRESHOLD_MS, START_LATENCY_INITIAL_MS } from '../../web/src/sync/thresholds.js';
 import { FRAME_MS, playingRoom, Sim, T0 } from './sim.js';
 
 /** The drift the engine last measured: how late the frame on screen is against the room. */
@@ -137,13 +137,13 @@ test('no rate flip-flop: a minute of steady playback with noise, outliers and a 
   t.true(Math.abs(sim.lagMs()) < 25, `ends at ${sim.lagMs()} ms`);
 });
 
-test('scheduled start: holds at the position, then plays at the local instant updatedAt maps to', (t) => {
+test('scheduled start: holds at the position, calls play() the start-up latency early, and runs from the local instant updatedAt maps to', (t) => {
   const start = T0 + 1200;
   const room = { mediaId: 'm1', playing: true, position: 30, rate: 1, updatedAt: start };
   const sim = new Sim({ room, mediaTime: 12, paused: false, trueOffset: 40_000, offsetError: 1, seekLatencyMs: 150 });
   const first = sim.frame()!;
   t.is(first.phase, 'seeking');
-  t.like(first.actions.find((a) => a.type === 'scheduleStart'), { type: 'scheduleStart', at: start - 40_001, position: 30 });
+  t.like(first.actions.find((a) => a.type === 'scheduleStart'), { type: 'scheduleStart', at: start - 40_001 - START_LATENCY_INITIAL_MS, position: 30 });
   t.true(first.actions.some((a) => a.type === 'pause'));
   t.true(first.actions.some((a) => a.type === 'seek' && a.position === 30));
   sim.run(1, (s) => {
@@ -155,6 +155,24 @@ test('scheduled start: holds at the position, then plays at the local instant up
   t.is(sim.count('scheduleStart'), 1);
   t.true(Math.abs(sim.lagMs()) < DEAD_BAND_MS);
   t.is(sim.count('setRate'), 0, 'started exactly: nothing to correct');
+});
+
+test('the start-up latency is learned from scheduled starts: later starts land on their instant', (t) => {
+  // This player's clock runs 110 ms after play(), the first guess is 60: each start teaches half the rest.
+  const engine = new SyncEngine();
+  const sim = new Sim({ room: playingRoom(0), mediaTime: 0, paused: true, startLatencyMs: 110, seekLatencyMs: 100, engine });
+  const lateness: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    // Someone plays the room from 10 s on, starting 500 ms from now.
+    const start = sim.server + 500;
+    sim.room = { mediaId: 'm1', playing: true, position: 10, rate: 1, updatedAt: start };
+    sim.paused = true;
+    sim.run(2);
+    lateness.push(sim.startedAt! - start);
+  }
+  t.true(Math.abs(lateness[0]! - 50) < 1, `the first start is late by what the guess missed: ${lateness[0]} ms`);
+  t.true(Math.abs(lateness[3]!) < 10, `the fourth is within 10 ms: ${lateness[3]} ms`);
+  t.true(Math.abs(engine.startLatencyMs - 110) < 15, `learned ${engine.startLatencyMs} ms`);
 });
 
 test('a paused room holds: pause, seek to the position once, then nothing', (t) => {

@@ -26,9 +26,11 @@ import {
   SEEK_LANDING_TOLERANCE_S,
   SEEK_LATENCY_INITIAL_MS,
   SEEK_LATENCY_MAX_MS,
-  SEEK_LEARNING_RATE,
+  LATENCY_LEARNING_RATE,
   SEEK_THRESHOLD_MS,
   SEEK_TIMEOUT_MS,
+  START_LATENCY_INITIAL_MS,
+  START_LATENCY_MAX_MS,
   SETTLE_BAND_MS,
   START_GRACE_MS,
 } from './thresholds.js';
@@ -95,6 +97,8 @@ export interface SyncResult {
 export interface SyncEngineOptions {
   /** Starting estimate of seek latency (ms), e.g. remembered from an earlier session. */
   seekLatencyMs?: number;
+  /** Starting estimate of the player's start-up latency (ms), likewise. */
+  startLatencyMs?: number;
 }
 
 interface PendingSeek {
@@ -141,16 +145,26 @@ export class SyncEngine {
   private correction: Correction | null = null;
   private lastPlayAt = Number.NEGATIVE_INFINITY;
   private lastPauseAt = Number.NEGATIVE_INFINITY;
+  /** Local ms at which the announced start calls play() (the instant less the start-up latency). */
   private announcedStart: number | null = null;
+  /** A scheduled start whose landing has not taught the start-up latency yet. */
+  private startToLearn = false;
+  private startLatency: number;
   private noClockSince: number | null = null;
 
   constructor(options: SyncEngineOptions = {}) {
     this.latencyMs = options.seekLatencyMs ?? SEEK_LATENCY_INITIAL_MS;
+    this.startLatency = options.startLatencyMs ?? START_LATENCY_INITIAL_MS;
   }
 
   /** The learned seek latency (ms): how far ahead seeks aim. */
   get seekLatencyMs(): number {
     return this.latencyMs;
+  }
+
+  /** The learned start-up latency (ms): how long before a scheduled instant play() is called. */
+  get startLatencyMs(): number {
+    return this.startLatency;
   }
 
   /** New media or a new connection: forget the per-media state (the learned seek latency stays). */
@@ -209,6 +223,8 @@ export class SyncEngine {
     const serverNow = now + offset;
 
     if (serverNow + START_GRACE_MS < room.updatedAt) {
+      // Our own start, begun early by the start-up latency: let it run.
+      if (!player.paused && this.announcedStart !== null && now + START_GRACE_MS >= this.announcedStart) return done('scheduled');
       const seeking = this.hold(room.position, room, player, now, actions);
       this.announceStart(room.updatedAt - offset, room.position, actions);
       return done(seeking ? 'seeking' : 'scheduled');
@@ -221,6 +237,7 @@ export class SyncEngine {
     this.drifts.push(this.lagMs(room, player, offset));
     if (this.drifts.length > DRIFT_MEDIAN_WINDOW) this.drifts.shift();
     const drift = median(this.drifts);
+    if (this.startToLearn && this.drifts.length === DRIFT_MEDIAN_WINDOW) this.learnStart(drift);
 
     if (Math.abs(drift) > SEEK_THRESHOLD_MS && now - this.lastSeekAt >= SEEK_COOLDOWN_MS) {
       this.correction = null;
@@ -254,6 +271,8 @@ export class SyncEngine {
     // A paused frame stays on screen: compare it with the room now.
     const lag = ((roomPositionAt(room, serverNow) - player.mediaTime) * 1000) / room.rate;
     if (lag > 0 && lag <= SEEK_THRESHOLD_MS) {
+      // Not a scheduled start: what it lands at says nothing about the start-up latency.
+      this.startToLearn = false;
       this.play(now, actions);
       return done('starting', lag);
     }
@@ -267,10 +286,24 @@ export class SyncEngine {
     return done('seeking', lag);
   }
 
+  /** Starts at local instant `at`: play() is called the learned start-up latency before it. */
   private announceStart(at: number, position: number, actions: PlayerAction[]): void {
-    if (this.announcedStart !== null && Math.abs(at - this.announcedStart) <= SCHEDULE_RESEND_MS) return;
-    this.announcedStart = at;
-    actions.push({ type: 'scheduleStart', at, position });
+    const playAt = at - this.startLatency;
+    if (this.announcedStart !== null && Math.abs(playAt - this.announcedStart) <= SCHEDULE_RESEND_MS) return;
+    this.announcedStart = playAt;
+    this.startToLearn = true;
+    actions.push({ type: 'scheduleStart', at: playAt, position });
+  }
+
+  /**
+   * A scheduled start has run a full drift window: its lag is the start-up latency not yet
+   * allowed for. Half of it is learned (as for seeks); a lag beyond START_LATENCY_MAX_MS is
+   * something else (a stall, a late seek) and teaches nothing.
+   */
+  private learnStart(driftMs: number): void {
+    this.startToLearn = false;
+    if (Math.abs(driftMs) > START_LATENCY_MAX_MS) return;
+    this.startLatency = Math.min(START_LATENCY_MAX_MS, Math.max(0, this.startLatency + LATENCY_LEARNING_RATE * driftMs));
   }
 
   /** Learns the frame interval from successive frames of steady playback (a stall or a seek between them says nothing). */
@@ -288,6 +321,7 @@ export class SyncEngine {
     this.pendingSeek = null;
     this.correction = null;
     this.announcedStart = null;
+    this.startToLearn = false;
   }
 
   /** Wall ms the frame on screen is behind the room (negative: ahead). */
@@ -342,7 +376,7 @@ export class SyncEngine {
   }
 
   private learn(observedMs: number): void {
-    this.latencyMs = Math.min(SEEK_LATENCY_MAX_MS, Math.max(0, this.latencyMs + SEEK_LEARNING_RATE * observedMs));
+    this.latencyMs = Math.min(SEEK_LATENCY_MAX_MS, Math.max(0, this.latencyMs + LATENCY_LEARNING_RATE * observedMs));
   }
 
   /**

@@ -68,12 +68,12 @@ export const PAUSED_TOLERANCE_MS = 40;
 /**
  * First guess of how long a seek takes to show a frame (local file or a warm cache: ~100-300
  * ms in Chromium). The engine seeks this far ahead and learns the real figure from each
- * landing (`SEEK_LEARNING_RATE`), clamped to [0, SEEK_LATENCY_MAX_MS].
+ * landing (`LATENCY_LEARNING_RATE`), clamped to [0, SEEK_LATENCY_MAX_MS].
  */
 export const SEEK_LATENCY_INITIAL_MS = 150;
 export const SEEK_LATENCY_MAX_MS = 3000;
-/** Half of each landing's error goes into the estimate: converges in a few seeks, robust to one odd one. */
-export const SEEK_LEARNING_RATE = 0.5;
+/** Half of each landing's error goes into the seek and start-up latency estimates: converges in a few, robust to one odd one. */
+export const LATENCY_LEARNING_RATE = 0.5;
 
 /**
  * A seek that has not landed after this long is given up on (the player never cleared
@@ -150,6 +150,16 @@ export const CLOCK_STEADY_MAX_MS = 15_000;
  * the rtt) and is dropped once any estimate exists.
  */
 export const CLOCK_MAX_RTT_MS = 2000;
+
+/**
+ * Chromium shows the first frame at play() but its media clock only runs once the audio
+ * output has started: a player started at an instant falls 60-100 ms behind in its first
+ * frames (bench:sync). Scheduled starts call play() this much early; the figure is learned
+ * from each start (half of the lag of its first full drift window), so the first one of a
+ * session uses this guess. Above the maximum, a lag is a stall, not start-up.
+ */
+export const START_LATENCY_INITIAL_MS = 60;
+export const START_LATENCY_MAX_MS = 300;
 
 /**
  * A start less than this ahead counts as started: a host timer or a frame callback that fires

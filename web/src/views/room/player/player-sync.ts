@@ -11,6 +11,7 @@ import type { RoomSession } from '../../../state/room.js';
 import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type SyncPhase } from '../../../sync/index.js';
 import { localNow } from './clock.js';
 import { createStats, recordFrame, recordTick } from './debug-stats.js';
+import { rememberedStartLatency, rememberStartLatency } from './start-latency.js';
 
 /** The timer path's period, and how long without a frame before it takes over. */
 const TIMER_MS = 50;
@@ -27,7 +28,9 @@ export class PlayerSync {
   readonly blocked = signal(false);
   readonly phase = signal<SyncPhase>('idle');
   private readonly clock = new ClockEstimator();
-  private readonly engine = new SyncEngine();
+  private readonly engine = new SyncEngine({ startLatencyMs: rememberedStartLatency() });
+  /** What localStorage holds of the engine's learned start-up latency (saved when it changes). */
+  private savedStartLatency = this.engine.startLatencyMs;
   private readonly stats = createStats();
   private readonly video: FrameVideo;
   private mediaId: string | null = null;
@@ -140,6 +143,10 @@ export class PlayerSync {
 
   private onTimer(): void {
     const now = localNow();
+    if (this.engine.startLatencyMs !== this.savedStartLatency) {
+      this.savedStartLatency = this.engine.startLatencyMs;
+      rememberStartLatency(this.savedStartLatency);
+    }
     if (this.clock.pingDue(now) && this.room.connection.status.value.state === 'open') {
       this.clock.pinged(now);
       this.room.connection
