@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { SyncEngine, stepsFor } from '../../web/src/sync/engine.js';
-import { DEAD_BAND_MS, MAX_RATE_DEVIATION, SEEK_THRESHOLD_MS, START_LATENCY_INITIAL_MS } from '../../web/src/sync/thresholds.js';
+import { MAX_RATE_DEVIATION, SEEK_THRESHOLD_MS, START_LATENCY_INITIAL_MS } from '../../web/src/sync/thresholds.js';
 import { FRAME_MS, playingRoom, Sim, T0 } from './sim.js';
 
 /** The drift the engine last measured: how late the frame on screen is against the room. */
@@ -22,10 +22,10 @@ test('300 ms behind: converges with the rate only (no seek) and ends inside the 
   const history = track(sim, 15);
   t.is(sim.count('seek'), 0);
   t.true(sim.count('setRate') >= 2, 'a corrective rate, then the room rate');
-  const within = sim.settledWithin(history, DEAD_BAND_MS);
+  const within = sim.settledWithin(history, sim.engine.deadBandMs);
   t.not(within, null);
   t.true(within! < 9, `inside the dead band after ${within} s`);
-  t.true(Math.abs(sim.lagMs()) < DEAD_BAND_MS, `ends at ${sim.lagMs()} ms`);
+  t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs, `ends at ${sim.lagMs()} ms`);
   t.is(sim.rate, 1);
   for (const entry of sim.log) if (entry.action.type === 'setRate') t.true(Math.abs(entry.action.rate - 1) <= MAX_RATE_DEVIATION + 1e-9);
 });
@@ -38,7 +38,7 @@ test('5 s off: exactly one seek (aimed ahead), then settles within 50 ms in unde
   t.true(seek.position > 300, 'aimed ahead of where the room was when seeking');
   const within50 = sim.settledWithin(history, 50);
   t.true(within50 !== null && within50 < 3, `within 50 ms after ${within50} s`);
-  t.true(Math.abs(sim.lagMs()) < DEAD_BAND_MS, `ends at ${sim.lagMs()} ms`);
+  t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs, `ends at ${sim.lagMs()} ms`);
   t.is(sim.rate, 1);
 });
 
@@ -50,7 +50,7 @@ test('a late joiner (paused at 0, the room at 2 minutes) seeks once while paused
     t.is(sim.count('scheduleStart') + sim.count('play'), 1, 'one start');
     const within50 = sim.settledWithin(history, 50);
     t.true(within50 !== null && within50 < 3, `latency ${seekLatencyMs}: within 50 ms after ${within50} s`);
-    t.true(Math.abs(sim.lagMs()) < DEAD_BAND_MS);
+    t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs);
   }
   const quick = new Sim({ room: playingRoom(120), mediaTime: 0, paused: true, seekLatencyMs: 100, offsetError: 4 });
   const history = track(quick, 2);
@@ -89,7 +89,7 @@ test('no correction is issued while a seek is in flight (seeking set, no fresh f
   t.is(seeks.length, 3);
   for (let i = 1; i < seeks.length; i++) t.true(seeks[i]!.server - seeks[i - 1]!.server >= 3000);
   t.deepEqual(sim.log.filter((entry) => entry.whileSeeking), []);
-  t.true(Math.abs(sim.lagMs()) < DEAD_BAND_MS, `ends at ${sim.lagMs()} ms`);
+  t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs, `ends at ${sim.lagMs()} ms`);
 });
 
 test('inside the dead band: no actions at all', (t) => {
@@ -118,6 +118,17 @@ test('whole frames on a 60 Hz screen: a 60 fps player showing each frame a refre
   t.true(rates.slice(0, -1).every((rate) => rate < 1), 'slower, maybe in a smaller step, then the room rate');
   t.is(early.rate, 1);
   t.is(early.count('seek'), 0);
+});
+
+test('whole frames: a correction ends at the nearest frame, not beyond it', (t) => {
+  // Refreshes 6 ms after the room's frame boundaries: an exact player shows frames 6 ms late,
+  // one 16.5 ms behind shows them 22.7 ms late. The correction must stop at 6 (half a frame is
+  // as near as frames go); pushing on to -10.7 left the dead band on the other side.
+  const sim = new Sim({ room: playingRoom(500), mediaTime: 500.006 - 0.0165, videoFps: 60, refreshPhaseMs: 6 });
+  sim.run(15);
+  t.true(Math.abs(onScreenLag(sim) - 6) < 0.5, `ends showing frames ${onScreenLag(sim)} ms late`);
+  const rates = sim.log.flatMap((entry) => (entry.action.type === 'setRate' ? [entry.action.rate] : []));
+  t.true(rates.slice(0, -1).every((rate) => rate > 1) && rates.at(-1) === 1, `one correction, faster then the room rate: ${rates.join(', ')}`);
 });
 
 test('whole frames: at 30 fps the dead band is just over half a frame, so frames a refresh off the room are left alone (no hunting)', (t) => {
@@ -153,7 +164,7 @@ test('scheduled start: holds at the position, calls play() the start-up latency 
   t.not(sim.startedAt, null);
   t.true(Math.abs(sim.startedAt! - (start - 1)) < 0.01, `started at server ${sim.startedAt! - start} ms from the instant (1 ms clock error)`);
   t.is(sim.count('scheduleStart'), 1);
-  t.true(Math.abs(sim.lagMs()) < DEAD_BAND_MS);
+  t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs);
   t.is(sim.count('setRate'), 0, 'started exactly: nothing to correct');
 });
 
@@ -201,7 +212,7 @@ test('room rate 1.5: the corrective rate is relative to it, never within 1 % of 
   }
   t.true(rates[0]! > 1.5, 'behind: faster than the room');
   t.is(sim.rate, 1.5);
-  t.true(sim.settledWithin(history, DEAD_BAND_MS) !== null);
+  t.true(sim.settledWithin(history, sim.engine.deadBandMs) !== null);
 });
 
 test('a player ahead of the room slows down', (t) => {
@@ -209,7 +220,7 @@ test('a player ahead of the room slows down', (t) => {
   track(sim, 10);
   const first = sim.log.find((entry) => entry.action.type === 'setRate')!.action as { rate: number };
   t.true(first.rate < 1);
-  t.true(Math.abs(sim.lagMs()) < DEAD_BAND_MS);
+  t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs);
 });
 
 test('the seek latency is learned from landings: later seeks land closer', (t) => {

@@ -178,8 +178,19 @@ export class SyncEngine {
 
   /** The dead band now (ms): just over half the frame interval on screen, within bounds (thresholds.ts). */
   get deadBandMs(): number {
-    if (this.frameSteps.length < DRIFT_MIN_SAMPLES) return DEAD_BAND_MS;
-    return Math.min(DEAD_BAND_MAX_MS, Math.max(DEAD_BAND_MS, DEAD_BAND_FRAME_SHARE * median(this.frameSteps)));
+    const frame = this.frameMs();
+    return frame === null ? DEAD_BAND_MS : Math.min(DEAD_BAND_MAX_MS, Math.max(DEAD_BAND_MS, DEAD_BAND_FRAME_SHARE * frame));
+  }
+
+  /** Where a correction ends (ms): the settle band, or half a frame once frames are known (the nearest frame is the best there is). */
+  private get settleBandMs(): number {
+    const frame = this.frameMs();
+    return frame === null ? SETTLE_BAND_MS : Math.min(this.deadBandMs, Math.max(SETTLE_BAND_MS, frame / 2));
+  }
+
+  /** Median wall ms between frames on screen, or null before enough frames. */
+  private frameMs(): number | null {
+    return this.frameSteps.length < DRIFT_MIN_SAMPLES ? null : median(this.frameSteps);
   }
 
   tick(input: SyncInput): SyncResult {
@@ -396,14 +407,15 @@ export class SyncEngine {
   }
 
   /**
-   * Hysteresis: a correction starts beyond the dead band (once enough frames measured both) and runs until the drift is inside
-   * the settle band or changed sign; meanwhile its step only shrinks (no hunting), unless the
+   * Hysteresis: a correction starts beyond the dead band (once enough frames measured both) and
+   * runs until the drift is inside the settle band (half a frame when frames are known: the drift
+   * on screen moves a frame at a time, so nearer is not reachable) or changed sign; meanwhile its step only shrinks (no hunting), unless the
    * drift grew by two steps or more (the room or the clock jumped).
    */
   private updateCorrection(drift: number): void {
     const current = this.correction;
     if (current) {
-      if (Math.abs(drift) < SETTLE_BAND_MS || Math.sign(drift) !== current.direction) {
+      if (Math.abs(drift) < this.settleBandMs || Math.sign(drift) !== current.direction) {
         this.correction = null;
         return;
       }

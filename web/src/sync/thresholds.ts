@@ -27,7 +27,10 @@ export const DEAD_BAND_MAX_MS = 25;
 /**
  * A rate correction runs until the drift is back inside this band (or crossed zero), then the
  * room rate returns. Smaller than the dead band: the hysteresis keeps noise around the band's
- * edge from toggling the rate on and off.
+ * edge from toggling the rate on and off. Once the frame interval is known the band is half a
+ * frame instead (never more than the dead band): the drift on screen moves a frame at a time,
+ * and a correction told to get nearer than the nearest frame crossed to the frame on the other
+ * side, which was outside the dead band again: a correction every second or two (bench:sync).
  */
 export const SETTLE_BAND_MS = 3;
 
