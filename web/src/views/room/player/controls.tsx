@@ -43,7 +43,7 @@ export function Controls(props: ControlsProps) {
   };
   const seekTo = (position: number): void => {
     setDragging(null);
-    send({ kind: 'playback.seek', position, startInMs: sync.startInMs() });
+    send({ kind: 'playback.seek', position, startInMs: sync.startInMs('seek') });
   };
   const shown = dragging ?? props.position;
   const duration = Number.isFinite(props.duration) && props.duration > 0 ? props.duration : 0;
@@ -64,7 +64,7 @@ export function Controls(props: ControlsProps) {
             onClick={() =>
               playing
                 ? send({ kind: 'playback.pause', ...(video && !props.live ? { position: video.currentTime } : {}) })
-                : send({ kind: 'playback.play', startInMs: sync.startInMs() })
+                : send({ kind: 'playback.play', startInMs: sync.startInMs('play') })
             }
           >
             {playing ? 'Pause' : 'Play'}

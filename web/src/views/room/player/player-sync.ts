@@ -16,8 +16,13 @@ import { rememberedStartLatency, rememberStartLatency } from './start-latency.js
 /** The timer path's period, and how long without a frame before it takes over. */
 const TIMER_MS = 50;
 const FRAME_SILENCE_MS = 120;
-/** Lead of a scheduled start for our own play/seek commands: enough for every member's command to arrive. */
+/**
+ * Lead of a scheduled start for our own play and seek commands: every member must get the
+ * command, and for a seek also land it, before the instant. The server allows up to 2 s.
+ */
 const START_IN_MIN_MS = 250;
+/** A seek's lead also covers fetching and decoding at the new position (bench:sync: 120-200 ms from a local server, more for a member far away). */
+const SEEK_START_IN_MIN_MS = 500;
 const START_IN_MAX_MS = 1000;
 
 type FrameMeta = { mediaTime: number; expectedDisplayTime: number };
@@ -91,9 +96,15 @@ export class PlayerSync {
     return server === null ? undefined : Math.round(server);
   }
 
-  /** How far ahead our play and seek commands schedule the start: twice the round trip, within bounds. */
-  startInMs(): number {
-    return Math.round(Math.min(START_IN_MAX_MS, Math.max(START_IN_MIN_MS, 2 * (this.clock.rtt ?? 0))));
+  /**
+   * How far ahead our play or seek command schedules the start: twice our round trip (members
+   * further away than us are covered by the minimum) plus what starting, and for a seek
+   * landing, takes here, within bounds.
+   */
+  startInMs(kind: 'play' | 'seek'): number {
+    const transit = 2 * (this.clock.rtt ?? 0) + this.engine.startLatencyMs;
+    const wanted = kind === 'seek' ? Math.max(SEEK_START_IN_MIN_MS, transit + this.engine.seekLatencyMs) : Math.max(START_IN_MIN_MS, transit);
+    return Math.round(Math.min(START_IN_MAX_MS, wanted));
   }
 
   /** A command this player sent (the bench times a pause from here to its effect elsewhere). */
