@@ -224,7 +224,8 @@ async function pauses(room: BenchRoom): Promise<Record<string, string>> {
 
 async function main(): Promise<void> {
   // Long enough that neither the joins from the start nor the pauses after a seek to 0:02 and
-  // SECONDS of playback reach the end (an ended item stops the room, and the next phase would wait for a Pause button).
+  // SECONDS of playback reach the end (an ended item stops the room, and the next phase would
+  // wait for a Pause button).
   // Small frames: five pages decode 60 fps on a machine with few cores, and frames the
   // decoder drops would be measured as drift.
   const video = await makeTestVideo({ seconds: SECONDS + PAUSES * 5 + JOINS * 10 + 30, fps: FPS, size: '320x180' });
