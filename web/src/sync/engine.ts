@@ -16,6 +16,7 @@ import {
   DRIFT_MIN_SAMPLES,
   FRAME_STEP_WINDOW,
   JOIN_SEEK_MARGIN_MS,
+  LATENCY_LEARNING_RATE,
   MAX_RATE_DEVIATION,
   NO_CLOCK_WAIT_MS,
   PAUSED_TOLERANCE_MS,
@@ -26,13 +27,12 @@ import {
   SEEK_LANDING_TOLERANCE_S,
   SEEK_LATENCY_INITIAL_MS,
   SEEK_LATENCY_MAX_MS,
-  LATENCY_LEARNING_RATE,
   SEEK_THRESHOLD_MS,
   SEEK_TIMEOUT_MS,
-  START_LATENCY_INITIAL_MS,
-  START_LATENCY_MAX_MS,
   SETTLE_BAND_MS,
   START_GRACE_MS,
+  START_LATENCY_INITIAL_MS,
+  START_LATENCY_MAX_MS,
 } from './thresholds.js';
 
 /** The room's playback as the server sends it (`updatedAt` in server ms, maybe ahead: a scheduled start). */
@@ -167,7 +167,7 @@ export class SyncEngine {
     return this.startLatency;
   }
 
-  /** New media or a new connection: forget the per-media state (the learned seek latency stays). */
+  /** New media or a new connection: forget the per-media state (the learned latencies stay). */
   reset(): void {
     this.readiness.reset();
     this.stateKey = '';
@@ -408,9 +408,10 @@ export class SyncEngine {
 
   /**
    * Hysteresis: a correction starts beyond the dead band (once enough frames measured both) and
-   * runs until the drift is inside the settle band (half a frame when frames are known: the drift
-   * on screen moves a frame at a time, so nearer is not reachable) or changed sign; meanwhile its step only shrinks (no hunting), unless the
-   * drift grew by two steps or more (the room or the clock jumped).
+   * runs until the drift is inside the settle band (half a frame when frames are known: the
+   * drift on screen moves a frame at a time, so nearer is not reachable) or changed sign;
+   * meanwhile its step only shrinks (no hunting), unless the drift grew by two steps or more
+   * (the room or the clock jumped).
    */
   private updateCorrection(drift: number): void {
     const current = this.correction;
