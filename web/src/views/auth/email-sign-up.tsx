@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
 import { Field, SubmitButton } from '../../ui/field.js';
+import { useAction } from '../../ui/use-action.js';
 import type { AuthAnswer } from './auth-flow.js';
 import { AuthError } from './auth-error.js';
 import { issueFor } from '../../api/errors.js';
@@ -22,20 +23,7 @@ export function EmailSignUp(props: { opaque: boolean; onAnswer: (answer: AuthAns
   const [code, setCode] = useState(sent ? (props.initial?.code ?? '') : '');
   const [password, setPassword] = useState<NewPassword>({ password: '', repeat: '' });
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  async function run(work: () => Promise<void>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { busy, error, run } = useAction();
 
   function start(event: Event) {
     event.preventDefault();

@@ -5,17 +5,15 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
-import type { Schemas } from '../../api/types.js';
 import { loadPublicInfo, publicInfo } from '../../state/public-info.js';
 import { currentUser, session } from '../../state/session.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
+import { usePaged } from '../../ui/use-paged.js';
 import { MyRooms } from './my-rooms.js';
 import { RoomCard } from './room-card.js';
 import { SignInPrompt } from './sign-in-prompt.js';
 import './rooms.css';
-
-type RoomSummary = Schemas['RoomSummary'];
 
 export function Directory() {
   useEffect(() => void loadPublicInfo().catch(() => undefined), []);
@@ -50,26 +48,12 @@ export function Directory() {
 function PublicRooms() {
   const [input, setInput] = useState('');
   const [query, setQuery] = useState('');
-  const [rooms, setRooms] = useState<RoomSummary[]>([]);
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<unknown>(null);
-
-  const load = async (q: string, after: string | undefined) => {
-    setLoading(true);
-    setError(null);
-    try {
-      const page = await call(api.GET('/api/rooms', { params: { query: { ...(q ? { query: q } : {}), ...(after ? { cursor: after } : {}) } } }));
-      setRooms((previous) => (after ? [...previous, ...page.rooms] : page.rooms));
-      setCursor(page.nextCursor);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setLoading(false);
-    }
-  };
-
-  useEffect(() => void load(query, undefined), [query]);
+  const paged = usePaged(async (cursor) => {
+    const page = await call(api.GET('/api/rooms', { params: { query: { ...(query ? { query } : {}), ...(cursor ? { cursor } : {}) } } }));
+    return { items: page.rooms, nextCursor: page.nextCursor };
+  }, [query]);
+  const { loading, error, hasMore, loadMore } = paged;
+  const rooms = paged.items ?? [];
 
   return (
     <section aria-labelledby="public-rooms">
@@ -97,8 +81,8 @@ function PublicRooms() {
           <RoomCard key={room.id} room={room} />
         ))}
       </ul>
-      {cursor && (
-        <button type="button" onClick={() => void load(query, cursor)} disabled={loading}>
+      {hasMore && (
+        <button type="button" onClick={loadMore} disabled={loading}>
           Load more rooms
         </button>
       )}

@@ -2,12 +2,13 @@
  * Every room whatever its status or visibility, newest first, narrowed by status, visibility
  * and a name search (the filters GET /api/admin/rooms takes), a page at a time.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, call } from '../../../api/client.js';
 import type { Schemas } from '../../../api/types.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
 import { formatTime } from '../../../ui/format.js';
+import { usePaged, type PageOf } from '../../../ui/use-paged.js';
 
 type Room = Schemas['AdminRoomSummary'];
 interface Filter {
@@ -18,43 +19,28 @@ interface Filter {
 
 const PAGE_SIZE = 50;
 
+async function fetchPage(filter: Filter, cursor: string | undefined): Promise<PageOf<Room>> {
+  const query = filter.query.trim();
+  const page = await call(
+    api.GET('/api/admin/rooms', {
+      params: {
+        query: {
+          limit: PAGE_SIZE,
+          ...(query ? { query } : {}),
+          ...(filter.status ? { status: filter.status } : {}),
+          ...(filter.visibility ? { visibility: filter.visibility } : {}),
+          ...(cursor ? { cursor } : {}),
+        },
+      },
+    }),
+  );
+  return { items: page.rooms, nextCursor: page.nextCursor };
+}
+
 export function RoomsList() {
   const [draft, setDraft] = useState<Filter>({ query: '', status: '', visibility: '' });
   const [filter, setFilter] = useState<Filter>(draft);
-  const [rooms, setRooms] = useState<Room[] | null>(null);
-  const [cursor, setCursor] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  const load = async (more: boolean): Promise<void> => {
-    setBusy(true);
-    setError(null);
-    try {
-      const query = filter.query.trim();
-      const page = await call(
-        api.GET('/api/admin/rooms', {
-          params: {
-            query: {
-              limit: PAGE_SIZE,
-              ...(query ? { query } : {}),
-              ...(filter.status ? { status: filter.status } : {}),
-              ...(filter.visibility ? { visibility: filter.visibility } : {}),
-              ...(more && cursor ? { cursor } : {}),
-            },
-          },
-        }),
-      );
-      setRooms((previous) => (more && previous ? [...previous, ...page.rooms] : page.rooms));
-      setCursor(page.nextCursor);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  useEffect(() => {
-    void load(false);
-  }, [filter]);
+  const { items: rooms, loading, error, hasMore, loadMore } = usePaged((cursor) => fetchPage(filter, cursor), [filter]);
 
   return (
     <Page title="Rooms" wide>
@@ -94,7 +80,7 @@ export function RoomsList() {
       </form>
       <ErrorNotice error={error} />
       <p class="muted" role="status">
-        {rooms === null ? 'Loading…' : `${rooms.length}${cursor ? '+' : ''} room${rooms.length === 1 ? '' : 's'}`}
+        {rooms === null ? 'Loading…' : `${rooms.length}${hasMore ? '+' : ''} room${rooms.length === 1 ? '' : 's'}`}
       </p>
       {rooms && rooms.length > 0 && (
         <div class="table-wrap" role="region" aria-label="Rooms" tabIndex={0}>
@@ -126,8 +112,8 @@ export function RoomsList() {
           </table>
         </div>
       )}
-      {cursor && (
-        <button type="button" disabled={busy} aria-busy={busy} onClick={() => void load(true)}>
+      {hasMore && (
+        <button type="button" disabled={loading} aria-busy={loading} onClick={loadMore}>
           Show more
         </button>
       )}

@@ -2,12 +2,13 @@
  * Accounts in username order, a page at a time ("Show more" appends the next), narrowed by a
  * username prefix, a role and a state as GET /api/admin/users allows.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, call } from '../../../api/client.js';
 import type { Schemas } from '../../../api/types.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
 import { formatTime } from '../../../ui/format.js';
+import { usePaged, type PageOf } from '../../../ui/use-paged.js';
 
 type User = Schemas['User'];
 type Role = User['role'];
@@ -20,39 +21,20 @@ interface Filter {
 
 const PAGE_SIZE = 50;
 
-function fetchPage(filter: Filter, cursor?: string) {
+async function fetchPage(filter: Filter, cursor: string | undefined): Promise<PageOf<User>> {
   const q = filter.q.trim();
-  return call(
+  const page = await call(
     api.GET('/api/admin/users', {
       params: { query: { limit: PAGE_SIZE, ...(q ? { q } : {}), ...(filter.role ? { role: filter.role } : {}), ...(filter.state ? { state: filter.state } : {}), ...(cursor ? { cursor } : {}) } },
     }),
   );
+  return { items: page.users, nextCursor: page.nextCursor };
 }
 
 export function UsersList() {
   const [draft, setDraft] = useState<Filter>({ q: '', role: '', state: '' });
   const [filter, setFilter] = useState<Filter>(draft);
-  const [users, setUsers] = useState<User[] | null>(null);
-  const [cursor, setCursor] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
-
-  const load = async (more: boolean): Promise<void> => {
-    setBusy(true);
-    setError(null);
-    try {
-      const page = await fetchPage(filter, more ? cursor : undefined);
-      setUsers((previous) => (more && previous ? [...previous, ...page.users] : page.users));
-      setCursor(page.nextCursor);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  useEffect(() => {
-    void load(false);
-  }, [filter]);
+  const { items: users, loading, error, hasMore, loadMore } = usePaged((cursor) => fetchPage(filter, cursor), [filter]);
 
   return (
     <Page title="Users" wide>
@@ -92,7 +74,7 @@ export function UsersList() {
       </form>
       <ErrorNotice error={error} />
       <p class="muted" role="status">
-        {users === null ? 'Loading…' : `${users.length}${cursor ? '+' : ''} account${users.length === 1 ? '' : 's'}`}
+        {users === null ? 'Loading…' : `${users.length}${hasMore ? '+' : ''} account${users.length === 1 ? '' : 's'}`}
       </p>
       {users && users.length > 0 && (
         <div class="table-wrap" role="region" aria-label="Users" tabIndex={0}>
@@ -122,8 +104,8 @@ export function UsersList() {
           </table>
         </div>
       )}
-      {cursor && (
-        <button type="button" disabled={busy} aria-busy={busy} onClick={() => void load(true)}>
+      {hasMore && (
+        <button type="button" disabled={loading} aria-busy={loading} onClick={loadMore}>
           Show more
         </button>
       )}
