@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'busy',
   'unavailable',
   'deadline_exceeded',
+  /** An upstream (a media host, another replica) failed or answered something unusable. */
+  'bad_gateway',
   'internal',
 ] as const;
 
@@ -40,6 +42,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   busy: 503,
   unavailable: 503,
   deadline_exceeded: 504,
+  bad_gateway: 502,
   internal: 500,
 };
 
@@ -70,6 +73,7 @@ export const GRPC_STATUS = {
   busy: 'UNAVAILABLE',
   unavailable: 'UNAVAILABLE',
   deadline_exceeded: 'DEADLINE_EXCEEDED',
+  bad_gateway: 'UNAVAILABLE',
   internal: 'INTERNAL',
 } as const satisfies Record<ErrorCode, string>;
 

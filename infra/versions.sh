@@ -21,8 +21,9 @@ POSTGRES_MAJOR=15
 # Debian packages: the stack's PostgreSQL server (and client tools) and Redis; Chromium, which the
 # web client's end-to-end tests drive headless (playwright-core, never a downloaded browser), with
 # a font so pages render text; ffmpeg, which makes the test videos the player tests and
-# bench:sync play.
-DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core ffmpeg)
+# bench:sync play and transmuxes livestreams to HLS; nginx, the Range-capable (and 200-only)
+# upstream of the media proxy tests and bench:media; coturn, the TURN relay of the voice test.
+DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core ffmpeg nginx-light coturn)
 
 # Oldest Node.js the project runs on (package.json "engines").
 NODE_MIN_VERSION=20.3.0

@@ -43,6 +43,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   busy: 'The service is busy: try again in a moment',
   unavailable: 'The service is unavailable right now',
   deadline_exceeded: 'That took too long: try again',
+  bad_gateway: 'The media host did not answer properly',
   internal: 'Something went wrong on our side',
 };
 

@@ -1,0 +1,81 @@
+/**
+ * Media providers: what turns a playlist item into something a browser can play. The room
+ * actor stores an item's `provider` name and never interprets it; gateways look the name up
+ * in the `ProviderRegistry` when a member asks how to play the item, and the media proxy asks
+ * the provider where the bytes really are (`resolve`). A third-party provider (Alist, Emby,
+ * Jellyfin, ...) is one more object implementing `MediaProvider`, registered at start; how to
+ * write one: docs/2026-11-23-media-providers.md.
+ */
+import type { FieldIssue } from '../errors/app-error.js';
+import type { MediaItem, Subtitle } from '../actors/room/model.js';
+
+/** How a client plays a source: a progressive file (mp4, webm, mkv), an HLS playlist, or HTTP-FLV. */
+export type SourceType = 'file' | 'hls' | 'flv';
+
+/** One way to play an item; a client takes the first it can play. */
+export interface PlaySource {
+  url: string;
+  type: SourceType;
+  /**
+   * Request headers the client itself must send (unproxied items only; a browser cannot set
+   * most of them on a media element, which is why providers with headers usually need the proxy).
+   */
+  headers?: Record<string, string>;
+}
+
+/** The answer to "how do I play this item", for one member. */
+export interface PlayInfo {
+  sources: PlaySource[];
+  subtitles: Subtitle[];
+  live: boolean;
+  /** The sources go through this service (signed URLs that expire at `expiresAt`). */
+  proxied: boolean;
+  /** When the signed URLs stop working (ms since the epoch); null when nothing expires. */
+  expiresAt: number | null;
+}
+
+/**
+ * Where the bytes of an item are, as the proxy fetches them. Only `headers` go upstream: never
+ * the client's cookies or tokens.
+ */
+export interface Upstream {
+  url: string;
+  headers: Record<string, string>;
+  type: SourceType;
+  /**
+   * Stable identity of the upstream resource, the slice cache's key: for a link that expires
+   * and changes (a signed CDN URL) it must stay the same across re-resolutions.
+   */
+  identity: string;
+  /** When `url` stops working (ms since the epoch), if the provider knows; the proxy re-resolves before it. */
+  expiresAt?: number;
+}
+
+/** Whether an item's bytes go through the media proxy. */
+export type ProxyPolicy =
+  /** Always: the upstream needs headers or credentials a browser cannot send. */
+  | 'required'
+  /** The item's `proxy` switch decides. */
+  | 'optional'
+  /** Never: this service serves the bytes itself (livestreams) or the client must go direct. */
+  | 'never';
+
+export interface ResolveOptions {
+  /** Set after the upstream refused the last resolution (401/403/410) or it is about to expire. */
+  refresh: boolean;
+  signal: AbortSignal;
+}
+
+export interface MediaProvider {
+  /** The name stored in playlist items (`[a-z][a-z0-9_-]{0,31}`). */
+  readonly name: string;
+  /** Shown in the web client's provider choice. */
+  readonly label: string;
+  readonly proxy: ProxyPolicy;
+  /** Items of this provider are livestreams (no seeking, no duration). */
+  readonly live: boolean;
+  /** Checks an item's `url` and `headers` for this provider when it is added or edited. */
+  check?(fields: { url: string; headers: Record<string, string> }): FieldIssue[];
+  /** Where the bytes are now. Called again with `refresh` when the last answer stopped working. */
+  resolve(item: MediaItem, options: ResolveOptions): Promise<Upstream>;
+}
