@@ -66,6 +66,14 @@ export interface ResolveOptions {
   signal: AbortSignal;
 }
 
+/** What a provider that serves the bytes itself (`play`) gets to build signed URLs for one member. */
+export interface PlayContext {
+  roomId: string;
+  userId: string;
+  /** Signs a grant (media-grant.ts) for this member, item and `resource`; the token goes in the URL. */
+  grant(resource: string): { token: string; expiresAt: number };
+}
+
 export interface MediaProvider {
   /** The name stored in playlist items (`[a-z][a-z0-9_-]{0,31}`). */
   readonly name: string;
@@ -78,4 +86,9 @@ export interface MediaProvider {
   check?(fields: { url: string; headers: Record<string, string> }): FieldIssue[];
   /** Where the bytes are now. Called again with `refresh` when the last answer stopped working. */
   resolve(item: MediaItem, options: ResolveOptions): Promise<Upstream>;
+  /**
+   * For providers whose bytes this service serves itself (livestreams): the sources for one
+   * member. Without it, the play endpoint builds them from `resolve` and the proxy policy.
+   */
+  play?(item: MediaItem, context: PlayContext): Promise<PlayInfo>;
 }
