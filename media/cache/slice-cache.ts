@@ -5,10 +5,11 @@
  * answer's body is assembled slice by slice, from disk where a slice is cached and from the
  * upstream where it is not, streamed in order without holding the whole range in memory.
  *
- * - A slice is fetched once however many readers want it (Flights), into a temporary file that
- *   is renamed into place only once its length and Content-Range are verified. Readers wait for
- *   the whole slice and then read the file: simpler than streaming a file still being written,
- *   at the cost of first-byte latency of one slice on a miss.
+ * - A slice is fetched once however many readers want it (Flights), into memory; once its
+ *   length and Content-Range are verified it is written to a temporary file and renamed into
+ *   place. Readers wait for the whole slice and are then answered from those bytes: simpler
+ *   than streaming a slice still arriving, at the cost of first-byte latency of one slice on a
+ *   miss (2 MiB: milliseconds from a nearby upstream, longer from a slow one).
  * - Per resource the cache keeps size, ETag, Last-Modified and Content-Type. A slice fetched
  *   with other validators means the upstream file changed: every other slice of it is dropped.
  *   Metadata older than `revalidateAfterMs` is confirmed before it is used: with a conditional
@@ -19,7 +20,7 @@
  * - The index is rebuilt from the directory at open (slice-files.ts), so the cache survives a
  *   restart; rebuilt metadata counts as stale, so the first use revalidates it.
  */
-import { open as openFile, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open as openFile, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Registry } from 'prom-client';
 import { AppError } from '../../errors/app-error.js';
@@ -27,7 +28,7 @@ import type { Logger } from '../../observability/logger.js';
 import { planRange, probeSlice } from './client-range.js';
 import { Flights } from './flights.js';
 import { SliceCacheMeter } from './metrics.js';
-import { fetchSliceToFile, type FetchedSlice } from './slice-fetch.js';
+import { fetchSlice, type FetchedSlice } from './slice-fetch.js';
 import {
   ignoreMissing,
   removeMeta,
@@ -62,13 +63,23 @@ export interface SliceCacheOptions {
   registry?: Registry;
 }
 
+/** A slice just fetched, in memory: its bytes and the version they belong to. */
+interface FreshSlice {
+  kind: 'stored';
+  bytes: Buffer;
+  gen: string;
+}
+
+/** Where a reader takes a slice's bytes from. */
+type SliceSource = { kind: 'file'; handle: FileHandle } | { kind: 'memory'; bytes: Buffer };
+
 type FlightResult =
-  | { kind: 'stored' }
+  | FreshSlice
   | { kind: 'not-ranged'; reply: UpstreamReply; claimed: boolean }
   | { kind: 'unsatisfiable'; total: number | undefined };
 
 type SliceLoad =
-  | { kind: 'stored' }
+  | FreshSlice
   | { kind: 'not-ranged'; reply: UpstreamReply }
   | { kind: 'unsatisfiable'; total: number | undefined }
   /** Another reader took the upstream's 200 reply; ask again. */
@@ -79,6 +90,9 @@ export class SliceCache implements SliceCacheApi {
   private readonly index: SliceIndex;
   private readonly flights = new Flights<FlightResult>();
   private readonly revalidations = new Flights<'fresh' | 'changed'>();
+  /** Slices fetched and verified whose files are still being written (`key:index`). */
+  private readonly writing = new Map<string, FreshSlice>();
+  private readonly pendingWrites = new Set<Promise<void>>();
   private readonly meter: SliceCacheMeter;
   private readonly dir: string;
   private readonly maxBytes: number;
@@ -119,11 +133,20 @@ export class SliceCache implements SliceCacheApi {
     return { ...this.meter.counts, entries: this.index.count, sizeBytes: this.index.bytes, maxBytes: this.maxBytes };
   }
 
-  /** Aborts upstream reads in flight; what is on disk stays for the next open. */
+  /**
+   * Resolves once every slice fetched so far is on disk and indexed (slices are served before
+   * they are written). For shutdown, benchmarks and tests that look at the directory.
+   */
+  async settled(): Promise<void> {
+    while (this.pendingWrites.size > 0) await Promise.all([...this.pendingWrites]);
+  }
+
+  /** Aborts upstream reads in flight and finishes the slice writes; what is on disk stays for the next open. */
   async close(): Promise<void> {
     this.closed = true;
     const reason = new AppError('unavailable', 'the slice cache is closing');
     await Promise.all([this.flights.abortAll(reason), this.revalidations.abortAll(reason)]);
+    await this.settled();
   }
 
   async serve(read: ClientRead, resource: SliceResource, signal: AbortSignal): Promise<CacheAnswer> {
@@ -138,13 +161,13 @@ export class SliceCache implements SliceCacheApi {
 
   /** One attempt; 'retry' when the resource turned out to have changed before any header was sent. */
   private async tryServe(read: ClientRead, resource: SliceResource, key: string, signal: AbortSignal): Promise<CacheAnswer | 'retry'> {
-    const fetched = new Set<number>();
+    const fresh = new Map<number, FreshSlice>();
     let meta = this.metas.get(key);
     if (!meta || Date.now() - meta.validatedAt >= this.revalidateAfterMs) {
       const probe = probeSlice(read.range, this.sliceBytes);
       const first = meta ? Math.min(probe, Math.max(0, Math.ceil(meta.size / this.sliceBytes) - 1)) : probe;
       const known = meta;
-      if (known && this.index.has(key, first)) {
+      if (known && (this.index.has(key, first) || this.writing.has(`${key}:${first}`))) {
         const outcome = await this.revalidations.join(key, (s) => this.revalidate(key, resource, known, first, s), signal);
         if (outcome === 'changed') return 'retry';
       } else {
@@ -156,7 +179,7 @@ export class SliceCache implements SliceCacheApi {
           this.forgetResource(key, 'the upstream no longer has the bytes it had');
           return 'retry';
         }
-        fetched.add(first);
+        fresh.set(first, load);
       }
       meta = this.metas.get(key);
       if (!meta) return 'retry';
@@ -176,7 +199,7 @@ export class SliceCache implements SliceCacheApi {
     };
     const status = plan.kind === 'range' ? 206 : 200;
     if (read.method === 'HEAD' || end < start) return { kind: 'served', status, headers, body: read.method === 'HEAD' ? null : Readable.from([]) };
-    const body = Readable.from(this.bodyOf(key, resource, meta, start, end, signal, fetched), { objectMode: false });
+    const body = Readable.from(this.bodyOf(key, resource, meta, start, end, signal, fresh), { objectMode: false });
     return { kind: 'served', status, headers, body };
   }
 
@@ -188,26 +211,31 @@ export class SliceCache implements SliceCacheApi {
     from: number,
     to: number,
     signal: AbortSignal,
-    fetched: Set<number>,
+    fresh: Map<number, FreshSlice>,
   ): AsyncGenerator<Buffer> {
     const S = this.sliceBytes;
     for (let i = Math.floor(from / S); i <= Math.floor(to / S); i++) {
       const base = i * S;
       const start = Math.max(from, base) - base;
       const end = Math.min(to, base + S - 1) - base;
-      const handle = await this.openSlice(key, resource, version, i, signal, fetched, end - start + 1);
+      const source = await this.openSlice(key, resource, version, i, signal, fresh, end - start + 1);
+      if (source.kind === 'memory') {
+        yield source.bytes.subarray(start, end + 1);
+        continue;
+      }
       try {
-        for await (const chunk of handle.createReadStream({ start, end, highWaterMark: READ_CHUNK, autoClose: false })) yield chunk as Buffer;
+        for await (const chunk of source.handle.createReadStream({ start, end, highWaterMark: READ_CHUNK, autoClose: false })) yield chunk as Buffer;
       } finally {
-        await handle.close();
+        await source.handle.close();
       }
     }
   }
 
   /**
-   * An open file of slice `i` of `version`, fetched first when it is not cached. The file is
-   * opened before anything else can happen: an eviction deleting it afterwards does not
-   * disturb the reader (the bytes stay readable until the handle closes).
+   * The bytes of slice `i` of `version`: those this request just fetched, or an open file of
+   * the cached slice, or fetched now when it is not cached. A cached file is opened before
+   * anything else can happen: an eviction deleting it afterwards does not disturb the reader
+   * (the bytes stay readable until the handle closes).
    */
   private async openSlice(
     key: string,
@@ -215,28 +243,38 @@ export class SliceCache implements SliceCacheApi {
     version: ResourceMeta,
     i: number,
     signal: AbortSignal,
-    fetched: Set<number>,
+    fresh: Map<number, FreshSlice>,
     bytes: number,
-  ): Promise<FileHandle> {
+  ): Promise<SliceSource> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const mine = fresh.get(i);
+      if (mine) {
+        fresh.delete(i);
+        if (mine.gen !== version.gen) throw changedWhileServing();
+        return { kind: 'memory', bytes: mine.bytes };
+      }
+      const written = this.writing.get(`${key}:${i}`);
+      if (written?.gen === version.gen) {
+        this.meter.hit(bytes);
+        return { kind: 'memory', bytes: written.bytes };
+      }
       const entry = this.index.touch(key, i);
       if (entry) {
         if (entry.gen !== version.gen) throw changedWhileServing();
         const handle = await openFile(entry.path, 'r').catch((err: unknown) => ignoreMissing(err));
         if (handle) {
-          if (!fetched.has(i)) this.meter.hit(bytes);
-          return handle;
+          this.meter.hit(bytes);
+          return { kind: 'file', handle };
         }
         if (this.index.peek(key, i) === entry) this.index.remove(key, i);
         continue;
       }
       const load = await this.loadSlice(key, resource, i, signal);
       if (load.kind === 'not-ranged') load.reply.body.destroy();
-      if (load.kind !== 'stored' && load.kind !== 'retry') {
+      if (load.kind === 'stored') fresh.set(i, load);
+      else if (load.kind !== 'retry') {
         throw new AppError('bad_gateway', `the upstream stopped answering ranged requests (slice ${i} of a resource it served in ranges)`);
       }
-      fetched.add(i);
-      if (this.metas.get(key)?.gen !== version.gen) throw changedWhileServing();
     }
     throw new AppError('bad_gateway', `slice ${i} was evicted before it could be read: the slice cache is too small for the reads in progress`);
   }
@@ -244,7 +282,7 @@ export class SliceCache implements SliceCacheApi {
   /** Waits until slice `i` is on disk, fetching it unless another reader already is. */
   private async loadSlice(key: string, resource: SliceResource, i: number, signal: AbortSignal): Promise<SliceLoad> {
     this.meter.miss();
-    const result = await this.flights.join(`${key}:${i}`, (s) => this.fetchSlice(key, resource, i, s), signal);
+    const result = await this.flights.join(`${key}:${i}`, (s) => this.fetchIntoCache(key, resource, i, s), signal);
     if (result.kind !== 'not-ranged') return result;
     // One reply body can go to one client only; the others ask the upstream again.
     if (result.claimed) return { kind: 'retry' };
@@ -252,17 +290,17 @@ export class SliceCache implements SliceCacheApi {
     return { kind: 'not-ranged', reply: result.reply };
   }
 
-  private async fetchSlice(key: string, resource: SliceResource, i: number, signal: AbortSignal): Promise<FlightResult> {
+  private async fetchIntoCache(key: string, resource: SliceResource, i: number, signal: AbortSignal): Promise<FlightResult> {
     const start = i * this.sliceBytes;
     // The full slice is always asked for: the upstream clips it at the end of the resource and
     // says the size, which may have changed since it was cached.
-    const outcome = await fetchSliceToFile(resource, { start, end: start + this.sliceBytes - 1 }, undefined, tempPath(this.dir), signal);
+    const outcome = await fetchSlice(resource, { start, end: start + this.sliceBytes - 1 }, undefined, signal);
     if (outcome.kind === 'not-ranged') return { ...outcome, claimed: false };
     if (outcome.kind === 'unsatisfiable') return outcome;
     if (outcome.kind === 'not-modified') throw new AppError('bad_gateway', 'the upstream answered 304 to an unconditional request');
     this.meter.fetched(outcome.length);
-    await this.keep(key, i, outcome);
-    return { kind: 'stored' };
+    const meta = this.keep(key, i, outcome);
+    return { kind: 'stored', bytes: outcome.bytes, gen: meta.gen };
   }
 
   /** Conditional request for cached slice `i`: does the cached version still hold? */
@@ -272,7 +310,7 @@ export class SliceCache implements SliceCacheApi {
       ...(meta.etag === undefined ? {} : { etag: meta.etag }),
       ...(meta.lastModified === undefined ? {} : { lastModified: meta.lastModified }),
     };
-    const outcome = await fetchSliceToFile(resource, { start, end: start + this.sliceBytes - 1 }, validators, tempPath(this.dir), signal);
+    const outcome = await fetchSlice(resource, { start, end: start + this.sliceBytes - 1 }, validators, signal);
     this.meter.revalidated();
     switch (outcome.kind) {
       case 'not-modified':
@@ -281,7 +319,7 @@ export class SliceCache implements SliceCacheApi {
       case 'slice': {
         // The upstream ignored the condition or the resource changed: its validators say which.
         this.meter.fetched(outcome.length);
-        const kept = await this.keep(key, i, outcome);
+        const kept = this.keep(key, i, outcome);
         return kept.gen === meta.gen ? 'fresh' : 'changed';
       }
       case 'not-ranged':
@@ -294,26 +332,47 @@ export class SliceCache implements SliceCacheApi {
     }
   }
 
-  /** Moves a verified slice into the cache under the version its validators name. */
-  private async keep(key: string, i: number, slice: FetchedSlice): Promise<ResourceMeta> {
+  /**
+   * Takes a verified slice under the version its validators name and writes it to disk in the
+   * background. Until it is renamed into place and indexed, readers find its bytes in
+   * `writing`: the write (about as long as the download itself on a busy disk, measured with
+   * bench/media-proxy.ts) is not on any reader's path.
+   */
+  private keep(key: string, i: number, slice: FetchedSlice): ResourceMeta {
     const meta = this.adopt(key, slice);
+    const id = `${key}:${i}`;
+    const fresh: FreshSlice = { kind: 'stored', bytes: slice.bytes, gen: meta.gen };
+    this.writing.set(id, fresh);
+    const written: Promise<void> = this.write(key, i, meta, slice.length, fresh.bytes).finally(() => {
+      if (this.writing.get(id) === fresh) this.writing.delete(id);
+      this.pendingWrites.delete(written);
+    });
+    this.pendingWrites.add(written);
+    return meta;
+  }
+
+  /** Temporary file, rename, index: a slice file is complete or absent. */
+  private async write(key: string, i: number, meta: ResourceMeta, length: number, bytes: Buffer): Promise<void> {
     const path = slicePath(this.dir, key, i, meta.gen);
+    const temp = tempPath(this.dir);
     try {
-      await rename(slice.tempPath, path);
+      await writeFile(temp, bytes);
+      await rename(temp, path);
     } catch (err) {
-      await unlink(slice.tempPath).catch(ignoreMissing);
-      throw err;
+      // A full or failing disk costs the caching, not the answer: the readers have the bytes.
+      this.logger.warn({ err, key, slice: i }, 'slice cache: could not write a slice');
+      await unlink(temp).catch(() => undefined);
+      return;
     }
     const current = this.metas.get(key);
-    if (this.closed || (current && current.gen !== meta.gen)) {
-      // Closed, or the resource changed again while this slice was renamed: it is stale already.
+    if (current && current.gen !== meta.gen) {
+      // The resource changed again while this slice was written: it is stale already.
       await unlink(path).catch(ignoreMissing);
-      return meta;
+      return;
     }
     if (!current) this.setMeta(meta);
-    const replaced = this.index.add({ key, index: i, gen: meta.gen, path, bytes: slice.length });
+    const replaced = this.index.add({ key, index: i, gen: meta.gen, path, bytes: length });
     if (replaced) this.deleteFiles([replaced]);
-    return meta;
   }
 
   /** The metadata the fetched slice belongs to; a different version drops the old one's slices. */
@@ -345,6 +404,7 @@ export class SliceCache implements SliceCacheApi {
   }
 
   private dropSlices(key: string, why: string): void {
+    for (const id of this.writing.keys()) if (id.startsWith(`${key}:`)) this.writing.delete(id);
     const dropped = this.index.removeResource(key);
     if (dropped.length > 0) this.logger.info({ key, slices: dropped.length, why }, 'slice cache: dropped the slices of a resource');
     this.deleteFiles(dropped);

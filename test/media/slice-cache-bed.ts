@@ -40,7 +40,10 @@ export interface Read {
   body: Buffer;
 }
 
-/** One client read through the cache, its body read to the end. */
+/**
+ * One client read through the cache, its body read to the end, and then the slices it fetched
+ * written (the cache serves a slice before writing it), so a test sees the cache's state.
+ */
 export async function read(
   cache: SliceCache,
   resource: SliceResource,
@@ -52,7 +55,9 @@ export async function read(
   if (answer.kind === 'passthrough') {
     return { kind: 'passthrough', status: answer.reply.status, headers: answer.reply.headers, body: await readAll(answer.reply.body) };
   }
-  return { kind: 'served', status: answer.status, headers: answer.headers, body: await readAll(answer.body) };
+  const body = await readAll(answer.body);
+  await cache.settled();
+  return { kind: 'served', status: answer.status, headers: answer.headers, body };
 }
 
 /**

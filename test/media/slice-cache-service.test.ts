@@ -7,6 +7,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
+import { eventually } from '../fixtures/deadline.js';
 import { startNginx, type Nginx } from '../fixtures/nginx.js';
 import { httpSliceResource } from '../fixtures/slice-upstream.js';
 import { startGatewayBed, type GatewayBed } from '../gateways/bed.js';
@@ -38,7 +39,12 @@ test('hits, misses, bytes and size show on /metrics and in svc system stats', as
   const resource = httpSliceResource(`${nginx.url}/movie.mp4`);
   t.true((await read(cache, resource, 'bytes=0-999')).body.equals(file.subarray(0, 1000)));
   t.true((await read(cache, resource, 'bytes=0-999')).body.equals(file.subarray(0, 1000)));
-  t.true((await readdir(join(bed.config.data_dir, 'slice-cache'))).some((name) => name.endsWith('.slice')));
+  // Slices are written to disk just after they are served.
+  await eventually(
+    async () => (await readdir(join(bed.config.data_dir, 'slice-cache'))).some((name) => name.endsWith('.slice')),
+    10_000,
+    'a slice file under <data_dir>/slice-cache',
+  );
 
   const metrics = await (await fetch(`${bed.url}/metrics`)).text();
   t.regex(metrics, /^svc_slice_cache_hits_total 1$/m);
