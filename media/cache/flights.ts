@@ -40,21 +40,28 @@ export class Flights<T> {
     const joined = flight;
     joined.waiters += 1;
     return new Promise<T>((resolve, reject) => {
-      const leave = (): void => {
+      let waiting = true;
+      const stopWaiting = (): void => {
+        waiting = false;
+        signal.removeEventListener('abort', leave);
         joined.waiters -= 1;
+      };
+      const leave = (): void => {
+        if (!waiting) return;
+        stopWaiting();
         if (joined.waiters === 0) joined.controller.abort(signal.reason);
         reject(signal.reason as Error);
       };
       signal.addEventListener('abort', leave, { once: true });
       joined.done.then(
         (value) => {
-          signal.removeEventListener('abort', leave);
-          joined.waiters -= 1;
+          if (!waiting) return;
+          stopWaiting();
           resolve(value);
         },
         (err: unknown) => {
-          signal.removeEventListener('abort', leave);
-          joined.waiters -= 1;
+          if (!waiting) return;
+          stopWaiting();
           reject(err as Error);
         },
       );
