@@ -9,6 +9,7 @@ import type pg from 'pg';
 import type { Accounts } from '../accounts/accounts.js';
 import type { ActorEvents } from '../actors/runtime/events.js';
 import type { StartupConfig } from '../config/types.js';
+import type { SliceCacheApi } from '../media/cache/types.js';
 import type { Logger } from '../observability/logger.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import type { ReviewClient } from '../workflows/review-client.js';
@@ -32,4 +33,6 @@ export interface GatewayDeps {
   watcher: RoomWatcher;
   /** Review workflows; without them the admin review endpoints answer `unavailable`. */
   reviews?: ReviewClient;
+  /** The media proxy's slice cache, when `proxy_slice_cache.enabled`; without it the proxy reads straight through. */
+  sliceCache?: SliceCacheApi;
 }

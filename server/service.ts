@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { resolveManagementEndpoint } from '../config/management-endpoint.js';
 import type { StartupConfig } from '../config/types.js';
@@ -23,6 +24,7 @@ import { RoomFeeds } from '../gateways/rooms/room-feed.js';
 import { RoomWatcher } from '../gateways/rooms/room-watch.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
 import { RealtimeGateway } from '../gateways/ws/gateway.js';
+import { SliceCache } from '../media/cache/slice-cache.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
@@ -59,6 +61,8 @@ export interface RunningService {
   grpcAddress?: string;
   managementAddress: string;
   settings: RuntimeSettings;
+  /** The media proxy's slice cache, when this process is a gateway with `proxy_slice_cache.enabled`. */
+  sliceCache?: SliceCache;
   stop(): Promise<void>;
 }
 
@@ -200,7 +204,19 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     let httpUrl: string | undefined;
     let grpcAddress: string | undefined;
     let connectedClients = (): number => 0;
+    let sliceCache: SliceCache | undefined;
     if (roles.includes('gateway')) {
+      if (config.proxy_slice_cache.enabled) {
+        const cache = await SliceCache.open({
+          dir: join(config.data_dir, 'slice-cache'),
+          maxBytes: config.proxy_slice_cache.size_mb * 1024 * 1024,
+          logger,
+          registry: metrics.registry,
+        });
+        sliceCache = cache;
+        // Registered before the HTTP server's stop, so it runs after it: no read is still being served.
+        stops.push(() => cache.close());
+      }
       const rooms = new RoomClient(new ActorClient(connections.nats, config.nats.subject_prefix));
       const events = new ActorEvents(connections.nats, config.nats.subject_prefix, logger);
       const feeds = new RoomFeeds(events, connections.nats, logger);
@@ -218,6 +234,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         events,
         feeds,
         watcher: new RoomWatcher(feeds, rooms, settings, logger),
+        ...(sliceCache ? { sliceCache } : {}),
       };
       const app = createHttpApp({
         config,
@@ -264,6 +281,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           readiness,
           connectedClients: () => connectedClients(),
           activeActors: () => host?.activeCount() ?? 0,
+          ...(sliceCache ? { sliceCache: () => sliceCache.stats() } : {}),
         }),
     });
     stops.push(() => management.close());
@@ -273,6 +291,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(grpcAddress ? { grpcAddress } : {}),
       managementAddress: management.address,
       settings,
+      ...(sliceCache ? { sliceCache } : {}),
       stop: stopAll,
     };
   } catch (err) {

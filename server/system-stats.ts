@@ -1,4 +1,5 @@
 import type { SystemStats } from '../gateways/management/protocol.js';
+import type { SliceCacheStats } from '../media/cache/types.js';
 import type { ReadinessProbe } from './readiness.js';
 import type { Role } from './roles.js';
 import { deploymentMethod } from './deployment.js';
@@ -11,6 +12,8 @@ export interface StatsSources {
   readiness: ReadinessProbe;
   connectedClients(): number;
   activeActors(): number;
+  /** Present when this replica runs the slice cache. */
+  sliceCache?: () => SliceCacheStats;
 }
 
 /** What `svc system stats` shows about one running replica. */
@@ -32,5 +35,6 @@ export async function collectSystemStats(sources: StatsSources): Promise<SystemS
       externalBytes: memory.external,
     },
     dependencies: await sources.readiness.check(),
+    ...(sources.sliceCache ? { sliceCache: sources.sliceCache() } : {}),
   };
 }

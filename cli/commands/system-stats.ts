@@ -10,7 +10,7 @@ export class SystemStatsCommand extends SvcCommand {
     category: 'Diagnostics',
     description: 'Show the state of a running replica',
     details: `
-      Asks a running \`svc serve\` through its management endpoint for: version, deployment method, uptime, process roles, replica id, connected clients, active actors, memory, and the state of every dependency (PostgreSQL, migrations, Redis, NATS, Temporal). The CLI and the server must agree on \`management.endpoint\` (or \`SVC_MANAGEMENT_ENDPOINT\`) and, for TCP, \`management.token\`.
+      Asks a running \`svc serve\` through its management endpoint for: version, deployment method, uptime, process roles, replica id, connected clients, active actors, memory, the state of every dependency (PostgreSQL, migrations, Redis, NATS, Temporal) and, on a gateway with \`proxy_slice_cache.enabled\`, the slice cache's hits, misses, bytes, evictions, revalidations and size. The CLI and the server must agree on \`management.endpoint\` (or \`SVC_MANAGEMENT_ENDPOINT\`) and, for TCP, \`management.token\`.
     `,
     examples: [
       ['Stats of the local replica', '$0 system stats'],
@@ -51,6 +51,21 @@ export class SystemStatsCommand extends SvcCommand {
         stats.dependencies.map((dep) => [dep.name, dep.ok ? 'ok' : 'DOWN', dep.latencyMs === undefined ? '' : `${dep.latencyMs} ms`, dep.error ?? '']),
       ),
     );
+    const cache = stats.sliceCache;
+    if (cache) {
+      this.context.stdout.write(
+        renderTable(
+          ['slice cache', 'value'],
+          [
+            ['hits / misses', `${cache.hits} / ${cache.misses}`],
+            ['bytes from cache / upstream', `${mib(cache.bytesFromCache)} / ${mib(cache.bytesFromUpstream)}`],
+            ['evictions', String(cache.evictions)],
+            ['revalidations', String(cache.revalidations)],
+            ['size', `${mib(cache.sizeBytes)} of ${mib(cache.maxBytes)} (${cache.entries} slices)`],
+          ],
+        ),
+      );
+    }
     return 0;
   }
 }

@@ -157,4 +157,16 @@ export interface SystemStats {
   activeActors: number;
   memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number };
   dependencies: Array<{ name: string; ok: boolean; latencyMs?: number; error?: string }>;
+  /** The media proxy's slice cache, on a gateway with `proxy_slice_cache.enabled` (media/cache/types.ts SliceCacheStats). */
+  sliceCache?: {
+    hits: number;
+    misses: number;
+    bytesFromCache: number;
+    bytesFromUpstream: number;
+    evictions: number;
+    revalidations: number;
+    entries: number;
+    sizeBytes: number;
+    maxBytes: number;
+  };
 }

@@ -1,0 +1,77 @@
+/**
+ * Single-flight with cancellation: concurrent callers asking for the same id share one run of
+ * the work. Each caller waits with its own signal; a caller that gives up stops waiting at
+ * once, and when the last one has gone the work itself is aborted (a client that disconnects
+ * cancels the upstream read only when nobody else waits for it).
+ *
+ * The work must leave its result findable elsewhere (the slice index) before it settles: the
+ * id is forgotten only after that, so a caller never misses both.
+ */
+
+interface Flight<T> {
+  controller: AbortController;
+  waiters: number;
+  done: Promise<T>;
+}
+
+export class Flights<T> {
+  private readonly running = new Map<string, Flight<T>>();
+
+  get size(): number {
+    return this.running.size;
+  }
+
+  /** Waits for the flight `id`, starting it with `work` when none is running. */
+  join(id: string, work: (signal: AbortSignal) => Promise<T>, signal: AbortSignal): Promise<T> {
+    if (signal.aborted) return Promise.reject(signal.reason as Error);
+    let flight = this.running.get(id);
+    if (!flight) {
+      const controller = new AbortController();
+      const started: Flight<T> = { controller, waiters: 0, done: Promise.resolve().then(() => work(controller.signal)) };
+      const forget = (): void => {
+        if (this.running.get(id) === started) this.running.delete(id);
+      };
+      // Nobody waits any more: later callers start afresh instead of joining a doomed run.
+      controller.signal.addEventListener('abort', forget, { once: true });
+      started.done.then(forget, forget);
+      this.running.set(id, started);
+      flight = started;
+    }
+    const joined = flight;
+    joined.waiters += 1;
+    return new Promise<T>((resolve, reject) => {
+      let waiting = true;
+      const stopWaiting = (): void => {
+        waiting = false;
+        signal.removeEventListener('abort', leave);
+        joined.waiters -= 1;
+      };
+      const leave = (): void => {
+        if (!waiting) return;
+        stopWaiting();
+        if (joined.waiters === 0) joined.controller.abort(signal.reason);
+        reject(signal.reason as Error);
+      };
+      signal.addEventListener('abort', leave, { once: true });
+      joined.done.then(
+        (value) => {
+          if (!waiting) return;
+          stopWaiting();
+          resolve(value);
+        },
+        (err: unknown) => {
+          if (!waiting) return;
+          stopWaiting();
+          reject(err as Error);
+        },
+      );
+    });
+  }
+
+  /** Aborts every flight and waits until each has settled (closing the cache). */
+  async abortAll(reason: Error): Promise<void> {
+    const flights = [...this.running.values()];
+    for (const flight of flights) flight.controller.abort(reason);
+    await Promise.allSettled(flights.map((f) => f.done));
+  }
+}

@@ -1,0 +1,455 @@
+/**
+ * The media proxy's slice cache: upstream resources cached on disk in aligned slices (2 MiB by
+ * default), evicted least recently used first to stay within a size. The proxy calls `serve`
+ * with the client's method and Range and a `SliceResource` that can fetch one byte range; the
+ * answer's body is assembled slice by slice, from disk where a slice is cached and from the
+ * upstream where it is not, streamed in order without holding the whole range in memory.
+ *
+ * - A slice is fetched once however many readers want it (Flights), into memory; once its
+ *   length and Content-Range are verified it is written to a temporary file and renamed into
+ *   place. Readers wait for the whole slice and are then answered from those bytes: simpler
+ *   than streaming a slice still arriving, at the cost of first-byte latency of one slice on a
+ *   miss (2 MiB: milliseconds from a nearby upstream, longer from a slow one).
+ * - Per resource the cache keeps size, ETag, Last-Modified and Content-Type. A slice fetched
+ *   with other validators means the upstream file changed: every other slice of it is dropped.
+ *   Metadata older than `revalidateAfterMs` is confirmed before it is used: with a conditional
+ *   request for the first slice needed when that slice is cached (304 keeps everything), or
+ *   by fetching that slice when it is not (its validators decide).
+ * - An upstream that answers 200 to a Range request cannot be sliced: its reply is handed back
+ *   for the proxy to pass through and nothing is written.
+ * - The index is rebuilt from the directory at open (slice-files.ts), so the cache survives a
+ *   restart; rebuilt metadata counts as stale, so the first use revalidates it.
+ */
+import { open as openFile, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import type { Registry } from 'prom-client';
+import { AppError } from '../../errors/app-error.js';
+import type { Logger } from '../../observability/logger.js';
+import { planRange, probeSlice } from './client-range.js';
+import { Flights } from './flights.js';
+import { SliceCacheMeter } from './metrics.js';
+import { fetchSlice, type FetchedSlice } from './slice-fetch.js';
+import {
+  ignoreMissing,
+  removeMeta,
+  resourceKey,
+  scanCacheDir,
+  slicePath,
+  tempPath,
+  versionOf,
+  writeMeta,
+  type ResourceMeta,
+} from './slice-files.js';
+import { SliceIndex, type SliceEntry } from './slice-index.js';
+import type { CacheAnswer, ClientRead, SliceCacheApi, SliceCacheStats, SliceResource, UpstreamReply } from './types.js';
+
+export const DEFAULT_SLICE_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_REVALIDATE_AFTER_MS = 60_000;
+/** Disk reads of 256 KiB: fewer syscalls and stream turns than the 64 KiB default on hits. */
+const READ_CHUNK = 256 * 1024;
+/** A resource changing again and again while one request is answered gives up after this. */
+const MAX_ATTEMPTS = 3;
+
+export interface SliceCacheOptions {
+  /** The cache directory (`<data_dir>/slice-cache`); created when missing. */
+  dir: string;
+  /** Bytes of slices kept on disk; at least one slice. */
+  maxBytes: number;
+  sliceBytes?: number;
+  /** Age after which cached metadata is confirmed with the upstream before use. */
+  revalidateAfterMs?: number;
+  logger: Logger;
+  /** The process registry served at `/metrics`; without it no series are registered. */
+  registry?: Registry;
+}
+
+/** A slice just fetched, in memory: its bytes and the version they belong to. */
+interface FreshSlice {
+  kind: 'stored';
+  bytes: Buffer;
+  gen: string;
+}
+
+/** Where a reader takes a slice's bytes from. */
+type SliceSource = { kind: 'file'; handle: FileHandle } | { kind: 'memory'; bytes: Buffer };
+
+type FlightResult =
+  | FreshSlice
+  | { kind: 'not-ranged'; reply: UpstreamReply; claimed: boolean }
+  | { kind: 'unsatisfiable'; total: number | undefined };
+
+type SliceLoad =
+  | FreshSlice
+  | { kind: 'not-ranged'; reply: UpstreamReply }
+  | { kind: 'unsatisfiable'; total: number | undefined }
+  /** Another reader took the upstream's 200 reply; ask again. */
+  | { kind: 'retry' };
+
+export class SliceCache implements SliceCacheApi {
+  private readonly metas = new Map<string, ResourceMeta>();
+  private readonly index: SliceIndex;
+  private readonly flights = new Flights<FlightResult>();
+  private readonly revalidations = new Flights<'fresh' | 'changed'>();
+  /** Slices fetched and verified whose files are still being written (`key:index`). */
+  private readonly writing = new Map<string, FreshSlice>();
+  private readonly pendingWrites = new Set<Promise<void>>();
+  private readonly meter: SliceCacheMeter;
+  private readonly dir: string;
+  private readonly maxBytes: number;
+  private readonly sliceBytes: number;
+  private readonly revalidateAfterMs: number;
+  private readonly logger: Logger;
+  private closed = false;
+
+  private constructor(options: SliceCacheOptions) {
+    this.dir = options.dir;
+    this.maxBytes = options.maxBytes;
+    this.sliceBytes = options.sliceBytes ?? DEFAULT_SLICE_BYTES;
+    this.revalidateAfterMs = options.revalidateAfterMs ?? DEFAULT_REVALIDATE_AFTER_MS;
+    this.logger = options.logger;
+    this.index = new SliceIndex(this.maxBytes, (evicted) => this.evicted(evicted));
+    this.meter = new SliceCacheMeter(options.registry, {
+      entries: () => this.index.count,
+      sizeBytes: () => this.index.bytes,
+      maxBytes: this.maxBytes,
+    });
+  }
+
+  static async open(options: SliceCacheOptions): Promise<SliceCache> {
+    const sliceBytes = options.sliceBytes ?? DEFAULT_SLICE_BYTES;
+    if (!Number.isSafeInteger(sliceBytes) || sliceBytes <= 0) throw new AppError('invalid_argument', `slice size must be a positive integer, got ${sliceBytes}`);
+    if (!(options.maxBytes >= sliceBytes)) {
+      throw new AppError('invalid_argument', `proxy_slice_cache.size_mb: the cache must hold at least one ${sliceBytes}-byte slice, got ${options.maxBytes} bytes`);
+    }
+    const scanned = await scanCacheDir(options.dir, sliceBytes);
+    const cache = new SliceCache(options);
+    for (const meta of scanned.metas) cache.metas.set(meta.key, meta);
+    for (const slice of scanned.slices) cache.index.add(slice);
+    options.logger.info({ dir: options.dir, slices: cache.index.count, bytes: cache.index.bytes, maxBytes: options.maxBytes }, 'slice cache opened');
+    return cache;
+  }
+
+  stats(): SliceCacheStats {
+    return { ...this.meter.counts, entries: this.index.count, sizeBytes: this.index.bytes, maxBytes: this.maxBytes };
+  }
+
+  /**
+   * Resolves once every slice fetched so far is on disk and indexed (slices are served before
+   * they are written). For shutdown, benchmarks and tests that look at the directory.
+   */
+  async settled(): Promise<void> {
+    while (this.pendingWrites.size > 0) await Promise.all([...this.pendingWrites]);
+  }
+
+  /** Aborts upstream reads in flight and finishes the slice writes; what is on disk stays for the next open. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const reason = new AppError('unavailable', 'the slice cache is closing');
+    await Promise.all([this.flights.abortAll(reason), this.revalidations.abortAll(reason)]);
+    await this.settled();
+  }
+
+  async serve(read: ClientRead, resource: SliceResource, signal: AbortSignal): Promise<CacheAnswer> {
+    if (this.closed) throw new AppError('unavailable', 'the slice cache is closed');
+    const key = resourceKey(resource.identity);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const answer = await this.tryServe(read, resource, key, signal);
+      if (answer !== 'retry') return answer;
+    }
+    throw new AppError('bad_gateway', 'the upstream resource kept changing while it was being read');
+  }
+
+  /** One attempt; 'retry' when the resource turned out to have changed before any header was sent. */
+  private async tryServe(read: ClientRead, resource: SliceResource, key: string, signal: AbortSignal): Promise<CacheAnswer | 'retry'> {
+    const fresh = new Map<number, FreshSlice>();
+    let meta = this.metas.get(key);
+    if (!meta || Date.now() - meta.validatedAt >= this.revalidateAfterMs) {
+      const probe = probeSlice(read.range, this.sliceBytes);
+      const first = meta ? Math.min(probe, Math.max(0, Math.ceil(meta.size / this.sliceBytes) - 1)) : probe;
+      const known = meta;
+      if (known && (this.index.has(key, first) || this.writing.has(`${key}:${first}`))) {
+        const outcome = await this.revalidations.join(key, (s) => this.revalidate(key, resource, known, first, s), signal);
+        if (outcome === 'changed') return 'retry';
+      } else {
+        const load = await this.loadSlice(key, resource, first, signal);
+        if (load.kind === 'not-ranged') return { kind: 'passthrough', reply: load.reply };
+        if (load.kind === 'retry') return 'retry';
+        if (load.kind === 'unsatisfiable') {
+          if (!known) return unsatisfiable(read, load.total);
+          this.forgetResource(key, 'the upstream no longer has the bytes it had');
+          return 'retry';
+        }
+        fresh.set(first, load);
+      }
+      meta = this.metas.get(key);
+      if (!meta) return 'retry';
+    }
+
+    const plan = planRange(read.range, meta.size);
+    if (plan.kind === 'unsatisfiable') return unsatisfiable(read, meta.size);
+    const start = plan.kind === 'range' ? plan.start : 0;
+    const end = plan.kind === 'range' ? plan.end : meta.size - 1;
+    const headers: Record<string, string> = {
+      'accept-ranges': 'bytes',
+      'content-type': meta.contentType ?? 'application/octet-stream',
+      'content-length': String(end - start + 1),
+      ...(plan.kind === 'range' ? { 'content-range': `bytes ${start}-${end}/${meta.size}` } : {}),
+      ...(meta.etag === undefined ? {} : { etag: meta.etag }),
+      ...(meta.lastModified === undefined ? {} : { 'last-modified': meta.lastModified }),
+    };
+    const status = plan.kind === 'range' ? 206 : 200;
+    if (read.method === 'HEAD' || end < start) return { kind: 'served', status, headers, body: read.method === 'HEAD' ? null : Readable.from([]) };
+    const body = Readable.from(this.bodyOf(key, resource, meta, start, end, signal, fresh), { objectMode: false });
+    return { kind: 'served', status, headers, body };
+  }
+
+  /** The bytes [from, to] of one version of the resource, slice after slice. */
+  private async *bodyOf(
+    key: string,
+    resource: SliceResource,
+    version: ResourceMeta,
+    from: number,
+    to: number,
+    signal: AbortSignal,
+    fresh: Map<number, FreshSlice>,
+  ): AsyncGenerator<Buffer> {
+    const S = this.sliceBytes;
+    for (let i = Math.floor(from / S); i <= Math.floor(to / S); i++) {
+      const base = i * S;
+      const start = Math.max(from, base) - base;
+      const end = Math.min(to, base + S - 1) - base;
+      const source = await this.openSlice(key, resource, version, i, signal, fresh, end - start + 1);
+      if (source.kind === 'memory') {
+        yield source.bytes.subarray(start, end + 1);
+        continue;
+      }
+      try {
+        for await (const chunk of source.handle.createReadStream({ start, end, highWaterMark: READ_CHUNK, autoClose: false })) yield chunk as Buffer;
+      } finally {
+        await source.handle.close();
+      }
+    }
+  }
+
+  /**
+   * The bytes of slice `i` of `version`: those this request just fetched, or an open file of
+   * the cached slice, or fetched now when it is not cached. A cached file is opened before
+   * anything else can happen: an eviction deleting it afterwards does not disturb the reader
+   * (the bytes stay readable until the handle closes).
+   */
+  private async openSlice(
+    key: string,
+    resource: SliceResource,
+    version: ResourceMeta,
+    i: number,
+    signal: AbortSignal,
+    fresh: Map<number, FreshSlice>,
+    bytes: number,
+  ): Promise<SliceSource> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const mine = fresh.get(i);
+      if (mine) {
+        fresh.delete(i);
+        if (mine.gen !== version.gen) throw changedWhileServing();
+        return { kind: 'memory', bytes: mine.bytes };
+      }
+      const written = this.writing.get(`${key}:${i}`);
+      if (written?.gen === version.gen) {
+        this.meter.hit(bytes);
+        return { kind: 'memory', bytes: written.bytes };
+      }
+      const entry = this.index.touch(key, i);
+      if (entry) {
+        if (entry.gen !== version.gen) throw changedWhileServing();
+        const handle = await openFile(entry.path, 'r').catch((err: unknown) => ignoreMissing(err));
+        if (handle) {
+          this.meter.hit(bytes);
+          return { kind: 'file', handle };
+        }
+        if (this.index.peek(key, i) === entry) this.index.remove(key, i);
+        continue;
+      }
+      const load = await this.loadSlice(key, resource, i, signal);
+      if (load.kind === 'not-ranged') load.reply.body.destroy();
+      if (load.kind === 'stored') fresh.set(i, load);
+      else if (load.kind !== 'retry') {
+        throw new AppError('bad_gateway', `the upstream stopped answering ranged requests (slice ${i} of a resource it served in ranges)`);
+      }
+    }
+    throw new AppError('bad_gateway', `slice ${i} was evicted before it could be read: the slice cache is too small for the reads in progress`);
+  }
+
+  /** Waits until slice `i` is on disk, fetching it unless another reader already is. */
+  private async loadSlice(key: string, resource: SliceResource, i: number, signal: AbortSignal): Promise<SliceLoad> {
+    this.meter.miss();
+    const result = await this.flights.join(`${key}:${i}`, (s) => this.fetchIntoCache(key, resource, i, s), signal);
+    if (result.kind !== 'not-ranged') return result;
+    // One reply body can go to one client only; the others ask the upstream again.
+    if (result.claimed) return { kind: 'retry' };
+    result.claimed = true;
+    return { kind: 'not-ranged', reply: result.reply };
+  }
+
+  private async fetchIntoCache(key: string, resource: SliceResource, i: number, signal: AbortSignal): Promise<FlightResult> {
+    const start = i * this.sliceBytes;
+    // The full slice is always asked for: the upstream clips it at the end of the resource and
+    // says the size, which may have changed since it was cached.
+    const outcome = await fetchSlice(resource, { start, end: start + this.sliceBytes - 1 }, undefined, signal);
+    if (outcome.kind === 'not-ranged') return { ...outcome, claimed: false };
+    if (outcome.kind === 'unsatisfiable') return outcome;
+    if (outcome.kind === 'not-modified') throw new AppError('bad_gateway', 'the upstream answered 304 to an unconditional request');
+    this.meter.fetched(outcome.length);
+    const meta = this.keep(key, i, outcome);
+    return { kind: 'stored', bytes: outcome.bytes, gen: meta.gen };
+  }
+
+  /** Conditional request for cached slice `i`: does the cached version still hold? */
+  private async revalidate(key: string, resource: SliceResource, meta: ResourceMeta, i: number, signal: AbortSignal): Promise<'fresh' | 'changed'> {
+    const start = i * this.sliceBytes;
+    const validators = {
+      ...(meta.etag === undefined ? {} : { etag: meta.etag }),
+      ...(meta.lastModified === undefined ? {} : { lastModified: meta.lastModified }),
+    };
+    const outcome = await fetchSlice(resource, { start, end: start + this.sliceBytes - 1 }, validators, signal);
+    this.meter.revalidated();
+    switch (outcome.kind) {
+      case 'not-modified':
+        meta.validatedAt = Date.now();
+        return 'fresh';
+      case 'slice': {
+        // The upstream ignored the condition or the resource changed: its validators say which.
+        this.meter.fetched(outcome.length);
+        const kept = this.keep(key, i, outcome);
+        return kept.gen === meta.gen ? 'fresh' : 'changed';
+      }
+      case 'not-ranged':
+        outcome.reply.body.destroy();
+        this.forgetResource(key, 'the upstream no longer answers ranged requests');
+        return 'changed';
+      case 'unsatisfiable':
+        this.forgetResource(key, 'the upstream no longer has the bytes it had');
+        return 'changed';
+    }
+  }
+
+  /**
+   * Takes a verified slice under the version its validators name and writes it to disk in the
+   * background. Until it is renamed into place and indexed, readers find its bytes in
+   * `writing`: the write (about as long as the download itself on a busy disk, measured with
+   * bench/media-proxy.ts) is not on any reader's path.
+   */
+  private keep(key: string, i: number, slice: FetchedSlice): ResourceMeta {
+    const meta = this.adopt(key, slice);
+    const id = `${key}:${i}`;
+    const fresh: FreshSlice = { kind: 'stored', bytes: slice.bytes, gen: meta.gen };
+    this.writing.set(id, fresh);
+    const written: Promise<void> = this.write(key, i, meta, slice.length, fresh.bytes).finally(() => {
+      if (this.writing.get(id) === fresh) this.writing.delete(id);
+      this.pendingWrites.delete(written);
+    });
+    this.pendingWrites.add(written);
+    return meta;
+  }
+
+  /** Temporary file, rename, index: a slice file is complete or absent. */
+  private async write(key: string, i: number, meta: ResourceMeta, length: number, bytes: Buffer): Promise<void> {
+    const path = slicePath(this.dir, key, i, meta.gen);
+    const temp = tempPath(this.dir);
+    try {
+      await writeFile(temp, bytes);
+      await rename(temp, path);
+    } catch (err) {
+      // A full or failing disk costs the caching, not the answer: the readers have the bytes.
+      this.logger.warn({ err, key, slice: i }, 'slice cache: could not write a slice');
+      await unlink(temp).catch(() => undefined);
+      return;
+    }
+    const current = this.metas.get(key);
+    if (current && current.gen !== meta.gen) {
+      // The resource changed again while this slice was written: it is stale already.
+      await unlink(path).catch(ignoreMissing);
+      return;
+    }
+    if (!current) this.setMeta(meta);
+    const replaced = this.index.add({ key, index: i, gen: meta.gen, path, bytes: length });
+    if (replaced) this.deleteFiles([replaced]);
+  }
+
+  /** The metadata the fetched slice belongs to; a different version drops the old one's slices. */
+  private adopt(key: string, slice: FetchedSlice): ResourceMeta {
+    const { etag, lastModified } = slice.validators;
+    const gen = versionOf(slice.total, etag, lastModified);
+    const current = this.metas.get(key);
+    if (current?.gen === gen) {
+      current.validatedAt = Date.now();
+      return current;
+    }
+    if (current) this.dropSlices(key, 'the upstream resource changed (size or validators)');
+    const meta: ResourceMeta = {
+      key,
+      size: slice.total,
+      gen,
+      validatedAt: Date.now(),
+      ...(etag === undefined ? {} : { etag }),
+      ...(lastModified === undefined ? {} : { lastModified }),
+      ...(slice.contentType === undefined ? {} : { contentType: slice.contentType }),
+    };
+    this.setMeta(meta);
+    return meta;
+  }
+
+  private setMeta(meta: ResourceMeta): void {
+    this.metas.set(meta.key, meta);
+    writeMeta(this.dir, meta, this.sliceBytes).catch((err: unknown) => this.logger.warn({ err, key: meta.key }, 'slice cache: could not write metadata'));
+  }
+
+  private dropSlices(key: string, why: string): void {
+    for (const id of this.writing.keys()) if (id.startsWith(`${key}:`)) this.writing.delete(id);
+    const dropped = this.index.removeResource(key);
+    if (dropped.length > 0) this.logger.info({ key, slices: dropped.length, why }, 'slice cache: dropped the slices of a resource');
+    this.deleteFiles(dropped);
+  }
+
+  private forgetResource(key: string, why: string): void {
+    this.dropSlices(key, why);
+    this.metas.delete(key);
+    removeMeta(this.dir, key).catch((err: unknown) => this.logger.warn({ err, key }, 'slice cache: could not remove metadata'));
+  }
+
+  private evicted(entries: SliceEntry[]): void {
+    this.meter.evicted(entries.length);
+    this.deleteFiles(entries);
+    // A resource with no slice left needs no metadata: the next read fetches and learns it again.
+    for (const key of new Set(entries.map((e) => e.key))) {
+      if (this.index.hasResource(key)) continue;
+      this.metas.delete(key);
+      removeMeta(this.dir, key).catch((err: unknown) => this.logger.warn({ err, key }, 'slice cache: could not remove metadata'));
+    }
+  }
+
+  private deleteFiles(entries: SliceEntry[]): void {
+    for (const entry of entries) {
+      unlink(entry.path).catch((err: unknown) => {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn({ err, path: entry.path }, 'slice cache: could not delete a slice');
+      });
+    }
+  }
+}
+
+function unsatisfiable(read: ClientRead, total: number | undefined): CacheAnswer {
+  // An empty resource has no byte to range over: without a Range it is an empty 200.
+  if (read.range === undefined && total === 0) {
+    return { kind: 'served', status: 200, headers: { 'accept-ranges': 'bytes', 'content-length': '0' }, body: read.method === 'HEAD' ? null : Readable.from([]) };
+  }
+  return {
+    kind: 'served',
+    status: 416,
+    headers: { 'accept-ranges': 'bytes', 'content-length': '0', ...(total === undefined ? {} : { 'content-range': `bytes */${total}` }) },
+    body: null,
+  };
+}
+
+function changedWhileServing(): AppError {
+  return new AppError('bad_gateway', 'the upstream resource changed while it was being served');
+}
+

@@ -1,0 +1,234 @@
+/**
+ * The slice cache when the upstream misbehaves or is shared: 16 readers of one uncached file
+ * (nginx), a node upstream that sends fewer bytes than it promised, a slow node upstream whose
+ * only reader disconnects (or one of two), a 200-only nginx, and an upstream error status.
+ */
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { AppError } from '../../errors/app-error.js';
+import { eventually, withDeadline } from '../fixtures/deadline.js';
+import { startNginx, type Nginx } from '../fixtures/nginx.js';
+import { httpSliceResource } from '../fixtures/slice-upstream.js';
+import { cacheFiles, openCache, randomFile, read, removeDir, SLICE, tempDir, upstreamRequests } from './slice-cache-bed.js';
+
+let root: string;
+let nginx: Nginx;
+const dirs: string[] = [];
+
+test.before(async () => {
+  root = await tempDir('svc-slice-root-');
+  nginx = await startNginx({ root });
+});
+
+test.after.always(async () => {
+  await nginx?.stop();
+  await Promise.all([root, ...dirs].map(removeDir));
+});
+
+async function cacheDir(): Promise<string> {
+  const dir = await tempDir('svc-slice-cache-');
+  dirs.push(dir);
+  return dir;
+}
+
+const SIZE = 2 * SLICE + SLICE / 2;
+
+/** The name of what a promise rejected with (an abort rejects with a DOMException, not an Error). */
+async function abortedWith(promise: Promise<unknown>): Promise<string> {
+  return promise.then(
+    () => 'resolved',
+    (err: unknown) => (err as { name?: string }).name ?? String(err),
+  );
+}
+
+/**
+ * A Range-only node upstream whose behaviour a test switches: 'ok' answers in full, 'short'
+ * promises the range but sends 1000 bytes and closes, 'slow' sends 64 KiB and holds the rest
+ * until `release()`. Every request's fate (finished, or closed by the client) is recorded.
+ */
+interface NodeUpstream {
+  url: string;
+  mode: 'ok' | 'short' | 'slow';
+  requests: Array<{ range: string; outcome: Promise<'finished' | 'aborted'> }>;
+  /** Resolves when the n-th request (1-based) has arrived. */
+  arrived(n: number): Promise<void>;
+  release(): void;
+  stop(): Promise<void>;
+}
+
+async function startNodeUpstream(content: Buffer): Promise<NodeUpstream> {
+  let release = (): void => undefined;
+  let gate = new Promise<void>((resolve) => (release = resolve));
+  const server: Server = createServer((req, res) => {
+    const match = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    if (!match) {
+      res.writeHead(400).end();
+      return;
+    }
+    const start = Number(match[1]);
+    const end = Math.min(Number(match[2]), content.length - 1);
+    const outcome = new Promise<'finished' | 'aborted'>((resolve) => res.once('close', () => resolve(res.writableFinished ? 'finished' : 'aborted')));
+    upstream.requests.push({ range: req.headers.range ?? '', outcome });
+    server.emit('arrived');
+    res.writeHead(206, {
+      'content-range': `bytes ${start}-${end}/${content.length}`,
+      'content-length': end - start + 1,
+      'content-type': 'video/mp4',
+      etag: '"v1"',
+    });
+    const body = content.subarray(start, end + 1);
+    if (upstream.mode === 'short') res.write(body.subarray(0, 1000), () => res.socket?.destroy());
+    else if (upstream.mode === 'slow') {
+      res.write(body.subarray(0, 64 * 1024));
+      void gate.then(() => res.end(body.subarray(64 * 1024)));
+    } else res.end(body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const upstream: NodeUpstream = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/file.mp4`,
+    mode: 'ok',
+    requests: [],
+    async arrived(n) {
+      while (upstream.requests.length < n) await withDeadline(once(server, 'arrived'), 10_000, `upstream request ${n}`);
+    },
+    release() {
+      release();
+      gate = new Promise<void>((resolve) => (release = resolve));
+    },
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  return upstream;
+}
+
+test('16 concurrent readers of one uncached file cause one upstream request per slice', async (t) => {
+  const file = await randomFile(root, 'crowd.bin', SIZE);
+  const cache = await openCache(await cacheDir());
+  const resource = httpSliceResource(`${nginx.url}/crowd.bin`);
+  const bodies = await Promise.all(Array.from({ length: 16 }, () => read(cache, resource)));
+  for (const body of bodies) t.true(body.body.equals(file));
+  const ranges = (await upstreamRequests(nginx, '/crowd.bin')).map((r) => r.range).sort();
+  t.deepEqual(ranges, [0, 1, 2].map((i) => `bytes=${i * SLICE}-${(i + 1) * SLICE - 1}`).sort());
+  t.like(cache.stats(), { entries: 3, bytesFromUpstream: SIZE });
+  await cache.close();
+});
+
+test('a short upstream read leaves no slice and fails the reader; the next read fetches again', async (t) => {
+  const content = randomBytes(SIZE);
+  const upstream = await startNodeUpstream(content);
+  const dir = await cacheDir();
+  const cache = await openCache(dir);
+  const resource = httpSliceResource(upstream.url);
+  try {
+    upstream.mode = 'short';
+    const err = await t.throwsAsync(read(cache, resource, 'bytes=0-99'), { instanceOf: AppError });
+    t.is(err?.code, 'bad_gateway');
+    t.regex(err?.message ?? '', /bytes 0-2097151/);
+    t.deepEqual(await cacheFiles(dir), []);
+
+    upstream.mode = 'ok';
+    t.true((await read(cache, resource, 'bytes=0-99')).body.equals(content.subarray(0, 100)));
+
+    // A slice that fails in the middle of an answer already started ends that answer with an error.
+    upstream.mode = 'short';
+    const answer = await cache.serve({ method: 'GET', range: undefined }, resource, new AbortController().signal);
+    t.is(answer.kind, 'served');
+    const body = answer.kind === 'served' ? answer.body : null;
+    const midway = await t.throwsAsync(async () => {
+      for await (const _ of body!) void _;
+    });
+    t.is((midway as AppError).code, 'bad_gateway');
+    // Slice 0, written after the first good read; nothing of slice 1, not even a temporary file.
+    await eventually(async () => (await cacheFiles(dir)).filter((f) => f.name.endsWith('.slice')).length === 1, 10_000, 'slice 0 on disk');
+    t.false((await cacheFiles(dir)).some((f) => f.name.startsWith('.tmp-')));
+
+    upstream.mode = 'ok';
+    t.true((await read(cache, resource)).body.equals(content));
+    t.is(upstream.requests.length, 1 + 1 + 1 + 2);
+  } finally {
+    await cache.close();
+    await upstream.stop();
+  }
+});
+
+test('the only reader disconnecting aborts the upstream read and leaves nothing', async (t) => {
+  const upstream = await startNodeUpstream(randomBytes(SIZE));
+  const dir = await cacheDir();
+  const cache = await openCache(dir);
+  try {
+    upstream.mode = 'slow';
+    const client = new AbortController();
+    const serving = cache.serve({ method: 'GET', range: 'bytes=0-99' }, httpSliceResource(upstream.url), client.signal);
+    await upstream.arrived(1);
+    client.abort();
+    t.is(await abortedWith(serving), 'AbortError');
+    t.is(await withDeadline(upstream.requests[0]!.outcome, 10_000, 'the upstream response to close'), 'aborted');
+    // The aborted fetch removes its temporary file as it unwinds, just after the reader is told.
+    await eventually(async () => (await cacheFiles(dir)).length === 0, 10_000, 'an empty cache directory');
+    t.like(cache.stats(), { entries: 0, bytesFromUpstream: 0 });
+  } finally {
+    upstream.release();
+    await cache.close();
+    await upstream.stop();
+  }
+});
+
+test('with a second reader waiting, a disconnect leaves the slice fetch running to the end', async (t) => {
+  const content = randomBytes(SIZE);
+  const upstream = await startNodeUpstream(content);
+  const cache = await openCache(await cacheDir());
+  const resource = httpSliceResource(upstream.url);
+  try {
+    upstream.mode = 'slow';
+    const leaving = new AbortController();
+    const first = cache.serve({ method: 'GET', range: 'bytes=0-99' }, resource, leaving.signal);
+    await upstream.arrived(1);
+    const second = read(cache, resource, `bytes=100-${SLICE - 1}`);
+    leaving.abort();
+    t.is(await abortedWith(first), 'AbortError');
+    upstream.release();
+    t.true((await second).body.equals(content.subarray(100, SLICE)));
+    t.is(await withDeadline(upstream.requests[0]!.outcome, 10_000, 'the upstream response to end'), 'finished');
+    t.is(upstream.requests.length, 1);
+    t.like(cache.stats(), { entries: 1, bytesFromUpstream: SLICE });
+  } finally {
+    upstream.release();
+    await cache.close();
+    await upstream.stop();
+  }
+});
+
+test('an upstream that answers 200 to Range is passed through and nothing is written', async (t) => {
+  const file = await randomFile(root, 'plain.bin', SIZE);
+  const plain = await startNginx({ root, ranges: false });
+  const dir = await cacheDir();
+  const cache = await openCache(dir);
+  try {
+    const resource = httpSliceResource(`${plain.url}/plain.bin`);
+    for (const range of ['bytes=0-99', undefined]) {
+      const answer = await read(cache, resource, range);
+      t.is(answer.kind, 'passthrough');
+      t.is(answer.status, 200);
+      t.true(answer.body.equals(file));
+    }
+    t.deepEqual(await cacheFiles(dir), []);
+    t.like(cache.stats(), { entries: 0, sizeBytes: 0 });
+  } finally {
+    await cache.close();
+    await plain.stop();
+  }
+});
+
+test('an upstream error status is a bad_gateway naming it', async (t) => {
+  const cache = await openCache(await cacheDir());
+  const err = await t.throwsAsync(read(cache, httpSliceResource(`${nginx.url}/no-such-file.bin`), 'bytes=0-1'), { instanceOf: AppError });
+  t.is(err?.code, 'bad_gateway');
+  t.regex(err?.message ?? '', /answered 404/);
+  await cache.close();
+});
