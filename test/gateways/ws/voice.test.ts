@@ -9,6 +9,7 @@ import test from 'ava';
 import type { RoomEvent, VoiceParticipant } from '../../../actors/room/index.js';
 import { RealtimeCommandError, type RealtimeClient } from '../../../gateways/ws/client.js';
 import type { EventMessage } from '../../../gateways/ws/protocol.js';
+import { turnCredential } from '../../../media/webrtc/turn-credentials.js';
 import { BUILTIN_MEMBER_PERMISSIONS } from '../../../permissions/defaults.js';
 import { startCoturn, type Coturn } from '../../fixtures/coturn.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';
@@ -109,6 +110,10 @@ test.serial('voice.join answers the runtime ICE servers, the built-in STUN liste
   t.true(allocated.ok, `coturn refused the service's credential: ${JSON.stringify(allocated)}\n${await coturn.log()}`);
   const forged = await allocate('127.0.0.1', coturn.port, turn!.username!.replace(userId, b!.userId), turn!.credential!);
   t.false(forged.ok, 'a credential is bound to its username');
+  const expired = turnCredential(SECRET, owner!.userId, 60, Date.now() - 3_600_000);
+  t.false((await allocate('127.0.0.1', coturn.port, expired.username, expired.credential)).ok, 'an expired credential is refused');
+  const otherSecret = turnCredential('not-the-secret', owner!.userId, 600, Date.now());
+  t.false((await allocate('127.0.0.1', coturn.port, otherSecret.username, otherSecret.credential)).ok, 'a credential from another secret is refused');
 
   // Others with use_webrtc see the join; a new connection sees the call in its snapshot.
   await other.waitForEvent(isType('voice.joined', (e) => e.participant.userId === owner!.userId));

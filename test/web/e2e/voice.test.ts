@@ -117,9 +117,9 @@ test.serial('two members talk through the TURN relay; mute shows on the other si
   }
 
   // Mute shows on the other side (and is announced by the button's pressed state here).
-  await a.page.getByRole('button', { name: 'Mute' }).click();
+  await a.page.getByRole('button', { name: 'Mute microphone' }).click();
   await participants(b.page).filter({ hasText: alice.username }).filter({ hasText: 'muted' }).waitFor();
-  t.is(await a.page.getByRole('button', { name: 'Unmute' }).getAttribute('aria-pressed'), 'true');
+  t.is(await a.page.getByRole('button', { name: 'Unmute microphone' }).getAttribute('aria-pressed'), 'true');
 
   // Alice leaves: her connections close, and Bob's call to her ends.
   await a.page.getByRole('button', { name: 'Leave voice' }).click();

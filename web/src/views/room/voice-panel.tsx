@@ -38,7 +38,7 @@ export function VoicePanel(props: { session: RoomSession }) {
           </button>
         )}
         <button type="button" aria-pressed={muted} onClick={() => void call.setMuted(!muted)}>
-          {muted ? 'Unmute' : 'Mute'}
+          {muted ? 'Unmute microphone' : 'Mute microphone'}
         </button>
       </div>
       {participants.length === 0 ? (
