@@ -116,6 +116,10 @@ test.serial('two members talk through the TURN relay; mute shows on the other si
     t.true(later.bytes > first.bytes, 'audio keeps arriving');
   }
 
+  // Who is speaking, from the audio levels: Chromium's fake microphone beeps every second.
+  await participants(b.page).filter({ hasText: alice.username }).filter({ hasText: 'speaking' }).waitFor({ timeout: CALL_MS });
+  await participants(a.page).filter({ hasText: bob.username }).filter({ hasText: 'speaking' }).waitFor({ timeout: CALL_MS });
+
   // Mute shows on the other side (and is announced by the button's pressed state here).
   await a.page.getByRole('button', { name: 'Mute microphone' }).click();
   await participants(b.page).filter({ hasText: alice.username }).filter({ hasText: 'muted' }).waitFor();

@@ -32,4 +32,6 @@ export class LevelMeter {
  * RMS above which a participant counts as speaking: quiet rooms measure about 0.001-0.005 on
  * a typical microphone with noise suppression, speech 0.02-0.2.
  */
-export const SPEAKING_LEVEL = 0.015;
+export const SPEAKING_LEVEL = 0.01;
+/** Speech has gaps between syllables: someone stays "speaking" this long after their last loud sample. */
+export const SPEAKING_HOLD_MS = 600;

@@ -9,7 +9,7 @@ import type { RoomResults } from '../../../actors/room/results.js';
 import type { RoomEvent } from '../state/room-view.js';
 import type { RoomSession } from '../state/room.js';
 import { iceTransportPolicy } from './ice-policy.js';
-import { LevelMeter, SPEAKING_LEVEL } from './level-meter.js';
+import { LevelMeter, SPEAKING_HOLD_MS, SPEAKING_LEVEL } from './level-meter.js';
 import { isPolite, VoicePeer, type PeerSignal } from './peer.js';
 
 export type CallState = 'idle' | 'joining' | 'joined';
@@ -20,7 +20,7 @@ interface Remote {
   meter: LevelMeter | null;
 }
 
-const SPEAKING_POLL_MS = 150;
+const SPEAKING_POLL_MS = 100;
 
 export class VoiceCall {
   readonly state = signal<CallState>('idle');
@@ -36,11 +36,22 @@ export class VoiceCall {
   private audioContext: AudioContext | null = null;
   private config: RTCConfiguration = {};
   private readonly remotes = new Map<string, Remote>();
+  /** When each participant was last loud (performance.now()). */
+  private readonly lastLoud = new Map<string, number>();
   private poll: ReturnType<typeof setInterval> | null = null;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly session: RoomSession) {
-    this.unsubscribe = session.onEvent((event) => this.onEvent(event));
+    const stopEvents = session.onEvent((event) => this.onEvent(event));
+    // A snapshot (a reconnect that could not resume) may show the seat already freed, with the
+    // event that freed it never delivered: sit down again from here too.
+    const stopSnapshots = session.onSnapshot((view) => {
+      if (this.state.value === 'joined' && view.voice && !view.voice.some((p) => p.userId === view.me.userId)) this.rejoin();
+    });
+    this.unsubscribe = () => {
+      stopEvents();
+      stopSnapshots();
+    };
   }
 
   private get me(): string | undefined {
@@ -103,6 +114,16 @@ export class VoiceCall {
     for (const participant of answer.participants) if (participant.userId !== this.me) this.remote(participant.userId);
   }
 
+  /** Takes a seat again on this socket; the others drop their connections to us and we reconnect to them. */
+  private rejoin(): void {
+    this.closeRemotes();
+    this.state.value = 'joining';
+    this.enter().catch((error: unknown) => {
+      this.error.value = error;
+      this.teardown();
+    });
+  }
+
   private onEvent(event: RoomEvent): void {
     const me = this.me;
     switch (event.type) {
@@ -115,15 +136,9 @@ export class VoiceCall {
       case 'voice.left': {
         if (event.userId === me) {
           if (this.state.value !== 'joined') return;
-          this.closeRemotes();
           // Our socket reconnected (the old connection's seat was freed): sit down again.
-          if (event.reason === 'disconnected') {
-            this.state.value = 'joining';
-            this.enter().catch((error: unknown) => {
-              this.error.value = error;
-              this.teardown();
-            });
-          } else this.teardown();
+          if (event.reason === 'disconnected') this.rejoin();
+          else this.teardown();
           return;
         }
         const name = this.session.view.value?.members?.find((m) => m.userId === event.userId)?.name ?? 'Someone';
@@ -193,10 +208,15 @@ export class VoiceCall {
   }
 
   private measure(): void {
-    const now = new Set<string>();
+    const at = performance.now();
     const me = this.me;
-    if (me && !this.muted.value && this.localMeter && this.localMeter.level() > SPEAKING_LEVEL) now.add(me);
-    for (const [userId, entry] of this.remotes) if (entry.meter && entry.meter.level() > SPEAKING_LEVEL) now.add(userId);
+    if (me && !this.muted.value && this.localMeter && this.localMeter.level() > SPEAKING_LEVEL) this.lastLoud.set(me, at);
+    for (const [userId, entry] of this.remotes) if (entry.meter && entry.meter.level() > SPEAKING_LEVEL) this.lastLoud.set(userId, at);
+    const now = new Set<string>();
+    for (const [userId, loudAt] of this.lastLoud) {
+      if (at - loudAt <= SPEAKING_HOLD_MS && (userId === me ? !this.muted.value : this.remotes.has(userId))) now.add(userId);
+      else this.lastLoud.delete(userId);
+    }
     const before = this.speaking.value;
     if (now.size !== before.size || [...now].some((id) => !before.has(id))) this.speaking.value = now;
   }
@@ -211,6 +231,7 @@ export class VoiceCall {
     this.local = null;
     void this.audioContext?.close().catch(() => undefined);
     this.audioContext = null;
+    this.lastLoud.clear();
     this.speaking.value = new Set();
     this.state.value = 'idle';
   }
