@@ -116,6 +116,28 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
   'stun.enabled': { type: BOOL, default: false, description: 'Run the built-in STUN listener (UDP).' },
   'stun.host': { type: STRING, default: '0.0.0.0', description: 'STUN listen address.' },
   'stun.port': { type: PORT, default: 3478, description: 'STUN listen port.' },
+  'stun.public_host': {
+    type: STRING,
+    default: '',
+    description: 'Host (name or IP) clients reach the STUN listener at, handed out as an ICE server; empty means the host of server.public_url.',
+  },
+  'turn.urls': {
+    type: { kind: 'string_list' },
+    default: () => [],
+    description: 'turn:/turns: URLs of a TURN server (coturn with use-auth-secret) handed to voice participants; comma-separated in the environment.',
+  },
+  'turn.shared_secret': {
+    type: STRING,
+    default: '',
+    sensitivity: 'value',
+    description: "The TURN server's static-auth-secret; short-lived TURN credentials are derived from it (empty: no TURN).",
+  },
+  'turn.credential_ttl_seconds': { type: INT, default: 3600, description: 'Lifetime of the TURN credentials handed out (60..=86400).' },
+  'voice.max_participants': {
+    type: INT,
+    default: 8,
+    description: 'Voice participants per room; calls are a full mesh, so each one adds an upload per peer (1..=64).',
+  },
   'tls.enabled': { type: BOOL, default: false, description: 'Serve HTTPS and gRPC over TLS.' },
   'tls.cert_file': { type: STRING, default: '', description: 'PEM certificate chain; required when tls.enabled.' },
   'tls.key_file': { type: STRING, default: '', description: 'PEM private key; required when tls.enabled.' },

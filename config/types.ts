@@ -21,7 +21,11 @@ export interface StartupConfig {
   };
   grpc: { host: string; port: number };
   rtmp: { enabled: boolean; host: string; port: number };
-  stun: { enabled: boolean; host: string; port: number };
+  /** `public_host`: the host clients reach the listener at (empty: the host of server.public_url). */
+  stun: { enabled: boolean; host: string; port: number; public_host: string };
+  /** An operator's TURN server (coturn `use-auth-secret`); see docs/2026-11-23-webrtc-voice.md. */
+  turn: { urls: string[]; shared_secret: string; credential_ttl_seconds: number };
+  voice: { max_participants: number };
   tls: { enabled: boolean; cert_file: string; key_file: string };
   database: { url: string; pool_max: number };
   redis: { url: string };

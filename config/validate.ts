@@ -41,6 +41,7 @@ const CHECKS: Check[] = [
   },
   (c) => required(c, 'server.host', 'grpc.host', 'rtmp.host', 'stun.host'),
   checkPorts,
+  checkTurn,
   checkCorsOrigins,
   checkTls,
   (c) => [
@@ -65,6 +66,21 @@ const CHECKS: Check[] = [
   checkCredentialKey,
   checkAuth,
 ];
+
+/** TURN needs URLs and the secret together; the lifetime stays short (the credential travels to browsers). */
+function checkTurn(c: StartupConfig): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  for (const url of c.turn.urls) {
+    if (!/^turns?:[^\s?]+(\?transport=(udp|tcp))?$/.test(url)) issues.push(issue('turn.urls', `"${url}" is not a turn: or turns: URL (turn:host[:port][?transport=udp|tcp])`));
+  }
+  if (c.turn.urls.length > 0 && c.turn.shared_secret === '') issues.push(issue('turn.shared_secret', 'is required when turn.urls is set'));
+  if (c.turn.urls.length === 0 && c.turn.shared_secret !== '') issues.push(issue('turn.urls', 'is required when turn.shared_secret is set'));
+  const ttl = c.turn.credential_ttl_seconds;
+  if (!Number.isInteger(ttl) || ttl < 60 || ttl > 86_400) issues.push(issue('turn.credential_ttl_seconds', 'must be between 60 and 86400'));
+  const cap = c.voice.max_participants;
+  if (!Number.isInteger(cap) || cap < 1 || cap > 64) issues.push(issue('voice.max_participants', 'must be between 1 and 64'));
+  return issues;
+}
 
 function issue(key: StartupKeyName, message: string): FieldIssue {
   return { key, message };

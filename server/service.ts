@@ -24,7 +24,9 @@ import { RoomFeeds } from '../gateways/rooms/room-feed.js';
 import { RoomWatcher } from '../gateways/rooms/room-watch.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
 import { RealtimeGateway } from '../gateways/ws/gateway.js';
+import { startStunListener } from '../gateways/stun/listener.js';
 import { SliceCache } from '../media/cache/slice-cache.js';
+import { iceServerSource } from '../media/webrtc/ice-servers.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
@@ -59,6 +61,8 @@ export interface RunningService {
   httpUrl?: string;
   /** Address (host:port) of the gRPC API, when this process has the gateway role. */
   grpcAddress?: string;
+  /** UDP port of the built-in STUN listener, when it runs (gateway role, `stun.enabled`). */
+  stunPort?: number;
   managementAddress: string;
   settings: RuntimeSettings;
   /** The media proxy's slice cache, when this process is a gateway with `proxy_slice_cache.enabled`. */
@@ -159,6 +163,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             logger,
             review: new WorkflowRoomReviewHook(reviews),
             notifications: natsNotificationPublisher(connections.nats, config.nats.subject_prefix, logger),
+            iceServers: iceServerSource(config),
+            voiceMaxParticipants: config.voice.max_participants,
           }),
         ],
         logger,
@@ -203,6 +209,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     let httpUrl: string | undefined;
     let grpcAddress: string | undefined;
+    let stunPort: number | undefined;
     let connectedClients = (): number => 0;
     let sliceCache: SliceCache | undefined;
     if (roles.includes('gateway')) {
@@ -262,6 +269,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       );
       // Before the server closes its connections: sockets get a 1012 close and rooms their presence.leave.
       stops.push(() => realtime.close());
+      if (config.stun.enabled) {
+        const stun = await startStunListener(config.stun.host, config.stun.port, logger);
+        stunPort = stun.address.port;
+        stops.push(() => stun.close());
+      }
       const grpcServer = await startGrpcServer(gateway, readiness, config.grpc.host, config.grpc.port);
       grpcAddress = grpcServer.address;
       stops.push(() => grpcServer.stop());
@@ -289,6 +301,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     return {
       ...(httpUrl ? { httpUrl } : {}),
       ...(grpcAddress ? { grpcAddress } : {}),
+      ...(stunPort !== undefined ? { stunPort } : {}),
       managementAddress: management.address,
       settings,
       ...(sliceCache ? { sliceCache } : {}),

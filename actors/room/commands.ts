@@ -172,6 +172,35 @@ const SCHEMAS = {
   'chat.pins': command('chat.pins', {}),
 
   'webrtc.join': command('webrtc.join', {}),
+  /**
+   * `connectionId` is set by the realtime gateway to the socket that sent the command (a
+   * client's own value is overwritten): the participant leaves when that connection does.
+   */
+  'voice.join': command('voice.join', {
+    connectionId: z.string().min(1).max(ROOM_LIMITS.connectionIdMaxChars).optional(),
+    muted: z.boolean().optional(),
+  }),
+  'voice.leave': command('voice.leave', {}),
+  'voice.mute': command('voice.mute', { muted: z.boolean() }),
+  /** An offer, answer or rollback (`description`) or an ICE candidate (`candidate`, null: end of candidates) for one participant. */
+  'voice.signal': command('voice.signal', {
+    to: userId,
+    description: z
+      .strictObject({
+        type: z.enum(['offer', 'answer', 'pranswer', 'rollback']),
+        sdp: z.string().max(ROOM_LIMITS.voiceSdpMaxChars).optional(),
+      })
+      .optional(),
+    candidate: z
+      .strictObject({
+        candidate: z.string().max(ROOM_LIMITS.voiceCandidateMaxChars),
+        sdpMid: z.string().max(64).nullable().optional(),
+        sdpMLineIndex: z.number().int().min(0).max(255).nullable().optional(),
+        usernameFragment: z.string().max(256).nullable().optional(),
+      })
+      .nullable()
+      .optional(),
+  }),
 } as const;
 
 type Schemas = typeof SCHEMAS;

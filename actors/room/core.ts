@@ -8,6 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
+import type { IceServerSource } from '../../media/webrtc/ice-servers.js';
+import type { IceServer } from '../../settings/registry.js';
 import type { NotificationPublisher } from '../../notifications/publisher.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
@@ -36,6 +38,7 @@ import type {
 import { VERSION_BLOCK, extrapolate, positionAt } from './playback.js';
 import { ownerPermissions, rolePermissions, sortedPermissions, type SettingsReader } from './permissions.js';
 import { Presence } from './presence.js';
+import { VoiceCall } from './voice.js';
 import type { RoomReviewHook } from './review-hook.js';
 import type { RoomWriters } from './writers.js';
 import { loadRoom, savePlayback, type PlaylistEntry, type StoredPlayback } from './room-store.js';
@@ -55,6 +58,10 @@ export interface RoomActorDeps {
   persistIntervalMs?: number;
   /** A connection not re-announced within this is dropped; default 90000 (gateways refresh every 30 s). */
   presenceTtlMs?: number;
+  /** ICE servers for a voice participant (built-in STUN, TURN credentials); default: the runtime list alone. */
+  iceServers?: IceServerSource;
+  /** Voice participants per room (startup `voice.max_participants`); default 8. */
+  voiceMaxParticipants?: number;
 }
 
 export const DEFAULT_PERSIST_INTERVAL_MS = 5000;
@@ -135,6 +142,7 @@ export class RoomCore {
   /** Lazy saves failed in a row (for the retry back-off). */
   private persistFailures = 0;
   readonly presence = new Presence();
+  readonly voice = new VoiceCall();
   /** Present members the last ready wait gave up on; not waited for again until they are ready. */
   readonly leftBehind = new Set<string>();
   private readyWait: ReadyWait | null = null;
@@ -392,6 +400,7 @@ export class RoomCore {
       ...(can('manage_members') ? { pendingMembers: byStatus('pending'), bannedMembers: byStatus('banned') } : {}),
       ...(can('view_media_resources') ? { playlist: this.items() } : {}),
       playback: this.playbackView(),
+      ...(can('use_webrtc') ? { voice: this.voice.participants() } : {}),
       seq,
     };
   }
@@ -686,8 +695,32 @@ export class RoomCore {
     await this.reconsiderReadiness(null);
   }
 
+  /** The runtime ICE servers plus the built-in STUN and TURN credentials for this user. */
+  iceServersFor(userId: string): IceServer[] {
+    const external = this.deps.settings.get('webrtc.externalIceServers');
+    return this.deps.iceServers ? this.deps.iceServers(userId, external) : structuredClone(external);
+  }
+
+  /**
+   * Takes out of the voice call everyone who may no longer be in it: the connection that
+   * joined has left (or expired), or they are no longer an active member with `use_webrtc`
+   * (left, kicked, banned, role or overrides changed). Called after every such change.
+   */
+  pruneVoice(): void {
+    for (const userId of this.voice.userIds()) {
+      const member = this.members.get(userId);
+      const connectionId = this.voice.connectionOf(userId) ?? '';
+      let reason: 'disconnected' | 'removed' | undefined;
+      if (!member || member.status !== 'active') reason = 'removed';
+      else if (!this.access({ userId, guest: member.guest }).permissions.has('use_webrtc')) reason = 'removed';
+      else if (!this.presence.hasConnection(userId, connectionId)) reason = 'disconnected';
+      if (reason && this.voice.leave(userId)) this.publish({ type: 'voice.left', userId, reason });
+    }
+  }
+
   async onPresenceTimer(): Promise<void> {
     const gone = this.presence.expire(this.now() - this.presenceTtlMs);
+    this.pruneVoice();
     for (const userId of gone) await this.wentOffline(userId);
     this.ensurePresenceSweep();
   }
@@ -725,6 +758,7 @@ export class RoomCore {
     this.members.clear();
     this.playlist = [];
     this.presence.clear();
+    this.voice.clear();
     this.leftBehind.clear();
     this.readyWait = null;
     this.playbackDirty = false;

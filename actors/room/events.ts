@@ -3,9 +3,12 @@
  * update its view without re-reading; a client that sees a gap in `seq` re-reads `room.get`.
  */
 import type { Permission } from '../../permissions/names.js';
-import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo } from './model.js';
+import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo, VoiceCandidate, VoiceDescription, VoiceParticipant } from './model.js';
 
 export type MemberLeftReason = 'left' | 'kicked' | 'banned' | 'rejected';
+
+/** `left`: voice.leave; `disconnected`: the connection that joined left the room; `removed`: no longer a member, or lost use_webrtc. */
+export type VoiceLeftReason = 'left' | 'disconnected' | 'removed';
 
 /** Why playback changed: the command kind, or what the room did by itself. */
 export type PlaybackCause =
@@ -49,7 +52,12 @@ export type RoomEvent =
   | { type: 'chat.message'; message: ChatMessage }
   | { type: 'chat.deleted'; messageId: string; by: string }
   /** Pinned or unpinned: `message.pinned` tells which. */
-  | { type: 'chat.pinned'; message: ChatMessage; by: string };
+  | { type: 'chat.pinned'; message: ChatMessage; by: string }
+  | { type: 'voice.joined'; participant: VoiceParticipant }
+  | { type: 'voice.left'; userId: string; reason: VoiceLeftReason }
+  | { type: 'voice.muted'; userId: string; muted: boolean }
+  /** Addressed to `to` alone: gateways deliver it to nobody else (see gateways/rooms/member-lens.ts). */
+  | { type: 'voice.signal'; from: string; to: string; description?: VoiceDescription; candidate?: VoiceCandidate | null };
 
 export type RoomEventType = RoomEvent['type'];
 
@@ -73,4 +81,9 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   'chat.message': null,
   'chat.deleted': null,
   'chat.pinned': null,
+  'voice.joined': 'use_webrtc',
+  'voice.left': 'use_webrtc',
+  'voice.muted': 'use_webrtc',
+  // Further narrowed to its addressee by the gateways.
+  'voice.signal': 'use_webrtc',
 });

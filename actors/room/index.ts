@@ -10,7 +10,7 @@ export type { RoomReviewHook, RoomUnderReview } from './review-hook.js';
 export { runChatRetention, type ChatRetentionResult } from './chat-retention.js';
 export { ROOM_COMMAND_KINDS, parseRoomCommand, type RoomCommand, type RoomCommandKind, type RoomCommandOf } from './commands.js';
 export type { RoomResults, RoomResultOf } from './results.js';
-export { EVENT_PERMISSION, type MemberLeftReason, type PlaybackCause, type PlaylistEvent, type RoomEvent, type RoomEventType } from './events.js';
+export { EVENT_PERMISSION, type MemberLeftReason, type VoiceLeftReason, type PlaybackCause, type PlaylistEvent, type RoomEvent, type RoomEventType } from './events.js';
 export type * from './model.js';
 export { ROOM_ROLES } from './model.js';
 export { ROOM_LIMITS } from './limits.js';

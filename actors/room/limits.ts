@@ -43,4 +43,8 @@ export const ROOM_LIMITS = {
   readyTimeoutMaxMs: 60000,
 
   connectionIdMaxChars: 128,
+
+  /** An audio-only SDP from a browser is 2-6 KB; video and many codecs stay well under this. */
+  voiceSdpMaxChars: 65_536,
+  voiceCandidateMaxChars: 1024,
 } as const;

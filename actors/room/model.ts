@@ -173,8 +173,32 @@ export interface MemberRoomView {
   /** With `view_media_resources`. */
   playlist?: MediaItem[];
   playback: PlaybackView;
+  /** With `use_webrtc`: who is in the room's voice call now, in join order. */
+  voice?: VoiceParticipant[];
   /** The seq of the last event published; events after it continue this snapshot. */
   seq: number;
+}
+
+/** One member in the room's voice call; held in memory only (it ends with the connection). */
+export interface VoiceParticipant {
+  userId: string;
+  name: string;
+  muted: boolean;
+  joinedAt: number;
+}
+
+/** A WebRTC session description (RTCSessionDescriptionInit) relayed between two participants. */
+export interface VoiceDescription {
+  type: 'offer' | 'answer' | 'pranswer' | 'rollback';
+  sdp?: string;
+}
+
+/** An ICE candidate (RTCIceCandidateInit) relayed between two participants. */
+export interface VoiceCandidate {
+  candidate: string;
+  sdpMid?: string | null;
+  sdpMLineIndex?: number | null;
+  usernameFragment?: string | null;
 }
 
 /** `room.get` for everyone else. */

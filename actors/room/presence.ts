@@ -33,6 +33,11 @@ export class Presence {
     return [...this.users.keys()];
   }
 
+  /** Whether this connection of the user is announced (and not yet left or expired). */
+  hasConnection(userId: string, connectionId: string): boolean {
+    return this.users.get(userId)?.connections.has(connectionId) ?? false;
+  }
+
   player(userId: string): PlayerReport | null {
     return this.users.get(userId)?.player ?? null;
   }

@@ -4,7 +4,7 @@
  */
 import type { IceServer } from '../../settings/registry.js';
 import type { RoomCommandKind } from './commands.js';
-import type { ChatMessage, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView } from './model.js';
+import type { ChatMessage, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView, VoiceParticipant } from './model.js';
 
 export interface RoomResults {
   'room.create': { room: RoomInfo };
@@ -58,6 +58,12 @@ export interface RoomResults {
   'chat.pins': { messages: ChatMessage[] };
 
   'webrtc.join': { iceServers: IceServer[] };
+  /** ICE servers (TURN credentials included) for this caller, and everyone in the call, the caller last. */
+  'voice.join': { iceServers: IceServer[]; participants: VoiceParticipant[] };
+  /** False when the caller was not in the call. */
+  'voice.leave': { left: boolean };
+  'voice.mute': { participant: VoiceParticipant };
+  'voice.signal': { delivered: true };
 }
 
 export type RoomResultOf<K extends RoomCommandKind> = RoomResults[K];

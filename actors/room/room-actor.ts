@@ -14,6 +14,7 @@ import * as members from './handlers/members.js';
 import * as playback from './handlers/playback.js';
 import * as playlist from './handlers/playlist.js';
 import * as room from './handlers/room.js';
+import * as voice from './handlers/voice.js';
 import type { RoomResults } from './results.js';
 
 type Handler<K extends RoomCommandKind> = (core: RoomCore, command: RoomCommandOf<K>, turn: Turn) => Promise<RoomResults[K]>;
@@ -27,6 +28,10 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'room.review': room.reviewRoom,
   'owner.transfer': room.transferOwnership,
   'webrtc.join': room.joinWebrtc,
+  'voice.join': voice.joinVoice,
+  'voice.leave': voice.leaveVoice,
+  'voice.mute': voice.muteVoice,
+  'voice.signal': voice.relaySignal,
 
   'member.join': members.joinRoom,
   'member.leave': members.leaveRoom,

@@ -181,8 +181,11 @@ export function roomView(view: model.RoomView): RoomView__Output {
   return { visitor: { room: roomPreview(view.room), me: myStanding(view.me), seq: view.seq }, access: 'visitor' };
 }
 
-/** One room event with its seq and publication time. */
-export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomEvent__Output {
+/**
+ * One room event with its seq and publication time; null for voice events, which gRPC does
+ * not carry (voice is signalled over the WebSocket gateway; a watcher sees a seq gap).
+ */
+export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomEvent__Output | null {
   const base = { seq, at };
   switch (event.type) {
     case 'room.updated':
@@ -224,6 +227,11 @@ export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomE
       return { ...base, chatDeleted: { messageId: event.messageId, by: event.by }, event: 'chatDeleted' };
     case 'chat.pinned':
       return { ...base, chatPinned: { message: chatMessage(event.message), by: event.by }, event: 'chatPinned' };
+    case 'voice.joined':
+    case 'voice.left':
+    case 'voice.muted':
+    case 'voice.signal':
+      return null;
   }
 }
 

@@ -54,6 +54,9 @@ export class MemberLens {
    * it: for events older than the lens's state (the missed events of a resume).
    */
   visible(event: RoomEvent): boolean {
+    // Signalling is for its addressee only (and only while they may use voice): SDP and ICE
+    // candidates carry network addresses.
+    if (event.type === 'voice.signal') return event.to === this.userId && this.permissions().has('use_webrtc');
     if (isAbout(event, this.userId)) return true;
     const needed = EVENT_PERMISSION[event.type];
     return needed === null || this.permissions().has(needed);

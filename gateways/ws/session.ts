@@ -182,7 +182,10 @@ export class RealtimeSession {
           this.sendError(message.id, AppError.invalid([{ key: 'command.kind', message: `${message.command.kind} is sent by the gateway for this connection` }]));
           return;
         }
-        void this.run(message.id, message.command as RoomCommand, message.sentAt);
+        const command = message.command as RoomCommand;
+        // The participant is tied to this socket: it leaves the call when the socket leaves the room.
+        if (command.kind === 'voice.join') command.connectionId = this.ctx.connectionId;
+        void this.run(message.id, command, message.sentAt);
         return;
       }
       case 'player':

@@ -73,3 +73,16 @@ test('chat: a message once however often it arrives, deletes, pins; the pinned l
   t.deepEqual(pins.map((m) => m.id), ['9']);
   t.deepEqual(applyPinEvent(pins, { type: 'chat.deleted', messageId: '9', by: 'u1' }), []);
 });
+
+test('the voice call follows joins, mutes and leaves; signalling leaves the view alone', (t) => {
+  const seat = (userId: string, muted = false) => ({ userId, name: userId, muted, joinedAt: 1 });
+  let v = applyRoomEvent({ ...view(), voice: [] }, { type: 'voice.joined', participant: seat('u1') });
+  v = applyRoomEvent(v, { type: 'voice.joined', participant: seat('u2') });
+  v = applyRoomEvent(v, { type: 'voice.joined', participant: seat('u1', true) });
+  t.deepEqual(v.voice, [seat('u2'), seat('u1', true)], 'a second join (another socket) replaces the seat');
+  v = applyRoomEvent(v, { type: 'voice.muted', userId: 'u2', muted: true });
+  t.deepEqual(v.voice?.map((p) => p.muted), [true, true]);
+  t.is(applyRoomEvent(v, { type: 'voice.signal', from: 'u2', to: 'u1', description: { type: 'offer', sdp: 'v=0' } }), v);
+  v = applyRoomEvent(v, { type: 'voice.left', userId: 'u2', reason: 'disconnected' });
+  t.deepEqual(v.voice, [seat('u1', true)]);
+});

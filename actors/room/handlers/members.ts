@@ -57,6 +57,7 @@ export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.jo
 
 /** Takes a user out of the room's presence and its ready wait (kick, ban, leave). */
 async function removeFromPresence(core: RoomCore, userId: string): Promise<void> {
+  core.pruneVoice();
   core.leftBehind.delete(userId);
   if (core.presence.drop(userId)) {
     core.ensurePresenceSweep();
@@ -206,6 +207,8 @@ export async function setMemberRole(core: RoomCore, command: RoomCommandOf<'memb
   });
   core.members.set(updated.userId, updated);
   core.publish({ type: 'member.updated', member: result.member });
+  // A role without use_webrtc takes the member out of the call.
+  core.pruneVoice();
   if (note) core.deps.notifications?.publish(note);
   return result;
 }
@@ -247,7 +250,9 @@ async function announce(core: RoomCore, connectionId: string, turn: Turn): Promi
 
 export async function leavePresence(core: RoomCore, command: RoomCommandOf<'presence.leave'>, turn: Turn): Promise<RoomResults['presence.leave']> {
   const { userId } = turn.access;
-  if (core.presence.leave(userId, command.connectionId)) await core.wentOffline(userId);
+  const wentOffline = core.presence.leave(userId, command.connectionId);
+  core.pruneVoice();
+  if (wentOffline) await core.wentOffline(userId);
   return { online: core.presence.isOnline(userId) };
 }
 

@@ -148,6 +148,8 @@ export async function updateRoomSettings(
   });
   core.room = next;
   core.publish({ type: 'room.updated', room: result.room });
+  // Overrides that take use_webrtc away take those members out of the call.
+  core.pruneVoice();
   // Turning the ready wait off releases a play it was holding.
   if (!next.options.waitForAllReady && core.holdingPlay) await core.releaseHeldPlay(turn.access.userId);
   return result;
@@ -231,5 +233,5 @@ export async function transferOwnership(
 
 export function joinWebrtc(core: RoomCore, _command: RoomCommandOf<'webrtc.join'>, turn: Turn): Promise<RoomResults['webrtc.join']> {
   core.require(turn.access, 'use_webrtc', 'joining voice and video');
-  return Promise.resolve({ iceServers: structuredClone(core.deps.settings.get('webrtc.externalIceServers')) });
+  return Promise.resolve({ iceServers: core.iceServersFor(turn.access.userId) });
 }

@@ -62,15 +62,20 @@ export function watchRoom(calls: GrpcCalls, watcher: RoomWatcher): RoomServiceHa
       call.once('close', () => finish());
       call.once('error', (err: grpc.ServiceError) => finish(err));
 
+      // Voice events have no gRPC form (voice is a WebSocket feature): they are skipped.
+      const writeEvent = (entry: { event: Parameters<typeof roomEvent>[0]; seq: number; at: number }): void => {
+        const event = roomEvent(entry.event, entry.seq, entry.at);
+        if (event) write({ event });
+      };
       const { start } = watch;
       if (start.kind === 'snapshot') {
         write({ snapshot: memberRoomView(start.snapshot) });
       } else {
         write({ resumed: { fromSeq: start.fromSeq, seq: start.seq } });
-        for (const entry of start.events) write({ event: roomEvent(entry.event, entry.seq, entry.at) });
+        for (const entry of start.events) writeEvent(entry);
       }
       watch.begin({
-        event: (entry) => write({ event: roomEvent(entry.event, entry.seq, entry.at) }),
+        event: (entry) => writeEvent(entry),
         snapshot: (view) => write({ snapshot: memberRoomView(view) }),
         ended: (reason, message) => {
           write({ ended: { reason: END_REASON[reason], message } });

@@ -59,6 +59,8 @@ export interface Person {
 export interface WebBedOptions extends BedOptions {
   /** Let media play without a user gesture (the sync tests); default: Chromium's normal policy. */
   autoplay?: boolean;
+  /** Chromium's fake microphone and camera (a beeping tone), granted without a prompt (the voice tests). */
+  fakeMedia?: boolean;
 }
 
 export async function startWebBed(label: string, options: WebBedOptions = {}): Promise<WebBed> {
@@ -82,6 +84,7 @@ export async function startWebBed(label: string, options: WebBedOptions = {}): P
         // Containers often have a tiny /dev/shm; Chromium then crashes tabs under load.
         '--disable-dev-shm-usage',
         ...(autoplay ? ['--autoplay-policy=no-user-gesture-required'] : []),
+        ...(options.fakeMedia ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] : []),
       ],
     });
   const browser = await launch(options.autoplay ?? false);

@@ -69,6 +69,16 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
     case 'chat.deleted':
     case 'chat.pinned':
       return view; // chat lives beside the view (see applyChatEvent)
+    case 'voice.joined': {
+      const voice = (view.voice ?? []).filter((p) => p.userId !== event.participant.userId);
+      return { ...view, voice: [...voice, event.participant] };
+    }
+    case 'voice.left':
+      return { ...view, voice: (view.voice ?? []).filter((p) => p.userId !== event.userId) };
+    case 'voice.muted':
+      return { ...view, voice: (view.voice ?? []).map((p) => (p.userId === event.userId ? { ...p, muted: event.muted } : p)) };
+    case 'voice.signal':
+      return view; // signalling is for the call itself (web/src/voice/)
   }
 }
 

@@ -22,12 +22,14 @@ export class RoomSession {
   readonly permissions = computed(() => new Set<Permission>(this.view.value?.me.permissions ?? []));
   private chatCursor: string | undefined;
   private readonly eventListeners = new Set<(event: RoomEvent, at: number) => void>();
+  private readonly snapshotListeners = new Set<(view: MemberRoomView) => void>();
 
   constructor(readonly roomId: string) {
     this.connection = new RoomConnection(roomId, {
       snapshot: (message) => {
         this.view.value = message.view;
         void this.loadChat();
+        for (const listener of this.snapshotListeners) listener(message.view);
       },
       event: (message) => this.apply(message.event, message.at),
     });
@@ -44,12 +46,19 @@ export class RoomSession {
   stop(): void {
     this.connection.close();
     this.eventListeners.clear();
+    this.snapshotListeners.clear();
   }
 
   /** Every event after it is applied (the player listens for playback causes, say). */
   onEvent(listener: (event: RoomEvent, at: number) => void): () => void {
     this.eventListeners.add(listener);
     return () => this.eventListeners.delete(listener);
+  }
+
+  /** Every snapshot after it replaced the view (a connect, or a reconnect that could not resume). */
+  onSnapshot(listener: (view: MemberRoomView) => void): () => void {
+    this.snapshotListeners.add(listener);
+    return () => this.snapshotListeners.delete(listener);
   }
 
   send<T = unknown>(command: RoomCommand, options: { sentAt?: number } = {}): Promise<T> {

@@ -8,14 +8,16 @@ import { ChatAnnouncer, ChatPanel } from './chat-panel.js';
 import { MembersPanel } from './members-panel.js';
 import { PlaylistPanel } from './playlist-panel.js';
 import { SettingsPanel } from './settings-panel.js';
+import { VoicePanel } from './voice-panel.js';
 
-type Tab = 'playlist' | 'chat' | 'members' | 'settings';
-const LABELS: Record<Tab, string> = { playlist: 'Playlist', chat: 'Chat', members: 'Members', settings: 'Settings' };
+type Tab = 'playlist' | 'chat' | 'members' | 'voice' | 'settings';
+const LABELS: Record<Tab, string> = { playlist: 'Playlist', chat: 'Chat', members: 'Members', voice: 'Voice', settings: 'Settings' };
 
 export function RoomTabs(props: { session: RoomSession }) {
   const { session } = props;
   const view = session.view.value;
   const tabs: Tab[] = ['playlist', 'chat', 'members'];
+  if (session.can('use_webrtc')) tabs.push('voice');
   if (session.can('edit_room_settings') || view?.me.isOwner) tabs.push('settings');
   const [selected, setSelected] = useState<Tab>('playlist');
   const refs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
@@ -55,7 +57,17 @@ export function RoomTabs(props: { session: RoomSession }) {
       </div>
       {tabs.map((tab) => (
         <div key={tab} role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} hidden={tab !== active} class="room-panel">
-          {tab === 'playlist' ? <PlaylistPanel session={session} /> : tab === 'chat' ? <ChatPanel session={session} /> : tab === 'members' ? <MembersPanel session={session} /> : <SettingsPanel session={session} />}
+          {tab === 'playlist' ? (
+            <PlaylistPanel session={session} />
+          ) : tab === 'chat' ? (
+            <ChatPanel session={session} />
+          ) : tab === 'members' ? (
+            <MembersPanel session={session} />
+          ) : tab === 'voice' ? (
+            <VoicePanel session={session} />
+          ) : (
+            <SettingsPanel session={session} />
+          )}
         </div>
       ))}
     </div>

@@ -1,0 +1,137 @@
+/**
+ * Voice chat in Chromium against the whole service and a real coturn: two members join the
+ * room's call from the Voice panel (fake microphones), the service hands out TURN credentials
+ * for the coturn started here, the call is forced through the relay (localStorage
+ * `svc.voice.iceTransportPolicy` = `relay`, see web/src/voice/ice-policy.ts), and each side
+ * receives the other's audio over a relay candidate pair. Mute shows on the other side;
+ * leaving ends the call on both.
+ */
+import test from 'ava';
+import type { Page } from 'playwright-core';
+import type { Member } from '../../gateways/bed.js';
+import { startCoturn, type Coturn } from '../../fixtures/coturn.js';
+import { checkAtBothWidths, evaluateQuietly, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
+
+const CALL_MS = 30_000;
+let bed: WebBed;
+let coturn: Coturn;
+
+test.before(async () => {
+  coturn = await startCoturn({ secret: 'e2e-voice-secret' });
+  bed = await startWebBed('web_voice', { fakeMedia: true, env: { SVC_TURN_URLS: coturn.url, SVC_TURN_SHARED_SECRET: coturn.secret } });
+});
+test.after.always(async () => {
+  await bed?.close();
+  await coturn?.stop();
+});
+
+/**
+ * Before any page script: force relay-only ICE, and keep every RTCPeerConnection the page
+ * makes where the test can read its stats (the client exposes none).
+ */
+const INIT_SCRIPT = `
+  try { localStorage.setItem('svc.voice.iceTransportPolicy', 'relay'); } catch {}
+  (() => {
+    const Native = window.RTCPeerConnection;
+    window.__voicePeers = [];
+    window.RTCPeerConnection = class extends Native {
+      constructor(...args) { super(...args); window.__voicePeers.push(this); }
+    };
+  })();
+`;
+
+/** Audio bytes received and the types of the selected candidate pair, on the page's open connections. */
+const CALL_STATS = `(async () => {
+  const open = window.__voicePeers.filter((pc) => pc.connectionState !== 'closed');
+  const out = [];
+  for (const pc of open) {
+    const stats = await pc.getStats();
+    let bytes = 0, pair = null, relayIn = false;
+    const byId = new Map();
+    stats.forEach((s) => byId.set(s.id, s));
+    stats.forEach((s) => {
+      if (s.type === 'inbound-rtp' && s.kind === 'audio') bytes += s.bytesReceived;
+      if (s.type === 'transport' && s.selectedCandidatePairId) pair = byId.get(s.selectedCandidatePairId);
+    });
+    const local = pair && byId.get(pair.localCandidateId);
+    const remote = pair && byId.get(pair.remoteCandidateId);
+    out.push({ state: pc.connectionState, policy: pc.getConfiguration().iceTransportPolicy, bytes, local: local ? local.candidateType : null, remote: remote ? remote.candidateType : null });
+  }
+  return out;
+})()`;
+
+interface CallStats {
+  state: string;
+  policy: string;
+  bytes: number;
+  local: string | null;
+  remote: string | null;
+}
+
+async function openRoom(member: Member, roomId: string): Promise<Person> {
+  const person = await bed.person();
+  await person.context.addInitScript({ content: INIT_SCRIPT });
+  await signInPage(person.page, member.username);
+  await person.page.goto(`/rooms/${roomId}`);
+  await person.page.getByRole('tab', { name: 'Voice' }).click();
+  return person;
+}
+
+const participants = (page: Page) => page.getByRole('list', { name: 'In the voice call' }).getByRole('listitem');
+const stats = async (page: Page): Promise<CallStats[]> => (await evaluateQuietly(page, CALL_STATS)) as CallStats[];
+
+/** Waits until the page has one connected peer receiving audio over a relay pair; answers its stats. */
+async function relayedAudio(page: Page, moreThan = 0): Promise<CallStats> {
+  const deadline = Date.now() + CALL_MS;
+  let last: CallStats[] = [];
+  while (Date.now() < deadline) {
+    last = await stats(page);
+    const call = last.find((s) => s.state === 'connected' && s.bytes > moreThan && s.local === 'relay');
+    if (call) return call;
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`no relayed audio within ${CALL_MS} ms: ${JSON.stringify(last)}\n${await coturn.log().then((log) => log.slice(-3000))}`);
+}
+
+test.serial('two members talk through the TURN relay; mute shows on the other side; leaving ends the call on both', async (t) => {
+  const [alice, bob] = await Promise.all([bed.signUp('alice'), bed.signUp('bob')]);
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Voice night' }, alice.token);
+  const roomId = created.body.room.id;
+  await bed.call('POST', `/api/rooms/${roomId}/join`, {}, bob.token);
+  const a = await openRoom(alice, roomId);
+  const b = await openRoom(bob, roomId);
+
+  await a.page.getByRole('button', { name: 'Join voice' }).click();
+  await participants(b.page).filter({ hasText: alice.username }).waitFor();
+  await b.page.getByRole('button', { name: 'Join voice' }).click();
+  await participants(a.page).filter({ hasText: bob.username }).waitFor();
+  t.is(await participants(a.page).count(), 2);
+  t.deepEqual(await checkAtBothWidths(a.page, 'room-voice'), []);
+
+  // Each side receives the other's audio, over a relay (TURN) candidate pair, and keeps receiving.
+  for (const page of [a.page, b.page]) {
+    const first = await relayedAudio(page);
+    t.is(first.policy, 'relay');
+    const later = await relayedAudio(page, first.bytes);
+    t.true(later.bytes > first.bytes, 'audio keeps arriving');
+  }
+
+  // Who is speaking, from the audio levels: Chromium's fake microphone beeps every second.
+  await participants(b.page).filter({ hasText: alice.username }).filter({ hasText: 'speaking' }).waitFor({ timeout: CALL_MS });
+  await participants(a.page).filter({ hasText: bob.username }).filter({ hasText: 'speaking' }).waitFor({ timeout: CALL_MS });
+
+  // Mute shows on the other side (and is announced by the button's pressed state here).
+  await a.page.getByRole('button', { name: 'Mute microphone' }).click();
+  await participants(b.page).filter({ hasText: alice.username }).filter({ hasText: 'muted' }).waitFor();
+  t.is(await a.page.getByRole('button', { name: 'Unmute microphone' }).getAttribute('aria-pressed'), 'true');
+
+  // Alice leaves: her connections close, and Bob's call to her ends.
+  await a.page.getByRole('button', { name: 'Leave voice' }).click();
+  await participants(b.page).filter({ hasText: alice.username }).waitFor({ state: 'detached' });
+  await waitForPage(a.page, `window.__voicePeers.every((pc) => pc.connectionState === 'closed')`, CALL_MS);
+  await waitForPage(b.page, `window.__voicePeers.every((pc) => pc.connectionState === 'closed')`, CALL_MS);
+  await b.page.getByRole('button', { name: 'Leave voice' }).click();
+  await a.page.getByText('Nobody is in the voice call.').waitFor();
+  await b.page.getByText('Nobody is in the voice call.').waitFor();
+  t.deepEqual([...a.problems, ...b.problems], []);
+});
