@@ -35,6 +35,7 @@ import type {
 } from './model.js';
 import { VERSION_BLOCK, extrapolate, positionAt } from './playback.js';
 import { ownerPermissions, rolePermissions, sortedPermissions, type SettingsReader } from './permissions.js';
+import { LiveStatus } from './live-status.js';
 import { Presence } from './presence.js';
 import type { RoomReviewHook } from './review-hook.js';
 import type { RoomWriters } from './writers.js';
@@ -55,10 +56,13 @@ export interface RoomActorDeps {
   persistIntervalMs?: number;
   /** A connection not re-announced within this is dropped; default 90000 (gateways refresh every 30 s). */
   presenceTtlMs?: number;
+  /** A live item not re-announced within this goes offline; default 20000 (the ingest re-announces every 5 s). */
+  liveStatusTtlMs?: number;
 }
 
 export const DEFAULT_PERSIST_INTERVAL_MS = 5000;
 export const DEFAULT_PRESENCE_TTL_MS = 90_000;
+export const DEFAULT_LIVE_STATUS_TTL_MS = 20_000;
 
 /** The caller's standing in this room, computed afresh for every command. */
 export interface Access {
@@ -115,7 +119,7 @@ function persistRetryMs(failures: number, intervalMs: number): number {
 }
 
 /** Timers an activation schedules on itself; each is delivered back as a command. */
-type TimerName = 'persist' | 'ready' | 'presence';
+type TimerName = 'persist' | 'ready' | 'presence' | 'live';
 export const TIMER_KIND = 'room.timer';
 
 interface TimerCommand {
@@ -135,6 +139,8 @@ export class RoomCore {
   /** Lazy saves failed in a row (for the retry back-off). */
   private persistFailures = 0;
   readonly presence = new Presence();
+  /** Live items on air now (not stored; see live-status.ts). */
+  readonly live: LiveStatus;
   /** Present members the last ready wait gave up on; not waited for again until they are ready. */
   readonly leftBehind = new Set<string>();
   private readyWait: ReadyWait | null = null;
@@ -160,6 +166,7 @@ export class RoomCore {
     this.clock = deps.now ?? Date.now;
     this.persistIntervalMs = deps.persistIntervalMs ?? DEFAULT_PERSIST_INTERVAL_MS;
     this.presenceTtlMs = deps.presenceTtlMs ?? DEFAULT_PRESENCE_TTL_MS;
+    this.live = new LiveStatus(deps.liveStatusTtlMs ?? DEFAULT_LIVE_STATUS_TTL_MS);
     this.playback = { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: this.clock(), version: 0 };
   }
 
@@ -390,7 +397,7 @@ export class RoomCore {
       me: this.standing(access),
       ...(can('view_member_list') ? { members: byStatus('active') } : {}),
       ...(can('manage_members') ? { pendingMembers: byStatus('pending'), bannedMembers: byStatus('banned') } : {}),
-      ...(can('view_media_resources') ? { playlist: this.items() } : {}),
+      ...(can('view_media_resources') ? { playlist: this.items(), liveOnline: this.live.online() } : {}),
       playback: this.playbackView(),
       seq,
     };
@@ -692,6 +699,20 @@ export class RoomCore {
     this.ensurePresenceSweep();
   }
 
+  // ---- live status --------------------------------------------------------------------
+
+  /** Keeps the live-status sweep scheduled while any item is on air. */
+  ensureLiveSweep(): void {
+    if (this.live.size > 0 && !this.timers.has('live')) this.schedule('live', this.live.ttlMs);
+    if (this.live.size === 0) this.cancelTimer('live');
+  }
+
+  /** Items whose publisher stopped re-announcing them (its replica died) go offline. */
+  onLiveTimer(): void {
+    for (const mediaId of this.live.expire(this.now())) this.publish({ type: 'live', mediaId, online: false });
+    this.ensureLiveSweep();
+  }
+
   /** Installs a room just created (and committed) on this id. */
   adopt(room: RoomRecord, owner: MemberRecord, playback: StoredPlayback): void {
     this.room = room;
@@ -725,6 +746,7 @@ export class RoomCore {
     this.members.clear();
     this.playlist = [];
     this.presence.clear();
+    this.live.clear();
     this.leftBehind.clear();
     this.readyWait = null;
     this.playbackDirty = false;

@@ -49,7 +49,9 @@ export type RoomEvent =
   | { type: 'chat.message'; message: ChatMessage }
   | { type: 'chat.deleted'; messageId: string; by: string }
   /** Pinned or unpinned: `message.pinned` tells which. */
-  | { type: 'chat.pinned'; message: ChatMessage; by: string };
+  | { type: 'chat.pinned'; message: ChatMessage; by: string }
+  /** A live item went on air (its RTMP publish started) or off it. */
+  | { type: 'live'; mediaId: string; online: boolean };
 
 export type RoomEventType = RoomEvent['type'];
 
@@ -73,4 +75,5 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   'chat.message': null,
   'chat.deleted': null,
   'chat.pinned': null,
+  live: 'view_media_resources',
 });

@@ -172,6 +172,8 @@ export interface MemberRoomView {
   bannedMembers?: MemberView[];
   /** With `view_media_resources`. */
   playlist?: MediaItem[];
+  /** With view_media_resources: ids of the live items on air now (an RTMP publish is running). */
+  liveOnline?: string[];
   playback: PlaybackView;
   /** The seq of the last event published; events after it continue this snapshot. */
   seq: number;

@@ -58,6 +58,9 @@ export interface RoomResults {
   'chat.pins': { messages: ChatMessage[] };
 
   'webrtc.join': { iceServers: IceServer[] };
+
+  'live.authorize': { item: MediaItem; online: boolean };
+  'live.status': { online: boolean; changed: boolean };
 }
 
 export type RoomResultOf<K extends RoomCommandKind> = RoomResults[K];

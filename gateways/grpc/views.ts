@@ -173,6 +173,7 @@ export function memberRoomView(view: model.MemberRoomView): MemberRoomView__Outp
     playlist: view.playlist ? { items: view.playlist.map(mediaItem) } : null,
     playback: playback(view.playback),
     seq: view.seq,
+    liveOnline: [...(view.liveOnline ?? [])],
   };
 }
 
@@ -224,6 +225,8 @@ export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomE
       return { ...base, chatDeleted: { messageId: event.messageId, by: event.by }, event: 'chatDeleted' };
     case 'chat.pinned':
       return { ...base, chatPinned: { message: chatMessage(event.message), by: event.by }, event: 'chatPinned' };
+    case 'live':
+      return { ...base, live: { mediaId: event.mediaId, online: event.online }, event: 'live' };
   }
 }
 

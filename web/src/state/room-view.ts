@@ -69,6 +69,10 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
     case 'chat.deleted':
     case 'chat.pinned':
       return view; // chat lives beside the view (see applyChatEvent)
+    case 'live': {
+      const others = (view.liveOnline ?? []).filter((id) => id !== event.mediaId);
+      return { ...view, liveOnline: event.online ? [...others, event.mediaId] : others };
+    }
   }
 }
 
