@@ -13,6 +13,7 @@ import type { Logger } from '../observability/logger.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import type { ReviewClient } from '../workflows/review-client.js';
 import type { RoomClient } from './rooms/room-client.js';
+import type { LiveDeps } from './rtmp/live-deps.js';
 import type { RoomFeeds } from './rooms/room-feed.js';
 import type { RoomWatcher } from './rooms/room-watch.js';
 
@@ -32,4 +33,6 @@ export interface GatewayDeps {
   watcher: RoomWatcher;
   /** Review workflows; without them the admin review endpoints answer `unavailable`. */
   reviews?: ReviewClient;
+  /** Stream keys, the live registry and this replica's RTMP ingest; without it the live endpoints answer `unavailable`. */
+  live?: LiveDeps;
 }

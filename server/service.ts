@@ -22,6 +22,7 @@ import { RoomClient } from '../gateways/rooms/room-client.js';
 import { RoomFeeds } from '../gateways/rooms/room-feed.js';
 import { RoomWatcher } from '../gateways/rooms/room-watch.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
+import { startLivestreams } from '../gateways/rtmp/start-live.js';
 import { RealtimeGateway } from '../gateways/ws/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
@@ -205,6 +206,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       const events = new ActorEvents(connections.nats, config.nats.subject_prefix, logger);
       const feeds = new RoomFeeds(events, connections.nats, logger);
       stops.push(() => Promise.resolve(feeds.close()));
+      const livestreams = await startLivestreams({
+        config,
+        pool: connections.pool,
+        nats: connections.nats,
+        box: accounts.box,
+        rooms,
+        logger,
+        httpUrl: () => httpUrl ?? '',
+      });
+      stops.push(() => livestreams.stop());
       const gateway: GatewayDeps = {
         config,
         logger,
@@ -218,6 +229,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         events,
         feeds,
         watcher: new RoomWatcher(feeds, rooms, settings, logger),
+        live: livestreams.live,
       };
       const app = createHttpApp({
         config,
