@@ -67,7 +67,8 @@ export function ffprobe(url: string, extra: string[] = [], timeoutMs = 20_000): 
       const codecs: Record<string, string> = {};
       try {
         const parsed = JSON.parse(stdout) as { streams?: Array<{ codec_type: string; codec_name: string }> };
-        for (const stream of parsed.streams ?? []) codecs[stream.codec_type] = stream.codec_name;
+        // FLV's onMetaData shows up as a `data` stream; only the media tracks matter.
+        for (const stream of parsed.streams ?? []) if (stream.codec_type === 'video' || stream.codec_type === 'audio') codecs[stream.codec_type] = stream.codec_name;
       } catch {
         // No JSON: the failure is in stderr.
       }
