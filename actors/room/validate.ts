@@ -237,6 +237,15 @@ export function checkMediaFields(input: MediaInput): Partial<Omit<MediaItem, 'id
   return out;
 }
 
+/** `checkMediaFields` for a new item: a `url` is required unless the item is live. */
+export function checkNewMedia(input: MediaInput): Partial<Omit<MediaItem, 'id' | 'addedBy' | 'addedAt'>> {
+  const fields = checkMediaFields(input);
+  if (fields.provider !== 'live' && fields.url === undefined) {
+    throw AppError.invalid([{ key: 'url', message: 'is required (except for a live item)' }]);
+  }
+  return fields;
+}
+
 /**
  * Checks per-role overrides: known names only, and the guest list within the guest ceiling
  * (refused here so the admin sees why; the ceiling is applied again on every read).

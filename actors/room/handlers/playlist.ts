@@ -13,7 +13,7 @@ import { checkPlaylistBudget } from '../playlist-budget.js';
 import { indexOfMedia, insertAt, moveTo } from '../playlist.js';
 import type { RoomResults } from '../results.js';
 import { clearPlaylist, deleteMedia, insertMedia, savePlayback, setSortKeys, updateMedia } from '../room-store.js';
-import { checkMediaFields, liveItemUrl, type MediaInput } from '../validate.js';
+import { checkMediaFields, checkNewMedia, liveItemUrl, type MediaInput } from '../validate.js';
 import { checkPlaybackGuards } from './playback.js';
 
 /** Proxying is an operator switch (`proxy.movieProxy`, `proxy.liveProxy`); refuse items that need a disabled one. */
@@ -50,10 +50,9 @@ async function addMedia(
   }
   const index = requestedIndex ?? length;
   if (index > length) throw AppError.invalid([{ key: 'index', message: `must be at most ${length} (the playlist length)` }]);
-  const fields = checkMediaFields(input);
+  const fields = checkNewMedia(input);
   const id = randomUUID();
   const live = fields.provider === 'live';
-  if (!live && fields.url === undefined) throw AppError.invalid([{ key: 'url', message: 'is required (except for a live item)' }]);
   const item: MediaItem = {
     id,
     title: fields.title as string,
