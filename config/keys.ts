@@ -103,6 +103,11 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
     default: '',
     description: 'Base URL users open the service at (links in emails); empty means webauthn.rp_origin.',
   },
+  'server.advertise_url': {
+    type: STRING,
+    default: '',
+    description: 'HTTP base URL other replicas reach this one at (livestreams are fetched from their publisher replica); empty means http://<server.host>:<server.port> (127.0.0.1 for a wildcard host).',
+  },
   'server.trust_proxy': {
     type: BOOL,
     default: false,

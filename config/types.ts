@@ -14,6 +14,12 @@ export interface StartupConfig {
     port: number;
     /** Where users reach the service (links in emails); empty means webauthn.rp_origin. */
     public_url: string;
+    /**
+     * This replica's HTTP base URL as the other replicas reach it (livestreams are fetched from
+     * the replica they were published to); empty means http://<server.host>:<server.port>, with
+     * 127.0.0.1 for a wildcard host: right for replicas on one host.
+     */
+    advertise_url: string;
     /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, session list). */
     trust_proxy: boolean;
     /** Bare origins (scheme://host[:port]) allowed by CORS on the main API. */

@@ -14,6 +14,7 @@ import type { Logger } from '../observability/logger.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import type { ReviewClient } from '../workflows/review-client.js';
 import type { RoomClient } from './rooms/room-client.js';
+import type { LiveDeps } from './rtmp/live-deps.js';
 import type { RoomFeeds } from './rooms/room-feed.js';
 import type { RoomWatcher } from './rooms/room-watch.js';
 
@@ -35,4 +36,6 @@ export interface GatewayDeps {
   reviews?: ReviewClient;
   /** The media proxy's slice cache, when `proxy_slice_cache.enabled`; without it the proxy reads straight through. */
   sliceCache?: SliceCacheApi;
+  /** Stream keys, the live registry and this replica's RTMP ingest; without it the live endpoints answer `unavailable`. */
+  live?: LiveDeps;
 }

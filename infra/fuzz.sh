@@ -103,6 +103,9 @@ export SVC_SERVER_PORT
 export SVC_GRPC_HOST=127.0.0.1
 SVC_GRPC_PORT=$(free_port)
 export SVC_GRPC_PORT
+export SVC_RTMP_HOST=127.0.0.1
+SVC_RTMP_PORT=$(free_port)
+export SVC_RTMP_PORT
 export SVC_LOG_LEVEL=${SVC_LOG_LEVEL:-warn}
 export SVC_WEBAUTHN_RP_ORIGIN=https://svc.test
 export SVC_WEBAUTHN_RP_ID=svc.test

@@ -23,6 +23,8 @@ export const PERMISSIONS = [
   'control_playback',
   'use_webrtc',
   'edit_room_settings',
+  /** See and rotate the RTMP stream key of the room's live items, and publish to them. */
+  'publish_livestream',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -23,6 +23,7 @@ import { RoomClient } from '../gateways/rooms/room-client.js';
 import { RoomFeeds } from '../gateways/rooms/room-feed.js';
 import { RoomWatcher } from '../gateways/rooms/room-watch.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
+import { startLivestreams } from '../gateways/rtmp/start-live.js';
 import { RealtimeGateway } from '../gateways/ws/gateway.js';
 import { startStunListener } from '../gateways/stun/listener.js';
 import { SliceCache } from '../media/cache/slice-cache.js';
@@ -228,6 +229,16 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       const events = new ActorEvents(connections.nats, config.nats.subject_prefix, logger);
       const feeds = new RoomFeeds(events, connections.nats, logger);
       stops.push(() => Promise.resolve(feeds.close()));
+      const livestreams = await startLivestreams({
+        config,
+        pool: connections.pool,
+        nats: connections.nats,
+        box: accounts.box,
+        rooms,
+        logger,
+        httpUrl: () => httpUrl ?? '',
+      });
+      stops.push(() => livestreams.stop());
       const gateway: GatewayDeps = {
         config,
         logger,
@@ -242,6 +253,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         feeds,
         watcher: new RoomWatcher(feeds, rooms, settings, logger),
         ...(sliceCache ? { sliceCache } : {}),
+        live: livestreams.live,
       };
       const app = createHttpApp({
         config,

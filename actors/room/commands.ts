@@ -54,7 +54,8 @@ const playbackGuards = {
  */
 const mediaFields = {
   title: z.string().max(ROOM_LIMITS.titleMaxChars * 2),
-  url: z.string().max(ROOM_LIMITS.urlMaxChars),
+  /** Required, except for a `live` item (the service fills it: validate.ts liveItemUrl). */
+  url: z.string().max(ROOM_LIMITS.urlMaxChars).optional(),
   provider: z.string().max(32).optional(),
   headers: z.record(z.string().max(ROOM_LIMITS.headerNameMaxChars), z.string().max(ROOM_LIMITS.headerValueMaxChars)).optional(),
   subtitles: z
@@ -131,7 +132,7 @@ const SCHEMAS = {
   'playlist.edit': command('playlist.edit', {
     mediaId,
     title: mediaFields.title.optional(),
-    url: mediaFields.url.optional(),
+    url: mediaFields.url,
     provider: mediaFields.provider,
     headers: mediaFields.headers,
     subtitles: mediaFields.subtitles,
@@ -201,6 +202,11 @@ const SCHEMAS = {
       .nullable()
       .optional(),
   }),
+
+  /** May the caller publish to this live item (see and rotate its stream key)? Answers the item. */
+  'live.authorize': command('live.authorize', { mediaId }),
+  /** The RTMP ingest (a service caller) says a live item went on air or off it. */
+  'live.status': command('live.status', { mediaId, online: z.boolean() }),
 } as const;
 
 type Schemas = typeof SCHEMAS;

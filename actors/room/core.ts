@@ -37,6 +37,7 @@ import type {
 } from './model.js';
 import { VERSION_BLOCK, extrapolate, positionAt } from './playback.js';
 import { ownerPermissions, rolePermissions, sortedPermissions, type SettingsReader } from './permissions.js';
+import { LiveStatus } from './live-status.js';
 import { Presence } from './presence.js';
 import { VoiceCall } from './voice.js';
 import type { RoomReviewHook } from './review-hook.js';
@@ -62,10 +63,13 @@ export interface RoomActorDeps {
   iceServers?: IceServerSource;
   /** Voice participants per room (startup `voice.max_participants`); default 8. */
   voiceMaxParticipants?: number;
+  /** A live item not re-announced within this goes offline; default 20000 (the ingest re-announces every 5 s). */
+  liveStatusTtlMs?: number;
 }
 
 export const DEFAULT_PERSIST_INTERVAL_MS = 5000;
 export const DEFAULT_PRESENCE_TTL_MS = 90_000;
+export const DEFAULT_LIVE_STATUS_TTL_MS = 20_000;
 
 /** The caller's standing in this room, computed afresh for every command. */
 export interface Access {
@@ -122,7 +126,7 @@ function persistRetryMs(failures: number, intervalMs: number): number {
 }
 
 /** Timers an activation schedules on itself; each is delivered back as a command. */
-type TimerName = 'persist' | 'ready' | 'presence';
+type TimerName = 'persist' | 'ready' | 'presence' | 'live';
 export const TIMER_KIND = 'room.timer';
 
 interface TimerCommand {
@@ -143,6 +147,8 @@ export class RoomCore {
   private persistFailures = 0;
   readonly presence = new Presence();
   readonly voice = new VoiceCall();
+  /** Live items on air now (not stored; see live-status.ts). */
+  readonly live: LiveStatus;
   /** Present members the last ready wait gave up on; not waited for again until they are ready. */
   readonly leftBehind = new Set<string>();
   private readyWait: ReadyWait | null = null;
@@ -168,6 +174,7 @@ export class RoomCore {
     this.clock = deps.now ?? Date.now;
     this.persistIntervalMs = deps.persistIntervalMs ?? DEFAULT_PERSIST_INTERVAL_MS;
     this.presenceTtlMs = deps.presenceTtlMs ?? DEFAULT_PRESENCE_TTL_MS;
+    this.live = new LiveStatus(deps.liveStatusTtlMs ?? DEFAULT_LIVE_STATUS_TTL_MS);
     this.playback = { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: this.clock(), version: 0 };
   }
 
@@ -398,7 +405,7 @@ export class RoomCore {
       me: this.standing(access),
       ...(can('view_member_list') ? { members: byStatus('active') } : {}),
       ...(can('manage_members') ? { pendingMembers: byStatus('pending'), bannedMembers: byStatus('banned') } : {}),
-      ...(can('view_media_resources') ? { playlist: this.items() } : {}),
+      ...(can('view_media_resources') ? { playlist: this.items(), liveOnline: this.live.online() } : {}),
       playback: this.playbackView(),
       ...(can('use_webrtc') ? { voice: this.voice.participants() } : {}),
       seq,
@@ -725,6 +732,20 @@ export class RoomCore {
     this.ensurePresenceSweep();
   }
 
+  // ---- live status --------------------------------------------------------------------
+
+  /** Keeps the live-status sweep scheduled while any item is on air. */
+  ensureLiveSweep(): void {
+    if (this.live.size > 0 && !this.timers.has('live')) this.schedule('live', this.live.ttlMs);
+    if (this.live.size === 0) this.cancelTimer('live');
+  }
+
+  /** Items whose publisher stopped re-announcing them (its replica died) go offline. */
+  onLiveTimer(): void {
+    for (const mediaId of this.live.expire(this.now())) this.publish({ type: 'live', mediaId, online: false });
+    this.ensureLiveSweep();
+  }
+
   /** Installs a room just created (and committed) on this id. */
   adopt(room: RoomRecord, owner: MemberRecord, playback: StoredPlayback): void {
     this.room = room;
@@ -759,6 +780,7 @@ export class RoomCore {
     this.playlist = [];
     this.presence.clear();
     this.voice.clear();
+    this.live.clear();
     this.leftBehind.clear();
     this.readyWait = null;
     this.playbackDirty = false;

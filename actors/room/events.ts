@@ -57,7 +57,9 @@ export type RoomEvent =
   | { type: 'voice.left'; userId: string; reason: VoiceLeftReason }
   | { type: 'voice.muted'; userId: string; muted: boolean }
   /** Addressed to `to` alone: gateways deliver it to nobody else (see gateways/rooms/member-lens.ts). */
-  | { type: 'voice.signal'; from: string; to: string; description?: VoiceDescription; candidate?: VoiceCandidate | null };
+  | { type: 'voice.signal'; from: string; to: string; description?: VoiceDescription; candidate?: VoiceCandidate | null }
+  /** A live item went on air (its RTMP publish started) or off it. */
+  | { type: 'live'; mediaId: string; online: boolean };
 
 export type RoomEventType = RoomEvent['type'];
 
@@ -86,4 +88,5 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   'voice.muted': 'use_webrtc',
   // Further narrowed to its addressee by the gateways.
   'voice.signal': 'use_webrtc',
+  live: 'view_media_resources',
 });

@@ -172,6 +172,8 @@ export interface MemberRoomView {
   bannedMembers?: MemberView[];
   /** With `view_media_resources`. */
   playlist?: MediaItem[];
+  /** With view_media_resources: ids of the live items on air now (an RTMP publish is running). */
+  liveOnline?: string[];
   playback: PlaybackView;
   /** With `use_webrtc`: who is in the room's voice call now, in join order. */
   voice?: VoiceParticipant[];

@@ -64,6 +64,9 @@ export interface RoomResults {
   'voice.leave': { left: boolean };
   'voice.mute': { participant: VoiceParticipant };
   'voice.signal': { delivered: true };
+
+  'live.authorize': { item: MediaItem; online: boolean };
+  'live.status': { online: boolean; changed: boolean };
 }
 
 export type RoomResultOf<K extends RoomCommandKind> = RoomResults[K];

@@ -10,6 +10,7 @@ import { parseRoomCommand, type RoomCommandKind, type RoomCommandOf } from './co
 import { roomWriters } from './writers.js';
 import { ROOM_ACTOR_TYPE, RoomCore, TIMER_KIND, type RoomActorDeps, type Turn } from './core.js';
 import * as chat from './handlers/chat.js';
+import * as live from './handlers/live.js';
 import * as members from './handlers/members.js';
 import * as playback from './handlers/playback.js';
 import * as playlist from './handlers/playlist.js';
@@ -68,6 +69,9 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'chat.pin': chat.pinMessage,
   'chat.unpin': chat.unpinMessage,
   'chat.pins': chat.pinnedMessages,
+
+  'live.authorize': live.authorizePublisher,
+  'live.status': live.setLiveStatus,
 };
 
 /** What someone who is not an active member may send (the rest needs membership). */
@@ -124,6 +128,7 @@ class RoomActor implements Actor {
     if (name === 'persist') await this.core.onPersistTimer();
     else if (name === 'ready') await this.core.onReadyTimeout();
     else if (name === 'presence') await this.core.onPresenceTimer();
+    else if (name === 'live') this.core.onLiveTimer();
     return { timer: name };
   }
 

@@ -210,14 +210,23 @@ export interface MediaInput {
 }
 
 /**
+ * The `url` of a `live` item: this service's RTMP ingest is its source, so there is nothing
+ * to fetch and the client gives none (one given is ignored). The value only names the item;
+ * players get the stream's URLs from the play endpoint (media/providers/live.ts).
+ */
+export function liveItemUrl(mediaId: string): string {
+  return `live:${mediaId}`;
+}
+
+/**
  * Checks the fields present in `input` and returns them normalised. A `live` provider implies
- * a live item, whatever `live` says.
+ * a live item, whatever `live` says, and its `url` is not checked (see liveItemUrl).
  */
 export function checkMediaFields(input: MediaInput): Partial<Omit<MediaItem, 'id' | 'addedBy' | 'addedAt'>> {
   const issues: FieldIssue[] = [];
   const out: Partial<Omit<MediaItem, 'id' | 'addedBy' | 'addedAt'>> = {};
   if (input.title !== undefined) out.title = checkLabel(input.title, 'title', ROOM_LIMITS.titleMaxChars, issues);
-  if (input.url !== undefined) out.url = checkHttpUrl(input.url, 'url', issues);
+  if (input.url !== undefined && input.provider !== 'live') out.url = checkHttpUrl(input.url, 'url', issues);
   if (input.provider !== undefined) out.provider = checkProvider(input.provider, issues);
   if (input.headers !== undefined) out.headers = checkHeaders(input.headers, issues);
   if (input.subtitles !== undefined) out.subtitles = checkSubtitles(input.subtitles, issues);
@@ -226,6 +235,15 @@ export function checkMediaFields(input: MediaInput): Partial<Omit<MediaItem, 'id
   if (out.provider === 'live') out.live = true;
   if (issues.length > 0) throw AppError.invalid(issues);
   return out;
+}
+
+/** `checkMediaFields` for a new item: a `url` is required unless the item is live. */
+export function checkNewMedia(input: MediaInput): Partial<Omit<MediaItem, 'id' | 'addedBy' | 'addedAt'>> {
+  const fields = checkMediaFields(input);
+  if (fields.provider !== 'live' && fields.url === undefined) {
+    throw AppError.invalid([{ key: 'url', message: 'is required (except for a live item)' }]);
+  }
+  return fields;
 }
 
 /**

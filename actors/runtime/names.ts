@@ -61,6 +61,11 @@ export function ownersBucketName(prefix: string, type: string): string {
   return `${bucketToken(prefix)}_owners_${type}`;
 }
 
+/** `<prefix>_live`: where each running livestream is published (gateways/rtmp/live-registry.ts). */
+export function liveBucketName(prefix: string): string {
+  return `${bucketToken(prefix)}_live`;
+}
+
 /**
  * A host id as a KV key. Replica ids are usually `<hostname>-<pid>-<hex>` and pass unchanged; any
  * other character is replaced and a digest of the original appended so two ids never meet.

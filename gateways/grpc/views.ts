@@ -173,6 +173,7 @@ export function memberRoomView(view: model.MemberRoomView): MemberRoomView__Outp
     playlist: view.playlist ? { items: view.playlist.map(mediaItem) } : null,
     playback: playback(view.playback),
     seq: view.seq,
+    liveOnline: [...(view.liveOnline ?? [])],
   };
 }
 
@@ -232,6 +233,8 @@ export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomE
     case 'voice.muted':
     case 'voice.signal':
       return null;
+    case 'live':
+      return { ...base, live: { mediaId: event.mediaId, online: event.online }, event: 'live' };
   }
 }
 

@@ -23,6 +23,8 @@ import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
 import { mountChatRoutes } from './routes/chat.js';
 import { mountEmailRoutes } from './routes/email.js';
+import { mountLiveRoutes } from './routes/live.js';
+import { mediaLiveRoutes } from './routes/media-live.js';
 import { mountMemberRoutes } from './routes/members.js';
 import { mountNotificationRoutes } from './routes/notifications.js';
 import { mountOAuth2Routes } from './routes/oauth2.js';
@@ -113,9 +115,11 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
       mountAdminSettingRoutes(api, gateway.settings);
       mountNotificationRoutes(api, gateway.pool);
       mountRealtimeRoutes(api, gateway);
+      mountLiveRoutes(api, gateway);
     }
     app.use(api.router.routes());
     app.use(api.router.allowedMethods());
+    if (gateway?.live) app.use(mediaLiveRoutes(gateway.live, gateway.settings).routes());
   }
 
   return app;

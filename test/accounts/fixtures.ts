@@ -85,7 +85,7 @@ export async function startAccountsBed(
     },
   });
   const app = createHttpApp({
-    config: { server: { host: '127.0.0.1', port: 0, public_url: '', trust_proxy: false, cors_allowed_origins: [] } },
+    config: { server: { host: '127.0.0.1', port: 0, public_url: '', advertise_url: '', trust_proxy: false, cors_allowed_origins: [] } },
     logger,
     readiness: fixedProbe([]),
     metrics: createMetrics().http,

@@ -92,6 +92,9 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
     SVC_SERVER_PORT: String(await freePort()),
     SVC_GRPC_HOST: '127.0.0.1',
     SVC_GRPC_PORT: String(await freePort()),
+    // RTMP ingest (livestreams) listens too: a port each, never the shared default 1935.
+    SVC_RTMP_HOST: '127.0.0.1',
+    SVC_RTMP_PORT: String(await freePort()),
     // Tests speak for many clients, told apart by X-Forwarded-For (rate limits are per address).
     SVC_SERVER_TRUST_PROXY: 'true',
     SVC_SERVER_CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,

@@ -31,6 +31,8 @@ export async function replicaEnv(databaseUrl: string, secrets: Record<string, st
     // Gateways also listen for gRPC; replicas on one machine need a port each.
     SVC_GRPC_HOST: '127.0.0.1',
     SVC_GRPC_PORT: String(await freePort()),
+    SVC_RTMP_HOST: '127.0.0.1',
+    SVC_RTMP_PORT: String(await freePort()),
     SVC_LOG_LEVEL: 'warn',
     ...secrets,
     ...extra,

@@ -148,6 +148,15 @@ const RULES: Rule[] = [
   { permission: 'control_playback', what: 'playback.ended', setup: playing, run: (s) => s.room.send(s.member, { kind: 'playback.ended', mediaId: id(s) }) },
   { permission: 'use_webrtc', what: 'webrtc.join', run: (s) => s.room.send(s.member, { kind: 'webrtc.join' }) },
   { permission: 'edit_room_settings', what: 'room.update', run: (s) => s.room.send(s.member, { kind: 'room.update', name: 'Ours now' }) },
+  {
+    permission: 'publish_livestream',
+    what: 'live.authorize',
+    setup: async (s) => {
+      const { item } = await s.room.send(s.owner, { kind: 'playlist.push', title: 'On air', provider: 'live' });
+      s.ids.push(item.id);
+    },
+    run: (s) => s.room.send(s.member, { kind: 'live.authorize', mediaId: id(s) }),
+  },
 ];
 
 /** A room whose members hold exactly `permissions` (through the room's member override). */

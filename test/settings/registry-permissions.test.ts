@@ -12,7 +12,7 @@ const GUEST = 'permissions.guestDefaultPermissions';
 const PERMISSION_KEYS = ['permissions.adminDefaultPermissions', 'permissions.memberDefaultPermissions', GUEST];
 const CEILING_MESSAGE = 'guest permissions may only include view_member_list, view_chat_history, use_webrtc';
 
-test('the permission names are exactly the fifteen stable names', (t) => {
+test('the permission names are exactly the fifteen of the spec plus publish_livestream (issue 12)', (t) => {
   t.deepEqual([...PERMISSIONS].sort(), [
     'control_playback',
     'create_media_resource',
@@ -22,6 +22,7 @@ test('the permission names are exactly the fifteen stable names', (t) => {
     'edit_room_settings',
     'manage_members',
     'pin_chat',
+    'publish_livestream',
     'reorder_media_resources',
     'send_chat',
     'set_current_media',

@@ -13,7 +13,7 @@ import { checkPlaylistBudget } from '../playlist-budget.js';
 import { indexOfMedia, insertAt, moveTo } from '../playlist.js';
 import type { RoomResults } from '../results.js';
 import { clearPlaylist, deleteMedia, insertMedia, savePlayback, setSortKeys, updateMedia } from '../room-store.js';
-import { checkMediaFields, type MediaInput } from '../validate.js';
+import { checkMediaFields, checkNewMedia, liveItemUrl, type MediaInput } from '../validate.js';
 import { checkPlaybackGuards } from './playback.js';
 
 /** Proxying is an operator switch (`proxy.movieProxy`, `proxy.liveProxy`); refuse items that need a disabled one. */
@@ -39,7 +39,7 @@ function requireOwnOr(core: RoomCore, access: Access, item: MediaItem, permissio
 
 async function addMedia(
   core: RoomCore,
-  input: MediaInput & { title: string; url: string },
+  input: MediaInput & { title: string },
   requestedIndex: number | undefined,
   turn: Turn,
 ): Promise<{ item: MediaItem; index: number }> {
@@ -50,11 +50,13 @@ async function addMedia(
   }
   const index = requestedIndex ?? length;
   if (index > length) throw AppError.invalid([{ key: 'index', message: `must be at most ${length} (the playlist length)` }]);
-  const fields = checkMediaFields(input);
+  const fields = checkNewMedia(input);
+  const id = randomUUID();
+  const live = fields.provider === 'live';
   const item: MediaItem = {
-    id: randomUUID(),
+    id,
     title: fields.title as string,
-    url: fields.url as string,
+    url: live ? liveItemUrl(id) : (fields.url as string),
     provider: fields.provider ?? 'direct',
     headers: fields.headers ?? {},
     subtitles: fields.subtitles ?? [],
@@ -129,6 +131,9 @@ export async function removeMedia(core: RoomCore, command: RoomCommandOf<'playli
     return { mediaId: item.id };
   });
   core.playlist = core.playlist.filter((e) => e.item.id !== item.id);
+  // Its stream key went with the row (ON DELETE CASCADE); the ingest ends a running publish.
+  core.live.forget(item.id);
+  core.ensureLiveSweep();
   core.publish({ type: 'playlist', op: 'removed', mediaId: item.id });
   if (stop) core.applyPlayback(stop, true);
   return result;
@@ -145,6 +150,8 @@ export async function clearMedia(core: RoomCore, _command: RoomCommandOf<'playli
     return { removed };
   });
   core.playlist = [];
+  core.live.clear();
+  core.ensureLiveSweep();
   core.publish({ type: 'playlist', op: 'cleared' });
   if (stop) core.applyPlayback(stop, true);
   return result;
@@ -180,7 +187,12 @@ export async function editMedia(core: RoomCore, command: RoomCommandOf<'playlist
   const { kind: _kind, mediaId: _mediaId, ...input } = command;
   const fields = checkMediaFields(input);
   const item: MediaItem = { ...entry.item, ...fields };
-  if (item.provider === 'live') item.live = true;
+  if (item.provider === 'live') {
+    item.live = true;
+    item.url = liveItemUrl(item.id);
+  } else if (entry.item.provider === 'live' && fields.url === undefined) {
+    throw AppError.invalid([{ key: 'url', message: 'is required when a live item becomes another kind' }]);
+  }
   checkProxyAllowed(core, item);
   checkPlaylistBudget(core.playlist, item, item.id);
   const result = await core.commit(turn, 'edit media', async (client) => {

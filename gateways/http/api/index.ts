@@ -6,6 +6,7 @@ import * as auth from './auth.js';
 import * as chat from './chat.js';
 import * as email from './email.js';
 import type { Endpoint } from './endpoint.js';
+import * as live from './live.js';
 import * as members from './members.js';
 import * as notifications from './notifications.js';
 import * as oauth2 from './oauth2.js';
@@ -33,6 +34,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(rooms),
   ...endpointsOf(members),
   ...endpointsOf(playlist),
+  ...endpointsOf(live),
   ...endpointsOf(playback),
   ...endpointsOf(chat),
   ...endpointsOf(admin),

@@ -16,7 +16,12 @@ const itemParams = z.strictObject({ roomId, mediaId });
 /** String bounds cap the work on hostile input; the actor's character rules are stricter. */
 const mediaFields = {
   title: z.string().min(1).max(ROOM_LIMITS.titleMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.titleMaxChars} characters` }),
-  url: z.string().min(1).max(ROOM_LIMITS.urlMaxChars).meta({ description: 'Absolute http or https URL' }),
+  url: z
+    .string()
+    .min(1)
+    .max(ROOM_LIMITS.urlMaxChars)
+    .optional()
+    .meta({ description: 'Absolute http or https URL; required except for provider live, whose url the service fills (live:<mediaId>)' }),
   provider: z.string().max(32).optional().meta({ description: 'direct (default), hls, live or a provider plugin name' }),
   headers: z
     .record(z.string().max(ROOM_LIMITS.headerNameMaxChars), z.string().max(ROOM_LIMITS.headerValueMaxChars))
@@ -110,7 +115,7 @@ export const editPlaylistItem = defineEndpoint({
   access: 'user_or_guest',
   params: itemParams,
   headers: idempotencyHeaders,
-  body: z.strictObject({ ...mediaFields, title: mediaFields.title.optional(), url: mediaFields.url.optional() }),
+  body: z.strictObject({ ...mediaFields, title: mediaFields.title.optional() }),
   responses: { 200: { description: 'The item now', schema: z.strictObject({ item: MediaItem, seq }) } },
   errors: [...ROOM_ERRORS, 'limit_exceeded', 'conflict'],
 });

@@ -124,6 +124,7 @@ export const MemberRoomView = z
     pendingMembers: z.array(MemberView).optional().meta({ description: 'Join requests, with manage_members' }),
     bannedMembers: z.array(MemberView).optional().meta({ description: 'With manage_members' }),
     playlist: z.array(MediaItem).optional().meta({ description: 'With view_media_resources' }),
+    liveOnline: z.array(z.string()).optional().meta({ description: 'With view_media_resources: ids of the live items on air now' }),
     playback: PlaybackView,
     seq: z.number().int().meta({ description: 'The last room event this view reflects; realtime events after it continue it' }),
   })

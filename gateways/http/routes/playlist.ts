@@ -1,5 +1,5 @@
 import { AppError, isAppError, type FieldIssue } from '../../../errors/app-error.js';
-import { checkMediaFields } from '../../../actors/room/validate.js';
+import { checkNewMedia } from '../../../actors/room/validate.js';
 import type { MediaItem } from '../../../actors/room/model.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import * as api from '../api/playlist.js';
@@ -34,7 +34,7 @@ export function mountPlaylistRoutes(router: EndpointRouter, deps: GatewayDeps): 
       const issues: FieldIssue[] = [];
       body.items.forEach((item, i) => {
         try {
-          checkMediaFields(item);
+          checkNewMedia(item);
         } catch (err) {
           if (!isAppError(err)) throw err;
           for (const issue of err.issues) issues.push({ key: `items.${i}.${issue.key}`, message: issue.message });

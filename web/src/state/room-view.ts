@@ -79,6 +79,10 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
       return { ...view, voice: (view.voice ?? []).map((p) => (p.userId === event.userId ? { ...p, muted: event.muted } : p)) };
     case 'voice.signal':
       return view; // signalling is for the call itself (web/src/voice/)
+    case 'live': {
+      const others = (view.liveOnline ?? []).filter((id) => id !== event.mediaId);
+      return { ...view, liveOnline: event.online ? [...others, event.mediaId] : others };
+    }
   }
 }
 

@@ -7,6 +7,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { AddMediaForm } from './add-media-form.js';
+import { AddLiveItem, LiveBadge, StreamKeyPanel } from './live-panel.js';
 import { useAction } from '../../ui/use-action.js';
 
 export function PlaylistPanel(props: { session: RoomSession }) {
@@ -21,6 +22,8 @@ export function PlaylistPanel(props: { session: RoomSession }) {
   const canReorder = session.can('reorder_media_resources');
   const canDelete = session.can('delete_media_resource');
   const canSetCurrent = session.can('set_current_media');
+  const canPublish = session.can('publish_livestream');
+  const onAir = new Set(view?.liveOnline ?? []);
 
   const move = async (mediaId: string, toIndex: number, refocus: boolean) => {
     const item = items.find((entry) => entry.id === mediaId);
@@ -78,7 +81,9 @@ export function PlaylistPanel(props: { session: RoomSession }) {
                   <span>{item.title}</span>
                   {item.id === current && <span class="badge">Now playing</span>}
                   {item.live && <span class="badge">Live</span>}
+                  {item.provider === 'live' && <LiveBadge online={onAir.has(item.id)} />}
                 </div>
+                {item.provider === 'live' && canPublish && <StreamKeyPanel roomId={session.roomId} mediaId={item.id} title={item.title} />}
                 <div class="playlist-actions">
                   {canSetCurrent && item.id !== current && (
                     <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: 'playlist.setCurrent', mediaId: item.id }))}>
@@ -108,6 +113,7 @@ export function PlaylistPanel(props: { session: RoomSession }) {
         </>
       )}
       {session.can('create_media_resource') && <AddMediaForm session={session} />}
+      {session.can('create_media_resource') && canPublish && <AddLiveItem roomId={session.roomId} />}
     </section>
   );
 }

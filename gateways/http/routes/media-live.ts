@@ -1,0 +1,143 @@
+/**
+ * Livestream playback, outside `/api` (a media element cannot send a bearer token; the URL
+ * carries a signed grant for room, user, item and resource `live`, media/media-grant.ts):
+ *   /media/live/<token>/stream.flv   HTTP-FLV from the publish: header, metadata, sequence
+ *                                    headers and the last GOP at once, then live tags
+ *   /media/live/<token>/index.m3u8   the rolling HLS playlist
+ *   /media/live/<token>/seg<N>.ts    its segments (seg<N>.png with rtmp.tsDisguisedAsPng)
+ * A stream published to another replica is fetched from it (live registry) and streamed
+ * through, so a stream that exists never answers 404 here (spec 7.2); one that exists nowhere
+ * answers 404 `not_found` "offline". `proxy.liveProxy` off answers 403.
+ */
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import Router from '@koa/router';
+import { AppError } from '../../../errors/app-error.js';
+import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
+import { PLAYLIST_FILE } from '../../rtmp/hls-transmuxer.js';
+import type { LiveDeps } from '../../rtmp/live-deps.js';
+import type { LiveStream } from '../../rtmp/live-stream.js';
+import { LIVE_RESOURCE } from '../../../media/providers/live.js';
+import type { HttpContext, HttpState } from '../state.js';
+
+/** Marks a request forwarded by another replica: answered from here or 404, never forwarded again. */
+const HOP_HEADER = 'x-svc-live-hop';
+const SEGMENT = /^seg(\d{1,12})\.(ts|png)$/;
+/** A playlist is written about a second after the publish starts; a player asking earlier waits. */
+const PLAYLIST_WAIT_MS = 8_000;
+const PLAYLIST_POLL_MS = 50;
+const FORWARD_TIMEOUT_MS = 10_000;
+
+const MEDIA_HEADERS = { 'Content-Security-Policy': "default-src 'none'", 'X-Content-Type-Options': 'nosniff' };
+
+/** Segment names in a playlist, as clients should ask for them. */
+export function disguiseSegments(playlist: string): string {
+  return playlist.replace(/^(seg\d+)\.ts$/gm, '$1.png');
+}
+
+function offline(): AppError {
+  return new AppError('not_found', 'the livestream is offline: nobody is publishing to this item now');
+}
+
+export function mediaLiveRoutes(live: LiveDeps, settings: RuntimeSettings): Router<HttpState> {
+  const router = new Router<HttpState>({ prefix: '/media/live' });
+
+  router.get('/:token/:file', async (ctx) => {
+    if (!settings.get('proxy.liveProxy')) {
+      throw new AppError('forbidden', 'livestream playback through this server is disabled (proxy.liveProxy)');
+    }
+    const { token, file } = ctx.params as { token: string; file: string };
+    const grant = live.grants.verify(token);
+    if (grant.resource !== LIVE_RESOURCE) throw new AppError('forbidden', 'this media link is not for a livestream');
+    if (file !== 'stream.flv' && file !== PLAYLIST_FILE && !SEGMENT.test(file)) {
+      throw new AppError('not_found', `a livestream has stream.flv, ${PLAYLIST_FILE} and its segments, not "${file.slice(0, 64)}"`);
+    }
+    const target = { roomId: grant.roomId, mediaId: grant.mediaId };
+    const stream = live.ingest?.local(target);
+    if (stream) {
+      ctx.set(MEDIA_HEADERS);
+      if (file === 'stream.flv') serveFlv(ctx, stream);
+      else if (file === PLAYLIST_FILE) await servePlaylist(ctx, stream, settings.get('rtmp.tsDisguisedAsPng'));
+      else await serveSegment(ctx, stream, file);
+      return;
+    }
+    if (ctx.get(HOP_HEADER) !== '') throw offline();
+    const entry = await live.registry.find(target);
+    if (!entry || entry.replicaId === live.replicaId) throw offline();
+    await forward(ctx, `${entry.baseUrl.replace(/\/$/, '')}/media/live/${encodeURIComponent(token)}/${file}`);
+  });
+  return router;
+}
+
+function serveFlv(ctx: HttpContext, stream: LiveStream): void {
+  const body = new PassThrough();
+  stream.attach(body);
+  ctx.status = 200;
+  ctx.type = 'video/x-flv';
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = body;
+}
+
+async function servePlaylist(ctx: HttpContext, stream: LiveStream, disguised: boolean): Promise<void> {
+  const path = join(stream.hls.dir, PLAYLIST_FILE);
+  const deadline = Date.now() + PLAYLIST_WAIT_MS;
+  for (;;) {
+    try {
+      await access(path);
+      break;
+    } catch {
+      if (Date.now() > deadline) throw new AppError('unavailable', 'the livestream has no HLS playlist yet; try again shortly');
+      await new Promise((resolve) => setTimeout(resolve, PLAYLIST_POLL_MS));
+    }
+  }
+  const text = await readFile(path, 'utf8');
+  ctx.status = 200;
+  ctx.type = 'application/vnd.apple.mpegurl';
+  ctx.set('Cache-Control', 'no-cache');
+  ctx.body = disguised ? disguiseSegments(text) : text;
+}
+
+async function serveSegment(ctx: HttpContext, stream: LiveStream, file: string): Promise<void> {
+  const [, number, extension] = SEGMENT.exec(file) as RegExpExecArray;
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(join(stream.hls.dir, `seg${number}.ts`));
+  } catch {
+    throw new AppError('not_found', `segment ${number} has left the live playlist; reload ${PLAYLIST_FILE}`);
+  }
+  ctx.status = 200;
+  // Disguised, the bytes are still MPEG-TS: only the name and the declared type change.
+  ctx.type = extension === 'png' ? 'image/png' : 'video/mp2t';
+  ctx.set('Cache-Control', 'public, max-age=60');
+  ctx.body = bytes;
+}
+
+/** Streams the publisher replica's answer through (status, type, caching, body). */
+async function forward(ctx: HttpContext, url: string): Promise<void> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), FORWARD_TIMEOUT_MS);
+  ctx.req.once('close', () => abort.abort());
+  let answer: Response;
+  try {
+    answer = await fetch(url, { headers: { [HOP_HEADER]: '1' }, signal: abort.signal });
+  } catch (err) {
+    throw new AppError('bad_gateway', 'the replica holding this livestream did not answer', [], { cause: err });
+  } finally {
+    // Headers are in: the body streams as long as the stream lasts.
+    clearTimeout(timer);
+  }
+  ctx.status = answer.status;
+  for (const name of ['content-type', 'cache-control', 'content-security-policy', 'x-content-type-options']) {
+    const value = answer.headers.get(name);
+    if (value !== null) ctx.set(name, value);
+  }
+  if (!answer.body) {
+    ctx.body = '';
+    return;
+  }
+  const body = Readable.fromWeb(answer.body as WebReadableStream<Uint8Array>);
+  body.once('close', () => abort.abort());
+  ctx.body = body;
+}

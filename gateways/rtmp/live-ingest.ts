@@ -1,0 +1,262 @@
+/**
+ * RTMP ingest (`rtmp.enabled`, `rtmp.host`, `rtmp.port`): publishers push to
+ * `rtmp://host:port/live/<streamKey>`. A publish is accepted only once its key is found in
+ * `live_stream_keys`; until then its packets wait in a small buffer, and a wrong key closes
+ * the connection. An accepted publish becomes a LiveStream (FLV fan-out + HLS), is entered in
+ * the live registry, and its item goes on air in the room (`live.status`, sent as the
+ * service). Every REGISTRY_REFRESH_MS each stream re-announces itself to the registry and the
+ * room (the room forgets an item whose announcements stop) and checks its key still stands;
+ * a key rotated through any replica is checked at once through a NATS notice. RTMP playback
+ * is not offered: viewers use `/media/live/...` with a signed grant.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import type { NatsConnection, Subscription } from 'nats';
+import { decode, encode } from '../../actors/runtime/wire.js';
+import { isAppError } from '../../errors/app-error.js';
+import { RTMP_APP } from '../../media/live/publish-url.js';
+import type { StreamKeys, StreamTarget } from '../../media/live/stream-keys.js';
+import type { Logger } from '../../observability/logger.js';
+import type { RoomClient } from '../rooms/room-client.js';
+import { HlsTransmuxer } from './hls-transmuxer.js';
+import { REGISTRY_REFRESH_MS, type LiveRegistry } from './live-registry.js';
+import { LiveStream } from './live-stream.js';
+import { newRtmpSession, type AvPacket, type NmsRtmpSession } from './nms.js';
+
+/** Packets a publish may send while its key is being checked (a few seconds of media). */
+const PENDING_PACKETS_MAX = 2000;
+const INGEST_CALLER = 'rtmp-ingest';
+
+export interface LiveIngestOptions {
+  host: string;
+  port: number;
+  /** `<data_dir>/live`: one HLS directory per running stream. */
+  dir: string;
+  keys: StreamKeys;
+  registry: LiveRegistry;
+  rooms: RoomClient;
+  nats: NatsConnection;
+  subjectPrefix: string;
+  replicaId: string;
+  /** This replica's base URL as the other replicas reach it (`server.advertise_url`). */
+  advertiseUrl: () => string;
+  logger: Logger;
+}
+
+/** The NATS subject on which a stream key change is announced to every replica's ingest. */
+export function keyChangeSubject(prefix: string): string {
+  return `${prefix}.live.keys`;
+}
+
+/** Tells every ingest that `target`'s key changed or went away: a publish with the old key ends. */
+export function announceKeyChange(nats: NatsConnection, prefix: string, target: StreamTarget): void {
+  nats.publish(keyChangeSubject(prefix), encode(target));
+}
+
+export function targetId(target: StreamTarget): string {
+  return `${target.roomId}/${target.mediaId}`;
+}
+
+interface Publish {
+  session: NmsRtmpSession;
+  stream: LiveStream | undefined;
+  /** Set when the publish was accepted and is being set up, or ended. */
+  closed: boolean;
+}
+
+export class LiveIngest {
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly publishes = new Map<string, Publish>();
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private subscription: Subscription | undefined;
+  private stopped = false;
+  /** The port actually bound (rtmp.port 0 picks a free one). */
+  port = 0;
+
+  private constructor(private readonly options: LiveIngestOptions) {
+    this.server = createServer((socket) => this.onConnection(socket));
+  }
+
+  static async start(options: LiveIngestOptions): Promise<LiveIngest> {
+    const ingest = new LiveIngest(options);
+    await new Promise<void>((resolve, reject) => {
+      ingest.server.once('error', reject);
+      ingest.server.listen(options.port, options.host, () => {
+        ingest.server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = ingest.server.address();
+    ingest.port = typeof address === 'object' && address ? address.port : options.port;
+    ingest.subscription = options.nats.subscribe(keyChangeSubject(options.subjectPrefix), {
+      callback: (err, msg) => {
+        if (err) return;
+        const target = decode(msg.data) as StreamTarget;
+        const publish = ingest.publishes.get(targetId(target));
+        if (publish?.stream) void ingest.recheck(publish.stream);
+      },
+    });
+    ingest.refreshTimer = setInterval(() => void ingest.refresh(), REGISTRY_REFRESH_MS);
+    ingest.refreshTimer.unref();
+    return ingest;
+  }
+
+  /** The stream of `target` if it is published to this replica. */
+  local(target: StreamTarget): LiveStream | undefined {
+    return this.publishes.get(targetId(target))?.stream;
+  }
+
+  private onConnection(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.once('close', () => this.sockets.delete(socket));
+    socket.on('error', () => undefined);
+    const session = newRtmpSession(socket);
+    session.run();
+    let app = '';
+    let name = '';
+    const pending: AvPacket[] = [];
+    /** The stream once accepted: set synchronously by accept, before any await, so no packet is lost. */
+    const holder: { stream?: LiveStream } = {};
+    session.rtmp.onConnectCallback = (req) => {
+      app = req.app;
+      name = req.name;
+    };
+    session.rtmp.onPlayCallback = () => {
+      this.options.logger.info({ app }, 'RTMP play refused: livestreams are watched over HTTP (/media/live)');
+      socket.destroy();
+    };
+    session.rtmp.onPacketCallback = (packet) => {
+      if (holder.stream) holder.stream.push(packet);
+      else if (pending.length < PENDING_PACKETS_MAX) pending.push(packet);
+      else socket.destroy();
+    };
+    session.rtmp.onPushCallback = () => void this.accept(session, app, name, pending, holder);
+    socket.once('close', () => {
+      for (const publish of this.publishes.values()) {
+        if (publish.session === session && publish.stream) void this.end(publish.stream.target, 'the publisher disconnected');
+      }
+    });
+  }
+
+  /** Checks the key and sets the stream up; undefined (and the connection closed) when refused. */
+  private async accept(session: NmsRtmpSession, app: string, key: string, pending: AvPacket[], holder: { stream?: LiveStream }): Promise<void> {
+    const { logger, keys, registry } = this.options;
+    const refuse = (reason: string, fields: Record<string, unknown> = {}): void => {
+      // The key itself is a secret: never logged.
+      logger.warn({ ...fields, remote: session.socket.remoteAddress }, `RTMP publish refused: ${reason}`);
+      session.socket.destroy();
+    };
+    if (this.stopped) return refuse('the server is stopping');
+    if (app !== RTMP_APP) return refuse(`unknown application "${app.slice(0, 64)}" (publish to /${RTMP_APP}/<stream key>)`);
+    let target: StreamTarget | null;
+    try {
+      target = await keys.lookup(key);
+    } catch (err) {
+      return refuse('the stream key could not be checked', { err });
+    }
+    if (!target) return refuse('unknown or revoked stream key');
+    const id = targetId(target);
+    if (this.publishes.has(id)) return refuse('this item is already being published', { ...target });
+    const publish: Publish = { session, stream: undefined, closed: false };
+    this.publishes.set(id, publish);
+    try {
+      const elsewhere = await registry.find(target);
+      if (elsewhere && elsewhere.replicaId !== this.options.replicaId) {
+        this.publishes.delete(id);
+        return refuse('this item is already being published to another replica', { ...target, replica: elsewhere.replicaId });
+      }
+      const hls = await HlsTransmuxer.start(join(this.options.dir, createHash('sha256').update(id).digest('hex').slice(0, 32)), logger);
+      const stream = new LiveStream(target, key, hls);
+      for (const packet of pending.splice(0)) stream.push(packet);
+      publish.stream = stream;
+      holder.stream = stream;
+      if (session.socket.destroyed || this.stopped) {
+        await this.end(target, 'the publisher left during setup');
+        return;
+      }
+      logger.info({ ...target }, 'RTMP publish started');
+      await this.announce(stream, true);
+    } catch (err) {
+      logger.error({ err, ...target }, 'could not start the livestream');
+      await this.end(target, 'setup failed');
+      session.socket.destroy();
+    }
+  }
+
+  /** Ends the publish of `target` on this replica: viewers, HLS, registry, and the room's status. */
+  async end(target: StreamTarget, reason: string): Promise<void> {
+    const id = targetId(target);
+    const publish = this.publishes.get(id);
+    if (!publish || publish.closed) return;
+    publish.closed = true;
+    this.publishes.delete(id);
+    publish.session.socket.destroy();
+    const stream = publish.stream;
+    if (!stream) return;
+    this.options.logger.info({ ...target, reason }, 'RTMP publish ended');
+    stream.end();
+    await Promise.allSettled([
+      stream.hls.stop(),
+      this.options.registry.withdraw(target),
+      this.options.rooms.sendAsService(target.roomId, { kind: 'live.status', mediaId: target.mediaId, online: false }, INGEST_CALLER),
+    ]).then((results) => {
+      for (const result of results) {
+        if (result.status === 'rejected') this.options.logger.warn({ err: result.reason as unknown, ...target }, 'cleanup after a livestream failed');
+      }
+    });
+  }
+
+  /** The registry entry and the room's on-air status; a room that no longer has the item ends the stream. */
+  private async announce(stream: LiveStream, first: boolean): Promise<void> {
+    const { registry, rooms, logger, replicaId } = this.options;
+    const { target } = stream;
+    try {
+      await registry.announce(target, { baseUrl: this.options.advertiseUrl(), replicaId, startedAt: stream.startedAt });
+    } catch (err) {
+      logger.warn({ err, ...target }, 'could not refresh the live registry entry; other replicas may not find this stream');
+    }
+    try {
+      await rooms.sendAsService(target.roomId, { kind: 'live.status', mediaId: target.mediaId, online: true }, INGEST_CALLER);
+    } catch (err) {
+      if (isAppError(err) && (err.code === 'not_found' || err.code === 'invalid_argument')) {
+        await this.end(target, `the room refused it: ${err.message}`);
+      } else if (first) {
+        logger.warn({ err, ...target }, 'could not tell the room the item is live; retrying with the next refresh');
+      }
+    }
+  }
+
+  /** Ends the stream when its key was rotated or revoked (the item or room removed). */
+  private async recheck(stream: LiveStream): Promise<boolean> {
+    let now: StreamTarget | null;
+    try {
+      now = await this.options.keys.lookup(stream.streamKey);
+    } catch {
+      return true; // The database is unreachable: keep streaming, check again later.
+    }
+    if (now && targetId(now) === targetId(stream.target)) return true;
+    await this.end(stream.target, 'its stream key was rotated or revoked');
+    return false;
+  }
+
+  private async refresh(): Promise<void> {
+    for (const publish of [...this.publishes.values()]) {
+      const stream = publish.stream;
+      if (!stream || publish.closed) continue;
+      if (await this.recheck(stream)) await this.announce(stream, false);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.refreshTimer);
+    this.subscription?.unsubscribe();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      for (const socket of this.sockets) socket.destroy();
+    });
+    await Promise.allSettled([...this.publishes.values()].map((p) => (p.stream ? this.end(p.stream.target, 'the server is stopping') : Promise.resolve())));
+  }
+}

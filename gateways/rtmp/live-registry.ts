@@ -1,0 +1,56 @@
+/**
+ * Which replica holds each running livestream, so a `/media/live/...` request that reaches
+ * another replica is forwarded there instead of answering 404 (spec 7.2). One JetStream KV
+ * entry per stream, (room, item) -> the publisher replica's internal base URL
+ * (`server.advertise_url`). The publisher rewrites its entries every REFRESH_MS; the bucket's
+ * max-age drops the entries of a replica that died without deleting them. As with the actor
+ * liveness keys (actors/runtime/liveness.ts), a per-key TTL fixed at creation cannot express
+ * "alive while refreshed"; a bucket max-age can.
+ */
+import { createHash } from 'node:crypto';
+import { StorageType, type KV, type NatsConnection } from 'nats';
+import { liveBucketName } from '../../actors/runtime/names.js';
+import { decode, encode } from '../../actors/runtime/wire.js';
+import type { StreamTarget } from '../../media/live/stream-keys.js';
+
+export const REGISTRY_REFRESH_MS = 5_000;
+const REGISTRY_TTL_MS = 15_000;
+
+export interface LiveEntry {
+  /** Base URL of the publisher replica's HTTP API, reachable from the other replicas. */
+  baseUrl: string;
+  replicaId: string;
+  startedAt: number;
+}
+
+/** KV keys allow `[-/_=.a-zA-Z0-9]`; room ids are base64url, but any id must map safely. */
+function keyOf(target: StreamTarget): string {
+  return createHash('sha256').update(`${target.roomId}\u0000${target.mediaId}`).digest('hex');
+}
+
+export class LiveRegistry {
+  private constructor(private readonly kv: KV) {}
+
+  static async open(nc: NatsConnection, prefix: string): Promise<LiveRegistry> {
+    const kv = await nc.jetstream().views.kv(liveBucketName(prefix), {
+      ttl: REGISTRY_TTL_MS,
+      history: 1,
+      storage: StorageType.Memory,
+    });
+    return new LiveRegistry(kv);
+  }
+
+  async announce(target: StreamTarget, entry: LiveEntry): Promise<void> {
+    await this.kv.put(keyOf(target), encode(entry));
+  }
+
+  async withdraw(target: StreamTarget): Promise<void> {
+    await this.kv.delete(keyOf(target));
+  }
+
+  async find(target: StreamTarget): Promise<LiveEntry | null> {
+    const entry = await this.kv.get(keyOf(target));
+    if (!entry || entry.operation !== 'PUT' || entry.value.length === 0) return null;
+    return decode(entry.value) as LiveEntry;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The parts of node-media-server 4 this service drives, typed. We use its RTMP protocol
+ * session (handshake, chunking, AMF commands) and its BroadcastServer (FLV tag building, the
+ * cached metadata, sequence headers and GOP that let a new viewer start at once), not its
+ * `NodeMediaServer` class: that one cannot refuse a publish after an asynchronous check (its
+ * `prePublish` is a synchronous event whose listeners cannot veto; closing the socket from it
+ * still registers the publisher), holds a stream open 30 s after its publisher leaves (a
+ * reconnect grace that would delay "offline"), and opens a JSON store and an HTTP server of
+ * its own. See docs/2026-11-23-livestreams.md.
+ */
+import { createRequire } from 'node:module';
+import type { Socket } from 'node:net';
+
+const require = createRequire(import.meta.url);
+
+/** One media packet as the RTMP parser hands it over (opaque here). */
+export type AvPacket = object;
+
+export interface NmsRtmpProtocol {
+  onConnectCallback: (req: { app: string; name: string; host: string; query: Record<string, unknown> }) => void;
+  onPlayCallback: () => void;
+  onPushCallback: () => void;
+  onPacketCallback: (packet: AvPacket) => void;
+}
+
+export interface NmsRtmpSession {
+  readonly id: string;
+  readonly socket: Socket;
+  readonly rtmp: NmsRtmpProtocol;
+  run(): void;
+}
+
+/** What BroadcastServer sends to: we implement it for HTTP responses and ffmpeg's stdin. */
+export interface NmsSubscriber {
+  id: string;
+  /** '' marks an internal session: no play events, no auth. */
+  ip: string;
+  protocol: 'flv';
+  streamPath: string;
+  sendBuffer(buffer: Buffer): void;
+  close(): void;
+}
+
+export interface NmsBroadcast {
+  broadcastMessage(packet: AvPacket): void;
+  /** Sends the FLV header, metadata, sequence headers and the GOP cache, then live tags. */
+  postPlay(session: NmsSubscriber): string | null;
+  donePlay(session: NmsSubscriber): void;
+  readonly subscribers: Map<string, NmsSubscriber>;
+}
+
+interface Logger {
+  level: string;
+}
+
+const RtmpSession = require('node-media-server/src/session/rtmp_session.js') as new (socket: Socket) => NmsRtmpSession;
+const BroadcastServer = require('node-media-server/src/server/broadcast_server.js') as new (streamPath: string) => NmsBroadcast;
+const nmsLogger = require('node-media-server/src/core/logger.js') as Logger;
+// Its logger prints every session to stdout; ours logs what matters.
+nmsLogger.level = 'error';
+
+export function newRtmpSession(socket: Socket): NmsRtmpSession {
+  return new RtmpSession(socket);
+}
+
+export function newBroadcast(streamPath: string): NmsBroadcast {
+  return new BroadcastServer(streamPath);
+}

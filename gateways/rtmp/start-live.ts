@@ -1,0 +1,59 @@
+/**
+ * Sets up livestreams in a gateway process: the key store, the live registry and, with
+ * `rtmp.enabled`, the RTMP ingest (HLS files under `<data_dir>/live`).
+ */
+import { join } from 'node:path';
+import type { NatsConnection } from 'nats';
+import type pg from 'pg';
+import type { SecretBox } from '../../accounts/secret-box.js';
+import type { StartupConfig } from '../../config/types.js';
+import { StreamKeys } from '../../media/live/stream-keys.js';
+import { MediaGrants, mediaGrantKey } from '../../media/media-grant.js';
+import type { Logger } from '../../observability/logger.js';
+import type { RoomClient } from '../rooms/room-client.js';
+import type { LiveDeps } from './live-deps.js';
+import { announceKeyChange, LiveIngest } from './live-ingest.js';
+import { LiveRegistry } from './live-registry.js';
+
+export interface LiveStart {
+  config: StartupConfig;
+  pool: pg.Pool;
+  nats: NatsConnection;
+  box: SecretBox;
+  rooms: RoomClient;
+  logger: Logger;
+  /** This replica's HTTP base URL once it listens (the default of `server.advertise_url`). */
+  httpUrl: () => string;
+}
+
+export async function startLivestreams(options: LiveStart): Promise<{ live: LiveDeps; stop: () => Promise<void> }> {
+  const { config, nats, logger } = options;
+  const prefix = config.nats.subject_prefix;
+  const keys = new StreamKeys(options.pool, options.box);
+  const registry = await LiveRegistry.open(nats, prefix);
+  const ingest = config.rtmp.enabled
+    ? await LiveIngest.start({
+        host: config.rtmp.host,
+        port: config.rtmp.port,
+        dir: join(config.data_dir, 'live'),
+        keys,
+        registry,
+        rooms: options.rooms,
+        nats,
+        subjectPrefix: prefix,
+        replicaId: config.replica_id,
+        advertiseUrl: () => config.server.advertise_url || options.httpUrl(),
+        logger: logger.child({ component: 'rtmp' }),
+      })
+    : undefined;
+  const live: LiveDeps = {
+    keys,
+    registry,
+    ...(ingest ? { ingest } : {}),
+    grants: new MediaGrants(mediaGrantKey(config.credential_encryption_key)),
+    replicaId: config.replica_id,
+    rtmpPort: () => ingest?.port ?? config.rtmp.port,
+    keyChanged: (target) => announceKeyChange(nats, prefix, target),
+  };
+  return { live, stop: () => ingest?.stop() ?? Promise.resolve() };
+}

@@ -1,0 +1,256 @@
+/**
+ * Livestreams end to end (issue 12, section 3): stream keys and who may see them, ffmpeg
+ * publishing over RTMP to one replica, the room's live/offline events, HTTP-FLV and HLS read
+ * by ffprobe from the publisher's replica and from a second replica (forwarded), wrong and
+ * rotated keys refused, segments disguised as PNG, and the playback refusals (403/404).
+ */
+import test from 'ava';
+import type { MemberRoomView } from '../../actors/room/model.js';
+import { liveProvider } from '../../media/providers/live.js';
+import { startGatewayBed, type GatewayBed, type Member } from '../gateways/bed.js';
+import { callerOf, createRoom, open, roomsOf, type Rooms } from '../gateways/ws/fixtures.js';
+import { eventually, ffprobe, firstBytes, liveLink, publish } from './live-fixtures.js';
+
+interface StreamKey {
+  mediaId: string;
+  url: string;
+  server: string;
+  streamKey: string;
+  online: boolean;
+}
+
+let a: GatewayBed;
+let b: GatewayBed;
+let rooms: Rooms;
+
+test.before(async () => {
+  a = await startGatewayBed('live', { env: { SVC_REPLICA_ID: 'live-a' } });
+  // The second replica shares the database, NATS prefix and secrets (one deployment); rooms
+  // live on the first one's actor host, so this one only serves.
+  b = await startGatewayBed('live', { databaseUrl: a.databaseUrl, roles: ['gateway'], env: { SVC_REPLICA_ID: 'live-b' } });
+  rooms = await roomsOf(a);
+});
+
+test.after.always(async () => {
+  await rooms?.close();
+  await b?.close();
+  await a?.close();
+});
+
+async function liveRoom(owner: Member): Promise<{ roomId: string; mediaId: string }> {
+  const room = await createRoom(rooms, owner);
+  const added = await a.call<{ item: { id: string; url: string; live: boolean } }>('POST', `/api/rooms/${room.id}/playlist`, { title: 'On air', provider: 'live' }, owner.token);
+  if (added.status !== 201) throw new Error(`adding a live item failed: ${JSON.stringify(added.body)}`);
+  return { roomId: room.id, mediaId: added.body.item.id };
+}
+
+async function streamKey(roomId: string, mediaId: string, member: Member, method = 'GET'): Promise<StreamKey> {
+  const answer = await a.call<StreamKey>(method, `/api/rooms/${roomId}/playlist/${mediaId}/stream-key`, undefined, member.token);
+  if (answer.status !== 200) throw new Error(`stream key: ${answer.status} ${JSON.stringify(answer.body)}`);
+  return answer.body;
+}
+
+async function liveOnline(roomId: string, member: Member): Promise<string[]> {
+  const { result } = await rooms.client.send(roomId, { kind: 'room.get' }, callerOf(member));
+  return (result as MemberRoomView).liveOnline ?? [];
+}
+
+test.serial('a live item needs no URL; only publish_livestream sees or rotates its key; keys are per item', async (t) => {
+  const owner = await a.signUp('owner');
+  const member = await a.signUp('member');
+  const { roomId, mediaId } = await liveRoom(owner);
+  await rooms.client.send(roomId, { kind: 'member.join' }, callerOf(member));
+
+  const playlist = await a.call<{ items: Array<{ id: string; url: string; live: boolean; provider: string }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, owner.token);
+  t.like(playlist.body.items[0], { id: mediaId, url: `live:${mediaId}`, live: true, provider: 'live' });
+
+  for (const method of ['GET', 'POST']) {
+    const refused = await a.call<{ code: string; message: string }>(method, `/api/rooms/${roomId}/playlist/${mediaId}/stream-key`, undefined, member.token);
+    t.is(refused.status, 403, method);
+    t.regex(refused.body.message, /publish_livestream/);
+  }
+
+  const key = await streamKey(roomId, mediaId, owner);
+  t.regex(key.streamKey, /^sk_[A-Za-z0-9_-]{32}$/);
+  t.is(key.server, `rtmp://127.0.0.1:${a.config.rtmp.port}/live`);
+  t.is(key.url, `${key.server}/${key.streamKey}`);
+  t.is((await streamKey(roomId, mediaId, owner)).streamKey, key.streamKey, 'reading again shows the same key');
+
+  await a.set('rtmp', { customPublishHost: 'live.example.com:1936' });
+  try {
+    t.is((await streamKey(roomId, mediaId, owner)).server, 'rtmp://live.example.com:1936/live');
+  } finally {
+    await a.set('rtmp', { customPublishHost: '' });
+  }
+
+  const other = await a.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'Second', provider: 'live' }, owner.token);
+  t.not((await streamKey(roomId, other.body.item.id, owner)).streamKey, key.streamKey);
+
+  const file = await a.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'File', url: 'https://example.com/a.mp4' }, owner.token);
+  const notLive = await a.call('GET', `/api/rooms/${roomId}/playlist/${file.body.item.id}/stream-key`, undefined, owner.token);
+  t.is(notLive.status, 400);
+  const noUrl = await a.call<{ issues: Array<{ key: string }> }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'File' }, owner.token);
+  t.is(noUrl.status, 400);
+  t.is(noUrl.body.issues[0]?.key, 'url');
+});
+
+test.serial('a publish goes live in the room, plays as FLV and HLS on both replicas, and goes offline when it stops', async (t) => {
+  const owner = await a.signUp('publisher');
+  const { roomId, mediaId } = await liveRoom(owner);
+  const key = await streamKey(roomId, mediaId, owner);
+  // The member watches through the other replica.
+  const socket = await open(b, roomId, owner);
+  const link = liveLink(a, { roomId, userId: owner.userId, mediaId });
+
+  const offlineFirst = await a.call<{ code: string; message: string }>('GET', `${link}/stream.flv`);
+  t.is(offlineFirst.status, 404);
+  t.is(offlineFirst.body.code, 'not_found');
+  t.regex(offlineFirst.body.message, /offline/);
+
+  const publisher = publish(key.url);
+  try {
+    const online = await socket.waitForEvent((m) => m.event.type === 'live', 15_000);
+    t.deepEqual(online.event, { type: 'live', mediaId, online: true });
+    t.deepEqual(await liveOnline(roomId, owner), [mediaId]);
+
+    const flvHead = await firstBytes(`${a.url}${link}/stream.flv`, 3);
+    t.is(flvHead.status, 200);
+    t.is(flvHead.type, 'video/x-flv');
+    t.is(flvHead.bytes.subarray(0, 3).toString('latin1'), 'FLV');
+
+    for (const [name, bed] of [['publisher', a], ['other replica', b]] as const) {
+      const flv = await ffprobe(`${bed.url}${link}/stream.flv`);
+      t.deepEqual(flv.codecs, { video: 'h264', audio: 'aac' }, `FLV from the ${name}: ${flv.stderr}`);
+      const hls = await ffprobe(`${bed.url}${link}/index.m3u8`);
+      t.deepEqual(hls.codecs, { video: 'h264', audio: 'aac' }, `HLS from the ${name}: ${hls.stderr}`);
+    }
+    const playlist = await fetch(`${b.url}${link}/index.m3u8`);
+    t.is(playlist.headers.get('content-type'), 'application/vnd.apple.mpegurl');
+    const text = await playlist.text();
+    t.regex(text, /^#EXTM3U/);
+    const segment = /^(seg\d+\.ts)$/m.exec(text)?.[1];
+    t.truthy(segment);
+    const bytes = await fetch(`${b.url}${link}/${segment}`);
+    t.is(bytes.status, 200);
+    t.is(bytes.headers.get('content-type'), 'video/mp2t');
+    t.is(Buffer.from(await bytes.arrayBuffer())[0], 0x47, 'an MPEG-TS sync byte');
+  } finally {
+    await publisher.stop();
+  }
+  const offline = await socket.waitForEvent((m) => m.event.type === 'live' && (m.event as { online: boolean }).online === false, 15_000);
+  t.deepEqual(offline.event, { type: 'live', mediaId, online: false });
+  t.deepEqual(await liveOnline(roomId, owner), []);
+  for (const bed of [a, b]) {
+    const gone = await eventually('the stream to be gone', async () => {
+      const answer = await bed.call<{ code: string }>('GET', `${link}/index.m3u8`);
+      return answer.status === 404 ? answer : undefined;
+    });
+    t.is(gone.body.code, 'not_found');
+  }
+  await socket.close();
+});
+
+test.serial('a wrong key is refused without a room event; rotating the key ends the publish and refuses the old key', async (t) => {
+  const owner = await a.signUp('rotator');
+  const { roomId, mediaId } = await liveRoom(owner);
+  const key = await streamKey(roomId, mediaId, owner);
+  const socket = await open(a, roomId, owner);
+
+  const wrong = publish(`${key.server}/sk_${'x'.repeat(32)}`);
+  const refused = await wrong.exited;
+  t.not(refused.code, 0, 'ffmpeg fails with a wrong key');
+  t.deepEqual(await liveOnline(roomId, owner), []);
+  t.false(socket.events.some((m) => m.event.type === 'live'));
+
+  const publisher = publish(key.url);
+  try {
+    await socket.waitForEvent((m) => m.event.type === 'live', 15_000);
+    const rotated = await streamKey(roomId, mediaId, owner, 'POST');
+    t.not(rotated.streamKey, key.streamKey);
+    t.false(rotated.online);
+    const offline = await socket.waitForEvent((m) => m.event.type === 'live' && (m.event as { online: boolean }).online === false, 15_000);
+    t.is((offline.event as { mediaId: string }).mediaId, mediaId);
+    const ended = await publisher.exited;
+    t.not(ended.code, 0, 'the publish with the rotated key was cut');
+  } finally {
+    await publisher.stop();
+  }
+  const stale = publish(key.url);
+  t.not((await stale.exited).code, 0, 'the old key no longer publishes');
+  await socket.close();
+});
+
+test.serial('rtmp.tsDisguisedAsPng names segments .png, serves them as image/png, and ffprobe still reads the stream', async (t) => {
+  const owner = await a.signUp('png');
+  const { roomId, mediaId } = await liveRoom(owner);
+  const key = await streamKey(roomId, mediaId, owner);
+  const link = liveLink(a, { roomId, userId: owner.userId, mediaId });
+  await a.set('rtmp', { tsDisguisedAsPng: true });
+  const publisher = publish(key.url);
+  try {
+    const text = await eventually('a playlist with segments', async () => {
+      const answer = await fetch(`${a.url}${link}/index.m3u8`);
+      const body = await answer.text();
+      return answer.status === 200 && /\.png$/m.test(body) ? body : undefined;
+    });
+    t.notRegex(text, /\.ts$/m);
+    const segment = /^(seg\d+\.png)$/m.exec(text)?.[1] ?? '';
+    for (const bed of [a, b]) {
+      const answer = await fetch(`${bed.url}${link}/${segment}`);
+      t.is(answer.status, 200);
+      t.is(answer.headers.get('content-type'), 'image/png');
+      t.is(Buffer.from(await answer.arrayBuffer())[0], 0x47, 'the bytes are still MPEG-TS');
+    }
+    // ffmpeg's HLS demuxer refuses segment names outside allowed_segment_extensions (newer
+    // builds, and Debian's 5.1 security update) unless it is told not to be picky.
+    const probe = await ffprobe(`${a.url}${link}/index.m3u8`, ['-extension_picky', '0']);
+    t.deepEqual(probe.codecs, { video: 'h264', audio: 'aac' }, probe.stderr);
+  } finally {
+    await publisher.stop();
+    await a.set('rtmp', { tsDisguisedAsPng: false });
+  }
+});
+
+test.serial('playback refusals: proxy.liveProxy off is 403, a link for another item or expired is 403, offline is 404', async (t) => {
+  const owner = await a.signUp('refusals');
+  const { roomId, mediaId } = await liveRoom(owner);
+  const link = liveLink(a, { roomId, userId: owner.userId, mediaId });
+
+  await a.set('proxy', { liveProxy: false });
+  try {
+    const off = await a.call<{ code: string; message: string }>('GET', `${link}/stream.flv`);
+    t.is(off.status, 403);
+    t.regex(off.body.message, /proxy\.liveProxy/);
+  } finally {
+    await a.set('proxy', { liveProxy: true });
+  }
+  const otherResource = liveLink(a, { roomId, userId: owner.userId, mediaId, resource: 'https://example.com/x' });
+  t.is((await a.call('GET', `${otherResource}/stream.flv`)).status, 403);
+  const expired = liveLink(a, { roomId, userId: owner.userId, mediaId, expiresAt: Date.now() - 1000 });
+  t.is((await a.call('GET', `${expired}/stream.flv`)).status, 403);
+  // A link for the item is signed for it alone: rewriting the token's item breaks the seal.
+  const [, token = ''] = /\/media\/live\/([^/]+)/.exec(link) ?? [];
+  const forged = `/media/live/${Buffer.from(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString().replace(mediaId, 'other-item')).toString('base64url')}.${token.split('.')[1] ?? ''}`;
+  t.is((await a.call('GET', `${forged}/stream.flv`)).status, 403);
+  const offline = await b.call<{ code: string }>('GET', `${link}/index.m3u8`);
+  t.is(offline.status, 404);
+  t.is(offline.body.code, 'not_found');
+});
+
+test('the live provider plays through signed /media/live URLs, FLV first', async (t) => {
+  const info = await liveProvider.play!(
+    { id: 'm1', title: 'x', url: 'live:m1', provider: 'live', headers: {}, subtitles: [], live: true, proxy: false, addedBy: 'u', addedAt: 0 },
+    { roomId: 'r', userId: 'u', grant: (resource) => ({ token: `tok-${resource}`, expiresAt: 42 }) },
+  );
+  t.deepEqual(info, {
+    sources: [
+      { type: 'flv', url: '/media/live/tok-live/stream.flv' },
+      { type: 'hls', url: '/media/live/tok-live/index.m3u8' },
+    ],
+    subtitles: [],
+    live: true,
+    proxied: false,
+    expiresAt: 42,
+  });
+  t.is(liveProvider.proxy, 'never');
+});
