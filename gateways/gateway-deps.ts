@@ -9,6 +9,8 @@ import type pg from 'pg';
 import type { Accounts } from '../accounts/accounts.js';
 import type { ActorEvents } from '../actors/runtime/events.js';
 import type { StartupConfig } from '../config/types.js';
+import type { SliceCacheApi } from '../media/cache/types.js';
+import type { MediaServices } from '../media/media-services.js';
 import type { Logger } from '../observability/logger.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import type { ReviewClient } from '../workflows/review-client.js';
@@ -32,4 +34,8 @@ export interface GatewayDeps {
   watcher: RoomWatcher;
   /** Review workflows; without them the admin review endpoints answer `unavailable`. */
   reviews?: ReviewClient;
+  /** Providers, media URL grants and the upstream client; without it the media endpoints and `/media/proxy` are not served. */
+  media?: MediaServices;
+  /** The proxy's slice cache (proxy_slice_cache.enabled); without it proxied reads go straight upstream. */
+  sliceCache?: SliceCacheApi;
 }

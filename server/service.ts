@@ -25,6 +25,7 @@ import { startManagementServer, type ManagementServer } from '../gateways/manage
 import { RealtimeGateway } from '../gateways/ws/gateway.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
+import { createMediaServices } from '../media/media-services.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
 import { migrate, pendingMigrations } from '../store/migrate.js';
 import { createActivities } from '../workflows/activities.js';
@@ -142,6 +143,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       stops.push(() => accountsCleanup.stop());
     }
 
+    // Providers are registered here, before any role uses them (the livestream provider too).
+    const media = createMediaServices(config);
+    stops.push(() => Promise.resolve(media.close()));
+
     let host: ActorHost | undefined;
     if (roles.includes('actors')) {
       const actorHost = await ActorHost.start({
@@ -155,6 +160,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             logger,
             review: new WorkflowRoomReviewHook(reviews),
             notifications: natsNotificationPublisher(connections.nats, config.nats.subject_prefix, logger),
+            media: media.providers,
           }),
         ],
         logger,
@@ -218,6 +224,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         events,
         feeds,
         watcher: new RoomWatcher(feeds, rooms, settings, logger),
+        media,
       };
       const app = createHttpApp({
         config,

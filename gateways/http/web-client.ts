@@ -50,7 +50,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 };
 
 /** Paths that belong to the service itself: never answered with the client's index page. */
-const SERVICE_PREFIXES = ['/api/', '/metrics', '/health/'];
+const SERVICE_PREFIXES = ['/api/', '/metrics', '/health/', '/media/'];
 
 export interface WebClientOptions {
   /** The built client; default `dist/web-client` beside the compiled server. */

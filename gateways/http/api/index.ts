@@ -6,6 +6,7 @@ import * as auth from './auth.js';
 import * as chat from './chat.js';
 import * as email from './email.js';
 import type { Endpoint } from './endpoint.js';
+import * as media from './media.js';
 import * as members from './members.js';
 import * as notifications from './notifications.js';
 import * as oauth2 from './oauth2.js';
@@ -34,6 +35,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(members),
   ...endpointsOf(playlist),
   ...endpointsOf(playback),
+  ...endpointsOf(media),
   ...endpointsOf(chat),
   ...endpointsOf(admin),
   ...endpointsOf(notifications),

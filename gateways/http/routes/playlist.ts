@@ -35,6 +35,8 @@ export function mountPlaylistRoutes(router: EndpointRouter, deps: GatewayDeps): 
       body.items.forEach((item, i) => {
         try {
           checkMediaFields(item);
+          const byProvider = deps.media?.providers.checkMedia({ provider: item.provider ?? 'direct', url: item.url, headers: item.headers ?? {} }) ?? [];
+          if (byProvider.length > 0) throw AppError.invalid(byProvider);
         } catch (err) {
           if (!isAppError(err)) throw err;
           for (const issue of err.issues) issues.push({ key: `items.${i}.${issue.key}`, message: issue.message });
