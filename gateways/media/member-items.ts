@@ -25,11 +25,15 @@ export class MemberItems {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The item as the member sees it now; `forbidden` for a non-member or without view_media_resources, `not_found` once removed. */
+  /** The item as the member sees it now; `forbidden` for a non-member, without view_media_resources, or once the item is gone. */
   async item(roomId: string, userId: string, mediaId: string): Promise<MediaItem> {
-    const items = await this.itemsOf(roomId, userId);
-    const item = items.find((candidate) => candidate.id === mediaId);
-    if (!item) throw new AppError('not_found', 'this media is no longer in the room\'s playlist');
+    let item = (await this.itemsOf(roomId, userId)).find((candidate) => candidate.id === mediaId);
+    if (!item) {
+      // Added since the remembered answer: ask the room once more before refusing.
+      this.forget(roomId, userId);
+      item = (await this.itemsOf(roomId, userId)).find((candidate) => candidate.id === mediaId);
+    }
+    if (!item) throw new AppError('forbidden', 'this media link names media that is not in the room\'s playlist (removed?)');
     return item;
   }
 

@@ -147,6 +147,8 @@ export class MediaProxy {
       const value = reply.headers[name];
       if (value !== undefined) headers[name] = value;
     }
+    // nginx, like many servers, omits Accept-Ranges on a 206; the answer itself shows ranges work.
+    if (reply.status === 206 && headers['accept-ranges'] === undefined) headers['accept-ranges'] = 'bytes';
     return { status: reply.status, headers: withSecurityHeaders(headers), body: this.counted(reply.body) };
   }
 
