@@ -9,7 +9,7 @@
  * that refuses (401/403/410) a resolved link, or a link about to expire, is resolved again
  * through the provider and read once more: the viewer does not notice.
  */
-import type { Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import type { MediaItem } from '../../actors/room/model.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ByteRange, ClientRead, SliceCacheApi, UpstreamReply, Validators } from '../cache/types.js';
@@ -160,10 +160,22 @@ export class MediaProxy {
     throw new AppError('bad_gateway', `the upstream answered HTTP ${reply.status} for the ${what}`);
   }
 
+  /**
+   * The body with its bytes counted on the way out. A pipeline, not a 'data' listener: a
+   * listener would start the stream flowing before the response is piped; and a client that
+   * goes away destroys the counter, which destroys the upstream body with it.
+   */
   private counted(body: Readable | null): Readable | null {
     const { traffic } = this.deps;
-    if (body && traffic) body.on('data', (chunk: Buffer) => traffic.bytes(chunk.length));
-    return body;
+    if (!body || !traffic) return body;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        traffic.bytes(chunk.length);
+        done(null, chunk);
+      },
+    });
+    pipeline(body, counter, () => undefined);
+    return counter;
   }
 }
 

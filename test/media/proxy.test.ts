@@ -26,6 +26,7 @@ let whole: Nginx;
 let recorder: Server;
 let recorderUrl: string;
 const received: IncomingHttpHeaders[] = [];
+let endlessClosed: () => void = () => undefined;
 
 test.before(async () => {
   const file = await randomFile('movie.mp4', SIZE);
@@ -33,6 +34,16 @@ test.before(async () => {
   ranged = await startNginx({ root: file.dir });
   whole = await startNginx({ root: file.dir, ranges: false });
   recorder = createServer((request, response) => {
+    if (request.url?.startsWith('/endless')) {
+      // Streams until the reader goes away, then says so.
+      response.setHeader('content-type', 'video/mp4');
+      const timer = setInterval(() => response.write(bytes.subarray(0, 64 * 1024)), 20);
+      response.once('close', () => {
+        clearInterval(timer);
+        endlessClosed();
+      });
+      return;
+    }
     received.push(request.headers);
     response.setHeader('content-type', 'video/mp4');
     response.end(bytes.subarray(0, 1000));
@@ -236,4 +247,28 @@ test('the web client\'s page fallback does not answer /media/ paths', async (t) 
   const answer = await read(`${bed.url}/media/nothing-here`);
   t.is(answer.status, 404);
   t.regex(answer.headers.get('content-type') ?? '', /json/);
+});
+
+test('a client that goes away aborts the upstream read', async (t) => {
+  const mediaId = await addItem(bed, roomId, owner, { url: `${recorderUrl}/endless.mp4`, proxy: true });
+  const url = await proxiedUrl(bed, roomId, mediaId, owner);
+  const closed = new Promise<void>((resolve) => (endlessClosed = resolve));
+  const aborter = new AbortController();
+  const response = await fetch(url, { signal: aborter.signal });
+  t.is(response.status, 200);
+  const reader = response.body!.getReader();
+  t.false((await reader.read()).done, 'bytes flow');
+  aborter.abort();
+  const outcome = await Promise.race([closed.then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('still open'), 10_000))]);
+  t.is(outcome, 'closed');
+});
+
+test('the proxy counts the bytes it sends on /metrics', async (t) => {
+  const mediaId = await addItem(bed, roomId, owner, { url: `${ranged.url}/movie.mp4`, proxy: true });
+  const url = await proxiedUrl(bed, roomId, mediaId, owner);
+  t.is((await read(url, { range: 'bytes=0-999' })).status, 206);
+  const metrics = await (await fetch(`${bed.url}/metrics`)).text();
+  const sent = /^media_proxy_bytes_total (\d+)/m.exec(metrics);
+  t.truthy(sent, 'media_proxy_bytes_total is exported');
+  t.true(Number(sent![1]) >= 1000);
 });
