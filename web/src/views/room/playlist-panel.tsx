@@ -8,6 +8,7 @@ import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { AddMediaForm } from './add-media-form.js';
 import { useAction } from '../../ui/use-action.js';
+import { useMediaProviders } from '../../state/media-providers.js';
 
 export function PlaylistPanel(props: { session: RoomSession }) {
   const { session } = props;
@@ -21,6 +22,11 @@ export function PlaylistPanel(props: { session: RoomSession }) {
   const canReorder = session.can('reorder_media_resources');
   const canDelete = session.can('delete_media_resource');
   const canSetCurrent = session.can('set_current_media');
+  const media = useMediaProviders();
+  const providerLabel = (name: string): string => media?.providers.find((provider) => provider.name === name)?.label ?? name;
+  // Through the media proxy: by the item's switch, or always for a provider that requires it.
+  const proxied = (item: { provider: string; proxy: boolean }): boolean =>
+    item.proxy || media?.providers.find((provider) => provider.name === item.provider)?.proxy === 'required';
 
   const move = async (mediaId: string, toIndex: number, refocus: boolean) => {
     const item = items.find((entry) => entry.id === mediaId);
@@ -78,6 +84,8 @@ export function PlaylistPanel(props: { session: RoomSession }) {
                   <span>{item.title}</span>
                   {item.id === current && <span class="badge">Now playing</span>}
                   {item.live && <span class="badge">Live</span>}
+                  {item.provider !== 'direct' && <span class="badge">{providerLabel(item.provider)}</span>}
+                  {proxied(item) && <span class="badge">Proxied</span>}
                 </div>
                 <div class="playlist-actions">
                   {canSetCurrent && item.id !== current && (
