@@ -52,6 +52,15 @@ export interface StartupConfig {
     drain_timeout_ms: number;
   };
   proxy_slice_cache: { enabled: boolean; size_mb: number };
+  /** The media proxy's upstream reads and signed URLs (docs/2026-11-23-media-proxy.md). */
+  media_proxy: {
+    grant_ttl_seconds: number;
+    /** CIDRs the proxy may reach although they are not global unicast (loopback, private, ...). */
+    allowed_networks: string[];
+    headers_timeout_ms: number;
+    idle_timeout_ms: number;
+    max_redirects: number;
+  };
   smtp: { host: string; port: number; username: string; password: string; sender: string };
   management: {
     /** `unix:///abs/path.sock` or `tcp://host:port`; empty means `unix://<data_dir>/svc.sock`. */

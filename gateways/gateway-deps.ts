@@ -10,6 +10,7 @@ import type { Accounts } from '../accounts/accounts.js';
 import type { ActorEvents } from '../actors/runtime/events.js';
 import type { StartupConfig } from '../config/types.js';
 import type { SliceCacheApi } from '../media/cache/types.js';
+import type { MediaServices } from '../media/media-services.js';
 import type { Logger } from '../observability/logger.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import type { ReviewClient } from '../workflows/review-client.js';
@@ -34,8 +35,10 @@ export interface GatewayDeps {
   watcher: RoomWatcher;
   /** Review workflows; without them the admin review endpoints answer `unavailable`. */
   reviews?: ReviewClient;
-  /** The media proxy's slice cache, when `proxy_slice_cache.enabled`; without it the proxy reads straight through. */
-  sliceCache?: SliceCacheApi;
   /** Stream keys, the live registry and this replica's RTMP ingest; without it the live endpoints answer `unavailable`. */
   live?: LiveDeps;
+  /** Providers, media URL grants and the upstream client; without it the media endpoints and `/media/proxy` are not served. */
+  media?: MediaServices;
+  /** The proxy's slice cache (proxy_slice_cache.enabled); without it proxied reads go straight upstream. */
+  sliceCache?: SliceCacheApi;
 }

@@ -30,6 +30,8 @@ import { SliceCache } from '../media/cache/slice-cache.js';
 import { iceServerSource } from '../media/webrtc/ice-servers.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
+import { createMediaServices } from '../media/media-services.js';
+import { liveProvider } from '../media/providers/live.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
 import { migrate, pendingMigrations } from '../store/migrate.js';
 import { createActivities } from '../workflows/activities.js';
@@ -151,6 +153,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       stops.push(() => accountsCleanup.stop());
     }
 
+    // Providers are registered here, before any role uses them (the livestream provider too).
+    const media = createMediaServices(config);
+    if (config.rtmp.enabled) media.providers.register(liveProvider);
+    stops.push(() => Promise.resolve(media.close()));
+
     let host: ActorHost | undefined;
     if (roles.includes('actors')) {
       const actorHost = await ActorHost.start({
@@ -166,6 +173,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             notifications: natsNotificationPublisher(connections.nats, config.nats.subject_prefix, logger),
             iceServers: iceServerSource(config),
             voiceMaxParticipants: config.voice.max_participants,
+            media: media.providers,
           }),
         ],
         logger,
@@ -234,6 +242,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         pool: connections.pool,
         nats: connections.nats,
         box: accounts.box,
+        grants: media.grants,
         rooms,
         logger,
         httpUrl: () => httpUrl ?? '',
@@ -254,6 +263,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         watcher: new RoomWatcher(feeds, rooms, settings, logger),
         ...(sliceCache ? { sliceCache } : {}),
         live: livestreams.live,
+        media,
       };
       const app = createHttpApp({
         config,

@@ -21,6 +21,7 @@ import { FencedError, isFencedError, withFence, type Fence } from '../runtime/fe
 import { messageOf } from '../runtime/nats-errors.js';
 import { encode } from '../runtime/wire.js';
 import type { PlaybackCause, RoomEvent } from './events.js';
+import type { MediaChecker } from './media-check.js';
 import type {
   MediaItem,
   MemberRecord,
@@ -53,6 +54,8 @@ export interface RoomActorDeps {
   review: RoomReviewHook;
   /** Announces notifications the room stored (join requests decided, roles changed, reviews decided). */
   notifications?: NotificationPublisher;
+  /** Checks an added or edited item against its provider; without it only the name pattern is checked. */
+  media?: MediaChecker;
   /** Server clock in ms; injectable so tests can move time. */
   now?: () => number;
   /** How long playback changes may stay only in memory; default 5000. */

@@ -7,6 +7,11 @@ import type { ReadinessProbe } from '../../server/readiness.js';
 import type { ReviewClient } from '../../workflows/review-client.js';
 import type { ReviewLink } from '../../workflows/review-link.js';
 import type { GatewayDeps } from '../gateway-deps.js';
+import { mediaCors } from '../media/media-cors.js';
+import { MemberItems } from '../media/member-items.js';
+import { mediaProxyRoutes } from '../media/proxy-routes.js';
+import { proxyTraffic } from '../media/proxy-metrics.js';
+import { MediaProxy } from '../../media/proxy/media-proxy.js';
 import { accessLog } from './access-log.js';
 import { bearerCallerResolver } from './authenticate.js';
 import { corsPolicy } from './cors.js';
@@ -25,6 +30,7 @@ import { mountChatRoutes } from './routes/chat.js';
 import { mountEmailRoutes } from './routes/email.js';
 import { mountLiveRoutes } from './routes/live.js';
 import { mediaLiveRoutes } from './routes/media-live.js';
+import { mountMediaRoutes } from './routes/media.js';
 import { mountMemberRoutes } from './routes/members.js';
 import { mountNotificationRoutes } from './routes/notifications.js';
 import { mountOAuth2Routes } from './routes/oauth2.js';
@@ -82,6 +88,8 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   app.use(accessLog());
   app.use(requestMetrics(metrics));
   app.use(corsPolicy(config.server.cors_allowed_origins));
+  const gatewayDeps = options.api?.gateway;
+  if (gatewayDeps) app.use(mediaCors(gatewayDeps.settings));
   app.use(errorResponses());
   app.use(methodNotImplementedIsNotAllowed());
   // Outside the routers: it answers only what none of them did.
@@ -92,6 +100,21 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   app.use(exposition.allowedMethods());
   const openapi = openApiRoutes();
   app.use(openapi.routes());
+  // Outside /api, and answered before the web client's fallback could see these paths.
+  if (gatewayDeps?.media) {
+    const { media } = gatewayDeps;
+    const proxy = new MediaProxy({
+      client: media.client,
+      resolutions: media.resolutions,
+      grants: media.grants,
+      playlistLimitBytes: media.playlistLimitBytes,
+      traffic: proxyTraffic(metrics.registry),
+      ...(gatewayDeps.sliceCache ? { cache: gatewayDeps.sliceCache } : {}),
+    });
+    const proxyRoutes = mediaProxyRoutes({ media, proxy, members: new MemberItems(gatewayDeps.rooms), settings: gatewayDeps.settings });
+    app.use(proxyRoutes.routes());
+    app.use(proxyRoutes.allowedMethods());
+  }
 
   if (options.api) {
     const { accounts, cookies } = options.api;
@@ -110,6 +133,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
       mountMemberRoutes(api, gateway);
       mountPlaylistRoutes(api, gateway);
       mountPlaybackRoutes(api, gateway);
+      if (gateway.media) mountMediaRoutes(api, gateway, gateway.media);
       mountChatRoutes(api, gateway);
       mountAdminRoomRoutes(api, gateway);
       mountAdminSettingRoutes(api, gateway.settings);

@@ -43,6 +43,15 @@ export class RoomClient {
     });
   }
 
+  /**
+   * A command sent as a room member known only by id, from a signed media grant (the media
+   * proxy re-checking that the grant's holder is still a member). Guest or not comes from the
+   * membership record, as for any caller already in the room.
+   */
+  sendAsMember<K extends RoomCommandKind>(roomId: string, command: RoomCommandOf<K> & { kind: K }, userId: string): Promise<SendResult<RoomResultOf<K>>> {
+    return this.rooms.send<RoomResultOf<K>>(roomId, command, { caller: { userId } });
+  }
+
   /** A command sent as the service itself (admin tools): every permission, never a member. */
   sendAsService<K extends RoomCommandKind>(
     roomId: string,

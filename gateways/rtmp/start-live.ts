@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { SecretBox } from '../../accounts/secret-box.js';
 import type { StartupConfig } from '../../config/types.js';
 import { StreamKeys } from '../../media/live/stream-keys.js';
-import { MediaGrants, mediaGrantKey } from '../../media/media-grant.js';
+import type { MediaGrants } from '../../media/media-grant.js';
 import type { Logger } from '../../observability/logger.js';
 import type { RoomClient } from '../rooms/room-client.js';
 import type { LiveDeps } from './live-deps.js';
@@ -22,6 +22,8 @@ export interface LiveStart {
   box: SecretBox;
   rooms: RoomClient;
   logger: Logger;
+  /** The signer of media URLs the play endpoint uses too, so its live links verify here. */
+  grants: MediaGrants;
   /** This replica's HTTP base URL once it listens (the default of `server.advertise_url`). */
   httpUrl: () => string;
 }
@@ -50,7 +52,7 @@ export async function startLivestreams(options: LiveStart): Promise<{ live: Live
     keys,
     registry,
     ...(ingest ? { ingest } : {}),
-    grants: new MediaGrants(mediaGrantKey(config.credential_encryption_key)),
+    grants: options.grants,
     replicaId: config.replica_id,
     rtmpPort: () => ingest?.port ?? config.rtmp.port,
     keyChanged: (target) => announceKeyChange(nats, prefix, target),

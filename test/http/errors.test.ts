@@ -146,3 +146,10 @@ test('the access log has one line per request with method, path, status, duratio
   t.false(text.includes('s3cr3t'));
   t.false(text.includes('abc.def'));
 });
+
+test('the access log shows a media path\'s signed grant as <grant>', async (t) => {
+  const res = await fetch(`${baseUrl}/media/proxy/eyJncmFudCI6MX0.c2lnbmF0dXJl/movie.mp4`);
+  const line = await accessLine(res.headers.get('x-request-id'));
+  t.like(line, { path: '/media/proxy/<grant>/movie.mp4' });
+  t.false(JSON.stringify(line).includes('c2lnbmF0dXJl'));
+});

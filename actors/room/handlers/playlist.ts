@@ -25,6 +25,12 @@ function checkProxyAllowed(core: RoomCore, item: Pick<MediaItem, 'proxy' | 'live
   }
 }
 
+/** The provider's own rules (known name, URL it can play), asked of the injected checker. */
+function checkWithProvider(core: RoomCore, item: Pick<MediaItem, 'provider' | 'url' | 'headers'>): void {
+  const issues = core.deps.media?.checkMedia({ provider: item.provider, url: item.url, headers: item.headers }) ?? [];
+  if (issues.length > 0) throw AppError.invalid(issues);
+}
+
 function mediaIndex(core: RoomCore, mediaId: string): number {
   const index = indexOfMedia(core.playlist, mediaId);
   if (index < 0) throw new AppError('not_found', `media ${mediaId} is not in this room's playlist`);
@@ -65,6 +71,7 @@ async function addMedia(
     addedBy: turn.access.userId,
     addedAt: turn.now,
   };
+  checkWithProvider(core, item);
   checkProxyAllowed(core, item);
   checkPlaylistBudget(core.playlist, item);
   const change = insertAt(core.playlist, item, index);
@@ -193,6 +200,8 @@ export async function editMedia(core: RoomCore, command: RoomCommandOf<'playlist
   } else if (entry.item.provider === 'live' && fields.url === undefined) {
     throw AppError.invalid([{ key: 'url', message: 'is required when a live item becomes another kind' }]);
   }
+  // Only what the edit touches: a title edit stays possible for an item whose provider was since removed.
+  if (fields.provider !== undefined || fields.url !== undefined || fields.headers !== undefined) checkWithProvider(core, item);
   checkProxyAllowed(core, item);
   checkPlaylistBudget(core.playlist, item, item.id);
   const result = await core.commit(turn, 'edit media', async (client) => {

@@ -7,6 +7,7 @@ import * as chat from './chat.js';
 import * as email from './email.js';
 import type { Endpoint } from './endpoint.js';
 import * as live from './live.js';
+import * as media from './media.js';
 import * as members from './members.js';
 import * as notifications from './notifications.js';
 import * as oauth2 from './oauth2.js';
@@ -36,6 +37,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(playlist),
   ...endpointsOf(live),
   ...endpointsOf(playback),
+  ...endpointsOf(media),
   ...endpointsOf(chat),
   ...endpointsOf(admin),
   ...endpointsOf(notifications),

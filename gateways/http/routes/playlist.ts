@@ -34,7 +34,10 @@ export function mountPlaylistRoutes(router: EndpointRouter, deps: GatewayDeps): 
       const issues: FieldIssue[] = [];
       body.items.forEach((item, i) => {
         try {
-          checkNewMedia(item);
+          const fields = checkNewMedia(item);
+          // A live item's URL is the service's own (set by the room).
+          const byProvider = deps.media?.providers.checkMedia({ provider: fields.provider ?? 'direct', url: fields.url ?? '', headers: fields.headers ?? {} }) ?? [];
+          if (byProvider.length > 0) throw AppError.invalid(byProvider);
         } catch (err) {
           if (!isAppError(err)) throw err;
           for (const issue of err.issues) issues.push({ key: `items.${i}.${issue.key}`, message: issue.message });

@@ -1,7 +1,9 @@
 /**
- * Adding one item to the playlist: URL and title, and optionally request headers (name/value
- * rows) and subtitle tracks. The room checks the content (URL schemes, header syntax) and
- * names the bad field, shown beside it.
+ * Adding one item to the playlist: URL and title, the provider (from the server's list) and
+ * whether it plays through the server's media proxy, and optionally request headers
+ * (name/value rows) and subtitle tracks. The proxy switch follows the provider's policy: fixed
+ * on when the provider needs the proxy, absent when it never uses it, and off when the
+ * operator turned proxying off. The room checks the content and names the bad field.
  */
 import { useState } from 'preact/hooks';
 import { issueFor } from '../../api/errors.js';
@@ -9,6 +11,7 @@ import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { useAction } from '../../ui/use-action.js';
+import { useMediaProviders } from '../../state/media-providers.js';
 
 interface HeaderRow {
   name: string;
@@ -25,6 +28,13 @@ export function AddMediaForm(props: { session: RoomSession }) {
   const [title, setTitle] = useState('');
   const [headers, setHeaders] = useState<HeaderRow[]>([]);
   const [subtitles, setSubtitles] = useState<SubtitleRow[]>([]);
+  const [providerName, setProviderName] = useState('direct');
+  const [proxyChosen, setProxyChosen] = useState(false);
+  const media = useMediaProviders();
+  const provider = media?.providers.find((candidate) => candidate.name === providerName);
+  const proxySwitchOn = provider?.live ? media?.liveProxy : media?.movieProxy;
+  // What is sent: the policy decides for `required` and `never`; the member only for `optional`.
+  const proxy = provider?.proxy === 'required' ? true : provider?.proxy === 'optional' ? proxyChosen && proxySwitchOn === true : false;
   const action = useAction();
   const issue = (key: string) => issueFor(action.error, key);
 
@@ -37,6 +47,8 @@ export function AddMediaForm(props: { session: RoomSession }) {
         kind: 'playlist.push',
         url: url.trim(),
         title: title.trim(),
+        ...(media ? { provider: providerName } : {}),
+        ...(proxy ? { proxy: true } : {}),
         ...(headerEntries.length ? { headers: Object.fromEntries(headerEntries) } : {}),
         ...(tracks.length ? { subtitles: tracks } : {}),
       }),
@@ -58,6 +70,32 @@ export function AddMediaForm(props: { session: RoomSession }) {
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       <Field label="Media URL" type="url" required value={url} onValue={setUrl} error={issue('url')} placeholder="https://…" />
       <Field label="Title" required value={title} onValue={setTitle} maxLength={200} error={issue('title')} />
+      {media && (
+        <div class="field">
+          <label for="add-media-provider">Provider</label>
+          <select id="add-media-provider" value={providerName} onChange={(event) => setProviderName(event.currentTarget.value)} aria-invalid={issue('provider') ? true : undefined}>
+            {media.providers.map((candidate) => (
+              <option key={candidate.name} value={candidate.name}>
+                {candidate.label}
+              </option>
+            ))}
+          </select>
+          {issue('provider') && <p class="field-error">{issue('provider')}</p>}
+        </div>
+      )}
+      {provider && provider.proxy !== 'never' && (
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={proxy}
+            disabled={provider.proxy === 'required' || proxySwitchOn !== true}
+            onChange={(event) => setProxyChosen(event.currentTarget.checked)}
+          />{' '}
+          Play through this server (media proxy)
+          {provider.proxy === 'required' && <span class="muted"> — this provider always needs it</span>}
+          {proxySwitchOn !== true && <span class="muted"> — turned off on this server</span>}
+        </label>
+      )}
       <fieldset class="rows">
         <legend>Request headers</legend>
         {headers.map((row, index) => (

@@ -9,6 +9,7 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { AddMediaForm } from './add-media-form.js';
 import { AddLiveItem, LiveBadge, StreamKeyPanel } from './live-panel.js';
 import { useAction } from '../../ui/use-action.js';
+import { useMediaProviders } from '../../state/media-providers.js';
 
 export function PlaylistPanel(props: { session: RoomSession }) {
   const { session } = props;
@@ -24,6 +25,11 @@ export function PlaylistPanel(props: { session: RoomSession }) {
   const canSetCurrent = session.can('set_current_media');
   const canPublish = session.can('publish_livestream');
   const onAir = new Set(view?.liveOnline ?? []);
+  const media = useMediaProviders();
+  const providerLabel = (name: string): string => media?.providers.find((provider) => provider.name === name)?.label ?? name;
+  // Through the media proxy: by the item's switch, or always for a provider that requires it.
+  const proxied = (item: { provider: string; proxy: boolean }): boolean =>
+    item.proxy || media?.providers.find((provider) => provider.name === item.provider)?.proxy === 'required';
 
   const move = async (mediaId: string, toIndex: number, refocus: boolean) => {
     const item = items.find((entry) => entry.id === mediaId);
@@ -82,6 +88,8 @@ export function PlaylistPanel(props: { session: RoomSession }) {
                   {item.id === current && <span class="badge">Now playing</span>}
                   {item.live && <span class="badge">Live</span>}
                   {item.provider === 'live' && <LiveBadge online={onAir.has(item.id)} />}
+                  {item.provider !== 'direct' && <span class="badge">{providerLabel(item.provider)}</span>}
+                  {proxied(item) && <span class="badge">Proxied</span>}
                 </div>
                 {item.provider === 'live' && canPublish && <StreamKeyPanel roomId={session.roomId} mediaId={item.id} title={item.title} />}
                 <div class="playlist-actions">

@@ -50,8 +50,8 @@ export function Player(props: { room: RoomSession }) {
     };
   }, [room, opened]);
 
-  // Load the current item when it changes (by id, url or provider; an edit of its title does not reload).
-  const itemKey = item ? `${item.id}|${item.url}|${item.provider}|${item.live}` : '';
+  // Load the current item when it changes (by id, url, provider or proxy; an edit of its title does not reload).
+  const itemKey = item ? `${item.id}|${item.url}|${item.provider}|${item.live}|${item.proxy}|${JSON.stringify(item.headers)}` : '';
   useEffect(() => {
     const video = videoRef.current;
     if (!video || !sync) return;
@@ -63,7 +63,7 @@ export function Player(props: { room: RoomSession }) {
     let detach: (() => void) | null = null;
     let cancelled = false;
     sync.setMedia(null, item.live);
-    loadSource(video, item).then(
+    loadSource(video, item, room.roomId).then(
       (release) => {
         if (cancelled) return release();
         detach = release;

@@ -1,42 +1,47 @@
 /**
- * How a playlist item gets into the <video> element, by provider: a direct file natively, HLS
- * natively where the browser has it (Safari) else through hls.js, FLV live through mpegts.js.
- * The libraries are imported dynamically, only when an item needs them, so they stay out of
- * the initial bundle. A <video> element cannot send an item's `headers`: items that need them
- * play through the media proxy (issue 12), which adds them upstream.
+ * How a playlist item gets into the <video> element. The server says how to play it
+ * (`GET /api/rooms/{roomId}/playlist/{mediaId}/play`): upstream URLs, or signed URLs of its
+ * media proxy, each with a type. A `file` plays natively, `hls` natively where the browser has
+ * it (Safari) else through hls.js, `flv` through mpegts.js. The libraries are imported
+ * dynamically, only when an item needs them, so they stay out of the initial bundle. Signed
+ * URLs expire: the sources are asked again a minute before, and swapped in at the same time.
  */
 import type { MediaItem } from '../../../../../actors/room/model.js';
+import { api, call } from '../../../api/client.js';
+import type { Schemas } from '../../../api/types.js';
 
 /** Detaches the source from the element and frees what the loader holds. */
 export type Detach = () => void;
 
-export type SourceLoader = (video: HTMLVideoElement, item: MediaItem) => Promise<Detach>;
+type PlayInfo = Schemas['PlayInfo'];
+type PlaySource = PlayInfo['sources'][number];
+type SourceLoader = (video: HTMLVideoElement, source: PlaySource, live: boolean) => Promise<Detach>;
 
-const isHls = (item: MediaItem): boolean => item.provider === 'hls' || /\.m3u8(\?|#|$)/i.test(item.url);
-const isFlv = (item: MediaItem): boolean => item.provider === 'live' || /\.flv(\?|#|$)/i.test(item.url);
+/** Ask for new URLs this long before the old ones stop working. */
+const RENEW_BEFORE_MS = 60_000;
 
-const direct: SourceLoader = (video, item) => {
-  video.src = item.url;
+const file: SourceLoader = (video, source) => {
+  video.src = source.url;
   return Promise.resolve(() => {
     video.removeAttribute('src');
     video.load();
   });
 };
 
-const hls: SourceLoader = async (video, item) => {
-  if (video.canPlayType('application/vnd.apple.mpegurl')) return direct(video, item);
+const hls: SourceLoader = async (video, source, live) => {
+  if (video.canPlayType('application/vnd.apple.mpegurl')) return file(video, source, live);
   const { default: Hls } = await import('hls.js');
   if (!Hls.isSupported()) throw new Error('this browser cannot play HLS streams');
-  const player = new Hls({ lowLatencyMode: item.live });
-  player.loadSource(item.url);
+  const player = new Hls({ lowLatencyMode: live });
+  player.loadSource(source.url);
   player.attachMedia(video);
   return () => player.destroy();
 };
 
-const flv: SourceLoader = async (video, item) => {
+const flv: SourceLoader = async (video, source, live) => {
   const { default: mpegts } = await import('mpegts.js');
   if (!mpegts.isSupported()) throw new Error('this browser cannot play FLV streams');
-  const player = mpegts.createPlayer({ type: 'flv', isLive: item.live, url: item.url });
+  const player = mpegts.createPlayer({ type: 'flv', isLive: live, url: source.url });
   player.attachMediaElement(video);
   player.load();
   return () => {
@@ -46,13 +51,50 @@ const flv: SourceLoader = async (video, item) => {
   };
 };
 
-/** Loaders tried in order: the first whose test matches the item plays it. Providers of later issues add theirs here. */
-const LOADERS: Array<{ matches(item: MediaItem): boolean; load: SourceLoader }> = [
-  { matches: isHls, load: hls },
-  { matches: isFlv, load: flv },
-  { matches: () => true, load: direct },
-];
+const LOADERS: Record<PlaySource['type'], SourceLoader> = { file, hls, flv };
 
-export function loadSource(video: HTMLVideoElement, item: MediaItem): Promise<Detach> {
-  return LOADERS.find((loader) => loader.matches(item))!.load(video, item);
+function playInfo(roomId: string, mediaId: string): Promise<PlayInfo> {
+  return call(api.GET('/api/rooms/{roomId}/playlist/{mediaId}/play', { params: { path: { roomId, mediaId } } }));
+}
+
+function firstSource(info: PlayInfo): PlaySource {
+  const [source] = info.sources;
+  if (!source) throw new Error('the server offers no way to play this item');
+  return source;
+}
+
+export async function loadSource(video: HTMLVideoElement, item: MediaItem, roomId: string): Promise<Detach> {
+  const info = await playInfo(roomId, item.id);
+  const source = firstSource(info);
+  let detach = await LOADERS[source.type](video, source, info.live);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+
+  const schedule = (expiresAt: number | null): void => {
+    if (expiresAt === null) return;
+    timer = setTimeout(() => void renew(), Math.max(5_000, expiresAt - Date.now() - RENEW_BEFORE_MS));
+  };
+  const renew = async (): Promise<void> => {
+    try {
+      const next = await playInfo(roomId, item.id);
+      if (stopped) return;
+      const position = video.currentTime;
+      const paused = video.paused;
+      const nextSource = firstSource(next);
+      detach();
+      detach = await LOADERS[nextSource.type](video, nextSource, next.live);
+      if (!next.live) video.currentTime = position;
+      if (!paused) await video.play().catch(() => undefined);
+      schedule(next.expiresAt);
+    } catch {
+      // Try again shortly: the old URLs still work for a while.
+      if (!stopped) timer = setTimeout(() => void renew(), 10_000);
+    }
+  };
+  schedule(info.expiresAt);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    detach();
+  };
 }

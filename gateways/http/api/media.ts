@@ -1,0 +1,64 @@
+/**
+ * Media for clients: the providers this server has (the add-media form's choice, with the
+ * operator's proxy switches), and how one member plays one playlist item
+ * (`.../playlist/{mediaId}/play`, docs/2026-11-23-media-proxy.md). A leaf module.
+ */
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.js';
+import { mediaId, roomId, Subtitle } from './room-schemas.js';
+
+const PlaySource = z
+  .strictObject({
+    url: z.string().meta({ description: 'Absolute upstream URL, or a /media/... path on this server (resolve it against the API base URL)' }),
+    type: z.enum(['file', 'hls', 'flv']).meta({ description: 'file: progressive (mp4, webm, mkv); hls: m3u8; flv: HTTP-FLV' }),
+    headers: z.record(z.string(), z.string()).optional().meta({ description: 'Headers the client must send itself (unproxied sources only)' }),
+  })
+  .meta({ id: 'PlaySource' });
+
+export const PlayInfo = z
+  .strictObject({
+    sources: z.array(PlaySource).meta({ description: 'Ways to play the item; take the first you can play' }),
+    subtitles: z.array(Subtitle),
+    live: z.boolean(),
+    proxied: z.boolean().meta({ description: 'The sources are signed URLs of this server' }),
+    expiresAt: z.number().int().nullable().meta({ description: 'When the URLs stop working (ms since the epoch): ask again before; null: they do not expire' }),
+  })
+  .meta({ id: 'PlayInfo' });
+
+export const MediaProviders = z
+  .strictObject({
+    providers: z.array(
+      z.strictObject({
+        name: z.string().meta({ description: 'The value of a playlist item\'s provider field' }),
+        label: z.string(),
+        proxy: z.enum(['required', 'optional', 'never']).meta({ description: 'Whether items go through the media proxy: always, by the item\'s proxy switch, or never' }),
+        live: z.boolean(),
+      }),
+    ),
+    movieProxy: z.boolean().meta({ description: 'proxy.movieProxy: proxied media is allowed' }),
+    liveProxy: z.boolean().meta({ description: 'proxy.liveProxy: proxied livestreams are allowed' }),
+  })
+  .meta({ id: 'MediaProviders' });
+
+export const getMediaProviders = defineEndpoint({
+  method: 'get',
+  path: '/api/media/providers',
+  operationId: 'getMediaProviders',
+  summary: 'The media providers of this server and whether the media proxy is on',
+  tags: ['media'],
+  access: 'public',
+  responses: { 200: { description: 'Providers', schema: MediaProviders } },
+  errors: [],
+});
+
+export const getPlayInfo = defineEndpoint({
+  method: 'get',
+  path: '/api/rooms/{roomId}/playlist/{mediaId}/play',
+  operationId: 'getPlayInfo',
+  summary: 'How the caller plays one playlist item: source URLs (signed when proxied), subtitles (view_media_resources)',
+  tags: ['playlist'],
+  access: 'user_or_guest',
+  params: z.strictObject({ roomId, mediaId }),
+  responses: { 200: { description: 'Sources', schema: PlayInfo } },
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded', 'bad_gateway'],
+});

@@ -1,0 +1,49 @@
+/**
+ * `GET`/`HEAD /media/proxy/<token>[/<name>]`: the media proxy's HTTP side. It authorises (the
+ * grant verifies and names this resource, the holder is still a member who may see the item,
+ * the operator's switch is on), then lets `MediaProxy` read upstream and streams its answer.
+ * A client that goes away aborts the upstream read.
+ */
+import Router from '@koa/router';
+import { AppError } from '../../errors/app-error.js';
+import type { MediaServices } from '../../media/media-services.js';
+import { isProxied, requireProxySwitch } from '../../media/play-info.js';
+import type { MediaProxy } from '../../media/proxy/media-proxy.js';
+import type { SettingsReader } from '../../actors/room/permissions.js';
+import type { HttpContext, HttpState } from '../http/state.js';
+import type { MemberItems } from './member-items.js';
+
+export interface ProxyRouteDeps {
+  media: MediaServices;
+  proxy: MediaProxy;
+  members: MemberItems;
+  settings: SettingsReader;
+}
+
+export function mediaProxyRoutes(deps: ProxyRouteDeps): Router<HttpState> {
+  const router = new Router<HttpState>();
+  const handle = async (ctx: HttpContext): Promise<void> => {
+    const grant = deps.media.grants.verify(String(ctx.params.token));
+    const item = await deps.members.item(grant.roomId, grant.userId, grant.mediaId);
+    requireProxySwitch(deps.settings, item);
+    const provider = deps.media.providers.require(item.provider);
+    if (!isProxied(provider, item)) throw new AppError('forbidden', 'this media is no longer played through the proxy; ask the room for its sources again');
+
+    const aborter = new AbortController();
+    ctx.res.once('close', () => {
+      if (!ctx.res.writableFinished) aborter.abort();
+    });
+    const answer = await deps.proxy.serve(
+      { grant, item, provider },
+      { method: ctx.method === 'HEAD' ? 'HEAD' : 'GET', range: ctx.get('Range') || undefined, signal: aborter.signal },
+    );
+    // Body first: Koa's setter would otherwise drop the Content-Length set below.
+    if (answer.body !== null && ctx.method !== 'HEAD') ctx.body = answer.body;
+    else if (answer.body && 'destroy' in answer.body) answer.body.destroy();
+    ctx.status = answer.status;
+    ctx.set(answer.headers);
+  };
+  router.get('/media/proxy/:token', handle);
+  router.get('/media/proxy/:token/:name', handle);
+  return router;
+}

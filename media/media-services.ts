@@ -1,0 +1,45 @@
+/**
+ * The media parts one process shares: the provider registry (also the room actor's
+ * `MediaChecker`), the signer of media URLs, the safe upstream client and the per-item
+ * resolution cache. Built once at start from the startup config; the service registers further
+ * providers (the livestream one) on `providers` before serving.
+ */
+import type { StartupConfig } from '../config/types.js';
+import { MediaGrants, mediaGrantKey } from './media-grant.js';
+import { builtinProviders } from './providers/builtin.js';
+import type { ProviderRegistry } from './providers/registry.js';
+import { AddressPolicy } from './proxy/address-policy.js';
+import { Resolutions } from './proxy/resolutions.js';
+import { UpstreamClient } from './proxy/upstream-client.js';
+
+/** HLS playlists are rewritten in memory; a VOD playlist of many hours is well under this. */
+export const PLAYLIST_LIMIT_BYTES = 4 * 1024 * 1024;
+
+export interface MediaServices {
+  providers: ProviderRegistry;
+  grants: MediaGrants;
+  client: UpstreamClient;
+  resolutions: Resolutions;
+  grantTtlMs: number;
+  playlistLimitBytes: number;
+  close(): void;
+}
+
+export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 'credential_encryption_key'>): MediaServices {
+  const options = config.media_proxy;
+  const client = new UpstreamClient({
+    policy: new AddressPolicy(options.allowed_networks),
+    headersTimeoutMs: options.headers_timeout_ms,
+    idleTimeoutMs: options.idle_timeout_ms,
+    maxRedirects: options.max_redirects,
+  });
+  return {
+    providers: builtinProviders(client),
+    grants: new MediaGrants(mediaGrantKey(config.credential_encryption_key)),
+    client,
+    resolutions: new Resolutions({ timeoutMs: options.headers_timeout_ms * 2 }),
+    grantTtlMs: options.grant_ttl_seconds * 1000,
+    playlistLimitBytes: PLAYLIST_LIMIT_BYTES,
+    close: () => client.close(),
+  };
+}

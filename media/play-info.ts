@@ -1,0 +1,68 @@
+/**
+ * How one member plays one item (`GET /api/rooms/{roomId}/playlist/{mediaId}/play`). A
+ * provider that serves the bytes itself (livestreams) answers on its own (`play`). Otherwise
+ * the provider's proxy policy and the item's switch decide: unproxied, the member gets the
+ * upstream URL and the headers it must send; proxied, a signed `/media/proxy/...` URL for this
+ * member and item that works until the grant expires, and only while the operator's switch
+ * (`proxy.movieProxy`, or `proxy.liveProxy` for live items) is on.
+ */
+import type { MediaItem } from '../actors/room/model.js';
+import type { SettingsReader } from '../actors/room/permissions.js';
+import { AppError } from '../errors/app-error.js';
+import type { MediaGrants } from './media-grant.js';
+import type { MediaProvider, PlayInfo } from './provider.js';
+import { fileNameOf, proxyUrl } from './proxy/proxy-url.js';
+import type { Resolutions } from './proxy/resolutions.js';
+
+export interface PlayInfoDeps {
+  grants: MediaGrants;
+  resolutions: Resolutions;
+  settings: SettingsReader;
+  /** How long a signed URL works. */
+  grantTtlMs: number;
+  now?: () => number;
+}
+
+/** Whether an item's bytes go through the proxy, by its provider's policy and its own switch. */
+export function isProxied(provider: MediaProvider, item: MediaItem): boolean {
+  return provider.proxy === 'required' || (provider.proxy === 'optional' && item.proxy);
+}
+
+/** The runtime switch that governs proxying this item. */
+export function proxySwitchOf(item: MediaItem): 'proxy.movieProxy' | 'proxy.liveProxy' {
+  return item.live ? 'proxy.liveProxy' : 'proxy.movieProxy';
+}
+
+/** `forbidden` naming the switch when the operator turned this kind of proxying off. */
+export function requireProxySwitch(settings: SettingsReader, item: MediaItem): void {
+  const key = proxySwitchOf(item);
+  if (!settings.get(key)) {
+    throw new AppError('forbidden', `proxied ${item.live ? 'livestreams are' : 'media is'} turned off on this server (${key})`);
+  }
+}
+
+export async function playInfoFor(deps: PlayInfoDeps, roomId: string, userId: string, item: MediaItem, provider: MediaProvider): Promise<PlayInfo> {
+  const now = (deps.now ?? Date.now)();
+  const grant = (resource: string): { token: string; expiresAt: number } => {
+    const expiresAt = now + deps.grantTtlMs;
+    return { token: deps.grants.sign({ roomId, userId, mediaId: item.id, resource, expiresAt }), expiresAt };
+  };
+  if (provider.play) return provider.play(item, { roomId, userId, grant });
+
+  const upstream = await deps.resolutions.get(roomId, item, provider);
+  const live = item.live || provider.live;
+  if (!isProxied(provider, item)) {
+    const headers = Object.keys(upstream.headers).length > 0 ? { headers: upstream.headers } : {};
+    return {
+      sources: [{ url: upstream.url, type: upstream.type, ...headers }],
+      subtitles: item.subtitles,
+      live,
+      proxied: false,
+      expiresAt: upstream.expiresAt ?? null,
+    };
+  }
+  requireProxySwitch(deps.settings, item);
+  const { token, expiresAt } = grant('');
+  const name = upstream.type === 'hls' ? 'index.m3u8' : fileNameOf(upstream.url);
+  return { sources: [{ url: proxyUrl(token, name), type: upstream.type }], subtitles: item.subtitles, live, proxied: true, expiresAt };
+}

@@ -1,0 +1,17 @@
+/**
+ * `hls`: an HLS playlist (m3u8). Unproxied, the browser fetches playlist and segments itself;
+ * proxied, the proxy rewrites every URI in the playlists to signed proxy URLs
+ * (media/proxy/hls-rewrite.ts), so segments and keys come through the service with the item's headers.
+ */
+import type { MediaItem } from '../../actors/room/model.js';
+import type { MediaProvider, Upstream } from '../provider.js';
+
+export const hlsProvider: MediaProvider = {
+  name: 'hls',
+  label: 'HLS stream (m3u8)',
+  proxy: 'optional',
+  live: false,
+  resolve(item: MediaItem): Promise<Upstream> {
+    return Promise.resolve({ url: item.url, headers: item.headers, type: 'hls', identity: `url:${item.url}` });
+  },
+};

@@ -1,0 +1,46 @@
+/**
+ * Which addresses the media proxy may connect to (SSRF protection). A playlist item's URL is
+ * chosen by room members, so without this rule any member could make the server read its own
+ * loopback services, the cloud metadata endpoint or the private network. Only globally
+ * routable unicast addresses pass, as ipaddr.js classifies them; an operator lists networks
+ * that may be reached anyway in `media_proxy.allowed_networks` (tests allow 127.0.0.0/8).
+ */
+import ipaddr from 'ipaddr.js';
+import { AppError } from '../../errors/app-error.js';
+
+export const ALLOWED_NETWORKS_KEY = 'media_proxy.allowed_networks';
+
+type Network = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+export class AddressPolicy {
+  private readonly networks: Network[];
+
+  /** `networks`: CIDRs (or single addresses) allowed whatever their class; invalid entries throw. */
+  constructor(networks: readonly string[] = []) {
+    this.networks = networks.map((text) => {
+      const cidr = text.includes('/') ? text : `${text}/${text.includes(':') ? 128 : 32}`;
+      if (!ipaddr.isValidCIDR(cidr)) throw new Error(`${ALLOWED_NETWORKS_KEY}: "${text}" is not a network in CIDR form`);
+      return ipaddr.parseCIDR(cidr);
+    });
+  }
+
+  /** The address class that makes `address` refused, or undefined when it may be reached. */
+  refusal(address: string): string | undefined {
+    // process(): an IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged as the IPv4 it is.
+    const parsed = ipaddr.process(address);
+    if (this.networks.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits))) return undefined;
+    const range = parsed.range();
+    return range === 'unicast' ? undefined : range;
+  }
+
+  /** Throws `forbidden` naming the address class and the key that would allow it. */
+  check(host: string, address: string): void {
+    const range = this.refusal(address);
+    if (range === undefined) return;
+    const shown = host === address ? address : `${host} (${address})`;
+    throw new AppError(
+      'forbidden',
+      `the media proxy does not connect to ${shown}: it is a ${range} address; an operator can allow its network in ${ALLOWED_NETWORKS_KEY}`,
+    );
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * Serves one proxied read: an item's file (through the slice cache when there is one), an
+ * item's HLS playlist rewritten to signed proxy URLs, or a resource an HLS playlist named.
+ * It knows nothing of HTTP frameworks: the gateway route (gateways/media/proxy-routes.ts)
+ * authorises, then hands the grant, the item and the client's method and Range here, and
+ * writes the `ProxyAnswer` out.
+ *
+ * Only the provider's headers go upstream, plus Range and the cache's validators. An upstream
+ * that refuses (401/403/410) a resolved link, or a link about to expire, is resolved again
+ * through the provider and read once more: the viewer does not notice.
+ */
+import { pipeline, Transform, type Readable } from 'node:stream';
+import type { MediaItem } from '../../actors/room/model.js';
+import { AppError } from '../../errors/app-error.js';
+import type { ByteRange, ClientRead, SliceCacheApi, UpstreamReply, Validators } from '../cache/types.js';
+import type { MediaGrant, MediaGrants } from '../media-grant.js';
+import type { MediaProvider, Upstream } from '../provider.js';
+import { isPlaylistReply, rewritePlaylist } from './hls-rewrite.js';
+import { fileNameOf, proxyUrl } from './proxy-url.js';
+import { readLimited } from './read-body.js';
+import type { Resolutions } from './resolutions.js';
+import type { FinalReply, UpstreamClient } from './upstream-client.js';
+
+export interface ProxyAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Readable | Buffer | null;
+}
+
+export interface ProxyRead extends ClientRead {
+  signal: AbortSignal;
+}
+
+/** What a proxied read is about, once the gateway has verified the grant and the member. */
+export interface ProxyTarget {
+  grant: MediaGrant;
+  item: MediaItem;
+  provider: MediaProvider;
+}
+
+export interface ProxyTraffic {
+  /** Bytes of media sent to clients. */
+  bytes(count: number): void;
+  /** An upstream failure, by error code. */
+  upstreamError(code: string): void;
+}
+
+export interface MediaProxyDeps {
+  client: Pick<UpstreamClient, 'request'>;
+  resolutions: Resolutions;
+  grants: MediaGrants;
+  cache?: SliceCacheApi;
+  /** Largest HLS playlist read into memory for rewriting. */
+  playlistLimitBytes: number;
+  traffic?: ProxyTraffic;
+}
+
+/** Answers that mean "this signed link no longer works": resolve again. */
+const REFUSED = new Set([401, 403, 410]);
+/** Upstream headers a client needs to play and seek; nothing else of the upstream's is passed on. */
+const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified'];
+const HLS_TYPE = 'application/vnd.apple.mpegurl';
+
+export class MediaProxy {
+  constructor(private readonly deps: MediaProxyDeps) {}
+
+  async serve(target: ProxyTarget, read: ProxyRead): Promise<ProxyAnswer> {
+    const { grant, item, provider } = target;
+    const upstream = await this.deps.resolutions.get(grant.roomId, item, provider);
+    if (grant.resource !== '') return this.serveNamed(target, upstream, grant.resource, read);
+    if (upstream.type === 'hls') {
+      const reply = await this.fetchItem(target, 'GET', {}, read.signal);
+      return this.playlistAnswer(target, reply, read);
+    }
+    return this.serveFile(target, upstream, read);
+  }
+
+  /** A file: through the slice cache when there is one, else the client's Range straight upstream. */
+  private async serveFile(target: ProxyTarget, upstream: Upstream, read: ProxyRead): Promise<ProxyAnswer> {
+    const { cache } = this.deps;
+    if (cache) {
+      const answer = await cache.serve(
+        { method: read.method, range: read.range },
+        {
+          identity: upstream.identity,
+          fetch: (range: ByteRange, validators: Validators | undefined, signal: AbortSignal) =>
+            this.fetchItem(target, 'GET', { range: `bytes=${range.start}-${range.end}`, ...conditional(validators) }, signal),
+        },
+        read.signal,
+      );
+      if (answer.kind === 'passthrough') return this.passThrough(answer.reply);
+      return { status: answer.status, headers: withSecurityHeaders(answer.headers), body: this.counted(answer.body) };
+    }
+    const reply = await this.fetchItem(target, read.method, read.range ? { range: read.range } : {}, read.signal);
+    return this.passThrough(reply);
+  }
+
+  /** A resource an HLS playlist named (its grant's resource is the upstream URL): a sub-playlist or a segment. */
+  private async serveNamed(target: ProxyTarget, upstream: Upstream, url: string, read: ProxyRead): Promise<ProxyAnswer> {
+    const playlist = /\.m3u8?$/i.test(safePath(url));
+    const method = playlist ? 'GET' : read.method;
+    const headers = { ...upstream.headers, ...(read.range && !playlist ? { range: read.range } : {}) };
+    const reply = await this.request(url, method, headers, read.signal);
+    if (playlist || isPlaylistReply(reply.headers['content-type'], reply.url)) return this.playlistAnswer(target, reply, read);
+    return this.passThrough(reply);
+  }
+
+  private async playlistAnswer(target: ProxyTarget, reply: FinalReply, read: ProxyRead): Promise<ProxyAnswer> {
+    this.requireOk(reply, 'HLS playlist');
+    const text = (await readLimited(reply, this.deps.playlistLimitBytes, 'HLS playlist')).toString('utf8');
+    if (!text.trimStart().startsWith('#EXTM3U')) throw new AppError('bad_gateway', 'the upstream HLS playlist does not start with #EXTM3U');
+    const { grant } = target;
+    const rewritten = Buffer.from(
+      rewritePlaylist(text, reply.url, (url) => proxyUrl(this.deps.grants.sign({ ...grant, resource: url }), fileNameOf(url))),
+      'utf8',
+    );
+    const headers = withSecurityHeaders({ 'content-type': HLS_TYPE, 'content-length': String(rewritten.length), 'cache-control': 'no-store' });
+    return { status: 200, headers, body: read.method === 'HEAD' ? null : rewritten };
+  }
+
+  /** Reads the item's resolved upstream; one refusal or a near expiry re-resolves and reads again. */
+  private async fetchItem(target: ProxyTarget, method: 'GET' | 'HEAD', extra: Record<string, string>, signal: AbortSignal): Promise<FinalReply> {
+    const { grant, item, provider } = target;
+    // The current answer, not the one the read started with: a long read outlives a link.
+    const upstream = await this.deps.resolutions.get(grant.roomId, item, provider);
+    const reply = await this.request(upstream.url, method, { ...upstream.headers, ...extra }, signal);
+    if (!REFUSED.has(reply.status)) return reply;
+    reply.body.destroy();
+    const fresh = await this.deps.resolutions.refresh(grant.roomId, item, provider, upstream);
+    return this.request(fresh.url, method, { ...fresh.headers, ...extra }, signal);
+  }
+
+  private async request(url: string, method: 'GET' | 'HEAD', headers: Record<string, string>, signal: AbortSignal): Promise<FinalReply> {
+    try {
+      return await this.deps.client.request({ url, method, headers, signal });
+    } catch (err) {
+      this.deps.traffic?.upstreamError(err instanceof AppError ? err.code : 'internal');
+      throw err;
+    }
+  }
+
+  /** The upstream's answer as it is (status, the headers a player needs, the body streamed). */
+  private passThrough(reply: UpstreamReply): ProxyAnswer {
+    this.requireOk(reply, 'media');
+    const headers: Record<string, string> = {};
+    for (const name of PASSED_HEADERS) {
+      const value = reply.headers[name];
+      if (value !== undefined) headers[name] = value;
+    }
+    // nginx, like many servers, omits Accept-Ranges on a 206; the answer itself shows ranges work.
+    if (reply.status === 206 && headers['accept-ranges'] === undefined) headers['accept-ranges'] = 'bytes';
+    return { status: reply.status, headers: withSecurityHeaders(headers), body: this.counted(reply.body) };
+  }
+
+  /** 2xx and 416 (a Range past the end, with the size in Content-Range) go to the client; anything else is a bad gateway. */
+  private requireOk(reply: UpstreamReply, what: string): void {
+    if ((reply.status >= 200 && reply.status < 300) || reply.status === 416 || reply.status === 304) return;
+    reply.body.destroy();
+    this.deps.traffic?.upstreamError(`http_${reply.status}`);
+    throw new AppError('bad_gateway', `the upstream answered HTTP ${reply.status} for the ${what}`);
+  }
+
+  /**
+   * The body with its bytes counted on the way out. A pipeline, not a 'data' listener: a
+   * listener would start the stream flowing before the response is piped; and a client that
+   * goes away destroys the counter, which destroys the upstream body with it.
+   */
+  private counted(body: Readable | null): Readable | null {
+    const { traffic } = this.deps;
+    if (!body || !traffic) return body;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        traffic.bytes(chunk.length);
+        done(null, chunk);
+      },
+    });
+    pipeline(body, counter, () => undefined);
+    return counter;
+  }
+}
+
+function conditional(validators: Validators | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (validators?.etag) headers['if-none-match'] = validators.etag;
+  if (validators?.lastModified) headers['if-modified-since'] = validators.lastModified;
+  return headers;
+}
+
+/** Proxied bytes are never a page: nothing in them may run or be sniffed into something that runs. */
+function withSecurityHeaders(headers: Record<string, string>): Record<string, string> {
+  return { ...headers, 'content-security-policy': "default-src 'none'", 'x-content-type-options': 'nosniff' };
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+}

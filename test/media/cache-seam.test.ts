@@ -1,0 +1,114 @@
+/**
+ * The seam between the media proxy and a slice cache (media/cache/types.ts), with a stand-in
+ * cache that asks for exactly the client's range: the proxy hands it the resolved item's stable
+ * identity and a `fetch` that reads that range upstream with the provider's headers, re-resolving
+ * an expired link inside `fetch` (so a cache filling slices never sees a 403), and an upstream
+ * that answers 200 comes back as a passthrough. Real upstreams: nginx and the fake Alist.
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import test from 'ava';
+import type { MediaItem } from '../../actors/room/model.js';
+import type { CacheAnswer, SliceCacheApi, SliceResource } from '../../media/cache/types.js';
+import { MediaGrants } from '../../media/media-grant.js';
+import type { MediaProvider } from '../../media/provider.js';
+import { AlistProvider } from '../../media/providers/alist.js';
+import { directProvider } from '../../media/providers/direct.js';
+import { AddressPolicy } from '../../media/proxy/address-policy.js';
+import { MediaProxy } from '../../media/proxy/media-proxy.js';
+import { Resolutions } from '../../media/proxy/resolutions.js';
+import { UpstreamClient } from '../../media/proxy/upstream-client.js';
+import { startFakeAlist, type FakeAlist } from '../fixtures/fake-alist.js';
+import { startNginx, type Nginx } from '../fixtures/nginx.js';
+import { randomFile } from './media-bed.js';
+
+const SIZE = 1024 * 1024 + 5;
+let bytes: Buffer;
+let nginx: Nginx;
+let whole: Nginx;
+let alist: FakeAlist;
+const client = new UpstreamClient({ policy: new AddressPolicy(['127.0.0.0/8']), headersTimeoutMs: 5000, idleTimeoutMs: 5000, maxRedirects: 5 });
+const resources: SliceResource[] = [];
+
+/** Asks the resource for exactly the client's range, as a cache would for one slice. */
+const standIn: SliceCacheApi = {
+  async serve(read, resource, signal): Promise<CacheAnswer> {
+    resources.push(resource);
+    const [, start, end] = /^bytes=(\d+)-(\d+)$/.exec(read.range ?? '')!;
+    const reply = await resource.fetch({ start: Number(start), end: Number(end) }, undefined, signal);
+    if (reply.status === 200) return { kind: 'passthrough', reply };
+    const headers: Record<string, string> = {};
+    for (const name of ['content-range', 'content-length', 'content-type']) if (reply.headers[name]) headers[name] = reply.headers[name]!;
+    return { kind: 'served', status: reply.status, headers, body: reply.body };
+  },
+  stats: () => ({ hits: 0, misses: 0, bytesFromCache: 0, bytesFromUpstream: 0, evictions: 0, revalidations: 0, entries: 0, sizeBytes: 0, maxBytes: 0 }),
+};
+
+test.before(async () => {
+  const file = await randomFile('film.mp4', SIZE);
+  bytes = file.bytes;
+  await mkdir(join(file.dir, 'movies'));
+  await writeFile(join(file.dir, 'movies', 'film.mp4'), bytes);
+  nginx = await startNginx({ root: file.dir });
+  whole = await startNginx({ root: file.dir, ranges: false });
+  alist = await startFakeAlist({ root: file.dir, linkTtlMs: 1000 });
+});
+test.after.always(async () => {
+  client.close();
+  await Promise.allSettled([nginx?.stop(), whole?.stop(), alist?.close()]);
+});
+
+function item(url: string, provider: string, headers: Record<string, string> = {}): MediaItem {
+  return { id: randomBytes(4).toString('hex'), title: 't', url, provider, headers, subtitles: [], live: false, proxy: true, addedBy: 'u', addedAt: 0 };
+}
+
+async function body(stream: Readable | Buffer | null): Promise<Buffer> {
+  if (stream === null) return Buffer.alloc(0);
+  if (Buffer.isBuffer(stream)) return stream;
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function proxyFor(): MediaProxy {
+  return new MediaProxy({ client, resolutions: new Resolutions(), grants: new MediaGrants(randomBytes(32)), cache: standIn, playlistLimitBytes: 1 << 20 });
+}
+
+const target = (media: MediaItem, provider: MediaProvider) => ({ grant: { roomId: 'r', userId: 'u', mediaId: media.id, resource: '', expiresAt: Date.now() + 60_000 }, item: media, provider });
+
+test.serial('file reads go through the cache with the item identity and a fetch of exactly the range, with the provider headers', async (t) => {
+  const media = item(`${nginx.url}/film.mp4`, 'direct', { Referer: 'https://r.example/' });
+  const answer = await proxyFor().serve(target(media, directProvider), { method: 'GET', range: 'bytes=100-2099', signal: AbortSignal.timeout(10_000) });
+  t.is(answer.status, 206);
+  t.is(answer.headers['content-range'], `bytes 100-2099/${SIZE}`);
+  t.is(answer.headers['x-content-type-options'], 'nosniff');
+  t.true((await body(answer.body)).equals(bytes.subarray(100, 2100)));
+  t.is(resources.at(-1)?.identity, `url:${nginx.url}/film.mp4`);
+  t.is((await nginx.requests()).at(-1)?.range, 'bytes=100-2099');
+});
+
+test.serial('an upstream that ignores Range comes back from the cache as a passthrough 200', async (t) => {
+  const media = item(`${whole.url}/film.mp4`, 'direct');
+  const answer = await proxyFor().serve(target(media, directProvider), { method: 'GET', range: 'bytes=0-9', signal: AbortSignal.timeout(10_000) });
+  t.is(answer.status, 200);
+  t.true((await body(answer.body)).equals(bytes));
+});
+
+test.serial('fetch re-resolves an expired link itself; the identity stays the same across resolutions', async (t) => {
+  const media = item(`${alist.url}/d/movies/film.mp4`, 'alist');
+  const provider = new AlistProvider(client);
+  const proxy = proxyFor();
+  const before = resources.length;
+  const deadline = Date.now() + 30_000;
+  while (alist.issued() < 3 && Date.now() < deadline) {
+    const start = randomInt(0, SIZE - 1000);
+    const answer = await proxy.serve(target(media, provider), { method: 'GET', range: `bytes=${start}-${start + 999}`, signal: AbortSignal.timeout(10_000) });
+    t.is(answer.status, 206);
+    t.true((await body(answer.body)).equals(bytes.subarray(start, start + 1000)));
+  }
+  t.true(alist.issued() >= 3);
+  t.true(alist.expiredRefusals() >= 1);
+  t.deepEqual([...new Set(resources.slice(before).map((resource) => resource.identity))], [`alist:${alist.url}/movies/film.mp4`]);
+});

@@ -1,0 +1,274 @@
+/**
+ * The media proxy through a whole service, against real upstreams: Debian nginx serving Range
+ * (206) and ignoring it (200), and a node server that records the headers it receives. Covers
+ * spec 4.1 (ranges byte-exact, 200 passed through with nothing cached), what goes upstream, the
+ * signed grants and their re-check against membership, and the runtime switches
+ * (`proxy.movieProxy`, `cors.allowedOrigins`) applying live.
+ */
+import { readdir } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { MediaGrants, mediaGrantKey } from '../../media/media-grant.js';
+import { startNginx, type Nginx } from '../fixtures/nginx.js';
+import type { GatewayBed, Member } from '../gateways/bed.js';
+import { addItem, createRoom, eventually, join, playInfo, proxiedUrl, randomFile, read, startMediaBed } from './media-bed.js';
+
+const MiB = 1024 * 1024;
+const SIZE = 5 * MiB + 12_345;
+
+let bed: GatewayBed;
+let owner: Member;
+let roomId: string;
+let bytes: Buffer;
+let ranged: Nginx;
+let whole: Nginx;
+let recorder: Server;
+let recorderUrl: string;
+const received: IncomingHttpHeaders[] = [];
+let endlessClosed: () => void = () => undefined;
+
+test.before(async () => {
+  const file = await randomFile('movie.mp4', SIZE);
+  bytes = file.bytes;
+  ranged = await startNginx({ root: file.dir });
+  whole = await startNginx({ root: file.dir, ranges: false });
+  recorder = createServer((request, response) => {
+    if (request.url?.startsWith('/endless')) {
+      // Streams until the reader goes away, then says so.
+      response.setHeader('content-type', 'video/mp4');
+      const timer = setInterval(() => response.write(bytes.subarray(0, 64 * 1024)), 20);
+      response.once('close', () => {
+        clearInterval(timer);
+        endlessClosed();
+      });
+      return;
+    }
+    received.push(request.headers);
+    response.setHeader('content-type', 'video/mp4');
+    response.end(bytes.subarray(0, 1000));
+  });
+  await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+  recorderUrl = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
+  bed = await startMediaBed('media-proxy');
+  owner = await bed.signUp('owner');
+  roomId = await createRoom(bed, owner);
+});
+test.after.always(async () => {
+  await bed?.close();
+  await ranged?.stop();
+  await whole?.stop();
+  recorder?.close();
+});
+
+test('ranged reads through the proxy are byte-exact, with Content-Range, Accept-Ranges, Content-Length and Content-Type', async (t) => {
+  const mediaId = await addItem(bed, roomId, owner, { url: `${ranged.url}/movie.mp4`, proxy: true });
+  const url = await proxiedUrl(bed, roomId, mediaId, owner);
+  t.regex(new URL(url).pathname, /^\/media\/proxy\/[^/]+\/movie\.mp4$/);
+
+  const cases: Array<[string, number, number]> = [
+    ['bytes=0-0', 0, 0],
+    [`bytes=${SIZE - 1}-${SIZE - 1}`, SIZE - 1, SIZE - 1],
+    [`bytes=${2 * MiB - 100}-${4 * MiB + 100}`, 2 * MiB - 100, 4 * MiB + 100],
+    ['bytes=1000-', 1000, SIZE - 1],
+    ['bytes=-500', SIZE - 500, SIZE - 1],
+  ];
+  for (const [range, start, end] of cases) {
+    const answer = await read(url, { range });
+    t.is(answer.status, 206, range);
+    t.is(answer.headers.get('content-range'), `bytes ${start}-${end}/${SIZE}`, range);
+    t.is(answer.headers.get('content-length'), String(end - start + 1), range);
+    t.is(answer.headers.get('accept-ranges'), 'bytes', range);
+    t.is(answer.headers.get('content-type'), 'video/mp4', range);
+    t.is(answer.headers.get('x-content-type-options'), 'nosniff');
+    t.true(answer.body.equals(bytes.subarray(start, end + 1)), `${range} is byte-exact`);
+  }
+
+  const past = await read(url, { range: `bytes=${SIZE}-` });
+  t.is(past.status, 416);
+  t.is(past.headers.get('content-range'), `bytes */${SIZE}`);
+
+  const head = await read(url, {}, 'HEAD');
+  t.is(head.status, 200);
+  t.is(head.headers.get('content-length'), String(SIZE));
+  t.is(head.body.length, 0);
+
+  const full = await read(url);
+  t.is(full.status, 200);
+  t.true(full.body.equals(bytes));
+});
+
+test('an upstream that ignores Range is passed through as 200, and nothing is written under data_dir', async (t) => {
+  const before = await readdir(bed.config.data_dir, { recursive: true });
+  const mediaId = await addItem(bed, roomId, owner, { url: `${whole.url}/movie.mp4`, proxy: true });
+  const url = await proxiedUrl(bed, roomId, mediaId, owner);
+  const answer = await read(url, { range: 'bytes=100-199' });
+  t.is(answer.status, 200);
+  t.is(answer.headers.get('content-range'), null);
+  t.true(answer.body.equals(bytes));
+  const requests = await whole.requests();
+  t.is(requests.at(-1)?.range, 'bytes=100-199', 'the Range went upstream');
+  t.deepEqual(await readdir(bed.config.data_dir, { recursive: true }), before);
+});
+
+test('only the provider headers go upstream: never the client\'s Cookie or Authorization', async (t) => {
+  const mediaId = await addItem(bed, roomId, owner, {
+    url: `${recorderUrl}/clip.mp4`,
+    proxy: true,
+    headers: { Referer: 'https://referer.example/', 'X-Upstream-Token': 'abc123' },
+  });
+  const url = await proxiedUrl(bed, roomId, mediaId, owner);
+  received.length = 0;
+  const answer = await read(url, { cookie: 'svc_session=secret', authorization: `Bearer ${owner.token}`, 'x-custom': 'client', range: 'bytes=0-99' });
+  t.is(answer.status, 200);
+  const [headers] = received;
+  t.truthy(headers);
+  t.is(headers!.referer, 'https://referer.example/');
+  t.is(headers!['x-upstream-token'], 'abc123');
+  t.is(headers!.range, 'bytes=0-99');
+  t.is(headers!.cookie, undefined);
+  t.is(headers!.authorization, undefined);
+  t.is(headers!['x-custom'], undefined);
+});
+
+test('unproxied items get the upstream URL and the headers the client must send', async (t) => {
+  const mediaId = await addItem(bed, roomId, owner, { url: `${ranged.url}/movie.mp4`, headers: { Referer: 'https://r.example/' } });
+  const info = await playInfo(bed, roomId, mediaId, owner);
+  t.false(info.proxied);
+  t.deepEqual(info.sources, [{ url: `${ranged.url}/movie.mp4`, type: 'file', headers: { Referer: 'https://r.example/' } }]);
+  t.is(info.expiresAt, null);
+
+  const stranger = await bed.signUp('stranger');
+  const refused = await bed.call<{ code: string }>('GET', `/api/rooms/${roomId}/playlist/${mediaId}/play`, undefined, stranger.token);
+  t.is(refused.status, 403);
+});
+
+test('unknown providers and items a provider refuses are rejected when added, naming the field', async (t) => {
+  const unknown = await bed.call<{ code: string; issues: Array<{ key: string }> }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'X', url: `${ranged.url}/a.mp4`, provider: 'bilibili' }, owner.token);
+  t.is(unknown.status, 400);
+  t.is(unknown.body.code, 'invalid_argument');
+  t.deepEqual(unknown.body.issues.map((issue) => issue.key), ['provider']);
+  const alistRoot = await bed.call<{ issues: Array<{ key: string }> }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'X', url: 'https://alist.example.com/', provider: 'alist' }, owner.token);
+  t.is(alistRoot.status, 400);
+  t.deepEqual(alistRoot.body.issues.map((issue) => issue.key), ['url']);
+  const bulk = await bed.call<{ issues: Array<{ key: string }> }>('POST', `/api/rooms/${roomId}/playlist/bulk`, { items: [{ title: 'ok', url: `${ranged.url}/a.mp4` }, { title: 'X', url: `${ranged.url}/b.mp4`, provider: 'nope' }] }, owner.token);
+  t.is(bulk.status, 400);
+  t.deepEqual(bulk.body.issues.map((issue) => issue.key), ['items.1.provider']);
+
+  const listed = await bed.call<{ providers: Array<{ name: string; proxy: string }>; movieProxy: boolean }>('GET', '/api/media/providers');
+  t.is(listed.status, 200);
+  t.deepEqual(
+    listed.body.providers.map((provider) => [provider.name, provider.proxy]),
+    [['direct', 'optional'], ['hls', 'optional'], ['alist', 'required']],
+  );
+  t.true(listed.body.movieProxy);
+});
+
+test('grants: another user\'s, another item\'s, an expired and a tampered token are refused; a kicked member\'s link stops working', async (t) => {
+  const mediaId = await addItem(bed, roomId, owner, { url: `${ranged.url}/movie.mp4`, proxy: true });
+  const grants = new MediaGrants(mediaGrantKey(bed.config.credential_encryption_key));
+  const proxied = (token: string): string => `${bed.url}/media/proxy/${token}/movie.mp4`;
+  const stranger = await bed.signUp('stranger');
+  const otherRoom = await createRoom(bed, stranger);
+  const otherItem = await addItem(bed, otherRoom, stranger, { url: `${ranged.url}/movie.mp4`, proxy: true });
+  const soon = Date.now() + 60_000;
+
+  const notMember = await read(proxied(grants.sign({ roomId, userId: stranger.userId, mediaId, resource: '', expiresAt: soon })));
+  t.is(notMember.status, 403);
+  // The owner's grant for an item of a room where that item does not exist.
+  const wrongItem = await read(proxied(grants.sign({ roomId, userId: owner.userId, mediaId: otherItem, resource: '', expiresAt: soon })));
+  t.is(wrongItem.status, 403);
+  const expired = await read(proxied(grants.sign({ roomId, userId: owner.userId, mediaId, resource: '', expiresAt: Date.now() - 1000 })));
+  t.is(expired.status, 403);
+  t.regex((JSON.parse(expired.body.toString()) as { message: string }).message, /expired/);
+  const good = new URL(await proxiedUrl(bed, roomId, mediaId, owner)).pathname.split('/')[3]!;
+  const [payload, mac] = good.split('.') as [string, string];
+  const forged = JSON.parse(Buffer.from(payload, 'base64url').toString()) as unknown[];
+  forged[2] = otherItem;
+  const tampered = await read(proxied(`${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${mac}`));
+  t.is(tampered.status, 403);
+  t.is((await read(proxied(good), { range: 'bytes=0-9' })).status, 206);
+
+  const viewer = await bed.signUp('viewer');
+  await join(bed, roomId, viewer);
+  const link = await proxiedUrl(bed, roomId, mediaId, viewer);
+  t.is((await read(link, { range: 'bytes=0-9' })).status, 206);
+  const kicked = await bed.call('POST', `/api/rooms/${roomId}/members/${viewer.userId}/kick`, undefined, owner.token);
+  t.is(kicked.status, 200);
+  // Membership is re-checked every 30 s at most: the link stops working within that.
+  t.true(await eventually(async () => (await read(link, { range: 'bytes=0-9' })).status === 403, 45_000), 'the kicked member\'s link is refused');
+});
+
+test.serial('proxy.movieProxy off refuses proxied reads at once, naming the key; on again, they work', async (t) => {
+  const mediaId = await addItem(bed, roomId, owner, { url: `${ranged.url}/movie.mp4`, proxy: true });
+  const url = await proxiedUrl(bed, roomId, mediaId, owner);
+  await bed.set('proxy', { movieProxy: false });
+  try {
+    const off = await read(url, { range: 'bytes=0-9' });
+    t.is(off.status, 403);
+    t.regex((JSON.parse(off.body.toString()) as { message: string }).message, /proxy\.movieProxy/);
+    const play = await bed.call<{ message: string }>('GET', `/api/rooms/${roomId}/playlist/${mediaId}/play`, undefined, owner.token);
+    t.is(play.status, 403);
+    t.regex(play.body.message, /proxy\.movieProxy/);
+  } finally {
+    await bed.set('proxy', { movieProxy: true });
+  }
+  t.is((await read(url, { range: 'bytes=0-9' })).status, 206);
+});
+
+test.serial('cors.allowedOrigins governs /media/* live, preflight included; the API\'s startup list does not', async (t) => {
+  const mediaId = await addItem(bed, roomId, owner, { url: `${ranged.url}/movie.mp4`, proxy: true });
+  const url = await proxiedUrl(bed, roomId, mediaId, owner);
+  const site = 'https://player.example.org';
+  const preflight = async (origin: string): Promise<Response> =>
+    fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'range' } });
+
+  t.is((await read(url, { origin: site, range: 'bytes=0-0' })).headers.get('access-control-allow-origin'), null);
+  await bed.set('cors', { allowedOrigins: [site] });
+  try {
+    const allowed = await read(url, { origin: site, range: 'bytes=0-0' });
+    t.is(allowed.headers.get('access-control-allow-origin'), site);
+    t.regex(allowed.headers.get('access-control-expose-headers') ?? '', /content-range/);
+    const answer = await preflight(site);
+    t.is(answer.status, 204);
+    t.is(answer.headers.get('access-control-allow-origin'), site);
+    t.regex(answer.headers.get('access-control-allow-headers') ?? '', /range/);
+    // The API's own origin list (server.cors_allowed_origins) does not open /media/*.
+    const apiOrigin = bed.config.server.cors_allowed_origins[0]!;
+    t.is((await read(url, { origin: apiOrigin, range: 'bytes=0-0' })).headers.get('access-control-allow-origin'), null);
+  } finally {
+    await bed.set('cors', { allowedOrigins: [] });
+  }
+  t.is((await read(url, { origin: site, range: 'bytes=0-0' })).headers.get('access-control-allow-origin'), null);
+  t.is((await preflight(site)).headers.get('access-control-allow-origin'), null);
+});
+
+test('the web client\'s page fallback does not answer /media/ paths', async (t) => {
+  const answer = await read(`${bed.url}/media/nothing-here`);
+  t.is(answer.status, 404);
+  t.regex(answer.headers.get('content-type') ?? '', /json/);
+});
+
+test('a client that goes away aborts the upstream read', async (t) => {
+  const mediaId = await addItem(bed, roomId, owner, { url: `${recorderUrl}/endless.mp4`, proxy: true });
+  const url = await proxiedUrl(bed, roomId, mediaId, owner);
+  const closed = new Promise<void>((resolve) => (endlessClosed = resolve));
+  const aborter = new AbortController();
+  const response = await fetch(url, { signal: aborter.signal });
+  t.is(response.status, 200);
+  const reader = response.body!.getReader();
+  t.false((await reader.read()).done, 'bytes flow');
+  aborter.abort();
+  const outcome = await Promise.race([closed.then(() => 'closed'), new Promise((resolve) => setTimeout(() => resolve('still open'), 10_000))]);
+  t.is(outcome, 'closed');
+});
+
+test('the proxy counts the bytes it sends on /metrics', async (t) => {
+  const mediaId = await addItem(bed, roomId, owner, { url: `${ranged.url}/movie.mp4`, proxy: true });
+  const url = await proxiedUrl(bed, roomId, mediaId, owner);
+  t.is((await read(url, { range: 'bytes=0-999' })).status, 206);
+  const metrics = await (await fetch(`${bed.url}/metrics`)).text();
+  const sent = /^media_proxy_bytes_total (\d+)/m.exec(metrics);
+  t.truthy(sent, 'media_proxy_bytes_total is exported');
+  t.true(Number(sent![1]) >= 1000);
+});
