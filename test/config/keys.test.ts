@@ -29,6 +29,7 @@ test('secrets are marked sensitive, ordinary keys are not', (t) => {
     'management.token',
     'security.opaque_server_setup_secret',
     'smtp.password',
+    'turn.shared_secret',
   ]);
   t.is(findKey('database.url')?.sensitivity, 'url_credentials');
   t.is(findKey('server.port')?.sensitivity, 'none');
