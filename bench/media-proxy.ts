@@ -103,7 +103,9 @@ export function cacheRangeReader(cache: SliceCache, resource: SliceResource): Ra
 export async function cacheHttpServer(cache: SliceCache, resource: SliceResource): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const left = new AbortController();
-    res.once('close', () => left.abort(new Error('the client left')));
+    res.once('close', () => {
+      if (!res.writableFinished) left.abort(new Error('the client left'));
+    });
     const range = req.headers.range;
     cache.serve({ method: req.method === 'HEAD' ? 'HEAD' : 'GET', range }, resource, left.signal).then(
       async (answer) => {

@@ -224,7 +224,12 @@ export class SliceCache implements SliceCacheApi {
     };
     const status = plan.kind === 'range' ? 206 : 200;
     if (read.method === 'HEAD' || end < start) return { kind: 'served', status, headers, body: read.method === 'HEAD' ? null : Readable.from([]) };
-    const body = Readable.from(this.bodyOf(key, resource, meta, start, end, signal, fresh), { objectMode: false });
+    // A client that leaves (a seek, a closed player) makes the resource's readahead useless. Its
+    // signal may also abort once it has read everything (a server aborting on every 'close'):
+    // only a body not read to its end counts as leaving.
+    const left = (): boolean => signal.aborted && !body.readableEnded;
+    const body: Readable = Readable.from(this.bodyOf(key, resource, meta, start, end, signal, fresh, left), { objectMode: false });
+    signal.addEventListener('abort', () => left() && this.readahead.abandoned(key), { once: true });
     return { kind: 'served', status, headers, body };
   }
 
@@ -237,15 +242,13 @@ export class SliceCache implements SliceCacheApi {
     to: number,
     signal: AbortSignal,
     fresh: Map<number, FreshSlice>,
+    left: () => boolean,
   ): AsyncGenerator<Buffer> {
     const S = this.sliceBytes;
     const lastIndex = Math.ceil(version.size / S) - 1;
     const readAhead: SliceFetch = (i, s) => this.fetchAhead(key, resource, i, s);
     let ended = false;
     this.readahead.enter(key);
-    // A client leaving (a seek, a closed player) may do so after the last chunk was produced
-    // but before it was sent: its signal, not the end of this generator, says it left.
-    signal.addEventListener('abort', () => this.readahead.abandoned(key), { once: true });
     try {
       for (let i = Math.floor(from / S); i <= Math.floor(to / S); i++) {
         const base = i * S;
@@ -266,7 +269,8 @@ export class SliceCache implements SliceCacheApi {
       }
       ended = true;
     } finally {
-      this.readahead.leave(key, !ended || signal.aborted);
+      // The last chunk produced is not the last chunk read: the client may still leave after.
+      this.readahead.leave(key, !ended || left());
     }
   }
 

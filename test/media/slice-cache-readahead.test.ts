@@ -13,7 +13,7 @@ import type { SliceCache } from '../../media/cache/slice-cache.js';
 import type { SliceResource } from '../../media/cache/types.js';
 import { eventually, withDeadline } from '../fixtures/deadline.js';
 import { startNginx, type Nginx } from '../fixtures/nginx.js';
-import { httpSliceResource } from '../fixtures/slice-upstream.js';
+import { httpSliceResource, readAll } from '../fixtures/slice-upstream.js';
 import { cacheFiles, openCache, randomFile, read, removeDir, SLICE, tempDir, upstreamRequests } from './slice-cache-bed.js';
 
 let root: string;
@@ -97,9 +97,15 @@ async function startHoldingUpstream(content: Buffer, holdFrom: number): Promise<
   return upstream;
 }
 
-/** Reads slice `i` of the resource in one request and checks its bytes. */
+/**
+ * Reads slice `i` of the resource in one request and checks its bytes. Its signal is aborted
+ * once the body was read, as a server that aborts on every response 'close' does: that is not
+ * a client leaving.
+ */
 async function readSlice(cache: SliceCache, resource: SliceResource, content: Buffer, i: number): Promise<boolean> {
-  const answer = await read(cache, resource, sliceRange(i));
+  const client = new AbortController();
+  const answer = await read(cache, resource, sliceRange(i), 'GET', client.signal);
+  client.abort();
   return answer.status === 206 && answer.body.equals(content.subarray(i * SLICE, (i + 1) * SLICE));
 }
 
@@ -183,6 +189,32 @@ test('when the last reader leaves before its answer ends, its readahead is abort
     await cache.settled();
     await eventually(async () => !(await cacheFiles(dir)).some((f) => f.name.startsWith('.tmp-')), 10_000, 'no temporary file');
     t.like(cache.stats(), { readaheads: 2, entries: 2 });
+  } finally {
+    upstream.release();
+    await cache.close();
+    await upstream.stop();
+  }
+});
+
+test('a client signal aborted after the whole answer was read leaves the readahead running', async (t) => {
+  const content = randomBytes(4 * SLICE);
+  const upstream = await startHoldingUpstream(content, 2 * SLICE);
+  const cache = await openCache(await cacheDir());
+  const resource = httpSliceResource(upstream.url);
+  try {
+    t.true(await readSlice(cache, resource, content, 0));
+    const client = new AbortController();
+    const answer = await cache.serve({ method: 'GET', range: sliceRange(1) }, resource, client.signal);
+    t.true((await readAll(answer.kind === 'served' ? answer.body : null)).equals(content.subarray(SLICE, 2 * SLICE)));
+    const ahead = await Promise.all([upstream.arrived(sliceRange(2)), upstream.arrived(sliceRange(3))]);
+    // A server aborting its request signal on every response 'close', finished or not.
+    client.abort();
+    upstream.release();
+    for (const request of ahead) t.is(await withDeadline(request.outcome, 10_000, 'the readahead to finish'), 'finished');
+    await cache.settled();
+    t.like(cache.stats(), { readaheads: 2, entries: 4 });
+    t.true(await readSlice(cache, resource, content, 2));
+    t.is(upstream.requests.length, 4);
   } finally {
     upstream.release();
     await cache.close();
