@@ -5,22 +5,33 @@
  * slice counted from nginx's access log.
  *
  * Run alone (`node dist/bench/media-proxy.js`, or through infra/bench.sh) it prints nginx's
- * direct throughput and the slice cache's on a miss and on a hit, driven directly through
- * `SliceCache.serve` with the test node:http upstream fetch (test/fixtures/slice-upstream.ts):
- * that is the cache's own cost, without the proxy's HTTP hop to the client. The exported
- * functions take a `RangeReader`, so the same figures can be taken through the proxy's URL
- * once it exists: `sequentialThroughput(httpRangeReader(proxyUrl), size)`.
+ * direct throughput and the slice cache's on a miss and on a hit, each on a fresh cache:
+ *   - driven directly through `SliceCache.serve` with the test node:http upstream fetch
+ *     (test/fixtures/slice-upstream.ts), readahead off and on, side by side in one run (the
+ *     machine's load moves figures by a factor of two between runs): the cache's own cost;
+ *   - through an HTTP hop (`cacheHttpServer`, a node:http server in this process answering
+ *     from `serve` the way the proxy route does), readahead on: closer to what the proxy adds,
+ *     pessimistic since the client shares this process's one thread.
+ * The exported functions take a `RangeReader`, so the same figures can be taken through the
+ * proxy's URL: `sequentialThroughput(httpRangeReader(proxyUrl), size)`.
  *
  * Options through the environment: BENCH_MEDIA_BYTES (file size, default 1 GiB),
- * BENCH_MEDIA_CONCURRENT_BYTES (bytes each of the 16 readers reads, default 64 MiB).
+ * BENCH_MEDIA_CONCURRENT_BYTES (bytes each of the 16 readers reads, default 64 MiB),
+ * BENCH_MEDIA_CACHE_DIR (parent of the cache directories, default the OS temporary directory;
+ * point it at a tmpfs to take the disk out of the figures), BENCH_MEDIA_UPSTREAM_DELAY_MS (a
+ * delay before every upstream request, direct and through the cache alike, standing in for an
+ * upstream that is not on loopback; default 0).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, open, rm } from 'node:fs/promises';
-import { request } from 'node:http';
+import { once } from 'node:events';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SliceCache } from '../media/cache/slice-cache.js';
+import { SliceCache, type SliceCacheOptions } from '../media/cache/slice-cache.js';
 import type { SliceResource } from '../media/cache/types.js';
 import { createLogger } from '../observability/logger.js';
 import { startNginx, type Nginx } from '../test/fixtures/nginx.js';
@@ -85,6 +96,44 @@ export function cacheRangeReader(cache: SliceCache, resource: SliceResource): Ra
   };
 }
 
+/**
+ * A node:http server answering every GET with `cache.serve` for `resource`, the way the proxy
+ * route does (status, headers, body piped; a client that leaves aborts the read).
+ */
+export async function cacheHttpServer(cache: SliceCache, resource: SliceResource): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    const left = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) left.abort(new Error('the client left'));
+    });
+    const range = req.headers.range;
+    cache.serve({ method: req.method === 'HEAD' ? 'HEAD' : 'GET', range }, resource, left.signal).then(
+      async (answer) => {
+        if (answer.kind === 'passthrough') {
+          res.writeHead(answer.reply.status, answer.reply.headers as Record<string, string>);
+          await pipeline(answer.reply.body, res);
+          return;
+        }
+        res.writeHead(answer.status, answer.headers);
+        if (answer.body) await pipeline(answer.body, res);
+        else res.end();
+      },
+      (err: unknown) => {
+        res.writeHead(502).end(String(err));
+      },
+    ).catch(() => res.destroy());
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 export interface Throughput {
   bytes: number;
   seconds: number;
@@ -145,11 +194,56 @@ export async function concurrentReaders(
 
 const fmt = (t: Throughput): string => `${t.mbPerSecond.toFixed(0).padStart(6)} MB/s  (${(t.bytes / MiB).toFixed(0)} MiB in ${t.seconds.toFixed(2)} s)`;
 
+interface CacheRun {
+  name: string;
+  via: 'serve' | 'http';
+  options: Partial<SliceCacheOptions>;
+}
+
+const RUNS: CacheRun[] = [
+  { name: 'serve, readahead off', via: 'serve', options: { readahead: { depth: 0 } } },
+  { name: 'serve, readahead on ', via: 'serve', options: {} },
+  { name: 'http,  readahead on ', via: 'http', options: {} },
+];
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `read`, each range asked for `delayMs` later (an upstream further away than loopback). */
+export function delayedReader(read: RangeReader, delayMs: number): RangeReader {
+  return delayMs > 0 ? async (start, end) => sleep(delayMs).then(() => read(start, end)) : read;
+}
+
+function delayedResource(resource: SliceResource, delayMs: number): SliceResource {
+  if (delayMs <= 0) return resource;
+  return { identity: resource.identity, fetch: async (range, validators, signal) => sleep(delayMs).then(() => resource.fetch(range, validators, signal)) };
+}
+
+/** A miss then a hit reading the whole file in 2 MiB ranges, on a fresh cache. */
+async function missThenHit(run: CacheRun, url: string, size: number, parent: string, delayMs: number): Promise<{ miss: Throughput; hit: Throughput; stats: string }> {
+  const dir = await mkdtemp(join(parent, 'svc-bench-slices-'));
+  const cache = await SliceCache.open({ dir, maxBytes: size + 8 * RANGE_BYTES, logger: createLogger({ level: 'warn', destination: 'stderr' }), ...run.options });
+  const resource = delayedResource(httpSliceResource(url), delayMs);
+  const server = run.via === 'http' ? await cacheHttpServer(cache, resource) : undefined;
+  try {
+    const reader = server ? httpRangeReader(server.url) : cacheRangeReader(cache, resource);
+    const miss = await sequentialThroughput(reader, size);
+    await cache.settled(); // every slice on disk: the hit run reads files, not the bytes still being written
+    const hit = await sequentialThroughput(reader, size);
+    return { miss, hit, stats: JSON.stringify(cache.stats()) };
+  } finally {
+    await server?.close();
+    await cache.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const size = Number(process.env.BENCH_MEDIA_BYTES ?? GiB);
   const crowdBytes = Math.min(size, Number(process.env.BENCH_MEDIA_CONCURRENT_BYTES ?? 64 * MiB));
+  const parent = process.env.BENCH_MEDIA_CACHE_DIR ?? tmpdir();
+  const delayMs = Number(process.env.BENCH_MEDIA_UPSTREAM_DELAY_MS ?? 0);
   const root = await mkdtemp(join(tmpdir(), 'svc-bench-media-'));
-  const cacheDir = await mkdtemp(join(tmpdir(), 'svc-bench-slices-'));
+  const cacheDir = await mkdtemp(join(parent, 'svc-bench-slices-'));
   let nginx: Nginx | undefined;
   let cache: SliceCache | undefined;
   try {
@@ -161,17 +255,17 @@ async function main(): Promise<void> {
     const url = `${nginx.url}/${file.name}`;
 
     await sequentialThroughput(httpRangeReader(url), Math.min(size, 64 * MiB)); // warm-up
-    const direct = await sequentialThroughput(httpRangeReader(url), size);
-    cache = await SliceCache.open({ dir: cacheDir, maxBytes: size + 2 * crowdBytes + 8 * RANGE_BYTES, logger: createLogger({ level: 'warn', destination: 'stderr' }) });
-    const viaCache = cacheRangeReader(cache, httpSliceResource(url));
-    const miss = await sequentialThroughput(viaCache, size);
-    await cache.settled(); // every slice on disk: the hit run reads files, not the bytes still being written
-    const hit = await sequentialThroughput(viaCache, size);
-    console.log(`sequential reads in 2 MiB ranges of a ${(size / MiB).toFixed(0)} MiB file`);
-    console.log(`  nginx direct (node:http client)   ${fmt(direct)}`);
-    console.log(`  slice cache, miss (serve direct)  ${fmt(miss)}  ratio ${(miss.mbPerSecond / direct.mbPerSecond).toFixed(2)} (proxy target >= 0.6)`);
-    console.log(`  slice cache, hit  (serve direct)  ${fmt(hit)}  ratio ${(hit.mbPerSecond / direct.mbPerSecond).toFixed(2)} (proxy target >= 0.9)`);
+    const direct = await sequentialThroughput(delayedReader(httpRangeReader(url), delayMs), size);
+    console.log(`sequential reads in 2 MiB ranges of a ${(size / MiB).toFixed(0)} MiB file (ratios to nginx direct; proxy targets: miss >= 0.6, hit >= 0.9)${delayMs > 0 ? `, upstream ${delayMs} ms away` : ''}`);
+    console.log(`  nginx direct (node:http client)        ${fmt(direct)}`);
+    for (const run of RUNS) {
+      const { miss, hit, stats } = await missThenHit(run, url, size, parent, delayMs);
+      console.log(`  ${run.name}  miss  ${fmt(miss)}  ratio ${(miss.mbPerSecond / direct.mbPerSecond).toFixed(2)}`);
+      console.log(`  ${run.name}  hit   ${fmt(hit)}  ratio ${(hit.mbPerSecond / direct.mbPerSecond).toFixed(2)}`);
+      console.log(`    cache: ${stats}`);
+    }
 
+    cache = await SliceCache.open({ dir: cacheDir, maxBytes: 2 * crowdBytes + 8 * RANGE_BYTES, logger: createLogger({ level: 'warn', destination: 'stderr' }) });
     const crowd = await concurrentReaders(cacheRangeReader(cache, httpSliceResource(`${nginx.url}/${crowdFile.name}`)), nginx, `/${crowdFile.name}`, { bytes: crowdBytes });
     console.log(
       `${crowd.readers} concurrent readers of ${(crowdBytes / MiB).toFixed(0)} MiB uncached: ${crowd.upstreamRequests} upstream requests for ${crowd.slices} slices, ` +

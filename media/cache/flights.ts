@@ -21,6 +21,10 @@ export class Flights<T> {
     return this.running.size;
   }
 
+  has(id: string): boolean {
+    return this.running.has(id);
+  }
+
   /** Waits for the flight `id`, starting it with `work` when none is running. */
   join(id: string, work: (signal: AbortSignal) => Promise<T>, signal: AbortSignal): Promise<T> {
     if (signal.aborted) return Promise.reject(signal.reason as Error);

@@ -6,12 +6,13 @@
  *   bytes{source}: bytes sent to clients from slices that were hits ("cache"), and bytes
  *     fetched from the upstream into slices ("upstream", once per fetch however many wait);
  *   evictions: slices deleted to stay within the size (not those dropped because the
- *     resource changed); revalidations: conditional requests sent for stale metadata.
+ *     resource changed); revalidations: conditional requests sent for stale metadata;
+ *   readaheads: slice fetches started ahead of a sequential reader (readahead.ts).
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { SliceCacheStats } from './types.js';
 
-export type SliceCounts = Pick<SliceCacheStats, 'hits' | 'misses' | 'bytesFromCache' | 'bytesFromUpstream' | 'evictions' | 'revalidations'>;
+export type SliceCounts = Pick<SliceCacheStats, 'hits' | 'misses' | 'bytesFromCache' | 'bytesFromUpstream' | 'evictions' | 'revalidations' | 'readaheads'>;
 
 export interface SliceGauges {
   entries(): number;
@@ -20,7 +21,7 @@ export interface SliceGauges {
 }
 
 export class SliceCacheMeter {
-  readonly counts: SliceCounts = { hits: 0, misses: 0, bytesFromCache: 0, bytesFromUpstream: 0, evictions: 0, revalidations: 0 };
+  readonly counts: SliceCounts = { hits: 0, misses: 0, bytesFromCache: 0, bytesFromUpstream: 0, evictions: 0, revalidations: 0, readaheads: 0 };
   private readonly series: ReturnType<typeof createSeries> | undefined;
 
   constructor(registry: Registry | undefined, gauges: SliceGauges) {
@@ -47,6 +48,11 @@ export class SliceCacheMeter {
   evicted(slices: number): void {
     this.counts.evictions += slices;
     this.series?.evictions.inc(slices);
+  }
+
+  readahead(): void {
+    this.counts.readaheads += 1;
+    this.series?.readaheads.inc();
   }
 
   revalidated(): void {
@@ -97,6 +103,11 @@ function createSeries(registry: Registry, gauges: SliceGauges) {
     revalidations: new Counter({
       name: 'svc_slice_cache_revalidations_total',
       help: 'Conditional upstream requests sent because cached metadata was older than the revalidation interval.',
+      registers: [registry],
+    }),
+    readaheads: new Counter({
+      name: 'svc_slice_cache_readahead_total',
+      help: 'Slice fetches started ahead of a sequential reader (readers that join them count as misses, later reads of them as hits).',
       registers: [registry],
     }),
   };

@@ -28,6 +28,7 @@ import type { Logger } from '../../observability/logger.js';
 import { planRange, probeSlice } from './client-range.js';
 import { Flights } from './flights.js';
 import { SliceCacheMeter } from './metrics.js';
+import { DEFAULT_READAHEAD, Readahead, type ReadaheadOptions, type SliceFetch } from './readahead.js';
 import { fetchSlice, type FetchedSlice } from './slice-fetch.js';
 import {
   ignoreMissing,
@@ -61,6 +62,14 @@ export interface SliceCacheOptions {
   logger: Logger;
   /** The process registry served at `/metrics`; without it no series are registered. */
   registry?: Registry;
+  /** Readahead for sequential readers (readahead.ts); `{ depth: 0 }` turns it off. */
+  readahead?: Partial<ReadaheadOptions>;
+  /**
+   * Bytes of verified slices waiting to be written to disk, at most (default 16 slices). Past
+   * it a fetched slice is answered but not cached, and readahead pauses: a disk slower than the
+   * upstream must not turn into unbounded memory.
+   */
+  maxPendingWriteBytes?: number;
 }
 
 /** A slice just fetched, in memory: its bytes and the version they belong to. */
@@ -93,6 +102,9 @@ export class SliceCache implements SliceCacheApi {
   /** Slices fetched and verified whose files are still being written (`key:index`). */
   private readonly writing = new Map<string, FreshSlice>();
   private readonly pendingWrites = new Set<Promise<void>>();
+  private pendingWriteBytes = 0;
+  private readonly maxPendingWriteBytes: number;
+  private readonly readahead: Readahead;
   private readonly meter: SliceCacheMeter;
   private readonly dir: string;
   private readonly maxBytes: number;
@@ -107,7 +119,16 @@ export class SliceCache implements SliceCacheApi {
     this.sliceBytes = options.sliceBytes ?? DEFAULT_SLICE_BYTES;
     this.revalidateAfterMs = options.revalidateAfterMs ?? DEFAULT_REVALIDATE_AFTER_MS;
     this.logger = options.logger;
+    this.maxPendingWriteBytes = options.maxPendingWriteBytes ?? 16 * this.sliceBytes;
     this.index = new SliceIndex(this.maxBytes, (evicted) => this.evicted(evicted));
+    const readahead = { ...DEFAULT_READAHEAD, ...options.readahead };
+    // Slices read ahead must not push out the ones being read: a quarter of the cache at most.
+    readahead.depth = Math.min(readahead.depth, Math.floor(this.maxBytes / this.sliceBytes / 4));
+    this.readahead = new Readahead(readahead, {
+      present: (key, i) => this.index.has(key, i) || this.writing.has(`${key}:${i}`) || this.flights.has(`${key}:${i}`),
+      wanted: () => this.pendingWriteBytes < this.maxPendingWriteBytes / 2,
+      started: () => this.meter.readahead(),
+    });
     this.meter = new SliceCacheMeter(options.registry, {
       entries: () => this.index.count,
       sizeBytes: () => this.index.bytes,
@@ -138,12 +159,16 @@ export class SliceCache implements SliceCacheApi {
    * they are written). For shutdown, benchmarks and tests that look at the directory.
    */
   async settled(): Promise<void> {
-    while (this.pendingWrites.size > 0) await Promise.all([...this.pendingWrites]);
+    while (this.pendingWrites.size > 0 || this.readahead.inFlight > 0) {
+      await this.readahead.settled();
+      await Promise.all([...this.pendingWrites]);
+    }
   }
 
   /** Aborts upstream reads in flight and finishes the slice writes; what is on disk stays for the next open. */
   async close(): Promise<void> {
     this.closed = true;
+    this.readahead.cancel();
     const reason = new AppError('unavailable', 'the slice cache is closing');
     await Promise.all([this.flights.abortAll(reason), this.revalidations.abortAll(reason)]);
     await this.settled();
@@ -199,7 +224,12 @@ export class SliceCache implements SliceCacheApi {
     };
     const status = plan.kind === 'range' ? 206 : 200;
     if (read.method === 'HEAD' || end < start) return { kind: 'served', status, headers, body: read.method === 'HEAD' ? null : Readable.from([]) };
-    const body = Readable.from(this.bodyOf(key, resource, meta, start, end, signal, fresh), { objectMode: false });
+    // A client that leaves (a seek, a closed player) makes the resource's readahead useless. Its
+    // signal may also abort once it has read everything (a server aborting on every 'close'):
+    // only a body not read to its end counts as leaving.
+    const left = (): boolean => signal.aborted && !body.readableEnded;
+    const body: Readable = Readable.from(this.bodyOf(key, resource, meta, start, end, signal, fresh, left), { objectMode: false });
+    signal.addEventListener('abort', () => left() && this.readahead.abandoned(key), { once: true });
     return { kind: 'served', status, headers, body };
   }
 
@@ -212,22 +242,35 @@ export class SliceCache implements SliceCacheApi {
     to: number,
     signal: AbortSignal,
     fresh: Map<number, FreshSlice>,
+    left: () => boolean,
   ): AsyncGenerator<Buffer> {
     const S = this.sliceBytes;
-    for (let i = Math.floor(from / S); i <= Math.floor(to / S); i++) {
-      const base = i * S;
-      const start = Math.max(from, base) - base;
-      const end = Math.min(to, base + S - 1) - base;
-      const source = await this.openSlice(key, resource, version, i, signal, fresh, end - start + 1);
-      if (source.kind === 'memory') {
-        yield source.bytes.subarray(start, end + 1);
-        continue;
+    const lastIndex = Math.ceil(version.size / S) - 1;
+    const readAhead: SliceFetch = (i, s) => this.fetchAhead(key, resource, i, s);
+    let ended = false;
+    this.readahead.enter(key);
+    try {
+      for (let i = Math.floor(from / S); i <= Math.floor(to / S); i++) {
+        const base = i * S;
+        const start = Math.max(from, base) - base;
+        const end = Math.min(to, base + S - 1) - base;
+        const source = await this.openSlice(key, resource, version, i, signal, fresh, end - start + 1);
+        // With this slice in hand, fetch the next ones while it is sent, if the reader is sequential.
+        this.readahead.read(key, i, base + end === Math.min(version.size, base + S) - 1, lastIndex, readAhead);
+        if (source.kind === 'memory') {
+          yield source.bytes.subarray(start, end + 1);
+          continue;
+        }
+        try {
+          for await (const chunk of source.handle.createReadStream({ start, end, highWaterMark: READ_CHUNK, autoClose: false })) yield chunk as Buffer;
+        } finally {
+          await source.handle.close();
+        }
       }
-      try {
-        for await (const chunk of source.handle.createReadStream({ start, end, highWaterMark: READ_CHUNK, autoClose: false })) yield chunk as Buffer;
-      } finally {
-        await source.handle.close();
-      }
+      ended = true;
+    } finally {
+      // The last chunk produced is not the last chunk read: the client may still leave after.
+      this.readahead.leave(key, !ended || left());
     }
   }
 
@@ -290,6 +333,16 @@ export class SliceCache implements SliceCacheApi {
     return { kind: 'not-ranged', reply: result.reply };
   }
 
+  /** A readahead fetch: a flight like a reader's, but neither a hit nor a miss. */
+  private async fetchAhead(key: string, resource: SliceResource, i: number, signal: AbortSignal): Promise<void> {
+    const result = await this.flights.join(`${key}:${i}`, (s) => this.fetchIntoCache(key, resource, i, s), signal);
+    if (result.kind === 'not-ranged' && !result.claimed) {
+      // Nobody asked for this reply: a reader asking for the slice gets 'retry' and asks again.
+      result.claimed = true;
+      result.reply.body.destroy();
+    }
+  }
+
   private async fetchIntoCache(key: string, resource: SliceResource, i: number, signal: AbortSignal): Promise<FlightResult> {
     const start = i * this.sliceBytes;
     // The full slice is always asked for: the upstream clips it at the end of the resource and
@@ -340,11 +393,18 @@ export class SliceCache implements SliceCacheApi {
    */
   private keep(key: string, i: number, slice: FetchedSlice): ResourceMeta {
     const meta = this.adopt(key, slice);
+    if (this.pendingWriteBytes + slice.length > this.maxPendingWriteBytes) {
+      // The disk is behind: answer the readers from memory but do not cache this slice.
+      this.logger.debug({ key, slice: i, pendingWriteBytes: this.pendingWriteBytes }, 'slice cache: write backlog full, slice not cached');
+      return meta;
+    }
     const id = `${key}:${i}`;
     const fresh: FreshSlice = { kind: 'stored', bytes: slice.bytes, gen: meta.gen };
     this.writing.set(id, fresh);
+    this.pendingWriteBytes += slice.length;
     const written: Promise<void> = this.write(key, i, meta, slice.length, fresh.bytes).finally(() => {
       if (this.writing.get(id) === fresh) this.writing.delete(id);
+      this.pendingWriteBytes -= slice.length;
       this.pendingWrites.delete(written);
     });
     this.pendingWrites.add(written);

@@ -55,6 +55,8 @@ export interface SliceCacheStats {
   bytesFromUpstream: number;
   evictions: number;
   revalidations: number;
+  /** Slice fetches started ahead of a sequential reader (added with readahead). */
+  readaheads: number;
   entries: number;
   sizeBytes: number;
   maxBytes: number;

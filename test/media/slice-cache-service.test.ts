@@ -67,6 +67,7 @@ test('hits, misses, bytes and size show on /metrics and in svc system stats', as
     bytesFromUpstream: SLICE,
     evictions: 0,
     revalidations: 0,
+    readaheads: 0,
     entries: 1,
     sizeBytes: SLICE,
     maxBytes: 16 * MiB,
