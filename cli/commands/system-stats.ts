@@ -10,7 +10,7 @@ export class SystemStatsCommand extends SvcCommand {
     category: 'Diagnostics',
     description: 'Show the state of a running replica',
     details: `
-      Asks a running \`svc serve\` through its management endpoint for: version, deployment method, uptime, process roles, replica id, connected clients, active actors, memory, the state of every dependency (PostgreSQL, migrations, Redis, NATS, Temporal) and, on a gateway with \`proxy_slice_cache.enabled\`, the slice cache's hits, misses, bytes, evictions, revalidations and size. The CLI and the server must agree on \`management.endpoint\` (or \`SVC_MANAGEMENT_ENDPOINT\`) and, for TCP, \`management.token\`.
+      Asks a running \`svc serve\` through its management endpoint for: version, deployment method, uptime, process roles, replica id, connected clients, active actors, memory, the state of every dependency (PostgreSQL, migrations, Redis, NATS, Temporal) and, on a gateway with \`proxy_slice_cache.enabled\`, the slice cache's hits, misses, bytes, evictions, revalidations, readaheads and size. The CLI and the server must agree on \`management.endpoint\` (or \`SVC_MANAGEMENT_ENDPOINT\`) and, for TCP, \`management.token\`.
     `,
     examples: [
       ['Stats of the local replica', '$0 system stats'],
@@ -61,6 +61,7 @@ export class SystemStatsCommand extends SvcCommand {
             ['bytes from cache / upstream', `${mib(cache.bytesFromCache)} / ${mib(cache.bytesFromUpstream)}`],
             ['evictions', String(cache.evictions)],
             ['revalidations', String(cache.revalidations)],
+            ['readaheads', String(cache.readaheads)],
             ['size', `${mib(cache.sizeBytes)} of ${mib(cache.maxBytes)} (${cache.entries} slices)`],
           ],
         ),

@@ -19,9 +19,10 @@ const HASHED_PREFIX = '/assets/';
 const INDEX = 'index.html';
 
 /**
- * Same-origin everything, except media: until the media proxy (issue 12) serves every item
- * from this origin, a playlist item is fetched by the browser from the URL a member added, so
- * `media-src`/`connect-src` (hls.js and mpegts.js fetch with XHR/fetch) admit http(s) hosts.
+ * Same-origin everything, except media: an item played without the media proxy (its `proxy`
+ * switch off, or `proxy.movieProxy` off on this server) is fetched by the browser from the URL
+ * a member added, so `media-src`/`connect-src` (hls.js and mpegts.js fetch with XHR/fetch) admit
+ * http(s) hosts. Proxied items and livestreams come from this origin (`/media/`).
  * Scripts, styles, fonts and frames never come from elsewhere; `wasm-unsafe-eval` is what
  * OPAQUE's WebAssembly needs and does not allow `eval` of scripts.
  */

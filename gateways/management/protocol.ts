@@ -165,6 +165,8 @@ export interface SystemStats {
     bytesFromUpstream: number;
     evictions: number;
     revalidations: number;
+    /** Slices fetched ahead of a sequential reader. */
+    readaheads: number;
     entries: number;
     sizeBytes: number;
     maxBytes: number;

@@ -159,7 +159,8 @@ test('unknown providers and items a provider refuses are rejected when added, na
   t.is(listed.status, 200);
   t.deepEqual(
     listed.body.providers.map((provider) => [provider.name, provider.proxy]),
-    [['direct', 'optional'], ['hls', 'optional'], ['alist', 'required']],
+    // `live` too: the bed runs RTMP ingest, and livestreams are served by this service itself.
+    [['direct', 'optional'], ['hls', 'optional'], ['alist', 'required'], ['live', 'never']],
   );
   t.true(listed.body.movieProxy);
 });

@@ -115,6 +115,15 @@ export const MyStanding = z
   })
   .meta({ id: 'MyStanding' });
 
+export const VoiceParticipant = z
+  .strictObject({
+    userId: z.string(),
+    name: z.string(),
+    muted: z.boolean(),
+    joinedAt: ms('Joined the call'),
+  })
+  .meta({ id: 'VoiceParticipant' });
+
 export const MemberRoomView = z
   .strictObject({
     access: z.literal('member'),
@@ -125,6 +134,7 @@ export const MemberRoomView = z
     bannedMembers: z.array(MemberView).optional().meta({ description: 'With manage_members' }),
     playlist: z.array(MediaItem).optional().meta({ description: 'With view_media_resources' }),
     liveOnline: z.array(z.string()).optional().meta({ description: 'With view_media_resources: ids of the live items on air now' }),
+    voice: z.array(VoiceParticipant).optional().meta({ description: "With use_webrtc: who is in the room's voice call, in join order" }),
     playback: PlaybackView,
     seq: z.number().int().meta({ description: 'The last room event this view reflects; realtime events after it continue it' }),
   })
