@@ -29,10 +29,10 @@ const crowdBytes = Math.min(size, Number(process.env.BENCH_MEDIA_CONCURRENT_BYTE
 
 const fmt = (t: Throughput): string => `${t.mbPerSecond.toFixed(0).padStart(6)} MB/s (${(t.bytes / MiB).toFixed(0)} MiB in ${t.seconds.toFixed(2)} s)`;
 
-/** The gateway's slice cache size from /metrics: disk writes finish after the readers are answered. */
-async function cachedBytes(gatewayUrl: string): Promise<number> {
+/** A series of the gateway's /metrics (the slice cache's, which have no labels). */
+async function metric(gatewayUrl: string, name: string): Promise<number> {
   const text = await (await fetch(`${gatewayUrl}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('svc_slice_cache_size_bytes'));
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
@@ -72,11 +72,12 @@ async function main(): Promise<void> {
     const nginxDirect = await sequentialThroughput(httpRangeReader(direct), size);
     const miss = await sequentialThroughput(httpRangeReader(viaProxy), size);
     const gatewayUrl = gateway.httpUrl;
-    if (!(await eventually(async () => (await cachedBytes(gatewayUrl)) >= size, 60_000))) console.log('  (the cache had not written every slice after 60 s)');
+    if (!(await eventually(async () => (await metric(gatewayUrl, 'svc_slice_cache_size_bytes')) >= size, 60_000))) console.log('  (the cache had not written every slice after 60 s)');
+    const readaheads = await metric(gatewayUrl, 'svc_slice_cache_readahead_total');
     const hit = await sequentialThroughput(httpRangeReader(viaProxy), size);
     console.log(`media proxy: sequential reads of a ${(size / MiB).toFixed(0)} MiB file in 2 MiB ranges`);
     console.log(`  nginx direct              ${fmt(nginxDirect)}`);
-    console.log(`  proxy, slice cache miss   ${fmt(miss)}  ratio ${(miss.mbPerSecond / nginxDirect.mbPerSecond).toFixed(2)} (target >= 0.6)`);
+    console.log(`  proxy, slice cache miss   ${fmt(miss)}  ratio ${(miss.mbPerSecond / nginxDirect.mbPerSecond).toFixed(2)} (target >= 0.6), ${readaheads} of ${size / (2 * MiB)} slices read ahead`);
     console.log(`  proxy, slice cache hit    ${fmt(hit)}  ratio ${(hit.mbPerSecond / nginxDirect.mbPerSecond).toFixed(2)} (target >= 0.9)`);
 
     const crowd = await concurrentReaders(httpRangeReader(crowdViaProxy), nginx, `/${crowdFile.name}`, { bytes: crowdBytes });
