@@ -11,7 +11,8 @@ import { SliceCache, type SliceCacheOptions } from '../../media/cache/slice-cach
 import type { ClientRead, SliceResource } from '../../media/cache/types.js';
 import { createLogger } from '../../observability/logger.js';
 import { waitFor } from '../fixtures/deadline.js';
-import type { Nginx, UpstreamRequest } from '../fixtures/nginx.js';
+import type { TestFn } from 'ava';
+import { startNginx, type Nginx, type UpstreamRequest } from '../fixtures/nginx.js';
 import { readAll } from '../fixtures/slice-upstream.js';
 
 export const MiB = 1024 * 1024;
@@ -82,4 +83,41 @@ export async function cacheFiles(dir: string): Promise<Array<{ name: string; siz
 
 export async function removeDir(dir: string | undefined): Promise<void> {
   if (dir) await rm(dir, { recursive: true, force: true });
+}
+
+export interface ServedFiles {
+  /** The folder nginx serves; tests write their files into it. */
+  readonly root: string;
+  readonly nginx: Nginx;
+  /** A fresh cache folder, removed after the file's tests. */
+  cacheDir(): Promise<string>;
+}
+
+/** A served folder behind Debian's nginx for one test file, removed with its cache folders afterwards. */
+export function servedFiles(test: TestFn): ServedFiles {
+  const dirs: string[] = [];
+  let root = '';
+  let nginx: Nginx | undefined;
+  test.before(async () => {
+    root = await tempDir('svc-slice-root-');
+    nginx = await startNginx({ root });
+  });
+  test.after.always(async () => {
+    await nginx?.stop();
+    await Promise.all([root, ...dirs].map(removeDir));
+  });
+  return {
+    get root() {
+      return root;
+    },
+    get nginx() {
+      if (!nginx) throw new Error('nginx is not started yet (servedFiles starts it in test.before)');
+      return nginx;
+    },
+    async cacheDir() {
+      const dir = await tempDir('svc-slice-cache-');
+      dirs.push(dir);
+      return dir;
+    },
+  };
 }

@@ -12,29 +12,10 @@ import test from 'ava';
 import type { SliceCache } from '../../media/cache/slice-cache.js';
 import type { SliceResource } from '../../media/cache/types.js';
 import { eventually, withDeadline } from '../fixtures/deadline.js';
-import { startNginx, type Nginx } from '../fixtures/nginx.js';
 import { httpSliceResource, readAll } from '../fixtures/slice-upstream.js';
-import { cacheFiles, openCache, randomFile, read, removeDir, SLICE, tempDir, upstreamRequests } from './slice-cache-bed.js';
+import { cacheFiles, openCache, randomFile, read, servedFiles, SLICE, upstreamRequests } from './slice-cache-bed.js';
 
-let root: string;
-let nginx: Nginx;
-const dirs: string[] = [];
-
-test.before(async () => {
-  root = await tempDir('svc-slice-root-');
-  nginx = await startNginx({ root });
-});
-
-test.after.always(async () => {
-  await nginx?.stop();
-  await Promise.all([root, ...dirs].map(removeDir));
-});
-
-async function cacheDir(): Promise<string> {
-  const dir = await tempDir('svc-slice-cache-');
-  dirs.push(dir);
-  return dir;
-}
+const files = servedFiles(test);
 
 const sliceRange = (i: number): string => `bytes=${i * SLICE}-${(i + 1) * SLICE - 1}`;
 
@@ -110,9 +91,9 @@ async function readSlice(cache: SliceCache, resource: SliceResource, content: Bu
 }
 
 test('a sequential reader has the next slices fetched ahead, each once', async (t) => {
-  const file = await randomFile(root, 'seq.bin', 4 * SLICE);
-  const cache = await openCache(await cacheDir());
-  const resource = httpSliceResource(`${nginx.url}/seq.bin`);
+  const file = await randomFile(files.root, 'seq.bin', 4 * SLICE);
+  const cache = await openCache(await files.cacheDir());
+  const resource = httpSliceResource(`${files.nginx.url}/seq.bin`);
   t.true(await readSlice(cache, resource, file, 0));
   t.is(cache.stats().readaheads, 0, 'one slice read says nothing about what comes next');
   // Slice 1 after slice 0, read to its end: slices 2 and 3 are fetched ahead (depth 2).
@@ -120,27 +101,27 @@ test('a sequential reader has the next slices fetched ahead, each once', async (
   t.like(cache.stats(), { readaheads: 2, entries: 4 });
   t.true(await readSlice(cache, resource, file, 2));
   t.true(await readSlice(cache, resource, file, 3));
-  const ranges = (await upstreamRequests(nginx, '/seq.bin')).map((r) => r.range);
+  const ranges = (await upstreamRequests(files.nginx, '/seq.bin')).map((r) => r.range);
   t.deepEqual([...ranges].sort(), [0, 1, 2, 3].map(sliceRange).sort());
   t.like(cache.stats(), { readaheads: 2, hits: 2, misses: 2, bytesFromUpstream: 4 * SLICE });
   await cache.close();
 });
 
 test('reads that are not sequential, or stop short of a slice end, fetch nothing ahead', async (t) => {
-  const file = await randomFile(root, 'jumps.bin', 6 * SLICE);
-  const cache = await openCache(await cacheDir());
-  const resource = httpSliceResource(`${nginx.url}/jumps.bin`);
+  const file = await randomFile(files.root, 'jumps.bin', 6 * SLICE);
+  const cache = await openCache(await files.cacheDir());
+  const resource = httpSliceResource(`${files.nginx.url}/jumps.bin`);
   for (const i of [0, 2, 4]) t.true(await readSlice(cache, resource, file, i));
   t.true((await read(cache, resource, `bytes=${3 * SLICE}-${3 * SLICE + 99}`)).body.equals(file.subarray(3 * SLICE, 3 * SLICE + 100)));
   t.is(cache.stats().readaheads, 0);
-  t.is((await upstreamRequests(nginx, '/jumps.bin')).length, 4);
+  t.is((await upstreamRequests(files.nginx, '/jumps.bin')).length, 4);
   await cache.close();
 });
 
 test('a readahead nobody claims in time is aborted upstream and leaves no slice', async (t) => {
   const content = randomBytes(4 * SLICE);
   const upstream = await startHoldingUpstream(content, 2 * SLICE);
-  const dir = await cacheDir();
+  const dir = await files.cacheDir();
   const cache = await openCache(dir, { readahead: { idleMs: 200 } });
   const resource = httpSliceResource(upstream.url);
   try {
@@ -170,7 +151,7 @@ test('a readahead nobody claims in time is aborted upstream and leaves no slice'
 test('when the last reader leaves before its answer ends, its readahead is aborted', async (t) => {
   const content = randomBytes(4 * SLICE);
   const upstream = await startHoldingUpstream(content, 2 * SLICE);
-  const dir = await cacheDir();
+  const dir = await files.cacheDir();
   const cache = await openCache(dir);
   const resource = httpSliceResource(upstream.url);
   try {
@@ -199,7 +180,7 @@ test('when the last reader leaves before its answer ends, its readahead is abort
 test('a client signal aborted after the whole answer was read leaves the readahead running', async (t) => {
   const content = randomBytes(4 * SLICE);
   const upstream = await startHoldingUpstream(content, 2 * SLICE);
-  const cache = await openCache(await cacheDir());
+  const cache = await openCache(await files.cacheDir());
   const resource = httpSliceResource(upstream.url);
   try {
     t.true(await readSlice(cache, resource, content, 0));
@@ -224,9 +205,9 @@ test('a client signal aborted after the whole answer was read leaves the readahe
 
 test('16 concurrent sequential readers with readahead cause one upstream request per slice', async (t) => {
   const slices = 8;
-  const file = await randomFile(root, 'crowd-seq.bin', slices * SLICE);
-  const cache = await openCache(await cacheDir());
-  const resource = httpSliceResource(`${nginx.url}/crowd-seq.bin`);
+  const file = await randomFile(files.root, 'crowd-seq.bin', slices * SLICE);
+  const cache = await openCache(await files.cacheDir());
+  const resource = httpSliceResource(`${files.nginx.url}/crowd-seq.bin`);
   const reader = async (): Promise<boolean> => {
     let ok = true;
     for (let i = 0; i < slices; i++) {
@@ -240,7 +221,7 @@ test('16 concurrent sequential readers with readahead cause one upstream request
   const results = await Promise.all(Array.from({ length: 16 }, reader));
   t.true(results.every(Boolean));
   await cache.settled();
-  const ranges = (await upstreamRequests(nginx, '/crowd-seq.bin')).map((r) => r.range);
+  const ranges = (await upstreamRequests(files.nginx, '/crowd-seq.bin')).map((r) => r.range);
   t.deepEqual([...ranges].sort(), Array.from({ length: slices }, (_, i) => sliceRange(i)).sort());
   t.like(cache.stats(), { entries: slices, bytesFromUpstream: slices * SLICE });
   t.true(cache.stats().readaheads >= 1);

@@ -10,29 +10,11 @@ import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { AppError } from '../../errors/app-error.js';
 import { eventually, withDeadline } from '../fixtures/deadline.js';
-import { startNginx, type Nginx } from '../fixtures/nginx.js';
+import { startNginx } from '../fixtures/nginx.js';
 import { httpSliceResource } from '../fixtures/slice-upstream.js';
-import { cacheFiles, openCache, randomFile, read, removeDir, SLICE, tempDir, upstreamRequests } from './slice-cache-bed.js';
+import { cacheFiles, openCache, randomFile, read, servedFiles, SLICE, upstreamRequests } from './slice-cache-bed.js';
 
-let root: string;
-let nginx: Nginx;
-const dirs: string[] = [];
-
-test.before(async () => {
-  root = await tempDir('svc-slice-root-');
-  nginx = await startNginx({ root });
-});
-
-test.after.always(async () => {
-  await nginx?.stop();
-  await Promise.all([root, ...dirs].map(removeDir));
-});
-
-async function cacheDir(): Promise<string> {
-  const dir = await tempDir('svc-slice-cache-');
-  dirs.push(dir);
-  return dir;
-}
+const files = servedFiles(test);
 
 const SIZE = 2 * SLICE + SLICE / 2;
 
@@ -108,12 +90,12 @@ async function startNodeUpstream(content: Buffer): Promise<NodeUpstream> {
 }
 
 test('16 concurrent readers of one uncached file cause one upstream request per slice', async (t) => {
-  const file = await randomFile(root, 'crowd.bin', SIZE);
-  const cache = await openCache(await cacheDir());
-  const resource = httpSliceResource(`${nginx.url}/crowd.bin`);
+  const file = await randomFile(files.root, 'crowd.bin', SIZE);
+  const cache = await openCache(await files.cacheDir());
+  const resource = httpSliceResource(`${files.nginx.url}/crowd.bin`);
   const bodies = await Promise.all(Array.from({ length: 16 }, () => read(cache, resource)));
   for (const body of bodies) t.true(body.body.equals(file));
-  const ranges = (await upstreamRequests(nginx, '/crowd.bin')).map((r) => r.range).sort();
+  const ranges = (await upstreamRequests(files.nginx, '/crowd.bin')).map((r) => r.range).sort();
   t.deepEqual(ranges, [0, 1, 2].map((i) => `bytes=${i * SLICE}-${(i + 1) * SLICE - 1}`).sort());
   t.like(cache.stats(), { entries: 3, bytesFromUpstream: SIZE });
   await cache.close();
@@ -122,7 +104,7 @@ test('16 concurrent readers of one uncached file cause one upstream request per 
 test('a short upstream read leaves no slice and fails the reader; the next read fetches again', async (t) => {
   const content = randomBytes(SIZE);
   const upstream = await startNodeUpstream(content);
-  const dir = await cacheDir();
+  const dir = await files.cacheDir();
   const cache = await openCache(dir);
   const resource = httpSliceResource(upstream.url);
   try {
@@ -159,7 +141,7 @@ test('a short upstream read leaves no slice and fails the reader; the next read 
 
 test('the only reader disconnecting aborts the upstream read and leaves nothing', async (t) => {
   const upstream = await startNodeUpstream(randomBytes(SIZE));
-  const dir = await cacheDir();
+  const dir = await files.cacheDir();
   const cache = await openCache(dir);
   try {
     upstream.mode = 'slow';
@@ -182,7 +164,7 @@ test('the only reader disconnecting aborts the upstream read and leaves nothing'
 test('with a second reader waiting, a disconnect leaves the slice fetch running to the end', async (t) => {
   const content = randomBytes(SIZE);
   const upstream = await startNodeUpstream(content);
-  const cache = await openCache(await cacheDir());
+  const cache = await openCache(await files.cacheDir());
   const resource = httpSliceResource(upstream.url);
   try {
     upstream.mode = 'slow';
@@ -205,9 +187,9 @@ test('with a second reader waiting, a disconnect leaves the slice fetch running 
 });
 
 test('an upstream that answers 200 to Range is passed through and nothing is written', async (t) => {
-  const file = await randomFile(root, 'plain.bin', SIZE);
-  const plain = await startNginx({ root, ranges: false });
-  const dir = await cacheDir();
+  const file = await randomFile(files.root, 'plain.bin', SIZE);
+  const plain = await startNginx({ root: files.root, ranges: false });
+  const dir = await files.cacheDir();
   const cache = await openCache(dir);
   try {
     const resource = httpSliceResource(`${plain.url}/plain.bin`);
@@ -226,8 +208,8 @@ test('an upstream that answers 200 to Range is passed through and nothing is wri
 });
 
 test('an upstream error status is a bad_gateway naming it', async (t) => {
-  const cache = await openCache(await cacheDir());
-  const err = await t.throwsAsync(read(cache, httpSliceResource(`${nginx.url}/no-such-file.bin`), 'bytes=0-1'), { instanceOf: AppError });
+  const cache = await openCache(await files.cacheDir());
+  const err = await t.throwsAsync(read(cache, httpSliceResource(`${files.nginx.url}/no-such-file.bin`), 'bytes=0-1'), { instanceOf: AppError });
   t.is(err?.code, 'bad_gateway');
   t.regex(err?.message ?? '', /answered 404/);
   await cache.close();

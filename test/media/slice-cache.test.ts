@@ -6,36 +6,17 @@
 import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { startNginx, type Nginx } from '../fixtures/nginx.js';
 import { httpSliceResource } from '../fixtures/slice-upstream.js';
-import { cacheFiles, MiB, openCache, randomFile, read, removeDir, SLICE, tempDir, upstreamRequests } from './slice-cache-bed.js';
+import { cacheFiles, MiB, openCache, randomFile, read, servedFiles, SLICE, upstreamRequests } from './slice-cache-bed.js';
 
-let root: string;
-let nginx: Nginx;
-const dirs: string[] = [];
-
-test.before(async () => {
-  root = await tempDir('svc-slice-root-');
-  nginx = await startNginx({ root });
-});
-
-test.after.always(async () => {
-  await nginx?.stop();
-  await Promise.all([root, ...dirs].map(removeDir));
-});
-
-async function cacheDir(): Promise<string> {
-  const dir = await tempDir('svc-slice-cache-');
-  dirs.push(dir);
-  return dir;
-}
+const files = servedFiles(test);
 
 /** 2.5 slices: the last slice is shorter than the others. */
 const SIZE = 2 * SLICE + SLICE / 2 + 777;
 
 test('every Range shape is answered byte for byte, cold and warm, with the upstream headers', async (t) => {
-  const file = await randomFile(root, 'shapes.mp4', SIZE);
-  const url = `${nginx.url}/shapes.mp4`;
+  const file = await randomFile(files.root, 'shapes.mp4', SIZE);
+  const url = `${files.nginx.url}/shapes.mp4`;
   const direct = await fetch(url, { method: 'HEAD' });
   const cases: Array<{ name: string; range: string | undefined; status: number; start: number; end: number }> = [
     { name: 'first byte', range: 'bytes=0-0', status: 206, start: 0, end: 0 },
@@ -48,10 +29,10 @@ test('every Range shape is answered byte for byte, cold and warm, with the upstr
     { name: 'two disjoint ranges: the whole body', range: 'bytes=0-9,100-109', status: 200, start: 0, end: SIZE - 1 },
     { name: 'no Range', range: undefined, status: 200, start: 0, end: SIZE - 1 },
   ];
-  const warm = await openCache(await cacheDir());
+  const warm = await openCache(await files.cacheDir());
   for (const temperature of ['cold', 'warm'] as const) {
     for (const c of cases) {
-      const cache = temperature === 'cold' ? await openCache(await cacheDir()) : warm;
+      const cache = temperature === 'cold' ? await openCache(await files.cacheDir()) : warm;
       const answer = await read(cache, httpSliceResource(url), c.range);
       const what = `${c.name} (${temperature})`;
       t.is(answer.status, c.status, what);
@@ -69,9 +50,9 @@ test('every Range shape is answered byte for byte, cold and warm, with the upstr
 });
 
 test('a range past the end is 416 with the size, cold and warm', async (t) => {
-  await randomFile(root, 'past.bin', SIZE);
-  const cache = await openCache(await cacheDir());
-  const resource = httpSliceResource(`${nginx.url}/past.bin`);
+  await randomFile(files.root, 'past.bin', SIZE);
+  const cache = await openCache(await files.cacheDir());
+  const resource = httpSliceResource(`${files.nginx.url}/past.bin`);
   for (const range of [`bytes=${SIZE}-`, `bytes=${SIZE + 3 * SLICE}-${SIZE + 3 * SLICE + 10}`, `bytes=${SIZE}-`]) {
     const answer = await read(cache, resource, range);
     t.is(answer.status, 416, range);
@@ -80,16 +61,16 @@ test('a range past the end is 416 with the size, cold and warm', async (t) => {
   }
   // Now the size is known: the answer needs no upstream request.
   await read(cache, resource, 'bytes=0-0');
-  const before = (await upstreamRequests(nginx, '/past.bin')).length;
+  const before = (await upstreamRequests(files.nginx, '/past.bin')).length;
   t.is((await read(cache, resource, `bytes=${SIZE}-`)).status, 416);
-  t.is((await upstreamRequests(nginx, '/past.bin')).length, before);
+  t.is((await upstreamRequests(files.nginx, '/past.bin')).length, before);
   await cache.close();
 });
 
 test('HEAD learns the size from one slice fetch and sends no body', async (t) => {
-  await randomFile(root, 'head.bin', SIZE);
-  const cache = await openCache(await cacheDir());
-  const resource = httpSliceResource(`${nginx.url}/head.bin`);
+  await randomFile(files.root, 'head.bin', SIZE);
+  const cache = await openCache(await files.cacheDir());
+  const resource = httpSliceResource(`${files.nginx.url}/head.bin`);
   const whole = await read(cache, resource, undefined, 'HEAD');
   t.is(whole.status, 200);
   t.is(whole.headers['content-length'], String(SIZE));
@@ -97,38 +78,38 @@ test('HEAD learns the size from one slice fetch and sends no body', async (t) =>
   const ranged = await read(cache, resource, 'bytes=-10', 'HEAD');
   t.is(ranged.status, 206);
   t.is(ranged.headers['content-range'], `bytes ${SIZE - 10}-${SIZE - 1}/${SIZE}`);
-  t.deepEqual((await upstreamRequests(nginx, '/head.bin')).map((r) => r.range), [`bytes=0-${SLICE - 1}`]);
+  t.deepEqual((await upstreamRequests(files.nginx, '/head.bin')).map((r) => r.range), [`bytes=0-${SLICE - 1}`]);
   await cache.close();
 });
 
 test('a miss fetches the slice once; the same read again is a hit with no upstream request', async (t) => {
-  const file = await randomFile(root, 'hit.bin', SIZE);
-  const cache = await openCache(await cacheDir());
-  const resource = httpSliceResource(`${nginx.url}/hit.bin`);
+  const file = await randomFile(files.root, 'hit.bin', SIZE);
+  const cache = await openCache(await files.cacheDir());
+  const resource = httpSliceResource(`${files.nginx.url}/hit.bin`);
   const range = `bytes=${SLICE + 10}-${SLICE + 1009}`;
   const first = await read(cache, resource, range);
   t.true(first.body.equals(file.subarray(SLICE + 10, SLICE + 1010)));
-  t.deepEqual((await upstreamRequests(nginx, '/hit.bin')).map((r) => [r.status, r.range]), [[206, `bytes=${SLICE}-${2 * SLICE - 1}`]]);
+  t.deepEqual((await upstreamRequests(files.nginx, '/hit.bin')).map((r) => [r.status, r.range]), [[206, `bytes=${SLICE}-${2 * SLICE - 1}`]]);
 
   const second = await read(cache, resource, range);
   t.true(second.body.equals(first.body));
-  t.is((await upstreamRequests(nginx, '/hit.bin')).length, 1);
+  t.is((await upstreamRequests(files.nginx, '/hit.bin')).length, 1);
   t.like(cache.stats(), { hits: 1, misses: 1, bytesFromCache: 1000, bytesFromUpstream: SLICE, entries: 1, sizeBytes: SLICE });
   await cache.close();
 });
 
 test('reading more than fits evicts the least recently used slices and the disk stays within the size', async (t) => {
-  const file = await randomFile(root, 'evict.bin', 5 * SLICE);
-  const dir = await cacheDir();
+  const file = await randomFile(files.root, 'evict.bin', 5 * SLICE);
+  const dir = await files.cacheDir();
   const maxBytes = 3 * SLICE;
   const cache = await openCache(dir, { maxBytes });
-  const resource = httpSliceResource(`${nginx.url}/evict.bin`);
+  const resource = httpSliceResource(`${files.nginx.url}/evict.bin`);
   const sliceRead = async (i: number): Promise<void> => {
     const answer = await read(cache, resource, `bytes=${i * SLICE}-${i * SLICE + 99}`);
     t.true(answer.body.equals(file.subarray(i * SLICE, i * SLICE + 100)), `slice ${i}`);
   };
   const fetchedSlices = async (): Promise<number[]> =>
-    (await upstreamRequests(nginx, '/evict.bin')).map((r) => Number(/^bytes=(\d+)-/.exec(r.range ?? '')?.[1]) / SLICE);
+    (await upstreamRequests(files.nginx, '/evict.bin')).map((r) => Number(/^bytes=(\d+)-/.exec(r.range ?? '')?.[1]) / SLICE);
 
   for (const i of [0, 1, 2, 0, 3]) await sliceRead(i);
   // Slice 0 was used after slice 1, so slice 1 is the one that made room for slice 3.
@@ -150,16 +131,16 @@ test('reading more than fits evicts the least recently used slices and the disk 
 });
 
 test('stale metadata is revalidated: 304 keeps the slices, a replaced file is served anew', async (t) => {
-  const path = join(root, 'reval.bin');
-  const original = await randomFile(root, 'reval.bin', SIZE);
-  const cache = await openCache(await cacheDir(), { revalidateAfterMs: 0 });
-  const resource = httpSliceResource(`${nginx.url}/reval.bin`);
+  const path = join(files.root, 'reval.bin');
+  const original = await randomFile(files.root, 'reval.bin', SIZE);
+  const cache = await openCache(await files.cacheDir(), { revalidateAfterMs: 0 });
+  const resource = httpSliceResource(`${files.nginx.url}/reval.bin`);
   t.true((await read(cache, resource)).body.equals(original));
-  t.is((await upstreamRequests(nginx, '/reval.bin')).length, 3);
+  t.is((await upstreamRequests(files.nginx, '/reval.bin')).length, 3);
 
   const again = await read(cache, resource, 'bytes=100-199');
   t.true(again.body.equals(original.subarray(100, 200)));
-  const afterUnchanged = await upstreamRequests(nginx, '/reval.bin');
+  const afterUnchanged = await upstreamRequests(files.nginx, '/reval.bin');
   t.deepEqual(afterUnchanged.slice(3).map((r) => r.status), [304]);
   t.like(cache.stats(), { revalidations: 1, entries: 3 });
 
@@ -178,9 +159,9 @@ test('stale metadata is revalidated: 304 keeps the slices, a replaced file is se
 });
 
 test('the index survives a restart; its first use is revalidated', async (t) => {
-  const file = await randomFile(root, 'restart.bin', SIZE);
-  const dir = await cacheDir();
-  const resource = httpSliceResource(`${nginx.url}/restart.bin`);
+  const file = await randomFile(files.root, 'restart.bin', SIZE);
+  const dir = await files.cacheDir();
+  const resource = httpSliceResource(`${files.nginx.url}/restart.bin`);
   const first = await openCache(dir);
   t.true((await read(first, resource)).body.equals(file));
   await first.close();
@@ -188,7 +169,7 @@ test('the index survives a restart; its first use is revalidated', async (t) => 
   const reopened = await openCache(dir);
   t.like(reopened.stats(), { entries: 3, sizeBytes: SIZE });
   t.true((await read(reopened, resource)).body.equals(file));
-  t.deepEqual((await upstreamRequests(nginx, '/restart.bin')).slice(3).map((r) => r.status), [304]);
+  t.deepEqual((await upstreamRequests(files.nginx, '/restart.bin')).slice(3).map((r) => r.status), [304]);
   t.like(reopened.stats(), { hits: 3, misses: 0, revalidations: 1 });
   await reopened.close();
 
@@ -201,5 +182,5 @@ test('the index survives a restart; its first use is revalidated', async (t) => 
 });
 
 test('a cache smaller than one slice is refused at open, naming the key', async (t) => {
-  await t.throwsAsync(openCache(await cacheDir(), { maxBytes: MiB }), { message: /proxy_slice_cache\.size_mb/ });
+  await t.throwsAsync(openCache(await files.cacheDir(), { maxBytes: MiB }), { message: /proxy_slice_cache\.size_mb/ });
 });
