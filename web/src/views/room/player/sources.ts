@@ -2,7 +2,10 @@
  * How a playlist item gets into the <video> element. The server says how to play it
  * (`GET /api/rooms/{roomId}/playlist/{mediaId}/play`): upstream URLs, or signed URLs of its
  * media proxy, each with a type. A `file` plays natively, `hls` natively where the browser has
- * it (Safari) else through hls.js, `flv` through mpegts.js. The libraries are imported
+ * it (Safari) else through hls.js, `flv` through mpegts.js. Sources are tried in the server's
+ * order and one this browser cannot play is skipped: a livestream offers FLV first, which needs
+ * MSE, and HLS after it for browsers without (iPhone Safari plays HLS natively). The element's
+ * `data-source-type` names the type in use. The libraries are imported
  * dynamically, only when an item needs them, so they stay out of the initial bundle. Signed
  * URLs expire: the sources are asked again a minute before, and swapped in at the same time.
  */
@@ -57,16 +60,28 @@ function playInfo(roomId: string, mediaId: string): Promise<PlayInfo> {
   return call(api.GET('/api/rooms/{roomId}/playlist/{mediaId}/play', { params: { path: { roomId, mediaId } } }));
 }
 
-function firstSource(info: PlayInfo): PlaySource {
-  const [source] = info.sources;
-  if (!source) throw new Error('the server offers no way to play this item');
-  return source;
+/** Attaches the first of the sources this browser can play; throws why none could be. */
+async function attachPlayable(video: HTMLVideoElement, info: PlayInfo): Promise<Detach> {
+  let reason: unknown = new Error('the server offers no way to play this item');
+  for (const source of info.sources) {
+    try {
+      const detach = await LOADERS[source.type](video, source, info.live);
+      video.dataset.sourceType = source.type;
+      return () => {
+        delete video.dataset.sourceType;
+        detach();
+      };
+    } catch (error) {
+      // This browser lacks what the source needs (or its library did not load): try the next.
+      reason = error;
+    }
+  }
+  throw reason;
 }
 
 export async function loadSource(video: HTMLVideoElement, item: MediaItem, roomId: string): Promise<Detach> {
   const info = await playInfo(roomId, item.id);
-  const source = firstSource(info);
-  let detach = await LOADERS[source.type](video, source, info.live);
+  let detach = await attachPlayable(video, info);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
@@ -80,9 +95,8 @@ export async function loadSource(video: HTMLVideoElement, item: MediaItem, roomI
       if (stopped) return;
       const position = video.currentTime;
       const paused = video.paused;
-      const nextSource = firstSource(next);
       detach();
-      detach = await LOADERS[nextSource.type](video, nextSource, next.live);
+      detach = await attachPlayable(video, next);
       if (!next.live) video.currentTime = position;
       if (!paused) await video.play().catch(() => undefined);
       schedule(next.expiresAt);
