@@ -119,3 +119,31 @@ test.serial('a livestream added, published to, played over FLV (HLS without MSE)
   t.deepEqual(m.problems, []);
   t.deepEqual(noMse.problems, []);
 });
+
+test.serial('a live item already playing before anyone publishes starts on its own when the stream comes on air, and again after a restart', async (t) => {
+  const [owner, member] = await Promise.all([bed.signUp('owner'), bed.signUp('member')]);
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Late stream' }, owner.token);
+  const roomId = created.body.room.id;
+  await bed.call('POST', `/api/rooms/${roomId}/join`, {}, member.token);
+  const added = await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: TITLE, provider: 'live' }, owner.token);
+  const mediaId = added.body.item.id;
+  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId }, owner.token);
+  const key = await bed.call<{ url: string }>('GET', `/api/rooms/${roomId}/playlist/${mediaId}/stream-key`, undefined, owner.token);
+
+  const o = await openRoom(owner, roomId);
+  const m = await openRoom(member, roomId);
+  await o.page.getByRole('button', { name: 'Play', exact: true }).click();
+  await o.page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
+  await badge(m.page, 'Offline');
+  await m.page.getByText('The livestream is offline').waitFor();
+
+  for (const round of ['first publish', 'after a restart']) {
+    publisher = publish(key.body.url);
+    await badge(m.page, 'On air');
+    t.deepEqual(await playsTheStream(m.page), { sourceType: 'flv', width: 320 }, round);
+    await publisher.stop();
+    await badge(m.page, 'Offline');
+    await m.page.getByText('The livestream is offline').waitFor();
+  }
+  t.deepEqual(m.problems, []);
+});

@@ -18,7 +18,9 @@ export type Detach = () => void;
 
 type PlayInfo = Schemas['PlayInfo'];
 type PlaySource = PlayInfo['sources'][number];
-type SourceLoader = (video: HTMLVideoElement, source: PlaySource, live: boolean) => Promise<Detach>;
+/** Tells the player why a source that attached stopped loading (the element's own errors aside). */
+type OnFailure = (message: string) => void;
+type SourceLoader = (video: HTMLVideoElement, source: PlaySource, live: boolean, failed: OnFailure) => Promise<Detach>;
 
 /** Ask for new URLs this long before the old ones stop working. */
 const RENEW_BEFORE_MS = 60_000;
@@ -31,20 +33,25 @@ const file: SourceLoader = (video, source) => {
   });
 };
 
-const hls: SourceLoader = async (video, source, live) => {
-  if (video.canPlayType('application/vnd.apple.mpegurl')) return file(video, source, live);
+const hls: SourceLoader = async (video, source, live, failed) => {
+  if (video.canPlayType('application/vnd.apple.mpegurl')) return file(video, source, live, failed);
   const { default: Hls } = await import('hls.js');
   if (!Hls.isSupported()) throw new Error('this browser cannot play HLS streams');
   const player = new Hls({ lowLatencyMode: live });
+  player.on(Hls.Events.ERROR, (_event, data) => {
+    if (data.fatal) failed(`The stream could not be loaded (${data.details}).`);
+  });
   player.loadSource(source.url);
   player.attachMedia(video);
   return () => player.destroy();
 };
 
-const flv: SourceLoader = async (video, source, live) => {
+const flv: SourceLoader = async (video, source, live, failed) => {
   const { default: mpegts } = await import('mpegts.js');
   if (!mpegts.isSupported()) throw new Error('this browser cannot play FLV streams');
   const player = mpegts.createPlayer({ type: 'flv', isLive: live, url: source.url });
+  // Without a listener mpegts.js throws its errors (a 404 of an ended stream) as unhandled.
+  player.on(mpegts.Events.ERROR, (type: string, detail: string) => failed(`The stream could not be loaded (${type}: ${detail}).`));
   player.attachMediaElement(video);
   player.load();
   return () => {
@@ -61,11 +68,11 @@ function playInfo(roomId: string, mediaId: string): Promise<PlayInfo> {
 }
 
 /** Attaches the first of the sources this browser can play; throws why none could be. */
-async function attachPlayable(video: HTMLVideoElement, info: PlayInfo): Promise<Detach> {
+async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: OnFailure): Promise<Detach> {
   let reason: unknown = new Error('the server offers no way to play this item');
   for (const source of info.sources) {
     try {
-      const detach = await LOADERS[source.type](video, source, info.live);
+      const detach = await LOADERS[source.type](video, source, info.live, failed);
       video.dataset.sourceType = source.type;
       return () => {
         delete video.dataset.sourceType;
@@ -79,9 +86,9 @@ async function attachPlayable(video: HTMLVideoElement, info: PlayInfo): Promise<
   throw reason;
 }
 
-export async function loadSource(video: HTMLVideoElement, item: MediaItem, roomId: string): Promise<Detach> {
+export async function loadSource(video: HTMLVideoElement, item: MediaItem, roomId: string, failed: OnFailure): Promise<Detach> {
   const info = await playInfo(roomId, item.id);
-  let detach = await attachPlayable(video, info);
+  let detach = await attachPlayable(video, info, failed);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
@@ -96,7 +103,7 @@ export async function loadSource(video: HTMLVideoElement, item: MediaItem, roomI
       const position = video.currentTime;
       const paused = video.paused;
       detach();
-      detach = await attachPlayable(video, next);
+      detach = await attachPlayable(video, next, failed);
       if (!next.live) video.currentTime = position;
       if (!paused) await video.play().catch(() => undefined);
       schedule(next.expiresAt);
