@@ -50,8 +50,11 @@ export function Player(props: { room: RoomSession }) {
     };
   }, [room, opened]);
 
+  // A livestream of this server is loaded again when it goes on or off air: a player that
+  // loaded it while offline got a 404 and would otherwise never start.
+  const onAir = item?.provider === 'live' && (view?.liveOnline ?? []).includes(item.id);
   // Load the current item when it changes (by id, url, provider or proxy; an edit of its title does not reload).
-  const itemKey = item ? `${item.id}|${item.url}|${item.provider}|${item.live}|${item.proxy}|${JSON.stringify(item.headers)}` : '';
+  const itemKey = item ? `${item.id}|${item.url}|${item.provider}|${item.live}|${item.proxy}|${JSON.stringify(item.headers)}|${onAir}` : '';
   useEffect(() => {
     const video = videoRef.current;
     if (!video || !sync) return;
@@ -63,7 +66,9 @@ export function Player(props: { room: RoomSession }) {
     let detach: (() => void) | null = null;
     let cancelled = false;
     sync.setMedia(null, item.live);
-    loadSource(video, item, room.roomId).then(
+    // An offline livestream has nothing to load (it would answer 404): wait for it to come on air.
+    if (item.provider === 'live' && !onAir) return;
+    loadSource(video, item, room.roomId, (message) => !cancelled && setLoadError(message)).then(
       (release) => {
         if (cancelled) return release();
         detach = release;
@@ -107,6 +112,7 @@ export function Player(props: { room: RoomSession }) {
           ))}
         </video>
         {!item && <p class="player-empty">{mediaId ? 'The current item is not visible to you' : 'Nothing is playing'}</p>}
+        {item?.provider === 'live' && !onAir && <p class="player-empty">The livestream is offline</p>}
         {blocked && (
           <div class="player-overlay">
             <button type="button" class="button-primary player-join" onClick={() => sync?.join()}>
