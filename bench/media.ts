@@ -52,7 +52,6 @@ async function main(): Promise<void> {
       SVC_MEDIA_PROXY_ALLOWED_NETWORKS: '127.0.0.0/8',
       SVC_PROXY_SLICE_CACHE_ENABLED: 'true',
       SVC_PROXY_SLICE_CACHE_SIZE_MB: String(Math.ceil((size + 2 * crowdBytes) / MiB) + 64),
-      SVC_RTMP_ENABLED: 'false',
     });
     gateway = await startReplica(['--role', 'gateway', '--replica-id', 'bench-media-proxy'], env);
 

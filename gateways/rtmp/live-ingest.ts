@@ -23,6 +23,7 @@ import { HlsTransmuxer } from './hls-transmuxer.js';
 import { REGISTRY_REFRESH_MS, type LiveRegistry } from './live-registry.js';
 import { LiveStream } from './live-stream.js';
 import { newRtmpSession, type AvPacket, type NmsRtmpSession } from './nms.js';
+import { AppError } from '../../errors/app-error.js';
 
 /** Packets a publish may send while its key is being checked (a few seconds of media). */
 const PENDING_PACKETS_MAX = 2000;
@@ -82,9 +83,11 @@ export class LiveIngest {
   static async start(options: LiveIngestOptions): Promise<LiveIngest> {
     const ingest = new LiveIngest(options);
     await new Promise<void>((resolve, reject) => {
-      ingest.server.once('error', reject);
+      const failed = (err: NodeJS.ErrnoException): void =>
+        reject(err.code === 'EADDRINUSE' ? new AppError('unavailable', `rtmp.port ${options.port} on ${options.host} is already in use`) : err);
+      ingest.server.once('error', failed);
       ingest.server.listen(options.port, options.host, () => {
-        ingest.server.off('error', reject);
+        ingest.server.off('error', failed);
         resolve();
       });
     });

@@ -31,8 +31,9 @@ export async function replicaEnv(databaseUrl: string, secrets: Record<string, st
     // Gateways also listen for gRPC; replicas on one machine need a port each.
     SVC_GRPC_HOST: '127.0.0.1',
     SVC_GRPC_PORT: String(await freePort()),
-    SVC_RTMP_HOST: '127.0.0.1',
-    SVC_RTMP_PORT: String(await freePort()),
+    // No RTMP ingest: no replica test publishes, and every port taken from freePort() is one
+    // more a parallel test can grab between the check and the bind.
+    SVC_RTMP_ENABLED: 'false',
     SVC_LOG_LEVEL: 'warn',
     ...secrets,
     ...extra,
