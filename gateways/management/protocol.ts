@@ -3,6 +3,7 @@
  * Unix socket or a token-protected TCP port. Both sides import these names so they cannot
  * drift apart.
  */
+import type { SliceCacheStats } from '../../media/cache/types.js';
 import type { ReviewKind, ReviewMode, ReviewState, ReviewSummary, ReviewView } from '../../workflows/review-contract.js';
 
 export type { ReviewKind, ReviewMode, ReviewState, ReviewSummary, ReviewView };
@@ -157,18 +158,6 @@ export interface SystemStats {
   activeActors: number;
   memory: { rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number };
   dependencies: Array<{ name: string; ok: boolean; latencyMs?: number; error?: string }>;
-  /** The media proxy's slice cache, on a gateway with `proxy_slice_cache.enabled` (media/cache/types.ts SliceCacheStats). */
-  sliceCache?: {
-    hits: number;
-    misses: number;
-    bytesFromCache: number;
-    bytesFromUpstream: number;
-    evictions: number;
-    revalidations: number;
-    /** Slices fetched ahead of a sequential reader. */
-    readaheads: number;
-    entries: number;
-    sizeBytes: number;
-    maxBytes: number;
-  };
+  /** The media proxy's slice cache, on a gateway with `proxy_slice_cache.enabled`. */
+  sliceCache?: SliceCacheStats;
 }
