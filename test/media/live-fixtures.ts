@@ -84,22 +84,6 @@ export function liveLink(bed: GatewayBed, grant: { roomId: string; userId: strin
   return `/media/live/${token}`;
 }
 
-/** Polls `check` until it returns a value or `timeoutMs` passes. */
-export async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** The status, type and first `count` bytes of a GET (the body is then abandoned). */
 export async function firstBytes(url: string, count: number): Promise<{ status: number; type: string | null; bytes: Buffer }> {
   const abort = new AbortController();

@@ -9,7 +9,8 @@ import type { MemberRoomView } from '../../actors/room/model.js';
 import { liveProvider } from '../../media/providers/live.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../gateways/bed.js';
 import { callerOf, createRoom, open, roomsOf, type Rooms } from '../gateways/ws/fixtures.js';
-import { eventually, ffprobe, firstBytes, liveLink, publish } from './live-fixtures.js';
+import { waitFor } from '../fixtures/deadline.js';
+import { ffprobe, firstBytes, liveLink, publish } from './live-fixtures.js';
 
 interface StreamKey {
   mediaId: string;
@@ -141,7 +142,7 @@ test.serial('a publish goes live in the room, plays as FLV and HLS on both repli
   t.deepEqual(offline.event, { type: 'live', mediaId, online: false });
   t.deepEqual(await liveOnline(roomId, owner), []);
   for (const bed of [a, b]) {
-    const gone = await eventually('the stream to be gone', async () => {
+    const gone = await waitFor('the stream to be gone', async () => {
       const answer = await bed.call<{ code: string }>('GET', `${link}/index.m3u8`);
       return answer.status === 404 ? answer : undefined;
     });
@@ -188,7 +189,7 @@ test.serial('rtmp.tsDisguisedAsPng names segments .png, serves them as image/png
   await a.set('rtmp', { tsDisguisedAsPng: true });
   const publisher = publish(key.url);
   try {
-    const text = await eventually('a playlist with segments', async () => {
+    const text = await waitFor('a playlist with segments', async () => {
       const answer = await fetch(`${a.url}${link}/index.m3u8`);
       const body = await answer.text();
       return answer.status === 200 && /\.png$/m.test(body) ? body : undefined;

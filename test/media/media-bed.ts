@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
+import { waitFor } from '../fixtures/deadline.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../gateways/bed.js';
 
 export interface PlaySource {
@@ -69,11 +70,9 @@ export async function randomFile(name: string, size: number): Promise<{ dir: str
 }
 
 /** Polls `check` until it holds or `ms` pass; true when it held. For states that change soon, not at once. */
-export async function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+export function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+  return waitFor('a condition', async () => ((await check()) ? true : undefined), ms, 250).then(
+    () => true,
+    () => false,
+  );
 }
