@@ -90,6 +90,10 @@ export function cacheRangeReader(cache: SliceCache, resource: SliceResource): Ra
   return async (start, end) => {
     const answer = await cache.serve({ method: 'GET', range: `bytes=${start}-${end}` }, resource, new AbortController().signal);
     if (answer.kind !== 'served' || answer.status !== 206 || !answer.body) throw new Error(`the cache answered ${answer.kind} ${answer.kind === 'served' ? answer.status : ''}`);
+    if (Buffer.isBuffer(answer.body)) {
+      answer.release?.();
+      return answer.body.length;
+    }
     let received = 0;
     for await (const chunk of answer.body) received += (chunk as Buffer).length;
     return received;
@@ -114,9 +118,10 @@ export async function cacheHttpServer(cache: SliceCache, resource: SliceResource
           await pipeline(answer.reply.body, res);
           return;
         }
+        if (answer.release) res.once('close', answer.release);
         res.writeHead(answer.status, answer.headers);
-        if (answer.body) await pipeline(answer.body, res);
-        else res.end();
+        if (answer.body === null || Buffer.isBuffer(answer.body)) res.end(answer.body ?? undefined);
+        else await pipeline(answer.body, res);
       },
       (err: unknown) => {
         res.writeHead(502).end(String(err));

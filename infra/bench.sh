@@ -3,6 +3,7 @@
 # PostgreSQL (fsync and synchronous commit on), so figures include what commits cost:
 #   infra/bench.sh <name> [args...]     e.g. `npm run bench:settings`
 # <name> is dist/bench/<name>.js; `settings` is dist/bench/settings-propagation.js.
+# BENCH_PROF_DIR=<dir>: the benchmark and the svc processes it starts write V8 CPU profiles there.
 set -euo pipefail
 SVC_LOG_TAG=bench
 # shellcheck source=lib/common.sh
@@ -34,5 +35,5 @@ ulimit -n "$(ulimit -Hn)" 2>/dev/null || log "warning: could not raise the open-
 throwaway_stack_up durable
 log "running $program against the stack in $SVCTEST_STACK_DIR"
 status=0
-env -u SVC_CACHE_DIR node --enable-source-maps "$program" "$@" || status=$?
+env -u SVC_CACHE_DIR node ${BENCH_PROF_DIR:+--cpu-prof --cpu-prof-dir=$BENCH_PROF_DIR} --enable-source-maps "$program" "$@" || status=$?
 exit "$status"

@@ -37,6 +37,8 @@ export function mediaProxyRoutes(deps: ProxyRouteDeps): Router<HttpState> {
       { grant, item, provider },
       { method: ctx.method === 'HEAD' ? 'HEAD' : 'GET', range: ctx.get('Range') || undefined, signal: aborter.signal },
     );
+    // 'close' comes once the body is written or the client is gone: a pooled buffer is free then.
+    if (answer.release) ctx.res.once('close', answer.release);
     // Body first: Koa's setter would otherwise drop the Content-Length set below.
     if (answer.body !== null && ctx.method !== 'HEAD') ctx.body = answer.body;
     else if (answer.body && 'destroy' in answer.body) answer.body.destroy();

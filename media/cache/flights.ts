@@ -6,7 +6,17 @@
  *
  * The work must leave its result findable elsewhere (the slice index) before it settles: the
  * id is forgotten only after that, so a caller never misses both.
+ *
+ * A result may carry a hold on something shared (a pooled slice buffer). With `holds`, every
+ * caller is handed its own hold as the result reaches it (`share`), and the work's own hold is
+ * let go (`drop`) only after every caller waiting then has been handed the result: each caller
+ * releases its hold when done, and nobody's bytes are reused under them.
  */
+
+export interface FlightHolds<T> {
+  share(value: T): void;
+  drop(value: T): void;
+}
 
 interface Flight<T> {
   controller: AbortController;
@@ -16,6 +26,8 @@ interface Flight<T> {
 
 export class Flights<T> {
   private readonly running = new Map<string, Flight<T>>();
+
+  constructor(private readonly holds?: FlightHolds<T>) {}
 
   get size(): number {
     return this.running.size;
@@ -37,7 +49,11 @@ export class Flights<T> {
       };
       // Nobody waits any more: later callers start afresh instead of joining a doomed run.
       controller.signal.addEventListener('abort', forget, { once: true });
-      started.done.then(forget, forget);
+      started.done.then((value) => {
+        forget();
+        // Queued behind the reactions of the callers already waiting: each has its share first.
+        if (this.holds) queueMicrotask(() => this.holds?.drop(value));
+      }, forget);
       this.running.set(id, started);
       flight = started;
     }
@@ -61,6 +77,7 @@ export class Flights<T> {
         (value) => {
           if (!waiting) return;
           stopWaiting();
+          this.holds?.share(value);
           resolve(value);
         },
         (err: unknown) => {

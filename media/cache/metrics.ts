@@ -7,7 +7,8 @@
  *     fetched from the upstream into slices ("upstream", once per fetch however many wait);
  *   evictions: slices deleted to stay within the size (not those dropped because the
  *     resource changed); revalidations: conditional requests sent for stale metadata;
- *   readaheads: slice fetches started ahead of a sequential reader (readahead.ts).
+ *   readaheads: slices fetched ahead of a sequential reader (readahead.ts), from the
+ *     upstream or, when cached, from disk into memory.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { SliceCacheStats } from './types.js';

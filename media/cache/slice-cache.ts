@@ -20,7 +20,7 @@
  * - The index is rebuilt from the directory at open (slice-files.ts), so the cache survives a
  *   restart; rebuilt metadata counts as stale, so the first use revalidates it.
  */
-import { open as openFile, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { open as openFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Registry } from 'prom-client';
 import { AppError } from '../../errors/app-error.js';
@@ -28,10 +28,11 @@ import type { Logger } from '../../observability/logger.js';
 import { planRange, probeSlice } from './client-range.js';
 import { Flights } from './flights.js';
 import { SliceCacheMeter } from './metrics.js';
-import { DEFAULT_READAHEAD, Readahead, type ReadaheadOptions, type SliceFetch } from './readahead.js';
+import { DEFAULT_READAHEAD, Readahead, type ReadaheadOptions } from './readahead.js';
 import { fetchSlice, type FetchedSlice } from './slice-fetch.js';
 import {
   ignoreMissing,
+  readSliceInto,
   removeMeta,
   resourceKey,
   scanCacheDir,
@@ -39,19 +40,16 @@ import {
   tempPath,
   versionOf,
   writeMeta,
+  writeSliceFile,
   type ResourceMeta,
 } from './slice-files.js';
+import { leaseView, SliceBuffers, unpooled, type SliceLease } from './slice-buffers.js';
 import { SliceIndex, type SliceEntry } from './slice-index.js';
 import type { CacheAnswer, ClientRead, SliceCacheApi, SliceCacheStats, SliceResource, UpstreamReply } from './types.js';
+import { WarmSlices } from './warm-slices.js';
 
 export const DEFAULT_SLICE_BYTES = 2 * 1024 * 1024;
 export const DEFAULT_REVALIDATE_AFTER_MS = 60_000;
-/**
- * A cached slice is read in one piece (at most a slice per reader in memory, as on a miss):
- * each read is a trip through libuv's thread pool, and with 256 KiB reads a hit spent most of
- * its time waiting on those trips rather than copying bytes.
- */
-const READ_CHUNK = DEFAULT_SLICE_BYTES;
 /** A resource changing again and again while one request is answered gives up after this. */
 const MAX_ATTEMPTS = 3;
 
@@ -74,17 +72,19 @@ export interface SliceCacheOptions {
    * upstream must not turn into unbounded memory.
    */
   maxPendingWriteBytes?: number;
+  /** Bytes of slices held in memory for sequential readers (warm-slices.ts; default 16 slices). */
+  maxWarmBytes?: number;
 }
 
-/** A slice just fetched, in memory: its bytes and the version they belong to. */
+/** A slice just fetched, in memory: its bytes (a hold on them) and the version they belong to. */
 interface FreshSlice {
   kind: 'stored';
-  bytes: Buffer;
+  lease: SliceLease;
   gen: string;
 }
 
 /** Where a reader takes a slice's bytes from. */
-type SliceSource = { kind: 'file'; handle: FileHandle } | { kind: 'memory'; bytes: Buffer };
+type SliceSource = { kind: 'file'; handle: FileHandle } | { kind: 'memory'; lease: SliceLease };
 
 type FlightResult =
   | FreshSlice
@@ -101,7 +101,10 @@ type SliceLoad =
 export class SliceCache implements SliceCacheApi {
   private readonly metas = new Map<string, ResourceMeta>();
   private readonly index: SliceIndex;
-  private readonly flights = new Flights<FlightResult>();
+  private readonly flights = new Flights<FlightResult>({
+    share: (result) => result.kind === 'stored' && result.lease.retain(),
+    drop: (result) => result.kind === 'stored' && result.lease.release(),
+  });
   private readonly revalidations = new Flights<'fresh' | 'changed'>();
   /** Slices fetched and verified whose files are still being written (`key:index`). */
   private readonly writing = new Map<string, FreshSlice>();
@@ -109,6 +112,9 @@ export class SliceCache implements SliceCacheApi {
   private pendingWriteBytes = 0;
   private readonly maxPendingWriteBytes: number;
   private readonly readahead: Readahead;
+  private readonly warm: WarmSlices;
+  private readonly buffers: SliceBuffers;
+  private readonly take = (length: number): SliceLease => this.buffers.take(length);
   private readonly meter: SliceCacheMeter;
   private readonly dir: string;
   private readonly maxBytes: number;
@@ -128,8 +134,13 @@ export class SliceCache implements SliceCacheApi {
     const readahead = { ...DEFAULT_READAHEAD, ...options.readahead };
     // Slices read ahead must not push out the ones being read: a quarter of the cache at most.
     readahead.depth = Math.min(readahead.depth, Math.floor(this.maxBytes / this.sliceBytes / 4));
+    const maxWarmBytes = options.maxWarmBytes ?? 16 * this.sliceBytes;
+    this.warm = new WarmSlices(maxWarmBytes, readahead.idleMs);
+    // Idle buffers kept: as many as the warm slices may hold (a burst past that is collected).
+    this.buffers = new SliceBuffers(this.sliceBytes, Math.ceil(maxWarmBytes / this.sliceBytes));
     this.readahead = new Readahead(readahead, {
-      present: (key, i) => this.index.has(key, i) || this.writing.has(`${key}:${i}`) || this.flights.has(`${key}:${i}`),
+      // In memory or on its way there. A slice only on disk is read ahead too, into memory.
+      present: (key, i) => this.warm.has(key, i) || this.writing.has(`${key}:${i}`) || this.flights.has(`${key}:${i}`),
       wanted: () => this.pendingWriteBytes < this.maxPendingWriteBytes / 2,
       started: () => this.meter.readahead(),
     });
@@ -190,7 +201,16 @@ export class SliceCache implements SliceCacheApi {
 
   /** One attempt; 'retry' when the resource turned out to have changed before any header was sent. */
   private async tryServe(read: ClientRead, resource: SliceResource, key: string, signal: AbortSignal): Promise<CacheAnswer | 'retry'> {
+    // Slices this attempt fetched, each held until a reader takes it; what is left is let go.
     const fresh = new Map<number, FreshSlice>();
+    try {
+      return await this.attempt(read, resource, key, signal, fresh);
+    } finally {
+      for (const slice of fresh.values()) slice.lease.release();
+    }
+  }
+
+  private async attempt(read: ClientRead, resource: SliceResource, key: string, signal: AbortSignal, fresh: Map<number, FreshSlice>): Promise<CacheAnswer | 'retry'> {
     let meta = this.metas.get(key);
     if (!meta || Date.now() - meta.validatedAt >= this.revalidateAfterMs) {
       const probe = probeSlice(read.range, this.sliceBytes);
@@ -228,11 +248,28 @@ export class SliceCache implements SliceCacheApi {
     };
     const status = plan.kind === 'range' ? 206 : 200;
     if (read.method === 'HEAD' || end < start) return { kind: 'served', status, headers, body: read.method === 'HEAD' ? null : Readable.from([]) };
+    if (Math.floor(start / this.sliceBytes) === Math.floor(end / this.sliceBytes)) {
+      // One slice (a player's or the bench's slice-sized ranges): the bytes in hand before the
+      // answer, which then goes out in one write, and a failure is an error status, not a cut
+      // body. Once handed over the answer counts as read: a client leaving while the buffer is
+      // sent (milliseconds) leaves its readahead to be claimed or to time out.
+      let answered = false;
+      this.readahead.enter(key);
+      try {
+        const lease = await this.sliceBytesOf(key, resource, meta, Math.floor(start / this.sliceBytes), start, end, signal, fresh, true);
+        answered = true;
+        return { kind: 'served', status, headers, body: lease.bytes, release: lease.release };
+      } finally {
+        this.readahead.leave(key, !answered);
+      }
+    }
     // A client that leaves (a seek, a closed player) makes the resource's readahead useless. Its
     // signal may also abort once it has read everything (a server aborting on every 'close'):
     // only a body not read to its end counts as leaving.
     const left = (): boolean => signal.aborted && !body.readableEnded;
-    const body: Readable = Readable.from(this.bodyOf(key, resource, meta, start, end, signal, fresh, left), { objectMode: false });
+    const handed = new Map(fresh);
+    fresh.clear();
+    const body: Readable = Readable.from(this.bodyOf(key, resource, meta, start, end, signal, handed, left), { objectMode: false });
     signal.addEventListener('abort', () => left() && this.readahead.abandoned(key), { once: true });
     return { kind: 'served', status, headers, body };
   }
@@ -249,32 +286,56 @@ export class SliceCache implements SliceCacheApi {
     left: () => boolean,
   ): AsyncGenerator<Buffer> {
     const S = this.sliceBytes;
-    const lastIndex = Math.ceil(version.size / S) - 1;
-    const readAhead: SliceFetch = (i, s) => this.fetchAhead(key, resource, i, s);
     let ended = false;
     this.readahead.enter(key);
     try {
       for (let i = Math.floor(from / S); i <= Math.floor(to / S); i++) {
         const base = i * S;
-        const start = Math.max(from, base) - base;
-        const end = Math.min(to, base + S - 1) - base;
-        const source = await this.openSlice(key, resource, version, i, signal, fresh, end - start + 1);
-        // With this slice in hand, fetch the next ones while it is sent, if the reader is sequential.
-        this.readahead.read(key, i, base + end === Math.min(version.size, base + S) - 1, lastIndex, readAhead);
-        if (source.kind === 'memory') {
-          yield source.bytes.subarray(start, end + 1);
-          continue;
-        }
-        try {
-          for await (const chunk of source.handle.createReadStream({ start, end, highWaterMark: READ_CHUNK, autoClose: false })) yield chunk as Buffer;
-        } finally {
-          await source.handle.close();
-        }
+        // Not pooled: when the response has written a streamed chunk is not known here.
+        const lease = await this.sliceBytesOf(key, resource, version, i, Math.max(from, base), Math.min(to, base + S - 1), signal, fresh, false);
+        const bytes = lease.pooled ? Buffer.from(lease.bytes) : lease.bytes;
+        lease.release();
+        yield bytes;
       }
       ended = true;
     } finally {
+      for (const slice of fresh.values()) slice.lease.release();
       // The last chunk produced is not the last chunk read: the client may still leave after.
       this.readahead.leave(key, !ended || left());
+    }
+  }
+
+  /**
+   * Bytes [from, to] of slice `i` (a reader of its resource has entered the readahead), read
+   * from disk into a pooled buffer when `pool`. With the slice in hand, the next ones are read
+   * ahead while this one is sent, if the reader is sequential.
+   */
+  private async sliceBytesOf(
+    key: string,
+    resource: SliceResource,
+    version: ResourceMeta,
+    i: number,
+    from: number,
+    to: number,
+    signal: AbortSignal,
+    fresh: Map<number, FreshSlice>,
+    pool: boolean,
+  ): Promise<SliceLease> {
+    const base = i * this.sliceBytes;
+    const source = await this.openSlice(key, resource, version, i, signal, fresh, to - from + 1);
+    const lastIndex = Math.ceil(version.size / this.sliceBytes) - 1;
+    const toEnd = to === Math.min(version.size, base + this.sliceBytes) - 1;
+    this.readahead.read(key, i, toEnd, lastIndex, (next, s) => this.fetchAhead(key, resource, next, s));
+    if (source.kind === 'memory') return leaseView(source.lease, from - base, to - base + 1);
+    const lease = pool ? this.buffers.take(to - from + 1) : unpooled(Buffer.allocUnsafe(to - from + 1));
+    try {
+      await readSliceInto(source.handle, lease.bytes, from - base);
+      return lease;
+    } catch (err) {
+      lease.release();
+      throw err;
+    } finally {
+      await source.handle.close();
     }
   }
 
@@ -297,14 +358,24 @@ export class SliceCache implements SliceCacheApi {
       const mine = fresh.get(i);
       if (mine) {
         fresh.delete(i);
-        if (mine.gen !== version.gen) throw changedWhileServing();
-        return { kind: 'memory', bytes: mine.bytes };
+        if (mine.gen !== version.gen) {
+          mine.lease.release();
+          throw changedWhileServing();
+        }
+        return { kind: 'memory', lease: mine.lease };
       }
       const written = this.writing.get(`${key}:${i}`);
       if (written?.gen === version.gen) {
         this.meter.hit(bytes);
-        return { kind: 'memory', bytes: written.bytes };
+        written.lease.retain();
+        return { kind: 'memory', lease: written.lease };
       }
+      const warm = this.warm.take(key, i);
+      if (warm?.gen === version.gen) {
+        this.meter.hit(bytes);
+        return { kind: 'memory', lease: warm.lease };
+      }
+      warm?.lease.release();
       const entry = this.index.touch(key, i);
       if (entry) {
         if (entry.gen !== version.gen) throw changedWhileServing();
@@ -337,9 +408,31 @@ export class SliceCache implements SliceCacheApi {
     return { kind: 'not-ranged', reply: result.reply };
   }
 
-  /** A readahead fetch: a flight like a reader's, but neither a hit nor a miss. */
+  /**
+   * A readahead fetch, neither a hit nor a miss, into memory for the reader's next request: a
+   * cached slice is read from disk, any other joins or starts its upstream flight like a reader.
+   */
   private async fetchAhead(key: string, resource: SliceResource, i: number, signal: AbortSignal): Promise<void> {
+    const cached = this.index.peek(key, i);
+    if (cached) {
+      const handle = await openFile(cached.path, 'r').catch((err: unknown) => ignoreMissing(err));
+      if (!handle) return;
+      const lease = this.buffers.take(cached.bytes);
+      try {
+        await readSliceInto(handle, lease.bytes, 0);
+      } catch (err) {
+        lease.release();
+        throw err;
+      } finally {
+        await handle.close();
+      }
+      // Evicted or replaced meanwhile: the reader will find out for itself.
+      if (this.index.peek(key, i) === cached) this.warm.put(key, i, { gen: cached.gen, lease });
+      else lease.release();
+      return;
+    }
     const result = await this.flights.join(`${key}:${i}`, (s) => this.fetchIntoCache(key, resource, i, s), signal);
+    if (result.kind === 'stored') this.warm.put(key, i, result);
     if (result.kind === 'not-ranged' && !result.claimed) {
       // Nobody asked for this reply: a reader asking for the slice gets 'retry' and asks again.
       result.claimed = true;
@@ -351,13 +444,14 @@ export class SliceCache implements SliceCacheApi {
     const start = i * this.sliceBytes;
     // The full slice is always asked for: the upstream clips it at the end of the resource and
     // says the size, which may have changed since it was cached.
-    const outcome = await fetchSlice(resource, { start, end: start + this.sliceBytes - 1 }, undefined, signal);
+    const outcome = await fetchSlice(resource, { start, end: start + this.sliceBytes - 1 }, undefined, signal, this.take);
     if (outcome.kind === 'not-ranged') return { ...outcome, claimed: false };
     if (outcome.kind === 'unsatisfiable') return outcome;
     if (outcome.kind === 'not-modified') throw new AppError('bad_gateway', 'the upstream answered 304 to an unconditional request');
     this.meter.fetched(outcome.length);
     const meta = this.keep(key, i, outcome);
-    return { kind: 'stored', bytes: outcome.bytes, gen: meta.gen };
+    // The flight's hold: each waiter is handed its own, then this one is dropped (Flights).
+    return { kind: 'stored', lease: outcome.lease, gen: meta.gen };
   }
 
   /** Conditional request for cached slice `i`: does the cached version still hold? */
@@ -367,7 +461,7 @@ export class SliceCache implements SliceCacheApi {
       ...(meta.etag === undefined ? {} : { etag: meta.etag }),
       ...(meta.lastModified === undefined ? {} : { lastModified: meta.lastModified }),
     };
-    const outcome = await fetchSlice(resource, { start, end: start + this.sliceBytes - 1 }, validators, signal);
+    const outcome = await fetchSlice(resource, { start, end: start + this.sliceBytes - 1 }, validators, signal, this.take);
     this.meter.revalidated();
     switch (outcome.kind) {
       case 'not-modified':
@@ -377,6 +471,7 @@ export class SliceCache implements SliceCacheApi {
         // The upstream ignored the condition or the resource changed: its validators say which.
         this.meter.fetched(outcome.length);
         const kept = this.keep(key, i, outcome);
+        outcome.lease.release();
         return kept.gen === meta.gen ? 'fresh' : 'changed';
       }
       case 'not-ranged':
@@ -403,11 +498,14 @@ export class SliceCache implements SliceCacheApi {
       return meta;
     }
     const id = `${key}:${i}`;
-    const fresh: FreshSlice = { kind: 'stored', bytes: slice.bytes, gen: meta.gen };
+    // The write's own hold, let go once the bytes are on disk; readers in `writing` take theirs.
+    slice.lease.retain();
+    const fresh: FreshSlice = { kind: 'stored', lease: slice.lease, gen: meta.gen };
     this.writing.set(id, fresh);
     this.pendingWriteBytes += slice.length;
-    const written: Promise<void> = this.write(key, i, meta, slice.length, fresh.bytes).finally(() => {
+    const written: Promise<void> = this.write(key, i, meta, slice.length, slice.lease.bytes).finally(() => {
       if (this.writing.get(id) === fresh) this.writing.delete(id);
+      slice.lease.release();
       this.pendingWriteBytes -= slice.length;
       this.pendingWrites.delete(written);
     });
@@ -420,7 +518,7 @@ export class SliceCache implements SliceCacheApi {
     const path = slicePath(this.dir, key, i, meta.gen);
     const temp = tempPath(this.dir);
     try {
-      await writeFile(temp, bytes);
+      await writeSliceFile(temp, bytes);
       await rename(temp, path);
     } catch (err) {
       // A full or failing disk costs the caching, not the answer: the readers have the bytes.
@@ -469,6 +567,7 @@ export class SliceCache implements SliceCacheApi {
 
   private dropSlices(key: string, why: string): void {
     for (const id of this.writing.keys()) if (id.startsWith(`${key}:`)) this.writing.delete(id);
+    this.warm.drop(key);
     const dropped = this.index.removeResource(key);
     if (dropped.length > 0) this.logger.info({ key, slices: dropped.length, why }, 'slice cache: dropped the slices of a resource');
     this.deleteFiles(dropped);

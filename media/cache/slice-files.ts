@@ -9,7 +9,7 @@
  *   <key>-<index>-<gen>-<nonce>.slice   the bytes [index * sliceBytes, +sliceBytes) of that version
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SliceEntry } from './slice-index.js';
 
@@ -48,6 +48,35 @@ const metaPath = (dir: string, key: string): string => join(dir, `${key}.meta.js
 /** Bytes slice `index` holds in a resource of `size` bytes (the last one may be shorter). */
 export const sliceLength = (size: number, index: number, sliceBytes: number): number =>
   Math.max(0, Math.min(sliceBytes, size - index * sliceBytes));
+
+/**
+ * Fills `into` with the bytes of an open slice file from `start` on. One read call in the
+ * common case (a read from the page cache returns everything asked for): each call is a trip
+ * through libuv's thread pool.
+ */
+export async function readSliceInto(handle: FileHandle, into: Buffer, start: number): Promise<void> {
+  for (let got = 0; got < into.length; ) {
+    const { bytesRead } = await handle.read(into, got, into.length - got, start + got);
+    if (bytesRead === 0) throw new Error(`slice file ended after ${got} of ${into.length} bytes`);
+    got += bytesRead;
+  }
+}
+
+/**
+ * Writes a whole slice to a new file. Not `writeFile`, which writes in 512 KiB pieces: one
+ * thread-pool trip per piece, four per slice instead of one.
+ */
+export async function writeSliceFile(path: string, bytes: Buffer): Promise<void> {
+  const handle = await open(path, 'wx');
+  try {
+    for (let written = 0; written < bytes.length; ) {
+      const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, written);
+      written += bytesWritten;
+    }
+  } finally {
+    await handle.close();
+  }
+}
 
 export async function writeMeta(dir: string, meta: ResourceMeta, sliceBytes: number): Promise<void> {
   const file: MetaFile = {

@@ -44,7 +44,19 @@ export interface ClientRead {
 }
 
 export type CacheAnswer =
-  | { kind: 'served'; status: number; headers: Record<string, string>; body: Readable | null }
+  /** A range within one slice comes as a Buffer, a longer one as a stream read slice by slice. */
+  | {
+      kind: 'served';
+      status: number;
+      headers: Record<string, string>;
+      body: Readable | Buffer | null;
+      /**
+       * Call once the response has closed (its bytes written, or the client gone): a Buffer
+       * body may be a pooled buffer the cache reuses (slice-buffers.ts). Never calling it is
+       * safe, only wasteful.
+       */
+      release?: () => void;
+    }
   /** The upstream answered 200 to a ranged request: send its reply as it is, nothing cached. */
   | { kind: 'passthrough'; reply: UpstreamReply };
 

@@ -25,6 +25,8 @@ export interface ProxyAnswer {
   status: number;
   headers: Record<string, string>;
   body: Readable | Buffer | null;
+  /** Call once the response has closed: a Buffer body may be a pooled buffer (CacheAnswer). */
+  release?: () => void;
 }
 
 export interface ProxyRead extends ClientRead {
@@ -89,7 +91,12 @@ export class MediaProxy {
         read.signal,
       );
       if (answer.kind === 'passthrough') return this.passThrough(answer.reply);
-      return { status: answer.status, headers: withSecurityHeaders(answer.headers), body: this.counted(answer.body) };
+      return {
+        status: answer.status,
+        headers: withSecurityHeaders(answer.headers),
+        body: this.counted(answer.body),
+        ...(answer.release ? { release: answer.release } : {}),
+      };
     }
     const reply = await this.fetchItem(target, read.method, read.range ? { range: read.range } : {}, read.signal);
     return this.passThrough(reply);
@@ -161,13 +168,18 @@ export class MediaProxy {
   }
 
   /**
-   * The body with its bytes counted on the way out. A pipeline, not a 'data' listener: a
-   * listener would start the stream flowing before the response is piped; and a client that
-   * goes away destroys the counter, which destroys the upstream body with it.
+   * The body with its bytes counted on the way out (a Buffer's as it is handed over). A
+   * pipeline, not a 'data' listener: a listener would start the stream flowing before the
+   * response is piped; and a client that goes away destroys the counter, which destroys the
+   * upstream body with it.
    */
-  private counted(body: Readable | null): Readable | null {
+  private counted(body: Readable | Buffer | null): Readable | Buffer | null {
     const { traffic } = this.deps;
     if (!body || !traffic) return body;
+    if (Buffer.isBuffer(body)) {
+      traffic.bytes(body.length);
+      return body;
+    }
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         traffic.bytes(chunk.length);

@@ -19,6 +19,9 @@ process.once('exit', () => {
  * A long-running Node program started by a test (the `svc` CLI, an actor host fixture) whose
  * stdout lines the test waits on with deadlines.
  */
+/** With BENCH_PROF_DIR set (infra/bench.sh), each child writes a V8 CPU profile there as it exits. */
+const profileArgs = (): string[] => (process.env.BENCH_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF_DIR}`] : []);
+
 export class ChildProgram {
   readonly child: ChildProcess;
   readonly lines: string[] = [];
@@ -27,7 +30,7 @@ export class ChildProgram {
   private waiters: Array<{ test: (line: string) => boolean; resolve: (line: string) => void }> = [];
 
   constructor(main: string, args: string[], env: NodeJS.ProcessEnv) {
-    this.child = spawn(process.execPath, ['--enable-source-maps', main, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [...profileArgs(), '--enable-source-maps', main, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(this.child);
     this.child.once('exit', () => running.delete(this.child));
     let partial = '';

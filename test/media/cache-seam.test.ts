@@ -8,7 +8,6 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
 import test from 'ava';
 import type { MediaItem } from '../../actors/room/model.js';
 import { SliceCache } from '../../media/cache/slice-cache.js';
@@ -24,6 +23,7 @@ import { Resolutions } from '../../media/proxy/resolutions.js';
 import { UpstreamClient } from '../../media/proxy/upstream-client.js';
 import { startFakeAlist, type FakeAlist } from '../fixtures/fake-alist.js';
 import { startNginx, type Nginx } from '../fixtures/nginx.js';
+import { readAll } from '../fixtures/slice-upstream.js';
 import { randomFile } from './media-bed.js';
 
 const SIZE = 1024 * 1024 + 5;
@@ -64,14 +64,6 @@ function item(url: string, provider: string, headers: Record<string, string> = {
   return { id: randomBytes(4).toString('hex'), title: 't', url, provider, headers, subtitles: [], live: false, proxy: true, addedBy: 'u', addedAt: 0 };
 }
 
-async function body(stream: Readable | Buffer | null): Promise<Buffer> {
-  if (stream === null) return Buffer.alloc(0);
-  if (Buffer.isBuffer(stream)) return stream;
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 function proxyFor(): MediaProxy {
   return new MediaProxy({ client, resolutions: new Resolutions(), grants: new MediaGrants(randomBytes(32)), cache: recording, playlistLimitBytes: 1 << 20 });
 }
@@ -84,7 +76,7 @@ test.serial('file reads go through the cache with the item identity and a slice 
   t.is(answer.status, 206);
   t.is(answer.headers['content-range'], `bytes 100-2099/${SIZE}`);
   t.is(answer.headers['x-content-type-options'], 'nosniff');
-  t.true((await body(answer.body)).equals(bytes.subarray(100, 2100)));
+  t.true((await readAll(answer.body)).equals(bytes.subarray(100, 2100)));
   t.is(resources.at(-1)?.identity, `url:${nginx.url}/film.mp4`);
   // The cache asks for the whole 2 MiB slice holding the range (the file is shorter).
   t.is((await nginx.requests()).at(-1)?.range, 'bytes=0-2097151');
@@ -94,7 +86,7 @@ test.serial('an upstream that ignores Range comes back from the cache as a passt
   const media = item(`${whole.url}/film.mp4`, 'direct');
   const answer = await proxyFor().serve(target(media, directProvider), { method: 'GET', range: 'bytes=0-9', signal: AbortSignal.timeout(10_000) });
   t.is(answer.status, 200);
-  t.true((await body(answer.body)).equals(bytes));
+  t.true((await readAll(answer.body)).equals(bytes));
 });
 
 test.serial('fetch re-resolves an expired link itself; the identity stays the same across resolutions', async (t) => {
@@ -107,7 +99,7 @@ test.serial('fetch re-resolves an expired link itself; the identity stays the sa
     const start = randomInt(0, SIZE - 1000);
     const answer = await proxy.serve(target(media, provider), { method: 'GET', range: `bytes=${start}-${start + 999}`, signal: AbortSignal.timeout(10_000) });
     t.is(answer.status, 206);
-    t.true((await body(answer.body)).equals(bytes.subarray(start, start + 1000)));
+    t.true((await readAll(answer.body)).equals(bytes.subarray(start, start + 1000)));
   }
   t.true(alist.issued() >= 3);
   t.true(alist.expiredRefusals() >= 1);
