@@ -121,9 +121,11 @@ test.serial('a publish goes live in the room, plays as FLV and HLS on both repli
 
     for (const [name, bed] of [['publisher', a], ['other replica', b]] as const) {
       const flv = await ffprobe(`${bed.url}${link}/stream.flv`);
-      t.deepEqual(flv.codecs, { video: 'h264', audio: 'aac' }, `FLV from the ${name}: ${flv.stderr}`);
+      t.deepEqual(flv.codecs, { video: 'h264', audio: 'aac' }, `FLV from the ${name} (ffprobe exit ${flv.code}): ${flv.stderr}`);
+      // A probe of a live playlist without a segment yet waits for one; under load, past its limit.
+      await waitFor(`a segment in the HLS playlist from the ${name}`, async () => /^seg\d+\.ts$/m.test(await (await fetch(`${bed.url}${link}/index.m3u8`)).text()) || undefined, 20_000);
       const hls = await ffprobe(`${bed.url}${link}/index.m3u8`);
-      t.deepEqual(hls.codecs, { video: 'h264', audio: 'aac' }, `HLS from the ${name}: ${hls.stderr}`);
+      t.deepEqual(hls.codecs, { video: 'h264', audio: 'aac' }, `HLS from the ${name} (ffprobe exit ${hls.code}): ${hls.stderr}`);
     }
     const playlist = await fetch(`${b.url}${link}/index.m3u8`);
     t.is(playlist.headers.get('content-type'), 'application/vnd.apple.mpegurl');
