@@ -33,6 +33,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SliceCache, type SliceCacheOptions } from '../media/cache/slice-cache.js';
 import type { SliceResource } from '../media/cache/types.js';
+import { writePieces } from '../media/cache/write-pieces.js';
 import { createLogger } from '../observability/logger.js';
 import { startNginx, type Nginx } from '../test/fixtures/nginx.js';
 import { httpSliceResource } from '../test/fixtures/slice-upstream.js';
@@ -95,7 +96,10 @@ export function cacheRangeReader(cache: SliceCache, resource: SliceResource): Ra
       return answer.body.length;
     }
     let received = 0;
-    for await (const chunk of answer.body) received += (chunk as Buffer).length;
+    for await (const lease of answer.body.pieces) {
+      received += lease.bytes.length;
+      lease.release();
+    }
     return received;
   };
 }
@@ -121,7 +125,7 @@ export async function cacheHttpServer(cache: SliceCache, resource: SliceResource
         if (answer.release) res.once('close', answer.release);
         res.writeHead(answer.status, answer.headers);
         if (answer.body === null || Buffer.isBuffer(answer.body)) res.end(answer.body ?? undefined);
-        else await pipeline(answer.body, res);
+        else await writePieces(res, answer.body);
       },
       (err: unknown) => {
         res.writeHead(502).end(String(err));

@@ -6,6 +6,8 @@
  */
 import Router from '@koa/router';
 import { AppError } from '../../errors/app-error.js';
+import { isSlicePieces } from '../../media/cache/types.js';
+import { writePieces } from '../../media/cache/write-pieces.js';
 import type { MediaServices } from '../../media/media-services.js';
 import { isProxied, requireProxySwitch } from '../../media/play-info.js';
 import type { MediaProxy } from '../../media/proxy/media-proxy.js';
@@ -39,6 +41,14 @@ export function mediaProxyRoutes(deps: ProxyRouteDeps): Router<HttpState> {
     );
     // 'close' comes once the body is written or the client is gone: a pooled buffer is free then.
     if (answer.release) ctx.res.once('close', answer.release);
+    if (isSlicePieces(answer.body)) {
+      ctx.status = answer.status;
+      ctx.set(answer.headers);
+      // Written here, not by Koa: each piece's buffer goes back to the cache once written.
+      ctx.respond = false;
+      await writePieces(ctx.res, answer.body);
+      return;
+    }
     // Body first: Koa's setter would otherwise drop the Content-Length set below.
     if (answer.body !== null && ctx.method !== 'HEAD') ctx.body = answer.body;
     else if (answer.body && 'destroy' in answer.body) answer.body.destroy();

@@ -15,17 +15,10 @@
 export interface SliceLease {
   /** The bytes lent (a view of the pooled buffer, `length` long). */
   readonly bytes: Buffer;
-  /** Whether the bytes go back to a pool: then nobody may keep them past their release. */
-  readonly pooled: boolean;
   /** One more holder. */
   retain(): void;
   /** A holder is done; the last one gives the buffer back. */
   release(): void;
-}
-
-/** Bytes owned by the garbage collector, not the pool: retain and release do nothing. */
-export function unpooled(bytes: Buffer): SliceLease {
-  return { bytes, pooled: false, retain: () => undefined, release: () => undefined };
 }
 
 export class SliceBuffers {
@@ -44,7 +37,6 @@ export class SliceBuffers {
     let holders = 1;
     return {
       bytes: Buffer.from(memory, 0, length),
-      pooled: true,
       retain: () => {
         if (holders === 0) throw new Error('a released slice buffer cannot be retained');
         holders += 1;
@@ -60,5 +52,5 @@ export class SliceBuffers {
 
 /** A view of part of a lease, held and released with it. */
 export function leaseView(lease: SliceLease, start: number, end: number): SliceLease {
-  return { bytes: lease.bytes.subarray(start, end), pooled: lease.pooled, retain: lease.retain, release: lease.release };
+  return { bytes: lease.bytes.subarray(start, end), retain: lease.retain, release: lease.release };
 }

@@ -2,8 +2,9 @@
  * The media proxy's slice cache: upstream resources cached on disk in aligned slices (2 MiB by
  * default), evicted least recently used first to stay within a size. The proxy calls `serve`
  * with the client's method and Range and a `SliceResource` that can fetch one byte range; the
- * answer's body is assembled slice by slice, from disk where a slice is cached and from the
- * upstream where it is not, streamed in order without holding the whole range in memory.
+ * answer's body is assembled slice by slice, from memory or disk where a slice is cached and
+ * from the upstream where it is not, in order, without holding the whole range in memory: one
+ * Buffer for a range within a slice, pieces for a longer one (types.ts, slice-buffers.ts).
  *
  * - A slice is fetched once however many readers want it (Flights), into memory; once its
  *   length and Content-Range are verified it is written to a temporary file and renamed into
@@ -21,7 +22,6 @@
  *   restart; rebuilt metadata counts as stale, so the first use revalidates it.
  */
 import { open as openFile, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { Readable } from 'node:stream';
 import type { Registry } from 'prom-client';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
@@ -43,7 +43,7 @@ import {
   writeSliceFile,
   type ResourceMeta,
 } from './slice-files.js';
-import { leaseView, SliceBuffers, unpooled, type SliceLease } from './slice-buffers.js';
+import { leaseView, SliceBuffers, type SliceLease } from './slice-buffers.js';
 import { SliceIndex, type SliceEntry } from './slice-index.js';
 import type { CacheAnswer, ClientRead, SliceCacheApi, SliceCacheStats, SliceResource, UpstreamReply } from './types.js';
 import { WarmSlices } from './warm-slices.js';
@@ -247,7 +247,7 @@ export class SliceCache implements SliceCacheApi {
       ...(meta.lastModified === undefined ? {} : { 'last-modified': meta.lastModified }),
     };
     const status = plan.kind === 'range' ? 206 : 200;
-    if (read.method === 'HEAD' || end < start) return { kind: 'served', status, headers, body: read.method === 'HEAD' ? null : Readable.from([]) };
+    if (read.method === 'HEAD' || end < start) return { kind: 'served', status, headers, body: read.method === 'HEAD' ? null : Buffer.alloc(0) };
     if (Math.floor(start / this.sliceBytes) === Math.floor(end / this.sliceBytes)) {
       // One slice (a player's or the bench's slice-sized ranges): the bytes in hand before the
       // answer, which then goes out in one write, and a failure is an error status, not a cut
@@ -256,7 +256,7 @@ export class SliceCache implements SliceCacheApi {
       let answered = false;
       this.readahead.enter(key);
       try {
-        const lease = await this.sliceBytesOf(key, resource, meta, Math.floor(start / this.sliceBytes), start, end, signal, fresh, true);
+        const lease = await this.sliceBytesOf(key, resource, meta, Math.floor(start / this.sliceBytes), start, end, signal, fresh);
         answered = true;
         return { kind: 'served', status, headers, body: lease.bytes, release: lease.release };
       } finally {
@@ -264,14 +264,15 @@ export class SliceCache implements SliceCacheApi {
       }
     }
     // A client that leaves (a seek, a closed player) makes the resource's readahead useless. Its
-    // signal may also abort once it has read everything (a server aborting on every 'close'):
-    // only a body not read to its end counts as leaving.
-    const left = (): boolean => signal.aborted && !body.readableEnded;
+    // signal may also abort once it has been given everything (a server aborting on every
+    // 'close'): only pieces not all asked for count as leaving.
+    const progress = { ended: false };
+    const left = (): boolean => signal.aborted && !progress.ended;
     const handed = new Map(fresh);
     fresh.clear();
-    const body: Readable = Readable.from(this.bodyOf(key, resource, meta, start, end, signal, handed, left), { objectMode: false });
+    const pieces = this.bodyOf(key, resource, meta, start, end, signal, handed, progress);
     signal.addEventListener('abort', () => left() && this.readahead.abandoned(key), { once: true });
-    return { kind: 'served', status, headers, body };
+    return { kind: 'served', status, headers, body: { pieces } };
   }
 
   /** The bytes [from, to] of one version of the resource, slice after slice. */
@@ -283,32 +284,28 @@ export class SliceCache implements SliceCacheApi {
     to: number,
     signal: AbortSignal,
     fresh: Map<number, FreshSlice>,
-    left: () => boolean,
-  ): AsyncGenerator<Buffer> {
+    progress: { ended: boolean },
+  ): AsyncGenerator<SliceLease> {
     const S = this.sliceBytes;
-    let ended = false;
     this.readahead.enter(key);
     try {
       for (let i = Math.floor(from / S); i <= Math.floor(to / S); i++) {
         const base = i * S;
-        // Not pooled: when the response has written a streamed chunk is not known here.
-        const lease = await this.sliceBytesOf(key, resource, version, i, Math.max(from, base), Math.min(to, base + S - 1), signal, fresh, false);
-        const bytes = lease.pooled ? Buffer.from(lease.bytes) : lease.bytes;
-        lease.release();
-        yield bytes;
+        // The writer releases each piece once written (SlicePieces).
+        yield await this.sliceBytesOf(key, resource, version, i, Math.max(from, base), Math.min(to, base + S - 1), signal, fresh);
       }
-      ended = true;
+      progress.ended = true;
     } finally {
       for (const slice of fresh.values()) slice.lease.release();
-      // The last chunk produced is not the last chunk read: the client may still leave after.
-      this.readahead.leave(key, !ended || left());
+      // Asked for every piece or not; a client leaving while the last one is written is not seen.
+      this.readahead.leave(key, !progress.ended);
     }
   }
 
   /**
-   * Bytes [from, to] of slice `i` (a reader of its resource has entered the readahead), read
-   * from disk into a pooled buffer when `pool`. With the slice in hand, the next ones are read
-   * ahead while this one is sent, if the reader is sequential.
+   * Bytes [from, to] of slice `i` (a reader of its resource has entered the readahead), lent to
+   * the caller. With the slice in hand, the next ones are read ahead while this one is sent, if
+   * the reader is sequential.
    */
   private async sliceBytesOf(
     key: string,
@@ -319,7 +316,6 @@ export class SliceCache implements SliceCacheApi {
     to: number,
     signal: AbortSignal,
     fresh: Map<number, FreshSlice>,
-    pool: boolean,
   ): Promise<SliceLease> {
     const base = i * this.sliceBytes;
     const source = await this.openSlice(key, resource, version, i, signal, fresh, to - from + 1);
@@ -327,7 +323,7 @@ export class SliceCache implements SliceCacheApi {
     const toEnd = to === Math.min(version.size, base + this.sliceBytes) - 1;
     this.readahead.read(key, i, toEnd, lastIndex, (next, s) => this.fetchAhead(key, resource, next, s));
     if (source.kind === 'memory') return leaseView(source.lease, from - base, to - base + 1);
-    const lease = pool ? this.buffers.take(to - from + 1) : unpooled(Buffer.allocUnsafe(to - from + 1));
+    const lease = this.buffers.take(to - from + 1);
     try {
       await readSliceInto(source.handle, lease.bytes, from - base);
       return lease;
@@ -602,7 +598,7 @@ export class SliceCache implements SliceCacheApi {
 function unsatisfiable(read: ClientRead, total: number | undefined): CacheAnswer {
   // An empty resource has no byte to range over: without a Range it is an empty 200.
   if (read.range === undefined && total === 0) {
-    return { kind: 'served', status: 200, headers: { 'accept-ranges': 'bytes', 'content-length': '0' }, body: read.method === 'HEAD' ? null : Readable.from([]) };
+    return { kind: 'served', status: 200, headers: { 'accept-ranges': 'bytes', 'content-length': '0' }, body: read.method === 'HEAD' ? null : Buffer.alloc(0) };
   }
   return {
     kind: 'served',

@@ -6,6 +6,7 @@
  * turned out not to honour Range, the upstream's own reply to pass through untouched.
  */
 import type { Readable } from 'node:stream';
+import type { SliceLease } from './slice-buffers.js';
 
 /** An upstream's answer with its body not yet consumed. Header names are lower-case. */
 export interface UpstreamReply {
@@ -43,13 +44,26 @@ export interface ClientRead {
   range: string | undefined;
 }
 
+/**
+ * A body of several slices, produced one slice at a time as the writer asks for the next. Each
+ * piece is lent (slice-buffers.ts): the writer releases it once the piece has been written out
+ * (the socket write's callback), and stops asking when the client has gone.
+ */
+export interface SlicePieces {
+  pieces: AsyncGenerator<SliceLease>;
+}
+
+export function isSlicePieces(body: unknown): body is SlicePieces {
+  return typeof body === 'object' && body !== null && 'pieces' in body;
+}
+
 export type CacheAnswer =
-  /** A range within one slice comes as a Buffer, a longer one as a stream read slice by slice. */
+  /** A range within one slice comes as a Buffer, a longer one as pieces read slice by slice. */
   | {
       kind: 'served';
       status: number;
       headers: Record<string, string>;
-      body: Readable | Buffer | null;
+      body: Buffer | SlicePieces | null;
       /**
        * Call once the response has closed (its bytes written, or the client gone): a Buffer
        * body may be a pooled buffer the cache reuses (slice-buffers.ts). Never calling it is

@@ -12,7 +12,8 @@
 import { pipeline, Transform, type Readable } from 'node:stream';
 import type { MediaItem } from '../../actors/room/model.js';
 import { AppError } from '../../errors/app-error.js';
-import type { ByteRange, ClientRead, SliceCacheApi, UpstreamReply, Validators } from '../cache/types.js';
+import { isSlicePieces, type ByteRange, type ClientRead, type SliceCacheApi, type SlicePieces, type UpstreamReply, type Validators } from '../cache/types.js';
+import type { SliceLease } from '../cache/slice-buffers.js';
 import type { MediaGrant, MediaGrants } from '../media-grant.js';
 import type { MediaProvider, Upstream } from '../provider.js';
 import { isPlaylistReply, rewritePlaylist } from './hls-rewrite.js';
@@ -24,7 +25,8 @@ import type { FinalReply, UpstreamClient } from './upstream-client.js';
 export interface ProxyAnswer {
   status: number;
   headers: Record<string, string>;
-  body: Readable | Buffer | null;
+  /** Pieces are written with `writePieces` (media/cache/write-pieces.ts). */
+  body: Readable | Buffer | SlicePieces | null;
   /** Call once the response has closed: a Buffer body may be a pooled buffer (CacheAnswer). */
   release?: () => void;
 }
@@ -173,13 +175,14 @@ export class MediaProxy {
    * response is piped; and a client that goes away destroys the counter, which destroys the
    * upstream body with it.
    */
-  private counted(body: Readable | Buffer | null): Readable | Buffer | null {
+  private counted(body: Readable | Buffer | SlicePieces | null): Readable | Buffer | SlicePieces | null {
     const { traffic } = this.deps;
     if (!body || !traffic) return body;
     if (Buffer.isBuffer(body)) {
       traffic.bytes(body.length);
       return body;
     }
+    if (isSlicePieces(body)) return { pieces: countedPieces(body.pieces, traffic) };
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         traffic.bytes(chunk.length);
@@ -188,6 +191,13 @@ export class MediaProxy {
     });
     pipeline(body, counter, () => undefined);
     return counter;
+  }
+}
+
+async function* countedPieces(pieces: AsyncGenerator<SliceLease>, traffic: ProxyTraffic): AsyncGenerator<SliceLease> {
+  for await (const lease of pieces) {
+    traffic.bytes(lease.bytes.length);
+    yield lease;
   }
 }
 

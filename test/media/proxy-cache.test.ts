@@ -1,0 +1,87 @@
+/**
+ * The media proxy route with the slice cache on, as players use it: slice-sized ranges read
+ * one after the other (answered from pooled buffers the route gives back once sent), a range
+ * over several slices and the whole file (written piece by piece), a client leaving in the
+ * middle of a long read, and reads after it all still byte for byte.
+ */
+import { request } from 'node:http';
+import test from 'ava';
+import { startNginx, type Nginx } from '../fixtures/nginx.js';
+import type { GatewayBed, Member } from '../gateways/bed.js';
+import { addItem, createRoom, proxiedUrl, randomFile, read, startMediaBed } from './media-bed.js';
+
+const MiB = 1024 * 1024;
+const SLICE = 2 * MiB;
+const SIZE = 7 * MiB + 4321;
+
+let bed: GatewayBed;
+let nginx: Nginx;
+let owner: Member;
+let bytes: Buffer;
+let url: string;
+
+test.before(async () => {
+  const file = await randomFile('film.mp4', SIZE);
+  bytes = file.bytes;
+  nginx = await startNginx({ root: file.dir });
+  bed = await startMediaBed('media-proxy-cache', { SVC_PROXY_SLICE_CACHE_ENABLED: 'true', SVC_PROXY_SLICE_CACHE_SIZE_MB: '64' });
+  owner = await bed.signUp('owner');
+  const roomId = await createRoom(bed, owner);
+  const mediaId = await addItem(bed, roomId, owner, { url: `${nginx.url}/film.mp4`, proxy: true });
+  url = await proxiedUrl(bed, roomId, mediaId, owner);
+});
+test.after.always(async () => {
+  await bed?.close();
+  await nginx?.stop();
+});
+
+test('slice-sized ranges read in sequence, twice, are byte-exact on misses and on hits', async (t) => {
+  for (let pass = 0; pass < 2; pass++) {
+    for (let start = 0; start < SIZE; start += SLICE) {
+      const end = Math.min(SIZE, start + SLICE) - 1;
+      const answer = await read(url, { range: `bytes=${start}-${end}` });
+      t.is(answer.status, 206);
+      t.is(answer.headers.get('content-range'), `bytes ${start}-${end}/${SIZE}`);
+      t.true(answer.body.equals(bytes.subarray(start, end + 1)), `pass ${pass}, bytes ${start}-${end}`);
+    }
+  }
+});
+
+test('a range over several slices and the whole file are written piece by piece, byte-exact', async (t) => {
+  const spanning = await read(url, { range: `bytes=${SLICE - 10}-${3 * SLICE + 9}` });
+  t.is(spanning.status, 206);
+  t.is(spanning.headers.get('content-length'), String(2 * SLICE + 20));
+  t.true(spanning.body.equals(bytes.subarray(SLICE - 10, 3 * SLICE + 10)));
+  const open = await read(url, { range: 'bytes=1000-' });
+  t.is(open.status, 206);
+  t.true(open.body.equals(bytes.subarray(1000)));
+  const whole = await read(url);
+  t.is(whole.status, 200);
+  t.is(whole.headers.get('content-length'), String(SIZE));
+  t.true(whole.body.equals(bytes));
+});
+
+test('a client leaving in the middle of a long read does not disturb the reads after it', async (t) => {
+  const left = await new Promise<number>((resolve) => {
+    const req = request(url, { headers: { range: 'bytes=0-' } }, (res) => {
+      let received = 0;
+      res.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        // Gone after a little more than one slice: the rest is never asked for.
+        if (received > SLICE + 1) req.destroy();
+      });
+      res.once('close', () => resolve(received));
+    });
+    // Destroying the request is how this client leaves; its error is expected.
+    req.once('error', () => undefined);
+    req.end();
+  });
+  t.true(left > SLICE && left < SIZE);
+  for (let start = 0; start < SIZE; start += SLICE) {
+    const end = Math.min(SIZE, start + SLICE) - 1;
+    const answer = await read(url, { range: `bytes=${start}-${end}` });
+    t.true(answer.body.equals(bytes.subarray(start, end + 1)), `bytes ${start}-${end}`);
+  }
+  const whole = await read(url);
+  t.true(whole.body.equals(bytes));
+});
