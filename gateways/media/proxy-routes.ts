@@ -46,7 +46,13 @@ export function mediaProxyRoutes(deps: ProxyRouteDeps): Router<HttpState> {
       ctx.set(answer.headers);
       // Written here, not by Koa: each piece's buffer goes back to the cache once written.
       ctx.respond = false;
-      await writePieces(ctx.res, answer.body);
+      try {
+        await writePieces(ctx.res, answer.body);
+      } catch (err) {
+        // Nothing sent yet (the first slice failed): Koa answers with the error after all.
+        if (!ctx.res.headersSent) ctx.respond = true;
+        throw err;
+      }
       return;
     }
     // Body first: Koa's setter would otherwise drop the Content-Length set below.

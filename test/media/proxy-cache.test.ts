@@ -61,6 +61,25 @@ test('a range over several slices and the whole file are written piece by piece,
   t.true(whole.body.equals(bytes));
 });
 
+test('an upstream failing before the first byte of a long answer is a 502 error body, not a hang', async (t) => {
+  const file = await randomFile('gone.mp4', SIZE);
+  const upstream = await startNginx({ root: file.dir });
+  const roomId = await createRoom(bed, owner);
+  const mediaId = await addItem(bed, roomId, owner, { url: `${upstream.url}/gone.mp4`, proxy: true });
+  const link = await proxiedUrl(bed, roomId, mediaId, owner);
+  try {
+    // Slice 0 and the size are cached; slice 1 and later are not.
+    t.true((await read(link, { range: 'bytes=0-99' })).body.equals(file.bytes.subarray(0, 100)));
+  } finally {
+    await upstream.stop();
+  }
+  const answer = await read(link, { range: `bytes=${SLICE}-` });
+  t.is(answer.status, 502);
+  const body = JSON.parse(answer.body.toString('utf8')) as { code: string; message: string };
+  t.is(body.code, 'bad_gateway');
+  t.regex(body.message, /upstream/);
+});
+
 test('a client leaving in the middle of a long read does not disturb the reads after it', async (t) => {
   const left = await new Promise<number>((resolve) => {
     const req = request(url, { headers: { range: 'bytes=0-' } }, (res) => {
