@@ -8,7 +8,7 @@
  */
 import type { MediaItem } from '../actors/room/model.js';
 import type { SettingsReader } from '../actors/room/permissions.js';
-import { AppError } from '../errors/app-error.js';
+import { requireProxySwitch } from '../actors/room/proxy-switch.js';
 import type { MediaGrants } from './media-grant.js';
 import type { MediaProvider, PlayInfo } from './provider.js';
 import { fileNameOf, proxyUrl } from './proxy/proxy-url.js';
@@ -26,19 +26,6 @@ export interface PlayInfoDeps {
 /** Whether an item's bytes go through the proxy, by its provider's policy and its own switch. */
 export function isProxied(provider: MediaProvider, item: MediaItem): boolean {
   return provider.proxy === 'required' || (provider.proxy === 'optional' && item.proxy);
-}
-
-/** The runtime switch that governs proxying this item. */
-export function proxySwitchOf(item: MediaItem): 'proxy.movieProxy' | 'proxy.liveProxy' {
-  return item.live ? 'proxy.liveProxy' : 'proxy.movieProxy';
-}
-
-/** `forbidden` naming the switch when the operator turned this kind of proxying off. */
-export function requireProxySwitch(settings: SettingsReader, item: MediaItem): void {
-  const key = proxySwitchOf(item);
-  if (!settings.get(key)) {
-    throw new AppError('forbidden', `proxied ${item.live ? 'livestreams are' : 'media is'} turned off on this server (${key})`);
-  }
 }
 
 export async function playInfoFor(deps: PlayInfoDeps, roomId: string, userId: string, item: MediaItem, provider: MediaProvider): Promise<PlayInfo> {

@@ -44,6 +44,8 @@ export function errorResponses(): Middleware<HttpState> {
         ctx.res.destroy();
         return;
       }
+      // Nothing sent yet: Koa answers with the error, even for a handler that meant to write itself.
+      ctx.respond = true;
       for (const name of ctx.res.getHeaderNames()) ctx.res.removeHeader(name);
       for (const [name, value] of Object.entries(outerHeaders)) {
         if (typeof value === 'string' || typeof value === 'number' || Array.isArray(value)) {

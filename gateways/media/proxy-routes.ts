@@ -9,7 +9,8 @@ import { AppError } from '../../errors/app-error.js';
 import { isSlicePieces } from '../../media/cache/types.js';
 import { writePieces } from '../../media/cache/write-pieces.js';
 import type { MediaServices } from '../../media/media-services.js';
-import { isProxied, requireProxySwitch } from '../../media/play-info.js';
+import { requireProxySwitch } from '../../actors/room/proxy-switch.js';
+import { isProxied } from '../../media/play-info.js';
 import type { MediaProxy } from '../../media/proxy/media-proxy.js';
 import type { SettingsReader } from '../../actors/room/permissions.js';
 import type { HttpContext, HttpState } from '../http/state.js';
@@ -46,13 +47,7 @@ export function mediaProxyRoutes(deps: ProxyRouteDeps): Router<HttpState> {
       ctx.set(answer.headers);
       // Written here, not by Koa: each piece's buffer goes back to the cache once written.
       ctx.respond = false;
-      try {
-        await writePieces(ctx.res, answer.body);
-      } catch (err) {
-        // Nothing sent yet (the first slice failed): Koa answers with the error after all.
-        if (!ctx.res.headersSent) ctx.respond = true;
-        throw err;
-      }
+      await writePieces(ctx.res, answer.body);
       return;
     }
     // Body first: Koa's setter would otherwise drop the Content-Length set below.

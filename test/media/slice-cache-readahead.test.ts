@@ -5,78 +5,17 @@
  * readers still cost one upstream request per slice.
  */
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import type { SliceCache } from '../../media/cache/slice-cache.js';
 import type { SliceResource } from '../../media/cache/types.js';
 import { eventually, withDeadline } from '../fixtures/deadline.js';
+import { startRangeUpstream } from '../fixtures/range-upstream.js';
 import { httpSliceResource, readAll } from '../fixtures/slice-upstream.js';
 import { cacheFiles, openCache, randomFile, read, servedFiles, SLICE, upstreamRequests } from './slice-cache-bed.js';
 
 const files = servedFiles(test);
 
 const sliceRange = (i: number): string => `bytes=${i * SLICE}-${(i + 1) * SLICE - 1}`;
-
-/**
- * A Range-only node upstream that holds every request starting at or after `holdFrom` after
- * its first 64 KiB, until `release()`; each request's fate (finished, or closed by the client)
- * is recorded.
- */
-interface HoldingUpstream {
-  url: string;
-  holdFrom: number;
-  requests: Array<{ range: string; outcome: Promise<'finished' | 'aborted'> }>;
-  /** Resolves when a request for `range` has arrived. */
-  arrived(range: string): Promise<{ outcome: Promise<'finished' | 'aborted'> }>;
-  release(): void;
-  stop(): Promise<void>;
-}
-
-async function startHoldingUpstream(content: Buffer, holdFrom: number): Promise<HoldingUpstream> {
-  let release = (): void => undefined;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const server: Server = createServer((req, res) => {
-    const match = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
-    if (!match) {
-      res.writeHead(400).end();
-      return;
-    }
-    const start = Number(match[1]);
-    const end = Math.min(Number(match[2]), content.length - 1);
-    const outcome = new Promise<'finished' | 'aborted'>((resolve) => res.once('close', () => resolve(res.writableFinished ? 'finished' : 'aborted')));
-    upstream.requests.push({ range: req.headers.range ?? '', outcome });
-    server.emit('arrived');
-    res.writeHead(206, { 'content-range': `bytes ${start}-${end}/${content.length}`, 'content-length': end - start + 1, etag: '"v1"' });
-    const body = content.subarray(start, end + 1);
-    if (start < upstream.holdFrom) res.end(body);
-    else {
-      res.write(body.subarray(0, 64 * 1024));
-      void gate.then(() => res.end(body.subarray(64 * 1024)));
-    }
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const upstream: HoldingUpstream = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/file.mp4`,
-    holdFrom,
-    requests: [],
-    async arrived(range) {
-      for (;;) {
-        const found = upstream.requests.find((r) => r.range === range);
-        if (found) return found;
-        await withDeadline(once(server, 'arrived'), 10_000, `an upstream request for ${range}`);
-      }
-    },
-    release: () => release(),
-    async stop() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-  return upstream;
-}
 
 /**
  * Reads slice `i` of the resource in one request and checks its bytes. Its signal is aborted
@@ -120,7 +59,7 @@ test('reads that are not sequential, or stop short of a slice end, fetch nothing
 
 test('a readahead nobody claims in time is aborted upstream and leaves no slice', async (t) => {
   const content = randomBytes(4 * SLICE);
-  const upstream = await startHoldingUpstream(content, 2 * SLICE);
+  const upstream = await startRangeUpstream(content, { holdFrom: 2 * SLICE });
   const dir = await files.cacheDir();
   const cache = await openCache(dir, { readahead: { idleMs: 200 } });
   const resource = httpSliceResource(upstream.url);
@@ -150,7 +89,7 @@ test('a readahead nobody claims in time is aborted upstream and leaves no slice'
 
 test('when the last reader leaves before its answer ends, its readahead is aborted', async (t) => {
   const content = randomBytes(4 * SLICE);
-  const upstream = await startHoldingUpstream(content, 2 * SLICE);
+  const upstream = await startRangeUpstream(content, { holdFrom: 2 * SLICE });
   const dir = await files.cacheDir();
   const cache = await openCache(dir);
   const resource = httpSliceResource(upstream.url);
@@ -180,7 +119,7 @@ test('when the last reader leaves before its answer ends, its readahead is abort
 
 test('a client signal aborted after the whole answer was read leaves the readahead running', async (t) => {
   const content = randomBytes(4 * SLICE);
-  const upstream = await startHoldingUpstream(content, 2 * SLICE);
+  const upstream = await startRangeUpstream(content, { holdFrom: 2 * SLICE });
   const cache = await openCache(await files.cacheDir());
   const resource = httpSliceResource(upstream.url);
   try {

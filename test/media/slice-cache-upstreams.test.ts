@@ -4,13 +4,11 @@
  * only reader disconnects (or one of two), a 200-only nginx, and an upstream error status.
  */
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { AppError } from '../../errors/app-error.js';
 import { eventually, withDeadline } from '../fixtures/deadline.js';
 import { startNginx } from '../fixtures/nginx.js';
+import { startRangeUpstream } from '../fixtures/range-upstream.js';
 import { httpSliceResource, readAll } from '../fixtures/slice-upstream.js';
 import { cacheFiles, openCache, randomFile, read, servedFiles, SLICE, upstreamRequests } from './slice-cache-bed.js';
 
@@ -24,69 +22,6 @@ async function abortedWith(promise: Promise<unknown>): Promise<string> {
     () => 'resolved',
     (err: unknown) => (err as { name?: string }).name ?? String(err),
   );
-}
-
-/**
- * A Range-only node upstream whose behaviour a test switches: 'ok' answers in full, 'short'
- * promises the range but sends 1000 bytes and closes, 'slow' sends 64 KiB and holds the rest
- * until `release()`. Every request's fate (finished, or closed by the client) is recorded.
- */
-interface NodeUpstream {
-  url: string;
-  mode: 'ok' | 'short' | 'slow';
-  requests: Array<{ range: string; outcome: Promise<'finished' | 'aborted'> }>;
-  /** Resolves when the n-th request (1-based) has arrived. */
-  arrived(n: number): Promise<void>;
-  release(): void;
-  stop(): Promise<void>;
-}
-
-async function startNodeUpstream(content: Buffer): Promise<NodeUpstream> {
-  let release = (): void => undefined;
-  let gate = new Promise<void>((resolve) => (release = resolve));
-  const server: Server = createServer((req, res) => {
-    const match = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
-    if (!match) {
-      res.writeHead(400).end();
-      return;
-    }
-    const start = Number(match[1]);
-    const end = Math.min(Number(match[2]), content.length - 1);
-    const outcome = new Promise<'finished' | 'aborted'>((resolve) => res.once('close', () => resolve(res.writableFinished ? 'finished' : 'aborted')));
-    upstream.requests.push({ range: req.headers.range ?? '', outcome });
-    server.emit('arrived');
-    res.writeHead(206, {
-      'content-range': `bytes ${start}-${end}/${content.length}`,
-      'content-length': end - start + 1,
-      'content-type': 'video/mp4',
-      etag: '"v1"',
-    });
-    const body = content.subarray(start, end + 1);
-    if (upstream.mode === 'short') res.write(body.subarray(0, 1000), () => res.socket?.destroy());
-    else if (upstream.mode === 'slow') {
-      res.write(body.subarray(0, 64 * 1024));
-      void gate.then(() => res.end(body.subarray(64 * 1024)));
-    } else res.end(body);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const upstream: NodeUpstream = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/file.mp4`,
-    mode: 'ok',
-    requests: [],
-    async arrived(n) {
-      while (upstream.requests.length < n) await withDeadline(once(server, 'arrived'), 10_000, `upstream request ${n}`);
-    },
-    release() {
-      release();
-      gate = new Promise<void>((resolve) => (release = resolve));
-    },
-    async stop() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-  return upstream;
 }
 
 test('16 concurrent readers of one uncached file cause one upstream request per slice', async (t) => {
@@ -103,7 +38,7 @@ test('16 concurrent readers of one uncached file cause one upstream request per 
 
 test('a short upstream read leaves no slice and fails the reader; the next read fetches again', async (t) => {
   const content = randomBytes(SIZE);
-  const upstream = await startNodeUpstream(content);
+  const upstream = await startRangeUpstream(content);
   const dir = await files.cacheDir();
   const cache = await openCache(dir);
   const resource = httpSliceResource(upstream.url);
@@ -138,7 +73,7 @@ test('a short upstream read leaves no slice and fails the reader; the next read 
 });
 
 test('the only reader disconnecting aborts the upstream read and leaves nothing', async (t) => {
-  const upstream = await startNodeUpstream(randomBytes(SIZE));
+  const upstream = await startRangeUpstream(randomBytes(SIZE));
   const dir = await files.cacheDir();
   const cache = await openCache(dir);
   try {
@@ -161,7 +96,7 @@ test('the only reader disconnecting aborts the upstream read and leaves nothing'
 
 test('with a second reader waiting, a disconnect leaves the slice fetch running to the end', async (t) => {
   const content = randomBytes(SIZE);
-  const upstream = await startNodeUpstream(content);
+  const upstream = await startRangeUpstream(content);
   const cache = await openCache(await files.cacheDir());
   const resource = httpSliceResource(upstream.url);
   try {

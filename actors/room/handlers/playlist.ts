@@ -8,6 +8,7 @@ import { AppError } from '../../../errors/app-error.js';
 import type { RoomCommandOf } from '../commands.js';
 import type { Access, PlaybackPlan, RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../limits.js';
+import { requireProxySwitch } from '../proxy-switch.js';
 import type { MediaItem } from '../model.js';
 import { checkPlaylistBudget } from '../playlist-budget.js';
 import { indexOfMedia, insertAt, moveTo } from '../playlist.js';
@@ -18,11 +19,7 @@ import { checkPlaybackGuards } from './playback.js';
 
 /** Proxying is an operator switch (`proxy.movieProxy`, `proxy.liveProxy`); refuse items that need a disabled one. */
 function checkProxyAllowed(core: RoomCore, item: Pick<MediaItem, 'proxy' | 'live'>): void {
-  if (!item.proxy) return;
-  const key = item.live ? 'proxy.liveProxy' : 'proxy.movieProxy';
-  if (!core.deps.settings.get(key)) {
-    throw new AppError('forbidden', `proxied ${item.live ? 'livestreams are' : 'media is'} disabled on this server (${key})`);
-  }
+  if (item.proxy) requireProxySwitch(core.deps.settings, item);
 }
 
 /** The provider's own rules (known name, URL it can play), asked of the injected checker. */
