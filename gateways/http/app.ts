@@ -90,6 +90,8 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   app.use(corsPolicy(config.server.cors_allowed_origins));
   const gatewayDeps = options.api?.gateway;
   if (gatewayDeps) app.use(mediaCors(gatewayDeps.settings));
+  // Who may still read media links, remembered for the proxy and the livestream routes alike.
+  const members = gatewayDeps ? new MemberItems(gatewayDeps.rooms) : undefined;
   app.use(errorResponses());
   app.use(methodNotImplementedIsNotAllowed());
   // Outside the routers: it answers only what none of them did.
@@ -101,7 +103,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   const openapi = openApiRoutes();
   app.use(openapi.routes());
   // Outside /api, and answered before the web client's fallback could see these paths.
-  if (gatewayDeps?.media) {
+  if (gatewayDeps?.media && members) {
     const { media } = gatewayDeps;
     const proxy = new MediaProxy({
       client: media.client,
@@ -111,7 +113,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
       traffic: proxyTraffic(metrics.registry),
       ...(gatewayDeps.sliceCache ? { cache: gatewayDeps.sliceCache } : {}),
     });
-    const proxyRoutes = mediaProxyRoutes({ media, proxy, members: new MemberItems(gatewayDeps.rooms), settings: gatewayDeps.settings });
+    const proxyRoutes = mediaProxyRoutes({ media, proxy, members, settings: gatewayDeps.settings });
     app.use(proxyRoutes.routes());
     app.use(proxyRoutes.allowedMethods());
   }
@@ -143,7 +145,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     }
     app.use(api.router.routes());
     app.use(api.router.allowedMethods());
-    if (gateway?.live) app.use(mediaLiveRoutes(gateway.live, gateway.settings).routes());
+    if (gateway?.live && members) app.use(mediaLiveRoutes(gateway.live, gateway.settings, members).routes());
   }
 
   return app;

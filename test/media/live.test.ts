@@ -2,7 +2,8 @@
  * Livestreams end to end (issue 12, section 3): stream keys and who may see them, ffmpeg
  * publishing over RTMP to one replica, the room's live/offline events, HTTP-FLV and HLS read
  * by ffprobe from the publisher's replica and from a second replica (forwarded), wrong and
- * rotated keys refused, segments disguised as PNG, and the playback refusals (403/404).
+ * rotated keys refused, segments disguised as PNG, and the playback refusals (403/404),
+ * membership among them.
  */
 import test from 'ava';
 import type { MemberRoomView } from '../../actors/room/model.js';
@@ -214,7 +215,7 @@ test.serial('rtmp.tsDisguisedAsPng names segments .png, serves them as image/png
   }
 });
 
-test.serial('playback refusals: proxy.liveProxy off is 403, a link for another item or expired is 403, offline is 404', async (t) => {
+test.serial('playback refusals: proxy.liveProxy off is 403, a link for another item, expired, or held by a non-member or a kicked member is 403, offline is 404', async (t) => {
   const owner = await a.signUp('refusals');
   const { roomId, mediaId } = await liveRoom(owner);
   const link = liveLink(a, { roomId, userId: owner.userId, mediaId });
@@ -235,6 +236,18 @@ test.serial('playback refusals: proxy.liveProxy off is 403, a link for another i
   const [, token = ''] = /\/media\/live\/([^/]+)/.exec(link) ?? [];
   const forged = `/media/live/${Buffer.from(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString().replace(mediaId, 'other-item')).toString('base64url')}.${token.split('.')[1] ?? ''}`;
   t.is((await a.call('GET', `${forged}/stream.flv`)).status, 403);
+  // A well-signed link outlives its holder's membership; the room is asked, on either replica.
+  const stranger = await a.signUp('refusals-stranger');
+  const strangers = await b.call<{ code: string }>('GET', `${liveLink(a, { roomId, userId: stranger.userId, mediaId })}/index.m3u8`);
+  t.is(strangers.status, 403);
+  t.is(strangers.body.code, 'forbidden');
+  const viewer = await a.signUp('refusals-viewer');
+  t.is((await a.call('POST', `/api/rooms/${roomId}/join`, {}, viewer.token)).status, 200);
+  const viewerLink = liveLink(a, { roomId, userId: viewer.userId, mediaId });
+  t.is((await a.call('GET', `${viewerLink}/index.m3u8`)).status, 404, 'a member\'s link reaches the (offline) stream');
+  t.is((await a.call('POST', `/api/rooms/${roomId}/members/${viewer.userId}/kick`, undefined, owner.token)).status, 200);
+  // Replica b has not asked about this member before, so it learns of the kick at once.
+  t.is((await b.call('GET', `${viewerLink}/stream.flv`)).status, 403);
   const offline = await b.call<{ code: string }>('GET', `${link}/index.m3u8`);
   t.is(offline.status, 404);
   t.is(offline.body.code, 'not_found');

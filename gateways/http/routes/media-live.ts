@@ -8,6 +8,10 @@
  * A stream published to another replica is fetched from it (live registry) and streamed
  * through, so a stream that exists never answers 404 here (spec 7.2); one that exists nowhere
  * answers 404 `not_found` "offline". `proxy.liveProxy` off answers 403.
+ *
+ * A link is good for `media_proxy.grant_ttl_seconds` (hours), so, as for the media proxy, the
+ * holder must still be a member who sees the item (MemberItems): a kicked or banned member's
+ * link stops working within its re-check interval. An FLV connection already open plays on.
  */
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +23,7 @@ import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
 import { PLAYLIST_FILE } from '../../rtmp/hls-transmuxer.js';
 import type { LiveDeps } from '../../rtmp/live-deps.js';
 import type { LiveStream } from '../../rtmp/live-stream.js';
+import type { MemberItems } from '../../media/member-items.js';
 import { LIVE_RESOURCE } from '../../../media/providers/live.js';
 import type { HttpContext, HttpState } from '../state.js';
 
@@ -41,7 +46,7 @@ function offline(): AppError {
   return new AppError('not_found', 'the livestream is offline: nobody is publishing to this item now');
 }
 
-export function mediaLiveRoutes(live: LiveDeps, settings: RuntimeSettings): Router<HttpState> {
+export function mediaLiveRoutes(live: LiveDeps, settings: RuntimeSettings, members: MemberItems): Router<HttpState> {
   const router = new Router<HttpState>({ prefix: '/media/live' });
 
   router.get('/:token/:file', async (ctx) => {
@@ -51,6 +56,7 @@ export function mediaLiveRoutes(live: LiveDeps, settings: RuntimeSettings): Rout
     const { token, file } = ctx.params as { token: string; file: string };
     const grant = live.grants.verify(token);
     if (grant.resource !== LIVE_RESOURCE) throw new AppError('forbidden', 'this media link is not for a livestream');
+    await members.item(grant.roomId, grant.userId, grant.mediaId);
     if (file !== 'stream.flv' && file !== PLAYLIST_FILE && !SEGMENT.test(file)) {
       throw new AppError('not_found', `a livestream has stream.flv, ${PLAYLIST_FILE} and its segments, not "${file.slice(0, 64)}"`);
     }
