@@ -162,6 +162,32 @@ export async function sequentialThroughput(read: RangeReader, size: number, rang
   return { bytes: size, seconds, mbPerSecond: size / 1e6 / seconds };
 }
 
+/**
+ * nginx as a slice-caching reverse proxy of `origin` (its `slice` module in 2 MiB slices and
+ * `proxy_cache` on disk under `cacheDir`): the same design as the media proxy, in C, with
+ * sendfile. Read on the same machine as the media proxy, its miss and hit say how much of a
+ * shortfall is the machine's (two processes and the reader sharing its cores) and how much is ours.
+ */
+export async function startNginxSliceProxy(origin: Nginx, cacheDir: string): Promise<Nginx> {
+  return startNginx({
+    root: cacheDir,
+    httpConfig: `
+  proxy_cache_path ${cacheDir} levels=1:2 keys_zone=slices:10m max_size=64g inactive=1h use_temp_path=off;
+  upstream origin { server 127.0.0.1:${origin.port}; keepalive 16; }`,
+    serverConfig: `
+    location / {
+      slice 2m;
+      proxy_cache slices;
+      proxy_cache_key $uri$slice_range;
+      proxy_cache_valid 200 206 1h;
+      proxy_set_header Range $slice_range;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_pass http://origin;
+    }`,
+  });
+}
+
 export interface CrowdResult {
   readers: number;
   slices: number;

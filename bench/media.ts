@@ -3,7 +3,8 @@
  *  1. reading a 1 GiB file in 2 MiB ranges through the media proxy, on a slice-cache miss
  *     (upstream: Debian's nginx) and on a hit, each as a ratio to nginx serving the file
  *     directly (targets: miss >= 0.6, hit >= 0.9); and, for reference, the hit read in one
- *     Range as a browser's player does;
+ *     Range as a browser's player does; and, for reference, nginx itself as a slice-caching
+ *     proxy of the same file on the same machine (its miss and hit, as ratios too);
  *  2. 16 concurrent readers of one uncached file: upstream requests per slice (target 1);
  *  3. RTMP publish to the first FLV bytes (target < 500 ms) and to the first HLS segment (< 3 s).
  *
@@ -27,7 +28,7 @@ import type { GatewayBed } from '../test/gateways/bed.js';
 import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../test/harness/replica.js';
 import { addItem, createRoom, eventually, proxiedUrl, startMediaBed } from '../test/media/media-bed.js';
 import { benchMediaLive, printMediaLive } from './media-live.js';
-import { concurrentReaders, createMediaFile, GiB, httpRangeReader, MiB, sequentialThroughput, type Throughput } from './media-proxy.js';
+import { concurrentReaders, createMediaFile, GiB, httpRangeReader, MiB, sequentialThroughput, startNginxSliceProxy, type Throughput } from './media-proxy.js';
 
 const size = Number(process.env.BENCH_MEDIA_BYTES ?? GiB);
 const crowdBytes = Math.min(size, Number(process.env.BENCH_MEDIA_CONCURRENT_BYTES ?? 64 * MiB));
@@ -51,6 +52,7 @@ async function metric(gatewayUrl: string, name: string): Promise<number> {
 async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'svc-bench-media-'));
   let nginx: Nginx | undefined;
+  let nginxProxy: Nginx | undefined;
   let bed: GatewayBed | undefined;
   let gateway: Replica | undefined;
   try {
@@ -97,6 +99,16 @@ async function main(): Promise<void> {
     console.log(`  proxy, slice cache miss   ${fmt(miss)}  ratio ${(miss.mbPerSecond / nginxDirect.mbPerSecond).toFixed(2)} (target >= 0.6), ${readaheads} of ${size / (2 * MiB)} slices read ahead`);
     console.log(`  proxy, slice cache hit    ${fmt(hit)}  ratio ${(hit.mbPerSecond / nginxDirect.mbPerSecond).toFixed(2)} (target >= 0.9)  runs: ${hit.all} MB/s`);
 
+    // The same design in C on the same machine: what is the machine's and what is ours.
+    nginxProxy = await startNginxSliceProxy(nginx, await mkdtemp(join(root, 'nginx-slices-')));
+    const viaNginx = httpRangeReader(`${nginxProxy.url}/${file.name}`);
+    const nginxMiss = await sequentialThroughput(viaNginx, size);
+    const nginxHit = await sequentialThroughput(viaNginx, size);
+    const ratio = (t: Throughput): string => (t.mbPerSecond / nginxDirect.mbPerSecond).toFixed(2);
+    console.log(`  reference: nginx as a slice-caching proxy (slice 2m + proxy_cache), miss ${fmt(nginxMiss)} ratio ${ratio(nginxMiss)}; hit ${fmt(nginxHit)} ratio ${ratio(nginxHit)}`);
+    await nginxProxy.stop();
+    nginxProxy = undefined;
+
     // What a browser's <video> does: one Range for the rest of the file, streamed slice by slice.
     const wholeDirect = await sequentialThroughput(httpRangeReader(direct), size, size);
     const wholeHit = await sequentialThroughput(httpRangeReader(viaProxy), size, size);
@@ -116,6 +128,7 @@ async function main(): Promise<void> {
     await gateway?.process.terminate();
     if (gateway?.env.SVC_DATA_DIR) await rm(gateway.env.SVC_DATA_DIR, { recursive: true, force: true });
     await bed?.close();
+    await nginxProxy?.stop();
     await nginx?.stop();
     await rm(root, { recursive: true, force: true });
   }
