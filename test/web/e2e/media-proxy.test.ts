@@ -1,19 +1,24 @@
 /**
- * A proxied item in Chromium against the whole service: the owner adds a video hosted by
+ * Proxied items in Chromium against the whole service: the owner adds a video hosted by
  * Debian's nginx through the add-media form with "Play through this server" ticked, and the
  * player plays it from the service's `/media/proxy/...` URL. The page never contacts nginx
  * itself (a request there would be a problem), while nginx sees the proxy's ranged reads.
+ * The same for an HLS video-on-demand played by hls.js (this Chromium would play HLS natively;
+ * the test hides that, as in Firefox or an older Chrome): its playlist rewritten by the proxy,
+ * its segments read through it.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { startNginx, type Nginx } from '../../fixtures/nginx.js';
-import { signInPage, startWebBed, waitForPage, type WebBed } from './browser.js';
-import { makeTestVideo } from './media.js';
+import { signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
+import { makeTestHls, makeTestVideo } from './media.js';
 
 let bed: WebBed;
 let nginx: Nginx;
+let hlsPath: string;
 
 test.before(async () => {
   const video = await makeTestVideo({ seconds: 12 });
+  hlsPath = await makeTestHls(video.dir);
   nginx = await startNginx({ root: video.dir });
   bed = await startWebBed('web_media_proxy', { autoplay: true, env: { SVC_MEDIA_PROXY_ALLOWED_NETWORKS: '127.0.0.0/8' } });
 });
@@ -21,32 +26,58 @@ test.after.always(async () => {
   await Promise.allSettled([bed?.close(), nginx?.stop()]);
 });
 
-test.serial('a proxied item from nginx, added with the form, plays in Chromium through /media/proxy', async (t) => {
-  const owner = await bed.signUp('owner');
+/** The owner's page in a new room, with `provider`'s item at `path` on nginx added through the form, proxied, and made current. */
+async function proxiedItemPage(t: ExecutionContext, provider: 'direct' | 'hls', path: string, hideNativeHls = false): Promise<Person> {
+  const owner = await bed.signUp(`owner-${provider}`);
   const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Proxy night' }, owner.token);
   const roomId = created.body.room.id;
   const person = await bed.person();
   const { page } = person;
+  if (hideNativeHls) {
+    await person.context.addInitScript(`{
+      const canPlayType = HTMLMediaElement.prototype.canPlayType;
+      HTMLMediaElement.prototype.canPlayType = function (type) { return /mpegurl/i.test(type) ? '' : canPlayType.call(this, type); };
+    }`);
+  }
   await signInPage(page, owner.username);
   await page.goto(`/rooms/${roomId}`);
 
-  await page.getByLabel('Media URL').fill(`${nginx.url}/clock.webm`);
+  await page.getByLabel('Media URL').fill(`${nginx.url}/${path}`);
   await page.getByLabel('Title', { exact: true }).fill('Proxied clock');
-  await page.getByLabel('Provider').selectOption('direct');
+  await page.getByLabel('Provider').selectOption(provider);
   await page.getByLabel('Play through this server (media proxy)').check();
   await page.getByRole('button', { name: 'Add to playlist' }).click();
   await page.locator('.playlist-item').filter({ hasText: 'Proxied clock' }).waitFor();
 
-  const playlist = await bed.call<{ items: Array<{ id: string; proxy: boolean }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, owner.token);
+  const playlist = await bed.call<{ items: Array<{ id: string; proxy: boolean; provider: string }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, owner.token);
   const [item] = playlist.body.items;
   t.true(item?.proxy, 'the form sent proxy: true');
+  t.is(item?.provider, provider);
   await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: item!.id }, owner.token);
 
   await page.getByRole('button', { name: 'Play', exact: true }).waitFor({ timeout: 15_000 });
   await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitForPage(page, `document.querySelector('video').currentTime > 1.5`, 20_000);
-  const source = (await page.evaluate(`document.querySelector('video').currentSrc`)) as string;
+  return person;
+}
+
+test.serial('a proxied item from nginx, added with the form, plays in Chromium through /media/proxy', async (t) => {
+  const person = await proxiedItemPage(t, 'direct', 'clock.webm');
+  const source = (await person.page.evaluate(`document.querySelector('video').currentSrc`)) as string;
   t.true(source.startsWith(`${bed.origin}/media/proxy/`), source);
   t.true((await nginx.requests()).some((request) => request.path === '/clock.webm' && request.range !== null), 'nginx served ranged reads to the proxy');
+  t.deepEqual(person.problems, []);
+});
+
+test.serial('a proxied HLS item plays through hls.js: playlist and segments come through /media/proxy', async (t) => {
+  await nginx.clearRequests();
+  const person = await proxiedItemPage(t, 'hls', hlsPath, true);
+  const { page } = person;
+  t.is(await page.evaluate(`document.querySelector('video').dataset.sourceType`), 'hls');
+  // hls.js feeds the element through Media Source Extensions: its source is a blob, not a URL.
+  t.regex((await page.evaluate(`document.querySelector('video').currentSrc`)) as string, /^blob:/);
+  const served = await nginx.requests();
+  t.true(served.some((request) => request.path === `/${hlsPath}` && request.status === 200), 'the playlist was read through the proxy');
+  t.true(served.some((request) => /^\/hls\/seg\d+\.ts$/.test(request.path) && request.status < 300), 'segments were read through the proxy');
   t.deepEqual(person.problems, []);
 });

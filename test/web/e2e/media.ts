@@ -1,11 +1,11 @@
 /**
  * Media for the player's end-to-end tests and `npm run bench:sync`: a test video made with
  * Debian's ffmpeg (VP8 + Opus WebM, which Chromium always plays: a visible clock and frame
- * counter from `testsrc2`, a keyframe every second so seeks land fast), served with Range
- * support by a tiny `send` server on 127.0.0.1.
+ * counter from `testsrc2`, a keyframe every second so seeks land fast), the same picture as
+ * an HLS video-on-demand, and a tiny `send` server on 127.0.0.1 serving with Range support.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,26 @@ export async function makeTestVideo({ seconds = TEST_VIDEO_SECONDS, fps = 30, si
     join(dir, file),
   ]);
   return { dir, file };
+}
+
+/**
+ * Writes an HLS video-on-demand of `seconds` into `<dir>/hls/` (index.m3u8 and 2 s MPEG-TS
+ * segments, H.264 + AAC as HLS players expect, a keyframe every second); returns its path
+ * under `dir`.
+ */
+export async function makeTestHls(dir: string, { seconds = 12, fps = 30, size = '320x180' }: TestVideoOptions = {}): Promise<string> {
+  await mkdir(join(dir, 'hls'));
+  await run('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y'],
+    ...['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`],
+    ...['-f', 'lavfi', '-i', `anullsrc=channel_layout=stereo:sample_rate=48000`],
+    ...['-t', String(seconds), '-map', '0:v', '-map', '1:a'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', String(fps), '-keyint_min', String(fps)],
+    ...['-c:a', 'aac', '-b:a', '32k'],
+    ...['-f', 'hls', '-hls_time', '2', '-hls_playlist_type', 'vod', '-hls_segment_filename', join(dir, 'hls', 'seg%03d.ts')],
+    join(dir, 'hls', 'index.m3u8'),
+  ]);
+  return 'hls/index.m3u8';
 }
 
 export interface MediaServer {
