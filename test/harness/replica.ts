@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pLimit from 'p-limit';
 import { freePort, testStack } from './stack.js';
 import { runSvc, SvcProcess } from './svc-process.js';
 
@@ -52,10 +53,28 @@ export interface Replica {
   cliEnv: Record<string, string>;
 }
 
-/** Starts `svc serve` and waits until it is serving (its management line is printed last). */
+/**
+ * `svc serve` processes starting at once in this test worker. A start loads the whole service;
+ * the failover tests start a dozen hosts together, and on a busy 2-core machine every one of
+ * them then missed its deadline. Two at a time keeps each deadline about one start.
+ */
+const starting = pLimit(2);
+
+/**
+ * Starts `svc serve` and waits until it is serving (its management line is printed last). One
+ * that does not get there in time is killed: a test that gives up must not leave it running.
+ */
 export async function startReplica(args: string[], env: Record<string, string>): Promise<Replica> {
-  const process = new SvcProcess(['serve', ...args], env);
-  await process.waitForLine(/^management: /, 30_000);
+  const process = await starting(async () => {
+    const started = new SvcProcess(['serve', ...args], env);
+    try {
+      await started.waitForLine(/^management: /, 30_000);
+    } catch (err) {
+      await started.terminate('SIGKILL');
+      throw err;
+    }
+    return started;
+  });
   const httpLine = process.lines.find((line) => line.startsWith('svc HTTP API: '));
   const httpUrl = httpLine ? httpLine.replace(/^svc HTTP API: /, '').trim() : '';
   const cliEnv: Record<string, string> = { SVC_DATA_DIR: env.SVC_DATA_DIR ?? '' };
