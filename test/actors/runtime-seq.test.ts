@@ -9,7 +9,9 @@ const caller = { userId: 'tester' };
 test('when one fence runs out of event numbers the lease is renewed and seqs keep growing', async (t) => {
   const prefix = uniquePrefix('seq');
   const pgUrl = await counterDatabase('runtime_seq');
-  const local = await startLocalHost({ hostId: `${prefix}-host`, prefix, pgUrl });
+  // A long lease: bursts of 25,000 events can hold this process's event loop for seconds on a
+  // loaded machine, and a lapsed lease (a second activation) is liveness, not what this tests.
+  const local = await startLocalHost({ hostId: `${prefix}-host`, prefix, pgUrl, leaseTtlMs: 15_000 });
   t.teardown(() => local.close());
   const client = new ActorClient(local.nc, prefix);
   const id = 'chatty';
