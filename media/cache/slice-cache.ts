@@ -323,15 +323,20 @@ export class SliceCache implements SliceCacheApi {
     const toEnd = to === Math.min(version.size, base + this.sliceBytes) - 1;
     this.readahead.read(key, i, toEnd, lastIndex, (next, s) => this.fetchAhead(key, resource, next, s));
     if (source.kind === 'memory') return leaseView(source.lease, from - base, to - base + 1);
-    const lease = this.buffers.take(to - from + 1);
+    return this.readFile(source.handle, from - base, to - from + 1);
+  }
+
+  /** `length` bytes of an open slice file from `start` on, in a lease; the file is closed. */
+  private async readFile(handle: FileHandle, start: number, length: number): Promise<SliceLease> {
+    const lease = this.take(length);
     try {
-      await readSliceInto(source.handle, lease.bytes, from - base);
+      await readSliceInto(handle, lease.bytes, start);
       return lease;
     } catch (err) {
       lease.release();
       throw err;
     } finally {
-      await source.handle.close();
+      await handle.close();
     }
   }
 
@@ -413,15 +418,7 @@ export class SliceCache implements SliceCacheApi {
     if (cached) {
       const handle = await openFile(cached.path, 'r').catch((err: unknown) => ignoreMissing(err));
       if (!handle) return;
-      const lease = this.buffers.take(cached.bytes);
-      try {
-        await readSliceInto(handle, lease.bytes, 0);
-      } catch (err) {
-        lease.release();
-        throw err;
-      } finally {
-        await handle.close();
-      }
+      const lease = await this.readFile(handle, 0, cached.bytes);
       // Evicted or replaced meanwhile: the reader will find out for itself.
       if (this.index.peek(key, i) === cached) this.warm.put(key, i, { gen: cached.gen, lease });
       else lease.release();

@@ -15,7 +15,7 @@ import type { SliceLease } from './slice-buffers.js';
 
 export interface WarmSlice {
   gen: string;
-  /** Held by the warm slices until dropped; a reader retains it before use. */
+  /** Held by the warm slices until dropped, or until a reader takes the slice over. */
   lease: SliceLease;
 }
 

@@ -15,13 +15,13 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
+/** With BENCH_PROF_DIR set (infra/bench.sh), each child writes a V8 CPU profile there as it exits. */
+const profileArgs = (): string[] => (process.env.BENCH_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF_DIR}`] : []);
+
 /**
  * A long-running Node program started by a test (the `svc` CLI, an actor host fixture) whose
  * stdout lines the test waits on with deadlines.
  */
-/** With BENCH_PROF_DIR set (infra/bench.sh), each child writes a V8 CPU profile there as it exits. */
-const profileArgs = (): string[] => (process.env.BENCH_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF_DIR}`] : []);
-
 export class ChildProgram {
   readonly child: ChildProcess;
   readonly lines: string[] = [];
