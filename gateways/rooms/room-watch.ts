@@ -10,6 +10,7 @@
  * lost between the two; events at or below the start's seq are already in the snapshot (or
  * the resumed events) and are skipped, so none is delivered twice.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { subjectOf, type Caller } from '../../accounts/model.js';
 import type { MemberRoomView } from '../../actors/room/index.js';
 import type { SettingsReader } from '../../actors/room/permissions.js';
@@ -52,6 +53,9 @@ export interface RoomWatcherOptions {
 
 /** Longest wait for in-flight events before a resume falls back to a snapshot. */
 const CATCH_UP_MS = 1_000;
+
+/** Pauses between tries to re-read the room after a NATS reconnect (the room's host may still be reconnecting). */
+const RESNAPSHOT_RETRY = { initialMs: 250, maxMs: 5_000 };
 
 const END_MESSAGES: Record<WatchEndReason, string> = {
   left: 'you left the room',
@@ -98,6 +102,10 @@ export class RoomWatch {
   private lastSeq = -Infinity;
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly topicListener: TopicListener;
+  /** NATS reconnects seen by the topic: a room read from before the latest one may lack what it lost. */
+  private resets = 0;
+  /** `resets` when the start was read. */
+  private startResets = 0;
 
   constructor(
     private readonly request: WatchRequest,
@@ -112,7 +120,10 @@ export class RoomWatch {
         if (this.state === 'live') this.deliver(event);
         else if (this.state !== 'closed') this.pending.push(event);
       },
-      reset: () => void this.resnapshot(),
+      reset: () => {
+        this.resets += 1;
+        void this.resnapshot();
+      },
     };
   }
 
@@ -128,6 +139,7 @@ export class RoomWatch {
   /** @internal Used by RoomWatcher.open. */
   async open(): Promise<void> {
     this.topic.add(this.topicListener);
+    this.startResets = this.resets;
     let view: MemberRoomView;
     try {
       view = await this.enter();
@@ -169,6 +181,8 @@ export class RoomWatch {
     this.listener = listener;
     this.state = 'live';
     this.flushPending();
+    // NATS reconnected while the start was read or sent: it may lack what was lost.
+    if (this.resets !== this.startResets) void this.resnapshot();
   }
 
   /** Closes the watch and tells the room this connection is gone. Idempotent. */
@@ -214,22 +228,40 @@ export class RoomWatch {
     }
   }
 
-  /** After a NATS reconnect: a fresh snapshot replaces whatever the client holds. */
+  /**
+   * After a NATS reconnect: a fresh snapshot replaces whatever the client holds. The room is
+   * read again until it answers (its host may reconnect later than this gateway), and again if
+   * another reconnect came while it was read; a refusal ends the watch.
+   */
   private async resnapshot(): Promise<void> {
     if (this.state !== 'live') return;
     this.state = 'started';
-    try {
-      const view = await this.enter();
+    for (let attempt = 0; ; attempt += 1) {
+      const resets = this.resets;
+      // Whatever arrived before this read is in its snapshot.
+      this.pending = [];
+      try {
+        const view = await this.enter();
+        if (this.state !== 'started') return;
+        if (resets !== this.resets) continue;
+        this.topic.covered(view.seq);
+        this.lens.reset(view);
+        this.lastSeq = view.seq;
+        this.state = 'live';
+        this.listener?.snapshot(view);
+        this.flushPending();
+        return;
+      } catch (err) {
+        if (this.state !== 'started') return;
+        if (isRefusal(err)) {
+          this.state = 'live';
+          this.endOnRefusal(err);
+          return;
+        }
+        this.logger.warn({ err, roomId: this.roomId, attempt }, 'reading the room after a NATS reconnect failed; trying again');
+      }
+      await sleep(Math.min(RESNAPSHOT_RETRY.initialMs * 2 ** attempt, RESNAPSHOT_RETRY.maxMs), undefined, { ref: false });
       if (this.state !== 'started') return;
-      this.topic.covered(view.seq);
-      this.lens.reset(view);
-      this.lastSeq = view.seq;
-      this.state = 'live';
-      this.listener?.snapshot(view);
-      this.flushPending();
-    } catch (err) {
-      this.state = 'live';
-      this.endOnRefusal(err);
     }
   }
 
@@ -243,7 +275,7 @@ export class RoomWatch {
 
   /** A refusal of the room means the member is gone (the event saying so may have been lost); anything else is retried by the next heartbeat. */
   private endOnRefusal(err: unknown): void {
-    if (err instanceof AppError && (err.code === 'forbidden' || err.code === 'not_found')) {
+    if (isRefusal(err)) {
       this.end(err.code === 'not_found' ? 'room_deleted' : 'left');
       return;
     }
@@ -254,4 +286,9 @@ export class RoomWatch {
     const { result } = await this.rooms.send(this.roomId, { kind: 'presence.enter', connectionId: this.request.connectionId }, this.request.caller);
     return result;
   }
+}
+
+/** The room's answer that the member is gone (or the room is), as opposed to a failure worth retrying. */
+function isRefusal(err: unknown): err is AppError & { code: 'forbidden' | 'not_found' } {
+  return err instanceof AppError && (err.code === 'forbidden' || err.code === 'not_found');
 }

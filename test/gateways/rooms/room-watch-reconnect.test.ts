@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { connect, type NatsConnection } from 'nats';
 import type { UserCaller } from '../../../accounts/model.js';
 import type { MemberRoomView } from '../../../actors/room/index.js';
@@ -7,24 +7,34 @@ import { ActorClient } from '../../../actors/runtime/client.js';
 import { ActorEvents } from '../../../actors/runtime/events.js';
 import { newRoomId, RoomClient } from '../../../gateways/rooms/room-client.js';
 import { RoomFeeds, type FeedEvent } from '../../../gateways/rooms/room-feed.js';
-import { RoomWatcher } from '../../../gateways/rooms/room-watch.js';
-import { createLogger } from '../../../observability/logger.js';
+import { RoomWatcher, type RoomWatch } from '../../../gateways/rooms/room-watch.js';
 import { natsOptions } from '../../../server/connections.js';
 import { eventually } from '../../fixtures/deadline.js';
+import { capturingLogger } from '../../http/fixtures.js';
+import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../../harness/replica.js';
 import { startPrivateNats, type PrivateServer } from '../../harness/stack.js';
 import { startGatewayBed, type GatewayBed } from '../bed.js';
 
-const logger = createLogger({ level: 'fatal', destination: 'stderr' });
+// Both tests restart the one NATS server.
 let nats: PrivateServer;
 let bed: GatewayBed;
+/** The rooms' actor host, a `svc serve --role actors` of its own so that a test can pause it. */
+let host: Replica;
 let nc: NatsConnection;
 
 test.before(async () => {
   nats = await startPrivateNats();
-  bed = await startGatewayBed('room_watch_reconnect', { env: { SVC_NATS_URL: nats.url } });
+  bed = await startGatewayBed('room_watch_reconnect', { roles: ['gateway'], env: { SVC_NATS_URL: nats.url } });
+  const env = await replicaEnv(bed.databaseUrl, await generatedSecrets(), {
+    SVC_NATS_URL: nats.url,
+    SVC_NATS_SUBJECT_PREFIX: bed.config.nats.subject_prefix,
+  });
+  host = await startReplica(['--role', 'actors', '--replica-id', 'rooms-host'], env);
   nc = await connect(natsOptions([nats.url], 'room-watch-test'));
 });
 test.after.always(async () => {
+  host?.process.child.kill('SIGCONT');
+  await host?.process.stop('SIGKILL');
   await nc?.close();
   await bed?.close();
   await nats?.destroy();
@@ -32,7 +42,21 @@ test.after.always(async () => {
 
 const person = (name: string): UserCaller => ({ kind: 'user', userId: `${name}-${randomUUID().slice(0, 8)}`, sessionId: randomUUID(), username: name, displayName: name, role: 'user' });
 
-test('after NATS comes back a watch hands its client a fresh snapshot (events may have been lost meanwhile), then carries on', async (t) => {
+interface Watched {
+  rooms: RoomClient;
+  owner: UserCaller;
+  member: UserCaller;
+  roomId: string;
+  watch: RoomWatch;
+  snapshots: MemberRoomView[];
+  events: FeedEvent[];
+  logged: Array<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/** A member watching a new room through this process's own feeds. */
+async function watchNewRoom(): Promise<Watched> {
+  const { logger, lines } = capturingLogger();
   const rooms = new RoomClient(new ActorClient(nc, bed.config.nats.subject_prefix));
   const feeds = new RoomFeeds(new ActorEvents(nc, bed.config.nats.subject_prefix, logger), nc, logger);
   const watcher = new RoomWatcher(feeds, rooms, bed.service.settings, logger);
@@ -44,13 +68,19 @@ test('after NATS comes back a watch hands its client a fresh snapshot (events ma
   const snapshots: MemberRoomView[] = [];
   const events: FeedEvent[] = [];
   watch.begin({ event: (event) => events.push(event), snapshot: (view) => snapshots.push(view), ended: () => undefined });
+  return {
+    rooms, owner, member, roomId, watch, snapshots, events, logged: lines,
+    async close() {
+      await watch.close();
+      feeds.close();
+    },
+  };
+}
 
-  await nats.stop();
-  await nats.start();
-  await eventually(async () => snapshots.length > 0, 30_000, 'a fresh snapshot after the reconnect');
+/** The member is online in the fresh snapshot, and later events follow it, once each. */
+async function carriesOn(t: ExecutionContext, watched: Watched): Promise<void> {
+  const { rooms, owner, member, roomId, snapshots, events } = watched;
   t.true(snapshots[0]!.members!.some((m) => m.userId === member.userId && m.online));
-
-  // The snapshot's seq continues: later events come after it, once each.
   await eventually(
     async () => {
       await rooms.send(roomId, { kind: 'chat.send', text: 'after the outage', clientMessageId: 'after' }, owner);
@@ -62,6 +92,33 @@ test('after NATS comes back a watch hands its client a fresh snapshot (events ma
   const chat = events.filter((entry) => entry.event.type === 'chat.message');
   t.is(chat.length, 1, 'the resent message is one message (same clientMessageId)');
   t.true(chat[0]!.seq > snapshots.at(-1)!.seq);
-  await watch.close();
-  feeds.close();
+}
+
+test.serial('after NATS comes back a watch hands its client a fresh snapshot (events may have been lost meanwhile), then carries on', async (t) => {
+  const watched = await watchNewRoom();
+  t.teardown(() => watched.close());
+
+  await nats.stop();
+  await nats.start();
+  await eventually(async () => watched.snapshots.length > 0, 30_000, 'a fresh snapshot after the reconnect');
+  await carriesOn(t, watched);
+});
+
+test.serial('when the room\'s host comes back after the gateway does, the watch keeps reading the room until it answers', async (t) => {
+  const watched = await watchNewRoom();
+  t.teardown(() => watched.close());
+
+  // The host is frozen across the outage: after NATS is back, nobody answers for the room.
+  host.process.child.kill('SIGSTOP');
+  t.teardown(() => void host.process.child.kill('SIGCONT'));
+  await nats.stop();
+  await nats.start();
+  const failedRead = (line: Record<string, unknown>) => line.msg === 'reading the room after a NATS reconnect failed; trying again';
+  await eventually(async () => watched.logged.some(failedRead), 30_000, 'a failed read of the room while its host is stopped');
+  t.is(watched.snapshots.length, 0);
+
+  host.process.child.kill('SIGCONT');
+  await eventually(async () => watched.snapshots.length > 0, 60_000, 'a fresh snapshot once the host is back');
+  t.is(watched.snapshots.length, 1, 'one snapshot for one outage');
+  await carriesOn(t, watched);
 });
