@@ -148,7 +148,8 @@ export class RoomWatch {
       this.topic.remove(this.topicListener);
       throw err;
     }
-    this.topic.covered(view.seq);
+    // A read that overlapped a reconnect does not prove that every later event reached the topic.
+    if (this.resets === this.startResets) this.topic.covered(view.seq);
     this.lens = new MemberLens(subjectOf(this.request.caller), view, this.settings);
     const missed = await this.missed(view.seq);
     if (this.state === 'closed') throw new AppError('unavailable', 'the watch was closed while it opened');
