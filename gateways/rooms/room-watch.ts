@@ -253,12 +253,7 @@ export class RoomWatch {
         this.flushPending();
         return;
       } catch (err) {
-        if (this.state !== 'started') return;
-        if (isRefusal(err)) {
-          this.state = 'live';
-          this.endOnRefusal(err);
-          return;
-        }
+        if (this.state !== 'started' || this.endOnRefusal(err)) return;
         this.logger.warn({ err, roomId: this.roomId, attempt }, 'reading the room after a NATS reconnect failed; trying again');
       }
       await sleep(Math.min(RESNAPSHOT_RETRY.initialMs * 2 ** attempt, RESNAPSHOT_RETRY.maxMs), undefined, { ref: false });
@@ -270,26 +265,22 @@ export class RoomWatch {
     try {
       await this.rooms.send(this.roomId, { kind: 'presence.refresh', connectionId: this.request.connectionId }, this.request.caller);
     } catch (err) {
-      this.endOnRefusal(err);
+      if (!this.endOnRefusal(err)) this.logger.warn({ err, roomId: this.roomId }, 'presence announcement failed; retrying at the next heartbeat');
     }
   }
 
-  /** A refusal of the room means the member is gone (the event saying so may have been lost); anything else is retried by the next heartbeat. */
-  private endOnRefusal(err: unknown): void {
-    if (isRefusal(err)) {
-      this.end(err.code === 'not_found' ? 'room_deleted' : 'left');
-      return;
-    }
-    this.logger.warn({ err, roomId: this.roomId }, 'presence announcement failed; retrying at the next heartbeat');
+  /**
+   * A refusal of the room means the member is gone (the event saying so may have been lost):
+   * the watch ends and this answers true. Anything else is the caller's to retry.
+   */
+  private endOnRefusal(err: unknown): boolean {
+    if (!(err instanceof AppError) || (err.code !== 'forbidden' && err.code !== 'not_found')) return false;
+    this.end(err.code === 'not_found' ? 'room_deleted' : 'left');
+    return true;
   }
 
   private async enter(): Promise<MemberRoomView> {
     const { result } = await this.rooms.send(this.roomId, { kind: 'presence.enter', connectionId: this.request.connectionId }, this.request.caller);
     return result;
   }
-}
-
-/** The room's answer that the member is gone (or the room is), as opposed to a failure worth retrying. */
-function isRefusal(err: unknown): err is AppError & { code: 'forbidden' | 'not_found' } {
-  return err instanceof AppError && (err.code === 'forbidden' || err.code === 'not_found');
 }
