@@ -10,7 +10,7 @@ import { parseUsername } from '../../accounts/username.js';
 import type { ReviewSummary, ReviewView } from '../../workflows/review-contract.js';
 import { waitFor } from '../fixtures/deadline.js';
 import type { ReviewBed } from '../workflows/fixtures.js';
-import { bearer, call, native, randomIp, startReviewedAccountsBed, uname, type AccountsBed } from './fixtures.js';
+import { bearer, call, native, uniqueIp, startReviewedAccountsBed, uname, type AccountsBed } from './fixtures.js';
 
 let bed: AccountsBed;
 let reviews: ReviewBed;
@@ -60,7 +60,7 @@ async function signIn(username: string): Promise<Account> {
   return { id: (answer.body.user as { id: string }).id, username, token: String(answer.body.accessToken) };
 }
 
-const login = (username: string) => call(`${bed.url}/api/auth/password/login`, 'POST', { username, password: PASSWORD }, { ...native, 'x-forwarded-for': randomIp() });
+const login = (username: string) => call(`${bed.url}/api/auth/password/login`, 'POST', { username, password: PASSWORD }, { ...native, 'x-forwarded-for': uniqueIp() });
 const as = <T = Record<string, unknown>>(who: Account, method: string, path: string, body?: unknown) => call<T>(`${bed.url}${path}`, method, body, bearer(who.token));
 
 test('users and guests are forbidden, and no token is unauthenticated', async (t) => {
@@ -79,7 +79,7 @@ test('users and guests are forbidden, and no token is unauthenticated', async (t
     t.is((await call(`${bed.url}${path}`, method, body)).status, 401, `${method} ${path}`);
   }
   await bed.set('user', { enableGuest: true });
-  const guest = await call(`${bed.url}/api/auth/guest`, 'POST', { displayName: 'Gus' }, { ...native, 'x-forwarded-for': randomIp() });
+  const guest = await call(`${bed.url}/api/auth/guest`, 'POST', { displayName: 'Gus' }, { ...native, 'x-forwarded-for': uniqueIp() });
   t.is((await call(`${bed.url}/api/admin/users`, 'GET', undefined, bearer(String(guest.body.accessToken)))).status, 403);
   // Nothing was changed by the refused calls.
   t.is((await bed.accounts.admin.show(plain.id)).user.role, 'user');
@@ -163,7 +163,7 @@ test('a demoted admin loses admin access on the very next request', async (t) =>
 
 test('a password signup under review, approved through the admin endpoint, then signs in', async (t) => {
   const username = uname('newbie');
-  const pending = await call(`${bed.url}/api/auth/password/register`, 'POST', { username, password: PASSWORD }, { ...native, 'x-forwarded-for': randomIp() });
+  const pending = await call(`${bed.url}/api/auth/password/register`, 'POST', { username, password: PASSWORD }, { ...native, 'x-forwarded-for': uniqueIp() });
   t.is(pending.status, 202);
   const reviewId = String(pending.body.reviewId);
   t.is((await login(username)).body.code, 'review_pending');
@@ -202,7 +202,7 @@ test('a password signup under review, approved through the admin endpoint, then 
 
 test('a rejection through the admin endpoint needs a reason, which the user is then told', async (t) => {
   const username = uname('nope');
-  const reviewId = String((await call(`${bed.url}/api/auth/password/register`, 'POST', { username, password: PASSWORD }, { ...native, 'x-forwarded-for': randomIp() })).body.reviewId);
+  const reviewId = String((await call(`${bed.url}/api/auth/password/register`, 'POST', { username, password: PASSWORD }, { ...native, 'x-forwarded-for': uniqueIp() })).body.reviewId);
   const path = `/api/admin/reviews/${encodeURIComponent(reviewId)}/reject`;
   const noReason = await as(root, 'POST', path, {});
   t.is(noReason.status, 400);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { issueCode, purgeCodes } from '../../accounts/email/codes.js';
-import { call, native, randomIp, startAccountsBed, type AccountsBed } from './fixtures.js';
+import { call, native, uniqueIp, startAccountsBed, type AccountsBed } from './fixtures.js';
 
 let bed: AccountsBed;
 test.before(async () => {
@@ -12,7 +12,7 @@ test.after.always(async () => {
 });
 
 const guestSession = async (): Promise<string> => {
-  const answer = await call(`${bed.url}/api/auth/guest`, 'POST', { displayName: 'Visitor' }, { ...native, 'x-forwarded-for': randomIp() });
+  const answer = await call(`${bed.url}/api/auth/guest`, 'POST', { displayName: 'Visitor' }, { ...native, 'x-forwarded-for': uniqueIp() });
   return String(answer.body.sessionId);
 };
 const exists = async (table: string, id: string): Promise<boolean> => ((await bed.pool.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id])).rowCount ?? 0) > 0;

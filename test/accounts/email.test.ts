@@ -2,7 +2,7 @@ import * as opaque from '@serenity-kit/opaque';
 import test from 'ava';
 import { createMailer } from '../../mail/mailer.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../fixtures/smtp-sink.js';
-import { bearer, call, logger, native, opaqueLogin, randomIp, startAccountsBed, uname, type AccountsBed, type Answer } from './fixtures.js';
+import { bearer, call, logger, native, opaqueLogin, uniqueIp, startAccountsBed, uname, type AccountsBed, type Answer } from './fixtures.js';
 
 let bed: AccountsBed;
 let smtp: SmtpSink;
@@ -17,7 +17,7 @@ test.after.always(async () => {
 });
 
 const PASSWORD = 'correct horse battery';
-const from = (ip = randomIp()) => ({ ...native, 'x-forwarded-for': ip });
+const from = (ip = uniqueIp()) => ({ ...native, 'x-forwarded-for': ip });
 const address = (name: string, domain = 'example.org') => `${name.replace(/[^a-z0-9]/gi, '')}@${domain}`;
 const post = (path: string, body: unknown, headers: Record<string, string> = from()) => call(`${bed.url}${path}`, 'POST', body, headers);
 const startSignup = (email: string, username: string) => post('/api/auth/email/signup/start', { email, username });

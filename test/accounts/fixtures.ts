@@ -136,8 +136,7 @@ export async function call<T = Record<string, unknown>>(url: string, method: str
 export const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` });
 export const native = { 'x-svc-client': 'native' };
 
-/** A documentation-range address (TEST-NET-2), different per call: separate rate-limit buckets. */
-export const randomIp = (): string => `198.51.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+export { uniqueIp } from '../fixtures/client-address.js';
 
 /** A username no other test uses. */
 export const uname = (prefix = 'user'): string => `${prefix}_${randomUUID().slice(0, 8)}`;

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { actorCallerOf } from '../../accounts/actor-caller.js';
 import { RoomTestBed, uid, user } from '../room/fixtures.js';
-import { call, native, randomIp, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
+import { call, native, uniqueIp, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
 
 let accounts: AccountsBed;
 let rooms: RoomTestBed;
@@ -17,7 +17,7 @@ test.after.always(async () => {
 });
 
 const signIn = async (path: string, body: Record<string, unknown>) => {
-  const answer = await call<{ sessionId: string }>(`${accounts.url}${path}`, 'POST', body, { ...native, 'x-forwarded-for': randomIp() });
+  const answer = await call<{ sessionId: string }>(`${accounts.url}${path}`, 'POST', body, { ...native, 'x-forwarded-for': uniqueIp() });
   const caller = await accounts.accounts.sessions.resolve(answer.body.sessionId);
   if (!caller) throw new Error(`no session from ${path}: ${JSON.stringify(answer.body)}`);
   return actorCallerOf(caller);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { bearer, call, native, randomIp, startAccountsBed, type AccountsBed } from './fixtures.js';
+import { bearer, call, native, uniqueIp, startAccountsBed, type AccountsBed } from './fixtures.js';
 
 let bed: AccountsBed;
 test.before(async () => {
@@ -9,7 +9,7 @@ test.after.always(async () => {
   await bed?.close();
 });
 
-const guest = (displayName: string) => call(`${bed.url}/api/auth/guest`, 'POST', { displayName }, { ...native, 'x-forwarded-for': randomIp() });
+const guest = (displayName: string) => call(`${bed.url}/api/auth/guest`, 'POST', { displayName }, { ...native, 'x-forwarded-for': uniqueIp() });
 
 test.serial('a guest session identifies a guest, not a user', async (t) => {
   const answer = await guest('Visitor');

@@ -1,6 +1,6 @@
 import * as opaque from '@serenity-kit/opaque';
 import test from 'ava';
-import { bearer, call, opaqueLogin, opaqueRegister, randomIp, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
+import { bearer, call, opaqueLogin, opaqueRegister, uniqueIp, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
 
 let bed: AccountsBed;
 test.before(async () => {
@@ -72,7 +72,7 @@ test('successful sign-ins do not add up to a lock: the failure counted at start 
   await opaqueRegister(bed.url, name, 'the right passphrase');
   // More than the per-account failure budget (50 in 15 min), each from its own address.
   for (let i = 0; i < 55; i += 1) {
-    const answer = await opaqueLogin(bed.url, name, 'the right passphrase', { 'x-forwarded-for': randomIp() });
+    const answer = await opaqueLogin(bed.url, name, 'the right passphrase', { 'x-forwarded-for': uniqueIp() });
     t.is(answer.status, 200, `sign-in ${i + 1}`);
   }
 });
@@ -82,7 +82,7 @@ test('a login started before the password changed cannot finish after it', async
   await opaqueRegister(bed.url, name, 'the old passphrase');
   await opaque.ready;
   const { clientLoginState, startLoginRequest } = opaque.client.startLogin({ password: 'the old passphrase' });
-  const start = await call<{ loginId: string; loginResponse: string }>(`${bed.url}/api/auth/opaque/login/start`, 'POST', { username: name, startLoginRequest }, { 'x-forwarded-for': randomIp() });
+  const start = await call<{ loginId: string; loginResponse: string }>(`${bed.url}/api/auth/opaque/login/start`, 'POST', { username: name, startLoginRequest }, { 'x-forwarded-for': uniqueIp() });
   const finished = opaque.client.finishLogin({ clientLoginState, loginResponse: start.body.loginResponse, password: 'the old passphrase' });
   t.truthy(finished);
   // A reset lands in between (any new record does).
@@ -93,7 +93,7 @@ test('a login started before the password changed cannot finish after it', async
       WHERE user_id = (SELECT id FROM users WHERE username = $1)`,
     [name, (other.body.user as { username: string }).username],
   );
-  const answer = await call(`${bed.url}/api/auth/opaque/login/finish`, 'POST', { loginId: start.body.loginId, finishLoginRequest: finished!.finishLoginRequest }, { 'x-forwarded-for': randomIp() });
+  const answer = await call(`${bed.url}/api/auth/opaque/login/finish`, 'POST', { loginId: start.body.loginId, finishLoginRequest: finished!.finishLoginRequest }, { 'x-forwarded-for': uniqueIp() });
   t.is(answer.status, 401);
   t.regex(String(answer.body.message), /password changed during sign-in/);
 });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { bearer, call, native, randomIp, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
+import { bearer, call, native, uniqueIp, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
 
 let bed: AccountsBed;
 test.before(async () => {
@@ -10,7 +10,7 @@ test.after.always(async () => {
 });
 
 const register = (username: string, password = 'correct horse battery', extra: Record<string, unknown> = {}) =>
-  call(`${bed.url}/api/auth/password/register`, 'POST', { username, password, ...extra }, { ...native, 'x-forwarded-for': randomIp() });
+  call(`${bed.url}/api/auth/password/register`, 'POST', { username, password, ...extra }, { ...native, 'x-forwarded-for': uniqueIp() });
 const login = (username: string, password = 'correct horse battery', headers: Record<string, string> = native) =>
   call(`${bed.url}/api/auth/password/login`, 'POST', { username, password }, headers);
 
@@ -223,7 +223,7 @@ test.serial('failed sign-ins back off with Retry-After; the owner from another a
 });
 
 test.serial('one address gets 20 signups an hour and 60 sign-in attempts a minute, then rate_limited', async (t) => {
-  const ip = randomIp();
+  const ip = uniqueIp();
   const from = { ...native, 'x-forwarded-for': ip };
   for (let i = 0; i < 20; i += 1) {
     const created = await call(`${bed.url}/api/auth/password/register`, 'POST', { username: uname('many'), password: 'correct horse battery' }, from);

@@ -6,7 +6,7 @@
 import test from 'ava';
 import { waitFor } from '../fixtures/deadline.js';
 import type { ReviewBed } from '../workflows/fixtures.js';
-import { call, native, randomIp, startReviewedAccountsBed, uname, type AccountsBed } from './fixtures.js';
+import { call, native, uniqueIp, startReviewedAccountsBed, uname, type AccountsBed } from './fixtures.js';
 
 let bed: AccountsBed;
 let reviews: ReviewBed;
@@ -21,8 +21,8 @@ test.after.always(async () => {
 });
 
 const PASSWORD = 'correct horse battery';
-const register = (username: string) => call(`${bed.url}/api/auth/password/register`, 'POST', { username, password: PASSWORD }, { ...native, 'x-forwarded-for': randomIp() });
-const login = (username: string) => call(`${bed.url}/api/auth/password/login`, 'POST', { username, password: PASSWORD }, { ...native, 'x-forwarded-for': randomIp() });
+const register = (username: string) => call(`${bed.url}/api/auth/password/register`, 'POST', { username, password: PASSWORD }, { ...native, 'x-forwarded-for': uniqueIp() });
+const login = (username: string) => call(`${bed.url}/api/auth/password/login`, 'POST', { username, password: PASSWORD }, { ...native, 'x-forwarded-for': uniqueIp() });
 
 test('approving with the approve signal creates the account; the user signs in', async (t) => {
   const name = uname('ann');

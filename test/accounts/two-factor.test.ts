@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import { generate } from 'otplib';
-import { bearer, call, native, randomIp, startAccountsBed, uname, type AccountsBed, type Answer } from './fixtures.js';
+import { bearer, call, native, uniqueIp, startAccountsBed, uname, type AccountsBed, type Answer } from './fixtures.js';
 
 let bed: AccountsBed;
 test.before(async () => {
@@ -49,7 +49,7 @@ interface Enrolled {
 
 async function signUp(): Promise<{ name: string; userId: string; ip: string; token: string }> {
   const name = uname('tf');
-  const ip = randomIp();
+  const ip = uniqueIp();
   const created = await call(`${bed.url}/api/auth/password/register`, 'POST', { username: name, password: PASSWORD }, from(ip));
   if (created.status !== 201) throw new Error(`signup answered ${created.status}: ${JSON.stringify(created.body)}`);
   return { name, ip, token: String(created.body.accessToken), userId: (created.body.user as { id: string }).id };
@@ -264,11 +264,11 @@ test('repeated wrong codes for one account are rate limited with Retry-After, fr
   const user = await enrolled();
   const token = await challenge(user);
   const wrong = await wrongCode(user.secret, user.base);
-  let answer = await verify(token, wrong, randomIp());
+  let answer = await verify(token, wrong, uniqueIp());
   let refused = 0;
   while (answer.status === 401 && refused < 20) {
     refused++;
-    answer = await verify(token, wrong, randomIp());
+    answer = await verify(token, wrong, uniqueIp());
   }
   t.is(answer.status, 429);
   t.is(answer.body.code, 'rate_limited');
@@ -277,12 +277,12 @@ test('repeated wrong codes for one account are rate limited with Retry-After, fr
   t.true(refused >= 5 && refused <= 6, `${refused} wrong codes were answered before the limit`);
   // Now even the right code waits, on this challenge or a new one.
   const right = await codeAt(user.secret, 1, user.base);
-  t.is((await verify(token, right, randomIp())).status, 429);
-  t.is((await verify(await challenge(user), right, randomIp())).status, 429);
+  t.is((await verify(token, right, uniqueIp())).status, 429);
+  t.is((await verify(await challenge(user), right, uniqueIp())).status, 429);
 });
 
 test('codes tried from one address are limited across challenges', async (t) => {
-  const ip = randomIp();
+  const ip = uniqueIp();
   let answer = await verify('no-such-challenge', '123456', ip);
   let tries = 1;
   while (answer.status === 401 && tries < 40) {

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { AdminActor } from '../../accounts/admin-policy.js';
 import { isAppError, type AppError } from '../../errors/app-error.js';
-import { bearer, call, native, opaqueLogin, opaqueRegister, randomIp, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
+import { bearer, call, native, opaqueLogin, opaqueRegister, uniqueIp, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
 
 // UserAdmin (what `svc user` and the admin endpoints run) against the real stack: changes are
 // checked by what clients see over HTTP on their next request, not only by the rows.
@@ -24,13 +24,13 @@ interface Session {
 }
 
 async function signUp(name: string): Promise<Session> {
-  const answer = await call(`${bed.url}/api/auth/password/register`, 'POST', { username: name, password: PASSWORD }, { ...native, 'x-forwarded-for': randomIp() });
+  const answer = await call(`${bed.url}/api/auth/password/register`, 'POST', { username: name, password: PASSWORD }, { ...native, 'x-forwarded-for': uniqueIp() });
   if (answer.status !== 201) throw new Error(`signup of ${name}: ${answer.status} ${JSON.stringify(answer.body)}`);
   return { userId: (answer.body.user as { id: string }).id, accessToken: String(answer.body.accessToken), refreshToken: String(answer.body.refreshToken) };
 }
 
 const login = (name: string, password = PASSWORD) =>
-  call(`${bed.url}/api/auth/password/login`, 'POST', { username: name, password }, { ...native, 'x-forwarded-for': randomIp() });
+  call(`${bed.url}/api/auth/password/login`, 'POST', { username: name, password }, { ...native, 'x-forwarded-for': uniqueIp() });
 const me = (token: string) => call(`${bed.url}/api/me`, 'GET', undefined, bearer(token));
 const refresh = (token: string) => call(`${bed.url}/api/auth/refresh`, 'POST', { refreshToken: token }, native);
 

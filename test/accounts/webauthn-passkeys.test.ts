@@ -6,7 +6,7 @@
 import test from 'ava';
 import { generate } from 'otplib';
 import { SoftAuthenticator } from '../fixtures/soft-authenticator.js';
-import { bearer, call, native, randomIp, startAccountsBed, uname, WEBAUTHN, type AccountsBed } from './fixtures.js';
+import { bearer, call, native, uniqueIp, startAccountsBed, uname, WEBAUTHN, type AccountsBed } from './fixtures.js';
 import { PasskeyClient } from './webauthn-client.js';
 
 let bed: AccountsBed;
@@ -32,7 +32,7 @@ interface Account {
 
 async function passwordAccount(): Promise<Account> {
   const name = uname('pk');
-  const ip = randomIp();
+  const ip = uniqueIp();
   const created = await call(`${bed.url}/api/auth/password/register`, 'POST', { username: name, password: PASSWORD }, { ...native, 'x-forwarded-for': ip });
   if (created.status !== 201) throw new Error(`signup answered ${created.status}: ${JSON.stringify(created.body)}`);
   return { name, ip, userId: (created.body.user as { id: string }).id, token: String(created.body.accessToken), client: new PasskeyClient(bed.url, ip) };
@@ -56,7 +56,7 @@ test.serial('binding a passkey is not a signup: it works with passkey signup off
   t.is(added.status, 201);
   t.like(added.body, { id: auth.credentialId, name: 'Laptop', transports: ['internal'], lastUsedAt: null });
 
-  const signedIn = await new PasskeyClient(bed.url, randomIp()).login(auth);
+  const signedIn = await new PasskeyClient(bed.url, uniqueIp()).login(auth);
   t.is(signedIn.status, 200);
   t.is((signedIn.body.user as { id: string }).id, account.userId);
 });
@@ -80,7 +80,7 @@ test.serial('list and delete your own passkeys; nobody else can delete them', as
   const owner = await passwordAccount();
   const phone = await bound(owner, 'Phone');
   const key = await bound(owner, 'Security key');
-  t.is((await new PasskeyClient(bed.url, randomIp()).login(phone)).status, 200);
+  t.is((await new PasskeyClient(bed.url, uniqueIp()).login(phone)).status, 200);
 
   const listed = await owner.client.list(owner.token);
   t.is(listed.status, 200);
@@ -107,7 +107,7 @@ test.serial('list and delete your own passkeys; nobody else can delete them', as
     (await owner.client.list(owner.token)).body.passkeys.map((p) => p.id),
     [key.credentialId],
   );
-  const gone = await new PasskeyClient(bed.url, randomIp()).login(phone);
+  const gone = await new PasskeyClient(bed.url, uniqueIp()).login(phone);
   t.is(gone.status, 401);
   t.regex(String(gone.body.message), /not registered/);
   t.is((await owner.client.remove(owner.token, phone.credentialId)).status, 404);
@@ -117,7 +117,7 @@ test.serial('the only way into an account cannot be deleted', async (t) => {
   await bed.set('user', { enableWebauthnSignup: true });
   let signup;
   const auth = authenticator();
-  const ip = randomIp();
+  const ip = uniqueIp();
   try {
     signup = await new PasskeyClient(bed.url, ip).signup(auth, uname());
   } finally {
@@ -133,11 +133,11 @@ test.serial('the only way into an account cannot be deleted', async (t) => {
   const second = authenticator();
   t.is((await client.bind(second, token)).status, 201);
   t.is((await client.remove(token, auth.credentialId)).status, 204);
-  t.is((await new PasskeyClient(bed.url, randomIp()).login(second)).status, 200);
+  t.is((await new PasskeyClient(bed.url, uniqueIp()).login(second)).status, 200);
 });
 
 test.serial('guests and anonymous callers cannot bind or list passkeys', async (t) => {
-  const ip = randomIp();
+  const ip = uniqueIp();
   const guest = await call(`${bed.url}/api/auth/guest`, 'POST', { displayName: 'Visitor' }, { ...native, 'x-forwarded-for': ip });
   t.is(guest.status, 200);
   const client = new PasskeyClient(bed.url, ip);
@@ -178,7 +178,7 @@ test.serial('with two-factor on, a passkey sign-in asks for the second factor', 
   const now = Math.floor(Date.now() / 1000);
   t.is((await post('/api/auth/2fa/totp/enable', { code: await generate({ secret, epoch: now }) })).status, 200);
 
-  const first = await new PasskeyClient(bed.url, randomIp()).login(auth);
+  const first = await new PasskeyClient(bed.url, uniqueIp()).login(auth);
   t.is(first.status, 200);
   t.is(first.body.status, 'second_factor_required');
   t.is(first.body.accessToken, undefined);
@@ -186,7 +186,7 @@ test.serial('with two-factor on, a passkey sign-in asks for the second factor', 
     `${bed.url}/api/auth/2fa/verify`,
     'POST',
     { challengeToken: first.body.challengeToken, code: await generate({ secret, epoch: now + 30 }) },
-    { ...native, 'x-forwarded-for': randomIp() },
+    { ...native, 'x-forwarded-for': uniqueIp() },
   );
   t.is(verified.status, 200);
   t.is((verified.body.user as { id: string }).id, account.userId);

@@ -7,7 +7,7 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { flipBit, SoftAuthenticator } from '../fixtures/soft-authenticator.js';
-import { bearer, call, randomIp, startAccountsBed, uname, WEBAUTHN, type AccountsBed, type Answer } from './fixtures.js';
+import { bearer, call, uniqueIp, startAccountsBed, uname, WEBAUTHN, type AccountsBed, type Answer } from './fixtures.js';
 import { PasskeyClient } from './webauthn-client.js';
 
 let bed: AccountsBed;
@@ -20,7 +20,7 @@ test.after.always(async () => {
 
 const ORIGIN = WEBAUTHN.rp_origin;
 /** A client on an address of its own, so per-address limits of one test do not touch another. */
-const client = (): PasskeyClient => new PasskeyClient(bed.url, randomIp());
+const client = (): PasskeyClient => new PasskeyClient(bed.url, uniqueIp());
 const authenticator = (): SoftAuthenticator => SoftAuthenticator.create(ORIGIN);
 
 async function signedUp(name = uname('pk')): Promise<{ name: string; auth: SoftAuthenticator; userId: string; token: string }> {

@@ -4,7 +4,7 @@
  * gateway test needs (sign up, call the API). Tests that need a second gateway start a second
  * bed on the same database (`databaseUrl`).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import type { Role } from '../../server/roles.js';
 import { startService, type RunningService } from '../../server/service.js';
 import { migrate } from '../../store/migrate.js';
 import { createPool } from '../../store/pool.js';
+import { uniqueIp } from '../fixtures/client-address.js';
 import { generatedSecrets } from '../harness/replica.js';
 import { freePort, freshDatabase, testStack } from '../harness/stack.js';
 import { conformanceFor } from './openapi-conformance.js';
@@ -107,13 +108,12 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
   const config = requireValid(await loadConfig({ env }), 'server');
   const service = await startService({ config, roles: options.roles ?? ['gateway', 'actors'], logger });
   const url = service.httpUrl ?? '';
-  const ip = (): string => `198.51.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 
   const call: GatewayBed['call'] = async (method, path, body, token, headers = {}) => {
     const response = await fetch(`${url}${path}`, {
       method,
       headers: {
-        'x-forwarded-for': ip(),
+        'x-forwarded-for': uniqueIp(),
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...headers,

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { startOidcProvider, type TestOidcProvider } from '../fixtures/oidc-provider.js';
-import { bearer, call, native, randomIp, startAccountsBed, uname, type AccountsBed, type Answer } from '../accounts/fixtures.js';
+import { bearer, call, native, uniqueIp, startAccountsBed, uname, type AccountsBed, type Answer } from '../accounts/fixtures.js';
 import { callback, callbackParams, clientFor, oidcInstance, signInWith } from './fixtures.js';
 
 let bed: AccountsBed;
@@ -36,13 +36,13 @@ function person(): string {
 
 /** A password account, signed in: its access token. */
 async function passwordUser(): Promise<{ token: string; id: string }> {
-  const created = await call(`${bed.url}/api/auth/password/register`, 'POST', { username: uname(), password: 'correct horse battery' }, { ...native, 'x-forwarded-for': randomIp() });
+  const created = await call(`${bed.url}/api/auth/password/register`, 'POST', { username: uname(), password: 'correct horse battery' }, { ...native, 'x-forwarded-for': uniqueIp() });
   return { token: String(created.body.accessToken), id: (created.body.user as { id: string }).id };
 }
 
 /** Starts a bind as `token`, signs in at the provider as `sub`, finishes with `finishAs` (default: the same token; null: none). */
 async function bind(instance: string, token: string, sub: string, finishAs: string | null = token): Promise<Answer> {
-  const ip = randomIp();
+  const ip = uniqueIp();
   const started = await call(`${bed.url}/api/me/oauth2/${instance}/authorize`, 'POST', undefined, { ...native, ...bearer(token), 'x-forwarded-for': ip });
   if (started.status !== 200) return started;
   const redirect = await op.signIn(String(started.body.authorizationUrl), sub);
@@ -57,7 +57,7 @@ test.serial('a signed-in user binds an identity; it then signs in to that accoun
   t.is(bound.body.status, 'bound');
   t.is((bound.body.binding as { instanceName: string }).instanceName, 'corp');
 
-  const signedIn = await signInWith(bed.url, op, 'corp', sub, randomIp());
+  const signedIn = await signInWith(bed.url, op, 'corp', sub, uniqueIp());
   t.is(signedIn.status, 200);
   t.is((signedIn.body.user as { id: string }).id, user.id);
 
@@ -103,10 +103,10 @@ test.serial('unbinding removes the identity; the last way to sign in cannot be r
   t.is((await call(`${bed.url}/api/me/oauth2/corp`, 'DELETE', undefined, bearer(user.token))).status, 204);
   t.is((await call(`${bed.url}/api/me/oauth2/corp`, 'DELETE', undefined, bearer(user.token))).status, 404);
   // Unbound, and corp takes no new accounts.
-  t.is((await signInWith(bed.url, op, 'corp', sub, randomIp())).body.code, 'signup_disabled');
+  t.is((await signInWith(bed.url, op, 'corp', sub, uniqueIp())).body.code, 'signup_disabled');
 
   // An account made through a provider has nothing else until it binds a second one.
-  const onlyOAuth = await signInWith(bed.url, op, 'open', person(), randomIp());
+  const onlyOAuth = await signInWith(bed.url, op, 'open', person(), uniqueIp());
   t.is(onlyOAuth.status, 201);
   const token = String(onlyOAuth.body.accessToken);
   const refused = await call(`${bed.url}/api/me/oauth2/open`, 'DELETE', undefined, bearer(token));

@@ -16,7 +16,7 @@ import { authorizationUrl } from '../../accounts/methods/oauth2/exchange.js';
 import { GITHUB_ENDPOINTS, githubProfile, githubTokenFetch, type GithubEndpoints } from '../../accounts/methods/oauth2/github.js';
 import type { OAuth2Instance } from '../../accounts/methods/oauth2/instances.js';
 import { OAuth2Method } from '../../accounts/methods/oauth2/oauth2-method.js';
-import { randomIp, startAccountsBed, type AccountsBed } from '../accounts/fixtures.js';
+import { uniqueIp, startAccountsBed, type AccountsBed } from '../accounts/fixtures.js';
 
 const REDIRECT = 'https://watch.example.com/oauth2/callback?provider=gh';
 
@@ -169,7 +169,7 @@ test.serial('a GitHub sign-in exchanges the code with PKCE and creates the accou
     prefix: `t:gh:${randomBytes(4).toString('hex')}`,
     configs: new ClientConfigs({ github: github.endpoints }),
   });
-  const client = { ip: randomIp() };
+  const client = { ip: uniqueIp() };
   const params = (redirect: string) => {
     const url = new URL(redirect);
     return { code: url.searchParams.get('code')!, state: url.searchParams.get('state')! };

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { generate } from 'otplib';
 import { startOidcProvider, type TestOidcProvider } from '../fixtures/oidc-provider.js';
-import { bearer, call, randomIp, startAccountsBed, type AccountsBed } from '../accounts/fixtures.js';
+import { bearer, call, uniqueIp, startAccountsBed, type AccountsBed } from '../accounts/fixtures.js';
 import { authorize, callback, callbackParams, clientFor, oidcInstance, signInWith, type OidcInstanceSpec } from './fixtures.js';
 
 let bed: AccountsBed;
@@ -59,7 +59,7 @@ test.after.always(async () => {
 test.serial('without instances there is nothing to sign in with, and the setting lists what there is', async (t) => {
   await bed.set('oauth2', { providers: [] });
   try {
-    const answer = await authorize(bed.url, 'corp', randomIp());
+    const answer = await authorize(bed.url, 'corp', uniqueIp());
     t.is(answer.answer.status, 404);
     t.is(answer.answer.body.code, 'not_found');
     t.regex(String(answer.answer.body.message), /no OAuth2 provider instance "corp"/);
@@ -73,7 +73,7 @@ test.serial('without instances there is nothing to sign in with, and the setting
 
 test.serial('a first-time identity creates an account (201) and signs in; the next login finds it', async (t) => {
   const sub = person({ preferred_username: 'Marta.K', name: 'Marta Kowalska' });
-  const ip = randomIp();
+  const ip = uniqueIp();
   const started = await authorize(bed.url, 'corp', ip);
   t.is(started.answer.status, 200);
   const url = new URL(started.authorizationUrl);
@@ -105,23 +105,23 @@ test.serial('a first-time identity creates an account (201) and signs in; the ne
 });
 
 test.serial('a taken or unusable username is derived into a free one; unverified email is not kept', async (t) => {
-  const first = await signInWith(bed.url, op, 'corp', person({ preferred_username: 'samesame' }), randomIp());
+  const first = await signInWith(bed.url, op, 'corp', person({ preferred_username: 'samesame' }), uniqueIp());
   t.is((first.body.user as { username: string }).username, 'samesame');
-  const second = await signInWith(bed.url, op, 'corp', person({ preferred_username: 'SameSame', email_verified: false }), randomIp());
+  const second = await signInWith(bed.url, op, 'corp', person({ preferred_username: 'SameSame', email_verified: false }), uniqueIp());
   t.is(second.status, 201);
   const user = second.body.user as { username: string; email: string | null };
   t.regex(user.username, /^SameSame-\d{4}$/);
   t.is(user.email, null);
 
   // Too short after reduction ("x"), so the email's local part is used, reduced to the rule.
-  const odd = await signInWith(bed.url, op, 'corp', person({ preferred_username: '  ..x', email: 'jan.kowalski+tv@example.com' }), randomIp());
+  const odd = await signInWith(bed.url, op, 'corp', person({ preferred_username: '  ..x', email: 'jan.kowalski+tv@example.com' }), uniqueIp());
   t.is(odd.status, 201);
   t.is((odd.body.user as { username: string }).username, 'jan.kowalski_tv');
 });
 
 test.serial('browsers carry the client binding in an httpOnly cookie, and the GET variant redirects', async (t) => {
   const sub = person();
-  const ip = randomIp();
+  const ip = uniqueIp();
   const started = await call(`${bed.url}/api/auth/oauth2/corp/authorize`, 'POST', undefined, { 'x-forwarded-for': ip });
   t.is(started.status, 200);
   t.is(started.body.clientBinding, undefined);
@@ -149,7 +149,7 @@ test.serial('browsers carry the client binding in an httpOnly cookie, and the GE
 });
 
 test.serial('a callback without the binding of the client that started it is refused (login CSRF)', async (t) => {
-  const ip = randomIp();
+  const ip = uniqueIp();
   const started = await authorize(bed.url, 'corp', ip);
   const params = callbackParams(await op.signIn(started.authorizationUrl, person()));
   // Planted on a victim: their client has no binding, or its own.
@@ -164,7 +164,7 @@ test.serial('a callback without the binding of the client that started it is ref
 });
 
 test.serial('a state is good once: a replayed callback is refused', async (t) => {
-  const ip = randomIp();
+  const ip = uniqueIp();
   const started = await authorize(bed.url, 'corp', ip);
   const body = { ...callbackParams(await op.signIn(started.authorizationUrl, person())), clientBinding: started.clientBinding };
   t.is((await callback(bed.url, 'corp', body, ip)).status, 201);
@@ -177,7 +177,7 @@ test.serial('a state is good once: a replayed callback is refused', async (t) =>
 });
 
 test.serial('a state issued for one instance does not finish a sign-in at another', async (t) => {
-  const ip = randomIp();
+  const ip = uniqueIp();
   const started = await authorize(bed.url, 'corp', ip);
   const body = { ...callbackParams(await op.signIn(started.authorizationUrl, person())), clientBinding: started.clientBinding };
   const crossed = await callback(bed.url, 'other', body, ip);
@@ -188,7 +188,7 @@ test.serial('a state issued for one instance does not finish a sign-in at anothe
 });
 
 test.serial('an ID token whose nonce is not the one svc sent is refused', async (t) => {
-  const ip = randomIp();
+  const ip = uniqueIp();
   const started = await authorize(bed.url, 'corp', ip);
   // The authorization request altered on its way through the browser: the provider signs the
   // nonce it was given, which is not the one svc keeps for this state.
@@ -205,7 +205,7 @@ test.serial('an ID token whose nonce is not the one svc sent is refused', async 
 });
 
 test.serial('an error from the provider ends the flow with its words', async (t) => {
-  const ip = randomIp();
+  const ip = uniqueIp();
   const started = await authorize(bed.url, 'corp', ip);
   const state = new URL(started.authorizationUrl).searchParams.get('state')!;
   const denied = await callback(bed.url, 'corp', { state, error: 'access_denied', error_description: 'End-User aborted interaction', clientBinding: started.clientBinding }, ip);
@@ -217,7 +217,7 @@ test.serial('an error from the provider ends the flow with its words', async (t)
 });
 
 test.serial('the redirect URL is used exactly as configured, query included, in both requests', async (t) => {
-  const ip = randomIp();
+  const ip = uniqueIp();
   const started = await authorize(bed.url, 'query', ip);
   t.is(new URL(started.authorizationUrl).searchParams.get('redirect_uri'), query.redirectUrl);
   const redirect = await op.signIn(started.authorizationUrl, person());
@@ -229,14 +229,14 @@ test.serial('the redirect URL is used exactly as configured, query included, in 
 
 test.serial('enableSignup false refuses only new identities: bound ones keep signing in', async (t) => {
   const known = person();
-  t.is((await signInWith(bed.url, op, 'corp', known, randomIp())).status, 201);
+  t.is((await signInWith(bed.url, op, 'corp', known, uniqueIp())).status, 201);
   await configure({ corp: { enableSignup: false } });
   try {
-    const stranger = await signInWith(bed.url, op, 'corp', person(), randomIp());
+    const stranger = await signInWith(bed.url, op, 'corp', person(), uniqueIp());
     t.is(stranger.status, 403);
     t.is(stranger.body.code, 'signup_disabled');
     t.regex(String(stranger.body.message), /enableSignup of instance "corp"/);
-    const again = await signInWith(bed.url, op, 'corp', known, randomIp());
+    const again = await signInWith(bed.url, op, 'corp', known, uniqueIp());
     t.is(again.status, 200);
     t.is(again.body.status, 'signed_in');
   } finally {
@@ -246,12 +246,12 @@ test.serial('enableSignup false refuses only new identities: bound ones keep sig
 
 test.serial('signupNeedReview: 202, then review_pending; approval creates the account with its binding', async (t) => {
   const sub = person({ preferred_username: 'reviewme' });
-  const pending = await signInWith(bed.url, op, 'reviewed', sub, randomIp());
+  const pending = await signInWith(bed.url, op, 'reviewed', sub, uniqueIp());
   t.is(pending.status, 202);
   t.deepEqual(pending.body, { status: 'pending_review', reviewId: `registration-review:oauth2:reviewed:${sub}` });
   t.is((await bed.pool.query('SELECT 1 FROM users WHERE username_key = $1', ['reviewme'])).rowCount, 0);
 
-  const early = await signInWith(bed.url, op, 'reviewed', sub, randomIp());
+  const early = await signInWith(bed.url, op, 'reviewed', sub, uniqueIp());
   t.is(early.status, 403);
   t.is(early.body.code, 'review_pending');
 
@@ -270,7 +270,7 @@ test.serial('signupNeedReview: 202, then review_pending; approval creates the ac
   const binding = await bed.pool.query('SELECT user_id FROM oauth2_bindings WHERE instance_name = $1 AND subject = $2', ['reviewed', sub]);
   t.is(binding.rows[0]?.user_id, userId);
 
-  const signedIn = await signInWith(bed.url, op, 'reviewed', sub, randomIp());
+  const signedIn = await signInWith(bed.url, op, 'reviewed', sub, uniqueIp());
   t.is(signedIn.status, 200);
   t.is((signedIn.body.user as { id: string; username: string }).id, userId);
   t.is((signedIn.body.user as { username: string }).username, 'reviewme');
@@ -278,16 +278,16 @@ test.serial('signupNeedReview: 202, then review_pending; approval creates the ac
 
 test.serial('a rejected signup says so with the reason', async (t) => {
   const sub = person();
-  const pending = await signInWith(bed.url, op, 'reviewed', sub, randomIp());
+  const pending = await signInWith(bed.url, op, 'reviewed', sub, uniqueIp());
   await bed.accounts.registration.reject({ reviewId: String(pending.body.reviewId), reviewer: 'rita', reason: 'not from our company' });
-  const answer = await signInWith(bed.url, op, 'reviewed', sub, randomIp());
+  const answer = await signInWith(bed.url, op, 'reviewed', sub, uniqueIp());
   t.is(answer.status, 403);
   t.is(answer.body.code, 'review_rejected');
   t.regex(String(answer.body.message), /not from our company/);
 });
 
 test.serial('an instance removed from the setting stops at once: authorize and a callback in flight', async (t) => {
-  const ip = randomIp();
+  const ip = uniqueIp();
   const started = await authorize(bed.url, 'other', ip);
   const params = callbackParams(await op.signIn(started.authorizationUrl, person()));
   await configure({}, ['corp', 'reviewed', 'query']);
@@ -305,7 +305,7 @@ test.serial('an instance removed from the setting stops at once: authorize and a
 });
 
 test.serial('a sign-in started under other client settings is not finished under the new ones', async (t) => {
-  const ip = randomIp();
+  const ip = uniqueIp();
   const started = await authorize(bed.url, 'other', ip);
   const params = callbackParams(await op.signIn(started.authorizationUrl, person()));
   await configure({ other: { clientSecret: 'rotated-secret' } });
@@ -320,7 +320,7 @@ test.serial('a sign-in started under other client settings is not finished under
 
 test.serial('provider tokens are sealed at rest in oauth2_bindings', async (t) => {
   const sub = person();
-  t.is((await signInWith(bed.url, op, 'corp', sub, randomIp())).status, 201);
+  t.is((await signInWith(bed.url, op, 'corp', sub, uniqueIp())).status, 201);
   const { rows } = await bed.pool.query<{ provider_tokens: string }>('SELECT provider_tokens FROM oauth2_bindings WHERE instance_name = $1 AND subject = $2', ['corp', sub]);
   const sealed = rows[0]!.provider_tokens;
   t.regex(sealed, /^v1\./);
@@ -333,16 +333,16 @@ test.serial('provider tokens are sealed at rest in oauth2_bindings', async (t) =
 
 test.serial('a banned account cannot sign in through its provider identity', async (t) => {
   const sub = person();
-  const created = await signInWith(bed.url, op, 'corp', sub, randomIp());
+  const created = await signInWith(bed.url, op, 'corp', sub, uniqueIp());
   await bed.pool.query("UPDATE users SET state = 'banned' WHERE id = $1", [(created.body.user as { id: string }).id]);
-  const answer = await signInWith(bed.url, op, 'corp', sub, randomIp());
+  const answer = await signInWith(bed.url, op, 'corp', sub, uniqueIp());
   t.is(answer.status, 403);
   t.is(answer.body.code, 'account_banned');
 });
 
 test.serial('two-factor authentication applies to provider sign-ins', async (t) => {
   const sub = person();
-  const ip = randomIp();
+  const ip = uniqueIp();
   const created = await signInWith(bed.url, op, 'corp', sub, ip);
   const auth = { ...bearer(String(created.body.accessToken)), 'x-forwarded-for': ip };
   const setup = await call<{ secret: string }>(`${bed.url}/api/auth/2fa/totp/setup`, 'POST', undefined, auth);
@@ -355,14 +355,14 @@ test.serial('two-factor authentication applies to provider sign-ins', async (t) 
 });
 
 test.serial('starting sign-ins is rate limited per address', async (t) => {
-  const ip = randomIp();
+  const ip = uniqueIp();
   let answer = await authorize(bed.url, 'corp', ip);
   for (let i = 0; i < 40 && answer.answer.status === 200; i++) answer = await authorize(bed.url, 'corp', ip);
   t.is(answer.answer.status, 429);
   t.is(answer.answer.body.code, 'rate_limited');
   t.true(Number(answer.answer.headers.get('retry-after')) > 0);
   // Another address is not affected.
-  t.is((await authorize(bed.url, 'corp', randomIp())).answer.status, 200);
+  t.is((await authorize(bed.url, 'corp', uniqueIp())).answer.status, 200);
 });
 
 test('the OpenAPI document lists the OAuth2 endpoints', async (t) => {

@@ -3,7 +3,7 @@ import * as opaque from '@serenity-kit/opaque';
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import { ERROR_CODE_KEY } from '../../../gateways/grpc/status.js';
-import { randomIp, refused, startGrpcBed, type GrpcBed } from './fixtures.js';
+import { uniqueIp, refused, startGrpcBed, type GrpcBed } from './fixtures.js';
 
 let g: GrpcBed;
 test.before(async () => {
@@ -17,7 +17,7 @@ const PASSWORD = 'correct horse battery staple';
 
 test('password sign-in opens a session whose token works and whose refresh token rotates', async (t) => {
   const { member } = await g.user('signin');
-  const client = g.client.as({ forwardedFor: randomIp() });
+  const client = g.client.as({ forwardedFor: uniqueIp() });
   const answer = await client.auth.SignInWithPassword({ username: member.username, password: PASSWORD });
   t.is(answer.result, 'session');
   const session = answer.session!;
@@ -42,7 +42,7 @@ test('password sign-in opens a session whose token works and whose refresh token
 
 test('wrong password and unknown user get the same UNAUTHENTICATED; invalid input names the field', async (t) => {
   const { member } = await g.user('wrong');
-  const client = g.client.as({ forwardedFor: randomIp() });
+  const client = g.client.as({ forwardedFor: uniqueIp() });
   const wrong = await refused(t, client.auth.SignInWithPassword({ username: member.username, password: 'not the password' }), 'unauthenticated', grpc.status.UNAUTHENTICATED);
   const unknown = await refused(t, client.auth.SignInWithPassword({ username: `nobody_${randomUUID().slice(0, 8)}`, password: PASSWORD }), 'unauthenticated', grpc.status.UNAUTHENTICATED);
   t.is(wrong.message, unknown.message);
@@ -63,7 +63,7 @@ test('OPAQUE login start and finish open a session', async (t) => {
   const { registrationRecord } = opaque.client.finishRegistration({ clientRegistrationState, registrationResponse: start.body.registrationResponse, password: PASSWORD });
   t.is((await g.bed.call('POST', '/api/auth/opaque/register/finish', { username, registrationRecord })).status, 201);
 
-  const client = g.client.as({ forwardedFor: randomIp() });
+  const client = g.client.as({ forwardedFor: uniqueIp() });
   const { clientLoginState, startLoginRequest } = opaque.client.startLogin({ password: PASSWORD });
   const login = await client.auth.StartOpaqueLogin({ username, startLoginRequest });
   const finished = opaque.client.finishLogin({ clientLoginState, loginResponse: login.loginResponse, password: PASSWORD });
@@ -74,7 +74,7 @@ test('OPAQUE login start and finish open a session', async (t) => {
 });
 
 test.serial('guest sign-in, and SignOut ends the session at once (serial: it turns guests off for everyone)', async (t) => {
-  const client = g.client.as({ forwardedFor: randomIp() });
+  const client = g.client.as({ forwardedFor: uniqueIp() });
   const guest = await client.auth.SignInAsGuest({ displayName: '  Popcorn  ' });
   t.like(guest, { principal: 'guest', guest: { displayName: 'Popcorn' }, tokenType: 'Bearer' });
   const as = client.as(guest.accessToken);

@@ -2,12 +2,12 @@
  * What the gRPC tests share: a gateway bed with a gRPC client on it, and the check that a call
  * failed with a given status and stable code (trailer `svc-error-code`), with its request id.
  */
-import { randomBytes } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
 import type { ExecutionContext } from 'ava';
 import type { ErrorCode } from '../../../errors/codes.js';
 import { connectGrpc, GrpcCallError, type SvcGrpc } from '../../../gateways/grpc/client.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';
+import { uniqueIp } from '../../fixtures/client-address.js';
 
 export interface GrpcBed {
   bed: GatewayBed;
@@ -18,8 +18,7 @@ export interface GrpcBed {
   close(): Promise<void>;
 }
 
-/** A fresh documentation-range address per call: rate limits count per client address. */
-export const randomIp = (): string => `203.0.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+export { uniqueIp };
 
 export async function startGrpcBed(label: string): Promise<GrpcBed> {
   const bed = await startGatewayBed(label);
@@ -30,11 +29,11 @@ export async function startGrpcBed(label: string): Promise<GrpcBed> {
     client,
     async user(prefix = 'user') {
       const member = await bed.signUp(prefix);
-      return { member, as: client.as({ token: member.token, forwardedFor: randomIp() }) };
+      return { member, as: client.as({ token: member.token, forwardedFor: uniqueIp() }) };
     },
     async guest(name = 'Guest') {
       const member = await bed.guest(name);
-      return { member, as: client.as({ token: member.token, forwardedFor: randomIp() }) };
+      return { member, as: client.as({ token: member.token, forwardedFor: uniqueIp() }) };
     },
     async close() {
       client.close();

@@ -5,7 +5,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import test from 'ava';
 import { protoPath as healthProtoPath } from 'grpc-health-check';
-import { randomIp, startGrpcBed, type GrpcBed } from './fixtures.js';
+import { uniqueIp, startGrpcBed, type GrpcBed } from './fixtures.js';
 
 const run = promisify(execFile);
 let g: GrpcBed;
@@ -39,7 +39,7 @@ test('grpcurl lists the services through reflection and describes a method', asy
 test('grpcurl signs in, creates a room and reads it, with JSON in and out', async (t) => {
   const { member } = await g.user('curl');
   const signIn = JSON.parse(
-    await curl('-H', `x-forwarded-for: ${randomIp()}`, '-d', JSON.stringify({ username: member.username, password: 'correct horse battery staple' }), g.bed.grpcAddress, 'svc.v1.AuthService/SignInWithPassword'),
+    await curl('-H', `x-forwarded-for: ${uniqueIp()}`, '-d', JSON.stringify({ username: member.username, password: 'correct horse battery staple' }), g.bed.grpcAddress, 'svc.v1.AuthService/SignInWithPassword'),
   ) as { session: { accessToken: string; user: { id: string } } };
   t.is(signIn.session.user.id, member.userId);
   const bearer = ['-H', `authorization: Bearer ${signIn.session.accessToken}`];

@@ -9,6 +9,7 @@ import { ActorClient } from '../../../actors/runtime/client.js';
 import { newRoomId, RoomClient } from '../../../gateways/rooms/room-client.js';
 import { RealtimeClient, RealtimeRefused, requestTicket, type ConnectOptions } from '../../../gateways/ws/client.js';
 import { ALLOWED_ORIGIN, type GatewayBed, type Member } from '../bed.js';
+import { uniqueIp } from '../../fixtures/client-address.js';
 
 export { ALLOWED_ORIGIN };
 
@@ -48,7 +49,7 @@ export async function join(rooms: Rooms, roomId: string, member: Member): Promis
 
 /** A socket for `member` through a fresh ticket, from the allowed browser origin. */
 export async function open(bed: GatewayBed, roomId: string, member: Member, options: Partial<ConnectOptions> = {}): Promise<RealtimeClient> {
-  const ticket = await requestTicket(bed.url, roomId, member.token, { 'x-forwarded-for': randomAddress() });
+  const ticket = await requestTicket(bed.url, roomId, member.token, { 'x-forwarded-for': uniqueIp() });
   return RealtimeClient.connect({ url: bed.url, roomId, ticket, origin: ALLOWED_ORIGIN, ...options });
 }
 
@@ -78,6 +79,4 @@ export async function metric(bed: GatewayBed, name: string, labels = ''): Promis
   return total;
 }
 
-export function randomAddress(): string {
-  return `198.51.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
-}
+export { uniqueIp };

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { BED_PASSWORD, startGatewayBed, type BedOptions, type GatewayBed } from '../../gateways/bed.js';
+import { uniqueIp } from '../../fixtures/client-address.js';
 import { freePort } from '../../harness/stack.js';
 
 export const CHROMIUM_PATH = process.env.SVCTEST_CHROMIUM ?? '/usr/bin/chromium';
@@ -99,7 +100,7 @@ export async function startWebBed(label: string, options: WebBedOptions = {}): P
       const context = await host.newContext({
         baseURL: origin,
         viewport: VIEWPORTS[viewport],
-        extraHTTPHeaders: { 'x-forwarded-for': `203.0.${randomBytes(1)[0]}.${randomBytes(1)[0]}` },
+        extraHTTPHeaders: { 'x-forwarded-for': uniqueIp() },
       });
       contexts.push(context);
       const page = await context.newPage();
