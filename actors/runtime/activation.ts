@@ -18,6 +18,7 @@ import type {
   CommandReply,
   DeactivationReason,
 } from './actor-type.js';
+import { commandKeyOf } from './command-key.js';
 import { isCommandAlreadyApplied, type RecordedCommand } from './command-log.js';
 import { isFencedError } from './fencing.js';
 import { Mailbox } from './mailbox.js';
@@ -64,7 +65,8 @@ export interface ActivationDeps {
 }
 
 type Work =
-  | { kind: 'command'; envelope: CommandEnvelope; receivedAt: number }
+  /** `key`: the caller-scoped id the command is remembered by (command-key.ts). */
+  | { kind: 'command'; envelope: CommandEnvelope; key: string; receivedAt: number }
   | { kind: 'timer'; command: unknown };
 
 type State = 'starting' | 'active' | 'stopping' | 'stopped';
@@ -215,16 +217,16 @@ export class Activation {
       this.state = 'stopped';
       this.sub?.unsubscribe();
       this.cancelTimers();
-      for (const work of this.mailbox.clear()) if (work.kind === 'command') this.refuse(work.envelope.id, ENDED_REPLY);
+      for (const work of this.mailbox.clear()) if (work.kind === 'command') this.refuse(work.key, ENDED_REPLY);
     }
     this.ending ??= this.whenQuiet().then(() => this.callDeactivate(this.endReason ?? reason));
     return this.ending;
   }
 
   /**
-   * A command as it arrives: checked and registered under its id at once, so a retry of it
-   * joins this one whether it is still waiting for the pacer or already queued; the pacer
-   * then decides when it enters the mailbox, or sheds it when the host is behind.
+   * A command as it arrives: checked and registered under its caller-scoped key at once, so
+   * a retry of it joins this one whether it is still waiting for the pacer or already queued;
+   * the pacer then decides when it enters the mailbox, or sheds it when the host is behind.
    */
   private deliver(msg: Msg): void {
     const receivedAt = Date.now();
@@ -239,24 +241,25 @@ export class Activation {
     }
     // The caller has given up on it; whatever it would do, nobody waits for the answer.
     if (receivedAt > envelope.deadline) return;
-    const seen = this.recent.seen(envelope.id, msg.reply);
+    const key = commandKeyOf(envelope);
+    const seen = this.recent.seen(key, msg.reply);
     if (seen.state === 'done') {
       if (msg.reply) this.send(msg.reply, seen.reply);
       return;
     }
     if (seen.state === 'pending') return;
-    this.recent.begin(envelope.id, msg.reply, envelope.deadline);
+    this.recent.begin(key, msg.reply, envelope.deadline);
     this.deps.pacer.run(
-      () => this.admit({ kind: 'command', envelope, receivedAt }),
-      () => this.refuse(envelope.id, this.deps.overloadedReply),
+      () => this.admit({ kind: 'command', envelope, key, receivedAt }),
+      () => this.refuse(key, this.deps.overloadedReply),
     );
   }
 
   /** Puts a delivered command in the mailbox (or answers why it cannot go there). */
   private admit(work: Extract<Work, { kind: 'command' }>): void {
-    const { envelope } = work;
+    const { key } = work;
     if ((this.state !== 'active' && this.state !== 'stopping') || !this.deps.isLive()) {
-      this.refuse(envelope.id, ENDED_REPLY);
+      this.refuse(key, ENDED_REPLY);
       return;
     }
     if (!this.mailbox.offer(work)) {
@@ -264,7 +267,7 @@ export class Activation {
         ok: false,
         error: { code: 'busy', message: `${this.type} ${this.id} is busy: ${this.mailbox.capacity} commands are queued` },
       };
-      this.refuse(envelope.id, encode(busy));
+      this.refuse(key, encode(busy));
       return;
     }
     this.lastActivity = performance.now();
@@ -272,8 +275,8 @@ export class Activation {
   }
 
   /** Answers every waiter of a command that will not run here with `reply`. */
-  private refuse(id: string, reply: string): void {
-    for (const waiter of this.recent.forget(id)) this.send(waiter, reply);
+  private refuse(key: string, reply: string): void {
+    for (const waiter of this.recent.forget(key)) this.send(waiter, reply);
   }
 
   private async pump(): Promise<void> {
@@ -316,9 +319,9 @@ export class Activation {
       return;
     }
 
-    const { envelope, receivedAt } = work;
+    const { envelope, key, receivedAt } = work;
     if (Date.now() > envelope.deadline) {
-      this.recent.forget(envelope.id);
+      this.recent.forget(key);
       return;
     }
     let reply: CommandReply;
@@ -326,14 +329,14 @@ export class Activation {
       const result = await actor.handle(envelope.command, envelope.caller, {
         ...(envelope.sentAt !== undefined ? { sentAt: envelope.sentAt } : {}),
         receivedAt,
-        commandId: envelope.id,
+        commandId: key,
         deadline: envelope.deadline,
       });
       reply = { ok: true, result: result === undefined ? null : result, seq: this.currentSeq() };
     } catch (err) {
       if (isCommandAlreadyApplied(err)) {
         // An earlier execution (here or in an older activation) committed it: its reply stands.
-        for (const waiter of this.recent.complete(envelope.id, err.reply)) this.send(waiter, err.reply);
+        for (const waiter of this.recent.complete(key, err.reply)) this.send(waiter, err.reply);
         return;
       }
       if (isFencedError(err) || this.fencedReason !== undefined) {
@@ -365,7 +368,7 @@ export class Activation {
       data = encode(reply);
     }
     // Only replies the actor produced are remembered; "go elsewhere" must not stick to the id.
-    const waiters = !reply.ok && reply.retryAfterMs !== undefined ? this.recent.forget(envelope.id) : this.recent.complete(envelope.id, data);
+    const waiters = !reply.ok && reply.retryAfterMs !== undefined ? this.recent.forget(key) : this.recent.complete(key, data);
     for (const waiter of waiters) this.send(waiter, data);
   }
 

@@ -25,8 +25,9 @@ export interface CommandEnvelope<C = unknown> {
    */
   v?: number;
   /**
-   * Unique per logical command and the same on every retry of it, so a retry of a command
-   * whose reply was lost gets the original reply instead of a second execution.
+   * Unique per logical command of its caller and the same on every retry of it, so a retry of
+   * a command whose reply was lost gets the original reply instead of a second execution. A
+   * host remembers replies by id and caller together (command-key.ts).
    */
   id: string;
   command: C;
@@ -103,8 +104,9 @@ export interface CommandMeta {
   /** Server wall clock (ms since epoch) when this host received the command. */
   receivedAt: number;
   /**
-   * The envelope id: identical on every retry of one logical command, also across a failover
-   * to another host. A durable write keyed by it (a unique column) is applied at most once.
+   * The envelope id scoped to its caller (command-key.ts): identical on every retry of one
+   * logical command, also across a failover to another host, and never the same for two
+   * callers. A durable write keyed by it (a unique column) is applied at most once.
    * Commands from `ctx.schedule` get a fresh id each.
    */
   commandId: string;

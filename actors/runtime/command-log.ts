@@ -5,10 +5,11 @@
  * but a command can outlive its activation: a slow write on a draining host, or on a host
  * that stalls past its lease and resumes, commits after the client's tries timed out, and the
  * retry reaches the next activation. So a command that changes durable state records its
- * reply, under its command id, in the same fenced transaction as its effect
- * (`recordCommand`), and a new activation loads the replies still inside their deadline
- * before it takes any command (`loadRecentCommands`, in the load transaction, which claims
- * the fence first and so sees every commit of the older activations). A retry then gets the
+ * reply, under its caller-scoped key (`meta.commandId`, command-key.ts; the `command_id`
+ * column), in the same fenced transaction as its effect (`recordCommand`), and a new
+ * activation loads the replies still inside their deadline before it takes any command
+ * (`loadRecentCommands`, in the load transaction, which claims the fence first and so sees
+ * every commit of the older activations). A retry then gets the
  * original answer instead of a second execution, or a `not_found` for what it already removed.
  *
  * Should a reply still be missing from memory (evicted early), the unique key refuses the
@@ -24,6 +25,7 @@ type Db = Pick<pg.PoolClient, 'query'>;
 const KEEP_PAST_DEADLINE_MS = 60_000;
 
 export interface RecordedCommand {
+  /** The caller-scoped key (`meta.commandId`), not the bare envelope id. */
   commandId: string;
   /** The envelope deadline (ms since epoch): no retry of the command is served after it. */
   deadline: number;

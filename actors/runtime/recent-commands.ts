@@ -1,8 +1,8 @@
 /**
- * The command ids an activation has seen recently, with their encoded replies. A client retries
- * a command with the same envelope id when a reply is late or lost; a retry of a command still
- * queued or running waits for the one execution, and a retry of a finished one gets the same
- * reply again. Replies of durable commands recorded by earlier activations are restored here
+ * The commands an activation has seen recently, by caller-scoped key (command-key.ts), with
+ * their encoded replies. A client retries a command with the same envelope id when a reply is
+ * late or lost; a retry of a command still queued or running waits for the one execution,
+ * and a retry of a finished one gets the same reply again. Replies of durable commands recorded by earlier activations are restored here
  * when an activation starts (see command-log.ts).
  *
  * Bounded three ways, because replies can be large (a room view is up to hundreds of KiB): a

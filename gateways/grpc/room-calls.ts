@@ -1,13 +1,14 @@
 /**
  * The one way gRPC handlers reach a room: through `RoomClient` (as HTTP and WebSocket do), as
- * the call's caller, with the client's idempotency key (`svc-command-id`) and what is left of
- * its deadline. Input that the actor cannot check (the room id, enum names) is checked here
+ * the call's caller, with the client's idempotency key (`svc-command-id`, scoped to the caller,
+ * method and room by rooms/command-id.ts) and what is left of its deadline. Input that the actor cannot check (the room id, enum names) is checked here
  * and named by its field, like the actor names the command's fields.
  */
 import type { RoomCommandKind, RoomCommandOf, RoomResultOf } from '../../actors/room/index.js';
 import type { SendResult } from '../../actors/runtime/client.js';
 import { isValidActorId } from '../../actors/runtime/names.js';
 import { AppError } from '../../errors/app-error.js';
+import { roomCommandId } from '../rooms/command-id.js';
 import type { RoomClient } from '../rooms/room-client.js';
 import type { CallerContext } from './call.js';
 
@@ -26,7 +27,9 @@ export class RoomCalls {
   sendWithSeq<K extends RoomCommandKind>(ctx: CallerContext, roomId: string, command: RoomCommandOf<K> & { kind: K }, sentAt?: number): Promise<SendResult<RoomResultOf<K>>> {
     checkRoomId(roomId);
     return this.rooms.send<K>(roomId, command, ctx.caller, {
-      ...(ctx.commandId !== undefined ? { commandId: ctx.commandId } : {}),
+      ...(ctx.commandId !== undefined
+        ? { commandId: roomCommandId({ transport: 'grpc', caller: ctx.caller, clientId: ctx.commandId, operation: ctx.method, roomId }) }
+        : {}),
       ...(sentAt !== undefined ? { sentAt } : {}),
       timeoutMs: Math.min(ctx.timeoutMs ?? ROOM_TIMEOUT_MS, ROOM_TIMEOUT_MS),
     });

@@ -6,10 +6,11 @@
  */
 import WebSocket from 'ws';
 import type { z } from 'zod';
-import { subjectOf, type Caller } from '../../accounts/model.js';
+import type { Caller } from '../../accounts/model.js';
 import type { RoomCommand } from '../../actors/room/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
+import { roomCommandId } from '../rooms/command-id.js';
 import type { RoomClient } from '../rooms/room-client.js';
 import type { FeedEvent } from '../rooms/room-feed.js';
 import type { RoomWatch, WatchEndReason } from '../rooms/room-watch.js';
@@ -61,10 +62,8 @@ export class RealtimeSession {
   private inFlight = 0;
   private closed = false;
   private unsubscribeNotifications: (() => void) | undefined;
-  private readonly subject: string;
 
   constructor(private readonly ctx: SessionContext) {
-    this.subject = subjectOf(ctx.caller);
     const { ws } = ctx;
     ws.on('message', (data, isBinary) => this.receive(data, isBinary));
     ws.on('pong', () => {
@@ -194,7 +193,7 @@ export class RealtimeSession {
     }
   }
 
-  /** Sends a command to the room as this caller; the client's id, namespaced by user, is the idempotency key (R6). */
+  /** Sends a command to the room as this caller; the client's id, scoped to this caller, kind and room, is the idempotency key (R6). */
   private async run(id: string | undefined, command: RoomCommand, sentAt: number | undefined, quiet = false): Promise<void> {
     if (this.inFlight >= this.ctx.limits.maxCommandsInFlight) {
       if (!quiet) this.sendError(id ?? null, new AppError('busy', `more than ${this.ctx.limits.maxCommandsInFlight} commands of this socket await an answer; wait for some`));
@@ -203,7 +202,7 @@ export class RealtimeSession {
     this.inFlight += 1;
     try {
       const { result, seq } = await this.ctx.rooms.send(this.ctx.roomId, command, this.ctx.caller, {
-        ...(id !== undefined ? { commandId: `ws:${this.subject}:${id}` } : {}),
+        ...(id !== undefined ? { commandId: roomCommandId({ transport: 'ws', caller: this.ctx.caller, clientId: id, operation: command.kind, roomId: this.ctx.roomId }) } : {}),
         ...(sentAt !== undefined ? { sentAt } : {}),
       });
       if (id !== undefined) this.send({ type: 'ok', id, result, seq });

@@ -2,28 +2,24 @@
  * What every room route shares: the caller's Idempotency-Key turned into the room command id,
  * and room.get views narrowed to what an endpoint answers.
  */
-import { createHash } from 'node:crypto';
-import { subjectOf, type Caller } from '../../../accounts/model.js';
+import type { Caller } from '../../../accounts/model.js';
 import type { MemberRoomView, RoomView } from '../../../actors/room/model.js';
 import { AppError } from '../../../errors/app-error.js';
+import { roomCommandId } from '../../rooms/command-id.js';
 import type { RoomSendOptions } from '../../rooms/room-client.js';
 import type { HttpContext } from '../state.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 /**
- * The room command id of a request carrying `Idempotency-Key`: a digest of the operation, the
- * caller, the room and the key, so the same key from another caller or for another operation
- * or room is a different command, and a retry of this one (through any gateway) runs once.
- * `part` tells apart the several commands of one request (bulk playlist adds).
+ * The room command id of a request carrying `Idempotency-Key` (see rooms/command-id.ts): a
+ * retry of this request (through any gateway) runs once. `part` tells apart the several
+ * commands of one request (bulk playlist adds).
  */
 export function commandOptions(ctx: HttpContext, operationId: string, caller: Caller, roomId: string, part?: number): RoomSendOptions {
   const key = ctx.get(IDEMPOTENCY_HEADER);
   if (!key) return {};
-  const digest = createHash('sha256')
-    .update([operationId, subjectOf(caller), roomId, key, part === undefined ? '' : String(part)].join('\0'))
-    .digest('base64url');
-  return { commandId: `http:${digest}` };
+  return { commandId: roomCommandId({ transport: 'http', caller, clientId: key, operation: operationId, roomId, ...(part !== undefined ? { part } : {}) }) };
 }
 
 /** The member view of a room, or `forbidden` for someone who is not an active member. */
