@@ -132,7 +132,8 @@ function toAppError(err: unknown, what: string): AppError {
   return unavailable(err);
 }
 
-function limited(what: string, msBeforeNext: number): AppError {
+/** `rate_limited` with the seconds to wait (Retry-After); the room rates use it too. */
+export function limited(what: string, msBeforeNext: number): AppError {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
   return new AppError('rate_limited', `too many ${what}; try again in ${seconds} s`, [], { retryAfterSeconds: seconds });
 }

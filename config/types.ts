@@ -32,6 +32,21 @@ export interface StartupConfig {
   /** An operator's TURN server (coturn `use-auth-secret`); see docs/2026-11-23-webrtc-voice.md. */
   turn: { urls: string[]; shared_secret: string; credential_ttl_seconds: number };
   voice: { max_participants: number };
+  /** Per-member rates of room traffic (docs/2026-11-26-command-ids-and-rates.md). */
+  rooms: {
+    /** Chat sends per second per member per room. */
+    chat_rate: number;
+    /** Chat sends a member may make at once (the reserve above chat_rate refills over 10 s). */
+    chat_burst: number;
+    /** Other room commands (writes) per second per member per room. */
+    command_rate: number;
+    /** Reads (room.get, chat history, pins) and WebRTC signalling per second per member per room. */
+    read_rate: number;
+    /** Realtime tickets per minute per user or guest. */
+    ticket_rate: number;
+    /** Realtime tickets per minute per client address, for guests. */
+    guest_ticket_rate_per_address: number;
+  };
   tls: { enabled: boolean; cert_file: string; key_file: string };
   database: { url: string; pool_max: number };
   redis: { url: string };

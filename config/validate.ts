@@ -43,6 +43,7 @@ const CHECKS: Check[] = [
   (c) => required(c, 'server.host', 'grpc.host', 'rtmp.host', 'stun.host'),
   checkPorts,
   checkTurn,
+  checkRoomRates,
   checkCorsOrigins,
   checkTls,
   (c) => [
@@ -81,6 +82,16 @@ function checkTurn(c: StartupConfig): FieldIssue[] {
   if (!Number.isInteger(ttl) || ttl < 60 || ttl > 86_400) issues.push(issue('turn.credential_ttl_seconds', 'must be between 60 and 86400'));
   const cap = c.voice.max_participants;
   if (!Number.isInteger(cap) || cap < 1 || cap > 64) issues.push(issue('voice.max_participants', 'must be between 1 and 64'));
+  return issues;
+}
+
+/** Room rates are whole counts; a burst below the steady rate would make the rate a lie. */
+function checkRoomRates(c: StartupConfig): FieldIssue[] {
+  const keys = ['chat_rate', 'chat_burst', 'command_rate', 'read_rate', 'ticket_rate', 'guest_ticket_rate_per_address'] as const;
+  const issues = keys
+    .filter((key) => !Number.isInteger(c.rooms[key]) || c.rooms[key] < 1 || c.rooms[key] > 100_000)
+    .map((key) => issue(`rooms.${key}`, 'must be between 1 and 100000'));
+  if (issues.length === 0 && c.rooms.chat_burst < c.rooms.chat_rate) issues.push(issue('rooms.chat_burst', 'must be at least rooms.chat_rate'));
   return issues;
 }
 

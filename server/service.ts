@@ -21,6 +21,7 @@ import { cookiePolicyFor } from '../gateways/http/session-cookie.js';
 import type { GatewayDeps } from '../gateways/gateway-deps.js';
 import { RoomClient } from '../gateways/rooms/room-client.js';
 import { RoomFeeds } from '../gateways/rooms/room-feed.js';
+import { RoomRates } from '../gateways/rooms/room-rates.js';
 import { RoomWatcher } from '../gateways/rooms/room-watch.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
 import { startLivestreams } from '../gateways/rtmp/start-live.js';
@@ -233,7 +234,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         // Registered before the HTTP server's stop, so it runs after it: no read is still being served.
         stops.push(() => cache.close());
       }
-      const rooms = new RoomClient(new ActorClient(connections.nats, config.nats.subject_prefix));
+      const rooms = new RoomClient(new ActorClient(connections.nats, config.nats.subject_prefix), new RoomRates(connections.redis, config.rooms));
       const events = new ActorEvents(connections.nats, config.nats.subject_prefix, logger);
       const feeds = new RoomFeeds(events, connections.nats, logger);
       stops.push(() => Promise.resolve(feeds.close()));

@@ -1,13 +1,15 @@
 /**
  * What every gateway (HTTP, WebSocket, gRPC) uses to reach rooms: a room command typed by its
  * kind, sent as the authenticated caller, answered with the actor's result and the room's
- * event seq. Gateways hold no room state; this is the only way they change a room.
+ * event seq. Gateways hold no room state; this is the only way they change a room, and so
+ * the one place a caller's commands are held to their rates (room-rates.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { actorCallerOf } from '../../accounts/actor-caller.js';
 import type { Caller } from '../../accounts/model.js';
 import { ROOM_ACTOR_TYPE, type RoomCommandKind, type RoomCommandOf, type RoomResultOf } from '../../actors/room/index.js';
 import type { ActorClient, SendResult, TypedActorClient } from '../../actors/runtime/client.js';
+import type { RoomRates } from './room-rates.js';
 
 export interface RoomSendOptions {
   /** The client's idempotency key: a resend with the same id (through any gateway) runs once. */
@@ -25,16 +27,22 @@ export function newRoomId(): string {
 export class RoomClient {
   private readonly rooms: TypedActorClient;
 
-  constructor(actors: ActorClient) {
+  /** `rates`: the gateways' per-member limits; none for in-process tools and tests that drive rooms directly. */
+  constructor(
+    actors: ActorClient,
+    private readonly rates?: Pick<RoomRates, 'command'>,
+  ) {
     this.rooms = actors.forType(ROOM_ACTOR_TYPE);
   }
 
-  send<K extends RoomCommandKind>(
+  /** A command of a client's caller: counted against the caller's rate in the room first. */
+  async send<K extends RoomCommandKind>(
     roomId: string,
     command: RoomCommandOf<K> & { kind: K },
     caller: Caller,
     options: RoomSendOptions = {},
   ): Promise<SendResult<RoomResultOf<K>>> {
+    await this.rates?.command(caller, roomId, command.kind);
     return this.rooms.send<RoomResultOf<K>>(roomId, command, {
       caller: actorCallerOf(caller),
       ...(options.commandId !== undefined ? { commandId: options.commandId } : {}),

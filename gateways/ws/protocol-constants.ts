@@ -53,6 +53,8 @@ export const CLOSE = {
   membershipEnded: 4403,
   /** The room was deleted (R12). */
   roomDeleted: 4404,
+  /** The client went on sending commands refused as `rate_limited` (reconnect after a pause). */
+  flooding: 4429,
 } as const;
 export type CloseCode = (typeof CLOSE)[keyof typeof CLOSE];
 

@@ -72,6 +72,8 @@ export const ErrorShape = z.object({
   code: z.enum(ERROR_CODES),
   message: z.string(),
   issues: z.array(z.object({ key: z.string(), message: z.string() })).optional(),
+  /** With `rate_limited`: how long to wait before sending again (HTTP's Retry-After, in ms). */
+  retryAfterMs: z.number().int().positive().optional(),
 });
 export type ErrorShape = z.infer<typeof ErrorShape>;
 

@@ -46,6 +46,15 @@ export interface SessionContext {
   onClose: (session: RealtimeSession) => void;
 }
 
+/**
+ * A client told to wait (`retryAfterMs`) that has more than this many commands refused as
+ * `rate_limited` within FLOOD_WINDOW_MS is not waiting: its socket is closed rather than
+ * answered forever. The rates let a few commands through every second, so successes do not
+ * reset the count.
+ */
+const FLOOD_CLOSE_AFTER = 100;
+const FLOOD_WINDOW_MS = 10_000;
+
 const END_CODES: Record<WatchEndReason, number> = {
   left: CLOSE.membershipEnded,
   kicked: CLOSE.membershipEnded,
@@ -60,6 +69,9 @@ export class RealtimeSession {
   /** Settles when the room has been told this connection is gone (or that failed). */
   left: Promise<void> = Promise.resolve();
   private inFlight = 0;
+  /** Commands refused as `rate_limited` since `limitedSince` (ms since epoch). */
+  private limited = 0;
+  private limitedSince = 0;
   private closed = false;
   private unsubscribeNotifications: (() => void) | undefined;
 
@@ -207,11 +219,26 @@ export class RealtimeSession {
       });
       if (id !== undefined) this.send({ type: 'ok', id, result, seq });
     } catch (err) {
+      if (err instanceof AppError && err.code === 'rate_limited' && this.flooding()) {
+        this.close(CLOSE.flooding, `more than ${FLOOD_CLOSE_AFTER} commands in ${FLOOD_WINDOW_MS / 1000} s were refused as rate_limited; wait before reconnecting`);
+        return;
+      }
       if (!quiet) this.sendError(id ?? null, err);
       else this.ctx.log.debug({ err, kind: command.kind }, 'unanswered room command failed');
     } finally {
       this.inFlight -= 1;
     }
+  }
+
+  /** Counts a `rate_limited` refusal; true once the client has ignored enough of them. */
+  private flooding(): boolean {
+    const now = Date.now();
+    if (now - this.limitedSince > FLOOD_WINDOW_MS) {
+      this.limitedSince = now;
+      this.limited = 0;
+    }
+    this.limited += 1;
+    return this.limited > FLOOD_CLOSE_AFTER;
   }
 
   private sendError(id: string | null, err: unknown): void {
@@ -222,7 +249,14 @@ export class RealtimeSession {
     const requestId = id === null ? this.ctx.requestId : `${this.ctx.requestId}/${id}`;
     if (err instanceof AppError) {
       if (err.status >= 500) this.ctx.log.warn({ err, requestId }, 'room command failed');
-      return { requestId, status: err.status, code: err.code, message: err.message, ...(err.issues.length > 0 ? { issues: err.issues } : {}) };
+      return {
+        requestId,
+        status: err.status,
+        code: err.code,
+        message: err.message,
+        ...(err.issues.length > 0 ? { issues: err.issues } : {}),
+        ...(err.retryAfterSeconds !== undefined ? { retryAfterMs: Math.max(1, Math.ceil(err.retryAfterSeconds)) * 1000 } : {}),
+      };
     }
     this.ctx.log.error({ err, requestId }, 'room command failed');
     return { requestId, status: 500, code: 'internal', message: 'internal error; quote the request id when reporting it' };

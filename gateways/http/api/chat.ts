@@ -8,7 +8,7 @@ import { defineEndpoint } from './endpoint.js';
 import { ChatMessage, idempotencyHeaders, messageId, PRINTABLE, roomId, seq } from './room-schemas.js';
 
 const TAGS = ['chat'];
-const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded'] as const;
+const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;
 const roomParams = z.strictObject({ roomId });
 const messageParams = z.strictObject({ roomId, messageId });
 const MessageAnswer = z.strictObject({ message: ChatMessage, seq }).meta({ id: 'ChatMessageAnswer' });

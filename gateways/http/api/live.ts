@@ -8,7 +8,7 @@ import { defineEndpoint } from './endpoint.js';
 import { mediaId, roomId } from './room-schemas.js';
 
 const TAGS = ['livestreams'];
-const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded'] as const;
+const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;
 const itemParams = z.strictObject({ roomId, mediaId });
 
 export const StreamKeyView = z

@@ -60,5 +60,5 @@ export const getPlayInfo = defineEndpoint({
   access: 'user_or_guest',
   params: z.strictObject({ roomId, mediaId }),
   responses: { 200: { description: 'Sources', schema: PlayInfo } },
-  errors: ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded', 'bad_gateway'],
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded', 'bad_gateway'],
 });

@@ -9,7 +9,7 @@ import { defineEndpoint } from './endpoint.js';
 import { idempotencyHeaders, MemberView, Permission, PermissionOverrides, RoomRole, roomId, seq, userId } from './room-schemas.js';
 
 const TAGS = ['members'];
-const ROOM_ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded'] as const;
+const ROOM_ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;
 const roomParams = z.strictObject({ roomId });
 const memberParams = z.strictObject({ roomId, userId });
 const MemberList = z.strictObject({ members: z.array(MemberView), seq }).meta({ id: 'MemberList' });

@@ -9,7 +9,7 @@ import { defineEndpoint } from './endpoint.js';
 import { idempotencyHeaders, MemberView, mediaId, PlaybackAnswer, PlaybackView, playbackGuards, position, roomId, seq } from './room-schemas.js';
 
 const TAGS = ['playback'];
-const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'] as const;
+const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;
 const roomParams = z.strictObject({ roomId });
 const sentAt = z.number().int().min(0).max(8.64e15).optional().meta({ description: 'When the client sent this, in server-clock ms (see GET /api/public/time)' });
 
@@ -33,7 +33,7 @@ export const getPlayback = defineEndpoint({
   access: 'user_or_guest',
   params: roomParams,
   responses: { 200: { description: 'Playback', schema: PlaybackAnswer } },
-  errors: ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded'],
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'],
 });
 
 /** Without a required field the body may be left out (POST .../next with no body). */

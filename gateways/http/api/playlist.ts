@@ -9,7 +9,7 @@ import { defineEndpoint } from './endpoint.js';
 import { idempotencyHeaders, MediaItem, mediaId, PlaybackAnswer, playbackGuards, roomId, seq } from './room-schemas.js';
 
 const TAGS = ['playlist'];
-const ROOM_ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded'] as const;
+const ROOM_ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;
 const roomParams = z.strictObject({ roomId });
 const itemParams = z.strictObject({ roomId, mediaId });
 

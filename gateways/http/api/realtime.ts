@@ -32,5 +32,5 @@ export const createRealtimeTicket = defineEndpoint({
   access: 'user_or_guest',
   params: roomParams,
   responses: { 200: { description: 'The ticket', schema: RealtimeTicket } },
-  errors: ['unauthenticated', 'forbidden', 'not_found', 'busy', 'unavailable'],
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'busy', 'rate_limited', 'unavailable'],
 });

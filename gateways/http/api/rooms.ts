@@ -50,7 +50,7 @@ export const createRoom = defineEndpoint({
       .optional(),
   }),
   responses: { 201: { description: 'Created', schema: RoomAnswer } },
-  errors: ['unauthenticated', 'forbidden', 'limit_exceeded', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'],
+  errors: ['unauthenticated', 'forbidden', 'limit_exceeded', 'conflict', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'],
 });
 
 export const listRooms = defineEndpoint({
@@ -109,7 +109,7 @@ export const getRoom = defineEndpoint({
   access: 'user_or_guest',
   params: roomParams,
   responses: { 200: { description: 'The room', schema: RoomView } },
-  errors: ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'deadline_exceeded'],
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'],
 });
 
 export const updateRoom = defineEndpoint({
@@ -131,7 +131,7 @@ export const updateRoom = defineEndpoint({
     permissionOverrides: overridesInput.optional().meta({ description: 'Per role: a list replaces the default, null returns to it' }),
   }),
   responses: { 200: { description: 'The room now', schema: RoomAnswer } },
-  errors: ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'],
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'],
 });
 
 export const deleteRoom = defineEndpoint({
@@ -144,7 +144,7 @@ export const deleteRoom = defineEndpoint({
   params: roomParams,
   headers: idempotencyHeaders,
   responses: { 204: { description: 'Deleted' } },
-  errors: ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'],
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'],
 });
 
 export const joinRoom = defineEndpoint({
@@ -163,7 +163,7 @@ export const joinRoom = defineEndpoint({
       schema: z.strictObject({ status: z.enum(['active', 'pending']), member: MemberView, seq }).meta({ id: 'JoinAnswer' }),
     },
   },
-  errors: ['unauthenticated', 'forbidden', 'not_found', 'limit_exceeded', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'],
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'limit_exceeded', 'conflict', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'],
 });
 
 export const leaveRoom = defineEndpoint({
@@ -176,7 +176,7 @@ export const leaveRoom = defineEndpoint({
   params: roomParams,
   headers: idempotencyHeaders,
   responses: { 200: { description: 'left is false when the caller was not a member', schema: z.strictObject({ left: z.boolean(), seq }) } },
-  errors: ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'],
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'],
 });
 
 export const transferRoom = defineEndpoint({
@@ -190,5 +190,5 @@ export const transferRoom = defineEndpoint({
   headers: idempotencyHeaders,
   body: z.strictObject({ userId }),
   responses: { 200: { description: 'The room with its new owner', schema: RoomAnswer } },
-  errors: ['unauthenticated', 'forbidden', 'not_found', 'limit_exceeded', 'conflict', 'unavailable', 'busy', 'deadline_exceeded'],
+  errors: ['unauthenticated', 'forbidden', 'not_found', 'limit_exceeded', 'conflict', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'],
 });
