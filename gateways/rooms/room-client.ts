@@ -17,6 +17,11 @@ export interface RoomSendOptions {
   /** The client's own send time (server-clock ms), for transit compensation of play/seek. */
   sentAt?: number;
   timeoutMs?: number;
+  /**
+   * Part of a client request already counted against the caller's rate (the later items of a
+   * bulk playlist add): one request is one command for the rates, however many it sends.
+   */
+  counted?: boolean;
 }
 
 /** Room ids are 16 random bytes in base64url: unguessable, since a hidden room is reachable by id alone. */
@@ -42,7 +47,7 @@ export class RoomClient {
     caller: Caller,
     options: RoomSendOptions = {},
   ): Promise<SendResult<RoomResultOf<K>>> {
-    await this.rates?.command(caller, roomId, command.kind);
+    if (!options.counted) await this.rates?.command(caller, roomId, command.kind);
     return this.rooms.send<RoomResultOf<K>>(roomId, command, {
       caller: actorCallerOf(caller),
       ...(options.commandId !== undefined ? { commandId: options.commandId } : {}),

@@ -50,7 +50,10 @@ export function mountPlaylistRoutes(router: EndpointRouter, deps: GatewayDeps): 
       let rejected: { index: number; code: string; message: string } | undefined;
       for (const [i, item] of body.items.entries()) {
         try {
-          const answer = await rooms.send(params.roomId, { kind: 'playlist.push', ...item }, caller, commandOptions(ctx, api.addPlaylistItems.operationId, caller, params.roomId, i));
+          const answer = await rooms.send(params.roomId, { kind: 'playlist.push', ...item }, caller, {
+            ...commandOptions(ctx, api.addPlaylistItems.operationId, caller, params.roomId, i),
+            counted: i > 0,
+          });
           added.push(answer.result);
           seq = answer.seq;
         } catch (err) {

@@ -7,6 +7,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import test from 'ava';
+import { BULK_MAX_ITEMS } from '../../../gateways/http/api/playlist.js';
 import { connectGrpc, GrpcCallError, type SvcGrpc } from '../../../gateways/grpc/client.js';
 import { CLOSE } from '../../../gateways/ws/protocol-constants.js';
 import { RealtimeCommandError, requestTicket, RealtimeRefused } from '../../../gateways/ws/client.js';
@@ -122,6 +123,14 @@ test('gRPC: a chat flood is refused RESOURCE_EXHAUSTED rate_limited with the sec
   t.is(err.grpcStatus, grpc.status.RESOURCE_EXHAUSTED);
   t.true((err.retryAfterSeconds ?? 0) >= 1);
   t.like(await grpcClient.as({ token: friend.token, forwardedFor: uniqueIp() }).chat.Send({ roomId, text: 'hello' }), { message: { text: 'hello' } });
+});
+
+test('HTTP: a bulk playlist add is one request for the rates, however many items it adds', async (t) => {
+  const { roomId, flooder } = await party('bulk');
+  const items = Array.from({ length: BULK_MAX_ITEMS }, (_, i) => ({ title: `Item ${i}`, url: `https://media.example.com/${i}.mp4` }));
+  const answer = await bed.call<{ added: unknown[]; rejected?: unknown }>('POST', `/api/rooms/${roomId}/playlist/bulk`, { items }, flooder.token);
+  t.is(answer.status, 201, JSON.stringify(answer.body));
+  t.is(answer.body.added.length, BULK_MAX_ITEMS, JSON.stringify(answer.body.rejected));
 });
 
 /** A ticket request's answer: the ticket, or the refusal's status, body and Retry-After. */
