@@ -111,6 +111,11 @@ const SCHEMAS = {
   'member.kick': command('member.kick', { userId }),
   'member.ban': command('member.ban', { userId }),
   'member.unban': command('member.unban', { userId }),
+  /** A page of bans, by user id: those after `after` (the previous page's `nextAfter`). */
+  'member.bans': command('member.bans', {
+    after: userId.optional(),
+    limit: z.number().int().min(1).max(ROOM_LIMITS.banPageMaxLimit).optional(),
+  }),
   'member.setRole': command('member.setRole', { userId, role: z.enum(ROOM_ROLES) }),
   'owner.transfer': command('owner.transfer', { userId }),
 

@@ -22,6 +22,8 @@ export interface RoomResults {
   'member.kick': { userId: string };
   'member.ban': { member: MemberView };
   'member.unban': { userId: string };
+  /** `nextAfter` is null on the last page; `total` counts every ban of the room. */
+  'member.bans': { members: MemberView[]; nextAfter: string | null; total: number };
   'member.setRole': { member: MemberView };
   'owner.transfer': { room: RoomInfo };
 
