@@ -178,7 +178,10 @@ export const updateRoomPermissions = defineEndpoint({
   path: '/api/rooms/{roomId}/permissions',
   operationId: 'updateRoomPermissions',
   summary: 'Set per-role overrides (edit_room_settings): a list replaces the default for that role, null returns to it',
-  description: 'Guest overrides are capped at view_member_list, view_chat_history and use_webrtc (invalid_argument on permissionOverrides.guest).',
+  description:
+    'Guest overrides are capped at view_member_list, view_chat_history and use_webrtc (invalid_argument on permissionOverrides.guest). ' +
+    'manage_members and edit_room_settings are never granted to members or guests (invalid_argument). Only the room owner changes the ' +
+    "admin role; another admin changes members' and guests' permissions only within the permissions they hold (forbidden, naming the rest).",
   tags: TAGS,
   access: 'user_or_guest',
   params: roomParams,
