@@ -175,7 +175,11 @@ const SCHEMAS = {
   'chat.delete': command('chat.delete', { messageId }),
   'chat.pin': command('chat.pin', { messageId }),
   'chat.unpin': command('chat.unpin', { messageId }),
-  'chat.pins': command('chat.pins', {}),
+  /** Pinned messages, newest first, a page at a time (as chat.history): at most 1000 may be pinned. */
+  'chat.pins': command('chat.pins', {
+    before: messageId.optional(),
+    limit: z.number().int().min(1).max(ROOM_LIMITS.chatHistoryMaxLimit).optional(),
+  }),
 
   'webrtc.join': command('webrtc.join', {}),
   /**

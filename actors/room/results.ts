@@ -57,7 +57,7 @@ export interface RoomResults {
   'chat.pin': { message: ChatMessage };
   'chat.unpin': { message: ChatMessage };
   /** Pinned messages, newest first. */
-  'chat.pins': { messages: ChatMessage[] };
+  'chat.pins': { messages: ChatMessage[]; nextBefore: string | null };
 
   'webrtc.join': { iceServers: IceServer[] };
   /** ICE servers (TURN credentials included) for this caller, and everyone in the call, the caller last. */

@@ -2,11 +2,13 @@
  * Room state stays bounded (docs/2026-11-26-room-abuse.md), over HTTP against a whole
  * service: bans and join requests stop at their caps with `limit_exceeded`, and a room stored
  * with thousands of bans (written before the caps) still opens for its owner, whose view
- * carries one page of them while GET /bans pages through the rest with a cursor.
+ * carries one page of them while GET /bans pages through the rest with a cursor; pinned
+ * messages page the same way (over gRPC too).
  */
 import test from 'ava';
 import { ROOM_LIMITS } from '../../actors/room/limits.js';
 import { DEFAULT_ROOM_OPTIONS, insertRoom } from '../../actors/room/room-store.js';
+import { connectGrpc } from '../../gateways/grpc/client.js';
 import { createPool } from '../../store/pool.js';
 import type pg from 'pg';
 import { startGatewayBed, type GatewayBed, type Member } from '../gateways/bed.js';
@@ -143,4 +145,43 @@ test('join requests stop at their cap with limit_exceeded', async (t) => {
   t.regex(refused.body.message, new RegExp(`the most allowed \\(${ROOM_LIMITS.pendingJoinRequestsMax}\\)`));
   const requests = await bed.call<{ members: unknown[] }>('GET', `/api/rooms/${roomId}/join-requests`, undefined, owner.token);
   t.is(requests.body.members.length, ROOM_LIMITS.pendingJoinRequestsMax);
+});
+
+test('pinned messages page through with a cursor over HTTP and gRPC, however long they are', async (t) => {
+  const owner = await bed.signUp('owner');
+  const roomId = await storedRoom(owner, 0);
+  // 150 pins of the longest text (2000 four-byte characters) are 1.2 MB: one answer cannot hold them.
+  const pins = 150;
+  await pool.query(
+    `INSERT INTO chat_messages (room_id, user_id, name, text, pinned)
+     SELECT $1, $2, 'Owner', $3, true FROM generate_series(1, $4)`,
+    [roomId, owner.userId, '😀'.repeat(ROOM_LIMITS.chatMaxChars), pins],
+  );
+
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages <= pins / ROOM_LIMITS.chatHistoryMaxLimit; pages++) {
+    const query = `limit=${ROOM_LIMITS.chatHistoryMaxLimit}${cursor ? `&cursor=${cursor}` : ''}`;
+    const page = await bed.call<{ messages: Array<{ id: string; pinned: boolean }>; nextCursor?: string }>(
+      'GET',
+      `/api/rooms/${roomId}/chat/pins?${query}`,
+      undefined,
+      owner.token,
+    );
+    t.is(page.status, 200);
+    seen.push(...page.body.messages.map((message) => message.id));
+    cursor = page.body.nextCursor;
+    if (!cursor) break;
+  }
+  t.is(seen.length, pins);
+  t.is(new Set(seen).size, pins);
+  t.deepEqual(seen, [...seen].sort((a, b) => Number(b) - Number(a)), 'newest first');
+
+  const grpcClient = connectGrpc(bed.grpcAddress).as({ token: owner.token });
+  t.teardown(() => grpcClient.close());
+  const first = await grpcClient.chat.ListPins({ roomId });
+  t.is(first.messages.length, ROOM_LIMITS.chatHistoryDefaultLimit);
+  const next = await grpcClient.chat.ListPins({ roomId, before: first.nextBefore ?? '', limit: ROOM_LIMITS.chatHistoryMaxLimit });
+  t.deepEqual(next.messages.map((message) => message.id), seen.slice(ROOM_LIMITS.chatHistoryDefaultLimit));
+  t.is(next.nextBefore, undefined);
 });
