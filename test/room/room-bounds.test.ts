@@ -2,8 +2,8 @@
  * Room state stays bounded (docs/2026-11-26-room-abuse.md), over HTTP against a whole
  * service: bans and join requests stop at their caps with `limit_exceeded`, and a room stored
  * with thousands of bans (written before the caps) still opens for its owner, whose view
- * carries one page of them while GET /bans pages through the rest with a cursor; pinned
- * messages page the same way (over gRPC too).
+ * carries one page of them while GET /bans (and gRPC ListBans) pages through the rest with a
+ * cursor; pinned messages page the same way.
  */
 import test from 'ava';
 import { ROOM_LIMITS } from '../../actors/room/limits.js';
@@ -109,6 +109,20 @@ test('a room with thousands of stored bans still opens for its owner, and the ba
   t.is(seen.length, bans);
   t.is(new Set(seen).size, bans, 'no ban is seen twice');
   t.deepEqual(seen, [...seen].sort());
+
+  // gRPC: ListMembers carries the view's first page, ListBans pages on.
+  const grpcClient = connectGrpc(bed.grpcAddress).as({ token: owner.token });
+  t.teardown(() => grpcClient.close());
+  const listed = await grpcClient.members.ListMembers({ roomId });
+  t.is(listed.bannedMembers?.members.length, ROOM_LIMITS.bansInView);
+  const first = await grpcClient.members.ListBans({ roomId, limit: ROOM_LIMITS.banPageMaxLimit });
+  t.is(first.total, bans);
+  t.deepEqual(first.members.map((member) => member.userId), seen.slice(0, ROOM_LIMITS.banPageMaxLimit));
+  const second = await grpcClient.members.ListBans({ roomId, after: first.nextAfter ?? '' });
+  t.deepEqual(
+    second.members.map((member) => member.userId),
+    seen.slice(ROOM_LIMITS.banPageMaxLimit, ROOM_LIMITS.banPageMaxLimit + ROOM_LIMITS.banPageDefaultLimit),
+  );
 });
 
 test('banning past the cap is limit_exceeded naming it, and writes nothing; lifting one makes room', async (t) => {
