@@ -34,3 +34,16 @@ const KNOWN: ReadonlySet<string> = new Set(PERMISSIONS);
 export function isPermission(value: unknown): value is Permission {
   return typeof value === 'string' && KNOWN.has(value);
 }
+
+/**
+ * What runs the room rather than takes part in it: managing members and changing the room's
+ * settings (its permission overrides included). They belong to the admin role; a room's
+ * overrides never hand them to members or guests (docs/2026-11-26-room-abuse.md).
+ */
+export const ADMINISTRATION_PERMISSIONS = ['manage_members', 'edit_room_settings'] as const satisfies readonly Permission[];
+
+const ADMINISTRATION: ReadonlySet<string> = new Set(ADMINISTRATION_PERMISSIONS);
+
+export function isAdministration(permission: Permission): boolean {
+  return ADMINISTRATION.has(permission);
+}

@@ -90,10 +90,12 @@ export async function history(db: Db, roomId: string, before: string | undefined
   return rows.map(messageFromRow);
 }
 
-export async function pinnedMessages(db: Db, roomId: string): Promise<ChatMessage[]> {
+export async function pinnedMessages(db: Db, roomId: string, before: string | undefined, limit: number): Promise<ChatMessage[]> {
   const { rows } = await db.query<MessageRow>(
-    `SELECT ${COLUMNS} FROM chat_messages WHERE room_id = $1 AND pinned ORDER BY id DESC`,
-    [roomId],
+    `SELECT ${COLUMNS} FROM chat_messages
+     WHERE room_id = $1 AND pinned AND ($2::bigint IS NULL OR id < $2::bigint)
+     ORDER BY id DESC LIMIT $3`,
+    [roomId, before ?? null, limit],
   );
   return rows.map(messageFromRow);
 }

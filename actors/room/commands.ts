@@ -111,6 +111,11 @@ const SCHEMAS = {
   'member.kick': command('member.kick', { userId }),
   'member.ban': command('member.ban', { userId }),
   'member.unban': command('member.unban', { userId }),
+  /** A page of bans, by user id: those after `after` (the previous page's `nextAfter`). */
+  'member.bans': command('member.bans', {
+    after: userId.optional(),
+    limit: z.number().int().min(1).max(ROOM_LIMITS.banPageMaxLimit).optional(),
+  }),
   'member.setRole': command('member.setRole', { userId, role: z.enum(ROOM_ROLES) }),
   'owner.transfer': command('owner.transfer', { userId }),
 
@@ -170,7 +175,11 @@ const SCHEMAS = {
   'chat.delete': command('chat.delete', { messageId }),
   'chat.pin': command('chat.pin', { messageId }),
   'chat.unpin': command('chat.unpin', { messageId }),
-  'chat.pins': command('chat.pins', {}),
+  /** Pinned messages, newest first, a page at a time (as chat.history): at most 1000 may be pinned. */
+  'chat.pins': command('chat.pins', {
+    before: messageId.optional(),
+    limit: z.number().int().min(1).max(ROOM_LIMITS.chatHistoryMaxLimit).optional(),
+  }),
 
   'webrtc.join': command('webrtc.join', {}),
   /**

@@ -25,6 +25,7 @@ import type { MediaChecker } from './media-check.js';
 import type {
   MediaItem,
   MemberRecord,
+  MemberRoomView,
   MemberView,
   MyStanding,
   PlaybackState,
@@ -38,6 +39,8 @@ import type {
 } from './model.js';
 import { VERSION_BLOCK, extrapolate, positionAt } from './playback.js';
 import { ownerPermissions, rolePermissions, sortedPermissions, type SettingsReader } from './permissions.js';
+import { banPage } from './ban-pages.js';
+import { ROOM_LIMITS } from './limits.js';
 import { LiveStatus } from './live-status.js';
 import { Presence } from './presence.js';
 import { VoiceCall } from './voice.js';
@@ -407,12 +410,26 @@ export class RoomCore {
       room: this.roomInfo(),
       me: this.standing(access),
       ...(can('view_member_list') ? { members: byStatus('active') } : {}),
-      ...(can('manage_members') ? { pendingMembers: byStatus('pending'), bannedMembers: byStatus('banned') } : {}),
+      ...(can('manage_members') ? this.managedMembers() : {}),
       ...(can('view_media_resources') ? { playlist: this.items(), liveOnline: this.live.online() } : {}),
       playback: this.playbackView(),
       ...(can('use_webrtc') ? { voice: this.voice.participants() } : {}),
       seq,
     };
+  }
+
+  /**
+   * Join requests and the first page of bans, with the ban count: each list has a cap, but a
+   * room stored before the caps may hold more, and the view must still fit in one NATS message.
+   */
+  private managedMembers(): Pick<MemberRoomView, 'pendingMembers' | 'bannedMembers' | 'bannedCount'> {
+    const pending: MemberView[] = [];
+    for (const member of this.members.values()) {
+      if (pending.length >= ROOM_LIMITS.pendingJoinRequestsMax) break;
+      if (member.status === 'pending') pending.push(this.memberView(member));
+    }
+    const bans = banPage(this.members, ROOM_LIMITS.bansInView);
+    return { pendingMembers: pending, bannedMembers: bans.bans.map((m) => this.memberView(m)), bannedCount: bans.total };
   }
 
   // ---- timers -------------------------------------------------------------------------

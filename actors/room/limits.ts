@@ -44,6 +44,18 @@ export const ROOM_LIMITS = {
 
   connectionIdMaxChars: 128,
 
+  /**
+   * Bans per room. Each ban is a row the activation holds in memory; past this a manager
+   * lifts old bans first (a room that needs more is better served by joining by approval).
+   */
+  bansMax: 1000,
+  /** Join requests waiting at once; they also hold seats (`server.maxMembersPerRoom`). */
+  pendingJoinRequestsMax: 200,
+  /** Bans `room.get` carries (the first page, by user id); the rest are read with `member.bans`. */
+  bansInView: 50,
+  banPageDefaultLimit: 50,
+  banPageMaxLimit: 200,
+
   /** An audio-only SDP from a browser is 2-6 KB; video and many codecs stay well under this. */
   voiceSdpMaxChars: 65_536,
   voiceCandidateMaxChars: 1024,

@@ -169,7 +169,10 @@ export interface MemberRoomView {
   members?: MemberView[];
   /** With `manage_members`: join requests waiting for approval, and bans. */
   pendingMembers?: MemberView[];
+  /** The first page of bans by user id (`ROOM_LIMITS.bansInView`); `member.bans` reads the rest. */
   bannedMembers?: MemberView[];
+  /** With `manage_members`: every ban of the room. */
+  bannedCount?: number;
   /** With `view_media_resources`. */
   playlist?: MediaItem[];
   /** With view_media_resources: ids of the live items on air now (an RTMP publish is running). */

@@ -7,9 +7,10 @@
  *   guest   -> whatever the source, intersected with the guest ceiling (also for overrides,
  *              which are checked on write too: a row written by an older release or by hand
  *              must not widen what a guest can do)
+ *   member, guest overrides -> without the administration permissions, likewise
  */
 import { isWithinGuestCeiling } from '../../permissions/defaults.js';
-import { PERMISSIONS, isPermission, type Permission } from '../../permissions/names.js';
+import { PERMISSIONS, isAdministration, isPermission, type Permission } from '../../permissions/names.js';
 import type { RuntimeSettings } from '../../settings/runtime-settings.js';
 import type { PermissionOverrides, RoomRole } from './model.js';
 
@@ -23,11 +24,14 @@ const DEFAULT_KEYS = {
 } as const satisfies Record<RoomRole, string>;
 
 export function rolePermissions(role: RoomRole, overrides: PermissionOverrides, settings: SettingsReader): ReadonlySet<Permission> {
-  const source: readonly string[] = overrides[role] ?? settings.get(DEFAULT_KEYS[role]);
+  const override = overrides[role];
+  const source: readonly string[] = override ?? settings.get(DEFAULT_KEYS[role]);
   const permissions = new Set<Permission>();
   for (const name of source) {
     if (!isPermission(name)) continue;
     if (role === 'guest' && !isWithinGuestCeiling(name)) continue;
+    // An override stored before the rule (or by hand) does not make a member an administrator.
+    if (override && role !== 'admin' && isAdministration(name)) continue;
     permissions.add(name);
   }
   return permissions;

@@ -22,6 +22,8 @@ export interface RoomResults {
   'member.kick': { userId: string };
   'member.ban': { member: MemberView };
   'member.unban': { userId: string };
+  /** `nextAfter` is null on the last page; `total` counts every ban of the room. */
+  'member.bans': { members: MemberView[]; nextAfter: string | null; total: number };
   'member.setRole': { member: MemberView };
   'owner.transfer': { room: RoomInfo };
 
@@ -55,7 +57,7 @@ export interface RoomResults {
   'chat.pin': { message: ChatMessage };
   'chat.unpin': { message: ChatMessage };
   /** Pinned messages, newest first. */
-  'chat.pins': { messages: ChatMessage[] };
+  'chat.pins': { messages: ChatMessage[]; nextBefore: string | null };
 
   'webrtc.join': { iceServers: IceServer[] };
   /** ICE servers (TURN credentials included) for this caller, and everyone in the call, the caller last. */

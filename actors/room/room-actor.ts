@@ -41,6 +41,7 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'member.kick': members.kickMember,
   'member.ban': members.banMember,
   'member.unban': members.unbanMember,
+  'member.bans': members.listBans,
   'member.setRole': members.setMemberRole,
   'presence.enter': members.enterPresence,
   'presence.refresh': members.refreshPresence,

@@ -5,7 +5,7 @@
  */
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import { isWithinGuestCeiling } from '../../permissions/defaults.js';
-import { isPermission, type Permission } from '../../permissions/names.js';
+import { isAdministration, isPermission, type Permission } from '../../permissions/names.js';
 import { ROOM_LIMITS } from './limits.js';
 import type { MediaItem, PermissionOverrides, RoomRole, Subtitle } from './model.js';
 
@@ -247,8 +247,9 @@ export function checkNewMedia(input: MediaInput): Partial<Omit<MediaItem, 'id' |
 }
 
 /**
- * Checks per-role overrides: known names only, and the guest list within the guest ceiling
- * (refused here so the admin sees why; the ceiling is applied again on every read).
+ * Checks per-role overrides: known names only, no administration permissions for members and
+ * guests, and the guest list within the guest ceiling (refused here so the admin sees why;
+ * both are applied again on every read). Who may change which role: override-authority.ts.
  */
 export function checkPermissionOverrides(
   input: Partial<Record<RoomRole, string[] | null>>,
@@ -270,6 +271,11 @@ export function checkPermissionOverrides(
       continue;
     }
     const permissions = [...new Set(list as Permission[])];
+    const administration = role === 'admin' ? [] : permissions.filter(isAdministration);
+    if (administration.length > 0) {
+      issues.push({ key, message: `${administration.join(', ')} belong to the admin role; make the user an admin instead` });
+      continue;
+    }
     if (role === 'guest') {
       const above = permissions.filter((name) => !isWithinGuestCeiling(name));
       if (above.length > 0) {

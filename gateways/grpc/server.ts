@@ -21,6 +21,7 @@ import { chatService } from './services/chat.js';
 import { memberService } from './services/members.js';
 import { playbackService } from './services/playback.js';
 import { playlistService } from './services/playlist.js';
+import { RoomPasswordGuesses } from '../rooms/room-password-guesses.js';
 import { roomService } from './services/rooms.js';
 import { watchRoom } from './services/watch.js';
 
@@ -50,7 +51,7 @@ export async function startGrpcServer(gateway: GatewayDeps, readiness: Readiness
   const rooms = new RoomCalls(gateway.rooms);
 
   server.addService(api.AuthService.service, authService(calls, gateway.accounts));
-  server.addService(api.RoomService.service, { ...roomService(calls, rooms, new RoomDirectory(gateway.pool)), WatchRoom: watchRoom(calls, gateway.watcher) });
+  server.addService(api.RoomService.service, { ...roomService(calls, rooms, new RoomDirectory(gateway.pool), new RoomPasswordGuesses(gateway.redis)), WatchRoom: watchRoom(calls, gateway.watcher) });
   server.addService(api.MemberService.service, memberService(calls, rooms));
   server.addService(api.PlaylistService.service, playlistService(calls, rooms));
   server.addService(api.PlaybackService.service, playbackService(calls, rooms));

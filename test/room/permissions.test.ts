@@ -2,7 +2,7 @@ import test from 'ava';
 import type { TestRoom } from './fixtures.js';
 import { RoomTestBed, addMember, guest, media, rejects, service, uid, user } from './fixtures.js';
 import { GUEST_PERMISSION_CEILING } from '../../permissions/defaults.js';
-import { PERMISSIONS, type Permission } from '../../permissions/names.js';
+import { PERMISSIONS, isAdministration, type Permission } from '../../permissions/names.js';
 import type { Caller } from '../../actors/runtime/actor-type.js';
 
 let bed: RoomTestBed;
@@ -159,12 +159,18 @@ const RULES: Rule[] = [
   },
 ];
 
-/** A room whose members hold exactly `permissions` (through the room's member override). */
+/**
+ * A room whose `member` holds exactly `permissions`: through the room's member override, or,
+ * when they include administration permissions (which overrides never give members), as an
+ * admin through the room's admin override.
+ */
 async function scene(permissions: readonly Permission[]): Promise<Scene> {
   const owner = user(uid('owner'));
   const member = user(uid('member'));
-  const room = await bed.createRoom(owner, { settings: { permissionOverrides: { member: [...permissions] } } });
+  const asAdmin = permissions.some(isAdministration);
+  const room = await bed.createRoom(owner, { settings: { permissionOverrides: { [asAdmin ? 'admin' : 'member']: [...permissions] } } });
   await addMember(room, member);
+  if (asAdmin) await room.send(owner, { kind: 'member.setRole', userId: member.userId, role: 'admin' });
   return { room, owner, member, other: user(uid('other')), ids: [] };
 }
 

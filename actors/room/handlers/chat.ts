@@ -46,14 +46,17 @@ export async function sendMessage(core: RoomCore, command: RoomCommandOf<'chat.s
   return { message: stored.message, duplicate: !stored.created };
 }
 
-export async function chatHistory(core: RoomCore, command: RoomCommandOf<'chat.history'>, turn: Turn): Promise<RoomResults['chat.history']> {
-  core.require(turn.access, 'view_chat_history', 'reading chat history');
-  const limit = command.limit ?? ROOM_LIMITS.chatHistoryDefaultLimit;
-  // One row more than asked tells whether an older page exists.
-  const rows = await read(core, 'read chat history', () => chat.history(core.deps.pool, core.id, command.before, limit + 1));
+/** One page of `rows` read with one row more than `limit`, which tells whether an older page exists. */
+function page(rows: ChatMessage[], limit: number): { messages: ChatMessage[]; nextBefore: string | null } {
   const messages = rows.slice(0, limit);
   const last = messages[messages.length - 1];
   return { messages, nextBefore: rows.length > limit && last ? last.id : null };
+}
+
+export async function chatHistory(core: RoomCore, command: RoomCommandOf<'chat.history'>, turn: Turn): Promise<RoomResults['chat.history']> {
+  core.require(turn.access, 'view_chat_history', 'reading chat history');
+  const limit = command.limit ?? ROOM_LIMITS.chatHistoryDefaultLimit;
+  return page(await read(core, 'read chat history', () => chat.history(core.deps.pool, core.id, command.before, limit + 1)), limit);
 }
 
 export async function deleteMessage(core: RoomCore, command: RoomCommandOf<'chat.delete'>, turn: Turn): Promise<RoomResults['chat.delete']> {
@@ -103,7 +106,9 @@ export function unpinMessage(core: RoomCore, command: RoomCommandOf<'chat.unpin'
   return setPinned(core, command.messageId, false, turn);
 }
 
-export async function pinnedMessages(core: RoomCore, _command: RoomCommandOf<'chat.pins'>, turn: Turn): Promise<RoomResults['chat.pins']> {
+/** Paged like history: up to 1000 pinned messages of 2000 characters would not fit one NATS message. */
+export async function pinnedMessages(core: RoomCore, command: RoomCommandOf<'chat.pins'>, turn: Turn): Promise<RoomResults['chat.pins']> {
   core.require(turn.access, 'view_chat_history', 'reading pinned messages');
-  return { messages: await read(core, 'read pinned messages', () => chat.pinnedMessages(core.deps.pool, core.id)) };
+  const limit = command.limit ?? ROOM_LIMITS.chatHistoryDefaultLimit;
+  return page(await read(core, 'read pinned messages', () => chat.pinnedMessages(core.deps.pool, core.id, command.before, limit + 1)), limit);
 }

@@ -9,8 +9,11 @@
 import { AppError } from '../../../errors/app-error.js';
 import type { Notification, NotificationPayload } from '../../../notifications/model.js';
 import { recordNotification } from '../../../notifications/store.js';
+import { banPage } from '../ban-pages.js';
 import type { RoomCommandOf } from '../commands.js';
 import type { Access, RoomCore, Turn } from '../core.js';
+import { ROOM_LIMITS } from '../limits.js';
+import { checkBanCap, checkJoinRequestCap } from '../member-caps.js';
 import type { MemberRecord } from '../model.js';
 import { verifyRoomPassword } from '../password.js';
 import type { RoomResults } from '../results.js';
@@ -37,6 +40,7 @@ export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.jo
   if (core.seatCount() >= max) {
     throw new AppError('limit_exceeded', `this room is full (server.maxMembersPerRoom = ${max})`);
   }
+  if (room.options.requireJoinApproval) checkJoinRequestCap(core.members);
   const member: MemberRecord = {
     userId: access.userId,
     name: displayName(access.name, access.userId),
@@ -156,6 +160,7 @@ export async function banMember(core: RoomCore, command: RoomCommandOf<'member.b
   const target = core.members.get(command.userId);
   checkAuthorityOver(core, access, command.userId, target, 'ban');
   if (target?.status === 'banned') return { member: core.memberView(target) };
+  checkBanCap(core.members);
   const banned: MemberRecord = target
     ? { ...target, status: 'banned' }
     : { userId: command.userId, name: displayName(undefined, command.userId), role: 'member', status: 'banned', guest: false, joinedAt: turn.now };
@@ -168,6 +173,13 @@ export async function banMember(core: RoomCore, command: RoomCommandOf<'member.b
   core.publish({ type: 'member.banned', member: result.member, by: access.userId });
   await removeFromPresence(core, banned.userId);
   return result;
+}
+
+/** The bans a page at a time (`room.get` carries only the first page). */
+export function listBans(core: RoomCore, command: RoomCommandOf<'member.bans'>, turn: Turn): Promise<RoomResults['member.bans']> {
+  core.require(turn.access, 'manage_members', 'seeing bans');
+  const page = banPage(core.members, command.limit ?? ROOM_LIMITS.banPageDefaultLimit, command.after);
+  return Promise.resolve({ members: page.bans.map((ban) => core.memberView(ban)), nextAfter: page.nextAfter, total: page.total });
 }
 
 export async function unbanMember(core: RoomCore, command: RoomCommandOf<'member.unban'>, turn: Turn): Promise<RoomResults['member.unban']> {

@@ -9,6 +9,7 @@ import type { RoomCommandOf } from '../commands.js';
 import type { RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../limits.js';
 import type { MemberRecord, RoomRecord } from '../model.js';
+import { checkOverrideAuthority } from '../override-authority.js';
 import { hashRoomPassword } from '../password.js';
 import type { RoomResults } from '../results.js';
 import { DEFAULT_ROOM_OPTIONS, deleteRoom, insertRoom, lockAndCountOwnedRooms, updateRoom, upsertMember } from '../room-store.js';
@@ -134,6 +135,7 @@ export async function updateRoomSettings(
   if (issues.length > 0) throw AppError.invalid(issues);
   if (command.permissionOverrides !== undefined) {
     next.options.permissionOverrides = checkPermissionOverrides(command.permissionOverrides, current.options.permissionOverrides);
+    checkOverrideAuthority(turn.access, current.options.permissionOverrides, next.options.permissionOverrides, core.deps.settings);
   }
   if (command.visibility !== undefined) next.visibility = command.visibility;
   if (command.requireJoinApproval !== undefined) next.options.requireJoinApproval = command.requireJoinApproval;

@@ -17,6 +17,9 @@ export function chatService(calls: GrpcCalls, rooms: RoomCalls): ChatServiceHand
     Delete: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'chat.delete', messageId: request.messageId })),
     Pin: calls.unary(async (request, ctx) => ({ message: chatMessage((await rooms.send(ctx, request.roomId, { kind: 'chat.pin', messageId: request.messageId })).message) })),
     Unpin: calls.unary(async (request, ctx) => ({ message: chatMessage((await rooms.send(ctx, request.roomId, { kind: 'chat.unpin', messageId: request.messageId })).message) })),
-    ListPins: calls.unary(async (request, ctx) => ({ messages: (await rooms.send(ctx, request.roomId, { kind: 'chat.pins' })).messages.map(chatMessage) })),
+    ListPins: calls.unary(async (request, ctx) => {
+      const result = await rooms.send(ctx, request.roomId, { kind: 'chat.pins', before: request.before, limit: request.limit });
+      return { messages: result.messages.map(chatMessage), ...(result.nextBefore !== null ? { nextBefore: result.nextBefore } : {}) };
+    }),
   };
 }

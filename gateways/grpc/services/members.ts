@@ -1,4 +1,4 @@
-/** MemberService: the member lists of room.get, and member.setRole/kick/ban/unban/approve/reject. */
+/** MemberService: the member lists of room.get, the bans a page at a time, and member.setRole/kick/ban/unban/approve/reject. */
 import { AppError } from '../../../errors/app-error.js';
 import type { GrpcCalls } from '../call.js';
 import type { MemberServiceHandlers } from '../gen/svc/v1/MemberService.js';
@@ -16,6 +16,10 @@ export function memberService(calls: GrpcCalls, rooms: RoomCalls): MemberService
         pendingMembers: view.pendingMembers ? { members: view.pendingMembers.map(member) } : null,
         bannedMembers: view.bannedMembers ? { members: view.bannedMembers.map(member) } : null,
       };
+    }),
+    ListBans: calls.unary(async (request, ctx) => {
+      const result = await rooms.send(ctx, request.roomId, { kind: 'member.bans', after: request.after, limit: request.limit });
+      return { members: result.members.map(member), ...(result.nextAfter !== null ? { nextAfter: result.nextAfter } : {}), total: result.total };
     }),
     SetRole: calls.unary(async (request, ctx) => {
       const role = enumIn(ROLE, request.role, 'role');

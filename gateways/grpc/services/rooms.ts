@@ -6,7 +6,9 @@ import type { RoomCommandOf } from '../../../actors/room/index.js';
 import type { PermissionOverrides } from '../../../actors/room/model.js';
 import type { Permission } from '../../../permissions/names.js';
 import { AppError } from '../../../errors/app-error.js';
+import { subjectOf } from '../../../accounts/model.js';
 import { newRoomId } from '../../rooms/room-client.js';
+import type { RoomPasswordGuesses } from '../../rooms/room-password-guesses.js';
 import type { GrpcCalls } from '../call.js';
 import type { PermissionOverrides__Output } from '../gen/svc/v1/PermissionOverrides.js';
 import type { PermissionOverridesUpdate__Output } from '../gen/svc/v1/PermissionOverridesUpdate.js';
@@ -21,7 +23,12 @@ const ROLES = ['admin', 'member', 'guest'] as const;
 /** As GET /api/rooms. */
 const MAX_PAGE = 100;
 
-export function roomService(calls: GrpcCalls, rooms: RoomCalls, directory: RoomDirectory): Omit<RoomServiceHandlers, 'WatchRoom'> {
+export function roomService(
+  calls: GrpcCalls,
+  rooms: RoomCalls,
+  directory: RoomDirectory,
+  passwordGuesses: RoomPasswordGuesses,
+): Omit<RoomServiceHandlers, 'WatchRoom'> {
   return {
     CreateRoom: calls.unary(async (request, ctx) => {
       if (request.roomId !== undefined && !CLIENT_ROOM_ID.test(request.roomId)) {
@@ -57,7 +64,8 @@ export function roomService(calls: GrpcCalls, rooms: RoomCalls, directory: RoomD
     }),
     DeleteRoom: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'room.delete' })),
     JoinRoom: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, { kind: 'member.join', password: request.password });
+      const attempt = { roomId: request.roomId, userId: subjectOf(ctx.caller), ip: ctx.client.ip, password: request.password };
+      const result = await passwordGuesses.guard(attempt, () => rooms.send(ctx, request.roomId, { kind: 'member.join', password: request.password }));
       return { status: MEMBER_STATUS[result.status], member: member(result.member) };
     }),
     LeaveRoom: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'member.leave' })),

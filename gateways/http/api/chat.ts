@@ -79,11 +79,20 @@ export const listPins = defineEndpoint({
   method: 'get',
   path: '/api/rooms/{roomId}/chat/pins',
   operationId: 'listPins',
-  summary: 'Pinned messages, newest first (view_chat_history)',
+  summary: 'Pinned messages, newest first, a page at a time (view_chat_history)',
   tags: TAGS,
   access: 'user_or_guest',
   params: roomParams,
-  responses: { 200: { description: 'Pinned messages', schema: z.strictObject({ messages: z.array(ChatMessage), seq }) } },
+  query: z.strictObject({
+    cursor: messageId.optional().meta({ description: 'nextCursor of the previous page: pins older than it' }),
+    limit: z.coerce.number().int().min(1).max(ROOM_LIMITS.chatHistoryMaxLimit).optional().meta({ description: `Default ${ROOM_LIMITS.chatHistoryDefaultLimit}` }),
+  }),
+  responses: {
+    200: {
+      description: 'One page; nextCursor is absent on the last',
+      schema: z.strictObject({ messages: z.array(ChatMessage), nextCursor: z.string().optional(), seq }),
+    },
+  },
   errors: [...ERRORS],
 });
 

@@ -5,6 +5,7 @@
  * A leaf module.
  */
 import { z } from 'zod';
+import { ROOM_LIMITS } from '../../../actors/room/limits.js';
 import { defineEndpoint } from './endpoint.js';
 import { idempotencyHeaders, MemberView, Permission, PermissionOverrides, RoomRole, roomId, seq, userId } from './room-schemas.js';
 
@@ -55,15 +56,34 @@ export const kickMember = defineEndpoint({
   errors: [...ROOM_ERRORS, 'conflict'],
 });
 
+const BanPage = z
+  .strictObject({
+    members: z.array(MemberView),
+    nextCursor: z.string().optional().meta({ description: 'Pass as cursor for the next page; absent on the last' }),
+    total: z.number().int().meta({ description: `Every ban of the room (at most ${ROOM_LIMITS.bansMax} can be added)` }),
+    seq,
+  })
+  .meta({ id: 'BanPage' });
+
 export const listBans = defineEndpoint({
   method: 'get',
   path: '/api/rooms/{roomId}/bans',
   operationId: 'listBans',
-  summary: 'Users banned from the room (manage_members)',
+  summary: 'Users banned from the room, a page at a time by user id (manage_members)',
   tags: TAGS,
   access: 'user_or_guest',
   params: roomParams,
-  responses: { 200: { description: 'The bans', schema: MemberList } },
+  query: z.strictObject({
+    cursor: userId.optional().meta({ description: 'nextCursor of the previous page: bans after that user id' }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(ROOM_LIMITS.banPageMaxLimit)
+      .optional()
+      .meta({ description: `Default ${ROOM_LIMITS.banPageDefaultLimit}` }),
+  }),
+  responses: { 200: { description: 'One page; nextCursor is absent on the last', schema: BanPage } },
   errors: [...ROOM_ERRORS],
 });
 
@@ -71,13 +91,13 @@ export const banMember = defineEndpoint({
   method: 'put',
   path: '/api/rooms/{roomId}/bans/{userId}',
   operationId: 'banMember',
-  summary: 'Ban a user from the room, member or not (manage_members)',
+  summary: `Ban a user from the room, member or not (manage_members); at most ${ROOM_LIMITS.bansMax} bans per room (limit_exceeded)`,
   tags: TAGS,
   access: 'user_or_guest',
   params: memberParams,
   headers: idempotencyHeaders,
   responses: { 200: { description: 'Banned', schema: MemberAnswer } },
-  errors: [...ROOM_ERRORS, 'conflict'],
+  errors: [...ROOM_ERRORS, 'conflict', 'limit_exceeded'],
 });
 
 export const unbanMember = defineEndpoint({
@@ -158,7 +178,10 @@ export const updateRoomPermissions = defineEndpoint({
   path: '/api/rooms/{roomId}/permissions',
   operationId: 'updateRoomPermissions',
   summary: 'Set per-role overrides (edit_room_settings): a list replaces the default for that role, null returns to it',
-  description: 'Guest overrides are capped at view_member_list, view_chat_history and use_webrtc (invalid_argument on permissionOverrides.guest).',
+  description:
+    'Guest overrides are capped at view_member_list, view_chat_history and use_webrtc (invalid_argument on permissionOverrides.guest). ' +
+    'manage_members and edit_room_settings are never granted to members or guests (invalid_argument). Only the room owner changes the ' +
+    "admin role; another admin changes members' and guests' permissions only within the permissions they hold (forbidden, naming the rest).",
   tags: TAGS,
   access: 'user_or_guest',
   params: roomParams,

@@ -152,6 +152,9 @@ export const joinRoom = defineEndpoint({
   path: '/api/rooms/{roomId}/join',
   operationId: 'joinRoom',
   summary: 'Join a room (with its password, if it has one); with join approval the caller waits as pending',
+  description:
+    'Wrong passwords are limited per room and caller (10 per 15 min) and per room and client address (30 per 15 min): ' +
+    'past that every join with a password, the right one too, is rate_limited (429 with Retry-After) for 15 minutes.',
   tags: TAGS,
   access: 'user_or_guest',
   params: roomParams,

@@ -30,9 +30,13 @@ export function mountChatRoutes(router: EndpointRouter, deps: GatewayDeps): void
       );
       ctx.body = { messageId: result.messageId, seq };
     })
-    .mount(api.listPins, async (ctx, { caller, params }) => {
-      const { result, seq } = await rooms.send(params.roomId, { kind: 'chat.pins' }, caller);
-      ctx.body = { messages: result.messages, seq };
+    .mount(api.listPins, async (ctx, { caller, params, query }) => {
+      const { result, seq } = await rooms.send(
+        params.roomId,
+        { kind: 'chat.pins', ...(query.cursor ? { before: query.cursor } : {}), ...(query.limit ? { limit: query.limit } : {}) },
+        caller,
+      );
+      ctx.body = { messages: result.messages, ...(result.nextBefore ? { nextCursor: result.nextBefore } : {}), seq };
     })
     .mount(api.pinChat, async (ctx, { caller, params }) => {
       const { result, seq } = await rooms.send(params.roomId, { kind: 'chat.pin', messageId: params.messageId }, caller, commandOptions(ctx, api.pinChat.operationId, caller, params.roomId));

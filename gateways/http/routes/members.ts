@@ -24,9 +24,13 @@ export function mountMemberRoutes(router: EndpointRouter, deps: GatewayDeps): vo
       const { view: room, seq } = await view(params.roomId, caller);
       ctx.body = { members: requirePart(room.members, 'view_member_list'), seq };
     })
-    .mount(api.listBans, async (ctx, { caller, params }) => {
-      const { view: room, seq } = await view(params.roomId, caller);
-      ctx.body = { members: requirePart(room.bannedMembers, 'manage_members'), seq };
+    .mount(api.listBans, async (ctx, { caller, params, query }) => {
+      const { result, seq } = await rooms.send(
+        params.roomId,
+        { kind: 'member.bans', ...(query.cursor ? { after: query.cursor } : {}), ...(query.limit ? { limit: query.limit } : {}) },
+        caller,
+      );
+      ctx.body = { members: result.members, ...(result.nextAfter ? { nextCursor: result.nextAfter } : {}), total: result.total, seq };
     })
     .mount(api.listJoinRequests, async (ctx, { caller, params }) => {
       const { view: room, seq } = await view(params.roomId, caller);

@@ -4,6 +4,7 @@ import type { RoomCommandOf } from '../../../actors/room/commands.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import { RoomDirectory } from '../../room-directory.js';
 import { newRoomId } from '../../rooms/room-client.js';
+import { RoomPasswordGuesses } from '../../rooms/room-password-guesses.js';
 import * as api from '../api/rooms.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { HttpContext } from '../state.js';
@@ -16,6 +17,7 @@ import { commandOptions, IDEMPOTENCY_HEADER } from './room-calls.js';
 export function mountRoomRoutes(router: EndpointRouter, deps: GatewayDeps): void {
   const { rooms } = deps;
   const directory = new RoomDirectory(deps.pool);
+  const passwordGuesses = new RoomPasswordGuesses(deps.redis);
 
   router
     .mount(api.createRoom, async (ctx, { caller, body }) => {
@@ -62,11 +64,13 @@ export function mountRoomRoutes(router: EndpointRouter, deps: GatewayDeps): void
     })
     .mount(api.joinRoom, async (ctx, { caller, params, body }) => {
       const password = body?.password;
-      const { result, seq } = await rooms.send(
-        params.roomId,
-        { kind: 'member.join', ...(password !== undefined ? { password } : {}) },
-        caller,
-        commandOptions(ctx, api.joinRoom.operationId, caller, params.roomId),
+      const { result, seq } = await passwordGuesses.guard({ roomId: params.roomId, userId: subjectOf(caller), ip: ctx.ip, password }, () =>
+        rooms.send(
+          params.roomId,
+          { kind: 'member.join', ...(password !== undefined ? { password } : {}) },
+          caller,
+          commandOptions(ctx, api.joinRoom.operationId, caller, params.roomId),
+        ),
       );
       ctx.body = { ...result, seq };
     })

@@ -34,9 +34,15 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
         members: without(view.members, event.member.userId),
         pendingMembers: without(view.pendingMembers, event.member.userId),
         bannedMembers: upsert(view.bannedMembers ?? [], event.member),
+        // The room publishes member.banned only for a new ban.
+        ...(view.bannedCount === undefined ? {} : { bannedCount: view.bannedCount + 1 }),
       };
     case 'member.unbanned':
-      return { ...view, bannedMembers: without(view.bannedMembers, event.userId) };
+      return {
+        ...view,
+        bannedMembers: without(view.bannedMembers, event.userId),
+        ...(view.bannedCount === undefined ? {} : { bannedCount: Math.max(0, view.bannedCount - 1) }),
+      };
     case 'playback':
       return { ...view, playback: event.playback };
     case 'playlist': {

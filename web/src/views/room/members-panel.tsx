@@ -83,6 +83,10 @@ export function MembersPanel(props: { session: RoomSession }) {
               </li>
             ))}
           </ul>
+          {(view.bannedCount ?? 0) > banned.length && (
+            // The room view carries the first page of bans only; the rest are lifted through the API.
+            <p class="muted">and {(view.bannedCount ?? 0) - banned.length} more</p>
+          )}
         </section>
       )}
     </section>

@@ -3,7 +3,7 @@
  * a custom set (a checkbox per permission). Saving replaces the overrides of the roles shown.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { PERMISSIONS, type Permission } from '../../../../permissions/names.js';
+import { PERMISSIONS, isAdministration, type Permission } from '../../../../permissions/names.js';
 import { api, call } from '../../api/client.js';
 import type { Schemas } from '../../api/types.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
@@ -56,7 +56,14 @@ export function PermissionsEditor(props: { roomId: string }) {
             <div class="permission-grid">
               {PERMISSIONS.map((permission) => (
                 <label key={permission} class="check">
-                  <input type="checkbox" checked={effective(role).includes(permission)} onChange={(event) => toggle(role, permission, event.currentTarget.checked)} /> {label(permission)}
+                  <input
+                    type="checkbox"
+                    checked={effective(role).includes(permission)}
+                    // Administration stays with the admin role: the room refuses it for members and guests.
+                    disabled={role !== 'admin' && isAdministration(permission)}
+                    onChange={(event) => toggle(role, permission, event.currentTarget.checked)}
+                  />{' '}
+                  {label(permission)}
                 </label>
               ))}
             </div>
