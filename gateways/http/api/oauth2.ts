@@ -11,7 +11,7 @@
  * callback body. A callback without the binding of the client that started the flow is refused.
  */
 import { z } from 'zod';
-import { PendingReview, SignedIn, SignInAnswer } from './common.js';
+import { PendingReview, RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn, SignInAnswer } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 const AUTH_TAGS = ['auth'];
@@ -131,12 +131,13 @@ export const oauth2BindAuthorize = defineEndpoint({
   path: '/api/me/oauth2/{instance}/authorize',
   operationId: 'oauth2BindAuthorize',
   summary: 'Start binding a provider identity to your account',
-  description: 'Finished by POST /api/auth/oauth2/{instance}/callback with your access token. Binding is not a signup: enableSignup does not apply.',
+  description: `Finished by POST /api/auth/oauth2/{instance}/callback with your access token. Binding is not a signup: enableSignup does not apply. ${RECENT_SIGN_IN_RULE}`,
   tags: ME_TAGS,
   access: 'user',
   params: InstanceParams,
+  body: z.strictObject({ ...recentSignInProof }).optional(),
   responses: { 200: { description: 'Where to send the browser', schema: Authorization, headers: BINDING_COOKIE } },
-  errors: ['unauthenticated', 'forbidden', 'not_found', 'rate_limited', 'unavailable'],
+  errors: ['invalid_argument', 'unauthenticated', 'forbidden', 'not_found', 'rate_limited', 'unavailable'],
 });
 
 export const listOAuth2Bindings = defineEndpoint({
