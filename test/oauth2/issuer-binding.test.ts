@@ -80,10 +80,14 @@ test.serial('the owner binds the identity again at the new issuer; from then on 
   };
   t.is((await bind(first)).status, 200);
 
+  const signsIn = async () => (await call<{ bindings: Array<{ configured: boolean }> }>(`${bed.url}/api/me/oauth2`, 'GET', undefined, bearer(owner.token))).body.bindings[0]?.configured;
+  t.true(await signsIn());
   await pointCorpAt(second);
   t.is((await signInWith(bed.url, second, 'corp', sub, uniqueIp())).status, 401);
+  t.false(await signsIn(), 'the listing says the binding no longer signs in');
   const rebound = await bind(second);
   t.is(rebound.status, 200, JSON.stringify(rebound.body));
+  t.true(await signsIn());
   const signedIn = await signInWith(bed.url, second, 'corp', sub, uniqueIp());
   t.is(signedIn.status, 200, JSON.stringify(signedIn.body));
   t.is((signedIn.body.user as { id: string }).id, owner.id);

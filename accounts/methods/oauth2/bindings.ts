@@ -36,7 +36,7 @@ export async function findBinding(db: Queryable, instanceName: string, subject: 
 }
 
 /** The stored binding was made with the same provider kind and issuer as `identity` comes from. */
-export function vouchedFor(stored: StoredBinding, identity: Pick<ProviderBinding, 'kind' | 'issuer'>): boolean {
+export function vouchedFor(stored: Pick<StoredBinding, 'kind' | 'issuer'>, identity: Pick<ProviderBinding, 'kind' | 'issuer'>): boolean {
   return stored.kind === identity.kind && stored.issuer === identity.issuer;
 }
 
@@ -52,12 +52,12 @@ export async function recordBindingLogin(db: Queryable, box: SecretBox, binding:
   );
 }
 
-export async function listBindings(db: Queryable, userId: string): Promise<BindingView[]> {
-  const { rows } = await db.query<{ instance_name: string; created_at: Date; last_login_at: Date | null }>(
-    'SELECT instance_name, created_at, last_login_at FROM oauth2_bindings WHERE user_id = $1 ORDER BY instance_name',
+export async function listBindings(db: Queryable, userId: string): Promise<Array<BindingView & Pick<StoredBinding, 'kind' | 'issuer'>>> {
+  const { rows } = await db.query<{ instance_name: string; created_at: Date; last_login_at: Date | null; provider_kind: string | null; issuer: string | null }>(
+    'SELECT instance_name, created_at, last_login_at, provider_kind, issuer FROM oauth2_bindings WHERE user_id = $1 ORDER BY instance_name',
     [userId],
   );
-  return rows.map((row) => ({ instanceName: row.instance_name, createdAt: row.created_at, lastLoginAt: row.last_login_at }));
+  return rows.map((row) => ({ instanceName: row.instance_name, createdAt: row.created_at, lastLoginAt: row.last_login_at, kind: row.provider_kind, issuer: row.issuer }));
 }
 
 /**

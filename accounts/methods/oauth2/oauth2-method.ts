@@ -150,9 +150,13 @@ export class OAuth2Method {
     return this.signup(instance, binding, await exchanged.fullProfile(), context.client);
   }
 
+  /** `configured`: the binding signs in now (its instance exists with the kind and issuer that vouched for it). */
   async listBindings(userId: string): Promise<Array<BindingView & { configured: boolean }>> {
-    const configured = new Set(this.instances.list().map((instance) => instance.name));
-    return (await listBindings(this.deps.pool, userId)).map((binding) => ({ ...binding, configured: configured.has(binding.instanceName) }));
+    const instances = new Map(this.instances.list().map((instance) => [instance.name, instance]));
+    return (await listBindings(this.deps.pool, userId)).map(({ kind, issuer, ...binding }) => {
+      const instance = instances.get(binding.instanceName);
+      return { ...binding, configured: instance !== undefined && vouchedFor({ kind, issuer }, { kind: instance.kind, issuer: instance.identityIssuer }) };
+    });
   }
 
   /** Works for instances no longer configured too: a user may clean up after a removed provider. */

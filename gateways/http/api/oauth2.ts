@@ -38,7 +38,7 @@ const BINDING_COOKIE = { 'Set-Cookie': { description: 'Browsers: svc_oauth2, the
 const BindingView = z
   .object({
     instanceName: z.string(),
-    configured: z.boolean().meta({ description: 'False when the instance was removed from oauth2.providers: the identity no longer signs in.' }),
+    configured: z.boolean().meta({ description: 'False when the instance was removed from oauth2.providers or now uses another provider kind or issuer than the one that vouched for the identity: it no longer signs in (bind it again).' }),
     createdAt: z.string().meta({ format: 'date-time' }),
     lastLoginAt: z.string().nullable().meta({ format: 'date-time' }),
   })

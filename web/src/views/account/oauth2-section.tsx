@@ -36,19 +36,26 @@ export function OAuth2Section(props: { instances: string[]; passwordKind: Passwo
     <section class="account-section" aria-labelledby="account-oauth2">
       <h2 id="account-oauth2">Other services</h2>
       <ErrorNotice error={bindings.error ?? action.error} />
-      {names.some((instance) => !bound.has(instance)) && (
+      {props.instances.some((instance) => !bound.get(instance)?.configured) && (
         <RecentSignInProof kind={props.passwordKind} value={current} onValue={setCurrent} error={issueFor(action.error, 'currentPassword')} />
       )}
       {bindings.data && (
         <ul class="account-list">
           {names.map((instance) => {
             const binding = bound.get(instance);
+            // Bound, but the service now trusts another provider: connecting again re-binds it there.
+            const reconnect = binding !== undefined && !binding.configured && props.instances.includes(instance);
             return (
               <li key={instance} class="account-item">
                 <div>
                   <p class="account-item-title">{instance}</p>
-                  <p class="muted">{binding ? `Connected ${formatTime(binding.createdAt, 'never')}${binding.configured ? '' : ' · this service was removed and no longer signs in'}` : 'Not connected'}</p>
+                  <p class="muted">{binding ? `Connected ${formatTime(binding.createdAt, 'never')}${binding.configured ? '' : reconnect ? ' · this service changed its provider and no longer signs you in; connect again' : ' · this service was removed and no longer signs in'}` : 'Not connected'}</p>
                 </div>
+                {reconnect && (
+                  <button type="button" onClick={() => bind(instance)} disabled={action.busy} aria-label={`Connect ${instance} again`}>
+                    Connect again
+                  </button>
+                )}
                 {binding ? (
                   <button type="button" class="button-danger" onClick={() => unbind(instance)} disabled={action.busy} aria-label={`Disconnect ${instance}`}>
                     Disconnect
