@@ -17,6 +17,7 @@ import { Registration, type ReviewStarter } from './registration.js';
 import { SecretBox } from './secret-box.js';
 import { AccessTokens } from './sessions/access-tokens.js';
 import { SessionStore } from './sessions/session-store.js';
+import { RecentSignIn } from './recent-sign-in.js';
 import { SignInGuard } from './sign-in-guard.js';
 import { SignIn } from './sign-in.js';
 import { UserAdmin } from './user-admin.js';
@@ -58,6 +59,8 @@ export class Accounts {
   readonly emailSignup: EmailSignup;
   readonly passwordReset: PasswordReset;
   readonly passwordChange: PasswordChange;
+  /** The proof of a recent sign-in that changing how the account signs in needs. */
+  readonly recentSignIn: RecentSignIn;
   readonly webauthn: WebAuthnMethod;
   readonly oauth2: OAuth2Method;
   /** `svc user` and the admin endpoints. */
@@ -80,7 +83,8 @@ export class Accounts {
     const publicUrl = deps.publicUrl ?? '';
     this.emailSignup = new EmailSignup({ pool, box: this.box, settings, registration: this.registration, limits: this.limits, mailer, opaque: this.opaque, publicUrl });
     this.passwordReset = new PasswordReset({ pool, limits: this.limits, sessions: this.sessions, mailer, opaque: this.opaque, publicUrl });
-    this.passwordChange = new PasswordChange({ pool, sessions: this.sessions, guard, opaque: this.opaque });
+    this.recentSignIn = new RecentSignIn({ pool, guard });
+    this.passwordChange = new PasswordChange({ pool, sessions: this.sessions, recentSignIn: this.recentSignIn, opaque: this.opaque });
     this.totp = new TotpMethod({ db: pool, box: this.box, signIn: this.signIn, limits: this.limits, issuer: config.webauthn?.rp_name ?? 'svc' });
     this.admin = new UserAdmin({ pool, sessions: this.sessions });
     this.webauthn = new WebAuthnMethod({ ...methodDeps, redis, prefix, rp: relyingParty(config.webauthn), decoyKey: webauthnDecoyKey(config.credential_encryption_key) });

@@ -1,3 +1,4 @@
+import type { ProviderKind } from './methods/oauth2/instances.js';
 import type { SecretBox } from './secret-box.js';
 import type { User } from './model.js';
 import { USER_COLUMNS, userFromRow, type Queryable, type UserRow } from './users.js';
@@ -22,6 +23,12 @@ export interface PasskeyRecord {
 export interface ProviderBinding {
   instanceName: string;
   subject: string;
+  /**
+   * The kind and issuer of the instance that vouched for the subject. A review sealed before
+   * they were recorded lacks them: its binding is stored without and never signs in.
+   */
+  kind: ProviderKind;
+  issuer: string;
   /** Provider tokens as JSON; sealed before they are stored. */
   tokens?: Record<string, unknown>;
 }
@@ -55,8 +62,8 @@ export async function insertPasskey(db: Queryable, userId: string, passkey: Pass
 export async function insertProviderBinding(db: Queryable, box: SecretBox, userId: string, binding: ProviderBinding): Promise<void> {
   const tokens = binding.tokens ? box.seal(JSON.stringify(binding.tokens), providerTokensContext(binding)) : null;
   await db.query(
-    `INSERT INTO oauth2_bindings (instance_name, subject, user_id, provider_tokens, last_login_at) VALUES ($1, $2, $3, $4, now())`,
-    [binding.instanceName, binding.subject, userId, tokens],
+    `INSERT INTO oauth2_bindings (instance_name, subject, user_id, provider_tokens, provider_kind, issuer, last_login_at) VALUES ($1, $2, $3, $4, $5, $6, now())`,
+    [binding.instanceName, binding.subject, userId, tokens, (binding.kind as ProviderKind | undefined) ?? null, (binding.issuer as string | undefined) ?? null],
   );
 }
 

@@ -5,6 +5,7 @@ import { SETTINGS_CHANNEL, decodeNotice } from './change-notification.js';
 import type { SettingDefinition } from './definition.js';
 import { frozenCopy } from './json-value.js';
 import { NotifyListener } from './notify-listener.js';
+import { auditSettingChanges } from './settings-audit.js';
 import {
   definitionsOfGroup,
   findDefinition,
@@ -192,7 +193,9 @@ export class RuntimeSettings {
     }
     if (issues.length > 0) throw AppError.invalid(issues);
 
-    const applied = await this.store.update(changes, { ...who, replicaId: who.replicaId ?? this.replicaId });
+    const author = { ...who, replicaId: who.replicaId ?? this.replicaId };
+    const applied = await this.store.update(changes, author);
+    auditSettingChanges(this.logger, author, applied);
     this.emit(
       applied.flatMap((change) => {
         const event = this.apply(change.key, {

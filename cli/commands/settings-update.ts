@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { AppError } from '../../errors/app-error.js';
-import { routes, type SettingChangeView, type UpdateSettingsRequest } from '../../gateways/management/protocol.js';
+import { routes, type UpdateSettingsAnswer, type UpdateSettingsRequest } from '../../gateways/management/protocol.js';
 import { redactSettingValue } from '../../settings/secret-fields.js';
 import { managementClientFor } from '../management.js';
 import { formatValue } from '../output.js';
@@ -40,7 +40,7 @@ export class SettingsUpdateCommand extends SvcCommand {
       request.set[name] = assignment.slice(at + 1);
     }
     const client = await managementClientFor(this.configFile());
-    const { changes } = await client.patch<{ changes: SettingChangeView[] }>(routes.settingsGroup(this.group), request);
+    const { changes, oauth2IssuerChanges } = await client.patch<UpdateSettingsAnswer>(routes.settingsGroup(this.group), request);
     if (changes.length === 0) {
       this.context.stdout.write('no change: every value was already set\n');
       return 0;
@@ -50,6 +50,7 @@ export class SettingsUpdateCommand extends SvcCommand {
       const after = formatValue(redactSettingValue(change.key, change.newValue));
       this.context.stdout.write(`${change.key}: ${before} -> ${after} (version ${change.version})\n`);
     }
+    for (const issuerChange of oauth2IssuerChanges) this.context.stdout.write(`warning: ${issuerChange.message}\n`);
     return 0;
   }
 }

@@ -3,6 +3,7 @@
  * Unix socket or a token-protected TCP port. Both sides import these names so they cannot
  * drift apart.
  */
+import type { IssuerChange } from '../../accounts/methods/oauth2/issuer-changes.js';
 import type { SliceCacheStats } from '../../media/cache/types.js';
 import type { ReviewKind, ReviewMode, ReviewState, ReviewSummary, ReviewView } from '../../workflows/review-contract.js';
 
@@ -140,6 +141,13 @@ export interface SettingHistoryView {
   source: string;
   replicaId?: string | null;
   changedAt: string;
+}
+
+/** The answer to a settings write. */
+export interface UpdateSettingsAnswer {
+  changes: SettingChangeView[];
+  /** OAuth2 instances whose kind or issuer the write changed: their existing bindings no longer sign in. */
+  oauth2IssuerChanges: IssuerChange[];
 }
 
 export interface UpdateSettingsRequest {

@@ -4,6 +4,7 @@ import { findDefinition, settingDefinitions } from '../../settings/registry.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ReviewClient } from '../../workflows/review-client.js';
 import type { Accounts } from '../../accounts/accounts.js';
+import { issuerChangesOf } from '../../accounts/methods/oauth2/issuer-changes.js';
 import { mountReviewRoutes } from './review-routes.js';
 import { mountUserRoutes } from './user-routes.js';
 import {
@@ -13,6 +14,7 @@ import {
   type SettingHistoryView,
   type SettingView,
   type SystemStats,
+  type UpdateSettingsAnswer,
   type UpdateSettingsRequest,
 } from './protocol.js';
 
@@ -75,7 +77,8 @@ export function managementRouter(deps: ManagementRouteDeps, transport: 'unix' | 
       newValue: change.newValue,
       version: change.version,
     }));
-    ctx.body = { changes: body };
+    const answer: UpdateSettingsAnswer = { changes: body, oauth2IssuerChanges: issuerChangesOf(changes) };
+    ctx.body = answer;
   });
 
   mountReviewRoutes(router, deps.reviews, actorOf);

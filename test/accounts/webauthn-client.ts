@@ -49,8 +49,9 @@ export class PasskeyClient {
     return this.loginVerify({ challengeId: challenge.body.challengeId, response });
   }
 
-  bindOptions(token: string): Promise<Answer<Challenge<CreationOptionsJSON & { excludeCredentials: Array<{ id: string }> }>>> {
-    return call(`${this.url}/api/me/passkeys/options`, 'POST', undefined, { ...from(this.ip), ...bearer(token) });
+  /** `proof` is the recent-sign-in proof (`{currentPassword}`) a session older than 10 minutes needs. */
+  bindOptions(token: string, proof?: Record<string, unknown>): Promise<Answer<Challenge<CreationOptionsJSON & { excludeCredentials: Array<{ id: string }> }>>> {
+    return call(`${this.url}/api/me/passkeys/options`, 'POST', proof, { ...from(this.ip), ...bearer(token) });
   }
 
   bindVerify(token: string, body: Record<string, unknown>): Promise<Answer> {
@@ -58,8 +59,8 @@ export class PasskeyClient {
   }
 
   /** The whole binding ceremony for the signed-in user of `token`. */
-  async bind(authenticator: SoftAuthenticator, token: string, options: { name?: string; overrides?: CeremonyOverrides } = {}): Promise<Answer> {
-    const challenge = await this.bindOptions(token);
+  async bind(authenticator: SoftAuthenticator, token: string, options: { name?: string; overrides?: CeremonyOverrides; proof?: Record<string, unknown> } = {}): Promise<Answer> {
+    const challenge = await this.bindOptions(token, options.proof);
     if (challenge.status !== 200) return challenge as unknown as Answer;
     const response = authenticator.register(challenge.body.options, options.overrides);
     return this.bindVerify(token, { challengeId: challenge.body.challengeId, response, ...(options.name ? { name: options.name } : {}) });

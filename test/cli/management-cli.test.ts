@@ -113,6 +113,19 @@ test.serial('history records who changed what from which value, newest first', a
   t.is((await runSvc(['settings', 'get', 'server.maxRoomsPerUser'], unixReplica.cliEnv)).stdout.trim(), '20');
 });
 
+test.serial('settings update of oauth2.providers warns which instances no longer sign in their bound identities', async (t) => {
+  const providers = (issuer: string) =>
+    `providers=${JSON.stringify([{ instanceName: 'corp', oidc: { clientId: 'c', clientSecret: 'cli-secret', issuer, redirectUrl: 'https://svc.test/cb' } }])}`;
+  const first = await runSvc(['settings', 'update', 'oauth2', '--set', providers('https://idp.example.com')], unixReplica.cliEnv);
+  t.is(first.code, 0, first.stderr);
+  t.notRegex(first.stdout, /warning/);
+  const moved = await runSvc(['settings', 'update', 'oauth2', '--set', providers('https://other.example.com')], tcpReplica.cliEnv);
+  t.is(moved.code, 0, moved.stderr);
+  t.regex(moved.stdout, /^warning: OAuth2 instance "corp" now uses oidc issuer https:\/\/other\.example\.com instead of oidc issuer https:\/\/idp\.example\.com: identities bound through it before no longer sign in/m);
+  t.false(moved.stdout.includes('cli-secret'));
+  await runSvc(['settings', 'update', 'oauth2', '--set', 'providers=[]'], unixReplica.cliEnv);
+});
+
 test.serial('settings list shows every key in json, yaml and table form', async (t) => {
   const json = await runSvc(['settings', 'list', '--output', 'json'], unixReplica.cliEnv);
   t.is(json.code, 0, json.stderr);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, requireValid } from '../../config/load.js';
 import type { StartupConfig } from '../../config/types.js';
-import { createLogger } from '../../observability/logger.js';
+import { createLogger, type Logger } from '../../observability/logger.js';
 import type { Role } from '../../server/roles.js';
 import { startService, type RunningService } from '../../server/service.js';
 import { migrate } from '../../store/migrate.js';
@@ -48,8 +48,8 @@ export interface GatewayBed {
   set(group: string, values: Record<string, unknown>): Promise<void>;
   /** A new user with an account, signed in (direct password signup). */
   signUp(prefix?: string): Promise<Member>;
-  /** A new user promoted to service role `admin` (read from the session on every request). */
-  admin(prefix?: string): Promise<Member>;
+  /** A new user promoted to service role `admin` (or `root`; read from the session on every request). */
+  admin(prefix?: string, role?: 'admin' | 'root'): Promise<Member>;
   /** A new guest session. */
   guest(displayName?: string): Promise<Member>;
   /**
@@ -69,6 +69,8 @@ export interface BedOptions {
   /** Share the database (and so the rooms and users) of another bed. */
   databaseUrl?: string;
   env?: Record<string, string>;
+  /** The service's logger, for tests that read its log lines (audit records). */
+  logger?: Logger;
 }
 
 export async function startGatewayBed(label: string, options: BedOptions = {}): Promise<GatewayBed> {
@@ -106,7 +108,7 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
   delete env.SVC_MANAGEMENT_TOKEN;
   delete env.SVC_MANAGEMENT_ENDPOINT;
   const config = requireValid(await loadConfig({ env }), 'server');
-  const service = await startService({ config, roles: options.roles ?? ['gateway', 'actors'], logger });
+  const service = await startService({ config, roles: options.roles ?? ['gateway', 'actors'], logger: options.logger ?? logger });
   const url = service.httpUrl ?? '';
 
   const call: GatewayBed['call'] = async (method, path, body, token, headers = {}) => {
@@ -149,11 +151,11 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
       if (answer.status !== 201) throw new Error(`signup failed: ${answer.status} ${JSON.stringify(answer.body)}`);
       return { userId: answer.body.user.id, username, token: answer.body.accessToken, sessionId: answer.body.sessionId };
     },
-    async admin(prefix = 'admin') {
+    async admin(prefix = 'admin', role = 'admin') {
       const member = await bed.signUp(prefix);
       const pool = createPool({ url: databaseUrl, max: 1 });
       try {
-        await pool.query(`UPDATE users SET role = 'admin' WHERE id = $1`, [member.userId]);
+        await pool.query(`UPDATE users SET role = $2 WHERE id = $1`, [member.userId, role]);
       } finally {
         await pool.end();
       }

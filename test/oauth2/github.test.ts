@@ -14,9 +14,11 @@ import type * as client from 'openid-client';
 import { ClientConfigs, exactRedirectUri } from '../../accounts/methods/oauth2/client-configs.js';
 import { authorizationUrl } from '../../accounts/methods/oauth2/exchange.js';
 import { GITHUB_ENDPOINTS, githubProfile, githubTokenFetch, type GithubEndpoints } from '../../accounts/methods/oauth2/github.js';
-import type { OAuth2Instance } from '../../accounts/methods/oauth2/instances.js';
+import { GITHUB_ISSUER, type OAuth2Instance } from '../../accounts/methods/oauth2/instances.js';
 import { OAuth2Method } from '../../accounts/methods/oauth2/oauth2-method.js';
 import { uniqueIp, startAccountsBed, type AccountsBed } from '../accounts/fixtures.js';
+import { startOidcProvider } from '../fixtures/oidc-provider.js';
+import { clientFor, oidcInstance, signInWith } from './fixtures.js';
 
 const REDIRECT = 'https://watch.example.com/oauth2/callback?provider=gh';
 
@@ -27,6 +29,7 @@ function githubInstance(overrides: Partial<OAuth2Instance> = {}): OAuth2Instance
     clientId: 'Iv1.client',
     clientSecret: 'gh-secret',
     redirectUrl: REDIRECT,
+    identityIssuer: GITHUB_ISSUER,
     enableSignup: true,
     signupNeedReview: false,
     fingerprint: 'fp',
@@ -145,20 +148,10 @@ async function fakeGithub(user: Record<string, unknown>): Promise<{ endpoints: G
   };
 }
 
-let bed: AccountsBed;
-test.before(async () => {
-  bed = await startAccountsBed('oauth2-github');
-  await bed.set('oauth2', { providers: [{ instanceName: 'gh', enableSignup: true, github: { clientId: 'Iv1.client', clientSecret: 'gh-secret', redirectUrl: REDIRECT } }] });
-});
-test.after.always(async () => {
-  await bed?.close();
-});
-
-test.serial('a GitHub sign-in exchanges the code with PKCE and creates the account from the user API', async (t) => {
-  const github = await fakeGithub({ id: 9_000_001, login: 'octo-cat', name: 'Octo Cat', email: 'public@example.com' });
-  t.teardown(github.close);
+/** The bed's accounts module signing in through `endpoints` as GitHub. */
+function githubMethod(endpoints: GithubEndpoints): OAuth2Method {
   const { accounts } = bed;
-  const method = new OAuth2Method({
+  return new OAuth2Method({
     pool: bed.pool,
     redis: bed.redis,
     settings: bed.settings,
@@ -167,13 +160,32 @@ test.serial('a GitHub sign-in exchanges the code with PKCE and creates the accou
     signIn: accounts.signIn,
     limits: accounts.limits,
     prefix: `t:gh:${randomBytes(4).toString('hex')}`,
-    configs: new ClientConfigs({ github: github.endpoints }),
+    configs: new ClientConfigs({ github: endpoints }),
   });
+}
+
+/** What GitHub put on the redirect URL. */
+function params(redirect: string): { code: string; state: string } {
+  const url = new URL(redirect);
+  return { code: url.searchParams.get('code')!, state: url.searchParams.get('state')! };
+}
+
+const githubProviders = [{ instanceName: 'gh', enableSignup: true, github: { clientId: 'Iv1.client', clientSecret: 'gh-secret', redirectUrl: REDIRECT } }];
+
+let bed: AccountsBed;
+test.before(async () => {
+  bed = await startAccountsBed('oauth2-github');
+  await bed.set('oauth2', { providers: githubProviders });
+});
+test.after.always(async () => {
+  await bed?.close();
+});
+
+test.serial('a GitHub sign-in exchanges the code with PKCE and creates the account from the user API', async (t) => {
+  const github = await fakeGithub({ id: 9_000_001, login: 'octo-cat', name: 'Octo Cat', email: 'public@example.com' });
+  t.teardown(github.close);
+  const method = githubMethod(github.endpoints);
   const client = { ip: uniqueIp() };
-  const params = (redirect: string) => {
-    const url = new URL(redirect);
-    return { code: url.searchParams.get('code')!, state: url.searchParams.get('state')! };
-  };
 
   const started = await method.start('gh', { purpose: 'login' }, client);
   const outcome = await method.finish('gh', params(github.authorize(started.authorizationUrl)), { clientBinding: started.clientBinding, client });
@@ -193,4 +205,31 @@ test.serial('a GitHub sign-in exchanges the code with PKCE and creates the accou
   const error = await t.throwsAsync(method.finish('gh', { code: codeOfOne, state: stateOfTwo }, { clientBinding: two.clientBinding, client }));
   t.is((error as { code?: string }).code, 'unauthenticated');
   t.regex(error?.message ?? '', /refused the code exchange: bad_verification_code \(The code passed is incorrect or expired\.\)/);
+});
+
+test.serial('a GitHub binding records GitHub as its issuer and does not sign in through an OIDC instance of the same name', async (t) => {
+  const github = await fakeGithub({ id: 9_000_002, login: 'octo-dog', name: 'Octo Dog' });
+  t.teardown(github.close);
+  const method = githubMethod(github.endpoints);
+  const client = { ip: uniqueIp() };
+  const started = await method.start('gh', { purpose: 'login' }, client);
+  const outcome = await method.finish('gh', params(github.authorize(started.authorizationUrl)), { clientBinding: started.clientBinding, client });
+  t.is(outcome.kind, 'signed_in');
+  const { rows } = await bed.pool.query('SELECT provider_kind, issuer FROM oauth2_bindings WHERE instance_name = $1 AND subject = $2', ['gh', '9000002']);
+  t.deepEqual(rows, [{ provider_kind: 'github', issuer: GITHUB_ISSUER }]);
+
+  // "gh" becomes an OIDC instance at a provider that claims the same subject.
+  const spec = clientFor('gh');
+  const op = await startOidcProvider({ clients: [{ clientId: spec.clientId, clientSecret: spec.clientSecret, redirectUris: [spec.redirectUrl] }] });
+  t.teardown(() => op.close());
+  op.addAccount('9000002', { name: 'Not Octo Dog' });
+  await bed.set('oauth2', { providers: [oidcInstance(op, { ...spec, enableSignup: true })] });
+  try {
+    const answer = await signInWith(bed.url, op, 'gh', '9000002', uniqueIp());
+    t.is(answer.status, 401, JSON.stringify(answer.body));
+    t.regex(String(answer.body.message), /no longer signs in/);
+    t.is(answer.body.accessToken, undefined);
+  } finally {
+    await bed.set('oauth2', { providers: githubProviders });
+  }
 });

@@ -10,6 +10,9 @@ import type { OAuth2ProviderSettings } from '../../../settings/registry.js';
  */
 export type ProviderKind = 'github' | 'oidc';
 
+/** GitHub has no configurable issuer; its bindings record this one. */
+export const GITHUB_ISSUER = 'https://github.com';
+
 export interface OAuth2Instance {
   name: string;
   kind: ProviderKind;
@@ -19,6 +22,11 @@ export interface OAuth2Instance {
   redirectUrl: string;
   /** OIDC only: where discovery starts. */
   issuer?: string;
+  /**
+   * Who vouches for the subjects of this instance: the OIDC issuer as configured, or
+   * `GITHUB_ISSUER`. Bindings record it with the kind and sign in only while both still match.
+   */
+  identityIssuer: string;
   enableSignup: boolean;
   signupNeedReview: boolean;
   /**
@@ -49,14 +57,14 @@ export class ProviderInstances {
   }
 }
 
-function toInstance(entry: OAuth2ProviderSettings): OAuth2Instance {
+export function toInstance(entry: OAuth2ProviderSettings): OAuth2Instance {
   const common = { name: entry.instanceName, enableSignup: entry.enableSignup === true, signupNeedReview: entry.signupNeedReview === true };
   if (entry.github) {
     const { clientId, clientSecret, redirectUrl } = entry.github;
-    return { ...common, kind: 'github', clientId, clientSecret, redirectUrl, fingerprint: fingerprint(['github', clientId, clientSecret, redirectUrl]) };
+    return { ...common, kind: 'github', clientId, clientSecret, redirectUrl, identityIssuer: GITHUB_ISSUER, fingerprint: fingerprint(['github', clientId, clientSecret, redirectUrl]) };
   }
   const { clientId, clientSecret, redirectUrl, issuer } = entry.oidc!;
-  return { ...common, kind: 'oidc', clientId, clientSecret, redirectUrl, issuer, fingerprint: fingerprint(['oidc', issuer, clientId, clientSecret, redirectUrl]) };
+  return { ...common, kind: 'oidc', clientId, clientSecret, redirectUrl, issuer, identityIssuer: issuer, fingerprint: fingerprint(['oidc', issuer, clientId, clientSecret, redirectUrl]) };
 }
 
 function fingerprint(parts: string[]): string {

@@ -11,7 +11,7 @@ import { reviewError, signupDisabled, type Registration } from '../../registrati
 import type { SecretBox } from '../../secret-box.js';
 import type { ClientInfo, SignInResult, SignIn } from '../../sign-in.js';
 import { findUserByEmail, findUserById } from '../../users.js';
-import { bindIdentity, findBindingOwner, isBindingKeyViolation, listBindings, recordBindingLogin, unbindIdentity, type BindingView } from './bindings.js';
+import { bindIdentity, findBinding, isBindingKeyViolation, listBindings, recordBindingLogin, unbindIdentity, vouchedFor, type BindingView } from './bindings.js';
 import { ClientConfigs } from './client-configs.js';
 import { authorizationUrl, exchangeCode, type CallbackParams } from './exchange.js';
 import { bindingMatches, FlowStates, type FlowState } from './flow-state.js';
@@ -126,7 +126,13 @@ export class OAuth2Method {
       { ...params, code: params.code },
       this.configs.githubEndpoints,
     );
-    const binding: ProviderBinding = { instanceName: instance.name, subject: exchanged.profile.subject, tokens: exchanged.tokens };
+    const binding: ProviderBinding = {
+      instanceName: instance.name,
+      subject: exchanged.profile.subject,
+      kind: instance.kind,
+      issuer: instance.identityIssuer,
+      tokens: exchanged.tokens,
+    };
 
     if (flow.purpose === 'bind') {
       const review = await this.deps.registration.openOrRejectedReview({ externalKey: externalKey(binding) });
@@ -144,21 +150,36 @@ export class OAuth2Method {
     return this.signup(instance, binding, await exchanged.fullProfile(), context.client);
   }
 
+  /** `configured`: the binding signs in now (its instance exists with the kind and issuer that vouched for it). */
   async listBindings(userId: string): Promise<Array<BindingView & { configured: boolean }>> {
-    const configured = new Set(this.instances.list().map((instance) => instance.name));
-    return (await listBindings(this.deps.pool, userId)).map((binding) => ({ ...binding, configured: configured.has(binding.instanceName) }));
+    const instances = new Map(this.instances.list().map((instance) => [instance.name, instance]));
+    return (await listBindings(this.deps.pool, userId)).map(({ kind, issuer, ...binding }) => {
+      const instance = instances.get(binding.instanceName);
+      return { ...binding, configured: instance !== undefined && vouchedFor({ kind, issuer }, { kind: instance.kind, issuer: instance.identityIssuer }) };
+    });
   }
 
   /** Works for instances no longer configured too: a user may clean up after a removed provider. */
   async unbind(userId: string, instanceName: string): Promise<void> {
-    await unbindIdentity(this.deps.pool, userId, instanceName, this.instances.list().map((instance) => instance.name));
+    const configured = this.instances.list().map((instance) => ({ instanceName: instance.name, kind: instance.kind, issuer: instance.identityIssuer }));
+    await unbindIdentity(this.deps.pool, userId, instanceName, configured);
   }
 
-  /** Signs in the account the identity is bound to; undefined when it is bound to none. */
+  /**
+   * Signs in the account the identity is bound to; undefined when it is bound to none. A
+   * binding made through another provider kind or issuer of the instance is refused: the
+   * subject is the same string, but someone else vouches for it now.
+   */
   private async signInBound(binding: ProviderBinding, client: Client): Promise<CallbackOutcome | undefined> {
-    const owner = await findBindingOwner(this.deps.pool, binding.instanceName, binding.subject);
-    if (owner === undefined) return undefined;
-    const user = await findUserById(this.deps.pool, owner);
+    const stored = await findBinding(this.deps.pool, binding.instanceName, binding.subject);
+    if (stored === undefined) return undefined;
+    if (!vouchedFor(stored, binding)) {
+      throw new AppError(
+        'unauthenticated',
+        `this identity was bound through another identity provider than OAuth2 instance ${JSON.stringify(binding.instanceName)} uses now (${binding.kind} ${binding.issuer}), so it no longer signs in; sign in another way and bind it again`,
+      );
+    }
+    const user = await findUserById(this.deps.pool, stored.userId);
     if (!user) return undefined;
     const result = await this.deps.signIn.complete(user, methodName(binding), client);
     await recordBindingLogin(this.deps.pool, this.deps.box, binding);

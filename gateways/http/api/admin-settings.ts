@@ -36,6 +36,17 @@ export const SettingChangeView = z
   .strictObject({ key: z.string(), oldValue: z.unknown(), newValue: z.unknown(), version: z.number().int() })
   .meta({ id: 'SettingChange' });
 
+const Vouching = z.strictObject({ provider: z.enum(['github', 'oidc']), issuer: z.string() });
+
+export const OAuth2IssuerChangeView = z
+  .strictObject({
+    instanceName: z.string(),
+    previous: Vouching,
+    current: Vouching,
+    message: z.string(),
+  })
+  .meta({ id: 'OAuth2IssuerChange', description: 'An OAuth2 instance whose provider kind or issuer changed: the identities bound through it before no longer sign in' });
+
 export const SettingHistoryEntry = z
   .strictObject({
     key: z.string(),
@@ -79,13 +90,16 @@ export const adminUpdateSettings = defineEndpoint({
   operationId: 'adminUpdateSettings',
   summary: 'Write settings of one group: a JSON object of name to value; all or nothing',
   description:
-    'Every value is checked against its rule first; any problem is invalid_argument with an issue per key (for example server.maxRoomsPerUser) and nothing is written. The change is recorded in the settings history with the administrator as user:<username> and source http, and reaches every replica.',
+    'Every value is checked against its rule first; any problem is invalid_argument with an issue per key (for example server.maxRoomsPerUser) and nothing is written. The change is recorded in the settings history with the administrator as user:<username> and source http, and reaches every replica. oauth2.providers is written by role root only (an admin gets forbidden naming the key); oauth2IssuerChanges lists the instances whose kind or issuer the write changed, whose existing bindings no longer sign in.',
   tags: TAGS,
   access: 'admin',
   params: z.strictObject({ group }),
   body: z.record(z.string().max(64), z.unknown()).meta({ description: 'For example {"maxRoomsPerUser": 20}' }),
   responses: {
-    200: { description: 'The keys whose value changed', schema: z.strictObject({ changes: z.array(SettingChangeView) }) },
+    200: {
+      description: 'The keys whose value changed',
+      schema: z.strictObject({ changes: z.array(SettingChangeView), oauth2IssuerChanges: z.array(OAuth2IssuerChangeView) }),
+    },
   },
   errors: ['unauthenticated', 'forbidden', 'not_found', 'unavailable'],
 });

@@ -68,3 +68,14 @@ export const fields = {
   /** OPAQUE protocol messages are base64url. */
   opaqueMessage: z.string().min(1).max(4096),
 };
+
+/**
+ * What adding a way in or a second factor needs besides the access token
+ * (accounts/recent-sign-in.ts): a sign-in within the last 10 minutes, or the current
+ * password of an account with a direct-transport password.
+ */
+export const recentSignInProof = {
+  currentPassword: fields.password.optional().meta({ description: 'For an account with a direct-transport (argon2) password: proves a recent sign-in' }),
+};
+export const RECENT_SIGN_IN_RULE =
+  'Needs a recent sign-in: the session signed in within the last 10 minutes, or an account with a direct-transport password sends currentPassword. Otherwise unauthenticated ("sign in again to ..."); a wrong currentPassword is unauthenticated on that field.';

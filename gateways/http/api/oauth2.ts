@@ -11,7 +11,7 @@
  * callback body. A callback without the binding of the client that started the flow is refused.
  */
 import { z } from 'zod';
-import { PendingReview, SignedIn, SignInAnswer } from './common.js';
+import { PendingReview, RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn, SignInAnswer } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 const AUTH_TAGS = ['auth'];
@@ -38,7 +38,7 @@ const BINDING_COOKIE = { 'Set-Cookie': { description: 'Browsers: svc_oauth2, the
 const BindingView = z
   .object({
     instanceName: z.string(),
-    configured: z.boolean().meta({ description: 'False when the instance was removed from oauth2.providers: the identity no longer signs in.' }),
+    configured: z.boolean().meta({ description: 'False when the instance was removed from oauth2.providers or now uses another provider kind or issuer than the one that vouched for the identity: it no longer signs in (bind it again).' }),
     createdAt: z.string().meta({ format: 'date-time' }),
     lastLoginAt: z.string().nullable().meta({ format: 'date-time' }),
   })
@@ -131,12 +131,13 @@ export const oauth2BindAuthorize = defineEndpoint({
   path: '/api/me/oauth2/{instance}/authorize',
   operationId: 'oauth2BindAuthorize',
   summary: 'Start binding a provider identity to your account',
-  description: 'Finished by POST /api/auth/oauth2/{instance}/callback with your access token. Binding is not a signup: enableSignup does not apply.',
+  description: `Finished by POST /api/auth/oauth2/{instance}/callback with your access token. Binding is not a signup: enableSignup does not apply. ${RECENT_SIGN_IN_RULE}`,
   tags: ME_TAGS,
   access: 'user',
   params: InstanceParams,
+  body: z.strictObject({ ...recentSignInProof }).optional(),
   responses: { 200: { description: 'Where to send the browser', schema: Authorization, headers: BINDING_COOKIE } },
-  errors: ['unauthenticated', 'forbidden', 'not_found', 'rate_limited', 'unavailable'],
+  errors: ['invalid_argument', 'unauthenticated', 'forbidden', 'not_found', 'rate_limited', 'unavailable'],
 });
 
 export const listOAuth2Bindings = defineEndpoint({

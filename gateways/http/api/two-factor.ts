@@ -4,7 +4,7 @@
  * clients depend on them. A leaf module (zod and the error codes only).
  */
 import { z } from 'zod';
-import { SignedIn } from './common.js';
+import { RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 const TAGS = ['auth'];
@@ -41,10 +41,10 @@ export const totpEnable = defineEndpoint({
   path: '/api/auth/2fa/totp/enable',
   operationId: 'totpEnable',
   summary: 'Turn two-factor authentication on with the first code of the new secret',
-  description: 'From then on every sign-in asks for a code. A wrong code is invalid_argument on the field code.',
+  description: `From then on every sign-in asks for a code. A wrong code is invalid_argument on the field code. ${RECENT_SIGN_IN_RULE}`,
   tags: TAGS,
   access: 'user',
-  body: z.strictObject({ code: totpCode }),
+  body: z.strictObject({ code: totpCode, ...recentSignInProof }),
   responses: { 200: { description: 'Enabled; the recovery codes', schema: RecoveryCodes } },
   errors: ['unauthenticated', 'forbidden', 'conflict', 'rate_limited'],
 });

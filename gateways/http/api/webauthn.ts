@@ -6,7 +6,7 @@
  * and for five minutes. A leaf module (zod and the error codes only).
  */
 import { z } from 'zod';
-import { fields, PendingReview, SignedIn, SignInAnswer } from './common.js';
+import { fields, PendingReview, RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn, SignInAnswer } from './common.js';
 import { defineEndpoint, type ResponseSpec } from './endpoint.js';
 
 const AUTH_TAGS = ['auth'];
@@ -173,11 +173,12 @@ export const passkeyBindOptions = defineEndpoint({
   path: '/api/me/passkeys/options',
   operationId: 'passkeyBindOptions',
   summary: 'Add a passkey to your account, first step: options for navigator.credentials.create()',
-  description: 'Not a signup: works whatever user.enableWebauthnSignup says. Authenticators already holding one of your passkeys are excluded.',
+  description: `Not a signup: works whatever user.enableWebauthnSignup says. Authenticators already holding one of your passkeys are excluded. ${RECENT_SIGN_IN_RULE}`,
   tags: ME_TAGS,
   access: 'user',
+  body: z.strictObject({ ...recentSignInProof }).optional(),
   responses: { 200: creationChallenge },
-  errors: ['unauthenticated', 'forbidden', 'limit_exceeded', 'unavailable'],
+  errors: ['invalid_argument', 'unauthenticated', 'forbidden', 'limit_exceeded', 'rate_limited', 'unavailable'],
 });
 
 export const bindPasskey = defineEndpoint({

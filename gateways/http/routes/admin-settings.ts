@@ -1,3 +1,4 @@
+import { issuerChangesOf } from '../../../accounts/methods/oauth2/issuer-changes.js';
 import { AppError } from '../../../errors/app-error.js';
 import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
 import { definitionsOfGroup, findDefinition, settingDefinitions } from '../../../settings/registry.js';
@@ -30,6 +31,10 @@ export function mountAdminSettingRoutes(router: EndpointRouter, settings: Runtim
       if (definitionsOfGroup(params.group).length === 0) {
         throw new AppError('not_found', `no settings group "${params.group}"`, [{ key: 'group', message: 'is not a settings group' }]);
       }
+      // Whoever rewrites oauth2.providers decides who vouches for every bound identity, root's too.
+      if (params.group === 'oauth2' && 'providers' in body && caller.role !== 'root') {
+        throw new AppError('forbidden', 'oauth2.providers is written by role root only', [{ key: 'oauth2.providers', message: 'needs role root' }]);
+      }
       const changes = await settings.update(params.group, body, { actor: `user:${caller.username}`, source: 'http', replicaId: settings.replicaId });
       ctx.state.log.info({ event: 'admin.settings.update', actor: `user:${caller.username}`, keys: changes.map((change) => change.key) }, 'an administrator changed runtime settings');
       ctx.body = {
@@ -39,6 +44,7 @@ export function mountAdminSettingRoutes(router: EndpointRouter, settings: Runtim
           newValue: redactSettingValue(change.key, change.newValue),
           version: change.version,
         })),
+        oauth2IssuerChanges: issuerChangesOf(changes),
       };
     })
     .mount(api.adminSettingHistory, async (ctx, { params, query }) => {

@@ -34,7 +34,9 @@ export function mountOAuth2Routes(router: EndpointRouter, accounts: Accounts, co
     .mount(api.oauth2AuthorizeRedirect, async (ctx, { params }) => {
       ctx.redirect(await start(ctx, params.instance, { purpose: 'login' }));
     })
-    .mount(api.oauth2BindAuthorize, async (ctx, { params, caller }) => {
+    .mount(api.oauth2BindAuthorize, async (ctx, { params, caller, body }) => {
+      // Proved at the start: the callback finishes only a flow this start created for this user.
+      await accounts.recentSignIn.prove(caller, body ?? {}, clientOf(ctx), 'bind an OAuth2 identity');
       await start(ctx, params.instance, { purpose: 'bind', userId: caller.userId });
     })
     .mount(api.oauth2Callback, async (ctx, { params, body, caller }) => {

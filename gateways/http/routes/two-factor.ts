@@ -13,6 +13,8 @@ export function mountTwoFactorRoutes(router: EndpointRouter, accounts: Accounts,
     })
     .mount(api.totpEnable, async (ctx, { caller, body }) => {
       ctx.set('Cache-Control', 'no-store');
+      // A token thief who turned it on would hold the only authenticator: the owner locked out.
+      await accounts.recentSignIn.prove(caller, body, clientOf(ctx), 'turn on two-factor authentication');
       ctx.body = await accounts.totp.enable(caller.userId, body.code, clientOf(ctx));
     })
     .mount(api.twoFactorDisable, async (ctx, { caller, body }) => {

@@ -41,8 +41,10 @@ export function mountWebAuthnRoutes(router: EndpointRouter, accounts: Accounts, 
     .mount(api.webauthnLoginVerify, async (ctx, { body }) => {
       answerSignIn(ctx, await accounts.webauthn.loginVerify(body, clientOf(ctx)), 200);
     })
-    .mount(api.passkeyBindOptions, async (ctx, { caller }) => {
+    .mount(api.passkeyBindOptions, async (ctx, { caller, body }) => {
       ctx.set('Cache-Control', 'no-store');
+      // Proved here, at the start: the verify step needs the challenge only this answer gives.
+      await accounts.recentSignIn.prove(caller, body ?? {}, clientOf(ctx), 'add a passkey');
       ctx.body = await accounts.webauthn.bindOptions({ id: caller.userId, username: caller.username, displayName: caller.displayName });
     })
     .mount(api.bindPasskey, async (ctx, { caller, body }) => {

@@ -48,10 +48,12 @@ function AccountSections() {
       <div class="account-grid">
         <ProfileSection user={user} />
         {info && credentials.data && (info.signIn.opaque || info.signIn.password) && <PasswordSection kind={credentials.data.password} info={info} onChanged={credentials.reload} />}
-        {credentials.data && <TwoFactorSection twoFactor={credentials.data.twoFactor} onChanged={credentials.reload} />}
+        {credentials.data && <TwoFactorSection twoFactor={credentials.data.twoFactor} passwordKind={credentials.data.password} onChanged={credentials.reload} />}
         <SessionsSection />
-        {info?.signIn.webauthn && <PasskeysSection onChanged={credentials.reload} />}
-        {(oauth2.length > 0 || (credentials.data?.oauth2.length ?? 0) > 0) && <OAuth2Section instances={oauth2} onChanged={credentials.reload} />}
+        {info?.signIn.webauthn && credentials.data && <PasskeysSection passwordKind={credentials.data.password} onChanged={credentials.reload} />}
+        {credentials.data && (oauth2.length > 0 || credentials.data.oauth2.length > 0) && (
+          <OAuth2Section instances={oauth2} passwordKind={credentials.data.password} onChanged={credentials.reload} />
+        )}
         <NotificationsSection />
       </div>
     </Page>

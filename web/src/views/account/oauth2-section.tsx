@@ -1,22 +1,27 @@
+import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
+import { issueFor } from '../../api/errors.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useLoad } from '../../ui/use-load.js';
 import { formatTime } from '../../ui/format.js';
 import { useAction } from '../../ui/use-action.js';
+import { proofFields, RecentSignInProof, type PasswordKind } from './recent-sign-in-proof.js';
 
 /**
- * Identities at the server's OAuth2 / OIDC provider instances. Binding leaves for the provider
- * and comes back through /oauth2/callback/:instance, which returns here.
+ * Identities at the server's OAuth2 / OIDC provider instances. Binding (with a recent-sign-in
+ * proof) leaves for the provider and comes back through /oauth2/callback/:instance, which
+ * returns here.
  */
-export function OAuth2Section(props: { instances: string[]; onChanged: () => void }) {
+export function OAuth2Section(props: { instances: string[]; passwordKind: PasswordKind; onChanged: () => void }) {
   const bindings = useLoad(() => call(api.GET('/api/me/oauth2')), []);
+  const [current, setCurrent] = useState('');
   const action = useAction();
   const bound = new Map((bindings.data?.bindings ?? []).map((binding) => [binding.instanceName, binding]));
   const names = [...new Set([...props.instances, ...bound.keys()])];
 
   const bind = (instance: string) =>
     void action.run(async () => {
-      const { authorizationUrl } = await call(api.POST('/api/me/oauth2/{instance}/authorize', { params: { path: { instance } } }));
+      const { authorizationUrl } = await call(api.POST('/api/me/oauth2/{instance}/authorize', { params: { path: { instance } }, body: proofFields(props.passwordKind, current) }));
       window.location.assign(authorizationUrl);
     });
 
@@ -31,16 +36,26 @@ export function OAuth2Section(props: { instances: string[]; onChanged: () => voi
     <section class="account-section" aria-labelledby="account-oauth2">
       <h2 id="account-oauth2">Other services</h2>
       <ErrorNotice error={bindings.error ?? action.error} />
+      {props.instances.some((instance) => !bound.get(instance)?.configured) && (
+        <RecentSignInProof kind={props.passwordKind} value={current} onValue={setCurrent} error={issueFor(action.error, 'currentPassword')} />
+      )}
       {bindings.data && (
         <ul class="account-list">
           {names.map((instance) => {
             const binding = bound.get(instance);
+            // Bound, but the service now trusts another provider: connecting again re-binds it there.
+            const reconnect = binding !== undefined && !binding.configured && props.instances.includes(instance);
             return (
               <li key={instance} class="account-item">
                 <div>
                   <p class="account-item-title">{instance}</p>
-                  <p class="muted">{binding ? `Connected ${formatTime(binding.createdAt, 'never')}${binding.configured ? '' : ' · this service was removed and no longer signs in'}` : 'Not connected'}</p>
+                  <p class="muted">{binding ? `Connected ${formatTime(binding.createdAt, 'never')}${binding.configured ? '' : reconnect ? ' · this service changed its provider and no longer signs you in; connect again' : ' · this service was removed and no longer signs in'}` : 'Not connected'}</p>
                 </div>
+                {reconnect && (
+                  <button type="button" onClick={() => bind(instance)} disabled={action.busy} aria-label={`Connect ${instance} again`}>
+                    Connect again
+                  </button>
+                )}
                 {binding ? (
                   <button type="button" class="button-danger" onClick={() => unbind(instance)} disabled={action.busy} aria-label={`Disconnect ${instance}`}>
                     Disconnect

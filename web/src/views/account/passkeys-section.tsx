@@ -6,20 +6,24 @@ import { AuthError } from '../auth/auth-error.js';
 import { createPasskey, passkeysSupported } from '../auth/passkey-client.js';
 import { formatTime } from '../../ui/format.js';
 import { useAction } from '../../ui/use-action.js';
+import { issueFor } from '../../api/errors.js';
+import { proofFields, RecentSignInProof, type PasswordKind } from './recent-sign-in-proof.js';
 
-/** The account's passkeys: add one from this device, remove one (not the last way to sign in). */
-export function PasskeysSection(props: { onChanged: () => void }) {
+/** The account's passkeys: add one from this device (with a recent-sign-in proof), remove one (not the last way to sign in). */
+export function PasskeysSection(props: { passwordKind: PasswordKind; onChanged: () => void }) {
   const passkeys = useLoad(() => call(api.GET('/api/me/passkeys')), []);
   const [name, setName] = useState('');
+  const [current, setCurrent] = useState('');
   const action = useAction();
 
   function add(event: Event) {
     event.preventDefault();
     void action.run(async () => {
-      const { challengeId, options } = await call(api.POST('/api/me/passkeys/options'));
+      const { challengeId, options } = await call(api.POST('/api/me/passkeys/options', { body: proofFields(props.passwordKind, current) }));
       const response = await createPasskey(options);
       await call(api.POST('/api/me/passkeys', { body: { challengeId, response, ...(name.trim() ? { name: name.trim() } : {}) } }));
       setName('');
+      setCurrent('');
       passkeys.reload();
       props.onChanged();
     });
@@ -57,6 +61,7 @@ export function PasskeysSection(props: { onChanged: () => void }) {
       {passkeysSupported() ? (
         <form class="form" onSubmit={add}>
           <Field label="Name of the new passkey (optional)" hint="To tell your passkeys apart, e.g. “Laptop”." maxLength={64} value={name} onValue={setName} />
+          <RecentSignInProof kind={props.passwordKind} value={current} onValue={setCurrent} error={issueFor(action.error, 'currentPassword')} />
           <SubmitButton busy={action.busy}>Add a passkey</SubmitButton>
         </form>
       ) : (

@@ -3,11 +3,12 @@ import { api, call } from '../../api/client.js';
 import type { Schemas } from '../../api/types.js';
 import type { PublicInfo } from '../../state/public-info.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
-import { Field, SubmitButton } from '../../ui/field.js';
+import { SubmitButton } from '../../ui/field.js';
 import { issueFor } from '../../api/errors.js';
 import { NewPasswordFields, newPasswordProblem, type NewPassword } from '../auth/new-password.js';
 import { startRegistration } from '../auth/opaque-client.js';
 import { useAction } from '../../ui/use-action.js';
+import { RecentSignInProof } from './recent-sign-in-proof.js';
 
 /**
  * Set or change the password. An account with a direct-transport (argon2) password proves the
@@ -51,10 +52,9 @@ export function PasswordSection(props: { kind: Schemas['CredentialsOverview']['p
   return (
     <section class="account-section" aria-labelledby="account-password">
       <h2 id="account-password">{props.kind ? 'Change the password' : 'Set a password'}</h2>
-      {!needsCurrent && <p class="muted">For your safety this works within 10 minutes of signing in; sign in again if it is refused.</p>}
       <form class="form" onSubmit={submit}>
         <ErrorNotice error={action.error} />
-        {needsCurrent && <Field label="Current password" type="password" autocomplete="current-password" required maxLength={1024} value={current} onValue={setCurrent} error={issueFor(action.error, 'currentPassword')} />}
+        <RecentSignInProof kind={props.kind} required value={current} onValue={setCurrent} error={issueFor(action.error, 'currentPassword')} />
         <NewPasswordFields label="New password" value={password} onValue={setPassword} problem={problem} serverError={issueFor(action.error, 'password')} />
         <SubmitButton busy={action.busy}>{props.kind ? 'Change the password' : 'Set the password'}</SubmitButton>
         <p aria-live="polite" class="account-status">

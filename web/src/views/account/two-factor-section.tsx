@@ -6,18 +6,20 @@ import { Field, SubmitButton } from '../../ui/field.js';
 import { issueFor } from '../../api/errors.js';
 import { RecoveryCodes } from './recovery-codes.js';
 import { useAction } from '../../ui/use-action.js';
+import { proofFields, RecentSignInProof, type PasswordKind } from './recent-sign-in-proof.js';
 
 type Setup = { secret: string; otpauthUrl: string };
 
 /**
  * TOTP two-factor authentication: set up (the secret as text and as an otpauth:// URI for apps
- * that take one), turn on with the first code, then regenerate the recovery codes or turn it off,
- * each with a current code.
+ * that take one), turn on with the first code and a recent-sign-in proof, then regenerate the
+ * recovery codes or turn it off, each with a current code.
  */
-export function TwoFactorSection(props: { twoFactor: Schemas['CredentialsOverview']['twoFactor']; onChanged: () => void }) {
+export function TwoFactorSection(props: { twoFactor: Schemas['CredentialsOverview']['twoFactor']; passwordKind: PasswordKind; onChanged: () => void }) {
   const [setup, setSetup] = useState<Setup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [code, setCode] = useState('');
+  const [current, setCurrent] = useState('');
   const action = useAction();
 
   const begin = () =>
@@ -29,9 +31,10 @@ export function TwoFactorSection(props: { twoFactor: Schemas['CredentialsOvervie
   function enable(event: Event) {
     event.preventDefault();
     void action.run(async () => {
-      const answer = await call(api.POST('/api/auth/2fa/totp/enable', { body: { code: code.trim() } }));
+      const answer = await call(api.POST('/api/auth/2fa/totp/enable', { body: { code: code.trim(), ...proofFields(props.passwordKind, current) } }));
       setSetup(null);
       setCode('');
+      setCurrent('');
       setCodes(answer.recoveryCodes);
       props.onChanged();
     });
@@ -73,6 +76,7 @@ export function TwoFactorSection(props: { twoFactor: Schemas['CredentialsOvervie
             </dd>
           </dl>
           <Field label="Code from the app" autocomplete="one-time-code" inputMode="numeric" required maxLength={32} value={code} onValue={setCode} error={issueFor(action.error, 'code')} />
+          <RecentSignInProof kind={props.passwordKind} value={current} onValue={setCurrent} error={issueFor(action.error, 'currentPassword')} />
           <SubmitButton busy={action.busy}>Turn on two-factor authentication</SubmitButton>
           <button type="button" class="button-quiet" onClick={() => setSetup(null)}>
             Cancel

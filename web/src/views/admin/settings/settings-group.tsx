@@ -44,7 +44,9 @@ export function SettingsGroup(props: { group: string; settings: Setting[]; onSav
     setBusy(true);
     try {
       const answer = await call(api.PATCH('/api/admin/settings/{group}', { params: { path: { group: props.group } }, body: changes }));
-      props.onSaved(`Saved ${props.group}: ${answer.changes.map((change) => change.key).join(', ') || 'no value changed'}.`);
+      // An OAuth2 instance that now trusts another provider stops signing in its bound identities: say so.
+      const warnings = answer.oauth2IssuerChanges.map((change) => ` Warning: ${change.message}.`).join('');
+      props.onSaved(`Saved ${props.group}: ${answer.changes.map((change) => change.key).join(', ') || 'no value changed'}.${warnings}`);
     } catch (caught) {
       const error = asApiError(caught);
       setFailure(error);

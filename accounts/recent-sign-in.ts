@@ -1,0 +1,61 @@
+import type pg from 'pg';
+import { AppError } from '../errors/app-error.js';
+import { findPassword } from './credentials.js';
+import { verifyPassword } from './methods/argon2.js';
+import type { SignInGuard } from './sign-in-guard.js';
+import { usernameKey } from './username.js';
+
+/**
+ * Proof that the person behind a session is the account's owner now, not whoever holds an old
+ * or stolen access token: what turning on TOTP, adding a passkey and binding an OAuth2
+ * identity need (each would let a token thief lock the owner out), as changing the password
+ * does. The proof is a session that signed in within RECENT_SIGN_IN_MINUTES, or, for an
+ * account with an Argon2id password, that password (so it need not sign in again). Changing
+ * the password itself is stricter for such accounts: it always wants the current one
+ * (accounts/methods/password-change.ts).
+ */
+export const RECENT_SIGN_IN_MINUTES = 10;
+
+export interface SessionUser {
+  userId: string;
+  username: string;
+  sessionId: string;
+}
+
+export interface RecentSignInProof {
+  currentPassword?: string;
+}
+
+export class RecentSignIn {
+  constructor(private readonly deps: { pool: pg.Pool; guard: SignInGuard }) {}
+
+  /** `action` completes "sign in again to ...", e.g. "add a passkey". */
+  async prove(user: SessionUser, proof: RecentSignInProof, client: { ip: string }, action: string): Promise<void> {
+    const stored = await findPassword(this.deps.pool, user.userId);
+    if (stored?.kind === 'argon2' && proof.currentPassword !== undefined) {
+      return this.checkPassword(user, stored.secret, proof.currentPassword, client);
+    }
+    await this.requireRecent(user, action, stored?.kind === 'argon2' ? ', or send the current password (currentPassword)' : '');
+  }
+
+  /** The session signed in within RECENT_SIGN_IN_MINUTES (what an OPAQUE re-registration needs). */
+  async requireRecent(user: SessionUser, action: string, alternative = ''): Promise<void> {
+    const { rows } = await this.deps.pool.query<{ recent: boolean }>(
+      'SELECT created_at > now() - make_interval(mins => $2) AS recent FROM sessions WHERE id = $1',
+      [user.sessionId, RECENT_SIGN_IN_MINUTES],
+    );
+    if (!rows[0]?.recent) {
+      throw new AppError('unauthenticated', `sign in again to ${action} (a sign-in within the last ${RECENT_SIGN_IN_MINUTES} minutes is needed)${alternative}`);
+    }
+  }
+
+  /** The Argon2id password `secret` is `password`; counted like sign-in attempts, so a token thief gets no password oracle. */
+  async checkPassword(user: SessionUser, secret: string, password: string, client: { ip: string }): Promise<void> {
+    const key = usernameKey(user.username);
+    await this.deps.guard.before(key, client.ip);
+    if (!(await verifyPassword(secret, password))) {
+      await this.deps.guard.failed(key, client.ip);
+      throw new AppError('unauthenticated', 'the current password is wrong', [{ key: 'currentPassword', message: 'is wrong' }]);
+    }
+  }
+}

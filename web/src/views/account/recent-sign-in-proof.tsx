@@ -1,0 +1,32 @@
+import type { Schemas } from '../../api/types.js';
+import { Field } from '../../ui/field.js';
+
+/**
+ * The recent-sign-in proof the server wants before the password changes or a new way in or a
+ * second factor is added (accounts/recent-sign-in.ts): an account with a direct-transport
+ * (argon2) password types it; any other account must have signed in within 10 minutes, which
+ * the page can only say. `required`: the password change, which always wants it.
+ */
+export type PasswordKind = Schemas['CredentialsOverview']['password'];
+
+export function RecentSignInProof(props: { kind: PasswordKind; value: string; onValue: (value: string) => void; error: string | undefined; required?: boolean }) {
+  if (props.kind !== 'argon2') return <p class="muted">For your safety this works within 10 minutes of signing in; sign in again if it is refused.</p>;
+  return (
+    <Field
+      label="Current password"
+      type="password"
+      autocomplete="current-password"
+      required={props.required === true}
+      maxLength={1024}
+      value={props.value}
+      onValue={props.onValue}
+      error={props.error}
+      {...(props.required ? {} : { hint: 'Needed if you signed in more than 10 minutes ago.' })}
+    />
+  );
+}
+
+/** The body fields that carry the proof: the password when there is one to send. */
+export function proofFields(kind: PasswordKind, value: string): { currentPassword?: string } {
+  return kind === 'argon2' && value !== '' ? { currentPassword: value } : {};
+}
