@@ -181,8 +181,13 @@ export class RealtimeGateway {
         metrics: this.metrics,
         limits: this.limits,
         eventFrame: (event) => this.eventFrame(event),
-        onClose: (closed) => this.sessions.delete(closed),
+        onClose: (closed) => {
+          this.sessions.delete(closed);
+          release();
+        },
       });
+      const opened = session;
+      const release = this.deps.connections.hold(caller, (ending) => opened.close(CLOSE.sessionEnded, ending.message));
       this.sessions.add(session);
       this.metrics.accepted.inc();
       session.start();

@@ -3,13 +3,16 @@
  * message is a snapshot, or on resume a `resumed` marker followed by exactly the missed events;
  * then live events in seq order, filtered to what the member may see; a fresh snapshot whenever
  * the gateway may have missed events; and `ended` (then status OK) when the member leaves, is
- * kicked, banned or rejected, or the room is deleted. Cancelling the call closes the watch and
- * tells the room this connection is gone.
+ * kicked, banned or rejected, or the room is deleted. When the caller's session ends (sign-out,
+ * ban, password change: gateways/session-connections.ts) the call fails with UNAUTHENTICATED
+ * (PERMISSION_DENIED for a ban). Cancelling the call closes the watch and tells the room this
+ * connection is gone.
  */
 import { randomUUID } from 'node:crypto';
 import type * as grpc from '@grpc/grpc-js';
 import { AppError } from '../../../errors/app-error.js';
 import type { RoomWatcher, WatchEndReason } from '../../rooms/room-watch.js';
+import type { SessionConnections } from '../../session-connections.js';
 import type { GrpcCalls } from '../call.js';
 import type { RoomServiceHandlers } from '../gen/svc/v1/RoomService.js';
 import type { WatchEndReason__Output } from '../gen/svc/v1/WatchEndReason.js';
@@ -32,7 +35,7 @@ const END_REASON = {
  */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
-export function watchRoom(calls: GrpcCalls, watcher: RoomWatcher): RoomServiceHandlers['WatchRoom'] {
+export function watchRoom(calls: GrpcCalls, watcher: RoomWatcher, connections: SessionConnections): RoomServiceHandlers['WatchRoom'] {
   return calls.serverStream<WatchRoomRequest__Output, WatchRoomResponse>(async (call, ctx) => {
     const { roomId, afterSeq } = call.request;
     checkRoomId(roomId);
@@ -44,9 +47,11 @@ export function watchRoom(calls: GrpcCalls, watcher: RoomWatcher): RoomServiceHa
     });
     await new Promise<void>((resolve, reject) => {
       let done = false;
+      let release = (): void => undefined;
       const finish = (err?: unknown): void => {
         if (done) return;
         done = true;
+        release();
         void watch.close();
         if (err) reject(err);
         else resolve();
@@ -58,6 +63,8 @@ export function watchRoom(calls: GrpcCalls, watcher: RoomWatcher): RoomServiceHa
           finish(new AppError('limit_exceeded', 'the client reads the room events too slowly; watch again with after_seq'));
         }
       };
+      // A session that ends ends the stream: UNAUTHENTICATED, or PERMISSION_DENIED for a ban.
+      release = connections.hold(ctx.caller, (ending) => finish(new AppError(ending.code, ending.message)));
       call.once('cancelled', () => finish());
       call.once('close', () => finish());
       call.once('error', (err: grpc.ServiceError) => finish(err));
