@@ -1,8 +1,8 @@
 /**
  * When a session ends, the room sockets and WatchRoom streams it opened end too, on every
  * gateway (gateways/session-connections.ts, docs/2026-11-26-session-revocation.md). Two gateway
- * processes share one database and NATS: the change is made through the first, the connections
- * are held by the second.
+ * processes share one database and NATS: the change is made through the first (a bed in this
+ * process), the connections are held by the second (`svc serve --role gateway`, a child process).
  */
 import * as grpc from '@grpc/grpc-js';
 import test from 'ava';
@@ -10,14 +10,15 @@ import { connectGrpc, type SvcGrpc } from '../../gateways/grpc/client.js';
 import type { WatchRoomResponse__Output } from '../../gateways/grpc/gen/svc/v1/WatchRoomResponse.js';
 import { GrpcCallError } from '../../gateways/grpc/status.js';
 import { CLOSE } from '../../gateways/ws/protocol-constants.js';
-import type { RealtimeClient } from '../../gateways/ws/client.js';
+import { RealtimeClient, requestTicket } from '../../gateways/ws/client.js';
 import { uniqueIp } from '../fixtures/client-address.js';
 import { withDeadline } from '../fixtures/deadline.js';
-import { BED_PASSWORD, startGatewayBed, type GatewayBed, type Member } from './bed.js';
+import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../harness/replica.js';
+import { ALLOWED_ORIGIN, BED_PASSWORD, startGatewayBed, type GatewayBed, type Member } from './bed.js';
 import { createRoom, open, roomsOf, type Rooms } from './ws/fixtures.js';
 
 let first: GatewayBed;
-let second: GatewayBed;
+let second: Replica;
 let rooms: Rooms;
 let grpcSecond: SvcGrpc;
 const clients: RealtimeClient[] = [];
@@ -26,22 +27,30 @@ const clients: RealtimeClient[] = [];
 const WAIT_MS = 10_000;
 
 test.before(async () => {
-  first = await startGatewayBed('session_conns');
-  second = await startGatewayBed('session_conns_2', { databaseUrl: first.databaseUrl, roles: ['gateway'] });
+  // Both gateways sign with the same secrets, so a token from one is good on the other.
+  const secrets = await generatedSecrets();
+  first = await startGatewayBed('session_conns', { env: secrets });
+  const env = await replicaEnv(first.databaseUrl, secrets, {
+    SVC_NATS_SUBJECT_PREFIX: first.config.nats.subject_prefix,
+    SVC_SERVER_CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
+    SVC_SERVER_TRUST_PROXY: 'true',
+  });
+  second = await startReplica(['--role', 'gateway', '--replica-id', 'second-gateway'], env);
   rooms = await roomsOf(first);
-  grpcSecond = connectGrpc(second.grpcAddress);
+  grpcSecond = connectGrpc(`127.0.0.1:${env.SVC_GRPC_PORT}`);
   await first.set('user', { enableGuest: true });
 });
 test.after.always(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   grpcSecond?.close();
   await rooms?.close();
-  await second?.close();
+  await second?.process.terminate();
   await first?.close();
 });
 
 async function socketOnSecond(roomId: string, member: Member): Promise<RealtimeClient> {
-  const client = await open(second, roomId, member);
+  const ticket = await requestTicket(second.httpUrl, roomId, member.token, { 'x-forwarded-for': uniqueIp() });
+  const client = await RealtimeClient.connect({ url: second.httpUrl, roomId, ticket, origin: ALLOWED_ORIGIN });
   clients.push(client);
   return client;
 }
