@@ -31,6 +31,7 @@ interface Held {
 
 export class SessionConnections {
   private readonly bySession = new Map<string, Set<Held>>();
+  private readonly observers = new Set<(revocation: Revocation) => void>();
   private readonly sub: Subscription;
   private readonly unsubscribeSettings: () => void;
 
@@ -72,6 +73,14 @@ export class SessionConnections {
     return () => this.release(held);
   }
 
+  /** Calls `observer` with every revocation this gateway hears of (a cache of live sessions evicts with it). */
+  onRevoked(observer: (revocation: Revocation) => void): () => void {
+    this.observers.add(observer);
+    return () => {
+      this.observers.delete(observer);
+    };
+  }
+
   /** Connections held (for tests and metrics). */
   count(): number {
     let total = 0;
@@ -85,6 +94,13 @@ export class SessionConnections {
   }
 
   private revoke(revocation: Revocation): void {
+    for (const observer of this.observers) {
+      try {
+        observer(revocation);
+      } catch (err) {
+        this.logger.error({ err }, 'a session revocation observer failed');
+      }
+    }
     const ending = endingOf(revocation.reason);
     for (const [sessionId, entries] of [...this.bySession]) {
       for (const held of [...entries]) {
@@ -125,7 +141,8 @@ export class SessionConnections {
   }
 }
 
-function matches(revocation: Revocation, sessionId: string, caller: Caller): boolean {
+/** Whether a revocation ends the session `sessionId` of `caller`. */
+export function matches(revocation: Revocation, sessionId: string, caller: Caller): boolean {
   switch (revocation.scope) {
     case 'session':
       return revocation.sessionId === sessionId;
