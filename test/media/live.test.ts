@@ -292,6 +292,50 @@ test.serial('an open FLV connection is cut when its holder is kicked or signs ou
   }
 });
 
+test.serial('a co-host who is demoted, kicked or banned loses their stream key: the running publish is cut and a new one refused', async (t) => {
+  const owner = await a.signUp('cohost-owner');
+  const admin = await a.admin('cohost-admin');
+  /** A room of `owner` with a live item, and a co-host (room admin) holding a key of their own. */
+  const coHost = async (prefix: string) => {
+    const member = await a.signUp(prefix);
+    const { roomId, mediaId } = await liveRoom(owner);
+    t.is((await a.call('POST', `/api/rooms/${roomId}/join`, {}, member.token)).status, 200);
+    t.is((await a.call('PUT', `/api/rooms/${roomId}/members/${member.userId}/role`, { role: 'admin' }, owner.token)).status, 200);
+    const key = await streamKey(roomId, mediaId, member);
+    t.not(key.streamKey, (await streamKey(roomId, mediaId, owner)).streamKey, 'each publisher has a key of their own');
+    return { member, roomId, mediaId, key, socket: await open(a, roomId, owner) };
+  };
+  const demoted = await coHost('cohost-demoted');
+  const kicked = await coHost('cohost-kicked');
+  const banned = await coHost('cohost-banned');
+  const losses: Array<[typeof demoted, () => Promise<number>]> = [
+    [demoted, async () => (await a.call('PUT', `/api/rooms/${demoted.roomId}/members/${demoted.member.userId}/role`, { role: 'member' }, owner.token)).status],
+    [kicked, async () => (await a.call('POST', `/api/rooms/${kicked.roomId}/members/${kicked.member.userId}/kick`, undefined, owner.token)).status],
+    [banned, async () => (await a.call('POST', `/api/admin/users/${banned.member.userId}/ban`, {}, admin.token)).status],
+  ];
+  const publishers = losses.map(([host]) => publish(host.key.url));
+  try {
+    for (const [host, lose] of losses) {
+      await host.socket.waitForEvent((m) => m.event.type === 'live', 15_000);
+      t.is(await lose(), 200);
+    }
+    for (const [index, [host]] of losses.entries()) {
+      const ended = await withDeadline(publishers[index]!.exited, 20_000, `the publish of ${host.member.username} to be cut`);
+      t.not(ended.code, 0, `${host.member.username}: ffmpeg was cut`);
+      await host.socket.waitForEvent((m) => m.event.type === 'live' && (m.event as { online: boolean }).online === false, 15_000);
+    }
+    for (const [host] of losses) {
+      const again = publish(host.key.url);
+      publishers.push(again);
+      t.not((await withDeadline(again.exited, 20_000, 'a refused publish to end')).code, 0, `${host.member.username}: the key no longer publishes`);
+      t.deepEqual(await liveOnline(host.roomId, owner), []);
+    }
+  } finally {
+    await Promise.all(publishers.map((p) => p.stop()));
+    for (const [host] of losses) await host.socket.close();
+  }
+});
+
 test('the live provider plays through signed /media/live URLs, FLV first', async (t) => {
   const info = await liveProvider.play!(
     { id: 'm1', title: 'x', url: 'live:m1', provider: 'live', headers: {}, subtitles: [], live: true, proxy: false, addedBy: 'u', addedAt: 0 },
