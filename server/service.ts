@@ -12,6 +12,7 @@ import { purgeExpiredCommands } from '../actors/runtime/command-log.js';
 import { ActorHost } from '../actors/runtime/host.js';
 import { Accounts } from '../accounts/accounts.js';
 import { natsRevocationPublisher } from '../accounts/sessions/revocation.js';
+import { ConnectionCap } from '../gateways/connection-cap.js';
 import { SessionConnections } from '../gateways/session-connections.js';
 import { purgeCodes } from '../accounts/email/codes.js';
 import { createMailer } from '../mail/mailer.js';
@@ -267,6 +268,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         feeds,
         watcher: new RoomWatcher(feeds, rooms, settings, logger),
         connections: sessionConnections,
+        connectionCap: new ConnectionCap(),
         ...(sliceCache ? { sliceCache } : {}),
         live: livestreams.live,
         media,
