@@ -16,6 +16,7 @@ import { RateLimits } from './rate-limits.js';
 import { Registration, type ReviewStarter } from './registration.js';
 import { SecretBox } from './secret-box.js';
 import { AccessTokens } from './sessions/access-tokens.js';
+import type { RevocationPublisher } from './sessions/revocation.js';
 import { SessionStore } from './sessions/session-store.js';
 import { RecentSignIn } from './recent-sign-in.js';
 import { SignInGuard } from './sign-in-guard.js';
@@ -44,6 +45,8 @@ export interface AccountsDeps {
   publicUrl?: string;
   /** Key prefix in Redis (login state, challenges, rate limits). */
   redisPrefix?: string;
+  /** Announces revoked sessions to every gateway (NATS); without it nothing open is closed. */
+  revocations?: RevocationPublisher;
 }
 
 export class Accounts {
@@ -71,7 +74,7 @@ export class Accounts {
     const prefix = deps.redisPrefix ?? 'svc';
     this.box = new SecretBox([config.credential_encryption_key, ...config.credential_encryption_previous_keys]);
     this.tokens = new AccessTokens({ current: config.jwt.secret, previous: config.jwt.previous_secrets }, config.jwt.access_token_ttl_seconds);
-    this.sessions = new SessionStore(pool, config.auth.refresh_token_ttl_days * 86_400_000);
+    this.sessions = new SessionStore(pool, config.auth.refresh_token_ttl_days * 86_400_000, deps.revocations);
     this.limits = new RateLimits(redis, `${prefix}:rl`);
     const guard = new SignInGuard(this.limits);
     this.registration = new Registration({ pool, box: this.box, settings, reviews: deps.reviews, reviewTtlMs: config.auth.review_ttl_hours * 3_600_000 });

@@ -19,7 +19,8 @@ import { parseUsername, type Username } from './username.js';
  * also take the `serviceRoles` lock, so the last active root cannot be removed by two changes
  * racing each other.
  *
- * A ban takes effect at once: the sessions are revoked in the ban's transaction, and every
+ * A ban takes effect at once: the sessions are revoked in the ban's transaction (and announced
+ * to every gateway after it, which closes what they opened: accounts/sessions/revocation.ts), and every
  * request re-reads its session and user (`SessionStore.resolve`), every refresh re-checks the
  * user's state (`SessionStore.rotate`) and every sign-in refuses a banned user (`SignIn`).
  */
@@ -89,12 +90,14 @@ export class UserAdmin {
     checkPassword(password, found.username);
     // Hashed before the transaction: ~30 ms of CPU is not spent holding the row lock.
     const secret = await hashPassword(password);
-    return withTransaction(this.deps.pool, async (db) => {
+    const change = await withTransaction(this.deps.pool, async (db) => {
       const target = await lockUser(db, found.id);
       await setPassword(db, target.id, 'argon2', secret);
       const revokedSessions = await this.deps.sessions.revokeAll(db, target.id, OPERATOR_RESET_REVOKE_REASON);
       return { user: target, changed: true, revokedSessions };
     });
+    this.deps.sessions.announce({ scope: 'user', userId: change.user.id, reason: 'operator_reset' });
+    return change;
   }
 
   /**
@@ -124,8 +127,8 @@ export class UserAdmin {
     });
   }
 
-  private changeState(actor: AdminActor, ref: string, state: UserState): Promise<UserChange> {
-    return withTransaction(this.deps.pool, async (db) => {
+  private async changeState(actor: AdminActor, ref: string, state: UserState): Promise<UserChange> {
+    const change = await withTransaction(this.deps.pool, async (db): Promise<UserChange> => {
       await lockServiceRoles(db);
       const acting = await actingRole(db, actor);
       const target = await lockUser(db, ref);
@@ -140,6 +143,8 @@ export class UserAdmin {
       const revokedSessions = state === 'banned' ? await this.deps.sessions.revokeAll(db, target.id, BAN_REVOKE_REASON) : 0;
       return { user, changed: true, revokedSessions };
     });
+    if (state === 'banned') this.deps.sessions.announce({ scope: 'user', userId: change.user.id, reason: 'banned' });
+    return change;
   }
 }
 

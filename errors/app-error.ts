@@ -10,7 +10,7 @@ export interface FieldIssue {
 }
 
 export interface AppErrorOptions {
-  /** For `rate_limited`: when the caller may try again (HTTP `Retry-After`). */
+  /** For `rate_limited` (and `limit_exceeded` of a cap that frees up): when the caller may try again (HTTP `Retry-After`). */
   retryAfterSeconds?: number;
   cause?: unknown;
 }

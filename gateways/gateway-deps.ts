@@ -18,6 +18,8 @@ import type { RoomClient } from './rooms/room-client.js';
 import type { LiveDeps } from './rtmp/live-deps.js';
 import type { RoomFeeds } from './rooms/room-feed.js';
 import type { RoomWatcher } from './rooms/room-watch.js';
+import type { ConnectionCap } from './connection-cap.js';
+import type { SessionConnections } from './session-connections.js';
 
 export interface GatewayDeps {
   config: StartupConfig;
@@ -33,6 +35,10 @@ export interface GatewayDeps {
   feeds: RoomFeeds;
   /** Opens a connection's watch of a room (presence, snapshot or resume, filtered events). */
   watcher: RoomWatcher;
+  /** The long-lived connections held here by session: they end when their session does. */
+  connections: SessionConnections;
+  /** Room sockets and WatchRoom streams per user in this process. */
+  connectionCap: ConnectionCap;
   /** Review workflows; without them the admin review endpoints answer `unavailable`. */
   reviews?: ReviewClient;
   /** Stream keys, the live registry and this replica's RTMP ingest; without it the live endpoints answer `unavailable`. */

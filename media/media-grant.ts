@@ -1,9 +1,11 @@
 /**
  * Signed grants in media URLs. A browser's media element cannot send a bearer token, so every
  * URL this service hands out for media (proxied files, HLS playlists and segments, livestream
- * playback) carries a grant: who (user) may read what (room, item, and the resource within it)
- * until when, sealed with an HMAC. A grant for one user, item or resource does not verify for
- * another, and none verifies after `expiresAt`.
+ * playback) carries a grant: who (user, and the session that asked) may read what (room, item,
+ * and the resource within it) until when, sealed with an HMAC. A grant for one user, item or
+ * resource does not verify for another, and none verifies after `expiresAt`. The gateways also
+ * refuse a grant whose session has ended (gateways/media/grant-sessions.ts), so a sign-out or
+ * ban stops playback long before the grant expires.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors/app-error.js';
@@ -11,6 +13,8 @@ import { AppError } from '../errors/app-error.js';
 export interface MediaGrant {
   roomId: string;
   userId: string;
+  /** The session the link was handed to: the link works only while it is live. */
+  sessionId: string;
   mediaId: string;
   /**
    * What within the item: '' for the item itself, or a sub-resource such as an HLS segment's
@@ -32,7 +36,7 @@ export class MediaGrants {
   /** A URL-safe token (base64url payload, ".", base64url MAC). */
   sign(grant: MediaGrant): string {
     const payload = Buffer.from(
-      JSON.stringify([grant.roomId, grant.userId, grant.mediaId, grant.resource, Math.floor(grant.expiresAt / 1000)]),
+      JSON.stringify([grant.roomId, grant.userId, grant.mediaId, grant.resource, Math.floor(grant.expiresAt / 1000), grant.sessionId]),
     ).toString('base64url');
     return `${payload}.${this.mac(payload)}`;
   }
@@ -48,9 +52,10 @@ export class MediaGrants {
       throw new AppError('forbidden', 'the media link is not valid');
     }
     const fields: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
-    if (!Array.isArray(fields) || fields.length !== 5) throw new AppError('forbidden', 'the media link is damaged');
-    const [roomId, userId, mediaId, resource, expSeconds] = fields as [string, string, string, string, number];
-    const grant: MediaGrant = { roomId, userId, mediaId, resource, expiresAt: expSeconds * 1000 };
+    // Links from before grants named a session (five fields) are refused: the player asks the room for new ones.
+    if (!Array.isArray(fields) || fields.length !== 6) throw new AppError('forbidden', 'the media link is damaged or outdated; ask the room for a new one');
+    const [roomId, userId, mediaId, resource, expSeconds, sessionId] = fields as [string, string, string, string, number, string];
+    const grant: MediaGrant = { roomId, userId, sessionId, mediaId, resource, expiresAt: expSeconds * 1000 };
     if (grant.expiresAt <= now) throw new AppError('forbidden', 'the media link has expired; ask the room for a new one');
     return grant;
   }

@@ -3,7 +3,7 @@
  * provider that serves the bytes itself (livestreams) answers on its own (`play`). Otherwise
  * the provider's proxy policy and the item's switch decide: unproxied, the member gets the
  * upstream URL and the headers it must send; proxied, a signed `/media/proxy/...` URL for this
- * member and item that works until the grant expires, and only while the operator's switch
+ * member, session and item that works until the grant expires or the session ends, and only while the operator's switch
  * (`proxy.movieProxy`, or `proxy.liveProxy` for live items) is on.
  */
 import type { MediaItem } from '../actors/room/model.js';
@@ -28,11 +28,19 @@ export function isProxied(provider: MediaProvider, item: MediaItem): boolean {
   return provider.proxy === 'required' || (provider.proxy === 'optional' && item.proxy);
 }
 
-export async function playInfoFor(deps: PlayInfoDeps, roomId: string, userId: string, item: MediaItem, provider: MediaProvider): Promise<PlayInfo> {
+/** `holder`: the member's subject (user id, or a guest's id) and the session asking. */
+export async function playInfoFor(
+  deps: PlayInfoDeps,
+  roomId: string,
+  holder: { userId: string; sessionId: string },
+  item: MediaItem,
+  provider: MediaProvider,
+): Promise<PlayInfo> {
   const now = (deps.now ?? Date.now)();
+  const { userId, sessionId } = holder;
   const grant = (resource: string): { token: string; expiresAt: number } => {
     const expiresAt = now + deps.grantTtlMs;
-    return { token: deps.grants.sign({ roomId, userId, mediaId: item.id, resource, expiresAt }), expiresAt };
+    return { token: deps.grants.sign({ roomId, userId, sessionId, mediaId: item.id, resource, expiresAt }), expiresAt };
   };
   if (provider.play) return provider.play(item, { roomId, userId, grant });
 

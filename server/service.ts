@@ -11,6 +11,9 @@ import { ActorEvents } from '../actors/runtime/events.js';
 import { purgeExpiredCommands } from '../actors/runtime/command-log.js';
 import { ActorHost } from '../actors/runtime/host.js';
 import { Accounts } from '../accounts/accounts.js';
+import { natsRevocationPublisher } from '../accounts/sessions/revocation.js';
+import { ConnectionCap } from '../gateways/connection-cap.js';
+import { SessionConnections } from '../gateways/session-connections.js';
 import { purgeCodes } from '../accounts/email/codes.js';
 import { createMailer } from '../mail/mailer.js';
 import { natsNotificationPublisher } from '../notifications/publisher.js';
@@ -122,6 +125,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       reviews,
       mailer,
       publicUrl: config.server.public_url || config.webauthn.rp_origin,
+      revocations: natsRevocationPublisher(connections.nats, config.nats.subject_prefix, logger),
     });
 
     if (roles.includes('worker')) {
@@ -238,6 +242,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       const events = new ActorEvents(connections.nats, config.nats.subject_prefix, logger);
       const feeds = new RoomFeeds(events, connections.nats, logger);
       stops.push(() => Promise.resolve(feeds.close()));
+      const sessionConnections = new SessionConnections(connections.nats, config.nats.subject_prefix, accounts.sessions, settings, logger);
+      stops.push(() => Promise.resolve(sessionConnections.close()));
       const livestreams = await startLivestreams({
         config,
         pool: connections.pool,
@@ -262,6 +268,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         events,
         feeds,
         watcher: new RoomWatcher(feeds, rooms, settings, logger),
+        connections: sessionConnections,
+        connectionCap: new ConnectionCap(),
         ...(sliceCache ? { sliceCache } : {}),
         live: livestreams.live,
         media,

@@ -50,6 +50,7 @@ export class PasswordChange {
       await setPassword(db, user.userId, credential.kind, credential.secret);
       return this.deps.sessions.revokeAll(db, user.userId, 'password_changed', user.sessionId);
     });
+    this.deps.sessions.announce({ scope: 'user', userId: user.userId, keep: user.sessionId, reason: 'password_changed' });
     return { revokedSessions };
   }
 }

@@ -58,6 +58,7 @@ export class PasswordReset {
       await setPassword(db, user.id, credential.kind, credential.secret);
       await this.deps.sessions.revokeAll(db, user.id, 'password_reset');
     });
+    this.deps.sessions.announce({ scope: 'user', userId: user.id, reason: 'password_reset' });
   }
 
   private async accountOf(input: { email: string; code: string }, client: { ip: string }): Promise<{ codeId: string; user: { id: string; username: string } }> {

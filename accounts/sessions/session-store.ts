@@ -4,6 +4,7 @@ import { AppError } from '../../errors/app-error.js';
 import { withTransaction } from '../../store/transaction.js';
 import type { Caller, ServiceRole } from '../model.js';
 import { isUuid } from '../users.js';
+import type { Revocation, RevocationPublisher, RevocationReason } from './revocation.js';
 
 /**
  * Server-side sessions and their refresh tokens. A session is one sign-in on one device; each
@@ -52,6 +53,8 @@ export class SessionStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly ttlMs: number,
+    /** Tells every gateway which sessions ended; without it (tests of the store alone) nothing is announced. */
+    private readonly revocations?: RevocationPublisher,
   ) {}
 
   async create(session: NewSession): Promise<IssuedSession> {
@@ -106,7 +109,8 @@ export class SessionStore {
       await client.query('UPDATE sessions SET last_used_at = now(), expires_at = $2 WHERE id = $1', [sessionId, expiresAt]);
       return { kind: 'ok' as const, session: { sessionId, refreshToken: next, expiresAt, userId: row.user_id, guestName: row.guest_name } };
     });
-    // The revocation above must commit, so reuse is reported after the transaction.
+    // The revocation above must commit, so reuse is reported (and announced) after the transaction.
+    if (outcome.kind === 'reused') this.announce({ scope: 'session', sessionId, reason: 'refresh_reuse' });
     if (outcome.kind === 'reused') throw new AppError('unauthenticated', 'refresh token was already used; the session is revoked, sign in again');
     if (outcome.kind === 'invalid') throw invalidRefresh();
     return outcome.session;
@@ -147,18 +151,34 @@ export class SessionStore {
     }));
   }
 
-  /** Revokes one session; with `userId`, only if it is that user's. Returns whether one was live. */
-  async revoke(sessionId: string, reason: string, userId?: string): Promise<boolean> {
+  /**
+   * Revokes one session; with `userId`, only if it is that user's. Returns whether one was live.
+   * `reason` is stored, `ended` what its open connections are told (announced after the commit).
+   */
+  async revoke(sessionId: string, reason: string, ended: RevocationReason, userId?: string): Promise<boolean> {
     if (!isUuid(sessionId)) return false;
     const { rowCount } = await this.pool.query(
       `UPDATE sessions SET revoked_at = now(), revoke_reason = $2
         WHERE id = $1 AND revoked_at IS NULL AND ($3::uuid IS NULL OR user_id = $3)`,
       [sessionId, reason, userId ?? null],
     );
-    return (rowCount ?? 0) > 0;
+    const revoked = (rowCount ?? 0) > 0;
+    if (revoked) this.announce({ scope: 'session', sessionId, reason: ended });
+    return revoked;
   }
 
-  /** Revokes every live session of a user, except `keep` (the caller's own, after a password change). */
+  /**
+   * Tells every gateway to end the connections of sessions that were revoked. Call it once the
+   * revocation has committed: a gateway that hears it earlier would find the session still live.
+   */
+  announce(revocation: Revocation): void {
+    this.revocations?.publish(revocation);
+  }
+
+  /**
+   * Revokes every live session of a user, except `keep` (the caller's own, after a password
+   * change), in the caller's transaction; `announce` it after the commit.
+   */
   async revokeAll(db: Pick<pg.Pool, 'query'>, userId: string, reason: string, keep?: string): Promise<number> {
     const { rowCount } = await db.query(
       `UPDATE sessions SET revoked_at = now(), revoke_reason = $2

@@ -51,7 +51,7 @@ export async function startGrpcServer(gateway: GatewayDeps, readiness: Readiness
   const rooms = new RoomCalls(gateway.rooms);
 
   server.addService(api.AuthService.service, authService(calls, gateway.accounts));
-  server.addService(api.RoomService.service, { ...roomService(calls, rooms, new RoomDirectory(gateway.pool), new RoomPasswordGuesses(gateway.redis)), WatchRoom: watchRoom(calls, gateway.watcher) });
+  server.addService(api.RoomService.service, { ...roomService(calls, rooms, new RoomDirectory(gateway.pool), new RoomPasswordGuesses(gateway.redis)), WatchRoom: watchRoom(calls, gateway.watcher, gateway.connections, gateway.connectionCap) });
   server.addService(api.MemberService.service, memberService(calls, rooms));
   server.addService(api.PlaylistService.service, playlistService(calls, rooms));
   server.addService(api.PlaybackService.service, playbackService(calls, rooms));

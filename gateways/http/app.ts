@@ -8,6 +8,7 @@ import type { ReviewClient } from '../../workflows/review-client.js';
 import type { ReviewLink } from '../../workflows/review-link.js';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { mediaCors } from '../media/media-cors.js';
+import { GrantSessions } from '../media/grant-sessions.js';
 import { MemberItems } from '../media/member-items.js';
 import { mediaProxyRoutes } from '../media/proxy-routes.js';
 import { proxyTraffic } from '../media/proxy-metrics.js';
@@ -92,6 +93,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   if (gatewayDeps) app.use(mediaCors(gatewayDeps.settings));
   // Who may still read media links, remembered for the proxy and the livestream routes alike.
   const members = gatewayDeps ? new MemberItems(gatewayDeps.rooms) : undefined;
+  const grantSessions = gatewayDeps ? new GrantSessions(gatewayDeps.accounts.sessions, gatewayDeps.connections) : undefined;
   app.use(errorResponses());
   app.use(methodNotImplementedIsNotAllowed());
   // Outside the routers: it answers only what none of them did.
@@ -103,7 +105,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   const openapi = openApiRoutes();
   app.use(openapi.routes());
   // Outside /api, and answered before the web client's fallback could see these paths.
-  if (gatewayDeps?.media && members) {
+  if (gatewayDeps?.media && members && grantSessions) {
     const { media } = gatewayDeps;
     const proxy = new MediaProxy({
       client: media.client,
@@ -113,7 +115,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
       traffic: proxyTraffic(metrics.registry),
       ...(gatewayDeps.sliceCache ? { cache: gatewayDeps.sliceCache } : {}),
     });
-    const proxyRoutes = mediaProxyRoutes({ media, proxy, members, settings: gatewayDeps.settings });
+    const proxyRoutes = mediaProxyRoutes({ media, proxy, members, sessions: grantSessions, settings: gatewayDeps.settings });
     app.use(proxyRoutes.routes());
     app.use(proxyRoutes.allowedMethods());
   }
@@ -145,7 +147,9 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     }
     app.use(api.router.routes());
     app.use(api.router.allowedMethods());
-    if (gateway?.live && members) app.use(mediaLiveRoutes(gateway.live, gateway.settings, members).routes());
+    if (gateway?.live && members && grantSessions) {
+      app.use(mediaLiveRoutes(gateway.live, gateway.settings, { members, sessions: grantSessions, connections: gateway.connections, feeds: gateway.feeds }).routes());
+    }
   }
 
   return app;

@@ -1,6 +1,6 @@
 /**
  * `GET`/`HEAD /media/proxy/<token>[/<name>]`: the media proxy's HTTP side. It authorises (the
- * grant verifies and names this resource, the holder is still a member who may see the item,
+ * grant verifies and names this resource, its session is live, the holder is still a member who may see the item,
  * the operator's switch is on), then lets `MediaProxy` read upstream and streams its answer.
  * A client that goes away aborts the upstream read.
  */
@@ -14,12 +14,14 @@ import { isProxied } from '../../media/play-info.js';
 import type { MediaProxy } from '../../media/proxy/media-proxy.js';
 import type { SettingsReader } from '../../actors/room/permissions.js';
 import type { HttpContext, HttpState } from '../http/state.js';
+import type { GrantSessions } from './grant-sessions.js';
 import type { MemberItems } from './member-items.js';
 
 export interface ProxyRouteDeps {
   media: MediaServices;
   proxy: MediaProxy;
   members: MemberItems;
+  sessions: GrantSessions;
   settings: SettingsReader;
 }
 
@@ -27,6 +29,7 @@ export function mediaProxyRoutes(deps: ProxyRouteDeps): Router<HttpState> {
   const router = new Router<HttpState>();
   const handle = async (ctx: HttpContext): Promise<void> => {
     const grant = deps.media.grants.verify(String(ctx.params.token));
+    await deps.sessions.holder(grant);
     const item = await deps.members.item(grant.roomId, grant.userId, grant.mediaId);
     requireProxySwitch(deps.settings, item);
     const provider = deps.media.providers.require(item.provider);

@@ -64,10 +64,7 @@ export class MemberLens {
 
   /** The reason the event ends this member's watch, if it does. */
   endsWatch(event: RoomEvent): WatchEndReason | undefined {
-    if (event.type === 'room.deleted') return 'room_deleted';
-    if (event.type === 'member.left' && event.userId === this.userId) return event.reason;
-    if (event.type === 'member.banned' && event.member.userId === this.userId) return 'banned';
-    return undefined;
+    return endsMembership(event, this.userId);
   }
 
   private follow(event: RoomEvent): void {
@@ -78,6 +75,14 @@ export class MemberLens {
       this.role = event.member.status === 'active' ? event.member.role : null;
     }
   }
+}
+
+/** The reason the event ends `userId`'s membership (left, kicked, banned, rejected, room deleted), if it does. */
+export function endsMembership(event: RoomEvent, userId: string): WatchEndReason | undefined {
+  if (event.type === 'room.deleted') return 'room_deleted';
+  if (event.type === 'member.left' && event.userId === userId) return event.reason;
+  if (event.type === 'member.banned' && event.member.userId === userId) return 'banned';
+  return undefined;
 }
 
 /** `member.*` events about a user reach that user whatever their permissions (a kicked member learns it). */

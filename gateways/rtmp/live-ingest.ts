@@ -6,17 +6,25 @@
  * the live registry, and its item goes on air in the room (`live.status`, sent as the
  * service). Every REGISTRY_REFRESH_MS each stream re-announces itself to the registry and the
  * room (the room forgets an item whose announcements stop) and checks its key still stands;
- * a key rotated through any replica is checked at once through a NATS notice. RTMP playback
- * is not offered: viewers use `/media/live/...` with a signed grant.
+ * a key rotated through any replica is checked at once through a NATS notice. A key is its
+ * holder's: a publish is accepted only while the holder's account is active and the room says
+ * the holder may publish to the item (`live.authorize` as the holder), and a running one is
+ * checked again at every refresh and at once when the room's membership or permissions change
+ * (its events) or the holder's account is banned (the session revocation notice), so a co-host
+ * who is kicked, banned or demoted is cut. RTMP playback is not offered: viewers use
+ * `/media/live/...` with a signed grant.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { NatsConnection, Subscription } from 'nats';
+import { ROOM_ACTOR_TYPE, type RoomEvent } from '../../actors/room/index.js';
+import { ActorEvents } from '../../actors/runtime/events.js';
 import { decode, encode } from '../../actors/runtime/wire.js';
+import { parseRevocation, revocationSubject } from '../../accounts/sessions/revocation.js';
 import { isAppError } from '../../errors/app-error.js';
 import { RTMP_APP } from '../../media/live/publish-url.js';
-import type { StreamKeys, StreamTarget } from '../../media/live/stream-keys.js';
+import type { KeyHolding, StreamKeys, StreamTarget } from '../../media/live/stream-keys.js';
 import type { Logger } from '../../observability/logger.js';
 import type { RoomClient } from '../rooms/room-client.js';
 import { HlsTransmuxer } from './hls-transmuxer.js';
@@ -62,6 +70,10 @@ export function targetId(target: StreamTarget): string {
 interface Publish {
   session: NmsRtmpSession;
   stream: LiveStream | undefined;
+  /** The key's holder, whose right to publish the stream lives on. */
+  holder: string;
+  /** Stops following the room's events. */
+  unfollow?: () => void;
   /** Set when the publish was accepted and is being set up, or ended. */
   closed: boolean;
 }
@@ -72,12 +84,16 @@ export class LiveIngest {
   private readonly publishes = new Map<string, Publish>();
   private refreshTimer: NodeJS.Timeout | undefined;
   private subscription: Subscription | undefined;
+  private revocations: Subscription | undefined;
+  /** The rooms of running publishes: their events may take a holder's right away. */
+  private readonly roomEvents: ActorEvents;
   private stopped = false;
   /** The port actually bound (rtmp.port 0 picks a free one). */
   port = 0;
 
   private constructor(private readonly options: LiveIngestOptions) {
     this.server = createServer((socket) => this.onConnection(socket));
+    this.roomEvents = new ActorEvents(options.nats, options.subjectPrefix, options.logger);
   }
 
   static async start(options: LiveIngestOptions): Promise<LiveIngest> {
@@ -99,6 +115,17 @@ export class LiveIngest {
         const target = decode(msg.data) as StreamTarget;
         const publish = ingest.publishes.get(targetId(target));
         if (publish?.stream) void ingest.recheck(publish.stream);
+      },
+    });
+    // A banned account's publishes end at once (the refresh would end them within seconds anyway).
+    ingest.revocations = options.nats.subscribe(revocationSubject(options.subjectPrefix), {
+      callback: (err, msg) => {
+        if (err) return;
+        const revocation = parseRevocation(msg.data);
+        if (revocation?.scope !== 'user' || revocation.reason !== 'banned') return;
+        for (const publish of ingest.publishes.values()) {
+          if (publish.stream && publish.holder === revocation.userId) void ingest.recheck(publish.stream);
+        }
       },
     });
     ingest.refreshTimer = setInterval(() => void ingest.refresh(), REGISTRY_REFRESH_MS);
@@ -153,7 +180,7 @@ export class LiveIngest {
     };
     if (this.stopped) return refuse('the server is stopping');
     if (app !== RTMP_APP) return refuse(`unknown application "${app.slice(0, 64)}" (publish to /${RTMP_APP}/<stream key>)`);
-    let target: StreamTarget | null;
+    let target: KeyHolding | null;
     try {
       target = await keys.lookup(key);
     } catch (err) {
@@ -162,16 +189,21 @@ export class LiveIngest {
     if (!target) return refuse('unknown or revoked stream key');
     const id = targetId(target);
     if (this.publishes.has(id)) return refuse('this item is already being published', { ...target });
-    const publish: Publish = { session, stream: undefined, closed: false };
+    const publish: Publish = { session, stream: undefined, closed: false, holder: target.holder };
     this.publishes.set(id, publish);
     try {
+      const refusal = await this.holderRefusal(target);
+      if (refusal !== undefined) {
+        this.publishes.delete(id);
+        return refuse(refusal, { ...target });
+      }
       const elsewhere = await registry.find(target);
       if (elsewhere && elsewhere.replicaId !== this.options.replicaId) {
         this.publishes.delete(id);
         return refuse('this item is already being published to another replica', { ...target, replica: elsewhere.replicaId });
       }
       const hls = await HlsTransmuxer.start(join(this.options.dir, createHash('sha256').update(id).digest('hex').slice(0, 32)), logger);
-      const stream = new LiveStream(target, key, hls);
+      const stream = new LiveStream({ roomId: target.roomId, mediaId: target.mediaId }, key, hls);
       for (const packet of pending.splice(0)) stream.push(packet);
       publish.stream = stream;
       holder.stream = stream;
@@ -179,6 +211,7 @@ export class LiveIngest {
         await this.end(target, 'the publisher left during setup');
         return;
       }
+      publish.unfollow = this.follow(stream, target.holder);
       logger.info({ ...target }, 'RTMP publish started');
       await this.announce(stream, true);
     } catch (err) {
@@ -195,6 +228,7 @@ export class LiveIngest {
     if (!publish || publish.closed) return;
     publish.closed = true;
     this.publishes.delete(id);
+    publish.unfollow?.();
     publish.session.socket.destroy();
     const stream = publish.stream;
     if (!stream) return;
@@ -231,17 +265,53 @@ export class LiveIngest {
     }
   }
 
-  /** Ends the stream when its key was rotated or revoked (the item or room removed). */
+  /**
+   * Ends the stream when its key was rotated or revoked (the item or room removed), or its
+   * holder may no longer publish (banned account; kicked, banned or without
+   * `publish_livestream` in the room).
+   */
   private async recheck(stream: LiveStream): Promise<boolean> {
-    let now: StreamTarget | null;
+    let now: KeyHolding | null;
     try {
       now = await this.options.keys.lookup(stream.streamKey);
     } catch {
       return true; // The database is unreachable: keep streaming, check again later.
     }
-    if (now && targetId(now) === targetId(stream.target)) return true;
-    await this.end(stream.target, 'its stream key was rotated or revoked');
+    if (!now || targetId(now) !== targetId(stream.target)) {
+      await this.end(stream.target, 'its stream key was rotated or revoked');
+      return false;
+    }
+    const refusal = await this.holderRefusal(now);
+    if (refusal === undefined) return true;
+    await this.end(stream.target, refusal);
     return false;
+  }
+
+  /** Why the key's holder may not publish to its item now; undefined when they may (or the room cannot answer now). */
+  private async holderRefusal(holding: KeyHolding): Promise<string | undefined> {
+    if (!holding.holderActive) return 'the stream key holder\'s account is banned';
+    try {
+      await this.options.rooms.sendAsMember(holding.roomId, { kind: 'live.authorize', mediaId: holding.mediaId }, holding.holder);
+      return undefined;
+    } catch (err) {
+      if (isAppError(err) && (err.code === 'forbidden' || err.code === 'not_found' || err.code === 'invalid_argument')) {
+        return `the stream key holder may no longer publish to this item: ${err.message}`;
+      }
+      // Unreachable room: keep the decision for the next check rather than cut a stream for an outage.
+      this.options.logger.warn({ err, roomId: holding.roomId }, 'could not ask the room whether the stream key holder may publish');
+      return undefined;
+    }
+  }
+
+  /** Checks the stream again when the room's members or permissions change. */
+  private follow(stream: LiveStream, holder: string): () => void {
+    return this.roomEvents.subscribe<RoomEvent>(ROOM_ACTOR_TYPE, stream.target.roomId, ({ event }) => {
+      const about =
+        event.type === 'room.updated' ||
+        (event.type === 'member.left' && event.userId === holder) ||
+        ((event.type === 'member.banned' || event.type === 'member.updated') && event.member.userId === holder);
+      if (about) void this.recheck(stream);
+    });
   }
 
   private async refresh(): Promise<void> {
@@ -256,6 +326,7 @@ export class LiveIngest {
     this.stopped = true;
     clearInterval(this.refreshTimer);
     this.subscription?.unsubscribe();
+    this.revocations?.unsubscribe();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       for (const socket of this.sockets) socket.destroy();

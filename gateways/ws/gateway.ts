@@ -5,8 +5,9 @@
  *
  * Everything that can refuse a connection happens before the upgrade, and a refusal is an
  * HTTP response in the API's error shape written on the raw socket (R1): the path (404), the
- * handshake and protocol list (400), the origin (403), the credentials (401), the membership
- * (403, or the room's 404). The membership check is the watch's opening itself
+ * handshake and protocol list (400), the origin (403), the credentials (401), the user's
+ * connection cap (429 with Retry-After: gateways/connection-cap.ts), the membership (403, or
+ * the room's 404). The membership check is the watch's opening itself
  * (`presence.enter`), so an accepted socket starts with what that answered.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -42,6 +43,15 @@ export interface RealtimeGatewayOptions {
   livenessIntervalMs?: number;
   maxCommandsInFlight?: number;
   slowCloseGraceMs?: number;
+}
+
+/** An upgrade that passed every check before the room's. */
+interface Admitted {
+  request: UpgradeRequest;
+  caller: Caller;
+  version: string;
+  requestId: string;
+  log: GatewayDeps['logger'];
 }
 
 export class RealtimeGateway {
@@ -144,8 +154,27 @@ export class RealtimeGateway {
     req: IncomingMessage,
     socket: Duplex,
     head: Buffer,
-    admitted: { request: UpgradeRequest; caller: Caller; version: string; requestId: string; log: GatewayDeps['logger'] },
+    admitted: Admitted,
   ): Promise<void> {
+    const { caller } = admitted;
+    // Refused (429) before the room is asked: a user past the cap costs the room nothing.
+    const releaseSlot = this.deps.connectionCap.reserve(caller);
+    try {
+      if (!(await this.upgradeToSession(req, socket, head, admitted, releaseSlot))) releaseSlot();
+    } catch (err) {
+      releaseSlot();
+      throw err;
+    }
+  }
+
+  /** Opens the watch and upgrades; true once a session holds the socket (and will release its slot). */
+  private async upgradeToSession(
+    req: IncomingMessage,
+    socket: Duplex,
+    head: Buffer,
+    admitted: Admitted,
+    releaseSlot: () => void,
+  ): Promise<boolean> {
     const { request, caller, version, requestId } = admitted;
     const connectionId = `ws-${randomBytes(12).toString('base64url')}`;
     const log = admitted.log.child({ roomId: request.roomId, connectionId });
@@ -161,7 +190,7 @@ export class RealtimeGateway {
       // The client gave up while the room answered (or we are stopping): nothing to upgrade.
       void watch.close();
       socket.destroy();
-      return;
+      return false;
     }
     this.selected.set(req, version);
     let session: RealtimeSession | undefined;
@@ -181,13 +210,20 @@ export class RealtimeGateway {
         metrics: this.metrics,
         limits: this.limits,
         eventFrame: (event) => this.eventFrame(event),
-        onClose: (closed) => this.sessions.delete(closed),
+        onClose: (closed) => {
+          this.sessions.delete(closed);
+          release();
+          releaseSlot();
+        },
       });
+      const opened = session;
+      const release = this.deps.connections.hold(caller, (ending) => opened.close(CLOSE.sessionEnded, ending.message));
       this.sessions.add(session);
       this.metrics.accepted.inc();
       session.start();
     });
     if (!session) void watch.close();
+    return session !== undefined;
   }
 
   /** R2: the handshake completes with the client's own version entry, then closes 4426 naming ours. */
@@ -235,7 +271,7 @@ export class RealtimeGateway {
       'Cache-Control: no-store',
       `${REQUEST_ID_HEADER}: ${requestId}`,
       ...(refusal.status === 405 ? ['Allow: GET'] : []),
-      ...(refusal.status === 503 ? ['Retry-After: 1'] : []),
+      ...(refusal.retryAfterSeconds !== undefined ? [`Retry-After: ${Math.max(1, Math.ceil(refusal.retryAfterSeconds))}`] : refusal.status === 503 ? ['Retry-After: 1'] : []),
     ];
     socket.on('error', () => undefined);
     socket.end(`${headers.join('\r\n')}\r\n\r\n${body}`);

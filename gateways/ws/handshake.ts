@@ -22,6 +22,8 @@ export interface Refusal {
   code: ErrorCode;
   message: string;
   issues?: Array<{ key: string; message: string }>;
+  /** Sent as Retry-After (a refusal that passes: a cap, a restart). */
+  retryAfterSeconds?: number;
 }
 
 export class UpgradeRefusal extends Error {
@@ -32,7 +34,15 @@ export class UpgradeRefusal extends Error {
 
 export function refusalOf(err: unknown): Refusal | undefined {
   if (err instanceof UpgradeRefusal) return err.refusal;
-  if (err instanceof AppError) return { status: err.status, code: err.code, message: err.message, ...(err.issues.length > 0 ? { issues: err.issues } : {}) };
+  if (err instanceof AppError) {
+    return {
+      status: err.status,
+      code: err.code,
+      message: err.message,
+      ...(err.issues.length > 0 ? { issues: err.issues } : {}),
+      ...(err.retryAfterSeconds !== undefined ? { retryAfterSeconds: err.retryAfterSeconds } : {}),
+    };
+  }
   return undefined;
 }
 

@@ -38,7 +38,7 @@ export function connectProtocols(options: { ticket?: string; resumeAfter?: numbe
 /**
  * Close codes the server uses (WebSocket close frames carry a code and a reason of at most
  * 123 bytes). 4xxx codes are ours; a client reconnects (new ticket, `resume.<seq>`) after
- * 1006/1012/4008, and not after 4403/4404/4426.
+ * 1006/1012/4008, and not after 4401/4403/4404/4426.
  */
 export const CLOSE = {
   /** The gateway is shutting down or restarting: reconnect (to another replica) and resume. */
@@ -49,6 +49,11 @@ export const CLOSE = {
   slowConsumer: 4008,
   /** No version offered in `Sec-WebSocket-Protocol` is spoken here (R2); the reason names ours. */
   unsupportedVersion: 4426,
+  /**
+   * The session that opened the socket ended: signed out (here or everywhere), password changed
+   * or reset, account banned, guest access turned off. The reason says which; sign in again.
+   */
+  sessionEnded: 4401,
   /** The member was kicked or banned, left, or otherwise lost active membership (R12). */
   membershipEnded: 4403,
   /** The room was deleted (R12). */

@@ -1,5 +1,8 @@
 /**
- * RTMP stream keys: one per live playlist item, in `live_stream_keys` (migration 0008).
+ * RTMP stream keys: one per live playlist item and publisher (its holder), in
+ * `live_stream_keys` (migrations 0008, 0010). A key publishes only while its holder may: the
+ * ingest asks the room at publish time and again while the stream runs, so a co-host who is
+ * kicked, banned or loses `publish_livestream` loses the key without anyone rotating it.
  *
  * Sealed at rest rather than hashed only: a publisher opens the room's live panel whenever
  * they set up OBS again, and a key shown only once would send them to rotate (and so cut a
@@ -16,6 +19,14 @@ import { AppError } from '../../errors/app-error.js';
 export interface StreamTarget {
   roomId: string;
   mediaId: string;
+}
+
+/** What a key publishes to, and whose it is. */
+export interface KeyHolding extends StreamTarget {
+  /** The holder's user id (the room member whose right to publish the key carries). */
+  holder: string;
+  /** False when the holder's account is banned (or gone): the key publishes nothing. */
+  holderActive: boolean;
 }
 
 /** `sk_` and 32 base64url characters (192 bits): a valid RTMP stream name as node-media-server accepts it. */
@@ -39,37 +50,39 @@ export class StreamKeys {
     private readonly box: SecretBox,
   ) {}
 
-  /** The item's key, created on first use. */
+  /** `userId`'s key for the item, created on first use. */
   async current(target: StreamTarget, userId: string): Promise<string> {
     const { rows } = await this.pool.query<{ key_sealed: string }>(
-      'SELECT key_sealed FROM live_stream_keys WHERE room_id = $1 AND media_id = $2',
-      [target.roomId, target.mediaId],
+      'SELECT key_sealed FROM live_stream_keys WHERE room_id = $1 AND media_id = $2 AND created_by = $3',
+      [target.roomId, target.mediaId, userId],
     );
     const row = rows[0];
     if (row) return this.box.openText(row.key_sealed, context(target));
     // Two first reads racing: the second insert does nothing and both read the winner's key.
-    await this.write(target, userId, 'ON CONFLICT (room_id, media_id) DO NOTHING');
+    await this.write(target, userId, 'ON CONFLICT (room_id, media_id, created_by) DO NOTHING');
     return this.current(target, userId);
   }
 
-  /** Replaces the item's key; the old one stops working at once (publishes with it are ended by the ingest). */
+  /** Replaces `userId`'s key for the item; the old one stops working at once (publishes with it are ended by the ingest). */
   async rotate(target: StreamTarget, userId: string): Promise<string> {
     return this.write(
       target,
       userId,
-      'ON CONFLICT (room_id, media_id) DO UPDATE SET key_hash = EXCLUDED.key_hash, key_sealed = EXCLUDED.key_sealed, created_by = EXCLUDED.created_by, created_at = now()',
+      'ON CONFLICT (room_id, media_id, created_by) DO UPDATE SET key_hash = EXCLUDED.key_hash, key_sealed = EXCLUDED.key_sealed, created_at = now()',
     );
   }
 
-  /** The item a key publishes to, or null for an unknown, rotated or revoked key. */
-  async lookup(key: string): Promise<StreamTarget | null> {
+  /** The item a key publishes to and its holder, or null for an unknown, rotated or revoked key. */
+  async lookup(key: string): Promise<KeyHolding | null> {
     if (!KEY_PATTERN.test(key)) return null;
-    const { rows } = await this.pool.query<{ room_id: string; media_id: string }>(
-      'SELECT room_id, media_id FROM live_stream_keys WHERE key_hash = $1',
+    const { rows } = await this.pool.query<{ room_id: string; media_id: string; created_by: string; active: boolean }>(
+      `SELECT k.room_id, k.media_id, k.created_by, coalesce(u.state = 'active', false) AS active
+         FROM live_stream_keys k LEFT JOIN users u ON u.id::text = k.created_by
+        WHERE k.key_hash = $1`,
       [hashOf(key)],
     );
     const row = rows[0];
-    return row ? { roomId: row.room_id, mediaId: row.media_id } : null;
+    return row ? { roomId: row.room_id, mediaId: row.media_id, holder: row.created_by, holderActive: row.active } : null;
   }
 
   private async write(target: StreamTarget, userId: string, onConflict: string): Promise<string> {

@@ -24,7 +24,7 @@ test('the cleanup removes sessions ended over a day ago and old codes, and keeps
   const revokedRecently = await guestSession();
   await bed.pool.query("UPDATE sessions SET revoked_at = now() - interval '2 days' WHERE id = $1", [revokedLongAgo]);
   await bed.pool.query("UPDATE sessions SET expires_at = now() - interval '2 days' WHERE id = $1", [expiredLongAgo]);
-  await bed.accounts.sessions.revoke(revokedRecently, 'logout');
+  await bed.accounts.sessions.revoke(revokedRecently, 'logout', 'logout');
   const oldCode = await issueCode(bed.pool, { purpose: 'reset', emailKey: 'old@example.org' });
   const freshCode = await issueCode(bed.pool, { purpose: 'reset', emailKey: 'fresh@example.org' });
   await bed.pool.query("UPDATE email_codes SET expires_at = now() - interval '2 days' WHERE id = $1", [oldCode.id]);

@@ -68,7 +68,7 @@ function proxyFor(): MediaProxy {
   return new MediaProxy({ client, resolutions: new Resolutions(), grants: new MediaGrants(randomBytes(32)), cache: recording, playlistLimitBytes: 1 << 20 });
 }
 
-const target = (media: MediaItem, provider: MediaProvider) => ({ grant: { roomId: 'r', userId: 'u', mediaId: media.id, resource: '', expiresAt: Date.now() + 60_000 }, item: media, provider });
+const target = (media: MediaItem, provider: MediaProvider) => ({ grant: { roomId: 'r', userId: 'u', sessionId: 's', mediaId: media.id, resource: '', expiresAt: Date.now() + 60_000 }, item: media, provider });
 
 test.serial('file reads go through the cache with the item identity and a slice fetch with the provider headers', async (t) => {
   const media = item(`${nginx.url}/film.mp4`, 'direct', { Referer: 'https://r.example/' });

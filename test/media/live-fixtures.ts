@@ -78,7 +78,7 @@ export function ffprobe(url: string, extra: string[] = [], timeoutMs = 20_000): 
 }
 
 /** A signed playback link prefix `/media/live/<token>` for a member on an item. */
-export function liveLink(bed: GatewayBed, grant: { roomId: string; userId: string; mediaId: string; resource?: string; expiresAt?: number }): string {
+export function liveLink(bed: GatewayBed, grant: { roomId: string; userId: string; sessionId: string; mediaId: string; resource?: string; expiresAt?: number }): string {
   const grants = new MediaGrants(mediaGrantKey(bed.config.credential_encryption_key));
   const token = grants.sign({ resource: 'live', expiresAt: Date.now() + 10 * 60_000, ...grant });
   return `/media/live/${token}`;
@@ -101,4 +101,32 @@ export async function firstBytes(url: string, count: number): Promise<{ status: 
   }
   abort.abort();
   return { status: response.status, type: response.headers.get('content-type'), bytes: Buffer.concat(chunks) };
+}
+
+export interface OpenFlv {
+  status: number;
+  /** Resolves once the response ends or breaks (the server cut it), with the bytes read by then. */
+  ended: Promise<number>;
+  close(): void;
+}
+
+/** An HTTP-FLV response read continuously, as a player does, until it ends or `close()`. */
+export async function openFlv(url: string): Promise<OpenFlv> {
+  const abort = new AbortController();
+  const response = await fetch(url, { signal: abort.signal });
+  const reader = response.body?.getReader();
+  const ended = (async () => {
+    let total = 0;
+    if (!reader) return total;
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return total;
+        total += value.length;
+      }
+    } catch {
+      return total;
+    }
+  })();
+  return { status: response.status, ended, close: () => abort.abort() };
 }

@@ -10,8 +10,8 @@ import type { MemberRoomView } from '../../actors/room/model.js';
 import { liveProvider } from '../../media/providers/live.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../gateways/bed.js';
 import { callerOf, createRoom, open, roomsOf, type Rooms } from '../gateways/ws/fixtures.js';
-import { waitFor } from '../fixtures/deadline.js';
-import { ffprobe, firstBytes, liveLink, publish } from './live-fixtures.js';
+import { waitFor, withDeadline } from '../fixtures/deadline.js';
+import { ffprobe, firstBytes, liveLink, openFlv, publish, type OpenFlv } from './live-fixtures.js';
 
 interface StreamKey {
   mediaId: string;
@@ -102,7 +102,7 @@ test.serial('a publish goes live in the room, plays as FLV and HLS on both repli
   const key = await streamKey(roomId, mediaId, owner);
   // The member watches through the other replica.
   const socket = await open(b, roomId, owner);
-  const link = liveLink(a, { roomId, userId: owner.userId, mediaId });
+  const link = liveLink(a, { roomId, userId: owner.userId, sessionId: owner.sessionId, mediaId });
 
   const offlineFirst = await a.call<{ code: string; message: string }>('GET', `${link}/stream.flv`);
   t.is(offlineFirst.status, 404);
@@ -188,7 +188,7 @@ test.serial('rtmp.tsDisguisedAsPng names segments .png, serves them as image/png
   const owner = await a.signUp('png');
   const { roomId, mediaId } = await liveRoom(owner);
   const key = await streamKey(roomId, mediaId, owner);
-  const link = liveLink(a, { roomId, userId: owner.userId, mediaId });
+  const link = liveLink(a, { roomId, userId: owner.userId, sessionId: owner.sessionId, mediaId });
   await a.set('rtmp', { tsDisguisedAsPng: true });
   const publisher = publish(key.url);
   try {
@@ -218,7 +218,7 @@ test.serial('rtmp.tsDisguisedAsPng names segments .png, serves them as image/png
 test.serial('playback refusals: proxy.liveProxy off is 403, a link for another item, expired, or held by a non-member or a kicked member is 403, offline is 404', async (t) => {
   const owner = await a.signUp('refusals');
   const { roomId, mediaId } = await liveRoom(owner);
-  const link = liveLink(a, { roomId, userId: owner.userId, mediaId });
+  const link = liveLink(a, { roomId, userId: owner.userId, sessionId: owner.sessionId, mediaId });
 
   await a.set('proxy', { liveProxy: false });
   try {
@@ -228,9 +228,9 @@ test.serial('playback refusals: proxy.liveProxy off is 403, a link for another i
   } finally {
     await a.set('proxy', { liveProxy: true });
   }
-  const otherResource = liveLink(a, { roomId, userId: owner.userId, mediaId, resource: 'https://example.com/x' });
+  const otherResource = liveLink(a, { roomId, userId: owner.userId, sessionId: owner.sessionId, mediaId, resource: 'https://example.com/x' });
   t.is((await a.call('GET', `${otherResource}/stream.flv`)).status, 403);
-  const expired = liveLink(a, { roomId, userId: owner.userId, mediaId, expiresAt: Date.now() - 1000 });
+  const expired = liveLink(a, { roomId, userId: owner.userId, sessionId: owner.sessionId, mediaId, expiresAt: Date.now() - 1000 });
   t.is((await a.call('GET', `${expired}/stream.flv`)).status, 403);
   // A link for the item is signed for it alone: rewriting the token's item breaks the seal.
   const [, token = ''] = /\/media\/live\/([^/]+)/.exec(link) ?? [];
@@ -238,12 +238,12 @@ test.serial('playback refusals: proxy.liveProxy off is 403, a link for another i
   t.is((await a.call('GET', `${forged}/stream.flv`)).status, 403);
   // A well-signed link outlives its holder's membership; the room is asked, on either replica.
   const stranger = await a.signUp('refusals-stranger');
-  const strangers = await b.call<{ code: string }>('GET', `${liveLink(a, { roomId, userId: stranger.userId, mediaId })}/index.m3u8`);
+  const strangers = await b.call<{ code: string }>('GET', `${liveLink(a, { roomId, userId: stranger.userId, sessionId: stranger.sessionId, mediaId })}/index.m3u8`);
   t.is(strangers.status, 403);
   t.is(strangers.body.code, 'forbidden');
   const viewer = await a.signUp('refusals-viewer');
   t.is((await a.call('POST', `/api/rooms/${roomId}/join`, {}, viewer.token)).status, 200);
-  const viewerLink = liveLink(a, { roomId, userId: viewer.userId, mediaId });
+  const viewerLink = liveLink(a, { roomId, userId: viewer.userId, sessionId: viewer.sessionId, mediaId });
   t.is((await a.call('GET', `${viewerLink}/index.m3u8`)).status, 404, 'a member\'s link reaches the (offline) stream');
   t.is((await a.call('POST', `/api/rooms/${roomId}/members/${viewer.userId}/kick`, undefined, owner.token)).status, 200);
   // Replica b has not asked about this member before, so it learns of the kick at once.
@@ -251,6 +251,89 @@ test.serial('playback refusals: proxy.liveProxy off is 403, a link for another i
   const offline = await b.call<{ code: string }>('GET', `${link}/index.m3u8`);
   t.is(offline.status, 404);
   t.is(offline.body.code, 'not_found');
+});
+
+test.serial('an open FLV connection is cut when its holder is kicked or signs out, on the publisher replica and the other', async (t) => {
+  const owner = await a.signUp('cut-owner');
+  const [kicked, leaver] = await Promise.all([a.signUp('cut-kicked'), a.signUp('cut-leaver')]);
+  const { roomId, mediaId } = await liveRoom(owner);
+  for (const member of [kicked, leaver]) t.is((await a.call('POST', `/api/rooms/${roomId}/join`, {}, member.token)).status, 200);
+  const key = await streamKey(roomId, mediaId, owner);
+  const socket = await open(a, roomId, owner);
+  const publisher = publish(key.url);
+  const flvs: OpenFlv[] = [];
+  try {
+    await socket.waitForEvent((m) => m.event.type === 'live', 15_000);
+    const flvOf = async (bed: GatewayBed, member: Member): Promise<OpenFlv> => {
+      const flv = await openFlv(`${bed.url}${liveLink(a, { roomId, userId: member.userId, sessionId: member.sessionId, mediaId })}/stream.flv`);
+      flvs.push(flv);
+      t.is(flv.status, 200);
+      return flv;
+    };
+    // Publisher replica (served from the ingest) and the other one (forwarded).
+    const kickedFlv = await flvOf(a, kicked);
+    const leaverFlv = await flvOf(b, leaver);
+
+    t.is((await a.call('POST', `/api/rooms/${roomId}/members/${kicked.userId}/kick`, undefined, owner.token)).status, 200);
+    await withDeadline(kickedFlv.ended, 15_000, 'the kicked member\'s FLV to be cut');
+    t.is((await a.call('POST', '/api/auth/logout', undefined, leaver.token)).status, 204);
+    await withDeadline(leaverFlv.ended, 15_000, 'the signed-out member\'s FLV to be cut');
+
+    // The owner's link plays on.
+    const ownerHead = await firstBytes(`${b.url}${liveLink(a, { roomId, userId: owner.userId, sessionId: owner.sessionId, mediaId })}/stream.flv`, 3);
+    t.is(ownerHead.status, 200);
+    // And a new read of the kicked member's link is refused.
+    const again = await a.call('GET', `${liveLink(a, { roomId, userId: kicked.userId, sessionId: kicked.sessionId, mediaId })}/stream.flv`);
+    t.is(again.status, 403);
+  } finally {
+    for (const flv of flvs) flv.close();
+    await publisher.stop();
+    await socket.close();
+  }
+});
+
+test.serial('a co-host who is demoted, kicked or banned loses their stream key: the running publish is cut and a new one refused', async (t) => {
+  const owner = await a.signUp('cohost-owner');
+  const admin = await a.admin('cohost-admin');
+  /** A room of `owner` with a live item, and a co-host (room admin) holding a key of their own. */
+  const coHost = async (prefix: string) => {
+    const member = await a.signUp(prefix);
+    const { roomId, mediaId } = await liveRoom(owner);
+    t.is((await a.call('POST', `/api/rooms/${roomId}/join`, {}, member.token)).status, 200);
+    t.is((await a.call('PUT', `/api/rooms/${roomId}/members/${member.userId}/role`, { role: 'admin' }, owner.token)).status, 200);
+    const key = await streamKey(roomId, mediaId, member);
+    t.not(key.streamKey, (await streamKey(roomId, mediaId, owner)).streamKey, 'each publisher has a key of their own');
+    return { member, roomId, mediaId, key, socket: await open(a, roomId, owner) };
+  };
+  const demoted = await coHost('cohost-demoted');
+  const kicked = await coHost('cohost-kicked');
+  const banned = await coHost('cohost-banned');
+  const losses: Array<[typeof demoted, () => Promise<number>]> = [
+    [demoted, async () => (await a.call('PUT', `/api/rooms/${demoted.roomId}/members/${demoted.member.userId}/role`, { role: 'member' }, owner.token)).status],
+    [kicked, async () => (await a.call('POST', `/api/rooms/${kicked.roomId}/members/${kicked.member.userId}/kick`, undefined, owner.token)).status],
+    [banned, async () => (await a.call('POST', `/api/admin/users/${banned.member.userId}/ban`, {}, admin.token)).status],
+  ];
+  const publishers = losses.map(([host]) => publish(host.key.url));
+  try {
+    for (const [host, lose] of losses) {
+      await host.socket.waitForEvent((m) => m.event.type === 'live', 15_000);
+      t.is(await lose(), 200);
+    }
+    for (const [index, [host]] of losses.entries()) {
+      const ended = await withDeadline(publishers[index]!.exited, 20_000, `the publish of ${host.member.username} to be cut`);
+      t.not(ended.code, 0, `${host.member.username}: ffmpeg was cut`);
+      await host.socket.waitForEvent((m) => m.event.type === 'live' && (m.event as { online: boolean }).online === false, 15_000);
+    }
+    for (const [host] of losses) {
+      const again = publish(host.key.url);
+      publishers.push(again);
+      t.not((await withDeadline(again.exited, 20_000, 'a refused publish to end')).code, 0, `${host.member.username}: the key no longer publishes`);
+      t.deepEqual(await liveOnline(host.roomId, owner), []);
+    }
+  } finally {
+    await Promise.all(publishers.map((p) => p.stop()));
+    for (const [host] of losses) await host.socket.close();
+  }
 });
 
 test('the live provider plays through signed /media/live URLs, FLV first', async (t) => {

@@ -174,12 +174,12 @@ test('grants: another user\'s, another item\'s, an expired and a tampered token 
   const otherItem = await addItem(bed, otherRoom, stranger, { url: `${ranged.url}/movie.mp4`, proxy: true });
   const soon = Date.now() + 60_000;
 
-  const notMember = await read(proxied(grants.sign({ roomId, userId: stranger.userId, mediaId, resource: '', expiresAt: soon })));
+  const notMember = await read(proxied(grants.sign({ roomId, userId: stranger.userId, sessionId: stranger.sessionId, mediaId, resource: '', expiresAt: soon })));
   t.is(notMember.status, 403);
   // The owner's grant for an item of a room where that item does not exist.
-  const wrongItem = await read(proxied(grants.sign({ roomId, userId: owner.userId, mediaId: otherItem, resource: '', expiresAt: soon })));
+  const wrongItem = await read(proxied(grants.sign({ roomId, userId: owner.userId, sessionId: owner.sessionId, mediaId: otherItem, resource: '', expiresAt: soon })));
   t.is(wrongItem.status, 403);
-  const expired = await read(proxied(grants.sign({ roomId, userId: owner.userId, mediaId, resource: '', expiresAt: Date.now() - 1000 })));
+  const expired = await read(proxied(grants.sign({ roomId, userId: owner.userId, sessionId: owner.sessionId, mediaId, resource: '', expiresAt: Date.now() - 1000 })));
   t.is(expired.status, 403);
   t.regex((JSON.parse(expired.body.toString()) as { message: string }).message, /expired/);
   const good = new URL(await proxiedUrl(bed, roomId, mediaId, owner)).pathname.split('/')[3]!;
@@ -198,6 +198,27 @@ test('grants: another user\'s, another item\'s, an expired and a tampered token 
   t.is(kicked.status, 200);
   // Membership is re-checked every 30 s at most: the link stops working within that.
   t.true(await eventually(async () => (await read(link, { range: 'bytes=0-9' })).status === 403, 45_000), 'the kicked member\'s link is refused');
+});
+
+test('a proxied link stops working (401) once its session ends: sign-out everywhere, a ban; another session\'s link plays on', async (t) => {
+  const mediaId = await addItem(bed, roomId, owner, { url: `${ranged.url}/movie.mp4`, proxy: true });
+  const [leaver, banned, admin] = await Promise.all([bed.signUp('leaver'), bed.signUp('banned'), bed.admin()]);
+  for (const member of [leaver, banned]) await join(bed, roomId, member);
+  const leaverLink = await proxiedUrl(bed, roomId, mediaId, leaver);
+  const bannedLink = await proxiedUrl(bed, roomId, mediaId, banned);
+  const ownerLink = await proxiedUrl(bed, roomId, mediaId, owner);
+  // Read first, so the gateway holds the sessions as live.
+  for (const link of [leaverLink, bannedLink, ownerLink]) t.is((await read(link, { range: 'bytes=0-9' })).status, 206);
+
+  t.is((await bed.call('POST', '/api/auth/logout-all', undefined, leaver.token)).status, 200);
+  t.is((await bed.call('POST', `/api/admin/users/${banned.userId}/ban`, {}, admin.token)).status, 200);
+
+  for (const [who, link] of [['signed-out', leaverLink], ['banned', bannedLink]] as const) {
+    t.true(await eventually(async () => (await read(link, { range: 'bytes=0-9' })).status === 401, 15_000), `the ${who} member's link is refused`);
+    const refused = await read(link, { range: 'bytes=0-9' });
+    t.like(JSON.parse(refused.body.toString()), { status: 401, code: 'unauthenticated' });
+  }
+  t.is((await read(ownerLink, { range: 'bytes=0-9' })).status, 206);
 });
 
 test.serial('proxy.movieProxy off refuses proxied reads at once, naming the key; on again, they work', async (t) => {

@@ -52,7 +52,7 @@ export function authService(calls: GrpcCalls, accounts: Accounts): AuthServiceHa
       return session(await accounts.signIn.refresh(body?.refreshToken ?? request.refreshToken));
     }),
     SignOut: calls.unary(async (_request, ctx) => {
-      await accounts.sessions.revoke(ctx.caller.sessionId, 'logout');
+      await accounts.sessions.revoke(ctx.caller.sessionId, 'logout', 'logout');
       return {};
     }),
   };

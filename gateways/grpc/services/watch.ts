@@ -3,13 +3,18 @@
  * message is a snapshot, or on resume a `resumed` marker followed by exactly the missed events;
  * then live events in seq order, filtered to what the member may see; a fresh snapshot whenever
  * the gateway may have missed events; and `ended` (then status OK) when the member leaves, is
- * kicked, banned or rejected, or the room is deleted. Cancelling the call closes the watch and
- * tells the room this connection is gone.
+ * kicked, banned or rejected, or the room is deleted. When the caller's session ends (sign-out,
+ * ban, password change: gateways/session-connections.ts) the call fails with UNAUTHENTICATED
+ * (PERMISSION_DENIED for a ban). Cancelling the call closes the watch and tells the room this
+ * connection is gone.
  */
 import { randomUUID } from 'node:crypto';
 import type * as grpc from '@grpc/grpc-js';
 import { AppError } from '../../../errors/app-error.js';
 import type { RoomWatcher, WatchEndReason } from '../../rooms/room-watch.js';
+import type { Caller } from '../../../accounts/model.js';
+import type { ConnectionCap } from '../../connection-cap.js';
+import type { SessionConnections } from '../../session-connections.js';
 import type { GrpcCalls } from '../call.js';
 import type { RoomServiceHandlers } from '../gen/svc/v1/RoomService.js';
 import type { WatchEndReason__Output } from '../gen/svc/v1/WatchEndReason.js';
@@ -32,56 +37,77 @@ const END_REASON = {
  */
 const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 
-export function watchRoom(calls: GrpcCalls, watcher: RoomWatcher): RoomServiceHandlers['WatchRoom'] {
+export function watchRoom(calls: GrpcCalls, watcher: RoomWatcher, connections: SessionConnections, cap: ConnectionCap): RoomServiceHandlers['WatchRoom'] {
   return calls.serverStream<WatchRoomRequest__Output, WatchRoomResponse>(async (call, ctx) => {
     const { roomId, afterSeq } = call.request;
     checkRoomId(roomId);
-    const watch = await watcher.open({
-      roomId,
-      caller: ctx.caller,
-      connectionId: `grpc-${randomUUID()}`,
-      ...(afterSeq !== undefined ? { resumeFrom: afterSeq } : {}),
-    });
-    await new Promise<void>((resolve, reject) => {
-      let done = false;
-      const finish = (err?: unknown): void => {
-        if (done) return;
-        done = true;
-        void watch.close();
-        if (err) reject(err);
-        else resolve();
-      };
-      const write = (message: WatchRoomResponse): void => {
-        if (done) return;
-        call.write(message);
-        if (call.writableLength > MAX_BUFFERED_BYTES) {
-          finish(new AppError('limit_exceeded', 'the client reads the room events too slowly; watch again with after_seq'));
-        }
-      };
-      call.once('cancelled', () => finish());
-      call.once('close', () => finish());
-      call.once('error', (err: grpc.ServiceError) => finish(err));
+    // RESOURCE_EXHAUSTED (limit_exceeded) past the user's cap, before the room is asked.
+    const releaseSlot = cap.reserve(ctx.caller);
+    try {
+      await watchUntilDone(call, ctx.caller, watcher, connections, roomId, afterSeq);
+    } finally {
+      releaseSlot();
+    }
+  });
+}
 
-      // Voice events have no gRPC form (voice is a WebSocket feature): they are skipped.
-      const writeEvent = (entry: { event: Parameters<typeof roomEvent>[0]; seq: number; at: number }): void => {
-        const event = roomEvent(entry.event, entry.seq, entry.at);
-        if (event) write({ event });
-      };
-      const { start } = watch;
-      if (start.kind === 'snapshot') {
-        write({ snapshot: memberRoomView(start.snapshot) });
-      } else {
-        write({ resumed: { fromSeq: start.fromSeq, seq: start.seq } });
-        for (const entry of start.events) writeEvent(entry);
+async function watchUntilDone(
+  call: grpc.ServerWritableStream<WatchRoomRequest__Output, WatchRoomResponse>,
+  caller: Caller,
+  watcher: RoomWatcher,
+  connections: SessionConnections,
+  roomId: string,
+  afterSeq: number | undefined,
+): Promise<void> {
+  const watch = await watcher.open({
+    roomId,
+    caller,
+    connectionId: `grpc-${randomUUID()}`,
+    ...(afterSeq !== undefined ? { resumeFrom: afterSeq } : {}),
+  });
+  await new Promise<void>((resolve, reject) => {
+    let done = false;
+    let release = (): void => undefined;
+    const finish = (err?: unknown): void => {
+      if (done) return;
+      done = true;
+      release();
+      void watch.close();
+      if (err) reject(err);
+      else resolve();
+    };
+    const write = (message: WatchRoomResponse): void => {
+      if (done) return;
+      call.write(message);
+      if (call.writableLength > MAX_BUFFERED_BYTES) {
+        finish(new AppError('limit_exceeded', 'the client reads the room events too slowly; watch again with after_seq'));
       }
-      watch.begin({
-        event: (entry) => writeEvent(entry),
-        snapshot: (view) => write({ snapshot: memberRoomView(view) }),
-        ended: (reason, message) => {
-          write({ ended: { reason: END_REASON[reason], message } });
-          finish();
-        },
-      });
+    };
+    // A session that ends ends the stream: UNAUTHENTICATED, or PERMISSION_DENIED for a ban.
+    release = connections.hold(caller, (ending) => finish(new AppError(ending.code, ending.message)));
+    call.once('cancelled', () => finish());
+    call.once('close', () => finish());
+    call.once('error', (err: grpc.ServiceError) => finish(err));
+
+    // Voice events have no gRPC form (voice is a WebSocket feature): they are skipped.
+    const writeEvent = (entry: { event: Parameters<typeof roomEvent>[0]; seq: number; at: number }): void => {
+      const event = roomEvent(entry.event, entry.seq, entry.at);
+      if (event) write({ event });
+    };
+    const { start } = watch;
+    if (start.kind === 'snapshot') {
+      write({ snapshot: memberRoomView(start.snapshot) });
+    } else {
+      write({ resumed: { fromSeq: start.fromSeq, seq: start.seq } });
+      for (const entry of start.events) writeEvent(entry);
+    }
+    watch.begin({
+      event: (entry) => writeEvent(entry),
+      snapshot: (view) => write({ snapshot: memberRoomView(view) }),
+      ended: (reason, message) => {
+        write({ ended: { reason: END_REASON[reason], message } });
+        finish();
+      },
     });
   });
 }

@@ -71,7 +71,7 @@ export function mountAuthRoutes(router: EndpointRouter, accounts: Accounts, cook
       ctx.body = sessionBody(ctx, cookies, { ...refreshed, status: 'signed_in' });
     })
     .mount(api.logout, async (ctx, { caller }) => {
-      await accounts.sessions.revoke(caller.sessionId, 'logout');
+      await accounts.sessions.revoke(caller.sessionId, 'logout', 'logout');
       clearRefreshCookie(ctx, cookies);
       ctx.status = 204;
     })
@@ -91,12 +91,13 @@ export function mountAuthRoutes(router: EndpointRouter, accounts: Accounts, cook
       };
     })
     .mount(api.revokeSession, async (ctx, { caller, params }) => {
-      const revoked = await accounts.sessions.revoke(params.sessionId, 'revoked by user', caller.userId);
+      const revoked = await accounts.sessions.revoke(params.sessionId, 'revoked by user', 'revoked', caller.userId);
       if (!revoked) throw new AppError('not_found', `no live session ${params.sessionId} of yours`);
       ctx.status = 204;
     })
     .mount(api.logoutEverywhere, async (ctx, { caller }) => {
       const revoked = await accounts.sessions.revokeAll(accounts.deps.pool, caller.userId, 'logout everywhere');
+      accounts.sessions.announce({ scope: 'user', userId: caller.userId, reason: 'logout_everywhere' });
       clearRefreshCookie(ctx, cookies);
       ctx.body = { revoked };
     });

@@ -9,9 +9,11 @@
  * through, so a stream that exists never answers 404 here (spec 7.2); one that exists nowhere
  * answers 404 `not_found` "offline". `proxy.liveProxy` off answers 403.
  *
- * A link is good for `media_proxy.grant_ttl_seconds` (hours), so, as for the media proxy, the
- * holder must still be a member who sees the item (MemberItems): a kicked or banned member's
- * link stops working within its re-check interval. An FLV connection already open plays on.
+ * A link is good for `media_proxy.grant_ttl_seconds` (hours), so, as for the media proxy, its
+ * session must still be live (GrantSessions: a sign-out or ban stops it within a second) and the
+ * holder still a member who sees the item (MemberItems: a kicked or banned member's link stops
+ * working within its re-check interval). An open FLV connection is cut when its session ends
+ * or its holder leaves the room (kicked, banned, left) or the room is deleted.
  */
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,7 +25,13 @@ import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
 import { PLAYLIST_FILE } from '../../rtmp/hls-transmuxer.js';
 import type { LiveDeps } from '../../rtmp/live-deps.js';
 import type { LiveStream } from '../../rtmp/live-stream.js';
+import type { Caller } from '../../../accounts/model.js';
+import type { MediaGrant } from '../../../media/media-grant.js';
+import type { GrantSessions } from '../../media/grant-sessions.js';
 import type { MemberItems } from '../../media/member-items.js';
+import { endsMembership } from '../../rooms/member-lens.js';
+import type { RoomFeeds, TopicListener } from '../../rooms/room-feed.js';
+import type { SessionConnections } from '../../session-connections.js';
 import { LIVE_RESOURCE } from '../../../media/providers/live.js';
 import type { HttpContext, HttpState } from '../state.js';
 
@@ -46,7 +54,15 @@ function offline(): AppError {
   return new AppError('not_found', 'the livestream is offline: nobody is publishing to this item now');
 }
 
-export function mediaLiveRoutes(live: LiveDeps, settings: RuntimeSettings, members: MemberItems): Router<HttpState> {
+/** Who may still play a link, and what ends an open one. */
+export interface LiveAccess {
+  members: MemberItems;
+  sessions: GrantSessions;
+  connections: SessionConnections;
+  feeds: RoomFeeds;
+}
+
+export function mediaLiveRoutes(live: LiveDeps, settings: RuntimeSettings, access: LiveAccess): Router<HttpState> {
   const router = new Router<HttpState>({ prefix: '/media/live' });
 
   router.get('/:token/:file', async (ctx) => {
@@ -56,12 +72,14 @@ export function mediaLiveRoutes(live: LiveDeps, settings: RuntimeSettings, membe
     const { token, file } = ctx.params as { token: string; file: string };
     const grant = live.grants.verify(token);
     if (grant.resource !== LIVE_RESOURCE) throw new AppError('forbidden', 'this media link is not for a livestream');
-    await members.item(grant.roomId, grant.userId, grant.mediaId);
+    const holder = await access.sessions.holder(grant);
+    await access.members.item(grant.roomId, grant.userId, grant.mediaId);
     if (file !== 'stream.flv' && file !== PLAYLIST_FILE && !SEGMENT.test(file)) {
       throw new AppError('not_found', `a livestream has stream.flv, ${PLAYLIST_FILE} and its segments, not "${file.slice(0, 64)}"`);
     }
     const target = { roomId: grant.roomId, mediaId: grant.mediaId };
     const stream = live.ingest?.local(target);
+    if (file === 'stream.flv') cutWhenEnded(ctx, access, holder, grant);
     if (stream) {
       ctx.set(MEDIA_HEADERS);
       if (file === 'stream.flv') serveFlv(ctx, stream);
@@ -75,6 +93,38 @@ export function mediaLiveRoutes(live: LiveDeps, settings: RuntimeSettings, membe
     await forward(ctx, `${entry.baseUrl.replace(/\/$/, '')}/media/live/${encodeURIComponent(token)}/${file}`);
   });
   return router;
+}
+
+/**
+ * An FLV response lasts as long as the stream: it is cut (the connection closed mid-body, so
+ * the player sees the stream end) when the holder's session ends or the holder leaves the
+ * room. After a NATS reconnect the membership is asked again, as the event may have been lost.
+ */
+function cutWhenEnded(ctx: HttpContext, access: LiveAccess, holder: Caller, grant: MediaGrant): void {
+  const cut = (): void => {
+    ctx.res.destroy();
+  };
+  const release = access.connections.hold(holder, cut);
+  const topic = access.feeds.topic(grant.roomId);
+  const listener: TopicListener = {
+    event: ({ event }) => {
+      if (endsMembership(event, grant.userId) === undefined) return;
+      access.members.forget(grant.roomId, grant.userId);
+      cut();
+    },
+    reset: () => {
+      access.members.forget(grant.roomId, grant.userId);
+      access.members.item(grant.roomId, grant.userId, grant.mediaId).catch((err: unknown) => {
+        // Only the room's refusal ends it; a room that cannot answer now is asked again next reset.
+        if (err instanceof AppError && (err.code === 'forbidden' || err.code === 'not_found')) cut();
+      });
+    },
+  };
+  topic.add(listener);
+  ctx.res.once('close', () => {
+    release();
+    topic.remove(listener);
+  });
 }
 
 function serveFlv(ctx: HttpContext, stream: LiveStream): void {

@@ -32,7 +32,7 @@ export function mountMediaRoutes(router: EndpointRouter, deps: GatewayDeps, medi
       const info = await playInfoFor(
         { grants: media.grants, resolutions: media.resolutions, settings: deps.settings, grantTtlMs: media.grantTtlMs },
         params.roomId,
-        subjectOf(caller),
+        { userId: subjectOf(caller), sessionId: caller.sessionId },
         item,
         provider,
       );

@@ -2,8 +2,8 @@
  * A room's realtime socket in the browser (protocol: gateways/ws/protocol.ts, rules R1–R18 in
  * docs/2026-11-23-realtime-protocol.md). It fetches a single-use ticket, connects, resumes
  * after the last applied seq when it reconnects, answers commands' promises by id, and
- * reconnects with backoff unless the server ended the membership (4403), deleted the room
- * (4404) or does not speak our version (4426).
+ * reconnects with backoff unless the server ended the session (4401) or the membership (4403),
+ * deleted the room (4404) or does not speak our version (4426).
  */
 import { signal } from '@preact/signals';
 import type { RoomCommand } from '../../../actors/room/commands.js';
@@ -26,7 +26,7 @@ export interface ConnectionHandlers {
   notification?(message: NotificationMessage): void;
 }
 
-const FINAL_CLOSES = new Set<number>([CLOSE.membershipEnded, CLOSE.roomDeleted, CLOSE.unsupportedVersion]);
+const FINAL_CLOSES = new Set<number>([CLOSE.sessionEnded, CLOSE.membershipEnded, CLOSE.roomDeleted, CLOSE.unsupportedVersion]);
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
 const COMMAND_TIMEOUT_MS = 15_000;
 

@@ -1,7 +1,8 @@
 /**
  * The room as a member has it: one RoomSession for as long as the page shows the room (started
  * on mount, stopped on unmount), the player, and the side panels. Once the server ends the
- * membership (kicked or banned: 4403) or deletes the room (4404), nothing of the room is shown.
+ * session (signed out, banned: 4401), the membership (kicked or banned: 4403) or deletes the
+ * room (4404), nothing of the room is shown.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
@@ -51,15 +52,18 @@ function ConnectionNotice(props: { status: ConnectionStatus }) {
 
 function Ended(props: { status: Extract<ConnectionStatus, { state: 'ended' }> }) {
   const { code, reason } = props.status;
+  const signedOut = code === CLOSE.sessionEnded || code === 401;
   const removed = code === CLOSE.membershipEnded || code === 403;
   const deleted = code === CLOSE.roomDeleted || code === 404;
-  const title = removed ? 'You were removed from this room' : deleted ? 'This room was deleted' : 'Disconnected from the room';
+  const title = signedOut ? 'Your session ended' : removed ? 'You were removed from this room' : deleted ? 'This room was deleted' : 'Disconnected from the room';
   return (
     <Page title={title}>
       <div class="notice notice-error" role="alert">
         <p class="notice-title">{title}</p>
         <p>
-          {removed
+          {signedOut
+            ? `${reason ? `${reason.charAt(0).toUpperCase()}${reason.slice(1)}` : 'You were signed out'}. Sign in again to come back to the room.`
+            : removed
             ? 'A room admin removed or banned you, or your membership ended. You no longer see the room.'
             : deleted
               ? 'The room and its playlist and chat no longer exist.'

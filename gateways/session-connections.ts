@@ -1,0 +1,158 @@
+/**
+ * The long-lived connections this gateway process holds for signed-in users and guests (room
+ * WebSockets, gRPC `WatchRoom` streams, HTTP-FLV live responses), indexed by the session that
+ * opened them, so that when a session ends they end too, within a second, on every gateway:
+ * revocations arrive on NATS (`accounts/sessions/revocation.ts`), and guests' connections end
+ * here when `user.enableGuest` goes off (the setting itself reaches every replica).
+ * docs/2026-11-26-session-revocation.md.
+ */
+import type { NatsConnection, Subscription } from 'nats';
+import type { Caller } from '../accounts/model.js';
+import { parseRevocation, REVOCATION_MESSAGES, revocationSubject, type Revocation, type RevocationReason } from '../accounts/sessions/revocation.js';
+import type { SessionStore } from '../accounts/sessions/session-store.js';
+import type { ErrorCode } from '../errors/codes.js';
+import type { Logger } from '../observability/logger.js';
+import type { RuntimeSettings } from '../settings/runtime-settings.js';
+
+/** Why a held connection ends: what its transport tells the client. */
+export interface SessionEnding {
+  reason: RevocationReason;
+  /** `account_banned` for a ban, `unauthenticated` otherwise. */
+  code: Extract<ErrorCode, 'unauthenticated' | 'account_banned'>;
+  message: string;
+}
+
+export type EndConnection = (ending: SessionEnding) => void;
+
+interface Held {
+  caller: Caller;
+  end: EndConnection;
+}
+
+export class SessionConnections {
+  private readonly bySession = new Map<string, Set<Held>>();
+  private readonly observers = new Set<(revocation: Revocation) => void>();
+  private readonly sub: Subscription;
+  private readonly unsubscribeSettings: () => void;
+
+  constructor(
+    nc: NatsConnection,
+    prefix: string,
+    private readonly sessions: Pick<SessionStore, 'resolve'>,
+    private readonly settings: RuntimeSettings,
+    private readonly logger: Logger,
+  ) {
+    this.sub = nc.subscribe(revocationSubject(prefix), {
+      callback: (err, msg) => {
+        if (err) return;
+        const revocation = parseRevocation(msg.data);
+        if (!revocation) this.logger.warn('dropped a malformed session revocation');
+        else this.revoke(revocation);
+      },
+    });
+    this.unsubscribeSettings = settings.subscribe(
+      (change) => {
+        if (change.value === false) this.revoke({ scope: 'guests', reason: 'guests_disabled' });
+      },
+      ['user.enableGuest'],
+    );
+  }
+
+  /**
+   * Holds a connection of `caller` until the returned release is called; `end` is called (once)
+   * if its session ends first. The session is read once more after the connection is held: a
+   * revocation that committed while the connection was being opened was announced before this
+   * gateway listened for it.
+   */
+  hold(caller: Caller, end: EndConnection): () => void {
+    const held: Held = { caller, end };
+    let entries = this.bySession.get(caller.sessionId);
+    if (!entries) this.bySession.set(caller.sessionId, (entries = new Set()));
+    entries.add(held);
+    void this.recheck(held);
+    return () => this.release(held);
+  }
+
+  /** Calls `observer` with every revocation this gateway hears of (a cache of live sessions evicts with it). */
+  onRevoked(observer: (revocation: Revocation) => void): () => void {
+    this.observers.add(observer);
+    return () => {
+      this.observers.delete(observer);
+    };
+  }
+
+  /** Connections held (for tests and metrics). */
+  count(): number {
+    let total = 0;
+    for (const entries of this.bySession.values()) total += entries.size;
+    return total;
+  }
+
+  close(): void {
+    this.sub.unsubscribe();
+    this.unsubscribeSettings();
+  }
+
+  private revoke(revocation: Revocation): void {
+    for (const observer of this.observers) {
+      try {
+        observer(revocation);
+      } catch (err) {
+        this.logger.error({ err }, 'a session revocation observer failed');
+      }
+    }
+    const ending = endingOf(revocation.reason);
+    for (const [sessionId, entries] of [...this.bySession]) {
+      for (const held of [...entries]) {
+        if (matches(revocation, sessionId, held.caller)) this.end(held, ending);
+      }
+    }
+  }
+
+  /** Never ends the connection before `hold` has returned (the caller may not be ready for it). */
+  private async recheck(held: Held): Promise<void> {
+    const { caller } = held;
+    let live: boolean;
+    try {
+      live = (await this.sessions.resolve(caller.sessionId)) !== undefined;
+    } catch (err) {
+      // The session was live when the connection was authenticated a moment ago; announcements still apply.
+      this.logger.warn({ err }, 'could not re-read the session of a new connection');
+      return;
+    }
+    if (!live) this.end(held, endingOf('ended'));
+    else if (caller.kind === 'guest' && !this.settings.get('user.enableGuest')) this.end(held, endingOf('guests_disabled'));
+  }
+
+  private end(held: Held, ending: SessionEnding): void {
+    if (!this.release(held)) return;
+    try {
+      held.end(ending);
+    } catch (err) {
+      this.logger.error({ err }, 'ending a connection of a revoked session failed');
+    }
+  }
+
+  private release(held: Held): boolean {
+    const entries = this.bySession.get(held.caller.sessionId);
+    if (!entries?.delete(held)) return false;
+    if (entries.size === 0) this.bySession.delete(held.caller.sessionId);
+    return true;
+  }
+}
+
+/** Whether a revocation ends the session `sessionId` of `caller`. */
+export function matches(revocation: Revocation, sessionId: string, caller: Caller): boolean {
+  switch (revocation.scope) {
+    case 'session':
+      return revocation.sessionId === sessionId;
+    case 'user':
+      return caller.kind === 'user' && caller.userId === revocation.userId && revocation.keep !== sessionId;
+    case 'guests':
+      return caller.kind === 'guest';
+  }
+}
+
+function endingOf(reason: RevocationReason): SessionEnding {
+  return { reason, code: reason === 'banned' ? 'account_banned' : 'unauthenticated', message: REVOCATION_MESSAGES[reason] };
+}
