@@ -238,7 +238,7 @@ async function main(): Promise<void> {
   await settings.update('user', { enablePasswordSignup: true, passwordSignupNeedReview: false }, author);
   await settings.update('server', { maxMembersPerRoom: 10_000 }, author);
 
-  const extra = { SVC_NATS_SUBJECT_PREFIX: PREFIX, SVC_SERVER_TRUST_PROXY: 'true' };
+  const extra = { SVC_NATS_SUBJECT_PREFIX: PREFIX, SVC_SERVER_TRUST_PROXY: 'true', SVC_SERVER_TRUSTED_PROXIES: '127.0.0.1/32' };
   const replicas: Replica[] = [];
   const nc = await connect({ servers: testStack().natsUrl });
   const rooms = new RoomClient(new ActorClient(nc, PREFIX));

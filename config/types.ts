@@ -22,6 +22,8 @@ export interface StartupConfig {
     advertise_url: string;
     /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, session list). */
     trust_proxy: boolean;
+    /** The proxies' networks (CIDRs); only hops in them are believed (net/client-address.ts). */
+    trusted_proxies: string[];
     /** Bare origins (scheme://host[:port]) allowed by CORS on the main API. */
     cors_allowed_origins: string[];
   };

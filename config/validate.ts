@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import ipaddr from 'ipaddr.js';
 import type { FieldIssue } from '../errors/app-error.js';
+import { parseNetwork } from '../net/client-address.js';
 import { checkBareOrigin } from '../net/origin.js';
 import { describeFsError } from './fs-error.js';
 import { jwtSecretProblem } from './jwt-secret.js';
@@ -44,6 +45,7 @@ const CHECKS: Check[] = [
   checkPorts,
   checkTurn,
   checkCorsOrigins,
+  checkTrustedProxies,
   checkTls,
   (c) => [
     ...checkUrl('database.url', c.database.url, ['postgres:', 'postgresql:'], 'postgres://user@host:5432/db'),
@@ -106,6 +108,19 @@ function checkCorsOrigins(config: StartupConfig): FieldIssue[] {
     const result = checkBareOrigin(entry);
     return result.ok ? [] : [issue('server.cors_allowed_origins', `entry ${index}: ${result.message}`)];
   });
+}
+
+// Without a list every peer's header would be believed, and a client could name any address.
+function checkTrustedProxies(config: StartupConfig): FieldIssue[] {
+  const { trust_proxy: trustProxy, trusted_proxies: proxies } = config.server;
+  const issues = proxies.flatMap((text, index) =>
+    parseNetwork(text) ? [] : [issue('server.trusted_proxies', `entry ${index + 1} "${text}" is not a network such as 10.0.0.0/8 or ::1/128`)],
+  );
+  if (trustProxy && proxies.length === 0) {
+    issues.push(issue('server.trusted_proxies', 'is required when server.trust_proxy is true: list the networks of your reverse proxies, such as 127.0.0.1 or 10.0.0.0/8'));
+  }
+  if (!trustProxy && proxies.length > 0) issues.push(issue('server.trusted_proxies', 'has no effect unless server.trust_proxy is true'));
+  return issues;
 }
 
 async function checkTls(config: StartupConfig): Promise<FieldIssue[]> {

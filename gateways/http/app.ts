@@ -12,7 +12,9 @@ import { MemberItems } from '../media/member-items.js';
 import { mediaProxyRoutes } from '../media/proxy-routes.js';
 import { proxyTraffic } from '../media/proxy-metrics.js';
 import { MediaProxy } from '../../media/proxy/media-proxy.js';
+import { ClientAddresses } from '../../net/client-address.js';
 import { accessLog } from './access-log.js';
+import { clientAddress } from './client-address.js';
 import { bearerCallerResolver } from './authenticate.js';
 import { corsPolicy } from './cors.js';
 import { errorResponses } from './errors.js';
@@ -75,6 +77,7 @@ export interface HttpAppOptions {
 export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   const { config, logger, readiness, metrics } = options;
   const app = new Koa<HttpState>();
+  // X-Forwarded-Proto and -Host; the client address is clientAddress's alone.
   app.proxy = config.server.trust_proxy;
 
   // Only errors thrown by the outer middleware themselves get here; everything else is
@@ -84,6 +87,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   const health = healthRoutes(readiness);
   const exposition = metricsRoutes(metrics.registry);
 
+  app.use(clientAddress(new ClientAddresses(config.server)));
   app.use(requestId(logger));
   app.use(accessLog());
   app.use(requestMetrics(metrics));

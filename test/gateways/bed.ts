@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, requireValid } from '../../config/load.js';
 import type { StartupConfig } from '../../config/types.js';
-import { createLogger } from '../../observability/logger.js';
+import { createLogger, type Logger } from '../../observability/logger.js';
 import type { Role } from '../../server/roles.js';
 import { startService, type RunningService } from '../../server/service.js';
 import { migrate } from '../../store/migrate.js';
@@ -69,6 +69,8 @@ export interface BedOptions {
   /** Share the database (and so the rooms and users) of another bed. */
   databaseUrl?: string;
   env?: Record<string, string>;
+  /** The service's logger, for tests that read what it logs (default: fatal only, to stderr). */
+  logger?: Logger;
 }
 
 export async function startGatewayBed(label: string, options: BedOptions = {}): Promise<GatewayBed> {
@@ -96,8 +98,10 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
     // RTMP ingest (livestreams) listens too: a port each, never the shared default 1935.
     SVC_RTMP_HOST: '127.0.0.1',
     SVC_RTMP_PORT: String(await freePort()),
-    // Tests speak for many clients, told apart by X-Forwarded-For (rate limits are per address).
+    // Tests speak for many clients, told apart by X-Forwarded-For (rate limits are per address),
+    // as if through a proxy on this host.
     SVC_SERVER_TRUST_PROXY: 'true',
+    SVC_SERVER_TRUSTED_PROXIES: '127.0.0.1/32',
     SVC_SERVER_CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
     SVC_WEBAUTHN_RP_ORIGIN: 'https://svc.test',
     SVC_WEBAUTHN_RP_ID: 'svc.test',
@@ -106,7 +110,7 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
   delete env.SVC_MANAGEMENT_TOKEN;
   delete env.SVC_MANAGEMENT_ENDPOINT;
   const config = requireValid(await loadConfig({ env }), 'server');
-  const service = await startService({ config, roles: options.roles ?? ['gateway', 'actors'], logger });
+  const service = await startService({ config, roles: options.roles ?? ['gateway', 'actors'], logger: options.logger ?? logger });
   const url = service.httpUrl ?? '';
 
   const call: GatewayBed['call'] = async (method, path, body, token, headers = {}) => {

@@ -35,7 +35,7 @@ export interface TestApp {
 export function buildApp(options: { readiness?: ReadinessProbe; corsAllowedOrigins?: string[] } = {}): TestApp {
   const { logger, lines } = capturingLogger();
   const app = createHttpApp({
-    config: { server: { host: '127.0.0.1', port: 0, public_url: '', advertise_url: '', trust_proxy: false, cors_allowed_origins: options.corsAllowedOrigins ?? [ALLOWED_ORIGIN] } },
+    config: { server: { host: '127.0.0.1', port: 0, public_url: '', advertise_url: '', trust_proxy: false, trusted_proxies: [], cors_allowed_origins: options.corsAllowedOrigins ?? [ALLOWED_ORIGIN] } },
     logger,
     readiness: options.readiness ?? fixedProbe([{ name: 'postgres', ok: true, latencyMs: 1 }]),
     metrics: createMetrics().http,
