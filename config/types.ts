@@ -27,6 +27,8 @@ export interface StartupConfig {
     /** Bare origins (scheme://host[:port]) allowed by CORS on the main API. */
     cors_allowed_origins: string[];
   };
+  /** `listen`: host:port of the metrics and detailed-readiness listener; empty means off. */
+  metrics: { listen: string };
   grpc: { host: string; port: number };
   rtmp: { enabled: boolean; host: string; port: number };
   /** `public_host`: the host clients reach the listener at (empty: the host of server.public_url). */

@@ -3,6 +3,7 @@ import { access } from 'node:fs/promises';
 import ipaddr from 'ipaddr.js';
 import type { FieldIssue } from '../errors/app-error.js';
 import { parseNetwork } from '../net/client-address.js';
+import { parseListenAddress } from '../net/listen-address.js';
 import { checkBareOrigin } from '../net/origin.js';
 import { describeFsError } from './fs-error.js';
 import { jwtSecretProblem } from './jwt-secret.js';
@@ -46,6 +47,10 @@ const CHECKS: Check[] = [
   checkTurn,
   checkCorsOrigins,
   checkTrustedProxies,
+  (c) =>
+    c.metrics.listen === '' || parseListenAddress(c.metrics.listen)
+      ? []
+      : [issue('metrics.listen', `"${c.metrics.listen}" must be host:port, such as 127.0.0.1:9464, or empty`)],
   checkTls,
   (c) => [
     ...checkUrl('database.url', c.database.url, ['postgres:', 'postgresql:'], 'postgres://user@host:5432/db'),

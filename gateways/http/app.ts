@@ -19,7 +19,6 @@ import { bearerCallerResolver } from './authenticate.js';
 import { corsPolicy } from './cors.js';
 import { errorResponses } from './errors.js';
 import { healthRoutes } from './health.js';
-import { metricsRoutes } from './metrics.js';
 import { requestId } from './request-id.js';
 import { requestMetrics } from './request-metrics.js';
 import { EndpointRouter } from './endpoint-router.js';
@@ -52,7 +51,7 @@ export interface HttpAppOptions {
   config: Pick<StartupConfig, 'server'>;
   logger: Logger;
   readiness: ReadinessProbe;
-  /** `createMetrics().http`; its registry is served on `/metrics`. */
+  /** `createMetrics().http`; its registry is served by the metrics listener, not here. */
   metrics: HttpMetrics;
   /** The public API; without it only health, metrics and the OpenAPI document are served. */
   api?: {
@@ -85,7 +84,6 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   app.on('error', (err: unknown) => logger.error({ err }, 'unhandled error in HTTP middleware'));
 
   const health = healthRoutes(readiness);
-  const exposition = metricsRoutes(metrics.registry);
 
   app.use(clientAddress(new ClientAddresses(config.server)));
   app.use(requestId(logger));
@@ -102,8 +100,6 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   if (options.webClient) app.use(webClient(options.webClient));
   app.use(health.routes());
   app.use(health.allowedMethods());
-  app.use(exposition.routes());
-  app.use(exposition.allowedMethods());
   const openapi = openApiRoutes();
   app.use(openapi.routes());
   // Outside /api, and answered before the web client's fallback could see these paths.

@@ -126,6 +126,13 @@ test('server.trusted_proxies: networks from the environment; a bad entry, or tru
   t.regex(await rejected(t, { SVC_SERVER_TRUSTED_PROXIES: '127.0.0.1' }, 'server.trusted_proxies'), /no effect unless server\.trust_proxy/);
 });
 
+test('metrics.listen is empty or host:port', async (t) => {
+  await accepted(t, { SVC_METRICS_LISTEN: '127.0.0.1:9464' });
+  await accepted(t, { SVC_METRICS_LISTEN: '[::1]:9464' });
+  t.regex(await rejected(t, { SVC_METRICS_LISTEN: '9464' }, 'metrics.listen'), /"9464" must be host:port/);
+  await rejected(t, { SVC_METRICS_LISTEN: '127.0.0.1:70000' }, 'metrics.listen');
+});
+
 test('management: default Unix socket under data_dir', async (t) => {
   const dir = await tempDir(t);
   const result = await loadWith(dir, { SVC_DATA_DIR: 'state' });

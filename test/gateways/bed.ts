@@ -41,6 +41,8 @@ export interface GatewayBed {
   url: string;
   /** host:port of the gRPC API. */
   grpcAddress: string;
+  /** The metrics listener (`metrics.listen`): `/metrics` and the detailed `/health/ready`. */
+  metricsUrl: string;
   databaseUrl: string;
   config: StartupConfig;
   service: RunningService;
@@ -98,6 +100,7 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
     // RTMP ingest (livestreams) listens too: a port each, never the shared default 1935.
     SVC_RTMP_HOST: '127.0.0.1',
     SVC_RTMP_PORT: String(await freePort()),
+    SVC_METRICS_LISTEN: `127.0.0.1:${await freePort()}`,
     // Tests speak for many clients, told apart by X-Forwarded-For (rate limits are per address),
     // as if through a proxy on this host.
     SVC_SERVER_TRUST_PROXY: 'true',
@@ -136,6 +139,7 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
   const bed: GatewayBed = {
     url,
     grpcAddress: service.grpcAddress ?? '',
+    metricsUrl: service.metricsUrl ?? '',
     databaseUrl,
     config,
     service,

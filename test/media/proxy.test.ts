@@ -268,7 +268,7 @@ test('the proxy counts the bytes it sends on /metrics', async (t) => {
   const mediaId = await addItem(bed, roomId, owner, { url: `${ranged.url}/movie.mp4`, proxy: true });
   const url = await proxiedUrl(bed, roomId, mediaId, owner);
   t.is((await read(url, { range: 'bytes=0-999' })).status, 206);
-  const metrics = await (await fetch(`${bed.url}/metrics`)).text();
+  const metrics = await (await fetch(`${bed.metricsUrl}/metrics`)).text();
   const sent = /^media_proxy_bytes_total (\d+)/m.exec(metrics);
   t.truthy(sent, 'media_proxy_bytes_total is exported');
   t.true(Number(sent![1]) >= 1000);
