@@ -1,8 +1,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import ipaddr from 'ipaddr.js';
 import type { FieldIssue } from '../errors/app-error.js';
-import { parseNetwork } from '../net/client-address.js';
+import { parseNetwork } from '../net/ip-network.js';
 import { parseListenAddress } from '../net/listen-address.js';
 import { checkBareOrigin } from '../net/origin.js';
 import { describeFsError } from './fs-error.js';
@@ -274,15 +273,10 @@ function checkMediaProxy(c: StartupConfig): FieldIssue[] {
   const issues: FieldIssue[] = [];
   if (!(m.grant_ttl_seconds >= 60)) issues.push(issue('media_proxy.grant_ttl_seconds', 'must be at least 60'));
   m.allowed_networks.forEach((text, index) => {
-    if (!isNetwork(text)) issues.push(issue('media_proxy.allowed_networks', `entry ${index + 1} "${text}" is not a network such as 127.0.0.0/8 or ::1/128`));
+    if (!parseNetwork(text)) issues.push(issue('media_proxy.allowed_networks', `entry ${index + 1} "${text}" is not a network such as 127.0.0.0/8 or ::1/128`));
   });
   if (!(m.headers_timeout_ms >= 100)) issues.push(issue('media_proxy.headers_timeout_ms', 'must be at least 100'));
   if (!(m.idle_timeout_ms >= 100)) issues.push(issue('media_proxy.idle_timeout_ms', 'must be at least 100'));
   if (!(m.max_redirects >= 0 && m.max_redirects <= 20)) issues.push(issue('media_proxy.max_redirects', 'must be between 0 and 20'));
   return issues;
-}
-
-function isNetwork(text: string): boolean {
-  const cidr = text.includes('/') ? text : `${text}/${text.includes(':') ? 128 : 32}`;
-  return ipaddr.isValidCIDR(cidr);
 }

@@ -10,25 +10,12 @@
 import type { IncomingMessage } from 'node:http';
 import ipaddr from 'ipaddr.js';
 import type { StartupConfig } from '../config/types.js';
+import { inNetworks, parseNetwork, type IpNetwork } from './ip-network.js';
 
 export const TRUSTED_PROXIES_KEY = 'server.trusted_proxies';
 
-type Network = [ipaddr.IPv4 | ipaddr.IPv6, number];
-
 /** `trust_proxy` (without it the socket peer is the client) and `trusted_proxies` (validated at startup). */
 export type ClientAddressOptions = Pick<StartupConfig['server'], 'trust_proxy' | 'trusted_proxies'>;
-
-/** `10.0.0.0/8` as is, `10.0.0.1` as `10.0.0.1/32`; undefined when it is no network. */
-export function parseNetwork(text: string): Network | undefined {
-  const cidr = text.includes('/') ? text : `${text}/${text.includes(':') ? 128 : 32}`;
-  if (!ipaddr.isValidCIDR(cidr)) return undefined;
-  const [address, bits] = ipaddr.parseCIDR(cidr);
-  // An IPv4-mapped network (::ffff:10.0.0.0/104) is the IPv4 one, as addresses are compared.
-  if (address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
-    return [(address as ipaddr.IPv6).toIPv4Address(), bits - 96];
-  }
-  return [address, bits];
-}
 
 /**
  * One X-Forwarded-For entry or socket peer as an address: IPv4-mapped IPv6 as the IPv4 it is,
@@ -41,9 +28,9 @@ export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefine
 }
 
 export class ClientAddresses {
-  private readonly networks: Network[];
+  private readonly networks: IpNetwork[];
 
-  /** Invalid `trustedProxies` entries throw; startup validation has refused them already. */
+  /** Invalid `trusted_proxies` entries throw; startup validation has refused them already. */
   constructor(private readonly options: ClientAddressOptions) {
     this.networks = options.trusted_proxies.map((text) => {
       const network = parseNetwork(text);
@@ -80,6 +67,6 @@ export class ClientAddresses {
   }
 
   private trusted(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
-    return this.networks.some(([network, bits]) => network.kind() === address.kind() && address.match(network, bits));
+    return inNetworks(address, this.networks);
   }
 }

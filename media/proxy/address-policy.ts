@@ -14,22 +14,21 @@
  */
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../../errors/app-error.js';
+import { inNetworks, parseNetwork, type IpNetwork } from '../../net/ip-network.js';
 
 export const ALLOWED_NETWORKS_KEY = 'media_proxy.allowed_networks';
 
-type Network = [ipaddr.IPv4 | ipaddr.IPv6, number];
-
-const IPV4_COMPATIBLE: Network = ipaddr.parseCIDR('::/96');
+const IPV4_COMPATIBLE: IpNetwork = ipaddr.parseCIDR('::/96');
 
 export class AddressPolicy {
-  private readonly networks: Network[];
+  private readonly networks: IpNetwork[];
 
   /** `networks`: CIDRs (or single addresses) allowed whatever their class; invalid entries throw. */
   constructor(networks: readonly string[] = []) {
     this.networks = networks.map((text) => {
-      const cidr = text.includes('/') ? text : `${text}/${text.includes(':') ? 128 : 32}`;
-      if (!ipaddr.isValidCIDR(cidr)) throw new Error(`${ALLOWED_NETWORKS_KEY}: "${text}" is not a network in CIDR form`);
-      return ipaddr.parseCIDR(cidr);
+      const network = parseNetwork(text);
+      if (!network) throw new Error(`${ALLOWED_NETWORKS_KEY}: "${text}" is not a network in CIDR form`);
+      return network;
     });
   }
 
@@ -37,7 +36,7 @@ export class AddressPolicy {
   refusal(address: string): string | undefined {
     // process(): an IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged as the IPv4 it is.
     const parsed = ipaddr.process(address);
-    if (this.networks.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits))) return undefined;
+    if (inNetworks(parsed, this.networks)) return undefined;
     const range = parsed.range();
     if (range !== 'unicast') return range;
     return parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : undefined;
