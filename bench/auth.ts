@@ -154,6 +154,7 @@ async function main(): Promise<void> {
     const gateway = await startReplica(['--role', 'gateway'], await replicaEnv(databaseUrl, secrets, {
       SVC_SERVER_PORT: String(await freePort()),
       SVC_SERVER_TRUST_PROXY: 'true',
+      SVC_SERVER_TRUSTED_PROXIES: '127.0.0.1/32',
       ...(GATEWAY_NODE_OPTIONS ? { NODE_OPTIONS: GATEWAY_NODE_OPTIONS } : {}),
     }));
     replicas.push(gateway);

@@ -27,6 +27,7 @@ import { join } from 'node:path';
 import { startNginx, type Nginx } from '../test/fixtures/nginx.js';
 import type { GatewayBed } from '../test/gateways/bed.js';
 import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../test/harness/replica.js';
+import { freePort } from '../test/harness/stack.js';
 import { addItem, createRoom, eventually, proxiedUrl, startMediaBed } from '../test/media/media-bed.js';
 import { benchMediaLive, printMediaLive } from './media-live.js';
 import { concurrentReaders, createMediaFile, GiB, httpRangeReader, MiB, sequentialThroughput, startNginxSliceProxy, type Throughput } from './media-proxy.js';
@@ -43,9 +44,9 @@ function median(runs: Throughput[]): Throughput & { all: string } {
   return { ...sorted[Math.floor(sorted.length / 2)]!, all: runs.map((r) => r.mbPerSecond.toFixed(0)).join(', ') };
 }
 
-/** A series of the gateway's /metrics (the slice cache's, which have no labels). */
-async function metric(gatewayUrl: string, name: string): Promise<number> {
-  const text = await (await fetch(`${gatewayUrl}/metrics`)).text();
+/** A series of the gateway's /metrics (the slice cache's, which have no labels), from its metrics listener. */
+async function metric(metricsUrl: string, name: string): Promise<number> {
+  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${name} `));
   return line ? Number(line.split(' ').pop()) : 0;
 }
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
       SVC_MEDIA_PROXY_ALLOWED_NETWORKS: '127.0.0.0/8',
       SVC_PROXY_SLICE_CACHE_ENABLED: 'true',
       SVC_PROXY_SLICE_CACHE_SIZE_MB: String(Math.ceil((size + 2 * crowdBytes) / MiB) + 64),
+      SVC_METRICS_LISTEN: `127.0.0.1:${await freePort()}`,
     });
     gateway = await startReplica(['--role', 'gateway', '--replica-id', 'bench-media-proxy'], env);
 
@@ -85,9 +87,9 @@ async function main(): Promise<void> {
     await sequentialThroughput(httpRangeReader(direct), Math.min(size, 64 * MiB)); // warm-up: page cache, connections
     const directRuns = [await sequentialThroughput(httpRangeReader(direct), size)];
     const miss = await sequentialThroughput(httpRangeReader(viaProxy), size);
-    const gatewayUrl = gateway.httpUrl;
-    if (!(await eventually(async () => (await metric(gatewayUrl, 'svc_slice_cache_size_bytes')) >= size, 60_000))) console.log('  (the cache had not written every slice after 60 s)');
-    const readaheads = await metric(gatewayUrl, 'svc_slice_cache_readahead_total');
+    const metricsUrl = gateway.metricsUrl;
+    if (!(await eventually(async () => (await metric(metricsUrl, 'svc_slice_cache_size_bytes')) >= size, 60_000))) console.log('  (the cache had not written every slice after 60 s)');
+    const readaheads = await metric(metricsUrl, 'svc_slice_cache_readahead_total');
     const hitRuns: Throughput[] = [];
     for (let round = 0; round < rounds; round++) {
       hitRuns.push(await sequentialThroughput(httpRangeReader(viaProxy), size));

@@ -29,7 +29,7 @@ import { createLogger } from '../observability/logger.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
 import { createPool } from '../store/pool.js';
 import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../test/harness/replica.js';
-import { freshDatabase, testStack } from '../test/harness/stack.js';
+import { freePort, freshDatabase, testStack } from '../test/harness/stack.js';
 import { runSvc } from '../test/harness/svc-process.js';
 import { percentile } from './percentile.js';
 
@@ -243,6 +243,7 @@ async function main(): Promise<void> {
   const extra = {
     SVC_NATS_SUBJECT_PREFIX: PREFIX,
     SVC_SERVER_TRUST_PROXY: 'true',
+    SVC_SERVER_TRUSTED_PROXIES: '127.0.0.1/32',
     SVC_ROOMS_READ_RATE: '100000',
     SVC_ROOMS_TICKET_RATE: '100000',
   };
@@ -253,7 +254,8 @@ async function main(): Promise<void> {
   const opened: RealtimeClient[] = [];
   try {
     replicas.push(await startReplica(['--role', 'actors'], await replicaEnv(databaseUrl, secrets, extra)));
-    const gateways = [await startReplica(['--role', 'gateway'], await replicaEnv(databaseUrl, secrets, extra)), await startReplica(['--role', 'gateway'], await replicaEnv(databaseUrl, secrets, extra))];
+    const gatewayEnv = async () => replicaEnv(databaseUrl, secrets, { ...extra, SVC_METRICS_LISTEN: `127.0.0.1:${await freePort()}` });
+    const gateways = [await startReplica(['--role', 'gateway'], await gatewayEnv()), await startReplica(['--role', 'gateway'], await gatewayEnv())];
     replicas.push(...gateways);
     const [g1, g2] = gateways.map((gateway) => gateway.httpUrl) as [string, string];
 
@@ -360,7 +362,7 @@ async function main(): Promise<void> {
       const pid = gateway.process.child.pid!;
       await sleep(3_000);
       const rssBefore = await rssBytes(pid);
-      const heapBefore = await heapUsed(g1);
+      const heapBefore = await heapUsed(gateway.metricsUrl);
       const connections: Connection[] = [];
       for (let k = 0; k < IDLE_SOCKETS; k += 1) {
         const r = k % ROOMS;
@@ -372,7 +374,7 @@ async function main(): Promise<void> {
       const openSeconds = (performance.now() - started) / 1000;
       await sleep(5_000);
       const rssAfter = await rssBytes(pid);
-      const heapAfter = await heapUsed(g1);
+      const heapAfter = await heapUsed(gateway.metricsUrl);
       const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
       console.log(
         `(c) ${IDLE_SOCKETS} idle authenticated sockets on one gateway (opened in ${openSeconds.toFixed(1)} s): RSS ${kib(rssBefore)} -> ${kib(rssAfter)} = ${kib((rssAfter - rssBefore) / IDLE_SOCKETS)} per socket; JS heap used ${kib(heapBefore)} -> ${kib(heapAfter)} = ${kib((heapAfter - heapBefore) / IDLE_SOCKETS)} per socket  target < 20 KiB`,

@@ -111,7 +111,19 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
   'server.trust_proxy': {
     type: BOOL,
     default: false,
-    description: 'Take client addresses from X-Forwarded-For; only behind a proxy that sets it.',
+    description: 'Take client addresses from X-Forwarded-For, as appended by the proxies in server.trusted_proxies (which must then be set).',
+  },
+  'server.trusted_proxies': {
+    type: { kind: 'string_list' },
+    default: () => [],
+    description:
+      'Networks (CIDR or single addresses) of the reverse proxies in front of the service; X-Forwarded-For is read from the right up to the first address outside them. Comma-separated.',
+  },
+  'metrics.listen': {
+    type: STRING,
+    default: '',
+    description:
+      'host:port of the operators\' listener serving Prometheus /metrics and the detailed /health/ready (no auth: keep it on loopback or an internal network); empty: not served.',
   },
   'grpc.host': { type: STRING, default: '0.0.0.0', description: 'gRPC listen address.' },
   'grpc.port': { type: PORT, default: 9090, description: 'gRPC listen port.' },

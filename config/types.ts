@@ -22,9 +22,13 @@ export interface StartupConfig {
     advertise_url: string;
     /** Behind a reverse proxy: take the client address from X-Forwarded-For (rate limits, session list). */
     trust_proxy: boolean;
+    /** The proxies' networks (CIDRs); only hops in them are believed (net/client-address.ts). */
+    trusted_proxies: string[];
     /** Bare origins (scheme://host[:port]) allowed by CORS on the main API. */
     cors_allowed_origins: string[];
   };
+  /** `listen`: host:port of the metrics and detailed-readiness listener; empty means off. */
+  metrics: { listen: string };
   grpc: { host: string; port: number };
   rtmp: { enabled: boolean; host: string; port: number };
   /** `public_host`: the host clients reach the listener at (empty: the host of server.public_url). */

@@ -1,7 +1,8 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import ipaddr from 'ipaddr.js';
 import type { FieldIssue } from '../errors/app-error.js';
+import { parseNetwork } from '../net/ip-network.js';
+import { parseListenAddress } from '../net/listen-address.js';
 import { checkBareOrigin } from '../net/origin.js';
 import { describeFsError } from './fs-error.js';
 import { jwtSecretProblem } from './jwt-secret.js';
@@ -45,6 +46,11 @@ const CHECKS: Check[] = [
   checkTurn,
   checkRoomRates,
   checkCorsOrigins,
+  checkTrustedProxies,
+  (c) =>
+    c.metrics.listen === '' || parseListenAddress(c.metrics.listen)
+      ? []
+      : [issue('metrics.listen', `"${c.metrics.listen}" must be host:port, such as 127.0.0.1:9464, or empty`)],
   checkTls,
   (c) => [
     ...checkUrl('database.url', c.database.url, ['postgres:', 'postgresql:'], 'postgres://user@host:5432/db'),
@@ -117,6 +123,19 @@ function checkCorsOrigins(config: StartupConfig): FieldIssue[] {
     const result = checkBareOrigin(entry);
     return result.ok ? [] : [issue('server.cors_allowed_origins', `entry ${index}: ${result.message}`)];
   });
+}
+
+// Without a list every peer's header would be believed, and a client could name any address.
+function checkTrustedProxies(config: StartupConfig): FieldIssue[] {
+  const { trust_proxy: trustProxy, trusted_proxies: proxies } = config.server;
+  const issues = proxies.flatMap((text, index) =>
+    parseNetwork(text) ? [] : [issue('server.trusted_proxies', `entry ${index + 1} "${text}" is not a network such as 10.0.0.0/8 or ::1/128`)],
+  );
+  if (trustProxy && proxies.length === 0) {
+    issues.push(issue('server.trusted_proxies', 'is required when server.trust_proxy is true: list the networks of your reverse proxies, such as 127.0.0.1 or 10.0.0.0/8'));
+  }
+  if (!trustProxy && proxies.length > 0) issues.push(issue('server.trusted_proxies', 'has no effect unless server.trust_proxy is true'));
+  return issues;
 }
 
 async function checkTls(config: StartupConfig): Promise<FieldIssue[]> {
@@ -265,15 +284,10 @@ function checkMediaProxy(c: StartupConfig): FieldIssue[] {
   const issues: FieldIssue[] = [];
   if (!(m.grant_ttl_seconds >= 60)) issues.push(issue('media_proxy.grant_ttl_seconds', 'must be at least 60'));
   m.allowed_networks.forEach((text, index) => {
-    if (!isNetwork(text)) issues.push(issue('media_proxy.allowed_networks', `entry ${index + 1} "${text}" is not a network such as 127.0.0.0/8 or ::1/128`));
+    if (!parseNetwork(text)) issues.push(issue('media_proxy.allowed_networks', `entry ${index + 1} "${text}" is not a network such as 127.0.0.0/8 or ::1/128`));
   });
   if (!(m.headers_timeout_ms >= 100)) issues.push(issue('media_proxy.headers_timeout_ms', 'must be at least 100'));
   if (!(m.idle_timeout_ms >= 100)) issues.push(issue('media_proxy.idle_timeout_ms', 'must be at least 100'));
   if (!(m.max_redirects >= 0 && m.max_redirects <= 20)) issues.push(issue('media_proxy.max_redirects', 'must be between 0 and 20'));
   return issues;
-}
-
-function isNetwork(text: string): boolean {
-  const cidr = text.includes('/') ? text : `${text}/${text.includes(':') ? 128 : 32}`;
-  return ipaddr.isValidCIDR(cidr);
 }

@@ -47,6 +47,8 @@ source "$STACK_DIR/stack.env"
 source "$SECRETS_FILE"
 set +a
 export SVC_DATA_DIR="$SVC_STATE_DIR/data"
+# Prometheus metrics and the detailed /health/ready are only on this listener, not the public port.
+export SVC_METRICS_LISTEN=${SVC_METRICS_LISTEN:-127.0.0.1:9464}
 mkdir -p "$SVC_DATA_DIR"
 
 log "migrating the database"

@@ -20,6 +20,7 @@ import { natsNotificationPublisher } from '../notifications/publisher.js';
 import { purgeOldNotifications } from '../notifications/store.js';
 import { startGrpcServer } from '../gateways/grpc/server.js';
 import { createHttpApp } from '../gateways/http/app.js';
+import { startMetricsListener } from '../gateways/http/metrics-listener.js';
 import { cookiePolicyFor } from '../gateways/http/session-cookie.js';
 import type { GatewayDeps } from '../gateways/gateway-deps.js';
 import { RoomClient } from '../gateways/rooms/room-client.js';
@@ -68,6 +69,8 @@ export interface RunningService {
   httpUrl?: string;
   /** Address (host:port) of the gRPC API, when this process has the gateway role. */
   grpcAddress?: string;
+  /** Base URL of the metrics listener (`/metrics`, detailed `/health/ready`), when `metrics.listen` is set. */
+  metricsUrl?: string;
   /** UDP port of the built-in STUN listener, when it runs (gateway role, `stun.enabled`). */
   stunPort?: number;
   managementAddress: string;
@@ -310,6 +313,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       stops.push(() => grpcServer.stop());
     }
 
+    let metricsUrl: string | undefined;
+    if (config.metrics.listen !== '') {
+      const listener = await startMetricsListener(config.metrics.listen, metrics.registry, readiness, logger);
+      metricsUrl = listener.url;
+      stops.push(() => listener.close());
+    }
+
     const management: ManagementServer = await startManagementServer(resolveManagementEndpoint(config), {
       logger,
       settings,
@@ -332,6 +342,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     return {
       ...(httpUrl ? { httpUrl } : {}),
       ...(grpcAddress ? { grpcAddress } : {}),
+      ...(metricsUrl ? { metricsUrl } : {}),
       ...(stunPort !== undefined ? { stunPort } : {}),
       managementAddress: management.address,
       settings,

@@ -50,9 +50,10 @@ export class ServeCommand extends SvcCommand {
     const service = await startService({ config, roles, logger, migrateFirst: this.migrateFirst });
 
     const startupMs = Math.round(performance.now());
-    logger.info({ roles, replicaId: config.replica_id, startupMs, http: service.httpUrl, grpc: service.grpcAddress, management: service.managementAddress }, 'svc ready');
+    logger.info({ roles, replicaId: config.replica_id, startupMs, http: service.httpUrl, grpc: service.grpcAddress, metrics: service.metricsUrl, management: service.managementAddress }, 'svc ready');
     if (service.httpUrl) this.context.stdout.write(`svc HTTP API: ${service.httpUrl}\n`);
     if (service.grpcAddress) this.context.stdout.write(`svc gRPC API: ${service.grpcAddress}\n`);
+    if (service.metricsUrl) this.context.stdout.write(`svc metrics:  ${service.metricsUrl}/metrics (detailed readiness: ${service.metricsUrl}/health/ready)\n`);
     if (config.temporal.ui_url) this.context.stdout.write(`Temporal UI:  ${config.temporal.ui_url}\n`);
     this.context.stdout.write(`management:   ${service.managementAddress}\n`);
 

@@ -9,6 +9,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Accounts } from '../../accounts/accounts.js';
 import type { Caller } from '../../accounts/model.js';
 import { AppError } from '../../errors/app-error.js';
+import type { ClientAddresses } from '../../net/client-address.js';
 import type { Logger } from '../../observability/logger.js';
 import { callerFromBearer } from '../bearer.js';
 import { isSaneRequestId } from '../http/request-id.js';
@@ -37,8 +38,8 @@ export interface CallerContext extends CallContext {
 export interface GrpcCallDeps {
   logger: Logger;
   accounts: Pick<Accounts, 'tokens' | 'sessions'>;
-  /** `server.trust_proxy`: take the client address from `x-forwarded-for` (set by the ingress). */
-  trustProxy: boolean;
+  /** The client address from the peer and `x-forwarded-for` (set by the ingress), as for HTTP. */
+  addresses: ClientAddresses;
 }
 
 type AnyCall = grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>;
@@ -132,13 +133,8 @@ export class GrpcCalls {
   }
 
   private clientIp(call: AnyCall): string {
-    if (this.deps.trustProxy) {
-      // Like Koa with `proxy: true`: the first (client-most) address of the header.
-      const forwarded = call.metadata.get('x-forwarded-for')[0];
-      const first = typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() : undefined;
-      if (first) return first;
-    }
-    return addressOfPeer(call.getPeer());
+    const forwarded = call.metadata.get('x-forwarded-for').map((value) => (typeof value === 'string' ? value : undefined));
+    return this.deps.addresses.resolve(addressOfPeer(call.getPeer()), forwarded);
   }
 
   private async resolveCaller(metadata: grpc.Metadata, ctx: CallContext, required: boolean): Promise<Caller | undefined> {

@@ -9,6 +9,7 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { HealthImplementation, protoPath as healthProtoPath, type ServingStatus } from 'grpc-health-check';
 import { AppError } from '../../errors/app-error.js';
+import { ClientAddresses } from '../../net/client-address.js';
 import type { ReadinessProbe } from '../../server/readiness.js';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { RoomDirectory } from '../room-directory.js';
@@ -47,7 +48,7 @@ export async function startGrpcServer(gateway: GatewayDeps, readiness: Readiness
     'grpc.keepalive_time_ms': 60_000,
     'grpc.keepalive_timeout_ms': 20_000,
   });
-  const calls = new GrpcCalls({ logger: gateway.logger, accounts: gateway.accounts, trustProxy: gateway.config.server.trust_proxy });
+  const calls = new GrpcCalls({ logger: gateway.logger, accounts: gateway.accounts, addresses: new ClientAddresses(gateway.config.server) });
   const rooms = new RoomCalls(gateway.rooms);
 
   server.addService(api.AuthService.service, authService(calls, gateway.accounts));

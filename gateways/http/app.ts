@@ -13,12 +13,13 @@ import { MemberItems } from '../media/member-items.js';
 import { mediaProxyRoutes } from '../media/proxy-routes.js';
 import { proxyTraffic } from '../media/proxy-metrics.js';
 import { MediaProxy } from '../../media/proxy/media-proxy.js';
+import { ClientAddresses } from '../../net/client-address.js';
 import { accessLog } from './access-log.js';
+import { clientAddress } from './client-address.js';
 import { bearerCallerResolver } from './authenticate.js';
 import { corsPolicy } from './cors.js';
 import { errorResponses } from './errors.js';
 import { healthRoutes } from './health.js';
-import { metricsRoutes } from './metrics.js';
 import { requestId } from './request-id.js';
 import { requestMetrics } from './request-metrics.js';
 import { EndpointRouter } from './endpoint-router.js';
@@ -51,7 +52,7 @@ export interface HttpAppOptions {
   config: Pick<StartupConfig, 'server'>;
   logger: Logger;
   readiness: ReadinessProbe;
-  /** `createMetrics().http`; its registry is served on `/metrics`. */
+  /** `createMetrics().http`; its registry is served by the metrics listener, not here. */
   metrics: HttpMetrics;
   /** The public API; without it only health, metrics and the OpenAPI document are served. */
   api?: {
@@ -76,6 +77,7 @@ export interface HttpAppOptions {
 export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   const { config, logger, readiness, metrics } = options;
   const app = new Koa<HttpState>();
+  // X-Forwarded-Proto and -Host; the client address is clientAddress's alone.
   app.proxy = config.server.trust_proxy;
 
   // Only errors thrown by the outer middleware themselves get here; everything else is
@@ -83,8 +85,8 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   app.on('error', (err: unknown) => logger.error({ err }, 'unhandled error in HTTP middleware'));
 
   const health = healthRoutes(readiness);
-  const exposition = metricsRoutes(metrics.registry);
 
+  app.use(clientAddress(new ClientAddresses(config.server)));
   app.use(requestId(logger));
   app.use(accessLog());
   app.use(requestMetrics(metrics));
@@ -100,8 +102,6 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
   if (options.webClient) app.use(webClient(options.webClient));
   app.use(health.routes());
   app.use(health.allowedMethods());
-  app.use(exposition.routes());
-  app.use(exposition.allowedMethods());
   const openapi = openApiRoutes();
   app.use(openapi.routes());
   // Outside /api, and answered before the web client's fallback could see these paths.

@@ -18,6 +18,7 @@ import type { Registry } from 'prom-client';
 import { subjectOf, type Caller } from '../../accounts/model.js';
 import { callerFromToken } from '../bearer.js';
 import { AppError } from '../../errors/app-error.js';
+import { ClientAddresses } from '../../net/client-address.js';
 import { isSaneRequestId, REQUEST_ID_HEADER } from '../http/request-id.js';
 import type { GatewayDeps } from '../gateway-deps.js';
 import type { FeedEvent } from '../rooms/room-feed.js';
@@ -65,6 +66,7 @@ export class RealtimeGateway {
   private readonly eventFrames = new WeakMap<FeedEvent, Buffer>();
   private readonly tickets: RealtimeTickets;
   private readonly origins: OriginPolicy;
+  private readonly addresses: ClientAddresses;
   private readonly limits: SessionLimits;
   private readonly liveness: NodeJS.Timeout;
   private closing = false;
@@ -76,6 +78,7 @@ export class RealtimeGateway {
     const { config } = deps;
     this.tickets = options.tickets ?? new RealtimeTickets(deps.redis);
     this.origins = new OriginPolicy(config.server.cors_allowed_origins, config.server.public_url || config.webauthn.rp_origin);
+    this.addresses = new ClientAddresses(config.server);
     this.notifications = new UserNotifications(deps.nats, config.nats.subject_prefix, deps.logger);
     this.limits = {
       sendBufferLimitBytes: options.sendBufferLimitBytes ?? DEFAULT_SEND_BUFFER_LIMIT_BYTES,
@@ -125,7 +128,8 @@ export class RealtimeGateway {
   private async upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const incoming = req.headers[REQUEST_ID_HEADER.toLowerCase()];
     const requestId = typeof incoming === 'string' && isSaneRequestId(incoming) ? incoming : randomUUID();
-    const log = this.deps.logger.child({ requestId });
+    // Every line of the socket names its client, as the HTTP request it is would be counted.
+    const log = this.deps.logger.child({ requestId, ip: this.addresses.ofRequest(req) });
     // Until ws owns the socket, a reset by the client must not become an uncaught error.
     const onSocketError = (err: Error): void => log.debug({ err }, 'socket error before the upgrade');
     socket.on('error', onSocketError);
@@ -220,6 +224,7 @@ export class RealtimeGateway {
       const release = this.deps.connections.hold(caller, (ending) => opened.close(CLOSE.sessionEnded, ending.message));
       this.sessions.add(session);
       this.metrics.accepted.inc();
+      log.debug({ version }, 'room socket accepted');
       session.start();
     });
     if (!session) void watch.close();

@@ -1,7 +1,8 @@
 /**
  * `hls`: an HLS playlist (m3u8). Unproxied, the browser fetches playlist and segments itself;
  * proxied, the proxy rewrites every URI in the playlists to signed proxy URLs
- * (media/proxy/hls-rewrite.ts), so segments and keys come through the service with the item's headers.
+ * (media/proxy/hls-rewrite.ts), so segments and keys come through the service, with the item's
+ * headers when they are on the item's own origin (and without them anywhere else).
  */
 import type { MediaItem } from '../../actors/room/model.js';
 import type { MediaProvider, Upstream } from '../provider.js';

@@ -4,23 +4,31 @@
  * loopback services, the cloud metadata endpoint or the private network. Only globally
  * routable unicast addresses pass, as ipaddr.js classifies them; an operator lists networks
  * that may be reached anyway in `media_proxy.allowed_networks` (tests allow 127.0.0.0/8).
+ *
+ * IPv6 forms that embed an IPv4 address are refused like the IPv4 they could reach:
+ * IPv4-mapped `::ffff:a.b.c.d` is judged as that IPv4 address; IPv4-compatible `::a.b.c.d`
+ * (all of ::/96, deprecated by RFC 4291, which ipaddr.js calls unicast) is refused as such,
+ * since a host may route it to the embedded address; NAT64 (64:ff9b::/96, `rfc6052`), SIIT
+ * (::ffff:0:0:0/96, `rfc6145`), 6to4 (2002::/16) and Teredo (2001::/32) are ipaddr.js ranges
+ * other than unicast, so refused with the rest.
  */
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../../errors/app-error.js';
+import { inNetworks, parseNetwork, type IpNetwork } from '../../net/ip-network.js';
 
 export const ALLOWED_NETWORKS_KEY = 'media_proxy.allowed_networks';
 
-type Network = [ipaddr.IPv4 | ipaddr.IPv6, number];
+const IPV4_COMPATIBLE: IpNetwork = ipaddr.parseCIDR('::/96');
 
 export class AddressPolicy {
-  private readonly networks: Network[];
+  private readonly networks: IpNetwork[];
 
   /** `networks`: CIDRs (or single addresses) allowed whatever their class; invalid entries throw. */
   constructor(networks: readonly string[] = []) {
     this.networks = networks.map((text) => {
-      const cidr = text.includes('/') ? text : `${text}/${text.includes(':') ? 128 : 32}`;
-      if (!ipaddr.isValidCIDR(cidr)) throw new Error(`${ALLOWED_NETWORKS_KEY}: "${text}" is not a network in CIDR form`);
-      return ipaddr.parseCIDR(cidr);
+      const network = parseNetwork(text);
+      if (!network) throw new Error(`${ALLOWED_NETWORKS_KEY}: "${text}" is not a network in CIDR form`);
+      return network;
     });
   }
 
@@ -28,9 +36,10 @@ export class AddressPolicy {
   refusal(address: string): string | undefined {
     // process(): an IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged as the IPv4 it is.
     const parsed = ipaddr.process(address);
-    if (this.networks.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits))) return undefined;
+    if (inNetworks(parsed, this.networks)) return undefined;
     const range = parsed.range();
-    return range === 'unicast' ? undefined : range;
+    if (range !== 'unicast') return range;
+    return parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE) ? 'ipv4Compatible' : undefined;
   }
 
   /** Throws `forbidden` naming the address class and the key that would allow it. */

@@ -5,7 +5,8 @@
  * authorises, then hands the grant, the item and the client's method and Range here, and
  * writes the `ProxyAnswer` out.
  *
- * Only the provider's headers go upstream, plus Range and the cache's validators. An upstream
+ * Only the provider's headers go upstream, plus Range and the cache's validators; a resource a
+ * playlist names on another origin gets none of them (`providerHeadersFor`). An upstream
  * that refuses (401/403/410) a resolved link, or a link about to expire, is resolved again
  * through the provider and read once more: the viewer does not notice.
  */
@@ -108,7 +109,7 @@ export class MediaProxy {
   private async serveNamed(target: ProxyTarget, upstream: Upstream, url: string, read: ProxyRead): Promise<ProxyAnswer> {
     const playlist = /\.m3u8?$/i.test(safePath(url));
     const method = playlist ? 'GET' : read.method;
-    const headers = { ...upstream.headers, ...(read.range && !playlist ? { range: read.range } : {}) };
+    const headers = { ...providerHeadersFor(upstream, url), ...(read.range && !playlist ? { range: read.range } : {}) };
     const reply = await this.request(url, method, headers, read.signal);
     if (playlist || isPlaylistReply(reply.headers['content-type'], reply.url)) return this.playlistAnswer(target, reply, read);
     return this.passThrough(reply);
@@ -198,6 +199,24 @@ async function* countedPieces(pieces: AsyncGenerator<SliceLease>, traffic: Proxy
   for await (const lease of pieces) {
     traffic.bytes(lease.bytes.length);
     yield lease;
+  }
+}
+
+/**
+ * The item's headers (an `Authorization`, a cookie, a Referer its host wants) are meant for the
+ * item's own origin. A playlist may name segments, keys or variants anywhere, and whoever
+ * serves them, or whoever wrote the playlist, must not receive the item's credentials.
+ */
+function providerHeadersFor(upstream: Upstream, url: string): Record<string, string> {
+  const own = originOf(upstream.url);
+  return own !== undefined && originOf(url) === own ? { ...upstream.headers } : {};
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
   }
 }
 

@@ -85,14 +85,13 @@ export async function startAccountsBed(
     },
   });
   const app = createHttpApp({
-    config: { server: { host: '127.0.0.1', port: 0, public_url: '', advertise_url: '', trust_proxy: false, cors_allowed_origins: [] } },
+    // Tests speak for many clients, told apart by X-Forwarded-For, as behind a proxy on this host.
+    config: { server: { host: '127.0.0.1', port: 0, public_url: '', advertise_url: '', trust_proxy: true, trusted_proxies: ['127.0.0.1/32'], cors_allowed_origins: [] } },
     logger,
     readiness: fixedProbe([]),
     metrics: createMetrics().http,
     api: { accounts, cookies: { secure: false }, ...(options.adminReviews ? { reviews: options.adminReviews } : {}) },
   });
-  // Tests speak for many clients, told apart by X-Forwarded-For, as behind a proxy.
-  app.proxy = true;
   const server: Server = createServer(app.callback());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -16,7 +16,7 @@ test.before(async () => {
   const migrated = await runSvc(['migrate'], { SVC_DATABASE_URL: databaseUrl });
   if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
 
-  unixReplica = await startReplica(['--role', 'gateway', '--replica-id', 'replica-a'], await replicaEnv(databaseUrl, secrets));
+  unixReplica = await startReplica(['--role', 'gateway', '--replica-id', 'replica-a'], await replicaEnv(databaseUrl, secrets, { SVC_METRICS_LISTEN: `127.0.0.1:${await freePort()}` }));
   const tcpEnv = await replicaEnv(databaseUrl, secrets, {
     SVC_MANAGEMENT_ENDPOINT: `tcp://127.0.0.1:${await freePort()}`,
   });
@@ -182,7 +182,17 @@ test('pointing the CLI at the public HTTP port says it is not a management endpo
   t.regex(result.stderr, /not an svc management endpoint/);
 });
 
-test('the public HTTP port of a replica is ready', async (t) => {
+test('the public HTTP port of a replica is ready, saying no more; metrics and the detail are on its metrics listener', async (t) => {
   const response = await fetch(`${unixReplica.httpUrl}/health/ready`);
   t.is(response.status, 200);
+  t.deepEqual(await response.json(), { status: 'ready' });
+  t.is((await fetch(`${unixReplica.httpUrl}/metrics`)).status, 404);
+
+  t.regex(unixReplica.metricsUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+  const detail = (await (await fetch(`${unixReplica.metricsUrl}/health/ready`)).json()) as { status: string; dependencies: Array<{ name: string }> };
+  t.is(detail.status, 'ready');
+  t.deepEqual(detail.dependencies.map((d) => d.name), ['postgres', 'migrations', 'redis', 'nats', 'temporal']);
+  const metrics = await fetch(`${unixReplica.metricsUrl}/metrics`);
+  t.is(metrics.status, 200);
+  t.regex(await metrics.text(), /^http_requests_total\{method="GET",route="\/health\/ready",status="200"\} [1-9]/m);
 });

@@ -118,6 +118,21 @@ test('server.cors_allowed_origins: bare origins pass, a path names the entry and
   await rejected(t, { SVC_SERVER_CORS_ALLOWED_ORIGINS: '*' }, 'server.cors_allowed_origins');
 });
 
+test('server.trusted_proxies: networks from the environment; a bad entry, or trust_proxy without a list, named', async (t) => {
+  await accepted(t, { SVC_SERVER_TRUST_PROXY: 'true', SVC_SERVER_TRUSTED_PROXIES: '127.0.0.1,10.0.0.0/8,fd00::/8' });
+  const bad = await rejected(t, { SVC_SERVER_TRUST_PROXY: 'true', SVC_SERVER_TRUSTED_PROXIES: '10.0.0.0/8,10.0.0.0/33' }, 'server.trusted_proxies');
+  t.is(bad, 'entry 2 "10.0.0.0/33" is not a network such as 10.0.0.0/8 or ::1/128');
+  t.regex(await rejected(t, { SVC_SERVER_TRUST_PROXY: 'true' }, 'server.trusted_proxies'), /is required when server\.trust_proxy is true/);
+  t.regex(await rejected(t, { SVC_SERVER_TRUSTED_PROXIES: '127.0.0.1' }, 'server.trusted_proxies'), /no effect unless server\.trust_proxy/);
+});
+
+test('metrics.listen is empty or host:port', async (t) => {
+  await accepted(t, { SVC_METRICS_LISTEN: '127.0.0.1:9464' });
+  await accepted(t, { SVC_METRICS_LISTEN: '[::1]:9464' });
+  t.regex(await rejected(t, { SVC_METRICS_LISTEN: '9464' }, 'metrics.listen'), /"9464" must be host:port/);
+  await rejected(t, { SVC_METRICS_LISTEN: '127.0.0.1:70000' }, 'metrics.listen');
+});
+
 test('management: default Unix socket under data_dir', async (t) => {
   const dir = await tempDir(t);
   const result = await loadWith(dir, { SVC_DATA_DIR: 'state' });

@@ -41,6 +41,8 @@ export interface GatewayBed {
   url: string;
   /** host:port of the gRPC API. */
   grpcAddress: string;
+  /** The metrics listener (`metrics.listen`): `/metrics` and the detailed `/health/ready`. */
+  metricsUrl: string;
   databaseUrl: string;
   config: StartupConfig;
   service: RunningService;
@@ -69,7 +71,7 @@ export interface BedOptions {
   /** Share the database (and so the rooms and users) of another bed. */
   databaseUrl?: string;
   env?: Record<string, string>;
-  /** The service's logger, for tests that read its log lines (audit records). */
+  /** The service's logger, for tests that read what it logs (default: fatal only, to stderr). */
   logger?: Logger;
 }
 
@@ -98,8 +100,11 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
     // RTMP ingest (livestreams) listens too: a port each, never the shared default 1935.
     SVC_RTMP_HOST: '127.0.0.1',
     SVC_RTMP_PORT: String(await freePort()),
-    // Tests speak for many clients, told apart by X-Forwarded-For (rate limits are per address).
+    SVC_METRICS_LISTEN: `127.0.0.1:${await freePort()}`,
+    // Tests speak for many clients, told apart by X-Forwarded-For (rate limits are per address),
+    // as if through a proxy on this host.
     SVC_SERVER_TRUST_PROXY: 'true',
+    SVC_SERVER_TRUSTED_PROXIES: '127.0.0.1/32',
     SVC_SERVER_CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
     SVC_WEBAUTHN_RP_ORIGIN: 'https://svc.test',
     SVC_WEBAUTHN_RP_ID: 'svc.test',
@@ -134,6 +139,7 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
   const bed: GatewayBed = {
     url,
     grpcAddress: service.grpcAddress ?? '',
+    metricsUrl: service.metricsUrl ?? '',
     databaseUrl,
     config,
     service,

@@ -49,6 +49,8 @@ export interface Replica {
   env: Record<string, string>;
   /** Empty when the replica has no gateway role. */
   httpUrl: string;
+  /** The metrics listener's base URL; empty without `SVC_METRICS_LISTEN`. */
+  metricsUrl: string;
   /** Environment a CLI needs to reach this replica's management endpoint. */
   cliEnv: Record<string, string>;
 }
@@ -77,8 +79,10 @@ export async function startReplica(args: string[], env: Record<string, string>):
   });
   const httpLine = process.lines.find((line) => line.startsWith('svc HTTP API: '));
   const httpUrl = httpLine ? httpLine.replace(/^svc HTTP API: /, '').trim() : '';
+  const metricsLine = process.lines.find((line) => line.startsWith('svc metrics: '));
+  const metricsUrl = metricsLine ? metricsLine.replace(/^svc metrics: +(\S+)\/metrics.*$/, '$1') : '';
   const cliEnv: Record<string, string> = { SVC_DATA_DIR: env.SVC_DATA_DIR ?? '' };
   if (env.SVC_MANAGEMENT_ENDPOINT) cliEnv.SVC_MANAGEMENT_ENDPOINT = env.SVC_MANAGEMENT_ENDPOINT;
   if (env.SVC_MANAGEMENT_TOKEN) cliEnv.SVC_MANAGEMENT_TOKEN = env.SVC_MANAGEMENT_TOKEN;
-  return { process, env, httpUrl, cliEnv };
+  return { process, env, httpUrl, metricsUrl, cliEnv };
 }

@@ -3,10 +3,12 @@ import { ALLOWED_ORIGIN, buildApp, waitFor, type TestApp } from './fixtures.js';
 
 let harness: TestApp;
 let baseUrl: string;
+let metricsUrl: string;
 
 test.before(async () => {
   harness = buildApp({ corsAllowedOrigins: [ALLOWED_ORIGIN, 'http://localhost:5173'] });
   baseUrl = await harness.listen();
+  metricsUrl = await harness.listenMetrics();
 });
 
 test.after.always(async () => {
@@ -69,12 +71,19 @@ test('an origin with a path in the allowed list is refused at construction', (t)
 });
 
 async function metricsText(): Promise<string> {
-  const res = await fetch(`${baseUrl}/metrics`);
+  const res = await fetch(`${metricsUrl}/metrics`);
   return res.text();
 }
 
+test('the public port serves no /metrics: it is on the metrics listener', async (t) => {
+  const res = await fetch(`${baseUrl}/metrics`);
+  t.is(res.status, 404);
+  t.like(await res.json(), { status: 404, code: 'not_found' });
+  t.is((await fetch(`${metricsUrl}/metrics`)).status, 200);
+});
+
 test('/metrics exposes request counts by route template, status and method', async (t) => {
-  const contentType = (await fetch(`${baseUrl}/metrics`)).headers.get('content-type') ?? '';
+  const contentType = (await fetch(`${metricsUrl}/metrics`)).headers.get('content-type') ?? '';
   t.regex(contentType, /^text\/plain; version=0\.0\.4/);
 
   await (await fetch(`${baseUrl}/health/live`)).text();

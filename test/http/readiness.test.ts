@@ -21,6 +21,8 @@ let nats: NatsConnection;
 let temporal: TemporalConnection;
 let harness: TestApp;
 let baseUrl: string;
+/** The metrics listener (`metrics.listen`), where the detail is. */
+let metricsUrl: string;
 
 test.before(async () => {
   const stack = testStack();
@@ -37,6 +39,7 @@ test.before(async () => {
     readiness: createDependencyProbe({ pool, redis, nats, temporal, pendingMigrations: () => pendingMigrations(pool) }),
   });
   baseUrl = await harness.listen();
+  metricsUrl = await harness.listenMetrics();
 });
 
 test.after.always(async () => {
@@ -46,8 +49,14 @@ test.after.always(async () => {
 });
 
 async function ready(): Promise<{ status: number; cacheControl: string | null; body: ReadinessBody }> {
-  const res = await fetch(`${baseUrl}/health/ready`);
+  const res = await fetch(`${metricsUrl}/health/ready`);
   return { status: res.status, cacheControl: res.headers.get('cache-control'), body: (await res.json()) as ReadinessBody };
+}
+
+/** The public port's readiness: for load balancers, with nothing about the dependencies. */
+async function publicReady(): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${baseUrl}/health/ready`);
+  return { status: res.status, text: await res.text() };
 }
 
 test.serial('an unmigrated database makes the replica not ready, naming the pending migrations', async (t) => {
@@ -57,6 +66,11 @@ test.serial('an unmigrated database makes the replica not ready, naming the pend
   const expected = `migrations: pending: ${migrations.map((m) => m.id).join(', ')}`;
   t.is(body.status === 'not_ready' ? body.firstError : undefined, expected);
   t.like(body.dependencies.find((d) => d.name === 'postgres'), { ok: true });
+
+  const plain = await publicReady();
+  t.is(plain.status, 503);
+  t.like(JSON.parse(plain.text), { status: 503, code: 'unavailable', message: 'not ready' });
+  t.false(plain.text.includes('migrations'), plain.text);
 });
 
 test.serial('with every dependency up and the schema migrated, /health/ready is 200 and uncached', async (t) => {
@@ -76,6 +90,9 @@ test.serial('with every dependency up and the schema migrated, /health/ready is 
     t.is(typeof dependency.latencyMs, 'number', dependency.name);
     t.is(dependency.error, undefined, dependency.name);
   }
+  const plain = await publicReady();
+  t.is(plain.status, 200);
+  t.deepEqual(JSON.parse(plain.text), { status: 'ready' });
 });
 
 test.serial('stopping PostgreSQL makes /health/ready 503 naming postgres and its error; starting it recovers', async (t) => {
@@ -94,6 +111,14 @@ test.serial('stopping PostgreSQL makes /health/ready 503 naming postgres and its
   }
   t.log('postgres error while stopped:', postgres?.error);
 
+  // The public port says only that the replica is not ready: no dependency, host or error text.
+  const plain = await publicReady();
+  t.is(plain.status, 503);
+  const body = JSON.parse(plain.text) as Record<string, unknown>;
+  t.deepEqual(Object.keys(body).sort(), ['code', 'message', 'requestId', 'status']);
+  t.like(body, { status: 503, code: 'unavailable', message: 'not ready' });
+  for (const detail of ['postgres', 'dependencies', String(postgres?.error)]) t.false(plain.text.includes(detail), `${detail} in ${plain.text}`);
+
   await privatePg.start();
   // The pool reconnects on its next query; readiness follows without a restart of the app.
   const up = await waitFor('/health/ready to be 200 again', async () => {
@@ -101,4 +126,5 @@ test.serial('stopping PostgreSQL makes /health/ready 503 naming postgres and its
     return answer.status === 200 ? answer : undefined;
   });
   t.is(up.body.status, 'ready');
+  t.is((await publicReady()).status, 200);
 });

@@ -156,6 +156,34 @@ test('ssrf: an item on a loopback address the operator did not allow, or redirec
   t.regex((JSON.parse(hop.body.toString()) as { message: string }).message, /::1: it is a loopback address/);
 });
 
+test('ssrf: every address form that embeds or is a refused address is refused through the proxy route, IPv4-compatible IPv6 included', async (t) => {
+  // The bed allows 127.0.0.0/8; none of these forms may reach it, or anything else not public.
+  const forms: Array<[host: string, range: RegExp]> = [
+    ['[::127.0.0.1]', /\[?::7f00:1\]?: it is a ipv4Compatible address/],
+    ['[::10.0.0.1]', /ipv4Compatible/],
+    ['[::203.0.113.7]', /ipv4Compatible/],
+    ['[::ffff:10.0.0.1]', /private/],
+    ['[::ffff:169.254.169.254]', /linkLocal/],
+    ['169.254.169.254', /linkLocal/],
+    ['10.0.0.1', /private/],
+    ['0.0.0.0', /unspecified/],
+    ['[::]', /unspecified/],
+    ['[::1]', /loopback/],
+    ['[64:ff9b::7f00:1]', /rfc6052/],
+    ['[::ffff:0:7f00:1]', /rfc6145/],
+    ['[2002:7f00:1::]', /6to4/],
+    ['[2001::7f00:1]', /teredo/],
+  ];
+  for (const [host, range] of forms) {
+    const mediaId = await addItem(bed, roomId, owner, { url: `http://${host}:${nginx.port}/film.mp4`, proxy: true });
+    const answer = await read(await proxiedUrl(bed, roomId, mediaId, owner), { range: 'bytes=0-9' });
+    t.is(answer.status, 403, host);
+    const body = JSON.parse(answer.body.toString()) as { code: string; message: string };
+    t.is(body.code, 'forbidden', host);
+    t.regex(body.message, range, host);
+  }
+});
+
 /** The URIs a playlist names: lines that are not tags, and URI="..." attributes. */
 function urisOf(text: string): string[] {
   return text.split('\n').flatMap((line) => {

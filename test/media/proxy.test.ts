@@ -131,6 +131,48 @@ test('only the provider headers go upstream: never the client\'s Cookie or Autho
   t.is(headers!['x-custom'], undefined);
 });
 
+test('an HLS item\'s headers go only to its own origin: a segment its playlist lists on another origin gets none', async (t) => {
+  const seen = new Map<string, IncomingHttpHeaders>();
+  const serve = (body: (path: string) => string) =>
+    createServer((request, response) => {
+      seen.set(request.url ?? '', request.headers);
+      response.setHeader('content-type', request.url?.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t');
+      response.end(body(request.url ?? ''));
+    });
+  const other = serve(() => 'other-origin segment');
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  const own = serve((path) =>
+    path === '/vod.m3u8' ? `#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nown.ts\n#EXTINF:2,\n${otherUrl}/elsewhere.ts\n#EXT-X-ENDLIST\n` : 'own-origin segment',
+  );
+  await new Promise<void>((resolve) => own.listen(0, '127.0.0.1', resolve));
+  const ownUrl = `http://127.0.0.1:${(own.address() as AddressInfo).port}`;
+  t.teardown(() => {
+    own.close();
+    other.close();
+  });
+
+  const mediaId = await addItem(bed, roomId, owner, {
+    url: `${ownUrl}/vod.m3u8`,
+    provider: 'hls',
+    proxy: true,
+    headers: { Authorization: 'Bearer provider-secret', 'X-Upstream-Token': 'abc123' },
+  });
+  const playlist = await read(await proxiedUrl(bed, roomId, mediaId, owner));
+  t.is(playlist.status, 200);
+  const segments = playlist.body.toString().split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+  t.is(segments.length, 2);
+  for (const segment of segments) t.is((await read(`${bed.url}${segment}`)).status, 200, segment);
+
+  t.is(seen.get('/vod.m3u8')?.authorization, 'Bearer provider-secret');
+  t.is(seen.get('/own.ts')?.authorization, 'Bearer provider-secret', 'the item\'s own origin gets its headers');
+  t.is(seen.get('/own.ts')?.['x-upstream-token'], 'abc123');
+  const elsewhere = seen.get('/elsewhere.ts');
+  t.truthy(elsewhere, 'the other origin was read through the proxy');
+  t.is(elsewhere?.authorization, undefined, 'another origin never sees the item\'s Authorization');
+  t.is(elsewhere?.['x-upstream-token'], undefined);
+});
+
 test('unproxied items get the upstream URL and the headers the client must send', async (t) => {
   const mediaId = await addItem(bed, roomId, owner, { url: `${ranged.url}/movie.mp4`, headers: { Referer: 'https://r.example/' } });
   const info = await playInfo(bed, roomId, mediaId, owner);
@@ -289,7 +331,7 @@ test('the proxy counts the bytes it sends on /metrics', async (t) => {
   const mediaId = await addItem(bed, roomId, owner, { url: `${ranged.url}/movie.mp4`, proxy: true });
   const url = await proxiedUrl(bed, roomId, mediaId, owner);
   t.is((await read(url, { range: 'bytes=0-999' })).status, 206);
-  const metrics = await (await fetch(`${bed.url}/metrics`)).text();
+  const metrics = await (await fetch(`${bed.metricsUrl}/metrics`)).text();
   const sent = /^media_proxy_bytes_total (\d+)/m.exec(metrics);
   t.truthy(sent, 'media_proxy_bytes_total is exported');
   t.true(Number(sent![1]) >= 1000);

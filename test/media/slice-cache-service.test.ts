@@ -46,7 +46,7 @@ test('hits, misses, bytes and size show on /metrics and in svc system stats', as
     'a slice file under <data_dir>/slice-cache',
   );
 
-  const metrics = await (await fetch(`${bed.url}/metrics`)).text();
+  const metrics = await (await fetch(`${bed.metricsUrl}/metrics`)).text();
   t.regex(metrics, /^svc_slice_cache_hits_total 1$/m);
   t.regex(metrics, /^svc_slice_cache_misses_total 1$/m);
   t.regex(metrics, new RegExp(`^svc_slice_cache_bytes_total\\{source="upstream"\\} ${SLICE}$`, 'm'));

@@ -6,7 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { ExecutionContext } from 'ava';
 import type { ErrorCode } from '../../../errors/codes.js';
 import { connectGrpc, GrpcCallError, type SvcGrpc } from '../../../gateways/grpc/client.js';
-import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';
+import { startGatewayBed, type BedOptions, type GatewayBed, type Member } from '../bed.js';
 import { uniqueIp } from '../../fixtures/client-address.js';
 
 export interface GrpcBed {
@@ -20,8 +20,8 @@ export interface GrpcBed {
 
 export { uniqueIp };
 
-export async function startGrpcBed(label: string): Promise<GrpcBed> {
-  const bed = await startGatewayBed(label);
+export async function startGrpcBed(label: string, options: BedOptions = {}): Promise<GrpcBed> {
+  const bed = await startGatewayBed(label, options);
   if (!bed.grpcAddress) throw new Error('the gateway did not report a gRPC address');
   const client = connectGrpc(bed.grpcAddress);
   return {

@@ -1,7 +1,7 @@
 /**
  * What the realtime tests share: a gateway bed, a RoomClient of the bed's rooms (rooms are made
  * and joined through the actor directly, as the signed-up users), tickets and sockets through
- * the real HTTP API and upgrade, and reading the gateway's `/metrics`.
+ * the real HTTP API and upgrade, and reading the gateway's `/metrics` (on its metrics listener).
  */
 import { connect, type NatsConnection } from 'nats';
 import type { Caller, UserCaller } from '../../../accounts/model.js';
@@ -67,7 +67,7 @@ export async function refusal(options: ConnectOptions): Promise<RealtimeRefused>
 
 /** A sample of the gateway's `/metrics` (summed over label sets), or 0 when absent. */
 export async function metric(bed: GatewayBed, name: string, labels = ''): Promise<number> {
-  const text = await (await fetch(`${bed.url}/metrics`)).text();
+  const text = await (await fetch(`${bed.metricsUrl}/metrics`)).text();
   let total = 0;
   for (const line of text.split('\n')) {
     if (!line.startsWith(name)) continue;
