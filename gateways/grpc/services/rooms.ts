@@ -7,6 +7,8 @@ import type { PermissionOverrides } from '../../../actors/room/model.js';
 import type { Permission } from '../../../permissions/names.js';
 import { AppError } from '../../../errors/app-error.js';
 import { newRoomId } from '../../rooms/room-client.js';
+import { listRooms } from '../../http/api/rooms.js';
+import { validate } from '../../http/endpoint-router.js';
 import type { GrpcCalls } from '../call.js';
 import type { PermissionOverrides__Output } from '../gen/svc/v1/PermissionOverrides.js';
 import type { PermissionOverridesUpdate__Output } from '../gen/svc/v1/PermissionOverridesUpdate.js';
@@ -67,6 +69,8 @@ export function roomService(calls: GrpcCalls, rooms: RoomCalls, directory: RoomD
     }),
     ListPublicRooms: calls.unary(async (request) => {
       if (request.limit > MAX_PAGE) throw AppError.invalid([{ key: 'limit', message: `must be at most ${MAX_PAGE} (0: the default)` }]);
+      // The HTTP listing's text rules for what reaches the directory query (gRPC's 0 limit is its own).
+      validate(listRooms.query!.pick({ query: true, cursor: true }), { query: request.query, ...(request.cursor ? { cursor: request.cursor } : {}) }, '');
       const page = await directory.listPublic({
         query: request.query,
         ...(request.cursor ? { cursor: request.cursor } : {}),

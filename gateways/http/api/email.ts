@@ -6,12 +6,13 @@
  * (OPAQUE: the client first gets the server's message from the matching `.../opaque` endpoint).
  */
 import { z } from 'zod';
+import { oneLineText } from '../../../text/safe-text.js';
 import { fields, PendingReview, SignedIn } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 const TAGS = ['auth'];
-const email = z.string().min(1).max(320).meta({ description: 'An email address, compared case-insensitively' });
-const code = z.string().min(1).max(32).meta({ description: 'The code from the email' });
+const email = oneLineText().min(1).max(320).meta({ description: 'An email address, compared case-insensitively' });
+const code = fields.code.meta({ description: 'The code from the email' });
 const newPassword = {
   password: fields.password.optional(),
   registrationRecord: fields.opaqueMessage.optional(),
