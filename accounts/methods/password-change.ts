@@ -49,9 +49,9 @@ export class PasswordChange {
       const key = usernameKey(user.username);
       await this.deps.guard.before(key, client.ip);
       if (!(await verifyPassword(stored.secret, input.currentPassword))) {
-        await this.deps.guard.failed(key, client.ip);
         throw new AppError('unauthenticated', 'the current password is wrong', [{ key: 'currentPassword', message: 'is wrong' }]);
       }
+      await this.deps.guard.provedAfterAll(key, client.ip);
     } else {
       await this.requireRecentSignIn(user);
     }

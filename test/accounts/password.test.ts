@@ -222,6 +222,19 @@ test.serial('failed sign-ins back off with Retry-After; the owner from another a
   t.is((await login(name, 'correct horse battery', from('198.51.100.9'))).status, 200);
 });
 
+test.serial('concurrent wrong passwords for one account from one address: at most the failure budget (10) is judged, the rest rate_limited', async (t) => {
+  const name = uname('rush');
+  await register(name);
+  const from = { ...native, 'x-forwarded-for': uniqueIp() };
+  const answers = await Promise.all(Array.from({ length: 20 }, () => login(name, 'wrong password!', from)));
+  const judged = answers.filter((answer) => answer.status === 401).length;
+  t.true(judged <= 10, `${judged} wrong passwords were judged against a budget of 10`);
+  t.is(answers.filter((answer) => answer.status === 429).length, 20 - judged);
+  // A right password clears the back-off only where it was proved, not for the refused address.
+  t.is((await login(name, 'correct horse battery', from)).status, 429);
+  t.is((await login(name, 'correct horse battery', { ...native, 'x-forwarded-for': uniqueIp() })).status, 200);
+});
+
 test.serial('one address gets 20 signups an hour and 60 sign-in attempts a minute, then rate_limited', async (t) => {
   const ip = uniqueIp();
   const from = { ...native, 'x-forwarded-for': ip };
