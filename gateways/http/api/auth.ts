@@ -29,11 +29,12 @@ export const opaqueRegisterFinish = defineEndpoint({
   path: '/api/auth/opaque/register/finish',
   operationId: 'opaqueRegisterFinish',
   summary: 'OPAQUE registration, record upload: creates the account or files it for review',
+  description: 'Finishes the register/start of the same username, once and within 5 minutes (unauthenticated otherwise). The record must be a well-formed OPAQUE registration record.',
   tags: TAGS,
   access: 'public',
   body: z.strictObject({ username: fields.username, registrationRecord: fields.opaqueMessage, displayName: fields.displayName.optional() }),
   responses: { 201: CREATED, 202: PENDING },
-  errors: ['signup_disabled', 'conflict', 'rate_limited'],
+  errors: ['signup_disabled', 'unauthenticated', 'conflict', 'rate_limited'],
 });
 
 export const opaqueLoginStart = defineEndpoint({
