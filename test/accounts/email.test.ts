@@ -144,6 +144,29 @@ test.serial('the allowlist: on with an empty list admits all; entries match doma
   await bed.set('email', { whitelistEnabled: false, whitelistDomains: '' });
 });
 
+test.serial('the allowlist is checked again at confirmation: an address taken off it after the code was sent is refused', async (t) => {
+  const name = uname('late');
+  const email = address(name, 'allowed.test');
+  await bed.set('email', { whitelistEnabled: true, whitelistDomains: 'allowed.test' });
+  try {
+    const code = await signupCode(t, email, name);
+    await bed.set('email', { whitelistEnabled: true, whitelistDomains: 'other.test' });
+    const refused = await post('/api/auth/email/signup/confirm', { email, code, password: PASSWORD });
+    t.is(refused.status, 403);
+    t.is(refused.body.code, 'forbidden');
+    t.regex(String(refused.body.message), /no longer allowed.*allowlist changed/);
+    t.deepEqual(refused.body.issues, [{ key: 'email', message: 'is not on the allowlist' }]);
+    const opaqueStep = await opaqueRecord('/api/auth/email/signup/opaque', { email, code }, PASSWORD);
+    t.is(opaqueStep.answer.status, 403);
+    t.is((await bed.pool.query('SELECT 1 FROM users WHERE username = $1', [name])).rowCount, 0);
+    // Back on the list, the same code still works: the refusal did not spend it.
+    await bed.set('email', { whitelistEnabled: true, whitelistDomains: 'allowed.test' });
+    t.is((await post('/api/auth/email/signup/confirm', { email, code, password: PASSWORD })).status, 201);
+  } finally {
+    await bed.set('email', { whitelistEnabled: false, whitelistDomains: '' });
+  }
+});
+
 test.serial('an address with an account gets a notice, not a code, and the same answer', async (t) => {
   const name = uname('kim');
   const email = address(name);
