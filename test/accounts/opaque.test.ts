@@ -144,15 +144,19 @@ test('OPAQUE signups from one address stop at the signup limit (20 an hour), as 
   const record = await offlineRecord('a passphrase');
   const direct = await Promise.all(Array.from({ length: 25 }, () => finishRegistration(uname('direct'), record, ip)));
   t.deepEqual([...new Set(direct.map((answer) => answer.status))], [401]);
+  // With starts: the server cannot tell a record from the response it answered, so one request
+  // and one offline record serve every signup (no key stretching per account in this process).
+  await opaque.ready;
+  const { registrationRequest } = opaque.client.startRegistration({ password: 'a passphrase' });
   let created = 0;
   for (let i = 0; i < 21; i += 1) {
     const name = uname('bulk');
-    const { status, registrationRecord } = await startRegistration(name, 'a passphrase', ip);
-    if (status !== 200) {
-      t.is(status, 429, `signup ${i + 1}`);
+    const start = await call(`${bed.url}/api/auth/opaque/register/start`, 'POST', { username: name, registrationRequest }, { 'x-forwarded-for': ip });
+    if (start.status !== 200) {
+      t.is(start.status, 429, `signup ${i + 1}`);
       break;
     }
-    t.is((await finishRegistration(name, registrationRecord!, ip)).status, 201, `signup ${i + 1}`);
+    t.is((await finishRegistration(name, record, ip)).status, 201, `signup ${i + 1}`);
     created += 1;
   }
   t.is(created, 20);
