@@ -74,7 +74,7 @@ export class Accounts {
     const prefix = deps.redisPrefix ?? 'svc';
     this.box = new SecretBox([config.credential_encryption_key, ...config.credential_encryption_previous_keys]);
     this.tokens = new AccessTokens({ current: config.jwt.secret, previous: config.jwt.previous_secrets }, config.jwt.access_token_ttl_seconds);
-    this.sessions = new SessionStore(pool, config.auth.refresh_token_ttl_days * 86_400_000, deps.revocations);
+    this.sessions = new SessionStore(pool, config.auth.refresh_token_ttl_days * 86_400_000, refreshSuccessorKey(config.credential_encryption_key), deps.revocations);
     this.limits = new RateLimits(redis, `${prefix}:rl`);
     const guard = new SignInGuard(this.limits);
     this.registration = new Registration({ pool, box: this.box, settings, reviews: deps.reviews, reviewTtlMs: config.auth.review_ttl_hours * 3_600_000 });
@@ -93,6 +93,11 @@ export class Accounts {
     this.webauthn = new WebAuthnMethod({ ...methodDeps, redis, prefix, rp: relyingParty(config.webauthn), decoyKey: webauthnDecoyKey(config.credential_encryption_key) });
     this.oauth2 = new OAuth2Method({ pool, redis, settings, box: this.box, registration: this.registration, signIn: this.signIn, limits: this.limits, prefix });
   }
+}
+
+/** A key of its own for the successor of a refresh token (session-store.ts), derived so no new secret is needed. */
+function refreshSuccessorKey(credentialEncryptionKey: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', Buffer.from(credentialEncryptionKey, 'hex'), Buffer.alloc(0), 'svc refresh token successors', 32));
 }
 
 /** A key of its own for WebAuthn's stand-in credential ids, derived so no new secret is needed. */

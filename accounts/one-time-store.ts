@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
  * State held between two requests of one ceremony (an OPAQUE login, a second-factor step, a
  * WebAuthn challenge, an OAuth2 authorization), in Redis so the second request may land on any
  * gateway replica. Each entry lives under a random handle the client echoes back, expires on
- * its own, and is taken with GETDEL: the first request to take it spends it, whatever follows.
+ * its own (or under a name the ceremony already has), and is taken with GETDEL: the first request to take it spends it, whatever follows.
  */
 export class OneTimeStore<T> {
   constructor(
@@ -22,6 +22,14 @@ export class OneTimeStore<T> {
     const handle = randomBytes(this.handleBytes).toString('base64url');
     await this.redis.set(this.key(handle), JSON.stringify(value), 'EX', this.ttlSeconds);
     return handle;
+  }
+
+  /**
+   * Stores the value under a handle the caller names (the username of a registration), so the
+   * second request finds it without a handle of its own; a later put at the handle replaces it.
+   */
+  async putAt(handle: string, value: T): Promise<void> {
+    await this.redis.set(this.key(handle), JSON.stringify(value), 'EX', this.ttlSeconds);
   }
 
   /** Reads the value without spending it; undefined when unknown or expired. */

@@ -66,31 +66,17 @@ export class RateLimits {
     }
   }
 
-  /** Throws `rate_limited` when the key is blocked or spent, without counting an attempt. */
-  async check(name: LimitName, key: string, what: string): Promise<void> {
-    let res: RateLimiterRes | null;
-    try {
-      res = await this.limiter(name).get(key);
-    } catch (err) {
-      throw toAppError(err, what);
-    }
-    const policy: LimitPolicy = LIMITS[name];
-    if (res && res.consumedPoints > policy.points) throw limited(what, res.msBeforeNext);
-  }
-
-  /** Counts a failure (used after the attempt, so the failing request itself is answered normally). */
-  async penalize(name: LimitName, key: string): Promise<void> {
-    await this.count(name, key);
-  }
-
   /**
-   * `check` and `penalize` in one round trip, for a failure counted in advance: the point is
-   * counted, and when the key was already spent or blocked before it, `rate_limited`.
+   * Counts one attempt against a budget of failures before it is judged, and refuses it
+   * (`rate_limited`) when that count passes the budget. Counting first is what makes the budget
+   * hold under concurrency: twenty guesses sent at once take counts 1..20 in Redis, and only the
+   * first `points` of them are judged. An attempt that turns out right gives its point back
+   * (`refund`) or clears the key (`reset`), as its flow says.
    */
-  async penalizeUnlessSpent(name: LimitName, key: string, what: string): Promise<void> {
+  async attempt(name: LimitName, key: string, what: string): Promise<void> {
     const res = await this.count(name, key);
     const policy: LimitPolicy = LIMITS[name];
-    if (res.consumedPoints - 1 > policy.points) throw limited(what, res.msBeforeNext);
+    if (res.consumedPoints > policy.points) throw limited(what, res.msBeforeNext);
   }
 
   private async count(name: LimitName, key: string): Promise<RateLimiterRes> {
@@ -109,7 +95,7 @@ export class RateLimits {
     return res;
   }
 
-  /** Gives back one point counted in advance (a failure presumed until proved otherwise). */
+  /** Gives back one point counted by `attempt` (a failure presumed until proved otherwise). */
   async refund(name: LimitName, key: string): Promise<void> {
     try {
       await this.limiter(name).reward(key, 1);

@@ -54,8 +54,8 @@ export class RecentSignIn {
     const key = usernameKey(user.username);
     await this.deps.guard.before(key, client.ip);
     if (!(await verifyPassword(secret, password))) {
-      await this.deps.guard.failed(key, client.ip);
       throw new AppError('unauthenticated', 'the current password is wrong', [{ key: 'currentPassword', message: 'is wrong' }]);
     }
+    await this.deps.guard.provedAfterAll(key, client.ip);
   }
 }

@@ -6,6 +6,8 @@ import { AppError, isAppError } from '../../errors/app-error.js';
 /**
  * Checks an emailed code under the code-verification rate limits: per address of the
  * client, and per email address so guessing one account's code from many addresses stalls too.
+ * The try is counted as wrong before the code is judged (concurrent guesses cannot all pass a
+ * check made before any was counted) and given back when the code was right or not judged.
  */
 export async function verifyCode(
   db: Queryable,
@@ -15,13 +17,16 @@ export async function verifyCode(
 ): Promise<LiveCode> {
   const accountKey = `email:${input.emailKey}`;
   await limits.consume('codesPerIp', ip, 'code attempts from this address');
-  await limits.check('codeFailuresPerAccount', accountKey, 'wrong codes for this email address');
+  await limits.attempt('codeFailuresPerAccount', accountKey, 'wrong codes for this email address');
+  let live: LiveCode;
   try {
-    return await checkCode(db, input);
+    live = await checkCode(db, input);
   } catch (err) {
-    if (isAppError(err) && err.code === 'unauthenticated') await limits.penalize('codeFailuresPerAccount', accountKey);
+    if (!(isAppError(err) && err.code === 'unauthenticated')) await limits.refund('codeFailuresPerAccount', accountKey);
     throw err;
   }
+  await limits.refund('codeFailuresPerAccount', accountKey);
+  return live;
 }
 
 /** Email flows need SMTP; say so before anything is written. */

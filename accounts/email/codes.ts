@@ -49,25 +49,30 @@ export async function issueCode(db: Queryable, input: { purpose: CodePurpose; em
 }
 
 /**
- * The live code of an address if `code` is it. A wrong code spends one attempt of the live
- * row, committed at once (so call it outside the transaction that acts on the code); the
+ * The live code of an address if `code` is it. Every try spends one attempt of the live row
+ * (given back when right), committed at once (so call it outside the transaction that acts on the code); the
  * caller then consumes it with `consumeCode`, which only one request can do.
  */
 export async function checkCode(db: Queryable, input: { purpose: CodePurpose; emailKey: string; code: string }): Promise<LiveCode> {
-  const { rows } = await db.query<{ id: string; code_hash: string; user_id: string | null; payload: string | null; attempts: number }>(
-    `SELECT id, code_hash, user_id, payload, attempts FROM email_codes
-      WHERE email_key = $1 AND purpose = $2 AND consumed_at IS NULL AND expires_at > now()
-      ORDER BY created_at DESC LIMIT 1`,
-    [input.emailKey, input.purpose],
+  // The attempt is taken before the code is compared, in one statement: concurrent tries queue
+  // on the row lock and each sees the others' counts, so at most MAX_ATTEMPTS are ever compared.
+  const { rows } = await db.query<{ id: string; code_hash: string; user_id: string | null; payload: string | null }>(
+    `UPDATE email_codes SET attempts = attempts + 1
+      WHERE id = (SELECT id FROM email_codes
+                   WHERE email_key = $1 AND purpose = $2 AND consumed_at IS NULL AND expires_at > now()
+                   ORDER BY created_at DESC LIMIT 1)
+        AND attempts < $3 AND consumed_at IS NULL
+      RETURNING id, code_hash, user_id, payload`,
+    [input.emailKey, input.purpose, MAX_ATTEMPTS],
   );
   const row = rows[0];
-  if (!row || row.attempts >= MAX_ATTEMPTS) throw invalidCode();
+  if (!row) throw invalidCode();
   const expected = Buffer.from(row.code_hash, 'hex');
   const given = Buffer.from(codeHash(row.id, input.code.trim()), 'hex');
-  if (!timingSafeEqual(expected, given)) {
-    await db.query('UPDATE email_codes SET attempts = attempts + 1 WHERE id = $1', [row.id]);
-    throw invalidCode();
-  }
+  if (!timingSafeEqual(expected, given)) throw invalidCode();
+  // The right code: its attempt is given back, so a confirmation refused for another reason
+  // (a weak password) leaves the code as it was.
+  await db.query('UPDATE email_codes SET attempts = attempts - 1 WHERE id = $1', [row.id]);
   return { id: row.id, userId: row.user_id, payload: row.payload };
 }
 

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { AppError } from '../../errors/app-error.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { RuntimeSettings } from '../../settings/runtime-settings.js';
-import { emailAllowed, parseEmail } from '../email/address.js';
+import { emailAllowed, parseEmail, type EmailAddress } from '../email/address.js';
 import { requireMail, verifyCode } from '../email/code-guard.js';
 import { consumeCode, issueCode, nominalExpiry } from '../email/codes.js';
 import { alreadyRegisteredMessage, confirmSignupMessage, emailLink } from '../email/messages.js';
@@ -53,11 +53,7 @@ export class EmailSignup {
     requireMail(this.deps.mailer.configured);
     const email = parseEmail(input.email);
     const username = parseUsername(input.username);
-    if (!emailAllowed(this.deps.settings, email)) {
-      throw new AppError('forbidden', 'this email address may not sign up here (runtime setting email.whitelistDomains)', [
-        { key: 'email', message: 'is not on the allowlist' },
-      ]);
-    }
+    this.requireAllowed(email, 'may not sign up here');
     await this.deps.limits.consume('signUpPerIp', client.ip, 'signups from this address');
     if (await findUserByUsernameKey(this.deps.pool, username.key)) {
       throw new AppError('conflict', `username "${username.name}" is taken`, [{ key: 'username', message: 'is taken' }]);
@@ -104,11 +100,23 @@ export class EmailSignup {
     );
   }
 
+  /**
+   * The pending signup of a code. The allowlist is checked again here, not only at start: an
+   * operator who takes an address or domain off it means no new account from it, also for codes
+   * sent before the change (the code stays unused, should the entry come back).
+   */
   private async pendingOf(input: { email: string; code: string }, client: { ip: string }): Promise<{ codeId: string; pending: PendingSignup }> {
     const email = parseEmail(input.email);
     const live = await verifyCode(this.deps.pool, this.deps.limits, { purpose: 'signup', emailKey: email.key, code: input.code }, client.ip);
+    this.requireAllowed(email, 'is no longer allowed to sign up here: the allowlist changed after the code was sent');
     const pending = JSON.parse(this.deps.box.openText(live.payload ?? '', context(email.key))) as PendingSignup;
     return { codeId: live.id, pending };
+  }
+
+  private requireAllowed(email: EmailAddress, why: string): void {
+    if (!emailAllowed(this.deps.settings, email)) {
+      throw new AppError('forbidden', `this email address ${why} (runtime setting email.whitelistDomains)`, [{ key: 'email', message: 'is not on the allowlist' }]);
+    }
   }
 
   private requireSignup(): { enabled: boolean; needReview: boolean } {

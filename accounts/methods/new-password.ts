@@ -2,6 +2,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { PasswordKind } from '../credentials.js';
 import { checkPassword } from '../password-policy.js';
 import { hashPassword } from './argon2.js';
+import { checkOpaqueRecord } from './opaque-record.js';
 
 /**
  * A password being set (signup by email, reset, change): either the password itself
@@ -13,19 +14,12 @@ export interface NewPassword {
   registrationRecord?: string | undefined;
 }
 
-const OPAQUE_RECORD = /^[A-Za-z0-9_-]{40,1024}$/;
-
-export function checkOpaqueRecord(record: string, field = 'registrationRecord'): string {
-  if (!OPAQUE_RECORD.test(record)) throw AppError.invalid([{ key: field, message: 'is not an OPAQUE registration record' }]);
-  return record;
-}
-
 /** What the credential row stores for the new password, after the password rules. */
 export async function passwordSecret(input: NewPassword, username: string): Promise<{ kind: PasswordKind; secret: string }> {
   if (input.registrationRecord !== undefined && input.password !== undefined) {
     throw AppError.invalid([{ key: 'password', message: 'give password or registrationRecord, not both' }]);
   }
-  if (input.registrationRecord !== undefined) return { kind: 'opaque', secret: checkOpaqueRecord(input.registrationRecord) };
+  if (input.registrationRecord !== undefined) return { kind: 'opaque', secret: await checkOpaqueRecord(input.registrationRecord) };
   if (input.password === undefined) throw AppError.invalid([{ key: 'password', message: 'is required (or registrationRecord, for OPAQUE)' }]);
   checkPassword(input.password, username);
   return { kind: 'argon2', secret: await hashPassword(input.password) };

@@ -9,7 +9,7 @@ import type { ClientInfo, SignIn, SignInResult } from '../sign-in.js';
 import type { SignInGuard } from '../sign-in-guard.js';
 import type { Queryable } from '../users.js';
 import { parseUsername } from '../username.js';
-import { checkOpaqueRecord } from './new-password.js';
+import { checkOpaqueRecord } from './opaque-record.js';
 import { accountKey, INVALID_CREDENTIALS } from './password.js';
 import { OneTimeStore } from '../one-time-store.js';
 
@@ -33,6 +33,13 @@ export interface OpaqueMethodDeps {
 }
 
 const LOGIN_STATE_TTL_SECONDS = 60;
+/** Between register/start and register/finish the client derives its keys (Argon2id in the browser). */
+const REGISTRATION_STATE_TTL_SECONDS = 5 * 60;
+
+/** What register/start leaves for the finish of the same username. */
+interface PendingRegistration {
+  ip: string;
+}
 
 interface PendingLogin {
   serverLoginState: string;
@@ -46,15 +53,25 @@ interface PendingLogin {
 
 export class OpaqueMethod {
   private readonly logins: OneTimeStore<PendingLogin>;
+  /**
+   * One entry per username whose registration was started: the signup limit is counted at
+   * start, so a finish must spend a start of its own username (once) or every signup limit
+   * and review would be skipped by calling finish alone.
+   */
+  private readonly registrations: OneTimeStore<PendingRegistration>;
 
   constructor(private readonly deps: OpaqueMethodDeps) {
     this.logins = new OneTimeStore(deps.redis, `${deps.prefix ?? 'svc'}:opaque-login`, LOGIN_STATE_TTL_SECONDS);
+    this.registrations = new OneTimeStore(deps.redis, `${deps.prefix ?? 'svc'}:opaque-register`, REGISTRATION_STATE_TTL_SECONDS);
   }
 
   async registerStart(input: { username: string; registrationRequest: string }, client: { ip: string }): Promise<{ registrationResponse: string }> {
     this.requireSignup();
+    const key = parseUsername(input.username).key;
     await this.deps.guard.signup(client.ip);
-    return this.registrationResponse(parseUsername(input.username).key, input.registrationRequest);
+    const answer = await this.registrationResponse(key, input.registrationRequest);
+    await this.registrations.putAt(key, { ip: client.ip });
+    return answer;
   }
 
   /**
@@ -71,7 +88,10 @@ export class OpaqueMethod {
   async registerFinish(input: { username: string; registrationRecord: string; displayName?: string }): Promise<SignupOutcome> {
     const policy = this.requireSignup();
     const username = parseUsername(input.username);
-    checkOpaqueRecord(input.registrationRecord);
+    await checkOpaqueRecord(input.registrationRecord);
+    if (!(await this.registrations.take(username.key))) {
+      throw new AppError('unauthenticated', 'no registration was started for this username, or it expired or was already finished; call register/start again');
+    }
     return this.deps.registration.signup(
       'password',
       {

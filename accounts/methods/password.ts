@@ -57,8 +57,10 @@ export class PasswordMethod {
       const review = await this.deps.registration.openOrRejectedReview({ usernameKey: key });
       const credential = review?.account.credential;
       if (review && credential?.type === 'password' && credential.kind === 'argon2') {
-        if (await verifyPassword(credential.secret, input.password)) throw reviewError(review);
-        await this.deps.guard.failed(key, client.ip);
+        if (await verifyPassword(credential.secret, input.password)) {
+          await this.deps.guard.provedAfterAll(key, client.ip);
+          throw reviewError(review);
+        }
         throw new AppError('unauthenticated', INVALID_CREDENTIALS);
       }
       // No open review: it may have been approved between the two reads.
@@ -66,13 +68,13 @@ export class PasswordMethod {
     }
     if (account?.password?.kind === 'argon2') {
       if (await verifyPassword(account.password.secret, input.password)) {
-        await this.deps.guard.succeeded(key, client.ip);
+        await this.deps.guard.provedAfterAll(key, client.ip);
         return this.deps.signIn.complete(account.user, 'password', client, account.secondFactor);
       }
     } else {
       await verifyAgainstDummy(input.password);
     }
-    await this.deps.guard.failed(key, client.ip);
+    // The failure was counted in advance (guard.before).
     throw new AppError('unauthenticated', INVALID_CREDENTIALS);
   }
 }

@@ -104,7 +104,7 @@ export class TotpMethod {
     // tokens costs the same budget as guessing codes.
     await this.deps.limits.consume('codesPerIp', client.ip, 'codes tried from this address');
     const { userId } = await this.deps.signIn.peekChallenge(input.challengeToken);
-    await this.deps.limits.check('codeFailuresPerAccount', userId, 'wrong codes for this account');
+    await this.deps.limits.attempt('codeFailuresPerAccount', userId, 'wrong codes for this account');
     const stored = await findTotp(this.deps.db, userId);
     // Not enabled (turned off since the challenge was made): no code can pass.
     const ok = stored?.enabled === true && (await this.spend(this.deps.db, userId, stored, input.code));
@@ -158,14 +158,17 @@ export class TotpMethod {
     return result.valid && 'timeStep' in result ? result.timeStep : undefined;
   }
 
+  /**
+   * A code is counted as wrong before it is judged (atomically in Redis), so concurrent guesses
+   * cannot all pass a check made before any was counted; `afterCode` clears the count on a right one.
+   */
   private async beforeCode(userId: string, client: Client): Promise<void> {
     await this.deps.limits.consume('codesPerIp', client.ip, 'codes tried from this address');
-    await this.deps.limits.check('codeFailuresPerAccount', userId, 'wrong codes for this account');
+    await this.deps.limits.attempt('codeFailuresPerAccount', userId, 'wrong codes for this account');
   }
 
   private async afterCode(userId: string, ok: boolean): Promise<void> {
     if (ok) await this.deps.limits.reset('codeFailuresPerAccount', userId);
-    else await this.deps.limits.penalize('codeFailuresPerAccount', userId);
   }
 }
 

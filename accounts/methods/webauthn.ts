@@ -150,7 +150,6 @@ export class WebAuthnMethod {
     if (!user) throw unregistered();
     const key = usernameKey(user.username);
     if (record.usernameKey !== undefined && record.usernameKey !== key) throw notTheirs();
-    await this.deps.guard.checkAccount(key, client.ip);
     await this.counted(key, client.ip, async () => {
       const { counter } = await verifyAssertion(rp, input.response, record.challenge, stored);
       if (!(await advanceCounter(this.deps.db, stored.id, user.id, counter))) {
@@ -210,20 +209,15 @@ export class WebAuthnMethod {
     if (!review || !pending) throw unregistered();
     const key = review.account.usernameKey;
     if (record.usernameKey !== undefined && record.usernameKey !== key) throw notTheirs();
-    await this.deps.guard.checkAccount(key, client.ip);
     await this.counted(key, client.ip, () => verifyAssertion(this.rp(), response, record.challenge, pending));
     throw reviewError(review);
   }
 
-  /** Runs a verification; a refusal counts as a failed sign-in of the account, success clears its count. */
+  /** Runs a verification counted as a failed sign-in of the account until it succeeds (sign-in-guard.ts). */
   private async counted(key: string, ip: string, verify: () => Promise<unknown>): Promise<void> {
-    try {
-      await verify();
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'unauthenticated') await this.deps.guard.failed(key, ip);
-      throw err;
-    }
-    await this.deps.guard.succeeded(key, ip);
+    await this.deps.guard.failedInAdvance(key, ip);
+    await verify();
+    await this.deps.guard.provedAfterAll(key, ip);
   }
 
   private async passkeysOf(key: string): Promise<CredentialDescriptor[]> {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { AppError } from '../../errors/app-error.js';
 import { withTransaction } from '../../store/transaction.js';
@@ -11,6 +11,15 @@ import type { Revocation, RevocationPublisher, RevocationReason } from './revoca
  * refresh exchanges its token for a new one (rotation). A token that was already exchanged and
  * is presented again means two parties hold it, one of them a thief: the whole session (the
  * token family) is revoked, which signs both out.
+ *
+ * Except within a short grace window after the exchange (REUSE_GRACE_SECONDS): several tabs of
+ * one browser share the refresh cookie and may refresh at the same instant, and a native client
+ * may retry a refresh whose answer it lost. A token presented again within the window gets the
+ * same new token as the first exchange did (while that one is unused), so every tab stays
+ * signed in with one token family; after the window, reuse revokes as before. The new token
+ * is not stored to be handed out twice: it is derived from the old one with a server key
+ * (`successorOf`), so only SHA-256 hashes of tokens are ever kept, and nobody without the key
+ * can compute it from a token they hold.
  *
  * Tokens are `<sessionId>.<32 random bytes>`; only their SHA-256 is stored.
  */
@@ -49,17 +58,22 @@ interface ResolveRow {
   display_name: string | null;
 }
 
+/** How long after an exchange the same refresh token still gets the new one instead of revoking. */
+export const REUSE_GRACE_SECONDS = 5;
+
 export class SessionStore {
   constructor(
     private readonly pool: pg.Pool,
     private readonly ttlMs: number,
+    /** HMAC key of `successorOf`. */
+    private readonly successorKey: Buffer,
     /** Tells every gateway which sessions ended; without it (tests of the store alone) nothing is announced. */
     private readonly revocations?: RevocationPublisher,
   ) {}
 
   async create(session: NewSession): Promise<IssuedSession> {
     const sessionId = randomUUID();
-    const refreshToken = newToken(sessionId);
+    const refreshToken = newToken(sessionId, randomBytes(32).toString('base64url'));
     const expiresAt = new Date(Date.now() + this.ttlMs);
     // One statement (one round trip, one commit) on the sign-in hot path; it also records the
     // sign-in time. Its commit does not wait for the WAL flush (synchronous_commit off, for this
@@ -82,27 +96,37 @@ export class SessionStore {
 
   /**
    * Exchanges a refresh token for a new one. Unknown, expired or revoked: `unauthenticated`.
-   * Already exchanged: the session is revoked (`refresh token reuse`) and `unauthenticated`.
+   * Already exchanged within the grace window, its successor still unused: that successor
+   * again. Already exchanged otherwise: the session is revoked (`refresh token reuse`) and
+   * `unauthenticated`.
    */
   async rotate(refreshToken: string): Promise<IssuedSession & { userId: string | null; guestName: string | null }> {
     const sessionId = refreshToken.split('.')[0] ?? '';
     if (!isUuid(sessionId)) throw invalidRefresh();
     const outcome = await withTransaction(this.pool, async (client) => {
-      const { rows } = await client.query<{ rotated_at: Date | null; revoked_at: Date | null; expires_at: Date; user_id: string | null; guest_name: string | null; state: string | null }>(
-        `SELECT t.rotated_at, s.revoked_at, s.expires_at, s.user_id, s.guest_name, u.state
+      // Concurrent exchanges of one token queue on these row locks; the later ones then read the
+      // row as the first left it (rotated), which is what the grace window is for.
+      const { rows } = await client.query<{ rotated_at: Date | null; in_grace: boolean; revoked_at: Date | null; expires_at: Date; user_id: string | null; guest_name: string | null; state: string | null }>(
+        `SELECT t.rotated_at, t.rotated_at > now() - make_interval(secs => $3) AS in_grace, s.revoked_at, s.expires_at, s.user_id, s.guest_name, u.state
            FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id LEFT JOIN users u ON u.id = s.user_id
           WHERE t.token_hash = $1 AND t.session_id = $2
           FOR UPDATE OF t, s`,
-        [hashToken(refreshToken), sessionId],
+        [hashToken(refreshToken), sessionId, REUSE_GRACE_SECONDS],
       );
       const row = rows[0];
       if (!row || row.revoked_at !== null || row.expires_at.getTime() <= Date.now()) return { kind: 'invalid' as const };
       if (row.user_id !== null && row.state !== 'active') return { kind: 'invalid' as const };
+      const next = this.successorOf(refreshToken, sessionId);
       if (row.rotated_at !== null) {
+        if (row.in_grace) {
+          const { rowCount } = await client.query('SELECT 1 FROM refresh_tokens WHERE token_hash = $1 AND session_id = $2 AND rotated_at IS NULL', [hashToken(next), sessionId]);
+          if (rowCount === 1) {
+            return { kind: 'ok' as const, session: { sessionId, refreshToken: next, expiresAt: row.expires_at, userId: row.user_id, guestName: row.guest_name } };
+          }
+        }
         await client.query("UPDATE sessions SET revoked_at = now(), revoke_reason = 'refresh token reuse' WHERE id = $1", [sessionId]);
         return { kind: 'reused' as const };
       }
-      const next = newToken(sessionId);
       const expiresAt = new Date(Date.now() + this.ttlMs);
       await client.query('UPDATE refresh_tokens SET rotated_at = now() WHERE token_hash = $1', [hashToken(refreshToken)]);
       await client.query('INSERT INTO refresh_tokens (token_hash, session_id) VALUES ($1, $2)', [hashToken(next), sessionId]);
@@ -195,10 +219,15 @@ export class SessionStore {
     );
     return rowCount ?? 0;
   }
+
+  /** The token an exchange of `token` hands out: unpredictable without the server key, the same every time. */
+  private successorOf(token: string, sessionId: string): string {
+    return newToken(sessionId, createHmac('sha256', this.successorKey).update(token).digest('base64url'));
+  }
 }
 
-function newToken(sessionId: string): string {
-  return `${sessionId}.${randomBytes(32).toString('base64url')}`;
+function newToken(sessionId: string, secret: string): string {
+  return `${sessionId}.${secret}`;
 }
 
 function hashToken(token: string): Buffer {

@@ -5,18 +5,15 @@
  * `validate.ts`; permissions in the handlers.
  */
 import { z } from 'zod';
+import { multiLineText, oneLineText, privateText } from '../../text/safe-text.js';
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import { ROOM_LIMITS } from './limits.js';
 import { ROOM_ROLES } from './model.js';
 
-/** PostgreSQL cannot store NUL, and no gateway issues ids with control characters. */
-const userId = z
-  .string()
-  .min(1)
-  .max(128)
-  // eslint-disable-next-line no-control-regex -- naming control characters is the point
-  .regex(/^[^\u0000-\u001f\u007f]+$/, { error: 'must not contain control characters' });
-const mediaId = z.string().min(1).max(64);
+// Every string here follows text/safe-text.ts, whatever gateway the command came through:
+// PostgreSQL cannot store NUL, and no gateway issues ids with control characters.
+const userId = oneLineText().min(1).max(128);
+const mediaId = oneLineText().min(1).max(64);
 /** Chat message ids are PostgreSQL bigints, carried as decimal strings. */
 const MESSAGE_ID = /^[1-9][0-9]{0,18}$/;
 const BIGINT_MAX = 9223372036854775807n;
@@ -33,7 +30,7 @@ const position = z.number().min(0).max(ROOM_LIMITS.positionMaxSeconds);
  * lead replaces transit compensation. Honoured when the room ends up playing; ignored otherwise.
  */
 const startInMs = z.number().int().min(0).max(ROOM_LIMITS.startInMaxMs);
-const permissionList = z.array(z.string().max(64)).max(64);
+const permissionList = z.array(oneLineText().max(64)).max(64);
 const permissionOverrides = z.strictObject({
   admin: permissionList.nullable().optional(),
   member: permissionList.nullable().optional(),
@@ -43,7 +40,7 @@ const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(R
 
 /** Guards against acting on a stale view of playback (answered with `conflict`). */
 const playbackGuards = {
-  expectMediaId: z.string().max(64).nullable().optional(),
+  expectMediaId: oneLineText().max(64).nullable().optional(),
   expectVersion: z.number().int().min(0).optional(),
 };
 
@@ -53,17 +50,17 @@ const playbackGuards = {
  * looser than the character limits that `validate.ts` applies.
  */
 const mediaFields = {
-  title: z.string().max(ROOM_LIMITS.titleMaxChars * 2),
+  title: oneLineText().max(ROOM_LIMITS.titleMaxChars * 2),
   /** Required, except for a `live` item (the service fills it: validate.ts liveItemUrl). */
-  url: z.string().max(ROOM_LIMITS.urlMaxChars).optional(),
-  provider: z.string().max(32).optional(),
+  url: oneLineText().max(ROOM_LIMITS.urlMaxChars).optional(),
+  provider: oneLineText().max(32).optional(),
   headers: z.record(z.string().max(ROOM_LIMITS.headerNameMaxChars), z.string().max(ROOM_LIMITS.headerValueMaxChars)).optional(),
   subtitles: z
     .array(
       z.strictObject({
-        name: z.string().max(ROOM_LIMITS.nameMaxChars * 2),
-        url: z.string().max(ROOM_LIMITS.urlMaxChars),
-        language: z.string().max(35).optional(),
+        name: oneLineText().max(ROOM_LIMITS.nameMaxChars * 2),
+        url: oneLineText().max(ROOM_LIMITS.urlMaxChars),
+        language: oneLineText().max(35).optional(),
       }),
     )
     .max(ROOM_LIMITS.subtitlesMaxCount)
@@ -77,8 +74,8 @@ const command = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =
 
 const SCHEMAS = {
   'room.create': command('room.create', {
-    name: z.string().max(ROOM_LIMITS.nameMaxChars * 2),
-    password: z.string().max(ROOM_LIMITS.passwordMaxChars).optional(),
+    name: oneLineText().max(ROOM_LIMITS.nameMaxChars * 2),
+    password: privateText().max(ROOM_LIMITS.passwordMaxChars).optional(),
     visibility: z.enum(['public', 'hidden']),
     requireJoinApproval: z.boolean().optional(),
     settings: z
@@ -91,9 +88,9 @@ const SCHEMAS = {
   }),
   'room.get': command('room.get', {}),
   'room.update': command('room.update', {
-    name: z.string().max(ROOM_LIMITS.nameMaxChars * 2).optional(),
+    name: oneLineText().max(ROOM_LIMITS.nameMaxChars * 2).optional(),
     /** A string sets the password; null (or an empty string) removes it. */
-    password: z.string().max(ROOM_LIMITS.passwordMaxChars).nullable().optional(),
+    password: privateText().max(ROOM_LIMITS.passwordMaxChars).nullable().optional(),
     visibility: z.enum(['public', 'hidden']).optional(),
     requireJoinApproval: z.boolean().optional(),
     /** Per role: a list replaces the default; null goes back to the runtime default. */
@@ -104,7 +101,7 @@ const SCHEMAS = {
   'room.delete': command('room.delete', {}),
   'room.review': command('room.review', { approve: z.boolean() }),
 
-  'member.join': command('member.join', { password: z.string().max(ROOM_LIMITS.passwordMaxChars).optional() }),
+  'member.join': command('member.join', { password: privateText().max(ROOM_LIMITS.passwordMaxChars).optional() }),
   'member.leave': command('member.leave', {}),
   'member.approve': command('member.approve', { userId }),
   'member.reject': command('member.reject', { userId }),
@@ -119,10 +116,10 @@ const SCHEMAS = {
   'member.setRole': command('member.setRole', { userId, role: z.enum(ROOM_ROLES) }),
   'owner.transfer': command('owner.transfer', { userId }),
 
-  'presence.enter': command('presence.enter', { connectionId: z.string().min(1).max(ROOM_LIMITS.connectionIdMaxChars) }),
+  'presence.enter': command('presence.enter', { connectionId: oneLineText().min(1).max(ROOM_LIMITS.connectionIdMaxChars) }),
   /** The heartbeat of a connection already announced: like `presence.enter`, without the room in the answer. */
-  'presence.refresh': command('presence.refresh', { connectionId: z.string().min(1).max(ROOM_LIMITS.connectionIdMaxChars) }),
-  'presence.leave': command('presence.leave', { connectionId: z.string().min(1).max(ROOM_LIMITS.connectionIdMaxChars) }),
+  'presence.refresh': command('presence.refresh', { connectionId: oneLineText().min(1).max(ROOM_LIMITS.connectionIdMaxChars) }),
+  'presence.leave': command('presence.leave', { connectionId: oneLineText().min(1).max(ROOM_LIMITS.connectionIdMaxChars) }),
   'member.player': command('member.player', {
     state: z.enum(['buffering', 'ready', 'ended']),
     mediaId: mediaId.nullable(),
@@ -164,9 +161,9 @@ const SCHEMAS = {
   'playback.ended': command('playback.ended', { mediaId }),
 
   'chat.send': command('chat.send', {
-    text: z.string().max(ROOM_LIMITS.chatMaxChars * 4),
+    text: multiLineText().max(ROOM_LIMITS.chatMaxChars * 4),
     /** Client-chosen id making resends of one message idempotent (per sender). */
-    clientMessageId: z.string().min(1).max(ROOM_LIMITS.clientMessageIdMaxChars).optional(),
+    clientMessageId: oneLineText().min(1).max(ROOM_LIMITS.clientMessageIdMaxChars).optional(),
   }),
   'chat.history': command('chat.history', {
     before: messageId.optional(),
@@ -187,7 +184,7 @@ const SCHEMAS = {
    * client's own value is overwritten): the participant leaves when that connection does.
    */
   'voice.join': command('voice.join', {
-    connectionId: z.string().min(1).max(ROOM_LIMITS.connectionIdMaxChars).optional(),
+    connectionId: oneLineText().min(1).max(ROOM_LIMITS.connectionIdMaxChars).optional(),
     muted: z.boolean().optional(),
   }),
   'voice.leave': command('voice.leave', {}),
@@ -198,15 +195,15 @@ const SCHEMAS = {
     description: z
       .strictObject({
         type: z.enum(['offer', 'answer', 'pranswer', 'rollback']),
-        sdp: z.string().max(ROOM_LIMITS.voiceSdpMaxChars).optional(),
+        sdp: privateText().max(ROOM_LIMITS.voiceSdpMaxChars).optional(),
       })
       .optional(),
     candidate: z
       .strictObject({
-        candidate: z.string().max(ROOM_LIMITS.voiceCandidateMaxChars),
-        sdpMid: z.string().max(64).nullable().optional(),
+        candidate: oneLineText().max(ROOM_LIMITS.voiceCandidateMaxChars),
+        sdpMid: oneLineText().max(64).nullable().optional(),
         sdpMLineIndex: z.number().int().min(0).max(255).nullable().optional(),
-        usernameFragment: z.string().max(256).nullable().optional(),
+        usernameFragment: oneLineText().max(256).nullable().optional(),
       })
       .nullable()
       .optional(),

@@ -6,14 +6,9 @@
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import { isWithinGuestCeiling } from '../../permissions/defaults.js';
 import { isAdministration, isPermission, type Permission } from '../../permissions/names.js';
+import { isWellFormed, LONE_SURROGATE, MULTI_LINE, MULTI_LINE_CONTROL_MESSAGE } from '../../text/safe-text.js';
 import { ROOM_LIMITS } from './limits.js';
 import type { MediaItem, PermissionOverrides, RoomRole, Subtitle } from './model.js';
-
-// C0 controls, DEL and C1 controls. Tab and newline are allowed where multi-line text is.
-// eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/u;
-// In unicode mode a surrogate pair is one code point, so this matches only lone halves.
-const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
 /**
  * What a one-line label shown to others may not contain: room names and media titles are
@@ -32,11 +27,6 @@ const LABEL_FORBIDDEN_ALL = new RegExp(`${LABEL_FORBIDDEN.source}|${LONE_SURROGA
 // joiners, bidi marks, soft hyphen), separators, combining marks on their own, and the
 // letters and symbols that render blank (Hangul fillers, braille blank). A label needs one other.
 const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}\p{Z}\p{M}\u115f\u1160\u3164\uffa0\u2800]/u;
-
-/** Text that encodes to UTF-8 without replacement characters (no lone surrogates). */
-export function isWellFormed(text: string): boolean {
-  return !LONE_SURROGATE.test(text);
-}
 
 /** Characters as people count them (code points), not UTF-16 units. */
 export function charCount(text: string): number {
@@ -73,8 +63,8 @@ export function checkChatText(value: string): string {
         ? `must be at most ${ROOM_LIMITS.chatMaxChars} characters`
         : !isWellFormed(text)
           ? 'must be valid Unicode text'
-          : CONTROL.test(text)
-            ? 'must not contain control characters other than newline and tab'
+          : !MULTI_LINE.test(text)
+            ? MULTI_LINE_CONTROL_MESSAGE
             : undefined;
   if (problem) throw AppError.invalid([{ key: 'text', message: problem }]);
   return text;

@@ -3,13 +3,14 @@
  * schemas, plus the names a client puts in `Sec-WebSocket-Protocol` and the close codes.
  * Rules, numbered, and the reasons: `docs/2026-11-23-realtime-protocol.md`.
  *
- * A leaf module: it imports zod, the error codes and types only (erased at runtime), so a
+ * A leaf module: it imports zod, the error codes, the text rule and types only (erased at runtime), so a
  * browser client, the Node client (`client.ts`) and the gateway share one definition. The
  * constants and helpers without zod are in `protocol-constants.ts` (re-exported here), which a
  * browser bundle imports alone.
  */
 import { z } from 'zod';
 import { ERROR_CODES } from '../../errors/codes.js';
+import { oneLineText } from '../../text/safe-text.js';
 import type { RoomCommand } from '../../actors/room/commands.js';
 import type { RoomEvent } from '../../actors/room/events.js';
 import type { MemberRoomView, PlayerState } from '../../actors/room/model.js';
@@ -32,7 +33,7 @@ const ClientTime = z.number().finite();
  * A room command (any kind but `presence.*`, which the gateway sends itself). The shape is
  * checked by the room, which answers `invalid_argument` naming the field; here only `kind`.
  */
-const RoomCommandShape = z.looseObject({ kind: z.string().min(1).max(64) });
+const RoomCommandShape = z.looseObject({ kind: oneLineText().min(1).max(64) });
 
 export const CommandMessage = z.strictObject({
   type: z.literal('command'),
@@ -54,7 +55,7 @@ export const PlayerMessage = z.strictObject({
   /** Optional: with an id the server answers `ok`/`error`; without, failures are not reported. */
   id: ClientMessageId.optional(),
   state: z.enum(['buffering', 'ready', 'ended']),
-  mediaId: z.string().min(1).max(64).nullable(),
+  mediaId: oneLineText().min(1).max(64).nullable(),
 });
 
 export const ClientMessage = z.discriminatedUnion('type', [CommandMessage, PingMessage, PlayerMessage]);

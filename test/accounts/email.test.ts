@@ -88,7 +88,7 @@ test.serial('confirming under OPAQUE: the password never reaches the server', as
   t.is(signedIn.status, 200);
 });
 
-test.serial('wrong codes spend the code: after five, the right one is refused too', async (t) => {
+test.serial('wrong codes spend the code: after five, the right one is refused too (rate_limited for the address)', async (t) => {
   const name = uname('wes');
   const email = address(name);
   const code = await signupCode(t, email, name);
@@ -99,8 +99,22 @@ test.serial('wrong codes spend the code: after five, the right one is refused to
     t.deepEqual(answer.body.issues, [{ key: 'code', message: 'is wrong, used or expired' }]);
   }
   const right = await post('/api/auth/email/signup/confirm', { email, code, password: PASSWORD });
-  t.is(right.status, 401);
+  t.is(right.status, 429);
+  t.is(right.body.code, 'rate_limited');
   t.is((await bed.pool.query('SELECT 1 FROM users WHERE username = $1', [name])).rowCount, 0);
+});
+
+test.serial('concurrent wrong codes for one address: at most 5 are judged, the rest rate_limited, and the code is spent', async (t) => {
+  const name = uname('burst');
+  const email = address(name);
+  const code = await signupCode(t, email, name);
+  const wrong = code === '00000000' ? '11111111' : '00000000';
+  const answers = await Promise.all(Array.from({ length: 20 }, () => post('/api/auth/email/signup/confirm', { email, code: wrong, password: PASSWORD })));
+  const judged = answers.filter((answer) => answer.status === 401).length;
+  t.true(judged <= 5, `${judged} wrong codes were judged against a budget of 5`);
+  t.is(answers.filter((answer) => answer.status === 429).length, 20 - judged);
+  const { rows } = await bed.pool.query<{ attempts: number }>("SELECT attempts FROM email_codes WHERE email_key = $1 AND purpose = 'signup' AND consumed_at IS NULL", [email.toLowerCase()]);
+  t.true((rows[0]?.attempts ?? 0) <= 5, `the code row counted ${rows[0]?.attempts} attempts`);
 });
 
 test.serial('a bad password keeps the code usable: nothing is written', async (t) => {
@@ -128,6 +142,29 @@ test.serial('the allowlist: on with an empty list admits all; entries match doma
   t.deepEqual(sub.body.issues, [{ key: 'email', message: 'is not on the allowlist' }]);
   t.is((await startSignup('dave@other.test', uname('dave'))).status, 403);
   await bed.set('email', { whitelistEnabled: false, whitelistDomains: '' });
+});
+
+test.serial('the allowlist is checked again at confirmation: an address taken off it after the code was sent is refused', async (t) => {
+  const name = uname('late');
+  const email = address(name, 'allowed.test');
+  await bed.set('email', { whitelistEnabled: true, whitelistDomains: 'allowed.test' });
+  try {
+    const code = await signupCode(t, email, name);
+    await bed.set('email', { whitelistEnabled: true, whitelistDomains: 'other.test' });
+    const refused = await post('/api/auth/email/signup/confirm', { email, code, password: PASSWORD });
+    t.is(refused.status, 403);
+    t.is(refused.body.code, 'forbidden');
+    t.regex(String(refused.body.message), /no longer allowed.*allowlist changed/);
+    t.deepEqual(refused.body.issues, [{ key: 'email', message: 'is not on the allowlist' }]);
+    const opaqueStep = await opaqueRecord('/api/auth/email/signup/opaque', { email, code }, PASSWORD);
+    t.is(opaqueStep.answer.status, 403);
+    t.is((await bed.pool.query('SELECT 1 FROM users WHERE username = $1', [name])).rowCount, 0);
+    // Back on the list, the same code still works: the refusal did not spend it.
+    await bed.set('email', { whitelistEnabled: true, whitelistDomains: 'allowed.test' });
+    t.is((await post('/api/auth/email/signup/confirm', { email, code, password: PASSWORD })).status, 201);
+  } finally {
+    await bed.set('email', { whitelistEnabled: false, whitelistDomains: '' });
+  }
 });
 
 test.serial('an address with an account gets a notice, not a code, and the same answer', async (t) => {

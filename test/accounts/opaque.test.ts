@@ -97,3 +97,80 @@ test('a login started before the password changed cannot finish after it', async
   t.is(answer.status, 401);
   t.regex(String(answer.body.message), /password changed during sign-in/);
 });
+
+/** A well-formed record made offline, against a server setup of the client's own: no register/start spent on it. */
+async function offlineRecord(password: string): Promise<string> {
+  await opaque.ready;
+  const serverSetup = opaque.server.createSetup();
+  const { clientRegistrationState, registrationRequest } = opaque.client.startRegistration({ password });
+  const { registrationResponse } = opaque.server.createRegistrationResponse({ serverSetup, userIdentifier: 'offline', registrationRequest });
+  return opaque.client.finishRegistration({ clientRegistrationState, registrationResponse, password }).registrationRecord;
+}
+
+/** register/start from `ip`; answers the record the client made against the server's response. */
+async function startRegistration(username: string, password: string, ip: string): Promise<{ status: number; registrationRecord?: string }> {
+  await opaque.ready;
+  const { clientRegistrationState, registrationRequest } = opaque.client.startRegistration({ password });
+  const start = await call<{ registrationResponse: string }>(`${bed.url}/api/auth/opaque/register/start`, 'POST', { username, registrationRequest }, { 'x-forwarded-for': ip });
+  if (start.status !== 200) return { status: start.status };
+  const { registrationRecord } = opaque.client.finishRegistration({ clientRegistrationState, registrationResponse: start.body.registrationResponse, password });
+  return { status: start.status, registrationRecord };
+}
+
+const finishRegistration = (username: string, registrationRecord: string, ip: string) =>
+  call(`${bed.url}/api/auth/opaque/register/finish`, 'POST', { username, registrationRecord }, { 'x-forwarded-for': ip });
+
+test('register/finish belongs to a register/start of the same username, once', async (t) => {
+  const ip = uniqueIp();
+  const alone = uname('alone');
+  const withoutStart = await finishRegistration(alone, await offlineRecord('a passphrase'), ip);
+  t.is(withoutStart.status, 401);
+  t.is(withoutStart.body.code, 'unauthenticated');
+  t.regex(String(withoutStart.body.message), /register\/start/);
+
+  const started = uname('started');
+  const { registrationRecord } = await startRegistration(started, 'a passphrase', ip);
+  const otherName = await finishRegistration(uname('other'), registrationRecord!, ip);
+  t.is(otherName.status, 401);
+  t.is((await finishRegistration(started, registrationRecord!, ip)).status, 201);
+  const twice = await finishRegistration(started, registrationRecord!, ip);
+  t.is(twice.status, 401);
+  t.is((await bed.pool.query('SELECT 1 FROM users WHERE username_key = lower($1) OR username_key = lower($2)', [alone, 'other'])).rowCount, 0);
+});
+
+test('OPAQUE signups from one address stop at the signup limit (20 an hour), as password/register does', async (t) => {
+  const ip = uniqueIp();
+  // Finish alone, with records made offline, used to create an account each time.
+  const record = await offlineRecord('a passphrase');
+  const direct = await Promise.all(Array.from({ length: 25 }, () => finishRegistration(uname('direct'), record, ip)));
+  t.deepEqual([...new Set(direct.map((answer) => answer.status))], [401]);
+  // With starts: the server cannot tell a record from the response it answered, so one request
+  // and one offline record serve every signup (no key stretching per account in this process).
+  await opaque.ready;
+  const { registrationRequest } = opaque.client.startRegistration({ password: 'a passphrase' });
+  let created = 0;
+  for (let i = 0; i < 21; i += 1) {
+    const name = uname('bulk');
+    const start = await call(`${bed.url}/api/auth/opaque/register/start`, 'POST', { username: name, registrationRequest }, { 'x-forwarded-for': ip });
+    if (start.status !== 200) {
+      t.is(start.status, 429, `signup ${i + 1}`);
+      break;
+    }
+    t.is((await finishRegistration(name, record, ip)).status, 201, `signup ${i + 1}`);
+    created += 1;
+  }
+  t.is(created, 20);
+});
+
+test('a record that is not a well-formed OPAQUE registration record is invalid_argument naming it, and the start stays usable', async (t) => {
+  const ip = uniqueIp();
+  const name = uname('garbage');
+  const { registrationRecord } = await startRegistration(name, 'a passphrase', ip);
+  for (const garbage of ['A'.repeat(256), Buffer.alloc(192, 0xff).toString('base64url'), `${registrationRecord!}AAAA`, 'A'.repeat(60)]) {
+    const refused = await finishRegistration(name, garbage, ip);
+    t.is(refused.status, 400, garbage.slice(0, 16));
+    t.deepEqual((refused.body.issues as Array<{ key: string }>).map((issue) => issue.key), ['registrationRecord']);
+  }
+  t.is((await bed.pool.query('SELECT 1 FROM users WHERE username_key = lower($1)', [name])).rowCount, 0);
+  t.is((await finishRegistration(name, registrationRecord!, ip)).status, 201);
+});

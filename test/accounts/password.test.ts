@@ -147,12 +147,44 @@ test.serial('refresh tokens rotate; a reused one revokes the session', async (t)
   t.not(second, first);
   t.is((await call(`${bed.url}/api/me`, 'GET', undefined, bearer(String(refreshed.body.accessToken)))).status, 200);
 
-  // The old token again: someone else has it. Both holders are signed out.
+  // The old token again, once the grace window for concurrent refreshes has passed (moved back in
+  // the database rather than waited for): someone else has it. Both holders are signed out.
+  await bed.pool.query("UPDATE refresh_tokens SET rotated_at = rotated_at - interval '1 minute' WHERE session_id = $1", [refreshed.body.sessionId]);
   const reused = await call(`${bed.url}/api/auth/refresh`, 'POST', { refreshToken: first }, native);
   t.is(reused.status, 401);
   t.regex(String(reused.body.message), /already used/);
   t.is((await call(`${bed.url}/api/auth/refresh`, 'POST', { refreshToken: second }, native)).status, 401);
   t.is((await call(`${bed.url}/api/me`, 'GET', undefined, bearer(String(refreshed.body.accessToken)))).status, 401);
+});
+
+test.serial('two refreshes with one token at once (two tabs) both get the same new token, and the session lives', async (t) => {
+  const name = uname('tabs');
+  const first = String((await register(name)).body.refreshToken);
+  const answers = await Promise.all([1, 2].map(() => call(`${bed.url}/api/auth/refresh`, 'POST', { refreshToken: first }, native)));
+  t.deepEqual(
+    answers.map((answer) => answer.status),
+    [200, 200],
+    JSON.stringify(answers.map((answer) => answer.body)),
+  );
+  const [one, two] = answers.map((answer) => answer.body);
+  t.is(one!.refreshToken, two!.refreshToken);
+  t.not(one!.refreshToken, first);
+  for (const answer of [one!, two!]) t.is((await call(`${bed.url}/api/me`, 'GET', undefined, bearer(String(answer.accessToken)))).status, 200);
+  // The shared new token goes on rotating as usual.
+  const next = await call(`${bed.url}/api/auth/refresh`, 'POST', { refreshToken: one!.refreshToken }, native);
+  t.is(next.status, 200);
+  t.is((await call(`${bed.url}/api/me`, 'GET', undefined, bearer(String(next.body.accessToken)))).status, 200);
+});
+
+test.serial('within the grace window, the old token after its successor was itself exchanged still revokes the session', async (t) => {
+  const first = String((await register(uname('late'))).body.refreshToken);
+  const second = await call(`${bed.url}/api/auth/refresh`, 'POST', { refreshToken: first }, native);
+  const third = await call(`${bed.url}/api/auth/refresh`, 'POST', { refreshToken: second.body.refreshToken }, native);
+  t.is(third.status, 200);
+  const reused = await call(`${bed.url}/api/auth/refresh`, 'POST', { refreshToken: first }, native);
+  t.is(reused.status, 401);
+  t.regex(String(reused.body.message), /already used/);
+  t.is((await call(`${bed.url}/api/me`, 'GET', undefined, bearer(String(third.body.accessToken)))).status, 401);
 });
 
 test.serial('browsers get the refresh token as an httpOnly cookie, never in the body', async (t) => {
@@ -220,6 +252,19 @@ test.serial('failed sign-ins back off with Retry-After; the owner from another a
   t.is((await login(name, 'correct horse battery', from('203.0.113.7'))).status, 429);
   // The owner elsewhere still gets in.
   t.is((await login(name, 'correct horse battery', from('198.51.100.9'))).status, 200);
+});
+
+test.serial('concurrent wrong passwords for one account from one address: at most the failure budget (10) is judged, the rest rate_limited', async (t) => {
+  const name = uname('rush');
+  await register(name);
+  const from = { ...native, 'x-forwarded-for': uniqueIp() };
+  const answers = await Promise.all(Array.from({ length: 20 }, () => login(name, 'wrong password!', from)));
+  const judged = answers.filter((answer) => answer.status === 401).length;
+  t.true(judged <= 10, `${judged} wrong passwords were judged against a budget of 10`);
+  t.is(answers.filter((answer) => answer.status === 429).length, 20 - judged);
+  // A right password clears the back-off only where it was proved, not for the refused address.
+  t.is((await login(name, 'correct horse battery', from)).status, 429);
+  t.is((await login(name, 'correct horse battery', { ...native, 'x-forwarded-for': uniqueIp() })).status, 200);
 });
 
 test.serial('one address gets 20 signups an hour and 60 sign-in attempts a minute, then rate_limited', async (t) => {

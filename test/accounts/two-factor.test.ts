@@ -281,6 +281,16 @@ test('repeated wrong codes for one account are rate limited with Retry-After, fr
   t.is((await verify(await challenge(user), right, uniqueIp())).status, 429);
 });
 
+test('concurrent wrong codes for one account: at most the budget of 5 is judged, the rest rate_limited', async (t) => {
+  const user = await enrolled();
+  const token = await challenge(user);
+  const wrong = await wrongCode(user.secret, user.base);
+  const answers = await Promise.all(Array.from({ length: 20 }, () => verify(token, wrong, uniqueIp())));
+  const judged = answers.filter((answer) => answer.status === 401).length;
+  t.true(judged <= 5, `${judged} wrong codes were judged against a budget of 5`);
+  t.is(answers.filter((answer) => answer.status === 429).length, 20 - judged);
+});
+
 test('codes tried from one address are limited across challenges', async (t) => {
   const ip = uniqueIp();
   let answer = await verify('no-such-challenge', '123456', ip);

@@ -3,8 +3,9 @@
  * visibility, read and deleted as the service (the room actor's service caller). A leaf module.
  */
 import { z } from 'zod';
+import { oneLineText } from '../../../text/safe-text.js';
 import { defineEndpoint } from './endpoint.js';
-import { MemberRoomView, PRINTABLE, RoomStatus, RoomSummary, RoomVisibility, roomId } from './room-schemas.js';
+import { MemberRoomView, RoomStatus, RoomSummary, RoomVisibility, roomId } from './room-schemas.js';
 import { PageQuery } from './rooms.js';
 
 const TAGS = ['admin'];
@@ -23,8 +24,8 @@ export const adminListRooms = defineEndpoint({
   query: z.strictObject({
     status: RoomStatus.optional(),
     visibility: RoomVisibility.optional(),
-    owner: z.string().min(1).max(128).regex(PRINTABLE, { error: 'must not contain control characters' }).optional().meta({ description: 'Owner user id' }),
-    query: z.string().max(100).optional().meta({ description: 'As in GET /api/rooms' }),
+    owner: oneLineText().min(1).max(128).optional().meta({ description: 'Owner user id' }),
+    query: oneLineText().max(100).optional().meta({ description: 'As in GET /api/rooms' }),
     ...PageQuery,
   }),
   responses: {

@@ -6,14 +6,15 @@
  * nobody acts on their own account here. A leaf module (zod, error codes, review contract).
  */
 import { z } from 'zod';
+import { oneLineText } from '../../../text/safe-text.js';
 import { REASON_MAX_CHARS, REGISTRATION_MODES, REVIEW_KINDS, REVIEW_MODES, REVIEW_STATES } from '../../../workflows/review-contract.js';
 import { ServiceRole, UserView } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 const TAGS = ['admin'];
 const userParams = z.strictObject({ userId: z.uuid().meta({ description: 'The user id (GET /api/admin/users lists them)' }) });
-const reviewParams = z.strictObject({ reviewId: z.string().min(1).max(300).meta({ description: 'registration-review:<mode>:<subject> or room-review:<roomId>' }) });
-const reason = z.string().trim().min(1).max(REASON_MAX_CHARS);
+const reviewParams = z.strictObject({ reviewId: oneLineText().min(1).max(300).meta({ description: 'registration-review:<mode>:<subject> or room-review:<roomId>' }) });
+const reason = oneLineText().trim().min(1).max(REASON_MAX_CHARS);
 
 export const UserDetails = z
   .object({
@@ -90,9 +91,9 @@ export const adminListUsers = defineEndpoint({
   query: z.strictObject({
     role: ServiceRole.optional(),
     state: z.enum(['active', 'banned']).optional(),
-    q: z.string().min(1).max(32).optional().meta({ description: 'Usernames starting with this, case-insensitive' }),
+    q: oneLineText().min(1).max(32).optional().meta({ description: 'Usernames starting with this, case-insensitive' }),
     limit: z.coerce.number().int().min(1).max(200).optional().meta({ description: 'Page size, default 50' }),
-    cursor: z.string().min(1).max(256).optional().meta({ description: 'nextCursor of the previous page' }),
+    cursor: oneLineText().min(1).max(256).optional().meta({ description: 'nextCursor of the previous page' }),
   }),
   responses: {
     200: {

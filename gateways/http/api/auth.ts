@@ -3,6 +3,7 @@
  * depend on them. A leaf module (zod and the error codes only).
  */
 import { z } from 'zod';
+import { oneLineText } from '../../../text/safe-text.js';
 import { defineEndpoint, type ResponseSpec } from './endpoint.js';
 import { fields, PendingReview, SignedIn, SignInAnswer } from './common.js';
 
@@ -28,11 +29,12 @@ export const opaqueRegisterFinish = defineEndpoint({
   path: '/api/auth/opaque/register/finish',
   operationId: 'opaqueRegisterFinish',
   summary: 'OPAQUE registration, record upload: creates the account or files it for review',
+  description: 'Finishes the register/start of the same username, once and within 5 minutes (unauthenticated otherwise). The record must be a well-formed OPAQUE registration record.',
   tags: TAGS,
   access: 'public',
   body: z.strictObject({ username: fields.username, registrationRecord: fields.opaqueMessage, displayName: fields.displayName.optional() }),
   responses: { 201: CREATED, 202: PENDING },
-  errors: ['signup_disabled', 'conflict', 'rate_limited'],
+  errors: ['signup_disabled', 'unauthenticated', 'conflict', 'rate_limited'],
 });
 
 export const opaqueLoginStart = defineEndpoint({
@@ -55,7 +57,7 @@ export const opaqueLoginFinish = defineEndpoint({
   summary: 'OPAQUE login, client proof: opens a session',
   tags: TAGS,
   access: 'public',
-  body: z.strictObject({ loginId: z.string().min(1).max(64), finishLoginRequest: fields.opaqueMessage }),
+  body: z.strictObject({ loginId: oneLineText().min(1).max(64), finishLoginRequest: fields.opaqueMessage }),
   responses: { 200: SIGNED_IN },
   errors: ['unauthenticated', 'review_pending', 'review_rejected', 'account_banned', 'rate_limited'],
 });
@@ -104,7 +106,7 @@ export const refreshSession = defineEndpoint({
   description: 'Each refresh token works once. Presenting a used one revokes the whole session.',
   tags: TAGS,
   access: 'public',
-  body: z.strictObject({ refreshToken: z.string().min(1).max(256).optional() }).optional(),
+  body: z.strictObject({ refreshToken: oneLineText().min(1).max(256).optional() }).optional(),
   responses: { 200: { description: 'New tokens', schema: SignedIn } },
   errors: ['unauthenticated'],
 });
@@ -151,7 +153,7 @@ export const revokeSession = defineEndpoint({
   summary: 'Sign one of your sessions out',
   tags: TAGS,
   access: 'user',
-  params: z.strictObject({ sessionId: z.string().min(1).max(64) }),
+  params: z.strictObject({ sessionId: oneLineText().min(1).max(64) }),
   responses: { 204: { description: 'Revoked' } },
   errors: ['unauthenticated', 'not_found'],
 });

@@ -3,9 +3,10 @@
  * room-actor command; history is read from PostgreSQL by the actor. A leaf module.
  */
 import { z } from 'zod';
+import { multiLineText, oneLineText } from '../../../text/safe-text.js';
 import { ROOM_LIMITS } from '../../../actors/room/limits.js';
 import { defineEndpoint } from './endpoint.js';
-import { ChatMessage, idempotencyHeaders, messageId, PRINTABLE, roomId, seq } from './room-schemas.js';
+import { ChatMessage, idempotencyHeaders, messageId, roomId, seq } from './room-schemas.js';
 
 const TAGS = ['chat'];
 const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;
@@ -23,12 +24,10 @@ export const sendChat = defineEndpoint({
   params: roomParams,
   headers: idempotencyHeaders,
   body: z.strictObject({
-    text: z.string().min(1).max(ROOM_LIMITS.chatMaxChars * 4).meta({ description: `1..${ROOM_LIMITS.chatMaxChars} characters after trimming` }),
-    clientMessageId: z
-      .string()
+    text: multiLineText().min(1).max(ROOM_LIMITS.chatMaxChars * 4).meta({ description: `1..${ROOM_LIMITS.chatMaxChars} characters after trimming` }),
+    clientMessageId: oneLineText()
       .min(1)
       .max(ROOM_LIMITS.clientMessageIdMaxChars)
-      .regex(PRINTABLE, { error: 'must not contain control characters' })
       .optional()
       .meta({ description: 'Makes resends of one message idempotent (per sender), through any gateway' }),
   }),

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES } from '../../../errors/codes.js';
+import { oneLineText, privateText } from '../../../text/safe-text.js';
 
 export const ErrorBody = z
   .object({
@@ -60,13 +61,17 @@ export const PendingReview = z
 
 export const SignInAnswer = z.union([SignedIn, SecondFactorRequired]);
 
-const username = z.string().min(1).max(128).meta({ description: 'NFKC-normalised; 3-32 letters, digits, "_", "-", "."' });
+// Every text field here follows text/safe-text.ts, so nothing PostgreSQL refuses (NUL) or a log
+// would mangle reaches either, on HTTP or on gRPC (which validates with these same schemas).
+const username = oneLineText().min(1).max(128).meta({ description: 'NFKC-normalised; 3-32 letters, digits, "_", "-", "."' });
 export const fields = {
   username,
-  displayName: z.string().min(1).max(64),
-  password: z.string().min(1).max(1024),
+  displayName: oneLineText().min(1).max(64),
+  password: privateText().min(1).max(1024),
   /** OPAQUE protocol messages are base64url. */
-  opaqueMessage: z.string().min(1).max(4096),
+  opaqueMessage: oneLineText().min(1).max(4096),
+  /** A code from an email or an authenticator app, a handle the server gave (challenge, login id). */
+  code: oneLineText().min(1).max(32),
 };
 
 /**

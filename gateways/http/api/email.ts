@@ -6,12 +6,13 @@
  * (OPAQUE: the client first gets the server's message from the matching `.../opaque` endpoint).
  */
 import { z } from 'zod';
+import { oneLineText } from '../../../text/safe-text.js';
 import { fields, PendingReview, SignedIn } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 const TAGS = ['auth'];
-const email = z.string().min(1).max(320).meta({ description: 'An email address, compared case-insensitively' });
-const code = z.string().min(1).max(32).meta({ description: 'The code from the email' });
+const email = oneLineText().min(1).max(320).meta({ description: 'An email address, compared case-insensitively' });
+const code = fields.code.meta({ description: 'The code from the email' });
 const newPassword = {
   password: fields.password.optional(),
   registrationRecord: fields.opaqueMessage.optional(),
@@ -42,7 +43,7 @@ export const emailSignupOpaque = defineEndpoint({
   access: 'public',
   body: z.strictObject({ email, code, registrationRequest: fields.opaqueMessage }),
   responses: { 200: { description: 'The server registration response', schema: RegistrationResponse } },
-  errors: ['signup_disabled', 'unauthenticated', 'rate_limited'],
+  errors: ['signup_disabled', 'forbidden', 'unauthenticated', 'rate_limited'],
 });
 
 export const emailSignupConfirm = defineEndpoint({
@@ -50,6 +51,7 @@ export const emailSignupConfirm = defineEndpoint({
   path: '/api/auth/email/signup/confirm',
   operationId: 'emailSignupConfirm',
   summary: 'Email signup: the code and the password create the account or file it for review',
+  description: 'The address must still be on the allowlist (email.whitelistDomains): forbidden otherwise, and the code stays unused.',
   tags: TAGS,
   access: 'public',
   body: z.strictObject({ email, code, ...newPassword }),
@@ -57,7 +59,7 @@ export const emailSignupConfirm = defineEndpoint({
     201: { description: 'Account created and signed in', schema: SignedIn },
     202: { description: 'Account filed for review', schema: PendingReview },
   },
-  errors: ['signup_disabled', 'unauthenticated', 'conflict', 'rate_limited'],
+  errors: ['signup_disabled', 'forbidden', 'unauthenticated', 'conflict', 'rate_limited'],
 });
 
 export const passwordResetStart = defineEndpoint({

@@ -4,6 +4,7 @@
  * validated as a whole first (docs/2026-11-23-rooms-api.md). A leaf module.
  */
 import { z } from 'zod';
+import { oneLineText } from '../../../text/safe-text.js';
 import { ROOM_LIMITS } from '../../../actors/room/limits.js';
 import { defineEndpoint } from './endpoint.js';
 import { idempotencyHeaders, MediaItem, mediaId, PlaybackAnswer, playbackGuards, roomId, seq } from './room-schemas.js';
@@ -15,14 +16,13 @@ const itemParams = z.strictObject({ roomId, mediaId });
 
 /** String bounds cap the work on hostile input; the actor's character rules are stricter. */
 const mediaFields = {
-  title: z.string().min(1).max(ROOM_LIMITS.titleMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.titleMaxChars} characters` }),
-  url: z
-    .string()
+  title: oneLineText().min(1).max(ROOM_LIMITS.titleMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.titleMaxChars} characters` }),
+  url: oneLineText()
     .min(1)
     .max(ROOM_LIMITS.urlMaxChars)
     .optional()
     .meta({ description: 'Absolute http or https URL; required except for provider live, whose url the service fills (live:<mediaId>)' }),
-  provider: z.string().max(32).optional().meta({ description: 'direct (default), hls, live or a provider plugin name' }),
+  provider: oneLineText().max(32).optional().meta({ description: 'direct (default), hls, live or a provider plugin name' }),
   headers: z
     .record(z.string().max(ROOM_LIMITS.headerNameMaxChars), z.string().max(ROOM_LIMITS.headerValueMaxChars))
     .optional()
@@ -30,9 +30,9 @@ const mediaFields = {
   subtitles: z
     .array(
       z.strictObject({
-        name: z.string().min(1).max(ROOM_LIMITS.nameMaxChars * 2),
-        url: z.string().min(1).max(ROOM_LIMITS.urlMaxChars),
-        language: z.string().max(35).optional(),
+        name: oneLineText().min(1).max(ROOM_LIMITS.nameMaxChars * 2),
+        url: oneLineText().min(1).max(ROOM_LIMITS.urlMaxChars),
+        language: oneLineText().max(35).optional(),
       }),
     )
     .max(ROOM_LIMITS.subtitlesMaxCount)

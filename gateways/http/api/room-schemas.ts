@@ -5,6 +5,7 @@
  * limits and the permission names only, so clients can share it.
  */
 import { z } from 'zod';
+import { oneLineText } from '../../../text/safe-text.js';
 import { ROOM_LIMITS } from '../../../actors/room/limits.js';
 import { PERMISSIONS } from '../../../permissions/names.js';
 
@@ -178,14 +179,8 @@ export const roomId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,128}$/, { error: 'must be a room id (letters, digits, "_" and "-")' })
   .meta({ description: 'The room id (from POST /api/rooms or a link)' });
-/** Text PostgreSQL can store and logs can show: no control characters (NUL above all). */
-// Control characters are exactly what this pattern names; spelled as ranges, since schema-based
-// generators (schemathesis) cannot build values for \p{Cc}.
-// eslint-disable-next-line no-control-regex
-export const PRINTABLE = /^[^\u0000-\u001f\u007f-\u009f]*$/;
-
-export const userId = z.string().min(1).max(128).regex(PRINTABLE, { error: 'must not contain control characters' }).meta({ description: 'A member\'s user id (a guest\'s is guest:<session>)' });
-export const mediaId = z.string().min(1).max(64);
+export const userId = oneLineText().min(1).max(128).meta({ description: 'A member\'s user id (a guest\'s is guest:<session>)' });
+export const mediaId = oneLineText().min(1).max(64);
 export const messageId = z
   .string()
   .regex(/^[1-9][0-9]{0,18}$/, { error: 'must be a message id (a positive decimal integer)' })
@@ -195,7 +190,7 @@ export const messageId = z
 
 /** Guards against acting on a stale view (answered with `conflict`). */
 export const playbackGuards = {
-  expectMediaId: z.string().max(64).nullable().optional().meta({ description: 'Refuse (conflict) unless this media is current' }),
+  expectMediaId: oneLineText().max(64).nullable().optional().meta({ description: 'Refuse (conflict) unless this media is current' }),
   expectVersion: z.number().int().min(0).optional().meta({ description: 'Refuse (conflict) unless playback is at this version' }),
 };
 

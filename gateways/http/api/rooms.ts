@@ -4,6 +4,7 @@
  * only the listings read PostgreSQL (docs/2026-11-23-rooms-api.md). A leaf module.
  */
 import { z } from 'zod';
+import { oneLineText, privateText } from '../../../text/safe-text.js';
 import { ROOM_LIMITS } from '../../../actors/room/limits.js';
 import { defineEndpoint } from './endpoint.js';
 import { idempotencyHeaders, MemberView, Permission, RoomInfo, RoomPage, RoomSummary, RoomView, RoomVisibility, roomId, seq, userId } from './room-schemas.js';
@@ -11,8 +12,8 @@ import { idempotencyHeaders, MemberView, Permission, RoomInfo, RoomPage, RoomSum
 const TAGS = ['rooms'];
 const roomParams = z.strictObject({ roomId });
 
-const name = z.string().min(1).max(ROOM_LIMITS.nameMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.nameMaxChars} characters after trimming` });
-const password = z.string().max(ROOM_LIMITS.passwordMaxChars);
+const name = oneLineText().min(1).max(ROOM_LIMITS.nameMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.nameMaxChars} characters after trimming` });
+const password = privateText().max(ROOM_LIMITS.passwordMaxChars);
 const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(ROOM_LIMITS.readyTimeoutMaxMs);
 const overrideList = z.array(Permission).max(64);
 const overridesInput = z.strictObject({
@@ -22,7 +23,7 @@ const overridesInput = z.strictObject({
 });
 
 export const PageQuery = {
-  cursor: z.string().min(1).max(512).optional().meta({ description: 'nextCursor of the previous page' }),
+  cursor: oneLineText().min(1).max(512).optional().meta({ description: 'nextCursor of the previous page' }),
   limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, default 20' }),
 };
 
@@ -61,8 +62,7 @@ export const listRooms = defineEndpoint({
   tags: TAGS,
   access: 'user_or_guest',
   query: z.strictObject({
-    query: z
-      .string()
+    query: oneLineText()
       .max(100)
       .optional()
       .meta({ description: 'Words (letters and digits) each matching the start of a word of the name, case-insensitive' }),

@@ -4,14 +4,15 @@
  * clients depend on them. A leaf module (zod and the error codes only).
  */
 import { z } from 'zod';
-import { RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn } from './common.js';
+import { oneLineText } from '../../../text/safe-text.js';
+import { fields, RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 const TAGS = ['auth'];
 
 /** Six digits from the authenticator app, or a recovery code (`xxxxx-xxxxx`; case, spaces and dashes ignored). */
-const code = z.string().min(1).max(32).meta({ description: 'A TOTP code (6 digits) or a recovery code (xxxxx-xxxxx).' });
-const totpCode = z.string().min(1).max(32).meta({ description: 'A TOTP code (6 digits) of the secret from setup.' });
+const code = fields.code.meta({ description: 'A TOTP code (6 digits) or a recovery code (xxxxx-xxxxx).' });
+const totpCode = fields.code.meta({ description: 'A TOTP code (6 digits) of the secret from setup.' });
 
 const RecoveryCodes = z
   .object({
@@ -69,7 +70,7 @@ export const twoFactorVerify = defineEndpoint({
   description: 'Each TOTP code and each recovery code works once. A wrong code leaves the challenge valid until it expires.',
   tags: TAGS,
   access: 'public',
-  body: z.strictObject({ challengeToken: z.string().min(1).max(128), code }),
+  body: z.strictObject({ challengeToken: oneLineText().min(1).max(128), code }),
   responses: { 200: { description: 'Signed in', schema: SignedIn } },
   errors: ['unauthenticated', 'account_banned', 'rate_limited'],
 });

@@ -6,6 +6,7 @@
  * and for five minutes. A leaf module (zod and the error codes only).
  */
 import { z } from 'zod';
+import { oneLineText } from '../../../text/safe-text.js';
 import { fields, PendingReview, RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn, SignInAnswer } from './common.js';
 import { defineEndpoint, type ResponseSpec } from './endpoint.js';
 
@@ -22,8 +23,8 @@ const base64url = (maxChars: number) =>
 
 /** Credential ids are at most 1023 bytes (WebAuthn §5.8.3). */
 const credentialId = base64url(1400).meta({ description: 'Credential id, base64url' });
-const challengeId = z.string().min(1).max(64).meta({ description: 'The challengeId the options call answered' });
-const passkeyName = z.string().min(1).max(64).meta({ description: 'A label for the passkey (default "Passkey")' });
+const challengeId = oneLineText().min(1).max(64).meta({ description: 'The challengeId the options call answered' });
+const passkeyName = oneLineText().min(1).max(64).meta({ description: 'A label for the passkey (default "Passkey")' });
 /** Unknown transports are accepted (browsers add new ones) and dropped when stored. */
 const transport = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be a transport name such as internal, hybrid or usb');
 const attachment = z.enum(['platform', 'cross-platform']).nullable().optional();

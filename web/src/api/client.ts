@@ -3,10 +3,11 @@
  * into openapi.gen.ts), so a path, a parameter or a body the server does not declare is a type
  * error here. The access token lives in memory only; the refresh token is an httpOnly cookie
  * the page never sees, exchanged for a new access token shortly before it expires and once
- * after a 401.
+ * after a 401, by one tab at a time (refresh-across-tabs.ts).
  */
 import createClient, { type Middleware } from 'openapi-fetch';
 import { ApiError, asApiError } from './errors.js';
+import { browserAcrossTabs } from './refresh-across-tabs.js';
 import type { paths, Schemas } from './types.js';
 
 export const api = createClient<paths>({ baseUrl: '' });
@@ -42,19 +43,27 @@ export function onRefresh(listener: (signedIn: Schemas['SignedIn'] | null) => vo
   return () => listeners.delete(listener);
 }
 
+const tabs = browserAcrossTabs<Schemas['SignedIn']>('svc.refresh');
+
+/** One exchange of the refresh cookie; null when the server refused it. Throws when offline. */
+async function exchangeRefreshCookie(): Promise<Schemas['SignedIn'] | null> {
+  const response = await fetch('/api/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', credentials: 'same-origin' });
+  return response.ok ? ((await response.json()) as Schemas['SignedIn']) : null;
+}
+
 /**
  * Exchanges the refresh cookie for a new access token, once however many callers ask at the
- * same time (the server rotates the refresh token, so two parallel refreshes would race).
+ * same time, and one tab at a time (the server rotates the refresh token, so two parallel
+ * refreshes would race).
  */
 export function refreshAccess(): Promise<Schemas['SignedIn'] | null> {
   refreshing ??= (async () => {
     try {
-      const response = await fetch('/api/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', credentials: 'same-origin' });
-      if (!response.ok) {
+      const signedIn = await tabs.run(exchangeRefreshCookie);
+      if (!signedIn) {
         access = null;
         return null;
       }
-      const signedIn = (await response.json()) as Schemas['SignedIn'];
       useAccess(signedIn);
       return signedIn;
     } catch {

@@ -1,0 +1,52 @@
+/**
+ * The one rule for text a client sends us: what PostgreSQL can store and a log line can show.
+ * PostgreSQL refuses NUL in text (the request used to end in a 500 there), UTF-8 cannot encode
+ * a lone surrogate half (it would be stored as U+FFFD, a different string from the one that was
+ * checked), and control characters forge or hide log lines. HTTP body schemas (which gRPC
+ * reuses), room command schemas and the room's content checks all take their rule from here.
+ * A leaf module (zod only), so API contracts and the web client may import it.
+ */
+import { z } from 'zod';
+
+// The ranges are spelled out rather than \p{Cc}: schema-based generators (schemathesis) read the
+// pattern from the OpenAPI document and cannot build values for Unicode property escapes.
+/** One-line text: no C0 control, DEL or C1 control (line breaks and tab included). */
+// eslint-disable-next-line no-control-regex -- naming control characters is the point
+export const ONE_LINE = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+/** Text with lines (chat): the same, but tab and line feed allowed (the room turns CR LF into LF first). */
+// eslint-disable-next-line no-control-regex -- naming control characters is the point
+export const MULTI_LINE = /^[^\u0000-\u0008\u000b-\u001f\u007f-\u009f]*$/;
+
+// eslint-disable-next-line no-control-regex -- naming control characters is the point
+const MULTI_LINE_OR_CRLF = /^(?:[^\u0000-\u0008\u000b-\u001f\u007f-\u009f]|\r\n)*$/;
+
+// In unicode mode a surrogate pair is one code point, so this matches only lone halves.
+export const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/** Text that encodes to UTF-8 without replacement characters (no lone surrogates). */
+export function isWellFormed(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
+export const CONTROL_MESSAGE = 'must not contain control characters';
+export const MULTI_LINE_CONTROL_MESSAGE = 'must not contain control characters other than newline and tab';
+export const WELL_FORMED_MESSAGE = 'must be valid Unicode text (no lone surrogates)';
+
+/** A string field of one line, as every identifier, name, code and address is. */
+export function oneLineText(): z.ZodString {
+  return z.string().regex(ONE_LINE, { error: CONTROL_MESSAGE }).refine(isWellFormed, { error: WELL_FORMED_MESSAGE });
+}
+
+/** A string field that may hold several lines (chat text; a CR LF from the client is let through, the room makes it LF). */
+export function multiLineText(): z.ZodString {
+  return z.string().regex(MULTI_LINE_OR_CRLF, { error: MULTI_LINE_CONTROL_MESSAGE }).refine(isWellFormed, { error: WELL_FORMED_MESSAGE });
+}
+
+/**
+ * Text the server never stores or logs as given: a password it hashes, SDP it relays between
+ * peers (CR LF by its own format). Any character is the sender's to use; it must still be
+ * well-formed, since two passwords with different lone halves would hash as the same UTF-8.
+ */
+export function privateText(): z.ZodString {
+  return z.string().refine(isWellFormed, { error: WELL_FORMED_MESSAGE });
+}
