@@ -34,6 +34,7 @@ test.before(async () => {
     SVC_NATS_SUBJECT_PREFIX: first.config.nats.subject_prefix,
     SVC_SERVER_CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
     SVC_SERVER_TRUST_PROXY: 'true',
+    SVC_SERVER_TRUSTED_PROXIES: '127.0.0.1/32',
   });
   second = await startReplica(['--role', 'gateway', '--replica-id', 'second-gateway'], env);
   rooms = await roomsOf(first);
