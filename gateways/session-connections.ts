@@ -29,11 +29,21 @@ interface Held {
   end: EndConnection;
 }
 
+/**
+ * How often every held session is read again. Announcements travel at most once: one lost
+ * while a gateway was cut off from NATS would leave its connections open for good; the sweep
+ * (and one right after every NATS reconnect) bounds that to this interval.
+ */
+export const DEFAULT_RECHECK_MS = 30_000;
+
 export class SessionConnections {
   private readonly bySession = new Map<string, Set<Held>>();
   private readonly observers = new Set<(revocation: Revocation) => void>();
   private readonly sub: Subscription;
   private readonly unsubscribeSettings: () => void;
+  private readonly sweepTimer: NodeJS.Timeout;
+  private sweeping = false;
+  private closed = false;
 
   constructor(
     nc: NatsConnection,
@@ -41,6 +51,7 @@ export class SessionConnections {
     private readonly sessions: Pick<SessionStore, 'resolve'>,
     private readonly settings: RuntimeSettings,
     private readonly logger: Logger,
+    recheckMs = DEFAULT_RECHECK_MS,
   ) {
     this.sub = nc.subscribe(revocationSubject(prefix), {
       callback: (err, msg) => {
@@ -56,6 +67,9 @@ export class SessionConnections {
       },
       ['user.enableGuest'],
     );
+    this.sweepTimer = setInterval(() => void this.sweep(), recheckMs);
+    this.sweepTimer.unref();
+    void this.sweepAfterReconnects(nc);
   }
 
   /**
@@ -89,8 +103,33 @@ export class SessionConnections {
   }
 
   close(): void {
+    this.closed = true;
+    clearInterval(this.sweepTimer);
     this.sub.unsubscribe();
     this.unsubscribeSettings();
+  }
+
+  /** Reads every held session again, one at a time, and ends the connections of those that ended. */
+  async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = true;
+    try {
+      for (const entries of [...this.bySession.values()]) {
+        const [first] = entries;
+        if (first && !this.closed) await this.recheckSession(first.caller);
+      }
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  private async sweepAfterReconnects(nc: NatsConnection): Promise<void> {
+    for await (const status of nc.status()) {
+      if (this.closed) return;
+      if (status.type !== 'reconnect') continue;
+      this.logger.warn({ sessions: this.bySession.size }, 'NATS reconnected: session revocations may have been lost, held sessions are read again');
+      void this.sweep();
+    }
   }
 
   private revoke(revocation: Revocation): void {
@@ -111,17 +150,30 @@ export class SessionConnections {
 
   /** Never ends the connection before `hold` has returned (the caller may not be ready for it). */
   private async recheck(held: Held): Promise<void> {
-    const { caller } = held;
+    const ending = await this.endingNow(held.caller);
+    if (ending) this.end(held, ending);
+  }
+
+  /** Ends every connection of `caller`'s session if the session is no longer live. */
+  private async recheckSession(caller: Caller): Promise<void> {
+    const ending = await this.endingNow(caller);
+    if (!ending) return;
+    for (const held of [...(this.bySession.get(caller.sessionId) ?? [])]) this.end(held, ending);
+  }
+
+  /** Why `caller`'s connections must end now, or undefined while its session is live (or cannot be read). */
+  private async endingNow(caller: Caller): Promise<SessionEnding | undefined> {
     let live: boolean;
     try {
       live = (await this.sessions.resolve(caller.sessionId)) !== undefined;
     } catch (err) {
-      // The session was live when the connection was authenticated a moment ago; announcements still apply.
-      this.logger.warn({ err }, 'could not re-read the session of a new connection');
-      return;
+      // The session was live when last read; announcements and the next sweep still apply.
+      this.logger.warn({ err }, 'could not re-read a held session');
+      return undefined;
     }
-    if (!live) this.end(held, endingOf('ended'));
-    else if (caller.kind === 'guest' && !this.settings.get('user.enableGuest')) this.end(held, endingOf('guests_disabled'));
+    if (!live) return endingOf('ended');
+    if (caller.kind === 'guest' && !this.settings.get('user.enableGuest')) return endingOf('guests_disabled');
+    return undefined;
   }
 
   private end(held: Held, ending: SessionEnding): void {
