@@ -51,7 +51,8 @@ free_port() {
 scrub_svc_environment
 install_schemathesis
 bash infra/install.sh
-log "compiling (tsc)"
+log "generating gRPC types (npm run build:proto), compiling (tsc)"
+npm run --silent build:proto
 npx tsc -p .
 
 throwaway_stack_up
