@@ -39,6 +39,15 @@ export class ClientAddresses {
     });
   }
 
+  /**
+   * Whether the request came straight from a trusted proxy, whose X-Forwarded-* headers (the
+   * client's address, scheme and host) may be believed at all.
+   */
+  fromTrustedProxy(req: IncomingMessage): boolean {
+    const peer = req.socket.remoteAddress === undefined ? undefined : parseAddress(req.socket.remoteAddress);
+    return this.options.trust_proxy && peer !== undefined && this.trusted(peer);
+  }
+
   /** An HTTP request's or WebSocket upgrade's client. */
   ofRequest(req: IncomingMessage): string {
     return this.resolve(req.socket.remoteAddress, req.headers['x-forwarded-for']);
