@@ -72,7 +72,7 @@ test('gRPC: a client-chosen left-most x-forwarded-for entry does not escape the 
 test('WebSocket: the upgrade names the address the proxy appended, not the one the client wrote', async (t) => {
   const client = uniqueIp();
   const written = uniqueIp();
-  const requestId = `client-address-${client}`;
+  const requestId = `client-address-${client.replaceAll(':', '-')}`;
   const err = await RealtimeClient.connect({
     url: g.bed.url,
     roomId: newRoomId(),
