@@ -193,9 +193,7 @@ function checkNats(config: StartupConfig): FieldIssue[] {
 function checkTemporal(config: StartupConfig): FieldIssue[] {
   const { address, ui_url: uiUrl } = config.temporal;
   const issues = required(config, 'temporal.namespace', 'temporal.task_queue');
-  const match = /^(\[[^\]]+\]|[^:[\]/\s]+):(\d+)$/.exec(address);
-  const port = match ? Number(match[2]) : 0;
-  if (!match || port < 1 || port > 65535) {
+  if (!parseListenAddress(address)) {
     issues.unshift(issue('temporal.address', `"${address}" must be host:port, such as 127.0.0.1:7233`));
   }
   if (uiUrl !== '') {

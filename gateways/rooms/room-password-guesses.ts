@@ -12,6 +12,7 @@
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { limited } from '../../accounts/rate-limits.js';
 import { AppError, isAppError } from '../../errors/app-error.js';
 
 interface GuessPolicy {
@@ -88,8 +89,7 @@ export class RoomPasswordGuesses {
     const spent = refused.filter((reason): reason is RateLimiterRes => reason instanceof RateLimiterRes);
     // Failing closed: without Redis the limit cannot hold, so password joins wait for it.
     if (spent.length < refused.length) throw new AppError('unavailable', 'joining with a password is unavailable: the rate-limit store (Redis) cannot be reached');
-    const seconds = Math.max(1, Math.ceil(Math.max(...spent.map((res) => res.msBeforeNext)) / 1000));
-    throw new AppError('rate_limited', `too many wrong passwords for this room; try again in ${seconds} s`, [], { retryAfterSeconds: seconds });
+    throw limited('wrong passwords for this room', Math.max(...spent.map((res) => res.msBeforeNext)));
   }
 
   /** Gives back a point counted in advance; a refund lost to Redis only leaves one guess counted. */
