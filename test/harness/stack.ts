@@ -4,7 +4,7 @@
  * this module reads them and hands out isolated pieces of it.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -141,13 +141,27 @@ async function startPrivateServer(component: 'postgres' | 'nats', short: 'pg' | 
   };
 }
 
-/** A TCP port that was free on 127.0.0.1 a moment ago (bound to :0 and released). */
-export function freePort(): Promise<number> {
+/**
+ * A TCP port that was free on 127.0.0.1 a moment ago. Picked at random below the kernel's
+ * ephemeral range (32768 and up on Linux): a port the kernel hands out for :0 is also one it
+ * gives the next outgoing connection, so between this check and the service's listen a client
+ * socket of a busy test run could take it (a full run once saw metrics.listen "already in use").
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + randomInt(12_768);
+    if (await bindable(port)) return port;
+  }
+  return bindable(0);
+}
+
+/** Binds `port` (0: any) on 127.0.0.1 and releases it; the port bound, or 0 if it was taken. */
+function bindable(port: number): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', (err: NodeJS.ErrnoException) => (err.code === 'EADDRINUSE' || err.code === 'EACCES' ? resolvePort(0) : reject(err)));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
       server.close(() => {
         if (address && typeof address === 'object') resolvePort(address.port);
