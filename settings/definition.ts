@@ -4,6 +4,27 @@
  */
 export type SettingType = 'bool' | 'i64' | 'u64' | 'string' | 'enum' | 'json';
 
+/** One value a person can pick, with the words a page shows for it. */
+export interface SettingChoice {
+  readonly value: string;
+  readonly label: string;
+}
+
+/**
+ * How a form edits the value, so that pages build fields from the registry instead of
+ * re-reading `rule`: integers with their bounds, choices with their words, and the JSON values
+ * by their shape (a permission list, a list of texts, ICE servers, OAuth2 providers).
+ */
+export type SettingInput =
+  | { readonly kind: 'boolean' }
+  | { readonly kind: 'integer'; readonly min: number; readonly max: number; readonly zeroMeansUnlimited: boolean }
+  | { readonly kind: 'choice'; readonly options: readonly SettingChoice[] }
+  | { readonly kind: 'text' }
+  | { readonly kind: 'permissions'; readonly choices: readonly SettingChoice[] }
+  | { readonly kind: 'textList'; readonly itemLabel: string }
+  | { readonly kind: 'iceServers' }
+  | { readonly kind: 'oauth2Providers' };
+
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
 export interface SettingDefinition<T = unknown> {
@@ -13,8 +34,14 @@ export interface SettingDefinition<T = unknown> {
   readonly name: string;
   readonly type: SettingType;
   readonly default: T;
+  /** A short human name, for example "Rooms per person". */
+  readonly label: string;
+  /** One plain sentence: what the setting does. */
   readonly description: string;
-  /** Human-readable rule, for `settings list` and error messages (for example `1..=1000`). */
+  /** What values are accepted, in plain words (for example "A whole number from 1 to 1000."). */
+  readonly accepts: string;
+  readonly input: SettingInput;
+  /** The technical rule, for `settings list` and error messages (for example `1..=1000`). */
   readonly rule: string;
   /** Accepts a decoded value (from JSON) and answers the typed value or the broken rule. */
   validate(value: unknown): ValidationResult<T>;

@@ -9,8 +9,9 @@ import {
   BUILTIN_ADMIN_PERMISSIONS,
   BUILTIN_GUEST_PERMISSIONS,
   BUILTIN_MEMBER_PERMISSIONS,
+  GUEST_PERMISSION_CEILING,
 } from '../permissions/defaults.js';
-import type { Permission } from '../permissions/names.js';
+import { PERMISSIONS, type Permission } from '../permissions/names.js';
 import { CORS_ORIGINS_RULE, checkCorsOrigins } from './rules/cors-origins.js';
 import { EMAIL_ALLOWLIST_RULE, checkEmailAllowlist } from './rules/email-allowlist.js';
 import { ICE_SERVERS_RULE, checkIceServers, type IceServer } from './rules/ice-servers.js';
@@ -32,6 +33,7 @@ import {
   enumSetting,
   integerSetting,
   jsonSetting,
+  permissionListSetting,
   stringSetting,
   type SettingBody,
 } from './rules/setting-kinds.js';
@@ -81,111 +83,177 @@ export type SettingKey = keyof SettingValues;
 // The mapped type makes a key without a definition (or with the wrong value type) a compile
 // error; the literal's order is the spec's order and is what `settings list` shows.
 const SETTINGS: { readonly [K in SettingKey]: SettingBody<SettingValues[K]> } = {
-  'server.allowRoomCreation': booleanSetting({ default: true, description: 'Whether users can create rooms' }),
+  'server.allowRoomCreation': booleanSetting({
+    default: true,
+    label: 'People can create rooms',
+    description: 'When off, nobody can create a new room on this server; existing rooms stay open.',
+  }),
   'server.maxRoomsPerUser': integerSetting({
     type: 'i64',
     range: { min: 1, max: 1000 },
     default: 10,
-    description: 'Maximum rooms per user',
+    label: 'Rooms per person',
+    description: 'How many rooms one person can own at the same time.',
   }),
   'server.maxMembersPerRoom': integerSetting({
     type: 'i64',
     range: { min: 1, max: 10000 },
     default: 100,
-    description: 'Maximum members per room',
+    label: 'People per room',
+    description: 'How many people can be in one room at the same time.',
   }),
   'server.maxChatMessages': integerSetting({
     type: 'u64',
     range: { min: 0, max: 10000, zeroMeansUnlimited: true },
     default: 500,
-    description: 'Service-level public chat message cap policy; cleanup itself uses chat.maxMessagesPerRoom',
+    label: 'Server-wide chat message limit',
+    description: 'The chat message limit this server states as its policy; rooms delete old messages by “Chat messages kept per room”.',
   }),
 
-  'permissions.adminDefaultPermissions': jsonSetting({
+  'permissions.adminDefaultPermissions': permissionListSetting({
     default: [...BUILTIN_ADMIN_PERMISSIONS],
-    description: 'Global default permissions of a room admin',
+    label: 'What room admins can do',
+    description: 'What a room’s admins can do, unless the room sets its own permissions.',
+    choices: PERMISSIONS,
     rule: PERMISSION_LIST_RULE,
     validate: checkPermissionList,
     example: '["send_chat","view_chat_history"]',
   }),
-  'permissions.memberDefaultPermissions': jsonSetting({
+  'permissions.memberDefaultPermissions': permissionListSetting({
     default: [...BUILTIN_MEMBER_PERMISSIONS],
-    description: 'Global default permissions of a room member',
+    label: 'What room members can do',
+    description: 'What people who joined a room with an account can do, unless the room sets its own permissions.',
+    choices: PERMISSIONS,
     rule: PERMISSION_LIST_RULE,
     validate: checkPermissionList,
     example: '["send_chat","view_chat_history"]',
   }),
-  'permissions.guestDefaultPermissions': jsonSetting({
+  'permissions.guestDefaultPermissions': permissionListSetting({
     default: [...BUILTIN_GUEST_PERMISSIONS],
-    description: 'Global default permissions of a room guest',
+    label: 'What guests can do',
+    description: 'What guests (people without an account) can do in a room, unless the room sets its own permissions; guests can only ever look on and join calls.',
+    choices: GUEST_PERMISSION_CEILING,
     rule: GUEST_PERMISSION_LIST_RULE,
     validate: checkGuestPermissionList,
     example: '["view_member_list","view_chat_history"]',
   }),
 
-  'room.disableCreateRoom': booleanSetting({ default: false, description: 'Disable room creation' }),
-  'room.createRoomNeedReview': booleanSetting({ default: false, description: 'Room creation requires review' }),
+  'room.disableCreateRoom': booleanSetting({
+    default: false,
+    label: 'Stop room creation',
+    description: 'When on, nobody can create a new room; a switch of its own beside “People can create rooms”.',
+  }),
+  'room.createRoomNeedReview': booleanSetting({
+    default: false,
+    label: 'New rooms need approval',
+    description: 'When on, a new room stays hidden from everyone but its owner until an administrator approves it.',
+  }),
   'room.passwordPolicy': enumSetting<PasswordPolicy>({
     default: 'optional',
-    description: 'Room password policy',
+    label: 'Room passwords',
+    description: 'Whether a room may, must or must not have a password to join it.',
+    options: [
+      { value: 'optional', label: 'Optional' },
+      { value: 'required', label: 'Required' },
+      { value: 'forbidden', label: 'Not allowed' },
+    ],
     rule: PASSWORD_POLICY_RULE,
     validate: checkPasswordPolicy,
   }),
 
   'user.enablePasswordSignup': booleanSetting({
     default: false,
-    description: 'Allow local password signup (OPAQUE registration and direct password transport)',
+    label: 'Sign up with a password',
+    description: 'Lets anyone create an account with a username and password.',
   }),
-  'user.passwordSignupNeedReview': booleanSetting({ default: false, description: 'Password signup requires review' }),
+  'user.passwordSignupNeedReview': booleanSetting({
+    default: false,
+    label: 'Password sign-ups need approval',
+    description: 'When on, an account made with a password waits for an administrator’s approval before it can sign in.',
+  }),
   'user.enableEmailSignup': booleanSetting({
     default: false,
-    description: 'Allow email registration, where confirmation sets local password credentials',
+    label: 'Sign up by email',
+    description: 'Lets anyone create an account from a link sent to their email address, where they choose a password.',
   }),
-  'user.emailSignupNeedReview': booleanSetting({ default: false, description: 'Email signup requires review' }),
+  'user.emailSignupNeedReview': booleanSetting({
+    default: false,
+    label: 'Email sign-ups need approval',
+    description: 'When on, an account made by email waits for an administrator’s approval before it can sign in.',
+  }),
   'user.enableWebauthnSignup': booleanSetting({
     default: false,
-    description: 'Allow WebAuthn/passkey as the initial registration method (binding a passkey later is not signup)',
+    label: 'Sign up with a passkey',
+    description: 'Lets anyone create an account with a passkey instead of a password (adding a passkey to an existing account is always possible).',
   }),
   'user.webauthnSignupNeedReview': booleanSetting({
     default: false,
-    description: 'WebAuthn signup requires review; approval creates the account with its pending passkey',
+    label: 'Passkey sign-ups need approval',
+    description: 'When on, an account made with a passkey waits for an administrator’s approval before it exists.',
   }),
-  'user.enableGuest': booleanSetting({ default: true, description: 'Allow guest capability' }),
+  'user.enableGuest': booleanSetting({
+    default: true,
+    label: 'Guests',
+    description: 'Lets people without an account join rooms as guests under a display name.',
+  }),
 
   'oauth2.providers': jsonSetting<OAuth2ProviderSettings[]>({
     default: [],
-    description: 'Registry of OAuth2/OIDC provider instances; an absent instance has no login entry point',
+    label: 'Sign in with GitHub or another provider',
+    description: 'The outside sign-in providers (GitHub, or any OpenID Connect provider) people can use; only those listed here are offered.',
+    accepts: 'A list of providers, each with a unique name, its kind, client ID, client secret and return address (and an issuer for OpenID Connect).',
+    input: { kind: 'oauth2Providers' },
     rule: OAUTH2_PROVIDERS_RULE,
     validate: checkOAuth2Providers,
     example:
       '[{"instanceName":"github","enableSignup":true,"github":{"clientId":"...","clientSecret":"...","redirectUrl":"https://svc.example.com/oauth2/callback/github"}}]',
   }),
 
-  'proxy.movieProxy': booleanSetting({ default: true, description: 'Allow media proxy paths' }),
-  'proxy.liveProxy': booleanSetting({ default: true, description: 'Allow livestream proxy paths' }),
+  'proxy.movieProxy': booleanSetting({
+    default: true,
+    label: 'Play videos through this server',
+    description: 'Lets rooms play a video through this server when the viewer’s browser cannot fetch it directly.',
+  }),
+  'proxy.liveProxy': booleanSetting({
+    default: true,
+    label: 'Play live streams through this server',
+    description: 'Lets rooms play a live stream through this server when the viewer’s browser cannot fetch it directly.',
+  }),
 
   'rtmp.customPublishHost': stringSetting({
     default: '',
-    description: 'Custom publish host returned to stream publishers; empty uses the server address',
+    label: 'Address for streamers',
+    description: 'The address given to people who stream into a room; leave empty to use this server’s own address.',
+    accepts: 'A host name or IP address, optionally with :port; or empty.',
     rule: PUBLISH_HOST_RULE,
     validate: checkPublishHost,
   }),
-  'rtmp.tsDisguisedAsPng': booleanSetting({ default: false, description: 'Disguise TS segments as PNG paths or responses' }),
+  'rtmp.tsDisguisedAsPng': booleanSetting({
+    default: false,
+    label: 'Disguise live video pieces as images',
+    description: 'Serves the pieces of live streams as if they were PNG images, for networks that block video files.',
+  }),
 
   'email.whitelistEnabled': booleanSetting({
     default: false,
-    description: 'Enable the email allowlist; an empty list rejects no domain',
+    label: 'Only allowed email addresses can sign up',
+    description: 'When on, sign-up by email is limited to the addresses and domains listed below (an empty list limits nothing).',
   }),
   'email.whitelistDomains': stringSetting({
     default: '',
-    description: 'Comma-separated domains or email addresses allowed to sign up by email',
+    label: 'Allowed email domains and addresses',
+    description: 'The domains (example.com) and addresses (alice@example.com) allowed to sign up by email.',
+    accepts: 'Domains or email addresses separated by commas; or empty.',
     rule: EMAIL_ALLOWLIST_RULE,
     validate: checkEmailAllowlist,
   }),
 
   'webrtc.externalIceServers': jsonSetting<IceServer[]>({
     default: [{ urls: ['stun:stun.l.google.com:19302'] }, { urls: ['stun:stun1.l.google.com:19302'] }],
-    description: 'External ICE servers returned to native clients',
+    label: 'Servers that connect calls (STUN/TURN)',
+    description: 'The STUN and TURN servers that help voice and video calls connect between people on different networks.',
+    accepts: 'A list of servers, each with one or more addresses like stun:host:port or turn:host:port; a TURN server also needs a username and credential.',
+    input: { kind: 'iceServers' },
     rule: ICE_SERVERS_RULE,
     validate: checkIceServers,
     example: '[{"urls":["stun:stun.example.com:3478"]}]',
@@ -195,24 +263,30 @@ const SETTINGS: { readonly [K in SettingKey]: SettingBody<SettingValues[K]> } = 
     type: 'u64',
     range: { min: 0, max: 100000, zeroMeansUnlimited: true },
     default: 500,
-    description: 'Maximum retained chat messages per room',
+    label: 'Chat messages kept per room',
+    description: 'How many chat messages each room keeps; older ones are deleted.',
   }),
   'chat.maxPinnedMessagesPerRoom': integerSetting({
     type: 'u64',
     range: { min: 0, max: 1000 },
     default: 20,
-    description: 'Maximum retained pinned chat messages per room',
+    label: 'Pinned messages kept per room',
+    description: 'How many pinned chat messages each room keeps.',
   }),
   'chat.messageRetentionDays': integerSetting({
     type: 'i64',
     range: { min: 1, max: 3650 },
     default: 90,
-    description: 'Maximum age of retained chat messages, in days',
+    label: 'Days chat messages are kept',
+    description: 'Chat messages older than this many days are deleted.',
   }),
 
   'cors.allowedOrigins': jsonSetting<string[]>({
     default: [],
-    description: 'Runtime CORS allowed origins for proxy-related paths (separate from server.cors_allowed_origins)',
+    label: 'Other sites that may play videos from here',
+    description: 'Websites that may load this server’s proxied videos and streams in their own pages (besides the addresses set at startup).',
+    accepts: 'A list of site addresses like https://watch.example.com (scheme, host and optional port, nothing after).',
+    input: { kind: 'textList', itemLabel: 'Site address' },
     rule: CORS_ORIGINS_RULE,
     validate: checkCorsOrigins,
     example: '["https://watch.example.com"]',

@@ -15,6 +15,21 @@ const key = z
   .meta({ description: 'A runtime setting key, for example server.maxRoomsPerUser' });
 const group = z.string().regex(/^[A-Za-z0-9]{1,32}$/, { error: 'must be a settings group name' }).meta({ description: 'The key\'s first segment, for example user' });
 
+const Choice = z.strictObject({ value: z.string(), label: z.string().meta({ description: 'The words a page shows for the value' }) });
+
+export const SettingInput = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('boolean') }),
+    z.strictObject({ kind: z.literal('integer'), min: z.number().int(), max: z.number().int(), zeroMeansUnlimited: z.boolean() }),
+    z.strictObject({ kind: z.literal('choice'), options: z.array(Choice) }),
+    z.strictObject({ kind: z.literal('text') }),
+    z.strictObject({ kind: z.literal('permissions'), choices: z.array(Choice).meta({ description: 'The permissions this list may hold (for guests, only those a guest can ever have)' }) }),
+    z.strictObject({ kind: z.literal('textList'), itemLabel: z.string() }),
+    z.strictObject({ kind: z.literal('iceServers') }),
+    z.strictObject({ kind: z.literal('oauth2Providers') }),
+  ])
+  .meta({ id: 'SettingInput', description: 'How a form edits the value: the field kind and what it offers' });
+
 export const SettingView = z
   .strictObject({
     key: z.string(),
@@ -27,8 +42,11 @@ export const SettingView = z
     version: z.number().int(),
     updatedAt: z.string().optional().meta({ format: 'date-time' }),
     updatedBy: z.string().optional(),
-    rule: z.string().meta({ description: 'What values are accepted, for example 1..=1000' }),
-    description: z.string(),
+    label: z.string().meta({ description: 'A short human name, for example "Rooms per person"' }),
+    description: z.string().meta({ description: 'One plain sentence: what the setting does' }),
+    accepts: z.string().meta({ description: 'What values are accepted, in plain words, for example "A whole number from 1 to 1000."' }),
+    input: SettingInput,
+    rule: z.string().meta({ description: 'The technical rule, as error messages name it, for example 1..=1000' }),
   })
   .meta({ id: 'SettingView' });
 
@@ -64,7 +82,7 @@ export const adminListSettings = defineEndpoint({
   method: 'get',
   path: '/api/admin/settings',
   operationId: 'adminListSettings',
-  summary: 'Every runtime setting with its value, default, rule and description',
+  summary: 'Every runtime setting with its value, default, human name, description and rule',
   tags: TAGS,
   access: 'admin',
   query: z.strictObject({ group: group.optional() }),

@@ -1,8 +1,8 @@
 import { issuerChangesOf } from '../../../accounts/methods/oauth2/issuer-changes.js';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError, type FieldIssue } from '../../../errors/app-error.js';
 import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
 import { definitionsOfGroup, findDefinition, settingDefinitions } from '../../../settings/registry.js';
-import { redactSettingValue } from '../../../settings/secret-fields.js';
+import { keepRedactedSecrets, redactSettingValue } from '../../../settings/secret-fields.js';
 import * as api from '../api/admin-settings.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 
@@ -35,7 +35,7 @@ export function mountAdminSettingRoutes(router: EndpointRouter, settings: Runtim
       if (params.group === 'oauth2' && 'providers' in body && caller.role !== 'root') {
         throw new AppError('forbidden', 'oauth2.providers is written by role root only', [{ key: 'oauth2.providers', message: 'needs role root' }]);
       }
-      const changes = await settings.update(params.group, body, { actor: `user:${caller.username}`, source: 'http', replicaId: settings.replicaId });
+      const changes = await settings.update(params.group, withStoredSecrets(settings, params.group, body), { actor: `user:${caller.username}`, source: 'http', replicaId: settings.replicaId });
       ctx.state.log.info({ event: 'admin.settings.update', actor: `user:${caller.username}`, keys: changes.map((change) => change.key) }, 'an administrator changed runtime settings');
       ctx.body = {
         changes: changes.map((change) => ({
@@ -80,10 +80,34 @@ function settingViews(settings: RuntimeSettings) {
       version: entry?.version ?? 0,
       ...(entry?.updatedAt ? { updatedAt: entry.updatedAt.toISOString() } : {}),
       ...(entry?.updatedBy ? { updatedBy: entry.updatedBy } : {}),
-      rule: definition.rule,
+      label: definition.label,
       description: definition.description,
+      accepts: definition.accepts,
+      input: definition.input,
+      rule: definition.rule,
     };
   });
+}
+
+/**
+ * The listing hides credentials, so a form sends them back as "[redacted]": those keep the
+ * stored credential (settings/secret-fields.ts); one that cannot be matched is refused here,
+ * before anything is written.
+ */
+function withStoredSecrets(settings: RuntimeSettings, group: string, body: Record<string, unknown>): Record<string, unknown> {
+  const stored = new Map(settings.snapshot().map((entry) => [entry.key, entry.value]));
+  const issues: FieldIssue[] = [];
+  const restored = Object.fromEntries(
+    Object.entries(body).map(([name, value]) => {
+      const key = `${group}.${name}`;
+      const kept = keepRedactedSecrets(key, value, stored.get(key));
+      if (kept.ok) return [name, kept.value];
+      issues.push({ key, message: kept.message });
+      return [name, value];
+    }),
+  );
+  if (issues.length > 0) throw AppError.invalid(issues);
+  return restored;
 }
 
 function knownKey(key: string): string {
