@@ -31,6 +31,8 @@ export interface SettingDefinition<T = unknown> {
   /** `<group>.<name>`, for example `server.maxRoomsPerUser`. */
   readonly key: string;
   readonly group: string;
+  /** The group's heading for people, for example "Sign-up and guests". */
+  readonly groupLabel: string;
   readonly name: string;
   readonly type: SettingType;
   readonly default: T;

@@ -293,10 +293,28 @@ const SETTINGS: { readonly [K in SettingKey]: SettingBody<SettingValues[K]> } = 
   }),
 };
 
+type SettingGroup = SettingKey extends `${infer G}.${string}` ? G : never;
+
+/** Each group's heading for people; a group without one is a compile error. */
+const GROUP_LABELS: { readonly [G in SettingGroup]: string } = {
+  server: 'Server limits',
+  permissions: 'Room permissions',
+  room: 'Rooms',
+  user: 'Sign-up and guests',
+  oauth2: 'Sign-in providers',
+  proxy: 'Playing through this server',
+  rtmp: 'Live streaming',
+  email: 'Email sign-up',
+  webrtc: 'Voice and video calls',
+  chat: 'Chat',
+  cors: 'Other sites',
+};
+
 export const settingDefinitions: readonly SettingDefinition[] = Object.freeze(
   Object.entries(SETTINGS).map(([key, body]): SettingDefinition => {
     const dot = key.indexOf('.');
-    return Object.freeze({ ...(body as SettingBody<unknown>), key, group: key.slice(0, dot), name: key.slice(dot + 1) });
+    const group = key.slice(0, dot) as SettingGroup;
+    return Object.freeze({ ...(body as SettingBody<unknown>), key, group, groupLabel: GROUP_LABELS[group], name: key.slice(dot + 1) });
   }),
 );
 

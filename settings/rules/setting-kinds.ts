@@ -8,9 +8,9 @@ import { checkIntegerInRange, integerRangeInWords, integerRangeRule, type Intege
 /**
  * Builders for the five kinds of runtime setting. Each ties a value check to the matching
  * CLI decoding, so a registry entry only states its default, its name and meaning for people,
- * and its rule. The registry adds the key, group and name.
+ * and its rule. The registry adds the key, group (with its heading) and name.
  */
-export type SettingBody<T> = Omit<SettingDefinition<T>, 'key' | 'group' | 'name'>;
+export type SettingBody<T> = Omit<SettingDefinition<T>, 'key' | 'group' | 'groupLabel' | 'name'>;
 
 type Check<T> = (value: unknown) => ValidationResult<T>;
 

@@ -34,6 +34,7 @@ export const SettingView = z
   .strictObject({
     key: z.string(),
     group: z.string(),
+    groupLabel: z.string().meta({ description: 'The group\'s heading for people, for example "Sign-up and guests"' }),
     name: z.string(),
     type: z.enum(['bool', 'i64', 'u64', 'string', 'enum', 'json']),
     value: z.unknown().meta({ description: 'The current value (JSON)' }),

@@ -72,6 +72,7 @@ function settingViews(settings: RuntimeSettings) {
     return {
       key: definition.key,
       group: definition.group,
+      groupLabel: definition.groupLabel,
       name: definition.name,
       type: definition.type,
       value: redactSettingValue(definition.key, entry?.value ?? definition.default),

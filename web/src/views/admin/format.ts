@@ -6,3 +6,10 @@ export function shown(value: unknown): string {
   if (typeof value === 'string') return value === '' ? '(empty)' : value;
   return JSON.stringify(value);
 }
+
+/** A room's review state as people say it. */
+export function roomStatusInWords(status: string): string {
+  if (status === 'pending_review') return 'waiting for approval';
+  if (status === 'rejected') return 'not approved';
+  return status;
+}

@@ -45,7 +45,7 @@ export function Overview() {
           <h2>
             <a href="/admin/rooms">Rooms</a>
           </h2>
-          <p>{!data ? 'Loading…' : `${data.pendingRooms}${data.morePendingRooms ? '+' : ''} rooms pending review.`}</p>
+          <p>{!data ? 'Loading…' : `${data.pendingRooms}${data.morePendingRooms ? '+' : ''} rooms waiting for approval.`}</p>
         </li>
         <li class="card">
           <h2>
@@ -57,7 +57,7 @@ export function Overview() {
           <h2>
             <a href="/admin/settings">Settings</a>
           </h2>
-          <p>Runtime settings: signups, reviews, limits, providers. Changes apply at once on every server.</p>
+          <p>Who can sign up and what needs approval, limits, permissions, sign-in providers, calls. Changes apply at once on every server.</p>
         </li>
       </ul>
     </Page>

@@ -10,6 +10,7 @@ import { Page } from '../../../ui/page.js';
 import { useLoad } from '../../../ui/use-load.js';
 import { ConfirmAction } from '../confirm-action.js';
 import { formatTime } from '../../../ui/format.js';
+import { roomStatusInWords } from '../format.js';
 
 type Member = Schemas['MemberView'];
 
@@ -28,7 +29,7 @@ export function RoomDetails(props: { roomId?: string; params?: { roomId?: string
       {view && room && (
         <>
           <dl class="admin-facts">
-            <dt>Id</dt>
+            <dt>Room ID</dt>
             <dd>
               <code>{room.id}</code>
             </dd>
@@ -37,7 +38,7 @@ export function RoomDetails(props: { roomId?: string; params?: { roomId?: string
               <a href={`/admin/users/${room.ownerId}`}>{room.ownerId}</a>
             </dd>
             <dt>Status</dt>
-            <dd>{room.status.replace('_', ' ')}</dd>
+            <dd>{roomStatusInWords(room.status)}</dd>
             <dt>Visibility</dt>
             <dd>{room.visibility}</dd>
             <dt>Password</dt>

@@ -8,6 +8,7 @@ import type { Schemas } from '../../../api/types.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
 import { formatTime } from '../../../ui/format.js';
+import { roomStatusInWords } from '../format.js';
 import { usePaged, type PageOf } from '../../../ui/use-paged.js';
 
 type Room = Schemas['AdminRoomSummary'];
@@ -62,8 +63,8 @@ export function RoomsList() {
           <select id="rooms-status" value={draft.status} onChange={(event) => setDraft({ ...draft, status: event.currentTarget.value as Filter['status'] })}>
             <option value="">Any</option>
             <option value="active">active</option>
-            <option value="pending_review">pending review</option>
-            <option value="rejected">rejected</option>
+            <option value="pending_review">waiting for approval</option>
+            <option value="rejected">not approved</option>
           </select>
         </div>
         <div class="field">
@@ -102,7 +103,7 @@ export function RoomsList() {
                     <a href={`/admin/rooms/${room.id}`}>{room.name}</a>
                   </td>
                   <td>{room.ownerUsername ? <a href={`/admin/users/${room.ownerId}`}>{room.ownerUsername}</a> : <span class="muted">{room.ownerId}</span>}</td>
-                  <td>{room.status.replace('_', ' ')}</td>
+                  <td>{roomStatusInWords(room.status)}</td>
                   <td>{room.visibility}</td>
                   <td>{room.memberCount}</td>
                   <td>{formatTime(room.createdAt)}</td>

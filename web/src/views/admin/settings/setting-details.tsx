@@ -1,9 +1,10 @@
-/** One setting: its value, default and rule, and who changed it when, from what to what. */
+/** One setting: its value, default and what it accepts, and who changed it when, from what to what. */
 import { api, call } from '../../../api/client.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
 import { useLoad } from '../../../ui/use-load.js';
 import { shown } from '../format.js';
+import { inWords } from './setting-rules.js';
 import { formatTime } from '../../../ui/format.js';
 import './settings.css';
 
@@ -13,27 +14,39 @@ export function SettingDetails(props: { params?: { key?: string } }) {
   const setting = useLoad(() => call(api.GET('/api/admin/settings/{key}', { params: { path: { key } } })), [key]);
   const history = useLoad(() => call(api.GET('/api/admin/settings/{key}/history', { params: { path: { key }, query: { limit: 100 } } })), [key]);
   const view = setting.data;
+  // Values in the page's words once the setting says how to read them.
+  const words = (value: unknown) => (view ? inWords(view, value) : shown(value));
   return (
-    <Page title={`Setting ${key}`} wide>
+    <Page title={view ? view.label : key} wide>
       <p>
         <a href={view ? `/admin/settings#settings-group-${view.group}` : '/admin/settings'}>All settings</a>
+        {view && (
+          <span class="muted">
+            {' '}
+            · {view.groupLabel}
+          </span>
+        )}
       </p>
       <ErrorNotice error={setting.error} />
       {view && (
         <dl class="admin-facts">
-          <dt>Meaning</dt>
+          <dt>What it does</dt>
           <dd>{view.description}</dd>
-          <dt>Value</dt>
+          <dt>Now</dt>
           <dd>
-            <code class="admin-break">{shown(view.value)}</code>
+            <span class="admin-break">{words(view.value)}</span>
             {view.isDefault && ' (the default)'}
           </dd>
           <dt>Default</dt>
           <dd>
-            <code class="admin-break">{shown(view.default)}</code>
+            <span class="admin-break">{words(view.default)}</span>
           </dd>
           <dt>Accepts</dt>
-          <dd>{view.rule}</dd>
+          <dd>{view.accepts}</dd>
+          <dt>Key</dt>
+          <dd>
+            <code>{view.key}</code>
+          </dd>
           <dt>Last changed</dt>
           <dd>{view.updatedAt ? `${formatTime(view.updatedAt)} by ${view.updatedBy ?? 'unknown'}` : 'never'}</dd>
         </dl>
@@ -61,11 +74,11 @@ export function SettingDetails(props: { params?: { key?: string } }) {
                       {entry.changedBy} <span class="muted">({entry.source})</span>
                     </td>
                     <td>
-                      <code class="admin-break">{shown(entry.oldValue)}</code>
+                      <span class="admin-break">{words(entry.oldValue)}</span>
                       {entry.oldIsDefault && <span class="muted"> (default)</span>}
                     </td>
                     <td>
-                      <code class="admin-break">{shown(entry.newValue)}</code>
+                      <span class="admin-break">{words(entry.newValue)}</span>
                     </td>
                   </tr>
                 ))}

@@ -1,22 +1,76 @@
 /**
- * One runtime setting as a form control: the input its rule calls for, its description, rule
- * and default as hint text, the error (the client's check or the server's issue) tied to it,
- * "Reset to default" when the value differs from the default, and a link to its history.
+ * One runtime setting as a form control: its human name as the label, what it does and what
+ * it accepts in plain words with the key as secondary text, the field its input kind calls
+ * for, the error (the client's check or the server's issue) tied to it, "Reset to default"
+ * when the value differs from the default, and a link to its history.
  */
 import { useId } from 'preact/hooks';
-import { shown } from '../format.js';
-import { draftOf, inputKind, parseDraft, sameValue, type Draft, type Setting } from './setting-rules.js';
+import { IceServersEditor, PermissionChecks, TextListEditor } from './list-editors.js';
+import { OAuth2ProvidersEditor } from './oauth2-providers-editor.js';
+import { draftOf, entryOf, inWords, parseDraft, problemInWords, sameValue, type Draft, type IceRow, type ProviderRow, type Setting } from './setting-rules.js';
 
 export function SettingField(props: { setting: Setting; draft: Draft; error: string | undefined; onDraft: (draft: Draft) => void }) {
   const { setting, draft, error } = props;
   const id = useId();
-  const input = inputKind(setting);
+  const input = setting.input;
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const described = error ? `${hintId} ${errorId}` : hintId;
   const parsed = parseDraft(setting, draft);
   const atDefault = parsed.ok && sameValue(parsed.value, setting.default);
   const common = { id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined } as const;
+
+  const hint = (
+    <p class="field-hint" id={hintId}>
+      {setting.description} {input.kind !== 'boolean' && `${setting.accepts} `}Default: {inWords(setting, setting.default)}.
+      {setting.updatedBy && ` Last changed by ${setting.updatedBy}.`} <span class="setting-key">Key: <code>{setting.key}</code></span>
+    </p>
+  );
+  const errorLine = error && (
+    <p class="field-error" id={errorId}>
+      {problemInWords(setting, error)}
+    </p>
+  );
+  const links = (
+    <div class="setting-links">
+      {!atDefault && (
+        <button type="button" class="button-quiet" onClick={() => props.onDraft(draftOf(setting, setting.default))} aria-label={`Reset to default: ${setting.label}`}>
+          Reset to default
+        </button>
+      )}
+      <a href={`/admin/settings/${setting.key}`} aria-label={`History of ${setting.label}`}>
+        History
+      </a>
+    </div>
+  );
+
+  // Lists and permission sets are groups of fields: a fieldset names them all.
+  let group;
+  switch (input.kind) {
+    case 'permissions':
+      group = <PermissionChecks choices={input.choices} value={draft as string[]} onChange={props.onDraft} />;
+      break;
+    case 'textList':
+      group = <TextListEditor itemLabel={input.itemLabel} value={draft as string[]} onChange={props.onDraft} invalid={error ? { index: entryOf(error), errorId } : undefined} />;
+      break;
+    case 'iceServers':
+      group = <IceServersEditor value={draft as IceRow[]} onChange={props.onDraft} />;
+      break;
+    case 'oauth2Providers':
+      group = <OAuth2ProvidersEditor value={draft as ProviderRow[]} onChange={props.onDraft} />;
+      break;
+  }
+  if (group) {
+    return (
+      <fieldset class={error ? 'setting setting-set setting-invalid' : 'setting setting-set'} aria-describedby={described}>
+        <legend class="setting-label">{setting.label}</legend>
+        {hint}
+        {group}
+        {errorLine}
+        {links}
+      </fieldset>
+    );
+  }
 
   let control;
   switch (input.kind) {
@@ -38,62 +92,31 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
         />
       );
       break;
-    case 'enum':
+    case 'choice':
       control = (
         <select {...common} value={String(draft)} onChange={(event) => props.onDraft(event.currentTarget.value)}>
           {input.options.map((option) => (
-            <option key={option} value={option}>
-              {option}
+            <option key={option.value} value={option.value}>
+              {option.label}
             </option>
           ))}
         </select>
       );
       break;
-    case 'string':
+    default:
       control = <input {...common} type="text" spellcheck={false} value={String(draft)} onInput={(event) => props.onDraft(event.currentTarget.value)} />;
-      break;
-    case 'json':
-      control = (
-        <textarea
-          {...common}
-          class="setting-json"
-          rows={Math.min(12, Math.max(3, String(draft).split('\n').length))}
-          spellcheck={false}
-          value={String(draft)}
-          onInput={(event) => props.onDraft(event.currentTarget.value)}
-        />
-      );
-      break;
   }
 
   return (
     <div class={input.kind === 'boolean' ? 'field setting setting-boolean' : 'field setting'}>
       <div class="setting-label">
         {input.kind === 'boolean' && control}
-        <label for={id}>
-          <code>{setting.key}</code>
-        </label>
+        <label for={id}>{setting.label}</label>
       </div>
-      <p class="field-hint" id={hintId}>
-        {setting.description}. Accepts {setting.rule}. Default: {shown(setting.default)}.
-        {setting.updatedBy && ` Last changed by ${setting.updatedBy}.`}
-      </p>
+      {hint}
       {input.kind !== 'boolean' && control}
-      {error && (
-        <p class="field-error" id={errorId}>
-          {error}
-        </p>
-      )}
-      <div class="setting-links">
-        {!atDefault && (
-          <button type="button" class="button-quiet" onClick={() => props.onDraft(draftOf(setting, setting.default))} aria-label={`Reset to default: ${setting.key}`}>
-            Reset to default
-          </button>
-        )}
-        <a href={`/admin/settings/${setting.key}`} aria-label={`History of ${setting.key}`}>
-          History
-        </a>
-      </div>
+      {errorLine}
+      {links}
     </div>
   );
 }

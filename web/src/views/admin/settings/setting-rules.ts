@@ -1,95 +1,205 @@
 /**
- * The client's reading of a setting's rule, as GET /api/admin/settings reports it
- * (settings/rules/*): which input fits, and the same check the server makes, so most mistakes
- * are caught before a request. The server stays the judge: its issues are shown too.
+ * The form's side of a runtime setting, as GET /api/admin/settings describes it: what a field
+ * holds while a person edits it (a draft), the value a draft stands for, and the checks that
+ * catch most mistakes before a request. The server stays the judge: its issues are shown too.
+ * Field kinds, bounds and choices come from the setting's `input` (settings/registry.ts).
  */
 import type { Schemas } from '../../../api/types.js';
 
 export type Setting = Schemas['SettingView'];
-
-/** What the form holds for one key: text for every kind but a boolean. */
-export type Draft = string | boolean;
-
-export type InputKind =
-  | { kind: 'boolean' }
-  | { kind: 'integer'; min: number; max: number }
-  | { kind: 'enum'; options: string[] }
-  | { kind: 'string' }
-  | { kind: 'json' };
+export type SettingInput = Schemas['SettingInput'];
 
 /** The value `[redacted]` stands in for a credential the listing hides (settings/secret-fields.ts). */
 export const REDACTED = '[redacted]';
 
-// integer-range.ts writes "min..=max" (then maybe " (0 means unlimited)").
-const INTEGER_RULE = /^(-?\d+)\.\.=(-?\d+)/;
-// password-policy.ts and its like write "one of a, b, c".
-const ENUM_RULE = /^one of (.+)$/;
-
-export function inputKind(setting: Setting): InputKind {
-  switch (setting.type) {
-    case 'bool':
-      return { kind: 'boolean' };
-    case 'i64':
-    case 'u64': {
-      const range = INTEGER_RULE.exec(setting.rule);
-      return range ? { kind: 'integer', min: Number(range[1]), max: Number(range[2]) } : { kind: 'integer', min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER };
-    }
-    case 'enum': {
-      const options = ENUM_RULE.exec(setting.rule)?.[1]?.split(',').map((option) => option.trim()) ?? [];
-      // Without a readable list of choices, free text the server will check is better than a select missing the value.
-      return options.length > 0 ? { kind: 'enum', options } : { kind: 'string' };
-    }
-    case 'string':
-      return { kind: 'string' };
-    case 'json':
-      return { kind: 'json' };
-  }
+/** One ICE server as a row of fields; `urls` is the text a person types (space- or comma-separated). */
+export interface IceRow {
+  urls: string;
+  username: string;
+  credential: string;
+  /** The server holds a credential for this row that the listing hides (`credential` is then [redacted] until replaced). */
+  credentialSaved: boolean;
 }
 
-/** The form's starting text for a value. */
-export function draftOf(setting: Setting, value: unknown): Draft {
-  const kind = inputKind(setting).kind;
-  if (kind === 'boolean') return value === true;
-  if (kind === 'json') return JSON.stringify(value, null, 2);
-  return value === undefined || value === null ? '' : String(value);
+export type ProviderKind = 'github' | 'oidc';
+
+/** One OAuth2 provider as its fields; `issuer` matters only for OpenID Connect. */
+export interface ProviderRow {
+  kind: ProviderKind;
+  instanceName: string;
+  clientId: string;
+  clientSecret: string;
+  /** The server holds a secret for this provider that the listing hides (`clientSecret` is then [redacted] until replaced). */
+  secretSaved: boolean;
+  issuer: string;
+  redirectUrl: string;
+  enableSignup: boolean;
+  signupNeedReview: boolean;
 }
+
+/** What the form holds for one key; its shape follows the setting's input kind. */
+export type Draft = boolean | string | string[] | IceRow[] | ProviderRow[];
 
 export type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
 
-/** The value a draft stands for, or what is wrong with it (the server's wording where it has one). */
+type Json = Record<string, unknown>;
+const isJson = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** The form's starting draft for a value. */
+export function draftOf(setting: Setting, value: unknown): Draft {
+  const input = setting.input;
+  switch (input.kind) {
+    case 'boolean':
+      return value === true;
+    case 'integer':
+    case 'choice':
+    case 'text':
+      return value === undefined || value === null ? '' : String(value);
+    case 'permissions':
+    case 'textList':
+      return list(value).map(text);
+    case 'iceServers':
+      return list(value).filter(isJson).map((server) => ({ urls: list(server.urls).map(text).join(' '), username: text(server.username), credential: text(server.credential), credentialSaved: server.credential === REDACTED }));
+    case 'oauth2Providers':
+      return list(value).filter(isJson).map(providerRow);
+  }
+}
+
+function providerRow(provider: Json): ProviderRow {
+  const kind: ProviderKind = isJson(provider.oidc) ? 'oidc' : 'github';
+  const variant = isJson(provider[kind]) ? (provider[kind] as Json) : {};
+  return {
+    kind,
+    instanceName: text(provider.instanceName),
+    clientId: text(variant.clientId),
+    clientSecret: text(variant.clientSecret),
+    secretSaved: variant.clientSecret === REDACTED,
+    issuer: text(variant.issuer),
+    redirectUrl: text(variant.redirectUrl),
+    enableSignup: provider.enableSignup === true,
+    signupNeedReview: provider.signupNeedReview === true,
+  };
+}
+
+/** The value a draft stands for, or what is wrong with it in plain words. */
 export function parseDraft(setting: Setting, draft: Draft): Parsed {
-  const input = inputKind(setting);
+  const input = setting.input;
   switch (input.kind) {
     case 'boolean':
       return { ok: true, value: draft === true };
     case 'integer': {
-      const text = String(draft).trim();
-      const number = Number(text);
-      if (text === '' || !/^-?\d+$/.test(text) || !Number.isSafeInteger(number) || number < input.min || number > input.max) {
-        return { ok: false, message: `must be an integer in ${setting.rule}` };
+      const typed = String(draft).trim();
+      const number = Number(typed);
+      if (typed === '' || !/^-?\d+$/.test(typed) || !Number.isSafeInteger(number) || number < input.min || number > input.max) {
+        return { ok: false, message: `must be a whole number from ${input.min} to ${input.max}` };
       }
       return { ok: true, value: number };
     }
-    case 'enum':
-      return input.options.includes(String(draft)) ? { ok: true, value: draft } : { ok: false, message: `must be ${setting.rule}` };
-    case 'string':
+    case 'choice':
+      return input.options.some((option) => option.value === draft) ? { ok: true, value: draft } : { ok: false, message: 'must be one of the options offered' };
+    case 'text':
       return { ok: true, value: String(draft) };
-    case 'json': {
-      const text = String(draft);
-      if (text.includes(REDACTED)) return { ok: false, message: `replace ${REDACTED} with the real secret (the listing hides credentials), or leave this setting unchanged` };
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        return { ok: false, message: `is not valid JSON: ${error instanceof Error ? error.message : String(error)}` };
-      }
-      if (Array.isArray(setting.default) && !Array.isArray(value)) return { ok: false, message: `must be ${setting.rule}` };
-      return { ok: true, value };
+    case 'permissions':
+      // In the order the choices are offered, so that ticking and unticking leaves no trace.
+      return { ok: true, value: input.choices.map((choice) => choice.value).filter((value) => (draft as string[]).includes(value)) };
+    case 'textList': {
+      // An empty row is refused rather than dropped, so that "element N" in the server's issues is row N.
+      const entries = (draft as string[]).map((entry) => entry.trim());
+      const empty = entries.indexOf('');
+      return empty >= 0 ? { ok: false, message: `element ${empty}: is empty; fill it in or remove it` } : { ok: true, value: entries };
     }
+    case 'iceServers':
+      return { ok: true, value: (draft as IceRow[]).map(iceServerOf) };
+    case 'oauth2Providers':
+      return { ok: true, value: (draft as ProviderRow[]).map(providerOf) };
   }
 }
 
-/** Whether two JSON values are the same (key order aside, which JSON.parse keeps as written). */
+function iceServerOf(row: IceRow): Json {
+  const server: Json = { urls: row.urls.split(/[\s,]+/).filter((url) => url !== '') };
+  if (row.username.trim() !== '') server.username = row.username.trim();
+  if (row.credential !== '') server.credential = row.credential;
+  return server;
+}
+
+function providerOf(row: ProviderRow): Json {
+  const variant: Json = { clientId: row.clientId.trim(), clientSecret: row.clientSecret };
+  if (row.kind === 'oidc') variant.issuer = row.issuer.trim();
+  variant.redirectUrl = row.redirectUrl.trim();
+  return { instanceName: row.instanceName.trim(), enableSignup: row.enableSignup, signupNeedReview: row.signupNeedReview, [row.kind]: variant };
+}
+
+/** Whether two JSON values (or drafts) are the same. */
 export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** A value in the words the page uses: "On", "20", "0 (no limit)", the labels of a choice. */
+export function inWords(setting: Setting, value: unknown): string {
+  const input = setting.input;
+  switch (input.kind) {
+    case 'boolean':
+      return value === true ? 'On' : 'Off';
+    case 'integer':
+      return value === 0 && input.zeroMeansUnlimited ? '0 (no limit)' : String(value);
+    case 'choice':
+      return input.options.find((option) => option.value === value)?.label ?? String(value);
+    case 'text':
+      return text(value) === '' ? '(empty)' : text(value);
+    case 'permissions': {
+      const names = list(value).map((entry) => input.choices.find((choice) => choice.value === entry)?.label ?? text(entry));
+      return names.length > 0 ? names.join('; ') : 'Nothing';
+    }
+    case 'textList':
+      return list(value).length > 0 ? list(value).map(text).join(', ') : 'None';
+    case 'iceServers':
+      return list(value).length > 0 ? list(value).filter(isJson).map((server) => list(server.urls).map(text).join(' ')).join('; ') : 'None';
+    case 'oauth2Providers':
+      return list(value).length > 0 ? list(value).filter(isJson).map((provider) => text(provider.instanceName)).join(', ') : 'None';
+  }
+}
+
+/** The list entry a server issue names ("element 2: ..."), if it names one. */
+export function entryOf(message: string): number | undefined {
+  const match = /^element (\d+): /.exec(message);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** How the page calls one entry of a list setting: "Server 2", "Site address 1". */
+function entryWord(setting: Setting): string {
+  switch (setting.input.kind) {
+    case 'textList':
+      return setting.input.itemLabel;
+    case 'iceServers':
+      return 'Server';
+    case 'oauth2Providers':
+      return 'Provider';
+    default:
+      return 'Entry';
+  }
+}
+
+// The field names server checks use (settings/rules/*), as the form's labels say them.
+const FIELD_WORDS: [RegExp, (...groups: string[]) => string][] = [
+  [/\burls\[(\d+)\]/g, (index = '0') => `address ${Number(index) + 1}`],
+  [/\b(github|oidc)\.clientSecret\b/g, () => 'client secret'],
+  [/\b(github|oidc)\.clientId\b/g, () => 'client ID'],
+  [/\b(github|oidc)\.redirectUrl\b/g, () => 'return address'],
+  [/\b(github|oidc)\.issuer\b/g, () => 'issuer'],
+  [/\binstanceName\b/g, () => 'name'],
+];
+
+/**
+ * A problem with a setting (the client's check or the server's issue, both worded as
+ * "must be ...") as a sentence: led by the setting's name, or by the list entry it names
+ * ("element 0" is "Server 1"), with field names as the form's labels say them.
+ */
+export function problemInWords(setting: Setting, message: string): string {
+  let words = message;
+  for (const [pattern, say] of FIELD_WORDS) words = words.replace(pattern, (_match, ...groups: string[]) => say(...groups));
+  const entry = entryOf(words);
+  if (entry === undefined) return `${setting.label} ${words}`;
+  return `${entryWord(setting)} ${entry + 1}: ${words.replace(/^element \d+: /, '')}`;
 }

@@ -11,7 +11,7 @@ import { SubmitButton } from '../../../ui/field.js';
 import { SettingField } from './setting-field.js';
 import { draftOf, parseDraft, sameValue, type Draft, type Setting } from './setting-rules.js';
 
-export function SettingsGroup(props: { group: string; settings: Setting[]; onSaved: (message: string) => void }) {
+export function SettingsGroup(props: { group: string; label: string; settings: Setting[]; onSaved: (message: string) => void }) {
   const initial = (): Record<string, Draft> => Object.fromEntries(props.settings.map((setting) => [setting.key, draftOf(setting, setting.value)]));
   const [drafts, setDrafts] = useState<Record<string, Draft>>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -26,10 +26,10 @@ export function SettingsGroup(props: { group: string; settings: Setting[]; onSav
     const problems: Record<string, string> = {};
     for (const setting of props.settings) {
       const draft = drafts[setting.key] ?? draftOf(setting, setting.value);
-      // Untouched is unchanged, even where the listing shows a credential as [redacted].
-      if (draft === draftOf(setting, setting.value)) continue;
+      // Untouched is unchanged; a credential the listing hides goes back as [redacted], which the server keeps.
+      if (sameValue(draft, draftOf(setting, setting.value))) continue;
       const parsed = parseDraft(setting, draft);
-      if (!parsed.ok) problems[setting.key] = `${setting.key} ${parsed.message}`;
+      if (!parsed.ok) problems[setting.key] = parsed.message;
       else if (!sameValue(parsed.value, setting.value)) changes[setting.name] = parsed.value;
     }
     setErrors(problems);
@@ -38,7 +38,7 @@ export function SettingsGroup(props: { group: string; settings: Setting[]; onSav
       return;
     }
     if (Object.keys(changes).length === 0) {
-      setStatus('Nothing to save: no setting of this group was changed.');
+      setStatus('Nothing to save: no setting here was changed.');
       return;
     }
     setBusy(true);
@@ -46,7 +46,8 @@ export function SettingsGroup(props: { group: string; settings: Setting[]; onSav
       const answer = await call(api.PATCH('/api/admin/settings/{group}', { params: { path: { group: props.group } }, body: changes }));
       // An OAuth2 instance that now trusts another provider stops signing in its bound identities: say so.
       const warnings = answer.oauth2IssuerChanges.map((change) => ` Warning: ${change.message}.`).join('');
-      props.onSaved(`Saved ${props.group}: ${answer.changes.map((change) => change.key).join(', ') || 'no value changed'}.${warnings}`);
+      const names = answer.changes.map((change) => props.settings.find((setting) => setting.key === change.key)?.label ?? change.key);
+      props.onSaved(`Saved ${props.label}: ${names.join(', ') || 'no value changed'}.${warnings}`);
     } catch (caught) {
       const error = asApiError(caught);
       setFailure(error);
@@ -63,7 +64,7 @@ export function SettingsGroup(props: { group: string; settings: Setting[]; onSav
   const headingId = `settings-group-${props.group}`;
   return (
     <section class="settings-group" aria-labelledby={headingId}>
-      <h2 id={headingId}>{props.group}</h2>
+      <h2 id={headingId}>{props.label}</h2>
       <form
         class="form settings-form"
         aria-labelledby={headingId}
@@ -87,7 +88,7 @@ export function SettingsGroup(props: { group: string; settings: Setting[]; onSav
           {status}
         </p>
         <div class="button-row">
-          <SubmitButton busy={busy}>{`Save ${props.group}`}</SubmitButton>
+          <SubmitButton busy={busy}>{`Save ${props.label}`}</SubmitButton>
           <button type="button" disabled={busy} onClick={() => { setDrafts(initial()); setErrors({}); setFailure(null); setStatus(''); }}>
             Undo changes
           </button>

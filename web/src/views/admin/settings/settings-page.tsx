@@ -17,12 +17,14 @@ function byGroup(settings: Setting[]): [string, Setting[]][] {
   return [...groups];
 }
 
+const labelOf = (settings: Setting[]): string => settings[0]?.groupLabel ?? '';
+
 export function SettingsPage() {
   const loaded = useLoad(() => call(api.GET('/api/admin/settings')), []);
   const [saved, setSaved] = useState('');
   const groups = loaded.data ? byGroup(loaded.data.settings) : [];
   return (
-    <Page title="Runtime settings" wide>
+    <Page title="Server settings" wide>
       <p class="muted">Changes apply at once on every server and are recorded in each setting's history.</p>
       <p class="admin-status" role="status">
         {saved}
@@ -32,9 +34,9 @@ export function SettingsPage() {
       {groups.length > 0 && (
         <nav class="settings-toc" aria-label="Setting groups">
           <ul>
-            {groups.map(([group]) => (
+            {groups.map(([group, settings]) => (
               <li key={group}>
-                <a href={`#settings-group-${group}`}>{group}</a>
+                <a href={`#settings-group-${group}`}>{labelOf(settings)}</a>
               </li>
             ))}
           </ul>
@@ -45,6 +47,7 @@ export function SettingsPage() {
           // A new version of any key rebuilds the form from the server's values.
           key={`${group}:${settings.map((setting) => setting.version).join(',')}`}
           group={group}
+          label={labelOf(settings)}
           settings={settings}
           onSaved={(message) => {
             setSaved(message);

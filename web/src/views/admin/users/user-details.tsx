@@ -78,9 +78,10 @@ export function UserDetails(props: { userId?: string; params?: { userId?: string
 function Summary(props: { details: Details }) {
   const { user, credentials, twoFactor, liveSessions } = props.details;
   const methods = [
-    credentials.password ? `password (${credentials.password})` : null,
+    // An older kind of password record is upgraded at its next sign-in; either way it is a password to the person.
+    credentials.password ? 'password' : null,
     credentials.passkeys > 0 ? `${credentials.passkeys} passkey${credentials.passkeys === 1 ? '' : 's'}` : null,
-    ...credentials.oauth2.map((instance) => `OAuth2: ${instance}`),
+    ...credentials.oauth2.map((instance) => `sign-in provider “${instance}”`),
   ].filter((method): method is string => method !== null);
   return (
     <dl class="admin-facts">
@@ -102,7 +103,7 @@ function Summary(props: { details: Details }) {
       <dd>{methods.length > 0 ? methods.join(', ') : 'nothing yet'}</dd>
       <dt>Two-factor</dt>
       <dd>{twoFactor.enabled ? `on (${twoFactor.recoveryCodesLeft} recovery codes left)` : 'off'}</dd>
-      <dt>Live sessions</dt>
+      <dt>Signed-in devices</dt>
       <dd>{liveSessions}</dd>
     </dl>
   );
