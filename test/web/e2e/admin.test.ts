@@ -129,6 +129,7 @@ test.serial('a ban from the user page ends the user\'s token; the role control i
 
 test.serial('a setting saved in range shows in its history; out of range is refused at its field and nothing is written', async (t) => {
   const key = 'chat.maxPinnedMessagesPerRoom';
+  const label = 'Pinned messages kept per room';
   const read = async () => (await bed.call<{ value: unknown }>('GET', `/api/admin/settings/${key}`, undefined, admin.token)).body.value;
   const before = await read();
   const next = before === 42 ? 43 : 42;
@@ -136,28 +137,32 @@ test.serial('a setting saved in range shows in its history; out of range is refu
   const { page, problems } = await bed.person();
   await signInPage(page, admin.username);
   await page.goto('/admin/settings');
-  const field = page.getByLabel(key, { exact: true });
+  const field = page.getByLabel(label, { exact: true });
   await field.fill(String(next));
-  await page.getByRole('button', { name: 'Save chat' }).click();
-  await page.getByRole('status').filter({ hasText: `Saved chat: ${key}.` }).waitFor();
+  await page.getByRole('button', { name: 'Save Chat' }).click();
+  await page.getByRole('status').filter({ hasText: `Saved Chat: ${label}.` }).waitFor();
   t.is(await read(), next);
 
-  await page.getByLabel(key, { exact: true }).fill('5000');
-  await page.getByRole('button', { name: 'Save chat' }).click();
-  await page.getByText(`${key} must be an integer in 0..=1000`).waitFor();
-  t.is(await page.getByLabel(key, { exact: true }).getAttribute('aria-invalid'), 'true');
+  await page.getByLabel(label, { exact: true }).fill('5000');
+  await page.getByRole('button', { name: 'Save Chat' }).click();
+  await page.getByText(`${label} must be a whole number from 0 to 1000`).waitFor();
+  t.is(await page.getByLabel(label, { exact: true }).getAttribute('aria-invalid'), 'true');
   t.is(await read(), next, 'nothing written');
 
-  // A value only the server can judge: its issue is shown at the field, and nothing is written.
-  const origins = page.getByLabel('cors.allowedOrigins', { exact: true });
-  await origins.fill('["not an origin"]');
-  await page.getByRole('button', { name: 'Save cors' }).click();
+  // A value only the server can judge: its issue is shown at the row it names, and nothing is written.
+  const sites = page.getByRole('group', { name: 'Other sites that may play videos from here' });
+  await sites.getByRole('button', { name: 'Add a site address' }).click();
+  const origin = sites.getByLabel('Site address 1', { exact: true });
+  await origin.fill('not an origin');
+  await page.getByRole('button', { name: 'Save Other sites' }).click();
   await page.getByRole('alert').filter({ hasText: 'Please check what you entered' }).waitFor();
-  t.is(await origins.getAttribute('aria-invalid'), 'true');
+  await sites.getByText(/^Site address 1: /).waitFor();
+  t.is(await origin.getAttribute('aria-invalid'), 'true');
   t.deepEqual((await bed.call<{ value: unknown }>('GET', '/api/admin/settings/cors.allowedOrigins', undefined, admin.token)).body.value, []);
 
-  await page.getByRole('link', { name: `History of ${key}` }).click();
-  await page.getByRole('heading', { name: `Setting ${key}` }).waitFor();
+  await page.getByRole('link', { name: `History of ${label}` }).click();
+  await page.getByRole('heading', { name: label, level: 1 }).waitFor();
+  await page.getByText(key, { exact: true }).waitFor();
   const row = page.getByRole('row').filter({ hasText: `user:${admin.username}` }).first();
   await row.waitFor();
   t.regex(await row.innerText(), new RegExp(`${before}\\D+${next}`));
@@ -187,7 +192,7 @@ test.serial('overview, users, reviews and settings pass axe and fit a phone', as
     ['/admin', 'Administration', 'admin-overview'],
     ['/admin/users', 'Users', 'admin-users'],
     ['/admin/reviews', 'Reviews', 'admin-reviews'],
-    ['/admin/settings', 'Runtime settings', 'admin-settings'],
+    ['/admin/settings', 'Server settings', 'admin-settings'],
   ];
   for (const [path, title, name] of pages) {
     await page.goto(path);

@@ -9,6 +9,19 @@ import { IceServersEditor, PermissionChecks, TextListEditor } from './list-edito
 import { OAuth2ProvidersEditor } from './oauth2-providers-editor.js';
 import { draftOf, entryOf, inWords, parseDraft, problemInWords, sameValue, type Draft, type IceRow, type ProviderRow, type Setting } from './setting-rules.js';
 
+// A checkbox, a select or a set of checkboxes shows what it accepts by itself.
+const SHOWS_ITS_CHOICES: ReadonlySet<string> = new Set(['boolean', 'choice', 'permissions']);
+
+/** The default as the hint says it; a permission set next to its checkboxes by how much of it is ticked. */
+function defaultInWords(setting: Setting): string {
+  const input = setting.input;
+  if (input.kind === 'permissions' && Array.isArray(setting.default)) {
+    if (setting.default.length === 0) return 'none of these';
+    if (setting.default.length === input.choices.length) return 'all of these';
+  }
+  return inWords(setting, setting.default);
+}
+
 export function SettingField(props: { setting: Setting; draft: Draft; error: string | undefined; onDraft: (draft: Draft) => void }) {
   const { setting, draft, error } = props;
   const id = useId();
@@ -22,7 +35,7 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
 
   const hint = (
     <p class="field-hint" id={hintId}>
-      {setting.description} {input.kind !== 'boolean' && `${setting.accepts} `}Default: {inWords(setting, setting.default)}.
+      {setting.description} {!SHOWS_ITS_CHOICES.has(input.kind) && `${setting.accepts} `}Default: {defaultInWords(setting)}.
       {setting.updatedBy && ` Last changed by ${setting.updatedBy}.`} <span class="setting-key">Key: <code>{setting.key}</code></span>
     </p>
   );
