@@ -7,7 +7,7 @@
 import { useId } from 'preact/hooks';
 import { IceServersEditor, PermissionChecks, TextListEditor } from './list-editors.js';
 import { OAuth2ProvidersEditor } from './oauth2-providers-editor.js';
-import { draftOf, entryOf, inWords, parseDraft, problemInWords, sameValue, type Draft, type IceRow, type ProviderRow, type Setting } from './setting-rules.js';
+import { draftOf, entryOf, inWords, parseDraft, problemInWords, sameSettingValue, type Draft, type IceRow, type ProviderRow, type Setting } from './setting-rules.js';
 
 // A checkbox, a select or a set of checkboxes shows what it accepts by itself.
 const SHOWS_ITS_CHOICES: ReadonlySet<string> = new Set(['boolean', 'choice', 'permissions']);
@@ -30,7 +30,7 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
   const errorId = `${id}-error`;
   const described = error ? `${hintId} ${errorId}` : hintId;
   const parsed = parseDraft(setting, draft);
-  const atDefault = parsed.ok && sameValue(parsed.value, setting.default);
+  const atDefault = parsed.ok && sameSettingValue(setting, parsed.value, setting.default);
   const common = { id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined } as const;
 
   const hint = (

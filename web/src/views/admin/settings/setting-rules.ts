@@ -136,6 +136,14 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** Whether two values of this setting mean the same: a permission set is a set, whatever its order. */
+export function sameSettingValue(setting: Setting, a: unknown, b: unknown): boolean {
+  if (setting.input.kind === 'permissions' && Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((entry) => b.includes(entry));
+  }
+  return sameValue(a, b);
+}
+
 /** A value in the words the page uses: "On", "20", "0 (no limit)", the labels of a choice. */
 export function inWords(setting: Setting, value: unknown): string {
   const input = setting.input;

@@ -9,7 +9,7 @@ import { asApiError, type ApiError } from '../../../api/errors.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { SubmitButton } from '../../../ui/field.js';
 import { SettingField } from './setting-field.js';
-import { draftOf, parseDraft, sameValue, type Draft, type Setting } from './setting-rules.js';
+import { draftOf, parseDraft, sameSettingValue, sameValue, type Draft, type Setting } from './setting-rules.js';
 
 export function SettingsGroup(props: { group: string; label: string; settings: Setting[]; onSaved: (message: string) => void }) {
   const initial = (): Record<string, Draft> => Object.fromEntries(props.settings.map((setting) => [setting.key, draftOf(setting, setting.value)]));
@@ -30,7 +30,7 @@ export function SettingsGroup(props: { group: string; label: string; settings: S
       if (sameValue(draft, draftOf(setting, setting.value))) continue;
       const parsed = parseDraft(setting, draft);
       if (!parsed.ok) problems[setting.key] = parsed.message;
-      else if (!sameValue(parsed.value, setting.value)) changes[setting.name] = parsed.value;
+      else if (!sameSettingValue(setting, parsed.value, setting.value)) changes[setting.name] = parsed.value;
     }
     setErrors(problems);
     if (Object.keys(problems).length > 0) {
