@@ -1,6 +1,6 @@
 // Writes `.br` and `.gz` beside every text file of a built web client (the gateway serves them to
-// browsers that accept them). Run after `vite build` by infra/build-web.sh, and after each rebuild
-// by infra/watch-web.mjs:  node web/build/compress-assets.mjs <dir>
+// browsers that accept them). Run after `vite build` by infra/build-web.sh:
+//   node web/build/compress-assets.mjs <dir>
 // Outside the bundler because brotli at its best quality is most of a build's time; here the
 // files are compressed in libuv's thread pool, several at once. Source maps are left out: only
 // developer tools fetch them.
