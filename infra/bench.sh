@@ -22,10 +22,7 @@ esac
 
 scrub_svc_environment
 bash infra/install.sh
-log "generating gRPC types (npm run build:proto), compiling (tsc), building the web client"
-npm run --silent build:proto
-npx tsc -p .
-bash infra/build-web.sh
+bash infra/build.sh
 [[ -f $program ]] || die "no benchmark program $program (compiled from bench/*.ts)"
 
 # Benchmarks holding many sockets (bench:realtime opens 10,000 at once) need more descriptors

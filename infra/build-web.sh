@@ -1,29 +1,59 @@
 #!/usr/bin/env bash
-# What `npm run build:web` runs (and test.sh, dev.sh after tsc): the browser client in web/.
+# What `npm run build:web` runs (and build.sh, after the server's compile): the browser client in web/.
 #   1. the OpenAPI document of the compiled server -> web/src/api/openapi.gen.ts (git-ignored),
 #      the API client's types (openapi-typescript), so the client is typed by the API itself;
-#   2. type-check web/ (tsc, DOM types);
-#   3. vite build into dist/web-client (hashed assets, .br/.gz, sizes and the budget printed).
-# `--watch` rebuilds on every change after the first build (npm run dev uses it).
+#      rewritten only when the document changed;
+#   2. type-check web/ (tsc --build, incremental: dist/web.tsbuildinfo);
+#   3. vite build into dist/web-client (hashed assets, sizes and the budget printed), then the
+#      .br/.gz beside each text file (web/build/compress-assets.mjs);
+#      both skipped while their inputs are those of the last build (digest in dist/web-client.stamp):
+#      every file under web/, the files of the server that web/ imports (as the type-check
+#      recorded them), package-lock.json and this script.
+# `npm run dev` rebuilds on changes with infra/watch-web.mjs.
 set -euo pipefail
 SVC_LOG_TAG=web
 # shellcheck source=lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+# shellcheck source=lib/stamps.sh
+source "$SVC_REPO_ROOT/infra/lib/stamps.sh"
 cd "$SVC_REPO_ROOT"
 
+OUT=dist/web-client
+STAMP=dist/web-client.stamp
+API_TYPES=web/src/api/openapi.gen.ts
+API_DOCUMENT=dist/web-openapi.json
+
 [[ -f dist/gateways/http/openapi.js ]] || die "compile the server first (npx tsc -p .): the API types come from dist/"
+staging=$(mktemp --suffix=.json dist/web-openapi.XXXXXX)
+trap 'rm -f "$staging"' EXIT
 node --input-type=module -e '
   import { buildOpenApiDocument } from "./dist/gateways/http/openapi.js";
   process.stdout.write(JSON.stringify(buildOpenApiDocument()));
-' >web/src/api/openapi.gen.json
-npx openapi-typescript web/src/api/openapi.gen.json --output web/src/api/openapi.gen.ts --alphabetize --silent
-rm -f web/src/api/openapi.gen.json
-
-log "type-checking web/"
-npx tsc -p web/tsconfig.json
-
-if [[ ${1:-} == --watch ]]; then
-  exec npx vite build --config web/vite.config.ts --watch --logLevel warn
+' >"$staging"
+if [[ ! -f $API_TYPES ]] || ! cmp -s "$staging" "$API_DOCUMENT"; then
+  # Its banner goes to stdout; warnings about the document go to stderr and stay visible.
+  npx openapi-typescript "$staging" --output "$API_TYPES" --alphabetize >/dev/null
+  mv "$staging" "$API_DOCUMENT"
 fi
-log "building the web client into dist/web-client"
+
+web_inputs() {
+  find web -type f
+  tsbuildinfo_sources dist/web.tsbuildinfo
+  printf '%s\n' package-lock.json infra/build-web.sh
+}
+
+# The last type-check's record says which server files web/ reads; if it is missing, the digest
+# cannot match a stamp, so the build runs.
+if [[ -f $OUT/index.html ]] && stamp_matches "$STAMP" "$(mapfile -t inputs < <(web_inputs) && files_digest "${inputs[@]}")"; then
+  exit 0
+fi
+
+rm -f "$STAMP"
+log "type-checking web/"
+npx tsc --build web/tsconfig.json
+mapfile -t inputs < <(web_inputs)
+digest=$(files_digest "${inputs[@]}")
+log "building the web client into $OUT"
 npx vite build --config web/vite.config.ts --logLevel warn
+node web/build/compress-assets.mjs "$OUT"
+write_stamp "$STAMP" "$digest"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What `npm run dev` runs: the whole service on this machine, on a local stack that outlives it.
-#   1. install what is missing   2. compile, build the web client   3. start the stack in .svc/stack
-#   (with Temporal UI)   4. make .svc/secrets.env once   5. migrate   6. run `svc serve` (all roles
-#   in one process) while Vite rebuilds the web client on every change under web/ (reload the page)
+#   1. install what is missing   2. build what changed (infra/build.sh)   3. start the stack in
+#   .svc/stack (with Temporal UI)   4. make .svc/secrets.env once   5. migrate   6. run `svc serve`
+#   (all roles in one process) while Vite rebuilds the web client on every change under web/
+#   (reload the page). With nothing changed, steps 1-5 take a few seconds.
 # Ctrl-C stops the service; the stack keeps running for the next start. `npm run stack:stop`
 # stops it; deleting .svc/ resets everything.
 set -euo pipefail
@@ -15,10 +16,7 @@ SVC_STATE_DIR="$SVC_REPO_ROOT/.svc"
 SECRETS_FILE="$SVC_STATE_DIR/secrets.env"
 
 bash infra/install.sh
-log "generating gRPC types (npm run build:proto), compiling (tsc), building the web client"
-npm run --silent build:proto
-npx tsc -p .
-bash infra/build-web.sh
+bash infra/build.sh
 
 # The dev stack always lives in .svc/stack, keeps its data, and has the Temporal UI, whatever a
 # test-oriented shell may have set. These settings go to stack.sh only, not to the service.
@@ -54,9 +52,9 @@ mkdir -p "$SVC_DATA_DIR"
 log "migrating the database"
 node --enable-source-maps dist/cli/main.js migrate
 
-# Rebuilds dist/web-client on every change under web/; it is in this shell's process group, so
-# Ctrl-C stops it with the service.
-npx vite build --config web/vite.config.ts --watch --logLevel warn &
+# Rebuilds dist/web-client on every change under web/ (from the first change on: the build above
+# is current); it is in this shell's process group, so Ctrl-C stops it with the service.
+node infra/watch-web.mjs &
 
 log "starting svc; Ctrl-C stops it, the stack keeps running (stop it with: npm run stack:stop)"
 exec node --enable-source-maps dist/cli/main.js serve

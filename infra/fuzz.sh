@@ -51,9 +51,7 @@ free_port() {
 scrub_svc_environment
 install_schemathesis
 bash infra/install.sh
-log "generating gRPC types (npm run build:proto), compiling (tsc)"
-npm run --silent build:proto
-npx tsc -p .
+bash infra/build.sh --no-web
 
 throwaway_stack_up
 WORK="$THROWAWAY_STACK_DIR/fuzz"

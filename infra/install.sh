@@ -3,12 +3,15 @@
 #   - Debian packages: the PostgreSQL server, Redis, Chromium and ffmpeg (apt-get, with sudo when not root);
 #   - nats-server, the Temporal CLI and grpcurl (for the gRPC tests) at the versions pinned in
 #     infra/versions.sh, built with `go install` into ${SVC_CACHE_DIR:-~/.cache/svc}/bin/<name>-<version>/ (outside the clone);
-#   - Node dependencies (`npm ci`) when node_modules is missing or older than package-lock.json.
+#   - Node dependencies (`npm ci`) when node_modules is missing or was installed from another
+#     package-lock.json (or Node.js ABI): a digest of both is kept in node_modules/.svc-installed.
 # Safe to run any number of times; a run with nothing to do takes about a second.
 set -euo pipefail
 SVC_LOG_TAG=install
 # shellcheck source=lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+# shellcheck source=lib/stamps.sh
+source "$SVC_REPO_ROOT/infra/lib/stamps.sh"
 
 check_node() {
   command -v node >/dev/null || die "Node.js >= $NODE_MIN_VERSION is required and not on PATH"
@@ -76,12 +79,30 @@ build_go_binary() {
   log "built $target"
 }
 
+# What node_modules was installed from: the lockfile's content and the Node.js ABI and platform
+# (native addons are built for them). A checkout or a pull that leaves the lockfile's content as
+# it was does not reinstall, whatever it did to its modification time.
+node_modules_digest() {
+  printf '%s %s\n' "$(files_digest package-lock.json)" "$(node -p '`abi-${process.versions.modules}-${process.platform}-${process.arch}`')"
+}
+
 install_node_modules() {
   cd "$SVC_REPO_ROOT"
-  if [[ ! -d node_modules ]] || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then
-    log "installing Node dependencies (npm ci)"
+  local stamp=node_modules/.svc-installed digest reason=
+  digest=$(node_modules_digest)
+  if [[ ! -d node_modules ]]; then
+    reason="node_modules is missing"
+  elif [[ -f $stamp ]]; then
+    stamp_matches "$stamp" "$digest" || reason="package-lock.json or the Node.js version changed"
+  elif [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+    # Installed before this stamp existed: npm's own record of the install is all there is to go by.
+    reason="package-lock.json is newer than node_modules"
+  fi
+  if [[ -n $reason ]]; then
+    log "installing npm packages ($reason): npm ci"
     npm ci
   fi
+  if [[ -n $reason || ! -f $stamp ]]; then write_stamp "$stamp" "$digest"; fi
 }
 
 check_node

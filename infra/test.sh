@@ -12,10 +12,7 @@ cd "$SVC_REPO_ROOT"
 
 scrub_svc_environment
 bash infra/install.sh
-log "generating gRPC types (npm run build:proto), compiling (tsc), building the web client"
-npm run --silent build:proto
-npx tsc -p .
-bash infra/build-web.sh
+bash infra/build.sh
 log "linting (eslint)"
 npx eslint .
 

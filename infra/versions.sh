@@ -26,4 +26,4 @@ POSTGRES_MAJOR=15
 DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core ffmpeg nginx-light coturn)
 
 # Oldest Node.js the project runs on (package.json "engines").
-NODE_MIN_VERSION=20.3.0
+NODE_MIN_VERSION=20.19.0

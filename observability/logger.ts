@@ -28,7 +28,9 @@ const BUFFER_LIMIT = 16 * 1024 * 1024;
 export function createLogger(options: LoggerOptions = {}): Logger {
   const fd = options.destination === 'stderr' ? 2 : 1;
   const destination = options.buffered
-    ? pino.destination({ fd, sync: false, maxLength: BUFFER_LIMIT })
+    ? // minLength 1 writes each line at once, as 0 would, but makes flush(cb) wait for the lines in
+      // flight (with 0 it calls back at once): `svc serve` waits so its URLs come after its log.
+      pino.destination({ fd, sync: false, minLength: 1, maxLength: BUFFER_LIMIT })
     : pino.destination({ fd, sync: true });
   if (options.buffered) {
     process.once('exit', () => {

@@ -43,7 +43,7 @@ import { createActivities } from '../workflows/activities.js';
 import { ReviewClient } from '../workflows/review-client.js';
 import { WorkflowRoomReviewHook } from '../workflows/room-review/hook.js';
 import { actorRoomDecisions } from '../workflows/room-review/room-decisions.js';
-import { ensureSearchAttributes, installTemporalLogging, prepareReviewWorkflows, startReviewWorker } from '../workflows/worker.js';
+import { ensureSearchAttributes, installTemporalLogging, prepareReviewWorkflows, reviewWorkflowBundle, startReviewWorker } from '../workflows/worker.js';
 import { openConnections, type Connections } from './connections.js';
 import { createDependencyProbe } from './dependency-probe.js';
 import { startPeriodicJob } from './periodic-job.js';
@@ -168,6 +168,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
 
     let host: ActorHost | undefined;
     if (roles.includes('actors')) {
+      // Bundling the workflows (webpack) holds the event loop for a second or more: an actor host
+      // started meanwhile misses its heartbeats and logs that it lost its lease on a healthy start.
+      if (roles.includes('worker')) await reviewWorkflowBundle(logger);
       const actorHost = await ActorHost.start({
         nc: connections.nats,
         prefix: config.nats.subject_prefix,

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import { compressAndReport } from './build/compress-and-report.js';
+import { sizeReport } from './build/size-report.js';
 
 /** Initial JavaScript budget (gzip): the entry chunk and every chunk it imports statically. */
 const INITIAL_JS_BUDGET_BYTES = 200 * 1024;
@@ -23,5 +23,5 @@ export default defineConfig({
     chunkSizeWarningLimit: 1024,
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  plugins: [compressAndReport({ initialBudgetBytes: INITIAL_JS_BUDGET_BYTES })],
+  plugins: [sizeReport({ initialBudgetBytes: INITIAL_JS_BUDGET_BYTES })],
 });

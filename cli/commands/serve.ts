@@ -51,6 +51,9 @@ export class ServeCommand extends SvcCommand {
 
     const startupMs = Math.round(performance.now());
     logger.info({ roles, replicaId: config.replica_id, startupMs, http: service.httpUrl, grpc: service.grpcAddress, metrics: service.metricsUrl, management: service.managementAddress }, 'svc ready');
+    // The log is buffered: write it out first, so that the addresses are the last thing a person
+    // starting the service sees, not followed by the start's log lines.
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
     if (service.httpUrl) this.context.stdout.write(`svc HTTP API: ${service.httpUrl}\n`);
     if (service.grpcAddress) this.context.stdout.write(`svc gRPC API: ${service.grpcAddress}\n`);
     if (service.metricsUrl) this.context.stdout.write(`svc metrics:  ${service.metricsUrl}/metrics (detailed readiness: ${service.metricsUrl}/health/ready)\n`);

@@ -2,7 +2,7 @@ import { Command, Option } from 'clipanion';
 import { routes, type SettingView } from '../../gateways/management/protocol.js';
 import { redactSettingValue } from '../../settings/secret-fields.js';
 import { managementClientFor } from '../management.js';
-import { formatValue, parseOutputFormat, renderStructured, renderTable, truncate } from '../output.js';
+import { fitRows, formatValue, parseOutputFormat, renderStructured, renderTable, terminalWidth } from '../output.js';
 import { SvcCommand } from '../svc-command.js';
 
 export class SettingsListCommand extends SvcCommand {
@@ -11,16 +11,18 @@ export class SettingsListCommand extends SvcCommand {
     category: 'Runtime settings',
     description: 'List every runtime setting with its current value',
     details: `
-      Shows each runtime setting (spec section 2.1) as the replica behind the management endpoint sees it: value, whether it is the default, its version and rule. OAuth2 client secrets and TURN credentials are hidden unless \`--show-secrets\` is given. The table shortens long values; \`--output json\` shows them whole.
+      Shows each runtime setting (spec section 2.1) as the replica behind the management endpoint sees it: value, whether it is the default, its version and rule. OAuth2 client secrets and TURN credentials are hidden unless \`--show-secrets\` is given. The table shows every value whole: long values and rules are wrapped to the terminal's width (or \`COLUMNS\`), and with \`--wide\` each setting stays on one line, however long.
     `,
     examples: [
       ['As a table', '$0 settings list'],
+      ['One line per setting', '$0 settings list --wide'],
       ['As JSON', '$0 settings list --output json'],
     ],
   });
 
   output = Option.String('--output,-o', { description: 'table|json|yaml (default table)' });
   showSecrets = Option.Boolean('--show-secrets', false, { description: 'Show credential fields inside values' });
+  wide = Option.Boolean('--wide', false, { description: 'Do not wrap the table to the terminal width: one line per setting' });
 
   async run(): Promise<number> {
     const format = parseOutputFormat(this.output, ['table', 'json', 'yaml'], 'table');
@@ -31,12 +33,10 @@ export class SettingsListCommand extends SvcCommand {
       this.context.stdout.write(renderStructured(shown, format));
       return 0;
     }
-    this.context.stdout.write(
-      renderTable(
-        ['key', 'value', 'default?', 'rule'],
-        shown.map((view) => [view.key, truncate(formatValue(view.value)), view.isDefault ? 'default' : `v${view.version}`, truncate(view.rule)]),
-      ),
-    );
+    const head = ['key', 'value', 'default?', 'rule'];
+    const rows = shown.map((view) => [view.key, formatValue(view.value), view.isDefault ? 'default' : `v${view.version}`, view.rule]);
+    const width = this.wide ? undefined : terminalWidth(this.context.stdout);
+    this.context.stdout.write(renderTable(head, width === undefined ? rows : fitRows(head, rows, width, [1, 3])));
     return 0;
   }
 }

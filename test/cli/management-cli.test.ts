@@ -141,6 +141,39 @@ test.serial('settings list shows every key in json, yaml and table form', async 
   t.regex(table.stdout, /room\.passwordPolicy\s*│\s*optional/);
 });
 
+/** The value column of a `settings list` table by key, its wrapped lines joined again. */
+function tableValues(table: string): Map<string, string> {
+  const values = new Map<string, string>();
+  let key = '';
+  for (const line of table.split('\n')) {
+    const cells = line.split('│').slice(1, -1).map((cell) => cell.trim());
+    if (cells.length !== 4 || cells[0] === 'key') continue;
+    if (cells[0]) key = cells[0];
+    values.set(key, (values.get(key) ?? '') + (cells[1] ?? ''));
+  }
+  return values;
+}
+
+test.serial('settings list shows long values whole: wrapped to the terminal width, or one line each with --wide', async (t) => {
+  const json = await runSvc(['settings', 'list', '--output', 'json'], unixReplica.cliEnv);
+  // Values without spaces: wrapping breaks them after commas or anywhere, and the lines join back exactly.
+  const long = (JSON.parse(json.stdout) as Array<{ key: string; value: unknown }>)
+    .map(({ key, value }) => ({ key, text: typeof value === 'string' ? value : JSON.stringify(value) }))
+    .filter(({ text }) => text.length > 80 && !text.includes(' '));
+  t.true(long.some(({ key }) => key === 'webrtc.externalIceServers'), 'the default ICE servers are a long value');
+
+  const narrow = await runSvc(['settings', 'list'], { ...unixReplica.cliEnv, COLUMNS: '100' });
+  t.is(narrow.code, 0, narrow.stderr);
+  for (const line of narrow.stdout.trimEnd().split('\n')) t.true(line.length <= 100, `wider than 100 columns: ${line}`);
+  const shown = tableValues(narrow.stdout);
+  for (const { key, text } of long) t.is(shown.get(key), text, key);
+
+  const wide = await runSvc(['settings', 'list', '--wide'], { ...unixReplica.cliEnv, COLUMNS: '100' });
+  t.is(wide.code, 0, wide.stderr);
+  for (const { key, text } of long) t.true(wide.stdout.split('\n').some((line) => line.includes(key) && line.includes(text)), `${key} on one line`);
+  t.false(wide.stdout.includes('…'));
+});
+
 test('system stats reports the replica, its roles and its dependencies', async (t) => {
   const result = await runSvc(['system', 'stats', '--output', 'json'], tcpReplica.cliEnv);
   t.is(result.code, 0, result.stderr);
