@@ -49,7 +49,11 @@ export class UpstreamSeekProbe implements SeekProbe {
   async probe(item: MediaItem, signal: AbortSignal): Promise<ProbedSeekable> {
     const provider = this.options.providers.get(item.provider);
     if (!provider) return 'unknown';
-    const bounded = AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]);
+    // A timer of our own, not AbortSignal.timeout(): inside AbortSignal.any() that signal is
+    // held weakly and can be collected before it fires, leaving the probe to the client's 10 s.
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
+    const bounded = AbortSignal.any([signal, timeout.signal]);
     try {
       const upstream = await provider.resolve(item, { refresh: false, signal: bounded });
       // A direct item naming a playlist (.m3u8) plays as HLS: seekable by segments.
@@ -63,6 +67,8 @@ export class UpstreamSeekProbe implements SeekProbe {
       const reason = bounded.aborted && !signal.aborted ? `no answer within ${this.timeoutMs} ms` : messageOf(err);
       this.options.logger.info({ mediaId: item.id, reason }, 'seek probe failed; seeking stays allowed');
       return 'unknown';
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
