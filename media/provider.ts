@@ -82,6 +82,13 @@ export interface MediaProvider {
   readonly proxy: ProxyPolicy;
   /** Items of this provider are livestreams (no seeking, no duration). */
   readonly live: boolean;
+  /**
+   * How the room learns whether an item can seek (media/seek-probe.ts): `probe` (the default)
+   * asks the resolved upstream for one byte with a Range request; `always` for sources that
+   * seek by their nature (HLS video on demand); `never` for those that cannot. Livestreams
+   * never seek, whatever this says.
+   */
+  readonly seeking?: 'probe' | 'always' | 'never';
   /** Checks an item's `url` and `headers` for this provider when it is added or edited. */
   check?(fields: { url: string; headers: Record<string, string> }): FieldIssue[];
   /** Where the bytes are now. Called again with `refresh` when the last answer stopped working. */

@@ -36,6 +36,7 @@ import { iceServerSource } from '../media/webrtc/ice-servers.js';
 import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { createMediaServices } from '../media/media-services.js';
+import { UpstreamSeekProbe } from '../media/seek-probe.js';
 import { liveProvider } from '../media/providers/live.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
 import { migrate, pendingMigrations } from '../store/migrate.js';
@@ -185,6 +186,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
             iceServers: iceServerSource(config),
             voiceMaxParticipants: config.voice.max_participants,
             media: media.providers,
+            seekProbe: new UpstreamSeekProbe({ providers: media.providers, http: media.client, logger }),
           }),
         ],
         logger,

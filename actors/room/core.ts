@@ -22,6 +22,7 @@ import { messageOf } from '../runtime/nats-errors.js';
 import { encode } from '../runtime/wire.js';
 import type { PlaybackCause, RoomEvent } from './events.js';
 import type { MediaChecker } from './media-check.js';
+import type { SeekProbe } from './seek-check.js';
 import type {
   MediaItem,
   MemberRecord,
@@ -59,6 +60,8 @@ export interface RoomActorDeps {
   notifications?: NotificationPublisher;
   /** Checks an added or edited item against its provider; without it only the name pattern is checked. */
   media?: MediaChecker;
+  /** Tells whether an item's source can seek (seek-check.ts); without it items are `unknown`. */
+  seekProbe?: SeekProbe;
   /** Server clock in ms; injectable so tests can move time. */
   now?: () => number;
   /** How long playback changes may stay only in memory; default 5000. */

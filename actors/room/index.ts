@@ -7,6 +7,7 @@ export type { RoomActorDeps } from './core.js';
 export { DEFAULT_PERSIST_INTERVAL_MS, DEFAULT_PRESENCE_TTL_MS, ROOM_ACTOR_TYPE } from './core.js';
 export type { SettingsReader } from './permissions.js';
 export type { RoomReviewHook, RoomUnderReview } from './review-hook.js';
+export type { ProbedSeekable, SeekProbe } from './seek-check.js';
 export { runChatRetention, type ChatRetentionResult } from './chat-retention.js';
 export { ROOM_COMMAND_KINDS, parseRoomCommand, type RoomCommand, type RoomCommandKind, type RoomCommandOf } from './commands.js';
 export type { RoomResults, RoomResultOf } from './results.js';

@@ -50,6 +50,12 @@ export interface MemberRecord {
   joinedAt: number;
 }
 
+/**
+ * Whether an item's source can seek: `yes` (range requests answered, or HLS), `no` (every read
+ * starts at the beginning), `unknown` (the check failed or timed out), `checking` (running).
+ */
+export type Seekable = 'yes' | 'no' | 'unknown' | 'checking';
+
 export interface Subtitle {
   name: string;
   url: string;
@@ -68,6 +74,8 @@ export interface MediaItem {
   live: boolean;
   /** Play through the service's media proxy instead of the URL directly. */
   proxy: boolean;
+  /** Whether players can jump in it (seek-check.ts); only `no` refuses seeks. */
+  seekable: Seekable;
   addedBy: string;
   addedAt: number;
 }

@@ -17,6 +17,7 @@ import * as playlist from './handlers/playlist.js';
 import * as room from './handlers/room.js';
 import * as voice from './handlers/voice.js';
 import type { RoomResults } from './results.js';
+import { SEEK_RESULT_KIND, abortSeekChecks, recordSeekable, resumeSeekChecks, seekChecksRunning } from './seek-check.js';
 
 type Handler<K extends RoomCommandKind> = (core: RoomCore, command: RoomCommandOf<K>, turn: Turn) => Promise<RoomResults[K]>;
 
@@ -91,6 +92,7 @@ class RoomActor implements Actor {
       if (meta.scheduled !== true) throw new AppError('forbidden', 'timer commands are internal to the room');
       return this.onTimer(raw);
     }
+    if (kind === SEEK_RESULT_KIND) return recordSeekable(core, raw, meta);
 
     const command = parseRoomCommand(raw);
     if (caller.guest === true && !core.deps.settings.get('user.enableGuest')) {
@@ -134,10 +136,11 @@ class RoomActor implements Actor {
   }
 
   idle(): boolean {
-    return this.core.presence.size === 0 && !this.core.hasTimers();
+    return this.core.presence.size === 0 && !this.core.hasTimers() && seekChecksRunning(this.core) === 0;
   }
 
   async deactivate(reason: DeactivationReason, signal: AbortSignal): Promise<void> {
+    abortSeekChecks(this.core);
     if (reason === 'fenced') {
       this.core.cancelTimers();
       return;
@@ -153,7 +156,9 @@ export function createRoomActorType(deps: RoomActorDeps): ActorType {
   return {
     name: ROOM_ACTOR_TYPE,
     async activate(ctx) {
-      return new RoomActor(await RoomCore.activate(deps, ctx, writers));
+      const core = await RoomCore.activate(deps, ctx, writers);
+      resumeSeekChecks(core);
+      return new RoomActor(core);
     },
   };
 }

@@ -16,6 +16,7 @@ import {
   type PlaybackState,
   type RoomOptions,
   type RoomRecord,
+  type Seekable,
   type Subtitle,
 } from './model.js';
 
@@ -76,6 +77,7 @@ interface MediaRow {
   subtitles: Subtitle[];
   live: boolean;
   proxy: boolean;
+  seekable: Seekable;
   added_by: string;
   added_at: Date;
 }
@@ -139,6 +141,7 @@ function mediaFromRow(row: MediaRow): PlaylistEntry {
       subtitles: row.subtitles,
       live: row.live,
       proxy: row.proxy,
+      seekable: row.seekable,
       addedBy: row.added_by,
       addedAt: row.added_at.getTime(),
     },
@@ -258,8 +261,8 @@ export async function insertMedia(db: Db, roomId: string, entry: PlaylistEntry):
   const { item } = entry;
   await db.query(
     `INSERT INTO room_playlist
-       (room_id, media_id, sort_key, title, url, provider, headers, subtitles, live, proxy, added_by, added_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, to_timestamp($12 / 1000.0))`,
+       (room_id, media_id, sort_key, title, url, provider, headers, subtitles, live, proxy, added_by, added_at, seekable)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, to_timestamp($12 / 1000.0), $13)`,
     [
       roomId,
       item.id,
@@ -273,13 +276,14 @@ export async function insertMedia(db: Db, roomId: string, entry: PlaylistEntry):
       item.proxy,
       item.addedBy,
       item.addedAt,
+      item.seekable,
     ],
   );
 }
 
 export async function updateMedia(db: Db, roomId: string, item: MediaItem): Promise<void> {
   await db.query(
-    `UPDATE room_playlist SET title = $3, url = $4, provider = $5, headers = $6, subtitles = $7, live = $8, proxy = $9
+    `UPDATE room_playlist SET title = $3, url = $4, provider = $5, headers = $6, subtitles = $7, live = $8, proxy = $9, seekable = $10
      WHERE room_id = $1 AND media_id = $2`,
     [
       roomId,
@@ -291,8 +295,14 @@ export async function updateMedia(db: Db, roomId: string, item: MediaItem): Prom
       JSON.stringify(item.subtitles),
       item.live,
       item.proxy,
+      item.seekable,
     ],
   );
+}
+
+/** Records what a seek check found (seek-check.ts). */
+export async function setMediaSeekable(db: Db, roomId: string, mediaId: string, seekable: Seekable): Promise<void> {
+  await db.query('UPDATE room_playlist SET seekable = $3 WHERE room_id = $1 AND media_id = $2', [roomId, mediaId, seekable]);
 }
 
 /** Writes new ordering keys for the given items (one moved item, or all after a renumbering). */

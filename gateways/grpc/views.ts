@@ -9,6 +9,7 @@ import type { RoomEvent as ActorRoomEvent, MemberLeftReason as ActorLeftReason, 
 import type * as model from '../../actors/room/model.js';
 import type { ChatMessage__Output } from './gen/svc/v1/ChatMessage.js';
 import type { MediaItem__Output } from './gen/svc/v1/MediaItem.js';
+import type { MediaSeekable__Output } from './gen/svc/v1/MediaSeekable.js';
 import type { Member__Output } from './gen/svc/v1/Member.js';
 import type { MemberLeftReason__Output } from './gen/svc/v1/MemberLeftReason.js';
 import type { MemberRoomView__Output } from './gen/svc/v1/MemberRoomView.js';
@@ -33,6 +34,12 @@ export const ROOM_STATUS = {
   rejected: 'ROOM_STATUS_REJECTED',
 } as const satisfies Record<model.RoomStatus, RoomStatus__Output>;
 export const ROLE = { admin: 'ROOM_ROLE_ADMIN', member: 'ROOM_ROLE_MEMBER', guest: 'ROOM_ROLE_GUEST' } as const satisfies Record<model.RoomRole, RoomRole__Output>;
+export const SEEKABLE = {
+  yes: 'MEDIA_SEEKABLE_YES',
+  no: 'MEDIA_SEEKABLE_NO',
+  unknown: 'MEDIA_SEEKABLE_UNKNOWN',
+  checking: 'MEDIA_SEEKABLE_CHECKING',
+} as const satisfies Record<model.Seekable, MediaSeekable__Output>;
 export const MEMBER_STATUS = {
   active: 'MEMBER_STATUS_ACTIVE',
   pending: 'MEMBER_STATUS_PENDING',
@@ -130,6 +137,7 @@ export function mediaItem(item: model.MediaItem): MediaItem__Output {
     subtitles: item.subtitles.map((subtitle) => ({ name: subtitle.name, url: subtitle.url, ...(subtitle.language !== undefined ? { language: subtitle.language } : {}) })),
     live: item.live,
     proxy: item.proxy,
+    seekable: SEEKABLE[item.seekable],
     addedBy: item.addedBy,
     addedAt: item.addedAt,
   };

@@ -12,6 +12,8 @@ export const hlsProvider: MediaProvider = {
   label: 'HLS stream (m3u8)',
   proxy: 'optional',
   live: false,
+  // Players seek by loading the segment at the position: no Range support needed.
+  seeking: 'always',
   resolve(item: MediaItem): Promise<Upstream> {
     return Promise.resolve({ url: item.url, headers: item.headers, type: 'hls', identity: `url:${item.url}` });
   },

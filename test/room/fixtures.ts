@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ExecutionContext } from 'ava';
 import type pg from 'pg';
 import { AppError, isAppError, type ErrorCode } from '../../errors/app-error.js';
-import { createRoomActorType, type RoomReviewHook, type RoomUnderReview } from '../../actors/room/index.js';
+import { createRoomActorType, type RoomActorDeps, type RoomReviewHook, type RoomUnderReview } from '../../actors/room/index.js';
 import type { RoomCommand, RoomCommandKind, RoomEvent, RoomResults } from '../../actors/room/index.js';
 import type { ActivationContext, Actor, ActorType, Caller, CommandMeta, EventEnvelope } from '../../actors/runtime/actor-type.js';
 import { isCommandAlreadyApplied, type RecordedCommand } from '../../actors/runtime/command-log.js';
@@ -255,6 +255,9 @@ export class RecordingReviewHook implements RoomReviewHook {
   }
 }
 
+/** Dependencies a test may give the room actor type (the rest are the bed's own). */
+export type RoomBedOptions = Partial<Pick<RoomActorDeps, 'persistIntervalMs' | 'presenceTtlMs' | 'media' | 'seekProbe'>>;
+
 /** A database of its own, migrated, with runtime settings following it. */
 export class RoomTestBed {
   readonly clock = new TestClock();
@@ -265,7 +268,7 @@ export class RoomTestBed {
     readonly url: string,
     readonly pool: pg.Pool,
     readonly settings: RuntimeSettings,
-    options: { persistIntervalMs?: number; presenceTtlMs?: number },
+    private readonly options: RoomBedOptions,
   ) {
     this.type = createRoomActorType({
       pool,
@@ -277,7 +280,7 @@ export class RoomTestBed {
     });
   }
 
-  static async start(label: string, options: { persistIntervalMs?: number; presenceTtlMs?: number } = {}): Promise<RoomTestBed> {
+  static async start(label: string, options: RoomBedOptions = {}): Promise<RoomTestBed> {
     const url = await freshDatabase(label);
     const pool = createPool({ url, max: 8, applicationName: `svc-test-${label}`, logger });
     await migrate(pool, logger);
@@ -287,7 +290,8 @@ export class RoomTestBed {
 
   /** A second actor type on the same database and settings (another host), with its own clock. */
   otherHost(clock = this.clock): ActorType {
-    return createRoomActorType({ pool: this.pool, settings: this.settings, logger, review: this.review, now: clock.now });
+    const { media, seekProbe } = this.options;
+    return createRoomActorType({ pool: this.pool, settings: this.settings, logger, review: this.review, now: clock.now, ...(media ? { media } : {}), ...(seekProbe ? { seekProbe } : {}) });
   }
 
   /** Activates `id`; with a `clock` and no `type`, on a host whose server clock is that clock. */

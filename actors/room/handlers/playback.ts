@@ -13,6 +13,7 @@ import type { MediaItem, PlaybackView } from '../model.js';
 import { indexOfMedia } from '../playlist.js';
 import type { RoomResults } from '../results.js';
 import { transitMs } from '../playback.js';
+import { checkSeekAllowed, reachablePosition } from '../seek-check.js';
 
 export interface PlaybackGuards {
   expectMediaId?: string | null;
@@ -55,8 +56,9 @@ function prepare(core: RoomCore, command: PlaybackGuards, turn: Turn): MediaItem
 export async function play(core: RoomCore, command: RoomCommandOf<'playback.play'>, turn: Turn): Promise<RoomResults['playback.play']> {
   const item = prepare(core, command, turn);
   // Already playing from where it is: nothing changes, so nothing is published.
-  if (core.playback.playing && command.position === undefined) return { playback: core.playbackView() };
-  const from = command.position ?? core.positionNow();
+  const asked = reachablePosition(item, command.position);
+  if (core.playback.playing && asked === undefined) return { playback: core.playbackView() };
+  const from = asked ?? core.positionNow();
   // A scheduled start replaces transit compensation: everyone starts from `from` at the instant.
   if (command.startInMs !== undefined) {
     const position = clampPosition(from);
@@ -67,8 +69,8 @@ export async function play(core: RoomCore, command: RoomCommandOf<'playback.play
 }
 
 export async function pause(core: RoomCore, command: RoomCommandOf<'playback.pause'>, turn: Turn): Promise<RoomResults['playback.pause']> {
-  prepare(core, command, turn);
-  const position = command.position ?? core.positionNow();
+  const item = prepare(core, command, turn);
+  const position = reachablePosition(item, command.position) ?? core.positionNow();
   const unchanged = !core.playback.playing && !core.holdingPlay && position === core.playback.position;
   if (unchanged) return { playback: core.playbackView() };
   const patch = { playing: false, position, updatedAt: turn.now };
@@ -78,6 +80,7 @@ export async function pause(core: RoomCore, command: RoomCommandOf<'playback.pau
 export async function seek(core: RoomCore, command: RoomCommandOf<'playback.seek'>, turn: Turn): Promise<RoomResults['playback.seek']> {
   const item = prepare(core, command, turn);
   if (item.live) throw new AppError('conflict', 'a livestream cannot be seeked');
+  checkSeekAllowed(item, command.position);
   // While playing, a scheduled seek resumes from exactly `position` at the instant (the lead
   // replaces transit compensation); a paused room has nothing to start, so no lead applies.
   if (command.startInMs !== undefined && core.playback.playing) {

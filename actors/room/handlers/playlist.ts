@@ -16,6 +16,7 @@ import type { RoomResults } from '../results.js';
 import { clearPlaylist, deleteMedia, insertMedia, savePlayback, setSortKeys, updateMedia } from '../room-store.js';
 import { checkMediaFields, checkNewMedia, liveItemUrl, type MediaInput } from '../validate.js';
 import { checkPlaybackGuards } from './playback.js';
+import { initialSeekable, startSeekCheck } from '../seek-check.js';
 
 /** Proxying is an operator switch (`proxy.movieProxy`, `proxy.liveProxy`); refuse items that need a disabled one. */
 function checkProxyAllowed(core: RoomCore, item: Pick<MediaItem, 'proxy' | 'live'>): void {
@@ -65,10 +66,12 @@ async function addMedia(
     subtitles: fields.subtitles ?? [],
     live: fields.live ?? false,
     proxy: fields.proxy ?? false,
+    seekable: 'unknown',
     addedBy: turn.access.userId,
     addedAt: turn.now,
   };
   checkWithProvider(core, item);
+  item.seekable = initialSeekable(core, item);
   checkProxyAllowed(core, item);
   checkPlaylistBudget(core.playlist, item);
   const change = insertAt(core.playlist, item, index);
@@ -79,6 +82,7 @@ async function addMedia(
   });
   core.playlist = change.next;
   core.publish({ type: 'playlist', op: 'added', item, index });
+  startSeekCheck(core, item);
   return result;
 }
 
@@ -198,7 +202,11 @@ export async function editMedia(core: RoomCore, command: RoomCommandOf<'playlist
     throw AppError.invalid([{ key: 'url', message: 'is required when a live item becomes another kind' }]);
   }
   // Only what the edit touches: a title edit stays possible for an item whose provider was since removed.
-  if (fields.provider !== undefined || fields.url !== undefined || fields.headers !== undefined) checkWithProvider(core, item);
+  const source = fields.provider !== undefined || fields.url !== undefined || fields.headers !== undefined;
+  if (source) {
+    checkWithProvider(core, item);
+    item.seekable = initialSeekable(core, item);
+  }
   checkProxyAllowed(core, item);
   checkPlaylistBudget(core.playlist, item, item.id);
   const result = await core.commit(turn, 'edit media', async (client) => {
@@ -207,5 +215,6 @@ export async function editMedia(core: RoomCore, command: RoomCommandOf<'playlist
   });
   core.playlist = core.playlist.map((e, i) => (i === index ? { item, sortKey: e.sortKey } : e));
   core.publish({ type: 'playlist', op: 'edited', item });
+  if (source) startSeekCheck(core, item);
   return result;
 }

@@ -78,6 +78,9 @@ export const MediaItem = z
     subtitles: z.array(Subtitle),
     live: z.boolean(),
     proxy: z.boolean(),
+    seekable: z.enum(['yes', 'no', 'unknown', 'checking']).meta({
+      description: 'Whether players can jump in it: yes (range requests or HLS), no (seeks refused but back to 0), unknown (the check failed), checking',
+    }),
     addedBy: z.string(),
     addedAt: ms('Added'),
   })

@@ -45,7 +45,12 @@ export function memberMessage(member: MemberView): Record<string, unknown> {
 }
 
 export function mediaMessage(item: MediaItem): Record<string, unknown> {
-  return { ...item, headers: Object.entries(item.headers).map(([name, value]) => ({ name, value })), subtitles: item.subtitles.map((subtitle) => ({ ...subtitle })) };
+  return {
+    ...item,
+    headers: Object.entries(item.headers).map(([name, value]) => ({ name, value })),
+    subtitles: item.subtitles.map((subtitle) => ({ ...subtitle })),
+    seekable: upper('MEDIA_SEEKABLE', item.seekable),
+  };
 }
 
 export function playbackMessage(playback: PlaybackView): Record<string, unknown> {

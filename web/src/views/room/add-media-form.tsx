@@ -12,6 +12,8 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { useAction } from '../../ui/use-action.js';
 import { useMediaProviders } from '../../state/media-providers.js';
+import type { MediaItem } from '../../../../actors/room/model.js';
+import { SeekableNote } from './seekable-note.js';
 
 interface HeaderRow {
   name: string;
@@ -36,14 +38,18 @@ export function AddMediaForm(props: { session: RoomSession }) {
   // What is sent: the policy decides for `required` and `never`; the member only for `optional`.
   const proxy = provider?.proxy === 'required' ? true : provider?.proxy === 'optional' ? proxyChosen && proxySwitchOn === true : false;
   const action = useAction();
+  // The item just added: its seek check answers a moment later, in the room's view.
+  const [added, setAdded] = useState<MediaItem | null>(null);
+  const addedNow = added && (props.session.view.value?.playlist?.find((item) => item.id === added.id) ?? added);
   const issue = (key: string) => issueFor(action.error, key);
 
   const submit = async (event: Event) => {
     event.preventDefault();
     const headerEntries = headers.filter((row) => row.name.trim()).map((row) => [row.name.trim(), row.value] as const);
     const tracks = subtitles.filter((row) => row.url.trim()).map((row) => ({ url: row.url.trim(), name: row.name.trim() || row.language.trim() || 'Subtitles', ...(row.language.trim() ? { language: row.language.trim() } : {}) }));
-    const ok = await action.run(() =>
-      props.session.send({
+    setAdded(null);
+    const ok = await action.run(async () => {
+      const answer = await props.session.send<{ item: MediaItem }>({
         kind: 'playlist.push',
         url: url.trim(),
         title: title.trim(),
@@ -51,8 +57,9 @@ export function AddMediaForm(props: { session: RoomSession }) {
         ...(proxy ? { proxy: true } : {}),
         ...(headerEntries.length ? { headers: Object.fromEntries(headerEntries) } : {}),
         ...(tracks.length ? { subtitles: tracks } : {}),
-      }),
-    );
+      });
+      setAdded(answer.item);
+    });
     if (ok) {
       setUrl('');
       setTitle('');
@@ -68,6 +75,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
     <form class="form add-media" onSubmit={(event) => void submit(event)} aria-labelledby="add-media-heading">
       <h3 id="add-media-heading">Add to the playlist</h3>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
+      {addedNow && <SeekableNote item={addedNow} where="form" />}
       <Field label="Media URL" type="url" required value={url} onValue={setUrl} error={issue('url')} placeholder="https://…" />
       <Field label="Title" required value={title} onValue={setTitle} maxLength={200} error={issue('title')} />
       {media && (

@@ -6,11 +6,12 @@
  * no frame has come for a while (paused, held for a scheduled start, stalled).
  */
 import { effect, signal } from '@preact/signals';
-import type { PlayerState } from '../../../../../actors/room/model.js';
+import type { PlayerState, Seekable } from '../../../../../actors/room/model.js';
 import type { RoomSession } from '../../../state/room.js';
 import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type SyncPhase } from '../../../sync/index.js';
 import { localNow } from './clock.js';
 import { createStats, recordFrame, recordTick } from './debug-stats.js';
+import { seekTarget } from './seek-guard.js';
 import { rememberedStartLatency, rememberStartLatency } from './start-latency.js';
 
 /** The timer path's period, and how long without a frame before it takes over. */
@@ -32,6 +33,8 @@ export class PlayerSync {
   /** play() was refused by the autoplay policy: the page asks for a click. */
   readonly blocked = signal(false);
   readonly phase = signal<SyncPhase>('idle');
+  /** What the room says about the current item's seeking: in media that cannot seek, the engine's seeks are dropped (seek-guard.ts). */
+  seekable: Seekable | null = null;
   private readonly clock = new ClockEstimator();
   private readonly engine = new SyncEngine({ startLatencyMs: rememberedStartLatency() });
   /** What localStorage holds of the engine's learned start-up latency (saved when it changes). */
@@ -219,9 +222,11 @@ export class PlayerSync {
         this.clearStart();
         video.pause();
         break;
-      case 'seek':
-        video.currentTime = action.position;
+      case 'seek': {
+        const target = seekTarget(video, this.seekable, action.position);
+        if (target !== null) video.currentTime = target;
         break;
+      }
       case 'setRate':
         video.playbackRate = action.rate;
         break;

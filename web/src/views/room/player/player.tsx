@@ -8,7 +8,9 @@ import type { MediaItem } from '../../../../../actors/room/model.js';
 import type { RoomSession } from '../../../state/room.js';
 import { Controls } from './controls.js';
 import { PlayerSync } from './player-sync.js';
+import { explainMediaError } from './media-error.js';
 import { loadSource } from './sources.js';
+import { SeekableNote } from '../seekable-note.js';
 import { statusText, type LastChange } from './status.js';
 import './player.css';
 
@@ -92,6 +94,7 @@ export function Player(props: { room: RoomSession }) {
       </section>
     );
   }
+  if (sync) sync.seekable = item?.seekable ?? null;
   const blocked = sync?.blocked.value === true && view.playback.playing;
   const status = statusText(view, room.connection.status.value, last);
 
@@ -105,7 +108,7 @@ export function Player(props: { room: RoomSession }) {
           preload="auto"
           aria-label={item ? `Video: ${item.title}` : 'Video'}
           onEnded={() => sync?.ended()}
-          onError={() => item && setLoadError('The media could not be loaded (its address may be wrong or the server refused it).')}
+          onError={(event) => item && void explainMediaError(event.currentTarget).then(setLoadError)}
         >
           {item?.subtitles.map((subtitle, index) => (
             <track key={subtitle.url} kind="subtitles" src={subtitle.url} label={subtitle.name} srcLang={subtitle.language} default={index === 0} />
@@ -125,6 +128,7 @@ export function Player(props: { room: RoomSession }) {
         {item && <span class="player-title">{item.title}: </span>}
         {status}
       </p>
+      {item && <SeekableNote item={item} where="player" />}
       {loadError && (
         <div class="notice notice-error" role="alert">
           <p>{loadError}</p>
