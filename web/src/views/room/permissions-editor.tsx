@@ -62,7 +62,7 @@ export function PermissionsEditor(props: { roomId: string }) {
         <fieldset key={role} class="choice-group" data-role={role}>
           <legend>{ROLE_NAMES[role]}</legend>
           {role === 'guest' && <p class="muted">{GUEST_NOTE}</p>}
-          <label class="check">
+          <label class="check permission-defaults">
             <input type="checkbox" checked={draft[role] === null} onChange={(event) => setDraft({ ...draft, [role]: event.currentTarget.checked ? null : [...data.defaults[role]] })} /> Use the server’s
             defaults
           </label>
