@@ -96,9 +96,9 @@ export interface ReadyWait {
 
 /**
  * What is playing, as every member sees it, guests included (docs/2026-11-26-guests-watch.md):
- * enough to show and play it. Its upstream address and headers are not here: a player asks for
- * them (or a proxy link) with `playlist.playable`, and the rest of the list needs
- * `view_media_resources`.
+ * enough to show and play it. Its upstream address and headers are not here: a player gets its
+ * sources from the play endpoint (which asks the room's `playlist.playable`), and the rest of the
+ * list needs `view_media_resources`.
  */
 export type NowPlaying = Pick<MediaItem, 'id' | 'title' | 'provider' | 'live' | 'subtitles'> & {
   /**
