@@ -28,7 +28,11 @@ export const GUEST_PERMISSION_CEILING: readonly Permission[] = Object.freeze([
   'use_webrtc',
 ] as const);
 
-export const BUILTIN_GUEST_PERMISSIONS: readonly Permission[] = Object.freeze([]);
+/**
+ * A guest sees who is there and reads the chat (issue 26, docs/2026-11-26-guests-watch.md; the
+ * spec's table said `[]`). What is playing needs no permission: every member sees it.
+ */
+export const BUILTIN_GUEST_PERMISSIONS: readonly Permission[] = Object.freeze(['view_member_list', 'view_chat_history'] as const);
 
 const CEILING: ReadonlySet<Permission> = new Set(GUEST_PERMISSION_CEILING);
 

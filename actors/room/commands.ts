@@ -131,6 +131,8 @@ const SCHEMAS = {
   'playlist.remove': command('playlist.remove', { mediaId }),
   'playlist.clear': command('playlist.clear', {}),
   'playlist.setCurrent': command('playlist.setCurrent', { mediaId, ...playbackGuards }),
+  /** May the caller play this item (the current one, or any with view_media_resources)? Answers the item. */
+  'playlist.playable': command('playlist.playable', { mediaId }),
   'playlist.edit': command('playlist.edit', {
     mediaId,
     title: mediaFields.title.optional(),

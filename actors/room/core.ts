@@ -29,6 +29,7 @@ import type {
   MemberRoomView,
   MemberView,
   MyStanding,
+  NowPlaying,
   PlaybackState,
   PlaybackView,
   ReadyWait,
@@ -385,7 +386,21 @@ export class RoomCore {
     return {
       ...this.playback,
       waitingForReady: this.readyWait ? { userIds: this.notReadyUsers(), deadline: this.readyWait.deadline } : null,
+      item: this.nowPlaying(this.playback.mediaId),
     };
+  }
+
+  /** What every member may know of the item `mediaId` names (docs/2026-11-26-guests-watch.md). */
+  nowPlaying(mediaId: string | null): NowPlaying | null {
+    const item = mediaId === null ? undefined : this.playlist.find((e) => e.item.id === mediaId)?.item;
+    if (!item) return null;
+    const onAir = item.provider === 'live' ? { onAir: this.live.online().includes(item.id) } : {};
+    return { id: item.id, title: item.title, provider: item.provider, live: item.live, subtitles: item.subtitles, ...onAir };
+  }
+
+  /** The live items on air that a member without view_media_resources may know of: the current one. */
+  private currentOnAir(): string[] {
+    return this.live.online().filter((id) => id === this.playback.mediaId);
   }
 
   items(): MediaItem[] {
@@ -414,7 +429,7 @@ export class RoomCore {
       me: this.standing(access),
       ...(can('view_member_list') ? { members: byStatus('active') } : {}),
       ...(can('manage_members') ? this.managedMembers() : {}),
-      ...(can('view_media_resources') ? { playlist: this.items(), liveOnline: this.live.online() } : {}),
+      ...(can('view_media_resources') ? { playlist: this.items(), liveOnline: this.live.online() } : { liveOnline: this.currentOnAir() }),
       playback: this.playbackView(),
       ...(can('use_webrtc') ? { voice: this.voice.participants() } : {}),
       seq,
@@ -502,7 +517,11 @@ export class RoomCore {
       // The current media is playlist state and must survive a crash; past the reserved block
       // a version must be reserved before anyone sees it. Anything else is saved lazily.
       mustWrite: mediaChanged || next.version > this.versionReserved,
-      view: { ...next, waitingForReady: readyWait ? { userIds: this.notReadyUsers(next.mediaId, stragglers), deadline: readyWait.deadline } : null },
+      view: {
+        ...next,
+        waitingForReady: readyWait ? { userIds: this.notReadyUsers(next.mediaId, stragglers), deadline: readyWait.deadline } : null,
+        item: this.nowPlaying(next.mediaId),
+      },
     };
   }
 

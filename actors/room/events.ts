@@ -88,5 +88,6 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   'voice.muted': 'use_webrtc',
   // Further narrowed to its addressee by the gateways.
   'voice.signal': 'use_webrtc',
+  // The current item's reaches every member (gateways/rooms/member-lens.ts).
   live: 'view_media_resources',
 });

@@ -102,9 +102,25 @@ export interface ReadyWait {
   deadline: number;
 }
 
+/**
+ * What is playing, as every member sees it, guests included (docs/2026-11-26-guests-watch.md):
+ * enough to show and play it. Its upstream address and headers are not here: a player gets its
+ * sources from the play endpoint (which asks the room's `playlist.playable`), and the rest of the
+ * list needs `view_media_resources`.
+ */
+export type NowPlaying = Pick<MediaItem, 'id' | 'title' | 'provider' | 'live' | 'subtitles'> & {
+  /**
+   * Only for an item of the `live` provider: on air when this was sent. Later changes come as
+   * `live` events, which reach every member for the current item.
+   */
+  onAir?: boolean;
+};
+
 export interface PlaybackView extends PlaybackState {
   /** Set while play is held back for members who are still loading. */
   waitingForReady: ReadyWait | null;
+  /** The item `mediaId` names; null when nothing is selected. */
+  item: NowPlaying | null;
 }
 
 export interface RoomInfo {
@@ -183,7 +199,10 @@ export interface MemberRoomView {
   bannedCount?: number;
   /** With `view_media_resources`. */
   playlist?: MediaItem[];
-  /** With view_media_resources: ids of the live items on air now (an RTMP publish is running). */
+  /**
+   * Ids of the live items on air now (an RTMP publish is running): all of them with
+   * view_media_resources, else at most the current item.
+   */
   liveOnline?: string[];
   playback: PlaybackView;
   /** With `use_webrtc`: who is in the room's voice call now, in join order. */

@@ -40,6 +40,8 @@ export interface RoomResults {
   'playlist.clear': { removed: number };
   'playlist.setCurrent': { playback: PlaybackView };
   'playlist.edit': { item: MediaItem };
+  /** `current`: the item is the one playing now (the only one a member without view_media_resources may play). */
+  'playlist.playable': { item: MediaItem; current: boolean };
 
   'playback.play': { playback: PlaybackView };
   'playback.pause': { playback: PlaybackView };

@@ -12,6 +12,7 @@ import { ROOM_ACTOR_TYPE, RoomCore, TIMER_KIND, type RoomActorDeps, type Turn } 
 import * as chat from './handlers/chat.js';
 import * as live from './handlers/live.js';
 import * as members from './handlers/members.js';
+import * as playable from './handlers/playable.js';
 import * as playback from './handlers/playback.js';
 import * as playlist from './handlers/playlist.js';
 import * as room from './handlers/room.js';
@@ -56,6 +57,7 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'playlist.clear': playlist.clearMedia,
   'playlist.setCurrent': playlist.setCurrentMedia,
   'playlist.edit': playlist.editMedia,
+  'playlist.playable': playable.playableMedia,
 
   'playback.play': playback.play,
   'playback.pause': playback.pause,

@@ -15,6 +15,7 @@ import type { MemberLeftReason__Output } from './gen/svc/v1/MemberLeftReason.js'
 import type { MemberRoomView__Output } from './gen/svc/v1/MemberRoomView.js';
 import type { MemberStatus__Output } from './gen/svc/v1/MemberStatus.js';
 import type { MyStanding__Output } from './gen/svc/v1/MyStanding.js';
+import type { NowPlaying__Output } from './gen/svc/v1/NowPlaying.js';
 import type { PermissionOverrides__Output } from './gen/svc/v1/PermissionOverrides.js';
 import type { Playback__Output } from './gen/svc/v1/Playback.js';
 import type { PlaybackCause__Output } from './gen/svc/v1/PlaybackCause.js';
@@ -26,6 +27,7 @@ import type { RoomRole__Output } from './gen/svc/v1/RoomRole.js';
 import type { RoomStatus__Output } from './gen/svc/v1/RoomStatus.js';
 import type { RoomView__Output } from './gen/svc/v1/RoomView.js';
 import type { RoomVisibility__Output } from './gen/svc/v1/RoomVisibility.js';
+import type { Subtitle__Output } from './gen/svc/v1/Subtitle.js';
 
 export const VISIBILITY = { public: 'ROOM_VISIBILITY_PUBLIC', hidden: 'ROOM_VISIBILITY_HIDDEN' } as const satisfies Record<model.RoomVisibility, RoomVisibility__Output>;
 export const ROOM_STATUS = {
@@ -127,6 +129,8 @@ export function member(view: model.MemberView): Member__Output {
   };
 }
 
+const subtitle = (s: model.Subtitle): Subtitle__Output => ({ name: s.name, url: s.url, ...(s.language !== undefined ? { language: s.language } : {}) });
+
 export function mediaItem(item: model.MediaItem): MediaItem__Output {
   return {
     id: item.id,
@@ -134,7 +138,7 @@ export function mediaItem(item: model.MediaItem): MediaItem__Output {
     url: item.url,
     provider: item.provider,
     headers: Object.entries(item.headers).map(([name, value]) => ({ name, value })),
-    subtitles: item.subtitles.map((subtitle) => ({ name: subtitle.name, url: subtitle.url, ...(subtitle.language !== undefined ? { language: subtitle.language } : {}) })),
+    subtitles: item.subtitles.map(subtitle),
     live: item.live,
     proxy: item.proxy,
     seekable: SEEKABLE[item.seekable],
@@ -152,6 +156,18 @@ export function playback(state: model.PlaybackView): Playback__Output {
     updatedAt: state.updatedAt,
     version: state.version,
     waitingForReady: state.waitingForReady ? { userIds: [...state.waitingForReady.userIds], deadline: state.waitingForReady.deadline } : null,
+    item: state.item ? nowPlaying(state.item) : null,
+  };
+}
+
+function nowPlaying(item: model.NowPlaying): NowPlaying__Output {
+  return {
+    id: item.id,
+    title: item.title,
+    provider: item.provider,
+    live: item.live,
+    subtitles: item.subtitles.map(subtitle),
+    ...(item.onAir !== undefined ? { onAir: item.onAir } : {}),
   };
 }
 

@@ -19,6 +19,8 @@ export class MemberLens {
   private role: RoomRole | null;
   private ownerId: string;
   private overrides: PermissionOverrides;
+  /** What is playing (from `playback`): its live status reaches every member. */
+  private currentMediaId: string | null;
 
   constructor(
     readonly userId: string,
@@ -28,6 +30,7 @@ export class MemberLens {
     this.role = snapshot.me.role;
     this.ownerId = snapshot.room.ownerId;
     this.overrides = snapshot.room.permissionOverrides;
+    this.currentMediaId = snapshot.playback.mediaId;
   }
 
   /** Takes a fresh snapshot's word over whatever was followed from events. */
@@ -35,6 +38,7 @@ export class MemberLens {
     this.role = snapshot.me.role;
     this.ownerId = snapshot.room.ownerId;
     this.overrides = snapshot.room.permissionOverrides;
+    this.currentMediaId = snapshot.playback.mediaId;
   }
 
   permissions(): ReadonlySet<Permission> {
@@ -58,6 +62,8 @@ export class MemberLens {
     // candidates carry network addresses.
     if (event.type === 'voice.signal') return event.to === this.userId && this.permissions().has('use_webrtc');
     if (isAbout(event, this.userId)) return true;
+    // Whether what is playing is on air is part of watching it (docs/2026-11-26-guests-watch.md).
+    if (event.type === 'live' && event.mediaId === this.currentMediaId) return true;
     const needed = EVENT_PERMISSION[event.type];
     return needed === null || this.permissions().has(needed);
   }
@@ -71,6 +77,8 @@ export class MemberLens {
     if (event.type === 'room.updated') {
       this.ownerId = event.room.ownerId;
       this.overrides = event.room.permissionOverrides;
+    } else if (event.type === 'playback') {
+      this.currentMediaId = event.playback.mediaId;
     } else if ((event.type === 'member.updated' || event.type === 'member.joined') && event.member.userId === this.userId) {
       this.role = event.member.status === 'active' ? event.member.role : null;
     }

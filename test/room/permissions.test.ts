@@ -149,6 +149,15 @@ const RULES: Rule[] = [
   { permission: 'use_webrtc', what: 'webrtc.join', run: (s) => s.room.send(s.member, { kind: 'webrtc.join' }) },
   { permission: 'edit_room_settings', what: 'room.update', run: (s) => s.room.send(s.member, { kind: 'room.update', name: 'Ours now' }) },
   {
+    permission: 'view_media_resources',
+    what: 'playlist.playable of an item that is not playing',
+    setup: async (s) => {
+      await playing(s);
+      await push(s, 'B');
+    },
+    run: (s) => s.room.send(s.member, { kind: 'playlist.playable', mediaId: id(s, 1) }),
+  },
+  {
     permission: 'publish_livestream',
     what: 'live.authorize',
     setup: async (s) => {
@@ -249,9 +258,13 @@ test.serial('the guest ceiling caps guests on the runtime defaults', async (t) =
   const room = await bed.createRoom(owner);
   await room.send(owner, { kind: 'playlist.push', ...media('A') });
   await addMember(room, visitor);
-  const none = await room.send(visitor, { kind: 'room.get' });
-  t.deepEqual(none.me.permissions, [], 'guests get nothing by default');
-  await rejects(t, room.send(visitor, { kind: 'chat.history' }), 'forbidden');
+  const defaults = await room.send(visitor, { kind: 'room.get' });
+  t.deepEqual(defaults.me.permissions, ['view_chat_history', 'view_member_list'], 'by default guests read the chat and see who is there');
+  await bed.withSettings('permissions', { guestDefaultPermissions: [] }, async () => {
+    const none = await room.send(visitor, { kind: 'room.get' });
+    t.deepEqual(none.me.permissions, [], 'an operator can take that away');
+    await rejects(t, room.send(visitor, { kind: 'chat.history' }), 'forbidden');
+  });
 
   await bed.withSettings('permissions', { guestDefaultPermissions: [...GUEST_PERMISSION_CEILING] }, async () => {
     const view = await room.send(visitor, { kind: 'room.get' });

@@ -53,7 +53,7 @@ test('built-in role sets', (t) => {
     'view_member_list',
   ]);
   t.deepEqual([...GUEST_PERMISSION_CEILING].sort(), ['use_webrtc', 'view_chat_history', 'view_member_list']);
-  t.deepEqual([...BUILTIN_GUEST_PERMISSIONS], []);
+  t.deepEqual([...BUILTIN_GUEST_PERMISSIONS], ['view_member_list', 'view_chat_history']);
   t.true(Object.isFrozen(BUILTIN_MEMBER_PERMISSIONS) && Object.isFrozen(GUEST_PERMISSION_CEILING));
 });
 

@@ -25,7 +25,7 @@ const SPEC: ReadonlyArray<readonly [string, SettingType, unknown]> = [
     'json',
     ['send_chat', 'view_chat_history', 'view_member_list', 'view_media_resources', 'create_media_resource', 'control_playback', 'use_webrtc'],
   ],
-  ['permissions.guestDefaultPermissions', 'json', []],
+  ['permissions.guestDefaultPermissions', 'json', ['view_member_list', 'view_chat_history']],
   ['room.disableCreateRoom', 'bool', false],
   ['room.createRoomNeedReview', 'bool', false],
   ['room.passwordPolicy', 'enum', 'optional'],

@@ -19,7 +19,7 @@ function view(): MemberRoomView {
     pendingMembers: [],
     bannedMembers: [],
     playlist: [item('a'), item('b'), item('c')],
-    playback: { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: 1, version: 0, waitingForReady: null },
+    playback: { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: 1, version: 0, waitingForReady: null, item: null },
     seq: 1,
   };
 }

@@ -55,7 +55,7 @@ export const getPlayInfo = defineEndpoint({
   method: 'get',
   path: '/api/rooms/{roomId}/playlist/{mediaId}/play',
   operationId: 'getPlayInfo',
-  summary: 'How the caller plays one playlist item: source URLs (signed when proxied), subtitles (view_media_resources)',
+  summary: 'How the caller plays one playlist item: source URLs (signed when proxied), subtitles (the current item: every member; any other: view_media_resources)',
   tags: ['playlist'],
   access: 'user_or_guest',
   params: z.strictObject({ roomId, mediaId }),

@@ -86,6 +86,20 @@ export const MediaItem = z
   })
   .meta({ id: 'MediaItem' });
 
+export const NowPlaying = z
+  .strictObject({
+    id: z.string(),
+    title: z.string(),
+    provider: z.string(),
+    live: z.boolean(),
+    subtitles: z.array(Subtitle),
+    onAir: z.boolean().optional().meta({ description: 'Only for an item of the live provider: on air when this was sent' }),
+  })
+  .meta({
+    id: 'NowPlaying',
+    description: 'What is playing, as every member sees it (guests included); GET .../playlist/{mediaId}/play answers how to play it',
+  });
+
 export const PlaybackView = z
   .strictObject({
     mediaId: z.string().nullable(),
@@ -95,6 +109,7 @@ export const PlaybackView = z
     updatedAt: ms('When position was true'),
     version: z.number().int().meta({ description: 'Bumped by every change; send as expectVersion to refuse acting on a stale view' }),
     waitingForReady: z.strictObject({ userIds: z.array(z.string()), deadline: ms('Plays anyway at') }).nullable(),
+    item: NowPlaying.nullable().meta({ description: 'The item mediaId names; null when nothing is selected' }),
   })
   .meta({ id: 'PlaybackView' });
 
@@ -138,7 +153,10 @@ export const MemberRoomView = z
     bannedMembers: z.array(MemberView).optional().meta({ description: 'With manage_members: the first page of bans by user id (GET /bans pages through all)' }),
     bannedCount: z.number().int().optional().meta({ description: 'With manage_members: every ban of the room' }),
     playlist: z.array(MediaItem).optional().meta({ description: 'With view_media_resources' }),
-    liveOnline: z.array(z.string()).optional().meta({ description: 'With view_media_resources: ids of the live items on air now' }),
+    liveOnline: z
+      .array(z.string())
+      .optional()
+      .meta({ description: 'Ids of the live items on air now: all of them with view_media_resources, else at most the current item' }),
     voice: z.array(VoiceParticipant).optional().meta({ description: "With use_webrtc: who is in the room's voice call, in join order" }),
     playback: PlaybackView,
     seq: z.number().int().meta({ description: 'The last room event this view reflects; realtime events after it continue it' }),

@@ -98,7 +98,9 @@ export function mediaLiveRoutes(live: LiveDeps, settings: RuntimeSettings, acces
 /**
  * An FLV response lasts as long as the stream: it is cut (the connection closed mid-body, so
  * the player sees the stream end) when the holder's session ends or the holder leaves the
- * room. After a NATS reconnect the membership is asked again, as the event may have been lost.
+ * room, or when another item becomes current and the holder may play only what is playing
+ * (docs/2026-11-26-guests-watch.md). After a NATS reconnect the membership is asked again, as
+ * the event may have been lost.
  */
 function cutWhenEnded(ctx: HttpContext, access: LiveAccess, holder: Caller, grant: MediaGrant): void {
   const cut = (): void => {
@@ -106,19 +108,21 @@ function cutWhenEnded(ctx: HttpContext, access: LiveAccess, holder: Caller, gran
   };
   const release = access.connections.hold(holder, cut);
   const topic = access.feeds.topic(grant.roomId);
+  const askAgain = (): void => {
+    access.members.forget(grant.roomId, grant.userId);
+    access.members.item(grant.roomId, grant.userId, grant.mediaId).catch((err: unknown) => {
+      // Only the room's refusal ends it; a room that cannot answer now is asked again next time.
+      if (err instanceof AppError && (err.code === 'forbidden' || err.code === 'not_found')) cut();
+    });
+  };
   const listener: TopicListener = {
     event: ({ event }) => {
+      if (event.type === 'playback' && event.playback.mediaId !== grant.mediaId) return askAgain();
       if (endsMembership(event, grant.userId) === undefined) return;
       access.members.forget(grant.roomId, grant.userId);
       cut();
     },
-    reset: () => {
-      access.members.forget(grant.roomId, grant.userId);
-      access.members.item(grant.roomId, grant.userId, grant.mediaId).catch((err: unknown) => {
-        // Only the room's refusal ends it; a room that cannot answer now is asked again next reset.
-        if (err instanceof AppError && (err.code === 'forbidden' || err.code === 'not_found')) cut();
-      });
-    },
+    reset: askAgain,
   };
   topic.add(listener);
   ctx.res.once('close', () => {

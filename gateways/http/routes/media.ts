@@ -1,15 +1,14 @@
 import type { MediaServices } from '../../../media/media-services.js';
 import { playInfoFor } from '../../../media/play-info.js';
 import { subjectOf } from '../../../accounts/model.js';
-import { AppError } from '../../../errors/app-error.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import * as api from '../api/media.js';
 import type { EndpointRouter } from '../endpoint-router.js';
-import { memberView, requirePart } from './room-calls.js';
 
 /**
  * The media endpoints of `api/media.ts`. The play endpoint asks the room (as the caller) for
- * the item, so membership and `view_media_resources` are the room's to decide, then builds the
+ * the item (`playlist.playable`), so membership and who may play what are the room's to decide:
+ * the current item for every member, the others with `view_media_resources`. Then it builds the
  * sources from the item's provider (media/play-info.ts).
  */
 export function mountMediaRoutes(router: EndpointRouter, deps: GatewayDeps, media: MediaServices): void {
@@ -24,10 +23,8 @@ export function mountMediaRoutes(router: EndpointRouter, deps: GatewayDeps, medi
       return Promise.resolve();
     })
     .mount(api.getPlayInfo, async (ctx, { caller, params }) => {
-      const { result } = await deps.rooms.send(params.roomId, { kind: 'room.get' }, caller);
-      const items = requirePart(memberView(result).playlist, 'view_media_resources');
-      const item = items.find((candidate) => candidate.id === params.mediaId);
-      if (!item) throw new AppError('not_found', `media ${params.mediaId} is not in this room's playlist`);
+      const { result } = await deps.rooms.send(params.roomId, { kind: 'playlist.playable', mediaId: params.mediaId }, caller);
+      const item = result.item;
       const provider = media.providers.require(item.provider);
       const info = await playInfoFor(
         { grants: media.grants, resolutions: media.resolutions, settings: deps.settings, grantTtlMs: media.grantTtlMs },

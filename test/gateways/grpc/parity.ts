@@ -54,8 +54,13 @@ export function mediaMessage(item: MediaItem): Record<string, unknown> {
 }
 
 export function playbackMessage(playback: PlaybackView): Record<string, unknown> {
-  const { mediaId, waitingForReady, ...rest } = playback;
-  return { ...rest, ...(mediaId !== null ? { mediaId } : {}), waitingForReady: waitingForReady ? { ...waitingForReady } : null };
+  const { mediaId, waitingForReady, item, ...rest } = playback;
+  return {
+    ...rest,
+    ...(mediaId !== null ? { mediaId } : {}),
+    waitingForReady: waitingForReady ? { ...waitingForReady } : null,
+    item: item ? { ...item, subtitles: item.subtitles.map((subtitle) => ({ ...subtitle })) } : null,
+  };
 }
 
 export function chatMessageMessage(message: ChatMessage): Record<string, unknown> {

@@ -43,8 +43,14 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
         bannedMembers: without(view.bannedMembers, event.userId),
         ...(view.bannedCount === undefined ? {} : { bannedCount: Math.max(0, view.bannedCount - 1) }),
       };
-    case 'playback':
-      return { ...view, playback: event.playback };
+    case 'playback': {
+      // A live item becoming current says whether it is on air: a member who may see only the
+      // current item had no `live` events about it before (docs/2026-11-26-guests-watch.md).
+      const item = event.playback.item;
+      if (item?.onAir === undefined) return { ...view, playback: event.playback };
+      const others = (view.liveOnline ?? []).filter((id) => id !== item.id);
+      return { ...view, playback: event.playback, liveOnline: item.onAir ? [...others, item.id] : others };
+    }
     case 'playlist': {
       const playlist = view.playlist;
       if (!playlist) return view;

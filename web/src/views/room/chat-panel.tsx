@@ -88,7 +88,7 @@ export function ChatPanel(props: { session: RoomSession }) {
           </button>
         </form>
       ) : (
-        <p class="muted">You cannot send messages in this room.</p>
+        <p class="muted">{session.view.value?.me.role === 'guest' ? 'Guests read the chat; sign in to write in it.' : 'You cannot send messages in this room.'}</p>
       )}
     </section>
   );

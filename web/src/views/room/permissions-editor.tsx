@@ -1,8 +1,13 @@
 /**
  * Per-role permission overrides of one room: for each role, either the server's defaults or
- * a custom set (a checkbox per permission). Saving replaces the overrides of the roles shown.
+ * a custom set (a checkbox per permission, in plain words). The boxes always show what the
+ * role holds: the server's defaults while the room follows them (ticking a box makes the
+ * room's own set from there). Guests are offered only what the guest ceiling allows
+ * (permissions/defaults.ts), since the room refuses anything else for them. Saving replaces
+ * the overrides of the roles shown.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { GUEST_PERMISSION_CEILING } from '../../../../permissions/defaults.js';
 import { PERMISSIONS, isAdministration, type Permission } from '../../../../permissions/names.js';
 import { api, call } from '../../api/client.js';
 import type { Schemas } from '../../api/types.js';
@@ -10,11 +15,18 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { SubmitButton } from '../../ui/field.js';
 import { useLoad } from '../../ui/use-load.js';
 import { useAction } from '../../ui/use-action.js';
+import { PERMISSION_WORDS } from './permission-labels.js';
 
 type Role = 'admin' | 'member' | 'guest';
 const ROLES: Role[] = ['admin', 'member', 'guest'];
 type Draft = Record<Role, Permission[] | null>;
-const label = (permission: string) => permission.replaceAll('_', ' ');
+const ROLE_NAMES: Record<Role, string> = { admin: 'Admins', member: 'Members', guest: 'Guests' };
+/** What each role can be given: guests no more than the ceiling. */
+const OFFERED: Record<Role, readonly Permission[]> = { admin: PERMISSIONS, member: PERMISSIONS, guest: GUEST_PERMISSION_CEILING };
+const lower = (text: string) => text[0]!.toLowerCase() + text.slice(1);
+const GUEST_NOTE = `Everyone in the room can watch what is playing. Guests can at most ${GUEST_PERMISSION_CEILING.map((p) => lower(PERMISSION_WORDS[p].label))
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' and $1')}.`;
 
 export function PermissionsEditor(props: { roomId: string }) {
   const loaded = useLoad(() => call(api.GET('/api/rooms/{roomId}/permissions', { params: { path: { roomId: props.roomId } } })), [props.roomId]);
@@ -29,7 +41,7 @@ export function PermissionsEditor(props: { roomId: string }) {
   if (!data || !draft) return loaded.error ? <ErrorNotice error={loaded.error} /> : <p class="muted">Loading permissions…</p>;
   const effective = (role: Role) => draft[role] ?? data.defaults[role];
   const toggle = (role: Role, permission: Permission, on: boolean) => {
-    const current = effective(role);
+    const current = effective(role).filter((entry) => OFFERED[role].includes(entry));
     setDraft({ ...draft, [role]: on ? [...current, permission] : current.filter((entry) => entry !== permission) });
   };
   const submit = async (event: Event) => {
@@ -47,27 +59,31 @@ export function PermissionsEditor(props: { roomId: string }) {
       <h3 id="permissions-heading">Permissions by role</h3>
       <ErrorNotice error={action.error} />
       {ROLES.map((role) => (
-        <fieldset key={role} class="choice-group">
-          <legend>{role[0]!.toUpperCase() + role.slice(1)}s</legend>
-          <label class="check">
-            <input type="checkbox" checked={draft[role] === null} onChange={(event) => setDraft({ ...draft, [role]: event.currentTarget.checked ? null : [...data.defaults[role]] })} /> Use the server’s defaults
+        <fieldset key={role} class="choice-group" data-role={role}>
+          <legend>{ROLE_NAMES[role]}</legend>
+          {role === 'guest' && <p class="muted">{GUEST_NOTE}</p>}
+          <label class="check permission-defaults">
+            <input type="checkbox" checked={draft[role] === null} onChange={(event) => setDraft({ ...draft, [role]: event.currentTarget.checked ? null : [...data.defaults[role]] })} /> Use the server’s
+            defaults
           </label>
-          {draft[role] !== null && (
-            <div class="permission-grid">
-              {PERMISSIONS.map((permission) => (
-                <label key={permission} class="check">
-                  <input
-                    type="checkbox"
-                    checked={effective(role).includes(permission)}
-                    // Administration stays with the admin role: the room refuses it for members and guests.
-                    disabled={role !== 'admin' && isAdministration(permission)}
-                    onChange={(event) => toggle(role, permission, event.currentTarget.checked)}
-                  />{' '}
-                  {label(permission)}
-                </label>
-              ))}
-            </div>
-          )}
+          <div class="permission-grid">
+            {OFFERED[role].map((permission) => (
+              <label key={permission} class="check permission-choice">
+                <input
+                  type="checkbox"
+                  name={`${role}.${permission}`}
+                  checked={effective(role).includes(permission)}
+                  // Administration stays with the admin role: the room refuses it for members and guests.
+                  disabled={role !== 'admin' && isAdministration(permission)}
+                  onChange={(event) => toggle(role, permission, event.currentTarget.checked)}
+                />{' '}
+                <span>
+                  {PERMISSION_WORDS[permission].label}
+                  <span class="permission-description muted">{PERMISSION_WORDS[permission].description}</span>
+                </span>
+              </label>
+            ))}
+          </div>
         </fieldset>
       ))}
       <SubmitButton busy={action.busy}>Save permissions</SubmitButton>

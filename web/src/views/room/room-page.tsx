@@ -13,7 +13,7 @@ import { Page } from '../../ui/page.js';
 import { useLoad } from '../../ui/use-load.js';
 import { SignInPrompt } from '../rooms/sign-in-prompt.js';
 import { MemberRoom } from './member-room.js';
-import { VisitorView } from './visitor-view.js';
+import { VisitorView, joinOnArrival } from './visitor-view.js';
 import './room.css';
 
 export function RoomPage() {
@@ -24,7 +24,11 @@ export function RoomPage() {
   if (!who)
     return (
       <Page title="Room">
-        <SignInPrompt next={`/rooms/${encodeURIComponent(roomId)}`} why="Sign in, or continue as a guest, to see this room and join it." />
+        <SignInPrompt
+          next={`/rooms/${encodeURIComponent(roomId)}`}
+          why="Sign in, or continue as a guest, to see this room and join it."
+          onGuest={() => joinOnArrival.add(roomId)}
+        />
       </Page>
     );
   return <RoomFor key={`${roomId}:${who}`} roomId={roomId} />;

@@ -16,12 +16,13 @@ const LABELS: Record<Tab, string> = { playlist: 'Playlist', chat: 'Chat', member
 export function RoomTabs(props: { session: RoomSession }) {
   const { session } = props;
   const view = session.view.value;
-  const tabs: Tab[] = ['playlist', 'chat', 'members'];
+  // Without view_media_resources (guests) there is no list to show: chat comes first.
+  const tabs: Tab[] = session.can('view_media_resources') ? ['playlist', 'chat', 'members'] : ['chat', 'members'];
   if (session.can('use_webrtc')) tabs.push('voice');
   if (session.can('edit_room_settings') || view?.me.isOwner) tabs.push('settings');
   const [selected, setSelected] = useState<Tab>('playlist');
   const refs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
-  const active = tabs.includes(selected) ? selected : 'playlist';
+  const active = tabs.includes(selected) ? selected : tabs[0]!;
 
   const onKey = (event: KeyboardEvent) => {
     const index = tabs.indexOf(active);

@@ -2,7 +2,7 @@
  * A room seen from outside: its preview, and joining (with the password when it has one), or
  * why one cannot: a join request waiting, a ban, a room under review or rejected.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
 import { issueFor } from '../../api/errors.js';
 import type { Schemas } from '../../api/types.js';
@@ -11,14 +11,21 @@ import { Field, SubmitButton } from '../../ui/field.js';
 import { Page } from '../../ui/page.js';
 import { ShareLink } from './share-link.js';
 
+/**
+ * Rooms whose page a person just continued on as a guest: their name was the one step, so the
+ * room is joined without a second click when it needs nothing more (no password, no approval).
+ * Consumed once, so a guest who leaves is not pulled back in.
+ */
+export const joinOnArrival = new Set<string>();
+
 export function VisitorView(props: { view: Schemas['VisitorRoomView']; onChanged: () => void }) {
   const { room, me } = props.view;
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
-  const join = async (event: Event) => {
-    event.preventDefault();
+  const join = async (event?: Event) => {
+    event?.preventDefault();
     setBusy(true);
     setError(null);
     try {
@@ -29,6 +36,10 @@ export function VisitorView(props: { view: Schemas['VisitorRoomView']; onChanged
       setBusy(false);
     }
   };
+  useEffect(() => {
+    const arriving = joinOnArrival.delete(room.id);
+    if (arriving && me.status === 'none' && room.status === 'active' && !room.hasPassword && !room.requireJoinApproval) void join();
+  }, [room.id]);
   const withdraw = async () => {
     setError(null);
     try {

@@ -13,7 +13,8 @@ export function signInHref(next: string): string {
   return `/signin?next=${encodeURIComponent(next)}`;
 }
 
-export function SignInPrompt(props: { next: string; why: string; allowGuest?: boolean }) {
+/** `onGuest`: called once a guest session is made here, before the page moves on. */
+export function SignInPrompt(props: { next: string; why: string; allowGuest?: boolean; onGuest?: () => void }) {
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -24,7 +25,9 @@ export function SignInPrompt(props: { next: string; why: string; allowGuest?: bo
     setBusy(true);
     setError(null);
     try {
-      signedIn(await call(api.POST('/api/auth/guest', { body: { displayName: name.trim() } })));
+      const answer = await call(api.POST('/api/auth/guest', { body: { displayName: name.trim() } }));
+      props.onGuest?.();
+      signedIn(answer);
     } catch (caught) {
       setError(caught);
     } finally {

@@ -4,7 +4,7 @@
  * "Click to join playback" overlay when the browser refuses to play without a gesture.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { MediaItem } from '../../../../../actors/room/model.js';
+import type { MediaItem, NowPlaying } from '../../../../../actors/room/model.js';
 import type { RoomSession } from '../../../state/room.js';
 import { Controls } from './controls.js';
 import { PlayerSync } from './player-sync.js';
@@ -27,7 +27,10 @@ export function Player(props: { room: RoomSession }) {
   const [display, setDisplay] = useState({ position: 0, duration: 0, volume: 1, muted: false });
   const view = room.view.value;
   const mediaId = view?.playback.mediaId ?? null;
-  const item: MediaItem | null = view?.playlist?.find((entry) => entry.id === mediaId) ?? null;
+  // The playlist's entry when this member may see the list (it has the source, so an edit of it
+  // reloads); else what the room says is playing, which every member may watch.
+  const entry: MediaItem | undefined = view?.playlist?.find((candidate) => candidate.id === mediaId);
+  const item: NowPlaying | null = entry ?? view?.playback.item ?? null;
 
   // The <video> element exists once the room's view has arrived: the sync starts with it.
   const opened = view !== null;
@@ -56,7 +59,7 @@ export function Player(props: { room: RoomSession }) {
   // loaded it while offline got a 404 and would otherwise never start.
   const onAir = item?.provider === 'live' && (view?.liveOnline ?? []).includes(item.id);
   // Load the current item when it changes (by id, url, provider or proxy; an edit of its title does not reload).
-  const itemKey = item ? `${item.id}|${item.url}|${item.provider}|${item.live}|${item.proxy}|${JSON.stringify(item.headers)}|${onAir}` : '';
+  const itemKey = item ? `${item.id}|${entry?.url}|${item.provider}|${item.live}|${entry?.proxy}|${JSON.stringify(entry?.headers)}|${onAir}` : '';
   useEffect(() => {
     const video = videoRef.current;
     if (!video || !sync) return;
@@ -114,7 +117,7 @@ export function Player(props: { room: RoomSession }) {
             <track key={subtitle.url} kind="subtitles" src={subtitle.url} label={subtitle.name} srcLang={subtitle.language} default={index === 0} />
           ))}
         </video>
-        {!item && <p class="player-empty">{mediaId ? 'The current item is not visible to you' : 'Nothing is playing'}</p>}
+        {!item && <p class="player-empty">Nothing is playing</p>}
         {item?.provider === 'live' && !onAir && <p class="player-empty">The livestream is offline</p>}
         {blocked && (
           <div class="player-overlay">

@@ -9,7 +9,7 @@
  * dynamically, only when an item needs them, so they stay out of the initial bundle. Signed
  * URLs expire: the sources are asked again a minute before, and swapped in at the same time.
  */
-import type { MediaItem } from '../../../../../actors/room/model.js';
+import type { NowPlaying } from '../../../../../actors/room/model.js';
 import { api, call } from '../../../api/client.js';
 import type { Schemas } from '../../../api/types.js';
 
@@ -86,7 +86,7 @@ async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: O
   throw reason;
 }
 
-export async function loadSource(video: HTMLVideoElement, item: MediaItem, roomId: string, failed: OnFailure): Promise<Detach> {
+export async function loadSource(video: HTMLVideoElement, item: Pick<NowPlaying, 'id'>, roomId: string, failed: OnFailure): Promise<Detach> {
   const info = await playInfo(roomId, item.id);
   let detach = await attachPlayable(video, info, failed);
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,0 +1,62 @@
+/**
+ * What a member without view_media_resources receives of the live status of items
+ * (docs/2026-11-26-guests-watch.md): the current item's, followed through playback events, and
+ * no other's. The lens is what every transport filters a room's events with.
+ */
+import test from 'ava';
+import type { MemberRoomView, PlaybackView, RoomEvent } from '../../../actors/room/index.js';
+import { MemberLens } from '../../../gateways/rooms/member-lens.js';
+import { BUILTIN_GUEST_PERMISSIONS } from '../../../permissions/defaults.js';
+
+const settings = { get: (() => [...BUILTIN_GUEST_PERMISSIONS]) as never };
+
+const playback = (mediaId: string | null): PlaybackView => ({
+  mediaId,
+  playing: true,
+  position: 0,
+  rate: 1,
+  updatedAt: 1,
+  version: 1,
+  waitingForReady: null,
+  item: mediaId === null ? null : { id: mediaId, title: mediaId, provider: 'live', live: true, subtitles: [] },
+});
+
+function guestSnapshot(mediaId: string | null): MemberRoomView {
+  return {
+    access: 'member',
+    room: {
+      id: 'r',
+      name: 'R',
+      ownerId: 'owner',
+      visibility: 'public',
+      status: 'active',
+      hasPassword: false,
+      requireJoinApproval: false,
+      waitForAllReady: false,
+      readyTimeoutMs: 10_000,
+      permissionOverrides: {},
+      createdAt: 1,
+      updatedAt: 1,
+    },
+    me: { userId: 'gus', status: 'active', role: 'guest', isOwner: false, permissions: ['view_chat_history', 'view_member_list'] },
+    playback: playback(mediaId),
+    seq: 1,
+  };
+}
+
+const live = (mediaId: string, online = true): RoomEvent => ({ type: 'live', mediaId, online });
+const switchTo = (mediaId: string): RoomEvent => ({ type: 'playback', playback: playback(mediaId), cause: 'playlist.setCurrent', by: 'owner' });
+
+test("a guest receives the current item's live status and no other item's, following what is current", (t) => {
+  const lens = new MemberLens('gus', guestSnapshot('a'), settings);
+  t.true(lens.admit(live('a')));
+  t.false(lens.admit(live('b')), 'another item is behind view_media_resources');
+  t.false(lens.admit({ type: 'playlist', op: 'removed', mediaId: 'b' }), 'the playlist is too');
+
+  t.true(lens.admit(switchTo('b')), 'playback reaches every member');
+  t.true(lens.admit(live('b', false)));
+  t.false(lens.admit(live('a')), 'the previous item is no longer what the guest watches');
+
+  lens.reset(guestSnapshot(null));
+  t.false(lens.admit(live('b')));
+});

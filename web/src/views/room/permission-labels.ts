@@ -1,0 +1,30 @@
+/**
+ * What each room permission lets a person do, in the words the room's settings show: a short
+ * label and one line of description. Keyed by the stable names of permissions/names.ts, so a
+ * permission added there without words here fails to compile.
+ */
+import type { Permission } from '../../../../permissions/names.js';
+
+export interface PermissionWords {
+  label: string;
+  description: string;
+}
+
+export const PERMISSION_WORDS: Readonly<Record<Permission, PermissionWords>> = {
+  send_chat: { label: 'Write in the chat', description: 'Send messages to everyone in the room.' },
+  view_chat_history: { label: 'Read the chat', description: 'See the messages sent before they came in, not only new ones.' },
+  pin_chat: { label: 'Pin messages', description: 'Pin and unpin chat messages for everyone.' },
+  delete_chat: { label: 'Delete others’ messages', description: 'Remove anyone’s chat messages (everyone can delete their own).' },
+  view_member_list: { label: 'See who is here', description: 'See the list of people in the room.' },
+  manage_members: { label: 'Manage people', description: 'Let people in, remove or ban them, and change their roles.' },
+  create_media_resource: { label: 'Add videos', description: 'Add links and livestreams to the playlist.' },
+  view_media_resources: { label: 'See the playlist', description: 'See everything queued, not only what is playing.' },
+  edit_media_resource: { label: 'Edit any video', description: 'Change the title, address and subtitles of anyone’s items.' },
+  delete_media_resource: { label: 'Remove any video', description: 'Remove anyone’s items, or clear the playlist.' },
+  reorder_media_resources: { label: 'Reorder the playlist', description: 'Change what plays next.' },
+  set_current_media: { label: 'Choose what plays', description: 'Pick the video everyone watches, and skip ahead or back.' },
+  control_playback: { label: 'Play, pause and seek', description: 'Steer playback for everyone, speed included.' },
+  use_webrtc: { label: 'Join voice', description: 'Talk and listen in the room’s voice call.' },
+  edit_room_settings: { label: 'Change the room’s settings', description: 'Rename the room, set its password and join rules, and change these permissions.' },
+  publish_livestream: { label: 'Stream live', description: 'See the stream key of live items and broadcast to them.' },
+};
