@@ -1,5 +1,5 @@
 import type { SettingChoice, SettingDefinition, SettingInput, SettingType, ValidationResult } from '../definition.js';
-import { PERMISSION_LABELS } from '../../permissions/labels.js';
+import { PERMISSION_WORDS } from '../../permissions/labels.js';
 import type { Permission } from '../../permissions/names.js';
 import { BOOLEAN_RULE, checkBoolean } from './boolean.js';
 import { parseBooleanText, parseIntegerText, parseJsonText } from './cli-text.js';
@@ -61,12 +61,12 @@ export function jsonSetting<T>(spec: Common<T> & Form & { rule: string; validate
 
 /**
  * A JSON list of permission names, edited as one checkbox per name in `choices` (for guests,
- * the ceiling), each with the words of permissions/labels.ts.
+ * the ceiling), each with the label of permissions/labels.ts.
  */
 export function permissionListSetting(
   spec: Common<Permission[]> & { choices: readonly Permission[]; rule: string; validate: Check<Permission[]>; example: string },
 ): SettingBody<Permission[]> {
-  const choices = spec.choices.map((permission) => ({ value: permission, label: PERMISSION_LABELS[permission] }));
+  const choices = spec.choices.map((permission) => ({ value: permission, label: PERMISSION_WORDS[permission].label }));
   const accepts = `Any of: ${choices.map((choice) => choice.label.toLowerCase()).join('; ')}.`;
   return jsonSetting({ ...spec, accepts, input: { kind: 'permissions', choices } });
 }

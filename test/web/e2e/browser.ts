@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { BED_PASSWORD, startGatewayBed, type BedOptions, type GatewayBed } from '../../gateways/bed.js';
 import { uniqueIp } from '../../fixtures/client-address.js';

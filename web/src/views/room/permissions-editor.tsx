@@ -15,7 +15,7 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { SubmitButton } from '../../ui/field.js';
 import { useLoad } from '../../ui/use-load.js';
 import { useAction } from '../../ui/use-action.js';
-import { PERMISSION_WORDS } from './permission-labels.js';
+import { PERMISSION_WORDS } from '../../../../permissions/labels.js';
 
 type Role = 'admin' | 'member' | 'guest';
 const ROLES: Role[] = ['admin', 'member', 'guest'];
