@@ -53,6 +53,8 @@ export interface PersonOptions {
    * `127.0.0.1`, the address `npm run dev` prints (the same service, another origin).
    */
   at?: 'localhost' | '127.0.0.1';
+  /** More headers on every request (the bed trusts 127.0.0.1 as a proxy: X-Forwarded-Host counts). */
+  headers?: Record<string, string>;
 }
 
 export interface Person {
@@ -100,13 +102,13 @@ export async function startWebBed(label: string, options: WebBedOptions = {}): P
     ...bed,
     origin,
     browser,
-    async person({ viewport = 'desktop', allowHosts = [], autoplayBlocked = false, at = 'localhost' } = {}) {
+    async person({ viewport = 'desktop', allowHosts = [], autoplayBlocked = false, at = 'localhost', headers = {} } = {}) {
       const host = autoplayBlocked && options.autoplay ? await (strictBrowser ??= launch(false)) : browser;
       const pageOrigin = `http://${at}:${port}`;
       const context = await host.newContext({
         baseURL: pageOrigin,
         viewport: VIEWPORTS[viewport],
-        extraHTTPHeaders: { 'x-forwarded-for': uniqueIp() },
+        extraHTTPHeaders: { 'x-forwarded-for': uniqueIp(), ...headers },
       });
       contexts.push(context);
       const page = await context.newPage();

@@ -129,3 +129,34 @@ test("signing in from a room's prompt comes back to the room", async (t) => {
   await other.page.waitForURL((url) => url.pathname === roomPath);
   t.deepEqual([...problems, ...other.problems], []);
 });
+
+test('a page whose address the service does not serve is told why the room cannot connect, and the page keeps trying', async (t) => {
+  // A proxy the bed trusts says the browser asked for another host: the page's origin is then
+  // neither that address nor a configured one (the bed's is localhost), as behind a proxy that
+  // rewrites Host.
+  const person = await bed.person({ at: '127.0.0.1', headers: { 'x-forwarded-host': 'watch.elsewhere.example' } });
+  const owner = await signedInPerson('localhost');
+  const name = `Refused ${randomUUID().slice(0, 6)}`;
+  await owner.person.page.goto('/rooms/new');
+  await owner.person.page.getByLabel('Room name').fill(name);
+  await owner.person.page.getByRole('button', { name: 'Create room' }).click();
+  await owner.person.page.getByRole('heading', { level: 1, name }).waitFor();
+  const roomPath = new URL(await owner.person.page.getByLabel('Join link').inputValue()).pathname;
+
+  const { username } = await bed.signUp('outsider');
+  await signInPage(person.page, username);
+  await person.page.goto(roomPath);
+  await person.page.getByRole('button', { name: 'Join room' }).click();
+  const notice = person.page.getByRole('alert').filter({ hasText: 'is not allowed to open the room’s live connection' });
+  await notice.waitFor().catch(async (error: unknown) => {
+    throw new Error(`no notice; the page shows: ${await person.page.locator('main').innerText()} ${person.problems.join('; ')}`, { cause: error });
+  });
+  t.regex(await notice.innerText(), /add http:\/\/127\.0\.0\.1:\d+ to server\.cors_allowed_origins/);
+  // Backing off: the wait grows, and the notice counts down to the next try.
+  const waiting = person.page.getByRole('alert').filter({ hasText: /Trying again in \d+ seconds? \(attempt (\d+)\)/ });
+  await waiting.waitFor();
+  const attempt = Number(/\(attempt (\d+)\)/.exec(await waiting.innerText())?.[1]);
+  await waiting.getByRole('button', { name: 'Try now' }).click();
+  await person.page.getByRole('alert').filter({ hasText: `(attempt ${attempt + 1})` }).waitFor();
+  t.pass();
+});
