@@ -7,6 +7,8 @@ import type { Mailer } from '../mail/mailer.js';
 import { EmailSignup } from './methods/email-signup.js';
 import { OAuth2Method } from './methods/oauth2/oauth2-method.js';
 import { OpaqueMethod } from './methods/opaque.js';
+import { OpaqueOnServer } from './methods/opaque-on-server.js';
+import type { Logger } from '../observability/logger.js';
 import { PasswordChange } from './methods/password-change.js';
 import { PasswordReset } from './methods/password-reset.js';
 import { PasswordMethod } from './methods/password.js';
@@ -47,6 +49,8 @@ export interface AccountsDeps {
   redisPrefix?: string;
   /** Announces revoked sessions to every gateway (NATS); without it nothing open is closed. */
   revocations?: RevocationPublisher;
+  /** Warnings that do not fail a request (a password upgrade that did not happen). */
+  logger?: Logger;
 }
 
 export class Accounts {
@@ -58,6 +62,8 @@ export class Accounts {
   readonly signIn: SignIn;
   readonly password: PasswordMethod;
   readonly opaque: OpaqueMethod;
+  /** OPAQUE with a password the server holds (direct sign-ins), in a worker thread. */
+  readonly opaqueOnServer: OpaqueOnServer;
   readonly totp: TotpMethod;
   readonly emailSignup: EmailSignup;
   readonly passwordReset: PasswordReset;
@@ -80,7 +86,8 @@ export class Accounts {
     this.registration = new Registration({ pool, box: this.box, settings, reviews: deps.reviews, reviewTtlMs: config.auth.review_ttl_hours * 3_600_000 });
     this.signIn = new SignIn({ pool, redis, sessions: this.sessions, tokens: this.tokens, prefix });
     const methodDeps = { db: pool, settings, registration: this.registration, signIn: this.signIn, guard };
-    this.password = new PasswordMethod(methodDeps);
+    this.opaqueOnServer = new OpaqueOnServer(config.security.opaque_server_setup_secret);
+    this.password = new PasswordMethod({ ...methodDeps, opaqueOnServer: this.opaqueOnServer, ...(deps.logger ? { logger: deps.logger } : {}) });
     this.opaque = new OpaqueMethod({ ...methodDeps, redis, serverSetup: config.security.opaque_server_setup_secret, prefix });
     const mailer = deps.mailer ?? { configured: false, send: () => Promise.reject(new Error('no mailer')) };
     const publicUrl = deps.publicUrl ?? '';
@@ -89,7 +96,7 @@ export class Accounts {
     this.recentSignIn = new RecentSignIn({ pool, guard });
     this.passwordChange = new PasswordChange({ pool, sessions: this.sessions, recentSignIn: this.recentSignIn, opaque: this.opaque });
     this.totp = new TotpMethod({ db: pool, box: this.box, signIn: this.signIn, limits: this.limits, issuer: config.webauthn?.rp_name ?? 'svc' });
-    this.admin = new UserAdmin({ pool, sessions: this.sessions });
+    this.admin = new UserAdmin({ pool, sessions: this.sessions, opaque: this.opaque });
     this.webauthn = new WebAuthnMethod({ ...methodDeps, redis, prefix, rp: relyingParty(config.webauthn), decoyKey: webauthnDecoyKey(config.credential_encryption_key) });
     this.oauth2 = new OAuth2Method({ pool, redis, settings, box: this.box, registration: this.registration, signIn: this.signIn, limits: this.limits, prefix });
   }

@@ -4,7 +4,8 @@ import { advisoryLockNamespaces, advisoryLocks } from '../store/advisory-locks.j
 import { withTransaction } from '../store/transaction.js';
 import { actingRole, checkRoleChange, checkStateChange, keepAnActiveRoot, type AdminActor } from './admin-policy.js';
 import { setPassword } from './credentials.js';
-import { hashPassword } from './methods/argon2.js';
+import { passwordSecret, type NewPassword } from './methods/new-password.js';
+import type { OpaqueMethod } from './methods/opaque.js';
 import { SERVICE_ROLES, type ServiceRole, type User, type UserState } from './model.js';
 import { checkPassword } from './password-policy.js';
 import type { SessionStore } from './sessions/session-store.js';
@@ -36,7 +37,7 @@ export const BAN_REVOKE_REASON = 'banned';
 export const OPERATOR_RESET_REVOKE_REASON = 'password_reset_by_operator';
 
 export class UserAdmin {
-  constructor(private readonly deps: { pool: pg.Pool; sessions: SessionStore }) {}
+  constructor(private readonly deps: { pool: pg.Pool; sessions: SessionStore; opaque: Pick<OpaqueMethod, 'registrationResponse'> }) {}
 
   list(filter: UserFilter): Promise<UserPage> {
     return searchUsers(this.deps.pool, filter);
@@ -76,23 +77,35 @@ export class UserAdmin {
   }
 
   /**
+   * The server's OPAQUE registration message for a new root's username: `svc user create-root`
+   * runs the client side itself and sends the record, so the password never leaves the CLI.
+   */
+  rootRegistrationResponse(username: string, registrationRequest: string): Promise<{ registrationResponse: string }> {
+    return this.deps.opaque.registrationResponse(parseUsername(username).key, registrationRequest);
+  }
+
+  /** The same for `svc user reset-password` of an existing account. */
+  async resetRegistrationResponse(ref: string, registrationRequest: string): Promise<{ registrationResponse: string }> {
+    const found = await findUserByRef(this.deps.pool, ref);
+    return this.deps.opaque.registrationResponse(parseUsername(found.username).key, registrationRequest);
+  }
+
+  /**
    * The operator sets a new password for the account and every session of it ends.
    *
-   * The password reaches the server in clear (the operator typed it), so it is stored as an
-   * Argon2id hash, replacing an OPAQUE record if the account had one: the server cannot make
-   * an OPAQUE record without running the client's side with the password, which would make the
-   * record no stronger than the hash. The user then signs in with the direct password transport
-   * (`POST /api/auth/password/login`) and can switch back to OPAQUE by changing the password
-   * with an OPAQUE registration record (`POST /api/me/password`). Two-factor stays as it was.
+   * `svc user reset-password` sends an OPAQUE registration record it made itself (against
+   * `resetRegistrationResponse`), so the account signs in with the web page's button and with
+   * the direct transport alike. A bare `password` (an older CLI, a script) is stored as an
+   * Argon2id hash, which the account's next direct sign-in upgrades to OPAQUE
+   * (accounts/methods/password.ts). Two-factor stays as it was.
    */
-  async resetPassword(ref: string, password: string): Promise<UserChange> {
+  async resetPassword(ref: string, input: string | NewPassword): Promise<UserChange> {
     const found = await findUserByRef(this.deps.pool, ref);
-    checkPassword(password, found.username);
-    // Hashed before the transaction: ~30 ms of CPU is not spent holding the row lock.
-    const secret = await hashPassword(password);
+    // Hashed or checked before the transaction: the work is not done holding the row lock.
+    const password = await passwordSecret(typeof input === 'string' ? { password: input } : input, found.username);
     const change = await withTransaction(this.deps.pool, async (db) => {
       const target = await lockUser(db, found.id);
-      await setPassword(db, target.id, 'argon2', secret);
+      await setPassword(db, target.id, password.kind, password.secret);
       const revokedSessions = await this.deps.sessions.revokeAll(db, target.id, OPERATOR_RESET_REVOKE_REASON);
       return { user: target, changed: true, revokedSessions };
     });
@@ -101,13 +114,14 @@ export class UserAdmin {
   }
 
   /**
-   * Bootstraps an administrator from the terminal: an active `root` with an Argon2id password.
+   * Bootstraps an administrator from the terminal: an active `root` with an OPAQUE record made
+   * by the CLI (or, from a bare `password`, an Argon2id hash upgraded at its first sign-in).
    * Refused when any root exists unless `allowAdditional`, so a script run twice, or a
    * mistyped username, does not silently add a second all-powerful account.
    */
-  async createRoot(input: { username: string; password: string }, options: { allowAdditional?: boolean } = {}): Promise<User> {
+  async createRoot(input: { username: string } & NewPassword, options: { allowAdditional?: boolean } = {}): Promise<User> {
     const username = checkNewRoot(input);
-    const secret = await hashPassword(input.password);
+    const password = await passwordSecret(input, username.name);
     return withTransaction(this.deps.pool, async (db) => {
       await lockServiceRoles(db);
       await db.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [advisoryLockNamespaces.username, username.key]);
@@ -122,7 +136,7 @@ export class UserAdmin {
       const pending = await db.query("SELECT 1 FROM registration_reviews WHERE username_key = $1 AND state = 'pending'", [username.key]);
       if ((pending.rowCount ?? 0) > 0) throw new AppError('conflict', `username "${username.name}" is taken by a signup under review`, [{ key: 'username', message: 'is taken' }]);
       const user = await insertUser(db, { username: username.name, usernameKey: username.key, displayName: username.name, role: 'root' });
-      await setPassword(db, user.id, 'argon2', secret);
+      await setPassword(db, user.id, password.kind, password.secret);
       return user;
     });
   }
@@ -149,7 +163,7 @@ export class UserAdmin {
 }
 
 /** Both fields checked at once, so one answer names every problem. */
-function checkNewRoot(input: { username: string; password: string }): Username {
+function checkNewRoot(input: { username: string } & NewPassword): Username {
   const issues: FieldIssue[] = [];
   const attempt = <T>(fn: () => T): T | undefined => {
     try {
@@ -161,8 +175,10 @@ function checkNewRoot(input: { username: string; password: string }): Username {
     }
   };
   const username = attempt(() => parseUsername(typeof input.username === 'string' ? input.username : ''));
-  if (typeof input.password !== 'string') issues.push({ key: 'password', message: 'is required' });
-  else attempt(() => checkPassword(input.password, username?.name ?? input.username));
+  if (input.registrationRecord !== undefined) {
+    if (input.password !== undefined) issues.push({ key: 'password', message: 'give password or registrationRecord, not both' });
+  } else if (typeof input.password !== 'string') issues.push({ key: 'password', message: 'is required (or registrationRecord, for OPAQUE)' });
+  else attempt(() => checkPassword(input.password!, username?.name ?? input.username));
   if (issues.length > 0 || !username) throw AppError.invalid(issues);
   return username;
 }

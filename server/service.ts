@@ -130,7 +130,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       mailer,
       publicUrl: config.server.public_url || config.webauthn.rp_origin,
       revocations: natsRevocationPublisher(connections.nats, config.nats.subject_prefix, logger),
+      logger,
     });
+    stops.push(() => accounts.opaqueOnServer.close());
 
     if (roles.includes('worker')) {
       await checkTemporalNamespace(connections, config);

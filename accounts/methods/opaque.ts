@@ -19,7 +19,11 @@ import { OneTimeStore } from '../one-time-store.js';
  * login state in Redis so `finish` may land on any gateway replica.
  *
  * A username with no OPAQUE record gets the library's fake-record response: the client
- * cannot tell it from a wrong password, and the server spends the same work.
+ * cannot tell it from a wrong password, and the server spends the same work. The one exception
+ * is an account whose password is still only an Argon2id hash (set before the CLI made OPAQUE
+ * records, or by a direct-transport signup): login/start also says `useDirectPassword`, so the
+ * page signs in once through the direct transport, which upgrades the account to OPAQUE
+ * (password.ts). Why that hint is acceptable: docs/2026-11-26-one-sign-in-button.md.
  */
 export interface OpaqueMethodDeps {
   db: Queryable;
@@ -104,22 +108,25 @@ export class OpaqueMethod {
     );
   }
 
-  async loginStart(input: { username: string; startLoginRequest: string }, client: { ip: string }): Promise<{ loginId: string; loginResponse: string }> {
+  async loginStart(input: { username: string; startLoginRequest: string }, client: { ip: string }): Promise<{ loginId: string; loginResponse: string; useDirectPassword?: true }> {
     const key = accountKey(input.username);
     await this.deps.guard.attempt(client.ip);
     // Counted as a failure until finish proves the password: a wrong password never reaches finish.
     let [, account] = await Promise.all([this.deps.guard.failedInAdvance(key, client.ip), findPasswordAccount(this.deps.db, key)]);
     let record: string | null = null;
     let review: ReviewState | undefined;
+    let legacy = false;
     if (!account) {
       review = await this.deps.registration.openOrRejectedReview({ usernameKey: key });
       const credential = review?.account.credential;
+      legacy = credential?.type === 'password' && credential.kind === 'argon2';
       if (credential?.type === 'password' && credential.kind === 'opaque') record = credential.secret;
       // No open review: it may have been approved between the two reads.
       else if (!review) account = await findPasswordAccount(this.deps.db, key);
       else review = undefined;
     }
     if (account?.password?.kind === 'opaque') record = account.password.secret;
+    if (account?.password?.kind === 'argon2') legacy = true;
     const user = account?.user;
     await opaque.ready;
     const { serverLoginState, loginResponse } = guardInput('startLoginRequest', () =>
@@ -132,7 +139,7 @@ export class OpaqueMethod {
       ...(record !== null && user ? { userId: user.id, recordDigest: digest(record) } : {}),
       ...(review ? { reviewUsernameKey: key } : {}),
     });
-    return { loginId, loginResponse };
+    return { loginId, loginResponse, ...(legacy ? { useDirectPassword: true as const } : {}) };
   }
 
   async loginFinish(input: { loginId: string; finishLoginRequest: string }, client: ClientInfo): Promise<SignInResult> {

@@ -33,6 +33,8 @@ export const routes = {
   users: '/v1/users',
   /** `POST` CreateRootRequest → UserView (201). */
   userCreateRoot: '/v1/users/create-root',
+  /** `POST` CreateRootOpaqueRequest → OpaqueRegistrationView: the server's message for the record CreateRootRequest carries. */
+  userCreateRootOpaque: '/v1/users/create-root/opaque',
   /** `GET` → UserDetailView. A user is named by id or username. */
   user: (user: string) => `/v1/users/${encodeURIComponent(user)}`,
   /** `POST` BanRequest → UserChangeView */
@@ -43,6 +45,8 @@ export const routes = {
   userRole: (user: string) => `/v1/users/${encodeURIComponent(user)}/role`,
   /** `POST` ResetPasswordRequest → UserChangeView */
   userResetPassword: (user: string) => `/v1/users/${encodeURIComponent(user)}/reset-password`,
+  /** `POST` OpaqueRegistrationRequest → OpaqueRegistrationView, for the record ResetPasswordRequest carries. */
+  userResetPasswordOpaque: (user: string) => `/v1/users/${encodeURIComponent(user)}/reset-password/opaque`,
 } as const;
 
 export type UserRole = 'root' | 'admin' | 'user';
@@ -80,12 +84,31 @@ export interface UserChangeView {
   revokedSessions: number;
 }
 
-export interface CreateRootRequest {
+/**
+ * A new password travels as an OPAQUE registration record the CLI made (the password never
+ * leaves it), or as the password itself (stored as Argon2id, upgraded at the first sign-in).
+ */
+export type NewPasswordFields = { registrationRecord: string; password?: never } | { password: string; registrationRecord?: never };
+
+/** The CLI's first OPAQUE registration message (`opaque.client.startRegistration`). */
+export interface OpaqueRegistrationRequest {
+  registrationRequest: string;
+}
+
+export interface CreateRootOpaqueRequest extends OpaqueRegistrationRequest {
   username: string;
-  password: string;
+}
+
+/** What the CLI finishes its registration with. */
+export interface OpaqueRegistrationView {
+  registrationResponse: string;
+}
+
+export type CreateRootRequest = NewPasswordFields & {
+  username: string;
   /** Required while a root exists. */
   allowAdditional?: boolean;
-}
+};
 
 /** The reason goes to the service log with the operator's name. */
 export interface BanRequest {
@@ -96,9 +119,7 @@ export interface SetRoleRequest {
   role: UserRole;
 }
 
-export interface ResetPasswordRequest {
-  password: string;
-}
+export type ResetPasswordRequest = NewPasswordFields;
 
 /** The reviewer is the caller named by the actor header, not a field of the body. */
 export interface ReviewDecisionRequest {

@@ -20,6 +20,8 @@ import { ACTOR_HEADER, routes, type UserChangeView, type UserDetailView, type Us
 import { singleParams } from './query.js';
 
 const MAX_PASSWORD_CHARS = 1024;
+/** OPAQUE messages are base64url of at most a few hundred bytes. */
+const MAX_OPAQUE_CHARS = 1024;
 
 export function mountUserRoutes(router: Router, users: UserAdmin | undefined, actorOf: (header: string) => string): void {
   const admin = (): UserAdmin => {
@@ -35,11 +37,16 @@ export function mountUserRoutes(router: Router, users: UserAdmin | undefined, ac
     ctx.body = { users: page.users.map(userView), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   });
 
+  router.post(routes.userCreateRootOpaque, async (ctx) => {
+    const body = fields(ctx.request.body, ['username', 'registrationRequest']);
+    ctx.body = await admin().rootRegistrationResponse(text(body, 'username', 128), text(body, 'registrationRequest', MAX_OPAQUE_CHARS));
+  });
+
   router.post(routes.userCreateRoot, async (ctx) => {
-    const body = fields(ctx.request.body, ['username', 'password', 'allowAdditional']);
+    const body = fields(ctx.request.body, ['username', 'password', 'registrationRecord', 'allowAdditional']);
     const allowAdditional = body.allowAdditional ?? false;
     if (typeof allowAdditional !== 'boolean') throw AppError.invalid([{ key: 'allowAdditional', message: 'must be true or false' }]);
-    const user = await admin().createRoot({ username: text(body, 'username', 128), password: text(body, 'password', MAX_PASSWORD_CHARS) }, { allowAdditional });
+    const user = await admin().createRoot({ username: text(body, 'username', 128), ...newPassword(body) }, { allowAdditional });
     audit(ctx, 'user.create-root', { user }, { allowAdditional });
     ctx.status = 201;
     ctx.body = userView(user);
@@ -71,12 +78,26 @@ export function mountUserRoutes(router: Router, users: UserAdmin | undefined, ac
     ctx.body = changeView(change);
   });
 
+  router.post('/v1/users/:user/reset-password/opaque', async (ctx) => {
+    const body = fields(ctx.request.body, ['registrationRequest']);
+    ctx.body = await admin().resetRegistrationResponse(ctx.params.user ?? '', text(body, 'registrationRequest', MAX_OPAQUE_CHARS));
+  });
+
   router.post('/v1/users/:user/reset-password', async (ctx) => {
-    const body = fields(ctx.request.body, ['password']);
-    const change = await admin().resetPassword(ctx.params.user ?? '', text(body, 'password', MAX_PASSWORD_CHARS));
+    const body = fields(ctx.request.body, ['password', 'registrationRecord']);
+    const change = await admin().resetPassword(ctx.params.user ?? '', newPassword(body));
     audit(ctx, 'user.reset-password', change, { revokedSessions: change.revokedSessions });
     ctx.body = changeView(change);
   });
+}
+
+/** A new password as the CLI sends it: an OPAQUE record it made, or (older CLIs) the password. */
+function newPassword(body: Record<string, unknown>): { password: string } | { registrationRecord: string } {
+  if (body.registrationRecord !== undefined) {
+    if (body.password !== undefined) throw AppError.invalid([{ key: 'password', message: 'give password or registrationRecord, not both' }]);
+    return { registrationRecord: text(body, 'registrationRecord', MAX_OPAQUE_CHARS) };
+  }
+  return { password: text(body, 'password', MAX_PASSWORD_CHARS) };
 }
 
 function detailView(details: UserDetails): UserDetailView {

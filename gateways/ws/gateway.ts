@@ -19,6 +19,7 @@ import { subjectOf, type Caller } from '../../accounts/model.js';
 import { callerFromToken } from '../bearer.js';
 import { AppError } from '../../errors/app-error.js';
 import { ClientAddresses } from '../../net/client-address.js';
+import { reachedAs } from '../../net/same-origin.js';
 import { isSaneRequestId, REQUEST_ID_HEADER } from '../http/request-id.js';
 import type { GatewayDeps } from '../gateway-deps.js';
 import type { FeedEvent } from '../rooms/room-feed.js';
@@ -136,7 +137,7 @@ export class RealtimeGateway {
     try {
       if (this.closing) throw new AppError('unavailable', 'this gateway is shutting down; connect again');
       const request = readUpgrade(req);
-      this.origins.check(request);
+      this.origins.check(request, reachedAs(req, this.addresses.fromTrustedProxy(req)));
       const caller = await this.authenticate(request);
       const version = request.versions.find((entry) => (PROTOCOL_VERSIONS as readonly string[]).includes(entry));
       socket.off('error', onSocketError);
@@ -149,7 +150,7 @@ export class RealtimeGateway {
       socket.off('error', onSocketError);
       const refusal = refusalOf(err);
       if (!refusal) log.error({ err }, 'room socket upgrade failed');
-      else log.debug({ status: refusal.status, reason: refusal.message }, 'room socket refused');
+      else this.logRefusal(log, req, refusal);
       this.refuse(socket, requestId, refusal ?? { status: 500, code: 'internal', message: 'internal error; quote the request id when reporting it' });
     }
   }
@@ -261,6 +262,24 @@ export class RealtimeGateway {
       return caller;
     }
     throw new UpgradeRefusal(ticketRefusal(request.roomId, 'no credentials (send the Sec-WebSocket-Protocol entry ticket.<ticket>, or Authorization: Bearer from a native client)'));
+  }
+
+  /**
+   * A refused origin is a deployment problem (a page at an address nobody listed), so it is a
+   * warning an operator sees; the rest (expired tickets, caps, left members) are what clients
+   * meet in ordinary use, at info. Both name what was asked and why it was refused.
+   */
+  private logRefusal(log: GatewayDeps['logger'], req: IncomingMessage, refusal: Refusal): void {
+    const fields = {
+      status: refusal.status,
+      code: refusal.code,
+      reason: refusal.message,
+      origin: req.headers.origin ?? null,
+      host: req.headers.host ?? null,
+      path: (req.url ?? '').slice(0, 200),
+    };
+    if (refusal.origin) log.warn(fields, 'room socket refused: origin not allowed');
+    else log.info(fields, 'room socket refused');
   }
 
   /** Writes the refusal as a plain HTTP response and closes the connection (R1). */

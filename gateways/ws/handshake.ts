@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { AppError } from '../../errors/app-error.js';
 import type { ErrorCode } from '../../errors/codes.js';
 import { checkBareOrigin } from '../../net/origin.js';
+import { isSameOrigin, type ReachedAs } from '../../net/same-origin.js';
 import { bearerToken } from '../bearer.js';
 import { RESUME_ENTRY_PREFIX, TICKET_ENTRY_PREFIX, VERSION_ENTRY } from './protocol.js';
 
@@ -24,6 +25,8 @@ export interface Refusal {
   issues?: Array<{ key: string; message: string }>;
   /** Sent as Retry-After (a refusal that passes: a cap, a restart). */
   retryAfterSeconds?: number;
+  /** Refused for its Origin: logged as a warning (a page at an address nobody allowed). */
+  origin?: true;
 }
 
 export class UpgradeRefusal extends Error {
@@ -129,10 +132,12 @@ function checkWebSocketHeaders(req: IncomingMessage): void {
 }
 
 /**
- * The origins a room socket accepts (R1): the startup CORS list plus the service's own origin
- * (`server.public_url`, else `webauthn.rp_origin`). Browsers always send `Origin` on a
- * WebSocket, so a request without one is a native client: it must then authenticate with a
- * bearer token (a ticket is for browsers, and a browser page's ticket must come with its origin).
+ * The origins a room socket accepts (R1): the page's own origin, however the browser reached
+ * the service (Origin's host and port equal to the request's Host: net/same-origin.ts), the
+ * startup CORS list, and the configured own origin (`server.public_url`, else
+ * `webauthn.rp_origin`). Browsers always send `Origin` on a WebSocket, so a request without
+ * one is a native client: it must then authenticate with a bearer token (a ticket is for
+ * browsers, and a browser page's ticket must come with its origin).
  */
 export class OriginPolicy {
   readonly allowed: ReadonlySet<string>;
@@ -151,7 +156,7 @@ export class OriginPolicy {
     this.allowed = allowed;
   }
 
-  check(request: Pick<UpgradeRequest, 'origin' | 'bearer'>): void {
+  check(request: Pick<UpgradeRequest, 'origin' | 'bearer'>, reached: ReachedAs = { host: undefined, scheme: undefined }): void {
     if (request.origin === undefined) {
       if (request.bearer !== undefined) return;
       throw new UpgradeRefusal({
@@ -160,8 +165,14 @@ export class OriginPolicy {
         message: 'no Origin header: browsers connect from an allowed origin with a ticket; native clients send Authorization: Bearer <access token>',
       });
     }
-    if (!this.allowed.has(request.origin)) {
-      throw new UpgradeRefusal({ status: 403, code: 'forbidden', message: `origin ${request.origin.slice(0, 200)} is not allowed to open room sockets` });
-    }
+    if (this.allowed.has(request.origin) || isSameOrigin(request.origin, reached)) return;
+    throw new UpgradeRefusal({
+      status: 403,
+      code: 'forbidden',
+      origin: true,
+      message:
+        `origin ${request.origin.slice(0, 200)} is not allowed to open room sockets: it is not the address this request was sent to ` +
+        `(${(reached.host ?? 'no Host header').slice(0, 200)}) and not listed in server.cors_allowed_origins`,
+    });
   }
 }

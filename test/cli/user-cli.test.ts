@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import * as opaque from '@serenity-kit/opaque';
 import test from 'ava';
 import type { UserChangeView, UserDetailView, UserListView, UserView } from '../../gateways/management/protocol.js';
 import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../harness/replica.js';
@@ -60,6 +61,17 @@ async function http(method: string, path: string, body?: unknown, token?: string
 
 const login = (username: string, password = PASSWORD) => http('POST', '/api/auth/password/login', { username, password });
 
+/** An OPAQUE sign-in, as the web page's Sign in button makes it; the status of login/finish (0: the client found the password wrong). */
+async function opaqueLogin(username: string, password = PASSWORD): Promise<{ status: number; body: Record<string, unknown> }> {
+  await opaque.ready;
+  const { clientLoginState, startLoginRequest } = opaque.client.startLogin({ password });
+  const start = await http('POST', '/api/auth/opaque/login/start', { username, startLoginRequest });
+  if (start.status !== 200) return start;
+  const finished = opaque.client.finishLogin({ clientLoginState, loginResponse: String(start.body.loginResponse), password });
+  if (!finished) return { status: 0, body: start.body };
+  return http('POST', '/api/auth/opaque/login/finish', { loginId: start.body.loginId, finishLoginRequest: finished.finishLoginRequest });
+}
+
 async function signUp(username: string): Promise<string> {
   const answer = await http('POST', '/api/auth/password/register', { username, password: PASSWORD });
   if (answer.status !== 201) throw new Error(`signup: ${answer.status} ${JSON.stringify(answer.body)}`);
@@ -82,6 +94,12 @@ test.serial('create-root reads the password from stdin and refuses a second root
   const created = await svcWithInput(`${PASSWORD}\n`, 'user', 'create-root', '--username', ROOT, '--password-stdin');
   t.is(created.code, 0, created.stderr);
   t.regex(created.stdout, /^created root rooty \([0-9a-f-]{36}\)$/m);
+  // The CLI made an OPAQUE record: the web page's Sign in button (OPAQUE) works, and so does the direct transport.
+  t.like(json<UserDetailView>(await svc('user', 'show', ROOT, '--json')), { credentials: { password: 'opaque' } });
+  const overOpaque = await opaqueLogin(ROOT);
+  t.is(overOpaque.status, 200);
+  t.is((overOpaque.body.user as { role: string }).role, 'root');
+  t.false('useDirectPassword' in (await http('POST', '/api/auth/opaque/login/start', { username: ROOT, startLoginRequest: opaque.client.startLogin({ password: PASSWORD }).startLoginRequest })).body);
   const signedIn = await login(ROOT);
   t.is(signedIn.status, 200);
   t.is((signedIn.body.user as { role: string }).role, 'root');
@@ -164,6 +182,7 @@ test.serial('reset-password from stdin: the new password works, old sessions end
   t.regex(reset.stdout, /^password of forgetful reset; 1 session\(s\) revoked$/m);
   t.is((await http('GET', '/api/me', undefined, token)).status, 401);
   t.is((await login('forgetful')).status, 401);
+  t.is((await opaqueLogin('forgetful', 'a new long passphrase')).status, 200);
   t.is((await login('forgetful', 'a new long passphrase')).status, 200);
 
   const short = await svcWithInput('short\n', 'user', 'reset-password', 'forgetful');

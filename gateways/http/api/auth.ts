@@ -42,11 +42,24 @@ export const opaqueLoginStart = defineEndpoint({
   path: '/api/auth/opaque/login/start',
   operationId: 'opaqueLoginStart',
   summary: 'OPAQUE login, first message',
-  description: 'Answers the same way for unknown usernames and real ones (a fake record), so it reveals nothing.',
+  description:
+    'Answers the same way for unknown usernames and accounts with an OPAQUE record (a fake record for the former). An account whose password is still only an Argon2id hash (set before OPAQUE records were made for it) is answered with useDirectPassword: true; the client then signs in once with POST /api/auth/password/login, which upgrades the account to OPAQUE.',
   tags: TAGS,
   access: 'public',
   body: z.strictObject({ username: fields.username, startLoginRequest: fields.opaqueMessage }),
-  responses: { 200: { description: 'Login response and the id of the server state', schema: z.object({ loginId: z.string(), loginResponse: z.string() }) } },
+  responses: {
+    200: {
+      description: 'Login response and the id of the server state',
+      schema: z.object({
+        loginId: z.string(),
+        loginResponse: z.string(),
+        useDirectPassword: z
+          .literal(true)
+          .optional()
+          .meta({ description: 'Present only for an account without an OPAQUE record yet: sign in with the direct password transport, which upgrades it.' }),
+      }),
+    },
+  },
   errors: ['rate_limited'],
 });
 
@@ -79,6 +92,7 @@ export const passwordLogin = defineEndpoint({
   path: '/api/auth/password/login',
   operationId: 'passwordLogin',
   summary: 'Direct password sign-in',
+  description: 'Checks the password against the account\'s OPAQUE record (the server runs OPAQUE itself) or its Argon2id hash; an Argon2id account is upgraded to an OPAQUE record by a successful sign-in.',
   tags: TAGS,
   access: 'public',
   body: z.strictObject({ username: fields.username, password: fields.password }),

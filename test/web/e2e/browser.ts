@@ -48,6 +48,13 @@ export interface PersonOptions {
    * policy instead (sound plays only after a click on the page).
    */
   autoplayBlocked?: boolean;
+  /**
+   * The host the page is opened at: `localhost` (default, the configured origin) or
+   * `127.0.0.1`, the address `npm run dev` prints (the same service, another origin).
+   */
+  at?: 'localhost' | '127.0.0.1';
+  /** More headers on every request (the bed trusts 127.0.0.1 as a proxy: X-Forwarded-Host counts). */
+  headers?: Record<string, string>;
 }
 
 export interface Person {
@@ -95,17 +102,18 @@ export async function startWebBed(label: string, options: WebBedOptions = {}): P
     ...bed,
     origin,
     browser,
-    async person({ viewport = 'desktop', allowHosts = [], autoplayBlocked = false } = {}) {
+    async person({ viewport = 'desktop', allowHosts = [], autoplayBlocked = false, at = 'localhost', headers = {} } = {}) {
       const host = autoplayBlocked && options.autoplay ? await (strictBrowser ??= launch(false)) : browser;
+      const pageOrigin = `http://${at}:${port}`;
       const context = await host.newContext({
-        baseURL: origin,
+        baseURL: pageOrigin,
         viewport: VIEWPORTS[viewport],
-        extraHTTPHeaders: { 'x-forwarded-for': uniqueIp() },
+        extraHTTPHeaders: { 'x-forwarded-for': uniqueIp(), ...headers },
       });
       contexts.push(context);
       const page = await context.newPage();
       const problems: string[] = [];
-      const allowed = new Set([new URL(origin).host, ...allowHosts]);
+      const allowed = new Set([new URL(pageOrigin).host, ...allowHosts]);
       page.on('console', (message) => {
         // Chromium logs every 4xx/5xx answer as "Failed to load resource"; answers the client
         // expects (a wrong password's 401) are not page errors. Tests assert what the page shows.

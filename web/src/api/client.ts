@@ -6,7 +6,7 @@
  * after a 401, by one tab at a time (refresh-across-tabs.ts).
  */
 import createClient, { type Middleware } from 'openapi-fetch';
-import { ApiError, asApiError } from './errors.js';
+import { ApiError, asApiError, retryAfterOf } from './errors.js';
 import { browserAcrossTabs } from './refresh-across-tabs.js';
 import type { paths, Schemas } from './types.js';
 
@@ -118,7 +118,7 @@ export async function call<R extends { data?: unknown; error?: unknown; response
   // 204 answers have no data; callers of those ignore the value.
   if (answer.response.ok) return answer.data as NonNullable<R['data']>;
   const body = answer.error as Partial<Schemas['Error']> | undefined;
-  if (body && typeof body.code === 'string' && typeof body.message === 'string') throw new ApiError(body as Schemas['Error']);
+  if (body && typeof body.code === 'string' && typeof body.message === 'string') throw new ApiError(body as Schemas['Error'], retryAfterOf(answer.response));
   throw new ApiError({
     requestId: answer.response.headers.get('x-request-id') ?? '',
     status: answer.response.status,

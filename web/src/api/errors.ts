@@ -7,14 +7,17 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly requestId: string;
   readonly issues: { key: string; message: string }[];
+  /** The answer's Retry-After, in seconds, when it had one (rate limits, a busy service). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(body: Schemas['Error']) {
+  constructor(body: Schemas['Error'], retryAfterSeconds?: number) {
     super(body.message);
     this.name = 'ApiError';
     this.status = body.status;
     this.code = body.code;
     this.requestId = body.requestId;
     this.issues = body.issues ?? [];
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   /** The message for one form field (`issues[].key`), if the server named it. */
@@ -46,6 +49,22 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   bad_gateway: 'The media host did not answer properly',
   internal: 'Something went wrong on our side',
 };
+
+/** A Retry-After header in seconds (the delta form; an HTTP date is converted), or undefined. */
+export function retryAfterOf(response: Response): number | undefined {
+  const header = response.headers.get('retry-after');
+  if (!header) return undefined;
+  const seconds = /^\d+$/.test(header) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
+  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
+}
+
+/** "in 42 seconds", "in 3 minutes", "in about 2 hours": when a waiting person may try again. */
+export function inWords(seconds: number): string {
+  const whole = Math.max(1, Math.round(seconds));
+  if (seconds < 90) return `in ${whole} second${whole === 1 ? '' : 's'}`;
+  if (seconds < 90 * 60) return `in ${Math.round(seconds / 60)} minutes`;
+  return `in about ${Math.round(seconds / 3600)} hour${Math.round(seconds / 3600) === 1 ? '' : 's'}`;
+}
 
 /** Any thrown value as an ApiError, so views have one shape to show. */
 export function asApiError(error: unknown): ApiError {

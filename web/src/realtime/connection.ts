@@ -2,20 +2,37 @@
  * A room's realtime socket in the browser (protocol: gateways/ws/protocol.ts, rules R1–R18 in
  * docs/2026-11-23-realtime-protocol.md). It fetches a single-use ticket, connects, resumes
  * after the last applied seq when it reconnects, answers commands' promises by id, and
- * reconnects with backoff unless the server ended the session (4401) or the membership (4403),
- * deleted the room (4404) or does not speak our version (4426).
+ * reconnects with capped exponential backoff and jitter unless the server ended the session
+ * (4401) or the membership (4403), deleted the room (4404) or does not speak our version (4426).
+ *
+ * A browser sees a refused upgrade only as a socket that closed (1006), so what went wrong is
+ * learnt from the ticket request, which the server refuses with the same words (an origin it
+ * does not serve: 403; too many tickets: 429 with Retry-After), and from close codes. The
+ * status carries that `problem` for the room's notice (views/room/connection-notice.tsx).
  */
 import { signal } from '@preact/signals';
 import type { RoomCommand } from '../../../actors/room/commands.js';
 import { CLOSE, clockSample, connectProtocols, realtimePath } from '../../../gateways/ws/protocol-constants.js';
 import type { ErrorShape, EventMessage, NotificationMessage, PlayerState, PongMessage, ResumedMessage, ServerMessage, SnapshotMessage } from '../../../gateways/ws/protocol.js';
 import { api, call } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { ApiError, asApiError } from '../api/errors.js';
+
+/** Why the socket is not open, in the server's words where it gave any. */
+export interface ConnectionProblem {
+  /**
+   * origin: this page's address may not open the socket (config); rate_limited: wait;
+   * unreachable: no answer from the server; dropped: the socket closed before it opened although
+   * the ticket was issued (a proxy that does not pass WebSockets); server: any other refusal.
+   */
+  kind: 'origin' | 'rate_limited' | 'unreachable' | 'dropped' | 'server';
+  message: string;
+}
 
 export type ConnectionStatus =
   | { state: 'connecting' }
   | { state: 'open' }
-  | { state: 'reconnecting'; attempt: number; inMs: number }
+  /** `retryAt` is a `Date.now()` time; `problem` is absent for an ordinary drop (a restart, a network blip). */
+  | { state: 'reconnecting'; attempt: number; inMs: number; retryAt: number; problem?: ConnectionProblem }
   /** Final: the socket will not come back (`code` is the close code, `error` a refused upgrade). */
   | { state: 'ended'; code: number; reason: string; error?: ApiError };
 
@@ -27,7 +44,15 @@ export interface ConnectionHandlers {
 }
 
 const FINAL_CLOSES = new Set<number>([CLOSE.sessionEnded, CLOSE.membershipEnded, CLOSE.roomDeleted, CLOSE.unsupportedVersion]);
-const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+/** The first retry waits about this long, each next one twice as long, up to the cap. */
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 30_000;
+/** A client that flooded (4429) waits at least this long before it comes back. */
+const FLOODING_PAUSE_MS = 10_000;
+/** Consecutive sockets that close before opening, after an issued ticket, before it is called a problem. */
+const DROPS_BEFORE_PROBLEM = 2;
+/** The server's words for an origin refusal (gateways/ws/handshake.ts OriginPolicy). */
+const ORIGIN_REFUSAL = /not allowed to open room sockets/;
 const COMMAND_TIMEOUT_MS = 15_000;
 
 let nextId = 0;
@@ -46,6 +71,8 @@ export class RoomConnection {
   private socket: WebSocket | null = null;
   private lastSeq: number | null = null;
   private attempt = 0;
+  /** Sockets in a row that closed before the room's first message. */
+  private drops = 0;
   private closedByUs = false;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly pending = new Map<string, Pending>();
@@ -68,11 +95,18 @@ export class RoomConnection {
     try {
       ticket = (await call(api.POST('/api/rooms/{roomId}/realtime/ticket', { params: { path: { roomId: this.roomId } } }))).ticket;
     } catch (error) {
-      const apiError = error as ApiError;
-      // Not a member (any more), or the room is gone: reconnecting cannot help.
-      if (apiError.status === 403 || apiError.status === 404 || apiError.status === 401) {
+      const apiError = asApiError(error);
+      if (apiError.status === 403 && ORIGIN_REFUSAL.test(apiError.message)) {
+        // A configuration problem: it may be fixed while the page is open, so keep trying.
+        this.scheduleReconnect({ kind: 'origin', message: apiError.message });
+      } else if (apiError.status === 403 || apiError.status === 404 || apiError.status === 401) {
+        // Not a member (any more), signed out, or the room is gone: reconnecting cannot help.
         this.status.value = { state: 'ended', code: apiError.status, reason: apiError.message, error: apiError };
-      } else this.scheduleReconnect();
+      } else if (apiError.status === 429 || apiError.code === 'busy') {
+        this.scheduleReconnect({ kind: 'rate_limited', message: apiError.message }, (apiError.retryAfterSeconds ?? 0) * 1000);
+      } else if (apiError.status === 0) {
+        this.scheduleReconnect({ kind: 'unreachable', message: apiError.message });
+      } else this.scheduleReconnect({ kind: 'server', message: apiError.message });
       return;
     }
     if (this.closedByUs) return;
@@ -82,6 +116,14 @@ export class RoomConnection {
     this.socket = socket;
     socket.onmessage = (message) => this.receive(message.data);
     socket.onclose = (close) => this.closed(socket, close.code, close.reason);
+  }
+
+  /** Tries again now instead of waiting for the scheduled retry (the notice's button). */
+  retryNow(): void {
+    if (this.status.value.state !== 'reconnecting' || this.closedByUs) return;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    void this.open();
   }
 
   close(): void {
@@ -166,6 +208,7 @@ export class RoomConnection {
 
   private connected(): void {
     this.attempt = 0;
+    this.drops = 0;
     this.status.value = { state: 'open' };
   }
 
@@ -195,13 +238,32 @@ export class RoomConnection {
       this.status.value = { state: 'ended', code, reason };
       return;
     }
+    if (code === CLOSE.flooding) {
+      this.scheduleReconnect({ kind: 'rate_limited', message: reason || 'too many commands were sent' }, FLOODING_PAUSE_MS);
+      return;
+    }
+    const neverOpened = this.status.value.state !== 'open';
+    if (neverOpened && code === 1006) this.drops += 1;
+    if (this.drops >= DROPS_BEFORE_PROBLEM) {
+      this.scheduleReconnect({
+        kind: 'dropped',
+        message: 'the server issued a ticket, but the live connection closed before it opened; a proxy in front of the service may not pass WebSocket upgrades',
+      });
+      return;
+    }
     this.scheduleReconnect();
   }
 
-  private scheduleReconnect(): void {
-    const inMs = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)]! * (0.75 + Math.random() / 2);
+  /**
+   * Capped exponential backoff with jitter: attempt n waits between half and all of
+   * min(cap, base * 2^n), so that pages dropped together do not come back together.
+   * `atLeastMs` is a wait the server asked for (Retry-After).
+   */
+  private scheduleReconnect(problem?: ConnectionProblem, atLeastMs = 0): void {
+    const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** this.attempt);
+    const inMs = Math.max(atLeastMs, ceiling / 2 + (Math.random() * ceiling) / 2);
     this.attempt += 1;
-    this.status.value = { state: 'reconnecting', attempt: this.attempt, inMs };
+    this.status.value = { state: 'reconnecting', attempt: this.attempt, inMs, retryAt: Date.now() + inMs, ...(problem ? { problem } : {}) };
     this.retryTimer = setTimeout(() => void this.open(), inMs);
   }
 }

@@ -1,6 +1,9 @@
-import { ERROR_TITLES, asApiError } from '../api/errors.js';
+import { ERROR_TITLES, asApiError, inWords } from '../api/errors.js';
 
-/** An API error as a person reads it: what kind of problem, the server's precise message, and the id to quote. */
+/**
+ * An API error as a person reads it: what kind of problem, the server's precise message, when
+ * to try again if the server said (Retry-After), and the id to quote.
+ */
 export function ErrorNotice(props: { error: unknown; onDismiss?: () => void }) {
   if (props.error == null) return null;
   const error = asApiError(props.error);
@@ -8,6 +11,7 @@ export function ErrorNotice(props: { error: unknown; onDismiss?: () => void }) {
     <div class="notice notice-error" role="alert">
       <p class="notice-title">{ERROR_TITLES[error.code]}</p>
       <p>{error.message}</p>
+      {error.retryAfterSeconds !== undefined && <p>You can try again {inWords(error.retryAfterSeconds)}.</p>}
       {error.issues.length > 1 && (
         <ul>
           {error.issues.map((issue) => (
@@ -26,3 +30,4 @@ export function ErrorNotice(props: { error: unknown; onDismiss?: () => void }) {
     </div>
   );
 }
+

@@ -1,11 +1,14 @@
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
 import { currentUser, displayName, isAdmin, session, signOut } from '../state/session.js';
+import { nextForHere, withNext } from '../views/auth/next-path.js';
 
 /** Header, navigation and the main landmark around every page. */
 export function Shell(props: { children: ComponentChildren }) {
-  const { route } = useLocation();
+  const { route, path } = useLocation();
   const current = session.value;
+  // Signing in from any page comes back to it (a room's address, say), not to the home page.
+  const next = nextForHere(path);
   return (
     <>
       <a class="skip-link" href="#main">
@@ -47,8 +50,8 @@ export function Shell(props: { children: ComponentChildren }) {
             </>
           ) : (
             <>
-              <a href="/signin">Sign in</a>
-              <a href="/signup" class="button-link">
+              <a href={withNext('/signin', next)}>Sign in</a>
+              <a href={withNext('/signup', next)} class="button-link">
                 Sign up
               </a>
             </>

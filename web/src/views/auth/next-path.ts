@@ -18,3 +18,34 @@ export function safeNext(next: string | undefined | null): string {
 export function withNext(path: string, next: string): string {
   return next === '/' ? path : `${path}?next=${encodeURIComponent(next)}`;
 }
+
+/**
+ * A sign-in that leaves the page (OAuth2: the provider, then /oauth2/callback) keeps `next` in
+ * this tab's sessionStorage, since the provider's redirect cannot carry it.
+ */
+const PENDING_NEXT_KEY = 'svc.auth.next';
+
+export function rememberNext(next: string): void {
+  try {
+    if (next === '/') sessionStorage.removeItem(PENDING_NEXT_KEY);
+    else sessionStorage.setItem(PENDING_NEXT_KEY, next);
+  } catch {
+    // Storage off (a privacy mode): the sign-in lands on the home page.
+  }
+}
+
+/** The remembered `next` (checked again: storage is not trusted more than a query), once. */
+export function takeRememberedNext(): string {
+  try {
+    const next = sessionStorage.getItem(PENDING_NEXT_KEY);
+    sessionStorage.removeItem(PENDING_NEXT_KEY);
+    return safeNext(next);
+  } catch {
+    return '/';
+  }
+}
+
+/** Where the header's Sign in link comes back to: this page, unless it is an auth page itself. */
+export function nextForHere(path: string): string {
+  return /^\/(signin|signup|auth\/|oauth2\/)/.test(path) ? '/' : safeNext(path);
+}

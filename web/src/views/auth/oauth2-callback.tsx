@@ -11,6 +11,7 @@ import type { Schemas } from '../../api/types.js';
 import { session, signedIn } from '../../state/session.js';
 import { Page } from '../../ui/page.js';
 import { AuthError } from './auth-error.js';
+import { takeRememberedNext } from './next-path.js';
 import { PendingReview } from './pending-review.js';
 import { SecondFactor } from './second-factor.js';
 import './auth.css';
@@ -47,7 +48,7 @@ export function OAuth2Callback() {
       (answer) => {
         if (answer.status === 'signed_in') {
           signedIn(answer);
-          route('/', true);
+          route(takeRememberedNext(), true);
         } else if (answer.status === 'bound') route('/account', true);
         else if (answer.status === 'second_factor_required') setStep({ kind: 'second_factor', challenge: answer });
         else setStep({ kind: 'pending_review', reviewId: answer.reviewId });
@@ -73,7 +74,7 @@ export function OAuth2Callback() {
           challenge={step.challenge}
           onSignedIn={(answer) => {
             signedIn(answer);
-            route('/', true);
+            route(takeRememberedNext(), true);
           }}
           onCancel={() => route('/signin')}
         />

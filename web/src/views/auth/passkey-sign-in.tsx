@@ -17,6 +17,8 @@ export function PasskeySignIn(props: { onAnswer: (answer: AuthAnswer) => void })
     setError(null);
     try {
       const { challengeId, options } = await call(api.POST('/api/auth/webauthn/login/options', { body: {} }));
+      const elsewhere = passkeyHostProblem(options.rpId);
+      if (elsewhere) throw new Error(elsewhere);
       const response = await usePasskey(options);
       props.onAnswer(await call(api.POST('/api/auth/webauthn/login/verify', { body: { challengeId, response } })));
     } catch (caught) {
@@ -25,6 +27,7 @@ export function PasskeySignIn(props: { onAnswer: (answer: AuthAnswer) => void })
     }
   }
 
+  if (!window.isSecureContext) return <p class="muted">Passkeys need a secure address (https, or localhost); this page is at {location.origin}.</p>;
   if (!passkeysSupported()) return <p class="muted">This browser cannot use passkeys.</p>;
   return (
     <div class="auth-method">
@@ -34,4 +37,15 @@ export function PasskeySignIn(props: { onAnswer: (answer: AuthAnswer) => void })
       </button>
     </div>
   );
+}
+
+/**
+ * Passkeys belong to the service's WebAuthn rp_id (docs/2026-11-26-same-origin-sockets.md): at
+ * another address (127.0.0.1 for a service at localhost, a LAN address) the browser refuses with
+ * an obscure error, so the page says it plainly first.
+ */
+function passkeyHostProblem(rpId: string | undefined): string | undefined {
+  const host = location.hostname;
+  if (!rpId || host === rpId || host.endsWith(`.${rpId}`)) return undefined;
+  return `passkeys of this service belong to ${rpId}, and this page is at ${host}: open the service at its ${rpId} address to use a passkey, or sign in another way`;
 }

@@ -8,28 +8,31 @@ import { issueFor } from '../../api/errors.js';
 import { startLogin } from './opaque-client.js';
 
 /**
- * Username and password. With OPAQUE (the default) the password never leaves the browser. The
- * direct transport is used when the server has OPAQUE off, and offered as a fallback when the
- * server allows it: for a browser that cannot load OPAQUE (no WebAssembly; the button is then
- * made prominent), or an account whose password was set by a client without OPAQUE.
+ * Username and password, one button. With OPAQUE (the default) the password never leaves the
+ * browser. The direct transport is used, without asking anyone to choose, when the server has
+ * OPAQUE off, when this browser cannot run it (no WebAssembly), or when the server says the
+ * account has no OPAQUE record yet (`useDirectPassword`: a password set before OPAQUE records
+ * were made for it); that sign-in upgrades the account, so the next one is OPAQUE.
+ * Decisions: docs/2026-11-26-one-sign-in-button.md.
  */
 export function PasswordSignIn(props: { opaque: boolean; direct: boolean; onAnswer: (answer: AuthAnswer) => void; onForgot?: (() => void) | undefined }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [opaqueBroken, setOpaqueBroken] = useState(false);
-  const [useDirect, setUseDirect] = useState(!props.opaque);
+
+  const direct = (): Promise<AuthAnswer> => call(api.POST('/api/auth/password/login', { body: { username, password } }));
 
   async function signInOpaque(): Promise<AuthAnswer> {
     let login: Awaited<ReturnType<typeof startLogin>>;
     try {
       login = await startLogin(password);
     } catch (cause) {
-      setOpaqueBroken(true);
-      throw new ApiError({ requestId: '', status: 0, code: 'unavailable', message: `this browser could not run the secure password protocol (${cause instanceof Error ? cause.message : String(cause)})` });
+      if (props.direct) return direct();
+      throw new ApiError({ requestId: '', status: 0, code: 'unavailable', message: `this browser could not run the secure password protocol (${cause instanceof Error ? cause.message : String(cause)}); try another browser` });
     }
     const started = await call(api.POST('/api/auth/opaque/login/start', { body: { username, startLoginRequest: login.request } }));
+    if (started.useDirectPassword && props.direct) return direct();
     const finishLoginRequest = login.finish(started.loginResponse);
     return call(api.POST('/api/auth/opaque/login/finish', { body: { loginId: started.loginId, finishLoginRequest } }));
   }
@@ -39,8 +42,7 @@ export function PasswordSignIn(props: { opaque: boolean; direct: boolean; onAnsw
     setBusy(true);
     setError(null);
     try {
-      const answer = useDirect ? await call(api.POST('/api/auth/password/login', { body: { username, password } })) : await signInOpaque();
-      props.onAnswer(answer);
+      props.onAnswer(props.opaque ? await signInOpaque() : await direct());
     } catch (caught) {
       setError(caught);
       setBusy(false);
@@ -55,31 +57,13 @@ export function PasswordSignIn(props: { opaque: boolean; direct: boolean; onAnsw
       <Field label="Username" autocomplete="username" required maxLength={128} spellcheck={false} value={username} onValue={setUsername} error={issueFor(error, 'username')} />
       <Field label="Password" type="password" autocomplete="current-password" required maxLength={1024} value={password} onValue={setPassword} error={issueFor(error, 'password')} />
       <SubmitButton busy={busy}>Sign in</SubmitButton>
-      <div class="auth-links">
-        {props.onForgot && (
+      {props.onForgot && (
+        <div class="auth-links">
           <button type="button" class="button-quiet" onClick={props.onForgot}>
             Forgot password?
           </button>
-        )}
-        {props.opaque && props.direct && !useDirect && (
-          <button
-            type="button"
-            class={opaqueBroken ? '' : 'button-quiet'}
-            onClick={() => {
-              setUseDirect(true);
-              setError(null);
-            }}
-          >
-            My client cannot run OPAQUE: send the password directly
-          </button>
-        )}
-        {props.opaque && useDirect && (
-          <button type="button" class="button-quiet" onClick={() => setUseDirect(false)}>
-            Keep the password in this browser (OPAQUE)
-          </button>
-        )}
-      </div>
-      {useDirect && props.opaque && <p class="muted">The password goes to the server over the encrypted connection instead of staying in this browser.</p>}
+        </div>
+      )}
     </form>
   );
 }

@@ -99,7 +99,7 @@ export function SignIn(props: { emailLink?: EmailLinkKind }) {
           <section class="auth-panel" aria-labelledby="signin-other">
             <h2 id="signin-other">Other ways</h2>
             {info.signIn.webauthn && <PasskeySignIn onAnswer={flow.finish} />}
-            <OAuth2Buttons instances={info.signIn.oauth2} verb="Sign in" />
+            <OAuth2Buttons instances={info.signIn.oauth2} verb="Sign in" next={flow.next} />
           </section>
         )}
         {info.guests && (

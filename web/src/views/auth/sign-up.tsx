@@ -107,7 +107,7 @@ export function SignUp(props: { emailLink?: EmailLinkKind }) {
           <section class="auth-panel" aria-labelledby="signup-oauth2">
             <h2 id="signup-oauth2">With another service</h2>
             {oauth2.some((instance) => instance.needsReview) && <p class="muted">{REVIEW_HINT}</p>}
-            <OAuth2Buttons instances={oauth2.map((instance) => instance.instanceName)} verb="Sign up" />
+            <OAuth2Buttons instances={oauth2.map((instance) => instance.instanceName)} verb="Sign up" next={flow.next} />
           </section>
         )}
       </div>

@@ -6,12 +6,11 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { CLOSE } from '../../../../gateways/ws/protocol-constants.js';
 import { api, call } from '../../api/client.js';
-import type { ConnectionStatus } from '../../realtime/connection.js';
 import { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
+import { ConnectionEnded, ConnectionNotice } from './connection-notice.js';
 import { Player } from './player/player.js';
 import { RoomTabs } from './room-tabs.js';
 import { ShareLink } from './share-link.js';
@@ -25,11 +24,11 @@ export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
   const status = session.connection.status.value;
   const view = session.view.value;
 
-  if (status.state === 'ended') return <Ended status={status} />;
-  if (!view) return <Page title="Room">{<p aria-live="polite">{status.state === 'reconnecting' ? 'Reconnecting to the room…' : 'Connecting to the room…'}</p>}</Page>;
+  if (status.state === 'ended') return <ConnectionEnded status={status} />;
+  if (!view) return <Page title="Room">{<ConnectionNotice connection={session.connection} />}</Page>;
   return (
     <Page title={view.room.name} wide actions={<LeaveButton session={session} onLeft={props.onLeft} />}>
-      <ConnectionNotice status={status} />
+      <ConnectionNotice connection={session.connection} />
       <div class="room-layout">
         <div class="room-main">
           <Player room={session} />
@@ -37,42 +36,6 @@ export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
         </div>
         <RoomTabs session={session} />
       </div>
-    </Page>
-  );
-}
-
-function ConnectionNotice(props: { status: ConnectionStatus }) {
-  const { status } = props;
-  return (
-    <p class={status.state === 'open' ? 'visually-hidden' : 'notice connection-notice'} role="status">
-      {status.state === 'reconnecting' ? `Connection lost: reconnecting (attempt ${status.attempt})…` : status.state === 'connecting' ? 'Connecting…' : 'Connected to the room.'}
-    </p>
-  );
-}
-
-function Ended(props: { status: Extract<ConnectionStatus, { state: 'ended' }> }) {
-  const { code, reason } = props.status;
-  const signedOut = code === CLOSE.sessionEnded || code === 401;
-  const removed = code === CLOSE.membershipEnded || code === 403;
-  const deleted = code === CLOSE.roomDeleted || code === 404;
-  const title = signedOut ? 'Your session ended' : removed ? 'You were removed from this room' : deleted ? 'This room was deleted' : 'Disconnected from the room';
-  return (
-    <Page title={title}>
-      <div class="notice notice-error" role="alert">
-        <p class="notice-title">{title}</p>
-        <p>
-          {signedOut
-            ? `${reason ? `${reason.charAt(0).toUpperCase()}${reason.slice(1)}` : 'You were signed out'}. Sign in again to come back to the room.`
-            : removed
-            ? 'A room admin removed or banned you, or your membership ended. You no longer see the room.'
-            : deleted
-              ? 'The room and its playlist and chat no longer exist.'
-              : `The connection cannot be restored${reason ? `: ${reason}` : ''}. Reload the page to try again.`}
-        </p>
-      </div>
-      <p>
-        <a href="/">Browse rooms</a>
-      </p>
     </Page>
   );
 }
