@@ -72,7 +72,7 @@ export function Controls(props: ControlsProps) {
   const toggleMute = (): void => {
     if (video) video.muted = !video.muted;
   };
-  usePlayerShortcuts(root, {
+  usePlayerShortcuts({
     togglePlay,
     seekBy: (seconds) => canSeek && seekTo(Math.min(Math.max(0, props.position + seconds), duration)),
     fullscreen: toggleFullscreen,
