@@ -18,7 +18,7 @@ const DEADLINE_MS = 15_000;
 let bed: WebBed;
 let media: MediaServer;
 test.before(async () => {
-  const video = await makeTestVideo();
+  const video = await makeTestVideo({ seconds: 20, fps: 15, size: '320x180' });
   media = await serveMedia(video.dir);
   bed = await startWebBed('web_layout', { autoplay: true });
 });
@@ -115,12 +115,12 @@ test('at 360x740 the video and the chat input are in the first screen; on a wide
   const phone = await signedIn(member, 'phone');
   await openRoom(phone, roomId);
   await phone.page.getByRole('list', { name: 'Messages' }).getByText('Message 20:').waitFor();
+  await screenshot(phone.page, 'room-first-screen');
   const video = await box(phone.page.locator('video'));
   const input = await box(phone.page.getByLabel('Message', { exact: true }));
   t.true(inFirstScreen(video, VIEWPORTS.phone), `video at ${JSON.stringify(video)}`);
   t.true(inFirstScreen(input, VIEWPORTS.phone), `chat input at ${JSON.stringify(input)}`);
   t.true(input.y > video.y + video.height, 'the chat is under the video on a phone');
-  await screenshot(phone.page, 'room-first-screen');
 
   const wide = await signedIn(member);
   await openRoom(wide, roomId);

@@ -14,7 +14,7 @@ import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
 let bed: WebBed;
 let media: MediaServer;
 test.before(async () => {
-  const video = await makeTestVideo();
+  const video = await makeTestVideo({ seconds: 20, fps: 15, size: '320x180' });
   media = await serveMedia(video.dir);
   bed = await startWebBed('web_screens', { autoplay: true });
 });

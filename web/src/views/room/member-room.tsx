@@ -1,6 +1,6 @@
 /**
  * The room as a member has it: one RoomSession for as long as the page shows the room (started
- * on mount, stopped on unmount), the join link in the heading, the player first, and the panels
+ * on mount, stopped on unmount), the join link under the heading, the player first, and the panels
  * beside it (below it in theatre mode and on narrow screens). Once the server ends the
  * session (signed out, banned: 4401), the membership (kicked or banned: 4403) or deletes the
  * room (4404), nothing of the room is shown.
@@ -30,17 +30,9 @@ export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
   if (status.state === 'ended') return <Ended status={status} />;
   if (!view) return <Page title="Room">{<p aria-live="polite">{status.state === 'reconnecting' ? 'Reconnecting to the room…' : 'Connecting to the room…'}</p>}</Page>;
   return (
-    <Page
-      title={view.room.name}
-      wide
-      actions={
-        <>
-          <ShareLink roomId={view.room.id} />
-          <LeaveButton session={session} onLeft={props.onLeft} />
-        </>
-      }
-    >
+    <Page title={view.room.name} wide actions={<LeaveButton session={session} onLeft={props.onLeft} />}>
       <ConnectionNotice status={status} />
+      <ShareLink roomId={view.room.id} />
       <div class={theatre.value ? 'room-layout is-theatre' : 'room-layout'}>
         <div class="room-main">
           <Player room={session} />
