@@ -86,7 +86,7 @@ test.serial('directory, search, create a room with the required password, share 
     const link = await createRoom(alice.page, name, 'open sesame');
     t.regex(link, /\/rooms\/[^/]+$/);
     await alice.page.getByRole('button', { name: 'Copy link' }).click();
-    await alice.page.getByText(/Link copied|select the link above/).waitFor();
+    await alice.page.getByText(/Link copied|link is copied|select the link and copy it/).waitFor();
 
     // Bob finds it by the start of a word of its name, and a search without a match says so.
     await bob.page.goto('/rooms');
