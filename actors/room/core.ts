@@ -395,7 +395,7 @@ export class RoomCore {
     const item = mediaId === null ? undefined : this.playlist.find((e) => e.item.id === mediaId)?.item;
     if (!item) return null;
     const onAir = item.provider === 'live' ? { onAir: this.live.online().includes(item.id) } : {};
-    return { id: item.id, title: item.title, provider: item.provider, live: item.live, subtitles: item.subtitles, ...onAir };
+    return { id: item.id, title: item.title, provider: item.provider, live: item.live, subtitles: item.subtitles, seekable: item.seekable, ...onAir };
   }
 
   /** The live items on air that a member without view_media_resources may know of: the current one. */

@@ -108,7 +108,7 @@ export interface ReadyWait {
  * sources from the play endpoint (which asks the room's `playlist.playable`), and the rest of the
  * list needs `view_media_resources`.
  */
-export type NowPlaying = Pick<MediaItem, 'id' | 'title' | 'provider' | 'live' | 'subtitles'> & {
+export type NowPlaying = Pick<MediaItem, 'id' | 'title' | 'provider' | 'live' | 'subtitles' | 'seekable'> & {
   /**
    * Only for an item of the `live` provider: on air when this was sent. Later changes come as
    * `live` events, which reach every member for the current item.

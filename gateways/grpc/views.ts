@@ -167,6 +167,7 @@ function nowPlaying(item: model.NowPlaying): NowPlaying__Output {
     provider: item.provider,
     live: item.live,
     subtitles: item.subtitles.map(subtitle),
+    seekable: SEEKABLE[item.seekable],
     ...(item.onAir !== undefined ? { onAir: item.onAir } : {}),
   };
 }

@@ -6,6 +6,7 @@ import { ErrorBoundary, LocationProvider, Route, Router, lazy } from 'preact-iso
 import { Shell } from './ui/shell.js';
 import { NotFound } from './views/not-found.js';
 
+const Home = lazy(() => import('./views/rooms/home.js').then((m) => m.Home));
 const Directory = lazy(() => import('./views/rooms/directory.js').then((m) => m.Directory));
 const CreateRoom = lazy(() => import('./views/rooms/create-room.js').then((m) => m.CreateRoom));
 const RoomPage = lazy(() => import('./views/room/room-page.js').then((m) => m.RoomPage));
@@ -21,7 +22,8 @@ export function App() {
       <Shell>
         <ErrorBoundary>
           <Router>
-            <Route path="/" component={Directory} />
+            <Route path="/" component={Home} />
+            <Route path="/rooms" component={Directory} />
             <Route path="/rooms/new" component={CreateRoom} />
             <Route path="/rooms/:roomId" component={RoomPage} />
             <Route path="/signin" component={SignIn} />

@@ -18,7 +18,7 @@ const playback = (mediaId: string | null): PlaybackView => ({
   updatedAt: 1,
   version: 1,
   waitingForReady: null,
-  item: mediaId === null ? null : { id: mediaId, title: mediaId, provider: 'live', live: true, subtitles: [] },
+  item: mediaId === null ? null : { id: mediaId, title: mediaId, provider: 'live', live: true, subtitles: [], seekable: 'no' },
 });
 
 function guestSnapshot(mediaId: string | null): MemberRoomView {

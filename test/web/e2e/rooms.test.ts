@@ -73,7 +73,7 @@ test.serial('directory, search, create a room with the required password, share 
     await signIn(alice, 'alice');
     await signIn(bob, 'bob');
 
-    await alice.page.goto('/');
+    await alice.page.goto('/rooms');
     await alice.page.getByRole('link', { name: 'Create room' }).click();
     await alice.page.getByRole('heading', { level: 1, name: 'Create a room' }).waitFor();
     const passwordField = alice.page.getByLabel('Room password');
@@ -86,10 +86,10 @@ test.serial('directory, search, create a room with the required password, share 
     const link = await createRoom(alice.page, name, 'open sesame');
     t.regex(link, /\/rooms\/[^/]+$/);
     await alice.page.getByRole('button', { name: 'Copy link' }).click();
-    await alice.page.getByText(/Link copied|select the link above/).waitFor();
+    await alice.page.getByText(/Link copied|link is copied|select the link and copy it/).waitFor();
 
     // Bob finds it by the start of a word of its name, and a search without a match says so.
-    await bob.page.goto('/');
+    await bob.page.goto('/rooms');
     await bob.page.getByLabel('Search rooms by name').fill(word.slice(0, 9));
     await bob.page.getByRole('button', { name: 'Search' }).click();
     const card = bob.page.getByRole('listitem').filter({ has: bob.page.getByRole('link', { name }) });

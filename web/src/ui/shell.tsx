@@ -25,7 +25,7 @@ export function Shell(props: { children: ComponentChildren }) {
         <nav aria-label="Main">
           <ul class="nav-list">
             <li>
-              <a href="/">Rooms</a>
+              <a href="/rooms">Rooms</a>
             </li>
             {isAdmin.value && (
               <li>

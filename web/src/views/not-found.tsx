@@ -4,7 +4,7 @@ export function NotFound() {
   return (
     <Page title="Page not found">
       <p>
-        There is nothing at this address. <a href="/">Browse rooms</a>
+        There is nothing at this address. <a href="/rooms">Browse rooms</a>
       </p>
     </Page>
   );

@@ -45,7 +45,7 @@ export function Admin() {
       <Page title="Administration">
         <p class="notice">
           You need to be an administrator to see this page. Your account ({current.user.username}) is not one; ask a service administrator if you
-          should be. <a href="/">Back to the rooms</a>
+          should be. <a href="/rooms">Back to the rooms</a>
         </p>
       </Page>
     );

@@ -6,7 +6,7 @@ export function PendingReview(props: { reviewId: string }) {
       <p>Your account was created and is waiting for review by an administrator. You can sign in once it is approved; until then, signing in says it is still under review.</p>
       <p class="notice-meta">Review id: {props.reviewId}</p>
       <p>
-        <a href="/">Back to the rooms</a>
+        <a href="/rooms">Back to the rooms</a>
       </p>
     </div>
   );

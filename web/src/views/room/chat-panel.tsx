@@ -96,11 +96,14 @@ export function ChatPanel(props: { session: RoomSession }) {
 
 function MessageList(props: { messages: ChatMessage[]; tools: (message: ChatMessage) => preact.JSX.Element }) {
   const list = useRef<HTMLOListElement>(null);
+  const opened = useRef(false);
   const last = props.messages.at(-1)?.id;
-  // Follow new messages, unless the reader scrolled up to read older ones.
+  // Open at the newest message, then follow new ones, unless the reader scrolled up to read older ones.
   useEffect(() => {
     const element = list.current;
-    if (element && element.scrollHeight - element.scrollTop - element.clientHeight < 120) element.scrollTop = element.scrollHeight;
+    if (!element) return;
+    if (!opened.current || element.scrollHeight - element.scrollTop - element.clientHeight < 120) element.scrollTop = element.scrollHeight;
+    opened.current = true;
   }, [last]);
   if (props.messages.length === 0) return <p class="muted">No messages yet.</p>;
   return (

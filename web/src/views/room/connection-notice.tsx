@@ -107,7 +107,7 @@ export function ConnectionEnded(props: { status: Extract<ConnectionStatus, { sta
             </a>{' '}
           </>
         )}
-        <a href="/">Browse rooms</a>
+        <a href="/rooms">Browse rooms</a>
       </p>
     </Page>
   );

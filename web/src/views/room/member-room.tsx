@@ -1,6 +1,7 @@
 /**
  * The room as a member has it: one RoomSession for as long as the page shows the room (started
- * on mount, stopped on unmount), the player, and the side panels. Once the server ends the
+ * on mount, stopped on unmount), the join link under the heading, the player first, and the panels
+ * beside it (below it in theatre mode and on narrow screens). Once the server ends the
  * session (signed out, banned: 4401), the membership (kicked or banned: 4403) or deletes the
  * room (4404), nothing of the room is shown.
  */
@@ -14,6 +15,7 @@ import { ConnectionEnded, ConnectionNotice } from './connection-notice.js';
 import { Player } from './player/player.js';
 import { RoomTabs } from './room-tabs.js';
 import { ShareLink } from './share-link.js';
+import { theatre } from './view-mode.js';
 
 export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
   const session = useMemo(() => new RoomSession(props.roomId), [props.roomId]);
@@ -29,10 +31,10 @@ export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
   return (
     <Page title={view.room.name} wide actions={<LeaveButton session={session} onLeft={props.onLeft} />}>
       <ConnectionNotice connection={session.connection} />
-      <div class="room-layout">
+      <ShareLink roomId={view.room.id} />
+      <div class={theatre.value ? 'room-layout is-theatre' : 'room-layout'}>
         <div class="room-main">
           <Player room={session} />
-          <ShareLink roomId={view.room.id} />
         </div>
         <RoomTabs session={session} />
       </div>

@@ -26,7 +26,7 @@ export function RoomPage() {
       <Page title="Room">
         <SignInPrompt
           next={`/rooms/${encodeURIComponent(roomId)}`}
-          why="Sign in, or continue as a guest, to see this room and join it."
+          why="You are invited to watch together. Sign in, or give a name to join as a guest."
           onGuest={() => joinOnArrival.add(roomId)}
         />
       </Page>
@@ -42,7 +42,7 @@ function RoomFor(props: { roomId: string }) {
       <Page title="Room">
         <ErrorNotice error={room.error} />
         <p>
-          <a href="/">Browse rooms</a>
+          <a href="/rooms">Browse rooms</a>
         </p>
       </Page>
     );

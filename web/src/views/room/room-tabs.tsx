@@ -1,6 +1,9 @@
 /**
- * The side panels as tabs (ARIA tabs pattern: arrow keys move between tabs). Every panel stays
- * mounted while hidden, so chat keeps announcing new messages and forms keep what was typed.
+ * The panels beside the video (under it on a phone) as tabs (ARIA tabs pattern: arrow keys move
+ * between tabs). Chat comes first: watching together is talking about what plays. A room with
+ * nothing playing opens on the playlist instead, for whoever can add to it: adding something is
+ * the next step there. Every panel stays mounted while hidden, so chat keeps announcing new
+ * messages and forms keep what was typed.
  */
 import { useRef, useState } from 'preact/hooks';
 import type { RoomSession } from '../../state/room.js';
@@ -16,11 +19,11 @@ const LABELS: Record<Tab, string> = { playlist: 'Playlist', chat: 'Chat', member
 export function RoomTabs(props: { session: RoomSession }) {
   const { session } = props;
   const view = session.view.value;
-  // Without view_media_resources (guests) there is no list to show: chat comes first.
-  const tabs: Tab[] = session.can('view_media_resources') ? ['playlist', 'chat', 'members'] : ['chat', 'members'];
+  // Without view_media_resources (guests) there is no list to show.
+  const tabs: Tab[] = session.can('view_media_resources') ? ['chat', 'playlist', 'members'] : ['chat', 'members'];
   if (session.can('use_webrtc')) tabs.push('voice');
   if (session.can('edit_room_settings') || view?.me.isOwner) tabs.push('settings');
-  const [selected, setSelected] = useState<Tab>('playlist');
+  const [selected, setSelected] = useState<Tab>(() => (view?.playback.mediaId == null && session.can('create_media_resource') ? 'playlist' : 'chat'));
   const refs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
   const active = tabs.includes(selected) ? selected : tabs[0]!;
 

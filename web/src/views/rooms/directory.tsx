@@ -1,5 +1,5 @@
 /**
- * The room directory (`/`): public rooms, searched by name and paged with the server's keyset
+ * The room directory (`/rooms`): public rooms, searched by name and paged with the server's keyset
  * cursor, and "My rooms" for whoever has a session. Listing needs a session (user or guest), so
  * a visitor without one is asked to sign in or continue as a guest.
  */
@@ -34,7 +34,7 @@ export function Directory() {
       {current === undefined ? (
         <p aria-live="polite">Loading…</p>
       ) : current === null ? (
-        <SignInPrompt next="/" why="Sign in, or continue as a guest, to browse the rooms." />
+        <SignInPrompt next="/rooms" why="Sign in, or continue as a guest, to browse the rooms." />
       ) : (
         <>
           <MyRooms />

@@ -1,6 +1,7 @@
 /**
  * What a visitor without a session sees where rooms need one: a link to sign in that comes
- * back here (`?next=`), and, when the server admits guests, a one-field guest sign-in.
+ * back here (`?next=`), and, when the server admits guests, a one-field guest sign-in
+ * (`onGuest` runs once the guest session exists, before the page re-renders with it).
  */
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
@@ -13,28 +14,8 @@ export function signInHref(next: string): string {
   return `/signin?next=${encodeURIComponent(next)}`;
 }
 
-/** `onGuest`: called once a guest session is made here, before the page moves on. */
 export function SignInPrompt(props: { next: string; why: string; allowGuest?: boolean; onGuest?: () => void }) {
-  const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const guests = (props.allowGuest ?? true) && publicInfo.value?.guests === true;
-
-  const continueAsGuest = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await call(api.POST('/api/auth/guest', { body: { displayName: name.trim() } }));
-      props.onGuest?.();
-      signedIn(answer);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
     <div class="notice sign-in-prompt">
       <p>{props.why}</p>
@@ -44,15 +25,39 @@ export function SignInPrompt(props: { next: string; why: string; allowGuest?: bo
         </a>{' '}
         <a href={`/signup?next=${encodeURIComponent(props.next)}`}>or create an account</a>
       </p>
-      {guests && (
-        <form class="form" onSubmit={(event) => void continueAsGuest(event)} aria-label="Continue as a guest">
-          <ErrorNotice error={error} />
-          <Field label="Your name (as a guest)" value={name} onValue={setName} required maxLength={64} autocomplete="nickname" />
-          <SubmitButton busy={busy} class="button">
-            Continue as guest
-          </SubmitButton>
-        </form>
-      )}
+      {guests && <GuestForm onSignedIn={props.onGuest} />}
     </div>
+  );
+}
+
+/** A guest session from a display name alone: one field, one button. */
+export function GuestForm(props: { onSignedIn?: (() => void) | undefined }) {
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const continueAsGuest = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await call(api.POST('/api/auth/guest', { body: { displayName: name.trim() } }));
+      props.onSignedIn?.();
+      signedIn(answer);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="form guest-form" onSubmit={(event) => void continueAsGuest(event)} aria-label="Continue as a guest">
+      <ErrorNotice error={error} />
+      <Field label="Your name (as a guest)" value={name} onValue={setName} required maxLength={64} autocomplete="nickname" />
+      <SubmitButton busy={busy} class="button">
+        Continue as guest
+      </SubmitButton>
+    </form>
   );
 }

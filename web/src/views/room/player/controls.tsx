@@ -1,15 +1,22 @@
 /**
- * The player's controls. Members with `control_playback` steer the room (play/pause, seek,
- * rate; next/previous also need `set_current_media`): commands carry `sentAt` (the server time
- * estimate) and play/seek a `startInMs` lead so every member starts at the same instant.
- * Everyone has volume, mute and fullscreen, which stay local.
+ * The player's controls, laid over the bottom of the video and hidden while it plays until the
+ * pointer moves or a key is pressed (use-auto-hide.ts). Members with `control_playback` steer the
+ * room (play/pause, seek, rate; next/previous also need `set_current_media`): commands carry
+ * `sentAt` (the server time estimate) and play/seek a `startInMs` lead so every member starts at
+ * the same instant. Everyone has volume, mute, theatre and fullscreen, which stay local.
+ * Fullscreen takes the whole player (video and these controls), not the bare <video>, so the
+ * room's controls stay in reach there.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RoomCommand } from '../../../../../actors/room/commands.js';
 import type { RoomSession } from '../../../state/room.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
+import { theatre, toggleTheatre } from '../view-mode.js';
+import { Icon } from './icons.js';
 import type { PlayerSync } from './player-sync.js';
+import { usePlayerShortcuts } from './shortcuts.js';
 import { clockText } from './status.js';
+import { useAutoHide } from './use-auto-hide.js';
 
 const RATES = [0.5, 0.75, 1, 1.25, 1.5, 2];
 
@@ -22,18 +29,24 @@ export interface ControlsProps {
   volume: number;
   muted: boolean;
   live: boolean;
+  /** Used where the player container cannot go fullscreen itself. */
   onFullscreen(): void;
 }
 
 export function Controls(props: ControlsProps) {
   const { room, sync, video } = props;
+  const root = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<unknown>(null);
   const [dragging, setDragging] = useState<number | null>(null);
+  const fullscreen = useFullscreen();
   const playback = room.view.value?.playback;
   const steer = room.can('control_playback');
   const skip = steer && room.can('set_current_media');
   const playing = playback?.playing ?? false;
   const hasMedia = (playback?.mediaId ?? null) !== null;
+  const duration = Number.isFinite(props.duration) && props.duration > 0 ? props.duration : 0;
+  const canSeek = steer && hasMedia && duration > 0 && !props.live;
+  const shown = useAutoHide(root, playing);
 
   const send = (command: RoomCommand): void => {
     setError(null);
@@ -45,68 +58,47 @@ export function Controls(props: ControlsProps) {
     setDragging(null);
     send({ kind: 'playback.seek', position, startInMs: sync.startInMs('seek') });
   };
-  const shown = dragging ?? props.position;
-  const duration = Number.isFinite(props.duration) && props.duration > 0 ? props.duration : 0;
+  const togglePlay = (): void => {
+    if (!steer || !hasMedia) return;
+    if (playing) send({ kind: 'playback.pause', ...(video && !props.live ? { position: video.currentTime } : {}) });
+    else send({ kind: 'playback.play', startInMs: sync.startInMs('play') });
+  };
+  const toggleFullscreen = (): void => {
+    const player = root.current?.closest<HTMLElement>('.player');
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined);
+    else if (player?.requestFullscreen) void player.requestFullscreen().catch(() => undefined);
+    else props.onFullscreen();
+  };
+  const toggleMute = (): void => {
+    if (video) video.muted = !video.muted;
+  };
+  usePlayerShortcuts({
+    togglePlay,
+    seekBy: (seconds) => canSeek && seekTo(Math.min(Math.max(0, props.position + seconds), duration)),
+    fullscreen: toggleFullscreen,
+    theatre: toggleTheatre,
+    mute: toggleMute,
+  });
+  const position = dragging ?? props.position;
 
   return (
-    <div class="player-controls">
-      {steer && (
-        <div class="player-row">
-          {skip && (
-            <button type="button" class="button-quiet" disabled={!hasMedia} onClick={() => send({ kind: 'playback.previous' })}>
-              Previous
-            </button>
-          )}
-          <button
-            type="button"
-            class="button-primary player-toggle"
-            disabled={!hasMedia}
-            onClick={() =>
-              playing
-                ? send({ kind: 'playback.pause', ...(video && !props.live ? { position: video.currentTime } : {}) })
-                : send({ kind: 'playback.play', startInMs: sync.startInMs('play') })
-            }
-          >
-            {playing ? 'Pause' : 'Play'}
-          </button>
-          {skip && (
-            <button type="button" class="button-quiet" disabled={!hasMedia} onClick={() => send({ kind: 'playback.next' })}>
-              Next
-            </button>
-          )}
-          {!props.live && (
-            <label class="player-rate">
-              <span>Speed</span>
-              <select
-                value={String(playback?.rate ?? 1)}
-                disabled={!hasMedia}
-                onChange={(event) => send({ kind: 'playback.rate', rate: Number((event.target as HTMLSelectElement).value) })}
-              >
-                {RATES.map((rate) => (
-                  <option key={rate} value={String(rate)}>
-                    {rate}×
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-        </div>
-      )}
+    <div class={shown ? 'player-controls' : 'player-controls is-hidden'} ref={root}>
+      <ErrorNotice error={error} onDismiss={() => setError(null)} />
       {!props.live && (
-        <div class="player-row player-seek">
+        <div class="player-seek">
           <span class="player-time" aria-hidden="true">
-            {clockText(shown)}
+            {clockText(position)}
           </span>
           <input
             type="range"
             class="player-seekbar"
             aria-label="Seek"
-            aria-valuetext={`${clockText(shown)} of ${clockText(duration)}`}
+            aria-valuetext={`${clockText(position)} of ${clockText(duration)}`}
             min={0}
             max={duration || 1}
             step={1}
-            value={Math.min(shown, duration || 1)}
-            disabled={!steer || !hasMedia || duration === 0}
+            value={Math.min(position, duration || 1)}
+            disabled={!canSeek}
             onInput={(event) => setDragging(Number((event.target as HTMLInputElement).value))}
             onChange={(event) => seekTo(Number((event.target as HTMLInputElement).value))}
           />
@@ -115,14 +107,30 @@ export function Controls(props: ControlsProps) {
           </span>
         </div>
       )}
-      <div class="player-row">
-        <button type="button" class="button-quiet" aria-pressed={props.muted} onClick={() => video && (video.muted = !video.muted)}>
-          {props.muted ? 'Unmute' : 'Mute'}
-        </button>
-        <label class="player-volume">
-          <span>Volume</span>
+      <div class="player-bar">
+        <div class="player-group">
+          {skip && (
+            <button type="button" aria-label="Previous" title="Previous item" disabled={!hasMedia} onClick={() => send({ kind: 'playback.previous' })}>
+              <Icon name="previous" />
+            </button>
+          )}
+          {steer && (
+            <button type="button" class="player-toggle" aria-label={playing ? 'Pause' : 'Play'} title={playing ? 'Pause (k)' : 'Play (k)'} disabled={!hasMedia} onClick={togglePlay}>
+              <Icon name={playing ? 'pause' : 'play'} />
+            </button>
+          )}
+          {skip && (
+            <button type="button" aria-label="Next" title="Next item" disabled={!hasMedia} onClick={() => send({ kind: 'playback.next' })}>
+              <Icon name="next" />
+            </button>
+          )}
+          <button type="button" aria-label={props.muted ? 'Unmute' : 'Mute'} title={props.muted ? 'Unmute (m)' : 'Mute (m)'} onClick={toggleMute}>
+            <Icon name={props.muted ? 'muted' : 'volume'} />
+          </button>
           <input
             type="range"
+            class="player-volume"
+            aria-label="Volume"
             min={0}
             max={100}
             step={5}
@@ -134,12 +142,43 @@ export function Controls(props: ControlsProps) {
               if (video.volume > 0) video.muted = false;
             }}
           />
-        </label>
-        <button type="button" class="button-quiet" onClick={props.onFullscreen}>
-          Fullscreen
-        </button>
+        </div>
+        <div class="player-group">
+          {steer && !props.live && (
+            <select
+              class="player-rate"
+              aria-label="Playback speed"
+              title="Playback speed"
+              value={String(playback?.rate ?? 1)}
+              disabled={!hasMedia}
+              onChange={(event) => send({ kind: 'playback.rate', rate: Number((event.target as HTMLSelectElement).value) })}
+            >
+              {RATES.map((rate) => (
+                <option key={rate} value={String(rate)}>
+                  {rate}×
+                </option>
+              ))}
+            </select>
+          )}
+          <button type="button" class="player-theatre" aria-label="Theatre mode" title="Theatre mode (t)" aria-pressed={theatre.value} onClick={toggleTheatre}>
+            <Icon name="theatre" />
+          </button>
+          <button type="button" aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} title={fullscreen ? 'Exit fullscreen (f)' : 'Fullscreen (f)'} onClick={toggleFullscreen}>
+            <Icon name={fullscreen ? 'exitFullscreen' : 'fullscreen'} />
+          </button>
+        </div>
       </div>
-      <ErrorNotice error={error} onDismiss={() => setError(null)} />
     </div>
   );
+}
+
+/** Whether the page is in fullscreen now (Esc or the browser's own UI can leave it). */
+function useFullscreen(): boolean {
+  const [on, setOn] = useState(() => document.fullscreenElement !== null);
+  useEffect(() => {
+    const update = () => setOn(document.fullscreenElement !== null);
+    document.addEventListener('fullscreenchange', update);
+    return () => document.removeEventListener('fullscreenchange', update);
+  }, []);
+  return on;
 }
