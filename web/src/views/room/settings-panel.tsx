@@ -16,13 +16,15 @@ import { useAction } from '../../ui/use-action.js';
 export function SettingsPanel(props: { session: RoomSession }) {
   const { session } = props;
   const view = session.view.value;
+  // Kept here: the form remounts with the saved room (its key), which would forget it.
+  const [saved, setSaved] = useState(false);
   if (!view) return null;
   return (
     <section aria-labelledby="settings-heading">
       <h2 id="settings-heading">Settings</h2>
       {session.can('edit_room_settings') && (
         <>
-          <RoomSettingsForm key={view.room.updatedAt} session={session} />
+          <RoomSettingsForm key={view.room.updatedAt} session={session} saved={saved} setSaved={setSaved} />
           <PermissionsEditor roomId={session.roomId} />
         </>
       )}
@@ -31,7 +33,8 @@ export function SettingsPanel(props: { session: RoomSession }) {
   );
 }
 
-function RoomSettingsForm(props: { session: RoomSession }) {
+function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSaved: (saved: boolean) => void }) {
+  const { saved, setSaved } = props;
   const room = props.session.view.value!.room;
   const [name, setName] = useState(room.name);
   const [visibility, setVisibility] = useState(room.visibility);
@@ -40,7 +43,6 @@ function RoomSettingsForm(props: { session: RoomSession }) {
   const [requireJoinApproval, setApproval] = useState(room.requireJoinApproval);
   const [waitForAllReady, setWait] = useState(room.waitForAllReady);
   const [queueMode, setQueueMode] = useState(room.queueMode);
-  const [saved, setSaved] = useState(false);
   const action = useAction();
   const issue = (key: string) => issueFor(action.error, key);
 
