@@ -59,12 +59,11 @@ const endOf = (room: TestRoom, caller: Caller, mediaId: string, duration: number
 
 /** Plays the current item to its end on the room's clock and has `caller` report it. */
 async function playOut(w: Watching, caller: Caller = w.gus): Promise<PlaybackView> {
-  const mediaId = (await w.room.send(w.owner, { kind: 'room.get' })) as { playback: PlaybackView };
+  const view = (await w.room.send(w.owner, { kind: 'room.get' })) as { playback: PlaybackView };
+  const mediaId = view.playback.mediaId as string;
   w.clock.advance(LENGTH * 1000 + QUEUE_START_LEAD_MS);
-  for (const member of [w.owner, w.bob, w.gus]) {
-    await w.room.send(member, { kind: 'member.player', state: 'ready', mediaId: mediaId.playback.mediaId as string, duration: LENGTH });
-  }
-  return (await endOf(w.room, caller, mediaId.playback.mediaId as string)).playback;
+  for (const member of [w.owner, w.bob, w.gus]) await w.room.send(member, { kind: 'member.player', state: 'ready', mediaId, duration: LENGTH });
+  return (await endOf(w.room, caller, mediaId)).playback;
 }
 
 test('the first item added to a room with nothing current is cued, paused at its start, and stays cued across an activation', async (t) => {
