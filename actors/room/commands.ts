@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { multiLineText, oneLineText, privateText } from '../../text/safe-text.js';
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import { ROOM_LIMITS } from './limits.js';
-import { ROOM_ROLES } from './model.js';
+import { QUEUE_MODES, ROOM_ROLES } from './model.js';
 
 // Every string here follows text/safe-text.ts, whatever gateway the command came through:
 // PostgreSQL cannot store NUL, and no gateway issues ids with control characters.
@@ -37,6 +37,9 @@ const permissionOverrides = z.strictObject({
   guest: permissionList.nullable().optional(),
 });
 const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(ROOM_LIMITS.readyTimeoutMaxMs);
+const queueMode = z.enum(QUEUE_MODES);
+/** The media's length as the sender's player saw it (media-length.ts keeps the longest). */
+const duration = z.number().positive().max(ROOM_LIMITS.positionMaxSeconds);
 
 /** Guards against acting on a stale view of playback (answered with `conflict`). */
 const playbackGuards = {
@@ -83,6 +86,7 @@ const SCHEMAS = {
         permissionOverrides: permissionOverrides.optional(),
         waitForAllReady: z.boolean().optional(),
         readyTimeoutMs: readyTimeoutMs.optional(),
+        queueMode: queueMode.optional(),
       })
       .optional(),
   }),
@@ -97,6 +101,7 @@ const SCHEMAS = {
     permissionOverrides: permissionOverrides.optional(),
     waitForAllReady: z.boolean().optional(),
     readyTimeoutMs: readyTimeoutMs.optional(),
+    queueMode: queueMode.optional(),
   }),
   'room.delete': command('room.delete', {}),
   'room.review': command('room.review', { approve: z.boolean() }),
@@ -123,6 +128,7 @@ const SCHEMAS = {
   'member.player': command('member.player', {
     state: z.enum(['buffering', 'ready', 'ended']),
     mediaId: mediaId.nullable(),
+    duration: duration.optional(),
   }),
 
   'playlist.push': command('playlist.push', mediaFields),
@@ -159,8 +165,12 @@ const SCHEMAS = {
   }),
   'playback.next': command('playback.next', playbackGuards),
   'playback.previous': command('playback.previous', playbackGuards),
-  /** A player reached the end of `mediaId`; the room advances once, however many report it. */
-  'playback.ended': command('playback.ended', { mediaId }),
+  /**
+   * A player reached the end of `mediaId` (`duration`: its length as that player saw it). The
+   * room goes on by its queue mode once, however many report it, and only when its own clock
+   * has reached the item's end (handlers/queue.ts).
+   */
+  'playback.ended': command('playback.ended', { mediaId, duration: duration.optional() }),
 
   'chat.send': command('chat.send', {
     text: multiLineText().max(ROOM_LIMITS.chatMaxChars * 4),

@@ -44,6 +44,7 @@ import { ownerPermissions, rolePermissions, sortedPermissions, type SettingsRead
 import { banPage } from './ban-pages.js';
 import { ROOM_LIMITS } from './limits.js';
 import { LiveStatus } from './live-status.js';
+import { MediaLength } from './media-length.js';
 import { Presence } from './presence.js';
 import { VoiceCall } from './voice.js';
 import type { RoomReviewHook } from './review-hook.js';
@@ -159,6 +160,8 @@ export class RoomCore {
   readonly voice = new VoiceCall();
   /** Live items on air now (not stored; see live-status.ts). */
   readonly live: LiveStatus;
+  /** How long the current item is, as players reported it (see media-length.ts). */
+  readonly mediaLength = new MediaLength();
   /** Present members the last ready wait gave up on; not waited for again until they are ready. */
   readonly leftBehind = new Set<string>();
   private readyWait: ReadyWait | null = null;
@@ -348,6 +351,7 @@ export class RoomCore {
       requireJoinApproval: room.options.requireJoinApproval,
       waitForAllReady: room.options.waitForAllReady,
       readyTimeoutMs: room.options.readyTimeoutMs,
+      queueMode: room.options.queueMode,
       permissionOverrides: structuredClone(room.options.permissionOverrides),
       createdAt: room.createdAt,
       updatedAt: room.updatedAt,

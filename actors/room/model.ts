@@ -14,6 +14,10 @@ export type RoomStatus = 'pending_review' | 'active' | 'rejected';
 export type MemberStatus = 'active' | 'pending' | 'banned';
 export type PlayerState = 'buffering' | 'ready' | 'ended';
 
+/** What the room does when the current item ends (docs/2026-11-26-queue-modes.md). */
+export const QUEUE_MODES = ['stop', 'next', 'repeat_one', 'repeat_all', 'shuffle'] as const;
+export type QueueMode = (typeof QUEUE_MODES)[number];
+
 /** Per-role permission sets replacing the runtime default for that role in one room. */
 export type PermissionOverrides = Partial<Record<RoomRole, Permission[]>>;
 
@@ -26,6 +30,8 @@ export interface RoomOptions {
   waitForAllReady: boolean;
   /** Longest wait for stragglers before playing anyway. */
   readyTimeoutMs: number;
+  /** What plays when the current item ends. */
+  queueMode: QueueMode;
 }
 
 export interface RoomRecord {
@@ -133,6 +139,7 @@ export interface RoomInfo {
   requireJoinApproval: boolean;
   waitForAllReady: boolean;
   readyTimeoutMs: number;
+  queueMode: QueueMode;
   permissionOverrides: PermissionOverrides;
   createdAt: number;
   updatedAt: number;

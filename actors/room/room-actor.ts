@@ -15,6 +15,7 @@ import * as members from './handlers/members.js';
 import * as playable from './handlers/playable.js';
 import * as playback from './handlers/playback.js';
 import * as playlist from './handlers/playlist.js';
+import * as queue from './handlers/queue.js';
 import * as room from './handlers/room.js';
 import * as voice from './handlers/voice.js';
 import type { RoomResults } from './results.js';
@@ -65,7 +66,7 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'playback.rate': playback.setRate,
   'playback.next': playback.next,
   'playback.previous': playback.previous,
-  'playback.ended': playback.ended,
+  'playback.ended': queue.ended,
 
   'chat.send': chat.sendMessage,
   'chat.history': chat.chatHistory,

@@ -9,6 +9,7 @@ import { advisoryLockNamespaces } from '../../store/advisory-locks.js';
 import { ROOM_LIMITS } from './limits.js';
 import { displayName } from './validate.js';
 import {
+  QUEUE_MODES,
   ROOM_ROLES,
   type MediaItem,
   type MemberRecord,
@@ -44,6 +45,7 @@ export const DEFAULT_ROOM_OPTIONS: RoomOptions = Object.freeze({
   permissionOverrides: {},
   waitForAllReady: false,
   readyTimeoutMs: ROOM_LIMITS.readyTimeoutDefaultMs,
+  queueMode: 'next',
 });
 
 interface RoomRow {
@@ -112,6 +114,7 @@ function optionsFromJson(value: unknown): RoomOptions {
       typeof timeout === 'number' && timeout >= ROOM_LIMITS.readyTimeoutMinMs && timeout <= ROOM_LIMITS.readyTimeoutMaxMs
         ? timeout
         : ROOM_LIMITS.readyTimeoutDefaultMs,
+    queueMode: QUEUE_MODES.find((mode) => mode === raw.queueMode) ?? DEFAULT_ROOM_OPTIONS.queueMode,
   };
 }
 

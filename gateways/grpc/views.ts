@@ -20,6 +20,7 @@ import type { PermissionOverrides__Output } from './gen/svc/v1/PermissionOverrid
 import type { Playback__Output } from './gen/svc/v1/Playback.js';
 import type { PlaybackCause__Output } from './gen/svc/v1/PlaybackCause.js';
 import type { PlayerState__Output } from './gen/svc/v1/PlayerState.js';
+import type { QueueMode__Output } from './gen/svc/v1/QueueMode.js';
 import type { RoomEvent__Output } from './gen/svc/v1/RoomEvent.js';
 import type { RoomInfo__Output } from './gen/svc/v1/RoomInfo.js';
 import type { RoomPreview__Output } from './gen/svc/v1/RoomPreview.js';
@@ -53,6 +54,13 @@ export const PLAYER_STATE = {
   ready: 'PLAYER_STATE_READY',
   ended: 'PLAYER_STATE_ENDED',
 } as const satisfies Record<model.PlayerState, PlayerState__Output>;
+export const QUEUE_MODE = {
+  stop: 'QUEUE_MODE_STOP',
+  next: 'QUEUE_MODE_NEXT',
+  repeat_one: 'QUEUE_MODE_REPEAT_ONE',
+  repeat_all: 'QUEUE_MODE_REPEAT_ALL',
+  shuffle: 'QUEUE_MODE_SHUFFLE',
+} as const satisfies Record<model.QueueMode, QueueMode__Output>;
 const LEFT_REASON = {
   left: 'MEMBER_LEFT_REASON_LEFT',
   kicked: 'MEMBER_LEFT_REASON_KICKED',
@@ -97,6 +105,7 @@ export function roomInfo(room: model.RoomInfo): RoomInfo__Output {
     requireJoinApproval: room.requireJoinApproval,
     waitForAllReady: room.waitForAllReady,
     readyTimeoutMs: room.readyTimeoutMs,
+    queueMode: QUEUE_MODE[room.queueMode],
     permissionOverrides: permissionOverrides(room.permissionOverrides),
     createdAt: room.createdAt,
     updatedAt: room.updatedAt,

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../../errors/codes.js';
 import { oneLineText } from '../../text/safe-text.js';
+import { ROOM_LIMITS } from '../../actors/room/limits.js';
 import type { RoomCommand } from '../../actors/room/commands.js';
 import type { RoomEvent } from '../../actors/room/events.js';
 import type { MemberRoomView, PlayerState } from '../../actors/room/model.js';
@@ -56,6 +57,8 @@ export const PlayerMessage = z.strictObject({
   id: ClientMessageId.optional(),
   state: z.enum(['buffering', 'ready', 'ended']),
   mediaId: oneLineText().min(1).max(64).nullable(),
+  /** The length of `mediaId` in seconds as the player saw it, once known (the room ends items by it). */
+  duration: z.number().positive().max(ROOM_LIMITS.positionMaxSeconds).optional(),
 });
 
 export const ClientMessage = z.discriminatedUnion('type', [CommandMessage, PingMessage, PlayerMessage]);

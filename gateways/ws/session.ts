@@ -200,7 +200,7 @@ export class RealtimeSession {
         return;
       }
       case 'player':
-        void this.run(message.id, { kind: 'member.player', state: message.state, mediaId: message.mediaId }, undefined, message.id === undefined);
+        void this.run(message.id, { kind: 'member.player', state: message.state, mediaId: message.mediaId, ...(message.duration !== undefined ? { duration: message.duration } : {}) }, undefined, message.id === undefined);
         return;
     }
   }

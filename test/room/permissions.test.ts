@@ -145,7 +145,6 @@ const RULES: Rule[] = [
   },
   { permission: 'control_playback', what: 'playback.seek', setup: playing, run: (s) => s.room.send(s.member, { kind: 'playback.seek', position: 42 }) },
   { permission: 'control_playback', what: 'playback.rate', setup: playing, run: (s) => s.room.send(s.member, { kind: 'playback.rate', rate: 1.5 }) },
-  { permission: 'control_playback', what: 'playback.ended', setup: playing, run: (s) => s.room.send(s.member, { kind: 'playback.ended', mediaId: id(s) }) },
   { permission: 'use_webrtc', what: 'webrtc.join', run: (s) => s.room.send(s.member, { kind: 'webrtc.join' }) },
   { permission: 'edit_room_settings', what: 'room.update', run: (s) => s.room.send(s.member, { kind: 'room.update', name: 'Ours now' }) },
   {

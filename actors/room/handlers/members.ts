@@ -277,6 +277,7 @@ export async function reportPlayer(core: RoomCore, command: RoomCommandOf<'membe
   }
   const before = core.presence.player(member.userId);
   core.presence.setPlayer(member.userId, { state: command.state, mediaId: command.mediaId });
+  if (command.mediaId !== null) core.mediaLength.record(command.mediaId, core.playback.mediaId, command.duration);
   if (command.state !== 'buffering' && command.mediaId === core.playback.mediaId) core.leftBehind.delete(member.userId);
   const changed = before?.state !== command.state || before?.mediaId !== command.mediaId;
   if (changed) core.publish({ type: 'member.updated', member: core.memberView(member) });

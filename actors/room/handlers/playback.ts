@@ -104,15 +104,16 @@ export async function setRate(core: RoomCore, command: RoomCommandOf<'playback.r
 
 /**
  * Switches to `item` from its start. A room that was playing (or about to) keeps playing,
- * waiting for everyone to load the new media when the room asks for that.
+ * waiting for everyone to load the new media when the room asks for that; `startAt` schedules
+ * that start ahead in server time (the queue's lead for loading the item).
  */
-async function switchTo(core: RoomCore, item: MediaItem, cause: PlaybackCause, turn: Turn): Promise<PlaybackView> {
+export async function switchTo(core: RoomCore, item: MediaItem, cause: PlaybackCause, turn: Turn, startAt?: number): Promise<PlaybackView> {
   const by = turn.access.userId;
   const keepPlaying = core.playback.playing || core.holdingPlay;
   // Everyone must load the new media, stragglers of the old one included.
   const patch = { mediaId: item.id, position: 0, updatedAt: core.now() };
   const change = keepPlaying
-    ? core.playChange(patch, cause, by, { resetStragglers: true })
+    ? core.playChange(patch, cause, by, { resetStragglers: true, ...(startAt !== undefined ? { startAt } : {}) })
     : { patch: { ...patch, playing: false }, cause, by, wait: 'close' as const, resetStragglers: true };
   return core.changePlayback(change, turn);
 }
@@ -134,20 +135,4 @@ export async function next(core: RoomCore, command: RoomCommandOf<'playback.next
 
 export async function previous(core: RoomCore, command: RoomCommandOf<'playback.previous'>, turn: Turn): Promise<RoomResults['playback.previous']> {
   return { playback: await step(core, command, turn, -1) };
-}
-
-/**
- * A player finished `mediaId`. Only the first report for the current media advances; later
- * ones (every other member's player) name media that is no longer current and change nothing.
- */
-export async function ended(core: RoomCore, command: RoomCommandOf<'playback.ended'>, turn: Turn): Promise<RoomResults['playback.ended']> {
-  core.require(turn.access, 'control_playback', 'reporting the end of media');
-  if (command.mediaId !== core.playback.mediaId) return { playback: core.playbackView() };
-  const index = indexOfMedia(core.playlist, command.mediaId);
-  const following = core.playlist[index + 1];
-  if (following) return { playback: await switchTo(core, following.item, 'playback.ended', turn) };
-  // The end of the list: stop where the media ended (once; later reports find it stopped).
-  if (!core.playback.playing && !core.holdingPlay) return { playback: core.playbackView() };
-  const patch = { playing: false, position: core.positionNow(), updatedAt: turn.now };
-  return { playback: await core.changePlayback({ patch, cause: 'playback.ended', by: turn.access.userId, wait: 'close' }, turn) };
 }

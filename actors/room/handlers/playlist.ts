@@ -41,6 +41,22 @@ function requireOwnOr(core: RoomCore, access: Access, item: MediaItem, permissio
   if (!own) core.require(access, permission, action);
 }
 
+/**
+ * The first item added to a room with nothing current becomes current, cued paused at its
+ * start in the same transaction: the player shows it at once and one press of play starts it
+ * for everyone (docs/2026-11-26-queue-modes.md says why it does not start by itself).
+ */
+function cueIfNothingCurrent(core: RoomCore, item: MediaItem, by: string): PlaybackPlan | undefined {
+  if (core.playback.mediaId !== null) return undefined;
+  return core.planPlayback({
+    patch: { mediaId: item.id, playing: false, position: 0, updatedAt: core.now() },
+    cause: 'playlist.setCurrent',
+    by,
+    wait: 'close',
+    resetStragglers: true,
+  });
+}
+
 async function addMedia(
   core: RoomCore,
   input: MediaInput & { title: string },
@@ -75,14 +91,17 @@ async function addMedia(
   checkProxyAllowed(core, item);
   checkPlaylistBudget(core.playlist, item);
   const change = insertAt(core.playlist, item, index);
+  const cue = cueIfNothingCurrent(core, item, turn.access.userId);
   const result = await core.commit(turn, 'add media', async (client) => {
     await insertMedia(client, core.id, change.entry);
     await setSortKeys(client, core.id, change.rekeyed);
+    if (cue) await savePlayback(client, core.id, core.storedPlayback(cue));
     return { item, index };
   });
   core.playlist = change.next;
   core.publish({ type: 'playlist', op: 'added', item, index });
   startSeekCheck(core, item);
+  if (cue) core.applyPlayback(cue, true);
   return result;
 }
 

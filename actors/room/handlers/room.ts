@@ -85,6 +85,7 @@ export async function createRoom(core: RoomCore, command: RoomCommandOf<'room.cr
       permissionOverrides: overrides,
       waitForAllReady: command.settings?.waitForAllReady ?? DEFAULT_ROOM_OPTIONS.waitForAllReady,
       readyTimeoutMs: command.settings?.readyTimeoutMs ?? DEFAULT_ROOM_OPTIONS.readyTimeoutMs,
+      queueMode: command.settings?.queueMode ?? DEFAULT_ROOM_OPTIONS.queueMode,
     },
     createdAt: now,
     updatedAt: now,
@@ -141,6 +142,7 @@ export async function updateRoomSettings(
   if (command.requireJoinApproval !== undefined) next.options.requireJoinApproval = command.requireJoinApproval;
   if (command.waitForAllReady !== undefined) next.options.waitForAllReady = command.waitForAllReady;
   if (command.readyTimeoutMs !== undefined) next.options.readyTimeoutMs = command.readyTimeoutMs;
+  if (command.queueMode !== undefined) next.options.queueMode = command.queueMode;
   if (newPassword !== undefined) next.passwordHash = newPassword === null ? null : await hashRoomPassword(newPassword);
   next.updatedAt = turn.now;
 

@@ -38,11 +38,11 @@ export function playbackService(calls: GrpcCalls, rooms: RoomCalls): PlaybackSer
     })),
     ReportPlayer: calls.unary(async (request, ctx) => {
       const state = enumIn(PLAYER_STATE, request.state, 'state');
-      const result = await rooms.send(ctx, request.roomId, { kind: 'member.player', state, mediaId: request.mediaId ?? null });
+      const result = await rooms.send(ctx, request.roomId, { kind: 'member.player', state, mediaId: request.mediaId ?? null, duration: request.duration });
       return { member: member(result.member), playback: playback(result.playback) };
     }),
     ReportEnded: calls.unary(async (request, ctx) => ({
-      playback: playback((await rooms.send(ctx, request.roomId, { kind: 'playback.ended', mediaId: request.mediaId })).playback),
+      playback: playback((await rooms.send(ctx, request.roomId, { kind: 'playback.ended', mediaId: request.mediaId, duration: request.duration })).playback),
     })),
   };
 }

@@ -17,13 +17,19 @@ import type { PermissionOverridesUpdate__Output } from '../gen/svc/v1/Permission
 import type { RoomServiceHandlers } from '../gen/svc/v1/RoomService.js';
 import type { RoomDirectory } from '../../room-directory.js';
 import { enumIn, type RoomCalls } from '../room-calls.js';
-import { MEMBER_STATUS, member, roomInfo, roomView, VISIBILITY } from '../views.js';
+import { MEMBER_STATUS, member, QUEUE_MODE, roomInfo, roomView, VISIBILITY } from '../views.js';
 
 /** What newRoomId() makes: 16 random bytes in base64url. */
 const CLIENT_ROOM_ID = /^[A-Za-z0-9_-]{22}$/;
 const ROLES = ['admin', 'member', 'guest'] as const;
 /** As GET /api/rooms. */
 const MAX_PAGE = 100;
+
+/** Absent or UNSPECIFIED leaves the mode as it is (the default, at creation). */
+function queueModeIn(value: string | number | null | undefined): RoomCommandOf<'room.update'>['queueMode'] {
+  if (value === undefined || value === null || value === 'QUEUE_MODE_UNSPECIFIED' || value === 0) return undefined;
+  return enumIn(QUEUE_MODE, value, 'queueMode');
+}
 
 export function roomService(
   calls: GrpcCalls,
@@ -45,7 +51,12 @@ export function roomService(
         visibility: enumIn(VISIBILITY, request.visibility, 'visibility'),
         requireJoinApproval: request.requireJoinApproval,
         settings: settings
-          ? { permissionOverrides: overridesIn(settings.permissionOverrides), waitForAllReady: settings.waitForAllReady, readyTimeoutMs: settings.readyTimeoutMs }
+          ? {
+              permissionOverrides: overridesIn(settings.permissionOverrides),
+              waitForAllReady: settings.waitForAllReady,
+              readyTimeoutMs: settings.readyTimeoutMs,
+              queueMode: queueModeIn(settings.queueMode),
+            }
           : undefined,
       });
       return { room: roomInfo(result.room) };
@@ -61,6 +72,7 @@ export function roomService(
         permissionOverrides: overridesUpdateIn(request.permissionOverrides),
         waitForAllReady: request.waitForAllReady,
         readyTimeoutMs: request.readyTimeoutMs,
+        queueMode: queueModeIn(request.queueMode),
       });
       return { room: roomInfo(result.room) };
     }),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ROOM_LIMITS } from '../../../actors/room/limits.js';
 import { defineEndpoint } from './endpoint.js';
-import { idempotencyHeaders, MemberView, mediaId, PlaybackAnswer, PlaybackView, playbackGuards, position, roomId, seq } from './room-schemas.js';
+import { idempotencyHeaders, mediaDuration, MemberView, mediaId, PlaybackAnswer, PlaybackView, playbackGuards, position, roomId, seq } from './room-schemas.js';
 
 const TAGS = ['playback'];
 const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;
@@ -79,12 +79,14 @@ export const reportEnded = defineEndpoint({
   method: 'post',
   path: '/api/rooms/{roomId}/playback/ended',
   operationId: 'reportEnded',
-  summary: 'The caller\'s player reached the end of mediaId; the room advances once however many report it (control_playback)',
+  summary: 'The caller\'s player reached the end of mediaId; the room goes on by its queue mode once, however many report it',
+  description:
+    'Any member may report. The room goes on only when mediaId is current and playing and its own clock has reached the item\'s length (the longest duration players reported; with control_playback, the duration given here); otherwise conflict. Reports about media no longer current change nothing. docs/2026-11-26-queue-modes.md',
   tags: TAGS,
   access: 'user_or_guest',
   params: roomParams,
   headers: idempotencyHeaders,
-  body: z.strictObject({ mediaId }),
+  body: z.strictObject({ mediaId, duration: mediaDuration.optional() }),
   responses: { 200: { description: 'Playback now', schema: PlaybackAnswer } },
   errors: [...ERRORS],
 });
@@ -97,7 +99,11 @@ export const reportPlayer = defineEndpoint({
   tags: TAGS,
   access: 'user_or_guest',
   params: roomParams,
-  body: z.strictObject({ state: z.enum(['buffering', 'ready', 'ended']), mediaId: mediaId.nullable() }),
+  body: z.strictObject({
+    state: z.enum(['buffering', 'ready', 'ended']),
+    mediaId: mediaId.nullable(),
+    duration: mediaDuration.optional().meta({ description: 'The length of mediaId as the player saw it, once known (the room ends items by it)' }),
+  }),
   responses: { 200: { description: 'The caller as a member, and playback now', schema: z.strictObject({ member: MemberView, playback: PlaybackView, seq }) } },
   errors: [...ERRORS],
 });

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { oneLineText } from '../../../text/safe-text.js';
 import { ROOM_LIMITS } from '../../../actors/room/limits.js';
+import { QUEUE_MODES } from '../../../actors/room/model.js';
 import { PERMISSIONS } from '../../../permissions/names.js';
 
 const ms = (description: string) => z.number().int().meta({ description: `${description} (server ms since the epoch)` });
@@ -15,6 +16,12 @@ export const RoomRole = z.enum(['admin', 'member', 'guest']).meta({ id: 'RoomRol
 export const RoomVisibility = z.enum(['public', 'hidden']).meta({ id: 'RoomVisibility', description: 'public rooms are listed; hidden ones are reachable by id only' });
 export const RoomStatus = z.enum(['pending_review', 'active', 'rejected']).meta({ id: 'RoomStatus' });
 export const MemberStatus = z.enum(['active', 'pending', 'banned']).meta({ id: 'MemberStatus' });
+export const QueueMode = z.enum(QUEUE_MODES).meta({
+  id: 'QueueMode',
+  description: 'When an item ends: stop, play the next (stopping after the last), repeat this item, repeat the list, or play a random other item',
+});
+/** A media length in seconds as a player saw it (the room keeps the longest reported). */
+export const mediaDuration = z.number().positive().max(ROOM_LIMITS.positionMaxSeconds).meta({ description: 'The media length in seconds as the player saw it' });
 export const Permission = z.enum(PERMISSIONS).meta({ id: 'Permission', description: 'docs/2026-11-21-permissions.md' });
 
 export const PermissionOverrides = z
@@ -32,6 +39,7 @@ export const RoomInfo = z
     requireJoinApproval: z.boolean(),
     waitForAllReady: z.boolean(),
     readyTimeoutMs: z.number().int(),
+    queueMode: QueueMode,
     permissionOverrides: PermissionOverrides,
     createdAt: ms('Created'),
     updatedAt: ms('Last changed'),

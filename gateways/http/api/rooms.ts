@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { oneLineText, privateText } from '../../../text/safe-text.js';
 import { ROOM_LIMITS } from '../../../actors/room/limits.js';
 import { defineEndpoint } from './endpoint.js';
-import { idempotencyHeaders, MemberView, Permission, RoomInfo, RoomPage, RoomSummary, RoomView, RoomVisibility, roomId, seq, userId } from './room-schemas.js';
+import { idempotencyHeaders, MemberView, Permission, QueueMode, RoomInfo, RoomPage, RoomSummary, RoomView, RoomVisibility, roomId, seq, userId } from './room-schemas.js';
 
 const TAGS = ['rooms'];
 const roomParams = z.strictObject({ roomId });
@@ -46,6 +46,7 @@ export const createRoom = defineEndpoint({
     requireJoinApproval: z.boolean().optional(),
     waitForAllReady: z.boolean().optional(),
     readyTimeoutMs: readyTimeoutMs.optional(),
+    queueMode: QueueMode.optional().meta({ description: 'Default next' }),
     permissionOverrides: z
       .strictObject({ admin: overrideList.optional(), member: overrideList.optional(), guest: overrideList.optional() })
       .optional(),
@@ -128,6 +129,7 @@ export const updateRoom = defineEndpoint({
     requireJoinApproval: z.boolean().optional(),
     waitForAllReady: z.boolean().optional(),
     readyTimeoutMs: readyTimeoutMs.optional(),
+    queueMode: QueueMode.optional(),
     permissionOverrides: overridesInput.optional().meta({ description: 'Per role: a list replaces the default, null returns to it' }),
   }),
   responses: { 200: { description: 'The room now', schema: RoomAnswer } },

@@ -48,7 +48,7 @@ export function mountPlaybackRoutes(router: EndpointRouter, deps: GatewayDeps): 
     .mount(api.reportEnded, async (ctx, { caller, params, body }) => {
       const { result, seq } = await rooms.send(
         params.roomId,
-        { kind: 'playback.ended', mediaId: body.mediaId },
+        { kind: 'playback.ended', mediaId: body.mediaId, ...(body.duration !== undefined ? { duration: body.duration } : {}) },
         caller,
         commandOptions(ctx, api.reportEnded.operationId, caller, params.roomId),
       );

@@ -21,9 +21,10 @@ export function mountRoomRoutes(router: EndpointRouter, deps: GatewayDeps): void
 
   router
     .mount(api.createRoom, async (ctx, { caller, body }) => {
-      const { waitForAllReady, readyTimeoutMs, permissionOverrides, ...rest } = body;
+      const { waitForAllReady, readyTimeoutMs, queueMode, permissionOverrides, ...rest } = body;
       const settings: NonNullable<RoomCommandOf<'room.create'>['settings']> = {
         ...(waitForAllReady !== undefined ? { waitForAllReady } : {}),
+        ...(queueMode !== undefined ? { queueMode } : {}),
         ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}),
         ...(permissionOverrides !== undefined ? { permissionOverrides } : {}),
       };

@@ -24,6 +24,7 @@ export function roomInfoMessage(room: RoomInfo): Record<string, unknown> {
     requireJoinApproval: room.requireJoinApproval,
     waitForAllReady: room.waitForAllReady,
     readyTimeoutMs: room.readyTimeoutMs,
+    queueMode: upper('QUEUE_MODE', room.queueMode),
     permissionOverrides: { admin: list('admin'), member: list('member'), guest: list('guest') },
     createdAt: room.createdAt,
     updatedAt: room.updatedAt,

@@ -59,10 +59,11 @@ test('playlist: push, insert, move, edit, remove, clear and set current answer w
   const view = await as.rooms.GetRoom({ roomId });
   t.deepEqual(plain(view.member!.playlist!.items), settled.map(mediaMessage));
 
-  const current = await as.playlist.SetCurrent({ roomId, mediaId: pushed.item!.id, expectMediaId: '' });
-  t.like(current.playback, { mediaId: pushed.item!.id, playing: false, position: 0 });
+  // The first item pushed was cued (docs/2026-11-26-queue-modes.md).
+  const current = await as.playlist.SetCurrent({ roomId, mediaId: inserted.item!.id, expectMediaId: pushed.item!.id });
+  t.like(current.playback, { mediaId: inserted.item!.id, playing: false, position: 0 });
   t.deepEqual(plain(current.playback), playbackMessage((await actorView()).playback));
-  const stale = await refused(t, as.playlist.SetCurrent({ roomId, mediaId: inserted.item!.id, expectMediaId: '' }), 'conflict', grpc.status.FAILED_PRECONDITION);
+  const stale = await refused(t, as.playlist.SetCurrent({ roomId, mediaId: pushed.item!.id, expectMediaId: '' }), 'conflict', grpc.status.FAILED_PRECONDITION);
   t.regex(stale.message, /.+/);
 
   t.deepEqual(await as.playlist.Remove({ roomId, mediaId: inserted.item!.id }), { mediaId: inserted.item!.id });
@@ -119,11 +120,15 @@ test('playback: play, pause, seek, rate, next, previous and reports, with guards
     stream.once('data', () => resolve());
     stream.once('error', reject);
   });
-  const report = await as.playback.ReportPlayer({ roomId, state: 'PLAYER_STATE_READY', mediaId: first.id });
+  const report = await as.playback.ReportPlayer({ roomId, state: 'PLAYER_STATE_READY', mediaId: first.id, duration: 100.5 });
   t.like(report.member, { userId: member.userId, online: true, player: { state: 'PLAYER_STATE_READY', mediaId: first.id } });
   t.deepEqual(plain(report.member), memberMessage((await actorView()).members!.find((m) => m.userId === member.userId)!));
   t.is((await refused(t, as.playback.ReportPlayer({ roomId, state: 'PLAYER_STATE_UNSPECIFIED' }), 'invalid_argument', grpc.status.INVALID_ARGUMENT)).issues[0]?.key, 'state');
-  t.like((await as.playback.ReportEnded({ roomId, mediaId: first.id })).playback, { mediaId: second.id });
+  // The end counts once the room's own clock reaches the item's length.
+  await as.playback.Seek({ roomId, position: 100 });
+  await as.playback.Play({ roomId });
+  await refused(t, as.playback.ReportEnded({ roomId, mediaId: first.id, duration: 600 }), 'conflict', grpc.status.FAILED_PRECONDITION);
+  t.like((await as.playback.ReportEnded({ roomId, mediaId: first.id, duration: 100.5 })).playback, { mediaId: second.id });
   stream.cancel();
 
   const { as: outsider } = await g.user('outsider');

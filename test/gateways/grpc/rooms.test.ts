@@ -23,14 +23,14 @@ test('CreateRoom, GetRoom and UpdateRoom carry what the actor answers', async (t
     password: 'let me in',
     visibility: 'ROOM_VISIBILITY_PUBLIC',
     requireJoinApproval: true,
-    settings: { waitForAllReady: true, readyTimeoutMs: 5000, permissionOverrides: { guest: { permissions: ['view_chat_history'] } } },
+    settings: { waitForAllReady: true, readyTimeoutMs: 5000, queueMode: 'QUEUE_MODE_REPEAT_ALL', permissionOverrides: { guest: { permissions: ['view_chat_history'] } } },
   });
   const roomId = created.room!.id;
   t.regex(roomId, /^[A-Za-z0-9_-]{22}$/);
 
   const actorView = (await actors.rooms.send(roomId, { kind: 'room.get' }, actors.callerOf(owner))).result as MemberRoomView;
   t.deepEqual(plain(created.room), roomInfoMessage({ ...actorView.room, updatedAt: created.room!.updatedAt }));
-  t.like(created.room, { hasPassword: true, requireJoinApproval: true, waitForAllReady: true, readyTimeoutMs: 5000, permissionOverrides: { guest: { permissions: ['view_chat_history'] }, admin: null } });
+  t.like(created.room, { hasPassword: true, requireJoinApproval: true, waitForAllReady: true, readyTimeoutMs: 5000, queueMode: 'QUEUE_MODE_REPEAT_ALL', permissionOverrides: { guest: { permissions: ['view_chat_history'] }, admin: null } });
 
   const view = await as.rooms.GetRoom({ roomId });
   t.is(view.access, 'member');
@@ -45,8 +45,8 @@ test('CreateRoom, GetRoom and UpdateRoom carry what the actor answers', async (t
   t.is(view.member!.seq, actorView.seq);
 
   // Update: absent fields stay; an empty password removes it; reset returns a role to the default.
-  const updated = await as.rooms.UpdateRoom({ roomId, name: 'Renamed', password: '', permissionOverrides: { guest: { reset: true }, member: { set: { permissions: ['send_chat', 'view_chat_history'] } } } });
-  t.like(updated.room, { name: 'Renamed', hasPassword: false, requireJoinApproval: true, visibility: 'ROOM_VISIBILITY_PUBLIC', permissionOverrides: { guest: null, member: { permissions: ['send_chat', 'view_chat_history'] } } });
+  const updated = await as.rooms.UpdateRoom({ roomId, name: 'Renamed', password: '', queueMode: 'QUEUE_MODE_SHUFFLE', permissionOverrides: { guest: { reset: true }, member: { set: { permissions: ['send_chat', 'view_chat_history'] } } } });
+  t.like(updated.room, { name: 'Renamed', hasPassword: false, queueMode: 'QUEUE_MODE_SHUFFLE', requireJoinApproval: true, visibility: 'ROOM_VISIBILITY_PUBLIC', permissionOverrides: { guest: null, member: { permissions: ['send_chat', 'view_chat_history'] } } });
   const after = (await actors.rooms.send(roomId, { kind: 'room.get' }, actors.callerOf(owner))).result as MemberRoomView;
   t.deepEqual(plain(updated.room), roomInfoMessage(after.room));
 

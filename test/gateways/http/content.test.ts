@@ -190,7 +190,13 @@ test('playback: set current, play with sentAt, pause at a position, seek, rate, 
   const previous = await bed.call<{ playback: Playback }>('POST', `/api/rooms/${roomId}/playback/previous`, {}, owner.token);
   t.is(previous.body.playback.mediaId, one);
 
-  const ended = await bed.call<{ playback: Playback }>('POST', `/api/rooms/${roomId}/playback/ended`, { mediaId: one }, kim.token);
+  // The end of an item counts once the room's own clock is there (docs/2026-11-26-queue-modes.md).
+  await bed.call('POST', `/api/rooms/${roomId}/playback/seek`, { position: 100 }, kim.token);
+  await bed.call('POST', `/api/rooms/${roomId}/playback/play`, {}, kim.token);
+  const early = await bed.call<{ code: string; message: string }>('POST', `/api/rooms/${roomId}/playback/ended`, { mediaId: one, duration: 600 }, kim.token);
+  t.is(early.status, 409);
+  t.regex(early.body.message, /of 600 s in the room/);
+  const ended = await bed.call<{ playback: Playback }>('POST', `/api/rooms/${roomId}/playback/ended`, { mediaId: one, duration: 101 }, kim.token);
   t.is(ended.body.playback.mediaId, two);
   const late = await bed.call<{ playback: Playback }>('POST', `/api/rooms/${roomId}/playback/ended`, { mediaId: one }, owner.token);
   t.is(late.body.playback.mediaId, two);

@@ -29,6 +29,7 @@ interface RoomInfo {
   status: string;
   hasPassword: boolean;
   requireJoinApproval: boolean;
+  queueMode: string;
   createdAt: number;
 }
 
@@ -43,6 +44,7 @@ test('creating a room answers 201 with the room and its location; the owner read
   t.is(created.status, 201);
   const room = created.body.room;
   t.is(room.name, 'Movie night');
+  t.is(room.queueMode, 'next', 'a room plays its list through by default');
   t.is(room.visibility, 'public');
   t.is(room.ownerId, owner.userId);
   t.false(room.hasPassword);
@@ -125,8 +127,9 @@ test('a retried chat send with the same Idempotency-Key posts once', async (t) =
 
 test('settings change through PATCH; only edit_room_settings may; bad values are named and change nothing', async (t) => {
   const room = await createRoom(owner, { name: 'Settings' });
-  const changed = await bed.call<{ room: RoomInfo }>('PATCH', `/api/rooms/${room.id}`, { name: 'Renamed', password: 'secret', requireJoinApproval: true }, owner.token);
+  const changed = await bed.call<{ room: RoomInfo }>('PATCH', `/api/rooms/${room.id}`, { name: 'Renamed', password: 'secret', requireJoinApproval: true, queueMode: 'repeat_one' }, owner.token);
   t.is(changed.status, 200);
+  t.is(changed.body.room.queueMode, 'repeat_one');
   t.is(changed.body.room.name, 'Renamed');
   t.true(changed.body.room.hasPassword);
   t.true(changed.body.room.requireJoinApproval);
@@ -134,12 +137,16 @@ test('settings change through PATCH; only edit_room_settings may; bad values are
   const bad = await bed.call<{ issues: Array<{ key: string }> }>('PATCH', `/api/rooms/${room.id}`, { name: 'Fine', readyTimeoutMs: 5 }, owner.token);
   t.is(bad.status, 400);
   t.deepEqual(bad.body.issues.map((issue) => issue.key), ['readyTimeoutMs']);
+  const badMode = await bed.call<{ issues: Array<{ key: string }> }>('PATCH', `/api/rooms/${room.id}`, { queueMode: 'loop' }, owner.token);
+  t.is(badMode.status, 400);
+  t.deepEqual(badMode.body.issues.map((issue) => issue.key), ['queueMode']);
   const actorBad = await bed.call<{ issues: Array<{ key: string }> }>('PATCH', `/api/rooms/${room.id}`, { name: '\u202e', visibility: 'hidden' }, owner.token);
   t.is(actorBad.status, 400);
   t.is(actorBad.body.issues[0]?.key, 'name');
   const read = await bed.call<{ room: RoomInfo }>('GET', `/api/rooms/${room.id}`, undefined, owner.token);
   t.is(read.body.room.name, 'Renamed');
   t.is(read.body.room.visibility, 'public');
+  t.is(read.body.room.queueMode, 'repeat_one', 'refused changes left the mode as it was');
 
   const outsider = await bed.call('PATCH', `/api/rooms/${room.id}`, { name: 'Mine now' }, other.token);
   t.is(outsider.status, 403);

@@ -29,6 +29,7 @@ function guestSnapshot(mediaId: string | null): MemberRoomView {
       name: 'R',
       ownerId: 'owner',
       visibility: 'public',
+      queueMode: 'next',
       status: 'active',
       hasPassword: false,
       requireJoinApproval: false,

@@ -90,8 +90,7 @@ test.serial('a livestream added, published to, played over FLV (HLS without MSE)
   early.catch(() => undefined);
   await Promise.race([Promise.all([badge(o.page, 'On air'), badge(m.page, 'On air')]), early]);
 
-  // The owner plays it as a user would: "Play <title>" in the playlist, then the player's Play.
-  await liveItem(o.page).getByRole('button', { name: `Play ${TITLE}` }).click();
+  // The first item added is cued (docs/2026-11-26-queue-modes.md): the owner presses the player's Play.
   await liveItem(o.page).locator('.badge', { hasText: 'Now playing' }).waitFor();
   await o.page.getByRole('button', { name: 'Play', exact: true }).click();
   await o.page.getByRole('button', { name: 'Pause', exact: true }).waitFor();

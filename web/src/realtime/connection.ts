@@ -166,9 +166,9 @@ export class RoomConnection {
     });
   }
 
-  /** The local player's state for the room's ready wait (R11). */
-  reportPlayer(state: PlayerState, mediaId: string | null): void {
-    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: 'player', state, mediaId }));
+  /** The local player's state for the room's ready wait (R11), with the media's length once known (the room ends items by it). */
+  reportPlayer(state: PlayerState, mediaId: string | null, duration?: number): void {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: 'player', state, mediaId, ...(duration !== undefined ? { duration } : {}) }));
   }
 
   private receive(data: unknown): void {

@@ -1,6 +1,7 @@
 /**
  * Room settings for members with `edit_room_settings` (name, visibility, password, join
- * approval, wait-for-everyone, per-role permissions), and deleting the room for its owner.
+ * approval, wait-for-everyone, what plays when an item ends, per-role permissions), and
+ * deleting the room for its owner.
  */
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
@@ -15,13 +16,15 @@ import { useAction } from '../../ui/use-action.js';
 export function SettingsPanel(props: { session: RoomSession }) {
   const { session } = props;
   const view = session.view.value;
+  // Kept here: the form remounts with the saved room (its key), which would forget it.
+  const [saved, setSaved] = useState(false);
   if (!view) return null;
   return (
     <section aria-labelledby="settings-heading">
       <h2 id="settings-heading">Settings</h2>
       {session.can('edit_room_settings') && (
         <>
-          <RoomSettingsForm key={view.room.updatedAt} session={session} />
+          <RoomSettingsForm key={view.room.updatedAt} session={session} saved={saved} setSaved={setSaved} />
           <PermissionsEditor roomId={session.roomId} />
         </>
       )}
@@ -30,7 +33,8 @@ export function SettingsPanel(props: { session: RoomSession }) {
   );
 }
 
-function RoomSettingsForm(props: { session: RoomSession }) {
+function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSaved: (saved: boolean) => void }) {
+  const { saved, setSaved } = props;
   const room = props.session.view.value!.room;
   const [name, setName] = useState(room.name);
   const [visibility, setVisibility] = useState(room.visibility);
@@ -38,7 +42,7 @@ function RoomSettingsForm(props: { session: RoomSession }) {
   const [removePassword, setRemovePassword] = useState(false);
   const [requireJoinApproval, setApproval] = useState(room.requireJoinApproval);
   const [waitForAllReady, setWait] = useState(room.waitForAllReady);
-  const [saved, setSaved] = useState(false);
+  const [queueMode, setQueueMode] = useState(room.queueMode);
   const action = useAction();
   const issue = (key: string) => issueFor(action.error, key);
 
@@ -49,7 +53,7 @@ function RoomSettingsForm(props: { session: RoomSession }) {
       call(
         api.PATCH('/api/rooms/{roomId}', {
           params: { path: { roomId: room.id } },
-          body: { name: name.trim(), visibility, requireJoinApproval, waitForAllReady, ...(removePassword ? { password: null } : password ? { password } : {}) },
+          body: { name: name.trim(), visibility, requireJoinApproval, waitForAllReady, queueMode, ...(removePassword ? { password: null } : password ? { password } : {}) },
         }),
       ),
     );
@@ -90,6 +94,16 @@ function RoomSettingsForm(props: { session: RoomSession }) {
       <label class="check">
         <input type="checkbox" checked={waitForAllReady} onChange={(event) => setWait(event.currentTarget.checked)} /> Wait for everyone to be ready before playing
       </label>
+      <div class="field">
+        <label for="room-queue-mode">When an item ends</label>
+        <select id="room-queue-mode" value={queueMode} onChange={(event) => setQueueMode(event.currentTarget.value as typeof queueMode)}>
+          <option value="stop">Stop</option>
+          <option value="next">Play the next</option>
+          <option value="repeat_one">Repeat this item</option>
+          <option value="repeat_all">Repeat the list</option>
+          <option value="shuffle">Shuffle</option>
+        </select>
+      </div>
       <SubmitButton busy={action.busy}>Save settings</SubmitButton>
       <p role="status" class="muted">
         {saved ? 'Settings saved.' : ''}

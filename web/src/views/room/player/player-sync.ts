@@ -69,7 +69,7 @@ export class PlayerSync {
       const open = this.room.connection.status.value.state === 'open';
       if (open && !wasOpen) {
         if (this.clock.sampleCount > 0) this.clock.reset();
-        if (this.lastReport) this.room.connection.reportPlayer(this.lastReport, this.mediaId);
+        if (this.lastReport) this.room.connection.reportPlayer(this.lastReport, this.mediaId, this.duration());
       }
       wasOpen = open;
     });
@@ -124,12 +124,23 @@ export class PlayerSync {
     if (this.video.paused && this.room.view.value?.playback.playing) this.play();
   }
 
-  /** The element reached the end: the room advances once, whoever reports it. */
+  /**
+   * The element reached the end: every viewer reports it with the length it saw, and the room
+   * goes on by its queue mode once its own clock is there too (a refused early report is
+   * harmless: the engine puts this player back in step and it ends again with the room).
+   */
   ended(): void {
     const mediaId = this.mediaId;
     if (!mediaId) return;
     this.report('ended');
-    if (this.room.can('control_playback')) this.room.send({ kind: 'playback.ended', mediaId }).catch(() => undefined);
+    const duration = this.duration();
+    this.room.send({ kind: 'playback.ended', mediaId, ...(duration !== undefined ? { duration } : {}) }).catch(() => undefined);
+  }
+
+  /** The media's length once the element knows it (live media has none). */
+  private duration(): number | undefined {
+    const duration = this.video.duration;
+    return !this.live && Number.isFinite(duration) && duration > 0 ? duration : undefined;
   }
 
   private requestFrame(): void {
@@ -254,7 +265,7 @@ export class PlayerSync {
 
   private report(state: PlayerState): void {
     this.lastReport = state;
-    this.room.connection.reportPlayer(state, this.mediaId);
+    this.room.connection.reportPlayer(state, this.mediaId, this.duration());
   }
 
   private clearStart(): void {

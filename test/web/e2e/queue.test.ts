@@ -1,0 +1,93 @@
+/**
+ * The queue that plays, in Chromium against the whole service: two members watch two short
+ * clips; the first item added is cued, the room moves to the next item on both pages by
+ * itself, stops after the last, and with "Repeat this item" (chosen in the settings panel)
+ * plays the same item again. Media: 3 s ffmpeg clips served from 127.0.0.1 with Range support.
+ */
+import { rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import test from 'ava';
+import type { Page } from 'playwright-core';
+import { checkAtBothWidths, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
+import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
+import type { Member } from '../../gateways/bed.js';
+
+const CLIP_SECONDS = 3;
+/** Long enough for a clip, its end, the room's 1.5 s lead and the next start on a busy machine. */
+const STEP_MS = 20_000;
+
+let bed: WebBed;
+let media: MediaServer;
+test.before(async () => {
+  // Two clips of different sizes in one folder, so the pages visibly load another file.
+  const first = await makeTestVideo({ seconds: CLIP_SECONDS, size: '320x180' });
+  const second = await makeTestVideo({ seconds: CLIP_SECONDS, size: '256x144' });
+  await rename(join(first.dir, first.file), join(first.dir, 'a.webm'));
+  await rename(join(second.dir, second.file), join(first.dir, 'b.webm'));
+  media = await serveMedia(first.dir);
+  bed = await startWebBed('web_queue', { autoplay: true });
+});
+test.after.always(async () => {
+  await Promise.allSettled([bed?.close(), media?.close()]);
+});
+
+interface Playback {
+  mediaId: string | null;
+  playing: boolean;
+}
+
+async function openRoom(member: Member, roomId: string): Promise<Person> {
+  const person = await bed.person({ allowHosts: [media.host] });
+  await signInPage(person.page, member.username);
+  await person.page.goto(`/rooms/${roomId}`);
+  await person.page.getByRole('button', { name: 'Fullscreen' }).waitFor({ timeout: STEP_MS });
+  return person;
+}
+
+/** The page plays `title` from near its start (a new item, or the same one again). */
+const playingFromStart = (page: Page, title: string) =>
+  waitForPage(page, `(() => { const v = document.querySelector('video[aria-label="Video: ${title}"]'); return !!v && !v.paused && v.currentTime > 0.1 && v.currentTime < 1.5; })()`, STEP_MS);
+
+/** The page has played `title` close to its end. */
+const nearEnd = (page: Page, title: string) =>
+  waitForPage(page, `(() => { const v = document.querySelector('video[aria-label="Video: ${title}"]'); return !!v && v.currentTime > ${CLIP_SECONDS - 1}; })()`, STEP_MS);
+
+test.serial('the room moves to the next item on both pages by itself, stops after the last, and repeats an item when asked', async (t) => {
+  const [alice, bob] = await Promise.all([bed.signUp('alice'), bed.signUp('bob')]);
+  const created = await bed.call<{ room: { id: string; queueMode: string } }>('POST', '/api/rooms', { name: 'Shorts' }, alice.token);
+  const roomId = created.body.room.id;
+  t.is(created.body.room.queueMode, 'next');
+  await bed.call('POST', `/api/rooms/${roomId}/join`, {}, bob.token);
+  const first = await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'Clip A', url: media.url('a.webm') }, alice.token);
+  const second = await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'Clip B', url: media.url('b.webm') }, alice.token);
+  const playback = async () => (await bed.call<{ playback: Playback }>('GET', `/api/rooms/${roomId}/playback`, undefined, alice.token)).body.playback;
+  t.like(await playback(), { mediaId: first.body.item.id, playing: false }, 'the first item added is cued');
+
+  const a = await openRoom(alice, roomId);
+  const b = await openRoom(bob, roomId);
+  await a.page.getByRole('button', { name: 'Play', exact: true }).click();
+  await Promise.all([playingFromStart(a.page, 'Clip A'), playingFromStart(b.page, 'Clip A')]);
+
+  // Nobody touches anything: at the end of A both pages go on to B together.
+  await Promise.all([playingFromStart(a.page, 'Clip B'), playingFromStart(b.page, 'Clip B')]);
+  t.like(await playback(), { mediaId: second.body.item.id, playing: true });
+
+  // After the last item the room stops, paused at its end, on both pages.
+  const stopped = `(() => { const v = document.querySelector('video[aria-label="Video: Clip B"]'); return !!v && v.paused && v.currentTime > ${CLIP_SECONDS - 1}; })()`;
+  await Promise.all([waitForPage(a.page, stopped, STEP_MS), waitForPage(b.page, stopped, STEP_MS)]);
+  t.like(await playback(), { mediaId: second.body.item.id, playing: false });
+
+  // "Repeat this item", chosen in the settings panel: A plays, ends, and plays again for both.
+  await a.page.getByRole('tab', { name: 'Settings' }).click();
+  await a.page.getByLabel('When an item ends').selectOption({ label: 'Repeat this item' });
+  await a.page.getByRole('button', { name: 'Save settings' }).click();
+  await a.page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor({ timeout: STEP_MS });
+  t.is(await a.page.getByLabel('When an item ends').inputValue(), 'repeat_one', 'the form shows the saved mode');
+  t.deepEqual(await checkAtBothWidths(a.page, 'room-settings-queue-mode'), []);
+  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: first.body.item.id }, alice.token);
+  await a.page.getByRole('button', { name: 'Play', exact: true }).click();
+  await Promise.all([nearEnd(a.page, 'Clip A'), nearEnd(b.page, 'Clip A')]);
+  await Promise.all([playingFromStart(a.page, 'Clip A'), playingFromStart(b.page, 'Clip A')]);
+  t.like(await playback(), { mediaId: first.body.item.id, playing: true });
+  t.deepEqual([...a.problems, ...b.problems], []);
+});
