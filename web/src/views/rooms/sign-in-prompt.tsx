@@ -19,6 +19,8 @@ export function SignInPrompt(props: { next: string; why: string; allowGuest?: bo
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const guests = (props.allowGuest ?? true) && publicInfo.value?.guests === true;
+  // Said, not just left out: someone sent a room's link expects to be able to join as a guest.
+  const guestsOff = (props.allowGuest ?? true) && publicInfo.value?.guests === false;
 
   const continueAsGuest = async (event: Event) => {
     event.preventDefault();
@@ -38,6 +40,7 @@ export function SignInPrompt(props: { next: string; why: string; allowGuest?: bo
   return (
     <div class="notice sign-in-prompt">
       <p>{props.why}</p>
+      {guestsOff && <p>This server does not admit guests: sign in, or create an account, to join.</p>}
       <p>
         <a class="button-link" href={signInHref(props.next)}>
           Sign in
