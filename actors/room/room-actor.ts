@@ -99,7 +99,7 @@ class RoomActor implements Actor {
 
     const command = parseRoomCommand(raw);
     if (caller.guest === true && !core.deps.settings.get('user.enableGuest')) {
-      throw new AppError('forbidden', 'guest access is disabled on this server (user.enableGuest)');
+      throw new AppError('forbidden', 'guests cannot use rooms on this server (runtime setting user.enableGuest is off): sign in with an account');
     }
     const access = core.access(caller);
     const turn: Turn = { caller, meta, access, now: core.now() };

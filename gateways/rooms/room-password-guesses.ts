@@ -67,23 +67,26 @@ export class RoomPasswordGuesses {
       perRoomUser: `${attempt.roomId}:${attempt.userId}`,
       perRoomAddress: `${attempt.roomId}:${attempt.ip}`,
     };
-    await this.countAll(keys);
+    const left = await this.countAll(keys);
     try {
       const result = await join();
       await this.refundAll(keys);
       return result;
     } catch (err) {
       if (!isAppError(err) || err.code !== 'forbidden') await this.refundAll(keys);
-      throw err;
+      throw isWrongPassword(err) ? withTriesLeft(err, left) : err;
     }
   }
 
-  /** Counts one guess on every key; when any is spent or blocked, gives the others back and refuses. */
-  private async countAll(keys: Record<LimitName, string>): Promise<void> {
+  /**
+   * Counts one guess on every key; when any is spent or blocked, gives the others back and
+   * refuses. Answers the guesses left after this one (the smallest budget's).
+   */
+  private async countAll(keys: Record<LimitName, string>): Promise<number> {
     const names = Object.keys(keys) as LimitName[];
     const outcomes = await Promise.allSettled(names.map((name) => this.limiters[name].consume(keys[name])));
     const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
-    if (refused.length === 0) return;
+    if (refused.length === 0) return Math.min(...outcomes.map((outcome) => (outcome.status === 'fulfilled' ? (outcome.value as RateLimiterRes).remainingPoints : 0)));
     // Not judged, so not a guess for the keys that still had room either.
     await this.refundAll(Object.fromEntries(names.filter((_, i) => outcomes[i]?.status === 'fulfilled').map((name) => [name, keys[name]])) as Record<LimitName, string>);
     const spent = refused.filter((reason): reason is RateLimiterRes => reason instanceof RateLimiterRes);
@@ -97,4 +100,22 @@ export class RoomPasswordGuesses {
     const names = Object.keys(keys) as LimitName[];
     await Promise.all(names.map((name) => this.limiters[name].reward(keys[name], 1))).catch(() => undefined);
   }
+}
+
+function isWrongPassword(err: unknown): err is AppError {
+  return isAppError(err) && err.code === 'forbidden' && err.issues.some((issue) => issue.key === 'password');
+}
+
+/**
+ * The room's "wrong room password" with what a person can do about it: how many more tries
+ * before password joins to this room pause, and for how long. Said with every wrong guess, so
+ * the pause never comes as a surprise.
+ */
+function withTriesLeft(err: AppError, left: number): AppError {
+  const pause = `${Math.round(ROOM_PASSWORD_LIMITS.perRoomUser.blockSeconds / 60)} minutes`;
+  const tries =
+    left <= 0
+      ? `no tries left: joining this room with a password pauses for ${pause}`
+      : `${left} more ${left === 1 ? 'try' : 'tries'} before joining this room with a password pauses for ${pause}`;
+  return new AppError(err.code, `${err.message} (${tries})`, err.issues, { cause: err });
 }

@@ -33,12 +33,16 @@ export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.jo
       throw AppError.invalid([{ key: 'password', message: 'this room requires a password' }]);
     }
     if (!(await verifyRoomPassword(command.password, room.passwordHash))) {
-      throw new AppError('forbidden', 'wrong room password');
+      // Named as the password field's issue too, so a form shows it at the field.
+      throw new AppError('forbidden', 'wrong room password', [{ key: 'password', message: 'this is not the room\'s password' }]);
     }
   }
   const max = core.deps.settings.get('server.maxMembersPerRoom');
   if (core.seatCount() >= max) {
-    throw new AppError('limit_exceeded', `this room is full (server.maxMembersPerRoom = ${max})`);
+    throw new AppError(
+      'limit_exceeded',
+      `this room is full: it has room for ${max} ${max === 1 ? 'person' : 'people'}, members and join requests together (server.maxMembersPerRoom = ${max})`,
+    );
   }
   if (room.options.requireJoinApproval) checkJoinRequestCap(core.members);
   const member: MemberRecord = {

@@ -27,28 +27,42 @@ export class ApiError extends Error {
 }
 
 /**
- * What each code means to a person, shown above the server's precise message. Typed by the
- * server's list of codes, so a new code cannot ship without its sentence.
+ * What each code means to a person, shown above the server's precise message; null where the
+ * server's messages under that code already say what happened in their own words (a wrong room
+ * password, a seek in media that cannot seek, a name that is taken), so a general title above
+ * them would read wrong. Typed by the server's list of codes, so a new code cannot ship without
+ * a decision here.
  */
-export const ERROR_TITLES: Record<ErrorCode, string> = {
+export const ERROR_TITLES: Record<ErrorCode, string | null> = {
   invalid_argument: 'Please check what you entered',
-  unauthenticated: 'Please sign in again',
-  forbidden: 'You are not allowed to do that',
-  not_found: 'Not found',
-  conflict: 'That changed in the meantime',
+  unauthenticated: null,
+  forbidden: null,
+  not_found: null,
+  conflict: null,
   limit_exceeded: 'A limit was reached',
   payload_too_large: 'That is too large',
-  rate_limited: 'Too many attempts: wait a moment and try again',
+  // The wait itself is the Retry-After line under the message (minutes, for some limits).
+  rate_limited: 'Too many attempts',
   signup_disabled: 'Signing up this way is turned off',
   review_pending: 'Waiting for review',
   review_rejected: 'Your request was turned down',
   account_banned: 'This account is banned',
   busy: 'The service is busy: try again in a moment',
-  unavailable: 'The service is unavailable right now',
+  // Also "not configured on this server" (email, passkeys), not only an outage.
+  unavailable: 'Not available',
   deadline_exceeded: 'That took too long: try again',
-  bad_gateway: 'The media host did not answer properly',
+  // Media hosts, an Alist server, the replica holding a livestream: the message names which.
+  bad_gateway: 'Another server did not answer as expected',
   internal: 'Something went wrong on our side',
 };
+
+/**
+ * A server message as a sentence: its first letter capitalised when the first word is a plain
+ * lowercase word (never an id, a quoted title or a setting key, which keep their spelling).
+ */
+export function asSentence(message: string): string {
+  return /^[a-z]+\b(?![._-])/.test(message) ? message.charAt(0).toUpperCase() + message.slice(1) : message;
+}
 
 /** A Retry-After header in seconds (the delta form; an HTTP date is converted), or undefined. */
 export function retryAfterOf(response: Response): number | undefined {

@@ -1,17 +1,23 @@
-import { ERROR_TITLES, asApiError, inWords } from '../api/errors.js';
+import type { ComponentChildren } from 'preact';
+import { ERROR_TITLES, asApiError, asSentence, inWords } from '../api/errors.js';
 
 /**
- * An API error as a person reads it: what kind of problem, the server's precise message, when
- * to try again if the server said (Retry-After), and the id to quote.
+ * An API error as a person reads it: what kind of problem (when the code's title fits), the
+ * server's precise message, when to try again if the server said (Retry-After), what to do
+ * next when the view knows (`next`), and the id to quote.
+ *
+ * `title` replaces the code's title when the view knows better what happened (null: none).
  */
-export function ErrorNotice(props: { error: unknown; onDismiss?: () => void }) {
+export function ErrorNotice(props: { error: unknown; onDismiss?: () => void; title?: string | null; next?: ComponentChildren }) {
   if (props.error == null) return null;
   const error = asApiError(props.error);
+  const title = props.title !== undefined ? props.title : ERROR_TITLES[error.code];
   return (
     <div class="notice notice-error" role="alert">
-      <p class="notice-title">{ERROR_TITLES[error.code]}</p>
-      <p>{error.message}</p>
+      {title && <p class="notice-title">{title}</p>}
+      <p>{asSentence(error.message)}</p>
       {error.retryAfterSeconds !== undefined && <p>You can try again {inWords(error.retryAfterSeconds)}.</p>}
+      {props.next != null && props.next !== false && <p class="notice-next">{props.next}</p>}
       {error.issues.length > 1 && (
         <ul>
           {error.issues.map((issue) => (

@@ -11,6 +11,11 @@ import { useAction } from '../../ui/use-action.js';
 
 type Role = MemberView['role'];
 const ROLES: Role[] = ['admin', 'member', 'guest'];
+/**
+ * One badge per member: the role. A member who joined as a guest holds the guest role only
+ * (the server refuses any other), so the role's badge already says "Guest".
+ */
+const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', member: 'Member', guest: 'Guest' };
 
 export function MembersPanel(props: { session: RoomSession }) {
   const { session } = props;
@@ -59,8 +64,7 @@ export function MembersPanel(props: { session: RoomSession }) {
               </span>
               <span class="member-meta">
                 {member.isOwner && <span class="badge">Owner</span>}
-                <span class="badge">{member.role}</span>
-                {member.guest && <span class="badge">Guest</span>}
+                <span class="badge">{ROLE_LABELS[member.role]}</span>
                 <span class="muted">{member.online ? 'online' : 'offline'}</span>
               </span>
               {manage && member.userId !== me && !member.isOwner && <ManageMember member={member} run={run} />}

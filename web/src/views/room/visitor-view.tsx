@@ -1,6 +1,7 @@
 /**
  * A room seen from outside: its preview, and joining (with the password when it has one), or
- * why one cannot: a join request waiting, a ban, a room under review or rejected.
+ * why one cannot: a join request waiting, a ban, a room under review or rejected. A refused
+ * join shows the server's message with the next step (join-problem.tsx).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
@@ -8,7 +9,9 @@ import { issueFor } from '../../api/errors.js';
 import type { Schemas } from '../../api/types.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
+import { session } from '../../state/session.js';
 import { Page } from '../../ui/page.js';
+import { joinProblem } from './join-problem.js';
 import { ShareLink } from './share-link.js';
 
 /**
@@ -23,6 +26,8 @@ export function VisitorView(props: { view: Schemas['VisitorRoomView']; onChanged
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const asGuest = session.value?.guest != null;
+  const problem = error == null ? {} : joinProblem(error, room, asGuest);
 
   const join = async (event?: Event) => {
     event?.preventDefault();
@@ -34,6 +39,7 @@ export function VisitorView(props: { view: Schemas['VisitorRoomView']; onChanged
     } catch (caught) {
       setError(caught);
       setBusy(false);
+      if (joinProblem(caught, room, asGuest).reload) props.onChanged();
     }
   };
   useEffect(() => {
@@ -53,7 +59,13 @@ export function VisitorView(props: { view: Schemas['VisitorRoomView']; onChanged
   let body;
   if (room.status === 'pending_review') body = <p class="notice">This room is waiting for an administrator’s review. It opens once approved.</p>;
   else if (room.status === 'rejected') body = <p class="notice notice-error">This room was turned down in review and cannot be joined.</p>;
-  else if (me.status === 'banned') body = <p class="notice notice-error">You are banned from this room.</p>;
+  else if (me.status === 'banned')
+    body = (
+      <div class="notice notice-error">
+        <p class="notice-title">You are banned from this room</p>
+        <p>Only a room admin can lift the ban; ask one if you think it is a mistake.</p>
+      </div>
+    );
   else if (me.status === 'pending')
     body = (
       <div class="notice" role="status">
@@ -87,7 +99,7 @@ export function VisitorView(props: { view: Schemas['VisitorRoomView']; onChanged
         {room.hasPassword ? ' · password' : ''}
         {room.requireJoinApproval ? ' · approval needed' : ''}
       </p>
-      <ErrorNotice error={error} />
+      <ErrorNotice error={error} title={problem.title} next={problem.next} />
       {body}
       {room.status === 'active' && <ShareLink roomId={room.id} />}
     </Page>

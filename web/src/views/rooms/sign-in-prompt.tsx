@@ -16,9 +16,12 @@ export function signInHref(next: string): string {
 
 export function SignInPrompt(props: { next: string; why: string; allowGuest?: boolean; onGuest?: () => void }) {
   const guests = (props.allowGuest ?? true) && publicInfo.value?.guests === true;
+  // Said, not just left out: someone sent a room's link expects to be able to join as a guest.
+  const guestsOff = (props.allowGuest ?? true) && publicInfo.value?.guests === false;
   return (
     <div class="notice sign-in-prompt">
       <p>{props.why}</p>
+      {guestsOff && <p>This server does not admit guests: sign in, or create an account, to join.</p>}
       <p>
         <a class="button-link" href={signInHref(props.next)}>
           Sign in
