@@ -1,5 +1,5 @@
 /**
- * A second `npm run dev`: seconds from the command to the service's URL line (`svc HTTP API:`),
+ * A second `npm run dev`: seconds from the command to the service's URL line (`svc web client:`),
  * on this checkout with its .svc/ stack, when nothing changed since the last start. One start
  * first brings the build and the stack up to date (not counted), then BENCH_RUNS starts (default
  * 3), each stopped with Ctrl-C (SIGINT to its process group) once the URL is printed; the stack
@@ -15,7 +15,7 @@ import { percentile } from './percentile.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const TARGET_S = 15;
-const URL_LINE = /^svc HTTP API: /;
+const URL_LINE = /^svc web client: /;
 /** A start that takes this long is broken, not slow. */
 const START_DEADLINE_MS = 10 * 60_000;
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));

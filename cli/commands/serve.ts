@@ -12,7 +12,7 @@ export class ServeCommand extends SvcCommand {
     details: `
       Starts one replica. Without \`--role\` it runs all three roles in one process, which is what \`npm run dev\` does; operators scale each pool by running processes with one role each.
 
-      - \`gateway\`: the public HTTP API (health, metrics, CORS), the gRPC API (\`grpc.host\`/\`grpc.port\`) and, in later releases, WebSocket and RTMP ingest.
+      - \`gateway\`: the web client and the public HTTP API, the room WebSockets, the gRPC API (\`grpc.host\`/\`grpc.port\`), the media proxy and RTMP ingest.
       - \`actors\`: hosts room actors reached over NATS.
       - \`worker\`: runs Temporal workflows (registration and room review).
 
@@ -54,7 +54,7 @@ export class ServeCommand extends SvcCommand {
     // The log is buffered: write it out first, so that the addresses are the last thing a person
     // starting the service sees, not followed by the start's log lines.
     await new Promise<void>((resolve) => logger.flush(() => resolve()));
-    if (service.httpUrl) this.context.stdout.write(`svc HTTP API: ${service.httpUrl}\n`);
+    if (service.httpUrl) this.context.stdout.write(`svc web client: ${service.httpUrl}/ (open it in a browser)\nsvc HTTP API: ${service.httpUrl}\n`);
     if (service.grpcAddress) this.context.stdout.write(`svc gRPC API: ${service.grpcAddress}\n`);
     if (service.metricsUrl) this.context.stdout.write(`svc metrics:  ${service.metricsUrl}/metrics (detailed readiness: ${service.metricsUrl}/health/ready)\n`);
     if (config.temporal.ui_url) this.context.stdout.write(`Temporal UI:  ${config.temporal.ui_url}\n`);

@@ -13,7 +13,7 @@ test('svc serve prints its addresses after the log of its start', async (t) => {
 
   const lines = replica.process.lines;
   const ready = lines.findIndex((line) => line.startsWith('{') && line.includes('"msg":"svc ready"'));
-  const firstAddress = lines.findIndex((line) => line.startsWith('svc HTTP API: '));
+  const firstAddress = lines.findIndex((line) => line.startsWith('svc web client: '));
   t.true(ready >= 0, replica.process.output());
   t.true(firstAddress > ready, `the addresses come after "svc ready":\n${lines.join('\n')}`);
 });
