@@ -10,7 +10,7 @@ import type { PlayerState } from '../../../../../actors/room/model.js';
 import type { RoomSession } from '../../../state/room.js';
 import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type SyncPhase } from '../../../sync/index.js';
 import { localNow } from './clock.js';
-import { createStats, recordFrame, recordTick } from './debug-stats.js';
+import { createStats, recordAction, recordClock, recordEvents, recordFrame, recordTick } from './debug-stats.js';
 import { rememberedStartLatency, rememberStartLatency } from './start-latency.js';
 
 /** The timer path's period, and how long without a frame before it takes over. */
@@ -47,6 +47,7 @@ export class PlayerSync {
   private timer: ReturnType<typeof setInterval> | null = null;
   private startTimer: ReturnType<typeof setTimeout> | null = null;
   private stopStatus: (() => void) | null = null;
+  private stopEvents: (() => void) | null = null;
   private stopped = false;
 
   constructor(
@@ -58,6 +59,7 @@ export class PlayerSync {
 
   start(): void {
     this.timer = setInterval(() => this.onTimer(), TIMER_MS);
+    this.stopEvents = recordEvents(this.stats, this.video, localNow);
     this.requestFrame();
     let wasOpen = false;
     // A reconnect may reach another gateway over another path: measure the clock afresh and
@@ -79,6 +81,7 @@ export class PlayerSync {
     if (this.frameHandle !== null) this.video.cancelVideoFrameCallback?.(this.frameHandle);
     if (this.rafHandle !== null) cancelAnimationFrame(this.rafHandle);
     this.stopStatus?.();
+    this.stopEvents?.();
   }
 
   /** The element now holds `mediaId` (null: nothing); live media is played, not synchronized. */
@@ -162,7 +165,10 @@ export class PlayerSync {
       this.clock.pinged(now);
       this.room.connection
         .ping(localNow)
-        .then((sample) => this.clock.add(sample))
+        .then((sample) => {
+          this.clock.add(sample);
+          recordClock(this.stats, localNow(), sample, this.clock.offset);
+        })
         .catch(() => undefined);
     }
     if (now - this.lastFrameAt > FRAME_SILENCE_MS) this.tick(this.video.currentTime, now);
@@ -208,7 +214,7 @@ export class PlayerSync {
   }
 
   private apply(action: PlayerAction, phase: SyncPhase): void {
-    this.stats?.actions.push([localNow(), action.type, phase]);
+    recordAction(this.stats, localNow(), action, phase);
     const video = this.video;
     switch (action.type) {
       case 'play':
