@@ -58,6 +58,26 @@ test('a late joiner (paused at 0, the room at 2 minutes) seeks once while paused
   t.true(Math.abs(first + 4) < 1, `a seek faster than the guess starts exactly but for the 4 ms clock error, not ${first} ms`);
 });
 
+test('a late joiner whose media has no metadata yet, whose seeks are slower than the guess and whose start-up is slower too, is within 50 ms in under 2 s', (t) => {
+  // bench:sync (issue 26): a seek issued before the metadata looked landed at once (the element
+  // reads the target, `seeking` stays false), so the start was scheduled before the real seek
+  // ended; and a join seek that landed after its instant was followed by play(), running the
+  // lag plus the start-up latency behind, which 5 % of rate closes at 50 ms a second.
+  for (const seekLatencyMs of [100, 250, 450, 700]) {
+    for (const startLatencyMs of [60, 110]) {
+      const sim = new Sim({ room: playingRoom(120), mediaTime: 0, paused: true, metadataAfterMs: 300, seekLatencyMs, startLatencyMs, offsetError: 4, noiseMs: 2 });
+      const history = track(sim, 10);
+      const label = `seeks ${seekLatencyMs} ms, start-up ${startLatencyMs} ms`;
+      t.true(sim.log.every((entry) => entry.server >= T0 + 300), `${label}: nothing before the metadata`);
+      t.true(sim.count('seek') <= 2, `${label}: ${sim.count('seek')} seeks`);
+      t.is(sim.count('scheduleStart') + sim.count('play'), 1, `${label}: one start`);
+      const within50 = sim.settledWithin(history, 50);
+      t.true(within50 !== null && within50 < 2, `${label}: within 50 ms after ${within50} s`);
+      t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs, `${label}: ends at ${sim.lagMs()} ms`);
+    }
+  }
+});
+
 test('a late joiner waits for its first clock sample rather than starting at the wrong place; with none it plays after a bound', (t) => {
   const sim = new Sim({ room: playingRoom(120), mediaTime: 0, paused: true, seekLatencyMs: 200, clockAfterMs: 300 });
   const history = track(sim, 5);

@@ -16,6 +16,8 @@ import {
   DRIFT_MIN_SAMPLES,
   FRAME_STEP_WINDOW,
   JOIN_SEEK_MARGIN_MS,
+  JOIN_SEEKS_MAX,
+  LATE_START_MS,
   LATENCY_LEARNING_RATE,
   MAX_RATE_DEVIATION,
   NO_CLOCK_WAIT_MS,
@@ -42,6 +44,13 @@ export type RoomPlayback = Pick<PlaybackState, 'mediaId' | 'playing' | 'position
 export interface PlayerSample {
   /** The media loaded in the player; when given and not the room's, the engine waits (loading). */
   mediaId?: string | null;
+  /**
+   * The element knows the media's duration and can seek (readyState >= HAVE_METADATA); false:
+   * the engine waits (loading). Before metadata, setting `currentTime` only records a start
+   * position: `seeking` stays false and `currentTime` already reads the target, so a seek
+   * issued then looked landed at once. Default true.
+   */
+  hasMetadata?: boolean;
   /** Seconds: the frame on screen (requestVideoFrameCallback `mediaTime`, else `currentTime`). */
   mediaTime: number;
   /** Local ms at which that frame was shown (performance.timeOrigin + the callback's expectedDisplayTime, else now). */
@@ -58,6 +67,7 @@ export interface PlayerSample {
 export type PlayerAction =
   | { type: 'play' }
   | { type: 'pause' }
+  /** Seek to `position` (s); a seek while paused also cancels a scheduled start (a new one follows once it lands). */
   | { type: 'seek'; position: number }
   | { type: 'setRate'; rate: number }
   /** Hold paused at `position`, and play at local time `at` (ms); replaces an earlier schedule. */
@@ -151,6 +161,10 @@ export class SyncEngine {
   private startToLearn = false;
   private startLatency: number;
   private noClockSince: number | null = null;
+  /** Seeks a paused player made to join the room's current state (bounded: JOIN_SEEKS_MAX). */
+  private joinSeeks = 0;
+  /** How long the last seek while paused took (ms): a join seek allows at least this, whatever the slower-moving estimate says. */
+  private lastPausedSeekMs = 0;
 
   constructor(options: SyncEngineOptions = {}) {
     this.latencyMs = options.seekLatencyMs ?? SEEK_LATENCY_INITIAL_MS;
@@ -201,6 +215,7 @@ export class SyncEngine {
 
     if (!room || room.mediaId === null) return done('idle');
     if (player.mediaId !== undefined && player.mediaId !== room.mediaId) return done('loading');
+    if (player.hasMetadata === false) return done('loading');
 
     const key = `${room.mediaId}|${room.playing}|${room.position}|${room.rate}|${room.updatedAt}`;
     const changed = key !== this.stateKey;
@@ -210,6 +225,7 @@ export class SyncEngine {
       this.stateKey = key;
       this.forgetState();
       this.lastSeekAt = Number.NEGATIVE_INFINITY;
+      this.joinSeeks = 0;
     }
 
     if (this.pendingSeek) {
@@ -265,10 +281,15 @@ export class SyncEngine {
   }
 
   /**
-   * A paused player in a playing room. Slightly behind: play (the rate closes the rest).
-   * Ahead by no more than a join seek aims: start at the instant the room reaches this frame.
-   * Otherwise: seek while paused to where the room will be once the seek has landed (plus a
-   * margin), and start there at that instant, next ticks.
+   * A paused player in a playing room. Ahead by no more than a join seek aims: start at the
+   * instant the room reaches this frame. Slightly behind without having sought (a play that
+   * reached us late, a start timer that fired late), or after JOIN_SEEKS_MAX join seeks: play,
+   * and the rate closes the rest. Otherwise: seek while paused to where the room will be once
+   * the seek has landed and play() has had its start-up latency (plus a margin), and start
+   * there at that instant, next ticks. A join seek that landed after its instant is not
+   * followed by play(): that would run the lag plus the start-up latency behind (60-120 ms),
+   * which the rate closes at 50 ms a second; a second seek, aimed with the latency the first
+   * one taught, lands ahead.
    */
   private start(
     room: RoomPlayback,
@@ -281,18 +302,21 @@ export class SyncEngine {
     const serverNow = now + offset;
     // A paused frame stays on screen: compare it with the room now.
     const lag = ((roomPositionAt(room, serverNow) - player.mediaTime) * 1000) / room.rate;
-    if (lag > 0 && lag <= SEEK_THRESHOLD_MS) {
+    const slightlyLate = lag <= LATE_START_MS && (this.joinSeeks === 0 || this.announcedStart !== null);
+    if (lag > 0 && (slightlyLate || (lag <= SEEK_THRESHOLD_MS && this.joinSeeks >= JOIN_SEEKS_MAX))) {
       // Not a scheduled start: what it lands at says nothing about the start-up latency.
       this.startToLearn = false;
       this.play(now, actions);
       return done('starting', lag);
     }
-    if (lag <= 0 && -lag <= this.latencyMs + JOIN_SEEK_MARGIN_MS + SEEK_THRESHOLD_MS) {
+    const aim = Math.max(this.latencyMs, this.lastPausedSeekMs) + this.startLatency + JOIN_SEEK_MARGIN_MS;
+    if (lag <= 0 && -lag <= aim + SEEK_THRESHOLD_MS) {
       const at = room.updatedAt + ((player.mediaTime - room.position) / room.rate) * 1000 - offset;
       this.announceStart(at, player.mediaTime, actions);
       return done('scheduled', lag);
     }
-    const target = this.clampToDuration(roomPositionAt(room, serverNow + this.latencyMs + JOIN_SEEK_MARGIN_MS), player);
+    const target = this.clampToDuration(roomPositionAt(room, serverNow + aim), player);
+    this.joinSeeks++;
     this.seekTo(target, false, now, actions);
     return done('seeking', lag);
   }
@@ -379,10 +403,12 @@ export class SyncEngine {
     this.seekTo(this.clampToDuration(roomPositionAt(room, serverNow + this.latencyMs), player), true, now, actions);
   }
 
+  /** A seek; one from a paused player also drops a start announced before it (the caller's host drops its timer on a paused seek). */
   private seekTo(target: number, playing: boolean, now: number, actions: PlayerAction[]): void {
     this.pendingSeek = { issuedAt: now, target, playing };
     this.lastSeekAt = now;
     this.drifts = [];
+    if (!playing) this.announcedStart = null;
     actions.push({ type: 'seek', position: target });
   }
 
@@ -402,7 +428,10 @@ export class SyncEngine {
     const since = ((now - seek.issuedAt) / 1000) * Math.max(room.rate, 1);
     if (Math.abs(player.mediaTime - seek.target) > SEEK_LANDING_TOLERANCE_S + since) return false;
     if (seek.playing && room.playing && !player.paused && offset !== null) this.learn(this.lagMs(room, player, offset));
-    else if (!seek.playing && player.paused) this.learn(now - seek.issuedAt - this.latencyMs);
+    else if (!seek.playing && player.paused) {
+      this.lastPausedSeekMs = Math.min(SEEK_LATENCY_MAX_MS, now - seek.issuedAt);
+      this.learn(this.lastPausedSeekMs - this.latencyMs);
+    }
     return true;
   }
 

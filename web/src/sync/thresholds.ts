@@ -180,3 +180,18 @@ export const SEEK_LANDING_TOLERANCE_S = 1;
  * the latency estimate is not short by more than this. Costs this much extra waiting once.
  */
 export const JOIN_SEEK_MARGIN_MS = 200;
+
+/**
+ * A paused player at most this far behind a playing room plays at once (its start timer fired
+ * late on a busy page) and the rate closes the rest. Further behind, it seeks ahead again:
+ * started now it would run the lag plus the start-up latency behind, which the rate closes at
+ * 50 ms a second (bench:sync: late joiners 100-120 ms behind took 2-4 s to come within 50 ms).
+ */
+export const LATE_START_MS = 40;
+
+/**
+ * Join seeks (a paused player seeking ahead of a playing room) per room state: the latency each
+ * one teaches makes the next land in time, so a second one almost never misses; past this
+ * many, the source's seeks are too erratic to aim and the player plays and corrects by rate.
+ */
+export const JOIN_SEEKS_MAX = 3;

@@ -2,8 +2,11 @@
  * Keeps one <video> element in step with the room: samples the frame on screen
  * (requestVideoFrameCallback; a rAF loop over `currentTime` where that is missing; never
  * `timeupdate`), feeds the sync engine, applies its actions, keeps the clock estimate fresh and
- * reports readiness. rVFC does not fire while paused, so a timer ticks the engine too whenever
- * no frame has come for a while (paused, held for a scheduled start, stalled).
+ * reports readiness. rVFC does not fire while paused, so a timer ticks the engine too while
+ * paused and whenever no frame has come for a while (stalled); and the element's events that
+ * end a wait (metadata, a seek landing, data to play) tick it at once: Chromium shows a seek's
+ * frame (rVFC) before it clears `seeking`, and waiting for the timer after it cost a late
+ * joiner up to 150 ms, which its scheduled start then missed (bench:sync).
  */
 import { effect, signal } from '@preact/signals';
 import type { PlayerState } from '../../../../../actors/room/model.js';
@@ -16,6 +19,8 @@ import { rememberedStartLatency, rememberStartLatency } from './start-latency.js
 /** The timer path's period, and how long without a frame before it takes over. */
 const TIMER_MS = 50;
 const FRAME_SILENCE_MS = 120;
+/** Element events after which the engine may act at once (a wait ended). */
+const WAKE_EVENTS = ['loadedmetadata', 'seeked', 'canplay'] as const;
 /**
  * Lead of a scheduled start for our own play and seek commands: every member must get the
  * command, and for a seek also land it, before the instant. The server allows up to 2 s.
@@ -48,6 +53,7 @@ export class PlayerSync {
   private startTimer: ReturnType<typeof setTimeout> | null = null;
   private stopStatus: (() => void) | null = null;
   private stopEvents: (() => void) | null = null;
+  private readonly wake = (): void => this.tick(this.video.currentTime, localNow());
   private stopped = false;
 
   constructor(
@@ -60,6 +66,7 @@ export class PlayerSync {
   start(): void {
     this.timer = setInterval(() => this.onTimer(), TIMER_MS);
     this.stopEvents = recordEvents(this.stats, this.video, localNow);
+    for (const type of WAKE_EVENTS) this.video.addEventListener(type, this.wake);
     this.requestFrame();
     let wasOpen = false;
     // A reconnect may reach another gateway over another path: measure the clock afresh and
@@ -82,6 +89,7 @@ export class PlayerSync {
     if (this.rafHandle !== null) cancelAnimationFrame(this.rafHandle);
     this.stopStatus?.();
     this.stopEvents?.();
+    for (const type of WAKE_EVENTS) this.video.removeEventListener(type, this.wake);
   }
 
   /** The element now holds `mediaId` (null: nothing); live media is played, not synchronized. */
@@ -171,7 +179,7 @@ export class PlayerSync {
         })
         .catch(() => undefined);
     }
-    if (now - this.lastFrameAt > FRAME_SILENCE_MS) this.tick(this.video.currentTime, now);
+    if (this.video.paused || now - this.lastFrameAt > FRAME_SILENCE_MS) this.tick(this.video.currentTime, now);
   }
 
   private tick(mediaTime: number, at: number): void {
@@ -205,6 +213,7 @@ export class PlayerSync {
         buffering: video.readyState < 3 && !video.paused,
         duration: Number.isFinite(video.duration) ? video.duration : undefined,
         mediaId: this.mediaId,
+        hasMetadata: video.readyState >= HTMLMediaElement.HAVE_METADATA,
       },
     });
     if (this.phase.peek() !== result.phase) this.phase.value = result.phase;
@@ -226,6 +235,7 @@ export class PlayerSync {
         video.pause();
         break;
       case 'seek':
+        if (video.paused) this.clearStart();
         video.currentTime = action.position;
         break;
       case 'setRate':
