@@ -62,6 +62,13 @@ export interface SimOptions {
    * time reads the target at once, and the seek itself runs (its latency) once metadata is in.
    */
   metadataAfterMs?: number;
+  /**
+   * When set, the player reports buffered ranges: a landed seek buffers this many seconds from
+   * its target, and playing keeps that much buffered ahead; a seek into a buffered range takes
+   * `bufferedSeekLatencyMs` instead of `seekLatencyMs`.
+   */
+  bufferAheadS?: number;
+  bufferedSeekLatencyMs?: number;
 }
 
 export interface Logged {
@@ -85,6 +92,8 @@ export class Sim {
   /** Server time at which the metadata arrives; a seek asked for before it, to run then. */
   private readonly metadataAt: number;
   private deferredSeek: number | null = null;
+  /** Buffered ranges [start, end] (s), with `bufferAheadS`. */
+  private buffered: Array<[number, number]> = [];
   /** A scheduled start, in server time (the sim's timer fires exactly then). */
   private startAt: number | null = null;
   /** Server time at which the player's media clock last started to run after a pause. */
@@ -144,6 +153,7 @@ export class Sim {
       seeking: this.seeking,
       buffering: this.buffering,
       hasMetadata: this.server >= this.metadataAt,
+      buffered: this.options.bufferAheadS === undefined ? undefined : this.buffered.map(([start, end]) => [start, end] as const),
     };
   }
 
@@ -171,7 +181,7 @@ export class Sim {
         }
         this.seeking = true;
         this.seekTarget = action.position;
-        this.landAt = this.server + (this.options.seekLatencyMs ?? 200);
+        this.landAt = this.server + this.seekLatency(action.position);
         break;
       case 'scheduleStart':
         this.paused = true;
@@ -200,12 +210,28 @@ export class Sim {
         this.seeking = false;
         this.mediaTime = this.seekTarget;
       }
+      this.bufferAround(this.mediaTime);
       if (this.startAt !== null && this.server >= this.startAt) {
         this.startAt = null;
         if (this.paused) this.begin(this.server);
         this.paused = false;
       }
     }
+  }
+
+  /** How long a seek to `target` takes: quicker into buffered media. */
+  private seekLatency(target: number): number {
+    const inBuffer = this.buffered.some(([start, end]) => start <= target && target < end);
+    return inBuffer ? (this.options.bufferedSeekLatencyMs ?? 30) : (this.options.seekLatencyMs ?? 200);
+  }
+
+  /** With `bufferAheadS`, keeps that much buffered from `position` on (once media is there to buffer). */
+  private bufferAround(position: number): void {
+    const ahead = this.options.bufferAheadS;
+    if (ahead === undefined || this.seeking || this.server < this.metadataAt) return;
+    const range = this.buffered.find(([start, end]) => start <= position && position <= end);
+    if (range) range[1] = Math.max(range[1], position + ahead);
+    else this.buffered.push([position, position + ahead]);
   }
 
   /** Whether this refresh shows a new frame of a playing video (with `videoFps`; otherwise every refresh counts). */

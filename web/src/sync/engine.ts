@@ -9,6 +9,8 @@ import type { PlaybackState } from '../../../actors/room/model.js';
 import { ReadinessReporter, type ReadinessReport } from './readiness.js';
 import {
   ACTION_RETRY_MS,
+  BUFFERED_AHEAD_S,
+  BUFFERED_SEEK_LATENCY_INITIAL_MS,
   DEAD_BAND_FRAME_SHARE,
   DEAD_BAND_MAX_MS,
   DEAD_BAND_MS,
@@ -62,6 +64,12 @@ export interface PlayerSample {
   buffering: boolean;
   /** Seconds, when known: targets are clamped to it. */
   duration?: number;
+  /**
+   * The element's buffered ranges ([start, end] s), when known: a seek into them only decodes
+   * (tens of ms), one elsewhere fetches first (hundreds), and each kind is aimed with its own
+   * learned latency.
+   */
+  buffered?: ReadonlyArray<readonly [number, number]>;
 }
 
 export type PlayerAction =
@@ -116,6 +124,8 @@ interface PendingSeek {
   target: number;
   /** While playing, the landing error (how far behind the room the first frame is) teaches the latency; while paused, its duration. */
   playing: boolean;
+  /** Aimed into buffered media: it teaches the buffered latency, else the fetching one. */
+  buffered: boolean;
 }
 
 interface Correction {
@@ -136,6 +146,11 @@ export function stepsFor(driftMs: number): number {
   return Math.min(MAX_STEPS, Math.max(1, Math.ceil(Math.abs(driftMs) / RATE_GAIN_MS / RATE_STEP - 1e-9)));
 }
 
+/** Whether `position` and BUFFERED_AHEAD_S after it are in one buffered range. */
+function isBuffered(position: number, buffered: PlayerSample['buffered']): boolean {
+  return (buffered ?? []).some(([start, end]) => start <= position && position + BUFFERED_AHEAD_S <= end);
+}
+
 /** Media seconds of the room at server time `serverMs` (as actors/room/playback.ts positionAt: nothing elapses before updatedAt). */
 export function roomPositionAt(room: RoomPlayback, serverMs: number): number {
   if (!room.playing) return room.position;
@@ -144,7 +159,9 @@ export function roomPositionAt(room: RoomPlayback, serverMs: number): number {
 
 export class SyncEngine {
   private readonly readiness = new ReadinessReporter();
+  /** Learned seek latencies (ms): into media not buffered (fetch, then decode), and into buffered media (decode only). */
   private latencyMs: number;
+  private bufferedLatencyMs = BUFFERED_SEEK_LATENCY_INITIAL_MS;
   private stateKey = '';
   private drifts: number[] = [];
   /** Wall ms between successive frames on screen, the newest last; and the last frame's media time. */
@@ -163,15 +180,15 @@ export class SyncEngine {
   private noClockSince: number | null = null;
   /** Seeks a paused player made to join the room's current state (bounded: JOIN_SEEKS_MAX). */
   private joinSeeks = 0;
-  /** How long the last seek while paused took (ms): a join seek allows at least this, whatever the slower-moving estimate says. */
-  private lastPausedSeekMs = 0;
+  /** How long the last fetching seek while paused took (ms): a fetching join seek allows at least this, whatever the slower-moving estimate says. */
+  private lastPausedFetchMs = 0;
 
   constructor(options: SyncEngineOptions = {}) {
     this.latencyMs = options.seekLatencyMs ?? SEEK_LATENCY_INITIAL_MS;
     this.startLatency = options.startLatencyMs ?? START_LATENCY_INITIAL_MS;
   }
 
-  /** The learned seek latency (ms): how far ahead seeks aim. */
+  /** The learned latency (ms) of a seek into media not buffered: how far ahead such seeks aim. */
   get seekLatencyMs(): number {
     return this.latencyMs;
   }
@@ -309,15 +326,13 @@ export class SyncEngine {
       this.play(now, actions);
       return done('starting', lag);
     }
-    const aim = Math.max(this.latencyMs, this.lastPausedSeekMs) + this.startLatency + JOIN_SEEK_MARGIN_MS;
-    if (lag <= 0 && -lag <= aim + SEEK_THRESHOLD_MS) {
+    if (lag <= 0 && -lag <= Math.max(this.latencyMs, this.lastPausedFetchMs) + this.startLatency + JOIN_SEEK_MARGIN_MS + SEEK_THRESHOLD_MS) {
       const at = room.updatedAt + ((player.mediaTime - room.position) / room.rate) * 1000 - offset;
       this.announceStart(at, player.mediaTime, actions);
       return done('scheduled', lag);
     }
-    const target = this.clampToDuration(roomPositionAt(room, serverNow + aim), player);
     this.joinSeeks++;
-    this.seekTo(target, false, now, actions);
+    this.seekTo(this.aim(room, player, serverNow, this.startLatency + JOIN_SEEK_MARGIN_MS, true), false, now, actions);
     return done('seeking', lag);
   }
 
@@ -379,7 +394,7 @@ export class SyncEngine {
     this.matchRate(room.rate, player, actions);
     const target = this.clampToDuration(position, player);
     if (Math.abs(player.mediaTime - target) * 1000 <= PAUSED_TOLERANCE_MS) return false;
-    this.seekTo(target, false, now, actions);
+    this.seekTo({ target, buffered: isBuffered(target, player.buffered) }, false, now, actions);
     return true;
   }
 
@@ -400,20 +415,35 @@ export class SyncEngine {
 
   /** A playing player seeks to where the room will be once the seek has landed (the learned latency ahead). */
   private seekAhead(room: RoomPlayback, player: PlayerSample, serverNow: number, now: number, actions: PlayerAction[]): void {
-    this.seekTo(this.clampToDuration(roomPositionAt(room, serverNow + this.latencyMs), player), true, now, actions);
+    this.seekTo(this.aim(room, player, serverNow, 0, false), true, now, actions);
+  }
+
+  /**
+   * Where a seek lands on the room `extraMs` after landing: with the buffered latency when
+   * that target is buffered, else with the fetching one (for a join seek, at least what the
+   * last fetching paused seek took).
+   */
+  private aim(room: RoomPlayback, player: PlayerSample, serverNow: number, extraMs: number, join: boolean): { target: number; buffered: boolean } {
+    const quick = this.clampToDuration(roomPositionAt(room, serverNow + this.bufferedLatencyMs + extraMs), player);
+    if (isBuffered(quick, player.buffered)) return { target: quick, buffered: true };
+    const fetchMs = join ? Math.max(this.latencyMs, this.lastPausedFetchMs) : this.latencyMs;
+    return { target: this.clampToDuration(roomPositionAt(room, serverNow + fetchMs + extraMs), player), buffered: false };
   }
 
   /** A seek; one from a paused player also drops a start announced before it (the caller's host drops its timer on a paused seek). */
-  private seekTo(target: number, playing: boolean, now: number, actions: PlayerAction[]): void {
-    this.pendingSeek = { issuedAt: now, target, playing };
+  private seekTo({ target, buffered }: { target: number; buffered: boolean }, playing: boolean, now: number, actions: PlayerAction[]): void {
+    this.pendingSeek = { issuedAt: now, target, playing, buffered };
     this.lastSeekAt = now;
     this.drifts = [];
     if (!playing) this.announcedStart = null;
     actions.push({ type: 'seek', position: target });
   }
 
-  private learn(observedMs: number): void {
-    this.latencyMs = Math.min(SEEK_LATENCY_MAX_MS, Math.max(0, this.latencyMs + LATENCY_LEARNING_RATE * observedMs));
+  /** Moves the latency estimate of a seek of this kind by a share of its error. */
+  private learn(buffered: boolean, errorMs: number): void {
+    const learned = (estimate: number): number => Math.min(SEEK_LATENCY_MAX_MS, Math.max(0, estimate + LATENCY_LEARNING_RATE * errorMs));
+    if (buffered) this.bufferedLatencyMs = learned(this.bufferedLatencyMs);
+    else this.latencyMs = learned(this.latencyMs);
   }
 
   /**
@@ -427,10 +457,11 @@ export class SyncEngine {
     if (player.seeking || player.at <= seek.issuedAt) return false;
     const since = ((now - seek.issuedAt) / 1000) * Math.max(room.rate, 1);
     if (Math.abs(player.mediaTime - seek.target) > SEEK_LANDING_TOLERANCE_S + since) return false;
-    if (seek.playing && room.playing && !player.paused && offset !== null) this.learn(this.lagMs(room, player, offset));
+    if (seek.playing && room.playing && !player.paused && offset !== null) this.learn(seek.buffered, this.lagMs(room, player, offset));
     else if (!seek.playing && player.paused) {
-      this.lastPausedSeekMs = Math.min(SEEK_LATENCY_MAX_MS, now - seek.issuedAt);
-      this.learn(this.lastPausedSeekMs - this.latencyMs);
+      const took = Math.min(SEEK_LATENCY_MAX_MS, now - seek.issuedAt);
+      this.learn(seek.buffered, took - (seek.buffered ? this.bufferedLatencyMs : this.latencyMs));
+      if (!seek.buffered) this.lastPausedFetchMs = took;
     }
     return true;
   }

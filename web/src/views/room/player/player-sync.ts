@@ -33,6 +33,12 @@ const START_IN_MAX_MS = 1000;
 type FrameMeta = { mediaTime: number; expectedDisplayTime: number };
 type FrameVideo = HTMLVideoElement & { requestVideoFrameCallback?(callback: (now: number, meta: FrameMeta) => void): number; cancelVideoFrameCallback?(handle: number): void };
 
+function rangesOf(ranges: TimeRanges): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < ranges.length; i++) out.push([ranges.start(i), ranges.end(i)]);
+  return out;
+}
+
 export class PlayerSync {
   /** play() was refused by the autoplay policy: the page asks for a click. */
   readonly blocked = signal(false);
@@ -214,6 +220,7 @@ export class PlayerSync {
         duration: Number.isFinite(video.duration) ? video.duration : undefined,
         mediaId: this.mediaId,
         hasMetadata: video.readyState >= HTMLMediaElement.HAVE_METADATA,
+        buffered: rangesOf(video.buffered),
       },
     });
     if (this.phase.peek() !== result.phase) this.phase.value = result.phase;
