@@ -43,7 +43,8 @@ test('5 s off: exactly one seek (aimed ahead), then settles within 50 ms in unde
 });
 
 test('a late joiner (paused at 0, the room at 2 minutes) seeks once while paused, starts when the room reaches it, within 50 ms in under 3 s', (t) => {
-  for (const seekLatencyMs of [100, 300, 400]) {
+  // Seeks slower than the first guess and the margin take a second seek: the test after this one.
+  for (const seekLatencyMs of [100, 250, 350]) {
     const sim = new Sim({ room: playingRoom(120), mediaTime: 0, paused: true, seekLatencyMs, offsetError: 4, noiseMs: 2 });
     const history = track(sim, 10);
     t.is(sim.count('seek'), 1);

@@ -298,15 +298,16 @@ export class SyncEngine {
   }
 
   /**
-   * A paused player in a playing room. Ahead by no more than a join seek aims: start at the
-   * instant the room reaches this frame. Slightly behind without having sought (a play that
+   * A paused player in a playing room. Ahead by at least the start-up latency, and by no more
+   * than a join seek aims: start at the instant the room reaches this frame (play() the
+   * start-up latency before it). Slightly late (a seek that landed a little late, a play that
    * reached us late, a start timer that fired late), or after JOIN_SEEKS_MAX join seeks: play,
-   * and the rate closes the rest. Otherwise: seek while paused to where the room will be once
-   * the seek has landed and play() has had its start-up latency (plus a margin), and start
-   * there at that instant, next ticks. A join seek that landed after its instant is not
-   * followed by play(): that would run the lag plus the start-up latency behind (60-120 ms),
-   * which the rate closes at 50 ms a second; a second seek, aimed with the latency the first
-   * one taught, lands ahead.
+   * and the rate closes the rest. Otherwise: seek while paused to where the room will be once the seek
+   * has landed and play() has had its start-up latency (plus a margin), and start there at
+   * that instant, next ticks. A join seek that landed too late to start on time is not
+   * followed by play(): that would run the lateness plus the start-up latency behind
+   * (60-120 ms), which the rate closes at 50 ms a second; a second seek, into the media the
+   * first one buffered or aimed with the latency it taught, lands ahead.
    */
   private start(
     room: RoomPlayback,
@@ -319,17 +320,20 @@ export class SyncEngine {
     const serverNow = now + offset;
     // A paused frame stays on screen: compare it with the room now.
     const lag = ((roomPositionAt(room, serverNow) - player.mediaTime) * 1000) / room.rate;
-    const slightlyLate = lag <= LATE_START_MS && (this.joinSeeks === 0 || this.announcedStart !== null);
-    if (lag > 0 && (slightlyLate || (lag <= SEEK_THRESHOLD_MS && this.joinSeeks >= JOIN_SEEKS_MAX))) {
-      // Not a scheduled start: what it lands at says nothing about the start-up latency.
-      this.startToLearn = false;
-      this.play(now, actions);
-      return done('starting', lag);
-    }
-    if (lag <= 0 && -lag <= Math.max(this.latencyMs, this.lastPausedFetchMs) + this.startLatency + JOIN_SEEK_MARGIN_MS + SEEK_THRESHOLD_MS) {
+    // How far behind the room the picture would run if play() were called now.
+    const lateBy = lag + this.startLatency;
+    const fetchAim = Math.max(this.latencyMs, this.lastPausedFetchMs) + this.startLatency + JOIN_SEEK_MARGIN_MS;
+    if (lateBy <= 0 && -lag <= fetchAim + SEEK_THRESHOLD_MS) {
       const at = room.updatedAt + ((player.mediaTime - room.position) / room.rate) * 1000 - offset;
       this.announceStart(at, player.mediaTime, actions);
       return done('scheduled', lag);
+    }
+    const givenUp = this.joinSeeks >= JOIN_SEEKS_MAX && lag <= SEEK_THRESHOLD_MS;
+    if (lateBy > 0 && (lateBy <= LATE_START_MS || givenUp)) {
+      // Not on time: what it lands at says nothing about the start-up latency.
+      this.startToLearn = false;
+      this.play(now, actions);
+      return done('starting', lag);
     }
     this.joinSeeks++;
     this.seekTo(this.aim(room, player, serverNow, this.startLatency + JOIN_SEEK_MARGIN_MS, true), false, now, actions);

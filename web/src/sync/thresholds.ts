@@ -195,10 +195,11 @@ export const SEEK_LANDING_TOLERANCE_S = 1;
 export const JOIN_SEEK_MARGIN_MS = 200;
 
 /**
- * A paused player at most this far behind a playing room plays at once (its start timer fired
- * late on a busy page) and the rate closes the rest. Further behind, it seeks ahead again:
- * started now it would run the lag plus the start-up latency behind, which the rate closes at
- * 50 ms a second (bench:sync: late joiners 100-120 ms behind took 2-4 s to come within 50 ms).
+ * A paused player that would run at most this far behind a playing room if it played now
+ * (its lag plus the start-up latency: a seek that landed a little late, a play that reached
+ * it late, a start timer that fired late on a busy page) plays at once, and the rate closes
+ * the rest within a second. Later than that, it seeks ahead again: the rate closes 50 ms a
+ * second (bench:sync: late joiners started 75-120 ms behind took 2-4 s to come within 50 ms).
  */
 export const LATE_START_MS = 40;
 
