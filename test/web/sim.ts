@@ -69,6 +69,12 @@ export interface SimOptions {
    */
   bufferAheadS?: number;
   bufferedSeekLatencyMs?: number;
+  /**
+   * While starting (after play(), before the media clock runs) no frame comes, and the host
+   * ticks the engine with `currentTime`, which Chromium runs this far ahead of the screen
+   * (`fromFrame: false` samples). Default: no such samples.
+   */
+  startingCurrentTimeLeadMs?: number;
 }
 
 export interface Logged {
@@ -145,8 +151,16 @@ export class Sim {
     if (this.paused) noise = 0;
     const fps = this.options.videoFps;
     const shown = fps ? Math.floor(this.mediaTime * fps + 1e-6) / fps : this.mediaTime;
+    const lead = this.options.startingCurrentTimeLeadMs;
+    if (lead !== undefined && !this.paused && this.server < this.clockFrom) {
+      return { ...this.sampleAt(shown + lead / 1000), fromFrame: false };
+    }
+    return this.sampleAt(shown + noise / 1000);
+  }
+
+  private sampleAt(mediaTime: number): PlayerSample {
     return {
-      mediaTime: shown + noise / 1000,
+      mediaTime,
       at: this.localAt(this.server),
       paused: this.paused,
       playbackRate: this.rate,

@@ -103,6 +103,18 @@ test('a join seek that fetched and landed late is followed by one into the media
   t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs, `ends at ${sim.lagMs()} ms`);
 });
 
+test('a start is measured from its frames: currentTime, ahead of the screen while starting, starts no correction the wrong way', (t) => {
+  // bench:sync: the ticks between play() and the first frame read currentTime 150 ms ahead,
+  // and the median of the first frames said "ahead": a joiner running behind slowed down.
+  const sim = new Sim({ room: playingRoom(120), mediaTime: 0, paused: true, seekLatencyMs: 200, startLatencyMs: 130, startingCurrentTimeLeadMs: 150 });
+  const history = track(sim, 6);
+  const rates = sim.log.flatMap((entry) => (entry.action.type === 'setRate' ? [entry.action.rate] : []));
+  t.true(rates.every((rate) => rate >= 1), `started 40 ms late, it never slows down: ${rates.join(', ')}`);
+  const within50 = sim.settledWithin(history, 50);
+  t.true(within50 !== null && within50 < 1, `within 50 ms after ${within50} s`);
+  t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs, `ends at ${sim.lagMs()} ms`);
+});
+
 test('a late joiner waits for its first clock sample rather than starting at the wrong place; with none it plays after a bound', (t) => {
   const sim = new Sim({ room: playingRoom(120), mediaTime: 0, paused: true, seekLatencyMs: 200, clockAfterMs: 300 });
   const history = track(sim, 5);

@@ -17,6 +17,7 @@ import {
   DRIFT_MEDIAN_WINDOW,
   DRIFT_MIN_SAMPLES,
   FRAME_STEP_WINDOW,
+  FRAMELESS_MS,
   JOIN_SEEK_MARGIN_MS,
   JOIN_SEEKS_MAX,
   LATE_START_MS,
@@ -57,6 +58,14 @@ export interface PlayerSample {
   mediaTime: number;
   /** Local ms at which that frame was shown (performance.timeOrigin + the callback's expectedDisplayTime, else now). */
   at: number;
+  /**
+   * False: `mediaTime`/`at` are `currentTime` and now, read between frames (a timer while no
+   * frame comes: paused, starting, stalled) where frames are otherwise timed. Chromium's
+   * `currentTime` runs ahead of the frame on screen (by 50-150 ms while starting), so such a
+   * sample measures no drift and lands no seek made while playing, unless no frame has come
+   * for FRAMELESS_MS (a hidden tab renders none: then it is the best there is). Default true.
+   */
+  fromFrame?: boolean;
   paused: boolean;
   playbackRate: number;
   seeking: boolean;
@@ -178,6 +187,11 @@ export class SyncEngine {
   private startToLearn = false;
   private startLatency: number;
   private noClockSince: number | null = null;
+  /** Local ms of the last frame sample, or of a start (frames are due after it); and whether the last tick saw the player paused. */
+  private framesAt = Number.NEGATIVE_INFINITY;
+  private wasPaused = true;
+  /** Whether this tick's sample measures drift: a frame, or `currentTime` when frames do not come. */
+  private measurable = true;
   /** Seeks a paused player made to join the room's current state (bounded: JOIN_SEEKS_MAX). */
   private joinSeeks = 0;
   /** How long the last fetching seek while paused took (ms): a fetching join seek allows at least this, whatever the slower-moving estimate says. */
@@ -227,6 +241,9 @@ export class SyncEngine {
   tick(input: SyncInput): SyncResult {
     const { room, player, now } = input;
     const report = this.readiness.update(player.buffering, now);
+    if (player.fromFrame !== false || (this.wasPaused && !player.paused)) this.framesAt = now;
+    this.wasPaused = player.paused;
+    this.measurable = player.fromFrame !== false || now - this.framesAt > FRAMELESS_MS;
     const actions: PlayerAction[] = [];
     const done = (phase: SyncPhase, driftMs: number | null = null): SyncResult => ({ actions, driftMs, phase, report });
 
@@ -276,6 +293,7 @@ export class SyncEngine {
 
     if (player.paused) return this.start(room, player, offset, now, actions, done);
     if (player.buffering) return done('buffering');
+    if (!this.measurable) return done(this.correction ? 'correcting' : 'in_sync', this.drifts.length > 0 ? median(this.drifts) : null);
 
     this.noteFrame(player.mediaTime, room.rate);
     this.drifts.push(this.lagMs(room, player, offset));
@@ -459,6 +477,7 @@ export class SyncEngine {
     const { player, now, offset } = input;
     if (now - seek.issuedAt > SEEK_TIMEOUT_MS) return true;
     if (player.seeking || player.at <= seek.issuedAt) return false;
+    if (seek.playing && !player.paused && !this.measurable) return false;
     const since = ((now - seek.issuedAt) / 1000) * Math.max(room.rate, 1);
     if (Math.abs(player.mediaTime - seek.target) > SEEK_LANDING_TOLERANCE_S + since) return false;
     if (seek.playing && room.playing && !player.paused && offset !== null) this.learn(seek.buffered, this.lagMs(room, player, offset));

@@ -181,6 +181,14 @@ export const START_LATENCY_MAX_MS = 300;
  */
 export const START_GRACE_MS = 20;
 
+/**
+ * A player that has shown no frame for this long (and has not just started) is measured by
+ * `currentTime` instead: a hidden tab renders no frames but still plays its sound, which
+ * must stay in step. Otherwise `currentTime`, ahead of the screen, only fills gaps and
+ * measures nothing.
+ */
+export const FRAMELESS_MS = 1000;
+
 /** A seek has landed when its frame is within this of the target (plus the time played since). */
 export const SEEK_LANDING_TOLERANCE_S = 1;
 

@@ -59,7 +59,7 @@ export class PlayerSync {
   private startTimer: ReturnType<typeof setTimeout> | null = null;
   private stopStatus: (() => void) | null = null;
   private stopEvents: (() => void) | null = null;
-  private readonly wake = (): void => this.tick(this.video.currentTime, localNow());
+  private readonly wake = (): void => this.tick(this.video.currentTime, localNow(), false);
   private stopped = false;
 
   constructor(
@@ -133,7 +133,7 @@ export class PlayerSync {
   join(): void {
     this.blocked.value = false;
     this.engine.reset();
-    this.tick(this.video.currentTime, localNow());
+    this.tick(this.video.currentTime, localNow(), false);
     // Within the gesture: a room that plays starts here at once, the engine then aligns it.
     if (this.video.paused && this.room.view.value?.playback.playing) this.play();
   }
@@ -185,10 +185,11 @@ export class PlayerSync {
         })
         .catch(() => undefined);
     }
-    if (this.video.paused || now - this.lastFrameAt > FRAME_SILENCE_MS) this.tick(this.video.currentTime, now);
+    if (this.video.paused || now - this.lastFrameAt > FRAME_SILENCE_MS) this.tick(this.video.currentTime, now, false);
   }
 
-  private tick(mediaTime: number, at: number): void {
+  /** `fromFrame`: the sample is a frame on screen (rVFC, or the rAF fallback's best); false: `currentTime` between frames. */
+  private tick(mediaTime: number, at: number, fromFrame = true): void {
     const playback = this.room.view.value?.playback ?? null;
     const video = this.video;
     // Until the click on "Click to join playback" nothing can start: seeking on would only
@@ -220,6 +221,8 @@ export class PlayerSync {
         duration: Number.isFinite(video.duration) ? video.duration : undefined,
         mediaId: this.mediaId,
         hasMetadata: video.readyState >= HTMLMediaElement.HAVE_METADATA,
+        // Without rVFC every sample is currentTime, and the best there is.
+        fromFrame: fromFrame || !video.requestVideoFrameCallback,
         buffered: rangesOf(video.buffered),
       },
     });
