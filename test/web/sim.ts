@@ -56,6 +56,25 @@ export interface SimOptions {
   videoFps?: number;
   /** The first refresh comes this long after T0 (the display's phase against the room's frames). */
   refreshPhaseMs?: number;
+  /**
+   * The media's metadata arrives this long after T0 (default: known from the start). Before it,
+   * as in a browser, a seek only records where to start: `seeking` stays false and the media
+   * time reads the target at once, and the seek itself runs (its latency) once metadata is in.
+   */
+  metadataAfterMs?: number;
+  /**
+   * When set, the player reports buffered ranges: a landed seek buffers this many seconds from
+   * its target, and playing keeps that much buffered ahead; a seek into a buffered range takes
+   * `bufferedSeekLatencyMs` instead of `seekLatencyMs`.
+   */
+  bufferAheadS?: number;
+  bufferedSeekLatencyMs?: number;
+  /**
+   * While starting (after play(), before the media clock runs) no frame comes, and the host
+   * ticks the engine with `currentTime`, which Chromium runs this far ahead of the screen
+   * (`fromFrame: false` samples). Default: no such samples.
+   */
+  startingCurrentTimeLeadMs?: number;
 }
 
 export interface Logged {
@@ -76,6 +95,11 @@ export class Sim {
   buffering = false;
   private seekTarget = 0;
   private landAt = 0;
+  /** Server time at which the metadata arrives; a seek asked for before it, to run then. */
+  private readonly metadataAt: number;
+  private deferredSeek: number | null = null;
+  /** Buffered ranges [start, end] (s), with `bufferAheadS`. */
+  private buffered: Array<[number, number]> = [];
   /** A scheduled start, in server time (the sim's timer fires exactly then). */
   private startAt: number | null = null;
   /** Server time at which the player's media clock last started to run after a pause. */
@@ -96,6 +120,7 @@ export class Sim {
     this.paused = options.paused ?? false;
     this.random = rng(options.seed ?? 1);
     this.engine = options.engine ?? new SyncEngine();
+    this.metadataAt = T0 + (options.metadataAfterMs ?? Number.NEGATIVE_INFINITY);
   }
 
   /** The local clock at server time `server`. */
@@ -122,15 +147,27 @@ export class Sim {
   sample(): PlayerSample {
     let noise = (this.options.noiseMs ?? 0) * this.gaussian();
     if (this.random() < (this.options.outlierRate ?? 0)) noise += (this.random() < 0.5 ? -1 : 1) * (this.options.outlierMs ?? 0);
+    // The noise is in timing frames on screen: a paused element's currentTime is exact.
+    if (this.paused) noise = 0;
     const fps = this.options.videoFps;
     const shown = fps ? Math.floor(this.mediaTime * fps + 1e-6) / fps : this.mediaTime;
+    const lead = this.options.startingCurrentTimeLeadMs;
+    if (lead !== undefined && !this.paused && this.server < this.clockFrom) {
+      return { ...this.sampleAt(shown + lead / 1000), fromFrame: false };
+    }
+    return this.sampleAt(shown + noise / 1000);
+  }
+
+  private sampleAt(mediaTime: number): PlayerSample {
     return {
-      mediaTime: shown + noise / 1000,
+      mediaTime,
       at: this.localAt(this.server),
       paused: this.paused,
       playbackRate: this.rate,
       seeking: this.seeking,
       buffering: this.buffering,
+      hasMetadata: this.server >= this.metadataAt,
+      buffered: this.options.bufferAheadS === undefined ? undefined : this.buffered.map(([start, end]) => [start, end] as const),
     };
   }
 
@@ -149,9 +186,16 @@ export class Sim {
         this.rate = action.rate;
         break;
       case 'seek':
+        // A seek while paused cancels a scheduled start (as the player's host does).
+        if (this.paused) this.startAt = null;
+        if (this.server < this.metadataAt) {
+          this.mediaTime = action.position;
+          this.deferredSeek = action.position;
+          break;
+        }
         this.seeking = true;
         this.seekTarget = action.position;
-        this.landAt = this.server + (this.options.seekLatencyMs ?? 200);
+        this.landAt = this.server + this.seekLatency(action.position);
         break;
       case 'scheduleStart':
         this.paused = true;
@@ -167,18 +211,41 @@ export class Sim {
       let next = end;
       if (this.seeking && this.landAt < next) next = Math.max(this.server, this.landAt);
       if (this.startAt !== null && this.startAt < next) next = Math.max(this.server, this.startAt);
-      if (!this.paused && !this.seeking) this.mediaTime += (Math.max(0, next - Math.max(this.server, this.clockFrom)) / 1000) * this.rate;
+      if (this.server < this.metadataAt && this.metadataAt < next) next = this.metadataAt;
+      if (!this.paused && !this.seeking && this.server >= this.metadataAt) this.mediaTime += (Math.max(0, next - Math.max(this.server, this.clockFrom)) / 1000) * this.rate;
       this.server = next;
+      if (this.deferredSeek !== null && this.server >= this.metadataAt) {
+        this.seeking = true;
+        this.seekTarget = this.deferredSeek;
+        this.landAt = this.metadataAt + (this.options.seekLatencyMs ?? 200);
+        this.deferredSeek = null;
+      }
       if (this.seeking && this.server >= this.landAt) {
         this.seeking = false;
         this.mediaTime = this.seekTarget;
       }
+      this.bufferAround(this.mediaTime);
       if (this.startAt !== null && this.server >= this.startAt) {
         this.startAt = null;
         if (this.paused) this.begin(this.server);
         this.paused = false;
       }
     }
+  }
+
+  /** How long a seek to `target` takes: quicker into buffered media. */
+  private seekLatency(target: number): number {
+    const inBuffer = this.buffered.some(([start, end]) => start <= target && target < end);
+    return inBuffer ? (this.options.bufferedSeekLatencyMs ?? 30) : (this.options.seekLatencyMs ?? 200);
+  }
+
+  /** With `bufferAheadS`, keeps that much buffered from `position` on (once media is there to buffer). */
+  private bufferAround(position: number): void {
+    const ahead = this.options.bufferAheadS;
+    if (ahead === undefined || this.seeking || this.server < this.metadataAt) return;
+    const range = this.buffered.find(([start, end]) => start <= position && position <= end);
+    if (range) range[1] = Math.max(range[1], position + ahead);
+    else this.buffered.push([position, position + ahead]);
   }
 
   /** Whether this refresh shows a new frame of a playing video (with `videoFps`; otherwise every refresh counts). */

@@ -43,7 +43,8 @@ test('5 s off: exactly one seek (aimed ahead), then settles within 50 ms in unde
 });
 
 test('a late joiner (paused at 0, the room at 2 minutes) seeks once while paused, starts when the room reaches it, within 50 ms in under 3 s', (t) => {
-  for (const seekLatencyMs of [100, 300, 400]) {
+  // Seeks slower than the first guess and the margin take a second seek: the test after this one.
+  for (const seekLatencyMs of [100, 250, 350]) {
     const sim = new Sim({ room: playingRoom(120), mediaTime: 0, paused: true, seekLatencyMs, offsetError: 4, noiseMs: 2 });
     const history = track(sim, 10);
     t.is(sim.count('seek'), 1);
@@ -56,6 +57,62 @@ test('a late joiner (paused at 0, the room at 2 minutes) seeks once while paused
   const history = track(quick, 2);
   const first = history.find((point) => point.server > quick.startedAt!)!.lag;
   t.true(Math.abs(first + 4) < 1, `a seek faster than the guess starts exactly but for the 4 ms clock error, not ${first} ms`);
+});
+
+test('a late joiner whose media has no metadata yet, whose seeks are slower than the guess and whose start-up is slower too, is within 50 ms in under 2 s', (t) => {
+  // bench:sync (issue 26): a seek issued before the metadata looked landed at once (the element
+  // reads the target, `seeking` stays false), so the start was scheduled before the real seek
+  // ended; and a join seek that landed after its instant was followed by play(), running the
+  // lag plus the start-up latency behind, which 5 % of rate closes at 50 ms a second.
+  for (const seekLatencyMs of [100, 250, 450, 700]) {
+    for (const startLatencyMs of [60, 110]) {
+      const sim = new Sim({ room: playingRoom(120), mediaTime: 0, paused: true, metadataAfterMs: 300, seekLatencyMs, startLatencyMs, offsetError: 4, noiseMs: 2 });
+      const history = track(sim, 10);
+      const label = `seeks ${seekLatencyMs} ms, start-up ${startLatencyMs} ms`;
+      t.true(sim.log.every((entry) => entry.server >= T0 + 300), `${label}: nothing before the metadata`);
+      t.true(sim.count('seek') <= 2, `${label}: ${sim.count('seek')} seeks`);
+      t.is(sim.count('scheduleStart') + sim.count('play'), 1, `${label}: one start`);
+      const within50 = sim.settledWithin(history, 50);
+      t.true(within50 !== null && within50 < 2, `${label}: within 50 ms after ${within50} s`);
+      t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs + 4, `${label}: ends at ${sim.lagMs()} ms (4 ms of it the clock's error)`);
+    }
+  }
+});
+
+test('a join seek that fetched and landed late is followed by one into the media it buffered, aimed with the quick latency of a buffered seek', (t) => {
+  // bench:sync: a first seek fetching for 700 ms, then one 20 ms into what it buffered; aimed
+  // with the fetch's latency, the second waited 900 ms for an instant it could have met at once.
+  const sim = new Sim({
+    room: playingRoom(120),
+    mediaTime: 0,
+    paused: true,
+    metadataAfterMs: 300,
+    seekLatencyMs: 600,
+    bufferedSeekLatencyMs: 30,
+    bufferAheadS: 5,
+    startLatencyMs: 110,
+    offsetError: 4,
+  });
+  const history = track(sim, 6);
+  const seeks = sim.log.filter((entry) => entry.action.type === 'seek');
+  t.is(seeks.length, 2);
+  const started = sim.startedAt! - T0;
+  t.true(started < 1400, `started at ${started} ms: the second seek landed at ${seeks[1]!.server - T0 + 30} ms`);
+  const within50 = sim.settledWithin(history, 50);
+  t.true(within50 !== null && within50 < 1.5, `within 50 ms after ${within50} s`);
+  t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs, `ends at ${sim.lagMs()} ms`);
+});
+
+test('a start is measured from its frames: currentTime, ahead of the screen while starting, starts no correction the wrong way', (t) => {
+  // bench:sync: the ticks between play() and the first frame read currentTime 150 ms ahead,
+  // and the median of the first frames said "ahead": a joiner running behind slowed down.
+  const sim = new Sim({ room: playingRoom(120), mediaTime: 0, paused: true, seekLatencyMs: 200, startLatencyMs: 130, startingCurrentTimeLeadMs: 150 });
+  const history = track(sim, 6);
+  const rates = sim.log.flatMap((entry) => (entry.action.type === 'setRate' ? [entry.action.rate] : []));
+  t.true(rates.every((rate) => rate >= 1), `started 40 ms late, it never slows down: ${rates.join(', ')}`);
+  const within50 = sim.settledWithin(history, 50);
+  t.true(within50 !== null && within50 < 1, `within 50 ms after ${within50} s`);
+  t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs, `ends at ${sim.lagMs()} ms`);
 });
 
 test('a late joiner waits for its first clock sample rather than starting at the wrong place; with none it plays after a bound', (t) => {
@@ -169,7 +226,7 @@ test('scheduled start: holds at the position, calls play() the start-up latency 
 });
 
 test('the start-up latency is learned from scheduled starts: later starts land on their instant', (t) => {
-  // This player's clock runs 110 ms after play(), the first guess is 60: each start teaches half the rest.
+  // This player's clock runs 110 ms after play(), later than the first guess: each start teaches half the rest.
   const engine = new SyncEngine();
   const sim = new Sim({ room: playingRoom(0), mediaTime: 0, paused: true, startLatencyMs: 110, seekLatencyMs: 100, engine });
   const lateness: number[] = [];
@@ -181,7 +238,7 @@ test('the start-up latency is learned from scheduled starts: later starts land o
     sim.run(2);
     lateness.push(sim.startedAt! - start);
   }
-  t.true(Math.abs(lateness[0]! - 50) < 1, `the first start is late by what the guess missed: ${lateness[0]} ms`);
+  t.true(Math.abs(lateness[0]! - (110 - START_LATENCY_INITIAL_MS)) < 1, `the first start is late by what the guess missed: ${lateness[0]} ms`);
   t.true(Math.abs(lateness[3]!) < 10, `the fourth is within 10 ms: ${lateness[3]} ms`);
   t.true(Math.abs(engine.startLatencyMs - 110) < 15, `learned ${engine.startLatencyMs} ms`);
 });

@@ -9,13 +9,18 @@ import type { PlaybackState } from '../../../actors/room/model.js';
 import { ReadinessReporter, type ReadinessReport } from './readiness.js';
 import {
   ACTION_RETRY_MS,
+  BUFFERED_AHEAD_S,
+  BUFFERED_SEEK_LATENCY_INITIAL_MS,
   DEAD_BAND_FRAME_SHARE,
   DEAD_BAND_MAX_MS,
   DEAD_BAND_MS,
   DRIFT_MEDIAN_WINDOW,
   DRIFT_MIN_SAMPLES,
   FRAME_STEP_WINDOW,
+  FRAMELESS_MS,
   JOIN_SEEK_MARGIN_MS,
+  JOIN_SEEKS_MAX,
+  LATE_START_MS,
   LATENCY_LEARNING_RATE,
   MAX_RATE_DEVIATION,
   NO_CLOCK_WAIT_MS,
@@ -42,10 +47,25 @@ export type RoomPlayback = Pick<PlaybackState, 'mediaId' | 'playing' | 'position
 export interface PlayerSample {
   /** The media loaded in the player; when given and not the room's, the engine waits (loading). */
   mediaId?: string | null;
+  /**
+   * The element knows the media's duration and can seek (readyState >= HAVE_METADATA); false:
+   * the engine waits (loading). Before metadata, setting `currentTime` only records a start
+   * position: `seeking` stays false and `currentTime` already reads the target, so a seek
+   * issued then looked landed at once. Default true.
+   */
+  hasMetadata?: boolean;
   /** Seconds: the frame on screen (requestVideoFrameCallback `mediaTime`, else `currentTime`). */
   mediaTime: number;
   /** Local ms at which that frame was shown (performance.timeOrigin + the callback's expectedDisplayTime, else now). */
   at: number;
+  /**
+   * False: `mediaTime`/`at` are `currentTime` and now, read between frames (a timer while no
+   * frame comes: paused, starting, stalled) where frames are otherwise timed. Chromium's
+   * `currentTime` runs ahead of the frame on screen (by 50-150 ms while starting), so such a
+   * sample measures no drift and lands no seek made while playing, unless no frame has come
+   * for FRAMELESS_MS (a hidden tab renders none: then it is the best there is). Default true.
+   */
+  fromFrame?: boolean;
   paused: boolean;
   playbackRate: number;
   seeking: boolean;
@@ -53,11 +73,18 @@ export interface PlayerSample {
   buffering: boolean;
   /** Seconds, when known: targets are clamped to it. */
   duration?: number;
+  /**
+   * The element's buffered ranges ([start, end] s), when known: a seek into them only decodes
+   * (tens of ms), one elsewhere fetches first (hundreds), and each kind is aimed with its own
+   * learned latency.
+   */
+  buffered?: ReadonlyArray<readonly [number, number]>;
 }
 
 export type PlayerAction =
   | { type: 'play' }
   | { type: 'pause' }
+  /** Seek to `position` (s); a seek while paused also cancels a scheduled start (a new one follows once it lands). */
   | { type: 'seek'; position: number }
   | { type: 'setRate'; rate: number }
   /** Hold paused at `position`, and play at local time `at` (ms); replaces an earlier schedule. */
@@ -106,6 +133,8 @@ interface PendingSeek {
   target: number;
   /** While playing, the landing error (how far behind the room the first frame is) teaches the latency; while paused, its duration. */
   playing: boolean;
+  /** Aimed into buffered media: it teaches the buffered latency, else the fetching one. */
+  buffered: boolean;
 }
 
 interface Correction {
@@ -126,6 +155,11 @@ export function stepsFor(driftMs: number): number {
   return Math.min(MAX_STEPS, Math.max(1, Math.ceil(Math.abs(driftMs) / RATE_GAIN_MS / RATE_STEP - 1e-9)));
 }
 
+/** Whether `position` and BUFFERED_AHEAD_S after it are in one buffered range. */
+function isBuffered(position: number, buffered: PlayerSample['buffered']): boolean {
+  return (buffered ?? []).some(([start, end]) => start <= position && position + BUFFERED_AHEAD_S <= end);
+}
+
 /** Media seconds of the room at server time `serverMs` (as actors/room/playback.ts positionAt: nothing elapses before updatedAt). */
 export function roomPositionAt(room: RoomPlayback, serverMs: number): number {
   if (!room.playing) return room.position;
@@ -134,7 +168,9 @@ export function roomPositionAt(room: RoomPlayback, serverMs: number): number {
 
 export class SyncEngine {
   private readonly readiness = new ReadinessReporter();
+  /** Learned seek latencies (ms): into media not buffered (fetch, then decode), and into buffered media (decode only). */
   private latencyMs: number;
+  private bufferedLatencyMs = BUFFERED_SEEK_LATENCY_INITIAL_MS;
   private stateKey = '';
   private drifts: number[] = [];
   /** Wall ms between successive frames on screen, the newest last; and the last frame's media time. */
@@ -151,13 +187,22 @@ export class SyncEngine {
   private startToLearn = false;
   private startLatency: number;
   private noClockSince: number | null = null;
+  /** Local ms of the last frame sample, or of a start (frames are due after it); and whether the last tick saw the player paused. */
+  private framesAt = Number.NEGATIVE_INFINITY;
+  private wasPaused = true;
+  /** Whether this tick's sample measures drift: a frame, or `currentTime` when frames do not come. */
+  private measurable = true;
+  /** Seeks a paused player made to join the room's current state (bounded: JOIN_SEEKS_MAX). */
+  private joinSeeks = 0;
+  /** How long the last fetching seek while paused took (ms): a fetching join seek allows at least this, whatever the slower-moving estimate says. */
+  private lastPausedFetchMs = 0;
 
   constructor(options: SyncEngineOptions = {}) {
     this.latencyMs = options.seekLatencyMs ?? SEEK_LATENCY_INITIAL_MS;
     this.startLatency = options.startLatencyMs ?? START_LATENCY_INITIAL_MS;
   }
 
-  /** The learned seek latency (ms): how far ahead seeks aim. */
+  /** The learned latency (ms) of a seek into media not buffered: how far ahead such seeks aim. */
   get seekLatencyMs(): number {
     return this.latencyMs;
   }
@@ -196,11 +241,15 @@ export class SyncEngine {
   tick(input: SyncInput): SyncResult {
     const { room, player, now } = input;
     const report = this.readiness.update(player.buffering, now);
+    if (player.fromFrame !== false || (this.wasPaused && !player.paused)) this.framesAt = now;
+    this.wasPaused = player.paused;
+    this.measurable = player.fromFrame !== false || now - this.framesAt > FRAMELESS_MS;
     const actions: PlayerAction[] = [];
     const done = (phase: SyncPhase, driftMs: number | null = null): SyncResult => ({ actions, driftMs, phase, report });
 
     if (!room || room.mediaId === null) return done('idle');
     if (player.mediaId !== undefined && player.mediaId !== room.mediaId) return done('loading');
+    if (player.hasMetadata === false) return done('loading');
 
     const key = `${room.mediaId}|${room.playing}|${room.position}|${room.rate}|${room.updatedAt}`;
     const changed = key !== this.stateKey;
@@ -210,6 +259,7 @@ export class SyncEngine {
       this.stateKey = key;
       this.forgetState();
       this.lastSeekAt = Number.NEGATIVE_INFINITY;
+      this.joinSeeks = 0;
     }
 
     if (this.pendingSeek) {
@@ -243,6 +293,7 @@ export class SyncEngine {
 
     if (player.paused) return this.start(room, player, offset, now, actions, done);
     if (player.buffering) return done('buffering');
+    if (!this.measurable) return done(this.correction ? 'correcting' : 'in_sync', this.drifts.length > 0 ? median(this.drifts) : null);
 
     this.noteFrame(player.mediaTime, room.rate);
     this.drifts.push(this.lagMs(room, player, offset));
@@ -265,10 +316,16 @@ export class SyncEngine {
   }
 
   /**
-   * A paused player in a playing room. Slightly behind: play (the rate closes the rest).
-   * Ahead by no more than a join seek aims: start at the instant the room reaches this frame.
-   * Otherwise: seek while paused to where the room will be once the seek has landed (plus a
-   * margin), and start there at that instant, next ticks.
+   * A paused player in a playing room. Ahead by at least the start-up latency, and by no more
+   * than a join seek aims: start at the instant the room reaches this frame (play() the
+   * start-up latency before it). Slightly late (a seek that landed a little late, a play that
+   * reached us late, a start timer that fired late), or after JOIN_SEEKS_MAX join seeks: play,
+   * and the rate closes the rest. Otherwise: seek while paused to where the room will be once the seek
+   * has landed and play() has had its start-up latency (plus a margin), and start there at
+   * that instant, next ticks. A join seek that landed too late to start on time is not
+   * followed by play(): that would run the lateness plus the start-up latency behind
+   * (60-120 ms), which the rate closes at 50 ms a second; a second seek, into the media the
+   * first one buffered or aimed with the latency it taught, lands ahead.
    */
   private start(
     room: RoomPlayback,
@@ -281,19 +338,23 @@ export class SyncEngine {
     const serverNow = now + offset;
     // A paused frame stays on screen: compare it with the room now.
     const lag = ((roomPositionAt(room, serverNow) - player.mediaTime) * 1000) / room.rate;
-    if (lag > 0 && lag <= SEEK_THRESHOLD_MS) {
-      // Not a scheduled start: what it lands at says nothing about the start-up latency.
-      this.startToLearn = false;
-      this.play(now, actions);
-      return done('starting', lag);
-    }
-    if (lag <= 0 && -lag <= this.latencyMs + JOIN_SEEK_MARGIN_MS + SEEK_THRESHOLD_MS) {
+    // How far behind the room the picture would run if play() were called now.
+    const lateBy = lag + this.startLatency;
+    const fetchAim = Math.max(this.latencyMs, this.lastPausedFetchMs) + this.startLatency + JOIN_SEEK_MARGIN_MS;
+    if (lateBy <= 0 && -lag <= fetchAim + SEEK_THRESHOLD_MS) {
       const at = room.updatedAt + ((player.mediaTime - room.position) / room.rate) * 1000 - offset;
       this.announceStart(at, player.mediaTime, actions);
       return done('scheduled', lag);
     }
-    const target = this.clampToDuration(roomPositionAt(room, serverNow + this.latencyMs + JOIN_SEEK_MARGIN_MS), player);
-    this.seekTo(target, false, now, actions);
+    const givenUp = this.joinSeeks >= JOIN_SEEKS_MAX && lag <= SEEK_THRESHOLD_MS;
+    if (lateBy > 0 && (lateBy <= LATE_START_MS || givenUp)) {
+      // Not on time: what it lands at says nothing about the start-up latency.
+      this.startToLearn = false;
+      this.play(now, actions);
+      return done('starting', lag);
+    }
+    this.joinSeeks++;
+    this.seekTo(this.aim(room, player, serverNow, this.startLatency + JOIN_SEEK_MARGIN_MS, true), false, now, actions);
     return done('seeking', lag);
   }
 
@@ -355,7 +416,7 @@ export class SyncEngine {
     this.matchRate(room.rate, player, actions);
     const target = this.clampToDuration(position, player);
     if (Math.abs(player.mediaTime - target) * 1000 <= PAUSED_TOLERANCE_MS) return false;
-    this.seekTo(target, false, now, actions);
+    this.seekTo({ target, buffered: isBuffered(target, player.buffered) }, false, now, actions);
     return true;
   }
 
@@ -376,18 +437,35 @@ export class SyncEngine {
 
   /** A playing player seeks to where the room will be once the seek has landed (the learned latency ahead). */
   private seekAhead(room: RoomPlayback, player: PlayerSample, serverNow: number, now: number, actions: PlayerAction[]): void {
-    this.seekTo(this.clampToDuration(roomPositionAt(room, serverNow + this.latencyMs), player), true, now, actions);
+    this.seekTo(this.aim(room, player, serverNow, 0, false), true, now, actions);
   }
 
-  private seekTo(target: number, playing: boolean, now: number, actions: PlayerAction[]): void {
-    this.pendingSeek = { issuedAt: now, target, playing };
+  /**
+   * Where a seek lands on the room `extraMs` after landing: with the buffered latency when
+   * that target is buffered, else with the fetching one (for a join seek, at least what the
+   * last fetching paused seek took).
+   */
+  private aim(room: RoomPlayback, player: PlayerSample, serverNow: number, extraMs: number, join: boolean): { target: number; buffered: boolean } {
+    const quick = this.clampToDuration(roomPositionAt(room, serverNow + this.bufferedLatencyMs + extraMs), player);
+    if (isBuffered(quick, player.buffered)) return { target: quick, buffered: true };
+    const fetchMs = join ? Math.max(this.latencyMs, this.lastPausedFetchMs) : this.latencyMs;
+    return { target: this.clampToDuration(roomPositionAt(room, serverNow + fetchMs + extraMs), player), buffered: false };
+  }
+
+  /** A seek; one from a paused player also drops a start announced before it (the caller's host drops its timer on a paused seek). */
+  private seekTo({ target, buffered }: { target: number; buffered: boolean }, playing: boolean, now: number, actions: PlayerAction[]): void {
+    this.pendingSeek = { issuedAt: now, target, playing, buffered };
     this.lastSeekAt = now;
     this.drifts = [];
+    if (!playing) this.announcedStart = null;
     actions.push({ type: 'seek', position: target });
   }
 
-  private learn(observedMs: number): void {
-    this.latencyMs = Math.min(SEEK_LATENCY_MAX_MS, Math.max(0, this.latencyMs + LATENCY_LEARNING_RATE * observedMs));
+  /** Moves the latency estimate of a seek of this kind by a share of its error. */
+  private learn(buffered: boolean, errorMs: number): void {
+    const learned = (estimate: number): number => Math.min(SEEK_LATENCY_MAX_MS, Math.max(0, estimate + LATENCY_LEARNING_RATE * errorMs));
+    if (buffered) this.bufferedLatencyMs = learned(this.bufferedLatencyMs);
+    else this.latencyMs = learned(this.latencyMs);
   }
 
   /**
@@ -399,10 +477,15 @@ export class SyncEngine {
     const { player, now, offset } = input;
     if (now - seek.issuedAt > SEEK_TIMEOUT_MS) return true;
     if (player.seeking || player.at <= seek.issuedAt) return false;
+    if (seek.playing && !player.paused && !this.measurable) return false;
     const since = ((now - seek.issuedAt) / 1000) * Math.max(room.rate, 1);
     if (Math.abs(player.mediaTime - seek.target) > SEEK_LANDING_TOLERANCE_S + since) return false;
-    if (seek.playing && room.playing && !player.paused && offset !== null) this.learn(this.lagMs(room, player, offset));
-    else if (!seek.playing && player.paused) this.learn(now - seek.issuedAt - this.latencyMs);
+    if (seek.playing && room.playing && !player.paused && offset !== null) this.learn(seek.buffered, this.lagMs(room, player, offset));
+    else if (!seek.playing && player.paused) {
+      const took = Math.min(SEEK_LATENCY_MAX_MS, now - seek.issuedAt);
+      this.learn(seek.buffered, took - (seek.buffered ? this.bufferedLatencyMs : this.latencyMs));
+      if (!seek.buffered) this.lastPausedFetchMs = took;
+    }
     return true;
   }
 

@@ -75,6 +75,15 @@ export const PAUSED_TOLERANCE_MS = 40;
  */
 export const SEEK_LATENCY_INITIAL_MS = 150;
 export const SEEK_LATENCY_MAX_MS = 3000;
+/**
+ * A seek into media the element has buffered (BUFFERED_AHEAD_S from the target on) only
+ * decodes from the keyframe before it: bench:sync saw 17-23 ms, against 100-700 ms for a
+ * seek that fetches. Its latency is learned apart, from this first guess: a late joiner's
+ * second seek (its first landed late, and buffered on from there) waits tens of ms, not the
+ * hundreds a fetch would have needed.
+ */
+export const BUFFERED_SEEK_LATENCY_INITIAL_MS = 50;
+export const BUFFERED_AHEAD_S = 0.5;
 /** Half of each landing's error goes into the seek and start-up latency estimates: converges in a few, robust to one odd one. */
 export const LATENCY_LEARNING_RATE = 0.5;
 
@@ -156,12 +165,14 @@ export const CLOCK_MAX_RTT_MS = 2000;
 
 /**
  * Chromium shows the first frame at play() but its media clock only runs once the audio
- * output has started: a player started at an instant falls 60-100 ms behind in its first
- * frames (bench:sync). Scheduled starts call play() this much early; the figure is learned
- * from each start (half of the lag of its first full drift window), so the first one of a
- * session uses this guess. Above the maximum, a lag is a stall, not start-up.
+ * output has started: a player started at an instant falls 60-110 ms behind in its first
+ * frames (bench:sync; issue 26 measured 64-112 ms, median 97, from play() to the clock
+ * running, over 19 late joiners). Scheduled starts call play() this much early; the figure is
+ * learned from each start (half of the lag of its first full drift window) and kept per
+ * device, so only a device's first start uses this guess. Above the maximum, a lag is a
+ * stall, not start-up.
  */
-export const START_LATENCY_INITIAL_MS = 60;
+export const START_LATENCY_INITIAL_MS = 90;
 export const START_LATENCY_MAX_MS = 300;
 
 /**
@@ -170,13 +181,39 @@ export const START_LATENCY_MAX_MS = 300;
  */
 export const START_GRACE_MS = 20;
 
+/**
+ * A player that has shown no frame for this long (and has not just started) is measured by
+ * `currentTime` instead: a hidden tab renders no frames but still plays its sound, which
+ * must stay in step. Otherwise `currentTime`, ahead of the screen, only fills gaps and
+ * measures nothing.
+ */
+export const FRAMELESS_MS = 1000;
+
 /** A seek has landed when its frame is within this of the target (plus the time played since). */
 export const SEEK_LANDING_TOLERANCE_S = 1;
 
 /**
  * A paused player far from a playing room (a late joiner, after a stall) seeks while paused
- * to where the room will be this long after the seek is expected to land, then starts at the
- * instant the room reaches that frame: exact whatever the decoder's start-up time, as long as
- * the latency estimate is not short by more than this. Costs this much extra waiting once.
+ * to where the room will be this long after the seek is expected to land and play() has had
+ * its start-up latency, then starts at the instant the room reaches that frame: exact
+ * whatever the decoder's start-up time, as long as the latency estimate is not short by more
+ * than this. Costs this much extra waiting once. A seek that lands late anyway (a slow fetch)
+ * is followed by a second one, into media now buffered (tens of ms).
  */
 export const JOIN_SEEK_MARGIN_MS = 200;
+
+/**
+ * A paused player that would run at most this far behind a playing room if it played now
+ * (its lag plus the start-up latency: a seek that landed a little late, a play that reached
+ * it late, a start timer that fired late on a busy page) plays at once, and the rate closes
+ * the rest within a second. Later than that, it seeks ahead again: the rate closes 50 ms a
+ * second (bench:sync: late joiners started 75-120 ms behind took 2-4 s to come within 50 ms).
+ */
+export const LATE_START_MS = 40;
+
+/**
+ * Join seeks (a paused player seeking ahead of a playing room) per room state: the latency each
+ * one teaches makes the next land in time, so a second one almost never misses; past this
+ * many, the source's seeks are too erratic to aim and the player plays and corrects by rate.
+ */
+export const JOIN_SEEKS_MAX = 3;

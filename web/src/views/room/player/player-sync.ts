@@ -2,21 +2,26 @@
  * Keeps one <video> element in step with the room: samples the frame on screen
  * (requestVideoFrameCallback; a rAF loop over `currentTime` where that is missing; never
  * `timeupdate`), feeds the sync engine, applies its actions, keeps the clock estimate fresh and
- * reports readiness. rVFC does not fire while paused, so a timer ticks the engine too whenever
- * no frame has come for a while (paused, held for a scheduled start, stalled).
+ * reports readiness. rVFC does not fire while paused, so a timer ticks the engine too while
+ * paused and whenever no frame has come for a while (stalled); and the element's events that
+ * end a wait (metadata, a seek landing, data to play) tick it at once: Chromium shows a seek's
+ * frame (rVFC) before it clears `seeking`, and waiting for the timer after it cost a late
+ * joiner up to 150 ms, which its scheduled start then missed (bench:sync).
  */
 import { effect, signal } from '@preact/signals';
 import type { PlayerState, Seekable } from '../../../../../actors/room/model.js';
 import type { RoomSession } from '../../../state/room.js';
 import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type SyncPhase } from '../../../sync/index.js';
 import { localNow } from './clock.js';
-import { createStats, recordFrame, recordTick } from './debug-stats.js';
+import { createStats, recordAction, recordClock, recordEvents, recordFrame, recordTick } from './debug-stats.js';
 import { seekTarget } from './seek-guard.js';
 import { rememberedStartLatency, rememberStartLatency } from './start-latency.js';
 
 /** The timer path's period, and how long without a frame before it takes over. */
 const TIMER_MS = 50;
 const FRAME_SILENCE_MS = 120;
+/** Element events after which the engine may act at once (a wait ended). */
+const WAKE_EVENTS = ['loadedmetadata', 'seeked', 'canplay'] as const;
 /**
  * Lead of a scheduled start for our own play and seek commands: every member must get the
  * command, and for a seek also land it, before the instant. The server allows up to 2 s.
@@ -28,6 +33,12 @@ const START_IN_MAX_MS = 1000;
 
 type FrameMeta = { mediaTime: number; expectedDisplayTime: number };
 type FrameVideo = HTMLVideoElement & { requestVideoFrameCallback?(callback: (now: number, meta: FrameMeta) => void): number; cancelVideoFrameCallback?(handle: number): void };
+
+function rangesOf(ranges: TimeRanges): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < ranges.length; i++) out.push([ranges.start(i), ranges.end(i)]);
+  return out;
+}
 
 export class PlayerSync {
   /** play() was refused by the autoplay policy: the page asks for a click. */
@@ -50,6 +61,8 @@ export class PlayerSync {
   private timer: ReturnType<typeof setInterval> | null = null;
   private startTimer: ReturnType<typeof setTimeout> | null = null;
   private stopStatus: (() => void) | null = null;
+  private stopEvents: (() => void) | null = null;
+  private readonly wake = (): void => this.tick(this.video.currentTime, localNow(), false);
   private stopped = false;
 
   constructor(
@@ -61,6 +74,8 @@ export class PlayerSync {
 
   start(): void {
     this.timer = setInterval(() => this.onTimer(), TIMER_MS);
+    this.stopEvents = recordEvents(this.stats, this.video, localNow);
+    for (const type of WAKE_EVENTS) this.video.addEventListener(type, this.wake);
     this.requestFrame();
     let wasOpen = false;
     // A reconnect may reach another gateway over another path: measure the clock afresh and
@@ -82,6 +97,8 @@ export class PlayerSync {
     if (this.frameHandle !== null) this.video.cancelVideoFrameCallback?.(this.frameHandle);
     if (this.rafHandle !== null) cancelAnimationFrame(this.rafHandle);
     this.stopStatus?.();
+    this.stopEvents?.();
+    for (const type of WAKE_EVENTS) this.video.removeEventListener(type, this.wake);
   }
 
   /** The element now holds `mediaId` (null: nothing); live media is played, not synchronized. */
@@ -119,7 +136,7 @@ export class PlayerSync {
   join(): void {
     this.blocked.value = false;
     this.engine.reset();
-    this.tick(this.video.currentTime, localNow());
+    this.tick(this.video.currentTime, localNow(), false);
     // Within the gesture: a room that plays starts here at once, the engine then aligns it.
     if (this.video.paused && this.room.view.value?.playback.playing) this.play();
   }
@@ -176,13 +193,17 @@ export class PlayerSync {
       this.clock.pinged(now);
       this.room.connection
         .ping(localNow)
-        .then((sample) => this.clock.add(sample))
+        .then((sample) => {
+          this.clock.add(sample);
+          recordClock(this.stats, localNow(), sample, this.clock.offset);
+        })
         .catch(() => undefined);
     }
-    if (now - this.lastFrameAt > FRAME_SILENCE_MS) this.tick(this.video.currentTime, now);
+    if (this.video.paused || now - this.lastFrameAt > FRAME_SILENCE_MS) this.tick(this.video.currentTime, now, false);
   }
 
-  private tick(mediaTime: number, at: number): void {
+  /** `fromFrame`: the sample is a frame on screen (rVFC, or the rAF fallback's best); false: `currentTime` between frames. */
+  private tick(mediaTime: number, at: number, fromFrame = true): void {
     const playback = this.room.view.value?.playback ?? null;
     const video = this.video;
     // Until the click on "Click to join playback" nothing can start: seeking on would only
@@ -213,6 +234,10 @@ export class PlayerSync {
         buffering: video.readyState < 3 && !video.paused,
         duration: Number.isFinite(video.duration) ? video.duration : undefined,
         mediaId: this.mediaId,
+        hasMetadata: video.readyState >= HTMLMediaElement.HAVE_METADATA,
+        // Without rVFC every sample is currentTime, and the best there is.
+        fromFrame: fromFrame || !video.requestVideoFrameCallback,
+        buffered: rangesOf(video.buffered),
       },
     });
     if (this.phase.peek() !== result.phase) this.phase.value = result.phase;
@@ -222,7 +247,7 @@ export class PlayerSync {
   }
 
   private apply(action: PlayerAction, phase: SyncPhase): void {
-    this.stats?.actions.push([localNow(), action.type, phase]);
+    recordAction(this.stats, localNow(), action, phase);
     const video = this.video;
     switch (action.type) {
       case 'play':
@@ -235,7 +260,9 @@ export class PlayerSync {
         break;
       case 'seek': {
         const target = seekTarget(video, this.seekable, action.position);
-        if (target !== null) video.currentTime = target;
+        if (target === null) break;
+        if (video.paused) this.clearStart();
+        video.currentTime = target;
         break;
       }
       case 'setRate':
