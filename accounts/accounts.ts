@@ -93,7 +93,7 @@ export class Accounts {
     const publicUrl = deps.publicUrl ?? '';
     this.emailSignup = new EmailSignup({ pool, box: this.box, settings, registration: this.registration, limits: this.limits, mailer, opaque: this.opaque, publicUrl });
     this.passwordReset = new PasswordReset({ pool, limits: this.limits, sessions: this.sessions, mailer, opaque: this.opaque, publicUrl });
-    this.recentSignIn = new RecentSignIn({ pool, guard });
+    this.recentSignIn = new RecentSignIn({ pool, guard, opaqueOnServer: this.opaqueOnServer });
     this.passwordChange = new PasswordChange({ pool, sessions: this.sessions, recentSignIn: this.recentSignIn, opaque: this.opaque });
     this.totp = new TotpMethod({ db: pool, box: this.box, signIn: this.signIn, limits: this.limits, issuer: config.webauthn?.rp_name ?? 'svc' });
     this.admin = new UserAdmin({ pool, sessions: this.sessions, opaque: this.opaque });

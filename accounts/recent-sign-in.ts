@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { AppError } from '../errors/app-error.js';
-import { findPassword } from './credentials.js';
+import { findPassword, type PasswordKind } from './credentials.js';
 import { verifyPassword } from './methods/argon2.js';
+import type { OpaqueOnServer } from './methods/opaque-on-server.js';
 import type { SignInGuard } from './sign-in-guard.js';
 import { usernameKey } from './username.js';
 
@@ -10,8 +11,9 @@ import { usernameKey } from './username.js';
  * or stolen access token: what turning on TOTP, adding a passkey and binding an OAuth2
  * identity need (each would let a token thief lock the owner out), as changing the password
  * does. The proof is a session that signed in within RECENT_SIGN_IN_MINUTES, or, for an
- * account with an Argon2id password, that password (so it need not sign in again). Changing
- * the password itself is stricter for such accounts: it always wants the current one
+ * account with a password, that password (so it need not sign in again; an OPAQUE record is
+ * checked by running both sides on the server, as a direct sign-in does). Changing the password
+ * itself is stricter for an Argon2id account: it always wants the current one
  * (accounts/methods/password-change.ts).
  */
 export const RECENT_SIGN_IN_MINUTES = 10;
@@ -27,15 +29,13 @@ export interface RecentSignInProof {
 }
 
 export class RecentSignIn {
-  constructor(private readonly deps: { pool: pg.Pool; guard: SignInGuard }) {}
+  constructor(private readonly deps: { pool: pg.Pool; guard: SignInGuard; opaqueOnServer: OpaqueOnServer }) {}
 
   /** `action` completes "sign in again to ...", e.g. "add a passkey". */
   async prove(user: SessionUser, proof: RecentSignInProof, client: { ip: string }, action: string): Promise<void> {
     const stored = await findPassword(this.deps.pool, user.userId);
-    if (stored?.kind === 'argon2' && proof.currentPassword !== undefined) {
-      return this.checkPassword(user, stored.secret, proof.currentPassword, client);
-    }
-    await this.requireRecent(user, action, stored?.kind === 'argon2' ? ', or send the current password (currentPassword)' : '');
+    if (stored && proof.currentPassword !== undefined) return this.checkPassword(user, stored, proof.currentPassword, client);
+    await this.requireRecent(user, action, stored ? ', or send the current password (currentPassword)' : '');
   }
 
   /** The session signed in within RECENT_SIGN_IN_MINUTES (what an OPAQUE re-registration needs). */
@@ -49,11 +49,12 @@ export class RecentSignIn {
     }
   }
 
-  /** The Argon2id password `secret` is `password`; counted like sign-in attempts, so a token thief gets no password oracle. */
-  async checkPassword(user: SessionUser, secret: string, password: string, client: { ip: string }): Promise<void> {
+  /** The stored password is `password`; counted like sign-in attempts, so a token thief gets no password oracle. */
+  async checkPassword(user: SessionUser, stored: { kind: PasswordKind; secret: string }, password: string, client: { ip: string }): Promise<void> {
     const key = usernameKey(user.username);
     await this.deps.guard.before(key, client.ip);
-    if (!(await verifyPassword(secret, password))) {
+    const matches = stored.kind === 'argon2' ? await verifyPassword(stored.secret, password) : await this.deps.opaqueOnServer.verify(password, key, stored.secret);
+    if (!matches) {
       throw new AppError('unauthenticated', 'the current password is wrong', [{ key: 'currentPassword', message: 'is wrong' }]);
     }
     await this.deps.guard.provedAfterAll(key, client.ip);

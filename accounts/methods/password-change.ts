@@ -39,9 +39,10 @@ export class PasswordChange {
   /** Returns how many other sessions were signed out. */
   async change(user: ChangingUser, input: NewPassword & { currentPassword?: string }, client: { ip: string }): Promise<{ revokedSessions: number }> {
     const stored = await findPassword(this.deps.pool, user.userId);
-    if (stored?.kind === 'argon2') {
-      if (input.currentPassword === undefined) throw AppError.invalid([{ key: 'currentPassword', message: 'is required to change an existing password' }]);
-      await this.deps.recentSignIn.checkPassword(user, stored.secret, input.currentPassword, client);
+    if (stored && input.currentPassword !== undefined) {
+      await this.deps.recentSignIn.checkPassword(user, stored, input.currentPassword, client);
+    } else if (stored?.kind === 'argon2') {
+      throw AppError.invalid([{ key: 'currentPassword', message: 'is required to change an existing password' }]);
     } else {
       await this.deps.recentSignIn.requireRecent(user, ACTION);
     }

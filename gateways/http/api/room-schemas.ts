@@ -76,6 +76,10 @@ export const MemberView = z
 
 export const Subtitle = z.strictObject({ name: z.string(), url: z.string(), language: z.string().optional() }).meta({ id: 'Subtitle' });
 
+const Seekable = z.enum(['yes', 'no', 'unknown', 'checking']).meta({
+  description: 'Whether players can jump in it: yes (range requests or HLS), no (seeks refused but back to 0), unknown (the check failed), checking',
+});
+
 export const MediaItem = z
   .strictObject({
     id: z.string(),
@@ -86,9 +90,7 @@ export const MediaItem = z
     subtitles: z.array(Subtitle),
     live: z.boolean(),
     proxy: z.boolean(),
-    seekable: z.enum(['yes', 'no', 'unknown', 'checking']).meta({
-      description: 'Whether players can jump in it: yes (range requests or HLS), no (seeks refused but back to 0), unknown (the check failed), checking',
-    }),
+    seekable: Seekable,
     addedBy: z.string(),
     addedAt: ms('Added'),
   })
@@ -102,6 +104,7 @@ export const NowPlaying = z
     live: z.boolean(),
     subtitles: z.array(Subtitle),
     onAir: z.boolean().optional().meta({ description: 'Only for an item of the live provider: on air when this was sent' }),
+    seekable: Seekable,
   })
   .meta({
     id: 'NowPlaying',

@@ -60,7 +60,7 @@ export function playbackMessage(playback: PlaybackView): Record<string, unknown>
     ...rest,
     ...(mediaId !== null ? { mediaId } : {}),
     waitingForReady: waitingForReady ? { ...waitingForReady } : null,
-    item: item ? { ...item, subtitles: item.subtitles.map((subtitle) => ({ ...subtitle })) } : null,
+    item: item ? { ...item, subtitles: item.subtitles.map((subtitle) => ({ ...subtitle })), seekable: upper('MEDIA_SEEKABLE', item.seekable) } : null,
   };
 }
 

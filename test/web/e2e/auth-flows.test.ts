@@ -291,7 +291,7 @@ test.serial('password change on the account page: other sessions end, the new pa
   await signInWithPassword(page, username, PASSWORD);
   const refused = page.getByRole('region', { name: 'With your password' }).getByRole('alert');
   await refused.waitFor();
-  t.regex((await refused.textContent()) ?? '', /invalid username or password/);
+  t.regex((await refused.textContent()) ?? '', /invalid username or password/i);
   await signInWithPassword(page, username, NEW_PASSWORD);
   await page.getByRole('banner').getByRole('link', { name: username }).waitFor();
   t.deepEqual([...problems, ...elsewhere.problems], []);

@@ -133,7 +133,7 @@ test.serial('a wrong password shows the error above the form; a guest continues 
   await signInWithPassword(page, uniqueName('nobody'), 'not the password at all');
   const alert = page.getByRole('region', { name: 'With your password' }).getByRole('alert');
   await alert.waitFor();
-  t.regex((await alert.textContent()) ?? '', /invalid username or password/);
+  t.regex((await alert.textContent()) ?? '', /invalid username or password/i);
 
   const guest = page.getByRole('region', { name: 'Without an account' });
   await guest.getByLabel('Display name').fill('Gus the guest');
