@@ -34,6 +34,8 @@ async function openRoom(member: Member, roomId: string, setUp?: (person: Person)
   await signInPage(person.page, member.username);
   await person.page.goto(`/rooms/${roomId}`);
   await person.page.getByRole('button', { name: 'Fullscreen' }).waitFor({ timeout: 15_000 });
+  // With something playing the room opens on the chat; the live item's badge is in the playlist.
+  await person.page.getByRole('tab', { name: 'Playlist' }).click();
   return person;
 }
 

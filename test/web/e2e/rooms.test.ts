@@ -157,7 +157,10 @@ test.serial('playlist: add by URL with a title, reorder by keyboard (seen by the
   await owner.page.getByRole('button', { name: 'Remove First clip' }).click();
   await until(async () => (await order(member.page)).length === 1, 'the removal at the other member');
   t.deepEqual(await order(member.page), ['Second clip']);
-  t.deepEqual([...owner.problems, ...member.problems], []);
+  // The first item added is cued in the players, which then ask its (made-up) host for it: that
+  // request is the media the person chose, not the page reaching out on its own.
+  const chosenMedia = (problem: string) => problem.startsWith('request outside the service: https://media.invalid/');
+  t.deepEqual([...owner.problems, ...member.problems].filter((problem) => !chosenMedia(problem)), []);
 });
 
 test.serial('kick: the kicked member sees at once that they were removed, with no room left; reopening shows the visitor view', async (t) => {
