@@ -27,6 +27,8 @@ async function settingsPage(): Promise<{ page: Page; problems: string[] }> {
   await signInPage(person.page, root.username);
   await person.page.goto('/admin/settings');
   await person.page.getByRole('heading', { name: 'Server settings', level: 1 }).waitFor();
+  // The heading shows before the settings arrive: wait for them, or a count could read an empty page.
+  await person.page.getByRole('group', { name: 'What guests can do' }).getByRole('checkbox').first().waitFor();
   return person;
 }
 

@@ -78,7 +78,7 @@ test('every main page at both widths, light and dark: saved, readable, no seriou
   problems.push(...(await capture(admin, 'admin-overview', '/admin', heading('Administration'))));
   problems.push(...(await capture(admin, 'admin-users', '/admin/users', (page) => page.getByRole('link', { name: root.username }).first().waitFor())));
   problems.push(...(await capture(admin, 'admin-reviews', '/admin/reviews', heading('Reviews'))));
-  problems.push(...(await capture(admin, 'admin-settings', '/admin/settings', heading('Runtime settings'))));
+  problems.push(...(await capture(admin, 'admin-settings', '/admin/settings', heading('Server settings'))));
 
   const viewer = await bed.person({ allowHosts: [media.host] });
   await signInPage(viewer.page, member.username);
