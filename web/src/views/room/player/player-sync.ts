@@ -260,7 +260,12 @@ export class PlayerSync {
         break;
       case 'seek': {
         const target = seekTarget(video, this.seekable, action.position);
-        if (target === null) break;
+        if (target === null) {
+          // Media that cannot jump: a viewer who arrives while it plays watches from where the
+          // element can be, rather than holding paused for a seek that will never land.
+          if (this.room.view.value?.playback.playing && video.paused) this.play();
+          break;
+        }
         if (video.paused) this.clearStart();
         video.currentTime = target;
         break;
