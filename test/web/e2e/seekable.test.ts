@@ -36,10 +36,10 @@ test.after.always(async () => {
 const currentTime = (page: Page): Promise<number> => page.evaluate(`document.querySelector('video').currentTime`) as Promise<number>;
 
 test.serial('a source without Range support: the form and the player say it cannot seek, a seek is refused, pause keeps both players where they are', async (t) => {
-  const [owner, friend] = await Promise.all([bed.signUp('seek-owner'), bed.signUp('seek-friend')]);
+  const [owner, friend, late] = await Promise.all([bed.signUp('seek-owner'), bed.signUp('seek-friend'), bed.signUp('seek-late')]);
   const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'No ranges' }, owner.token);
   const roomId = created.body.room.id;
-  await bed.call('POST', `/api/rooms/${roomId}/join`, {}, friend.token);
+  for (const member of [friend, late]) await bed.call('POST', `/api/rooms/${roomId}/join`, {}, member.token);
 
   const a = await bed.person({ allowHosts: [pythonHost] });
   await signInPage(a.page, owner.username);
@@ -71,6 +71,13 @@ test.serial('a source without Range support: the form and the player say it cann
   t.true(afterSeekA > 3 && afterSeekA < 20, `a played on from where it was (${afterSeekA})`);
   t.true(afterSeekB > 3 && afterSeekB < 20, `b played on from where it was (${afterSeekB})`);
 
+  // Someone who arrives while it plays cannot be put where the room is: they watch from the
+  // start, playing, rather than held paused for a jump that never lands.
+  const c = await bed.person({ allowHosts: [pythonHost] });
+  await signInPage(c.page, late.username);
+  await c.page.goto(`/rooms/${roomId}`);
+  await waitForPage(c.page, `(() => { const v = document.querySelector('video'); return !!v && !v.paused && v.currentTime > 1; })()`, 20_000);
+
   // Pause: both stop where the media is, together, not back at 0:00.
   await a.page.getByRole('button', { name: 'Pause', exact: true }).click();
   for (const page of [a.page, b.page]) await waitForPage(page, `document.querySelector('video').paused`, 10_000);
@@ -80,7 +87,7 @@ test.serial('a source without Range support: the form and the player say it cann
   // And stay there: a second later neither has snapped to 0:00.
   await a.page.waitForTimeout(1000);
   t.true((await currentTime(a.page)) >= pausedA - 0.1 && (await currentTime(b.page)) >= pausedB - 0.1, 'still where they paused');
-  t.deepEqual([...a.problems, ...b.problems], []);
+  t.deepEqual([...a.problems, ...b.problems, ...c.problems], []);
 });
 
 test.serial('a proxied item at an address the server refuses shows the proxy\'s reason and the setting in the player', async (t) => {
