@@ -49,6 +49,10 @@ const hls: SourceLoader = async (video, source, live, failed) => {
 const flv: SourceLoader = async (video, source, live, failed) => {
   const { default: mpegts } = await import('mpegts.js');
   if (!mpegts.isSupported()) throw new Error('this browser cannot play FLV streams');
+  // The library logs to the console what it recovers from (a script tag cut short when a publisher
+  // restarts is an "IllegalStateException" line, then the next tag plays); what it cannot recover
+  // from comes as Events.ERROR below, which the player shows in words.
+  mpegts.LoggingControl.applyConfig({ enableAll: false, enableDebug: false, enableVerbose: false, enableInfo: false, enableWarn: false, enableError: false });
   const player = mpegts.createPlayer({ type: 'flv', isLive: live, url: source.url });
   // Without a listener mpegts.js throws its errors (a 404 of an ended stream) as unhandled.
   player.on(mpegts.Events.ERROR, (type: string, detail: string) => failed(`The stream could not be loaded (${type}: ${detail}).`));
