@@ -4,6 +4,7 @@ import { connect as connectNats, type ConnectionOptions, type NatsConnection } f
 import type pg from 'pg';
 import type { StartupConfig } from '../config/types.js';
 import { AppError } from '../errors/app-error.js';
+import { retryWhileUnavailable } from '../errors/retry-while-unavailable.js';
 import type { Logger } from '../observability/logger.js';
 import { createPool } from '../store/pool.js';
 
@@ -19,9 +20,16 @@ export interface Connections {
 /**
  * Connects to PostgreSQL, Redis, NATS and Temporal concurrently. A dependency that cannot be
  * reached at start fails the start with a message naming it and its config key, because
- * every later error would only be a consequence of that one (spec 7.2 rule 1).
+ * every later error would only be a consequence of that one (spec 7.2 rule 1); with `waitMs`,
+ * only once that long has passed (`svc serve --wait`, for starts beside the dependencies).
  */
-export async function openConnections(config: StartupConfig, logger: Logger): Promise<Connections> {
+export function openConnections(config: StartupConfig, logger: Logger, waitMs = 0): Promise<Connections> {
+  return retryWhileUnavailable(() => connectAll(config, logger), waitMs, (error, attempt) =>
+    logger.warn({ err: error.message, attempt }, 'a dependency cannot be reached yet; trying again (serve --wait)'),
+  );
+}
+
+async function connectAll(config: StartupConfig, logger: Logger): Promise<Connections> {
   const pool = createPool({ url: config.database.url, max: config.database.pool_max, applicationName: `svc:${config.replica_id}` });
   const redis = new Redis(config.redis.url, {
     lazyConnect: true,

@@ -63,6 +63,8 @@ export interface ServiceOptions {
   logger: Logger;
   /** Apply pending migrations before serving (containers that have no separate step). */
   migrateFirst?: boolean;
+  /** How long to keep trying while a dependency cannot be reached at start (default 0). */
+  dependencyWaitMs?: number;
 }
 
 export interface RunningService {
@@ -94,7 +96,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     installTemporalLogging(logger);
     prepareReviewWorkflows(logger);
   }
-  const connections = await openConnections(config, logger);
+  const connections = await openConnections(config, logger, options.dependencyWaitMs);
   const stops: Array<() => Promise<void>> = [() => connections.close()];
   const stopAll = async (): Promise<void> => {
     for (const stop of stops.reverse()) await stop().catch((err: unknown) => logger.error({ err }, 'error while stopping'));

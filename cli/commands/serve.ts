@@ -3,6 +3,7 @@ import { loadConfig, requireValid } from '../../config/load.js';
 import { createLogger } from '../../observability/logger.js';
 import { resolveRoles, ROLES } from '../../server/roles.js';
 import { SvcCommand } from '../svc-command.js';
+import { waitMs, waitOption } from '../wait-option.js';
 
 export class ServeCommand extends SvcCommand {
   static override paths = [['serve']];
@@ -22,11 +23,13 @@ export class ServeCommand extends SvcCommand {
       ['Run every role', '$0 serve'],
       ['Run a gateway on port 8081', '$0 serve --role gateway --http-port 8081'],
       ['Apply migrations, then serve', '$0 serve --migrate'],
+      ['Serve a gateway beside dependencies that are still starting', '$0 serve --role gateway --wait 180'],
     ],
   });
 
   roles = Option.Array('--role', { description: `Role of this process: ${ROLES.join('|')} (repeatable; default all)` });
   migrateFirst = Option.Boolean('--migrate', false, { description: 'Apply pending database migrations before serving' });
+  wait = waitOption('PostgreSQL, Redis, NATS or Temporal');
   httpPort = Option.String('--http-port', { description: 'server.port: HTTP listen port' });
   httpHost = Option.String('--host', { description: 'server.host: HTTP listen address' });
   dataDir = Option.String('--data-dir', { description: 'data_dir: local state directory' });
@@ -37,6 +40,7 @@ export class ServeCommand extends SvcCommand {
 
   async run(): Promise<number> {
     const roles = resolveRoles(this.roles);
+    const dependencyWaitMs = waitMs(this.wait);
     const loaded = await loadConfig({
       ...(this.configFile() ? { file: this.configFile() as string } : {}),
       env: process.env,
@@ -47,7 +51,7 @@ export class ServeCommand extends SvcCommand {
     // Loaded here, not at the top: every other command starts faster without the service's
     // dependencies (Temporal, gRPC, WebSocket, the room actor).
     const { startService } = await import('../../server/service.js');
-    const service = await startService({ config, roles, logger, migrateFirst: this.migrateFirst });
+    const service = await startService({ config, roles, logger, migrateFirst: this.migrateFirst, dependencyWaitMs });
 
     const startupMs = Math.round(performance.now());
     logger.info({ roles, replicaId: config.replica_id, startupMs, http: service.httpUrl, grpc: service.grpcAddress, metrics: service.metricsUrl, management: service.managementAddress }, 'svc ready');
