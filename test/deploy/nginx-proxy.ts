@@ -13,9 +13,7 @@ import { join } from 'node:path';
 import { waitForPort } from '../fixtures/nginx.js';
 import type { SelfSigned } from '../fixtures/self-signed.js';
 import { freePort, repoRoot } from '../harness/stack.js';
-
-export const WEB_HOST = 'watch.example.com';
-export const GRPC_HOST = 'grpc.watch.example.com';
+import { WEB_HOST } from './proxied-service.js';
 
 export interface ProxyTargets {
   /** The two gateways' HTTP `host:port`. */
