@@ -59,17 +59,25 @@ export interface SvcGrpc {
   close(): void;
 }
 
-export function connectGrpc(address: string): SvcGrpc {
+export interface ConnectOptions {
+  /** Default: plaintext (h2c), as the gateways listen; TLS to reach them through a proxy. */
+  credentials?: grpc.ChannelCredentials;
+  /** Channel options, e.g. `grpc.default_authority` for a proxy that routes by host. */
+  channelOptions?: grpc.ChannelOptions;
+}
+
+export function connectGrpc(address: string, options: ConnectOptions = {}): SvcGrpc {
   const { api } = loadApi();
-  const rooms = new api.RoomService(address, grpc.credentials.createInsecure());
+  const credentials = options.credentials ?? grpc.credentials.createInsecure();
+  const rooms = new api.RoomService(address, credentials, options.channelOptions);
   const channelOverride = rooms.getChannel();
   const clients = {
-    auth: new api.AuthService(address, grpc.credentials.createInsecure(), { channelOverride }),
+    auth: new api.AuthService(address, credentials, { channelOverride }),
     rooms,
-    members: new api.MemberService(address, grpc.credentials.createInsecure(), { channelOverride }),
-    playlist: new api.PlaylistService(address, grpc.credentials.createInsecure(), { channelOverride }),
-    playback: new api.PlaybackService(address, grpc.credentials.createInsecure(), { channelOverride }),
-    chat: new api.ChatService(address, grpc.credentials.createInsecure(), { channelOverride }),
+    members: new api.MemberService(address, credentials, { channelOverride }),
+    playlist: new api.PlaylistService(address, credentials, { channelOverride }),
+    playback: new api.PlaybackService(address, credentials, { channelOverride }),
+    chat: new api.ChatService(address, credentials, { channelOverride }),
   };
   const methods = {
     auth: Object.keys(api.AuthService.service),

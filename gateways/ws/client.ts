@@ -5,6 +5,7 @@
  * It does not reconnect by itself: `connect` again with a new ticket and `resumeAfter: seq`.
  */
 import { randomBytes } from 'node:crypto';
+import type { Agent } from 'node:http';
 import WebSocket from 'ws';
 import type { RoomCommand } from '../../actors/room/commands.js';
 import type { RoomCommandKind, RoomResultOf } from '../../actors/room/index.js';
@@ -42,6 +43,8 @@ export interface ConnectOptions {
   keepEvents?: boolean;
   /** Give up on the handshake and start after this long. Default 10 s. */
   timeoutMs?: number;
+  /** Connects through this agent: a CA to trust, a source address (tests behind a TLS proxy). */
+  agent?: Agent;
 }
 
 /** The server refused the upgrade with an HTTP response (R1). */
@@ -142,6 +145,7 @@ export class RealtimeClient {
       headers: { ...(options.token !== undefined ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
       perMessageDeflate: false,
       handshakeTimeout: options.timeoutMs ?? 10_000,
+      ...(options.agent ? { agent: options.agent } : {}),
     });
     const client = new RealtimeClient(ws, options.validate ?? true, options.keepEvents ?? true);
     return new Promise((resolve, reject) => {
