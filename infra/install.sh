@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs what building, testing and running svc locally need, and only what is missing:
-#   - Debian packages: the PostgreSQL server, Redis, Chromium and ffmpeg (apt-get, with sudo when not root);
-#   - nats-server, the Temporal CLI and grpcurl (for the gRPC tests) at the versions pinned in
+#   - Debian packages: the PostgreSQL server, Redis, Chromium, ffmpeg, nginx, podman and the rest
+#     of DEBIAN_PACKAGES in versions.sh (apt-get, with sudo when not root);
+#   - nats-server, the Temporal CLI, grpcurl (for the gRPC tests) and Caddy (for the reverse-proxy
+#     tests) at the versions pinned in
 #     infra/versions.sh, built with `go install` into ${SVC_CACHE_DIR:-~/.cache/svc}/bin/<name>-<version>/ (outside the clone);
+#   - podman-compose from PyPI, into ${SVC_CACHE_DIR:-~/.cache/svc}/venv/podman-compose-<version>/;
 #   - Node dependencies (`npm ci`) when node_modules is missing or was installed from another
 #     package-lock.json (or Node.js ABI): a digest of both is kept in node_modules/.svc-installed.
 # Safe to run any number of times; a run with nothing to do takes about a second.
@@ -79,6 +82,22 @@ build_go_binary() {
   log "built $target"
 }
 
+# podman-compose from PyPI, into a virtual environment of its own in the cache.
+install_podman_compose() {
+  [[ -x $PODMAN_COMPOSE_BIN ]] && return 0
+  command -v python3 >/dev/null || die "Python 3 is needed once to install podman-compose $PODMAN_COMPOSE_VERSION from PyPI"
+  local venv
+  venv=$(dirname "$(dirname "$PODMAN_COMPOSE_BIN")")
+  log "installing podman-compose $PODMAN_COMPOSE_VERSION from PyPI (once; into $venv)"
+  rm -rf "$venv.building"
+  python3 -m venv "$venv.building" || die "python3 -m venv failed (on Debian: apt-get install python3-venv)"
+  "$venv.building/bin/pip" install --quiet --disable-pip-version-check "podman-compose==$PODMAN_COMPOSE_VERSION" || die "pip install podman-compose failed"
+  rm -rf "$venv"
+  mv "$venv.building" "$venv"
+  # The scripts of a virtual environment name its path; the move changed it.
+  sed -i "s|$venv.building|$venv|g" "$venv"/bin/*
+}
+
 # What node_modules was installed from: the lockfile's content and the Node.js ABI and platform
 # (native addons are built for them). A checkout or a pull that leaves the lockfile's content as
 # it was does not reinstall, whatever it did to its modification time.
@@ -111,5 +130,7 @@ pg_bindir >/dev/null || die "PostgreSQL server binaries not found after installi
 build_go_binary "$NATS_SERVER_MODULE" "$NATS_SERVER_VERSION" "$NATS_SERVER_BIN"
 build_go_binary "$TEMPORAL_CLI_MODULE" "$TEMPORAL_CLI_VERSION" "$TEMPORAL_BIN"
 build_go_binary "$GRPCURL_MODULE" "$GRPCURL_VERSION" "$GRPCURL_BIN"
+build_go_binary "$CADDY_MODULE" "$CADDY_VERSION" "$CADDY_BIN"
+install_podman_compose
 install_node_modules
-log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, grpcurl $GRPCURL_VERSION, node_modules"
+log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, grpcurl $GRPCURL_VERSION, caddy $CADDY_VERSION, podman, podman-compose $PODMAN_COMPOSE_VERSION, node_modules"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What `npm test` runs: install what is missing, compile, lint, then run ava against a throwaway
-# stack (PostgreSQL, Redis, NATS, Temporal on free ports) that is removed afterwards.
+# stack (PostgreSQL, Redis, NATS, Temporal on free ports) that is removed afterwards; last, build
+# the container images (npm run image -- --dependencies) and run the deployment tests.
 # Arguments go to ava: `npm test -- dist/test/config/` runs only those files.
 set -euo pipefail
 SVC_LOG_TAG="test"
@@ -21,14 +22,26 @@ log "running ava against the stack in $SVCTEST_STACK_DIR"
 status=0
 # The gRPC tests call the API with a stock client too (built by install.sh).
 export SVCTEST_GRPCURL=$GRPCURL_BIN
+# The documented Caddyfile runs in front of the gateways too; the Compose test starts the stack
+# with podman-compose (both built or installed by install.sh).
+export SVCTEST_CADDY=$CADDY_BIN
+export SVCTEST_PODMAN_COMPOSE=$PODMAN_COMPOSE_BIN
 if [[ $# -gt 0 ]]; then
   env -u SVC_CACHE_DIR npx ava "$@" || status=$?
 else
   # The browser tests (Chromium with fake devices, ffmpeg, coturn) run after the rest, two files
   # at a time: beside three other suites on a 2-core machine, their 30 s waits for playback and
   # call events ran out.
-  mapfile -t suites < <(find dist/test -name '*.test.js' -not -path 'dist/test/web/e2e/*' | sort)
+  mapfile -t suites < <(find dist/test -name '*.test.js' -not -path 'dist/test/web/e2e/*' -not -path 'dist/test/containers/*' | sort)
   env -u SVC_CACHE_DIR npx ava "${suites[@]}" || status=$?
   env -u SVC_CACHE_DIR npx ava --concurrency 2 'dist/test/web/e2e/*.test.js' || status=$?
+  # Last, the deployments: the image (built here, on a cached base; a second run reuses its
+  # layers), the Compose stack and the Kubernetes manifests, one at a time.
+  if bash infra/image.sh --dependencies; then
+    env -u SVC_CACHE_DIR npx ava --concurrency 1 'dist/test/containers/*.test.js' || status=$?
+  else
+    log "error: building the images failed; the container tests did not run"
+    status=1
+  fi
 fi
 exit "$status"

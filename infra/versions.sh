@@ -14,6 +14,15 @@ TEMPORAL_CLI_VERSION=v1.5.1
 GRPCURL_MODULE=github.com/fullstorydev/grpcurl/cmd/grpcurl
 GRPCURL_VERSION=v1.9.4
 
+# Caddy, the second reverse proxy whose documented configuration (deploy/caddy/Caddyfile) the
+# tests run; Debian has no package of it.
+CADDY_MODULE=github.com/caddyserver/caddy/v2/cmd/caddy
+CADDY_VERSION=v2.8.4
+
+# podman-compose, from PyPI into a virtual environment: the Compose test starts deploy/compose.yaml
+# with it (docs/2026-11-26-containers.md).
+PODMAN_COMPOSE_VERSION=1.6.0
+
 # PostgreSQL major version preferred for the local cluster (Debian's `postgresql` package in
 # bookworm). Another installed major is used when this one is absent; see pg_bindir.
 POSTGRES_MAJOR=15
@@ -22,8 +31,13 @@ POSTGRES_MAJOR=15
 # web client's end-to-end tests drive headless (playwright-core, never a downloaded browser), with
 # a font so pages render text; ffmpeg, which makes the test videos the player tests and
 # bench:sync play and transmuxes livestreams to HLS; nginx, the Range-capable (and 200-only)
-# upstream of the media proxy tests and bench:media; coturn, the TURN relay of the voice test.
-DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core ffmpeg nginx-light coturn)
+# upstream of the media proxy tests and bench:media, and the reverse proxy of the deployment
+# tests; coturn, the TURN relay of the voice test; podman (with Debian's runc, and netavark and
+# aardvark-dns for names between containers, and catatonit for the pause image of pods) and
+# debootstrap, which build and run the image,
+# the Compose stack and the Kubernetes manifests (npm run image).
+DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core ffmpeg nginx-light coturn
+  podman runc netavark aardvark-dns catatonit debootstrap)
 
 # Oldest Node.js the project runs on (package.json "engines").
 NODE_MIN_VERSION=20.19.0

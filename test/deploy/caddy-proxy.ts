@@ -16,9 +16,10 @@ import type { ProxyTargets, ReverseProxy } from './nginx-proxy.js';
 
 export const CADDYFILE = join(repoRoot(), 'deploy', 'caddy', 'Caddyfile');
 
-/** The caddy binary to run, or undefined when this machine has none. */
+/** The caddy binary to run (infra/install.sh builds it; npm test names it), or undefined when this machine has none. */
 export function caddyBinary(): string | undefined {
-  return spawnSync('caddy', ['version'], { stdio: 'ignore' }).status === 0 ? 'caddy' : undefined;
+  const candidate = process.env.SVCTEST_CADDY ?? 'caddy';
+  return spawnSync(candidate, ['version'], { stdio: 'ignore' }).status === 0 ? candidate : undefined;
 }
 
 type Substitution = [string, string];

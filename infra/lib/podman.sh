@@ -1,0 +1,42 @@
+# shellcheck shell=bash
+# Podman as the project's scripts run it, and the local base image they build on.
+# Sourced after lib/common.sh.
+
+export CONTAINERS_CONF=${CONTAINERS_CONF:-$SVC_REPO_ROOT/infra/podman/containers.conf}
+
+# The image `npm run image` builds, and that deploy/compose.yaml and deploy/k8s name.
+SVC_IMAGE=${SVC_IMAGE:-localhost/svc:$(node -p 'require(process.argv[1]).version' "$SVC_REPO_ROOT/package.json")}
+
+# A Debian trixie base made from Debian's packages (debootstrap --variant=minbase), for machines
+# that reach no container registry. Kept in podman's storage, and its root file system as a
+# tarball in the cache, so it is made once per machine.
+LOCAL_BASE_IMAGE=localhost/svc-base:trixie
+LOCAL_BASE_SUITE=trixie
+LOCAL_BASE_MIRROR=${SVC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+
+require_podman() {
+  command -v podman >/dev/null || die "podman is not installed (bash infra/install.sh installs it)"
+}
+
+ensure_local_base_image() {
+  podman image exists "$LOCAL_BASE_IMAGE" && return 0
+  local tarball="$SVC_CACHE_DIR/images/debian-$LOCAL_BASE_SUITE-minbase.tar"
+  if [[ ! -s $tarball ]]; then
+    command -v debootstrap >/dev/null || die "debootstrap is not installed (bash infra/install.sh installs it)"
+    local sudo=() rootfs
+    is_root || sudo=(sudo)
+    mkdir -p "$(dirname "$tarball")"
+    rootfs=$(mktemp -d "$SVC_CACHE_DIR/images/rootfs.XXXXXX")
+    log "making the base image from Debian's packages (debootstrap $LOCAL_BASE_SUITE, once per machine)"
+    "${sudo[@]}" debootstrap --variant=minbase "$LOCAL_BASE_SUITE" "$rootfs" "$LOCAL_BASE_MIRROR" >"$rootfs.log" 2>&1 ||
+      fail_with_log "debootstrap failed" "$rootfs.log"
+    # The mirror the image's apt-get will use; debootstrap leaves only the release itself.
+    "${sudo[@]}" tee "$rootfs/etc/apt/sources.list" >/dev/null <<<"deb $LOCAL_BASE_MIRROR $LOCAL_BASE_SUITE main"
+    "${sudo[@]}" rm -rf "$rootfs/var/cache/apt/archives/"*.deb "$rootfs/var/lib/apt/lists/"*
+    "${sudo[@]}" tar -C "$rootfs" -cf "$tarball.tmp" .
+    mv "$tarball.tmp" "$tarball"
+    "${sudo[@]}" rm -rf "$rootfs" "$rootfs.log"
+  fi
+  log "importing $tarball as $LOCAL_BASE_IMAGE"
+  podman import --change 'CMD ["/bin/bash"]' "$tarball" "$LOCAL_BASE_IMAGE" >/dev/null
+}

@@ -1,0 +1,38 @@
+import test from 'ava';
+import { waitFor } from '../fixtures/deadline.js';
+import { watchParty } from '../deploy/watch-party.js';
+import { composeDependencyImages, startComposeStack } from './compose-stack.js';
+import { logsOf, podman, requireImages } from './podman.js';
+
+const PASSWORD = 'correct horse battery staple';
+
+// deploy/compose.yaml as a self-hoster starts it: the secrets script, `compose up`, the root
+// account from the CLI inside the gateway, then a watch party through the published port.
+test('the Compose stack starts every service and carries a watch party', async (t) => {
+  t.timeout(10 * 60_000);
+  await requireImages(...(await composeDependencyImages()));
+  const stack = await startComposeStack();
+  t.teardown(() => stack.down());
+  t.log(`compose up to a ready gateway: ${(stack.readyMs / 1000).toFixed(1)} s`);
+
+  // Every pool passes the image's own health check (podman runs it on request: no systemd here).
+  for (const service of ['gateway', 'actors', 'worker']) {
+    await waitFor(`${service} to pass its health check`, async () => ((await podman(['healthcheck', 'run', stack.container(service)])).code === 0 ? true : undefined), 120_000, 500).catch(
+      async (err: Error) => {
+        throw new Error(`${err.message}\n${await logsOf(stack.container(service))}`);
+      },
+    );
+  }
+  const migrate = await podman(['inspect', '--format', '{{.State.Status}} {{.State.ExitCode}}', stack.container('migrate')]);
+  t.is(migrate.stdout.trim(), 'exited 0', await logsOf(stack.container('migrate')));
+
+  const created = await podman(['exec', '-i', stack.container('gateway'), 'svc', 'user', 'create-root', '--username', 'composehost', '--password-stdin'], { input: `${PASSWORD}\n` });
+  t.is(created.code, 0, created.stderr);
+  const party = await watchParty({ url: stack.url, username: 'composehost', password: PASSWORD });
+  t.is(party.chatSeenByGuest, 'hello from composehost');
+  t.true(party.playingSeenByGuest);
+
+  // The Temporal Web UI the README points reviewers at.
+  const ui = await fetch(`${stack.temporalUiUrl}/`);
+  t.is(ui.status, 200);
+});

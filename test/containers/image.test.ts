@@ -1,0 +1,78 @@
+import test from 'ava';
+import { RealtimeClient, requestTicket } from '../../gateways/ws/client.js';
+import { CLOSE } from '../../gateways/ws/protocol-constants.js';
+import { withDeadline } from '../fixtures/deadline.js';
+import { watchParty } from '../deploy/watch-party.js';
+import { logsOf, podman, podmanOk, requireImages, SVC_IMAGE } from './podman.js';
+import { roleDeployment, startRole, type Role, type RunningRole } from './role-container.js';
+
+const PASSWORD = 'correct horse battery staple';
+
+interface ImageConfig {
+  User: string;
+  Entrypoint: string[];
+  Cmd: string[];
+}
+
+test('the image runs as a non-root user under tini, with a health check, ffmpeg and no build tools', async (t) => {
+  await requireImages();
+  const [inspected] = JSON.parse(await podmanOk(['image', 'inspect', SVC_IMAGE])) as Array<{ Config: ImageConfig; Size: number; Healthcheck?: { Test: string[] } }>;
+  t.is(inspected!.Config.User, '10001:10001');
+  t.deepEqual(inspected!.Config.Entrypoint, ['/usr/bin/tini', '--', 'svc']);
+  t.deepEqual(inspected!.Config.Cmd, ['serve']);
+  t.deepEqual(inspected!.Healthcheck?.Test, ['CMD', 'node', '/usr/local/bin/healthcheck.mjs']);
+  t.log(`image size: ${(inspected!.Size / 1e6).toFixed(0)} MB`);
+
+  const look = await podman([
+    'run', '--rm', '--entrypoint', 'sh', SVC_IMAGE, '-c',
+    'id -u; ffmpeg -hide_banner -version | head -n 1; ls /app/node_modules/typescript /app/node_modules/ava /app/dist/test 2>&1 | grep -c "No such file"; svc --version',
+  ]);
+  t.is(look.code, 0, look.stderr);
+  const [uid, ffmpeg, missing, version] = look.stdout.trim().split('\n');
+  t.is(uid, '10001');
+  t.regex(ffmpeg ?? '', /^ffmpeg version/);
+  t.is(missing, '3', 'no TypeScript, no test runner, no compiled tests in the image');
+  t.regex(version ?? '', /\d+\.\d+\.\d+/);
+});
+
+// Each role in its own container (host network, on the test stack), as an operator runs them:
+// ready, a watch party through them, then SIGTERM through tini drains (sockets told to come back,
+// rooms handed off) and the containers exit 0.
+test('each role starts in its container, serves a watch party, and drains on SIGTERM', async (t) => {
+  t.timeout(8 * 60_000);
+  await requireImages();
+  const deployment = await roleDeployment('image_roles');
+  const running: Partial<Record<Role, RunningRole>> = {};
+  t.teardown(async () => {
+    await podman(['rm', '--force', '--time', '5', ...Object.values(running).map((role) => role.name)]);
+  });
+  for (const role of ['worker', 'actors', 'gateway'] as const) {
+    const started = await startRole(deployment, role);
+    running[role] = started;
+    t.log(`${role}: container start to ready in ${(started.readyMs / 1000).toFixed(2)} s`);
+    t.is((await podman(['healthcheck', 'run', started.name])).code, 0, `${role} passes the image's HEALTHCHECK`);
+  }
+  const gateway = running.gateway!;
+  const actors = running.actors!;
+
+  const created = await podman(['exec', '-i', gateway.name, 'svc', 'user', 'create-root', '--username', 'imagehost', '--password-stdin'], { input: `${PASSWORD}\n` });
+  t.is(created.code, 0, created.stderr);
+  const url = gateway.url;
+  const party = await watchParty({ url, username: 'imagehost', password: PASSWORD });
+  t.is(party.chatSeenByGuest, 'hello from imagehost');
+
+  // A viewer still watching when the gateway is stopped is told to reconnect elsewhere.
+  const guest = (await (await fetch(`${url}/api/auth/guest`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-svc-client': 'native' }, body: JSON.stringify({ displayName: 'Late' }) })).json()) as { accessToken: string };
+  await fetch(`${url}/api/rooms/${party.roomId}/join`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${guest.accessToken}` }, body: '{}' });
+  const socket = await RealtimeClient.connect({ url, roomId: party.roomId, ticket: await requestTicket(url, party.roomId, guest.accessToken), origin: url, timeoutMs: 20_000 });
+
+  await podmanOk(['stop', '--time', '30', actors.name]);
+  t.is((await podmanOk(['inspect', '--format', '{{.State.ExitCode}}', actors.name])).trim(), '0');
+  t.regex(await logsOf(actors.name, 400), /actor host drained/);
+
+  await podmanOk(['stop', '--time', '30', gateway.name]);
+  const closed = await withDeadline(socket.closed, 30_000, 'the socket to close when its gateway stops');
+  t.is(closed.code, CLOSE.serviceRestart);
+  t.not(closed.reason, '');
+  t.is((await podmanOk(['inspect', '--format', '{{.State.ExitCode}}', gateway.name])).trim(), '0');
+});

@@ -1,0 +1,81 @@
+import test from 'ava';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { waitFor } from '../fixtures/deadline.js';
+import { freePort, freshDatabase, testStack } from '../harness/stack.js';
+import { watchParty } from '../deploy/watch-party.js';
+import { renderKube } from './kube-render.js';
+import { logsOf, podman, podmanOk, requireImages, secretFiles, SVC_IMAGE } from './podman.js';
+
+const PASSWORD = 'correct horse battery staple';
+
+// deploy/k8s/svc.yaml played by podman, every role in its own pod, then a watch party through it.
+test('the Kubernetes manifests run every role and carry a watch party', async (t) => {
+  t.timeout(8 * 60_000);
+  await requireImages();
+  const stack = testStack();
+  const databaseUrl = await freshDatabase('kube_play');
+  const secretsDir = await secretFiles(databaseUrl);
+  const tag = randomUUID().slice(0, 8);
+  const ports = {
+    http: await freePort(),
+    grpc: await freePort(),
+    rtmp: await freePort(),
+    metrics: { gateway: await freePort(), actors: await freePort(), worker: await freePort() },
+  };
+  const rendered = renderKube({
+    image: SVC_IMAGE,
+    redisUrl: stack.redisUrl,
+    natsUrl: stack.natsUrl,
+    temporalAddress: stack.temporalAddress,
+    secretsDir,
+    ports,
+    isolation: { natsSubjectPrefix: `kube${tag}`, temporalTaskQueue: `kube-${tag}` },
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'svc-kube-'));
+  const files = { migrate: join(dir, 'migrate.yaml'), pools: join(dir, 'pools.yaml') };
+  await writeFile(files.migrate, rendered.migrate);
+  await writeFile(files.pools, rendered.pools);
+  t.teardown(async () => {
+    await podman(['kube', 'down', files.pools]);
+    await podman(['kube', 'down', files.migrate]);
+  });
+
+  // The Job first: the pools would wait for the schema anyway, but a release migrates first.
+  await podmanOk(['kube', 'play', files.migrate]);
+  const migrated = await waitFor(
+    'the migration pod to finish',
+    async () => {
+      const state = (await podmanOk(['inspect', '--format', '{{.State.Status}} {{.State.ExitCode}}', 'svc-migrate-migrate'])).trim();
+      return state.startsWith('exited') ? state : undefined;
+    },
+    120_000,
+    500,
+  );
+  t.is(migrated, 'exited 0', await logsOf('svc-migrate-migrate'));
+
+  await podmanOk(['kube', 'play', files.pools]);
+  const containers = (await podmanOk(['ps', '--format', '{{.Names}}'])).split('\n').filter((name) => /^svc-(gateway|actors|worker)-pod/.test(name));
+  const diagnostics = async () => (await Promise.all(containers.map((name) => logsOf(name)))).join('\n');
+  for (const [role, port] of Object.entries(ports.metrics)) {
+    await waitFor(
+      `the ${role} pod to be ready`,
+      async () => ((await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined))?.status === 200 ? true : undefined),
+      180_000,
+      250,
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await diagnostics()}`);
+    });
+  }
+
+  const gateway = containers.find((name) => name.startsWith('svc-gateway-pod'));
+  t.truthy(gateway, containers.join(', '));
+  const created = await podman(['exec', '-i', gateway!, 'svc', 'user', 'create-root', '--username', 'kubehost', '--password-stdin'], { input: `${PASSWORD}\n` });
+  t.is(created.code, 0, created.stderr);
+
+  const party = await watchParty({ url: `http://127.0.0.1:${ports.http}`, username: 'kubehost', password: PASSWORD });
+  t.is(party.chatSeenByGuest, 'hello from kubehost');
+  t.true(party.playingSeenByGuest);
+});
