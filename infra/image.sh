@@ -45,8 +45,10 @@ build() {
 CA_BUNDLE=${SVC_CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}
 
 started=$(date +%s)
-log "building $SVC_IMAGE on $base"
-build --tag "$SVC_IMAGE" --file Containerfile .
+build_log="$SVC_CACHE_DIR/images/build.log"
+mkdir -p "$(dirname "$build_log")"
+log "building $SVC_IMAGE on $base (log: $build_log)"
+build --tag "$SVC_IMAGE" --file Containerfile . >"$build_log" 2>&1 || fail_with_log "building $SVC_IMAGE failed" "$build_log"
 log "built $SVC_IMAGE in $(($(date +%s) - started)) s: $(podman image inspect --format '{{.Size}}' "$SVC_IMAGE" | awk '{printf "%.0f MB", $1 / 1e6}')"
 
 if $dependencies; then

@@ -5,6 +5,9 @@ import { resolveRoles, ROLES } from '../../server/roles.js';
 import { SvcCommand } from '../svc-command.js';
 import { waitMs, waitOption } from '../wait-option.js';
 
+/** How long a stopped `svc serve` waits for its last handles to close before it exits anyway. */
+const EXIT_GRACE_MS = 2000;
+
 export class ServeCommand extends SvcCommand {
   static override paths = [['serve']];
   static override usage = Command.Usage({
@@ -74,6 +77,13 @@ export class ServeCommand extends SvcCommand {
     });
     await service.stop();
     logger.info('stopped');
+    // Stopped beside dependencies that are already gone (a whole Compose stack stopping at once),
+    // a client may keep retrying a connection after its close and hold the process up until the
+    // container's grace period ends in SIGKILL. Everything is stopped and logged by now.
+    setTimeout(() => {
+      logger.warn({ afterMs: EXIT_GRACE_MS }, 'connections still retrying after the stop; exiting');
+      process.exit(0);
+    }, EXIT_GRACE_MS).unref();
     return 0;
   }
 

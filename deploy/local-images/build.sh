@@ -19,7 +19,7 @@ fi
 [[ -x $NATS_SERVER_BIN && -x $TEMPORAL_BIN ]] || die "nats-server and temporal are not built yet: run bash infra/install.sh"
 
 context=$(mktemp -d)
-trap 'rm -rf "$context"' EXIT
+trap 'rm -rf "$context" "$context.log"' EXIT
 
 # stand_in <folder> <tag> [binary to put in the context]
 stand_in() {
@@ -27,7 +27,8 @@ stand_in() {
   rm -rf "${context:?}"/* && cp -a "$folder/." "$context/"
   [[ -z $binary ]] || cp "$binary" "$context/"
   log "building $tag (stand-in, from $folder/)"
-  podman build --format docker --network host --build-arg "BASE_IMAGE=$base" --tag "$tag" "$context" >/dev/null
+  podman build --format docker --network host --build-arg "BASE_IMAGE=$base" --tag "$tag" "$context" >"$context.log" 2>&1 ||
+    fail_with_log "building $tag failed" "$context.log"
 }
 
 stand_in postgres docker.io/library/postgres:17

@@ -3,7 +3,7 @@
  * HTTP (accounts, RoomClient, the shared room watch), plus `grpc.health.v1.Health` (serving
  * while the readiness probe passes) and server reflection (v1 and v1alpha), so stock clients
  * such as grpcurl can list and call the services without the .proto files. Plaintext HTTP/2:
- * TLS ends at the ingress (infra/k8s/).
+ * TLS ends at the ingress (deploy/k8s/).
  */
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
