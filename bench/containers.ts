@@ -2,7 +2,7 @@
  * The figures of the container deployment (`npm run bench:containers`), on the throwaway stack:
  *   - the image's size;
  *   - cold start of each role in its container, `podman run` to the first 200 from
- *     /health/ready (BENCH_RUNS each, default 5; p50 and max);
+ *     /health/ready (BENCH_RUNS each, default 5; p50 and max), and its memory then;
  *   - a Compose stack from `up -d` to a ready gateway, with the images in place;
  *   - with --from-empty: from a machine with podman and no images at all (no base, no layers,
  *     no dependency stand-ins) to a ready Compose stack: `npm run image -- --dependencies`, then
@@ -10,7 +10,7 @@
  *     stand-ins copy (infra/install.sh) are kept: building them is the project's set-up, not this.
  */
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { composeDependencyImages, startComposeStack } from '../test/containers/compose-stack.js';
@@ -21,6 +21,14 @@ import { percentile } from './percentile.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/** Resident memory of svc in a container: the child of its PID 1 (tini), read from the host's /proc. */
+async function serviceRssMiB(container: string): Promise<number> {
+  const tini = (await podmanOk(['inspect', '--format', '{{.State.Pid}}', container])).trim();
+  const [svc] = readFileSync(`/proc/${tini}/task/${tini}/children`, 'utf8').trim().split(/\s+/);
+  const status = readFileSync(`/proc/${svc}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) / 1024;
+}
 
 async function fromEmpty(): Promise<void> {
   const images = [SVC_IMAGE, 'localhost/svc-base:trixie', ...(await composeDependencyImages())];
@@ -47,13 +55,16 @@ async function main(): Promise<void> {
   const deployment = await roleDeployment('bench_containers');
   for (const role of ['gateway', 'actors', 'worker'] as Role[]) {
     const samples: number[] = [];
+    const rss: number[] = [];
     for (let run = 0; run < RUNS; run += 1) {
       const started = await startRole(deployment, role, `svc-bench-${role}-${deployment.tag}-${run}`);
       samples.push(started.readyMs);
+      rss.push(await serviceRssMiB(started.name));
       await podman(['rm', '--force', '--time', '10', started.name]);
     }
     const sorted = [...samples].sort((a, b) => a - b);
-    console.log(`${role}: container start to ready p50 ${seconds(percentile(sorted, 50))}, max ${seconds(sorted.at(-1)!)} (${RUNS} runs)`);
+    const memory = percentile([...rss].sort((a, b) => a - b), 50);
+    console.log(`${role}: container start to ready p50 ${seconds(percentile(sorted, 50))}, max ${seconds(sorted.at(-1)!)}; RSS when ready ${memory.toFixed(0)} MiB (${RUNS} runs)`);
   }
 
   const stack = await startComposeStack();
