@@ -30,13 +30,15 @@ ensure_local_base_image() {
     log "making the base image from Debian's packages (debootstrap $LOCAL_BASE_SUITE, once per machine)"
     "${sudo[@]}" debootstrap --variant=minbase "$LOCAL_BASE_SUITE" "$rootfs" "$LOCAL_BASE_MIRROR" >"$rootfs.log" 2>&1 ||
       fail_with_log "debootstrap failed" "$rootfs.log"
-    # The mirror the image's apt-get will use; debootstrap leaves only the release itself.
-    "${sudo[@]}" tee "$rootfs/etc/apt/sources.list" >/dev/null <<<"deb $LOCAL_BASE_MIRROR $LOCAL_BASE_SUITE main"
+    # What the images' apt-get installs from: the release, its updates and its security fixes
+    # (debootstrap leaves only the release).
+    printf 'deb %s %s main\n' "$LOCAL_BASE_MIRROR" "$LOCAL_BASE_SUITE" "$LOCAL_BASE_MIRROR" "$LOCAL_BASE_SUITE-updates" \
+      "${LOCAL_BASE_MIRROR%/debian}/debian-security" "$LOCAL_BASE_SUITE-security" | "${sudo[@]}" tee "$rootfs/etc/apt/sources.list" >/dev/null
     "${sudo[@]}" rm -rf "$rootfs/var/cache/apt/archives/"*.deb "$rootfs/var/lib/apt/lists/"*
     "${sudo[@]}" tar -C "$rootfs" -cf "$tarball.tmp" .
     mv "$tarball.tmp" "$tarball"
     "${sudo[@]}" rm -rf "$rootfs" "$rootfs.log"
   fi
   log "importing $tarball as $LOCAL_BASE_IMAGE"
-  podman import --change 'CMD ["/bin/bash"]' "$tarball" "$LOCAL_BASE_IMAGE" >/dev/null
+  podman import --quiet --change 'CMD ["/bin/bash"]' "$tarball" "$LOCAL_BASE_IMAGE" >/dev/null
 }
