@@ -14,7 +14,9 @@ import { waitFor } from '../fixtures/deadline.js';
 import { startNginx, type Nginx } from '../fixtures/nginx.js';
 import { BED_PASSWORD, type GatewayBed } from '../gateways/bed.js';
 import { liveLink, publish } from '../media/live-fixtures.js';
-import { servedOn, type Proxied } from './proxied-service.js';
+import { selfSigned } from '../fixtures/self-signed.js';
+import type { ProxyTargets, ReverseProxy } from './nginx-proxy.js';
+import { GRPC_HOST, servedOn, startTwoGateways, throughProxy, WEB_HOST, type Proxied } from './proxied-service.js';
 
 export interface World {
   proxied: Proxied;
@@ -23,6 +25,30 @@ export interface World {
   /** The gateway-only one. */
   b: GatewayBed;
   media: MediaOrigin;
+  /** Stops the proxy, the media origin and both gateways. */
+  close(): Promise<void>;
+}
+
+/** Two gateways, a proxy that `start` puts in front of them with a test certificate, and a media origin. */
+export async function proxiedWorld(label: string, start: (targets: ProxyTargets) => Promise<ReverseProxy>): Promise<World> {
+  const [a, b] = await startTwoGateways(label);
+  const tls = await selfSigned([WEB_HOST, GRPC_HOST]);
+  const proxy = await start({ http: [new URL(a.url).host, new URL(b.url).host], grpc: [a.grpcAddress, b.grpcAddress], tls });
+  const proxied = throughProxy(proxy.port, tls.cert);
+  const media = await startMediaOrigin();
+  return {
+    a,
+    b,
+    proxied,
+    media,
+    async close() {
+      proxied.close();
+      await proxy.stop();
+      await media.server.stop();
+      await b.close();
+      await a.close();
+    },
+  };
 }
 
 /** A Range-capable upstream (Debian's nginx) serving one random file, `movie.mp4`. */

@@ -9,33 +9,22 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import test from 'ava';
-import { selfSigned } from '../fixtures/self-signed.js';
 import { CADDYFILE, caddyBinary, startCaddy } from './caddy-proxy.js';
-import type { ReverseProxy } from './nginx-proxy.js';
-import { GRPC_HOST, startTwoGateways, throughProxy, WEB_HOST } from './proxied-service.js';
-import { clientAddress, foreignOriginRefused, grpcCalls, httpOnBothGateways, livestream, rangedRead, roomSocket, startMediaOrigin, type World } from './proxy-scenarios.js';
+import { clientAddress, foreignOriginRefused, grpcCalls, httpOnBothGateways, livestream, proxiedWorld, rangedRead, roomSocket, type World } from './proxy-scenarios.js';
 
 const execFileAsync = promisify(execFile);
 const caddy = caddyBinary();
 const run = caddy ? test : test.skip;
 const serial = caddy ? test.serial : test.serial.skip;
 
-let world: World;
-let proxy: ReverseProxy;
+let world: World | undefined;
 
 if (caddy) {
   test.before(async () => {
-    const [a, b] = await startTwoGateways('caddy_proxy');
-    const tls = await selfSigned([WEB_HOST, GRPC_HOST]);
-    proxy = await startCaddy(caddy, { http: [new URL(a.url).host, new URL(b.url).host], grpc: [a.grpcAddress, b.grpcAddress], tls });
-    world = { a, b, proxied: throughProxy(proxy.port, tls.cert), media: await startMediaOrigin() };
+    world = await proxiedWorld('caddy_proxy', (targets) => startCaddy(caddy, targets));
   });
   test.after.always(async () => {
-    world?.proxied.close();
-    await proxy?.stop();
-    await world?.media.server.stop();
-    await world?.b.close();
-    await world?.a.close();
+    await world?.close();
   });
 }
 
@@ -45,10 +34,10 @@ run('the documented Caddyfile validates and is formatted as caddy fmt writes it'
   const formatted = await execFileAsync(caddy!, ['fmt', CADDYFILE], { timeout: 30_000 });
   t.is(formatted.stdout.trimEnd(), (await readFile(CADDYFILE, 'utf8')).trimEnd());
 });
-serial('HTTP through Caddy: sign-up, a room, the web client, requests served by both gateways', (t) => httpOnBothGateways(t, world));
-run('a browser-like room socket through Caddy is accepted for the page origin and receives a chat message sent over gRPC', (t) => roomSocket(t, world));
-run('a page at another origin is refused through Caddy as it is without it', (t) => foreignOriginRefused(t, world));
-run('gRPC through Caddy (h2c upstream): health SERVING and unary calls', (t) => grpcCalls(t, world));
-run('the media proxy through Caddy: a Range read is 206 with exactly the asked bytes', (t) => rangedRead(t, world));
-run('a livestream through Caddy: HTTP-FLV streams and the HLS playlist lists an MPEG-TS segment', (t) => livestream(t, world));
-run('the client address is the one Caddy saw, whatever X-Forwarded-For the client wrote', (t) => clientAddress(t, world));
+serial('HTTP through Caddy: sign-up, a room, the web client, requests served by both gateways', (t) => httpOnBothGateways(t, world!));
+run('a browser-like room socket through Caddy is accepted for the page origin and receives a chat message sent over gRPC', (t) => roomSocket(t, world!));
+run('a page at another origin is refused through Caddy as it is without it', (t) => foreignOriginRefused(t, world!));
+run('gRPC through Caddy (h2c upstream): health SERVING and unary calls', (t) => grpcCalls(t, world!));
+run('the media proxy through Caddy: a Range read is 206 with exactly the asked bytes', (t) => rangedRead(t, world!));
+run('a livestream through Caddy: HTTP-FLV streams and the HLS playlist lists an MPEG-TS segment', (t) => livestream(t, world!));
+run('the client address is the one Caddy saw, whatever X-Forwarded-For the client wrote', (t) => clientAddress(t, world!));

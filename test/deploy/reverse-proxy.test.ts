@@ -9,35 +9,25 @@
  * X-Forwarded-For cannot choose. Decisions: docs/2026-11-26-reverse-proxy.md.
  */
 import test from 'ava';
-import { selfSigned } from '../fixtures/self-signed.js';
-import { startReverseProxy, type ReverseProxy } from './nginx-proxy.js';
-import { GRPC_HOST, startTwoGateways, throughProxy, WEB_HOST } from './proxied-service.js';
-import { clientAddress, foreignOriginRefused, grpcCalls, httpOnBothGateways, livestream, rangedRead, roomSocket, startMediaOrigin, type World } from './proxy-scenarios.js';
+import { startReverseProxy } from './nginx-proxy.js';
+import { clientAddress, foreignOriginRefused, grpcCalls, httpOnBothGateways, livestream, proxiedWorld, rangedRead, roomSocket, type World } from './proxy-scenarios.js';
 
-let world: World;
-let proxy: ReverseProxy;
+let world: World | undefined;
 
 test.before(async () => {
-  const [a, b] = await startTwoGateways('nginx_proxy');
-  const tls = await selfSigned([WEB_HOST, GRPC_HOST]);
-  proxy = await startReverseProxy({ http: [new URL(a.url).host, new URL(b.url).host], grpc: [a.grpcAddress, b.grpcAddress], tls });
-  world = { a, b, proxied: throughProxy(proxy.port, tls.cert), media: await startMediaOrigin() };
+  world = await proxiedWorld('nginx_proxy', startReverseProxy);
 });
 
 test.after.always(async () => {
-  world?.proxied.close();
-  await proxy?.stop();
-  await world?.media.server.stop();
-  await world?.b.close();
-  await world?.a.close();
+  await world?.close();
 });
 
 // Serial, so ava runs it before the others: least_conn would steer every request away from a
 // gateway holding another test's socket or stream.
-test.serial('HTTP through nginx: sign-up, a room, the web client, requests served by both gateways', (t) => httpOnBothGateways(t, world));
-test('a browser-like room socket through nginx is accepted for the page origin and receives a chat message sent over gRPC', (t) => roomSocket(t, world));
-test('a page at another origin is refused through nginx as it is without it', (t) => foreignOriginRefused(t, world));
-test('gRPC through nginx (grpc_pass, h2c upstream): health SERVING and unary calls', (t) => grpcCalls(t, world));
-test('the media proxy through nginx: a Range read is 206 with exactly the asked bytes', (t) => rangedRead(t, world));
-test('a livestream through nginx: HTTP-FLV streams and the HLS playlist lists an MPEG-TS segment', (t) => livestream(t, world));
-test('the client address is the one nginx saw, whatever X-Forwarded-For the client wrote', (t) => clientAddress(t, world));
+test.serial('HTTP through nginx: sign-up, a room, the web client, requests served by both gateways', (t) => httpOnBothGateways(t, world!));
+test('a browser-like room socket through nginx is accepted for the page origin and receives a chat message sent over gRPC', (t) => roomSocket(t, world!));
+test('a page at another origin is refused through nginx as it is without it', (t) => foreignOriginRefused(t, world!));
+test('gRPC through nginx (grpc_pass, h2c upstream): health SERVING and unary calls', (t) => grpcCalls(t, world!));
+test('the media proxy through nginx: a Range read is 206 with exactly the asked bytes', (t) => rangedRead(t, world!));
+test('a livestream through nginx: HTTP-FLV streams and the HLS playlist lists an MPEG-TS segment', (t) => livestream(t, world!));
+test('the client address is the one nginx saw, whatever X-Forwarded-For the client wrote', (t) => clientAddress(t, world!));
