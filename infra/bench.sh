@@ -21,7 +21,7 @@ settings) program=dist/bench/settings-propagation.js ;;
 esac
 
 scrub_svc_environment
-bash infra/install.sh
+bash infra/install.sh --containers
 bash infra/build.sh
 [[ -f $program ]] || die "no benchmark program $program (compiled from bench/*.ts)"
 

@@ -52,6 +52,6 @@ build --tag "$SVC_IMAGE" --file Containerfile . >"$build_log" 2>&1 || fail_with_
 log "built $SVC_IMAGE in $(($(date +%s) - started)) s: $(podman image inspect --format '{{.Size}}' "$SVC_IMAGE" | awk '{printf "%.0f MB", $1 / 1e6}')"
 
 if $dependencies; then
-  bash infra/install.sh >/dev/null
+  bash infra/install.sh --containers >/dev/null
   bash deploy/local-images/build.sh "$base"
 fi

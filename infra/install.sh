@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what building, testing and running svc locally need, and only what is missing:
-#   - Debian packages: the PostgreSQL server, Redis, Chromium, ffmpeg, nginx, podman and the rest
-#     of DEBIAN_PACKAGES in versions.sh (apt-get, with sudo when not root);
-#   - nats-server, the Temporal CLI, grpcurl (for the gRPC tests) and Caddy (for the reverse-proxy
-#     tests) at the versions pinned in
+#   - Debian packages: the PostgreSQL server, Redis, Chromium, ffmpeg, nginx and the rest of
+#     DEBIAN_PACKAGES in versions.sh (apt-get, with sudo when not root);
+#   - nats-server, the Temporal CLI and grpcurl (for the gRPC tests) at the versions pinned in
 #     infra/versions.sh, built with `go install` into ${SVC_CACHE_DIR:-~/.cache/svc}/bin/<name>-<version>/ (outside the clone);
-#   - podman-compose from PyPI, into ${SVC_CACHE_DIR:-~/.cache/svc}/venv/podman-compose-<version>/;
+#   - with --containers (npm test, npm run image): podman and debootstrap
+#     (DEBIAN_CONTAINER_PACKAGES), Caddy (for the reverse-proxy tests, built like the above) and
+#     podman-compose from PyPI, into ${SVC_CACHE_DIR:-~/.cache/svc}/venv/podman-compose-<version>/;
 #   - Node dependencies (`npm ci`) when node_modules is missing or was installed from another
 #     package-lock.json (or Node.js ABI): a digest of both is kept in node_modules/.svc-installed.
 # Safe to run any number of times; a run with nothing to do takes about a second.
@@ -27,6 +28,9 @@ debian_package_installed() {
   [[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == "install ok installed" ]]
 }
 
+containers=false
+[[ ${1:-} == --containers ]] && containers=true
+
 install_system_packages() {
   if ! command -v dpkg-query >/dev/null; then
     # Not Debian: the binaries have to come from the system's own packages.
@@ -35,7 +39,9 @@ install_system_packages() {
     return 0
   fi
   local missing=() package
-  for package in "${DEBIAN_PACKAGES[@]}"; do
+  local wanted=("${DEBIAN_PACKAGES[@]}")
+  ! $containers || wanted+=("${DEBIAN_CONTAINER_PACKAGES[@]}")
+  for package in "${wanted[@]}"; do
     debian_package_installed "$package" || missing+=("$package")
   done
   ((${#missing[@]})) || return 0
@@ -130,7 +136,9 @@ pg_bindir >/dev/null || die "PostgreSQL server binaries not found after installi
 build_go_binary "$NATS_SERVER_MODULE" "$NATS_SERVER_VERSION" "$NATS_SERVER_BIN"
 build_go_binary "$TEMPORAL_CLI_MODULE" "$TEMPORAL_CLI_VERSION" "$TEMPORAL_BIN"
 build_go_binary "$GRPCURL_MODULE" "$GRPCURL_VERSION" "$GRPCURL_BIN"
-build_go_binary "$CADDY_MODULE" "$CADDY_VERSION" "$CADDY_BIN"
-install_podman_compose
+if $containers; then
+  build_go_binary "$CADDY_MODULE" "$CADDY_VERSION" "$CADDY_BIN"
+  install_podman_compose
+fi
 install_node_modules
-log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, grpcurl $GRPCURL_VERSION, caddy $CADDY_VERSION, podman, podman-compose $PODMAN_COMPOSE_VERSION, node_modules"
+log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, grpcurl $GRPCURL_VERSION,$($containers && printf ' caddy %s, podman, podman-compose %s,' "$CADDY_VERSION" "$PODMAN_COMPOSE_VERSION") node_modules"

@@ -12,7 +12,7 @@ source "$SVC_REPO_ROOT/infra/lib/throwaway-stack.sh"
 cd "$SVC_REPO_ROOT"
 
 scrub_svc_environment
-bash infra/install.sh
+bash infra/install.sh --containers
 bash infra/build.sh
 log "linting (eslint)"
 npx eslint .

@@ -32,12 +32,13 @@ POSTGRES_MAJOR=15
 # a font so pages render text; ffmpeg, which makes the test videos the player tests and
 # bench:sync play and transmuxes livestreams to HLS; nginx, the Range-capable (and 200-only)
 # upstream of the media proxy tests and bench:media, and the reverse proxy of the deployment
-# tests; coturn, the TURN relay of the voice test; podman (with Debian's runc, and netavark and
-# aardvark-dns for names between containers, and catatonit for the pause image of pods) and
-# debootstrap, which build and run the image,
-# the Compose stack and the Kubernetes manifests (npm run image).
-DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core ffmpeg nginx-light coturn
-  podman runc netavark aardvark-dns catatonit debootstrap)
+# tests; coturn, the TURN relay of the voice test.
+DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core ffmpeg nginx-light coturn)
+
+# What the container tests and `npm run image` need besides (install.sh --containers): podman
+# with Debian's runc, netavark and aardvark-dns (names between containers) and catatonit (the
+# pause image of pods), and debootstrap, which makes the local base image.
+DEBIAN_CONTAINER_PACKAGES=(podman runc netavark aardvark-dns catatonit debootstrap)
 
 # Oldest Node.js the project runs on (package.json "engines").
 NODE_MIN_VERSION=20.19.0

@@ -15,14 +15,14 @@ LOCAL_BASE_SUITE=trixie
 LOCAL_BASE_MIRROR=${SVC_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
 require_podman() {
-  command -v podman >/dev/null || die "podman is not installed (bash infra/install.sh installs it)"
+  command -v podman >/dev/null || die "podman is not installed (bash infra/install.sh --containers installs it)"
 }
 
 ensure_local_base_image() {
   podman image exists "$LOCAL_BASE_IMAGE" && return 0
   local tarball="$SVC_CACHE_DIR/images/debian-$LOCAL_BASE_SUITE-minbase.tar"
   if [[ ! -s $tarball ]]; then
-    command -v debootstrap >/dev/null || die "debootstrap is not installed (bash infra/install.sh installs it)"
+    command -v debootstrap >/dev/null || die "debootstrap is not installed (bash infra/install.sh --containers installs it)"
     local sudo=() rootfs
     is_root || sudo=(sudo)
     mkdir -p "$(dirname "$tarball")"
