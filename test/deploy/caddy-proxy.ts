@@ -3,7 +3,7 @@
  * rendered for this machine: the gateways' addresses, a loopback port on both site addresses
  * with the test certificate instead of ACME (no account e-mail, no admin endpoint, no redirect
  * listener on :80, state in a throwaway directory). Debian has no caddy package: `caddyBinary()`
- * finds one on PATH (the test runners pass PATH on, not SVCTEST_* variables), or says there is none.
+ * takes the one npm test built (SVCTEST_CADDY), else one on PATH, or says there is none.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

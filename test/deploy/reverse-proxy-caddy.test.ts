@@ -1,9 +1,9 @@
 /**
  * The same user steps as reverse-proxy.test.ts, through Caddy running deploy/caddy/Caddyfile
  * (rendered by caddy-proxy.ts) in front of two gateways, plus `caddy validate` and `caddy fmt`
- * on the documented file. Debian has no caddy package: these run when a caddy binary is on PATH
- * (`go install github.com/caddyserver/caddy/v2/cmd/caddy@v2.8.4` builds one) and are skipped
- * otherwise.
+ * on the documented file. Debian has no caddy package: npm test builds one (infra/install.sh
+ * --containers) and names it in SVCTEST_CADDY; else a caddy on PATH is used; without either,
+ * these are skipped.
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
