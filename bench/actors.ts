@@ -9,11 +9,11 @@
  * it, BENCH_HOST_NODE_OPTIONS is passed to the hosts. Host incidents (a lost lease, a fenced
  * actor) are printed under the phase they happened in.
  */
-import { readFileSync } from 'node:fs';
 import type { Caller } from '../actors/runtime/actor-type.js';
 import { AppError } from '../errors/app-error.js';
 import { ActorCluster } from '../test/harness/actor-cluster.js';
 import { percentile } from './percentile.js';
+import { rssBytes } from './proc.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROOMS = Number(process.env.BENCH_ROOMS ?? 1000);
@@ -151,22 +151,18 @@ async function createRooms(cluster: ActorCluster, count: number): Promise<void> 
 }
 
 /** Resident memory of every host process, KiB (for sizing: memory per active room). */
-function hostsRssKiB(cluster: ActorCluster): number {
-  let total = 0;
-  for (const replica of cluster.hosts.values()) {
-    const status = readFileSync(`/proc/${replica.process.child.pid}/status`, 'utf8');
-    total += Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0);
-  }
-  return total;
+async function hostsRssKiB(cluster: ActorCluster): Promise<number> {
+  const sizes = await Promise.all([...cluster.hosts.values()].map((replica) => rssBytes(replica.process.child.pid!)));
+  return sizes.reduce((sum, bytes) => sum + bytes, 0) / 1024;
 }
 
 async function throughputAndActivation(): Promise<void> {
   const cluster = await ActorCluster.start({ label: 'bench_actors', hosts: 2, env: hostEnv });
   const seen = new Map<string, number>();
   try {
-    const idleRss = hostsRssKiB(cluster);
+    const idleRss = await hostsRssKiB(cluster);
     await createRooms(cluster, ROOMS);
-    const activeRss = hostsRssKiB(cluster);
+    const activeRss = await hostsRssKiB(cluster);
     console.log(`(a) ${ROOMS} active rooms on 2 actor hosts, ${CONCURRENCY} commands in flight, ${SECONDS} s per phase`);
     console.log(
       `    actor hosts' RSS: ${(idleRss / 1024).toFixed(0)} MiB idle -> ${(activeRss / 1024).toFixed(0)} MiB with the rooms active = ${((activeRss - idleRss) / ROOMS).toFixed(1)} KiB per room (one playlist item, no members)`,

@@ -10,7 +10,7 @@
  *     stand-ins copy (infra/install.sh) are kept: building them is the project's set-up, not this.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { composeDependencyImages, startComposeStack } from '../test/containers/compose-stack.js';
@@ -18,16 +18,16 @@ import { podman, podmanEnv, podmanOk, requireImages, SVC_IMAGE } from '../test/c
 import { roleDeployment, startRole, type Role } from '../test/containers/role-container.js';
 import { repoRoot } from '../test/harness/stack.js';
 import { percentile } from './percentile.js';
+import { childrenOf, rssBytes } from './proc.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 /** Resident memory of svc in a container: the child of its PID 1 (tini), read from the host's /proc. */
 async function serviceRssMiB(container: string): Promise<number> {
-  const tini = (await podmanOk(['inspect', '--format', '{{.State.Pid}}', container])).trim();
-  const [svc] = readFileSync(`/proc/${tini}/task/${tini}/children`, 'utf8').trim().split(/\s+/);
-  const status = readFileSync(`/proc/${svc}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) / 1024;
+  const tini = Number(await podmanOk(['inspect', '--format', '{{.State.Pid}}', container]));
+  const [svc] = await childrenOf(tini);
+  return (await rssBytes(svc!)) / 2 ** 20;
 }
 
 async function fromEmpty(): Promise<void> {

@@ -9,17 +9,17 @@
  * per stream.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startGatewayBed } from '../test/gateways/bed.js';
 import { createRoom, roomsOf } from '../test/gateways/ws/fixtures.js';
 import { liveLink } from '../test/media/live-fixtures.js';
+import { cpuSeconds } from './proc.js';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 4);
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-const CLOCK_TICKS = 100;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -31,16 +31,6 @@ function clip(): string {
     '-t', '20', '-c:v', 'libx264', '-preset', 'veryfast', '-b:v', '2400k', '-maxrate', '2400k', '-bufsize', '4800k', '-g', '60', '-c:a', 'aac', '-b:a', '128k', file]);
   if (made.status !== 0) throw new Error(`making the clip failed: ${made.stderr.toString()}`);
   return file;
-}
-
-/** CPU seconds (user + system) of a process, from /proc. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
 }
 
 /** The HLS transmuxers: ffmpeg children of this process reading FLV from stdin. */
@@ -91,14 +81,15 @@ async function main(): Promise<void> {
     await sleep(8000);
     const muxers = transmuxers();
     const startCpu = process.cpuUsage();
-    const startMux = muxers.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+    const muxCpu = async () => (await Promise.all(muxers.map(cpuSeconds))).reduce((sum, seconds) => sum + seconds, 0);
+    const startMux = await muxCpu();
     const startRss = process.memoryUsage().rss;
     const startedAt = performance.now();
     await sleep(SECONDS * 1000);
     const elapsed = (performance.now() - startedAt) / 1000;
     const cpu = process.cpuUsage(startCpu);
     const serviceCore = (cpu.user + cpu.system) / 1e6 / elapsed;
-    const muxCore = (muxers.reduce((sum, pid) => sum + cpuSeconds(pid), 0) - startMux) / elapsed;
+    const muxCore = ((await muxCpu()) - startMux) / elapsed;
     const rssMiB = process.memoryUsage().rss / 2 ** 20;
     console.log(`${STREAMS} live streams (720p30, ~2.5 Mbit/s), ${VIEWERS} FLV viewers + 1 HLS reader each, ${elapsed.toFixed(0)} s:`);
     console.log(`  transmuxers running: ${muxers.length}`);

@@ -17,7 +17,6 @@
  * BENCH_FANOUT_MEMBERS, BENCH_IDLE_SOCKETS tune it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { connect } from 'nats';
@@ -32,6 +31,7 @@ import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../tes
 import { freePort, freshDatabase, testStack } from '../test/harness/stack.js';
 import { runSvc } from '../test/harness/svc-process.js';
 import { percentile } from './percentile.js';
+import { rssBytes } from './proc.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const FANOUT_MEMBERS = Number(process.env.BENCH_FANOUT_MEMBERS ?? 1000);
@@ -214,11 +214,6 @@ async function inParallel<T>(items: T[], concurrency: number, work: (item: T) =>
 function summary(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
   return `p50 ${ms(percentile(sorted, 50))}  p99 ${ms(percentile(sorted, 99))}  max ${ms(sorted.at(-1) ?? Number.NaN)}  (n=${sorted.length})`;
-}
-
-async function rssBytes(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
 async function heapUsed(url: string): Promise<number> {

@@ -8,9 +8,8 @@ import { copyFile, mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { waitFor } from '../fixtures/deadline.js';
 import { freePort, repoRoot } from '../harness/stack.js';
-import { logsOf, run, SVC_IMAGE, type Ran } from './podman.js';
+import { logsOf, run, SVC_IMAGE, waitReady, type Ran } from './podman.js';
 
 const podmanCompose = process.env.SVCTEST_PODMAN_COMPOSE ?? 'podman-compose';
 export const COMPOSE_FILE = join(repoRoot(), 'deploy/compose.yaml');
@@ -65,16 +64,12 @@ export async function startComposeStack(): Promise<ComposeStack> {
     throw new Error(`podman-compose up failed: ${up.stderr.slice(-4000)}`);
   }
   try {
-    await waitFor(
-      'the gateway to be ready through its published port',
-      async () => ((await fetch(`${url}/health/ready`).catch(() => undefined))?.status === 200 ? true : undefined),
-      240_000,
-      100,
+    await waitReady(url, 'the gateway to be ready through its published port', 240_000, async () =>
+      (await Promise.all(services.map((service) => logsOf(container(service))))).join('\n'),
     );
   } catch (err) {
-    const logs = (await Promise.all(services.map((service) => logsOf(container(service))))).join('\n');
     await down();
-    throw new Error(`${(err as Error).message}\n${logs}`);
+    throw err;
   }
   return { project, url, temporalUiUrl: `http://127.0.0.1:${ports.temporalUi}`, services, container, readyMs: performance.now() - startedAt, down };
 }

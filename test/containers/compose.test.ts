@@ -2,9 +2,9 @@ import test from 'ava';
 import { waitFor } from '../fixtures/deadline.js';
 import { watchParty } from '../deploy/watch-party.js';
 import { composeDependencyImages, startComposeStack } from './compose-stack.js';
-import { logsOf, podman, requireImages } from './podman.js';
+import { BED_PASSWORD } from '../gateways/bed.js';
+import { createRootIn, logsOf, podman, requireImages } from './podman.js';
 
-const PASSWORD = 'correct horse battery staple';
 
 // deploy/compose.yaml as a self-hoster starts it: the secrets script, `compose up`, the root
 // account from the CLI inside the gateway, then a watch party through the published port.
@@ -26,9 +26,9 @@ test('the Compose stack starts every service and carries a watch party', async (
   const migrate = await podman(['inspect', '--format', '{{.State.Status}} {{.State.ExitCode}}', stack.container('migrate')]);
   t.is(migrate.stdout.trim(), 'exited 0', await logsOf(stack.container('migrate')));
 
-  const created = await podman(['exec', '-i', stack.container('gateway'), 'svc', 'user', 'create-root', '--username', 'composehost', '--password-stdin'], { input: `${PASSWORD}\n` });
+  const created = await createRootIn(stack.container('gateway'), 'composehost');
   t.is(created.code, 0, created.stderr);
-  const party = await watchParty({ url: stack.url, username: 'composehost', password: PASSWORD });
+  const party = await watchParty({ url: stack.url, username: 'composehost', password: BED_PASSWORD });
   t.is(party.chatSeenByGuest, 'hello from composehost');
   t.true(party.playingSeenByGuest);
 

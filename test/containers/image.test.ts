@@ -3,10 +3,10 @@ import { RealtimeClient, requestTicket } from '../../gateways/ws/client.js';
 import { CLOSE } from '../../gateways/ws/protocol-constants.js';
 import { withDeadline } from '../fixtures/deadline.js';
 import { watchParty } from '../deploy/watch-party.js';
-import { logsOf, podman, podmanOk, requireImages, SVC_IMAGE } from './podman.js';
+import { BED_PASSWORD } from '../gateways/bed.js';
+import { createRootIn, logsOf, podman, podmanOk, requireImages, SVC_IMAGE } from './podman.js';
 import { roleDeployment, startRole, type Role, type RunningRole } from './role-container.js';
 
-const PASSWORD = 'correct horse battery staple';
 
 interface ImageConfig {
   User: string;
@@ -55,10 +55,10 @@ test('each role starts in its container, serves a watch party, and drains on SIG
   const gateway = running.gateway!;
   const actors = running.actors!;
 
-  const created = await podman(['exec', '-i', gateway.name, 'svc', 'user', 'create-root', '--username', 'imagehost', '--password-stdin'], { input: `${PASSWORD}\n` });
+  const created = await createRootIn(gateway.name, 'imagehost');
   t.is(created.code, 0, created.stderr);
   const url = gateway.url;
-  const party = await watchParty({ url, username: 'imagehost', password: PASSWORD });
+  const party = await watchParty({ url, username: 'imagehost', password: BED_PASSWORD });
   t.is(party.chatSeenByGuest, 'hello from imagehost');
 
   // A viewer still watching when the gateway is stopped is told to reconnect elsewhere.

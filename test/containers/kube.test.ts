@@ -7,9 +7,9 @@ import { waitFor } from '../fixtures/deadline.js';
 import { freePort, freshDatabase, testStack } from '../harness/stack.js';
 import { watchParty } from '../deploy/watch-party.js';
 import { renderKube } from './kube-render.js';
-import { logsOf, podman, podmanOk, requireImages, secretFiles, SVC_IMAGE } from './podman.js';
+import { BED_PASSWORD } from '../gateways/bed.js';
+import { createRootIn, logsOf, podman, podmanOk, requireImages, secretFiles, SVC_IMAGE, waitReady } from './podman.js';
 
-const PASSWORD = 'correct horse battery staple';
 
 // deploy/k8s/svc.yaml played by podman, every role in its own pod, then a watch party through it.
 test('the Kubernetes manifests run every role and carry a watch party', async (t) => {
@@ -60,22 +60,15 @@ test('the Kubernetes manifests run every role and carry a watch party', async (t
   const containers = (await podmanOk(['ps', '--format', '{{.Names}}'])).split('\n').filter((name) => /^svc-(gateway|actors|worker)-pod/.test(name));
   const diagnostics = async () => (await Promise.all(containers.map((name) => logsOf(name)))).join('\n');
   for (const [role, port] of Object.entries(ports.metrics)) {
-    await waitFor(
-      `the ${role} pod to be ready`,
-      async () => ((await fetch(`http://127.0.0.1:${port}/health/ready`).catch(() => undefined))?.status === 200 ? true : undefined),
-      180_000,
-      250,
-    ).catch(async (err: Error) => {
-      throw new Error(`${err.message}\n${await diagnostics()}`);
-    });
+    await waitReady(`http://127.0.0.1:${port}`, `the ${role} pod to be ready`, 180_000, diagnostics);
   }
 
   const gateway = containers.find((name) => name.startsWith('svc-gateway-pod'));
   t.truthy(gateway, containers.join(', '));
-  const created = await podman(['exec', '-i', gateway!, 'svc', 'user', 'create-root', '--username', 'kubehost', '--password-stdin'], { input: `${PASSWORD}\n` });
+  const created = await createRootIn(gateway!, 'kubehost');
   t.is(created.code, 0, created.stderr);
 
-  const party = await watchParty({ url: `http://127.0.0.1:${ports.http}`, username: 'kubehost', password: PASSWORD });
+  const party = await watchParty({ url: `http://127.0.0.1:${ports.http}`, username: 'kubehost', password: BED_PASSWORD });
   t.is(party.chatSeenByGuest, 'hello from kubehost');
   t.true(party.playingSeenByGuest);
 });

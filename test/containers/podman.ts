@@ -8,6 +8,8 @@ import { chmod, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { waitFor } from '../fixtures/deadline.js';
+import { BED_PASSWORD } from '../gateways/bed.js';
 import { generatedSecrets } from '../harness/replica.js';
 import { repoRoot } from '../harness/stack.js';
 
@@ -64,6 +66,20 @@ export async function requireImages(...images: string[]): Promise<void> {
     const { stdout } = await execFileAsync('podman', ['images', '--noheading', '--format', '{{.Repository}}:{{.Tag}}', image], { env: podmanEnv() });
     if (stdout.trim() === '') throw new Error(`image ${image} is missing: run npm run image -- --dependencies (infra/test.sh does before these tests)`);
   }
+}
+
+/** Waits until `<baseUrl>/health/ready` answers 200; a timeout's error carries `diagnostics()`. */
+export async function waitReady(baseUrl: string, what: string, timeoutMs: number, diagnostics: () => Promise<string>): Promise<void> {
+  await waitFor(what, async () => ((await fetch(`${baseUrl}/health/ready`).catch(() => undefined))?.status === 200 ? true : undefined), timeoutMs, 50).catch(
+    async (err: Error) => {
+      throw new Error(`${err.message}\n${await diagnostics()}`);
+    },
+  );
+}
+
+/** The first administrator, made as the README says: `svc user create-root` inside the gateway's container. */
+export function createRootIn(container: string, username: string): Promise<Ran> {
+  return podman(['exec', '-i', container, 'svc', 'user', 'create-root', '--username', username, '--password-stdin'], { input: `${BED_PASSWORD}\n` });
 }
 
 /** A container's log, for failure messages. */

@@ -4,9 +4,8 @@
  * listener. Shared by the image test and `npm run bench:containers`.
  */
 import { randomUUID } from 'node:crypto';
-import { waitFor } from '../fixtures/deadline.js';
 import { freePort, freshDatabase, testStack } from '../harness/stack.js';
-import { logsOf, podman, podmanOk, secretFiles, SVC_IMAGE } from './podman.js';
+import { logsOf, podman, podmanOk, secretFiles, SVC_IMAGE, waitReady } from './podman.js';
 
 export type Role = 'gateway' | 'actors' | 'worker';
 
@@ -61,13 +60,6 @@ export async function startRole(deployment: RoleDeployment, role: Role, name = `
   ];
   const startedAt = performance.now();
   await podmanOk(['run', '--detach', '--name', name, ...deployment.common, '--env', `SVC_METRICS_LISTEN=127.0.0.1:${metrics}`, ...(role === 'gateway' ? gateway : []), SVC_IMAGE, 'serve', '--role', role]);
-  await waitFor(
-    `the ${role} container to be ready`,
-    async () => ((await fetch(`http://127.0.0.1:${metrics}/health/ready`).catch(() => undefined))?.status === 200 ? true : undefined),
-    120_000,
-    50,
-  ).catch(async (err: Error) => {
-    throw new Error(`${err.message}\n${await logsOf(name)}`);
-  });
+  await waitReady(`http://127.0.0.1:${metrics}`, `the ${role} container to be ready`, 120_000, () => logsOf(name));
   return { name, url: role === 'gateway' ? `http://127.0.0.1:${http}` : '', readyMs: performance.now() - startedAt };
 }
