@@ -20,7 +20,18 @@ export default tseslint.config(
     files: ['web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^node:', message: 'the web client runs in a browser: no Node built-ins' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^node:', message: 'the web client runs in a browser: no Node built-ins' },
+            {
+              regex: '^(\\.\\./)+(actors|gateways|workflows|accounts|errors|settings|store|media|config|server|cli|notifications|observability)/',
+              message: 'the web client imports the contracts (contracts/), never server folders',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -36,6 +47,15 @@ export default tseslint.config(
     },
   },
   {
+    // contracts/ is the leaf every party reads (server, web client, CLI): zod and its own files only.
+    files: ['contracts/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!(zod|\\./.*)$)', message: 'contracts/ imports only zod and contracts/' }] }] },
+  },
+  {
+    files: ['contracts/*/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!(zod|\\./.*|\\.\\./(?!\\.\\./).*)$)', message: 'contracts/ imports only zod and contracts/' }] }] },
+  },
+  {
     // Workflow code runs in Temporal's deterministic sandbox: it may import @temporalio/workflow,
     // @temporalio/common and the workflow contracts beside it, nothing with I/O (Node built-ins,
     // database or NATS clients, the worker or client SDKs, the rest of the server). Types are free.
@@ -45,7 +65,6 @@ export default tseslint.config(
       'workflows/*/messages.ts',
       'workflows/decision-gate.ts',
       'workflows/review-messages.ts',
-      'workflows/review-contract.ts',
       'workflows/ids.ts',
     ],
     rules: {
@@ -55,7 +74,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '^(?!(@temporalio/(workflow|common)|\\.\\.?/(ids|review-contract|review-messages|decision-gate)\\.js|\\./messages\\.js|' +
+                '^(?!(@temporalio/(workflow|common)|\\.\\.?/(ids|review-messages|decision-gate)\\.js|(\\.\\./)+contracts/review\\.js|\\./messages\\.js|' +
                 '\\./(registration-review|room-review)/workflow\\.js|\\.\\./errors/app-error\\.js)$)',
               message: 'workflow code imports only @temporalio/workflow, @temporalio/common and the sandbox-safe workflow files',
               allowTypeImports: true,

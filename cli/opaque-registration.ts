@@ -7,7 +7,7 @@
  */
 import * as opaque from '@serenity-kit/opaque';
 import { checkPassword } from '../accounts/password-policy.js';
-import type { OpaqueRegistrationView } from '../gateways/management/protocol.js';
+import type { OpaqueRegistrationView } from '../contracts/management.js';
 
 export async function opaqueRecordFor(
   password: string,

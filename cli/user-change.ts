@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { UserChangeView } from '../gateways/management/protocol.js';
+import type { UserChangeView } from '../contracts/management.js';
 import { renderStructured } from './output.js';
 
 /** What `svc user ban|unban|set-role|reset-password` print: one sentence, or the change as JSON. */

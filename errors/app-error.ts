@@ -1,4 +1,4 @@
-import { HTTP_STATUS, type ErrorCode } from './codes.js';
+import { HTTP_STATUS, type ErrorCode } from '../contracts/errors.js';
 
 export type { ErrorCode };
 

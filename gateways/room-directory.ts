@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import { AppError } from '../errors/app-error.js';
-import type { RoomStatus, RoomVisibility } from '../actors/room/model.js';
+import type { RoomStatus, RoomVisibility } from '../contracts/room/model.js';
 
 export interface RoomSummary {
   id: string;

@@ -10,7 +10,7 @@ import type { NatsConnection, Subscription } from 'nats';
 import type { Caller } from '../accounts/model.js';
 import { parseRevocation, REVOCATION_MESSAGES, revocationSubject, type Revocation, type RevocationReason } from '../accounts/sessions/revocation.js';
 import type { SessionStore } from '../accounts/sessions/session-store.js';
-import type { ErrorCode } from '../errors/codes.js';
+import type { ErrorCode } from '../contracts/errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 

@@ -6,7 +6,7 @@
  * member, session and item that works until the grant expires or the session ends, and only while the operator's switch
  * (`proxy.movieProxy`, or `proxy.liveProxy` for live items) is on.
  */
-import type { MediaItem } from '../actors/room/model.js';
+import type { MediaItem } from '../contracts/room/model.js';
 import type { SettingsReader } from '../actors/room/permissions.js';
 import { requireProxySwitch } from '../actors/room/proxy-switch.js';
 import type { MediaGrants } from './media-grant.js';

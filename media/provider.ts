@@ -7,7 +7,7 @@
  * write one: docs/2026-11-23-media-providers.md.
  */
 import type { FieldIssue } from '../errors/app-error.js';
-import type { MediaItem, Subtitle } from '../actors/room/model.js';
+import type { MediaItem, Subtitle } from '../contracts/room/model.js';
 
 /** How a client plays a source: a progressive file (mp4, webm, mkv), an HLS playlist, or HTTP-FLV. */
 export type SourceType = 'file' | 'hls' | 'flv';

@@ -7,7 +7,7 @@
  * every read from the start. Anything else (refused address, 4xx/5xx, timeout) is `unknown`:
  * the add is never blocked on it. The body is never read: a 200 is cut off at its headers.
  */
-import type { MediaItem, Seekable } from '../actors/room/model.js';
+import type { MediaItem, Seekable } from '../contracts/room/model.js';
 import type { ProbedSeekable, SeekProbe } from '../actors/room/seek-check.js';
 import type { Logger } from '../observability/logger.js';
 import { messageOf } from '../actors/runtime/nats-errors.js';

@@ -1,6 +1,6 @@
 import type { NatsConnection } from 'nats';
 import type { Logger } from '../observability/logger.js';
-import type { Notification } from './model.js';
+import type { Notification } from '../contracts/notifications.js';
 import { notificationSubject } from './subjects.js';
 
 /** Announces a stored notification to the gateways holding the user's sockets. */

@@ -3,7 +3,7 @@
  * makes the decision it reports, so both commit or neither does.
  */
 import type pg from 'pg';
-import { NOTIFICATION_KINDS, type Notification, type NotificationKind, type NotificationPayload } from './model.js';
+import { NOTIFICATION_KINDS, type Notification, type NotificationKind, type NotificationPayload } from '../contracts/notifications.js';
 
 /** Kind -> whether the user receives it; every kind is on unless the user turned it off. */
 export type NotificationPreferences = Record<NotificationKind, boolean>;

@@ -1,4 +1,4 @@
-import type { SystemStats } from '../gateways/management/protocol.js';
+import type { SystemStats } from '../contracts/management.js';
 import type { SliceCacheStats } from '../media/cache/types.js';
 import type { ReadinessProbe } from './readiness.js';
 import type { Role } from './roles.js';

@@ -10,8 +10,8 @@ import {
   BUILTIN_GUEST_PERMISSIONS,
   BUILTIN_MEMBER_PERMISSIONS,
   GUEST_PERMISSION_CEILING,
-} from '../permissions/defaults.js';
-import { PERMISSIONS, type Permission } from '../permissions/names.js';
+} from '../contracts/permissions/defaults.js';
+import { PERMISSIONS, type Permission } from '../contracts/permissions/names.js';
 import { CORS_ORIGINS_RULE, checkCorsOrigins } from './rules/cors-origins.js';
 import { EMAIL_ALLOWLIST_RULE, checkEmailAllowlist } from './rules/email-allowlist.js';
 import { ICE_SERVERS_RULE, checkIceServers, type IceServer } from './rules/ice-servers.js';

@@ -13,7 +13,7 @@ import {
   type ActivityOptions,
 } from '@temporalio/workflow';
 import { SvcReviewState } from './ids.js';
-import { EXPIRY_REVIEWER, parseDecisionInput, type ReviewDecision, type ReviewOutcome, type ReviewState } from './review-contract.js';
+import { EXPIRY_REVIEWER, parseDecisionInput, type ReviewDecision, type ReviewOutcome, type ReviewState } from '../contracts/review.js';
 import { approveSignal, rejectSignal } from './review-messages.js';
 
 /**

@@ -8,7 +8,7 @@
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { AppError } from '../errors/app-error.js';
-import type { RegistrationMode, ReviewKind } from './review-contract.js';
+import type { RegistrationMode, ReviewKind } from '../contracts/review.js';
 
 /** registration | room */
 export const SvcReviewKind = defineSearchAttributeKey('SvcReviewKind', SearchAttributeType.KEYWORD);

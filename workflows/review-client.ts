@@ -34,7 +34,7 @@ import {
   type ReviewState,
   type ReviewSummary,
   type ReviewView,
-} from './review-contract.js';
+} from '../contracts/review.js';
 import { approveSignal, rejectSignal, REQUEST_QUERY_NAME } from './review-messages.js';
 import { ROOM_REVIEW_WORKFLOW, type RoomReviewInput } from './room-review/messages.js';
 

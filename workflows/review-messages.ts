@@ -4,7 +4,7 @@
  * Sandbox-safe.
  */
 import { defineSignal } from '@temporalio/workflow';
-import type { ReviewDecisionInput } from './review-contract.js';
+import type { ReviewDecisionInput } from '../contracts/review.js';
 
 /** `{"reviewer": "alice", "reason": "optional"}` */
 export const approveSignal = defineSignal<[ReviewDecisionInput]>('approve');

@@ -4,7 +4,7 @@
  */
 import type pg from 'pg';
 import { AppError } from '../../errors/app-error.js';
-import type { ChatMessage } from './model.js';
+import type { ChatMessage } from '../../contracts/room/model.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
 

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { FencedBatchWriter } from '../runtime/fenced-batch-writer.js';
 import type { Fence } from '../runtime/fencing.js';
 import { findByCommandId, messageFromRow, type MessageRow, type NewMessage } from './chat-store.js';
-import type { ChatMessage } from './model.js';
+import type { ChatMessage } from '../../contracts/room/model.js';
 
 export interface ChatSend {
   fence: Fence;

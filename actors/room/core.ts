@@ -13,36 +13,22 @@ import type { IceServer } from '../../settings/registry.js';
 import type { NotificationPublisher } from '../../notifications/publisher.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
-import type { Permission } from '../../permissions/names.js';
+import type { Permission } from '../../contracts/permissions/names.js';
 import { classifyDatabaseError } from '../../store/errors.js';
 import type { ActivationContext, Caller, CommandMeta } from '../runtime/actor-type.js';
 import { loadRecentCommands, recordCommand } from '../runtime/command-log.js';
 import { FencedError, isFencedError, withFence, type Fence } from '../runtime/fencing.js';
 import { messageOf } from '../runtime/nats-errors.js';
 import { encode } from '../runtime/wire.js';
-import type { PlaybackCause, RoomEvent } from './events.js';
+import type { PlaybackCause, RoomEvent } from '../../contracts/room/events.js';
 import type { MediaChecker } from './media-check.js';
 import type { SeekProbe } from './seek-check.js';
-import type {
-  MediaItem,
-  MemberRecord,
-  MemberRoomView,
-  MemberView,
-  MyStanding,
-  NowPlaying,
-  PlaybackState,
-  PlaybackView,
-  ReadyWait,
-  RoomInfo,
-  RoomPreview,
-  RoomRecord,
-  RoomRole,
-  RoomView,
-} from './model.js';
+import type { MediaItem, MemberRoomView, MemberView, MyStanding, NowPlaying, PlaybackState, PlaybackView, ReadyWait, RoomInfo, RoomPreview, RoomRole, RoomView } from '../../contracts/room/model.js';
+import type { MemberRecord, RoomRecord } from './records.js';
 import { VERSION_BLOCK, extrapolate, positionAt } from './playback.js';
 import { ownerPermissions, rolePermissions, sortedPermissions, type SettingsReader } from './permissions.js';
 import { banPage } from './ban-pages.js';
-import { ROOM_LIMITS } from './limits.js';
+import { ROOM_LIMITS } from '../../contracts/room/limits.js';
 import { LiveStatus } from './live-status.js';
 import { MediaLength } from './media-length.js';
 import { Presence } from './presence.js';

@@ -4,8 +4,9 @@
  * holds every row in memory (docs/2026-11-26-room-abuse.md).
  */
 import { AppError } from '../../errors/app-error.js';
-import { ROOM_LIMITS } from './limits.js';
-import type { MemberRecord, MemberStatus } from './model.js';
+import { ROOM_LIMITS } from '../../contracts/room/limits.js';
+import type { MemberStatus } from '../../contracts/room/model.js';
+import type { MemberRecord } from './records.js';
 
 export function countWithStatus(members: ReadonlyMap<string, MemberRecord>, status: MemberStatus): number {
   let count = 0;

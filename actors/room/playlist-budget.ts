@@ -7,7 +7,7 @@
  * and everything else of the view (`docs/2026-11-21-room-actor.md`, Playlist).
  */
 import { AppError } from '../../errors/app-error.js';
-import type { MediaItem } from './model.js';
+import type { MediaItem } from '../../contracts/room/model.js';
 import type { PlaylistEntry } from './room-store.js';
 
 /** The most UTF-8 bytes of JSON the items of one playlist may take together. */

@@ -4,7 +4,7 @@
  * (the play endpoint, the proxy route): one check, one message naming the key.
  */
 import { AppError } from '../../errors/app-error.js';
-import type { MediaItem } from './model.js';
+import type { MediaItem } from '../../contracts/room/model.js';
 import type { SettingsReader } from './permissions.js';
 
 /** `forbidden` naming the switch when the operator turned this kind of proxying off. */

@@ -3,7 +3,7 @@
  * once per accepted end report (handlers/playback.ts `ended`) and applies the answer, so every
  * viewer moves together (docs/2026-11-26-queue-modes.md).
  */
-import type { MediaItem, QueueMode } from './model.js';
+import type { MediaItem, QueueMode } from '../../contracts/room/model.js';
 import { indexOfMedia } from './playlist.js';
 import type { PlaylistEntry } from './room-store.js';
 

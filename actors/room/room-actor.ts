@@ -6,7 +6,8 @@
 import { AppError } from '../../errors/app-error.js';
 import type { Actor, ActorType, Caller, CommandMeta, DeactivationReason } from '../runtime/actor-type.js';
 import { FencedError } from '../runtime/fencing.js';
-import { parseRoomCommand, type RoomCommandKind, type RoomCommandOf } from './commands.js';
+import type { RoomCommandKind, RoomCommandOf } from '../../contracts/room/commands.js';
+import { parseRoomCommand } from './parse-command.js';
 import { roomWriters } from './writers.js';
 import { ROOM_ACTOR_TYPE, RoomCore, TIMER_KIND, type RoomActorDeps, type Turn } from './core.js';
 import * as chat from './handlers/chat.js';
@@ -18,7 +19,7 @@ import * as playlist from './handlers/playlist.js';
 import * as queue from './handlers/queue.js';
 import * as room from './handlers/room.js';
 import * as voice from './handlers/voice.js';
-import type { RoomResults } from './results.js';
+import type { RoomResults } from '../../contracts/room/results.js';
 import { SEEK_RESULT_KIND, abortSeekChecks, recordSeekable, resumeSeekChecks, seekChecksRunning } from './seek-check.js';
 
 type Handler<K extends RoomCommandKind> = (core: RoomCore, command: RoomCommandOf<K>, turn: Turn) => Promise<RoomResults[K]>;

@@ -13,7 +13,7 @@ import type { CommandMeta } from '../runtime/actor-type.js';
 import { isFencedError } from '../runtime/fencing.js';
 import { messageOf } from '../runtime/nats-errors.js';
 import type { RoomCore } from './core.js';
-import type { MediaItem, Seekable } from './model.js';
+import type { MediaItem, Seekable } from '../../contracts/room/model.js';
 import { setMediaSeekable } from './room-store.js';
 
 export type ProbedSeekable = Exclude<Seekable, 'checking'>;

@@ -4,11 +4,11 @@
  * `invalid_argument`.
  */
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
-import { isWithinGuestCeiling } from '../../permissions/defaults.js';
-import { isAdministration, isPermission, type Permission } from '../../permissions/names.js';
-import { isWellFormed, LONE_SURROGATE, MULTI_LINE, MULTI_LINE_CONTROL_MESSAGE } from '../../text/safe-text.js';
-import { ROOM_LIMITS } from './limits.js';
-import type { MediaItem, PermissionOverrides, RoomRole, Subtitle } from './model.js';
+import { isWithinGuestCeiling } from '../../contracts/permissions/defaults.js';
+import { isAdministration, isPermission, type Permission } from '../../contracts/permissions/names.js';
+import { isWellFormed, LONE_SURROGATE, MULTI_LINE, MULTI_LINE_CONTROL_MESSAGE } from '../../contracts/text.js';
+import { ROOM_LIMITS } from '../../contracts/room/limits.js';
+import type { MediaItem, PermissionOverrides, RoomRole, Subtitle } from '../../contracts/room/model.js';
 
 /**
  * What a one-line label shown to others may not contain: room names and media titles are

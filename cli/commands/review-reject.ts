@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { routes, type ReviewDecisionRequest, type ReviewView } from '../../gateways/management/protocol.js';
+import { routes, type ReviewDecisionRequest, type ReviewView } from '../../contracts/management.js';
 import { managementClientFor } from '../management.js';
 import { SvcCommand } from '../svc-command.js';
 

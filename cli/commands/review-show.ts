@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { routes, type ReviewView } from '../../gateways/management/protocol.js';
+import { routes, type ReviewView } from '../../contracts/management.js';
 import { managementClientFor } from '../management.js';
 import { renderStructured } from '../output.js';
 import { SvcCommand } from '../svc-command.js';

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { routes, type SettingView } from '../../gateways/management/protocol.js';
+import { routes, type SettingView } from '../../contracts/management.js';
 import { redactSettingValue } from '../../settings/secret-fields.js';
 import { managementClientFor } from '../management.js';
 import { formatValue, parseOutputFormat, renderStructured } from '../output.js';

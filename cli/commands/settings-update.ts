@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { AppError } from '../../errors/app-error.js';
-import { routes, type UpdateSettingsAnswer, type UpdateSettingsRequest } from '../../gateways/management/protocol.js';
+import { routes, type UpdateSettingsAnswer, type UpdateSettingsRequest } from '../../contracts/management.js';
 import { redactSettingValue } from '../../settings/secret-fields.js';
 import { managementClientFor } from '../management.js';
 import { formatValue } from '../output.js';

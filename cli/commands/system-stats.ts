@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { routes, type SystemStats } from '../../gateways/management/protocol.js';
+import { routes, type SystemStats } from '../../contracts/management.js';
 import { managementClientFor } from '../management.js';
 import { parseOutputFormat, renderStructured, renderTable } from '../output.js';
 import { SvcCommand } from '../svc-command.js';

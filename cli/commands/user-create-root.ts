@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { routes, type CreateRootOpaqueRequest, type CreateRootRequest, type OpaqueRegistrationView, type UserView } from '../../gateways/management/protocol.js';
+import { routes, type CreateRootOpaqueRequest, type CreateRootRequest, type OpaqueRegistrationView, type UserView } from '../../contracts/management.js';
 import { managementClientFor } from '../management.js';
 import { opaqueRecordFor } from '../opaque-registration.js';
 import { renderStructured } from '../output.js';

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { routes, type OpaqueRegistrationRequest, type OpaqueRegistrationView, type ResetPasswordRequest, type UserChangeView, type UserDetailView } from '../../gateways/management/protocol.js';
+import { routes, type OpaqueRegistrationRequest, type OpaqueRegistrationView, type ResetPasswordRequest, type UserChangeView, type UserDetailView } from '../../contracts/management.js';
 import { managementClientFor } from '../management.js';
 import { opaqueRecordFor } from '../opaque-registration.js';
 import { readNewPassword } from '../password-input.js';

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { routes, type SetRoleRequest, type UserChangeView, type UserRole } from '../../gateways/management/protocol.js';
+import { routes, type SetRoleRequest, type UserChangeView, type UserRole } from '../../contracts/management.js';
 import { managementClientFor } from '../management.js';
 import { printChange } from '../user-change.js';
 import { SvcCommand } from '../svc-command.js';

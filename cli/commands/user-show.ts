@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { routes, type UserDetailView } from '../../gateways/management/protocol.js';
+import { routes, type UserDetailView } from '../../contracts/management.js';
 import { managementClientFor } from '../management.js';
 import { renderStructured } from '../output.js';
 import { SvcCommand } from '../svc-command.js';

@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { routes, type UserChangeView } from '../../gateways/management/protocol.js';
+import { routes, type UserChangeView } from '../../contracts/management.js';
 import { managementClientFor } from '../management.js';
 import { printChange } from '../user-change.js';
 import { SvcCommand } from '../svc-command.js';

@@ -6,7 +6,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { AppError, isAppError, type FieldIssue } from '../../errors/app-error.js';
-import { GRPC_STATUS, isErrorCode, type ErrorCode } from '../../errors/codes.js';
+import { GRPC_STATUS, isErrorCode, type ErrorCode } from '../../contracts/errors.js';
 
 export const ERROR_CODE_KEY = 'svc-error-code';
 export const REQUEST_ID_KEY = 'svc-request-id';

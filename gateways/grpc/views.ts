@@ -5,8 +5,8 @@
  * generated `__Output` type, so a field added to a message but not filled fails to compile, and
  * each enum table is a `Record` over the actor's union, so a value added there fails too.
  */
-import type { RoomEvent as ActorRoomEvent, MemberLeftReason as ActorLeftReason, PlaybackCause as ActorCause } from '../../actors/room/events.js';
-import type * as model from '../../actors/room/model.js';
+import type { RoomEvent as ActorRoomEvent, MemberLeftReason as ActorLeftReason, PlaybackCause as ActorCause } from '../../contracts/room/events.js';
+import type * as model from '../../contracts/room/model.js';
 import type { ChatMessage__Output } from './gen/svc/v1/ChatMessage.js';
 import type { MediaItem__Output } from './gen/svc/v1/MediaItem.js';
 import type { MediaSeekable__Output } from './gen/svc/v1/MediaSeekable.js';
@@ -208,6 +208,8 @@ export function memberRoomView(view: model.MemberRoomView): MemberRoomView__Outp
     playback: playback(view.playback),
     seq: view.seq,
     liveOnline: [...(view.liveOnline ?? [])],
+    ...(view.bannedCount !== undefined ? { bannedCount: view.bannedCount } : {}),
+    voice: (view.voice ?? []).map((participant) => ({ ...participant })),
   };
 }
 

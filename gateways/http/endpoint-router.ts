@@ -2,8 +2,9 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { z } from 'zod';
 import { isAdmin, type Caller, type UserCaller } from '../../accounts/model.js';
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
-import type { Endpoint } from './api/endpoint.js';
+import { AppError } from '../../errors/app-error.js';
+import { parseOrInvalid } from '../../errors/field-issues.js';
+import type { Endpoint } from '../../contracts/http/endpoint.js';
 import type { HttpContext, HttpState } from './state.js';
 
 /**
@@ -51,13 +52,13 @@ export class EndpointRouter {
           throw AppError.invalid([{ key: 'body', message: 'must be JSON (Content-Type: application/json)' }]);
         }
         await parse(ctx, () => Promise.resolve());
-        body = validate(endpoint.body, (ctx.request as { body?: unknown }).body, '');
+        body = parseOrInvalid(endpoint.body, (ctx.request as { body?: unknown }).body);
       }
-      const params = endpoint.params ? validate(endpoint.params, ctx.params, '') : undefined;
-      const query = endpoint.query ? validate(endpoint.query, ctx.query, '') : undefined;
+      const params = endpoint.params ? parseOrInvalid(endpoint.params, ctx.params) : undefined;
+      const query = endpoint.query ? parseOrInvalid(endpoint.query, ctx.query) : undefined;
       if (endpoint.headers) {
         const declared = Object.keys(endpoint.headers.shape);
-        validate(endpoint.headers, Object.fromEntries(declared.flatMap((name) => (ctx.get(name) === '' ? [] : [[name, ctx.get(name)]]))), 'headers');
+        parseOrInvalid(endpoint.headers, Object.fromEntries(declared.flatMap((name) => (ctx.get(name) === '' ? [] : [[name, ctx.get(name)]]))), 'headers');
       }
       await handler(ctx as HttpContext, { body, params, query, caller } as EndpointInput<E>);
     });
@@ -73,20 +74,4 @@ export class EndpointRouter {
     if (endpoint.access === 'admin' && !isAdmin(caller)) throw new AppError('forbidden', 'this needs a service administrator');
     return caller;
   }
-}
-
-/** Parses with a schema; every problem becomes a FieldIssue named by its dotted path. */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, prefix: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues: FieldIssue[] = [];
-  for (const issue of result.error.issues) {
-    const path = [prefix, ...issue.path.map(String)].filter((part) => part !== '').join('.');
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) issues.push({ key: path ? `${path}.${key}` : key, message: 'is not a known field' });
-    } else {
-      issues.push({ key: path || 'body', message: issue.message });
-    }
-  }
-  throw AppError.invalid(issues);
 }

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { packageVersion } from '../../server/version.js';
-import { ErrorBody } from './api/common.js';
-import type { Endpoint } from './api/endpoint.js';
-import { ENDPOINTS } from './api/index.js';
+import { ErrorBody } from '../../contracts/http/common.js';
+import type { Endpoint } from '../../contracts/http/endpoint.js';
+import { ENDPOINTS } from '../../contracts/http/index.js';
 import type { HttpState } from './state.js';
 
 /**

@@ -6,8 +6,8 @@
 import type Router from '@koa/router';
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import { MAX_LIST_LIMIT, type ReviewClient, type ReviewFilter } from '../../workflows/review-client.js';
-import { isReviewKind, isReviewMode, isReviewState, REASON_MAX_CHARS } from '../../workflows/review-contract.js';
-import { ACTOR_HEADER, routes, type ReviewDecisionRequest } from './protocol.js';
+import { isReviewKind, isReviewMode, isReviewState, REASON_MAX_CHARS } from '../../contracts/review.js';
+import { ACTOR_HEADER, routes, type ReviewDecisionRequest } from '../../contracts/management.js';
 import { singleParams } from './query.js';
 
 const DEFAULT_LIMIT = 50;

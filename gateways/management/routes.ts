@@ -16,7 +16,7 @@ import {
   type SystemStats,
   type UpdateSettingsAnswer,
   type UpdateSettingsRequest,
-} from './protocol.js';
+} from '../../contracts/management.js';
 
 export interface ManagementRouteDeps {
   settings: RuntimeSettings;

@@ -10,7 +10,7 @@ import type { Logger } from '../../observability/logger.js';
 import { errorResponses } from '../http/errors.js';
 import { requestId } from '../http/request-id.js';
 import { managementRouter, type ManagementRouteDeps } from './routes.js';
-import { MANAGEMENT_HEADER } from './protocol.js';
+import { MANAGEMENT_HEADER } from '../../contracts/management.js';
 import { bearerToken, tokensMatch } from './token.js';
 
 export interface ManagementServer {

@@ -14,9 +14,9 @@ import type { UserDetails } from '../../accounts/user-directory.js';
 import { DEFAULT_PAGE, MAX_PAGE } from '../../accounts/user-directory.js';
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import { userView } from '../http/views.js';
-import { REASON_MAX_CHARS } from '../../workflows/review-contract.js';
+import { REASON_MAX_CHARS } from '../../contracts/review.js';
 import type { Logger } from '../../observability/logger.js';
-import { ACTOR_HEADER, routes, type UserChangeView, type UserDetailView, type UserRole, type UserState } from './protocol.js';
+import { ACTOR_HEADER, routes, type UserChangeView, type UserDetailView, type UserRole, type UserState } from '../../contracts/management.js';
 import { singleParams } from './query.js';
 
 const MAX_PASSWORD_CHARS = 1024;

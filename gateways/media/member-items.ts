@@ -7,7 +7,7 @@
  * one became current (docs/2026-11-26-guests-watch.md). A grant names one item: it never
  * reaches another.
  */
-import type { MediaItem } from '../../actors/room/model.js';
+import type { MediaItem } from '../../contracts/room/model.js';
 import { AppError, isAppError } from '../../errors/app-error.js';
 import type { RoomClient } from '../rooms/room-client.js';
 

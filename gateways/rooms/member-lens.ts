@@ -10,7 +10,7 @@
  */
 import { EVENT_PERMISSION, type MemberRoomView, type PermissionOverrides, type RoomEvent, type RoomRole } from '../../actors/room/index.js';
 import { ownerPermissions, rolePermissions, type SettingsReader } from '../../actors/room/permissions.js';
-import type { Permission } from '../../permissions/names.js';
+import type { Permission } from '../../contracts/permissions/names.js';
 
 /** Why a member's watch of a room ended; transports turn it into a close code and reason. */
 export type WatchEndReason = 'left' | 'kicked' | 'banned' | 'rejected' | 'room_deleted';

@@ -16,7 +16,7 @@ import type { MemberRoomView } from '../../actors/room/index.js';
 import type { SettingsReader } from '../../actors/room/permissions.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
-import type { Permission } from '../../permissions/names.js';
+import type { Permission } from '../../contracts/permissions/names.js';
 import { MemberLens, type WatchEndReason } from './member-lens.js';
 import type { RoomClient } from './room-client.js';
 import type { FeedEvent, RoomFeeds, RoomTopic, TopicListener } from './room-feed.js';

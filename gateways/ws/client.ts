@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Agent } from 'node:http';
 import WebSocket from 'ws';
-import type { RoomCommand } from '../../actors/room/commands.js';
+import type { RoomCommand } from '../../contracts/room/commands.js';
 import type { RoomCommandKind, RoomResultOf } from '../../actors/room/index.js';
-import type { Notification } from '../../notifications/model.js';
+import type { Notification } from '../../contracts/notifications.js';
 import {
   clockSample,
   connectProtocols,
@@ -21,7 +21,7 @@ import {
   type PongMessage,
   type ResumedMessage,
   type SnapshotMessage,
-} from './protocol.js';
+} from '../../contracts/ws/protocol.js';
 
 export interface ConnectOptions {
   /** The gateway's HTTP base URL, e.g. `http://127.0.0.1:8080`. */

@@ -26,7 +26,7 @@ import type { FeedEvent } from '../rooms/room-feed.js';
 import { OriginPolicy, readUpgrade, refusalOf, ticketRefusal, UpgradeRefusal, type Refusal, type UpgradeRequest } from './handshake.js';
 import { createRealtimeMetrics, type RealtimeMetrics } from './metrics.js';
 import { UserNotifications } from './notifications.js';
-import { CLOSE, PROTOCOL_VERSIONS, type EventMessage } from './protocol.js';
+import { CLOSE, PROTOCOL_VERSIONS, type EventMessage } from '../../contracts/ws/protocol.js';
 import { RealtimeSession, type SessionLimits } from './session.js';
 import { RealtimeTickets } from './tickets.js';
 

@@ -6,11 +6,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../../errors/app-error.js';
-import type { ErrorCode } from '../../errors/codes.js';
+import type { ErrorCode } from '../../contracts/errors.js';
 import { checkBareOrigin } from '../../net/origin.js';
 import { isSameOrigin, type ReachedAs } from '../../net/same-origin.js';
 import { bearerToken } from '../bearer.js';
-import { RESUME_ENTRY_PREFIX, TICKET_ENTRY_PREFIX, VERSION_ENTRY } from './protocol.js';
+import { RESUME_ENTRY_PREFIX, TICKET_ENTRY_PREFIX, VERSION_ENTRY } from '../../contracts/ws/protocol.js';
 
 const PATH = /^\/api\/rooms\/([A-Za-z0-9_-]{1,128})\/realtime$/;
 const TICKET = /^[A-Za-z0-9_-]{16,128}$/;

@@ -5,7 +5,7 @@
  * this only forwards what is announced while a socket is open.
  */
 import type { NatsConnection, Subscription } from 'nats';
-import type { Notification } from '../../notifications/model.js';
+import type { Notification } from '../../contracts/notifications.js';
 import { notificationSubject } from '../../notifications/subjects.js';
 import type { Logger } from '../../observability/logger.js';
 

@@ -5,10 +5,10 @@
  * keep up. The watch (gateways/rooms/room-watch.ts) does presence, filtering and resume.
  */
 import WebSocket from 'ws';
-import type { z } from 'zod';
 import type { Caller } from '../../accounts/model.js';
 import type { RoomCommand } from '../../actors/room/index.js';
 import { AppError } from '../../errors/app-error.js';
+import { fieldIssuesOf } from '../../errors/field-issues.js';
 import type { Logger } from '../../observability/logger.js';
 import { roomCommandId } from '../rooms/command-id.js';
 import type { RoomClient } from '../rooms/room-client.js';
@@ -16,7 +16,7 @@ import type { FeedEvent } from '../rooms/room-feed.js';
 import type { RoomWatch, WatchEndReason } from '../rooms/room-watch.js';
 import type { RealtimeMetrics } from './metrics.js';
 import type { UserNotifications } from './notifications.js';
-import { ClientMessage, CLOSE, GATEWAY_OWNED_KINDS, type ErrorShape, type ServerMessage } from './protocol.js';
+import { ClientMessage, CLOSE, GATEWAY_OWNED_KINDS, type ErrorShape, type ServerMessage } from '../../contracts/ws/protocol.js';
 
 export interface SessionLimits {
   /** Bytes the socket may have waiting to be sent before it is closed as a slow consumer (R14). */
@@ -180,7 +180,7 @@ export class RealtimeSession {
     const parsed = ClientMessage.safeParse(raw);
     if (!parsed.success) {
       const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
-      this.sendError(typeof id === 'string' && /^[A-Za-z0-9_.:-]{1,64}$/.test(id) ? id : null, AppError.invalid(issuesOf(parsed.error.issues)));
+      this.sendError(typeof id === 'string' && /^[A-Za-z0-9_.:-]{1,64}$/.test(id) ? id : null, AppError.invalid(fieldIssuesOf(parsed.error.issues, '', 'message')));
       return;
     }
     const message = parsed.data;
@@ -275,14 +275,6 @@ function rawText(data: WebSocket.RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   if (data instanceof ArrayBuffer) return Buffer.from(data).toString('utf8');
   return data.toString('utf8');
-}
-
-function issuesOf(issues: readonly z.core.$ZodIssue[]): Array<{ key: string; message: string }> {
-  return issues.flatMap((issue) => {
-    const at = issue.path.map(String).join('.');
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ key: at ? `${at}.${key}` : key, message: 'is not a known field' }));
-    return [{ key: at || 'message', message: issue.message }];
-  });
 }
 
 /** A close reason is at most 123 bytes of UTF-8. */

@@ -74,19 +74,8 @@ export type CacheAnswer =
   /** The upstream answered 200 to a ranged request: send its reply as it is, nothing cached. */
   | { kind: 'passthrough'; reply: UpstreamReply };
 
-export interface SliceCacheStats {
-  hits: number;
-  misses: number;
-  bytesFromCache: number;
-  bytesFromUpstream: number;
-  evictions: number;
-  revalidations: number;
-  /** Slice fetches started ahead of a sequential reader (added with readahead). */
-  readaheads: number;
-  entries: number;
-  sizeBytes: number;
-  maxBytes: number;
-}
+export type { SliceCacheStats } from '../../contracts/management.js';
+import type { SliceCacheStats } from '../../contracts/management.js';
 
 export interface SliceCacheApi {
   serve(read: ClientRead, resource: SliceResource, signal: AbortSignal): Promise<CacheAnswer>;

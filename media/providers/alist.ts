@@ -10,7 +10,7 @@
  * `X-Alist-Password` is the folder password and goes nowhere else. How to write a provider:
  * docs/2026-11-23-media-providers.md.
  */
-import type { MediaItem } from '../../actors/room/model.js';
+import type { MediaItem } from '../../contracts/room/model.js';
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import type { MediaProvider, ResolveOptions, Upstream } from '../provider.js';
 import { readLimited } from '../proxy/read-body.js';

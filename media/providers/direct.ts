@@ -3,7 +3,7 @@
  * The proxy is the member's choice: without it each browser fetches the URL itself, which
  * works only when the host needs no headers a media element cannot send.
  */
-import type { MediaItem } from '../../actors/room/model.js';
+import type { MediaItem } from '../../contracts/room/model.js';
 import type { MediaProvider, Upstream } from '../provider.js';
 import { sourceTypeOfUrl } from './source-type.js';
 

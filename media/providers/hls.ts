@@ -4,7 +4,7 @@
  * (media/proxy/hls-rewrite.ts), so segments and keys come through the service, with the item's
  * headers when they are on the item's own origin (and without them anywhere else).
  */
-import type { MediaItem } from '../../actors/room/model.js';
+import type { MediaItem } from '../../contracts/room/model.js';
 import type { MediaProvider, Upstream } from '../provider.js';
 
 export const hlsProvider: MediaProvider = {

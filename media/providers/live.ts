@@ -6,7 +6,7 @@
  * Register it with the provider registry like the built-in ones: `registry.register(liveProvider)`.
  */
 import { AppError } from '../../errors/app-error.js';
-import type { MediaItem } from '../../actors/room/model.js';
+import type { MediaItem } from '../../contracts/room/model.js';
 import type { MediaProvider, PlayContext, PlayInfo, Upstream } from '../provider.js';
 
 /** The grant resource of livestream playback (gateways/http/routes/media-live.ts checks it). */

@@ -11,7 +11,7 @@
  * through the provider and read once more: the viewer does not notice.
  */
 import { pipeline, Transform, type Readable } from 'node:stream';
-import type { MediaItem } from '../../actors/room/model.js';
+import type { MediaItem } from '../../contracts/room/model.js';
 import { AppError } from '../../errors/app-error.js';
 import { isSlicePieces, type ByteRange, type ClientRead, type SliceCacheApi, type SlicePieces, type UpstreamReply, type Validators } from '../cache/types.js';
 import type { SliceLease } from '../cache/slice-buffers.js';

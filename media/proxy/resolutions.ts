@@ -6,7 +6,7 @@
  * `maxAgeMs`. Concurrent askers share one call. An edit of the item (URL, provider, headers)
  * is a different entry.
  */
-import type { MediaItem } from '../../actors/room/model.js';
+import type { MediaItem } from '../../contracts/room/model.js';
 import type { MediaProvider, Upstream } from '../provider.js';
 
 export interface ResolutionOptions {

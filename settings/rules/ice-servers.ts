@@ -1,5 +1,6 @@
 import type { ValidationResult } from '../definition.js';
 import { describeValue, quote } from './describe-value.js';
+import type { IceServer } from '../../contracts/room/model.js';
 import { parseHostPort } from './host-port.js';
 import { isJsonObject, unknownFieldProblem } from './object-fields.js';
 
@@ -8,11 +9,7 @@ import { isJsonObject, unknownFieldProblem } from './object-fields.js';
  * WebRTC `RTCIceServer` dictionary with `urls` always an array. URIs follow RFC 7064 (STUN)
  * and RFC 7065 (TURN): `scheme:host[:port]`, and TURN may add `?transport=udp|tcp`.
  */
-export interface IceServer {
-  urls: string[];
-  username?: string;
-  credential?: string;
-}
+export type { IceServer } from '../../contracts/room/model.js';
 
 export const ICE_SERVERS_RULE =
   'JSON array of {urls: ["stun:|stuns:|turn:|turns:host[:port]", ...], username?, credential?}; TURN needs username and credential';

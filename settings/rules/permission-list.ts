@@ -1,6 +1,6 @@
 import type { ValidationResult } from '../definition.js';
-import { GUEST_PERMISSION_CEILING, isWithinGuestCeiling } from '../../permissions/defaults.js';
-import { PERMISSIONS, isPermission, type Permission } from '../../permissions/names.js';
+import { GUEST_PERMISSION_CEILING, isWithinGuestCeiling } from '../../contracts/permissions/defaults.js';
+import { PERMISSIONS, isPermission, type Permission } from '../../contracts/permissions/names.js';
 import { describeValue } from './describe-value.js';
 
 /**

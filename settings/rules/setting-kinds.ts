@@ -1,6 +1,6 @@
 import type { SettingChoice, SettingDefinition, SettingInput, SettingType, ValidationResult } from '../definition.js';
-import { PERMISSION_WORDS } from '../../permissions/labels.js';
-import type { Permission } from '../../permissions/names.js';
+import { PERMISSION_WORDS } from '../../contracts/permissions/labels.js';
+import type { Permission } from '../../contracts/permissions/names.js';
 import { BOOLEAN_RULE, checkBoolean } from './boolean.js';
 import { parseBooleanText, parseIntegerText, parseJsonText } from './cli-text.js';
 import { checkIntegerInRange, integerRangeInWords, integerRangeRule, type IntegerRange } from './integer-range.js';

@@ -7,7 +7,7 @@
 import test from 'ava';
 import { hashPassword } from '../../accounts/methods/argon2.js';
 import { parseUsername } from '../../accounts/username.js';
-import type { ReviewSummary, ReviewView } from '../../workflows/review-contract.js';
+import type { ReviewSummary, ReviewView } from '../../contracts/review.js';
 import { waitFor } from '../fixtures/deadline.js';
 import type { ReviewBed } from '../workflows/fixtures.js';
 import { bearer, call, native, uniqueIp, startReviewedAccountsBed, uname, type AccountsBed } from './fixtures.js';

@@ -4,7 +4,7 @@ import { connect, type NatsConnection } from 'nats';
 import type { MemberRoomView, RoomInfo } from '../../actors/room/index.js';
 import type { Caller } from '../../actors/runtime/actor-type.js';
 import { ActorClient } from '../../actors/runtime/client.js';
-import type { ReviewSummary, ReviewView } from '../../gateways/management/protocol.js';
+import type { ReviewSummary, ReviewView } from '../../contracts/management.js';
 import { natsOptions } from '../../server/connections.js';
 import { eventually, waitFor } from '../fixtures/deadline.js';
 import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../harness/replica.js';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import * as opaque from '@serenity-kit/opaque';
 import test from 'ava';
-import type { UserChangeView, UserDetailView, UserListView, UserView } from '../../gateways/management/protocol.js';
+import type { UserChangeView, UserDetailView, UserListView, UserView } from '../../contracts/management.js';
 import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../harness/replica.js';
 import { freshDatabase } from '../harness/stack.js';
 import { childEnv, runSvc, svcMain, type RunResult } from '../harness/svc-process.js';

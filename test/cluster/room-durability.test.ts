@@ -1,6 +1,6 @@
 import test from 'ava';
 import pg from 'pg';
-import type { MediaItem, MemberRoomView } from '../../actors/room/model.js';
+import type { MediaItem, MemberRoomView } from '../../contracts/room/model.js';
 import type { Caller } from '../../actors/runtime/actor-type.js';
 import { commandSubject } from '../../actors/runtime/names.js';
 import { decode } from '../../actors/runtime/wire.js';

@@ -1,6 +1,6 @@
 import test from 'ava';
 import pg from 'pg';
-import type { ChatMessage, MemberRoomView, MediaItem } from '../../actors/room/model.js';
+import type { ChatMessage, MemberRoomView, MediaItem } from '../../contracts/room/model.js';
 import type { Caller } from '../../actors/runtime/actor-type.js';
 import { waitFor } from '../fixtures/deadline.js';
 import { ActorCluster } from '../harness/actor-cluster.js';

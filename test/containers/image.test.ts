@@ -1,6 +1,6 @@
 import test from 'ava';
 import { RealtimeClient, requestTicket } from '../../gateways/ws/client.js';
-import { CLOSE } from '../../gateways/ws/protocol-constants.js';
+import { CLOSE } from '../../contracts/ws/constants.js';
 import { withDeadline } from '../fixtures/deadline.js';
 import { watchParty } from '../deploy/watch-party.js';
 import { BED_PASSWORD } from '../gateways/bed.js';

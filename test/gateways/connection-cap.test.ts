@@ -12,7 +12,7 @@ import { connectGrpc, type SvcGrpc } from '../../gateways/grpc/client.js';
 import type { WatchRoomResponse__Output } from '../../gateways/grpc/gen/svc/v1/WatchRoomResponse.js';
 import { GrpcCallError } from '../../gateways/grpc/status.js';
 import { RealtimeClient } from '../../gateways/ws/client.js';
-import { connectProtocols, realtimePath } from '../../gateways/ws/protocol-constants.js';
+import { connectProtocols, realtimePath } from '../../contracts/ws/constants.js';
 import { uniqueIp } from '../fixtures/client-address.js';
 import { waitFor, withDeadline } from '../fixtures/deadline.js';
 import { startGatewayBed, type GatewayBed, type Member } from './bed.js';

@@ -4,7 +4,7 @@ import { connect, type NatsConnection, type Subscription } from 'nats';
 import type { UserCaller } from '../../accounts/model.js';
 import { ActorClient } from '../../actors/runtime/client.js';
 import { newRoomId, RoomClient } from '../../gateways/rooms/room-client.js';
-import type { Notification } from '../../notifications/model.js';
+import type { Notification } from '../../contracts/notifications.js';
 import { notificationSubject } from '../../notifications/subjects.js';
 import { withDeadline } from '../fixtures/deadline.js';
 import { startGatewayBed, type GatewayBed, type Member } from './bed.js';

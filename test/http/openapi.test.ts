@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ENDPOINTS } from '../../gateways/http/api/index.js';
+import { ENDPOINTS } from '../../contracts/http/index.js';
 import { buildOpenApiDocument } from '../../gateways/http/openapi.js';
 import { call, startAccountsBed, type AccountsBed } from '../accounts/fixtures.js';
 

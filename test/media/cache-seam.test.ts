@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import type { MediaItem } from '../../actors/room/model.js';
+import type { MediaItem } from '../../contracts/room/model.js';
 import { SliceCache } from '../../media/cache/slice-cache.js';
 import type { SliceCacheApi, SliceResource } from '../../media/cache/types.js';
 import { createLogger } from '../../observability/logger.js';

@@ -6,7 +6,7 @@
  * membership among them.
  */
 import test from 'ava';
-import type { MemberRoomView } from '../../actors/room/model.js';
+import type { MemberRoomView } from '../../contracts/room/model.js';
 import { liveProvider } from '../../media/providers/live.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../gateways/bed.js';
 import { callerOf, createRoom, open, roomsOf, type Rooms } from '../gateways/ws/fixtures.js';

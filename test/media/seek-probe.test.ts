@@ -13,7 +13,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import type { MediaItem } from '../../actors/room/model.js';
+import type { MediaItem } from '../../contracts/room/model.js';
 import { UpstreamSeekProbe } from '../../media/seek-probe.js';
 import { builtinProviders } from '../../media/providers/builtin.js';
 import { AddressPolicy } from '../../media/proxy/address-policy.js';

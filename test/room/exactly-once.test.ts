@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { ChatMessage } from '../../actors/room/model.js';
+import type { ChatMessage } from '../../contracts/room/model.js';
 import { loadRecentCommands, purgeExpiredCommands } from '../../actors/runtime/command-log.js';
 import { RoomTestBed, addMember, media, uid, user } from './fixtures.js';
 import type { TestRoom } from './fixtures.js';

@@ -7,7 +7,7 @@
  */
 import test from 'ava';
 import type { MemberRoomView, RoomView } from '../../actors/room/index.js';
-import { GUEST_PERMISSION_CEILING } from '../../permissions/defaults.js';
+import { GUEST_PERMISSION_CEILING } from '../../contracts/permissions/defaults.js';
 import { RoomTestBed, addMember, guest, media, rejects, service, uid, user } from './fixtures.js';
 
 let bed: RoomTestBed;

@@ -5,8 +5,8 @@
  * permissions to members or guests.
  */
 import test from 'ava';
-import type { Permission } from '../../permissions/names.js';
-import { PERMISSIONS } from '../../permissions/names.js';
+import type { Permission } from '../../contracts/permissions/names.js';
+import { PERMISSIONS } from '../../contracts/permissions/names.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../gateways/bed.js';
 
 let bed: GatewayBed;

@@ -1,8 +1,8 @@
 import test from 'ava';
 import type { TestRoom } from './fixtures.js';
 import { RoomTestBed, addMember, guest, media, rejects, service, uid, user } from './fixtures.js';
-import { GUEST_PERMISSION_CEILING } from '../../permissions/defaults.js';
-import { PERMISSIONS, isAdministration, type Permission } from '../../permissions/names.js';
+import { GUEST_PERMISSION_CEILING } from '../../contracts/permissions/defaults.js';
+import { PERMISSIONS, isAdministration, type Permission } from '../../contracts/permissions/names.js';
 import type { Caller } from '../../actors/runtime/actor-type.js';
 
 let bed: RoomTestBed;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import type { MediaItem, MemberRoomView } from '../../actors/room/model.js';
+import type { MediaItem, MemberRoomView } from '../../contracts/room/model.js';
 import { RoomTestBed, media, uid, user } from './fixtures.js';
 import type { TestRoom } from './fixtures.js';
 import type { Caller } from '../../actors/runtime/actor-type.js';

@@ -6,7 +6,7 @@
  * cursor; pinned messages page the same way.
  */
 import test from 'ava';
-import { ROOM_LIMITS } from '../../actors/room/limits.js';
+import { ROOM_LIMITS } from '../../contracts/room/limits.js';
 import { DEFAULT_ROOM_OPTIONS, insertRoom } from '../../actors/room/room-store.js';
 import { connectGrpc } from '../../gateways/grpc/client.js';
 import { createPool } from '../../store/pool.js';

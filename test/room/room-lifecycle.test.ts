@@ -1,5 +1,5 @@
 import test from 'ava';
-import { PERMISSIONS } from '../../permissions/names.js';
+import { PERMISSIONS } from '../../contracts/permissions/names.js';
 import { RoomTestBed, addMember, guest, rejects, service, uid, user } from './fixtures.js';
 
 // Tests that change runtime settings are serial (ava runs them before the concurrent ones)

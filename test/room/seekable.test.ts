@@ -5,7 +5,7 @@
  * keep the room's own position instead of jumping to the one a sender names.
  */
 import test from 'ava';
-import type { MediaItem } from '../../actors/room/model.js';
+import type { MediaItem } from '../../contracts/room/model.js';
 import type { ProbedSeekable, SeekProbe } from '../../actors/room/index.js';
 import { waitFor } from '../fixtures/deadline.js';
 import { RoomTestBed, TestClock, rejects, uid, user, type TestRoom } from './fixtures.js';

@@ -4,8 +4,8 @@ import {
   BUILTIN_GUEST_PERMISSIONS,
   BUILTIN_MEMBER_PERMISSIONS,
   GUEST_PERMISSION_CEILING,
-} from '../../permissions/defaults.js';
-import { PERMISSIONS, isPermission } from '../../permissions/names.js';
+} from '../../contracts/permissions/defaults.js';
+import { PERMISSIONS, isPermission } from '../../contracts/permissions/names.js';
 import { accepts, rejects } from './registry-expect.js';
 
 const GUEST = 'permissions.guestDefaultPermissions';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { PERMISSIONS } from '../../permissions/names.js';
+import { PERMISSIONS } from '../../contracts/permissions/names.js';
 import type { SettingType } from '../../settings/definition.js';
 import {
   defaultValue,

@@ -3,7 +3,7 @@
  * pinned list, whether they arrive live or as a resume's backlog.
  */
 import test from 'ava';
-import type { MediaItem } from '../../actors/room/model.js';
+import type { MediaItem } from '../../contracts/room/model.js';
 import { applyChatEvent, applyPinEvent, applyRoomEvent, type ChatMessage, type MemberRoomView, type MemberView } from '../../web/src/state/room-view.js';
 
 const item = (id: string): MediaItem => ({ id, title: id, url: `https://media.invalid/${id}`, provider: 'direct', headers: {}, subtitles: [], live: false, proxy: false, seekable: 'unknown', addedBy: 'u1', addedAt: 1 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { isAppError, type AppError } from '../../errors/app-error.js';
 import { ManagementClient } from '../../gateways/management/client.js';
-import { routes, type ReviewSummary, type ReviewView } from '../../gateways/management/protocol.js';
+import { routes, type ReviewSummary, type ReviewView } from '../../contracts/management.js';
 import { startManagementServer, type ManagementServer } from '../../gateways/management/server.js';
 import type { RuntimeSettings } from '../../settings/runtime-settings.js';
 import { capturingLogger, RecordingRegistrations, startReviewBed, uid, type ReviewBed } from './fixtures.js';

@@ -3,7 +3,7 @@ import test from 'ava';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { AppError, isAppError } from '../../errors/app-error.js';
-import type { RegistrationReviewView } from '../../workflows/review-contract.js';
+import type { RegistrationReviewView } from '../../contracts/review.js';
 import type { RegistrationReviewRequest } from '../../workflows/review-client.js';
 import { historyObject } from './history-file.js';
 import { capturingLogger, RecordingRegistrations, startReviewBed, uid, waitFor, withDeadline, type ReviewBed } from './fixtures.js';

@@ -7,7 +7,7 @@ import type { Caller } from '../../actors/runtime/actor-type.js';
 import { ActorClient } from '../../actors/runtime/client.js';
 import { ActorHost } from '../../actors/runtime/host.js';
 import { roomReviewId } from '../../workflows/ids.js';
-import type { RoomReviewView } from '../../workflows/review-contract.js';
+import type { RoomReviewView } from '../../contracts/review.js';
 import { ROOM_REVIEW_TTL_MS, WorkflowRoomReviewHook } from '../../workflows/room-review/hook.js';
 import { actorRoomDecisions } from '../../workflows/room-review/room-decisions.js';
 import { connectNats } from '../fixtures/actor-host-process.js';

@@ -3,7 +3,7 @@
  * API and the Temporal UI: input, signals, query. Sandbox-safe.
  */
 import { defineQuery } from '@temporalio/workflow';
-import type { RegistrationMode, RegistrationReviewView } from '../review-contract.js';
+import type { RegistrationMode, RegistrationReviewView } from '../../contracts/review.js';
 import { REQUEST_QUERY_NAME } from '../review-messages.js';
 
 export { approveSignal, rejectSignal } from '../review-messages.js';

@@ -7,7 +7,7 @@
 import { proxyActivities, setHandler } from '@temporalio/workflow';
 import type { ReviewActivities } from '../activities.js';
 import { DECISION_ACTIVITY_OPTIONS, DecisionGate, decisionNotApplied } from '../decision-gate.js';
-import type { RegistrationReviewView } from '../review-contract.js';
+import type { RegistrationReviewView } from '../../contracts/review.js';
 import { requestQuery, type RegistrationReviewInput } from './messages.js';
 
 const { approveRegistration, rejectRegistration, expireRegistration } = proxyActivities<ReviewActivities>(DECISION_ACTIVITY_OPTIONS);

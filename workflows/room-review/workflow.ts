@@ -7,7 +7,7 @@
 import { proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ReviewActivities } from '../activities.js';
 import { DECISION_ACTIVITY_OPTIONS, DecisionGate, decisionNotApplied } from '../decision-gate.js';
-import type { RoomReviewView } from '../review-contract.js';
+import type { RoomReviewView } from '../../contracts/review.js';
 import { requestQuery, type RoomReviewInput } from './messages.js';
 
 const { decideRoom } = proxyActivities<ReviewActivities>(DECISION_ACTIVITY_OPTIONS);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../../errors/app-error.js';
+import type { OAuth2ProviderKind } from '../../../contracts/management.js';
 import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
 import type { OAuth2ProviderSettings } from '../../../settings/registry.js';
 
@@ -8,7 +9,7 @@ import type { OAuth2ProviderSettings } from '../../../settings/registry.js';
  * request: an instance an operator removes stops answering on the next request on every
  * replica (the settings cache follows LISTEN/NOTIFY), and a changed one is used as changed.
  */
-export type ProviderKind = 'github' | 'oidc';
+export type ProviderKind = OAuth2ProviderKind;
 
 /** GitHub has no configurable issuer; its bindings record this one. */
 export const GITHUB_ISSUER = 'https://github.com';

@@ -1,5 +1,6 @@
 import type { OAuth2ProviderSettings } from '../../../settings/registry.js';
-import { toInstance, type OAuth2Instance, type ProviderKind } from './instances.js';
+import type { IssuerChange } from '../../../contracts/management.js';
+import { toInstance, type OAuth2Instance } from './instances.js';
 
 /**
  * What a write of `oauth2.providers` does to existing bindings: an instance that keeps its
@@ -7,12 +8,7 @@ import { toInstance, type OAuth2Instance, type ProviderKind } from './instances.
  * through it (bindings record who vouched for them). Whoever writes the setting is told which
  * instances those are, in the answer of every path that writes it.
  */
-export interface IssuerChange {
-  instanceName: string;
-  previous: { provider: ProviderKind; issuer: string };
-  current: { provider: ProviderKind; issuer: string };
-  message: string;
-}
+export type { IssuerChange } from '../../../contracts/management.js';
 
 /** The instances of `previous` whose kind or issuer differs in `current` (removed ones are not listed). */
 export function issuerChanges(previous: readonly OAuth2ProviderSettings[], current: readonly OAuth2ProviderSettings[]): IssuerChange[] {

@@ -6,11 +6,11 @@
 import { AppError } from '../../../errors/app-error.js';
 import { classifyDatabaseError } from '../../../store/errors.js';
 import * as chat from '../chat-store.js';
-import type { RoomCommandOf } from '../commands.js';
+import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
-import { ROOM_LIMITS } from '../limits.js';
-import type { ChatMessage } from '../model.js';
-import type { RoomResults } from '../results.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
+import type { ChatMessage } from '../../../contracts/room/model.js';
+import type { RoomResults } from '../../../contracts/room/results.js';
 import { checkChatText, displayName } from '../validate.js';
 
 /**

@@ -4,10 +4,10 @@
  * the gateway keeps them (media/live/stream-keys.ts) once the room has said yes here.
  */
 import { AppError } from '../../../errors/app-error.js';
-import type { RoomCommandOf } from '../commands.js';
+import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
-import type { MediaItem } from '../model.js';
-import type { RoomResults } from '../results.js';
+import type { MediaItem } from '../../../contracts/room/model.js';
+import type { RoomResults } from '../../../contracts/room/results.js';
 
 function liveItem(core: RoomCore, mediaId: string): MediaItem {
   const item = core.playlist.find((e) => e.item.id === mediaId)?.item;

@@ -7,16 +7,16 @@
  * guest role only.
  */
 import { AppError } from '../../../errors/app-error.js';
-import type { Notification, NotificationPayload } from '../../../notifications/model.js';
+import type { Notification, NotificationPayload } from '../../../contracts/notifications.js';
 import { recordNotification } from '../../../notifications/store.js';
 import { banPage } from '../ban-pages.js';
-import type { RoomCommandOf } from '../commands.js';
+import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { Access, RoomCore, Turn } from '../core.js';
-import { ROOM_LIMITS } from '../limits.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import { checkBanCap, checkJoinRequestCap } from '../member-caps.js';
-import type { MemberRecord } from '../model.js';
+import type { MemberRecord } from '../records.js';
 import { verifyRoomPassword } from '../password.js';
-import type { RoomResults } from '../results.js';
+import type { RoomResults } from '../../../contracts/room/results.js';
 import { deleteMember, upsertMember } from '../room-store.js';
 import { displayName } from '../validate.js';
 

@@ -5,9 +5,9 @@
  * `view_media_resources` (docs/2026-11-26-guests-watch.md).
  */
 import { AppError } from '../../../errors/app-error.js';
-import type { RoomCommandOf } from '../commands.js';
+import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
-import type { RoomResults } from '../results.js';
+import type { RoomResults } from '../../../contracts/room/results.js';
 
 export function playableMedia(core: RoomCore, command: RoomCommandOf<'playlist.playable'>, turn: Turn): Promise<RoomResults['playlist.playable']> {
   const current = command.mediaId === core.playback.mediaId;

@@ -5,13 +5,13 @@
  * the sender last looked, and one carrying the send time is placed where the sender meant.
  */
 import { AppError } from '../../../errors/app-error.js';
-import type { RoomCommandOf } from '../commands.js';
+import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
-import type { PlaybackCause } from '../events.js';
-import { ROOM_LIMITS } from '../limits.js';
-import type { MediaItem, PlaybackView } from '../model.js';
+import type { PlaybackCause } from '../../../contracts/room/events.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
+import type { MediaItem, PlaybackView } from '../../../contracts/room/model.js';
 import { indexOfMedia } from '../playlist.js';
-import type { RoomResults } from '../results.js';
+import type { RoomResults } from '../../../contracts/room/results.js';
 import { transitMs } from '../playback.js';
 import { checkSeekAllowed, reachablePosition } from '../seek-check.js';
 

@@ -5,14 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../errors/app-error.js';
-import type { RoomCommandOf } from '../commands.js';
+import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { Access, PlaybackPlan, RoomCore, Turn } from '../core.js';
-import { ROOM_LIMITS } from '../limits.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import { requireProxySwitch } from '../proxy-switch.js';
-import type { MediaItem } from '../model.js';
+import type { MediaItem } from '../../../contracts/room/model.js';
 import { checkPlaylistBudget } from '../playlist-budget.js';
 import { indexOfMedia, insertAt, moveTo } from '../playlist.js';
-import type { RoomResults } from '../results.js';
+import type { RoomResults } from '../../../contracts/room/results.js';
 import { clearPlaylist, deleteMedia, insertMedia, savePlayback, setSortKeys, updateMedia } from '../room-store.js';
 import { checkMediaFields, checkNewMedia, liveItemUrl, type MediaInput } from '../validate.js';
 import { checkPlaybackGuards } from './playback.js';

@@ -3,15 +3,15 @@
  * ownership, and handing out ICE servers.
  */
 import { AppError, type FieldIssue } from '../../../errors/app-error.js';
-import type { Notification } from '../../../notifications/model.js';
+import type { Notification } from '../../../contracts/notifications.js';
 import { recordNotification } from '../../../notifications/store.js';
-import type { RoomCommandOf } from '../commands.js';
+import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
-import { ROOM_LIMITS } from '../limits.js';
-import type { MemberRecord, RoomRecord } from '../model.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
+import type { MemberRecord, RoomRecord } from '../records.js';
 import { checkOverrideAuthority } from '../override-authority.js';
 import { hashRoomPassword } from '../password.js';
-import type { RoomResults } from '../results.js';
+import type { RoomResults } from '../../../contracts/room/results.js';
 import { DEFAULT_ROOM_OPTIONS, deleteRoom, insertRoom, lockAndCountOwnedRooms, updateRoom, upsertMember } from '../room-store.js';
 import { checkLabel, checkPermissionOverrides, displayName } from '../validate.js';
 

@@ -5,10 +5,11 @@
  * needs `use_webrtc`; a `voice.signal` event is delivered to its addressee alone.
  */
 import { AppError } from '../../../errors/app-error.js';
-import type { RoomCommandOf } from '../commands.js';
+import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
-import type { MemberRecord, VoiceParticipant } from '../model.js';
-import type { RoomResults } from '../results.js';
+import type { VoiceParticipant } from '../../../contracts/room/model.js';
+import type { MemberRecord } from '../records.js';
+import type { RoomResults } from '../../../contracts/room/results.js';
 
 export const DEFAULT_VOICE_MAX_PARTICIPANTS = 8;
 

@@ -7,10 +7,10 @@ import type { Accounts } from '../../../accounts/accounts.js';
 import type { SignInResult } from '../../../accounts/sign-in.js';
 import type { User } from '../../../accounts/model.js';
 import { AppError } from '../../../errors/app-error.js';
-import * as api from '../../http/api/auth.js';
-import { twoFactorVerify } from '../../http/api/two-factor.js';
+import * as api from '../../../contracts/http/auth.js';
+import { twoFactorVerify } from '../../../contracts/http/two-factor.js';
 import type { z } from 'zod';
-import { validate } from '../../http/endpoint-router.js';
+import { parseOrInvalid } from '../../../errors/field-issues.js';
 import type { GrpcCalls } from '../call.js';
 import type { AuthServiceHandlers } from '../gen/svc/v1/AuthService.js';
 import type { Session__Output } from '../gen/svc/v1/Session.js';
@@ -61,7 +61,7 @@ export function authService(calls: GrpcCalls, accounts: Accounts): AuthServiceHa
 /** The HTTP endpoint's body schema, so both transports accept exactly the same input. */
 function check<S extends z.ZodType>(schema: S | undefined, value: unknown): z.output<S> {
   if (!schema) throw new Error('the endpoint declares no body schema');
-  return validate(schema, value, '');
+  return parseOrInvalid(schema, value);
 }
 
 interface SessionTokens {

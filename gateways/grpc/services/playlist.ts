@@ -1,5 +1,5 @@
 /** PlaylistService: actor commands playlist.* with the actor's field names. */
-import type { Subtitle } from '../../../actors/room/model.js';
+import type { Subtitle } from '../../../contracts/room/model.js';
 import { AppError } from '../../../errors/app-error.js';
 import type { GrpcCalls } from '../call.js';
 import type { Header__Output } from '../gen/svc/v1/Header.js';

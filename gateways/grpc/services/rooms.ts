@@ -3,14 +3,14 @@
  * member.join/leave, owner.transfer, and the public room list read from PostgreSQL.
  */
 import type { RoomCommandOf } from '../../../actors/room/index.js';
-import type { PermissionOverrides } from '../../../actors/room/model.js';
-import type { Permission } from '../../../permissions/names.js';
+import type { PermissionOverrides } from '../../../contracts/room/model.js';
+import type { Permission } from '../../../contracts/permissions/names.js';
 import { AppError } from '../../../errors/app-error.js';
 import { subjectOf } from '../../../accounts/model.js';
 import { newRoomId } from '../../rooms/room-client.js';
 import type { RoomPasswordGuesses } from '../../rooms/room-password-guesses.js';
-import { listRooms } from '../../http/api/rooms.js';
-import { validate } from '../../http/endpoint-router.js';
+import { listRooms } from '../../../contracts/http/rooms.js';
+import { parseOrInvalid } from '../../../errors/field-issues.js';
 import type { GrpcCalls } from '../call.js';
 import type { PermissionOverrides__Output } from '../gen/svc/v1/PermissionOverrides.js';
 import type { PermissionOverridesUpdate__Output } from '../gen/svc/v1/PermissionOverridesUpdate.js';
@@ -90,7 +90,7 @@ export function roomService(
     ListPublicRooms: calls.unary(async (request) => {
       if (request.limit > MAX_PAGE) throw AppError.invalid([{ key: 'limit', message: `must be at most ${MAX_PAGE} (0: the default)` }]);
       // The HTTP listing's text rules for what reaches the directory query (gRPC's 0 limit is its own).
-      validate(listRooms.query!.pick({ query: true, cursor: true }), { query: request.query, ...(request.cursor ? { cursor: request.cursor } : {}) }, '');
+      parseOrInvalid(listRooms.query!.pick({ query: true, cursor: true }), { query: request.query, ...(request.cursor ? { cursor: request.cursor } : {}) });
       const page = await directory.listPublic({
         query: request.query,
         ...(request.cursor ? { cursor: request.cursor } : {}),

@@ -1,7 +1,7 @@
 import type { UserCaller } from '../../../accounts/model.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import { RoomDirectory } from '../../room-directory.js';
-import * as api from '../api/admin-rooms.js';
+import * as api from '../../../contracts/http/admin-rooms.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { memberView } from './room-calls.js';
 

@@ -3,7 +3,7 @@ import { AppError, type FieldIssue } from '../../../errors/app-error.js';
 import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
 import { definitionsOfGroup, findDefinition, settingDefinitions } from '../../../settings/registry.js';
 import { keepRedactedSecrets, redactSettingValue } from '../../../settings/secret-fields.js';
-import * as api from '../api/admin-settings.js';
+import * as api from '../../../contracts/http/admin-settings.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 
 const DEFAULT_HISTORY = 50;

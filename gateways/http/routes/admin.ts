@@ -6,7 +6,7 @@ import type { UserChange } from '../../../accounts/user-admin.js';
 import { AppError } from '../../../errors/app-error.js';
 import type { ReviewClient } from '../../../workflows/review-client.js';
 import type { ReviewLink } from '../../../workflows/review-link.js';
-import * as api from '../api/admin.js';
+import * as api from '../../../contracts/http/admin.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { userView } from '../views.js';
 

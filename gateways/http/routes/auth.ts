@@ -2,7 +2,7 @@ import type { Accounts } from '../../../accounts/accounts.js';
 import type { SignupOutcome } from '../../../accounts/registration.js';
 import type { ClientInfo, GuestSignedIn, SignedIn, SignInResult } from '../../../accounts/sign-in.js';
 import { AppError } from '../../../errors/app-error.js';
-import * as api from '../api/auth.js';
+import * as api from '../../../contracts/http/auth.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { clearRefreshCookie, isNativeClient, refreshCookie, setRefreshCookie, type CookiePolicy } from '../session-cookie.js';
 import type { HttpContext } from '../state.js';

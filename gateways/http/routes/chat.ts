@@ -1,5 +1,5 @@
 import type { GatewayDeps } from '../../gateway-deps.js';
-import * as api from '../api/chat.js';
+import * as api from '../../../contracts/http/chat.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { commandOptions } from './room-calls.js';
 

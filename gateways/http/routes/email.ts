@@ -1,5 +1,5 @@
 import type { Accounts } from '../../../accounts/accounts.js';
-import * as api from '../api/email.js';
+import * as api from '../../../contracts/http/email.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { CookiePolicy } from '../session-cookie.js';
 import { answerSignupWith, clientOf } from './auth.js';

@@ -4,7 +4,7 @@ import { AppError } from '../../../errors/app-error.js';
 import { publishUrls } from '../../../media/live/publish-url.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import type { LiveDeps } from '../../rtmp/live-deps.js';
-import * as api from '../api/live.js';
+import * as api from '../../../contracts/http/live.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { HttpContext } from '../state.js';
 

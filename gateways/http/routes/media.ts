@@ -2,7 +2,7 @@ import type { MediaServices } from '../../../media/media-services.js';
 import { playInfoFor } from '../../../media/play-info.js';
 import { subjectOf } from '../../../accounts/model.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
-import * as api from '../api/media.js';
+import * as api from '../../../contracts/http/media.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 
 /**

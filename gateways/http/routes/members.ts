@@ -1,7 +1,7 @@
 import type { Caller } from '../../../accounts/model.js';
-import type { PermissionOverrides } from '../../../actors/room/model.js';
+import type { PermissionOverrides } from '../../../contracts/room/model.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
-import * as api from '../api/members.js';
+import * as api from '../../../contracts/http/members.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { commandOptions, memberView, requirePart } from './room-calls.js';
 

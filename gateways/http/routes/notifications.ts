@@ -8,7 +8,7 @@ import {
   readPreferences,
   updatePreferences,
 } from '../../../notifications/store.js';
-import * as api from '../api/notifications.js';
+import * as api from '../../../contracts/http/notifications.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 
 export function mountNotificationRoutes(router: EndpointRouter, pool: pg.Pool): void {

@@ -1,6 +1,6 @@
 import type { Accounts } from '../../../accounts/accounts.js';
 import type { StartRequest } from '../../../accounts/methods/oauth2/oauth2-method.js';
-import * as api from '../api/oauth2.js';
+import * as api from '../../../contracts/http/oauth2.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { oauth2BindingCookie, setOAuth2BindingCookie } from '../oauth2-binding-cookie.js';
 import { isNativeClient, type CookiePolicy } from '../session-cookie.js';

@@ -1,9 +1,9 @@
 import type { Caller } from '../../../accounts/model.js';
-import type { RoomCommandKind, RoomCommandOf } from '../../../actors/room/commands.js';
-import type { PlaybackView } from '../../../actors/room/model.js';
+import type { RoomCommandKind, RoomCommandOf } from '../../../contracts/room/commands.js';
+import type { PlaybackView } from '../../../contracts/room/model.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
-import type { Endpoint } from '../api/endpoint.js';
-import * as api from '../api/playback.js';
+import type { Endpoint } from '../../../contracts/http/endpoint.js';
+import * as api from '../../../contracts/http/playback.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { HttpContext } from '../state.js';
 import { commandOptions, memberView } from './room-calls.js';

@@ -1,8 +1,8 @@
 import { AppError, isAppError, type FieldIssue } from '../../../errors/app-error.js';
 import { checkNewMedia } from '../../../actors/room/validate.js';
-import type { MediaItem } from '../../../actors/room/model.js';
+import type { MediaItem } from '../../../contracts/room/model.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
-import * as api from '../api/playlist.js';
+import * as api from '../../../contracts/http/playlist.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { commandOptions, memberView, requirePart } from './room-calls.js';
 

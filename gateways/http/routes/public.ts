@@ -1,6 +1,6 @@
 import type { Accounts } from '../../../accounts/accounts.js';
 import { packageVersion } from '../../../server/version.js';
-import * as api from '../api/public.js';
+import * as api from '../../../contracts/http/public.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 
 /**

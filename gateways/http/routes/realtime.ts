@@ -3,9 +3,9 @@ import type { GatewayDeps } from '../../gateway-deps.js';
 import { RoomRates } from '../../rooms/room-rates.js';
 import { reachedAs } from '../../../net/same-origin.js';
 import { OriginPolicy, UpgradeRefusal } from '../../ws/handshake.js';
-import { connectProtocols, realtimePath } from '../../ws/protocol.js';
+import { connectProtocols, realtimePath } from '../../../contracts/ws/protocol.js';
 import { RealtimeTickets } from '../../ws/tickets.js';
-import * as api from '../api/realtime.js';
+import * as api from '../../../contracts/http/realtime.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 
 /**

@@ -3,7 +3,7 @@
  * and room.get views narrowed to what an endpoint answers.
  */
 import type { Caller } from '../../../accounts/model.js';
-import type { MemberRoomView, RoomView } from '../../../actors/room/model.js';
+import type { MemberRoomView, RoomView } from '../../../contracts/room/model.js';
 import { AppError } from '../../../errors/app-error.js';
 import { roomCommandId } from '../../rooms/command-id.js';
 import type { RoomSendOptions } from '../../rooms/room-client.js';

@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { subjectOf, type Caller } from '../../../accounts/model.js';
-import type { RoomCommandOf } from '../../../actors/room/commands.js';
+import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import { RoomDirectory } from '../../room-directory.js';
 import { newRoomId } from '../../rooms/room-client.js';
 import { RoomPasswordGuesses } from '../../rooms/room-password-guesses.js';
-import * as api from '../api/rooms.js';
+import * as api from '../../../contracts/http/rooms.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { HttpContext } from '../state.js';
 import { commandOptions, IDEMPOTENCY_HEADER } from './room-calls.js';

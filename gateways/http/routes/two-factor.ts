@@ -1,5 +1,5 @@
 import type { Accounts } from '../../../accounts/accounts.js';
-import * as api from '../api/two-factor.js';
+import * as api from '../../../contracts/http/two-factor.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { CookiePolicy } from '../session-cookie.js';
 import { clientOf, sessionBody } from './auth.js';

@@ -3,7 +3,7 @@ import { updateDisplayName } from '../../../accounts/profile.js';
 import { describeUser } from '../../../accounts/user-directory.js';
 import { findUserById } from '../../../accounts/users.js';
 import { AppError } from '../../../errors/app-error.js';
-import * as api from '../api/users.js';
+import * as api from '../../../contracts/http/users.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { userView } from '../views.js';
 import { clientOf } from './auth.js';

@@ -1,7 +1,7 @@
 import type { Accounts } from '../../../accounts/accounts.js';
 import type { StoredPasskey } from '../../../accounts/methods/webauthn-passkeys.js';
 import type { SignInResult } from '../../../accounts/sign-in.js';
-import * as api from '../api/webauthn.js';
+import * as api from '../../../contracts/http/webauthn.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { CookiePolicy } from '../session-cookie.js';
 import type { HttpContext } from '../state.js';

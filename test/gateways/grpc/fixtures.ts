@@ -4,7 +4,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import type { ExecutionContext } from 'ava';
-import type { ErrorCode } from '../../../errors/codes.js';
+import type { ErrorCode } from '../../../contracts/errors.js';
 import { connectGrpc, GrpcCallError, type SvcGrpc } from '../../../gateways/grpc/client.js';
 import { startGatewayBed, type BedOptions, type GatewayBed, type Member } from '../bed.js';
 import { uniqueIp } from '../../fixtures/client-address.js';

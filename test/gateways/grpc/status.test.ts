@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import test from 'ava';
 import { AppError } from '../../../errors/app-error.js';
-import { ERROR_CODES, GRPC_STATUS } from '../../../errors/codes.js';
+import { ERROR_CODES, GRPC_STATUS } from '../../../contracts/errors.js';
 import { ERROR_CODE_KEY, ERROR_ISSUES_KEY, grpcStatusOf, REQUEST_ID_KEY, RETRY_AFTER_KEY, serviceErrorOf } from '../../../gateways/grpc/status.js';
 
 test('every error code maps to a gRPC status, and the table says what the conventions promise', (t) => {

@@ -6,7 +6,7 @@
  */
 import { request } from 'node:http';
 import test from 'ava';
-import { HTTP_STATUS } from '../../../errors/codes.js';
+import { HTTP_STATUS } from '../../../contracts/errors.js';
 import { ALLOWED_ORIGIN, startGatewayBed, type GatewayBed, type Member } from '../bed.js';
 
 let bed: GatewayBed;
@@ -223,7 +223,7 @@ test.serial('secrets inside settings are redacted in admin listings', async (t) 
   }
 });
 
-test('room-actor error codes come out with the status of the one table, errors/codes.ts', async (t) => {
+test('room-actor error codes come out with the status of the one table, contracts/errors.ts', async (t) => {
   const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Codes' }, user.token);
   const roomId = created.body.room.id;
   const outsider = await bed.signUp('outsider');

@@ -7,8 +7,8 @@
  * by the bed.
  */
 import test from 'ava';
-import { GUEST_PERMISSION_CEILING } from '../../../permissions/defaults.js';
-import { PERMISSIONS } from '../../../permissions/names.js';
+import { GUEST_PERMISSION_CEILING } from '../../../contracts/permissions/defaults.js';
+import { PERMISSIONS } from '../../../contracts/permissions/names.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';
 
 let bed: GatewayBed;

@@ -6,7 +6,7 @@
 import test from 'ava';
 import type { MemberRoomView, PlaybackView, RoomEvent } from '../../../actors/room/index.js';
 import { MemberLens } from '../../../gateways/rooms/member-lens.js';
-import { BUILTIN_GUEST_PERMISSIONS } from '../../../permissions/defaults.js';
+import { BUILTIN_GUEST_PERMISSIONS } from '../../../contracts/permissions/defaults.js';
 
 const settings = { get: (() => [...BUILTIN_GUEST_PERMISSIONS]) as never };
 

@@ -7,9 +7,9 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import test from 'ava';
-import { BULK_MAX_ITEMS } from '../../../gateways/http/api/playlist.js';
+import { BULK_MAX_ITEMS } from '../../../contracts/http/playlist.js';
 import { connectGrpc, GrpcCallError, type SvcGrpc } from '../../../gateways/grpc/client.js';
-import { CLOSE } from '../../../gateways/ws/protocol-constants.js';
+import { CLOSE } from '../../../contracts/ws/constants.js';
 import { RealtimeCommandError, requestTicket, RealtimeRefused } from '../../../gateways/ws/client.js';
 import { startGatewayBed, type Answer, type GatewayBed, type Member } from '../bed.js';
 import { createRoom, join, open, roomsOf, uniqueIp, type Rooms } from '../ws/fixtures.js';

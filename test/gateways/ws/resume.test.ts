@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import type { RealtimeClient } from '../../../gateways/ws/client.js';
-import type { EventMessage } from '../../../gateways/ws/protocol.js';
+import type { EventMessage } from '../../../contracts/ws/protocol.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';
 import { callerOf, createRoom, open, roomsOf, type Rooms, type TestRoom } from './fixtures.js';
 

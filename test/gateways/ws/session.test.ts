@@ -5,7 +5,7 @@
 import test from 'ava';
 import type { MemberView } from '../../../actors/room/index.js';
 import { RealtimeCommandError, type RealtimeClient } from '../../../gateways/ws/client.js';
-import type { Notification } from '../../../notifications/model.js';
+import type { Notification } from '../../../contracts/notifications.js';
 import { notificationSubject } from '../../../notifications/subjects.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';
 import { callerOf, createRoom, join, metric, open, roomsOf, type Rooms } from './fixtures.js';

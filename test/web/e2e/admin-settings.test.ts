@@ -8,7 +8,7 @@
  */
 import test from 'ava';
 import type { Locator, Page } from 'playwright-core';
-import { GUEST_PERMISSION_CEILING } from '../../../permissions/defaults.js';
+import { GUEST_PERMISSION_CEILING } from '../../../contracts/permissions/defaults.js';
 import type { Member } from '../../gateways/bed.js';
 import { checkAtBothWidths, signInPage, startWebBed, type WebBed } from './browser.js';
 

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../../errors/codes.js';
+import type { ErrorCode } from '../../../contracts/errors.js';
 import type { Schemas } from './types.js';
 
 /** An answer of the API other than 2xx, with the documented body (or one made up for a network failure). */

@@ -1,5 +1,5 @@
 /**
- * A room's realtime socket in the browser (protocol: gateways/ws/protocol.ts, rules R1–R18 in
+ * A room's realtime socket in the browser (protocol: contracts/ws/protocol.ts, rules R1–R18 in
  * docs/2026-11-23-realtime-protocol.md). It fetches a single-use ticket, connects, resumes
  * after the last applied seq when it reconnects, answers commands' promises by id, and
  * reconnects with capped exponential backoff and jitter unless the server ended the session
@@ -11,9 +11,9 @@
  * status carries that `problem` for the room's notice (views/room/connection-notice.tsx).
  */
 import { signal } from '@preact/signals';
-import type { RoomCommand } from '../../../actors/room/commands.js';
-import { CLOSE, clockSample, connectProtocols, realtimePath } from '../../../gateways/ws/protocol-constants.js';
-import type { ErrorShape, EventMessage, NotificationMessage, PlayerState, PongMessage, ResumedMessage, ServerMessage, SnapshotMessage } from '../../../gateways/ws/protocol.js';
+import type { RoomCommand } from '../../../contracts/room/commands.js';
+import { CLOSE, clockSample, connectProtocols, realtimePath } from '../../../contracts/ws/constants.js';
+import type { ErrorShape, EventMessage, NotificationMessage, PlayerState, PongMessage, ResumedMessage, ServerMessage, SnapshotMessage } from '../../../contracts/ws/protocol.js';
 import { api, call } from '../api/client.js';
 import { ApiError, asApiError } from '../api/errors.js';
 

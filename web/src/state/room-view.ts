@@ -2,8 +2,8 @@
  * How a room event changes the member's view of the room: a pure function, so the browser's
  * state follows the same rule whether events arrive live or as a resume's backlog.
  */
-import type { RoomEvent } from '../../../actors/room/events.js';
-import type { ChatMessage, MemberRoomView, MemberView } from '../../../actors/room/model.js';
+import type { RoomEvent } from '../../../contracts/room/events.js';
+import type { ChatMessage, MemberRoomView, MemberView } from '../../../contracts/room/model.js';
 
 export type { ChatMessage, MemberRoomView, MemberView, RoomEvent };
 

@@ -4,8 +4,8 @@
  * the same events everyone else gets.
  */
 import { computed, signal } from '@preact/signals';
-import type { RoomCommand } from '../../../actors/room/commands.js';
-import type { Permission } from '../../../permissions/names.js';
+import type { RoomCommand } from '../../../contracts/room/commands.js';
+import type { Permission } from '../../../contracts/permissions/names.js';
 import { api, call } from '../api/client.js';
 import { RoomConnection } from '../realtime/connection.js';
 import { applyChatEvent, applyPinEvent, applyRoomEvent, type ChatMessage, type MemberRoomView, type RoomEvent } from './room-view.js';
@@ -69,7 +69,7 @@ export class RoomSession {
     const cursor = this.chatCursor;
     if (!cursor) return;
     const page = await call(api.GET('/api/rooms/{roomId}/chat', { params: { path: { roomId: this.roomId }, query: { cursor, limit: CHAT_PAGE } } }));
-    this.chat.value = [...(page.messages as ChatMessage[]).slice().reverse(), ...this.chat.value];
+    this.chat.value = [...page.messages.slice().reverse(), ...this.chat.value];
     this.chatCursor = page.nextCursor;
     this.moreChat.value = page.nextCursor !== undefined;
   }
@@ -82,10 +82,10 @@ export class RoomSession {
       call(api.GET('/api/rooms/{roomId}/chat/pins', { params: { path } })),
     ]);
     // Messages that arrived live while the page loaded are kept (dedup by id).
-    const history = (page.messages as ChatMessage[]).slice().reverse();
+    const history = page.messages.slice().reverse();
     const known = new Set(history.map((message) => message.id));
     this.chat.value = [...history, ...this.chat.value.filter((message) => !known.has(message.id))];
-    this.pins.value = pins.messages as ChatMessage[];
+    this.pins.value = pins.messages;
     this.chatCursor = page.nextCursor;
     this.moreChat.value = page.nextCursor !== undefined;
   }
@@ -104,6 +104,6 @@ export class RoomSession {
   private async reloadStanding(): Promise<void> {
     const answer = await call(api.GET('/api/rooms/{roomId}', { params: { path: { roomId: this.roomId } } }));
     const view = this.view.value;
-    if (view && answer.access === 'member') this.view.value = { ...view, me: answer.me as MemberRoomView['me'] };
+    if (view && answer.access === 'member') this.view.value = { ...view, me: answer.me };
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The server clock as this client sees it: an estimator fed with ping/pong samples
- * (`clockSample()` of gateways/ws/protocol.ts: offset = server clock - client clock). The
+ * (`clockSample()` of contracts/ws/protocol.ts: offset = server clock - client clock). The
  * estimate is the offset of the sample with the smallest round trip among the last few (the
  * NTP minimum-delay filter: the fastest exchange has the least room for asymmetry). It also
  * says when to ping next: a burst on (re)connect, then a jittered steady interval.

@@ -5,7 +5,7 @@
  * ready). Pure and deterministic: no timers, no DOM; the caller owns the <video> element and
  * the clock. Thresholds and their reasons: thresholds.ts and docs/2026-11-23-sync-engine.md.
  */
-import type { PlaybackState } from '../../../actors/room/model.js';
+import type { PlaybackState } from '../../../contracts/room/model.js';
 import { ReadinessReporter, type ReadinessReport } from './readiness.js';
 import {
   ACTION_RETRY_MS,

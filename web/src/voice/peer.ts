@@ -4,7 +4,7 @@
  * two offers cross, the impolite peer ignores the other's and the polite one rolls its own
  * back. Who is polite is decided by user id order, so both ends agree without a round trip.
  */
-import type { VoiceCandidate, VoiceDescription } from '../../../actors/room/model.js';
+import type { VoiceCandidate, VoiceDescription } from '../../../contracts/room/model.js';
 
 export interface PeerSignal {
   description?: VoiceDescription;

@@ -5,7 +5,7 @@
  * the room view's (`view.voice`, kept by room events), so it shows even before joining.
  */
 import { signal } from '@preact/signals';
-import type { RoomResults } from '../../../actors/room/results.js';
+import type { RoomResults } from '../../../contracts/room/results.js';
 import type { RoomEvent } from '../state/room-view.js';
 import type { RoomSession } from '../state/room.js';
 import { iceTransportPolicy } from './ice-policy.js';

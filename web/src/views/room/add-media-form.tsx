@@ -12,7 +12,7 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { useAction } from '../../ui/use-action.js';
 import { useMediaProviders } from '../../state/media-providers.js';
-import type { MediaItem } from '../../../../actors/room/model.js';
+import type { MediaItem } from '../../../../contracts/room/model.js';
 import { SeekableNote } from './seekable-note.js';
 
 interface HeaderRow {

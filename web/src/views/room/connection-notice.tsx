@@ -5,7 +5,7 @@
  * come back (signed out, removed, room deleted), `ConnectionEnded` takes the page's place.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { CLOSE } from '../../../../gateways/ws/protocol-constants.js';
+import { CLOSE } from '../../../../contracts/ws/constants.js';
 import { inWords } from '../../api/errors.js';
 import type { ConnectionProblem, ConnectionStatus, RoomConnection } from '../../realtime/connection.js';
 import { Page } from '../../ui/page.js';

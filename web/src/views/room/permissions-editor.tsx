@@ -3,19 +3,19 @@
  * a custom set (a checkbox per permission, in plain words). The boxes always show what the
  * role holds: the server's defaults while the room follows them (ticking a box makes the
  * room's own set from there). Guests are offered only what the guest ceiling allows
- * (permissions/defaults.ts), since the room refuses anything else for them. Saving replaces
+ * (contracts/permissions/defaults.ts), since the room refuses anything else for them. Saving replaces
  * the overrides of the roles shown.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { GUEST_PERMISSION_CEILING } from '../../../../permissions/defaults.js';
-import { PERMISSIONS, isAdministration, type Permission } from '../../../../permissions/names.js';
+import { GUEST_PERMISSION_CEILING } from '../../../../contracts/permissions/defaults.js';
+import { PERMISSIONS, isAdministration, type Permission } from '../../../../contracts/permissions/names.js';
 import { api, call } from '../../api/client.js';
 import type { Schemas } from '../../api/types.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { SubmitButton } from '../../ui/field.js';
 import { useLoad } from '../../ui/use-load.js';
 import { useAction } from '../../ui/use-action.js';
-import { PERMISSION_WORDS } from '../../../../permissions/labels.js';
+import { PERMISSION_WORDS } from '../../../../contracts/permissions/labels.js';
 
 type Role = 'admin' | 'member' | 'guest';
 const ROLES: Role[] = ['admin', 'member', 'guest'];

@@ -3,7 +3,7 @@
  * the add-media form says it once the server's check has answered, the player says it while
  * such an item is current. A `notice` (not an error): the item plays, only jumping is off.
  */
-import type { MediaItem } from '../../../../actors/room/model.js';
+import type { MediaItem } from '../../../../contracts/room/model.js';
 
 export const NOT_SEEKABLE = "This source can't seek: everyone will watch it from the start, without jumping.";
 

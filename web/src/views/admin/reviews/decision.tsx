@@ -10,7 +10,7 @@ import type { Schemas } from '../../../api/types.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { SubmitButton } from '../../../ui/field.js';
 // A leaf module (no imports): the server's own limit, not a copy of it.
-import { REASON_MAX_CHARS } from '../../../../../workflows/review-contract.js';
+import { REASON_MAX_CHARS } from '../../../../../contracts/review.js';
 
 export function Decision(props: { reviewId: string; subject: string; onDecided: (review: Schemas['Review']) => void }) {
   const [rejecting, setRejecting] = useState(false);

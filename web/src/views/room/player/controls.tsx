@@ -8,7 +8,7 @@
  * room's controls stay in reach there.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { RoomCommand } from '../../../../../actors/room/commands.js';
+import type { RoomCommand } from '../../../../../contracts/room/commands.js';
 import type { RoomSession } from '../../../state/room.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { theatre, toggleTheatre } from '../view-mode.js';

@@ -4,7 +4,7 @@
  * "Click to join playback" overlay when the browser refuses to play without a gesture.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { MediaItem, NowPlaying } from '../../../../../actors/room/model.js';
+import type { MediaItem, NowPlaying } from '../../../../../contracts/room/model.js';
 import type { RoomSession } from '../../../state/room.js';
 import { Controls } from './controls.js';
 import { PlayerSync } from './player-sync.js';

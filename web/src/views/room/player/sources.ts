@@ -9,7 +9,7 @@
  * dynamically, only when an item needs them, so they stay out of the initial bundle. Signed
  * URLs expire: the sources are asked again a minute before, and swapped in at the same time.
  */
-import type { NowPlaying } from '../../../../../actors/room/model.js';
+import type { NowPlaying } from '../../../../../contracts/room/model.js';
 import { api, call } from '../../../api/client.js';
 import type { Schemas } from '../../../api/types.js';
 

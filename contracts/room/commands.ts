@@ -5,12 +5,11 @@
  * `validate.ts`; permissions in the handlers.
  */
 import { z } from 'zod';
-import { multiLineText, oneLineText, privateText } from '../../text/safe-text.js';
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import { multiLineText, oneLineText, privateText } from '../text.js';
 import { ROOM_LIMITS } from './limits.js';
 import { QUEUE_MODES, ROOM_ROLES } from './model.js';
 
-// Every string here follows text/safe-text.ts, whatever gateway the command came through:
+// Every string here follows contracts/text.ts, whatever gateway the command came through:
 // PostgreSQL cannot store NUL, and no gateway issues ids with control characters.
 const userId = oneLineText().min(1).max(128);
 const mediaId = oneLineText().min(1).max(64);
@@ -235,29 +234,9 @@ export type RoomCommand = { [K in RoomCommandKind]: RoomCommandOf<K> }[RoomComma
 
 export const ROOM_COMMAND_KINDS = Object.freeze(Object.keys(SCHEMAS) as RoomCommandKind[]);
 
-function isKind(kind: unknown): kind is RoomCommandKind {
+/** The schema of each command kind, for whoever validates commands (the room actor, the gateways). */
+export const ROOM_COMMAND_SCHEMAS: { readonly [K in RoomCommandKind]: Schemas[K] } = SCHEMAS;
+
+export function isRoomCommandKind(kind: unknown): kind is RoomCommandKind {
   return typeof kind === 'string' && Object.hasOwn(SCHEMAS, kind);
-}
-
-/** Checks the shape of an incoming command; throws `invalid_argument` naming every bad field. */
-export function parseRoomCommand(raw: unknown): RoomCommand {
-  const kind = typeof raw === 'object' && raw !== null ? (raw as { kind?: unknown }).kind : undefined;
-  if (!isKind(kind)) {
-    throw AppError.invalid([
-      { key: 'kind', message: typeof kind === 'string' ? `unknown room command "${kind.slice(0, 64)}"` : 'is required' },
-    ]);
-  }
-  const parsed = SCHEMAS[kind].safeParse(raw);
-  if (!parsed.success) throw AppError.invalid(fieldIssues(parsed.error.issues));
-  return parsed.data as RoomCommand;
-}
-
-function fieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {
-  return issues.flatMap((issue): FieldIssue[] => {
-    const at = issue.path.map(String).join('.');
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({ key: at ? `${at}.${key}` : key, message: 'is not a field of this command' }));
-    }
-    return [{ key: at || 'command', message: issue.message }];
-  });
 }

@@ -6,8 +6,8 @@
  * nobody acts on their own account here. A leaf module (zod, error codes, review contract).
  */
 import { z } from 'zod';
-import { oneLineText } from '../../../text/safe-text.js';
-import { REASON_MAX_CHARS, REGISTRATION_MODES, REVIEW_KINDS, REVIEW_MODES, REVIEW_STATES } from '../../../workflows/review-contract.js';
+import { oneLineText } from '../text.js';
+import { REASON_MAX_CHARS, REGISTRATION_MODES, REVIEW_KINDS, REVIEW_MODES, REVIEW_STATES } from '../review.js';
 import { ServiceRole, UserView } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 

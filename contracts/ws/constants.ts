@@ -3,8 +3,6 @@
  * `Sec-WebSocket-Protocol` entries, paths, close codes and the clock formula. No zod, so the
  * browser client imports them without bundling the schemas.
  */
-import type { PongMessage } from './protocol.js';
-
 /** The versions this build speaks, newest first. A client offers one or more. */
 export const PROTOCOL_VERSIONS = ['svc.v1'] as const;
 export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
@@ -76,6 +74,6 @@ export const GATEWAY_OWNED_KINDS: readonly string[] = ['presence.enter', 'presen
  * offset = ((t1 - t0) + (t2 - t3)) / 2 (server clock minus client clock),
  * rtt = (t3 - t0) - (t2 - t1). Of several samples the one with the smallest rtt is the best.
  */
-export function clockSample(pong: Pick<PongMessage, 't0' | 't1' | 't2'>, t3: number): { offset: number; rtt: number } {
+export function clockSample(pong: { t0: number; t1: number; t2: number }, t3: number): { offset: number; rtt: number } {
   return { offset: (pong.t1 - pong.t0 + (pong.t2 - t3)) / 2, rtt: t3 - pong.t0 - (pong.t2 - pong.t1) };
 }

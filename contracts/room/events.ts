@@ -2,7 +2,7 @@
  * Events a room publishes on `<prefix>.room.<id>.evt`. Each carries enough for a client to
  * update its view without re-reading; a client that sees a gap in `seq` re-reads `room.get`.
  */
-import type { Permission } from '../../permissions/names.js';
+import type { Permission } from '../permissions/names.js';
 import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo, VoiceCandidate, VoiceDescription, VoiceParticipant } from './model.js';
 
 export type MemberLeftReason = 'left' | 'kicked' | 'banned' | 'rejected';

@@ -3,9 +3,10 @@
  * visibility, read and deleted as the service (the room actor's service caller). A leaf module.
  */
 import { z } from 'zod';
-import { oneLineText } from '../../../text/safe-text.js';
+import { oneLineText } from '../text.js';
 import { defineEndpoint } from './endpoint.js';
-import { MemberRoomView, RoomStatus, RoomSummary, RoomVisibility, roomId } from './room-schemas.js';
+import { MemberRoomView, RoomStatus, RoomVisibility } from '../room/model.js';
+import { RoomSummary, roomId } from './room.js';
 import { PageQuery } from './rooms.js';
 
 const TAGS = ['admin'];

@@ -5,19 +5,19 @@
  *
  * A leaf module: it imports zod, the error codes, the text rule and types only (erased at runtime), so a
  * browser client, the Node client (`client.ts`) and the gateway share one definition. The
- * constants and helpers without zod are in `protocol-constants.ts` (re-exported here), which a
+ * constants and helpers without zod are in `constants.ts` (re-exported here), which a
  * browser bundle imports alone.
  */
 import { z } from 'zod';
-import { ERROR_CODES } from '../../errors/codes.js';
-import { oneLineText } from '../../text/safe-text.js';
-import { ROOM_LIMITS } from '../../actors/room/limits.js';
-import type { RoomCommand } from '../../actors/room/commands.js';
-import type { RoomEvent } from '../../actors/room/events.js';
-import type { MemberRoomView, PlayerState } from '../../actors/room/model.js';
-import type { Notification } from '../../notifications/model.js';
+import { ERROR_CODES } from '../errors.js';
+import { oneLineText } from '../text.js';
+import { ROOM_LIMITS } from '../room/limits.js';
+import type { RoomCommand } from '../room/commands.js';
+import type { RoomEvent } from '../room/events.js';
+import type { MemberRoomView, PlayerState } from '../room/model.js';
+import type { Notification } from '../notifications.js';
 
-export * from './protocol-constants.js';
+export * from './constants.js';
 
 // ---------------------------------------------------------------------------------------------
 // Client to server

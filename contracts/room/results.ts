@@ -2,9 +2,8 @@
  * What each room command answers, keyed by command kind, so a gateway can type
  * `rooms.send(roomId, command)` as `RoomResultOf<typeof command.kind>`.
  */
-import type { IceServer } from '../../settings/registry.js';
 import type { RoomCommandKind } from './commands.js';
-import type { ChatMessage, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView, VoiceParticipant } from './model.js';
+import type { ChatMessage, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView, VoiceParticipant } from './model.js';
 
 export interface RoomResults {
   'room.create': { room: RoomInfo };

@@ -6,7 +6,7 @@
  * (OPAQUE: the client first gets the server's message from the matching `.../opaque` endpoint).
  */
 import { z } from 'zod';
-import { oneLineText } from '../../../text/safe-text.js';
+import { oneLineText } from '../text.js';
 import { fields, PendingReview, SignedIn } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 

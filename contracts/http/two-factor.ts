@@ -4,7 +4,7 @@
  * clients depend on them. A leaf module (zod and the error codes only).
  */
 import { z } from 'zod';
-import { oneLineText } from '../../../text/safe-text.js';
+import { oneLineText } from '../text.js';
 import { fields, RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 

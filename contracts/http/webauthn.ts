@@ -6,7 +6,7 @@
  * and for five minutes. A leaf module (zod and the error codes only).
  */
 import { z } from 'zod';
-import { oneLineText } from '../../../text/safe-text.js';
+import { oneLineText } from '../text.js';
 import { fields, PendingReview, RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn, SignInAnswer } from './common.js';
 import { defineEndpoint, type ResponseSpec } from './endpoint.js';
 

@@ -1,18 +1,20 @@
 /**
- * The room records as the public API shows them (the views of `actors/room/model.ts`), each
- * defined once and named in the OpenAPI document. Times are server milliseconds since the
- * epoch, as the room actor and the realtime gateway send them. A leaf module: zod, the room
- * limits and the permission names only, so clients can share it.
+ * The room as it leaves the room actor: the views its members and visitors see, over every
+ * transport (HTTP bodies, WebSocket frames, gRPC messages mirror them; proto/svc/v1/room.proto is
+ * checked against them by test/contracts/proto-parity.test.ts). Each is a zod schema, named in the
+ * OpenAPI document, and its type is inferred from it. Views never carry the password hash; times
+ * are server milliseconds since the epoch.
  */
 import { z } from 'zod';
-import { oneLineText } from '../../../text/safe-text.js';
-import { ROOM_LIMITS } from '../../../actors/room/limits.js';
-import { QUEUE_MODES } from '../../../actors/room/model.js';
-import { PERMISSIONS } from '../../../permissions/names.js';
+import { PERMISSIONS } from '../permissions/names.js';
+
+export const ROOM_ROLES = ['admin', 'member', 'guest'] as const;
+/** What the room does when the current item ends (docs/2026-11-26-queue-modes.md). */
+export const QUEUE_MODES = ['stop', 'next', 'repeat_one', 'repeat_all', 'shuffle'] as const;
 
 const ms = (description: string) => z.number().int().meta({ description: `${description} (server ms since the epoch)` });
 
-export const RoomRole = z.enum(['admin', 'member', 'guest']).meta({ id: 'RoomRole' });
+export const RoomRole = z.enum(ROOM_ROLES).meta({ id: 'RoomRole' });
 export const RoomVisibility = z.enum(['public', 'hidden']).meta({ id: 'RoomVisibility', description: 'public rooms are listed; hidden ones are reachable by id only' });
 export const RoomStatus = z.enum(['pending_review', 'active', 'rejected']).meta({ id: 'RoomStatus' });
 export const MemberStatus = z.enum(['active', 'pending', 'banned']).meta({ id: 'MemberStatus' });
@@ -20,8 +22,6 @@ export const QueueMode = z.enum(QUEUE_MODES).meta({
   id: 'QueueMode',
   description: 'When an item ends: stop, play the next (stopping after the last), repeat this item, repeat the list, or play a random other item',
 });
-/** A media length in seconds as a player saw it (the room keeps the longest reported). */
-export const mediaDuration = z.number().positive().max(ROOM_LIMITS.positionMaxSeconds).meta({ description: 'The media length in seconds as the player saw it' });
 export const Permission = z.enum(PERMISSIONS).meta({ id: 'Permission', description: 'docs/2026-11-21-permissions.md' });
 
 export const PermissionOverrides = z
@@ -58,7 +58,8 @@ export const RoomPreview = z
   })
   .meta({ id: 'RoomPreview', description: 'What someone who is not a member sees: enough to decide to join.' });
 
-const PlayerReport = z.strictObject({ state: z.enum(['buffering', 'ready', 'ended']), mediaId: z.string().nullable() });
+export const PlayerState = z.enum(['buffering', 'ready', 'ended']);
+const PlayerReport = z.strictObject({ state: PlayerState, mediaId: z.string().nullable() });
 
 export const MemberView = z
   .strictObject({
@@ -76,7 +77,7 @@ export const MemberView = z
 
 export const Subtitle = z.strictObject({ name: z.string(), url: z.string(), language: z.string().optional() }).meta({ id: 'Subtitle' });
 
-const Seekable = z.enum(['yes', 'no', 'unknown', 'checking']).meta({
+export const Seekable = z.enum(['yes', 'no', 'unknown', 'checking']).meta({
   description: 'Whether players can jump in it: yes (range requests or HLS), no (seeks refused but back to 0), unknown (the check failed), checking',
 });
 
@@ -111,18 +112,31 @@ export const NowPlaying = z
     description: 'What is playing, as every member sees it (guests included); GET .../playlist/{mediaId}/play answers how to play it',
   });
 
-export const PlaybackView = z
-  .strictObject({
-    mediaId: z.string().nullable(),
-    playing: z.boolean(),
-    position: z.number().meta({ description: 'Seconds into the media at updatedAt; while playing, now = position + (now - updatedAt) / 1000 * rate' }),
-    rate: z.number(),
-    updatedAt: ms('When position was true'),
-    version: z.number().int().meta({ description: 'Bumped by every change; send as expectVersion to refuse acting on a stale view' }),
-    waitingForReady: z.strictObject({ userIds: z.array(z.string()), deadline: ms('Plays anyway at') }).nullable(),
-    item: NowPlaying.nullable().meta({ description: 'The item mediaId names; null when nothing is selected' }),
-  })
-  .meta({ id: 'PlaybackView' });
+/**
+ * The authoritative playback state: `position` (seconds) was true at `updatedAt`; while
+ * `playing`, the position now is `position + (now - updatedAt) / 1000 * rate`.
+ */
+export const PlaybackState = z.strictObject({
+  mediaId: z.string().nullable(),
+  playing: z.boolean(),
+  position: z.number().meta({ description: 'Seconds into the media at updatedAt; while playing, now = position + (now - updatedAt) / 1000 * rate' }),
+  rate: z.number(),
+  updatedAt: ms('When position was true'),
+  version: z.number().int().meta({ description: 'Bumped by every change; send as expectVersion to refuse acting on a stale view' }),
+});
+export type PlaybackState = z.infer<typeof PlaybackState>;
+
+/** A wait for every present member to be ready before playing (room option `waitForAllReady`). */
+export const ReadyWait = z.strictObject({
+  userIds: z.array(z.string()).meta({ description: 'Present members not ready yet, when the wait began or last changed' }),
+  deadline: ms('Plays anyway at'),
+});
+export type ReadyWait = z.infer<typeof ReadyWait>;
+
+export const PlaybackView = PlaybackState.extend({
+  waitingForReady: ReadyWait.nullable().meta({ description: 'Set while play is held back for members who are still loading' }),
+  item: NowPlaying.nullable().meta({ description: 'The item mediaId names; null when nothing is selected' }),
+}).meta({ id: 'PlaybackView' });
 
 export const ChatMessage = z
   .strictObject({
@@ -180,63 +194,49 @@ export const VisitorRoomView = z
 
 export const RoomView = z.discriminatedUnion('access', [MemberRoomView, VisitorRoomView]).meta({ id: 'RoomView' });
 
-/** An entry of a room listing (the public directory, "my rooms", the admin listing). */
-export const RoomSummary = z
-  .strictObject({
-    id: z.string(),
-    name: z.string(),
-    visibility: RoomVisibility,
-    status: RoomStatus,
-    hasPassword: z.boolean(),
-    requireJoinApproval: z.boolean(),
-    memberCount: z.number().int().meta({ description: 'Active members' }),
-    createdAt: ms('Created'),
-  })
-  .meta({ id: 'RoomSummary' });
+export type RoomRole = z.infer<typeof RoomRole>;
+export type RoomVisibility = z.infer<typeof RoomVisibility>;
+export type RoomStatus = z.infer<typeof RoomStatus>;
+export type MemberStatus = z.infer<typeof MemberStatus>;
+export type QueueMode = z.infer<typeof QueueMode>;
+export type Permission = z.infer<typeof Permission>;
+export type PermissionOverrides = z.infer<typeof PermissionOverrides>;
+export type RoomInfo = z.infer<typeof RoomInfo>;
+export type RoomPreview = z.infer<typeof RoomPreview>;
+export type PlayerState = z.infer<typeof PlayerState>;
+export type MemberView = z.infer<typeof MemberView>;
+export type Subtitle = z.infer<typeof Subtitle>;
+export type Seekable = z.infer<typeof Seekable>;
+export type MediaItem = z.infer<typeof MediaItem>;
+export type NowPlaying = z.infer<typeof NowPlaying>;
+export type PlaybackView = z.infer<typeof PlaybackView>;
+export type ChatMessage = z.infer<typeof ChatMessage>;
+export type MyStanding = z.infer<typeof MyStanding>;
+export type VoiceParticipant = z.infer<typeof VoiceParticipant>;
+export type MemberRoomView = z.infer<typeof MemberRoomView>;
+export type VisitorRoomView = z.infer<typeof VisitorRoomView>;
+export type RoomView = z.infer<typeof RoomView>;
 
-export const RoomPage = z
-  .strictObject({
-    rooms: z.array(RoomSummary),
-    nextCursor: z.string().optional().meta({ description: 'Pass as cursor for the next page; absent on the last' }),
-  })
-  .meta({ id: 'RoomPage' });
+/** A WebRTC session description (RTCSessionDescriptionInit) relayed between two participants. */
+export interface VoiceDescription {
+  type: 'offer' | 'answer' | 'pranswer' | 'rollback';
+  sdp?: string | undefined;
+}
 
-/** The room's event seq when the actor answered: realtime events up to it are reflected. */
-export const seq = z.number().int().meta({ description: 'The room event seq when the command was answered' });
-
-export const PlaybackAnswer = z.strictObject({ playback: PlaybackView, seq }).meta({ id: 'PlaybackAnswer' });
-
-/** Path parameters shared by every room endpoint. */
-export const roomId = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,128}$/, { error: 'must be a room id (letters, digits, "_" and "-")' })
-  .meta({ description: 'The room id (from POST /api/rooms or a link)' });
-export const userId = oneLineText().min(1).max(128).meta({ description: 'A member\'s user id (a guest\'s is guest:<session>)' });
-export const mediaId = oneLineText().min(1).max(64);
-export const messageId = z
-  .string()
-  .regex(/^[1-9][0-9]{0,18}$/, { error: 'must be a message id (a positive decimal integer)' })
-  // Nineteen digits reach past PostgreSQL's bigint; BigInt() only runs on digits.
-  .refine((id) => !/^[0-9]+$/.test(id) || BigInt(id) <= 9223372036854775807n, { error: 'must be a message id (at most 9223372036854775807)' })
-  .meta({ description: 'A chat message id' });
-
-/** Guards against acting on a stale view (answered with `conflict`). */
-export const playbackGuards = {
-  expectMediaId: oneLineText().max(64).nullable().optional().meta({ description: 'Refuse (conflict) unless this media is current' }),
-  expectVersion: z.number().int().min(0).optional().meta({ description: 'Refuse (conflict) unless playback is at this version' }),
-};
-
-export const position = z.number().min(0).max(ROOM_LIMITS.positionMaxSeconds).meta({ description: 'Seconds' });
+/** An ICE candidate (RTCIceCandidateInit) relayed between two participants. */
+export interface VoiceCandidate {
+  candidate: string;
+  sdpMid?: string | null | undefined;
+  sdpMLineIndex?: number | null | undefined;
+  usernameFragment?: string | null | undefined;
+}
 
 /**
- * Request headers of a room POST: an idempotency key. A retried request with the same key
- * (same caller, operation and room) runs once and gets the first answer; see
- * docs/2026-11-23-rooms-api.md.
+ * An ICE server handed to clients (`webrtc.externalIceServers`), in the shape of the WebRTC
+ * `RTCIceServer` dictionary with `urls` always an array.
  */
-export const idempotencyHeaders = z.object({
-  'idempotency-key': z
-    .string()
-    .regex(/^[\x21-\x7e]{1,128}$/, { error: 'must be 1..128 visible ASCII characters' })
-    .optional()
-    .meta({ description: 'Makes a retry of this request run once (same caller, operation and room)' }),
-});
+export interface IceServer {
+  urls: string[];
+  username?: string;
+  credential?: string;
+}

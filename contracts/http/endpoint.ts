@@ -5,7 +5,7 @@
  * A leaf module: zod and the error-code list only, so clients can import the contracts.
  */
 import type { z } from 'zod';
-import type { ErrorCode } from '../../../errors/codes.js';
+import type { ErrorCode } from '../errors.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
-import { mediaId, roomId, Subtitle } from './room-schemas.js';
+import { Subtitle } from '../room/model.js';
+import { mediaId, roomId } from './room.js';
 
 const PlaySource = z
   .strictObject({

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
-import { mediaId, roomId } from './room-schemas.js';
+import { mediaId, roomId } from './room.js';
 
 const TAGS = ['livestreams'];
 const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;

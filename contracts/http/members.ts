@@ -5,9 +5,10 @@
  * A leaf module.
  */
 import { z } from 'zod';
-import { ROOM_LIMITS } from '../../../actors/room/limits.js';
+import { ROOM_LIMITS } from '../room/limits.js';
 import { defineEndpoint } from './endpoint.js';
-import { idempotencyHeaders, MemberView, Permission, PermissionOverrides, RoomRole, roomId, seq, userId } from './room-schemas.js';
+import { MemberView, Permission, PermissionOverrides, RoomRole } from '../room/model.js';
+import { idempotencyHeaders, roomId, seq, userId } from './room.js';
 
 const TAGS = ['members'];
 const ROOM_ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;

@@ -1,6 +1,6 @@
 /** The signed-in user's notification inbox and preferences. A leaf module (zod and the error codes only). */
 import { z } from 'zod';
-import { NOTIFICATION_KINDS } from '../../../notifications/model.js';
+import { NOTIFICATION_KINDS } from '../notifications.js';
 import { defineEndpoint } from './endpoint.js';
 
 const notificationId = z.string().regex(/^[1-9][0-9]{0,17}$/, { error: 'must be a notification id (a positive decimal integer)' });

@@ -3,10 +3,11 @@
  * room-actor command; history is read from PostgreSQL by the actor. A leaf module.
  */
 import { z } from 'zod';
-import { multiLineText, oneLineText } from '../../../text/safe-text.js';
-import { ROOM_LIMITS } from '../../../actors/room/limits.js';
+import { multiLineText, oneLineText } from '../text.js';
+import { ROOM_LIMITS } from '../room/limits.js';
 import { defineEndpoint } from './endpoint.js';
-import { ChatMessage, idempotencyHeaders, messageId, roomId, seq } from './room-schemas.js';
+import { ChatMessage } from '../room/model.js';
+import { idempotencyHeaders, messageId, roomId, seq } from './room.js';
 
 const TAGS = ['chat'];
 const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;

@@ -4,9 +4,10 @@
  * from GET /api/public/time) lets the room compensate transit for play and seek. A leaf module.
  */
 import { z } from 'zod';
-import { ROOM_LIMITS } from '../../../actors/room/limits.js';
+import { ROOM_LIMITS } from '../room/limits.js';
 import { defineEndpoint } from './endpoint.js';
-import { idempotencyHeaders, mediaDuration, MemberView, mediaId, PlaybackAnswer, PlaybackView, playbackGuards, position, roomId, seq } from './room-schemas.js';
+import { MemberView, PlaybackView } from '../room/model.js';
+import { idempotencyHeaders, mediaDuration, mediaId, PlaybackAnswer, playbackGuards, position, roomId, seq } from './room.js';
 
 const TAGS = ['playback'];
 const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;

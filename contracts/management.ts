@@ -3,9 +3,32 @@
  * Unix socket or a token-protected TCP port. Both sides import these names so they cannot
  * drift apart.
  */
-import type { IssuerChange } from '../../accounts/methods/oauth2/issuer-changes.js';
-import type { SliceCacheStats } from '../../media/cache/types.js';
-import type { ReviewKind, ReviewMode, ReviewState, ReviewSummary, ReviewView } from '../../workflows/review-contract.js';
+import type { ReviewKind, ReviewMode, ReviewState, ReviewSummary, ReviewView } from './review.js';
+
+/** An OAuth2 provider instance whose kind or issuer changed since the last settings load. */
+export interface IssuerChange {
+  instanceName: string;
+  previous: { provider: OAuth2ProviderKind; issuer: string };
+  current: { provider: OAuth2ProviderKind; issuer: string };
+  message: string;
+}
+
+export type OAuth2ProviderKind = 'github' | 'oidc';
+
+/** The media proxy's slice cache counters since start. */
+export interface SliceCacheStats {
+  hits: number;
+  misses: number;
+  bytesFromCache: number;
+  bytesFromUpstream: number;
+  evictions: number;
+  revalidations: number;
+  /** Slice fetches started ahead of a sequential reader (added with readahead). */
+  readaheads: number;
+  entries: number;
+  sizeBytes: number;
+  maxBytes: number;
+}
 
 export type { ReviewKind, ReviewMode, ReviewState, ReviewSummary, ReviewView };
 

@@ -3,8 +3,8 @@
  * A leaf module (zod and error codes only).
  */
 import { z } from 'zod';
-import { ERROR_CODES } from '../../../errors/codes.js';
-import { oneLineText, privateText } from '../../../text/safe-text.js';
+import { ERROR_CODES } from '../errors.js';
+import { oneLineText, privateText } from '../text.js';
 
 export const ErrorBody = z
   .object({
@@ -61,7 +61,7 @@ export const PendingReview = z
 
 export const SignInAnswer = z.union([SignedIn, SecondFactorRequired]);
 
-// Every text field here follows text/safe-text.ts, so nothing PostgreSQL refuses (NUL) or a log
+// Every text field here follows contracts/text.ts, so nothing PostgreSQL refuses (NUL) or a log
 // would mangle reaches either, on HTTP or on gRPC (which validates with these same schemas).
 const username = oneLineText().min(1).max(128).meta({ description: 'NFKC-normalised; 3-32 letters, digits, "_", "-", "."' });
 export const fields = {

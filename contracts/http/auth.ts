@@ -3,7 +3,7 @@
  * depend on them. A leaf module (zod and the error codes only).
  */
 import { z } from 'zod';
-import { oneLineText } from '../../../text/safe-text.js';
+import { oneLineText } from '../text.js';
 import { defineEndpoint, type ResponseSpec } from './endpoint.js';
 import { fields, PendingReview, SignedIn, SignInAnswer } from './common.js';
 

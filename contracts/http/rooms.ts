@@ -4,10 +4,11 @@
  * only the listings read PostgreSQL (docs/2026-11-23-rooms-api.md). A leaf module.
  */
 import { z } from 'zod';
-import { oneLineText, privateText } from '../../../text/safe-text.js';
-import { ROOM_LIMITS } from '../../../actors/room/limits.js';
+import { oneLineText, privateText } from '../text.js';
+import { ROOM_LIMITS } from '../room/limits.js';
 import { defineEndpoint } from './endpoint.js';
-import { idempotencyHeaders, MemberView, Permission, QueueMode, RoomInfo, RoomPage, RoomSummary, RoomView, RoomVisibility, roomId, seq, userId } from './room-schemas.js';
+import { MemberView, Permission, QueueMode, RoomInfo, RoomView, RoomVisibility } from '../room/model.js';
+import { idempotencyHeaders, RoomPage, RoomSummary, roomId, seq, userId } from './room.js';
 
 const TAGS = ['rooms'];
 const roomParams = z.strictObject({ roomId });

@@ -4,10 +4,11 @@
  * validated as a whole first (docs/2026-11-23-rooms-api.md). A leaf module.
  */
 import { z } from 'zod';
-import { oneLineText } from '../../../text/safe-text.js';
-import { ROOM_LIMITS } from '../../../actors/room/limits.js';
+import { oneLineText } from '../text.js';
+import { ROOM_LIMITS } from '../room/limits.js';
 import { defineEndpoint } from './endpoint.js';
-import { idempotencyHeaders, MediaItem, mediaId, PlaybackAnswer, playbackGuards, roomId, seq } from './room-schemas.js';
+import { MediaItem } from '../room/model.js';
+import { idempotencyHeaders, mediaId, PlaybackAnswer, playbackGuards, roomId, seq } from './room.js';
 
 const TAGS = ['playlist'];
 const ROOM_ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;

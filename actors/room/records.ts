@@ -1,0 +1,41 @@
+/**
+ * The room's records as the actor holds them in memory and stores them in PostgreSQL (migration
+ * 0003). The views that leave the actor are in contracts/room/model.ts; these stay inside (the
+ * room record carries the password hash).
+ */
+import type { MemberStatus, PermissionOverrides, QueueMode, RoomRole, RoomStatus, RoomVisibility } from '../../contracts/room/model.js';
+
+/** Per-room options, stored in `rooms.settings`. */
+export interface RoomOptions {
+  /** New members wait in `pending` until someone with `manage_members` approves them. */
+  requireJoinApproval: boolean;
+  permissionOverrides: PermissionOverrides;
+  /** Play starts (and resumes after a member buffers) only when every present member is ready. */
+  waitForAllReady: boolean;
+  /** Longest wait for stragglers before playing anyway. */
+  readyTimeoutMs: number;
+  /** What plays when the current item ends. */
+  queueMode: QueueMode;
+}
+
+export interface RoomRecord {
+  id: string;
+  name: string;
+  ownerId: string;
+  passwordHash: string | null;
+  visibility: RoomVisibility;
+  status: RoomStatus;
+  options: RoomOptions;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface MemberRecord {
+  userId: string;
+  name: string;
+  role: RoomRole;
+  status: MemberStatus;
+  /** Joined as a guest: always holds the guest role. */
+  guest: boolean;
+  joinedAt: number;
+}
