@@ -15,6 +15,7 @@ import type { Logger } from '../observability/logger.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import type { ReviewClient } from '../workflows/review-client.js';
 import type { RoomClient } from './rooms/room-client.js';
+import type { RoomCommandEntry } from './rooms/command-entry.js';
 import type { LiveDeps } from './rtmp/live-deps.js';
 import type { RoomFeeds } from './rooms/room-feed.js';
 import type { RoomWatcher } from './rooms/room-watch.js';
@@ -30,6 +31,8 @@ export interface GatewayDeps {
   settings: RuntimeSettings;
   accounts: Accounts;
   rooms: RoomClient;
+  /** Where every client command to a room enters (HTTP, WebSocket, gRPC). */
+  commands: RoomCommandEntry;
   events: ActorEvents;
   /** Per-room subscriptions with their rings of recent events (resume). */
   feeds: RoomFeeds;

@@ -23,6 +23,7 @@ import { createHttpApp } from '../gateways/http/app.js';
 import { startMetricsListener } from '../gateways/http/metrics-listener.js';
 import { cookiePolicyFor } from '../gateways/http/session-cookie.js';
 import type { GatewayDeps } from '../gateways/gateway-deps.js';
+import { RoomCommandEntry } from '../gateways/rooms/command-entry.js';
 import { RoomClient } from '../gateways/rooms/room-client.js';
 import { RoomFeeds } from '../gateways/rooms/room-feed.js';
 import { RoomRates } from '../gateways/rooms/room-rates.js';
@@ -277,6 +278,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         accounts,
         reviews,
         rooms,
+        commands: new RoomCommandEntry(rooms),
         events,
         feeds,
         watcher: new RoomWatcher(feeds, rooms, settings, logger),

@@ -1,22 +1,38 @@
 /**
- * The one way gRPC handlers reach a room: through `RoomClient` (as HTTP and WebSocket do), as
- * the call's caller, with the client's idempotency key (`svc-command-id`, scoped to the caller,
- * method and room by rooms/command-id.ts) and what is left of its deadline. Input that the actor cannot check (the room id, enum names) is checked here
- * and named by its field, like the actor names the command's fields.
+ * How gRPC handlers reach a room: through the room-command entry (as HTTP and WebSocket do), as
+ * the call's caller, with the client's idempotency key (`svc-command-id`) and what is left of its
+ * deadline. A unary RPC that is one room command is a row (`command`): the command's fields from
+ * the request, the answer from the result; a service is then a table of rows. Input the actor
+ * cannot check (enum names) is checked here and named by its field.
  */
+import type * as grpc from '@grpc/grpc-js';
 import type { RoomCommandKind, RoomCommandOf, RoomResultOf } from '../../actors/room/index.js';
 import type { SendResult } from '../../actors/runtime/client.js';
-import { isValidActorId } from '../../actors/runtime/names.js';
 import { AppError } from '../../errors/app-error.js';
-import { roomCommandId } from '../rooms/command-id.js';
-import type { RoomClient } from '../rooms/room-client.js';
-import type { CallerContext } from './call.js';
+import type { RoomCommandEntry } from '../rooms/command-entry.js';
+import type { CallerContext, GrpcCalls } from './call.js';
 
 /** RoomClient's own default; a shorter client deadline wins. */
 const ROOM_TIMEOUT_MS = 5_000;
 
 export class RoomCalls {
-  constructor(private readonly rooms: RoomClient) {}
+  constructor(
+    private readonly calls: GrpcCalls,
+    private readonly commands: RoomCommandEntry,
+  ) {}
+
+  /** A unary RPC that sends one room command, `roomId` from the request. */
+  command<K extends RoomCommandKind, Req extends { roomId: string }, Res>(
+    kind: K,
+    toCommand: (request: Req) => Omit<RoomCommandOf<K>, 'kind'>,
+    toAnswer: (result: RoomResultOf<K>) => Res,
+    sentAt?: (request: Req) => number | undefined,
+  ): grpc.handleUnaryCall<Req, Res> {
+    return this.calls.unary<Req, Res>(async (request, ctx) => {
+      const command = { ...toCommand(request), kind } as RoomCommandOf<K> & { kind: K };
+      return toAnswer(await this.send<K>(ctx, request.roomId, command, sentAt?.(request)));
+    });
+  }
 
   async send<K extends RoomCommandKind>(ctx: CallerContext, roomId: string, command: RoomCommandOf<K> & { kind: K }, sentAt?: number): Promise<RoomResultOf<K>> {
     const { result } = await this.sendWithSeq<K>(ctx, roomId, command, sentAt);
@@ -25,20 +41,17 @@ export class RoomCalls {
 
   /** With the room's event seq at the time of the answer. */
   sendWithSeq<K extends RoomCommandKind>(ctx: CallerContext, roomId: string, command: RoomCommandOf<K> & { kind: K }, sentAt?: number): Promise<SendResult<RoomResultOf<K>>> {
-    checkRoomId(roomId);
-    return this.rooms.send<K>(roomId, command, ctx.caller, {
-      ...(ctx.commandId !== undefined
-        ? { commandId: roomCommandId({ transport: 'grpc', caller: ctx.caller, clientId: ctx.commandId, operation: ctx.method, roomId }) }
-        : {}),
-      ...(sentAt !== undefined ? { sentAt } : {}),
+    return this.commands.send<K>({
+      transport: 'grpc',
+      caller: ctx.caller,
+      roomId,
+      command,
+      operation: ctx.method,
+      clientId: ctx.commandId,
+      sentAt,
       timeoutMs: Math.min(ctx.timeoutMs ?? ROOM_TIMEOUT_MS, ROOM_TIMEOUT_MS),
     });
   }
-}
-
-export function checkRoomId(roomId: string, key = 'roomId'): void {
-  if (!roomId) throw AppError.invalid([{ key, message: 'is required' }]);
-  if (!isValidActorId(roomId)) throw AppError.invalid([{ key, message: 'must be 1 to 128 characters of A-Z, a-z, 0-9, "_" or "-"' }]);
 }
 
 /** The actor's value of an enum field the client sent; `invalid_argument` naming the field otherwise. */

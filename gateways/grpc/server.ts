@@ -49,14 +49,14 @@ export async function startGrpcServer(gateway: GatewayDeps, readiness: Readiness
     'grpc.keepalive_timeout_ms': 20_000,
   });
   const calls = new GrpcCalls({ logger: gateway.logger, accounts: gateway.accounts, addresses: new ClientAddresses(gateway.config.server) });
-  const rooms = new RoomCalls(gateway.rooms);
+  const rooms = new RoomCalls(calls, gateway.commands);
 
   server.addService(api.AuthService.service, authService(calls, gateway.accounts));
   server.addService(api.RoomService.service, { ...roomService(calls, rooms, new RoomDirectory(gateway.pool), new RoomPasswordGuesses(gateway.redis)), WatchRoom: watchRoom(calls, gateway.watcher, gateway.connections, gateway.connectionCap) });
-  server.addService(api.MemberService.service, memberService(calls, rooms));
-  server.addService(api.PlaylistService.service, playlistService(calls, rooms));
-  server.addService(api.PlaybackService.service, playbackService(calls, rooms));
-  server.addService(api.ChatService.service, chatService(calls, rooms));
+  server.addService(api.MemberService.service, memberService(rooms));
+  server.addService(api.PlaylistService.service, playlistService(rooms));
+  server.addService(api.PlaybackService.service, playbackService(rooms));
+  server.addService(api.ChatService.service, chatService(rooms));
 
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);

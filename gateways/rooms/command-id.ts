@@ -22,7 +22,7 @@ export interface ClientCommandId {
   operation: string;
   roomId: string;
   /** Tells apart the several commands of one request (bulk playlist adds). */
-  part?: number;
+  part?: number | undefined;
 }
 
 export function roomCommandId(id: ClientCommandId): string {

@@ -210,7 +210,7 @@ export class RealtimeGateway {
         requestId,
         resumeAsked: request.resumeAfter !== undefined,
         log,
-        rooms: this.deps.rooms,
+        commands: this.deps.commands,
         notifications: this.notifications,
         metrics: this.metrics,
         limits: this.limits,

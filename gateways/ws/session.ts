@@ -10,13 +10,12 @@ import type { RoomCommand } from '../../actors/room/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { fieldIssuesOf } from '../../errors/field-issues.js';
 import type { Logger } from '../../observability/logger.js';
-import { roomCommandId } from '../rooms/command-id.js';
-import type { RoomClient } from '../rooms/room-client.js';
+import type { RoomCommandEntry } from '../rooms/command-entry.js';
 import type { FeedEvent } from '../rooms/room-feed.js';
 import type { RoomWatch, WatchEndReason } from '../rooms/room-watch.js';
 import type { RealtimeMetrics } from './metrics.js';
 import type { UserNotifications } from './notifications.js';
-import { ClientMessage, CLOSE, GATEWAY_OWNED_KINDS, type ErrorShape, type ServerMessage } from '../../contracts/ws/protocol.js';
+import { ClientMessage, CLOSE, type ErrorShape, type ServerMessage } from '../../contracts/ws/protocol.js';
 
 export interface SessionLimits {
   /** Bytes the socket may have waiting to be sent before it is closed as a slow consumer (R14). */
@@ -37,7 +36,7 @@ export interface SessionContext {
   /** The client asked to resume (so a snapshot start means the missed events were not held). */
   resumeAsked: boolean;
   log: Logger;
-  rooms: RoomClient;
+  commands: RoomCommandEntry;
   notifications: UserNotifications;
   metrics: RealtimeMetrics;
   limits: SessionLimits;
@@ -189,10 +188,6 @@ export class RealtimeSession {
         this.send({ type: 'pong', t0: message.t0, t1: receivedAt, t2: Date.now() });
         return;
       case 'command': {
-        if (GATEWAY_OWNED_KINDS.includes(message.command.kind)) {
-          this.sendError(message.id, AppError.invalid([{ key: 'command.kind', message: `${message.command.kind} is sent by the gateway for this connection` }]));
-          return;
-        }
         const command = message.command as RoomCommand;
         // The participant is tied to this socket: it leaves the call when the socket leaves the room.
         if (command.kind === 'voice.join') command.connectionId = this.ctx.connectionId;
@@ -213,9 +208,14 @@ export class RealtimeSession {
     }
     this.inFlight += 1;
     try {
-      const { result, seq } = await this.ctx.rooms.send(this.ctx.roomId, command, this.ctx.caller, {
-        ...(id !== undefined ? { commandId: roomCommandId({ transport: 'ws', caller: this.ctx.caller, clientId: id, operation: command.kind, roomId: this.ctx.roomId }) } : {}),
-        ...(sentAt !== undefined ? { sentAt } : {}),
+      const { result, seq } = await this.ctx.commands.send({
+        transport: 'ws',
+        caller: this.ctx.caller,
+        roomId: this.ctx.roomId,
+        command,
+        operation: command.kind,
+        clientId: id,
+        sentAt,
       });
       if (id !== undefined) this.send({ type: 'ok', id, result, seq });
     } catch (err) {

@@ -1,25 +1,26 @@
-/** ChatService: actor commands chat.*. */
-import type { GrpcCalls } from '../call.js';
+/** ChatService: actor commands chat.*, one row each. */
 import type { ChatServiceHandlers } from '../gen/svc/v1/ChatService.js';
 import type { RoomCalls } from '../room-calls.js';
 import { chatMessage } from '../views.js';
+import type { ChatMessage } from '../../../contracts/room/model.js';
 
-export function chatService(calls: GrpcCalls, rooms: RoomCalls): ChatServiceHandlers {
+const page = (result: { messages: ChatMessage[]; nextBefore: string | null }) => ({
+  messages: result.messages.map(chatMessage),
+  ...(result.nextBefore !== null ? { nextBefore: result.nextBefore } : {}),
+});
+const pinned = (result: { message: ChatMessage }) => ({ message: chatMessage(result.message) });
+
+export function chatService(rooms: RoomCalls): ChatServiceHandlers {
   return {
-    Send: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, { kind: 'chat.send', text: request.text, clientMessageId: request.clientMessageId });
-      return { message: chatMessage(result.message), duplicate: result.duplicate };
-    }),
-    History: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, { kind: 'chat.history', before: request.before, limit: request.limit });
-      return { messages: result.messages.map(chatMessage), ...(result.nextBefore !== null ? { nextBefore: result.nextBefore } : {}) };
-    }),
-    Delete: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'chat.delete', messageId: request.messageId })),
-    Pin: calls.unary(async (request, ctx) => ({ message: chatMessage((await rooms.send(ctx, request.roomId, { kind: 'chat.pin', messageId: request.messageId })).message) })),
-    Unpin: calls.unary(async (request, ctx) => ({ message: chatMessage((await rooms.send(ctx, request.roomId, { kind: 'chat.unpin', messageId: request.messageId })).message) })),
-    ListPins: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, { kind: 'chat.pins', before: request.before, limit: request.limit });
-      return { messages: result.messages.map(chatMessage), ...(result.nextBefore !== null ? { nextBefore: result.nextBefore } : {}) };
-    }),
+    Send: rooms.command(
+      'chat.send',
+      (request) => ({ text: request.text, clientMessageId: request.clientMessageId }),
+      (result) => ({ message: chatMessage(result.message), duplicate: result.duplicate }),
+    ),
+    History: rooms.command('chat.history', (request) => ({ before: request.before, limit: request.limit }), page),
+    Delete: rooms.command('chat.delete', (request) => ({ messageId: request.messageId }), (result) => result),
+    Pin: rooms.command('chat.pin', (request) => ({ messageId: request.messageId }), pinned),
+    Unpin: rooms.command('chat.unpin', (request) => ({ messageId: request.messageId }), pinned),
+    ListPins: rooms.command('chat.pins', (request) => ({ before: request.before, limit: request.limit }), page),
   };
 }

@@ -1,37 +1,39 @@
-/** MemberService: the member lists of room.get, the bans a page at a time, and member.setRole/kick/ban/unban/approve/reject. */
+/** MemberService: the member lists of room.get, the bans a page at a time, and member.setRole/kick/ban/unban/approve/reject: one row each. */
+import type { MemberView } from '../../../contracts/room/model.js';
 import { AppError } from '../../../errors/app-error.js';
-import type { GrpcCalls } from '../call.js';
 import type { MemberServiceHandlers } from '../gen/svc/v1/MemberService.js';
 import { enumIn, type RoomCalls } from '../room-calls.js';
 import { member, ROLE } from '../views.js';
 
-export function memberService(calls: GrpcCalls, rooms: RoomCalls): MemberServiceHandlers {
+const target = <R extends { userId: string }>(request: R) => ({ userId: request.userId });
+const withMember = (result: { member: MemberView }) => ({ member: member(result.member) });
+const asIs = <T>(result: T): T => result;
+
+export function memberService(rooms: RoomCalls): MemberServiceHandlers {
   return {
-    ListMembers: calls.unary(async (request, ctx) => {
-      const view = await rooms.send(ctx, request.roomId, { kind: 'room.get' });
-      if (view.access !== 'member') throw new AppError('forbidden', 'only active members of the room see its members');
-      if (!view.members) throw new AppError('forbidden', 'seeing the member list needs the view_member_list permission');
-      return {
-        members: view.members.map(member),
-        pendingMembers: view.pendingMembers ? { members: view.pendingMembers.map(member) } : null,
-        bannedMembers: view.bannedMembers ? { members: view.bannedMembers.map(member) } : null,
-      };
-    }),
-    ListBans: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, { kind: 'member.bans', after: request.after, limit: request.limit });
-      return { members: result.members.map(member), ...(result.nextAfter !== null ? { nextAfter: result.nextAfter } : {}), total: result.total };
-    }),
-    SetRole: calls.unary(async (request, ctx) => {
-      const role = enumIn(ROLE, request.role, 'role');
-      const result = await rooms.send(ctx, request.roomId, { kind: 'member.setRole', userId: request.userId, role });
-      return { member: member(result.member) };
-    }),
-    Kick: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'member.kick', userId: request.userId })),
-    Ban: calls.unary(async (request, ctx) => ({ member: member((await rooms.send(ctx, request.roomId, { kind: 'member.ban', userId: request.userId })).member) })),
-    Unban: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'member.unban', userId: request.userId })),
-    Approve: calls.unary(async (request, ctx) => ({
-      member: member((await rooms.send(ctx, request.roomId, { kind: 'member.approve', userId: request.userId })).member),
-    })),
-    Reject: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'member.reject', userId: request.userId })),
+    ListMembers: rooms.command(
+      'room.get',
+      () => ({}),
+      (view) => {
+        if (view.access !== 'member') throw new AppError('forbidden', 'only active members of the room see its members');
+        if (!view.members) throw new AppError('forbidden', 'seeing the member list needs the view_member_list permission');
+        return {
+          members: view.members.map(member),
+          pendingMembers: view.pendingMembers ? { members: view.pendingMembers.map(member) } : null,
+          bannedMembers: view.bannedMembers ? { members: view.bannedMembers.map(member) } : null,
+        };
+      },
+    ),
+    ListBans: rooms.command(
+      'member.bans',
+      (request) => ({ after: request.after, limit: request.limit }),
+      (result) => ({ members: result.members.map(member), ...(result.nextAfter !== null ? { nextAfter: result.nextAfter } : {}), total: result.total }),
+    ),
+    SetRole: rooms.command('member.setRole', (request) => ({ userId: request.userId, role: enumIn(ROLE, request.role, 'role') }), withMember),
+    Kick: rooms.command('member.kick', target, asIs),
+    Ban: rooms.command('member.ban', target, withMember),
+    Unban: rooms.command('member.unban', target, asIs),
+    Approve: rooms.command('member.approve', target, withMember),
+    Reject: rooms.command('member.reject', target, asIs),
   };
 }

@@ -1,48 +1,38 @@
-/** PlaybackService: actor commands playback.*, member.player, and the playback of room.get. */
+/** PlaybackService: actor commands playback.*, member.player, and the playback of room.get: one row each. */
+import type { PlaybackView } from '../../../contracts/room/model.js';
 import { AppError } from '../../../errors/app-error.js';
-import type { GrpcCalls } from '../call.js';
 import type { PlaybackServiceHandlers } from '../gen/svc/v1/PlaybackService.js';
 import { enumIn, expectedMedia, type RoomCalls } from '../room-calls.js';
 import { member, playback, PLAYER_STATE } from '../views.js';
 
-export function playbackService(calls: GrpcCalls, rooms: RoomCalls): PlaybackServiceHandlers {
-  const guards = (request: { expectMediaId?: string; expectVersion?: number }) => ({
-    expectMediaId: expectedMedia(request.expectMediaId),
-    expectVersion: request.expectVersion,
-  });
+const guards = <R extends { expectMediaId?: string; expectVersion?: number }>(request: R) => ({
+  expectMediaId: expectedMedia(request.expectMediaId),
+  expectVersion: request.expectVersion,
+});
+const withPlayback = (result: { playback: PlaybackView }) => ({ playback: playback(result.playback) });
+const sentAt = <R extends { sentAt?: number }>(request: R) => request.sentAt;
+
+export function playbackService(rooms: RoomCalls): PlaybackServiceHandlers {
   return {
-    GetPlayback: calls.unary(async (request, ctx) => {
-      const view = await rooms.send(ctx, request.roomId, { kind: 'room.get' });
-      if (view.access !== 'member') throw new AppError('forbidden', 'only active members of the room see its playback');
-      return { playback: playback(view.playback) };
-    }),
-    Play: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, { kind: 'playback.play', position: request.position, startInMs: request.startInMs, ...guards(request) }, request.sentAt);
-      return { playback: playback(result.playback) };
-    }),
-    Pause: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, { kind: 'playback.pause', position: request.position, ...guards(request) });
-      return { playback: playback(result.playback) };
-    }),
-    Seek: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, { kind: 'playback.seek', position: request.position, startInMs: request.startInMs, ...guards(request) }, request.sentAt);
-      return { playback: playback(result.playback) };
-    }),
-    SetRate: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, { kind: 'playback.rate', rate: request.rate, ...guards(request) });
-      return { playback: playback(result.playback) };
-    }),
-    Next: calls.unary(async (request, ctx) => ({ playback: playback((await rooms.send(ctx, request.roomId, { kind: 'playback.next', ...guards(request) })).playback) })),
-    Previous: calls.unary(async (request, ctx) => ({
-      playback: playback((await rooms.send(ctx, request.roomId, { kind: 'playback.previous', ...guards(request) })).playback),
-    })),
-    ReportPlayer: calls.unary(async (request, ctx) => {
-      const state = enumIn(PLAYER_STATE, request.state, 'state');
-      const result = await rooms.send(ctx, request.roomId, { kind: 'member.player', state, mediaId: request.mediaId ?? null, duration: request.duration });
-      return { member: member(result.member), playback: playback(result.playback) };
-    }),
-    ReportEnded: calls.unary(async (request, ctx) => ({
-      playback: playback((await rooms.send(ctx, request.roomId, { kind: 'playback.ended', mediaId: request.mediaId, duration: request.duration })).playback),
-    })),
+    GetPlayback: rooms.command(
+      'room.get',
+      () => ({}),
+      (view) => {
+        if (view.access !== 'member') throw new AppError('forbidden', 'only active members of the room see its playback');
+        return { playback: playback(view.playback) };
+      },
+    ),
+    Play: rooms.command('playback.play', (request) => ({ position: request.position, startInMs: request.startInMs, ...guards(request) }), withPlayback, sentAt),
+    Pause: rooms.command('playback.pause', (request) => ({ position: request.position, ...guards(request) }), withPlayback),
+    Seek: rooms.command('playback.seek', (request) => ({ position: request.position, startInMs: request.startInMs, ...guards(request) }), withPlayback, sentAt),
+    SetRate: rooms.command('playback.rate', (request) => ({ rate: request.rate, ...guards(request) }), withPlayback),
+    Next: rooms.command('playback.next', guards, withPlayback),
+    Previous: rooms.command('playback.previous', guards, withPlayback),
+    ReportPlayer: rooms.command(
+      'member.player',
+      (request) => ({ state: enumIn(PLAYER_STATE, request.state, 'state'), mediaId: request.mediaId ?? null, duration: request.duration }),
+      (result) => ({ member: member(result.member), playback: playback(result.playback) }),
+    ),
+    ReportEnded: rooms.command('playback.ended', (request) => ({ mediaId: request.mediaId, duration: request.duration }), withPlayback),
   };
 }

@@ -1,46 +1,34 @@
 /** PlaylistService: actor commands playlist.* with the actor's field names. */
-import type { Subtitle } from '../../../contracts/room/model.js';
+import type { MediaItem, Subtitle } from '../../../contracts/room/model.js';
 import { AppError } from '../../../errors/app-error.js';
-import type { GrpcCalls } from '../call.js';
 import type { Header__Output } from '../gen/svc/v1/Header.js';
+import type { PushMediaRequest__Output } from '../gen/svc/v1/PushMediaRequest.js';
 import type { PlaylistServiceHandlers } from '../gen/svc/v1/PlaylistService.js';
 import type { Subtitle__Output } from '../gen/svc/v1/Subtitle.js';
 import { expectedMedia, type RoomCalls } from '../room-calls.js';
 import { mediaItem, playback } from '../views.js';
 
-export function playlistService(calls: GrpcCalls, rooms: RoomCalls): PlaylistServiceHandlers {
+const mediaFields = <R extends PushMediaRequest__Output>(request: R) => ({
+  title: request.title,
+  url: request.url,
+  provider: request.provider,
+  headers: headersIn(request.headers),
+  subtitles: subtitlesIn(request.subtitles),
+  live: request.live,
+  proxy: request.proxy,
+});
+const added = (result: { item: MediaItem; index: number }) => ({ item: mediaItem(result.item), index: result.index });
+const asIs = <T>(result: T): T => result;
+
+/** PlaylistService: one row per actor command. */
+export function playlistService(rooms: RoomCalls): PlaylistServiceHandlers {
   return {
-    Push: calls.unary(async (request, ctx) => {
-      const { item, index } = await rooms.send(ctx, request.roomId, {
-        kind: 'playlist.push',
-        title: request.title,
-        url: request.url,
-        provider: request.provider,
-        headers: headersIn(request.headers),
-        subtitles: subtitlesIn(request.subtitles),
-        live: request.live,
-        proxy: request.proxy,
-      });
-      return { item: mediaItem(item), index };
-    }),
-    Insert: calls.unary(async (request, ctx) => {
-      const { item, index } = await rooms.send(ctx, request.roomId, {
-        kind: 'playlist.insert',
-        index: request.index,
-        title: request.title,
-        url: request.url,
-        provider: request.provider,
-        headers: headersIn(request.headers),
-        subtitles: subtitlesIn(request.subtitles),
-        live: request.live,
-        proxy: request.proxy,
-      });
-      return { item: mediaItem(item), index };
-    }),
-    Move: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'playlist.move', mediaId: request.mediaId, toIndex: request.toIndex })),
-    Edit: calls.unary(async (request, ctx) => {
-      const { item } = await rooms.send(ctx, request.roomId, {
-        kind: 'playlist.edit',
+    Push: rooms.command('playlist.push', mediaFields, added),
+    Insert: rooms.command('playlist.insert', (request) => ({ index: request.index, ...mediaFields(request) }), added),
+    Move: rooms.command('playlist.move', (request) => ({ mediaId: request.mediaId, toIndex: request.toIndex }), asIs),
+    Edit: rooms.command(
+      'playlist.edit',
+      (request) => ({
         mediaId: request.mediaId,
         title: request.title,
         url: request.url,
@@ -49,20 +37,16 @@ export function playlistService(calls: GrpcCalls, rooms: RoomCalls): PlaylistSer
         subtitles: request.subtitles ? subtitlesIn(request.subtitles.subtitles) : undefined,
         live: request.live,
         proxy: request.proxy,
-      });
-      return { item: mediaItem(item) };
-    }),
-    Remove: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'playlist.remove', mediaId: request.mediaId })),
-    Clear: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'playlist.clear' })),
-    SetCurrent: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, {
-        kind: 'playlist.setCurrent',
-        mediaId: request.mediaId,
-        expectMediaId: expectedMedia(request.expectMediaId),
-        expectVersion: request.expectVersion,
-      });
-      return { playback: playback(result.playback) };
-    }),
+      }),
+      (result) => ({ item: mediaItem(result.item) }),
+    ),
+    Remove: rooms.command('playlist.remove', (request) => ({ mediaId: request.mediaId }), asIs),
+    Clear: rooms.command('playlist.clear', () => ({}), asIs),
+    SetCurrent: rooms.command(
+      'playlist.setCurrent',
+      (request) => ({ mediaId: request.mediaId, expectMediaId: expectedMedia(request.expectMediaId), expectVersion: request.expectVersion }),
+      (result) => ({ playback: playback(result.playback) }),
+    ),
   };
 }
 

@@ -3,7 +3,7 @@
  * member.join/leave, owner.transfer, and the public room list read from PostgreSQL.
  */
 import type { RoomCommandOf } from '../../../actors/room/index.js';
-import type { PermissionOverrides } from '../../../contracts/room/model.js';
+import type { PermissionOverrides, RoomInfo } from '../../../contracts/room/model.js';
 import type { Permission } from '../../../contracts/permissions/names.js';
 import { AppError } from '../../../errors/app-error.js';
 import { subjectOf } from '../../../accounts/model.js';
@@ -30,6 +30,8 @@ function queueModeIn(value: string | number | null | undefined): RoomCommandOf<'
   if (value === undefined || value === null || value === 'QUEUE_MODE_UNSPECIFIED' || value === 0) return undefined;
   return enumIn(QUEUE_MODE, value, 'queueMode');
 }
+
+const withRoom = (result: { room: RoomInfo }) => ({ room: roomInfo(result.room) });
 
 export function roomService(
   calls: GrpcCalls,
@@ -61,10 +63,10 @@ export function roomService(
       });
       return { room: roomInfo(result.room) };
     }),
-    GetRoom: calls.unary(async (request, ctx) => roomView(await rooms.send(ctx, request.roomId, { kind: 'room.get' }))),
-    UpdateRoom: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, {
-        kind: 'room.update',
+    GetRoom: rooms.command('room.get', () => ({}), roomView),
+    UpdateRoom: rooms.command(
+      'room.update',
+      (request) => ({
         name: request.name,
         password: request.password,
         visibility: request.visibility === undefined ? undefined : enumIn(VISIBILITY, request.visibility, 'visibility'),
@@ -73,20 +75,17 @@ export function roomService(
         waitForAllReady: request.waitForAllReady,
         readyTimeoutMs: request.readyTimeoutMs,
         queueMode: queueModeIn(request.queueMode),
-      });
-      return { room: roomInfo(result.room) };
-    }),
-    DeleteRoom: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'room.delete' })),
+      }),
+      withRoom,
+    ),
+    DeleteRoom: rooms.command('room.delete', () => ({}), (result) => result),
     JoinRoom: calls.unary(async (request, ctx) => {
       const attempt = { roomId: request.roomId, userId: subjectOf(ctx.caller), ip: ctx.client.ip, password: request.password };
       const result = await passwordGuesses.guard(attempt, () => rooms.send(ctx, request.roomId, { kind: 'member.join', password: request.password }));
       return { status: MEMBER_STATUS[result.status], member: member(result.member) };
     }),
-    LeaveRoom: calls.unary(async (request, ctx) => rooms.send(ctx, request.roomId, { kind: 'member.leave' })),
-    TransferOwnership: calls.unary(async (request, ctx) => {
-      const result = await rooms.send(ctx, request.roomId, { kind: 'owner.transfer', userId: request.userId });
-      return { room: roomInfo(result.room) };
-    }),
+    LeaveRoom: rooms.command('member.leave', () => ({}), (result) => result),
+    TransferOwnership: rooms.command('owner.transfer', (request) => ({ userId: request.userId }), withRoom),
     ListPublicRooms: calls.unary(async (request) => {
       if (request.limit > MAX_PAGE) throw AppError.invalid([{ key: 'limit', message: `must be at most ${MAX_PAGE} (0: the default)` }]);
       // The HTTP listing's text rules for what reaches the directory query (gRPC's 0 limit is its own).

@@ -20,7 +20,7 @@ import type { RoomServiceHandlers } from '../gen/svc/v1/RoomService.js';
 import type { WatchEndReason__Output } from '../gen/svc/v1/WatchEndReason.js';
 import type { WatchRoomRequest__Output } from '../gen/svc/v1/WatchRoomRequest.js';
 import type { WatchRoomResponse } from '../gen/svc/v1/WatchRoomResponse.js';
-import { checkRoomId } from '../room-calls.js';
+import { checkRoomId } from '../../rooms/command-entry.js';
 import { memberRoomView, roomEvent } from '../views.js';
 
 const END_REASON = {

@@ -1,49 +1,24 @@
-import type { GatewayDeps } from '../../gateway-deps.js';
+/** The chat endpoints of contracts/http/chat.ts: one room command each. */
 import * as api from '../../../contracts/http/chat.js';
-import type { EndpointRouter } from '../endpoint-router.js';
-import { commandOptions } from './room-calls.js';
+import { roomCommand, type RoomRoute } from '../room-command-route.js';
 
-/** The chat endpoints of `api/chat.ts`, each a room-actor command sent as the caller. */
-export function mountChatRoutes(router: EndpointRouter, deps: GatewayDeps): void {
-  const { rooms } = deps;
+const page = (result: { messages: unknown[]; nextBefore: string | null }, seq: number) => ({
+  messages: result.messages,
+  ...(result.nextBefore ? { nextCursor: result.nextBefore } : {}),
+  seq,
+});
 
-  router
-    .mount(api.sendChat, async (ctx, { caller, params, body }) => {
-      const { result, seq } = await rooms.send(params.roomId, { kind: 'chat.send', ...body }, caller, commandOptions(ctx, api.sendChat.operationId, caller, params.roomId));
-      ctx.status = 201;
-      ctx.body = { ...result, seq };
-    })
-    .mount(api.chatHistory, async (ctx, { caller, params, query }) => {
-      const { result, seq } = await rooms.send(
-        params.roomId,
-        { kind: 'chat.history', ...(query.cursor ? { before: query.cursor } : {}), ...(query.limit ? { limit: query.limit } : {}) },
-        caller,
-      );
-      ctx.body = { messages: result.messages, ...(result.nextBefore ? { nextCursor: result.nextBefore } : {}), seq };
-    })
-    .mount(api.deleteChat, async (ctx, { caller, params }) => {
-      const { result, seq } = await rooms.send(
-        params.roomId,
-        { kind: 'chat.delete', messageId: params.messageId },
-        caller,
-        commandOptions(ctx, api.deleteChat.operationId, caller, params.roomId),
-      );
-      ctx.body = { messageId: result.messageId, seq };
-    })
-    .mount(api.listPins, async (ctx, { caller, params, query }) => {
-      const { result, seq } = await rooms.send(
-        params.roomId,
-        { kind: 'chat.pins', ...(query.cursor ? { before: query.cursor } : {}), ...(query.limit ? { limit: query.limit } : {}) },
-        caller,
-      );
-      ctx.body = { messages: result.messages, ...(result.nextBefore ? { nextCursor: result.nextBefore } : {}), seq };
-    })
-    .mount(api.pinChat, async (ctx, { caller, params }) => {
-      const { result, seq } = await rooms.send(params.roomId, { kind: 'chat.pin', messageId: params.messageId }, caller, commandOptions(ctx, api.pinChat.operationId, caller, params.roomId));
-      ctx.body = { message: result.message, seq };
-    })
-    .mount(api.unpinChat, async (ctx, { caller, params }) => {
-      const { result, seq } = await rooms.send(params.roomId, { kind: 'chat.unpin', messageId: params.messageId }, caller, commandOptions(ctx, api.unpinChat.operationId, caller, params.roomId));
-      ctx.body = { message: result.message, seq };
-    });
-}
+export const CHAT_ROUTES: readonly RoomRoute[] = [
+  roomCommand(api.sendChat, 'chat.send', { command: ({ body }) => body, answer: (result, seq) => ({ ...result, seq }), status: 201 }),
+  roomCommand(api.chatHistory, 'chat.history', {
+    command: ({ query }) => ({ ...(query.cursor ? { before: query.cursor } : {}), ...(query.limit ? { limit: query.limit } : {}) }),
+    answer: page,
+  }),
+  roomCommand(api.deleteChat, 'chat.delete', { command: ({ params }) => ({ messageId: params.messageId }), answer: (result, seq) => ({ messageId: result.messageId, seq }) }),
+  roomCommand(api.listPins, 'chat.pins', {
+    command: ({ query }) => ({ ...(query.cursor ? { before: query.cursor } : {}), ...(query.limit ? { limit: query.limit } : {}) }),
+    answer: page,
+  }),
+  roomCommand(api.pinChat, 'chat.pin', { command: ({ params }) => ({ messageId: params.messageId }), answer: (result, seq) => ({ message: result.message, seq }) }),
+  roomCommand(api.unpinChat, 'chat.unpin', { command: ({ params }) => ({ messageId: params.messageId }), answer: (result, seq) => ({ message: result.message, seq }) }),
+];

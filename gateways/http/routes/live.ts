@@ -13,7 +13,7 @@ import type { HttpContext } from '../state.js';
  * (`live.authorize`: `publish_livestream` and a live item); the key store only stores.
  */
 export function mountLiveRoutes(router: EndpointRouter, deps: GatewayDeps): void {
-  const { rooms } = deps;
+  const { commands } = deps;
   const liveDeps = (): LiveDeps => {
     if (!deps.live) throw new AppError('unavailable', 'livestreams are not available on this server');
     return deps.live;
@@ -21,7 +21,7 @@ export function mountLiveRoutes(router: EndpointRouter, deps: GatewayDeps): void
 
   const view = async (ctx: HttpContext, caller: Caller, roomId: string, mediaId: string, rotate: boolean) => {
     const live = liveDeps();
-    const { result } = await rooms.send(roomId, { kind: 'live.authorize', mediaId }, caller);
+    const { result } = await commands.send({ transport: 'http', caller, roomId, operation: 'live.authorize', command: { kind: 'live.authorize', mediaId } });
     const target = { roomId, mediaId };
     const { userId } = actorCallerOf(caller);
     const key = rotate ? await live.keys.rotate(target, userId) : await live.keys.current(target, userId);

@@ -8,14 +8,14 @@ import { RoomPasswordGuesses } from '../../rooms/room-password-guesses.js';
 import * as api from '../../../contracts/http/rooms.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { HttpContext } from '../state.js';
-import { commandOptions, IDEMPOTENCY_HEADER } from './room-calls.js';
+import { IDEMPOTENCY_HEADER, mountRoomCommands, roomCommand } from '../room-command-route.js';
 
 /**
- * The room endpoints of `api/rooms.ts`: each operation on one room is a room-actor command
- * sent as the caller; the listings read PostgreSQL through the room directory.
+ * The room endpoints of contracts/http/rooms.ts: each operation on one room is a room command
+ * through the entry; the listings read PostgreSQL through the room directory.
  */
 export function mountRoomRoutes(router: EndpointRouter, deps: GatewayDeps): void {
-  const { rooms } = deps;
+  const { commands } = deps;
   const directory = new RoomDirectory(deps.pool);
   const passwordGuesses = new RoomPasswordGuesses(deps.redis);
 
@@ -28,10 +28,13 @@ export function mountRoomRoutes(router: EndpointRouter, deps: GatewayDeps): void
         ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}),
         ...(permissionOverrides !== undefined ? { permissionOverrides } : {}),
       };
-      const roomId = createdRoomId(ctx, caller, deps.config.credential_encryption_key);
-      const { result, seq } = await rooms.send(
-        roomId,
-        {
+      // The Idempotency-Key makes the room id (createdRoomId), so a retry answers the same room.
+      const { result, seq } = await commands.send({
+        transport: 'http',
+        caller,
+        roomId: createdRoomId(ctx, caller, deps.config.credential_encryption_key),
+        operation: api.createRoom.operationId,
+        command: {
           kind: 'room.create',
           name: rest.name,
           visibility: rest.visibility ?? 'public',
@@ -39,8 +42,7 @@ export function mountRoomRoutes(router: EndpointRouter, deps: GatewayDeps): void
           ...(rest.requireJoinApproval !== undefined ? { requireJoinApproval: rest.requireJoinApproval } : {}),
           ...(Object.keys(settings).length > 0 ? { settings } : {}),
         },
-        caller,
-      );
+      });
       ctx.status = 201;
       ctx.set('Location', `/api/rooms/${encodeURIComponent(result.room.id)}`);
       ctx.body = { room: result.room, seq };
@@ -51,43 +53,27 @@ export function mountRoomRoutes(router: EndpointRouter, deps: GatewayDeps): void
     .mount(api.listMyRooms, async (ctx, { caller, query }) => {
       ctx.body = await directory.listMine(subjectOf(caller), query);
     })
-    .mount(api.getRoom, async (ctx, { caller, params }) => {
-      const { result } = await rooms.send(params.roomId, { kind: 'room.get' }, caller);
-      ctx.body = result;
-    })
-    .mount(api.updateRoom, async (ctx, { caller, params, body }) => {
-      const { result, seq } = await rooms.send(params.roomId, { kind: 'room.update', ...body }, caller, commandOptions(ctx, api.updateRoom.operationId, caller, params.roomId));
-      ctx.body = { room: result.room, seq };
-    })
-    .mount(api.deleteRoom, async (ctx, { caller, params }) => {
-      await rooms.send(params.roomId, { kind: 'room.delete' }, caller, commandOptions(ctx, api.deleteRoom.operationId, caller, params.roomId));
-      ctx.status = 204;
-    })
     .mount(api.joinRoom, async (ctx, { caller, params, body }) => {
       const password = body?.password;
       const { result, seq } = await passwordGuesses.guard({ roomId: params.roomId, userId: subjectOf(caller), ip: ctx.ip, password }, () =>
-        rooms.send(
-          params.roomId,
-          { kind: 'member.join', ...(password !== undefined ? { password } : {}) },
+        commands.send({
+          transport: 'http',
           caller,
-          commandOptions(ctx, api.joinRoom.operationId, caller, params.roomId),
-        ),
+          roomId: params.roomId,
+          operation: api.joinRoom.operationId,
+          clientId: ctx.get(IDEMPOTENCY_HEADER) || undefined,
+          command: { kind: 'member.join', ...(password !== undefined ? { password } : {}) },
+        }),
       );
       ctx.body = { ...result, seq };
-    })
-    .mount(api.leaveRoom, async (ctx, { caller, params }) => {
-      const { result, seq } = await rooms.send(params.roomId, { kind: 'member.leave' }, caller, commandOptions(ctx, api.leaveRoom.operationId, caller, params.roomId));
-      ctx.body = { ...result, seq };
-    })
-    .mount(api.transferRoom, async (ctx, { caller, params, body }) => {
-      const { result, seq } = await rooms.send(
-        params.roomId,
-        { kind: 'owner.transfer', userId: body.userId },
-        caller,
-        commandOptions(ctx, api.transferRoom.operationId, caller, params.roomId),
-      );
-      ctx.body = { room: result.room, seq };
     });
+  mountRoomCommands(router, commands, [
+    roomCommand(api.getRoom, 'room.get', { command: () => ({}), answer: (view) => view }),
+    roomCommand(api.updateRoom, 'room.update', { command: ({ body }) => body, answer: (result, seq) => ({ room: result.room, seq }) }),
+    roomCommand(api.deleteRoom, 'room.delete', { command: () => ({}), answer: () => undefined, status: 204 }),
+    roomCommand(api.leaveRoom, 'member.leave', { command: () => ({}), answer: (result, seq) => ({ ...result, seq }) }),
+    roomCommand(api.transferRoom, 'owner.transfer', { command: ({ body }) => ({ userId: body.userId }), answer: (result, seq) => ({ room: result.room, seq }) }),
+  ]);
 }
 
 /**
