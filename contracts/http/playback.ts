@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ROOM_LIMITS } from '../room/limits.js';
 import { defineEndpoint } from './endpoint.js';
+import * as fields from '../room/fields.js';
 import { MemberView, PlaybackView } from '../room/model.js';
 import { idempotencyHeaders, mediaDuration, mediaId, PlaybackAnswer, playbackGuards, position, roomId, seq } from './room.js';
 
@@ -14,16 +15,7 @@ const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'conflict', 'unavai
 const roomParams = z.strictObject({ roomId });
 const sentAt = z.number().int().min(0).max(8.64e15).optional().meta({ description: 'When the client sent this, in server-clock ms (see GET /api/public/time)' });
 
-const startInMs = z
-  .number()
-  .int()
-  .min(0)
-  .max(ROOM_LIMITS.startInMaxMs)
-  .optional()
-  .meta({
-    description:
-      `A scheduled start: the room starts playing this many ms (0..${ROOM_LIMITS.startInMaxMs}) after it receives the command, so every client can start at the same instant (updatedAt lies ahead). Replaces transit compensation (sentAt). Only when the room ends up playing; a held play (waitForAllReady) starts without it.`,
-  });
+const startInMs = fields.startInMs.optional();
 
 export const getPlayback = defineEndpoint({
   method: 'get',

@@ -3,14 +3,11 @@
  * parameters, the idempotency header, playback guards and answers.
  */
 import { z } from 'zod';
-import { oneLineText } from '../text.js';
-import { ROOM_LIMITS } from '../room/limits.js';
 import { PlaybackView, RoomStatus, RoomVisibility } from '../room/model.js';
 
-const ms = (description: string) => z.number().int().meta({ description: `${description} (server ms since the epoch)` });
+export { duration as mediaDuration, mediaId, messageId, playbackGuards, position, userId } from '../room/fields.js';
 
-/** A media length in seconds as a player saw it (the room keeps the longest reported). */
-export const mediaDuration = z.number().positive().max(ROOM_LIMITS.positionMaxSeconds).meta({ description: 'The media length in seconds as the player saw it' });
+const ms = (description: string) => z.number().int().meta({ description: `${description} (server ms since the epoch)` });
 
 /** An entry of a room listing (the public directory, "my rooms", the admin listing). */
 export const RoomSummary = z
@@ -43,22 +40,6 @@ export const roomId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,128}$/, { error: 'must be a room id (letters, digits, "_" and "-")' })
   .meta({ description: 'The room id (from POST /api/rooms or a link)' });
-export const userId = oneLineText().min(1).max(128).meta({ description: 'A member\'s user id (a guest\'s is guest:<session>)' });
-export const mediaId = oneLineText().min(1).max(64);
-export const messageId = z
-  .string()
-  .regex(/^[1-9][0-9]{0,18}$/, { error: 'must be a message id (a positive decimal integer)' })
-  // Nineteen digits reach past PostgreSQL's bigint; BigInt() only runs on digits.
-  .refine((id) => !/^[0-9]+$/.test(id) || BigInt(id) <= 9223372036854775807n, { error: 'must be a message id (at most 9223372036854775807)' })
-  .meta({ description: 'A chat message id' });
-
-/** Guards against acting on a stale view (answered with `conflict`). */
-export const playbackGuards = {
-  expectMediaId: oneLineText().max(64).nullable().optional().meta({ description: 'Refuse (conflict) unless this media is current' }),
-  expectVersion: z.number().int().min(0).optional().meta({ description: 'Refuse (conflict) unless playback is at this version' }),
-};
-
-export const position = z.number().min(0).max(ROOM_LIMITS.positionMaxSeconds).meta({ description: 'Seconds' });
 
 /**
  * Request headers of a room POST: an idempotency key. A retried request with the same key

@@ -8,27 +8,8 @@ import { z } from 'zod';
 import { multiLineText, oneLineText, privateText } from '../text.js';
 import { ROOM_LIMITS } from './limits.js';
 import { QUEUE_MODES, ROOM_ROLES } from './model.js';
+import { duration, mediaId, messageId, playbackGuards, position, startInMs, userId } from './fields.js';
 
-// Every string here follows contracts/text.ts, whatever gateway the command came through:
-// PostgreSQL cannot store NUL, and no gateway issues ids with control characters.
-const userId = oneLineText().min(1).max(128);
-const mediaId = oneLineText().min(1).max(64);
-/** Chat message ids are PostgreSQL bigints, carried as decimal strings. */
-const MESSAGE_ID = /^[1-9][0-9]{0,18}$/;
-const BIGINT_MAX = 9223372036854775807n;
-const messageId = z
-  .string()
-  .regex(MESSAGE_ID, { error: 'must be a message id (a positive decimal integer)' })
-  // Nineteen digits reach past bigint, which PostgreSQL would refuse with an internal error.
-  // zod runs this after a failed regex too, hence the guard before BigInt().
-  .refine((id) => !MESSAGE_ID.test(id) || BigInt(id) <= BIGINT_MAX, { error: `must be a message id (at most ${BIGINT_MAX})` });
-const position = z.number().min(0).max(ROOM_LIMITS.positionMaxSeconds);
-/**
- * A scheduled start: the change takes effect this many ms after the room receives it
- * (`updatedAt` lies ahead in server time), so every client can start at the same instant. The
- * lead replaces transit compensation. Honoured when the room ends up playing; ignored otherwise.
- */
-const startInMs = z.number().int().min(0).max(ROOM_LIMITS.startInMaxMs);
 const permissionList = z.array(oneLineText().max(64)).max(64);
 const permissionOverrides = z.strictObject({
   admin: permissionList.nullable().optional(),
@@ -37,14 +18,6 @@ const permissionOverrides = z.strictObject({
 });
 const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(ROOM_LIMITS.readyTimeoutMaxMs);
 const queueMode = z.enum(QUEUE_MODES);
-/** The media's length as the sender's player saw it (media-length.ts keeps the longest). */
-const duration = z.number().positive().max(ROOM_LIMITS.positionMaxSeconds);
-
-/** Guards against acting on a stale view of playback (answered with `conflict`). */
-const playbackGuards = {
-  expectMediaId: oneLineText().max(64).nullable().optional(),
-  expectVersion: z.number().int().min(0).optional(),
-};
 
 /**
  * Fields of a media item as a client gives them; `validate.ts` checks the content. String
