@@ -6,12 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import * as opaque from '@serenity-kit/opaque';
-import type { OpaqueJob, OpaqueJobResult } from './opaque-on-server.js';
-
-/** What the worker is started with. (Imported by opaque-on-server.ts, which also makes tsc emit this file.) */
-export interface OpaqueWorkerData {
-  serverSetup: string;
-}
+import type { OpaqueJob, OpaqueJobResult, OpaqueWorkerData } from './opaque-jobs.js';
 
 const { serverSetup } = workerData as OpaqueWorkerData;
 

@@ -12,13 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../errors/app-error.js';
-import type { OpaqueWorkerData } from './opaque-on-server-worker.js';
-
-export type OpaqueJob =
-  | { kind: 'register'; password: string; userIdentifier: string }
-  | { kind: 'verify'; password: string; userIdentifier: string; record: string | null };
-
-export type OpaqueJobResult = { record: string } | { ok: boolean };
+import type { OpaqueJob, OpaqueJobResult, OpaqueWorkerData } from './opaque-jobs.js';
 
 /**
  * About 250 ms each: a full queue is half a minute of one worker's time. The per-address
