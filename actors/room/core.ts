@@ -21,21 +21,21 @@ import { FencedError, isFencedError, withFence, type Fence } from '../runtime/fe
 import { messageOf } from '../runtime/nats-errors.js';
 import { encode } from '../runtime/wire.js';
 import type { PlaybackCause, RoomEvent } from '../../contracts/room/events.js';
-import type { MediaChecker } from './media-check.js';
-import type { SeekProbe } from './seek-check.js';
+import type { MediaChecker } from './media/media-check.js';
+import type { SeekProbe } from './playback/seek-check.js';
 import type { MediaItem, MemberRoomView, MemberView, MyStanding, NowPlaying, PlaybackState, PlaybackView, ReadyWait, RoomInfo, RoomPreview, RoomRole, RoomView } from '../../contracts/room/model.js';
 import type { MemberRecord, RoomRecord } from './records.js';
-import { VERSION_BLOCK, extrapolate, positionAt } from './playback.js';
-import { ownerPermissions, rolePermissions, sortedPermissions, type SettingsReader } from './permissions.js';
-import { banPage } from './ban-pages.js';
+import { VERSION_BLOCK, extrapolate, positionAt } from './playback/playback.js';
+import { ownerPermissions, rolePermissions, sortedPermissions, type SettingsReader } from './members/permissions.js';
+import { banPage } from './members/ban-pages.js';
 import { ROOM_LIMITS } from '../../contracts/room/limits.js';
-import { LiveStatus } from './live-status.js';
-import { MediaLength } from './media-length.js';
-import { Presence } from './presence.js';
-import { VoiceCall } from './voice.js';
+import { LiveStatus } from './media/live-status.js';
+import { MediaLength } from './playback/media-length.js';
+import { Presence } from './members/presence.js';
+import { VoiceCall } from './voice/voice.js';
 import type { RoomReviewHook } from './review-hook.js';
 import type { RoomWriters } from './writers.js';
-import { loadRoom, savePlayback, type PlaylistEntry, type StoredPlayback } from './room-store.js';
+import { loadRoom, savePlayback, type PlaylistEntry, type StoredPlayback } from './store/room-store.js';
 
 export const ROOM_ACTOR_TYPE = 'room';
 

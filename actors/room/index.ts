@@ -5,10 +5,10 @@
 export { createRoomActorType } from './room-actor.js';
 export type { RoomActorDeps } from './core.js';
 export { DEFAULT_PERSIST_INTERVAL_MS, DEFAULT_PRESENCE_TTL_MS, ROOM_ACTOR_TYPE } from './core.js';
-export type { SettingsReader } from './permissions.js';
+export type { SettingsReader } from './members/permissions.js';
 export type { RoomReviewHook, RoomUnderReview } from './review-hook.js';
-export type { ProbedSeekable, SeekProbe } from './seek-check.js';
-export { runChatRetention, type ChatRetentionResult } from './chat-retention.js';
+export type { ProbedSeekable, SeekProbe } from './playback/seek-check.js';
+export { runChatRetention, type ChatRetentionResult } from './chat/chat-retention.js';
 export { parseRoomCommand } from './parse-command.js';
 export { ROOM_COMMAND_KINDS, type RoomCommand, type RoomCommandKind, type RoomCommandOf } from '../../contracts/room/commands.js';
 export type { RoomResults, RoomResultOf } from '../../contracts/room/results.js';

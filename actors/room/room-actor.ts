@@ -10,17 +10,17 @@ import type { RoomCommandKind, RoomCommandOf } from '../../contracts/room/comman
 import { parseRoomCommand } from './parse-command.js';
 import { roomWriters } from './writers.js';
 import { ROOM_ACTOR_TYPE, RoomCore, TIMER_KIND, type RoomActorDeps, type Turn } from './core.js';
-import * as chat from './handlers/chat.js';
-import * as live from './handlers/live.js';
-import * as members from './handlers/members.js';
-import * as playable from './handlers/playable.js';
-import * as playback from './handlers/playback.js';
-import * as playlist from './handlers/playlist.js';
-import * as queue from './handlers/queue.js';
-import * as room from './handlers/room.js';
-import * as voice from './handlers/voice.js';
+import * as chat from './chat/chat-handlers.js';
+import * as live from './media/live-handlers.js';
+import * as members from './members/member-handlers.js';
+import * as playable from './media/playable-handlers.js';
+import * as playback from './playback/playback-handlers.js';
+import * as playlist from './media/playlist-handlers.js';
+import * as queue from './playback/queue-handlers.js';
+import * as room from './room-handlers.js';
+import * as voice from './voice/voice-handlers.js';
 import type { RoomResults } from '../../contracts/room/results.js';
-import { SEEK_RESULT_KIND, abortSeekChecks, recordSeekable, resumeSeekChecks, seekChecksRunning } from './seek-check.js';
+import { SEEK_RESULT_KIND, abortSeekChecks, recordSeekable, resumeSeekChecks, seekChecksRunning } from './playback/seek-check.js';
 
 type Handler<K extends RoomCommandKind> = (core: RoomCore, command: RoomCommandOf<K>, turn: Turn) => Promise<RoomResults[K]>;
 

@@ -9,7 +9,7 @@
  * rejected, and the room being deleted.
  */
 import { EVENT_PERMISSION, type MemberRoomView, type PermissionOverrides, type RoomEvent, type RoomRole } from '../../actors/room/index.js';
-import { ownerPermissions, rolePermissions, type SettingsReader } from '../../actors/room/permissions.js';
+import { ownerPermissions, rolePermissions, type SettingsReader } from '../../actors/room/members/permissions.js';
 import type { Permission } from '../../contracts/permissions/names.js';
 
 /** Why a member's watch of a room ended; transports turn it into a close code and reason. */

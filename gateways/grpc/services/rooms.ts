@@ -15,7 +15,7 @@ import type { GrpcCalls } from '../call.js';
 import type { PermissionOverrides__Output } from '../gen/svc/v1/PermissionOverrides.js';
 import type { PermissionOverridesUpdate__Output } from '../gen/svc/v1/PermissionOverridesUpdate.js';
 import type { RoomServiceHandlers } from '../gen/svc/v1/RoomService.js';
-import type { RoomDirectory } from '../../room-directory.js';
+import type { RoomDirectory } from '../../../actors/room/store/room-directory.js';
 import { enumIn, type RoomCalls } from '../room-calls.js';
 import { MEMBER_STATUS, member, QUEUE_MODE, roomInfo, roomView, VISIBILITY } from '../views.js';
 

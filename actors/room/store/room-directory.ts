@@ -6,8 +6,8 @@
  * a `simple` text-search vector. docs/2026-11-23-rooms-api.md explains the choices.
  */
 import type pg from 'pg';
-import { AppError } from '../errors/app-error.js';
-import type { RoomStatus, RoomVisibility } from '../contracts/room/model.js';
+import { AppError } from '../../../errors/app-error.js';
+import type { RoomStatus, RoomVisibility } from '../../../contracts/room/model.js';
 
 export interface RoomSummary {
   id: string;

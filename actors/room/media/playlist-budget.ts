@@ -6,9 +6,9 @@
  * Half of a default `max_payload` goes to the playlist; the rest stays for the members, bans
  * and everything else of the view (`docs/2026-11-21-room-actor.md`, Playlist).
  */
-import { AppError } from '../../errors/app-error.js';
-import type { MediaItem } from '../../contracts/room/model.js';
-import type { PlaylistEntry } from './room-store.js';
+import { AppError } from '../../../errors/app-error.js';
+import type { MediaItem } from '../../../contracts/room/model.js';
+import type { PlaylistEntry } from '../store/room-store.js';
 
 /** The most UTF-8 bytes of JSON the items of one playlist may take together. */
 export const PLAYLIST_MAX_BYTES = 512 * 1024;

@@ -4,7 +4,7 @@
  * row, and it ends with the activation (a passivated room has nobody present, hence nobody in
  * the call).
  */
-import type { VoiceParticipant } from '../../contracts/room/model.js';
+import type { VoiceParticipant } from '../../../contracts/room/model.js';
 
 interface Seat extends VoiceParticipant {
   /** The connection that joined: the participant leaves when it leaves the room. */

@@ -4,12 +4,12 @@
  * never lands; loading runs inside one too, which claims the fence before reading.
  */
 import type pg from 'pg';
-import { isPermission, type Permission } from '../../contracts/permissions/names.js';
-import { advisoryLockNamespaces } from '../../store/advisory-locks.js';
-import { ROOM_LIMITS } from '../../contracts/room/limits.js';
-import { displayName } from './validate.js';
-import { QUEUE_MODES, ROOM_ROLES, type MediaItem, type PermissionOverrides, type PlaybackState, type Seekable, type Subtitle } from '../../contracts/room/model.js';
-import { type MemberRecord, type RoomOptions, type RoomRecord } from './records.js';
+import { isPermission, type Permission } from '../../../contracts/permissions/names.js';
+import { advisoryLockNamespaces } from '../../../store/advisory-locks.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
+import { displayName } from '../validate.js';
+import { QUEUE_MODES, ROOM_ROLES, type MediaItem, type PermissionOverrides, type PlaybackState, type Seekable, type Subtitle } from '../../../contracts/room/model.js';
+import { type MemberRecord, type RoomOptions, type RoomRecord } from '../records.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
 

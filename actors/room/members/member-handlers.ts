@@ -9,15 +9,15 @@
 import { AppError } from '../../../errors/app-error.js';
 import type { Notification, NotificationPayload } from '../../../contracts/notifications.js';
 import { recordNotification } from '../../../notifications/store.js';
-import { banPage } from '../ban-pages.js';
+import { banPage } from './ban-pages.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { Access, RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
-import { checkBanCap, checkJoinRequestCap } from '../member-caps.js';
+import { checkBanCap, checkJoinRequestCap } from './member-caps.js';
 import type { MemberRecord } from '../records.js';
-import { verifyRoomPassword } from '../password.js';
+import { verifyRoomPassword } from './password.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
-import { deleteMember, upsertMember } from '../room-store.js';
+import { deleteMember, upsertMember } from '../store/room-store.js';
 import { displayName } from '../validate.js';
 
 export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.join'>, turn: Turn): Promise<RoomResults['member.join']> {

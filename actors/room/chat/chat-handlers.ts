@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../../errors/app-error.js';
 import { classifyDatabaseError } from '../../../store/errors.js';
-import * as chat from '../chat-store.js';
+import * as chat from './chat-store.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';

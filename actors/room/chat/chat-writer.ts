@@ -3,10 +3,10 @@
  * the hottest durable write, and the reply to a send still waits for the commit that holds it.
  */
 import type pg from 'pg';
-import { FencedBatchWriter } from '../runtime/fenced-batch-writer.js';
-import type { Fence } from '../runtime/fencing.js';
+import { FencedBatchWriter } from '../../runtime/fenced-batch-writer.js';
+import type { Fence } from '../../runtime/fencing.js';
 import { findByCommandId, messageFromRow, type MessageRow, type NewMessage } from './chat-store.js';
-import type { ChatMessage } from '../../contracts/room/model.js';
+import type { ChatMessage } from '../../../contracts/room/model.js';
 
 export interface ChatSend {
   fence: Fence;

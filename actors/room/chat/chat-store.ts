@@ -3,8 +3,8 @@
  * (fenced) before it is acknowledged, and history is read straight from PostgreSQL.
  */
 import type pg from 'pg';
-import { AppError } from '../../errors/app-error.js';
-import type { ChatMessage } from '../../contracts/room/model.js';
+import { AppError } from '../../../errors/app-error.js';
+import type { ChatMessage } from '../../../contracts/room/model.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
 

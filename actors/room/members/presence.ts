@@ -5,7 +5,7 @@
  * and repeat it as a heartbeat; a connection not refreshed within the TTL is dropped, so a
  * gateway that dies cannot keep a room awake or hold its playback forever.
  */
-import type { PlayerState } from '../../contracts/room/model.js';
+import type { PlayerState } from '../../../contracts/room/model.js';
 
 export interface PlayerReport {
   state: PlayerState;

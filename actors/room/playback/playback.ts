@@ -3,8 +3,8 @@
  * `updatedAt` (server ms); everything else is derived from it, so a playing room needs no
  * writes to stay correct and a new activation can extrapolate from the last stored state.
  */
-import { ROOM_LIMITS } from '../../contracts/room/limits.js';
-import type { PlaybackState } from '../../contracts/room/model.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
+import type { PlaybackState } from '../../../contracts/room/model.js';
 
 /**
  * Versions are handed out in blocks: an activation may use versions up to the reserved

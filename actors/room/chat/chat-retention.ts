@@ -16,10 +16,10 @@
  * result on their next history or pins read (no events are published for it).
  */
 import type pg from 'pg';
-import type { Logger } from '../../observability/logger.js';
-import type { SettingsReader } from './permissions.js';
-import { advisoryLockNamespaces } from '../../store/advisory-locks.js';
-import { withLongStatements } from '../../store/pool.js';
+import type { Logger } from '../../../observability/logger.js';
+import type { SettingsReader } from '../members/permissions.js';
+import { advisoryLockNamespaces } from '../../../store/advisory-locks.js';
+import { withLongStatements } from '../../../store/pool.js';
 
 /** Rows per age-deletion statement: bounds lock time and WAL per transaction. */
 const AGE_BATCH = 5000;

@@ -5,9 +5,9 @@
  * rooms' commands behind it.
  */
 import type pg from 'pg';
-import { FencedBatchWriter } from '../runtime/fenced-batch-writer.js';
-import type { Fence } from '../runtime/fencing.js';
-import { PLAYBACK_COLUMNS, playbackValues, savePlaybacksSql, type StoredPlayback } from './room-store.js';
+import { FencedBatchWriter } from '../../runtime/fenced-batch-writer.js';
+import type { Fence } from '../../runtime/fencing.js';
+import { PLAYBACK_COLUMNS, playbackValues, savePlaybacksSql, type StoredPlayback } from '../store/room-store.js';
 
 export interface PlaybackSave {
   fence: Fence;

@@ -8,13 +8,13 @@
  * activation schedules to itself, which records it and publishes the edited item. Items the
  * provider decides by nature (HLS: yes, live: no) are settled in the turn, with no probe.
  */
-import { AppError } from '../../errors/app-error.js';
-import type { CommandMeta } from '../runtime/actor-type.js';
-import { isFencedError } from '../runtime/fencing.js';
-import { messageOf } from '../runtime/nats-errors.js';
-import type { RoomCore } from './core.js';
-import type { MediaItem, Seekable } from '../../contracts/room/model.js';
-import { setMediaSeekable } from './room-store.js';
+import { AppError } from '../../../errors/app-error.js';
+import type { CommandMeta } from '../../runtime/actor-type.js';
+import { isFencedError } from '../../runtime/fencing.js';
+import { messageOf } from '../../runtime/nats-errors.js';
+import type { RoomCore } from '../core.js';
+import type { MediaItem, Seekable } from '../../../contracts/room/model.js';
+import { setMediaSeekable } from '../store/room-store.js';
 
 export type ProbedSeekable = Exclude<Seekable, 'checking'>;
 

@@ -10,10 +10,10 @@ import type { RoomCore, Turn } from '../core.js';
 import type { PlaybackCause } from '../../../contracts/room/events.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { MediaItem, PlaybackView } from '../../../contracts/room/model.js';
-import { indexOfMedia } from '../playlist.js';
+import { indexOfMedia } from '../media/playlist.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
-import { transitMs } from '../playback.js';
-import { checkSeekAllowed, reachablePosition } from '../seek-check.js';
+import { transitMs } from './playback.js';
+import { checkSeekAllowed, reachablePosition } from './seek-check.js';
 
 export interface PlaybackGuards {
   expectMediaId?: string | null;

@@ -10,11 +10,11 @@
 import { AppError } from '../../../errors/app-error.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
-import { usableDuration } from '../media-length.js';
+import { usableDuration } from './media-length.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
-import { END_TOLERANCE_SECONDS, QUEUE_START_LEAD_MS, followingItem } from '../queue.js';
+import { END_TOLERANCE_SECONDS, QUEUE_START_LEAD_MS, followingItem } from './queue.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
-import { switchTo } from './playback.js';
+import { switchTo } from './playback-handlers.js';
 
 const seconds = (value: number) => `${Math.round(value * 10) / 10} s`;
 

@@ -2,18 +2,18 @@
  * Creating, reading, changing, reviewing and deleting the room itself, transferring its
  * ownership, and handing out ICE servers.
  */
-import { AppError, type FieldIssue } from '../../../errors/app-error.js';
-import type { Notification } from '../../../contracts/notifications.js';
-import { recordNotification } from '../../../notifications/store.js';
-import type { RoomCommandOf } from '../../../contracts/room/commands.js';
-import type { RoomCore, Turn } from '../core.js';
-import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
-import type { MemberRecord, RoomRecord } from '../records.js';
-import { checkOverrideAuthority } from '../override-authority.js';
-import { hashRoomPassword } from '../password.js';
-import type { RoomResults } from '../../../contracts/room/results.js';
-import { DEFAULT_ROOM_OPTIONS, deleteRoom, insertRoom, lockAndCountOwnedRooms, updateRoom, upsertMember } from '../room-store.js';
-import { checkLabel, checkPermissionOverrides, displayName } from '../validate.js';
+import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import type { Notification } from '../../contracts/notifications.js';
+import { recordNotification } from '../../notifications/store.js';
+import type { RoomCommandOf } from '../../contracts/room/commands.js';
+import type { RoomCore, Turn } from './core.js';
+import { ROOM_LIMITS } from '../../contracts/room/limits.js';
+import type { MemberRecord, RoomRecord } from './records.js';
+import { checkOverrideAuthority } from './members/override-authority.js';
+import { hashRoomPassword } from './members/password.js';
+import type { RoomResults } from '../../contracts/room/results.js';
+import { DEFAULT_ROOM_OPTIONS, deleteRoom, insertRoom, lockAndCountOwnedRooms, updateRoom, upsertMember } from './store/room-store.js';
+import { checkLabel, checkPermissionOverrides, displayName } from './validate.js';
 
 /**
  * `room.passwordPolicy` applies when a password is set or removed; rooms created under an

@@ -7,7 +7,7 @@
  * say-so. Held in memory for the current item only; a new activation learns it again from the
  * next reports (docs/2026-11-26-queue-modes.md).
  */
-import { ROOM_LIMITS } from '../../contracts/room/limits.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 
 /** A reported duration the room can use: positive, finite, within the position bound. */
 export function usableDuration(seconds: number | undefined): number | undefined {

@@ -3,10 +3,10 @@
  * manager (or a stream of joiners) could otherwise grow them without bound, and the activation
  * holds every row in memory (docs/2026-11-26-room-abuse.md).
  */
-import { AppError } from '../../errors/app-error.js';
-import { ROOM_LIMITS } from '../../contracts/room/limits.js';
-import type { MemberStatus } from '../../contracts/room/model.js';
-import type { MemberRecord } from './records.js';
+import { AppError } from '../../../errors/app-error.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
+import type { MemberStatus } from '../../../contracts/room/model.js';
+import type { MemberRecord } from '../records.js';
 
 export function countWithStatus(members: ReadonlyMap<string, MemberRecord>, status: MemberStatus): number {
   let count = 0;

@@ -4,8 +4,8 @@
  * renumbered (at most `playlistMaxItems` rows, rarely). Functions here are pure: they return
  * the next list and the rows to write, and the actor applies them after the write commits.
  */
-import type { MediaItem } from '../../contracts/room/model.js';
-import type { PlaylistEntry } from './room-store.js';
+import type { MediaItem } from '../../../contracts/room/model.js';
+import type { PlaylistEntry } from '../store/room-store.js';
 
 export const SORT_KEY_GAP = 1024;
 

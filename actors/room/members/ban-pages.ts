@@ -3,7 +3,7 @@
  * page and the count: a room's view goes out in one NATS message (1 MiB by default), which a
  * few thousand bans used to fill, so that no manager could open the room.
  */
-import type { MemberRecord } from './records.js';
+import type { MemberRecord } from '../records.js';
 
 export interface BanPage {
   bans: MemberRecord[];

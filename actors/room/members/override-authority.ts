@@ -4,10 +4,10 @@
  * only permissions they hold themselves: otherwise an admin the owner restricted could lift the
  * restriction, or arm members with what they themselves were denied (docs/2026-11-26-room-abuse.md).
  */
-import { AppError } from '../../errors/app-error.js';
-import type { Permission } from '../../contracts/permissions/names.js';
-import type { Access } from './core.js';
-import type { PermissionOverrides } from '../../contracts/room/model.js';
+import { AppError } from '../../../errors/app-error.js';
+import type { Permission } from '../../../contracts/permissions/names.js';
+import type { Access } from '../core.js';
+import type { PermissionOverrides } from '../../../contracts/room/model.js';
 import { rolePermissions, sortedPermissions, type SettingsReader } from './permissions.js';
 
 /** A role's stored override, as a comparable key: null follows the runtime default. */

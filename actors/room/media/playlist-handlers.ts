@@ -8,15 +8,15 @@ import { AppError } from '../../../errors/app-error.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { Access, PlaybackPlan, RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
-import { requireProxySwitch } from '../proxy-switch.js';
+import { requireProxySwitch } from './proxy-switch.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
-import { checkPlaylistBudget } from '../playlist-budget.js';
-import { indexOfMedia, insertAt, moveTo } from '../playlist.js';
+import { checkPlaylistBudget } from './playlist-budget.js';
+import { indexOfMedia, insertAt, moveTo } from './playlist.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
-import { clearPlaylist, deleteMedia, insertMedia, savePlayback, setSortKeys, updateMedia } from '../room-store.js';
+import { clearPlaylist, deleteMedia, insertMedia, savePlayback, setSortKeys, updateMedia } from '../store/room-store.js';
 import { checkMediaFields, checkNewMedia, liveItemUrl, type MediaInput } from '../validate.js';
-import { checkPlaybackGuards } from './playback.js';
-import { initialSeekable, startSeekCheck } from '../seek-check.js';
+import { checkPlaybackGuards } from '../playback/playback-handlers.js';
+import { initialSeekable, startSeekCheck } from '../playback/seek-check.js';
 
 /** Proxying is an operator switch (`proxy.movieProxy`, `proxy.liveProxy`); refuse items that need a disabled one. */
 function checkProxyAllowed(core: RoomCore, item: Pick<MediaItem, 'proxy' | 'live'>): void {

@@ -3,9 +3,9 @@
  * once per accepted end report (handlers/playback.ts `ended`) and applies the answer, so every
  * viewer moves together (docs/2026-11-26-queue-modes.md).
  */
-import type { MediaItem, QueueMode } from '../../contracts/room/model.js';
-import { indexOfMedia } from './playlist.js';
-import type { PlaylistEntry } from './room-store.js';
+import type { MediaItem, QueueMode } from '../../../contracts/room/model.js';
+import { indexOfMedia } from '../media/playlist.js';
+import type { PlaylistEntry } from '../store/room-store.js';
 
 /**
  * Lead of the start the room schedules for what plays next: every viewer must receive the

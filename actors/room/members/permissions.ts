@@ -9,10 +9,10 @@
  *              must not widen what a guest can do)
  *   member, guest overrides -> without the administration permissions, likewise
  */
-import { isWithinGuestCeiling } from '../../contracts/permissions/defaults.js';
-import { PERMISSIONS, isAdministration, isPermission, type Permission } from '../../contracts/permissions/names.js';
-import type { RuntimeSettings } from '../../settings/runtime-settings.js';
-import type { PermissionOverrides, RoomRole } from '../../contracts/room/model.js';
+import { isWithinGuestCeiling } from '../../../contracts/permissions/defaults.js';
+import { PERMISSIONS, isAdministration, isPermission, type Permission } from '../../../contracts/permissions/names.js';
+import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
+import type { PermissionOverrides, RoomRole } from '../../../contracts/room/model.js';
 
 /** The part of the runtime settings the room reads (tests and other hosts may pass their own). */
 export type SettingsReader = Pick<RuntimeSettings, 'get'>;
