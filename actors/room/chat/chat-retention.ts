@@ -17,7 +17,7 @@
  */
 import type pg from 'pg';
 import type { Logger } from '../../../observability/logger.js';
-import type { SettingsReader } from '../members/permissions.js';
+import type { SettingsReader } from '../../../settings/settings-reader.js';
 import { advisoryLockNamespaces } from '../../../store/advisory-locks.js';
 import { withLongStatements } from '../../../store/pool.js';
 

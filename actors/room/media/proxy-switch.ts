@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../../errors/app-error.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
-import type { SettingsReader } from '../members/permissions.js';
+import type { SettingsReader } from '../../../settings/settings-reader.js';
 
 /** `forbidden` naming the switch when the operator turned this kind of proxying off. */
 export function requireProxySwitch(settings: SettingsReader, item: Pick<MediaItem, 'live'>): void {

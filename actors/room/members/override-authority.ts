@@ -8,7 +8,8 @@ import { AppError } from '../../../errors/app-error.js';
 import type { Permission } from '../../../contracts/permissions/names.js';
 import type { Access } from '../core.js';
 import type { PermissionOverrides } from '../../../contracts/room/model.js';
-import { rolePermissions, sortedPermissions, type SettingsReader } from './permissions.js';
+import { rolePermissions, sortedPermissions } from './permissions.js';
+import type { SettingsReader } from '../../../settings/settings-reader.js';
 
 /** A role's stored override, as a comparable key: null follows the runtime default. */
 function overrideKey(list: readonly Permission[] | undefined): string | null {

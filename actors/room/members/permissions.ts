@@ -11,11 +11,8 @@
  */
 import { isWithinGuestCeiling } from '../../../contracts/permissions/defaults.js';
 import { PERMISSIONS, isAdministration, isPermission, type Permission } from '../../../contracts/permissions/names.js';
-import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
+import type { SettingsReader } from '../../../settings/settings-reader.js';
 import type { PermissionOverrides, RoomRole } from '../../../contracts/room/model.js';
-
-/** The part of the runtime settings the room reads (tests and other hosts may pass their own). */
-export type SettingsReader = Pick<RuntimeSettings, 'get'>;
 
 const DEFAULT_KEYS = {
   admin: 'permissions.adminDefaultPermissions',

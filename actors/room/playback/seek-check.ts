@@ -15,15 +15,7 @@ import { messageOf } from '../../runtime/nats-errors.js';
 import type { RoomCore } from '../core.js';
 import type { MediaItem, Seekable } from '../../../contracts/room/model.js';
 import { setMediaSeekable } from '../store/room-store.js';
-
-export type ProbedSeekable = Exclude<Seekable, 'checking'>;
-
-export interface SeekProbe {
-  /** What is known without the network, by the item's provider; `checking` when a probe must run. Synchronous: it runs in the turn. */
-  initial(item: Pick<MediaItem, 'provider' | 'url' | 'live'>): Seekable;
-  /** Asks the item's upstream; bounded in time and bytes, never rejects (`unknown` when it cannot tell). */
-  probe(item: MediaItem, signal: AbortSignal): Promise<ProbedSeekable>;
-}
+import type { ProbedSeekable } from './seek-probe.js';
 
 /** The command a finished probe delivers to its activation (accepted only as a scheduled command). */
 export const SEEK_RESULT_KIND = 'room.seekable';

@@ -1,5 +1,5 @@
 import { AppError, isAppError, type FieldIssue } from '../../../errors/app-error.js';
-import { checkNewMedia } from '../../../actors/room/validate.js';
+import { checkNewMedia } from '../../../actors/room/index.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import * as api from '../../../contracts/http/playlist.js';
