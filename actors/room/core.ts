@@ -16,10 +16,9 @@ import type { Logger } from '../../observability/logger.js';
 import type { Permission } from '../../contracts/permissions/names.js';
 import { classifyDatabaseError } from '../../store/errors.js';
 import type { ActivationContext, Caller, CommandMeta } from '../runtime/actor-type.js';
-import { loadRecentCommands, recordCommand } from '../runtime/command-log.js';
+import { loadRecentCommands, recordResult } from '../runtime/command-log.js';
 import { FencedError, isFencedError, withFence, type Fence } from '../runtime/fencing.js';
 import { messageOf } from '../runtime/nats-errors.js';
-import { encode } from '../runtime/wire.js';
 import type { PlaybackCause, RoomEvent } from '../../contracts/room/events.js';
 import type { MediaChecker } from './media/media-check.js';
 import type { SeekProbe } from './playback/seek-probe.js';
@@ -238,11 +237,7 @@ export class RoomCore {
   commit<R>(turn: Turn, what: string, fn: (client: pg.PoolClient) => Promise<R>): Promise<R> {
     return this.durable(what, async (client) => {
       const result = await fn(client);
-      if (turn.meta.scheduled !== true) {
-        // The seq as of the commit: this command's own events follow it.
-        const reply = encode({ ok: true, result, seq: this.ctx.currentSeq() });
-        await recordCommand(client, this.fenceOf(), { commandId: turn.meta.commandId, deadline: turn.meta.deadline, reply });
-      }
+      await recordResult(client, this.fenceOf(), turn.meta, result, this.ctx.currentSeq());
       return result;
     });
   }
