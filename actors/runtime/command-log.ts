@@ -17,9 +17,7 @@
  * (`CommandAlreadyApplied`).
  */
 import type pg from 'pg';
-import type { CommandMeta } from './actor-type.js';
 import type { Fence } from './fencing.js';
-import { encode, resultReply } from './wire.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
 
@@ -64,18 +62,6 @@ export async function recordCommand(db: Db, fence: Fence, command: RecordedComma
     [fence.actorType, fence.actorId, command.commandId],
   );
   throw new CommandAlreadyApplied(rows[0]?.reply ?? command.reply);
-}
-
-/**
- * Records `result` as the reply of the command `meta` describes, encoded as the runtime
- * answers it live (`resultReply`): call it in the command's fenced transaction, with the
- * event seq as of the commit (the command's own events follow it). A scheduled command has
- * no caller to retry it, so nothing is recorded. Throws CommandAlreadyApplied like
- * recordCommand.
- */
-export async function recordResult(db: Db, fence: Fence, meta: CommandMeta, result: unknown, seq: number): Promise<void> {
-  if (meta.scheduled === true) return;
-  await recordCommand(db, fence, { commandId: meta.commandId, deadline: meta.deadline, reply: encode(resultReply(result, seq)) });
 }
 
 /** The recorded replies of an actor that a retry may still ask for. Run it in the load transaction. */

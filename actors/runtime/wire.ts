@@ -67,7 +67,7 @@ export function replyError(err: unknown): ReplyError {
 
 /**
  * The reply to a command its actor ran: the live answer and the one recorded for retries
- * (command-log.ts `recordResult`) are this same value, so every copy of a reply agrees.
+ * (record-result.ts) are this same value, so every copy of a reply agrees.
  */
 export function resultReply<R>(result: R, seq: number): CommandReply<R | null> {
   return { ok: true, result: result === undefined ? null : result, seq };
