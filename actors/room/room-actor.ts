@@ -9,7 +9,10 @@ import { FencedError } from '../runtime/fencing.js';
 import type { RoomCommandKind, RoomCommandOf } from '../../contracts/room/commands.js';
 import { parseRoomCommand } from './parse-command.js';
 import { roomWriters } from './writers.js';
-import { ROOM_ACTOR_TYPE, RoomCore, TIMER_KIND, type RoomActorDeps, type Turn } from './core.js';
+import { ROOM_ACTOR_TYPE, RoomCore, type RoomActorDeps, type Turn } from './core.js';
+import { TIMER_KIND } from './timers.js';
+import { onLiveTimer } from './media/live-sweep.js';
+import { onPresenceTimer } from './members/presence-sweep.js';
 import * as chat from './chat/chat-handlers.js';
 import * as live from './media/live-handlers.js';
 import * as members from './members/member-handlers.js';
@@ -131,22 +134,22 @@ class RoomActor implements Actor {
   }
 
   private async onTimer(raw: unknown): Promise<{ timer: string | null }> {
-    const name = this.core.claimTimer(raw);
-    if (name === 'persist') await this.core.onPersistTimer();
-    else if (name === 'ready') await this.core.onReadyTimeout();
-    else if (name === 'presence') await this.core.onPresenceTimer();
-    else if (name === 'live') this.core.onLiveTimer();
+    const name = this.core.timers.claim(raw);
+    if (name === 'persist') await this.core.play.onPersistTimer();
+    else if (name === 'ready') await this.core.play.onReadyTimeout();
+    else if (name === 'presence') await onPresenceTimer(this.core);
+    else if (name === 'live') onLiveTimer(this.core);
     return { timer: name };
   }
 
   idle(): boolean {
-    return this.core.presence.size === 0 && !this.core.hasTimers() && seekChecksRunning(this.core) === 0;
+    return this.core.presence.size === 0 && this.core.timers.size === 0 && seekChecksRunning(this.core) === 0;
   }
 
   async deactivate(reason: DeactivationReason, signal: AbortSignal): Promise<void> {
     abortSeekChecks(this.core);
     if (reason === 'fenced') {
-      this.core.cancelTimers();
+      this.core.timers.cancelAll();
       return;
     }
     await this.core.deactivate(signal);

@@ -14,6 +14,8 @@ import { hashRoomPassword } from './members/password.js';
 import type { RoomResults } from '../../contracts/room/results.js';
 import { DEFAULT_ROOM_OPTIONS, deleteRoom, insertRoom, lockAndCountOwnedRooms, updateRoom, upsertMember } from './store/room-store.js';
 import { checkLabel, checkPermissionOverrides, displayName } from './validate.js';
+import { memberView, roomInfo, roomView } from './views.js';
+import { iceServersFor, pruneVoice } from './voice/voice-room.js';
 
 /**
  * `room.passwordPolicy` applies when a password is set or removed; rooms created under an
@@ -50,7 +52,7 @@ export async function createRoom(core: RoomCore, command: RoomCommandOf<'room.cr
     // A retry by the creator (lost reply, failed review request) gets the same room back.
     if (existing.ownerId !== access.userId) throw new AppError('conflict', `room ${core.id} already exists`);
     if (existing.status === 'pending_review') await requestReview(core, existing);
-    return { room: core.roomInfo() };
+    return { room: roomInfo(core.current) };
   }
   if (access.service) throw new AppError('forbidden', 'rooms are created by users; a service caller cannot own one');
   if (access.guest) throw new AppError('forbidden', 'guests cannot create rooms');
@@ -98,7 +100,7 @@ export async function createRoom(core: RoomCore, command: RoomCommandOf<'room.cr
     guest: false,
     joinedAt: now,
   };
-  const playback = core.initialPlayback();
+  const playback = core.play.initial();
   const maxRooms = settings.get('server.maxRoomsPerUser');
   await core.durable('create the room', async (client) => {
     // Counted under a per-owner lock in the same transaction as the insert, so two creations
@@ -111,11 +113,11 @@ export async function createRoom(core: RoomCore, command: RoomCommandOf<'room.cr
   });
   core.adopt(room, owner, playback);
   if (room.status === 'pending_review') await requestReview(core, room);
-  return { room: core.roomInfo() };
+  return { room: roomInfo(core.current) };
 }
 
 export function getRoom(core: RoomCore, _command: RoomCommandOf<'room.get'>, turn: Turn): Promise<RoomResults['room.get']> {
-  return Promise.resolve(core.view(turn.access));
+  return Promise.resolve(roomView(core, turn.access));
 }
 
 export async function updateRoomSettings(
@@ -148,14 +150,14 @@ export async function updateRoomSettings(
 
   const result = await core.commit(turn, 'update the room', async (client) => {
     await updateRoom(client, next);
-    return { room: core.roomInfo(next) };
+    return { room: roomInfo(next) };
   });
   core.room = next;
   core.publish({ type: 'room.updated', room: result.room });
   // Overrides that take use_webrtc away take those members out of the call.
-  core.pruneVoice();
+  pruneVoice(core);
   // Turning the ready wait off releases a play it was holding.
-  if (!next.options.waitForAllReady && core.holdingPlay) await core.releaseHeldPlay(turn.access.userId);
+  if (!next.options.waitForAllReady && core.play.holding) await core.play.releaseHeldPlay(turn.access.userId);
   return result;
 }
 
@@ -175,7 +177,7 @@ export async function reviewRoom(core: RoomCore, command: RoomCommandOf<'room.re
   if (!turn.access.service) throw new AppError('forbidden', 'rooms are reviewed by the review workflow (a service caller)');
   const current = core.current;
   const target = command.approve ? 'active' : 'rejected';
-  if (current.status === target) return { room: core.roomInfo() };
+  if (current.status === target) return { room: roomInfo(core.current) };
   if (current.status !== 'pending_review') {
     throw new AppError('conflict', `room ${core.id} is ${current.status}, not waiting for review`);
   }
@@ -190,7 +192,7 @@ export async function reviewRoom(core: RoomCore, command: RoomCommandOf<'room.re
       roomId: next.id,
       roomName: next.name,
     });
-    return { room: core.roomInfo(next) };
+    return { room: roomInfo(next) };
   });
   core.room = next;
   core.publish({ type: 'room.updated', room: result.room });
@@ -210,7 +212,7 @@ export async function transferOwnership(
     throw new AppError('not_found', `${command.userId} is not an active member of this room`);
   }
   if (target.guest) throw new AppError('forbidden', 'a guest cannot own a room');
-  if (current.ownerId === target.userId) return { room: core.roomInfo() };
+  if (current.ownerId === target.userId) return { room: roomInfo(core.current) };
 
   const maxRooms = core.deps.settings.get('server.maxRoomsPerUser');
   const next: RoomRecord = { ...current, ownerId: target.userId, updatedAt: turn.now };
@@ -224,18 +226,18 @@ export async function transferOwnership(
     }
     await updateRoom(client, next);
     await upsertMember(client, core.id, newOwner);
-    return { room: core.roomInfo(next) };
+    return { room: roomInfo(next) };
   });
   core.room = next;
   core.members.set(newOwner.userId, newOwner);
   core.publish({ type: 'room.updated', room: result.room });
-  core.publish({ type: 'member.updated', member: core.memberView(newOwner) });
+  core.publish({ type: 'member.updated', member: memberView(core, newOwner) });
   // The previous owner stays in the room as an admin.
-  if (previousOwner) core.publish({ type: 'member.updated', member: core.memberView(previousOwner) });
+  if (previousOwner) core.publish({ type: 'member.updated', member: memberView(core, previousOwner) });
   return result;
 }
 
 export function joinWebrtc(core: RoomCore, _command: RoomCommandOf<'webrtc.join'>, turn: Turn): Promise<RoomResults['webrtc.join']> {
   core.require(turn.access, 'use_webrtc', 'joining voice and video');
-  return Promise.resolve({ iceServers: core.iceServersFor(turn.access.userId) });
+  return Promise.resolve({ iceServers: iceServersFor(core, turn.access.userId) });
 }

@@ -8,6 +8,7 @@ import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
+import { ensureLiveSweep } from './live-sweep.js';
 
 function liveItem(core: RoomCore, mediaId: string): MediaItem {
   const item = core.playlist.find((e) => e.item.id === mediaId)?.item;
@@ -34,6 +35,6 @@ export function setLiveStatus(core: RoomCore, command: RoomCommandOf<'live.statu
   if (command.online) liveItem(core, command.mediaId);
   const changed = core.live.announce(command.mediaId, command.online, turn.now);
   if (changed) core.publish({ type: 'live', mediaId: command.mediaId, online: command.online });
-  core.ensureLiveSweep();
+  ensureLiveSweep(core);
   return Promise.resolve({ online: command.online, changed });
 }

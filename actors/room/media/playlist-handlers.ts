@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../errors/app-error.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
-import type { Access, PlaybackPlan, RoomCore, Turn } from '../core.js';
+import type { Access, RoomCore, Turn } from '../core.js';
+import type { PlaybackPlan } from '../playback/room-playback.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import { requireProxySwitch } from './proxy-switch.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
@@ -17,6 +18,7 @@ import { clearPlaylist, deleteMedia, insertMedia, savePlayback, setSortKeys, upd
 import { checkMediaFields, checkNewMedia, liveItemUrl, type MediaInput } from '../validate.js';
 import { checkPlaybackGuards } from '../playback/playback-handlers.js';
 import { initialSeekable, startSeekCheck } from '../playback/seek-check.js';
+import { ensureLiveSweep } from './live-sweep.js';
 
 /** Proxying is an operator switch (`proxy.movieProxy`, `proxy.liveProxy`); refuse items that need a disabled one. */
 function checkProxyAllowed(core: RoomCore, item: Pick<MediaItem, 'proxy' | 'live'>): void {
@@ -48,7 +50,7 @@ function requireOwnOr(core: RoomCore, access: Access, item: MediaItem, permissio
  */
 function cueIfNothingCurrent(core: RoomCore, item: MediaItem, by: string): PlaybackPlan | undefined {
   if (core.playback.mediaId !== null) return undefined;
-  return core.planPlayback({
+  return core.play.plan({
     patch: { mediaId: item.id, playing: false, position: 0, updatedAt: core.now() },
     cause: 'playlist.setCurrent',
     by,
@@ -95,13 +97,13 @@ async function addMedia(
   const result = await core.commit(turn, 'add media', async (client) => {
     await insertMedia(client, core.id, change.entry);
     await setSortKeys(client, core.id, change.rekeyed);
-    if (cue) await savePlayback(client, core.id, core.storedPlayback(cue));
+    if (cue) await savePlayback(client, core.id, core.play.stored(cue));
     return { item, index };
   });
   core.playlist = change.next;
   core.publish({ type: 'playlist', op: 'added', item, index });
   startSeekCheck(core, item);
-  if (cue) core.applyPlayback(cue, true);
+  if (cue) core.play.apply(cue, true);
   return result;
 }
 
@@ -138,7 +140,7 @@ export async function moveMedia(core: RoomCore, command: RoomCommandOf<'playlist
  */
 function stopIfCurrentGone(core: RoomCore, gone: boolean, cause: 'playlist.remove' | 'playlist.clear', by: string): PlaybackPlan | undefined {
   if (!gone) return undefined;
-  return core.planPlayback({
+  return core.play.plan({
     patch: { mediaId: null, playing: false, position: 0, updatedAt: core.now() },
     cause,
     by,
@@ -154,15 +156,15 @@ export async function removeMedia(core: RoomCore, command: RoomCommandOf<'playli
   const stop = stopIfCurrentGone(core, core.playback.mediaId === item.id, 'playlist.remove', turn.access.userId);
   const result = await core.commit(turn, 'remove media', async (client) => {
     await deleteMedia(client, core.id, item.id);
-    if (stop) await savePlayback(client, core.id, core.storedPlayback(stop));
+    if (stop) await savePlayback(client, core.id, core.play.stored(stop));
     return { mediaId: item.id };
   });
   core.playlist = core.playlist.filter((e) => e.item.id !== item.id);
   // Its stream key went with the row (ON DELETE CASCADE); the ingest ends a running publish.
   core.live.forget(item.id);
-  core.ensureLiveSweep();
+  ensureLiveSweep(core);
   core.publish({ type: 'playlist', op: 'removed', mediaId: item.id });
-  if (stop) core.applyPlayback(stop, true);
+  if (stop) core.play.apply(stop, true);
   return result;
 }
 
@@ -173,14 +175,14 @@ export async function clearMedia(core: RoomCore, _command: RoomCommandOf<'playli
   const stop = stopIfCurrentGone(core, core.playback.mediaId !== null, 'playlist.clear', turn.access.userId);
   const result = await core.commit(turn, 'clear the playlist', async (client) => {
     await clearPlaylist(client, core.id);
-    if (stop) await savePlayback(client, core.id, core.storedPlayback(stop));
+    if (stop) await savePlayback(client, core.id, core.play.stored(stop));
     return { removed };
   });
   core.playlist = [];
   core.live.clear();
-  core.ensureLiveSweep();
+  ensureLiveSweep(core);
   core.publish({ type: 'playlist', op: 'cleared' });
-  if (stop) core.applyPlayback(stop, true);
+  if (stop) core.play.apply(stop, true);
   return result;
 }
 
@@ -194,7 +196,7 @@ export async function setCurrentMedia(
   mediaIndex(core, command.mediaId);
   // Choosing media cues it up paused at the start, the way a host picks the next video and
   // then presses play once everyone has it.
-  const playback = await core.changePlayback(
+  const playback = await core.play.change(
     {
       patch: { mediaId: command.mediaId, playing: false, position: 0, updatedAt: turn.now },
       cause: 'playlist.setCurrent',

@@ -19,13 +19,16 @@ import { verifyRoomPassword } from './password.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import { deleteMember, upsertMember } from '../store/room-store.js';
 import { displayName } from '../validate.js';
+import { memberView, roomView } from '../views.js';
+import { ensurePresenceSweep, wentOffline } from './presence-sweep.js';
+import { pruneVoice } from '../voice/voice-room.js';
 
 export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.join'>, turn: Turn): Promise<RoomResults['member.join']> {
   const { access } = turn;
   if (access.service) throw new AppError('forbidden', 'a service caller does not join rooms');
   const existing = access.member;
   if (existing?.status === 'banned') throw new AppError('forbidden', 'you are banned from this room');
-  if (existing) return { status: existing.status as 'active' | 'pending', member: core.memberView(existing) };
+  if (existing) return { status: existing.status as 'active' | 'pending', member: memberView(core, existing) };
 
   const room = core.current;
   if (room.passwordHash !== null) {
@@ -55,7 +58,7 @@ export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.jo
   };
   const result = await core.commit(turn, 'add the member', async (client) => {
     await upsertMember(client, core.id, member);
-    return { status: member.status as 'active' | 'pending', member: core.memberView(member) };
+    return { status: member.status as 'active' | 'pending', member: memberView(core, member) };
   });
   core.members.set(member.userId, member);
   const view = result.member;
@@ -65,11 +68,11 @@ export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.jo
 
 /** Takes a user out of the room's presence and its ready wait (kick, ban, leave). */
 async function removeFromPresence(core: RoomCore, userId: string): Promise<void> {
-  core.pruneVoice();
-  core.leftBehind.delete(userId);
+  pruneVoice(core);
+  core.play.leftBehind.delete(userId);
   if (core.presence.drop(userId)) {
-    core.ensurePresenceSweep();
-    await core.reconsiderReadiness(null);
+    ensurePresenceSweep(core);
+    await core.play.reconsiderReadiness(null);
   }
 }
 
@@ -108,7 +111,7 @@ export async function approveMember(
   const result = await core.commit(turn, 'approve the member', async (client) => {
     await upsertMember(client, core.id, member);
     if (!member.guest) note = await recordNotification(client, member.userId, joinDecided(core, true));
-    return { member: core.memberView(member) };
+    return { member: memberView(core, member) };
   });
   core.members.set(member.userId, member);
   core.publish({ type: 'member.joined', member: result.member });
@@ -163,14 +166,14 @@ export async function banMember(core: RoomCore, command: RoomCommandOf<'member.b
   core.require(access, 'manage_members', 'banning users');
   const target = core.members.get(command.userId);
   checkAuthorityOver(core, access, command.userId, target, 'ban');
-  if (target?.status === 'banned') return { member: core.memberView(target) };
+  if (target?.status === 'banned') return { member: memberView(core, target) };
   checkBanCap(core.members);
   const banned: MemberRecord = target
     ? { ...target, status: 'banned' }
     : { userId: command.userId, name: displayName(undefined, command.userId), role: 'member', status: 'banned', guest: false, joinedAt: turn.now };
   const result = await core.commit(turn, 'ban the user', async (client) => {
     await upsertMember(client, core.id, banned);
-    return { member: core.memberView(banned) };
+    return { member: memberView(core, banned) };
   });
   core.members.set(banned.userId, banned);
   if (target) core.publish({ type: 'member.left', userId: banned.userId, reason: 'banned', by: access.userId });
@@ -183,7 +186,7 @@ export async function banMember(core: RoomCore, command: RoomCommandOf<'member.b
 export function listBans(core: RoomCore, command: RoomCommandOf<'member.bans'>, turn: Turn): Promise<RoomResults['member.bans']> {
   core.require(turn.access, 'manage_members', 'seeing bans');
   const page = banPage(core.members, command.limit ?? ROOM_LIMITS.banPageDefaultLimit, command.after);
-  return Promise.resolve({ members: page.bans.map((ban) => core.memberView(ban)), nextAfter: page.nextAfter, total: page.total });
+  return Promise.resolve({ members: page.bans.map((ban) => memberView(core, ban)), nextAfter: page.nextAfter, total: page.total });
 }
 
 export async function unbanMember(core: RoomCore, command: RoomCommandOf<'member.unban'>, turn: Turn): Promise<RoomResults['member.unban']> {
@@ -211,7 +214,7 @@ export async function setMemberRole(core: RoomCore, command: RoomCommandOf<'memb
   if (target.guest && command.role !== 'guest') {
     throw new AppError('forbidden', `${target.userId} joined as a guest and can only hold the guest role`);
   }
-  if (target.role === command.role) return { member: core.memberView(target) };
+  if (target.role === command.role) return { member: memberView(core, target) };
   const updated: MemberRecord = { ...target, role: command.role };
   let note: Notification | undefined;
   const result = await core.commit(turn, 'change the role', async (client) => {
@@ -219,12 +222,12 @@ export async function setMemberRole(core: RoomCore, command: RoomCommandOf<'memb
     if (!updated.guest) {
       note = await recordNotification(client, updated.userId, { kind: 'room.role_changed', roomId: core.id, roomName: core.current.name, role: updated.role });
     }
-    return { member: core.memberView(updated) };
+    return { member: memberView(core, updated) };
   });
   core.members.set(updated.userId, updated);
   core.publish({ type: 'member.updated', member: result.member });
   // A role without use_webrtc takes the member out of the call.
-  core.pruneVoice();
+  pruneVoice(core);
   if (note) core.deps.notifications?.publish(note);
   return result;
 }
@@ -236,7 +239,7 @@ function requirePerson(access: Access): void {
 export async function enterPresence(core: RoomCore, command: RoomCommandOf<'presence.enter'>, turn: Turn): Promise<RoomResults['presence.enter']> {
   const { access } = turn;
   await announce(core, command.connectionId, turn);
-  const view = core.view(access);
+  const view = roomView(core, access);
   if (view.access !== 'member') throw new AppError('forbidden', 'join the room first');
   return view;
 }
@@ -256,19 +259,19 @@ async function announce(core: RoomCore, connectionId: string, turn: Turn): Promi
   requirePerson(access);
   const member = access.member as MemberRecord;
   const cameOnline = core.presence.enter(member.userId, connectionId, turn.now);
-  core.ensurePresenceSweep();
+  ensurePresenceSweep(core);
   if (cameOnline) {
-    core.publish({ type: 'member.updated', member: core.memberView(member) });
+    core.publish({ type: 'member.updated', member: memberView(core, member) });
     // A newcomer has not loaded the current media: a held play now waits for them too.
-    await core.reconsiderReadiness(null);
+    await core.play.reconsiderReadiness(null);
   }
 }
 
 export async function leavePresence(core: RoomCore, command: RoomCommandOf<'presence.leave'>, turn: Turn): Promise<RoomResults['presence.leave']> {
   const { userId } = turn.access;
-  const wentOffline = core.presence.leave(userId, command.connectionId);
-  core.pruneVoice();
-  if (wentOffline) await core.wentOffline(userId);
+  const lastConnection = core.presence.leave(userId, command.connectionId);
+  pruneVoice(core);
+  if (lastConnection) await wentOffline(core, userId);
   return { online: core.presence.isOnline(userId) };
 }
 
@@ -282,11 +285,11 @@ export async function reportPlayer(core: RoomCore, command: RoomCommandOf<'membe
   const before = core.presence.player(member.userId);
   core.presence.setPlayer(member.userId, { state: command.state, mediaId: command.mediaId });
   if (command.mediaId !== null) core.mediaLength.record(command.mediaId, core.playback.mediaId, command.duration);
-  if (command.state !== 'buffering' && command.mediaId === core.playback.mediaId) core.leftBehind.delete(member.userId);
+  if (command.state !== 'buffering' && command.mediaId === core.playback.mediaId) core.play.leftBehind.delete(member.userId);
   const changed = before?.state !== command.state || before?.mediaId !== command.mediaId;
-  if (changed) core.publish({ type: 'member.updated', member: core.memberView(member) });
-  await core.reconsiderReadiness(access.permissions.has('control_playback') ? member.userId : null);
-  return { member: core.memberView(member), playback: core.playbackView() };
+  if (changed) core.publish({ type: 'member.updated', member: memberView(core, member) });
+  await core.play.reconsiderReadiness(access.permissions.has('control_playback') ? member.userId : null);
+  return { member: memberView(core, member), playback: core.play.view() };
 }
 
 function joinDecided(core: RoomCore, approved: boolean): NotificationPayload {

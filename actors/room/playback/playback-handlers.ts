@@ -57,24 +57,24 @@ export async function play(core: RoomCore, command: RoomCommandOf<'playback.play
   const item = prepare(core, command, turn);
   // Already playing from where it is: nothing changes, so nothing is published.
   const asked = reachablePosition(item, command.position);
-  if (core.playback.playing && asked === undefined) return { playback: core.playbackView() };
-  const from = asked ?? core.positionNow();
+  if (core.playback.playing && asked === undefined) return { playback: core.play.view() };
+  const from = asked ?? core.play.positionNow();
   // A scheduled start replaces transit compensation: everyone starts from `from` at the instant.
   if (command.startInMs !== undefined) {
     const position = clampPosition(from);
-    return { playback: await core.requestPlay({ position }, 'playback.play', turn.access.userId, turn, turn.now + command.startInMs) };
+    return { playback: await core.play.requestPlay({ position }, 'playback.play', turn.access.userId, turn, turn.now + command.startInMs) };
   }
   const position = clampPosition(from + compensation(core, turn, true, item));
-  return { playback: await core.requestPlay({ position }, 'playback.play', turn.access.userId, turn) };
+  return { playback: await core.play.requestPlay({ position }, 'playback.play', turn.access.userId, turn) };
 }
 
 export async function pause(core: RoomCore, command: RoomCommandOf<'playback.pause'>, turn: Turn): Promise<RoomResults['playback.pause']> {
   const item = prepare(core, command, turn);
-  const position = reachablePosition(item, command.position) ?? core.positionNow();
-  const unchanged = !core.playback.playing && !core.holdingPlay && position === core.playback.position;
-  if (unchanged) return { playback: core.playbackView() };
+  const position = reachablePosition(item, command.position) ?? core.play.positionNow();
+  const unchanged = !core.playback.playing && !core.play.holding && position === core.playback.position;
+  if (unchanged) return { playback: core.play.view() };
   const patch = { playing: false, position, updatedAt: turn.now };
-  return { playback: await core.changePlayback({ patch, cause: 'playback.pause', by: turn.access.userId, wait: 'close' }, turn) };
+  return { playback: await core.play.change({ patch, cause: 'playback.pause', by: turn.access.userId, wait: 'close' }, turn) };
 }
 
 export async function seek(core: RoomCore, command: RoomCommandOf<'playback.seek'>, turn: Turn): Promise<RoomResults['playback.seek']> {
@@ -85,21 +85,21 @@ export async function seek(core: RoomCore, command: RoomCommandOf<'playback.seek
   // replaces transit compensation); a paused room has nothing to start, so no lead applies.
   if (command.startInMs !== undefined && core.playback.playing) {
     const patch = { position: clampPosition(command.position), updatedAt: turn.now + command.startInMs };
-    return { playback: await core.changePlayback({ patch, cause: 'playback.seek', by: turn.access.userId }, turn) };
+    return { playback: await core.play.change({ patch, cause: 'playback.seek', by: turn.access.userId }, turn) };
   }
   const position = clampPosition(command.position + compensation(core, turn, core.playback.playing, item));
-  return { playback: await core.changePlayback({ patch: { position, updatedAt: turn.now }, cause: 'playback.seek', by: turn.access.userId }, turn) };
+  return { playback: await core.play.change({ patch: { position, updatedAt: turn.now }, cause: 'playback.seek', by: turn.access.userId }, turn) };
 }
 
 export async function setRate(core: RoomCore, command: RoomCommandOf<'playback.rate'>, turn: Turn): Promise<RoomResults['playback.rate']> {
   const item = prepare(core, command, turn);
   if (item.live) throw new AppError('conflict', 'a livestream plays at its own rate');
-  if (command.rate === core.playback.rate) return { playback: core.playbackView() };
+  if (command.rate === core.playback.rate) return { playback: core.play.view() };
   // Re-based at the moment of the change, so the time already played keeps its old rate. A
   // start still ahead keeps its instant: nothing has played yet, the new rate applies from it.
   const updatedAt = core.playback.playing ? Math.max(turn.now, core.playback.updatedAt) : turn.now;
-  const patch = { position: core.positionNow(), rate: command.rate, updatedAt };
-  return { playback: await core.changePlayback({ patch, cause: 'playback.rate', by: turn.access.userId }, turn) };
+  const patch = { position: core.play.positionNow(), rate: command.rate, updatedAt };
+  return { playback: await core.play.change({ patch, cause: 'playback.rate', by: turn.access.userId }, turn) };
 }
 
 /**
@@ -109,13 +109,13 @@ export async function setRate(core: RoomCore, command: RoomCommandOf<'playback.r
  */
 export async function switchTo(core: RoomCore, item: MediaItem, cause: PlaybackCause, turn: Turn, startAt?: number): Promise<PlaybackView> {
   const by = turn.access.userId;
-  const keepPlaying = core.playback.playing || core.holdingPlay;
+  const keepPlaying = core.playback.playing || core.play.holding;
   // Everyone must load the new media, stragglers of the old one included.
   const patch = { mediaId: item.id, position: 0, updatedAt: core.now() };
   const change = keepPlaying
-    ? core.playChange(patch, cause, by, { resetStragglers: true, ...(startAt !== undefined ? { startAt } : {}) })
+    ? core.play.playChange(patch, cause, by, { resetStragglers: true, ...(startAt !== undefined ? { startAt } : {}) })
     : { patch: { ...patch, playing: false }, cause, by, wait: 'close' as const, resetStragglers: true };
-  return core.changePlayback(change, turn);
+  return core.play.change(change, turn);
 }
 
 async function step(core: RoomCore, command: PlaybackGuards, turn: Turn, direction: 1 | -1): Promise<PlaybackView> {

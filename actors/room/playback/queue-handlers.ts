@@ -34,7 +34,7 @@ function checkReachedEnd(core: RoomCore, item: MediaItem, length: number | undef
   if (length === undefined) {
     throw new AppError('conflict', `the room does not know the length of media ${item.id} yet: report it with duration`);
   }
-  const position = core.positionNow();
+  const position = core.play.positionNow();
   if (position < length - END_TOLERANCE_SECONDS) {
     throw new AppError('conflict', `media ${item.id} is at ${seconds(position)} of ${seconds(length)} in the room: it goes on when the room reaches the end`);
   }
@@ -44,9 +44,9 @@ export async function ended(core: RoomCore, command: RoomCommandOf<'playback.end
   const playback = core.playback;
   core.mediaLength.record(command.mediaId, playback.mediaId, command.duration);
   // Already handled (the room moved on, repeated or stopped), or paused: nothing to do.
-  if (command.mediaId !== playback.mediaId || !playback.playing) return { playback: core.playbackView() };
+  if (command.mediaId !== playback.mediaId || !playback.playing) return { playback: core.play.view() };
   const item = core.playlist.find((e) => e.item.id === command.mediaId)?.item;
-  if (!item) return { playback: core.playbackView() };
+  if (!item) return { playback: core.play.view() };
   const length = lengthFor(core, command, turn);
   if (item.live) {
     // A stream has no length: its end is the word of someone who may control playback.
@@ -56,7 +56,7 @@ export async function ended(core: RoomCore, command: RoomCommandOf<'playback.end
   const following = followingItem(core.current.options.queueMode, core.playlist, item.id);
   if (following) return { playback: await switchTo(core, following, 'playback.ended', turn, turn.now + QUEUE_START_LEAD_MS) };
   // Stop at the end (once: later reports find the room paused).
-  const position = length === undefined ? core.positionNow() : Math.min(core.positionNow(), length);
+  const position = length === undefined ? core.play.positionNow() : Math.min(core.play.positionNow(), length);
   const patch = { playing: false, position, updatedAt: turn.now };
-  return { playback: await core.changePlayback({ patch, cause: 'playback.ended', by: turn.access.userId, wait: 'close' }, turn) };
+  return { playback: await core.play.change({ patch, cause: 'playback.ended', by: turn.access.userId, wait: 'close' }, turn) };
 }

@@ -10,6 +10,7 @@ import type { RoomCore, Turn } from '../core.js';
 import type { VoiceParticipant } from '../../../contracts/room/model.js';
 import type { MemberRecord } from '../records.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
+import { iceServersFor } from './voice-room.js';
 
 export const DEFAULT_VOICE_MAX_PARTICIPANTS = 8;
 
@@ -47,7 +48,7 @@ export function joinVoice(core: RoomCore, command: RoomCommandOf<'voice.join'>, 
     core.voice.join(participant, connectionId);
     core.publish({ type: 'voice.joined', participant });
   }
-  return Promise.resolve({ iceServers: core.iceServersFor(member.userId), participants: core.voice.participants() });
+  return Promise.resolve({ iceServers: iceServersFor(core, member.userId), participants: core.voice.participants() });
 }
 
 export function leaveVoice(core: RoomCore, _command: RoomCommandOf<'voice.leave'>, turn: Turn): Promise<RoomResults['voice.leave']> {
