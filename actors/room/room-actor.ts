@@ -24,6 +24,7 @@ import * as room from './room-handlers.js';
 import * as voice from './voice/voice-handlers.js';
 import type { RoomResults } from '../../contracts/room/results.js';
 import { SEEK_RESULT_KIND, abortSeekChecks, recordSeekable, resumeSeekChecks, seekChecksRunning } from './playback/seek-check.js';
+import { onReadyTimeout } from './playback/ready-wait.js';
 
 type Handler<K extends RoomCommandKind> = (core: RoomCore, command: RoomCommandOf<K>, turn: Turn) => Promise<RoomResults[K]>;
 
@@ -136,7 +137,7 @@ class RoomActor implements Actor {
   private async onTimer(raw: unknown): Promise<{ timer: string | null }> {
     const name = this.core.timers.claim(raw);
     if (name === 'persist') await this.core.play.onPersistTimer();
-    else if (name === 'ready') await this.core.play.onReadyTimeout();
+    else if (name === 'ready') await onReadyTimeout(this.core);
     else if (name === 'presence') await onPresenceTimer(this.core);
     else if (name === 'live') onLiveTimer(this.core);
     return { timer: name };

@@ -16,6 +16,7 @@ import { DEFAULT_ROOM_OPTIONS, deleteRoom, insertRoom, lockAndCountOwnedRooms, u
 import { checkLabel, checkPermissionOverrides, displayName } from './validate.js';
 import { memberView, roomInfo, roomView } from './views.js';
 import { iceServersFor, pruneVoice } from './voice/voice-room.js';
+import { releaseHeldPlay } from './playback/ready-wait.js';
 
 /**
  * `room.passwordPolicy` applies when a password is set or removed; rooms created under an
@@ -157,7 +158,7 @@ export async function updateRoomSettings(
   // Overrides that take use_webrtc away take those members out of the call.
   pruneVoice(core);
   // Turning the ready wait off releases a play it was holding.
-  if (!next.options.waitForAllReady && core.play.holding) await core.play.releaseHeldPlay(turn.access.userId);
+  if (!next.options.waitForAllReady && core.play.holding) await releaseHeldPlay(core, turn.access.userId);
   return result;
 }
 

@@ -22,6 +22,7 @@ import { displayName } from '../validate.js';
 import { memberView, roomView } from '../views.js';
 import { ensurePresenceSweep, wentOffline } from './presence-sweep.js';
 import { pruneVoice } from '../voice/voice-room.js';
+import { reconsiderReadiness } from '../playback/ready-wait.js';
 
 export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.join'>, turn: Turn): Promise<RoomResults['member.join']> {
   const { access } = turn;
@@ -72,7 +73,7 @@ async function removeFromPresence(core: RoomCore, userId: string): Promise<void>
   core.play.leftBehind.delete(userId);
   if (core.presence.drop(userId)) {
     ensurePresenceSweep(core);
-    await core.play.reconsiderReadiness(null);
+    await reconsiderReadiness(core, null);
   }
 }
 
@@ -263,7 +264,7 @@ async function announce(core: RoomCore, connectionId: string, turn: Turn): Promi
   if (cameOnline) {
     core.publish({ type: 'member.updated', member: memberView(core, member) });
     // A newcomer has not loaded the current media: a held play now waits for them too.
-    await core.play.reconsiderReadiness(null);
+    await reconsiderReadiness(core, null);
   }
 }
 
@@ -288,7 +289,7 @@ export async function reportPlayer(core: RoomCore, command: RoomCommandOf<'membe
   if (command.state !== 'buffering' && command.mediaId === core.playback.mediaId) core.play.leftBehind.delete(member.userId);
   const changed = before?.state !== command.state || before?.mediaId !== command.mediaId;
   if (changed) core.publish({ type: 'member.updated', member: memberView(core, member) });
-  await core.play.reconsiderReadiness(access.permissions.has('control_playback') ? member.userId : null);
+  await reconsiderReadiness(core, access.permissions.has('control_playback') ? member.userId : null);
   return { member: memberView(core, member), playback: core.play.view() };
 }
 

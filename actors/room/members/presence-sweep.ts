@@ -5,6 +5,7 @@
 import type { RoomCore } from '../core.js';
 import { memberView } from '../views.js';
 import { pruneVoice } from '../voice/voice-room.js';
+import { reconsiderReadiness } from '../playback/ready-wait.js';
 
 /** Keeps the presence sweep scheduled while anyone is online. */
 export function ensurePresenceSweep(core: RoomCore): void {
@@ -18,7 +19,7 @@ export async function wentOffline(core: RoomCore, userId: string): Promise<void>
   const member = core.members.get(userId);
   if (member && member.status === 'active') core.publish({ type: 'member.updated', member: memberView(core, member) });
   ensurePresenceSweep(core);
-  await core.play.reconsiderReadiness(null);
+  await reconsiderReadiness(core, null);
 }
 
 export async function onPresenceTimer(core: RoomCore): Promise<void> {

@@ -14,6 +14,7 @@ import { indexOfMedia } from '../media/playlist.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import { transitMs } from './playback.js';
 import { checkSeekAllowed, reachablePosition } from './seek-check.js';
+import { playChange, requestPlay } from './ready-wait.js';
 
 export interface PlaybackGuards {
   expectMediaId?: string | null;
@@ -62,10 +63,10 @@ export async function play(core: RoomCore, command: RoomCommandOf<'playback.play
   // A scheduled start replaces transit compensation: everyone starts from `from` at the instant.
   if (command.startInMs !== undefined) {
     const position = clampPosition(from);
-    return { playback: await core.play.requestPlay({ position }, 'playback.play', turn.access.userId, turn, turn.now + command.startInMs) };
+    return { playback: await requestPlay(core, { position }, 'playback.play', turn.access.userId, turn, turn.now + command.startInMs) };
   }
   const position = clampPosition(from + compensation(core, turn, true, item));
-  return { playback: await core.play.requestPlay({ position }, 'playback.play', turn.access.userId, turn) };
+  return { playback: await requestPlay(core, { position }, 'playback.play', turn.access.userId, turn) };
 }
 
 export async function pause(core: RoomCore, command: RoomCommandOf<'playback.pause'>, turn: Turn): Promise<RoomResults['playback.pause']> {
@@ -113,7 +114,7 @@ export async function switchTo(core: RoomCore, item: MediaItem, cause: PlaybackC
   // Everyone must load the new media, stragglers of the old one included.
   const patch = { mediaId: item.id, position: 0, updatedAt: core.now() };
   const change = keepPlaying
-    ? core.play.playChange(patch, cause, by, { resetStragglers: true, ...(startAt !== undefined ? { startAt } : {}) })
+    ? playChange(core, patch, cause, by, { resetStragglers: true, ...(startAt !== undefined ? { startAt } : {}) })
     : { patch: { ...patch, playing: false }, cause, by, wait: 'close' as const, resetStragglers: true };
   return core.play.change(change, turn);
 }

@@ -1,14 +1,14 @@
 /**
  * The room's synchronized playback: its state, the version blocks reserved in PostgreSQL,
  * the lazy save with its retry, and the ready wait (a play held until everyone present is
- * ready). Playback alone changes in memory first and is persisted lazily, except what must
+ * ready; its policy is in ready-wait.ts). Playback alone changes in memory first and is persisted lazily, except what must
  * survive a crash (the current media) or a version past the reserved block.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { PlaybackCause, RoomEvent } from '../../../contracts/room/events.js';
 import type { NowPlaying, PlaybackState, PlaybackView, ReadyWait } from '../../../contracts/room/model.js';
-import { isFencedError, type Fence } from '../../runtime/fencing.js';
+import type { Fence } from '../../runtime/fencing.js';
 import type { Logger } from '../../../observability/logger.js';
 import { messageOf } from '../../runtime/nats-errors.js';
 import type { LiveStatus } from '../media/live-status.js';
@@ -65,7 +65,7 @@ export interface PlaybackPlan {
 }
 
 /** Lazy playback saves that failed are tried again after this, doubling up to the persist interval. */
-const PERSIST_RETRY_FIRST_MS = 250;
+export const PERSIST_RETRY_FIRST_MS = 250;
 
 function persistRetryMs(failures: number, intervalMs: number): number {
   const base = Math.min(intervalMs, PERSIST_RETRY_FIRST_MS * 2 ** Math.min(failures - 1, 10));
@@ -98,15 +98,8 @@ export class RoomPlayback {
   /** The playback row a room created now starts with; versions continue this activation's. */
   initial(): StoredPlayback {
     const version = this.state.version;
-    return {
-      mediaId: null,
-      playing: false,
-      position: 0,
-      rate: 1,
-      updatedAt: this.host.now(),
-      version,
-      versionReserved: Math.max(this.versionReserved, version + VERSION_BLOCK),
-    };
+    const versionReserved = Math.max(this.versionReserved, version + VERSION_BLOCK);
+    return { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: this.host.now(), version, versionReserved };
   }
 
   /** Forgets the room's playback (the room was deleted); versions keep counting up. */
@@ -276,8 +269,6 @@ export class RoomPlayback {
     }
   }
 
-  // ---- waiting for everyone to be ready ------------------------------------------------
-
   /** Present members the room would wait for before playing `mediaId` (default: the current media). */
   notReadyUsers(mediaId: string | null = this.state.mediaId, stragglers: ReadonlySet<string> = this.leftBehind): string[] {
     const presence = this.host.presence;
@@ -288,60 +279,8 @@ export class RoomPlayback {
     });
   }
 
-  private waitsForReady(mediaId: string | null = this.state.mediaId): boolean {
+  waitsForReady(mediaId: string | null = this.state.mediaId): boolean {
     return this.host.current.options.waitForAllReady && mediaId !== null;
-  }
-
-  /**
-   * Starts playing with `patch` applied, unless the room waits for everyone to be ready and
-   * someone is not: then it stays paused, holding the play until they are or the wait runs out
-   * (a wait already open keeps its deadline: pressing play again does not extend it).
-   * `startAt` schedules the start ahead in server time (`updatedAt` in the future).
-   */
-  playChange(
-    patch: Partial<Omit<PlaybackState, 'version'>>,
-    cause: PlaybackCause,
-    by: string | null,
-    options: { resetStragglers?: boolean; startAt?: number } = {},
-  ): PlaybackChange {
-    const now = this.host.now();
-    // Readiness is for the media about to play, which the patch may be switching to.
-    const mediaId = patch.mediaId !== undefined ? patch.mediaId : this.state.mediaId;
-    const stragglers = options.resetStragglers ? new Set<string>() : this.leftBehind;
-    const hold = this.waitsForReady(mediaId) && this.notReadyUsers(mediaId, stragglers).length > 0;
-    return {
-      // A scheduled start (`startAt`, server ms ahead) applies to a play that happens now; a
-      // held play starts when the wait ends, with no lead.
-      patch: { ...patch, playing: !hold, updatedAt: hold ? now : Math.max(now, options.startAt ?? now) },
-      cause,
-      by,
-      wait: hold ? 'open' : 'close',
-      ...(options.resetStragglers ? { resetStragglers: true } : {}),
-    };
-  }
-
-  requestPlay(
-    patch: Partial<Omit<PlaybackState, 'version'>>,
-    cause: PlaybackCause,
-    by: string | null,
-    turn?: Turn,
-    startAt?: number,
-  ): Promise<PlaybackView> {
-    return this.change(this.playChange(patch, cause, by, startAt !== undefined ? { startAt } : {}), turn);
-  }
-
-  /**
-   * The room stopped waiting for everyone (the option was turned off): a held play starts. It
-   * follows a committed settings change, so a failure here must not fail that command; the
-   * wait's own timer still ends the hold.
-   */
-  async releaseHeldPlay(by: string): Promise<void> {
-    try {
-      await this.requestPlay({}, 'ready', by);
-    } catch (err) {
-      if (isFencedError(err)) throw err;
-      this.host.logger.warn({ err: messageOf(err) }, 'could not release the held play; the wait ends at its deadline');
-    }
   }
 
   /** True while a play is held back for members who are not ready. */
@@ -349,50 +288,8 @@ export class RoomPlayback {
     return this.readyWait !== null;
   }
 
-  /**
-   * Re-checks readiness after a player report or presence change: plays a held play once
-   * nobody is missing, and pauses a playing room for a member who started buffering. Never
-   * fails the command that caused it (a join, a kick, a report): if the change cannot be
-   * saved the room stays as it was and the next report or the wait's timer decides again.
-   */
-  async reconsiderReadiness(reporter: string | null): Promise<void> {
-    const room = this.host.room;
-    if (!room || room.status === 'rejected') return;
-    const now = this.host.now();
-    let change: PlaybackChange | undefined;
-    if (this.readyWait) {
-      const waiting = this.notReadyUsers();
-      if (waiting.length > 0) {
-        this.readyWait.userIds = waiting;
-        return;
-      }
-      change = { patch: { playing: true, updatedAt: now }, cause: 'ready', by: null, wait: 'close' };
-    } else if (reporter !== null && this.state.playing && this.waitsForReady()) {
-      const report = this.host.presence.player(reporter);
-      if (report?.state === 'buffering' && report.mediaId === this.state.mediaId && !this.leftBehind.has(reporter)) {
-        change = { patch: { playing: false, position: positionAt(this.state, now), updatedAt: now }, cause: 'buffering', by: reporter, wait: 'open' };
-      }
-    }
-    if (!change) return;
-    try {
-      await this.change(change);
-    } catch (err) {
-      if (isFencedError(err)) throw err;
-      this.host.logger.warn({ err: messageOf(err), cause: change.cause }, 'could not change playback for readiness; it stays as it was');
-    }
-  }
-
-  /** The wait ran out: play without the stragglers, and stop waiting for them on this media. */
-  async onReadyTimeout(): Promise<void> {
-    if (!this.readyWait) return;
-    const stragglers = this.notReadyUsers();
-    try {
-      await this.change({ patch: { playing: true, updatedAt: this.host.now() }, cause: 'ready.timeout', by: null, wait: 'close', leftBehind: stragglers });
-    } catch (err) {
-      if (isFencedError(err)) throw err;
-      // Still waiting, past its deadline: try again shortly rather than hold the room forever.
-      this.host.logger.warn({ err: messageOf(err) }, 'could not end the ready wait; trying again');
-      this.host.timers.schedule('ready', PERSIST_RETRY_FIRST_MS);
-    }
+  /** Refreshes the open wait's list of members not yet ready; it keeps its deadline. */
+  refreshWait(userIds: string[]): void {
+    if (this.readyWait) this.readyWait.userIds = userIds;
   }
 }
