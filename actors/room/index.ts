@@ -4,12 +4,16 @@
  */
 export { createRoomActorType } from './room-actor.js';
 export type { RoomActorDeps } from './core.js';
-export { DEFAULT_PERSIST_INTERVAL_MS, DEFAULT_PRESENCE_TTL_MS, ROOM_ACTOR_TYPE } from './core.js';
-export type { SettingsReader } from './permissions.js';
+export { DEFAULT_LIVE_STATUS_TTL_MS, DEFAULT_PERSIST_INTERVAL_MS, DEFAULT_PRESENCE_TTL_MS, ROOM_ACTOR_TYPE } from './core.js';
 export type { RoomReviewHook, RoomUnderReview } from './review-hook.js';
-export type { ProbedSeekable, SeekProbe } from './seek-check.js';
-export { runChatRetention, type ChatRetentionResult } from './chat-retention.js';
+export type { ProbedSeekable, SeekProbe } from './playback/seek-probe.js';
+export { runChatRetention, type ChatRetentionResult } from './chat/chat-retention.js';
 export { parseRoomCommand } from './parse-command.js';
+export { checkNewMedia } from './validate.js';
+export type { MediaChecker, MediaFieldsToCheck } from './media/media-check.js';
+export { requireProxySwitch } from './media/proxy-switch.js';
+export { ownerPermissions, rolePermissions } from './members/permissions.js';
+export { RoomDirectory } from './store/room-directory.js';
 export { ROOM_COMMAND_KINDS, type RoomCommand, type RoomCommandKind, type RoomCommandOf } from '../../contracts/room/commands.js';
 export type { RoomResults, RoomResultOf } from '../../contracts/room/results.js';
 export { EVENT_PERMISSION, type MemberLeftReason, type VoiceLeftReason, type PlaybackCause, type PlaylistEvent, type RoomEvent, type RoomEventType } from '../../contracts/room/events.js';

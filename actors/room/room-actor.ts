@@ -9,18 +9,22 @@ import { FencedError } from '../runtime/fencing.js';
 import type { RoomCommandKind, RoomCommandOf } from '../../contracts/room/commands.js';
 import { parseRoomCommand } from './parse-command.js';
 import { roomWriters } from './writers.js';
-import { ROOM_ACTOR_TYPE, RoomCore, TIMER_KIND, type RoomActorDeps, type Turn } from './core.js';
-import * as chat from './handlers/chat.js';
-import * as live from './handlers/live.js';
-import * as members from './handlers/members.js';
-import * as playable from './handlers/playable.js';
-import * as playback from './handlers/playback.js';
-import * as playlist from './handlers/playlist.js';
-import * as queue from './handlers/queue.js';
-import * as room from './handlers/room.js';
-import * as voice from './handlers/voice.js';
+import { ROOM_ACTOR_TYPE, RoomCore, type RoomActorDeps, type Turn } from './core.js';
+import { TIMER_KIND } from './timers.js';
+import { onLiveTimer } from './media/live-sweep.js';
+import { onPresenceTimer } from './members/presence-sweep.js';
+import * as chat from './chat/chat-handlers.js';
+import * as live from './media/live-handlers.js';
+import * as members from './members/member-handlers.js';
+import * as playable from './media/playable-handlers.js';
+import * as playback from './playback/playback-handlers.js';
+import * as playlist from './media/playlist-handlers.js';
+import * as queue from './playback/queue-handlers.js';
+import * as room from './room-handlers.js';
+import * as voice from './voice/voice-handlers.js';
 import type { RoomResults } from '../../contracts/room/results.js';
-import { SEEK_RESULT_KIND, abortSeekChecks, recordSeekable, resumeSeekChecks, seekChecksRunning } from './seek-check.js';
+import { SEEK_RESULT_KIND, abortSeekChecks, recordSeekable, resumeSeekChecks, seekChecksRunning } from './playback/seek-check.js';
+import { onReadyTimeout } from './playback/ready-wait.js';
 
 type Handler<K extends RoomCommandKind> = (core: RoomCore, command: RoomCommandOf<K>, turn: Turn) => Promise<RoomResults[K]>;
 
@@ -131,22 +135,22 @@ class RoomActor implements Actor {
   }
 
   private async onTimer(raw: unknown): Promise<{ timer: string | null }> {
-    const name = this.core.claimTimer(raw);
-    if (name === 'persist') await this.core.onPersistTimer();
-    else if (name === 'ready') await this.core.onReadyTimeout();
-    else if (name === 'presence') await this.core.onPresenceTimer();
-    else if (name === 'live') this.core.onLiveTimer();
+    const name = this.core.timers.claim(raw);
+    if (name === 'persist') await this.core.play.onPersistTimer();
+    else if (name === 'ready') await onReadyTimeout(this.core);
+    else if (name === 'presence') await onPresenceTimer(this.core);
+    else if (name === 'live') onLiveTimer(this.core);
     return { timer: name };
   }
 
   idle(): boolean {
-    return this.core.presence.size === 0 && !this.core.hasTimers() && seekChecksRunning(this.core) === 0;
+    return this.core.presence.size === 0 && this.core.timers.size === 0 && seekChecksRunning(this.core) === 0;
   }
 
   async deactivate(reason: DeactivationReason, signal: AbortSignal): Promise<void> {
     abortSeekChecks(this.core);
     if (reason === 'fenced') {
-      this.core.cancelTimers();
+      this.core.timers.cancelAll();
       return;
     }
     await this.core.deactivate(signal);

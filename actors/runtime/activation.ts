@@ -27,7 +27,7 @@ import { isWrongLastSequence, messageOf } from './nats-errors.js';
 import type { Outbox } from './outbox.js';
 import type { Pacer } from './pacer.js';
 import { RecentCommands } from './recent-commands.js';
-import { bytesOverLimit, decode, encode, notHereReply, parseEnvelope, PROTOCOL_VERSION, replyError } from './wire.js';
+import { bytesOverLimit, decode, encode, notHereReply, parseEnvelope, PROTOCOL_VERSION, replyError, resultReply } from './wire.js';
 
 /** seq = fence * 2^20 + counter: 2^20 events per fence before the lease must be renewed. */
 const EVENTS_PER_FENCE = 2 ** 20;
@@ -332,7 +332,7 @@ export class Activation {
         commandId: key,
         deadline: envelope.deadline,
       });
-      reply = { ok: true, result: result === undefined ? null : result, seq: this.currentSeq() };
+      reply = resultReply(result, this.currentSeq());
     } catch (err) {
       if (isCommandAlreadyApplied(err)) {
         // An earlier execution (here or in an older activation) committed it: its reply stands.

@@ -65,6 +65,14 @@ export function replyError(err: unknown): ReplyError {
   return { code: 'internal', message: 'internal error' };
 }
 
+/**
+ * The reply to a command its actor ran: the live answer and the one recorded for retries
+ * (record-result.ts) are this same value, so every copy of a reply agrees.
+ */
+export function resultReply<R>(result: R, seq: number): CommandReply<R | null> {
+  return { ok: true, result: result === undefined ? null : result, seq };
+}
+
 /** A reply telling the client this host did not run the command and it should re-resolve the actor. */
 export function notHereReply(reason: string, retryAfterMs: number): CommandReply<never> {
   return { ok: false, error: { code: 'unavailable', message: reason }, retryAfterMs };

@@ -12,7 +12,7 @@ import { AppError } from '../../errors/app-error.js';
 import { ClientAddresses } from '../../net/client-address.js';
 import type { ReadinessProbe } from '../../server/readiness.js';
 import type { GatewayDeps } from '../gateway-deps.js';
-import { RoomDirectory } from '../room-directory.js';
+import { RoomDirectory } from '../../actors/room/index.js';
 import { GrpcCalls } from './call.js';
 import { apiServiceNames, loadApi } from './proto.js';
 import { addReflection } from './reflection.js';

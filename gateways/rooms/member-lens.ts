@@ -8,8 +8,8 @@
  * It also recognises the events that end a member's watch: leaving, being kicked, banned or
  * rejected, and the room being deleted.
  */
-import { EVENT_PERMISSION, type MemberRoomView, type PermissionOverrides, type RoomEvent, type RoomRole } from '../../actors/room/index.js';
-import { ownerPermissions, rolePermissions, type SettingsReader } from '../../actors/room/permissions.js';
+import { EVENT_PERMISSION, ownerPermissions, rolePermissions, type MemberRoomView, type PermissionOverrides, type RoomEvent, type RoomRole } from '../../actors/room/index.js';
+import type { SettingsReader } from '../../settings/settings-reader.js';
 import type { Permission } from '../../contracts/permissions/names.js';
 
 /** Why a member's watch of a room ended; transports turn it into a close code and reason. */

@@ -13,7 +13,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { subjectOf, type Caller } from '../../accounts/model.js';
 import type { MemberRoomView } from '../../actors/room/index.js';
-import type { SettingsReader } from '../../actors/room/permissions.js';
+import type { SettingsReader } from '../../settings/settings-reader.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Permission } from '../../contracts/permissions/names.js';

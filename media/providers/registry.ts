@@ -6,7 +6,7 @@
  * refuses, is rejected when added or edited.
  */
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
-import type { MediaChecker, MediaFieldsToCheck } from '../../actors/room/media-check.js';
+import type { MediaChecker, MediaFieldsToCheck } from '../../actors/room/index.js';
 import type { MediaProvider, ProxyPolicy } from '../provider.js';
 
 /** What clients are told about a provider (the add-media form's choice). */

@@ -5,7 +5,7 @@
  * publisher's replica died).
  */
 import test from 'ava';
-import { DEFAULT_LIVE_STATUS_TTL_MS } from '../../actors/room/core.js';
+import { DEFAULT_LIVE_STATUS_TTL_MS } from '../../actors/room/index.js';
 import { RoomTestBed, rejects, service, uid, user } from './fixtures.js';
 
 let tb: RoomTestBed;

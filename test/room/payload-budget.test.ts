@@ -6,7 +6,7 @@ import test from 'ava';
 import type { NatsConnection } from 'nats';
 import { isAppError } from '../../errors/app-error.js';
 import { ROOM_LIMITS, type MediaItem, type MemberRoomView, type RoomCommand, type RoomView } from '../../actors/room/index.js';
-import { PLAYLIST_MAX_BYTES } from '../../actors/room/playlist-budget.js';
+import { PLAYLIST_MAX_BYTES } from '../../actors/room/media/playlist-budget.js';
 import type { Caller } from '../../actors/runtime/actor-type.js';
 import { ActorClient, type TypedActorClient } from '../../actors/runtime/client.js';
 import { ActorHost } from '../../actors/runtime/host.js';

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Caller } from '../../actors/runtime/actor-type.js';
 import { ROOM_LIMITS, type PlaybackView } from '../../actors/room/index.js';
-import { extrapolate } from '../../actors/room/playback.js';
+import { extrapolate } from '../../actors/room/playback/playback.js';
 import { RoomTestBed, TestClock, addMember, guest, media, rejects, uid, user } from './fixtures.js';
 import type { TestRoom } from './fixtures.js';
 

@@ -6,7 +6,7 @@
 import test from 'ava';
 import type { Caller } from '../../actors/runtime/actor-type.js';
 import type { PlaybackView, QueueMode } from '../../contracts/room/model.js';
-import { QUEUE_START_LEAD_MS, followingItem } from '../../actors/room/queue.js';
+import { QUEUE_START_LEAD_MS, followingItem } from '../../actors/room/playback/queue.js';
 import { RoomTestBed, TestClock, addMember, guest, media, rejects, uid, user } from './fixtures.js';
 import type { TestRoom } from './fixtures.js';
 

@@ -5,9 +5,9 @@
  */
 import test from 'ava';
 import type pg from 'pg';
-import { chatWriter, type ChatSend } from '../../actors/room/chat-writer.js';
-import { playbackWriter } from '../../actors/room/playback-writer.js';
-import type { StoredPlayback } from '../../actors/room/room-store.js';
+import { chatWriter, type ChatSend } from '../../actors/room/chat/chat-writer.js';
+import { playbackWriter } from '../../actors/room/playback/playback-writer.js';
+import type { StoredPlayback } from '../../actors/room/store/room-store.js';
 import { isFencedError } from '../../actors/runtime/fencing.js';
 import { RoomTestBed, nextFence, uid, user, type TestRoom } from './fixtures.js';
 

@@ -2,7 +2,7 @@
  * RoomService (without WatchRoom, see `watch.ts`): room.create/get/update/delete,
  * member.join/leave, owner.transfer, and the public room list read from PostgreSQL.
  */
-import type { RoomCommandOf } from '../../../actors/room/index.js';
+import type { RoomCommandOf, RoomDirectory } from '../../../actors/room/index.js';
 import type { PermissionOverrides, RoomInfo } from '../../../contracts/room/model.js';
 import type { Permission } from '../../../contracts/permissions/names.js';
 import { AppError } from '../../../errors/app-error.js';
@@ -15,7 +15,6 @@ import type { GrpcCalls } from '../call.js';
 import type { PermissionOverrides__Output } from '../gen/svc/v1/PermissionOverrides.js';
 import type { PermissionOverridesUpdate__Output } from '../gen/svc/v1/PermissionOverridesUpdate.js';
 import type { RoomServiceHandlers } from '../gen/svc/v1/RoomService.js';
-import type { RoomDirectory } from '../../room-directory.js';
 import { enumIn, type RoomCalls } from '../room-calls.js';
 import { MEMBER_STATUS, member, QUEUE_MODE, roomInfo, roomView, VISIBILITY } from '../views.js';
 

@@ -5,7 +5,7 @@
  */
 import type { Caller } from '../../../accounts/model.js';
 import { AppError, isAppError, type FieldIssue } from '../../../errors/app-error.js';
-import { checkNewMedia } from '../../../actors/room/validate.js';
+import { checkNewMedia } from '../../../actors/room/index.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import type { MediaServices } from '../../../media/media-services.js';
 import * as api from '../../../contracts/http/playlist.js';

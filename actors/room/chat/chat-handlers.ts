@@ -1,0 +1,114 @@
+/**
+ * Chat. A message is committed (fenced) before the send is acknowledged, under an
+ * idempotency key, so a retried send is stored once. Deletion is hard: a deleted message is
+ * gone from history for everyone, which is what a user asking to delete expects.
+ */
+import { AppError } from '../../../errors/app-error.js';
+import { classifyDatabaseError } from '../../../store/errors.js';
+import * as chat from './chat-store.js';
+import type { RoomCommandOf } from '../../../contracts/room/commands.js';
+import type { RoomCore, Turn } from '../core.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
+import type { ChatMessage } from '../../../contracts/room/model.js';
+import type { RoomResults } from '../../../contracts/room/results.js';
+import { checkChatText, displayName } from '../validate.js';
+
+/**
+ * The key that makes a send idempotent. A client-chosen id wins: it survives the client
+ * reconnecting and resending through another gateway, which gets a new runtime command id.
+ * Otherwise the runtime's command id covers the client API's retries, across a failover too.
+ */
+function idempotencyKey(command: RoomCommandOf<'chat.send'>, turn: Turn): string {
+  if (command.clientMessageId !== undefined) return `client:${turn.access.userId}:${command.clientMessageId}`;
+  return `cmd:${turn.meta.commandId}`;
+}
+
+/** Reads outside a fenced transaction; a database outage becomes `unavailable`. */
+async function read<T>(core: RoomCore, what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw classifyDatabaseError(err, `room ${core.id}: could not ${what}`);
+  }
+}
+
+export async function sendMessage(core: RoomCore, command: RoomCommandOf<'chat.send'>, turn: Turn): Promise<RoomResults['chat.send']> {
+  const { access } = turn;
+  core.require(access, 'send_chat', 'sending chat messages');
+  const text = checkChatText(command.text);
+  const name = access.member?.name ?? displayName(access.name, access.userId);
+  const stored = await core.fencedWrite('store the chat message', (fence) =>
+    core.writers.chat.write({ fence, roomId: core.id, message: { userId: access.userId, name, text, commandId: idempotencyKey(command, turn) } }),
+  );
+  // A retry finds the message already stored and already published; publishing again would
+  // show it twice to clients that do not de-duplicate by id.
+  if (stored.created) core.publish({ type: 'chat.message', message: stored.message });
+  return { message: stored.message, duplicate: !stored.created };
+}
+
+/** One page of `rows` read with one row more than `limit`, which tells whether an older page exists. */
+function page(rows: ChatMessage[], limit: number): { messages: ChatMessage[]; nextBefore: string | null } {
+  const messages = rows.slice(0, limit);
+  const last = messages[messages.length - 1];
+  return { messages, nextBefore: rows.length > limit && last ? last.id : null };
+}
+
+export async function chatHistory(core: RoomCore, command: RoomCommandOf<'chat.history'>, turn: Turn): Promise<RoomResults['chat.history']> {
+  core.require(turn.access, 'view_chat_history', 'reading chat history');
+  const limit = command.limit ?? ROOM_LIMITS.chatHistoryDefaultLimit;
+  return page(await read(core, 'read chat history', () => chat.history(core.deps.pool, core.id, command.before, limit + 1)), limit);
+}
+
+export async function deleteMessage(core: RoomCore, command: RoomCommandOf<'chat.delete'>, turn: Turn): Promise<RoomResults['chat.delete']> {
+  const { access } = turn;
+  const result = await core.commit(turn, 'delete the chat message', async (client) => {
+    const message = await chat.lockMessage(client, core.id, command.messageId);
+    if (!message) throw new AppError('not_found', `message ${command.messageId} is not in this room's chat`);
+    // Authors may always take back their own words.
+    if (message.userId !== access.userId) core.require(access, 'delete_chat', "deleting other people's messages");
+    await chat.deleteMessage(client, core.id, message.id);
+    return { messageId: command.messageId };
+  });
+  core.publish({ type: 'chat.deleted', messageId: command.messageId, by: access.userId });
+  return result;
+}
+
+async function setPinned(core: RoomCore, messageId: string, pinned: boolean, turn: Turn): Promise<{ message: ChatMessage }> {
+  const { access } = turn;
+  core.require(access, 'pin_chat', pinned ? 'pinning messages' : 'unpinning messages');
+  // 0 means no pins at all: the setting's range (0..=1000) has no "unlimited" value, unlike
+  // chat.maxMessagesPerRoom, so 0 is taken literally.
+  const maxPinned = core.deps.settings.get('chat.maxPinnedMessagesPerRoom');
+  let changed = false;
+  const result = await core.commit(turn, pinned ? 'pin the message' : 'unpin the message', async (client) => {
+    const message = await chat.lockMessage(client, core.id, messageId);
+    if (!message) throw new AppError('not_found', `message ${messageId} is not in this room's chat`);
+    if (message.pinned === pinned) return { message };
+    if (pinned) {
+      const count = await chat.countPinned(client, core.id);
+      if (count >= maxPinned) {
+        throw new AppError('limit_exceeded', `this room already has ${count} pinned messages (chat.maxPinnedMessagesPerRoom = ${maxPinned})`);
+      }
+    }
+    const updated = await chat.setPinned(client, core.id, messageId, pinned);
+    changed = true;
+    return { message: updated ?? message };
+  });
+  if (changed) core.publish({ type: 'chat.pinned', message: result.message, by: access.userId });
+  return result;
+}
+
+export function pinMessage(core: RoomCore, command: RoomCommandOf<'chat.pin'>, turn: Turn): Promise<RoomResults['chat.pin']> {
+  return setPinned(core, command.messageId, true, turn);
+}
+
+export function unpinMessage(core: RoomCore, command: RoomCommandOf<'chat.unpin'>, turn: Turn): Promise<RoomResults['chat.unpin']> {
+  return setPinned(core, command.messageId, false, turn);
+}
+
+/** Paged like history: up to 1000 pinned messages of 2000 characters would not fit one NATS message. */
+export async function pinnedMessages(core: RoomCore, command: RoomCommandOf<'chat.pins'>, turn: Turn): Promise<RoomResults['chat.pins']> {
+  core.require(turn.access, 'view_chat_history', 'reading pinned messages');
+  const limit = command.limit ?? ROOM_LIMITS.chatHistoryDefaultLimit;
+  return page(await read(core, 'read pinned messages', () => chat.pinnedMessages(core.deps.pool, core.id, command.before, limit + 1)), limit);
+}

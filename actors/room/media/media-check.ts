@@ -1,0 +1,18 @@
+/**
+ * What the room asks about a media item's provider when it is added or edited. The actor
+ * does not know which providers exist (they are registered at start, third-party ones
+ * included): the service injects a checker, backed by the provider registry, that refuses an
+ * unknown provider name or an item its provider cannot play, naming the field.
+ */
+import type { FieldIssue } from '../../../errors/app-error.js';
+
+export interface MediaFieldsToCheck {
+  provider: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+export interface MediaChecker {
+  /** Problems with the item for its provider, each naming `provider`, `url` or `headers.<name>`; empty when it is fine. */
+  checkMedia(fields: MediaFieldsToCheck): FieldIssue[];
+}

@@ -1,0 +1,241 @@
+/**
+ * The shared media list. Whoever added an item may edit or remove it while they can still
+ * add media (like chat authors and their own messages); anyone else needs the edit or
+ * delete permission.
+ */
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../../../errors/app-error.js';
+import type { RoomCommandOf } from '../../../contracts/room/commands.js';
+import type { Access, RoomCore, Turn } from '../core.js';
+import type { PlaybackPlan } from '../playback/room-playback.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
+import { requireProxySwitch } from './proxy-switch.js';
+import type { MediaItem } from '../../../contracts/room/model.js';
+import { checkPlaylistBudget } from './playlist-budget.js';
+import { indexOfMedia, insertAt, moveTo } from './playlist.js';
+import type { RoomResults } from '../../../contracts/room/results.js';
+import { clearPlaylist, deleteMedia, insertMedia, savePlayback, setSortKeys, updateMedia } from '../store/room-store.js';
+import { checkMediaFields, checkNewMedia, liveItemUrl, type MediaInput } from '../validate.js';
+import { checkPlaybackGuards } from '../playback/playback-handlers.js';
+import { initialSeekable, startSeekCheck } from '../playback/seek-check.js';
+import { ensureLiveSweep } from './live-sweep.js';
+
+/** Proxying is an operator switch (`proxy.movieProxy`, `proxy.liveProxy`); refuse items that need a disabled one. */
+function checkProxyAllowed(core: RoomCore, item: Pick<MediaItem, 'proxy' | 'live'>): void {
+  if (item.proxy) requireProxySwitch(core.deps.settings, item);
+}
+
+/** The provider's own rules (known name, URL it can play), asked of the injected checker. */
+function checkWithProvider(core: RoomCore, item: Pick<MediaItem, 'provider' | 'url' | 'headers'>): void {
+  const issues = core.deps.media?.checkMedia({ provider: item.provider, url: item.url, headers: item.headers }) ?? [];
+  if (issues.length > 0) throw AppError.invalid(issues);
+}
+
+function mediaIndex(core: RoomCore, mediaId: string): number {
+  const index = indexOfMedia(core.playlist, mediaId);
+  if (index < 0) throw new AppError('not_found', `media ${mediaId} is not in this room's playlist`);
+  return index;
+}
+
+/** Own items need only `create_media_resource`; others need `permission`. */
+function requireOwnOr(core: RoomCore, access: Access, item: MediaItem, permission: 'edit_media_resource' | 'delete_media_resource', action: string): void {
+  const own = item.addedBy === access.userId && access.permissions.has('create_media_resource');
+  if (!own) core.require(access, permission, action);
+}
+
+/**
+ * The first item added to a room with nothing current becomes current, cued paused at its
+ * start in the same transaction: the player shows it at once and one press of play starts it
+ * for everyone (docs/2026-11-26-queue-modes.md says why it does not start by itself).
+ */
+function cueIfNothingCurrent(core: RoomCore, item: MediaItem, by: string): PlaybackPlan | undefined {
+  if (core.playback.mediaId !== null) return undefined;
+  return core.play.plan({
+    patch: { mediaId: item.id, playing: false, position: 0, updatedAt: core.now() },
+    cause: 'playlist.setCurrent',
+    by,
+    wait: 'close',
+    resetStragglers: true,
+  });
+}
+
+async function addMedia(
+  core: RoomCore,
+  input: MediaInput & { title: string },
+  requestedIndex: number | undefined,
+  turn: Turn,
+): Promise<{ item: MediaItem; index: number }> {
+  core.require(turn.access, 'create_media_resource', 'adding media');
+  const length = core.playlist.length;
+  if (length >= ROOM_LIMITS.playlistMaxItems) {
+    throw new AppError('limit_exceeded', `the playlist is full (at most ${ROOM_LIMITS.playlistMaxItems} items)`);
+  }
+  const index = requestedIndex ?? length;
+  if (index > length) throw AppError.invalid([{ key: 'index', message: `must be at most ${length} (the playlist length)` }]);
+  const fields = checkNewMedia(input);
+  const id = randomUUID();
+  const live = fields.provider === 'live';
+  const item: MediaItem = {
+    id,
+    title: fields.title as string,
+    url: live ? liveItemUrl(id) : (fields.url as string),
+    provider: fields.provider ?? 'direct',
+    headers: fields.headers ?? {},
+    subtitles: fields.subtitles ?? [],
+    live: fields.live ?? false,
+    proxy: fields.proxy ?? false,
+    seekable: 'unknown',
+    addedBy: turn.access.userId,
+    addedAt: turn.now,
+  };
+  checkWithProvider(core, item);
+  item.seekable = initialSeekable(core, item);
+  checkProxyAllowed(core, item);
+  checkPlaylistBudget(core.playlist, item);
+  const change = insertAt(core.playlist, item, index);
+  const cue = cueIfNothingCurrent(core, item, turn.access.userId);
+  const result = await core.commit(turn, 'add media', async (client) => {
+    await insertMedia(client, core.id, change.entry);
+    await setSortKeys(client, core.id, change.rekeyed);
+    if (cue) await savePlayback(client, core.id, core.play.stored(cue));
+    return { item, index };
+  });
+  core.playlist = change.next;
+  core.publish({ type: 'playlist', op: 'added', item, index });
+  startSeekCheck(core, item);
+  if (cue) core.play.apply(cue, true);
+  return result;
+}
+
+export function pushMedia(core: RoomCore, command: RoomCommandOf<'playlist.push'>, turn: Turn): Promise<RoomResults['playlist.push']> {
+  const { kind: _kind, ...input } = command;
+  return addMedia(core, input, undefined, turn);
+}
+
+export function insertMediaAt(core: RoomCore, command: RoomCommandOf<'playlist.insert'>, turn: Turn): Promise<RoomResults['playlist.insert']> {
+  const { kind: _kind, index, ...input } = command;
+  return addMedia(core, input, index, turn);
+}
+
+export async function moveMedia(core: RoomCore, command: RoomCommandOf<'playlist.move'>, turn: Turn): Promise<RoomResults['playlist.move']> {
+  core.require(turn.access, 'reorder_media_resources', 'reordering the playlist');
+  const from = mediaIndex(core, command.mediaId);
+  const last = core.playlist.length - 1;
+  if (command.toIndex > last) throw AppError.invalid([{ key: 'toIndex', message: `must be at most ${last}` }]);
+  if (from === command.toIndex) return { mediaId: command.mediaId, index: from };
+  const change = moveTo(core.playlist, from, command.toIndex);
+  const result = await core.commit(turn, 'move media', async (client) => {
+    await setSortKeys(client, core.id, change.rekeyed);
+    return { mediaId: command.mediaId, index: command.toIndex };
+  });
+  core.playlist = change.next;
+  core.publish({ type: 'playlist', op: 'moved', mediaId: command.mediaId, toIndex: command.toIndex });
+  return result;
+}
+
+/**
+ * When the current media leaves the list, playback stops with nothing selected, in the same
+ * transaction as the removal: the room never plays media that is gone, nor loses media while
+ * still playing it.
+ */
+function stopIfCurrentGone(core: RoomCore, gone: boolean, cause: 'playlist.remove' | 'playlist.clear', by: string): PlaybackPlan | undefined {
+  if (!gone) return undefined;
+  return core.play.plan({
+    patch: { mediaId: null, playing: false, position: 0, updatedAt: core.now() },
+    cause,
+    by,
+    wait: 'close',
+    resetStragglers: true,
+  });
+}
+
+export async function removeMedia(core: RoomCore, command: RoomCommandOf<'playlist.remove'>, turn: Turn): Promise<RoomResults['playlist.remove']> {
+  const index = mediaIndex(core, command.mediaId);
+  const item = (core.playlist[index] as { item: MediaItem }).item;
+  requireOwnOr(core, turn.access, item, 'delete_media_resource', 'removing media added by someone else');
+  const stop = stopIfCurrentGone(core, core.playback.mediaId === item.id, 'playlist.remove', turn.access.userId);
+  const result = await core.commit(turn, 'remove media', async (client) => {
+    await deleteMedia(client, core.id, item.id);
+    if (stop) await savePlayback(client, core.id, core.play.stored(stop));
+    return { mediaId: item.id };
+  });
+  core.playlist = core.playlist.filter((e) => e.item.id !== item.id);
+  // Its stream key went with the row (ON DELETE CASCADE); the ingest ends a running publish.
+  core.live.forget(item.id);
+  ensureLiveSweep(core);
+  core.publish({ type: 'playlist', op: 'removed', mediaId: item.id });
+  if (stop) core.play.apply(stop, true);
+  return result;
+}
+
+export async function clearMedia(core: RoomCore, _command: RoomCommandOf<'playlist.clear'>, turn: Turn): Promise<RoomResults['playlist.clear']> {
+  core.require(turn.access, 'delete_media_resource', 'clearing the playlist');
+  const removed = core.playlist.length;
+  if (removed === 0) return { removed };
+  const stop = stopIfCurrentGone(core, core.playback.mediaId !== null, 'playlist.clear', turn.access.userId);
+  const result = await core.commit(turn, 'clear the playlist', async (client) => {
+    await clearPlaylist(client, core.id);
+    if (stop) await savePlayback(client, core.id, core.play.stored(stop));
+    return { removed };
+  });
+  core.playlist = [];
+  core.live.clear();
+  ensureLiveSweep(core);
+  core.publish({ type: 'playlist', op: 'cleared' });
+  if (stop) core.play.apply(stop, true);
+  return result;
+}
+
+export async function setCurrentMedia(
+  core: RoomCore,
+  command: RoomCommandOf<'playlist.setCurrent'>,
+  turn: Turn,
+): Promise<RoomResults['playlist.setCurrent']> {
+  core.require(turn.access, 'set_current_media', 'choosing what plays');
+  checkPlaybackGuards(core, command);
+  mediaIndex(core, command.mediaId);
+  // Choosing media cues it up paused at the start, the way a host picks the next video and
+  // then presses play once everyone has it.
+  const playback = await core.play.change(
+    {
+      patch: { mediaId: command.mediaId, playing: false, position: 0, updatedAt: turn.now },
+      cause: 'playlist.setCurrent',
+      by: turn.access.userId,
+      wait: 'close',
+      resetStragglers: true,
+    },
+    turn,
+  );
+  return { playback };
+}
+
+export async function editMedia(core: RoomCore, command: RoomCommandOf<'playlist.edit'>, turn: Turn): Promise<RoomResults['playlist.edit']> {
+  const index = mediaIndex(core, command.mediaId);
+  const entry = core.playlist[index] as { item: MediaItem; sortKey: number };
+  requireOwnOr(core, turn.access, entry.item, 'edit_media_resource', 'editing media added by someone else');
+  const { kind: _kind, mediaId: _mediaId, ...input } = command;
+  const fields = checkMediaFields(input);
+  const item: MediaItem = { ...entry.item, ...fields };
+  if (item.provider === 'live') {
+    item.live = true;
+    item.url = liveItemUrl(item.id);
+  } else if (entry.item.provider === 'live' && fields.url === undefined) {
+    throw AppError.invalid([{ key: 'url', message: 'is required when a live item becomes another kind' }]);
+  }
+  // Only what the edit touches: a title edit stays possible for an item whose provider was since removed.
+  const source = fields.provider !== undefined || fields.url !== undefined || fields.headers !== undefined;
+  if (source) {
+    checkWithProvider(core, item);
+    item.seekable = initialSeekable(core, item);
+  }
+  checkProxyAllowed(core, item);
+  checkPlaylistBudget(core.playlist, item, item.id);
+  const result = await core.commit(turn, 'edit media', async (client) => {
+    await updateMedia(client, core.id, item);
+    return { item };
+  });
+  core.playlist = core.playlist.map((e, i) => (i === index ? { item, sortKey: e.sortKey } : e));
+  core.publish({ type: 'playlist', op: 'edited', item });
+  if (source) startSeekCheck(core, item);
+  return result;
+}

@@ -1,0 +1,47 @@
+/**
+ * Effective permissions of a room member, computed on every command so that a change of the
+ * `permissions.*DefaultPermissions` runtime settings applies to live rooms at once.
+ *
+ *   owner   -> every permission
+ *   role    -> the room's override for the role if set, else the runtime default for the role
+ *   guest   -> whatever the source, intersected with the guest ceiling (also for overrides,
+ *              which are checked on write too: a row written by an older release or by hand
+ *              must not widen what a guest can do)
+ *   member, guest overrides -> without the administration permissions, likewise
+ */
+import { isWithinGuestCeiling } from '../../../contracts/permissions/defaults.js';
+import { PERMISSIONS, isAdministration, isPermission, type Permission } from '../../../contracts/permissions/names.js';
+import type { SettingsReader } from '../../../settings/settings-reader.js';
+import type { PermissionOverrides, RoomRole } from '../../../contracts/room/model.js';
+
+const DEFAULT_KEYS = {
+  admin: 'permissions.adminDefaultPermissions',
+  member: 'permissions.memberDefaultPermissions',
+  guest: 'permissions.guestDefaultPermissions',
+} as const satisfies Record<RoomRole, string>;
+
+export function rolePermissions(role: RoomRole, overrides: PermissionOverrides, settings: SettingsReader): ReadonlySet<Permission> {
+  const override = overrides[role];
+  const source: readonly string[] = override ?? settings.get(DEFAULT_KEYS[role]);
+  const permissions = new Set<Permission>();
+  for (const name of source) {
+    if (!isPermission(name)) continue;
+    if (role === 'guest' && !isWithinGuestCeiling(name)) continue;
+    // An override stored before the rule (or by hand) does not make a member an administrator.
+    if (override && role !== 'admin' && isAdministration(name)) continue;
+    permissions.add(name);
+  }
+  return permissions;
+}
+
+/** Shared, never modified: built once rather than on every command of an owner. */
+const EVERY_PERMISSION: ReadonlySet<Permission> = new Set(PERMISSIONS);
+
+export function ownerPermissions(): ReadonlySet<Permission> {
+  return EVERY_PERMISSION;
+}
+
+/** A stable order for showing a set (the order of `PERMISSIONS`). */
+export function sortedPermissions(permissions: ReadonlySet<Permission>): Permission[] {
+  return PERMISSIONS.filter((name) => permissions.has(name));
+}

@@ -1,0 +1,14 @@
+/**
+ * What the room needs from the service to learn whether a source can seek (seek-check.ts):
+ * the network probe runs outside the actor's turns, so the service injects it.
+ */
+import type { MediaItem, Seekable } from '../../../contracts/room/model.js';
+
+export type ProbedSeekable = Exclude<Seekable, 'checking'>;
+
+export interface SeekProbe {
+  /** What is known without the network, by the item's provider; `checking` when a probe must run. Synchronous: it runs in the turn. */
+  initial(item: Pick<MediaItem, 'provider' | 'url' | 'live'>): Seekable;
+  /** Asks the item's upstream; bounded in time and bytes, never rejects (`unknown` when it cannot tell). */
+  probe(item: MediaItem, signal: AbortSignal): Promise<ProbedSeekable>;
+}

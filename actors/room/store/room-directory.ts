@@ -1,0 +1,214 @@
+/**
+ * Room listings the room actors cannot answer (each actor knows only its own room): the public
+ * directory, a user's own rooms and the admin listing, read from PostgreSQL (`rooms`,
+ * `room_members`; indexes in migration 0006). Pages are keyset-paged on (created_at, id),
+ * newest first, with an opaque base64url cursor; a name search matches word prefixes through
+ * a `simple` text-search vector. docs/2026-11-23-rooms-api.md explains the choices.
+ */
+import type pg from 'pg';
+import { AppError } from '../../../errors/app-error.js';
+import type { RoomStatus, RoomVisibility } from '../../../contracts/room/model.js';
+
+export interface RoomSummary {
+  id: string;
+  name: string;
+  visibility: RoomVisibility;
+  status: RoomStatus;
+  hasPassword: boolean;
+  requireJoinApproval: boolean;
+  memberCount: number;
+  createdAt: number;
+}
+
+export interface Page<T> {
+  rooms: T[];
+  nextCursor?: string;
+}
+
+export interface MyRoom {
+  room: RoomSummary;
+  role: 'admin' | 'member' | 'guest' | null;
+  isOwner: boolean;
+}
+
+export interface AdminRoomSummary extends RoomSummary {
+  ownerId: string;
+  ownerUsername: string | null;
+}
+
+export interface AdminRoomFilter {
+  status?: RoomStatus;
+  visibility?: RoomVisibility;
+  ownerId?: string;
+  query?: string;
+}
+
+export const DEFAULT_ROOM_PAGE = 20;
+/** Words of a search beyond this are ignored; each word is cut to this many characters. */
+const MAX_SEARCH_WORDS = 8;
+const MAX_WORD_CHARS = 64;
+
+interface SummaryRow {
+  id: string;
+  name: string;
+  visibility: RoomVisibility;
+  status: RoomStatus;
+  has_password: boolean;
+  require_join_approval: boolean;
+  member_count: string;
+  created_ms: string;
+  cursor_at: string;
+}
+
+const SUMMARY_COLUMNS = `r.id, r.name, r.visibility, r.status, r.password_hash IS NOT NULL AS has_password,
+  COALESCE(r.settings->>'requireJoinApproval' = 'true', false) AS require_join_approval,
+  (SELECT count(*) FROM room_members m WHERE m.room_id = r.id AND m.status = 'active') AS member_count,
+  floor(extract(epoch FROM r.created_at) * 1000)::bigint AS created_ms,
+  to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at`;
+
+/** Builds a WHERE clause with numbered parameters. */
+class Conditions {
+  readonly parts: string[] = [];
+  readonly values: unknown[] = [];
+
+  param(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+
+  where(): string {
+    return this.parts.length > 0 ? `WHERE ${this.parts.join(' AND ')}` : '';
+  }
+}
+
+export class RoomDirectory {
+  constructor(private readonly pool: pg.Pool) {}
+
+  /** Active public rooms, newest first; `query` keeps those whose name has words starting with each of its words. */
+  async listPublic(options: { query?: string; cursor?: string; limit?: number }): Promise<Page<RoomSummary>> {
+    const limit = options.limit ?? DEFAULT_ROOM_PAGE;
+    const where = new Conditions();
+    where.parts.push(`r.visibility = 'public'`, `r.status = 'active'`);
+    this.search(where, options.query);
+    this.after(where, options.cursor);
+    const { rows } = await this.pool.query<SummaryRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM rooms r ${where.where()} ORDER BY r.created_at DESC, r.id COLLATE "C" DESC LIMIT ${where.param(limit + 1)}`,
+      where.values,
+    );
+    return page(rows, limit, summaryOf);
+  }
+
+  /** Rooms the user owns (any status) or is an active member of (active rooms), newest first. */
+  async listMine(userId: string, options: { cursor?: string; limit?: number }): Promise<Page<MyRoom>> {
+    const limit = options.limit ?? DEFAULT_ROOM_PAGE;
+    const where = new Conditions();
+    const me = where.param(userId);
+    where.parts.push(
+      `r.id IN (SELECT id FROM rooms WHERE owner_id = ${me} UNION SELECT room_id FROM room_members WHERE user_id = ${me} AND status = 'active')`,
+      `(r.status = 'active' OR r.owner_id = ${me})`,
+    );
+    this.after(where, options.cursor);
+    const { rows } = await this.pool.query<SummaryRow & { role: MyRoom['role']; is_owner: boolean }>(
+      `SELECT ${SUMMARY_COLUMNS}, me.role, r.owner_id = ${me} AS is_owner
+         FROM rooms r LEFT JOIN room_members me ON me.room_id = r.id AND me.user_id = ${me} AND me.status = 'active'
+         ${where.where()} ORDER BY r.created_at DESC, r.id COLLATE "C" DESC LIMIT ${where.param(limit + 1)}`,
+      where.values,
+    );
+    return page(rows, limit, (row) => ({ room: summaryOf(row), role: row.role ?? null, isOwner: row.is_owner }));
+  }
+
+  /** Every room, whatever its status and visibility, newest first (service administrators). */
+  async listAll(filter: AdminRoomFilter, options: { cursor?: string; limit?: number }): Promise<Page<AdminRoomSummary>> {
+    const limit = options.limit ?? DEFAULT_ROOM_PAGE;
+    const where = new Conditions();
+    if (filter.status) where.parts.push(`r.status = ${where.param(filter.status)}`);
+    if (filter.visibility) where.parts.push(`r.visibility = ${where.param(filter.visibility)}`);
+    if (filter.ownerId) where.parts.push(`r.owner_id = ${where.param(filter.ownerId)}`);
+    this.search(where, filter.query);
+    this.after(where, options.cursor);
+    const { rows } = await this.pool.query<SummaryRow & { owner_id: string; owner_username: string | null }>(
+      `SELECT ${SUMMARY_COLUMNS}, r.owner_id,
+              (SELECT u.username FROM users u
+                WHERE u.id = CASE WHEN r.owner_id ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN r.owner_id::uuid END) AS owner_username
+         FROM rooms r ${where.where()} ORDER BY r.created_at DESC, r.id COLLATE "C" DESC LIMIT ${where.param(limit + 1)}`,
+      where.values,
+    );
+    return page(rows, limit, (row) => ({ ...summaryOf(row), ownerId: row.owner_id, ownerUsername: row.owner_username }));
+  }
+
+  private search(where: Conditions, query: string | undefined): void {
+    const tsquery = prefixQuery(query ?? '');
+    if (tsquery) where.parts.push(`to_tsvector('simple', r.name) @@ to_tsquery('simple', ${where.param(tsquery)})`);
+  }
+
+  private after(where: Conditions, cursor: string | undefined): void {
+    if (cursor === undefined) return;
+    const [at, id] = decodeCursor(cursor);
+    where.parts.push(`(r.created_at, r.id COLLATE "C") < (${where.param(at)}::timestamptz, ${where.param(id)}::text)`);
+  }
+}
+
+/**
+ * The words of a search (runs of letters and digits, case-folded), each as a prefix match:
+ * `'star':* & 'wars':*`. Only letters and digits reach the query, so nothing in it is syntax.
+ * Undefined when there are no words: the listing is then not filtered.
+ */
+export function prefixQuery(query: string): string | undefined {
+  const words = (query.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+    .slice(0, MAX_SEARCH_WORDS)
+    .map((word) => [...word].slice(0, MAX_WORD_CHARS).join(''));
+  return words.length > 0 ? words.map((word) => `'${word}':*`).join(' & ') : undefined;
+}
+
+function summaryOf(row: SummaryRow): RoomSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    visibility: row.visibility,
+    status: row.status,
+    hasPassword: row.has_password,
+    requireJoinApproval: row.require_join_approval,
+    memberCount: Number(row.member_count),
+    createdAt: Number(row.created_ms),
+  };
+}
+
+function page<R extends SummaryRow, T>(rows: R[], limit: number, map: (row: R) => T): Page<T> {
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  const items = shown.map(map);
+  return rows.length > limit && last ? { rooms: items, nextCursor: encodeCursor(last.cursor_at, last.id) } : { rooms: items };
+}
+
+const CURSOR_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/;
+
+/** A timestamp as the listing query writes it, and a real instant (PostgreSQL would refuse 02-30). */
+function isCursorTime(text: string): boolean {
+  const match = CURSOR_TIME.exec(text);
+  if (!match) return false;
+  const [y, mo, d, h, mi, s] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && date.getUTCHours() === h && date.getUTCMinutes() === mi && date.getUTCSeconds() === s;
+}
+
+export function encodeCursor(at: string, id: string): string {
+  return Buffer.from(JSON.stringify([at, id]), 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): [string, string] {
+  const refuse = (): never => {
+    throw AppError.invalid([{ key: 'cursor', message: 'is not a cursor this listing returned' }]);
+  };
+  if (!/^[A-Za-z0-9_-]{1,512}$/.test(cursor)) return refuse();
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    return refuse();
+  }
+  if (!Array.isArray(value) || value.length !== 2) return refuse();
+  const [at, id] = value as unknown[];
+  if (typeof at !== 'string' || !isCursorTime(at)) return refuse();
+  if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(id)) return refuse();
+  return [at, id];
+}

@@ -1,0 +1,359 @@
+/**
+ * PostgreSQL access for the room actor's own state (migration 0003). Every function takes
+ * the client of a transaction opened by `withFence`, so a write from a superseded activation
+ * never lands; loading runs inside one too, which claims the fence before reading.
+ */
+import type pg from 'pg';
+import { isPermission, type Permission } from '../../../contracts/permissions/names.js';
+import { advisoryLockNamespaces } from '../../../store/advisory-locks.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
+import { displayName } from '../validate.js';
+import { QUEUE_MODES, ROOM_ROLES, type MediaItem, type PermissionOverrides, type PlaybackState, type Seekable, type Subtitle } from '../../../contracts/room/model.js';
+import { type MemberRecord, type RoomOptions, type RoomRecord } from '../records.js';
+
+type Db = Pick<pg.PoolClient, 'query'>;
+
+export interface PlaylistEntry {
+  item: MediaItem;
+  sortKey: number;
+}
+
+export interface StoredPlayback extends PlaybackState {
+  /** Every version up to this one may have been handed out by an earlier activation. */
+  versionReserved: number;
+}
+
+export interface LoadedRoom {
+  room: RoomRecord;
+  members: MemberRecord[];
+  playlist: PlaylistEntry[];
+  playback: StoredPlayback;
+}
+
+export const DEFAULT_ROOM_OPTIONS: RoomOptions = Object.freeze({
+  requireJoinApproval: false,
+  permissionOverrides: {},
+  waitForAllReady: false,
+  readyTimeoutMs: ROOM_LIMITS.readyTimeoutDefaultMs,
+  queueMode: 'next',
+});
+
+interface RoomRow {
+  id: string;
+  name: string;
+  owner_id: string;
+  password_hash: string | null;
+  visibility: RoomRecord['visibility'];
+  status: RoomRecord['status'];
+  settings: unknown;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface MemberRow {
+  user_id: string;
+  name: string;
+  role: MemberRecord['role'];
+  status: MemberRecord['status'];
+  guest: boolean;
+  joined_at: Date;
+}
+
+interface MediaRow {
+  media_id: string;
+  sort_key: string;
+  title: string;
+  url: string;
+  provider: string;
+  headers: Record<string, string>;
+  subtitles: Subtitle[];
+  live: boolean;
+  proxy: boolean;
+  seekable: Seekable;
+  added_by: string;
+  added_at: Date;
+}
+
+interface PlaybackRow {
+  media_id: string | null;
+  playing: boolean;
+  position: number;
+  rate: number;
+  updated_at_ms: string;
+  version: string;
+  version_reserved: string;
+}
+
+/** Reads `rooms.settings` leniently: unknown or malformed fields fall back to defaults. */
+function optionsFromJson(value: unknown): RoomOptions {
+  const raw = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const overrides: PermissionOverrides = {};
+  const rawOverrides = raw.permissionOverrides;
+  if (typeof rawOverrides === 'object' && rawOverrides !== null) {
+    for (const role of ROOM_ROLES) {
+      const list = (rawOverrides as Record<string, unknown>)[role];
+      if (Array.isArray(list)) overrides[role] = list.filter((name): name is Permission => isPermission(name));
+    }
+  }
+  const timeout = raw.readyTimeoutMs;
+  return {
+    requireJoinApproval: raw.requireJoinApproval === true,
+    permissionOverrides: overrides,
+    waitForAllReady: raw.waitForAllReady === true,
+    readyTimeoutMs:
+      typeof timeout === 'number' && timeout >= ROOM_LIMITS.readyTimeoutMinMs && timeout <= ROOM_LIMITS.readyTimeoutMaxMs
+        ? timeout
+        : ROOM_LIMITS.readyTimeoutDefaultMs,
+    queueMode: QUEUE_MODES.find((mode) => mode === raw.queueMode) ?? DEFAULT_ROOM_OPTIONS.queueMode,
+  };
+}
+
+function roomFromRow(row: RoomRow): RoomRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    ownerId: row.owner_id,
+    passwordHash: row.password_hash,
+    visibility: row.visibility,
+    status: row.status,
+    options: optionsFromJson(row.settings),
+    createdAt: row.created_at.getTime(),
+    updatedAt: row.updated_at.getTime(),
+  };
+}
+
+function mediaFromRow(row: MediaRow): PlaylistEntry {
+  return {
+    sortKey: Number(row.sort_key),
+    item: {
+      id: row.media_id,
+      title: row.title,
+      url: row.url,
+      provider: row.provider,
+      headers: row.headers,
+      subtitles: row.subtitles,
+      live: row.live,
+      proxy: row.proxy,
+      seekable: row.seekable,
+      addedBy: row.added_by,
+      addedAt: row.added_at.getTime(),
+    },
+  };
+}
+
+/** Everything the actor holds for room `id`, or null when no room was created under it. */
+export async function loadRoom(db: Db, id: string): Promise<LoadedRoom | null> {
+  const rooms = await db.query<RoomRow>('SELECT * FROM rooms WHERE id = $1', [id]);
+  const roomRow = rooms.rows[0];
+  if (!roomRow) return null;
+  // One client runs one query at a time; these are sequential by necessity, not by choice.
+  const members = await db.query<MemberRow>(
+    'SELECT user_id, name, role, status, guest, joined_at FROM room_members WHERE room_id = $1 ORDER BY joined_at, user_id',
+    [id],
+  );
+  const playlist = await db.query<MediaRow>('SELECT * FROM room_playlist WHERE room_id = $1 ORDER BY sort_key, media_id', [id]);
+  const playback = await db.query<PlaybackRow>('SELECT * FROM room_playback WHERE room_id = $1', [id]);
+  const row = playback.rows[0];
+  const room = roomFromRow(roomRow);
+  return {
+    room,
+    members: members.rows.map((m) => ({
+      userId: m.user_id,
+      // Rows written before names were cleaned on the way in get the same treatment on the way out.
+      name: displayName(m.name, m.user_id),
+      role: m.role,
+      status: m.status,
+      guest: m.guest,
+      joinedAt: m.joined_at.getTime(),
+    })),
+    playlist: playlist.rows.map(mediaFromRow),
+    playback: row
+      ? {
+          mediaId: row.media_id,
+          playing: row.playing,
+          position: row.position,
+          rate: row.rate,
+          updatedAt: Number(row.updated_at_ms),
+          version: Number(row.version),
+          versionReserved: Number(row.version_reserved),
+        }
+      : { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: room.createdAt, version: 0, versionReserved: 0 },
+  };
+}
+
+/** Takes the per-owner lock and counts the rooms that hold a place in the owner's quota. */
+export async function lockAndCountOwnedRooms(db: Db, ownerId: string): Promise<number> {
+  await db.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [advisoryLockNamespaces.roomOwner, ownerId]);
+  // A rejected room stays visible to its owner but no longer counts against the quota.
+  const { rows } = await db.query<{ count: string }>(
+    "SELECT count(*) FROM rooms WHERE owner_id = $1 AND status <> 'rejected'",
+    [ownerId],
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
+export async function insertRoom(db: Db, room: RoomRecord, owner: MemberRecord, playback: StoredPlayback): Promise<void> {
+  await db.query(
+    `INSERT INTO rooms (id, name, owner_id, password_hash, visibility, status, settings, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, to_timestamp($8 / 1000.0), to_timestamp($9 / 1000.0))`,
+    [
+      room.id,
+      room.name,
+      room.ownerId,
+      room.passwordHash,
+      room.visibility,
+      room.status,
+      JSON.stringify(room.options),
+      room.createdAt,
+      room.updatedAt,
+    ],
+  );
+  await upsertMember(db, room.id, owner);
+  await savePlayback(db, room.id, playback);
+}
+
+export async function updateRoom(db: Db, room: RoomRecord): Promise<void> {
+  await db.query(
+    `UPDATE rooms SET name = $2, owner_id = $3, password_hash = $4, visibility = $5, status = $6, settings = $7,
+       updated_at = to_timestamp($8 / 1000.0)
+     WHERE id = $1`,
+    [
+      room.id,
+      room.name,
+      room.ownerId,
+      room.passwordHash,
+      room.visibility,
+      room.status,
+      JSON.stringify(room.options),
+      room.updatedAt,
+    ],
+  );
+}
+
+/** Removes the room; members, playlist, playback and chat go with it (ON DELETE CASCADE). */
+export async function deleteRoom(db: Db, id: string): Promise<void> {
+  await db.query('DELETE FROM rooms WHERE id = $1', [id]);
+}
+
+export async function upsertMember(db: Db, roomId: string, member: MemberRecord): Promise<void> {
+  await db.query(
+    `INSERT INTO room_members (room_id, user_id, name, role, status, guest, joined_at)
+     VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7 / 1000.0))
+     ON CONFLICT (room_id, user_id) DO UPDATE
+       SET name = EXCLUDED.name, role = EXCLUDED.role, status = EXCLUDED.status, guest = EXCLUDED.guest,
+           joined_at = EXCLUDED.joined_at`,
+    [roomId, member.userId, member.name, member.role, member.status, member.guest, member.joinedAt],
+  );
+}
+
+export async function deleteMember(db: Db, roomId: string, userId: string): Promise<void> {
+  await db.query('DELETE FROM room_members WHERE room_id = $1 AND user_id = $2', [roomId, userId]);
+}
+
+export async function insertMedia(db: Db, roomId: string, entry: PlaylistEntry): Promise<void> {
+  const { item } = entry;
+  await db.query(
+    `INSERT INTO room_playlist
+       (room_id, media_id, sort_key, title, url, provider, headers, subtitles, live, proxy, added_by, added_at, seekable)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, to_timestamp($12 / 1000.0), $13)`,
+    [
+      roomId,
+      item.id,
+      entry.sortKey,
+      item.title,
+      item.url,
+      item.provider,
+      JSON.stringify(item.headers),
+      JSON.stringify(item.subtitles),
+      item.live,
+      item.proxy,
+      item.addedBy,
+      item.addedAt,
+      item.seekable,
+    ],
+  );
+}
+
+export async function updateMedia(db: Db, roomId: string, item: MediaItem): Promise<void> {
+  await db.query(
+    `UPDATE room_playlist SET title = $3, url = $4, provider = $5, headers = $6, subtitles = $7, live = $8, proxy = $9, seekable = $10
+     WHERE room_id = $1 AND media_id = $2`,
+    [
+      roomId,
+      item.id,
+      item.title,
+      item.url,
+      item.provider,
+      JSON.stringify(item.headers),
+      JSON.stringify(item.subtitles),
+      item.live,
+      item.proxy,
+      item.seekable,
+    ],
+  );
+}
+
+/** Records what a seek check found (seek-check.ts). */
+export async function setMediaSeekable(db: Db, roomId: string, mediaId: string, seekable: Seekable): Promise<void> {
+  await db.query('UPDATE room_playlist SET seekable = $3 WHERE room_id = $1 AND media_id = $2', [roomId, mediaId, seekable]);
+}
+
+/** Writes new ordering keys for the given items (one moved item, or all after a renumbering). */
+export async function setSortKeys(db: Db, roomId: string, entries: readonly PlaylistEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await db.query(
+    `UPDATE room_playlist AS p SET sort_key = k.sort_key
+     FROM unnest($2::text[], $3::bigint[]) AS k (media_id, sort_key)
+     WHERE p.room_id = $1 AND p.media_id = k.media_id`,
+    [roomId, entries.map((e) => e.item.id), entries.map((e) => e.sortKey)],
+  );
+}
+
+export async function deleteMedia(db: Db, roomId: string, mediaId: string): Promise<void> {
+  await db.query('DELETE FROM room_playlist WHERE room_id = $1 AND media_id = $2', [roomId, mediaId]);
+}
+
+export async function clearPlaylist(db: Db, roomId: string): Promise<void> {
+  await db.query('DELETE FROM room_playlist WHERE room_id = $1', [roomId]);
+}
+
+/** The columns of room_playback a save writes, with their types, in playbackValues order. */
+export const PLAYBACK_COLUMNS: Array<[name: string, type: string]> = [
+  ['room_id', 'text'],
+  ['media_id', 'text'],
+  ['playing', 'boolean'],
+  ['position', 'float8'],
+  ['rate', 'float8'],
+  ['updated_at_ms', 'bigint'],
+  ['version', 'bigint'],
+  ['version_reserved', 'bigint'],
+];
+const PLAYBACK_NAMES = PLAYBACK_COLUMNS.map(([name]) => name).join(', ');
+const PLAYBACK_UPSERT = `ON CONFLICT (room_id) DO UPDATE SET ${PLAYBACK_COLUMNS.slice(1)
+  .map(([name]) => `${name} = EXCLUDED.${name}`)
+  .join(', ')}`;
+
+export function playbackValues(roomId: string, playback: StoredPlayback): unknown[] {
+  return [
+    roomId,
+    playback.mediaId,
+    playback.playing,
+    playback.position,
+    playback.rate,
+    Math.round(playback.updatedAt),
+    playback.version,
+    playback.versionReserved,
+  ];
+}
+
+export async function savePlayback(db: Db, roomId: string, playback: StoredPlayback): Promise<void> {
+  await db.query(
+    `INSERT INTO room_playback (${PLAYBACK_NAMES}) VALUES (${PLAYBACK_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) ${PLAYBACK_UPSERT}`,
+    playbackValues(roomId, playback),
+  );
+}
+
+/** savePlayback for every row of `source`, a query with the PLAYBACK_COLUMNS. */
+export function savePlaybacksSql(source: string): string {
+  return `INSERT INTO room_playback (${PLAYBACK_NAMES}) SELECT ${PLAYBACK_NAMES} FROM (${source}) AS saves ${PLAYBACK_UPSERT}`;
+}

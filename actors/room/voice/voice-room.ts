@@ -1,0 +1,26 @@
+/** The voice call as the room's membership and permissions shape it. */
+import type { IceServer } from '../../../settings/registry.js';
+import type { RoomCore } from '../core.js';
+
+/** The runtime ICE servers plus the built-in STUN and TURN credentials for this user. */
+export function iceServersFor(core: RoomCore, userId: string): IceServer[] {
+  const external = core.deps.settings.get('webrtc.externalIceServers');
+  return core.deps.iceServers ? core.deps.iceServers(userId, external) : structuredClone(external);
+}
+
+/**
+ * Takes out of the voice call everyone who may no longer be in it: the connection that
+ * joined has left (or expired), or they are no longer an active member with `use_webrtc`
+ * (left, kicked, banned, role or overrides changed). Called after every such change.
+ */
+export function pruneVoice(core: RoomCore): void {
+  for (const userId of core.voice.userIds()) {
+    const member = core.members.get(userId);
+    const connectionId = core.voice.connectionOf(userId) ?? '';
+    let reason: 'disconnected' | 'removed' | undefined;
+    if (!member || member.status !== 'active') reason = 'removed';
+    else if (!core.access({ userId, guest: member.guest }).permissions.has('use_webrtc')) reason = 'removed';
+    else if (!core.presence.hasConnection(userId, connectionId)) reason = 'disconnected';
+    if (reason && core.voice.leave(userId)) core.publish({ type: 'voice.left', userId, reason });
+  }
+}
