@@ -1,6 +1,6 @@
 import test from 'ava';
 import { actorCallerOf } from '../../accounts/actor-caller.js';
-import { RoomTestBed, uid, user } from '../room/fixtures.js';
+import { RoomTestBed, uid, user } from '../actors/room/fixtures.js';
 import { call, native, uniqueIp, startAccountsBed, uname, type AccountsBed } from './fixtures.js';
 
 let accounts: AccountsBed;

@@ -20,7 +20,7 @@ import { AddressPolicy } from '../../media/proxy/address-policy.js';
 import { UpstreamClient } from '../../media/proxy/upstream-client.js';
 import { waitFor } from '../fixtures/deadline.js';
 import { startNginx, type Nginx } from '../fixtures/nginx.js';
-import { RoomTestBed, logger, user, type TestRoom } from '../room/fixtures.js';
+import { RoomTestBed, logger, user, type TestRoom } from '../actors/room/fixtures.js';
 
 let ranged: Nginx;
 let whole: Nginx;

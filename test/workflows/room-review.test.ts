@@ -11,7 +11,7 @@ import type { RoomReviewView } from '../../contracts/review.js';
 import { ROOM_REVIEW_TTL_MS, WorkflowRoomReviewHook } from '../../workflows/room-review/hook.js';
 import { actorRoomDecisions } from '../../workflows/room-review/room-decisions.js';
 import { connectNats } from '../fixtures/actor-host-process.js';
-import { RoomTestBed } from '../room/fixtures.js';
+import { RoomTestBed } from '../actors/room/fixtures.js';
 import { capturingLogger, startReviewBed, uid, withDeadline, type ReviewBed } from './fixtures.js';
 
 // Rooms created under review (room.createRoomNeedReview) on a real actor host over NATS and

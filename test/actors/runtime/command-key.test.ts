@@ -1,0 +1,48 @@
+/**
+ * The runtime deduplicates commands by envelope id and caller together (command-key.ts): two
+ * callers who send the same envelope id send two commands, in one activation and in the next
+ * (where the actor's durable idempotency, keyed by `meta.commandId`, answers retries), while a
+ * retry by the same caller still runs once.
+ */
+import test from 'ava';
+import { ActorClient } from '../../../actors/runtime/client.js';
+import { committedValue, counterDatabase, uniquePrefix } from '../../fixtures/actor-host-process.js';
+import { startLocalHost, type LocalHost } from '../../fixtures/actor-host-local.js';
+import type { CounterResult } from '../../fixtures/counter-actor.js';
+
+const alice = { userId: 'alice' };
+const mallory = { userId: 'mallory' };
+
+test("two callers' identical envelope ids are two commands; each caller's retry runs once, across activations too", async (t) => {
+  const prefix = uniquePrefix('cmdkey');
+  const pgUrl = await counterDatabase('runtime_command_key');
+  const id = 'shared-id';
+  const hosts: LocalHost[] = [];
+  t.teardown(async () => {
+    for (const host of hosts) await host.close();
+  });
+  const first = await startLocalHost({ hostId: `${prefix}-first`, prefix, pgUrl });
+  hosts.push(first);
+  const client = new ActorClient(first.nc, prefix);
+  const inc = (caller: { userId: string }, commandId: string) => client.send<CounterResult>('counter', id, { op: 'inc' }, { caller, commandId });
+
+  t.is((await inc(alice, 'inc-1')).result.value, 1);
+  // Mallory's command with Alice's id runs as his own; it does not get her reply.
+  t.is((await inc(mallory, 'inc-1')).result.value, 2);
+  // Alice's retry is answered with her first reply, and so is Mallory's.
+  t.is((await inc(alice, 'inc-1')).result.value, 1);
+  t.is((await inc(mallory, 'inc-1')).result.value, 2);
+  t.is(await committedValue(pgUrl, id), 2);
+
+  // A later activation, on another host: the replies it knows come from the actor's durable
+  // records, keyed by what the runtime gave it as the command id.
+  await first.host.drain();
+  const second = await startLocalHost({ hostId: `${prefix}-second`, prefix, pgUrl });
+  hosts.push(second);
+  const next = new ActorClient(second.nc, prefix);
+  const incNext = (caller: { userId: string }, commandId: string) => next.send<CounterResult>('counter', id, { op: 'inc' }, { caller, commandId });
+  t.is((await incNext({ userId: 'eve' }, 'inc-1')).result.value, 3);
+  t.is((await incNext(alice, 'inc-1')).result.value, 1);
+  t.is((await incNext(mallory, 'inc-1')).result.value, 2);
+  t.is(await committedValue(pgUrl, id), 3);
+});

@@ -1,0 +1,244 @@
+/**
+ * Single activation when the hosts bucket loses its keys all at once: a deleted stream, a NATS
+ * restart. Owners keep serving until their own window ends, so no host may take their actors
+ * over before then, whatever the bucket says. Real host processes, real NATS; the audit of the
+ * hosts' `handled` lines proves no two activations of an id ever ran commands at once.
+ */
+import test from 'ava';
+import type { NatsConnection } from 'nats';
+import { ActorClient } from '../../../actors/runtime/client.js';
+import { ActorEvents } from '../../../actors/runtime/events.js';
+import { activateSubject, hostKey, hostsBucketName } from '../../../actors/runtime/names.js';
+import { decode, encode, parseActivateReply } from '../../../actors/runtime/wire.js';
+import { handledLines, overlappingActivations } from '../../fixtures/activation-audit.js';
+import { ActorHostProcess, committedValue, connectNats, counterDatabase, uniquePrefix } from '../../fixtures/actor-host-process.js';
+import type { CounterResult } from '../../fixtures/counter-actor.js';
+import { eventually } from '../../fixtures/deadline.js';
+import { startPrivateNats } from '../../harness/stack.js';
+
+const caller = { userId: 'tester' };
+const ACTORS = 12;
+
+interface Load {
+  /** Resolves when every sender has stopped; rejects with the first failed send. */
+  stop(): Promise<void>;
+  /** Commands answered so far, all actors together. */
+  answered(): number;
+  acknowledgedIncrements: Map<string, number>;
+  /** Seqs each actor's subscriber saw, in delivery order. */
+  seqs: Map<string, number[]>;
+}
+
+/** One sequential sender per actor, alternating increments and reads, plus an event subscriber per actor. */
+function startLoad(nc: NatsConnection, prefix: string): Load {
+  const client = new ActorClient(nc, prefix);
+  const events = new ActorEvents(nc, prefix);
+  const acknowledgedIncrements = new Map<string, number>();
+  const seqs = new Map<string, number[]>();
+  let answered = 0;
+  let running = true;
+  const unsubscribes: Array<() => void> = [];
+  const senders = Array.from({ length: ACTORS }, async (_, n) => {
+    const id = `a${n}`;
+    acknowledgedIncrements.set(id, 0);
+    seqs.set(id, []);
+    unsubscribes.push(events.subscribe('counter', id, (event) => seqs.get(id)?.push(event.seq)));
+    for (let i = 0; running; i++) {
+      // Every third command outlasts the client's first try (250 ms): the client then asks the
+      // pool to resolve the actor again, which is how a takeover finds an owner still serving.
+      const op = ['inc', 'get', 'sleep'][i % 3] as 'inc' | 'get' | 'sleep';
+      await client.send<CounterResult>('counter', id, op === 'sleep' ? { op, ms: 300 } : { op }, { caller, timeoutMs: 20_000 });
+      if (op === 'inc') acknowledgedIncrements.set(id, (acknowledgedIncrements.get(id) ?? 0) + 1);
+      answered += 1;
+    }
+  });
+  const all = Promise.all(senders);
+  return {
+    acknowledgedIncrements,
+    seqs,
+    answered: () => answered,
+    async stop() {
+      running = false;
+      try {
+        await all;
+      } finally {
+        for (const unsubscribe of unsubscribes) unsubscribe();
+      }
+    },
+  };
+}
+
+async function startHosts(prefix: string, pgUrl: string, leaseTtlMs: number, natsUrl?: string): Promise<ActorHostProcess[]> {
+  return Promise.all(
+    ['a', 'b'].map((name) => ActorHostProcess.start({ hostId: `${prefix}-${name}`, prefix, pgUrl, leaseTtlMs, trace: true, ...(natsUrl ? { natsUrl } : {}) })),
+  );
+}
+
+/** Waits until `count` more commands than now have been answered. */
+async function answeredMore(load: Load, count: number, timeoutMs: number, what: string): Promise<void> {
+  const target = load.answered() + count;
+  await eventually(async () => load.answered() >= target, timeoutMs, what);
+}
+
+async function checkInvariants(t: import('ava').ExecutionContext, hosts: ActorHostProcess[], load: Load, pgUrl: string): Promise<void> {
+  const overlaps = overlappingActivations(handledLines(hosts));
+  t.deepEqual(overlaps, [], 'no two activations of one id ran commands at the same time');
+  for (const [id, acknowledged] of load.acknowledgedIncrements) {
+    t.is(await committedValue(pgUrl, id), acknowledged, `${id}: every acknowledged increment committed exactly once`);
+  }
+  for (const [id, seqs] of load.seqs) {
+    const backwards = seqs.filter((seq, i) => i > 0 && seq <= (seqs[i - 1] as number));
+    t.deepEqual(backwards, [], `${id}: the subscriber never saw seq go backwards`);
+  }
+}
+
+test.serial('a host whose liveness key vanished is not taken over while it may still be serving', async (t) => {
+  const leaseTtlMs = 5000;
+  const prefix = uniquePrefix('keygone');
+  const pgUrl = await counterDatabase('single_key_gone');
+  const owner = await ActorHostProcess.start({ hostId: `${prefix}-a`, prefix, pgUrl, leaseTtlMs, trace: true });
+  const nc = await connectNats(`${prefix}-client`);
+  const hosts = [owner];
+  t.teardown(async () => {
+    await nc.close();
+    await Promise.all(hosts.map((host) => host.kill()));
+  });
+  const client = new ActorClient(nc, prefix);
+  const id = 'k';
+  t.is((await client.send<CounterResult>('counter', id, { op: 'get' }, { caller })).result.host, owner.hostId);
+  const other = await ActorHostProcess.start({ hostId: `${prefix}-b`, prefix, pgUrl, leaseTtlMs, trace: true });
+  hosts.push(other);
+
+  // Right after one of the owner's heartbeats, its key vanishes: the owner learns of it only at
+  // its next heartbeat (TTL/5 later) and serves until then.
+  const kv = await nc.jetstream().views.kv(hostsBucketName(prefix));
+  const watch = await kv.watch({ key: hostKey(owner.hostId) });
+  let puts = 0;
+  for await (const entry of watch) {
+    if (entry.operation === 'PUT' && ++puts === 2) break;
+  }
+  watch.stop();
+  await kv.delete(hostKey(owner.hostId));
+  // Ask the pool to activate the actor many times at once: NATS hands some requests to the other host.
+  const replies = await Promise.all(
+    Array.from({ length: 24 }, async () => parseActivateReply(decode((await nc.request(activateSubject(prefix, 'counter'), encode({ id }), { timeout: 2_000 })).data))),
+  );
+  const takenOver = replies.filter((reply) => reply?.ok === true && reply.hostId === other.hostId);
+  t.deepEqual(takenOver, [], 'no activate request was granted elsewhere while the owner may still serve');
+  t.true(
+    replies.some((reply) => reply?.ok === false && reply.owner === owner.hostId),
+    'the other host answered that the owner may still be serving it',
+  );
+  // Commands keep flowing through the owner's loss and a takeover; nobody runs them twice at once.
+  for (let i = 0; i < 30; i++) await client.send<CounterResult>('counter', id, { op: 'inc' }, { caller, timeoutMs: 20_000 });
+  await owner.waitFor((line) => line.msg === 'host lost its liveness', 10_000, 'the owner noticed');
+  for (let i = 0; i < 10; i++) await client.send<CounterResult>('counter', id, { op: 'inc' }, { caller, timeoutMs: 20_000 });
+  t.deepEqual(overlappingActivations(handledLines(hosts)), []);
+  t.is(await committedValue(pgUrl, id), 40);
+});
+
+for (const leaseTtlMs of [1500, 3000, 5000]) {
+  test.serial(`deleting the hosts bucket's stream under load never lets two activations serve one id (lease ${leaseTtlMs} ms)`, async (t) => {
+    const prefix = uniquePrefix(`gone${leaseTtlMs}`);
+    const pgUrl = await counterDatabase(`single_gone_${leaseTtlMs}`);
+    const hosts = await startHosts(prefix, pgUrl, leaseTtlMs);
+    const nc = await connectNats(`${prefix}-client`);
+    const load = startLoad(nc, prefix);
+    t.teardown(async () => {
+      await load.stop().catch(() => undefined);
+      await nc.close();
+      await Promise.all(hosts.map((host) => host.kill()));
+    });
+
+    await answeredMore(load, 200, 20_000, 'load under way');
+    const jsm = await nc.jetstreamManager();
+    await jsm.streams.delete(`KV_${hostsBucketName(prefix)}`);
+    // Every host loses its liveness and starts over; keep the load on until all of them did
+    // and the actors were served again from their new activations.
+    await Promise.all(hosts.map((host) => host.waitFor((line) => line.msg === 'host liveness restored', 6 * leaseTtlMs, 'liveness restored')));
+    await answeredMore(load, 400, 8 * leaseTtlMs, 'actors served again after the bucket came back');
+    await load.stop();
+    await checkInvariants(t, hosts, load, pgUrl);
+  });
+
+  test.serial(`restarting NATS under load never lets two activations serve one id (lease ${leaseTtlMs} ms)`, async (t) => {
+    const nats = await startPrivateNats();
+    const prefix = uniquePrefix(`restart${leaseTtlMs}`);
+    const pgUrl = await counterDatabase(`single_restart_${leaseTtlMs}`);
+    const hosts = await startHosts(prefix, pgUrl, leaseTtlMs, nats.url);
+    const nc = await connectNats(`${prefix}-client`, nats.url);
+    const load = startLoad(nc, prefix);
+    t.teardown(async () => {
+      await load.stop().catch(() => undefined);
+      await nc.close();
+      await Promise.all(hosts.map((host) => host.kill()));
+      await nats.destroy();
+    });
+
+    await answeredMore(load, 200, 20_000, 'load under way');
+    await nats.stop();
+    await nats.start();
+    await answeredMore(load, 400, 10 * leaseTtlMs + 10_000, 'actors served again after the restart');
+    await load.stop();
+    await checkInvariants(t, hosts, load, pgUrl);
+  });
+}
+
+test.serial('a host with the id of a live host refuses to start; one restarted under its id after a crash starts once the old key expires', async (t) => {
+  const prefix = uniquePrefix('dupid');
+  const pgUrl = await counterDatabase('single_dup_id');
+  const first = await ActorHostProcess.start({ hostId: `${prefix}-same`, prefix, pgUrl });
+  t.teardown(() => first.kill());
+
+  const duplicate = ActorHostProcess.start({ hostId: `${prefix}-same`, prefix, pgUrl });
+  const refused = await t.throwsAsync(duplicate);
+  t.regex(refused?.message ?? '', /another live actor host already uses host id ".*-same"/);
+  t.is(first.matching((line) => line.msg === 'host lost its liveness').length, 0, 'the live host kept its liveness throughout');
+
+  // A crash leaves the key until it expires; the restarted host waits for that instead of failing.
+  await first.kill();
+  const restarted = await ActorHostProcess.start({ hostId: `${prefix}-same`, prefix, pgUrl });
+  t.teardown(() => restarted.kill());
+  t.pass();
+});
+
+test.serial('chaos: NATS restarts, a kill -9 and a drain while commands flow; no overlap, nothing applied twice or lost, seq never backwards', async (t) => {
+  const leaseTtlMs = 1500;
+  const nats = await startPrivateNats();
+  const prefix = uniquePrefix('chaos');
+  const pgUrl = await counterDatabase('single_chaos');
+  let started = 0;
+  const everyHost: ActorHostProcess[] = [];
+  const startHost = async (): Promise<ActorHostProcess> => {
+    started += 1;
+    const host = await ActorHostProcess.start({ hostId: `${prefix}-${started}`, prefix, pgUrl, leaseTtlMs, trace: true, natsUrl: nats.url });
+    everyHost.push(host);
+    return host;
+  };
+  const live = [await startHost(), await startHost(), await startHost()];
+  const nc = await connectNats(`${prefix}-client`, nats.url);
+  const load = startLoad(nc, prefix);
+  t.teardown(async () => {
+    await load.stop().catch(() => undefined);
+    await nc.close();
+    await Promise.all(everyHost.map((host) => host.kill()));
+    await nats.destroy();
+  });
+  const settle = (what: string) => answeredMore(load, 150, 30_000, what);
+
+  await settle('load under way');
+  await nats.stop();
+  await nats.start();
+  await settle('served after the first NATS restart');
+  await (live.shift() as ActorHostProcess).kill();
+  live.push(await startHost());
+  await settle('served after kill -9 of a host');
+  await nats.stop();
+  await nats.start();
+  await settle('served after the second NATS restart');
+  const drained = await (live.shift() as ActorHostProcess).stop();
+  t.is(drained.code, 0, 'the drained host exited cleanly');
+  await settle('served after a drain');
+  await load.stop();
+  await checkInvariants(t, everyHost, load, pgUrl);
+});
