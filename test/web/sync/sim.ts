@@ -7,8 +7,8 @@
  * (requestVideoFrameCallback), with that frame's timestamp.
  * Everything is stepped by hand: no timers, no sleeps.
  */
-import { START_LATENCY_INITIAL_MS } from '../../web/src/sync/thresholds.js';
-import { roomPositionAt, SyncEngine, type PlayerAction, type PlayerSample, type RoomPlayback, type SyncResult } from '../../web/src/sync/engine.js';
+import { START_LATENCY_INITIAL_MS } from '../../../web/src/sync/thresholds.js';
+import { roomPositionAt, SyncEngine, type PlayerAction, type PlayerSample, type RoomPlayback, type SyncResult } from '../../../web/src/sync/engine.js';
 
 /** Deterministic PRNG (mulberry32). */
 export function rng(seed: number): () => number {

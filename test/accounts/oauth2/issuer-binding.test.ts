@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
-import { startOidcProvider, type TestOidcProvider } from '../fixtures/oidc-provider.js';
-import { bearer, call, native, uniqueIp, startAccountsBed, uname, type AccountsBed } from '../accounts/fixtures.js';
+import { startOidcProvider, type TestOidcProvider } from '../../fixtures/oidc-provider.js';
+import { bearer, call, native, uniqueIp, startAccountsBed, uname, type AccountsBed } from '../fixtures.js';
 import { callback, callbackParams, clientFor, oidcInstance, signInWith } from './fixtures.js';
 
 let bed: AccountsBed;

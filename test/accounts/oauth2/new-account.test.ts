@@ -1,9 +1,9 @@
 /** Usernames and review keys derived from provider identities (no stack needed). */
 import test from 'ava';
-import { usernameBase, usernameCandidates, SUFFIXED_ATTEMPTS } from '../../accounts/methods/oauth2/new-account.js';
-import { externalKey } from '../../accounts/methods/oauth2/oauth2-method.js';
-import { oidcProfile } from '../../accounts/methods/oauth2/oidc.js';
-import { parseUsername } from '../../accounts/username.js';
+import { usernameBase, usernameCandidates, SUFFIXED_ATTEMPTS } from '../../../accounts/methods/oauth2/new-account.js';
+import { externalKey } from '../../../accounts/methods/oauth2/oauth2-method.js';
+import { oidcProfile } from '../../../accounts/methods/oauth2/oidc.js';
+import { parseUsername } from '../../../accounts/username.js';
 
 test('the provider handle, reduced to the username rule, is the first choice', (t) => {
   t.is(usernameBase({ subject: 's', username: 'Ålice Smith!' }), 'Ålice_Smith');

@@ -1,6 +1,6 @@
 /** The clock estimator: the minimum-rtt filter, outliers, the window, the ping schedule, reset. */
 import test from 'ava';
-import { ClockEstimator } from '../../web/src/sync/clock.js';
+import { ClockEstimator } from '../../../web/src/sync/clock.js';
 
 test('the estimate is the offset of the minimum-rtt sample; a slow outlier is ignored', (t) => {
   const clock = new ClockEstimator({ random: () => 0.5 });

@@ -3,13 +3,13 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import { pino, type Logger } from 'pino';
-import { createHttpApp } from '../../gateways/http/app.js';
-import { createMetricsApp } from '../../gateways/http/metrics-listener.js';
-import type { HttpState } from '../../gateways/http/state.js';
-import { createMetrics } from '../../observability/metrics.js';
-import type { DependencyState, ReadinessProbe } from '../../server/readiness.js';
+import { createHttpApp } from '../../../gateways/http/app.js';
+import { createMetricsApp } from '../../../gateways/http/metrics-listener.js';
+import type { HttpState } from '../../../gateways/http/state.js';
+import { createMetrics } from '../../../observability/metrics.js';
+import type { DependencyState, ReadinessProbe } from '../../../server/readiness.js';
 
-export { waitFor } from '../fixtures/deadline.js';
+export { waitFor } from '../../fixtures/deadline.js';
 
 export const ALLOWED_ORIGIN = 'https://watch.example.com';
 

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import test from 'ava';
 import { generate } from 'otplib';
-import { startOidcProvider, type TestOidcProvider } from '../fixtures/oidc-provider.js';
-import { bearer, call, uniqueIp, startAccountsBed, type AccountsBed } from '../accounts/fixtures.js';
+import { startOidcProvider, type TestOidcProvider } from '../../fixtures/oidc-provider.js';
+import { bearer, call, uniqueIp, startAccountsBed, type AccountsBed } from '../fixtures.js';
 import { authorize, callback, callbackParams, clientFor, oidcInstance, signInWith, type OidcInstanceSpec } from './fixtures.js';
 
 let bed: AccountsBed;

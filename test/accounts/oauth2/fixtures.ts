@@ -5,8 +5,8 @@
  * requested: they stand for pages of the web client.
  */
 import { randomBytes } from 'node:crypto';
-import type { TestOidcProvider } from '../fixtures/oidc-provider.js';
-import { call, native, type Answer } from '../accounts/fixtures.js';
+import type { TestOidcProvider } from '../../fixtures/oidc-provider.js';
+import { call, native, type Answer } from '../fixtures.js';
 
 export interface OidcInstanceSpec {
   instanceName: string;

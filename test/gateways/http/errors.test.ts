@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import test from 'ava';
-import { AppError } from '../../errors/app-error.js';
-import type { HttpState } from '../../gateways/http/state.js';
+import { AppError } from '../../../errors/app-error.js';
+import type { HttpState } from '../../../gateways/http/state.js';
 import { ALLOWED_ORIGIN, buildApp, waitFor, type TestApp } from './fixtures.js';
 
 const SECRET_DETAIL = 'password authentication failed for user "svc_admin" at 10.0.0.7';

@@ -1,11 +1,11 @@
 /**
- * The sync engine against a simulated player and clock (test/web/sim.ts): what users depend
+ * The sync engine against a simulated player and clock (test/web/sync/sim.ts): what users depend
  * on is that a player converges to the room quickly, without visible seeks for small drift,
  * without rate hunting, and starts with everyone at a scheduled instant.
  */
 import test from 'ava';
-import { SyncEngine, stepsFor } from '../../web/src/sync/engine.js';
-import { MAX_RATE_DEVIATION, SEEK_THRESHOLD_MS, START_LATENCY_INITIAL_MS } from '../../web/src/sync/thresholds.js';
+import { SyncEngine, stepsFor } from '../../../web/src/sync/engine.js';
+import { MAX_RATE_DEVIATION, SEEK_THRESHOLD_MS, START_LATENCY_INITIAL_MS } from '../../../web/src/sync/thresholds.js';
 import { FRAME_MS, playingRoom, Sim, T0 } from './sim.js';
 
 /** The drift the engine last measured: how late the frame on screen is against the room. */

@@ -3,8 +3,8 @@
  * pinned list, whether they arrive live or as a resume's backlog.
  */
 import test from 'ava';
-import type { MediaItem } from '../../contracts/room/model.js';
-import { applyChatEvent, applyPinEvent, applyRoomEvent, type ChatMessage, type MemberRoomView, type MemberView } from '../../web/src/state/room-view.js';
+import type { MediaItem } from '../../../contracts/room/model.js';
+import { applyChatEvent, applyPinEvent, applyRoomEvent, type ChatMessage, type MemberRoomView, type MemberView } from '../../../web/src/state/room-view.js';
 
 const item = (id: string): MediaItem => ({ id, title: id, url: `https://media.invalid/${id}`, provider: 'direct', headers: {}, subtitles: [], live: false, proxy: false, seekable: 'unknown', addedBy: 'u1', addedAt: 1 });
 const member = (userId: string, online = true): MemberView => ({ userId, name: userId, role: 'member', status: 'active', guest: false, isOwner: false, joinedAt: 1, online, player: null });

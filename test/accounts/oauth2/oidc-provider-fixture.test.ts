@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import * as client from 'openid-client';
-import { startOidcProvider, type OidcClientSpec, type TestOidcProvider } from '../fixtures/oidc-provider.js';
+import { startOidcProvider, type OidcClientSpec, type TestOidcProvider } from '../../fixtures/oidc-provider.js';
 
 // Never requested: signIn stops at the redirect, so nothing needs to listen there.
 const REDIRECT_URI = 'http://127.0.0.1:3999/auth/oidc/callback';

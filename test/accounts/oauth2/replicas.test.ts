@@ -5,12 +5,12 @@
  * configures the provider with `svc settings update`, as documented.
  */
 import test from 'ava';
-import { bearer, call, native } from '../accounts/fixtures.js';
-import { eventually } from '../fixtures/deadline.js';
-import { startOidcProvider, type TestOidcProvider } from '../fixtures/oidc-provider.js';
-import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../harness/replica.js';
-import { freshDatabase } from '../harness/stack.js';
-import { runSvc } from '../harness/svc-process.js';
+import { bearer, call, native } from '../fixtures.js';
+import { eventually } from '../../fixtures/deadline.js';
+import { startOidcProvider, type TestOidcProvider } from '../../fixtures/oidc-provider.js';
+import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../../harness/replica.js';
+import { freshDatabase } from '../../harness/stack.js';
+import { runSvc } from '../../harness/svc-process.js';
 import { authorize, callback, callbackParams, clientFor, oidcInstance } from './fixtures.js';
 
 let first: Replica;

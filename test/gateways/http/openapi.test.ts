@@ -1,7 +1,7 @@
 import test from 'ava';
-import { ENDPOINTS } from '../../contracts/http/index.js';
-import { buildOpenApiDocument } from '../../gateways/http/openapi.js';
-import { call, startAccountsBed, type AccountsBed } from '../accounts/fixtures.js';
+import { ENDPOINTS } from '../../../contracts/http/index.js';
+import { buildOpenApiDocument } from '../../../gateways/http/openapi.js';
+import { call, startAccountsBed, type AccountsBed } from '../../accounts/fixtures.js';
 
 let bed: AccountsBed;
 test.before(async () => {

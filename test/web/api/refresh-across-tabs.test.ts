@@ -5,7 +5,7 @@
  * at once is in test/accounts/password.test.ts.
  */
 import test from 'ava';
-import { acrossTabs, type TabChannel, type TabLocks } from '../../web/src/api/refresh-across-tabs.js';
+import { acrossTabs, type TabChannel, type TabLocks } from '../../../web/src/api/refresh-across-tabs.js';
 
 /** Web Locks of one browser: exclusive, granted in request order. */
 function browserLocks(): TabLocks {
