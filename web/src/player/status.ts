@@ -1,6 +1,6 @@
 /** The player's status line: what the room is doing and why, in words. */
-import type { ConnectionStatus } from '../../../realtime/connection.js';
-import type { MemberRoomView } from '../../../state/room-view.js';
+import type { ConnectionStatus } from '../realtime/connection.js';
+import type { MemberRoomView } from '../state/room-view.js';
 
 export interface LastChange {
   cause: string;

@@ -4,7 +4,7 @@
  * Enough to replay a late joiner's first seconds: frames, engine ticks, actions with their
  * arguments, clock samples and the element's own events.
  */
-import type { PlayerAction, SyncPhase } from '../../../sync/index.js';
+import type { PlayerAction, SyncPhase } from '../sync/index.js';
 
 export interface PlayerStats {
   /** [mediaTime s, local ms] of the frames shown (rVFC), the newest last; capped. */

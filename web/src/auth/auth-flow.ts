@@ -5,8 +5,8 @@
  */
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import type { Schemas } from '../../api/types.js';
-import { signedIn } from '../../state/session.js';
+import type { Schemas } from '../api/types.js';
+import { signedIn } from '../state/session.js';
 import { safeNext } from './next-path.js';
 
 export type AuthAnswer = Schemas['SignedIn'] | Schemas['SecondFactorRequired'] | Schemas['PendingReview'];

@@ -9,9 +9,9 @@
  * dynamically, only when an item needs them, so they stay out of the initial bundle. Signed
  * URLs expire: the sources are asked again a minute before, and swapped in at the same time.
  */
-import type { NowPlaying } from '../../../../../contracts/room/model.js';
-import { api, call } from '../../../api/client.js';
-import type { Schemas } from '../../../api/types.js';
+import type { NowPlaying } from '../../../contracts/room/model.js';
+import { api, call } from '../api/client.js';
+import type { Schemas } from '../api/types.js';
 
 /** Detaches the source from the element and frees what the loader holds. */
 export type Detach = () => void;

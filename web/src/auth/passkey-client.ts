@@ -3,7 +3,7 @@
  * are the credentials' JSON form, which the API's schemas describe field by field; the casts
  * bridge the library's DOM-typed declarations and the generated API types of the same JSON.
  */
-import type { Schemas } from '../../api/types.js';
+import type { Schemas } from '../api/types.js';
 
 type CreationOptions = Schemas['PasskeyCreationOptions'];
 type RequestOptions = Schemas['PasskeyRequestOptions'];

@@ -8,7 +8,7 @@
  * (Chromium reports `seekable` as [0, 0] for such a source), which covers sources the server
  * could not probe.
  */
-import type { Seekable } from '../../../../../contracts/room/model.js';
+import type { Seekable } from '../../../contracts/room/model.js';
 
 /** A seek target this close to the start is a restart, which works in any source. */
 const RESTART_MAX_S = 1;

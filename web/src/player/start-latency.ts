@@ -4,7 +4,7 @@
  * learns it from each scheduled start, and it is kept in localStorage so the first start of
  * the next visit is on time too. Seek latency depends on the source, so it is not kept.
  */
-import { thresholds } from '../../../sync/index.js';
+import { thresholds } from '../sync/index.js';
 
 const KEY = 'svc.sync.startLatencyMs';
 

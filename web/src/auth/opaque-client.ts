@@ -4,7 +4,7 @@
  * 250 KiB and would otherwise sit in the initial bundle. The password stays in this module's
  * arguments; only protocol messages go to the server.
  */
-import { ApiError } from '../../api/errors.js';
+import { ApiError } from '../api/errors.js';
 
 type Opaque = typeof import('@serenity-kit/opaque');
 

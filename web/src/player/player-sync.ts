@@ -9,9 +9,9 @@
  * joiner up to 150 ms, which its scheduled start then missed (bench:sync).
  */
 import { effect, signal } from '@preact/signals';
-import type { PlayerState, Seekable } from '../../../../../contracts/room/model.js';
-import type { RoomSession } from '../../../state/room.js';
-import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type SyncPhase } from '../../../sync/index.js';
+import type { PlayerState, Seekable } from '../../../contracts/room/model.js';
+import type { RoomSession } from '../state/room.js';
+import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type SyncPhase } from '../sync/index.js';
 import { localNow } from './clock.js';
 import { createStats, recordAction, recordClock, recordEvents, recordFrame, recordTick } from './debug-stats.js';
 import { seekTarget } from './seek-guard.js';
