@@ -17,6 +17,7 @@ function list(names: string[]): string {
 }
 
 export function statusText(view: MemberRoomView, connection: ConnectionStatus, last: LastChange | null): string {
+  if (connection.state === 'offline') return 'Offline: waiting for the network';
   if (connection.state === 'reconnecting' || connection.state === 'connecting') return 'Reconnecting…';
   if (connection.state === 'ended') return 'Disconnected from the room';
   const playback = view.playback;
