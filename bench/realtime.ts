@@ -23,7 +23,7 @@ import { connect } from 'nats';
 import type { Caller } from '../accounts/model.js';
 import { ActorClient } from '../actors/runtime/client.js';
 import { newRoomId, RoomClient } from '../gateways/rooms/room-client.js';
-import { RealtimeClient } from '../gateways/ws/client.js';
+import { RealtimeClient } from '../test/harness/ws-client.js';
 import { createLogger } from '../observability/logger.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
 import { createPool } from '../store/pool.js';

@@ -1,5 +1,5 @@
 /**
- * What the pages of bench:sync showed, from their debug stats (web/src/views/room/player/debug-stats.ts):
+ * What the pages of bench:sync showed, from their debug stats (web/src/player/debug-stats.ts):
  * each page's frames as [mediaTime s, wall ms], positions interpolated at common instants, and
  * when every page came within a bound of the others and stayed there.
  */

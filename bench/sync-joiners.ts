@@ -14,7 +14,7 @@ import { open, type BenchRoom } from './sync-room.js';
 
 export const CLOSE_MS = 50;
 
-/** The debug stats of one page (web/src/views/room/player/debug-stats.ts). */
+/** The debug stats of one page (web/src/player/debug-stats.ts). */
 interface PageStats {
   frames: Frame[];
   actions: Action[];

@@ -24,7 +24,7 @@ import { createMetrics } from '../../observability/metrics.js';
 import { RuntimeSettings } from '../../settings/runtime-settings.js';
 import { migrate } from '../../store/migrate.js';
 import { createPool } from '../../store/pool.js';
-import { fixedProbe } from '../http/fixtures.js';
+import { fixedProbe } from '../gateways/http/fixtures.js';
 import { freshDatabase, testStack } from '../harness/stack.js';
 
 export const logger = createLogger({ level: process.env.SVCTEST_LOG_LEVEL ?? 'silent', destination: 'stderr' });

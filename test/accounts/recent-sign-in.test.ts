@@ -8,7 +8,7 @@ import test from 'ava';
 import { generate } from 'otplib';
 import { SoftAuthenticator } from '../fixtures/soft-authenticator.js';
 import { startOidcProvider, type TestOidcProvider } from '../fixtures/oidc-provider.js';
-import { callback, callbackParams, clientFor, oidcInstance, signInWith } from '../oauth2/fixtures.js';
+import { callback, callbackParams, clientFor, oidcInstance, signInWith } from './oauth2/fixtures.js';
 import { bearer, call, native, uniqueIp, startAccountsBed, uname, WEBAUTHN, type AccountsBed, type Answer } from './fixtures.js';
 import { PasskeyClient } from './webauthn-client.js';
 

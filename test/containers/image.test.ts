@@ -1,5 +1,5 @@
 import test from 'ava';
-import { RealtimeClient, requestTicket } from '../../gateways/ws/client.js';
+import { RealtimeClient, requestTicket } from '../harness/ws-client.js';
 import { CLOSE } from '../../contracts/ws/constants.js';
 import { withDeadline } from '../fixtures/deadline.js';
 import { watchParty } from '../deploy/watch-party.js';

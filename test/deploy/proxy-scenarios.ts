@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import type { ChatMessage } from '../../contracts/room/model.js';
-import { RealtimeClient } from '../../gateways/ws/client.js';
+import { RealtimeClient } from '../harness/ws-client.js';
 import { ticketPath } from '../../contracts/ws/constants.js';
 import { waitFor } from '../fixtures/deadline.js';
 import { startNginx, type Nginx } from '../fixtures/nginx.js';

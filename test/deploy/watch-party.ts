@@ -4,7 +4,7 @@
  * WebSocket, and what the host does (a chat message, a playlist item, play) reaches the guest's
  * socket. Only the public HTTP API and the socket are used, as the web client uses them.
  */
-import { RealtimeClient, requestTicket } from '../../gateways/ws/client.js';
+import { RealtimeClient, requestTicket } from '../harness/ws-client.js';
 
 export interface PartyOptions {
   /** The service's public base URL, e.g. `http://127.0.0.1:8080`. */

@@ -8,7 +8,7 @@
 import * as grpc from '@grpc/grpc-js';
 import test from 'ava';
 import pino from 'pino';
-import { RealtimeClient, RealtimeRefused } from '../../gateways/ws/client.js';
+import { RealtimeClient, RealtimeRefused } from '../harness/ws-client.js';
 import { LIMITS } from '../../accounts/rate-limits.js';
 import { newRoomId } from '../../gateways/rooms/room-client.js';
 import { waitFor } from '../fixtures/deadline.js';

@@ -11,7 +11,7 @@ import { MAX_CONNECTIONS_PER_USER } from '../../gateways/connection-cap.js';
 import { connectGrpc, type SvcGrpc } from '../../gateways/grpc/client.js';
 import type { WatchRoomResponse__Output } from '../../gateways/grpc/gen/svc/v1/WatchRoomResponse.js';
 import { GrpcCallError } from '../../gateways/grpc/status.js';
-import { RealtimeClient } from '../../gateways/ws/client.js';
+import { RealtimeClient } from '../harness/ws-client.js';
 import { connectProtocols, realtimePath } from '../../contracts/ws/constants.js';
 import { uniqueIp } from '../fixtures/client-address.js';
 import { waitFor, withDeadline } from '../fixtures/deadline.js';

@@ -10,7 +10,7 @@ import { connectGrpc, type SvcGrpc } from '../../gateways/grpc/client.js';
 import type { WatchRoomResponse__Output } from '../../gateways/grpc/gen/svc/v1/WatchRoomResponse.js';
 import { GrpcCallError } from '../../gateways/grpc/status.js';
 import { CLOSE } from '../../contracts/ws/constants.js';
-import { RealtimeClient, requestTicket } from '../../gateways/ws/client.js';
+import { RealtimeClient, requestTicket } from '../harness/ws-client.js';
 import { uniqueIp } from '../fixtures/client-address.js';
 import { withDeadline } from '../fixtures/deadline.js';
 import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../harness/replica.js';

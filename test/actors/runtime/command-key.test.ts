@@ -6,24 +6,16 @@
  */
 import test from 'ava';
 import { ActorClient } from '../../../actors/runtime/client.js';
-import { committedValue, counterDatabase, uniquePrefix } from '../../fixtures/actor-host-process.js';
-import { startLocalHost, type LocalHost } from '../../fixtures/actor-host-local.js';
+import { committedValue } from '../../fixtures/actor-host-process.js';
 import type { CounterResult } from '../../fixtures/counter-actor.js';
+import { localSpace } from './fixture.js';
 
 const alice = { userId: 'alice' };
 const mallory = { userId: 'mallory' };
 
 test("two callers' identical envelope ids are two commands; each caller's retry runs once, across activations too", async (t) => {
-  const prefix = uniquePrefix('cmdkey');
-  const pgUrl = await counterDatabase('runtime_command_key');
+  const { prefix, pgUrl, local: first, client, addHost } = await localSpace(t, 'command_key');
   const id = 'shared-id';
-  const hosts: LocalHost[] = [];
-  t.teardown(async () => {
-    for (const host of hosts) await host.close();
-  });
-  const first = await startLocalHost({ hostId: `${prefix}-first`, prefix, pgUrl });
-  hosts.push(first);
-  const client = new ActorClient(first.nc, prefix);
   const inc = (caller: { userId: string }, commandId: string) => client.send<CounterResult>('counter', id, { op: 'inc' }, { caller, commandId });
 
   t.is((await inc(alice, 'inc-1')).result.value, 1);
@@ -37,8 +29,7 @@ test("two callers' identical envelope ids are two commands; each caller's retry 
   // A later activation, on another host: the replies it knows come from the actor's durable
   // records, keyed by what the runtime gave it as the command id.
   await first.host.drain();
-  const second = await startLocalHost({ hostId: `${prefix}-second`, prefix, pgUrl });
-  hosts.push(second);
+  const second = await addHost('second');
   const next = new ActorClient(second.nc, prefix);
   const incNext = (caller: { userId: string }, commandId: string) => next.send<CounterResult>('counter', id, { op: 'inc' }, { caller, commandId });
   t.is((await incNext({ userId: 'eve' }, 'inc-1')).result.value, 3);

@@ -1,29 +1,21 @@
 import test from 'ava';
-import { ActorClient } from '../../../actors/runtime/client.js';
 import { hostsBucketName, ownersBucketName } from '../../../actors/runtime/names.js';
-import { ActorHostProcess, committedValue, connectNats, counterDatabase, uniquePrefix } from '../../fixtures/actor-host-process.js';
+import { committedValue } from '../../fixtures/actor-host-process.js';
 import type { CounterResult } from '../../fixtures/counter-actor.js';
 import { eventually } from '../../fixtures/deadline.js';
-
-const caller = { userId: 'tester' };
+import { caller, processPool } from './fixture.js';
 
 test('SIGTERM drains a host under load: its actors move on, nothing is lost, no caller sees an error', async (t) => {
-  const prefix = uniquePrefix('drain');
-  const pgUrl = await counterDatabase('runtime_drain');
-  const hosts = await Promise.all(['a', 'b', 'c'].map((name) => ActorHostProcess.start({ hostId: `${prefix}-${name}`, prefix, pgUrl })));
-  const nc = await connectNats(`${prefix}-client`);
+  const { prefix, pgUrl, hosts, nc, client } = await processPool(t, 'drain', ['a', 'b', 'c']);
   let stop = false;
   let writers: Promise<unknown> = Promise.resolve();
   t.teardown(async () => {
     stop = true;
     await writers;
-    await nc.close();
-    await Promise.all(hosts.map((host) => host.kill()));
   });
   const js = nc.jetstream();
   const liveness = await js.views.kv(hostsBucketName(prefix), { bindOnly: true });
   const owners = await js.views.kv(ownersBucketName(prefix, 'counter'), { bindOnly: true });
-  const client = new ActorClient(nc, prefix);
 
   const ids = Array.from({ length: 9 }, (_, i) => `busy${i}`);
   const placement = new Map<string, string>();

@@ -3,12 +3,10 @@ import type { NatsConnection } from 'nats';
 import type { EventEnvelope } from '../../../actors/runtime/actor-type.js';
 import { ActorClient } from '../../../actors/runtime/client.js';
 import { ActorEvents } from '../../../actors/runtime/events.js';
-import { connectNats, counterDatabase, uniquePrefix } from '../../fixtures/actor-host-process.js';
-import { startLocalHost } from '../../fixtures/actor-host-local.js';
+import { connectNats } from '../../fixtures/actor-host-process.js';
 import type { CounterResult } from '../../fixtures/counter-actor.js';
 import { withDeadline } from '../../fixtures/deadline.js';
-
-const caller = { userId: 'tester' };
+import { caller, localSpace } from './fixture.js';
 
 /** The gateway's real NATS connection, with its subscribe() calls counted. */
 function countingSubscribes(nc: NatsConnection): { nc: NatsConnection; subjects: string[] } {
@@ -44,14 +42,9 @@ function collector(): { listener: (event: EventEnvelope) => void; events: EventE
 }
 
 test('local listeners of one actor share one NATS subscription, released with the last of them', async (t) => {
-  const prefix = uniquePrefix('events');
-  const pgUrl = await counterDatabase('runtime_events');
-  const local = await startLocalHost({ hostId: `${prefix}-host`, prefix, pgUrl });
+  const { prefix } = await localSpace(t, 'events');
   const gatewayConnection = await connectNats(`${prefix}-gateway`);
-  t.teardown(async () => {
-    await gatewayConnection.close();
-    await local.close();
-  });
+  t.teardown(() => gatewayConnection.close());
   const gateway = countingSubscribes(gatewayConnection);
   const events = new ActorEvents(gateway.nc, prefix);
   const client = new ActorClient(gatewayConnection, prefix);
@@ -101,10 +94,7 @@ test('local listeners of one actor share one NATS subscription, released with th
 });
 
 test('a listener that throws does not keep the event from the others', async (t) => {
-  const prefix = uniquePrefix('evthrow');
-  const pgUrl = await counterDatabase('runtime_events_throw');
-  const local = await startLocalHost({ hostId: `${prefix}-host`, prefix, pgUrl });
-  t.teardown(() => local.close());
+  const { prefix, local, client } = await localSpace(t, 'events_throw');
   const events = new ActorEvents(local.nc, prefix);
   const healthy = collector();
   events.subscribe('counter', 'x', () => {
@@ -112,7 +102,7 @@ test('a listener that throws does not keep the event from the others', async (t)
   });
   events.subscribe('counter', 'x', healthy.listener);
   await local.nc.flush();
-  await new ActorClient(local.nc, prefix).send('counter', 'x', { op: 'publish', count: 2 }, { caller });
+  await client.send('counter', 'x', { op: 'publish', count: 2 }, { caller });
   await healthy.next(2);
   t.is(healthy.events.length, 2);
 });

@@ -1,29 +1,12 @@
 import test from 'ava';
-import { ActorClient } from '../../../actors/runtime/client.js';
 import { hostsBucketName, ownersBucketName } from '../../../actors/runtime/names.js';
-import {
-  actorEvents,
-  ActorHostProcess,
-  committedValue,
-  connectNats,
-  counterDatabase,
-  uniquePrefix,
-} from '../../fixtures/actor-host-process.js';
+import { actorEvents, committedValue } from '../../fixtures/actor-host-process.js';
 import type { CounterResult } from '../../fixtures/counter-actor.js';
 import { eventually } from '../../fixtures/deadline.js';
-
-const caller = { userId: 'tester' };
+import { caller, processPool } from './fixture.js';
 
 test('after kill -9 of the owner, commands succeed from another host and no acknowledged increment is lost', async (t) => {
-  const prefix = uniquePrefix('failover');
-  const pgUrl = await counterDatabase('runtime_failover');
-  const hosts = await Promise.all(['a', 'b', 'c'].map((name) => ActorHostProcess.start({ hostId: `${prefix}-${name}`, prefix, pgUrl })));
-  const nc = await connectNats(`${prefix}-client`);
-  t.teardown(async () => {
-    await nc.close();
-    await Promise.all(hosts.map((host) => host.kill()));
-  });
-  const client = new ActorClient(nc, prefix);
+  const { pgUrl, hosts, client } = await processPool(t, 'failover', ['a', 'b', 'c']);
   const id = 'survivor';
   const inc = () => client.send<CounterResult>('counter', id, { op: 'inc' }, { caller, timeoutMs: 10_000 });
 
@@ -66,18 +49,10 @@ test('after kill -9 of the owner, commands succeed from another host and no ackn
 });
 
 test('an expired lease really frees the id: the dead host\'s key vanishes and another host takes over', async (t) => {
-  const prefix = uniquePrefix('expiry');
-  const pgUrl = await counterDatabase('runtime_expiry');
-  const hosts = await Promise.all(['a', 'b'].map((name) => ActorHostProcess.start({ hostId: `${prefix}-${name}`, prefix, pgUrl })));
-  const nc = await connectNats(`${prefix}-client`);
-  t.teardown(async () => {
-    await nc.close();
-    await Promise.all(hosts.map((host) => host.kill()));
-  });
+  const { prefix, hosts, nc, client } = await processPool(t, 'expiry', ['a', 'b']);
   const js = nc.jetstream();
   const liveness = await js.views.kv(hostsBucketName(prefix), { bindOnly: true });
   const owners = await js.views.kv(ownersBucketName(prefix, 'counter'), { bindOnly: true });
-  const client = new ActorClient(nc, prefix);
   const id = 'orphan';
 
   const before = await client.send<CounterResult>('counter', id, { op: 'inc' }, { caller });

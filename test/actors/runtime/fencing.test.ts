@@ -1,31 +1,17 @@
 import test from 'ava';
-import { ActorClient } from '../../../actors/runtime/client.js';
 import { hostsBucketName } from '../../../actors/runtime/names.js';
-import {
-  actorEvents,
-  ActorHostProcess,
-  committedValue,
-  connectNats,
-  counterDatabase,
-  uniquePrefix,
-} from '../../fixtures/actor-host-process.js';
+import { actorEvents, committedValue } from '../../fixtures/actor-host-process.js';
 import type { CounterResult } from '../../fixtures/counter-actor.js';
 import { eventually } from '../../fixtures/deadline.js';
-
-const caller = { userId: 'tester' };
+import { caller, processPool } from './fixture.js';
 
 test('a paused owner loses the actor to another host; on resume its write is refused and it deactivates', async (t) => {
-  const prefix = uniquePrefix('fence');
-  const pgUrl = await counterDatabase('runtime_fencing');
-  const hosts = await Promise.all(['a', 'b'].map((name) => ActorHostProcess.start({ hostId: `${prefix}-${name}`, prefix, pgUrl })));
-  const nc = await connectNats(`${prefix}-client`);
-  t.teardown(async () => {
+  const { prefix, pgUrl, hosts, nc, client } = await processPool(t, 'fencing', ['a', 'b']);
+  // Runs before the pool's teardown: a paused host is woken before it is killed.
+  t.teardown(() => {
     for (const host of hosts) host.signal('SIGCONT');
-    await nc.close();
-    await Promise.all(hosts.map((host) => host.kill()));
   });
   const liveness = await nc.jetstream().views.kv(hostsBucketName(prefix), { bindOnly: true });
-  const client = new ActorClient(nc, prefix);
   const id = 'contested';
 
   const first = await client.send<CounterResult>('counter', id, { op: 'get' }, { caller });

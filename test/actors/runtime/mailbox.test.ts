@@ -5,25 +5,26 @@ import { ActorEvents } from '../../../actors/runtime/events.js';
 import { commandSubject } from '../../../actors/runtime/names.js';
 import { decode, encode } from '../../../actors/runtime/wire.js';
 import type { AppError } from '../../../errors/app-error.js';
-import { committedValue, counterDatabase, uniquePrefix } from '../../fixtures/actor-host-process.js';
+import { committedValue, uniquePrefix } from '../../fixtures/actor-host-process.js';
 import { startLocalHost, type LocalHost } from '../../fixtures/actor-host-local.js';
 import type { CounterResult } from '../../fixtures/counter-actor.js';
 import { withDeadline } from '../../fixtures/deadline.js';
+import { caller, startLocalSpace, type LocalSpace } from './fixture.js';
 
-const caller = { userId: 'tester' };
-const prefix = uniquePrefix('mailbox');
+// One host for the file's tests (each uses actor ids of its own).
+let space: LocalSpace | undefined;
+let prefix: string;
 let pgUrl: string;
 let local: LocalHost;
 let client: ActorClient;
 
 test.before(async () => {
-  pgUrl = await counterDatabase('runtime_mailbox');
-  local = await startLocalHost({ hostId: `${prefix}-host`, prefix, pgUrl });
-  client = new ActorClient(local.nc, prefix);
+  space = await startLocalSpace('mailbox');
+  ({ prefix, pgUrl, local, client } = space);
 });
 
 test.after.always(async () => {
-  await local?.close();
+  await space?.close();
 });
 
 test('a burst of commands to one actor is processed in send order, with gapless event seqs', async (t) => {

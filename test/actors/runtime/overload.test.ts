@@ -1,22 +1,15 @@
 import test from 'ava';
-import { ActorClient } from '../../../actors/runtime/client.js';
 import { AppError } from '../../../errors/app-error.js';
-import { ActorHostProcess, connectNats, counterDatabase, uniquePrefix } from '../../fixtures/actor-host-process.js';
 import type { CounterResult } from '../../fixtures/counter-actor.js';
-
-const caller = { userId: 'tester' };
+import { caller, processPool } from './fixture.js';
 
 test('an overloaded host sheds new commands as busy, runs what it took exactly once, and keeps its lease', async (t) => {
-  const prefix = uniquePrefix('overload');
-  const pgUrl = await counterDatabase('runtime_overload');
-  const host = await ActorHostProcess.start({ hostId: `${prefix}-host`, prefix, pgUrl, maxQueueWaitMs: 20 });
-  const nc = await connectNats(`${prefix}-client`);
-  t.teardown(async () => {
-    await nc.close();
-    await host.kill();
-  });
   // Default client options: its retries after a try timeout are part of what an overload sends.
-  const client = new ActorClient(nc, prefix);
+  const {
+    hosts: [host],
+    client,
+  } = await processPool(t, 'overload', ['host'], { maxQueueWaitMs: 20 });
+  if (!host) throw new Error('no host');
   const ids = Array.from({ length: 20 }, (_, i) => `hot${i}`);
   await Promise.all(ids.map((id) => client.send('counter', id, { op: 'get' }, { caller })));
 

@@ -1,19 +1,11 @@
 import test from 'ava';
-import { ActorClient } from '../../../actors/runtime/client.js';
 import { ownersBucketName } from '../../../actors/runtime/names.js';
-import { counterDatabase, uniquePrefix } from '../../fixtures/actor-host-process.js';
-import { startLocalHost } from '../../fixtures/actor-host-local.js';
 import type { CounterResult } from '../../fixtures/counter-actor.js';
 import { eventually } from '../../fixtures/deadline.js';
-
-const caller = { userId: 'tester' };
+import { caller, localSpace } from './fixture.js';
 
 test('an idle actor passivates, releases its id, and comes back with its state on the next command', async (t) => {
-  const prefix = uniquePrefix('passive');
-  const pgUrl = await counterDatabase('runtime_passivation');
-  const local = await startLocalHost({ hostId: `${prefix}-host`, prefix, pgUrl, idleTimeoutMs: 200 });
-  t.teardown(() => local.close());
-  const client = new ActorClient(local.nc, prefix);
+  const { prefix, local, client } = await localSpace(t, 'passivation', { idleTimeoutMs: 200 });
   const owners = await local.nc.jetstream().views.kv(ownersBucketName(prefix, 'counter'), { bindOnly: true });
   const id = 'sleepy';
 

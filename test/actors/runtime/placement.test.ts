@@ -1,22 +1,16 @@
 import test from 'ava';
 import { ActorClient } from '../../../actors/runtime/client.js';
 import { activateSubject } from '../../../actors/runtime/names.js';
-import { actorEvents, ActorHostProcess, connectNats, counterDatabase, uniquePrefix } from '../../fixtures/actor-host-process.js';
+import { actorEvents, connectNats } from '../../fixtures/actor-host-process.js';
 import type { CounterResult } from '../../fixtures/counter-actor.js';
-
-const caller = { userId: 'tester' };
+import { caller, processPool } from './fixture.js';
 
 test('three hosts racing to activate the same ids end with exactly one activation each', async (t) => {
-  const prefix = uniquePrefix('place');
-  const pgUrl = await counterDatabase('runtime_placement');
-  const hosts = await Promise.all(['a', 'b', 'c'].map((name) => ActorHostProcess.start({ hostId: `${prefix}-${name}`, prefix, pgUrl })));
+  const { prefix, hosts, client } = await processPool(t, 'placement', ['a', 'b', 'c']);
   // Three gateways: one client shares its activate requests per actor, so the race needs several.
-  const connections = await Promise.all(['a', 'b', 'c'].map((name) => connectNats(`${prefix}-client-${name}`)));
-  t.teardown(async () => {
-    await Promise.all(connections.map((nc) => nc.close()));
-    await Promise.all(hosts.map((host) => host.kill()));
-  });
-  const clients = connections.map((nc) => new ActorClient(nc, prefix));
+  const more = await Promise.all(['b', 'c'].map((name) => connectNats(`${prefix}-client-${name}`)));
+  t.teardown(() => Promise.all(more.map((nc) => nc.close())));
+  const clients = [client, ...more.map((nc) => new ActorClient(nc, prefix))];
   const clientFor = (n: number): ActorClient => clients[n % clients.length] as ActorClient;
 
   const ids = Array.from({ length: 10 }, (_, i) => `race${i}`);
@@ -44,15 +38,7 @@ test('three hosts racing to activate the same ids end with exactly one activatio
 });
 
 test('actors activated one after another spread over the hosts of the pool', async (t) => {
-  const prefix = uniquePrefix('spread');
-  const pgUrl = await counterDatabase('runtime_spread');
-  const hosts = await Promise.all(['a', 'b', 'c'].map((name) => ActorHostProcess.start({ hostId: `${prefix}-${name}`, prefix, pgUrl })));
-  const nc = await connectNats(`${prefix}-client`);
-  t.teardown(async () => {
-    await nc.close();
-    await Promise.all(hosts.map((host) => host.kill()));
-  });
-  const client = new ActorClient(nc, prefix);
+  const { client } = await processPool(t, 'spread', ['a', 'b', 'c']);
 
   const perHost = new Map<string, number>();
   for (let i = 0; i < 40; i++) {
@@ -66,14 +52,7 @@ test('actors activated one after another spread over the hosts of the pool', asy
 });
 
 test('concurrent commands to an inactive actor from one client share one activate request', async (t) => {
-  const prefix = uniquePrefix('oneask');
-  const pgUrl = await counterDatabase('runtime_one_ask');
-  const host = await ActorHostProcess.start({ hostId: `${prefix}-host`, prefix, pgUrl });
-  const nc = await connectNats(`${prefix}-client`);
-  t.teardown(async () => {
-    await nc.close();
-    await host.kill();
-  });
+  const { prefix, nc } = await processPool(t, 'one_ask', ['host']);
   // A plain subscription sees every activate request the hosts' queue group gets.
   const asked: string[] = [];
   nc.subscribe(activateSubject(prefix, 'counter'), { callback: (_err, msg) => asked.push(msg.string()) });

@@ -12,12 +12,10 @@ import { ActorHost } from '../../../actors/runtime/host.js';
 import { PROTOCOL_VERSION } from '../../../actors/runtime/wire.js';
 import { createLogger } from '../../../observability/logger.js';
 import { createPool } from '../../../store/pool.js';
-import { connectNats, counterDatabase, uniquePrefix } from '../../fixtures/actor-host-process.js';
-import { startLocalHost } from '../../fixtures/actor-host-local.js';
+import { connectNats, uniquePrefix } from '../../fixtures/actor-host-process.js';
 import { counterType, type CounterResult } from '../../fixtures/counter-actor.js';
 import { withDeadline } from '../../fixtures/deadline.js';
-
-const caller = { userId: 'tester' };
+import { caller, counterSpace, localSpace } from './fixture.js';
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const EVENTS_PER_FENCE = 2 ** 20;
@@ -47,13 +45,10 @@ function envelope(fields: Record<string, unknown>): Uint8Array {
 }
 
 test('a command of an unknown protocol version gets a final error naming both versions; none or 1 is served', async (t) => {
-  const prefix = uniquePrefix('proto');
-  const pgUrl = await counterDatabase('runtime_protocol_cmd');
-  const local = await startLocalHost({ hostId: `${prefix}-host`, prefix, pgUrl });
-  t.teardown(() => local.close());
+  const { prefix, local, client } = await localSpace(t, 'protocol_cmd');
   const id = 'versioned';
   // Activates the actor, so its command subject has a responder for the raw requests.
-  await new ActorClient(local.nc, prefix).send('counter', id, { op: 'get' }, { caller });
+  await client.send('counter', id, { op: 'get' }, { caller });
   const subject = `${prefix}.counter.${id}.cmd`;
 
   const newer = JSON.parse(decoder.decode((await local.nc.request(subject, envelope({ v: 2 }), { timeout: 5_000 })).data)) as Record<string, unknown>;
@@ -107,15 +102,11 @@ test('listeners get no event of an unknown protocol version, and seq never goes 
 });
 
 test('events of a real activation all reach listeners, in order, with the protocol version', async (t) => {
-  const prefix = uniquePrefix('protoseq');
-  const pgUrl = await counterDatabase('runtime_protocol_seq');
-  const local = await startLocalHost({ hostId: `${prefix}-host`, prefix, pgUrl });
-  t.teardown(() => local.close());
+  const { prefix, local, client } = await localSpace(t, 'protocol_seq');
   const events = new ActorEvents(local.nc, prefix);
   const seen = collector();
   events.subscribe('counter', 'steady', seen.listener);
   await local.nc.flush();
-  const client = new ActorClient(local.nc, prefix);
   const first = await client.send<CounterResult>('counter', 'steady', { op: 'publish', count: 5 }, { caller });
   const second = await client.send<CounterResult>('counter', 'steady', { op: 'publish', count: 3 }, { caller });
   const seqs = [...(first.result.seqs ?? []), ...(second.result.seqs ?? [])];
@@ -125,11 +116,7 @@ test('events of a real activation all reach listeners, in order, with the protoc
 });
 
 test('a reply larger than NATS max_payload reaches the caller as an error, and the actor carries on', async (t) => {
-  const prefix = uniquePrefix('protobig');
-  const pgUrl = await counterDatabase('runtime_protocol_reply');
-  const local = await startLocalHost({ hostId: `${prefix}-host`, prefix, pgUrl });
-  t.teardown(() => local.close());
-  const client = new ActorClient(local.nc, prefix);
+  const { local, client } = await localSpace(t, 'protocol_reply');
   const maxPayload = local.nc.info?.max_payload ?? 1024 * 1024;
   // Each command fits; the counter's `get` then answers its whole log, three of them.
   const chunk = 'x'.repeat(Math.floor(maxPayload * 0.4));
@@ -157,8 +144,8 @@ function withMaxPayload(nc: NatsConnection, maxPayload: number): NatsConnection 
 }
 
 test('an event larger than NATS max_payload fails the turn that publishes it and takes no seq', async (t) => {
-  const prefix = uniquePrefix('protobigevt');
-  const pgUrl = await counterDatabase('runtime_protocol_event');
+  // A host of its own, on a connection that reports a smaller max_payload.
+  const { prefix, pgUrl } = await counterSpace('protocol_event');
   const hostConnection = await connectNats(`${prefix}-host`);
   const pool = createPool({ url: pgUrl, max: 2, applicationName: `${prefix}-host` });
   const limit = 64 * 1024;

@@ -1,19 +1,11 @@
 import test from 'ava';
-import { ActorClient } from '../../../actors/runtime/client.js';
-import { counterDatabase, uniquePrefix } from '../../fixtures/actor-host-process.js';
-import { startLocalHost } from '../../fixtures/actor-host-local.js';
 import type { CounterResult } from '../../fixtures/counter-actor.js';
-
-const caller = { userId: 'tester' };
+import { caller, localSpace } from './fixture.js';
 
 test('when one fence runs out of event numbers the lease is renewed and seqs keep growing', async (t) => {
-  const prefix = uniquePrefix('seq');
-  const pgUrl = await counterDatabase('runtime_seq');
   // A long lease: bursts of 25,000 events can hold this process's event loop for seconds on a
   // loaded machine, and a lapsed lease (a second activation) is liveness, not what this tests.
-  const local = await startLocalHost({ hostId: `${prefix}-host`, prefix, pgUrl, leaseTtlMs: 15_000 });
-  t.teardown(() => local.close());
-  const client = new ActorClient(local.nc, prefix);
+  const { local, client } = await localSpace(t, 'seq', { leaseTtlMs: 15_000 });
   const id = 'chatty';
 
   const before = await client.send<CounterResult>('counter', id, { op: 'get' }, { caller });

@@ -11,12 +11,11 @@ import { ActorEvents } from '../../../actors/runtime/events.js';
 import { activateSubject, hostKey, hostsBucketName } from '../../../actors/runtime/names.js';
 import { decode, encode, parseActivateReply } from '../../../actors/runtime/wire.js';
 import { handledLines, overlappingActivations } from '../../fixtures/activation-audit.js';
-import { ActorHostProcess, committedValue, connectNats, counterDatabase, uniquePrefix } from '../../fixtures/actor-host-process.js';
+import { ActorHostProcess, committedValue } from '../../fixtures/actor-host-process.js';
 import type { CounterResult } from '../../fixtures/counter-actor.js';
 import { eventually } from '../../fixtures/deadline.js';
 import { startPrivateNats } from '../../harness/stack.js';
-
-const caller = { userId: 'tester' };
+import { caller, counterSpace, processPool } from './fixture.js';
 const ACTORS = 12;
 
 interface Load {
@@ -68,12 +67,6 @@ function startLoad(nc: NatsConnection, prefix: string): Load {
   };
 }
 
-async function startHosts(prefix: string, pgUrl: string, leaseTtlMs: number, natsUrl?: string): Promise<ActorHostProcess[]> {
-  return Promise.all(
-    ['a', 'b'].map((name) => ActorHostProcess.start({ hostId: `${prefix}-${name}`, prefix, pgUrl, leaseTtlMs, trace: true, ...(natsUrl ? { natsUrl } : {}) })),
-  );
-}
-
 /** Waits until `count` more commands than now have been answered. */
 async function answeredMore(load: Load, count: number, timeoutMs: number, what: string): Promise<void> {
   const target = load.answered() + count;
@@ -94,20 +87,12 @@ async function checkInvariants(t: import('ava').ExecutionContext, hosts: ActorHo
 
 test.serial('a host whose liveness key vanished is not taken over while it may still be serving', async (t) => {
   const leaseTtlMs = 5000;
-  const prefix = uniquePrefix('keygone');
-  const pgUrl = await counterDatabase('single_key_gone');
-  const owner = await ActorHostProcess.start({ hostId: `${prefix}-a`, prefix, pgUrl, leaseTtlMs, trace: true });
-  const nc = await connectNats(`${prefix}-client`);
-  const hosts = [owner];
-  t.teardown(async () => {
-    await nc.close();
-    await Promise.all(hosts.map((host) => host.kill()));
-  });
-  const client = new ActorClient(nc, prefix);
+  const { prefix, pgUrl, hosts, nc, client, addHost } = await processPool(t, 'single_key_gone', ['a'], { leaseTtlMs, trace: true });
+  const [owner] = hosts;
+  if (!owner) throw new Error('no host');
   const id = 'k';
   t.is((await client.send<CounterResult>('counter', id, { op: 'get' }, { caller })).result.host, owner.hostId);
-  const other = await ActorHostProcess.start({ hostId: `${prefix}-b`, prefix, pgUrl, leaseTtlMs, trace: true });
-  hosts.push(other);
+  const other = await addHost('b');
 
   // Right after one of the owner's heartbeats, its key vanishes: the owner learns of it only at
   // its next heartbeat (TTL/5 later) and serves until then.
@@ -139,16 +124,9 @@ test.serial('a host whose liveness key vanished is not taken over while it may s
 
 for (const leaseTtlMs of [1500, 3000, 5000]) {
   test.serial(`deleting the hosts bucket's stream under load never lets two activations serve one id (lease ${leaseTtlMs} ms)`, async (t) => {
-    const prefix = uniquePrefix(`gone${leaseTtlMs}`);
-    const pgUrl = await counterDatabase(`single_gone_${leaseTtlMs}`);
-    const hosts = await startHosts(prefix, pgUrl, leaseTtlMs);
-    const nc = await connectNats(`${prefix}-client`);
+    const { prefix, pgUrl, hosts, nc } = await processPool(t, `single_gone_${leaseTtlMs}`, ['a', 'b'], { leaseTtlMs, trace: true });
     const load = startLoad(nc, prefix);
-    t.teardown(async () => {
-      await load.stop().catch(() => undefined);
-      await nc.close();
-      await Promise.all(hosts.map((host) => host.kill()));
-    });
+    t.teardown(() => load.stop().catch(() => undefined));
 
     await answeredMore(load, 200, 20_000, 'load under way');
     const jsm = await nc.jetstreamManager();
@@ -163,17 +141,10 @@ for (const leaseTtlMs of [1500, 3000, 5000]) {
 
   test.serial(`restarting NATS under load never lets two activations serve one id (lease ${leaseTtlMs} ms)`, async (t) => {
     const nats = await startPrivateNats();
-    const prefix = uniquePrefix(`restart${leaseTtlMs}`);
-    const pgUrl = await counterDatabase(`single_restart_${leaseTtlMs}`);
-    const hosts = await startHosts(prefix, pgUrl, leaseTtlMs, nats.url);
-    const nc = await connectNats(`${prefix}-client`, nats.url);
+    t.teardown(() => nats.destroy());
+    const { prefix, pgUrl, hosts, nc } = await processPool(t, `single_restart_${leaseTtlMs}`, ['a', 'b'], { leaseTtlMs, trace: true, natsUrl: nats.url });
     const load = startLoad(nc, prefix);
-    t.teardown(async () => {
-      await load.stop().catch(() => undefined);
-      await nc.close();
-      await Promise.all(hosts.map((host) => host.kill()));
-      await nats.destroy();
-    });
+    t.teardown(() => load.stop().catch(() => undefined));
 
     await answeredMore(load, 200, 20_000, 'load under way');
     await nats.stop();
@@ -185,8 +156,7 @@ for (const leaseTtlMs of [1500, 3000, 5000]) {
 }
 
 test.serial('a host with the id of a live host refuses to start; one restarted under its id after a crash starts once the old key expires', async (t) => {
-  const prefix = uniquePrefix('dupid');
-  const pgUrl = await counterDatabase('single_dup_id');
+  const { prefix, pgUrl } = await counterSpace('single_dup_id');
   const first = await ActorHostProcess.start({ hostId: `${prefix}-same`, prefix, pgUrl });
   t.teardown(() => first.kill());
 
@@ -205,25 +175,15 @@ test.serial('a host with the id of a live host refuses to start; one restarted u
 test.serial('chaos: NATS restarts, a kill -9 and a drain while commands flow; no overlap, nothing applied twice or lost, seq never backwards', async (t) => {
   const leaseTtlMs = 1500;
   const nats = await startPrivateNats();
-  const prefix = uniquePrefix('chaos');
-  const pgUrl = await counterDatabase('single_chaos');
+  t.teardown(() => nats.destroy());
+  // Hosts 1..3 start one after another; a fourth replaces the one killed.
+  const pool = await processPool(t, 'single_chaos', [], { leaseTtlMs, trace: true, natsUrl: nats.url });
+  const { prefix, pgUrl, hosts: everyHost, nc } = pool;
   let started = 0;
-  const everyHost: ActorHostProcess[] = [];
-  const startHost = async (): Promise<ActorHostProcess> => {
-    started += 1;
-    const host = await ActorHostProcess.start({ hostId: `${prefix}-${started}`, prefix, pgUrl, leaseTtlMs, trace: true, natsUrl: nats.url });
-    everyHost.push(host);
-    return host;
-  };
+  const startHost = (): Promise<ActorHostProcess> => pool.addHost(String((started += 1)));
   const live = [await startHost(), await startHost(), await startHost()];
-  const nc = await connectNats(`${prefix}-client`, nats.url);
   const load = startLoad(nc, prefix);
-  t.teardown(async () => {
-    await load.stop().catch(() => undefined);
-    await nc.close();
-    await Promise.all(everyHost.map((host) => host.kill()));
-    await nats.destroy();
-  });
+  t.teardown(() => load.stop().catch(() => undefined));
   const settle = (what: string) => answeredMore(load, 150, 30_000, what);
 
   await settle('load under way');

@@ -10,7 +10,7 @@ import test from 'ava';
 import { BULK_MAX_ITEMS } from '../../../contracts/http/playlist.js';
 import { connectGrpc, GrpcCallError, type SvcGrpc } from '../../../gateways/grpc/client.js';
 import { CLOSE } from '../../../contracts/ws/constants.js';
-import { RealtimeCommandError, requestTicket, RealtimeRefused } from '../../../gateways/ws/client.js';
+import { RealtimeCommandError, requestTicket, RealtimeRefused } from '../../harness/ws-client.js';
 import { startGatewayBed, type Answer, type GatewayBed, type Member } from '../bed.js';
 import { createRoom, join, open, roomsOf, uniqueIp, type Rooms } from '../ws/fixtures.js';
 

@@ -10,7 +10,7 @@ import { RoomFeeds, type FeedEvent } from '../../../gateways/rooms/room-feed.js'
 import { RoomWatcher, type RoomWatch } from '../../../gateways/rooms/room-watch.js';
 import { natsOptions } from '../../../server/connections.js';
 import { eventually } from '../../fixtures/deadline.js';
-import { capturingLogger } from '../../http/fixtures.js';
+import { capturingLogger } from '../http/fixtures.js';
 import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../../harness/replica.js';
 import { startPrivateNats, type PrivateServer } from '../../harness/stack.js';
 import { startGatewayBed, type GatewayBed } from '../bed.js';

@@ -3,7 +3,7 @@
  * events, as the web client uses them: a ticket from `POST /api/rooms/{id}/realtime/ticket`,
  * then the socket with a browser's Origin.
  */
-import { RealtimeClient, requestTicket } from '../../../gateways/ws/client.js';
+import { RealtimeClient, requestTicket } from '../../harness/ws-client.js';
 import { ALLOWED_ORIGIN, type GatewayBed, type Member } from '../bed.js';
 import { EventQueue } from './event-queue.js';
 import type { EventStream, RoomTransport } from './room-scenario.js';

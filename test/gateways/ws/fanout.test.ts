@@ -4,7 +4,7 @@
  * stops reading is closed with 4008 while the others keep receiving.
  */
 import test from 'ava';
-import type { RealtimeClient } from '../../../gateways/ws/client.js';
+import type { RealtimeClient } from '../../harness/ws-client.js';
 import { waitFor } from '../../fixtures/deadline.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';
 import { callerOf, createRoom, metric, open, roomsOf, type Rooms } from './fixtures.js';

@@ -7,7 +7,7 @@ import { connect, type NatsConnection } from 'nats';
 import type { Caller, UserCaller } from '../../../accounts/model.js';
 import { ActorClient } from '../../../actors/runtime/client.js';
 import { newRoomId, RoomClient } from '../../../gateways/rooms/room-client.js';
-import { RealtimeClient, RealtimeRefused, requestTicket, type ConnectOptions } from '../../../gateways/ws/client.js';
+import { RealtimeClient, RealtimeRefused, requestTicket, type ConnectOptions } from '../../harness/ws-client.js';
 import { ALLOWED_ORIGIN, type GatewayBed, type Member } from '../bed.js';
 import { uniqueIp } from '../../fixtures/client-address.js';
 

@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import test from 'ava';
 import { Redis } from 'ioredis';
-import { RealtimeClient, RealtimeClosed, requestTicket } from '../../../gateways/ws/client.js';
+import { RealtimeClient, RealtimeClosed, requestTicket } from '../../harness/ws-client.js';
 import { TICKET_KEY_PREFIX } from '../../../gateways/ws/tickets.js';
 import { testStack } from '../../harness/stack.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';

@@ -5,7 +5,7 @@
  * lost nor doubled. A member connected throughout is the reference for what was published.
  */
 import test from 'ava';
-import type { RealtimeClient } from '../../../gateways/ws/client.js';
+import type { RealtimeClient } from '../../harness/ws-client.js';
 import type { EventMessage } from '../../../contracts/ws/protocol.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';
 import { callerOf, createRoom, open, roomsOf, type Rooms, type TestRoom } from './fixtures.js';

@@ -4,9 +4,9 @@
  * a foreign page is still refused, and the refusal is logged and explained by the ticket request.
  */
 import test from 'ava';
-import { RealtimeClient, requestTicket } from '../../../gateways/ws/client.js';
+import { RealtimeClient, requestTicket } from '../../harness/ws-client.js';
 import { waitFor } from '../../fixtures/deadline.js';
-import { capturingLogger } from '../../http/fixtures.js';
+import { capturingLogger } from '../http/fixtures.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';
 import { createRoom, refusal, roomsOf, type Rooms, type TestRoom } from './fixtures.js';
 

@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import type { MemberView } from '../../../actors/room/index.js';
-import { RealtimeCommandError, type RealtimeClient } from '../../../gateways/ws/client.js';
+import { RealtimeCommandError, type RealtimeClient } from '../../harness/ws-client.js';
 import type { Notification } from '../../../contracts/notifications.js';
 import { notificationSubject } from '../../../notifications/subjects.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';

@@ -7,7 +7,7 @@
 import { createSocket } from 'node:dgram';
 import test from 'ava';
 import type { RoomEvent, VoiceParticipant } from '../../../actors/room/index.js';
-import { RealtimeCommandError, type RealtimeClient } from '../../../gateways/ws/client.js';
+import { RealtimeCommandError, type RealtimeClient } from '../../harness/ws-client.js';
 import type { EventMessage } from '../../../contracts/ws/protocol.js';
 import { turnCredential } from '../../../media/webrtc/turn-credentials.js';
 import { BUILTIN_MEMBER_PERMISSIONS } from '../../../contracts/permissions/defaults.js';

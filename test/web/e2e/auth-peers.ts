@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import type { TestOidcProvider } from '../../fixtures/oidc-provider.js';
 import type { SmtpSink } from '../../fixtures/smtp-sink.js';
-import { oidcInstance } from '../../oauth2/fixtures.js';
+import { oidcInstance } from '../../accounts/oauth2/fixtures.js';
 import { createPool } from '../../../store/pool.js';
 import type { WebBed } from './browser.js';
 

@@ -7,6 +7,7 @@ import { computed, signal } from '@preact/signals';
 import type { RoomCommand } from '../../../contracts/room/commands.js';
 import type { Permission } from '../../../contracts/permissions/names.js';
 import { api, call } from '../api/client.js';
+import { browserEnvironment } from '../realtime/browser-environment.js';
 import { RoomConnection } from '../realtime/connection.js';
 import { applyChatEvent, applyPinEvent, applyRoomEvent, type ChatMessage, type MemberRoomView, type RoomEvent } from './room-view.js';
 
@@ -25,14 +26,18 @@ export class RoomSession {
   private readonly snapshotListeners = new Set<(view: MemberRoomView) => void>();
 
   constructor(readonly roomId: string) {
-    this.connection = new RoomConnection(roomId, {
-      snapshot: (message) => {
-        this.view.value = message.view;
-        void this.loadChat();
-        for (const listener of this.snapshotListeners) listener(message.view);
+    this.connection = new RoomConnection(
+      roomId,
+      {
+        snapshot: (message) => {
+          this.view.value = message.view;
+          void this.loadChat();
+          for (const listener of this.snapshotListeners) listener(message.view);
+        },
+        event: (message) => this.apply(message.event, message.at),
       },
-      event: (message) => this.apply(message.event, message.at),
-    });
+      browserEnvironment(),
+    );
   }
 
   can(permission: Permission): boolean {

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
 import { currentUser, displayName, isAdmin, session, signOut } from '../state/session.js';
-import { nextForHere, withNext } from '../views/auth/next-path.js';
+import { nextForHere, withNext } from '../auth/next-path.js';
 
 /** Header, navigation and the main landmark around every page. */
 export function Shell(props: { children: ComponentChildren }) {

@@ -3,7 +3,7 @@ import { api, call } from '../../api/client.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { useLoad } from '../../ui/use-load.js';
 import { AuthError } from '../auth/auth-error.js';
-import { createPasskey, passkeysSupported } from '../auth/passkey-client.js';
+import { createPasskey, passkeysSupported } from '../../auth/passkey-client.js';
 import { formatTime } from '../../ui/format.js';
 import { useAction } from '../../ui/use-action.js';
 import { issueFor } from '../../api/errors.js';

@@ -6,7 +6,7 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { SubmitButton } from '../../ui/field.js';
 import { issueFor } from '../../api/errors.js';
 import { NewPasswordFields, newPasswordProblem, type NewPassword } from '../auth/new-password.js';
-import { startRegistration } from '../auth/opaque-client.js';
+import { startRegistration } from '../../auth/opaque-client.js';
 import { useAction } from '../../ui/use-action.js';
 import { RecentSignInProof } from './recent-sign-in-proof.js';
 

@@ -1,6 +1,6 @@
 import { asApiError } from '../../api/errors.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
-import { passkeyProblem } from './passkey-client.js';
+import { passkeyProblem } from '../../auth/passkey-client.js';
 
 /**
  * An error of a sign-in or signup form. Review states get their own wording (they are not a

@@ -2,11 +2,11 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { useAction } from '../../ui/use-action.js';
-import type { AuthAnswer } from './auth-flow.js';
+import type { AuthAnswer } from '../../auth/auth-flow.js';
 import { AuthError } from './auth-error.js';
 import { issueFor } from '../../api/errors.js';
 import { NewPasswordFields, newPasswordProblem, type NewPassword } from './new-password.js';
-import { startRegistration } from './opaque-client.js';
+import { startRegistration } from '../../auth/opaque-client.js';
 import { UsernameFields } from './password-sign-up.js';
 
 /**

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
 import { Field, SubmitButton } from '../../ui/field.js';
-import type { AuthAnswer } from './auth-flow.js';
+import type { AuthAnswer } from '../../auth/auth-flow.js';
 import { AuthError } from './auth-error.js';
 import { issueFor } from '../../api/errors.js';
 

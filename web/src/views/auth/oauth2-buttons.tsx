@@ -1,4 +1,4 @@
-import { rememberNext } from './next-path.js';
+import { rememberNext } from '../../auth/next-path.js';
 
 /**
  * One link per OAuth2 / OIDC provider instance, to the browser variant of authorize (it sets

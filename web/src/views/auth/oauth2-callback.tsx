@@ -11,7 +11,7 @@ import type { Schemas } from '../../api/types.js';
 import { session, signedIn } from '../../state/session.js';
 import { Page } from '../../ui/page.js';
 import { AuthError } from './auth-error.js';
-import { takeRememberedNext } from './next-path.js';
+import { takeRememberedNext } from '../../auth/next-path.js';
 import { PendingReview } from './pending-review.js';
 import { SecondFactor } from './second-factor.js';
 import './auth.css';

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
-import type { AuthAnswer } from './auth-flow.js';
+import type { AuthAnswer } from '../../auth/auth-flow.js';
 import { AuthError } from './auth-error.js';
-import { passkeysSupported, usePasskey } from './passkey-client.js';
+import { passkeysSupported, usePasskey } from '../../auth/passkey-client.js';
 
 /**
  * Sign in with a passkey. No username: the browser offers the passkeys it holds for this site

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
 import { SubmitButton } from '../../ui/field.js';
-import type { AuthAnswer } from './auth-flow.js';
+import type { AuthAnswer } from '../../auth/auth-flow.js';
 import { AuthError } from './auth-error.js';
-import { passkeysSupported, createPasskey } from './passkey-client.js';
+import { passkeysSupported, createPasskey } from '../../auth/passkey-client.js';
 import { UsernameFields } from './password-sign-up.js';
 
 /** Signup with a passkey instead of a password: the username is checked before the prompt. */

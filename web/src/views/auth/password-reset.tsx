@@ -5,7 +5,7 @@ import { useAction } from '../../ui/use-action.js';
 import { AuthError } from './auth-error.js';
 import { issueFor } from '../../api/errors.js';
 import { NewPasswordFields, newPasswordProblem, type NewPassword } from './new-password.js';
-import { startRegistration } from './opaque-client.js';
+import { startRegistration } from '../../auth/opaque-client.js';
 
 /**
  * "Forgot password?": a code is emailed to the account's address, then the code and a new

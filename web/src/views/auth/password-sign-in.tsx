@@ -2,10 +2,10 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
 import { ApiError } from '../../api/errors.js';
 import { Field, SubmitButton } from '../../ui/field.js';
-import type { AuthAnswer } from './auth-flow.js';
+import type { AuthAnswer } from '../../auth/auth-flow.js';
 import { AuthError } from './auth-error.js';
 import { issueFor } from '../../api/errors.js';
-import { startLogin } from './opaque-client.js';
+import { startLogin } from '../../auth/opaque-client.js';
 
 /**
  * Username and password, one button. With OPAQUE (the default) the password never leaves the

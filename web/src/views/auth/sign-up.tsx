@@ -7,10 +7,10 @@
 import { usePublicInfo } from '../../state/public-info.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
-import { useAuthFlow } from './auth-flow.js';
+import { useAuthFlow } from '../../auth/auth-flow.js';
 import { EmailSignUp } from './email-sign-up.js';
-import { useEmailLink, type EmailLinkKind } from './email-link.js';
-import { withNext } from './next-path.js';
+import { useEmailLink, type EmailLinkKind } from '../../auth/email-link.js';
+import { withNext } from '../../auth/next-path.js';
 import { OAuth2Buttons } from './oauth2-buttons.js';
 import { PasskeySignUp } from './passkey-sign-up.js';
 import { PasswordSignUp } from './password-sign-up.js';

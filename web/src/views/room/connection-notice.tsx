@@ -17,6 +17,19 @@ export function ConnectionNotice(props: { connection: RoomConnection }) {
   if (status.state === 'open') return <p class="visually-hidden" role="status">Connected to the room.</p>;
   if (status.state === 'connecting') return <p class="notice connection-notice" role="status">Connecting to the room…</p>;
   if (status.state === 'ended') return null;
+  if (status.state === 'offline') {
+    return (
+      <div class="notice connection-notice" role="status">
+        <p class="notice-title">This device is offline</p>
+        <p>
+          The room reconnects as soon as the network is back.{' '}
+          <button type="button" class="button-quiet" onClick={() => props.connection.retryNow()}>
+            Try now
+          </button>
+        </p>
+      </div>
+    );
+  }
   const { problem } = status;
   const wait = Math.max(0, status.retryAt - now) / 1000;
   const next = wait < 1 ? 'Trying again now…' : `Trying again ${inWords(wait)} (attempt ${status.attempt + 1}).`;

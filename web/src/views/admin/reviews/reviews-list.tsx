@@ -6,15 +6,28 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../../api/client.js';
 import type { Schemas } from '../../../api/types.js';
-import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
 import { useLoad } from '../../../ui/use-load.js';
 import { formatTime } from '../../../ui/format.js';
+import { AdminList, ListFilters, SelectFilter } from '../admin-list.js';
 import { Decision } from './decision.js';
 
 type Summary = Schemas['ReviewSummary'];
 type State = Summary['state'];
 type Kind = Summary['kind'];
+
+const STATES: Array<[State | '', string]> = [
+  ['pending', 'pending'],
+  ['approved', 'approved'],
+  ['rejected', 'rejected'],
+  ['expired', 'expired'],
+  ['', 'any'],
+];
+const KINDS: Array<[Kind | '', string]> = [
+  ['', 'all'],
+  ['registration', 'signups'],
+  ['room', 'rooms'],
+];
 
 export function ReviewsList() {
   const [state, setState] = useState<State | ''>('pending');
@@ -42,35 +55,21 @@ export function ReviewsList() {
         </button>
       }
     >
-      <form class="admin-filters" aria-label="Filter reviews" onSubmit={(event) => event.preventDefault()}>
-        <div class="field">
-          <label for="reviews-state">State</label>
-          <select id="reviews-state" value={state} onChange={(event) => setState(event.currentTarget.value as State | '')}>
-            <option value="pending">pending</option>
-            <option value="approved">approved</option>
-            <option value="rejected">rejected</option>
-            <option value="expired">expired</option>
-            <option value="">any</option>
-          </select>
-        </div>
-        <div class="field">
-          <label for="reviews-kind">Kind</label>
-          <select id="reviews-kind" value={kind} onChange={(event) => setKind(event.currentTarget.value as Kind | '')}>
-            <option value="">all</option>
-            <option value="registration">signups</option>
-            <option value="room">rooms</option>
-          </select>
-        </div>
-      </form>
-      <ErrorNotice error={loaded.error} />
+      <ListFilters label="Filter reviews">
+        <SelectFilter id="reviews-state" label="State" value={state} options={STATES} onValue={setState} />
+        <SelectFilter id="reviews-kind" label="Kind" value={kind} options={KINDS} onValue={setKind} />
+      </ListFilters>
       <p class="admin-status" role="status">
         {announcement}
       </p>
-      {loaded.data && shown.length === 0 && <p class="muted">No reviews here. A request made a moment ago may take a few seconds to appear: refresh.</p>}
-      {!loaded.data && !loaded.error && <p class="muted">Loading…</p>}
-      <ul class="admin-reviews">
-        {shown.map((review) => (
-          <li key={review.reviewId} class="card">
+      <AdminList
+        label="Reviews"
+        items={loaded.data ? shown : null}
+        error={loaded.error}
+        keyOf={(review) => review.reviewId}
+        empty="No reviews here. A request made a moment ago may take a few seconds to appear: refresh."
+        card={(review) => (
+          <>
             <h2 class="admin-review-title">
               <a href={`/admin/reviews/${encodeURIComponent(review.reviewId)}`}>
                 {review.kind === 'registration' ? 'Signup' : 'Room'}: {review.subject}
@@ -98,9 +97,9 @@ export function ReviewsList() {
                 }}
               />
             )}
-          </li>
-        ))}
-      </ul>
+          </>
+        )}
+      />
     </Page>
   );
 }

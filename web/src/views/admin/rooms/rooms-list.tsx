@@ -5,11 +5,11 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../../api/client.js';
 import type { Schemas } from '../../../api/types.js';
-import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
 import { formatTime } from '../../../ui/format.js';
 import { roomStatusInWords } from '../format.js';
 import { usePaged, type PageOf } from '../../../ui/use-paged.js';
+import { AdminList, ListFilters, SelectFilter, TextFilter, type Column } from '../admin-list.js';
 
 type Room = Schemas['AdminRoomSummary'];
 interface Filter {
@@ -19,6 +19,28 @@ interface Filter {
 }
 
 const PAGE_SIZE = 50;
+const STATUSES: Array<[Filter['status'], string]> = [
+  ['', 'Any'],
+  ['active', 'active'],
+  ['pending_review', 'waiting for approval'],
+  ['rejected', 'not approved'],
+];
+const VISIBILITIES: Array<[Filter['visibility'], string]> = [
+  ['', 'Any'],
+  ['public', 'public'],
+  ['hidden', 'hidden'],
+];
+const COLUMNS: Array<Column<Room>> = [
+  { header: 'Name', cell: (room) => <a href={`/admin/rooms/${room.id}`}>{room.name}</a> },
+  {
+    header: 'Owner',
+    cell: (room) => (room.ownerUsername ? <a href={`/admin/users/${room.ownerId}`}>{room.ownerUsername}</a> : <span class="muted">{room.ownerId}</span>),
+  },
+  { header: 'Status', cell: (room) => roomStatusInWords(room.status) },
+  { header: 'Visibility', cell: (room) => room.visibility },
+  { header: 'Members', cell: (room) => room.memberCount },
+  { header: 'Created', cell: (room) => formatTime(room.createdAt) },
+];
 
 async function fetchPage(filter: Filter, cursor: string | undefined): Promise<PageOf<Room>> {
   const query = filter.query.trim();
@@ -41,83 +63,25 @@ async function fetchPage(filter: Filter, cursor: string | undefined): Promise<Pa
 export function RoomsList() {
   const [draft, setDraft] = useState<Filter>({ query: '', status: '', visibility: '' });
   const [filter, setFilter] = useState<Filter>(draft);
-  const { items: rooms, loading, error, hasMore, loadMore } = usePaged((cursor) => fetchPage(filter, cursor), [filter]);
+  const { items, loading, error, hasMore, loadMore } = usePaged((cursor) => fetchPage(filter, cursor), [filter]);
 
   return (
     <Page title="Rooms" wide>
-      <form
-        class="admin-filters"
-        role="search"
-        aria-label="Find rooms"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setFilter({ ...draft });
-        }}
-      >
-        <div class="field">
-          <label for="rooms-query">Name</label>
-          <input id="rooms-query" type="search" maxLength={100} value={draft.query} onInput={(event) => setDraft({ ...draft, query: event.currentTarget.value })} />
-        </div>
-        <div class="field">
-          <label for="rooms-status">Status</label>
-          <select id="rooms-status" value={draft.status} onChange={(event) => setDraft({ ...draft, status: event.currentTarget.value as Filter['status'] })}>
-            <option value="">Any</option>
-            <option value="active">active</option>
-            <option value="pending_review">waiting for approval</option>
-            <option value="rejected">not approved</option>
-          </select>
-        </div>
-        <div class="field">
-          <label for="rooms-visibility">Visibility</label>
-          <select id="rooms-visibility" value={draft.visibility} onChange={(event) => setDraft({ ...draft, visibility: event.currentTarget.value as Filter['visibility'] })}>
-            <option value="">Any</option>
-            <option value="public">public</option>
-            <option value="hidden">hidden</option>
-          </select>
-        </div>
-        <button type="submit" class="button-primary">
-          Search
-        </button>
-      </form>
-      <ErrorNotice error={error} />
-      <p class="muted" role="status">
-        {rooms === null ? 'Loading…' : `${rooms.length}${hasMore ? '+' : ''} room${rooms.length === 1 ? '' : 's'}`}
-      </p>
-      {rooms && rooms.length > 0 && (
-        <div class="table-wrap" role="region" aria-label="Rooms" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Owner</th>
-                <th scope="col">Status</th>
-                <th scope="col">Visibility</th>
-                <th scope="col">Members</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rooms.map((room) => (
-                <tr key={room.id}>
-                  <td>
-                    <a href={`/admin/rooms/${room.id}`}>{room.name}</a>
-                  </td>
-                  <td>{room.ownerUsername ? <a href={`/admin/users/${room.ownerId}`}>{room.ownerUsername}</a> : <span class="muted">{room.ownerId}</span>}</td>
-                  <td>{roomStatusInWords(room.status)}</td>
-                  <td>{room.visibility}</td>
-                  <td>{room.memberCount}</td>
-                  <td>{formatTime(room.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {hasMore && (
-        <button type="button" disabled={loading} aria-busy={loading} onClick={loadMore}>
-          Show more
-        </button>
-      )}
+      <ListFilters label="Find rooms" onSearch={() => setFilter({ ...draft })}>
+        <TextFilter id="rooms-query" label="Name" maxLength={100} value={draft.query} onValue={(query) => setDraft({ ...draft, query })} />
+        <SelectFilter id="rooms-status" label="Status" value={draft.status} options={STATUSES} onValue={(status) => setDraft({ ...draft, status })} />
+        <SelectFilter id="rooms-visibility" label="Visibility" value={draft.visibility} options={VISIBILITIES} onValue={(visibility) => setDraft({ ...draft, visibility })} />
+      </ListFilters>
+      <AdminList
+        label="Rooms"
+        items={items}
+        error={error}
+        keyOf={(room) => room.id}
+        count={(shown, more) => `${shown}${more ? '+' : ''} room${shown === 1 ? '' : 's'}`}
+        empty="No room matches these filters."
+        paging={{ hasMore, loading, loadMore }}
+        columns={COLUMNS}
+      />
     </Page>
   );
 }

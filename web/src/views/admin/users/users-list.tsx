@@ -5,10 +5,10 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../../api/client.js';
 import type { Schemas } from '../../../api/types.js';
-import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Page } from '../../../ui/page.js';
 import { formatTime } from '../../../ui/format.js';
 import { usePaged, type PageOf } from '../../../ui/use-paged.js';
+import { AdminList, ListFilters, SelectFilter, TextFilter, type Column } from '../admin-list.js';
 
 type User = Schemas['User'];
 type Role = User['role'];
@@ -20,6 +20,24 @@ interface Filter {
 }
 
 const PAGE_SIZE = 50;
+const ROLES: Array<[Filter['role'], string]> = [
+  ['', 'Any'],
+  ['user', 'user'],
+  ['admin', 'admin'],
+  ['root', 'root'],
+];
+const STATES: Array<[Filter['state'], string]> = [
+  ['', 'Any'],
+  ['active', 'active'],
+  ['banned', 'banned'],
+];
+const COLUMNS: Array<Column<User>> = [
+  { header: 'Username', cell: (user) => <a href={`/admin/users/${user.id}`}>{user.username}</a> },
+  { header: 'Display name', cell: (user) => user.displayName },
+  { header: 'Role', cell: (user) => user.role },
+  { header: 'State', cell: (user) => (user.state === 'banned' ? <span class="badge badge-danger">banned</span> : 'active') },
+  { header: 'Last sign-in', cell: (user) => formatTime(user.lastLoginAt) },
+];
 
 async function fetchPage(filter: Filter, cursor: string | undefined): Promise<PageOf<User>> {
   const q = filter.q.trim();
@@ -34,81 +52,25 @@ async function fetchPage(filter: Filter, cursor: string | undefined): Promise<Pa
 export function UsersList() {
   const [draft, setDraft] = useState<Filter>({ q: '', role: '', state: '' });
   const [filter, setFilter] = useState<Filter>(draft);
-  const { items: users, loading, error, hasMore, loadMore } = usePaged((cursor) => fetchPage(filter, cursor), [filter]);
+  const { items, loading, error, hasMore, loadMore } = usePaged((cursor) => fetchPage(filter, cursor), [filter]);
 
   return (
     <Page title="Users" wide>
-      <form
-        class="admin-filters"
-        role="search"
-        aria-label="Find users"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setFilter({ ...draft });
-        }}
-      >
-        <div class="field">
-          <label for="users-q">Username starts with</label>
-          <input id="users-q" type="search" maxLength={32} value={draft.q} onInput={(event) => setDraft({ ...draft, q: event.currentTarget.value })} />
-        </div>
-        <div class="field">
-          <label for="users-role">Role</label>
-          <select id="users-role" value={draft.role} onChange={(event) => setDraft({ ...draft, role: event.currentTarget.value as Filter['role'] })}>
-            <option value="">Any</option>
-            <option value="user">user</option>
-            <option value="admin">admin</option>
-            <option value="root">root</option>
-          </select>
-        </div>
-        <div class="field">
-          <label for="users-state">State</label>
-          <select id="users-state" value={draft.state} onChange={(event) => setDraft({ ...draft, state: event.currentTarget.value as Filter['state'] })}>
-            <option value="">Any</option>
-            <option value="active">active</option>
-            <option value="banned">banned</option>
-          </select>
-        </div>
-        <button type="submit" class="button-primary">
-          Search
-        </button>
-      </form>
-      <ErrorNotice error={error} />
-      <p class="muted" role="status">
-        {users === null ? 'Loading…' : `${users.length}${hasMore ? '+' : ''} account${users.length === 1 ? '' : 's'}`}
-      </p>
-      {users && users.length > 0 && (
-        <div class="table-wrap" role="region" aria-label="Users" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Username</th>
-                <th scope="col">Display name</th>
-                <th scope="col">Role</th>
-                <th scope="col">State</th>
-                <th scope="col">Last sign-in</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((user) => (
-                <tr key={user.id}>
-                  <td>
-                    <a href={`/admin/users/${user.id}`}>{user.username}</a>
-                  </td>
-                  <td>{user.displayName}</td>
-                  <td>{user.role}</td>
-                  <td>{user.state === 'banned' ? <span class="badge badge-danger">banned</span> : 'active'}</td>
-                  <td>{formatTime(user.lastLoginAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {hasMore && (
-        <button type="button" disabled={loading} aria-busy={loading} onClick={loadMore}>
-          Show more
-        </button>
-      )}
+      <ListFilters label="Find users" onSearch={() => setFilter({ ...draft })}>
+        <TextFilter id="users-q" label="Username starts with" maxLength={32} value={draft.q} onValue={(q) => setDraft({ ...draft, q })} />
+        <SelectFilter id="users-role" label="Role" value={draft.role} options={ROLES} onValue={(role) => setDraft({ ...draft, role })} />
+        <SelectFilter id="users-state" label="State" value={draft.state} options={STATES} onValue={(state) => setDraft({ ...draft, state })} />
+      </ListFilters>
+      <AdminList
+        label="Users"
+        items={items}
+        error={error}
+        keyOf={(user) => user.id}
+        count={(shown, more) => `${shown}${more ? '+' : ''} account${shown === 1 ? '' : 's'}`}
+        empty="No account matches these filters."
+        paging={{ hasMore, loading, loadMore }}
+        columns={COLUMNS}
+      />
     </Page>
   );
 }

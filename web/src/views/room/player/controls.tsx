@@ -13,10 +13,10 @@ import type { RoomSession } from '../../../state/room.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { theatre, toggleTheatre } from '../view-mode.js';
 import { Icon } from './icons.js';
-import type { PlayerSync } from './player-sync.js';
-import { usePlayerShortcuts } from './shortcuts.js';
-import { clockText } from './status.js';
-import { useAutoHide } from './use-auto-hide.js';
+import type { PlayerSync } from '../../../player/player-sync.js';
+import { usePlayerShortcuts } from '../../../player/shortcuts.js';
+import { clockText } from '../../../player/status.js';
+import { useAutoHide } from '../../../ui/use-auto-hide.js';
 
 const RATES = [0.5, 0.75, 1, 1.25, 1.5, 2];
 

@@ -7,11 +7,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MediaItem, NowPlaying } from '../../../../../contracts/room/model.js';
 import type { RoomSession } from '../../../state/room.js';
 import { Controls } from './controls.js';
-import { PlayerSync } from './player-sync.js';
-import { explainMediaError } from './media-error.js';
-import { loadSource } from './sources.js';
+import { PlayerSync } from '../../../player/player-sync.js';
+import { explainMediaError } from '../../../player/media-error.js';
+import { loadSource } from '../../../player/sources.js';
 import { SeekableNote } from '../seekable-note.js';
-import { statusText, type LastChange } from './status.js';
+import { statusText, type LastChange } from '../../../player/status.js';
 import './player.css';
 
 /** How often the controls show the element's time (display only: sync never reads it). */

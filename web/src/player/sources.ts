@@ -1,0 +1,125 @@
+/**
+ * How a playlist item gets into the <video> element. The server says how to play it
+ * (`GET /api/rooms/{roomId}/playlist/{mediaId}/play`): upstream URLs, or signed URLs of its
+ * media proxy, each with a type. A `file` plays natively, `hls` natively where the browser has
+ * it (Safari) else through hls.js, `flv` through mpegts.js. Sources are tried in the server's
+ * order and one this browser cannot play is skipped: a livestream offers FLV first, which needs
+ * MSE, and HLS after it for browsers without (iPhone Safari plays HLS natively). The element's
+ * `data-source-type` names the type in use. The libraries are imported
+ * dynamically, only when an item needs them, so they stay out of the initial bundle. Signed
+ * URLs expire: the sources are asked again a minute before, and swapped in at the same time.
+ */
+import type { NowPlaying } from '../../../contracts/room/model.js';
+import { api, call } from '../api/client.js';
+import type { Schemas } from '../api/types.js';
+
+/** Detaches the source from the element and frees what the loader holds. */
+export type Detach = () => void;
+
+type PlayInfo = Schemas['PlayInfo'];
+type PlaySource = PlayInfo['sources'][number];
+/** Tells the player why a source that attached stopped loading (the element's own errors aside). */
+type OnFailure = (message: string) => void;
+type SourceLoader = (video: HTMLVideoElement, source: PlaySource, live: boolean, failed: OnFailure) => Promise<Detach>;
+
+/** Ask for new URLs this long before the old ones stop working. */
+const RENEW_BEFORE_MS = 60_000;
+
+const file: SourceLoader = (video, source) => {
+  video.src = source.url;
+  return Promise.resolve(() => {
+    video.removeAttribute('src');
+    video.load();
+  });
+};
+
+const hls: SourceLoader = async (video, source, live, failed) => {
+  if (video.canPlayType('application/vnd.apple.mpegurl')) return file(video, source, live, failed);
+  const { default: Hls } = await import('hls.js');
+  if (!Hls.isSupported()) throw new Error('this browser cannot play HLS streams');
+  const player = new Hls({ lowLatencyMode: live });
+  player.on(Hls.Events.ERROR, (_event, data) => {
+    if (data.fatal) failed(`The stream could not be loaded (${data.details}).`);
+  });
+  player.loadSource(source.url);
+  player.attachMedia(video);
+  return () => player.destroy();
+};
+
+const flv: SourceLoader = async (video, source, live, failed) => {
+  const { default: mpegts } = await import('mpegts.js');
+  if (!mpegts.isSupported()) throw new Error('this browser cannot play FLV streams');
+  // The library logs to the console what it recovers from (a script tag cut short when a publisher
+  // restarts is an "IllegalStateException" line, then the next tag plays); what it cannot recover
+  // from comes as Events.ERROR below, which the player shows in words.
+  mpegts.LoggingControl.applyConfig({ enableAll: false, enableDebug: false, enableVerbose: false, enableInfo: false, enableWarn: false, enableError: false });
+  const player = mpegts.createPlayer({ type: 'flv', isLive: live, url: source.url });
+  // Without a listener mpegts.js throws its errors (a 404 of an ended stream) as unhandled.
+  player.on(mpegts.Events.ERROR, (type: string, detail: string) => failed(`The stream could not be loaded (${type}: ${detail}).`));
+  player.attachMediaElement(video);
+  player.load();
+  return () => {
+    player.unload();
+    player.detachMediaElement();
+    player.destroy();
+  };
+};
+
+const LOADERS: Record<PlaySource['type'], SourceLoader> = { file, hls, flv };
+
+function playInfo(roomId: string, mediaId: string): Promise<PlayInfo> {
+  return call(api.GET('/api/rooms/{roomId}/playlist/{mediaId}/play', { params: { path: { roomId, mediaId } } }));
+}
+
+/** Attaches the first of the sources this browser can play; throws why none could be. */
+async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: OnFailure): Promise<Detach> {
+  let reason: unknown = new Error('the server offers no way to play this item');
+  for (const source of info.sources) {
+    try {
+      const detach = await LOADERS[source.type](video, source, info.live, failed);
+      video.dataset.sourceType = source.type;
+      return () => {
+        delete video.dataset.sourceType;
+        detach();
+      };
+    } catch (error) {
+      // This browser lacks what the source needs (or its library did not load): try the next.
+      reason = error;
+    }
+  }
+  throw reason;
+}
+
+export async function loadSource(video: HTMLVideoElement, item: Pick<NowPlaying, 'id'>, roomId: string, failed: OnFailure): Promise<Detach> {
+  const info = await playInfo(roomId, item.id);
+  let detach = await attachPlayable(video, info, failed);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+
+  const schedule = (expiresAt: number | null): void => {
+    if (expiresAt === null) return;
+    timer = setTimeout(() => void renew(), Math.max(5_000, expiresAt - Date.now() - RENEW_BEFORE_MS));
+  };
+  const renew = async (): Promise<void> => {
+    try {
+      const next = await playInfo(roomId, item.id);
+      if (stopped) return;
+      const position = video.currentTime;
+      const paused = video.paused;
+      detach();
+      detach = await attachPlayable(video, next, failed);
+      if (!next.live) video.currentTime = position;
+      if (!paused) await video.play().catch(() => undefined);
+      schedule(next.expiresAt);
+    } catch {
+      // Try again shortly: the old URLs still work for a while.
+      if (!stopped) timer = setTimeout(() => void renew(), 10_000);
+    }
+  };
+  schedule(info.expiresAt);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    detach();
+  };
+}
