@@ -26,6 +26,7 @@ import { migrate } from '../../store/migrate.js';
 import { createPool } from '../../store/pool.js';
 import { fixedProbe } from '../http/fixtures.js';
 import { freshDatabase, testStack } from '../harness/stack.js';
+import { requestListener } from '../../gateways/http/request-listener.js';
 
 export const logger = createLogger({ level: process.env.SVCTEST_LOG_LEVEL ?? 'silent', destination: 'stderr' });
 
@@ -92,7 +93,7 @@ export async function startAccountsBed(
     metrics: createMetrics().http,
     api: { accounts, cookies: { secure: false }, ...(options.adminReviews ? { reviews: options.adminReviews } : {}) },
   });
-  const server: Server = createServer(app.callback());
+  const server: Server = createServer(requestListener(app));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return {
