@@ -31,7 +31,7 @@ export class EndpointRouter {
 
   constructor(private readonly resolveCaller: CallerResolver) {}
 
-  mount<E extends Endpoint>(endpoint: E, handler: (ctx: HttpContext, input: EndpointInput<E>) => Promise<void>): this {
+  mount<E extends Endpoint>(endpoint: E, handler: (ctx: HttpContext, input: EndpointInput<E>) => void | Promise<void>): this {
     const path = endpoint.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
     const parse = bodyParser({
       enableTypes: ['json'],

@@ -77,7 +77,7 @@ async function startHosts(prefix: string, pgUrl: string, leaseTtlMs: number, nat
 /** Waits until `count` more commands than now have been answered. */
 async function answeredMore(load: Load, count: number, timeoutMs: number, what: string): Promise<void> {
   const target = load.answered() + count;
-  await eventually(async () => load.answered() >= target, timeoutMs, what);
+  await eventually(() => load.answered() >= target, timeoutMs, what);
 }
 
 async function checkInvariants(t: import('ava').ExecutionContext, hosts: ActorHostProcess[], load: Load, pgUrl: string): Promise<void> {

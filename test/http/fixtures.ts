@@ -23,7 +23,7 @@ export function capturingLogger(): { logger: Logger; lines: Array<Record<string,
 
 /** A probe reporting a fixed state, for tests about the HTTP surface rather than the dependencies. */
 export function fixedProbe(states: DependencyState[]): ReadinessProbe {
-  return { check: async () => states.map((state) => ({ ...state })) };
+  return { check: () => Promise.resolve(states.map((state) => ({ ...state }))) };
 }
 
 export interface TestApp {
