@@ -26,6 +26,9 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/require-await': 'error',
+      // Passing on a rejection reason as it came (`(err: unknown) => reject(err)`) is allowed:
+      // what it catches is a literal or a plain object made up here.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       // A switch over a union without a default names every member: a new member (setting kind,
       // frame, event) is then a lint error at each such switch. A switch with a default says on
       // purpose that the other members fall there (most frame and event dispatchers handle a few

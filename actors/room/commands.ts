@@ -249,7 +249,7 @@ export function parseRoomCommand(raw: unknown): RoomCommand {
   }
   const parsed = SCHEMAS[kind].safeParse(raw);
   if (!parsed.success) throw AppError.invalid(fieldIssues(parsed.error.issues));
-  return parsed.data as RoomCommand;
+  return parsed.data;
 }
 
 function fieldIssues(issues: readonly z.core.$ZodIssue[]): FieldIssue[] {

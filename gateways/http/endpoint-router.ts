@@ -59,7 +59,7 @@ export class EndpointRouter {
         const declared = Object.keys(endpoint.headers.shape);
         validate(endpoint.headers, Object.fromEntries(declared.flatMap((name) => (ctx.get(name) === '' ? [] : [[name, ctx.get(name)]]))), 'headers');
       }
-      await handler(ctx as HttpContext, { body, params, query, caller } as EndpointInput<E>);
+      await handler(ctx, { body, params, query, caller } as EndpointInput<E>);
     });
     return this;
   }

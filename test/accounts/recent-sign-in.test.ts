@@ -77,7 +77,7 @@ test('adding a passkey with an old session is refused at its start; with the cur
   const account = await staleAccount();
   const client = new PasskeyClient(bed.url, account.ip);
   const auth = SoftAuthenticator.create(WEBAUTHN.rp_origin);
-  refusedAsStale(t, (await client.bindOptions(account.token)) as unknown as Answer, /sign in again to add a passkey/);
+  refusedAsStale(t, await client.bindOptions(account.token), /sign in again to add a passkey/);
   t.is((await client.list(account.token)).body.passkeys.length, 0);
 
   const added = await client.bind(auth, account.token, { proof: { currentPassword: PASSWORD } });

@@ -1,6 +1,5 @@
 import type { Caller } from '../../../accounts/model.js';
 import type { RoomCommandKind, RoomCommandOf } from '../../../actors/room/commands.js';
-import type { PlaybackView } from '../../../actors/room/model.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import type { Endpoint } from '../api/endpoint.js';
 import * as api from '../api/playback.js';
@@ -31,7 +30,7 @@ export function mountPlaybackRoutes(router: EndpointRouter, deps: GatewayDeps): 
       ...commandOptions(ctx, endpoint.operationId, caller, roomId),
       ...(sentAt !== undefined ? { sentAt } : {}),
     });
-    ctx.body = { playback: (result as { playback: PlaybackView }).playback, seq };
+    ctx.body = { playback: result.playback, seq };
   };
 
   router

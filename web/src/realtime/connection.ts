@@ -13,7 +13,7 @@
 import { signal } from '@preact/signals';
 import type { RoomCommand } from '../../../actors/room/commands.js';
 import { CLOSE, clockSample, connectProtocols, realtimePath } from '../../../gateways/ws/protocol-constants.js';
-import type { ErrorShape, EventMessage, NotificationMessage, PlayerState, PongMessage, ResumedMessage, ServerMessage, SnapshotMessage } from '../../../gateways/ws/protocol.js';
+import type { EventMessage, NotificationMessage, PlayerState, PongMessage, ResumedMessage, ServerMessage, SnapshotMessage } from '../../../gateways/ws/protocol.js';
 import { api, call } from '../api/client.js';
 import { ApiError, asApiError } from '../api/errors.js';
 
@@ -146,7 +146,7 @@ export class RoomConnection {
         this.pending.delete(id);
         reject(new ApiError({ requestId: '', status: 0, code: 'deadline_exceeded', message: 'the room did not answer in time' }));
       }, COMMAND_TIMEOUT_MS);
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      this.pending.set(id, { resolve: resolve, reject, timer });
       socket.send(JSON.stringify({ type: 'command', id, command, ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}) }));
     });
   }
@@ -192,7 +192,7 @@ export class RoomConnection {
         this.settle(message.id, (pending) => pending.resolve(message.result));
         break;
       case 'error':
-        if (message.id !== null) this.settle(message.id, (pending) => pending.reject(new ApiError(message.error as ErrorShape)));
+        if (message.id !== null) this.settle(message.id, (pending) => pending.reject(new ApiError(message.error)));
         break;
       case 'pong': {
         const resolve = this.pings.get(message.t0);

@@ -85,7 +85,7 @@ export class RoomSession {
     const history = (page.messages as ChatMessage[]).slice().reverse();
     const known = new Set(history.map((message) => message.id));
     this.chat.value = [...history, ...this.chat.value.filter((message) => !known.has(message.id))];
-    this.pins.value = pins.messages as ChatMessage[];
+    this.pins.value = pins.messages;
     this.chatCursor = page.nextCursor;
     this.moreChat.value = page.nextCursor !== undefined;
   }
@@ -104,6 +104,6 @@ export class RoomSession {
   private async reloadStanding(): Promise<void> {
     const answer = await call(api.GET('/api/rooms/{roomId}', { params: { path: { roomId: this.roomId } } }));
     const view = this.view.value;
-    if (view && answer.access === 'member') this.view.value = { ...view, me: answer.me as MemberRoomView['me'] };
+    if (view && answer.access === 'member') this.view.value = { ...view, me: answer.me };
   }
 }

@@ -309,7 +309,7 @@ export class SyncEngine {
     }
 
     this.updateCorrection(drift);
-    const correction = this.correction as Correction | null;
+    const correction = this.correction;
     const rate = correction ? room.rate * (1 + correction.direction * correction.steps * RATE_STEP) : room.rate;
     this.matchRate(rate, player, actions);
     return done(correction ? 'correcting' : 'in_sync', drift);

@@ -69,7 +69,7 @@ export function draftOf(setting: Setting, value: unknown): Draft {
 
 function providerRow(provider: Json): ProviderRow {
   const kind: ProviderKind = isJson(provider.oidc) ? 'oidc' : 'github';
-  const variant = isJson(provider[kind]) ? (provider[kind] as Json) : {};
+  const variant = isJson(provider[kind]) ? (provider[kind]) : {};
   return {
     kind,
     instanceName: text(provider.instanceName),
