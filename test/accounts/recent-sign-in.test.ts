@@ -65,7 +65,7 @@ test('turning on TOTP with an old session is refused; the current password prove
   const wrong = await post(account, '/api/auth/2fa/totp/enable', { code, currentPassword: 'not the password' });
   t.is(wrong.status, 401);
   t.deepEqual(wrong.body.issues, [{ key: 'currentPassword', message: 'is wrong' }]);
-  const { rows } = await bed.pool.query('SELECT enabled_at FROM totp_credentials t JOIN sessions s ON s.user_id = t.user_id WHERE s.id = $1', [account.sessionId]);
+  const { rows } = await bed.pool.query<{ enabled_at: Date | null }>('SELECT enabled_at FROM totp_credentials t JOIN sessions s ON s.user_id = t.user_id WHERE s.id = $1', [account.sessionId]);
   t.is(rows[0]?.enabled_at, null, 'still off');
 
   const enabled = await post(account, '/api/auth/2fa/totp/enable', { code, currentPassword: PASSWORD });
