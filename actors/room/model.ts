@@ -196,12 +196,12 @@ export interface MemberRoomView {
   access: 'member';
   room: RoomInfo;
   me: MyStanding;
-  /** With `view_member_list`. */
-  members?: MemberView[];
+  /** With `view_member_list` (the lists are undefined, or absent, without their permission). */
+  members?: MemberView[] | undefined;
   /** With `manage_members`: join requests waiting for approval, and bans. */
-  pendingMembers?: MemberView[];
+  pendingMembers?: MemberView[] | undefined;
   /** The first page of bans by user id (`ROOM_LIMITS.bansInView`); `member.bans` reads the rest. */
-  bannedMembers?: MemberView[];
+  bannedMembers?: MemberView[] | undefined;
   /** With `manage_members`: every ban of the room. */
   bannedCount?: number;
   /** With `view_media_resources`. */

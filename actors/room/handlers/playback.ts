@@ -16,8 +16,8 @@ import { transitMs } from '../playback.js';
 import { checkSeekAllowed, reachablePosition } from '../seek-check.js';
 
 export interface PlaybackGuards {
-  expectMediaId?: string | null;
-  expectVersion?: number;
+  expectMediaId?: string | null | undefined;
+  expectVersion?: number | undefined;
 }
 
 export function checkPlaybackGuards(core: RoomCore, guards: PlaybackGuards): void {
