@@ -25,7 +25,7 @@ export interface SessionUser {
 }
 
 export interface RecentSignInProof {
-  currentPassword?: string;
+  currentPassword?: string | undefined;
 }
 
 export class RecentSignIn {

@@ -15,6 +15,9 @@ import { ActorCluster } from '../test/harness/actor-cluster.js';
 import { percentile } from './percentile.js';
 import { rssBytes } from './proc.js';
 
+/** An error as String() shows it (name and message); anything else thrown as JSON. */
+const describe = (err: unknown): string => (err instanceof Error ? err.toString() : JSON.stringify(err));
+
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROOMS = Number(process.env.BENCH_ROOMS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 256);
@@ -91,7 +94,7 @@ async function closedLoop(cluster: ActorCluster, command: (n: number) => unknown
       }
     }),
   );
-  if (firstError) console.log(`    first error: ${String(firstError)}`);
+  if (firstError) console.log(`    first error: ${describe(firstError)}`);
   return { rate: done / ((performance.now() - started) / 1000), errors };
 }
 
@@ -127,7 +130,7 @@ async function openLoop(cluster: ActorCluster, ratePerSecond: number): Promise<{
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   await Promise.all(inFlight);
-  if (firstError) console.log(`    first error: ${String(firstError)}`);
+  if (firstError) console.log(`    first error: ${describe(firstError)}`);
   return { latencies, errors, shed };
 }
 

@@ -44,7 +44,8 @@ async function firstFlvMedia(url: string, deadline: number): Promise<number> {
         await sleep(POLL_MS);
         continue;
       }
-      const reader = response.body.getReader();
+      // @types/node 20 types fetch's body as ReadableStream<any>; it yields bytes.
+      const reader = response.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
       let buffer = Buffer.alloc(0);
       for (;;) {
         const { value, done } = await reader.read();

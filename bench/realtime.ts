@@ -58,7 +58,7 @@ interface Connection {
 type ToWorker = { op: 'open'; id: number; connections: Connection[] } | { op: 'collect'; id: number } | { op: 'closeAll'; id: number };
 type FromWorker = { id: number; opened?: number; failed?: number; firstError?: string; receipts?: Array<[string, number[]]> };
 
-async function clientWorker(): Promise<void> {
+function clientWorker(): void {
   const sockets: RealtimeClient[] = [];
   let receipts = new Map<string, number[]>();
   const reply = (message: FromWorker): void => void process.send!(message);
@@ -429,7 +429,7 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === 'client') {
-  void clientWorker();
+  clientWorker();
 } else {
   main().catch((err: unknown) => {
     console.error(err);

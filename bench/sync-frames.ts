@@ -13,14 +13,14 @@ export type Action = [number, string, string, number | null];
 export const STEP_MS = 50;
 
 export async function framesOf(page: Page, from: number): Promise<Frame[]> {
-  return (await page.evaluate(`window.__svcPlayerStats.frames.filter((f) => f[1] >= ${from})`)) as Frame[];
+  return await page.evaluate<Frame[]>(`window.__svcPlayerStats.frames.filter((f) => f[1] >= ${from})`);
 }
 
 export async function actionsOf(page: Page, from: number): Promise<Action[]> {
-  return (await page.evaluate(`window.__svcPlayerStats.actions.filter((a) => a[0] >= ${from})`)) as Action[];
+  return await page.evaluate<Action[]>(`window.__svcPlayerStats.actions.filter((a) => a[0] >= ${from})`);
 }
 
-export const wallNow = (page: Page): Promise<number> => page.evaluate('performance.timeOrigin + performance.now()') as Promise<number>;
+export const wallNow = (page: Page): Promise<number> => page.evaluate<number>('performance.timeOrigin + performance.now()');
 
 /** Media seconds shown at wall instant `at`, interpolated between the frames around it; null in a gap. */
 export function positionAt(frames: Frame[], at: number): number | null {

@@ -97,7 +97,7 @@ export async function lateJoiners(room: BenchRoom, member: Member, run: number, 
     const until = await wallNow(room.people[0]!.page);
     const frames = await Promise.all(room.people.map((p) => framesOf(p.page, openedAt)));
     const joined = convergedAt(frames, openedAt, until, CLOSE_MS);
-    const stats = (await person.page.evaluate('window.__svcPlayerStats')) as PageStats;
+    const stats = await person.page.evaluate<PageStats>('window.__svcPlayerStats');
     const firstFrame = stats.frames[0]?.[1] ?? Number.NaN;
     const others = frames.slice(0, -1);
     joiners.push({

@@ -55,6 +55,11 @@ export async function closeAll(room: BenchRoom): Promise<void> {
  * socket is routed through Playwright (`page.routeWebSocket`): CDP network emulation does not
  * reliably delay WebSocket frames.
  */
+/** A close handed on with what the other side gave (an absent code or reason stays absent). */
+function closeInit(code: number | undefined, reason: string | undefined): { code?: number; reason?: string } {
+  return { ...(code !== undefined ? { code } : {}), ...(reason !== undefined ? { reason } : {}) };
+}
+
 async function delaySocket(page: Page): Promise<void> {
   await page.routeWebSocket(/\/realtime/, (socket) => {
     const server = socket.connectToServer();
@@ -70,7 +75,7 @@ async function delaySocket(page: Page): Promise<void> {
     const down = lane();
     socket.onMessage((message) => up(() => server.send(message)));
     server.onMessage((message) => down(() => socket.send(message)));
-    socket.onClose((code, reason) => server.close({ code, reason }));
-    server.onClose((code, reason) => socket.close({ code, reason }));
+    socket.onClose((code, reason) => server.close(closeInit(code, reason)));
+    server.onClose((code, reason) => socket.close(closeInit(code, reason)));
   });
 }

@@ -97,7 +97,7 @@ async function pauses(room: BenchRoom): Promise<Record<string, string>> {
     const from = await wallNow(lead);
     await lead.getByRole('button', { name: 'Pause', exact: true }).click();
     await Promise.all(room.people.map((person) => waitForPage(person.page, `document.querySelector('video').paused`)));
-    const sentAt = ((await lead.evaluate(`window.__svcPlayerStats.pauseSentAt`)) as number[]).filter((at) => at >= from)[0]!;
+    const sentAt = (await lead.evaluate<number[]>(`window.__svcPlayerStats.pauseSentAt`)).filter((at) => at >= from)[0]!;
     for (const person of room.people.slice(1)) {
       const applied = (await actionsOf(person.page, sentAt)).find((a) => a[1] === 'pause');
       if (applied) delays.push(applied[0] - sentAt);

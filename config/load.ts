@@ -14,8 +14,8 @@ import { readYamlLayer } from './yaml-source.js';
 export type { ConfigSource } from './layer.js';
 
 export interface LoadOptions {
-  /** YAML file; defaults to `SVC_CONFIG` from `env`. */
-  file?: string;
+  /** YAML file; defaults to `SVC_CONFIG` from `env` (also when undefined). */
+  file?: string | undefined;
   /** Defaults to `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** Dotted key → value from command-line options; undefined values are ignored. */

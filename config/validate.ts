@@ -22,7 +22,7 @@ type Check = (config: StartupConfig) => FieldIssue[] | Promise<FieldIssue[]>;
  * problem; the result is in key order (spec: the first error is the one to act on).
  */
 export async function validateConfig(config: StartupConfig): Promise<FieldIssue[]> {
-  const found = (await Promise.all(CHECKS.map((check) => check(config)))).flat();
+  const found = (await Promise.all(CHECKS.map((check) => Promise.resolve(check(config))))).flat();
   const seen = new Set<string>();
   const unique = found.filter((issue) => {
     const id = `${issue.key}\u0000${issue.message}`;

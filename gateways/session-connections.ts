@@ -6,7 +6,7 @@
  * here when `user.enableGuest` goes off (the setting itself reaches every replica).
  * docs/2026-11-26-session-revocation.md.
  */
-import type { NatsConnection, Subscription } from 'nats';
+import { Events, type NatsConnection, type Subscription } from 'nats';
 import type { Caller } from '../accounts/model.js';
 import { parseRevocation, REVOCATION_MESSAGES, revocationSubject, type Revocation, type RevocationReason } from '../accounts/sessions/revocation.js';
 import type { SessionStore } from '../accounts/sessions/session-store.js';
@@ -126,7 +126,7 @@ export class SessionConnections {
   private async sweepAfterReconnects(nc: NatsConnection): Promise<void> {
     for await (const status of nc.status()) {
       if (this.closed) return;
-      if (status.type !== 'reconnect') continue;
+      if (status.type !== Events.Reconnect) continue;
       this.logger.warn({ sessions: this.bySession.size }, 'NATS reconnected: session revocations may have been lost, held sessions are read again');
       void this.sweep();
     }

@@ -50,8 +50,8 @@ async function connectAll(config: StartupConfig, logger: Logger): Promise<Connec
   ]);
   const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   const [, , natsResult, temporalResult] = results;
-  const nats = natsResult?.status === 'fulfilled' ? (natsResult.value as NatsConnection) : undefined;
-  const temporal = temporalResult?.status === 'fulfilled' ? (temporalResult.value as TemporalConnection) : undefined;
+  const nats = natsResult?.status === 'fulfilled' ? natsResult.value : undefined;
+  const temporal = temporalResult?.status === 'fulfilled' ? temporalResult.value : undefined;
 
   const close = async (): Promise<void> => {
     await Promise.allSettled([

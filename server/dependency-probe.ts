@@ -66,7 +66,8 @@ export function createDependencyProbe(deps: DependencyProbeDeps): ReadinessProbe
         const response = await deps.temporal.withAbortSignal(signal, () =>
           deps.temporal.healthService.check({ service: TEMPORAL_FRONTEND_SERVICE }),
         );
-        const status = response.status ?? 0;
+        // The health proto's ServingStatus enum, read as the number it is on the wire.
+        const status: number = response.status ?? 0;
         if (status !== GRPC_SERVING) throw new Error(`frontend is ${GRPC_SERVING_STATUS[status] ?? `in status ${status}`}`);
       });
 

@@ -52,6 +52,7 @@ import { startPeriodicJob } from './periodic-job.js';
 import type { Role } from './roles.js';
 import { collectSystemStats } from './system-stats.js';
 import { temporalUiLink } from '../workflows/review-link.js';
+import { requestListener } from '../gateways/http/request-listener.js';
 
 /** Chat retention is a cleanup, not a guarantee to the minute; once a minute is plenty. */
 const CHAT_RETENTION_INTERVAL_MS = 60_000;
@@ -296,7 +297,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         api: { accounts, cookies: cookiePolicyFor(config), reviews, gateway, reviewLink: temporalUiLink(config.temporal.ui_url, config.temporal.namespace) },
         webClient: {},
       });
-      const httpServer = createServer(app.callback());
+      const httpServer = createServer(requestListener(app));
       const realtime = new RealtimeGateway(gateway, { registry: metrics.registry });
       realtime.attach(httpServer);
       connectedClients = countConnections(httpServer);

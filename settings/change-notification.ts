@@ -33,7 +33,7 @@ export function decodeNotice(payload: string | undefined): SettingsChangeNotice 
     return undefined;
   }
   return {
-    keys: keys as string[],
+    keys,
     versions: versions as number[],
     replicaId: typeof replicaId === 'string' ? replicaId : null,
   };

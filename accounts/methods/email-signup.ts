@@ -48,7 +48,7 @@ export interface CodeSent {
 export class EmailSignup {
   constructor(private readonly deps: EmailSignupDeps) {}
 
-  async start(input: { email: string; username: string; displayName?: string }, client: { ip: string }): Promise<CodeSent> {
+  async start(input: { email: string; username: string; displayName?: string | undefined }, client: { ip: string }): Promise<CodeSent> {
     this.requireSignup();
     requireMail(this.deps.mailer.configured);
     const email = parseEmail(input.email);

@@ -56,9 +56,9 @@ export class OpaqueOnServer {
 
   /** Stops the workers; a later job starts new ones. */
   async close(): Promise<void> {
-    const workers = this.slots.map((slot) => slot?.worker);
+    const workers = this.slots.flatMap((slot) => (slot ? [slot.worker] : []));
     this.slots.fill(undefined);
-    await Promise.all(workers.map((worker) => worker?.terminate()));
+    await Promise.all(workers.map((worker) => worker.terminate()));
   }
 
   private run(job: OpaqueJob): Promise<OpaqueJobResult> {

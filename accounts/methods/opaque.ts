@@ -89,7 +89,7 @@ export class OpaqueMethod {
     );
   }
 
-  async registerFinish(input: { username: string; registrationRecord: string; displayName?: string }): Promise<SignupOutcome> {
+  async registerFinish(input: { username: string; registrationRecord: string; displayName?: string | undefined }): Promise<SignupOutcome> {
     const policy = this.requireSignup();
     const username = parseUsername(input.username);
     await checkOpaqueRecord(input.registrationRecord);

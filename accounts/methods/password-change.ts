@@ -37,7 +37,7 @@ export class PasswordChange {
   }
 
   /** Returns how many other sessions were signed out. */
-  async change(user: ChangingUser, input: NewPassword & { currentPassword?: string }, client: { ip: string }): Promise<{ revokedSessions: number }> {
+  async change(user: ChangingUser, input: NewPassword & { currentPassword?: string | undefined }, client: { ip: string }): Promise<{ revokedSessions: number }> {
     const stored = await findPassword(this.deps.pool, user.userId);
     if (stored && input.currentPassword !== undefined) {
       await this.deps.recentSignIn.checkPassword(user, stored, input.currentPassword, client);

@@ -34,7 +34,7 @@ export const INVALID_CREDENTIALS = 'invalid username or password';
 export class PasswordMethod {
   constructor(private readonly deps: PasswordMethodDeps) {}
 
-  async register(input: { username: string; password: string; displayName?: string }, client: Required<Pick<ClientInfo, 'ip'>> & ClientInfo): Promise<SignupOutcome> {
+  async register(input: { username: string; password: string; displayName?: string | undefined }, client: Required<Pick<ClientInfo, 'ip'>> & ClientInfo): Promise<SignupOutcome> {
     const policy = signupPolicy(this.deps.settings, 'password');
     if (!policy.enabled) throw signupDisabled('password', 'user.enablePasswordSignup');
     await this.deps.guard.signup(client.ip);

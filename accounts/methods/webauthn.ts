@@ -83,7 +83,7 @@ export class WebAuthnMethod {
 
   // Signup: the passkey is the new account's first credential.
 
-  async signupOptions(input: { username: string; displayName?: string }, client: Client): Promise<CreationChallenge> {
+  async signupOptions(input: { username: string; displayName?: string | undefined }, client: Client): Promise<CreationChallenge> {
     this.requireSignup();
     const rp = this.rp();
     await this.deps.guard.signup(client.ip);
@@ -95,7 +95,7 @@ export class WebAuthnMethod {
     return { challengeId, options };
   }
 
-  async signupVerify(input: { challengeId: string; response: RegistrationJSON; name?: string }): Promise<SignupOutcome> {
+  async signupVerify(input: { challengeId: string; response: RegistrationJSON; name?: string | undefined }): Promise<SignupOutcome> {
     const record = await this.challenges.take('signup', input.challengeId);
     // Checked again: the setting may have been turned off since the options were issued.
     const policy = this.requireSignup();
@@ -125,7 +125,7 @@ export class WebAuthnMethod {
    * a username without any (unknown, or password-only) gets a stand-in id derived from it, so
    * the answer does not tell which usernames exist.
    */
-  async loginOptions(input: { username?: string }, client: Client): Promise<RequestChallenge> {
+  async loginOptions(input: { username?: string | undefined }, client: Client): Promise<RequestChallenge> {
     const rp = this.rp();
     await this.deps.guard.attempt(client.ip);
     let allow: CredentialDescriptor[] = [];
@@ -184,7 +184,7 @@ export class WebAuthnMethod {
    * Verifies and stores a new passkey of the signed-in user. Failures are about the submitted
    * fields (`invalid_argument`), not the session: a 401 here would tell clients to sign out.
    */
-  async bind(userId: string, input: { challengeId: string; response: RegistrationJSON; name?: string }): Promise<StoredPasskey> {
+  async bind(userId: string, input: { challengeId: string; response: RegistrationJSON; name?: string | undefined }): Promise<StoredPasskey> {
     const record = await asField('challengeId', () => this.challenges.take('bind', input.challengeId));
     if (record.userId !== userId) throw AppError.invalid([{ key: 'challengeId', message: 'was issued to another account' }]);
     const credential = await asField('response', () => verifyRegistration(this.rp(), input.response, record.challenge));

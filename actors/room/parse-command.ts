@@ -11,5 +11,5 @@ export function parseRoomCommand(raw: unknown): RoomCommand {
   }
   const parsed = ROOM_COMMAND_SCHEMAS[kind].safeParse(raw);
   if (!parsed.success) throw AppError.invalid(fieldIssuesOf(parsed.error.issues, '', 'command'));
-  return parsed.data as RoomCommand;
+  return parsed.data;
 }

@@ -131,7 +131,7 @@ class RoomActor implements Actor {
       }
     }
     const handler = HANDLERS[command.kind] as Handler<RoomCommandKind>;
-    return handler(core, command as never, turn);
+    return handler(core, command, turn);
   }
 
   private async onTimer(raw: unknown): Promise<{ timer: string | null }> {

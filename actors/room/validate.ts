@@ -164,7 +164,14 @@ export function checkHeaders(headers: Record<string, string>, issues: FieldIssue
 
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 
-export function checkSubtitles(subtitles: Subtitle[], issues: FieldIssue[]): Subtitle[] {
+/** A subtitle as a command gives it (an undefined language is absent). */
+export interface SubtitleInput {
+  name: string;
+  url: string;
+  language?: string | undefined;
+}
+
+export function checkSubtitles(subtitles: SubtitleInput[], issues: FieldIssue[]): Subtitle[] {
   return subtitles.map((subtitle, index) => {
     const base = `subtitles.${index}`;
     const name = checkLabel(subtitle.name, `${base}.name`, ROOM_LIMITS.nameMaxChars, issues);
@@ -189,14 +196,15 @@ export function checkProvider(provider: string, issues: FieldIssue[]): string {
 }
 
 /** The client-given part of a media item. */
+/** A command's media fields as validated; an undefined field is absent. */
 export interface MediaInput {
-  title?: string;
-  url?: string;
-  provider?: string;
-  headers?: Record<string, string>;
-  subtitles?: Subtitle[];
-  live?: boolean;
-  proxy?: boolean;
+  title?: string | undefined;
+  url?: string | undefined;
+  provider?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  subtitles?: SubtitleInput[] | undefined;
+  live?: boolean | undefined;
+  proxy?: boolean | undefined;
 }
 
 /**
@@ -242,7 +250,7 @@ export function checkNewMedia(input: MediaInput): Partial<Omit<MediaItem, 'id' |
  * both are applied again on every read). Who may change which role: override-authority.ts.
  */
 export function checkPermissionOverrides(
-  input: Partial<Record<RoomRole, string[] | null>>,
+  input: Partial<Record<RoomRole, string[] | null | undefined>>,
   current: PermissionOverrides,
 ): PermissionOverrides {
   const issues: FieldIssue[] = [];

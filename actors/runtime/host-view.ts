@@ -17,7 +17,7 @@
  * come through the watch within `lagLimitMs` (the canary: nats.js resets an ordered
  * consumer on its own, and could skip messages of a re-created stream silently).
  */
-import type { KV, KvEntry, NatsConnection, QueuedIterator } from 'nats';
+import { Events, type KV, type KvEntry, type NatsConnection, type QueuedIterator } from 'nats';
 import type { Logger } from '../../observability/logger.js';
 import { messageOf } from './nats-errors.js';
 
@@ -172,10 +172,10 @@ export class HostView {
   private async followConnection(nc: NatsConnection): Promise<void> {
     for await (const status of nc.status()) {
       if (this.stopped) return;
-      if (status.type === 'disconnect') {
+      if (status.type === Events.Disconnect) {
         // Heartbeats stored while this host cannot hear them may extend any owner's window.
         this.since = undefined;
-      } else if (status.type === 'reconnect') {
+      } else if (status.type === Events.Reconnect) {
         this.restart('reconnected to NATS');
       }
     }

@@ -220,15 +220,15 @@ export type RoomView = z.infer<typeof RoomView>;
 /** A WebRTC session description (RTCSessionDescriptionInit) relayed between two participants. */
 export interface VoiceDescription {
   type: 'offer' | 'answer' | 'pranswer' | 'rollback';
-  sdp?: string | undefined;
+  sdp?: string;
 }
 
 /** An ICE candidate (RTCIceCandidateInit) relayed between two participants. */
 export interface VoiceCandidate {
   candidate: string;
-  sdpMid?: string | null | undefined;
-  sdpMLineIndex?: number | null | undefined;
-  usernameFragment?: string | null | undefined;
+  sdpMid?: string | null;
+  sdpMLineIndex?: number | null;
+  usernameFragment?: string | null;
 }
 
 /**

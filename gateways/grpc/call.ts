@@ -52,7 +52,7 @@ export class GrpcCalls {
   /** A unary call anyone may make (sign-in); the caller is resolved when a token is sent. */
   publicUnary<Req, Res>(handler: (request: Req, ctx: CallContext) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
     return (call, callback) => {
-      void this.runUnary(call as AnyCall as grpc.ServerUnaryCall<Req, Res>, callback, (ctx) => handler(call.request, ctx), false);
+      void this.runUnary(call, callback, (ctx) => handler(call.request, ctx), false);
     };
   }
 
@@ -81,7 +81,7 @@ export class GrpcCalls {
     needsCaller: boolean,
   ): Promise<void> {
     const started = performance.now();
-    const ctx = this.context(call as AnyCall);
+    const ctx = this.context(call);
     call.sendMetadata(requestIdMetadata(ctx.requestId));
     try {
       ctx.caller = await this.resolveCaller(call.metadata, ctx, needsCaller);
@@ -99,7 +99,7 @@ export class GrpcCalls {
     handler: (call: grpc.ServerWritableStream<Req, Res>, ctx: CallerContext) => Promise<void>,
   ): Promise<void> {
     const started = performance.now();
-    const ctx = this.context(call as AnyCall);
+    const ctx = this.context(call);
     call.sendMetadata(requestIdMetadata(ctx.requestId));
     try {
       ctx.caller = await this.resolveCaller(call.metadata, ctx, true);

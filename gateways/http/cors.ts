@@ -40,7 +40,10 @@ export function corsPolicy(allowedOrigins: readonly string[]): Middleware<HttpSt
     keepHeadersOnError: false,
   });
   // `/media/*` is governed by the runtime `cors.allowedOrigins` (gateways/media/media-cors.ts), not by this list.
-  return (ctx, next) => (ctx.path.startsWith('/media/') ? next() : policy(ctx, next));
+  return async (ctx, next) => {
+    if (ctx.path.startsWith('/media/')) await next();
+    else await policy(ctx, next);
+  };
 }
 
 // The config loader validates the list too; checking again here keeps a hand-built config

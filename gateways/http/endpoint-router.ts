@@ -32,7 +32,7 @@ export class EndpointRouter {
 
   constructor(private readonly resolveCaller: CallerResolver) {}
 
-  mount<E extends Endpoint>(endpoint: E, handler: (ctx: HttpContext, input: EndpointInput<E>) => Promise<void>): this {
+  mount<E extends Endpoint>(endpoint: E, handler: (ctx: HttpContext, input: EndpointInput<E>) => void | Promise<void>): this {
     const path = endpoint.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
     const parse = bodyParser({
       enableTypes: ['json'],
@@ -60,7 +60,7 @@ export class EndpointRouter {
         const declared = Object.keys(endpoint.headers.shape);
         parseOrInvalid(endpoint.headers, Object.fromEntries(declared.flatMap((name) => (ctx.get(name) === '' ? [] : [[name, ctx.get(name)]]))), 'headers');
       }
-      await handler(ctx as HttpContext, { body, params, query, caller } as EndpointInput<E>);
+      await handler(ctx, { body, params, query, caller } as EndpointInput<E>);
     });
     return this;
   }

@@ -18,6 +18,7 @@ import { detailedReadinessRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
 import { requestId } from './request-id.js';
 import type { HttpState } from './state.js';
+import { requestListener } from './request-listener.js';
 
 export const METRICS_LISTEN_KEY = 'metrics.listen';
 
@@ -42,7 +43,7 @@ export function createMetricsApp(registry: Registry, readiness: ReadinessProbe, 
 export async function startMetricsListener(address: string, registry: Registry, readiness: ReadinessProbe, logger: Logger): Promise<MetricsListener> {
   const parsed = parseListenAddress(address);
   if (!parsed) throw AppError.invalid([{ key: METRICS_LISTEN_KEY, message: `"${address}" must be host:port, such as 127.0.0.1:9464` }]);
-  const server = createServer(createMetricsApp(registry, readiness, logger).callback());
+  const server = createServer(requestListener(createMetricsApp(registry, readiness, logger)));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(err.code === 'EADDRINUSE' ? new AppError('unavailable', `${METRICS_LISTEN_KEY} ${address} is already in use`) : err),

@@ -112,9 +112,9 @@ function knownKey(key: string | undefined): string {
   ]);
 }
 
-function parseLimit(raw: unknown): number {
+function parseLimit(raw: string | string[] | undefined): number {
   if (raw === undefined) return 50;
-  const text = String(raw);
+  const text = Array.isArray(raw) ? raw.join(',') : raw;
   const value = Number(text);
   if (!/^\d+$/.test(text) || value < 1 || value > MAX_HISTORY) {
     throw AppError.invalid([{ key: 'limit', message: `must be an integer in 1..=${MAX_HISTORY}` }]);

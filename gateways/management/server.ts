@@ -12,6 +12,7 @@ import { requestId } from '../http/request-id.js';
 import { managementRouter, type ManagementRouteDeps } from './routes.js';
 import { MANAGEMENT_HEADER } from '../../contracts/management.js';
 import { bearerToken, tokensMatch } from './token.js';
+import { requestListener } from '../http/request-listener.js';
 
 export interface ManagementServer {
   /** Where it listens, as the CLI would name it. */
@@ -53,7 +54,7 @@ export async function startManagementServer(
   app.use(router.routes());
   app.use(router.allowedMethods());
 
-  const server = createServer(app.callback());
+  const server = createServer(requestListener(app));
   if (endpoint.kind === 'unix') {
     await prepareSocketPath(endpoint.path);
     await listen(server, () => server.listen(endpoint.path));

@@ -31,5 +31,8 @@ export function mediaCors(settings: SettingsReader): Middleware<HttpState> {
     maxAge: 600,
     keepHeadersOnError: false,
   });
-  return (ctx, next) => (isMediaPath(ctx.path) ? policy(ctx, next) : next());
+  return async (ctx, next) => {
+    if (isMediaPath(ctx.path)) await policy(ctx, next);
+    else await next();
+  };
 }

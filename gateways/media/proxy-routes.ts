@@ -4,7 +4,7 @@
  * the operator's switch is on), then lets `MediaProxy` read upstream and streams its answer.
  * A client that goes away aborts the upstream read.
  */
-import Router from '@koa/router';
+import Router, { type RouterContext } from '@koa/router';
 import { AppError } from '../../errors/app-error.js';
 import { isSlicePieces } from '../../media/cache/types.js';
 import { writePieces } from '../../media/cache/write-pieces.js';
@@ -13,7 +13,7 @@ import { requireProxySwitch } from '../../actors/room/index.js';
 import { isProxied } from '../../media/play-info.js';
 import type { MediaProxy } from '../../media/proxy/media-proxy.js';
 import type { SettingsReader } from '../../settings/settings-reader.js';
-import type { HttpContext, HttpState } from '../http/state.js';
+import type { HttpState } from '../http/state.js';
 import type { GrantSessions } from './grant-sessions.js';
 import type { MemberItems } from './member-items.js';
 
@@ -27,8 +27,8 @@ export interface ProxyRouteDeps {
 
 export function mediaProxyRoutes(deps: ProxyRouteDeps): Router<HttpState> {
   const router = new Router<HttpState>();
-  const handle = async (ctx: HttpContext): Promise<void> => {
-    const grant = deps.media.grants.verify(String(ctx.params.token));
+  const handle = async (ctx: RouterContext<HttpState>): Promise<void> => {
+    const grant = deps.media.grants.verify(ctx.params.token ?? '');
     await deps.sessions.holder(grant);
     const item = await deps.members.item(grant.roomId, grant.userId, grant.mediaId);
     requireProxySwitch(deps.settings, item);

@@ -14,7 +14,7 @@
  * Core NATS delivers at most once: across a NATS reconnect events may have been lost, so every
  * topic forgets its coverage and tells its watchers to re-read a snapshot.
  */
-import type { NatsConnection } from 'nats';
+import { Events, type NatsConnection } from 'nats';
 import { ROOM_ACTOR_TYPE, type RoomEvent } from '../../actors/room/index.js';
 import type { EventEnvelope } from '../../actors/runtime/actor-type.js';
 import type { ActorEvents } from '../../actors/runtime/events.js';
@@ -187,7 +187,7 @@ export class RoomFeeds {
 
   private async watchConnection(nats: NatsConnection): Promise<void> {
     for await (const status of nats.status()) {
-      if (status.type !== 'reconnect') continue;
+      if (status.type !== Events.Reconnect) continue;
       this.logger.warn({ rooms: this.topics.size }, 'NATS reconnected: room events may have been lost, clients get fresh snapshots');
       for (const topic of this.topics.values()) topic.reset();
     }

@@ -86,7 +86,7 @@ export class RoomPasswordGuesses {
     const names = Object.keys(keys) as LimitName[];
     const outcomes = await Promise.allSettled(names.map((name) => this.limiters[name].consume(keys[name])));
     const refused = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
-    if (refused.length === 0) return Math.min(...outcomes.map((outcome) => (outcome.status === 'fulfilled' ? (outcome.value as RateLimiterRes).remainingPoints : 0)));
+    if (refused.length === 0) return Math.min(...outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.remainingPoints : 0)));
     // Not judged, so not a guess for the keys that still had room either.
     await this.refundAll(Object.fromEntries(names.filter((_, i) => outcomes[i]?.status === 'fulfilled').map((name) => [name, keys[name]])) as Record<LimitName, string>);
     const spent = refused.filter((reason): reason is RateLimiterRes => reason instanceof RateLimiterRes);

@@ -83,7 +83,7 @@ export class Flights<T> {
         (err: unknown) => {
           if (!waiting) return;
           stopWaiting();
-          reject(err as Error);
+          reject(err);
         },
       );
     });

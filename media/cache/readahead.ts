@@ -110,7 +110,7 @@ export class Readahead {
     let mine = this.running.get(key);
     if (mine?.has(i) || this.hooks.present(key, i) || !this.hooks.wanted()) return;
     if (this.total >= this.options.maxGlobal || (mine?.size ?? 0) >= this.options.maxPerResource) return;
-    if (!mine) this.running.set(key, (mine = new Map()));
+    if (!mine) this.running.set(key, (mine = new Map<number, Ahead>()));
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error('readahead not claimed in time')), this.options.idleMs);
     timer.unref();

@@ -12,13 +12,14 @@
  * A lease never released is simply collected: the only harm is a buffer not reused.
  */
 
+/** retain and release are closures over the lease (no `this`): they may be passed on alone. */
 export interface SliceLease {
   /** The bytes lent (a view of the pooled buffer, `length` long). */
   readonly bytes: Buffer;
   /** One more holder. */
-  retain(): void;
+  readonly retain: () => void;
   /** A holder is done; the last one gives the buffer back. */
-  release(): void;
+  readonly release: () => void;
 }
 
 export class SliceBuffers {

@@ -26,6 +26,7 @@ import { migrate } from '../../store/migrate.js';
 import { createPool } from '../../store/pool.js';
 import { fixedProbe } from '../gateways/http/fixtures.js';
 import { freshDatabase, testStack } from '../harness/stack.js';
+import { requestListener } from '../../gateways/http/request-listener.js';
 
 export const logger = createLogger({ level: process.env.SVCTEST_LOG_LEVEL ?? 'silent', destination: 'stderr' });
 
@@ -92,7 +93,7 @@ export async function startAccountsBed(
     metrics: createMetrics().http,
     api: { accounts, cookies: { secure: false }, ...(options.adminReviews ? { reviews: options.adminReviews } : {}) },
   });
-  const server: Server = createServer(app.callback());
+  const server: Server = createServer(requestListener(app));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return {
@@ -145,7 +146,7 @@ export async function opaqueRegister(url: string, username: string, password: st
   await opaque.ready;
   const { clientRegistrationState, registrationRequest } = opaque.client.startRegistration({ password });
   const start = await call<{ registrationResponse: string }>(`${url}/api/auth/opaque/register/start`, 'POST', { username, registrationRequest });
-  if (start.status !== 200) return start as unknown as Answer;
+  if (start.status !== 200) return start;
   const { registrationRecord } = opaque.client.finishRegistration({ clientRegistrationState, registrationResponse: start.body.registrationResponse, password });
   return call(`${url}/api/auth/opaque/register/finish`, 'POST', { username, registrationRecord, ...extra }, native);
 }
@@ -163,7 +164,7 @@ export async function opaqueLogin(
   await opaque.ready;
   const { clientLoginState, startLoginRequest } = opaque.client.startLogin({ password });
   const start = await call<{ loginId: string; loginResponse: string }>(`${url}/api/auth/opaque/login/start`, 'POST', { username, startLoginRequest }, headers);
-  if (start.status !== 200) return start as unknown as Answer;
+  if (start.status !== 200) return start;
   const finished = opaque.client.finishLogin({ clientLoginState, loginResponse: start.body.loginResponse, password });
   if (!finished) return { status: 'client_refused', start: start as unknown as Answer };
   return call(`${url}/api/auth/opaque/login/finish`, 'POST', { loginId: start.body.loginId, finishLoginRequest: finished.finishLoginRequest }, { ...native, ...headers });

@@ -65,7 +65,7 @@ test('turning on TOTP with an old session is refused; the current password prove
   const wrong = await post(account, '/api/auth/2fa/totp/enable', { code, currentPassword: 'not the password' });
   t.is(wrong.status, 401);
   t.deepEqual(wrong.body.issues, [{ key: 'currentPassword', message: 'is wrong' }]);
-  const { rows } = await bed.pool.query('SELECT enabled_at FROM totp_credentials t JOIN sessions s ON s.user_id = t.user_id WHERE s.id = $1', [account.sessionId]);
+  const { rows } = await bed.pool.query<{ enabled_at: Date | null }>('SELECT enabled_at FROM totp_credentials t JOIN sessions s ON s.user_id = t.user_id WHERE s.id = $1', [account.sessionId]);
   t.is(rows[0]?.enabled_at, null, 'still off');
 
   const enabled = await post(account, '/api/auth/2fa/totp/enable', { code, currentPassword: PASSWORD });
@@ -77,7 +77,7 @@ test('adding a passkey with an old session is refused at its start; with the cur
   const account = await staleAccount();
   const client = new PasskeyClient(bed.url, account.ip);
   const auth = SoftAuthenticator.create(WEBAUTHN.rp_origin);
-  refusedAsStale(t, (await client.bindOptions(account.token)) as unknown as Answer, /sign in again to add a passkey/);
+  refusedAsStale(t, await client.bindOptions(account.token), /sign in again to add a passkey/);
   t.is((await client.list(account.token)).body.passkeys.length, 0);
 
   const added = await client.bind(auth, account.token, { proof: { currentPassword: PASSWORD } });

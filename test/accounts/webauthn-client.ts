@@ -28,7 +28,7 @@ export class PasskeyClient {
   /** The whole signup ceremony; the options answer when it is not 200. */
   async signup(authenticator: SoftAuthenticator, username: string, overrides: CeremonyOverrides = {}): Promise<Answer> {
     const options = await this.signupOptions(username);
-    if (options.status !== 200) return options as unknown as Answer;
+    if (options.status !== 200) return options;
     const response = authenticator.register(options.body.options, overrides);
     return this.signupVerify({ challengeId: options.body.challengeId, response });
   }
@@ -44,7 +44,7 @@ export class PasskeyClient {
   /** The whole sign-in ceremony, with a username or (without) as a discoverable credential. */
   async login(authenticator: SoftAuthenticator, options: { username?: string; overrides?: CeremonyOverrides } = {}): Promise<Answer> {
     const challenge = await this.loginOptions(options.username);
-    if (challenge.status !== 200) return challenge as unknown as Answer;
+    if (challenge.status !== 200) return challenge;
     const response = authenticator.authenticate(challenge.body.options, options.overrides);
     return this.loginVerify({ challengeId: challenge.body.challengeId, response });
   }
@@ -61,7 +61,7 @@ export class PasskeyClient {
   /** The whole binding ceremony for the signed-in user of `token`. */
   async bind(authenticator: SoftAuthenticator, token: string, options: { name?: string; overrides?: CeremonyOverrides; proof?: Record<string, unknown> } = {}): Promise<Answer> {
     const challenge = await this.bindOptions(token, options.proof);
-    if (challenge.status !== 200) return challenge as unknown as Answer;
+    if (challenge.status !== 200) return challenge;
     const response = authenticator.register(challenge.body.options, options.overrides);
     return this.bindVerify(token, { challengeId: challenge.body.challengeId, response, ...(options.name ? { name: options.name } : {}) });
   }

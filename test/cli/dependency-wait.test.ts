@@ -13,7 +13,7 @@ test('svc migrate --wait keeps trying until PostgreSQL accepts connections, then
 
   const migrating = new SvcProcess(['migrate', '--wait', '120'], { SVC_DATABASE_URL: postgres.url });
   t.teardown(() => migrating.terminate('SIGKILL'));
-  await eventually(async () => migrating.stderr.includes('trying again'), 30_000, 'a retry while PostgreSQL is down');
+  await eventually(() => migrating.stderr.includes('trying again'), 30_000, 'a retry while PostgreSQL is down');
   t.regex(migrating.stderr, /PostgreSQL is unavailable/);
 
   await postgres.start();
@@ -55,7 +55,7 @@ test('svc serve --wait starts once a dependency that was down comes up', async (
   const env = await replicaEnv(postgres.url, await generatedSecrets(), { SVC_LOG_LEVEL: 'warn' });
   const serving = new SvcProcess(['serve', '--role', 'gateway', '--wait', '120'], env);
   t.teardown(() => serving.stop());
-  await eventually(async () => serving.stderr.includes('trying again') || serving.lines.some((line) => line.includes('trying again')), 30_000, 'a retry while PostgreSQL is down');
+  await eventually(() => serving.stderr.includes('trying again') || serving.lines.some((line) => line.includes('trying again')), 30_000, 'a retry while PostgreSQL is down');
 
   await postgres.start();
   await serving.waitForLine(/^svc HTTP API: /, 60_000);

@@ -304,7 +304,7 @@ test('requireValid checks only what the scope needs', async (t) => {
   const badManagement = await loadConfig({ cwd: dir, env: { SVC_MANAGEMENT_ENDPOINT: 'tcp://127.0.0.1:9000' } });
   const client = t.throws(() => requireValid(badManagement, 'client'));
   t.true(isAppError(client));
-  t.regex(client!.message, /^management\.token: /);
+  t.regex(client.message, /^management\.token: /);
 
   const badDatabase = await loadConfig({ cwd: dir, env: { SVC_DATABASE_URL: 'mysql://db/svc' } });
   t.notThrows(() => requireValid(badDatabase, 'client'));

@@ -21,7 +21,7 @@ test('redactConfig hides every secret and URL password, and leaves the original 
   });
   const redacted = redactConfig(config);
   const text = JSON.stringify(redacted);
-  for (const leaked of [...Object.values(secrets), 'smtp-pw-1', 'db-pw-2', 'db-pw-3', 'redis-pw-4', 'nats-pw-5', 'pw-6']) {
+  for (const leaked of [...Object.values<string>({ ...secrets }), 'smtp-pw-1', 'db-pw-2', 'db-pw-3', 'redis-pw-4', 'nats-pw-5', 'pw-6']) {
     t.false(text.includes(leaked), `leaked ${leaked}`);
   }
   t.is(redacted.jwt.secret, REDACTED);

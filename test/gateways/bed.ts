@@ -63,7 +63,7 @@ export interface GatewayBed {
   close(): Promise<void>;
 }
 
-const logger = createLogger({ level: (process.env.SVCTEST_LOG_LEVEL as 'warn' | undefined) ?? 'fatal', destination: 'stderr' });
+const logger = createLogger({ level: process.env.SVCTEST_LOG_LEVEL ?? 'fatal', destination: 'stderr' });
 const secretsOnce = generatedSecrets();
 
 export interface BedOptions {

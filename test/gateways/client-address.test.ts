@@ -85,6 +85,6 @@ test('WebSocket: the upgrade names the address the proxy appended, not the one t
     (caught: unknown) => caught,
   );
   t.true(err instanceof RealtimeRefused);
-  const line = await waitFor('the refused upgrade logged', async () => lines.find((entry) => entry.requestId === requestId && entry.msg === 'room socket refused'), 10_000);
+  const line = await waitFor('the refused upgrade logged', () => lines.find((entry) => entry.requestId === requestId && entry.msg === 'room socket refused'), 10_000);
   t.is(line.ip, client);
 });

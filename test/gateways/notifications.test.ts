@@ -47,7 +47,15 @@ function listen(member: Member): { next(): Promise<Notification>; sub: Subscript
   const iterator = sub[Symbol.asyncIterator]();
   return {
     sub,
-    next: () => withDeadline(iterator.next().then((item) => JSON.parse(new TextDecoder().decode(item.value!.data)) as Notification), 10_000, 'a live notification'),
+    next: () =>
+      withDeadline(
+        iterator.next().then((item) => {
+          if (item.done) throw new Error('the notification subscription ended');
+          return JSON.parse(new TextDecoder().decode(item.value.data)) as Notification;
+        }),
+        10_000,
+        'a live notification',
+      ),
   };
 }
 

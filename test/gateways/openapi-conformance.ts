@@ -36,7 +36,7 @@ export class OpenApiConformance {
   constructor(private readonly document: Document) {
     this.ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
     addFormats(this.ajv);
-    this.ajv.addSchema(document as object, DOCUMENT_ID);
+    this.ajv.addSchema(document, DOCUMENT_ID);
     this.routes = Object.keys(document.paths).map((template) => {
       const segments = template.split('/');
       const pattern = new RegExp(

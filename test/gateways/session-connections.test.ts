@@ -87,12 +87,12 @@ async function signIn(member: Member): Promise<Member> {
 
 test('a ban through one gateway closes the member socket (4401) and ends the WatchRoom stream (PERMISSION_DENIED) on the other', async (t) => {
   const [owner, member, admin] = await Promise.all([first.signUp('owner'), first.signUp('banned'), first.admin()]);
-  const room = await createRoom(rooms, owner!, [member!]);
-  const socket = await socketOnSecond(room.id, member!);
-  const witness = await socketOnSecond(room.id, owner!);
-  const { ended } = await watchOnSecond(room.id, member!);
+  const room = await createRoom(rooms, owner, [member]);
+  const socket = await socketOnSecond(room.id, member);
+  const witness = await socketOnSecond(room.id, owner);
+  const { ended } = await watchOnSecond(room.id, member);
 
-  const ban = await first.call('POST', `/api/admin/users/${member!.userId}/ban`, { reason: 'spam' }, admin!.token);
+  const ban = await first.call('POST', `/api/admin/users/${member.userId}/ban`, { reason: 'spam' }, admin.token);
   t.is(ban.status, 200);
 
   const closed = await closedWithin(socket, 'the banned member socket to close');
@@ -107,13 +107,13 @@ test('a ban through one gateway closes the member socket (4401) and ends the Wat
 
 test('sign out everywhere closes every socket and stream of the user on the other gateway (4401, UNAUTHENTICATED)', async (t) => {
   const [owner, member] = await Promise.all([first.signUp('owner'), first.signUp('leaver')]);
-  const room = await createRoom(rooms, owner!, [member!]);
-  const elsewhere = await signIn(member!);
-  const socket = await socketOnSecond(room.id, member!);
+  const room = await createRoom(rooms, owner, [member]);
+  const elsewhere = await signIn(member);
+  const socket = await socketOnSecond(room.id, member);
   const other = await socketOnSecond(room.id, elsewhere);
   const { ended } = await watchOnSecond(room.id, elsewhere);
 
-  const answer = await first.call<{ revoked: number }>('POST', '/api/auth/logout-all', undefined, member!.token);
+  const answer = await first.call<{ revoked: number }>('POST', '/api/auth/logout-all', undefined, member.token);
   t.is(answer.status, 200);
 
   for (const [client, what] of [[socket, 'the first session socket'], [other, 'the second session socket']] as const) {
@@ -128,9 +128,9 @@ test('sign out everywhere closes every socket and stream of the user on the othe
 
 test('signing out one session closes only that session socket on the other gateway', async (t) => {
   const [owner, member] = await Promise.all([first.signUp('owner'), first.signUp('two_devices')]);
-  const room = await createRoom(rooms, owner!, [member!]);
-  const phone = await signIn(member!);
-  const laptopSocket = await socketOnSecond(room.id, member!);
+  const room = await createRoom(rooms, owner, [member]);
+  const phone = await signIn(member);
+  const laptopSocket = await socketOnSecond(room.id, member);
   const phoneSocket = await socketOnSecond(room.id, phone);
 
   t.is((await first.call('POST', '/api/auth/logout', undefined, phone.token)).status, 204);
@@ -142,12 +142,12 @@ test('signing out one session closes only that session socket on the other gatew
 
 test('a password change closes the sockets of the other sessions and keeps the one that changed it', async (t) => {
   const [owner, member] = await Promise.all([first.signUp('owner'), first.signUp('changer')]);
-  const room = await createRoom(rooms, owner!, [member!]);
-  const other = await signIn(member!);
-  const keptSocket = await socketOnSecond(room.id, member!);
+  const room = await createRoom(rooms, owner, [member]);
+  const other = await signIn(member);
+  const keptSocket = await socketOnSecond(room.id, member);
   const otherSocket = await socketOnSecond(room.id, other);
 
-  const answer = await first.call('POST', '/api/me/password', { currentPassword: BED_PASSWORD, password: 'a brand new long passphrase' }, member!.token);
+  const answer = await first.call('POST', '/api/me/password', { currentPassword: BED_PASSWORD, password: 'a brand new long passphrase' }, member.token);
   t.is(answer.status, 200);
 
   const closed = await closedWithin(otherSocket, 'the other session socket to close');
@@ -158,9 +158,9 @@ test('a password change closes the sockets of the other sessions and keeps the o
 
 test('turning user.enableGuest off closes the guests sockets on every gateway and keeps the users', async (t) => {
   const [owner, guest] = await Promise.all([first.signUp('owner'), first.guest('Visitor')]);
-  const room = await createRoom(rooms, owner!, [guest!]);
-  const guestSocket = await socketOnSecond(room.id, guest!);
-  const ownerSocket = await socketOnSecond(room.id, owner!);
+  const room = await createRoom(rooms, owner, [guest]);
+  const guestSocket = await socketOnSecond(room.id, guest);
+  const ownerSocket = await socketOnSecond(room.id, owner);
   try {
     await first.set('user', { enableGuest: false });
     const closed = await closedWithin(guestSocket, 'the guest socket to close');
@@ -174,12 +174,12 @@ test('turning user.enableGuest off closes the guests sockets on every gateway an
 
 test('a room kick through one gateway closes the kicked member socket on the other (4403)', async (t) => {
   const [owner, member] = await Promise.all([first.signUp('owner'), first.signUp('kicked')]);
-  const room = await createRoom(rooms, owner!, [member!]);
-  const socket = await socketOnSecond(room.id, member!);
-  const host = await open(first, room.id, owner!);
+  const room = await createRoom(rooms, owner, [member]);
+  const socket = await socketOnSecond(room.id, member);
+  const host = await open(first, room.id, owner);
   clients.push(host);
 
-  await host.command({ kind: 'member.kick', userId: member!.userId });
+  await host.command({ kind: 'member.kick', userId: member.userId });
 
   const closed = await closedWithin(socket, 'the kicked member socket to close');
   t.is(closed.code, CLOSE.membershipEnded);

@@ -45,13 +45,13 @@ test('a session revoked without an announcement still ends its connections at th
   };
 
   let liveEnded: SessionEnding | undefined;
-  connections.hold(await callerOf(live!.sessionId), (ending) => (liveEnded = ending));
-  const revokedCaller = await callerOf(revoked!.sessionId);
+  connections.hold(await callerOf(live.sessionId), (ending) => (liveEnded = ending));
+  const revokedCaller = await callerOf(revoked.sessionId);
   const ended = new Promise<SessionEnding>((resolve) => connections.hold(revokedCaller, resolve));
   t.is(connections.count(), 2);
 
   // Revoked in the database only, as if its announcement had been lost.
-  await pool.query("UPDATE sessions SET revoked_at = now(), revoke_reason = 'test' WHERE id = $1", [revoked!.sessionId]);
+  await pool.query("UPDATE sessions SET revoked_at = now(), revoke_reason = 'test' WHERE id = $1", [revoked.sessionId]);
 
   const ending = await withDeadline(ended, 10_000, 'the revoked session connection to end at a sweep');
   t.is(ending.code, 'unauthenticated');

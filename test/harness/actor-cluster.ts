@@ -25,7 +25,7 @@ export class ActorCluster {
   ) {}
 
   /** `databaseUrl`: another database than a fresh one on the test stack (a private server a test stops). */
-  static async start(options: { label: string; hosts: number; env?: Record<string, string>; databaseUrl?: string }): Promise<ActorCluster> {
+  static async start(options: { label: string; hosts: number; env?: Record<string, string> | undefined; databaseUrl?: string }): Promise<ActorCluster> {
     const databaseUrl = options.databaseUrl ?? (await freshDatabase(options.label));
     const migrated = await runSvc(['migrate'], { SVC_DATABASE_URL: databaseUrl });
     if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);

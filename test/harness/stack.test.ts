@@ -48,7 +48,7 @@ test('a private PostgreSQL stops, refuses connections, and starts again with its
   });
 
   await server.stop();
-  const refused = await t.throwsAsync(withClient(server.url, async () => undefined));
+  const refused = await t.throwsAsync(withClient(server.url, () => Promise.resolve(undefined)));
   t.is((refused as NodeJS.ErrnoException | undefined)?.code, 'ECONNREFUSED');
 
   await server.start();

@@ -92,7 +92,7 @@ type Listener = (message: ServerMessage, receivedAt: number) => void;
 export async function requestTicket(url: string, roomId: string, token: string, headers: Record<string, string> = {}): Promise<string> {
   const response = await fetch(`${url}${ticketPath(roomId)}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, ...headers } });
   const body = (await response.json()) as { ticket?: string };
-  if (response.status !== 200 || typeof body.ticket !== 'string') throw new RealtimeRefused(response.status, body as Record<string, unknown>);
+  if (response.status !== 200 || typeof body.ticket !== 'string') throw new RealtimeRefused(response.status, body);
   return body.ticket;
 }
 

@@ -91,7 +91,8 @@ export async function firstBytes(url: string, count: number): Promise<{ status: 
   const chunks: Buffer[] = [];
   let total = 0;
   if (response.body) {
-    const reader = response.body.getReader();
+    // @types/node 20 types fetch's body as ReadableStream<any>; it yields bytes.
+    const reader = response.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
     while (total < count) {
       const { value, done } = await reader.read();
       if (done) break;
@@ -114,7 +115,7 @@ export interface OpenFlv {
 export async function openFlv(url: string): Promise<OpenFlv> {
   const abort = new AbortController();
   const response = await fetch(url, { signal: abort.signal });
-  const reader = response.body?.getReader();
+  const reader = response.body?.getReader() as ReadableStreamDefaultReader<Uint8Array> | undefined;
   const ended = (async () => {
     let total = 0;
     if (!reader) return total;

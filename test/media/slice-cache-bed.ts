@@ -17,7 +17,7 @@ import { readAll } from '../fixtures/slice-upstream.js';
 
 export const MiB = 1024 * 1024;
 export const SLICE = 2 * MiB;
-export const logger = createLogger({ level: (process.env.SVCTEST_LOG_LEVEL as 'warn' | undefined) ?? 'fatal', destination: 'stderr' });
+export const logger = createLogger({ level: process.env.SVCTEST_LOG_LEVEL ?? 'fatal', destination: 'stderr' });
 
 export async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));

@@ -60,7 +60,7 @@ export class ClientConfigs {
     if (instance.kind === 'github') {
       const config = new client.Configuration(githubServerMetadata(this.github), instance.clientId, instance.clientSecret);
       config.timeout = this.timeoutSeconds;
-      config[client.customFetch] = exactRedirectUri(instance.redirectUrl, githubTokenFetch(fetch));
+      config[client.customFetch] = exactRedirectUri(instance.redirectUrl, githubTokenFetch(platformFetch));
       if (isLoopbackHttp(this.github.token)) client.allowInsecureRequests(config);
       return config;
     }
@@ -76,10 +76,13 @@ export class ClientConfigs {
     } catch (err) {
       throw new AppError('unavailable', `OAuth2 instance ${JSON.stringify(instance.name)}: OpenID discovery at ${issuer} failed: ${describeError(err)}`, [], { cause: err });
     }
-    config[client.customFetch] = exactRedirectUri(instance.redirectUrl, fetch);
+    config[client.customFetch] = exactRedirectUri(instance.redirectUrl, platformFetch);
     return config;
   }
 }
+
+/** Node's fetch as openid-client calls it: its `body` may be undefined, which fetch's type leaves out rather than allows. */
+const platformFetch: client.CustomFetch = (url, { body, ...options }) => fetch(url, body === undefined ? options : { ...options, body });
 
 /**
  * openid-client derives the token request's redirect_uri from the callback URL by dropping its

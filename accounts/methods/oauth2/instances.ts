@@ -64,7 +64,7 @@ export function toInstance(entry: OAuth2ProviderSettings): OAuth2Instance {
     const { clientId, clientSecret, redirectUrl } = entry.github;
     return { ...common, kind: 'github', clientId, clientSecret, redirectUrl, identityIssuer: GITHUB_ISSUER, fingerprint: fingerprint(['github', clientId, clientSecret, redirectUrl]) };
   }
-  const { clientId, clientSecret, redirectUrl, issuer } = entry.oidc!;
+  const { clientId, clientSecret, redirectUrl, issuer } = entry.oidc;
   return { ...common, kind: 'oidc', clientId, clientSecret, redirectUrl, issuer, identityIssuer: issuer, fingerprint: fingerprint(['oidc', issuer, clientId, clientSecret, redirectUrl]) };
 }
 

@@ -29,7 +29,7 @@ export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.jo
   if (access.service) throw new AppError('forbidden', 'a service caller does not join rooms');
   const existing = access.member;
   if (existing?.status === 'banned') throw new AppError('forbidden', 'you are banned from this room');
-  if (existing) return { status: existing.status as 'active' | 'pending', member: memberView(core, existing) };
+  if (existing) return { status: existing.status, member: memberView(core, existing) };
 
   const room = core.current;
   if (room.passwordHash !== null) {

@@ -17,8 +17,8 @@ import { checkSeekAllowed, reachablePosition } from './seek-check.js';
 import { playChange, requestPlay } from './ready-wait.js';
 
 export interface PlaybackGuards {
-  expectMediaId?: string | null;
-  expectVersion?: number;
+  expectMediaId?: string | null | undefined;
+  expectVersion?: number | undefined;
 }
 
 export function checkPlaybackGuards(core: RoomCore, guards: PlaybackGuards): void {

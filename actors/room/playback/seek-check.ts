@@ -33,7 +33,7 @@ const running = new WeakMap<RoomCore, Map<string, AbortController>>();
 
 function probesOf(core: RoomCore): Map<string, AbortController> {
   let probes = running.get(core);
-  if (!probes) running.set(core, (probes = new Map()));
+  if (!probes) running.set(core, (probes = new Map<string, AbortController>()));
   return probes;
 }
 

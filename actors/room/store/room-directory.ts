@@ -85,7 +85,7 @@ export class RoomDirectory {
   constructor(private readonly pool: pg.Pool) {}
 
   /** Active public rooms, newest first; `query` keeps those whose name has words starting with each of its words. */
-  async listPublic(options: { query?: string; cursor?: string; limit?: number }): Promise<Page<RoomSummary>> {
+  async listPublic(options: { query?: string | undefined; cursor?: string | undefined; limit?: number | undefined }): Promise<Page<RoomSummary>> {
     const limit = options.limit ?? DEFAULT_ROOM_PAGE;
     const where = new Conditions();
     where.parts.push(`r.visibility = 'public'`, `r.status = 'active'`);
@@ -99,7 +99,7 @@ export class RoomDirectory {
   }
 
   /** Rooms the user owns (any status) or is an active member of (active rooms), newest first. */
-  async listMine(userId: string, options: { cursor?: string; limit?: number }): Promise<Page<MyRoom>> {
+  async listMine(userId: string, options: { cursor?: string | undefined; limit?: number | undefined }): Promise<Page<MyRoom>> {
     const limit = options.limit ?? DEFAULT_ROOM_PAGE;
     const where = new Conditions();
     const me = where.param(userId);

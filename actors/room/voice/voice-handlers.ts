@@ -67,6 +67,11 @@ export function muteVoice(core: RoomCore, command: RoomCommandOf<'voice.mute'>, 
   return Promise.resolve({ participant });
 }
 
+/** `value` without its undefined keys: the event's types are WebRTC's init dictionaries, which have no undefined. */
+function definedOnly<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as { [K in keyof T]: Exclude<T[K], undefined> };
+}
+
 export function relaySignal(core: RoomCore, command: RoomCommandOf<'voice.signal'>, turn: Turn): Promise<RoomResults['voice.signal']> {
   const from = participantOf(core, turn, 'signalling').userId;
   const hasDescription = command.description !== undefined;
@@ -80,7 +85,7 @@ export function relaySignal(core: RoomCore, command: RoomCommandOf<'voice.signal
     type: 'voice.signal',
     from,
     to: command.to,
-    ...(hasDescription ? { description: command.description! } : { candidate: command.candidate ?? null }),
+    ...(hasDescription ? { description: definedOnly(command.description!) } : { candidate: command.candidate ? definedOnly(command.candidate) : null }),
   });
   return Promise.resolve({ delivered: true as const });
 }

@@ -24,6 +24,13 @@ const ROLES = ['admin', 'member', 'guest'] as const;
 /** As GET /api/rooms. */
 const MAX_PAGE = 100;
 
+/**
+ * Every RoomService method but WatchRoom (`watch.ts`). Not `Omit<RoomServiceHandlers, ...>`: the
+ * generated interface extends grpc-js's UntypedServiceImplementation, whose string index
+ * signature is all Omit keeps, which left every request here typed `any`.
+ */
+type RoomHandlers = Omit<{ [K in keyof RoomServiceHandlers as string extends K ? never : K]: RoomServiceHandlers[K] }, 'WatchRoom'>;
+
 /** Absent or UNSPECIFIED leaves the mode as it is (the default, at creation). */
 function queueModeIn(value: string | number | null | undefined): RoomCommandOf<'room.update'>['queueMode'] {
   if (value === undefined || value === null || value === 'QUEUE_MODE_UNSPECIFIED' || value === 0) return undefined;
@@ -37,7 +44,7 @@ export function roomService(
   rooms: RoomCalls,
   directory: RoomDirectory,
   passwordGuesses: RoomPasswordGuesses,
-): Omit<RoomServiceHandlers, 'WatchRoom'> {
+): RoomHandlers {
   return {
     CreateRoom: calls.unary(async (request, ctx) => {
       if (request.roomId !== undefined && !CLIENT_ROOM_ID.test(request.roomId)) {

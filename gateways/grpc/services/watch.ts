@@ -68,7 +68,7 @@ async function watchUntilDone(
   await new Promise<void>((resolve, reject) => {
     let done = false;
     let release = (): void => undefined;
-    const finish = (err?: unknown): void => {
+    const finish = (err?: Error): void => {
       if (done) return;
       done = true;
       release();

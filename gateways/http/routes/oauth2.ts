@@ -25,7 +25,7 @@ export function mountOAuth2Routes(router: EndpointRouter, accounts: Accounts, co
   };
 
   router
-    .mount(api.listOAuth2Providers, async (ctx) => {
+    .mount(api.listOAuth2Providers, (ctx) => {
       ctx.body = { providers: accounts.oauth2.providers() };
     })
     .mount(api.oauth2Authorize, async (ctx, { params }) => {

@@ -3,7 +3,6 @@
  * add, which checks every item with the actor's own content rules before the first command (so
  * invalid input writes nothing) and then sends them one by one, in order.
  */
-import type { Caller } from '../../../accounts/model.js';
 import { AppError, isAppError, type FieldIssue } from '../../../errors/app-error.js';
 import { checkNewMedia } from '../../../actors/room/index.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
@@ -67,7 +66,7 @@ function mountBulkAdd(router: EndpointRouter, commands: RoomCommandEntry, media:
       try {
         const answer = await commands.send({
           transport: 'http',
-          caller: caller as Caller,
+          caller,
           roomId: params.roomId,
           command: { kind: 'playlist.push', ...item },
           operation: api.addPlaylistItems.operationId,

@@ -42,7 +42,8 @@ export interface Started {
 /** POST .../authorize as a native client from `ip`. */
 export async function authorize(baseUrl: string, instance: string, ip: string, headers: Record<string, string> = {}): Promise<Started> {
   const answer = await call(`${baseUrl}/api/auth/oauth2/${instance}/authorize`, 'POST', undefined, { ...native, 'x-forwarded-for': ip, ...headers });
-  return { answer, authorizationUrl: String(answer.body.authorizationUrl ?? ''), clientBinding: String(answer.body.clientBinding ?? '') };
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  return { answer, authorizationUrl: text(answer.body.authorizationUrl), clientBinding: text(answer.body.clientBinding) };
 }
 
 /** The parameters the provider put on the redirect URL, as the web client forwards them. */

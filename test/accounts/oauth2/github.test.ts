@@ -90,7 +90,7 @@ test('the token request carries the configured redirect URL, not one rebuilt fro
 });
 
 /** GitHub as its documentation describes it, on loopback. */
-async function fakeGithub(user: Record<string, unknown>): Promise<{ endpoints: GithubEndpoints; authorize(url: string): string; close(): void }> {
+async function fakeGithub(user: Record<string, unknown>): Promise<{ endpoints: GithubEndpoints; authorize(url: string): string; close: () => void }> {
   const codes = new Map<string, { challenge: string; redirectUri: string }>();
   const tokens = new Set<string>();
   const server: Server = createServer((req, res) => {

@@ -98,10 +98,10 @@ test.serial('a first-time identity creates an account (201) and signs in; the ne
   const again = await signInWith(bed.url, op, 'corp', sub, ip);
   t.is(again.status, 200);
   t.is((again.body.user as { id: string }).id, user.id);
-  const { rows } = await bed.pool.query('SELECT user_id, last_login_at FROM oauth2_bindings WHERE instance_name = $1 AND subject = $2', ['corp', sub]);
+  const { rows } = await bed.pool.query<{ user_id: string; last_login_at: Date | null }>('SELECT user_id, last_login_at FROM oauth2_bindings WHERE instance_name = $1 AND subject = $2', ['corp', sub]);
   t.is(rows.length, 1);
-  t.is(rows[0].user_id, user.id);
-  t.truthy(rows[0].last_login_at);
+  t.is(rows[0]?.user_id, user.id);
+  t.truthy(rows[0]?.last_login_at);
 });
 
 test.serial('a taken or unusable username is derived into a free one; unverified email is not kept', async (t) => {
@@ -267,7 +267,7 @@ test.serial('signupNeedReview: 202, then review_pending; approval creates the ac
   const started = bed.reviews.started.find((entry) => entry.reviewId === pending.body.reviewId)!;
   t.is(started.mode, 'oauth2');
   const { userId } = await bed.accounts.registration.approve({ reviewId: started.reviewId, sealedPayload: started.sealedPayload, reviewer: 'rita' });
-  const binding = await bed.pool.query('SELECT user_id FROM oauth2_bindings WHERE instance_name = $1 AND subject = $2', ['reviewed', sub]);
+  const binding = await bed.pool.query<{ user_id: string }>('SELECT user_id FROM oauth2_bindings WHERE instance_name = $1 AND subject = $2', ['reviewed', sub]);
   t.is(binding.rows[0]?.user_id, userId);
 
   const signedIn = await signInWith(bed.url, op, 'reviewed', sub, uniqueIp());

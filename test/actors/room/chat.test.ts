@@ -54,8 +54,8 @@ test('a retried send with the same command id is stored once and published once'
   room.abandon();
   const next = await bed.activate(room.id);
   t.true((await next.send(alice, { kind: 'chat.send', text: 'once' }, { commandId: 'cmd-1' })).duplicate);
-  const { rows } = await bed.pool.query('SELECT count(*)::int AS n FROM chat_messages WHERE room_id = $1', [room.id]);
-  t.is(rows[0].n, 1);
+  const { rows } = await bed.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM chat_messages WHERE room_id = $1', [room.id]);
+  t.is(rows[0]?.n, 1);
 });
 
 test("a client message id makes resends idempotent across command ids, per sender", async (t) => {

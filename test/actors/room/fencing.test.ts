@@ -45,7 +45,7 @@ test('a lazy playback write from a fenced activation never lands, and deactivati
   await t.throwsAsync(old.fire('persist'));
   t.is(old.ctx.fencedReasons.length, 1);
   await t.notThrowsAsync(old.deactivate('drain'));
-  const after = await bed.pool.query('SELECT position, version_reserved FROM room_playback WHERE room_id = $1', [old.id]);
+  const after = await bed.pool.query<{ position: number; version_reserved: string }>('SELECT position, version_reserved FROM room_playback WHERE room_id = $1', [old.id]);
   t.deepEqual(after.rows, stored.rows);
   t.not(after.rows[0]?.position, 999);
   await t.notThrowsAsync(newer.send(alice, { kind: 'room.get' }));
@@ -69,6 +69,6 @@ test('room creation from a superseded activation does not happen', async (t) => 
   const old = await bed.activate(id);
   await bed.activate(id, { type: bed.otherHost(), fence: nextFence() });
   t.true(isFencedError(await t.throwsAsync(old.send(alice, { kind: 'room.create', name: 'Too late', visibility: 'public' }))));
-  const { rows } = await bed.pool.query('SELECT count(*)::int AS n FROM rooms WHERE id = $1', [id]);
-  t.is(rows[0].n, 0);
+  const { rows } = await bed.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM rooms WHERE id = $1', [id]);
+  t.is(rows[0]?.n, 0);
 });

@@ -115,7 +115,7 @@ test('a playlist of the largest items the limits allow stops at its byte budget,
   const { title: _title, url: _url, ...heavy } = largestItem(101);
   const refusedEdit = await refusal(send(roomId, owner, { kind: 'playlist.edit', mediaId: first, ...heavy }));
   t.true(isAppError(refusedEdit) && refusedEdit.code === 'limit_exceeded', `the edit was refused: ${String(refusedEdit)}`);
-  const view = (await send(roomId, bob, { kind: 'room.get' })) as MemberRoomView;
+  const view = await send<MemberRoomView>(roomId, bob, { kind: 'room.get' });
   t.deepEqual(playlistIds(view), [...pushed, again.item.id]);
   t.like(view.playlist?.[0], { id: first, title: 'Short', headers: {}, subtitles: [] });
 });

@@ -54,7 +54,7 @@ test('choosing media whose save fails answers an error and leaves playback, even
   t.is(room.events('playback').length, events, 'nothing was published');
   // A later passivation must not persist the change that failed.
   await room.deactivate('idle');
-  const stored = await bed.pool.query('SELECT media_id FROM room_playback WHERE room_id = $1', [room.id]);
+  const stored = await bed.pool.query<{ media_id: string | null }>('SELECT media_id FROM room_playback WHERE room_id = $1', [room.id]);
   t.is(stored.rows[0]?.media_id, a.id);
 });
 
@@ -70,7 +70,7 @@ test('removing the current media fails as a whole when playback cannot be stoppe
     after.playlist?.map((item) => item.title),
     ['A', 'B'],
   );
-  const rows = await bed.pool.query('SELECT count(*)::int AS n FROM room_playlist WHERE room_id = $1', [room.id]);
+  const rows = await bed.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM room_playlist WHERE room_id = $1', [room.id]);
   t.is(rows.rows[0]?.n, 2, 'nothing was removed from the database either');
   // And once saving works, removing it stops playback with nothing selected.
   await room.send(owner, { kind: 'playlist.remove', mediaId: a.id });

@@ -135,9 +135,9 @@ test('a command with a stale expected version or media is refused and changes no
   const { room, owner, ids } = await cued(['A', 'B']);
   const { playback: now } = await room.send(owner, { kind: 'playback.seek', position: 5 });
   await rejects(t, room.send(owner, { kind: 'playback.seek', position: 60, expectVersion: now.version - 1 }), 'conflict', /version/);
-  await rejects(t, room.send(owner, { kind: 'playback.seek', position: 60, expectMediaId: ids[1] as string }), 'conflict', /current media/);
+  await rejects(t, room.send(owner, { kind: 'playback.seek', position: 60, expectMediaId: ids[1] }), 'conflict', /current media/);
   await rejects(t, room.send(owner, { kind: 'playback.next', expectVersion: now.version + 1 }), 'conflict');
-  const after = await room.send(owner, { kind: 'playback.seek', position: 60, expectVersion: now.version, expectMediaId: ids[0] as string });
+  const after = await room.send(owner, { kind: 'playback.seek', position: 60, expectVersion: now.version, expectMediaId: ids[0] });
   t.like(after.playback, { position: 60, version: now.version + 1 });
 });
 

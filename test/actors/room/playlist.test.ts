@@ -70,8 +70,8 @@ test('inserting many times at one spot renumbers the list and keeps the order', 
   expected.push('last');
   t.deepEqual(await titles(room, owner), expected);
   t.deepEqual(await storedTitles(room.id), expected);
-  const { rows } = await bed.pool.query('SELECT count(DISTINCT sort_key)::int AS n FROM room_playlist WHERE room_id = $1', [room.id]);
-  t.is(rows[0].n, expected.length, 'no two items share a key');
+  const { rows } = await bed.pool.query<{ n: number }>('SELECT count(DISTINCT sort_key)::int AS n FROM room_playlist WHERE room_id = $1', [room.id]);
+  t.is(rows[0]?.n, expected.length, 'no two items share a key');
 });
 
 test(`the playlist holds at most ${ROOM_LIMITS.playlistMaxItems} items`, async (t) => {

@@ -92,7 +92,7 @@ test('next (the default): the following item starts for everyone at a scheduled 
   const now = w.clock.ms;
   t.like(moved, { mediaId: b, playing: true, position: 0, updatedAt: now + QUEUE_START_LEAD_MS });
   t.like(w.room.lastEvent('playback'), { cause: 'playback.ended', by: w.gus.userId });
-  t.like((await w.room.send(w.owner, { kind: 'room.get' })) as object, { room: { queueMode: 'next' } });
+  t.like((await w.room.send(w.owner, { kind: 'room.get' })), { room: { queueMode: 'next' } });
 
   await playOut(w);
   t.is((await playOut(w)).mediaId, c);

@@ -68,7 +68,7 @@ test('a push that commits on a draining host after its tries timed out is applie
   const drained = cluster.drain(owner);
   // The client sends a copy only once its previous try has ended: two copies after the drain
   // began mean every copy the draining host took has timed out, so its reply will go nowhere.
-  await waitFor('two retries of the push after the drain began', async () =>
+  await waitFor('two retries of the push after the drain began', () =>
     copies.slice(sentBeforeDrain).filter((id) => id === 'push-once').length >= 2 ? true : undefined,
   );
   await locker.query('COMMIT');

@@ -91,8 +91,8 @@ test.serial('two rooms created at once on two hosts cannot both take the last pl
         b.send(owner, { kind: 'room.create', name: 'B', visibility: 'public' }),
       ]);
       t.is(outcomes.filter((o) => o.status === 'fulfilled').length, 1, `round ${round}: exactly one creation wins`);
-      const { rows } = await bed.pool.query('SELECT count(*)::int AS n FROM rooms WHERE owner_id = $1', [owner.userId]);
-      t.is(rows[0].n, 1);
+      const { rows } = await bed.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM rooms WHERE owner_id = $1', [owner.userId]);
+      t.is(rows[0]?.n, 1);
     }
   });
 });
@@ -215,8 +215,8 @@ test('room.update changes the room and publishes it; room.delete removes it with
   await rejects(t, room.send(alice, { kind: 'room.get' }), 'not_found');
   for (const table of ['rooms', 'room_members', 'room_playback', 'chat_messages']) {
     const column = table === 'rooms' ? 'id' : 'room_id';
-    const { rows } = await bed.pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`, [room.id]);
-    t.is(rows[0].n, 0, `${table} is empty`);
+    const { rows } = await bed.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`, [room.id]);
+    t.is(rows[0]?.n, 0, `${table} is empty`);
   }
 });
 

@@ -73,5 +73,5 @@ test('a probe answer for a URL since edited is not recorded', async (t) => {
   // Forged result for an old URL, as a late probe would deliver it.
   const stale = await room.sendRaw({ userId: 'runtime', service: true }, { kind: 'room.seekable', mediaId: item.id, url: 'https://old.example.com/x.mp4', seekable: 'yes' }, { scheduled: true });
   t.deepEqual(stale, { recorded: false });
-  await rejects(t, room.sendRaw(owner, { kind: 'room.seekable', mediaId: item.id, url: item.url, seekable: 'yes' }) as Promise<unknown>, 'forbidden', /internal/);
+  await rejects(t, room.sendRaw(owner, { kind: 'room.seekable', mediaId: item.id, url: item.url, seekable: 'yes' }), 'forbidden', /internal/);
 });

@@ -45,7 +45,7 @@ test('SIGTERM drains a host under load: its actors move on, nothing is lost, no 
     }
   };
   writers = Promise.all(ids.map((id) => writer(id)));
-  await eventually(async () => ids.every((id) => (acknowledged.get(id)?.length ?? 0) >= 5), 10_000, 'writers under way');
+  await eventually(() => ids.every((id) => (acknowledged.get(id)?.length ?? 0) >= 5), 10_000, 'writers under way');
 
   const result = await drained.stop();
   exited = true;
@@ -62,7 +62,7 @@ test('SIGTERM drains a host under load: its actors move on, nothing is lost, no 
   );
   t.true(ended.every((line) => line.reason === 'drain'));
 
-  await eventually(async () => errors.length > 0 || ids.every((id) => servedAfterExit.has(id)), 15_000, 'every actor answering after the drain');
+  await eventually(() => errors.length > 0 || ids.every((id) => servedAfterExit.has(id)), 15_000, 'every actor answering after the drain');
   stop = true;
   await writers;
   t.deepEqual(errors, [], 'no caller saw an error');

@@ -33,7 +33,7 @@ test('after kill -9 of the owner, commands succeed from another host and no ackn
     }
   };
   const writers = Promise.all([writer(), writer(), writer()]);
-  await eventually(async () => acknowledged.length >= 26, 10_000, 'writers under way');
+  await eventually(() => acknowledged.length >= 26, 10_000, 'writers under way');
   killedAt = performance.now();
   await victim.kill();
   await writers;

@@ -33,7 +33,7 @@ export interface ProcessPool extends CounterSpace {
   nc: NatsConnection;
   client: ActorClient;
   /** Starts one more host `${prefix}-${name}` with the pool's options (overridable). */
-  addHost(name: string, options?: ProcessOptions): Promise<ActorHostProcess>;
+  addHost: (name: string, options?: ProcessOptions) => Promise<ActorHostProcess>;
 }
 
 /**
@@ -65,7 +65,7 @@ export interface LocalSpace extends CounterSpace {
   /** A client on the host's connection. */
   client: ActorClient;
   /** Another in-process host `${prefix}-${name}` on the same prefix and database, closed with the rest. */
-  addHost(name: string, options?: LocalOptions): Promise<LocalHost>;
+  addHost: (name: string, options?: LocalOptions) => Promise<LocalHost>;
   close(): Promise<void>;
 }
 

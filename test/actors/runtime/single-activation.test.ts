@@ -70,7 +70,7 @@ function startLoad(nc: NatsConnection, prefix: string): Load {
 /** Waits until `count` more commands than now have been answered. */
 async function answeredMore(load: Load, count: number, timeoutMs: number, what: string): Promise<void> {
   const target = load.answered() + count;
-  await eventually(async () => load.answered() >= target, timeoutMs, what);
+  await eventually(() => load.answered() >= target, timeoutMs, what);
 }
 
 async function checkInvariants(t: import('ava').ExecutionContext, hosts: ActorHostProcess[], load: Load, pgUrl: string): Promise<void> {

@@ -49,7 +49,7 @@ test('a check that does not answer within the deadline reports a timeout, and th
 });
 
 test('pending migrations are listed in order', async (t) => {
-  const probe = createDependencyProbe({ pool, redis, nats, temporal, pendingMigrations: async () => ['0002_rooms', '0003_chat'] });
+  const probe = createDependencyProbe({ pool, redis, nats, temporal, pendingMigrations: () => Promise.resolve(['0002_rooms', '0003_chat']) });
   const states = byName(await probe.check());
   t.deepEqual(states.migrations, { name: 'migrations', ok: false, error: 'pending: 0002_rooms, 0003_chat' });
 });
@@ -64,9 +64,7 @@ test('closed and disconnected clients are reported with their state instead of t
   const ended = once(droppedRedis, 'end');
   droppedRedis.disconnect();
   await ended;
-  const failingMigrations = async (): Promise<string[]> => {
-    throw new Error('relation "schema_migrations" is unreadable');
-  };
+  const failingMigrations = (): Promise<string[]> => Promise.reject(new Error('relation "schema_migrations" is unreadable'));
 
   const probe = createDependencyProbe({ pool, redis: droppedRedis, nats: closedNats, temporal, pendingMigrations: failingMigrations });
   const states = byName(await probe.check());

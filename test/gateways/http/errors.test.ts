@@ -43,7 +43,7 @@ async function getJson(path: string, init: RequestInit = {}): Promise<{ res: Res
 }
 
 function accessLine(requestId: string | null): Promise<Record<string, unknown>> {
-  return waitFor(`the access log line of ${requestId}`, async () =>
+  return waitFor(`the access log line of ${requestId}`, () =>
     harness.lines.find((entry) => entry.requestId === requestId && entry.msg === 'http request'),
   );
 }

@@ -8,6 +8,7 @@ import { createMetricsApp } from '../../../gateways/http/metrics-listener.js';
 import type { HttpState } from '../../../gateways/http/state.js';
 import { createMetrics } from '../../../observability/metrics.js';
 import type { DependencyState, ReadinessProbe } from '../../../server/readiness.js';
+import { requestListener } from '../../../gateways/http/request-listener.js';
 
 export { waitFor } from '../../fixtures/deadline.js';
 
@@ -22,7 +23,7 @@ export function capturingLogger(): { logger: Logger; lines: Array<Record<string,
 
 /** A probe reporting a fixed state, for tests about the HTTP surface rather than the dependencies. */
 export function fixedProbe(states: DependencyState[]): ReadinessProbe {
-  return { check: async () => states.map((state) => ({ ...state })) };
+  return { check: () => Promise.resolve(states.map((state) => ({ ...state }))) };
 }
 
 export interface TestApp {
@@ -56,8 +57,8 @@ export function buildApp(options: { readiness?: ReadinessProbe; corsAllowedOrigi
   return {
     app,
     lines,
-    listen: () => serve(app.callback()),
-    listenMetrics: () => serve(createMetricsApp(metrics.registry, readiness, logger).callback()),
+    listen: () => serve(requestListener(app)),
+    listenMetrics: () => serve(requestListener(createMetricsApp(metrics.registry, readiness, logger))),
     async close() {
       await Promise.all(
         servers.map(async (server) => {

@@ -134,7 +134,7 @@ test('HTTP: a bulk playlist add is one request for the rates, however many items
 });
 
 /** A ticket request's answer: the ticket, or the refusal's status, body and Retry-After. */
-async function ticket(roomId: string, member: Member, address: string): Promise<{ status: number; code?: string; retryAfter?: string | null }> {
+async function ticket(roomId: string, member: Member, address: string): Promise<{ status: number; code?: string | undefined; retryAfter?: string | null }> {
   try {
     await requestTicket(bed.url, roomId, member.token, { 'x-forwarded-for': address });
     return { status: 200 };
@@ -157,7 +157,7 @@ test('tickets: guests from one address share a budget, however many guest sessio
   const { roomId, flooder } = await party('guest-tickets');
   const address = uniqueIp();
   let granted = 0;
-  let refusal: { status: number; code?: string } | undefined;
+  let refusal: { status: number; code?: string | undefined } | undefined;
   // Each guest stays under its own rate; the address runs out first.
   for (let i = 0; i < FLOOD && !refusal; i += 1) {
     const guest = await bed.guest(`Guest ${i}`);

@@ -100,7 +100,7 @@ test.serial('after NATS comes back a watch hands its client a fresh snapshot (ev
 
   await nats.stop();
   await nats.start();
-  await eventually(async () => watched.snapshots.length > 0, 30_000, 'a fresh snapshot after the reconnect');
+  await eventually(() => watched.snapshots.length > 0, 30_000, 'a fresh snapshot after the reconnect');
   await carriesOn(t, watched);
 });
 
@@ -114,11 +114,11 @@ test.serial('when the room\'s host comes back after the gateway does, the watch 
   await nats.stop();
   await nats.start();
   const failedRead = (line: Record<string, unknown>) => line.msg === 'reading the room after a NATS reconnect failed; trying again';
-  await eventually(async () => watched.logged.some(failedRead), 30_000, 'a failed read of the room while its host is stopped');
+  await eventually(() => watched.logged.some(failedRead), 30_000, 'a failed read of the room while its host is stopped');
   t.is(watched.snapshots.length, 0);
 
   host.process.child.kill('SIGCONT');
-  await eventually(async () => watched.snapshots.length > 0, 60_000, 'a fresh snapshot once the host is back');
+  await eventually(() => watched.snapshots.length > 0, 60_000, 'a fresh snapshot once the host is back');
   t.is(watched.snapshots.length, 1, 'one snapshot for one outage');
   await carriesOn(t, watched);
 });

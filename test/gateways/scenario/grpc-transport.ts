@@ -86,7 +86,14 @@ export class GrpcTransport implements RoomTransport {
       queue.fail(err);
     });
     await start;
-    return { next: (what, match) => queue.next(what, match), ended: () => queue.ended(), close: async () => stream.cancel() };
+    return {
+      next: (what, match) => queue.next(what, match),
+      ended: () => queue.ended(),
+      close: () => {
+        stream.cancel();
+        return Promise.resolve();
+      },
+    };
   }
 
   async push(as: Member, roomId: string, media: { title: string; url: string }): Promise<string> {

@@ -53,7 +53,7 @@ test('R16: a command on one gateway process reaches the sockets on the other, wi
 
 test('R14: a client that stops reading is closed with 4008 while the others keep receiving', async (t) => {
   const [owner, slowMember, fastMember] = await Promise.all([first.signUp('owner'), first.signUp('slow'), first.signUp('fast')]);
-  const room = await createRoom(rooms, owner!, [slowMember!, fastMember!]);
+  const room = await createRoom(rooms, owner, [slowMember, fastMember]);
   // One large item (about 60 KB of JSON): every edit publishes it whole.
   const big = {
     title: 'Large item',
@@ -61,9 +61,9 @@ test('R14: a client that stops reading is closed with 4008 while the others keep
     headers: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`x-header-${i}`, 'v'.repeat(1000)])),
     subtitles: Array.from({ length: 20 }, (_, i) => ({ name: `Track ${i}`, url: `https://media.example.com/${'s'.repeat(1900)}/${i}.vtt` })),
   };
-  const { result } = await rooms.client.send(room.id, { kind: 'playlist.push', ...big }, callerOf(owner!));
-  const slow = await socket(first, room.id, slowMember!);
-  const fast = await socket(first, room.id, fastMember!);
+  const { result } = await rooms.client.send(room.id, { kind: 'playlist.push', ...big }, callerOf(owner));
+  const slow = await socket(first, room.id, slowMember);
+  const fast = await socket(first, room.id, fastMember);
   const before = await metric(first, 'realtime_slow_consumer_closes_total');
   slow.pauseReading();
 
@@ -75,7 +75,7 @@ test('R14: a client that stops reading is closed with 4008 while the others keep
     async () => {
       for (let i = 0; i < 20; i += 1) {
         edits += 1;
-        ({ seq: lastSeq } = await rooms.client.send(room.id, { kind: 'playlist.edit', mediaId: result.item.id, title: `Edit ${edits}` }, callerOf(owner!)));
+        ({ seq: lastSeq } = await rooms.client.send(room.id, { kind: 'playlist.edit', mediaId: result.item.id, title: `Edit ${edits}` }, callerOf(owner)));
       }
       return (await metric(first, 'realtime_slow_consumer_closes_total')) > before ? true : undefined;
     },
@@ -86,7 +86,7 @@ test('R14: a client that stops reading is closed with 4008 while the others keep
   // The reading member got every edit, and goes on getting events.
   await fast.waitForEvent((event) => event.seq === lastSeq, 20_000);
   t.is(fast.events.filter((event) => event.event.type === 'playlist').length, edits);
-  const { seq } = await rooms.client.send(room.id, { kind: 'chat.send', text: 'still flowing' }, callerOf(owner!));
+  const { seq } = await rooms.client.send(room.id, { kind: 'chat.send', text: 'still flowing' }, callerOf(owner));
   await fast.waitForEvent((event) => event.seq === seq);
   // The slow client reads again: what was queued, then the close with its reason.
   slow.resumeReading();

@@ -59,7 +59,7 @@ test('R1: a foreign page is refused with 403 naming the origin, the address and 
   t.regex(message, /evil\.example\.net/);
   t.regex(message, new RegExp(`127\\.0\\.0\\.1:${port}`));
   t.regex(message, /server\.cors_allowed_origins/);
-  const line = await waitFor('the refusal in the log', async () =>
+  const line = await waitFor('the refusal in the log', () =>
     log.lines.find((entry) => entry.requestId === refused.body.requestId && entry.msg === 'room socket refused: origin not allowed'),
   );
   t.is(line.level, 40);

@@ -77,7 +77,7 @@ test('R4, R6: a command is answered ok with its result and seq, and its event fo
   for (const client of [host, guest]) {
     // The push's events end at the answer's seq (the first item is also cued: a playback event).
     const event = await client.waitForEvent((e) => e.event.type === 'playlist' && e.seq <= pushed.seq);
-    t.true(event.seq > client.start.seq!);
+    t.true(event.seq > client.start.seq);
   }
   // Seqs only grow, each at most once.
   const seqs = guest.events.map((event) => event.seq);
@@ -96,11 +96,11 @@ test('R6: an error answers with the id and the error shape; the room refuses wha
   t.regex(error.requestId, /\/deny-1$/);
   t.is(typeof error.message, 'string');
   // Bad fields are named.
-  const invalid = (await t.throwsAsync(client.command({ kind: 'chat.send', text: 'hi', colour: 'red' } as never))) as RealtimeCommandError;
+  const invalid = await t.throwsAsync<RealtimeCommandError>(client.command({ kind: 'chat.send', text: 'hi', colour: 'red' } as never));
   t.is(invalid.error.code, 'invalid_argument');
   t.deepEqual(invalid.error.issues?.map((issue) => issue.key), ['colour']);
   // Presence belongs to the gateway.
-  const presence = (await t.throwsAsync(client.command({ kind: 'presence.leave', connectionId: 'x' }))) as RealtimeCommandError;
+  const presence = await t.throwsAsync<RealtimeCommandError>(client.command({ kind: 'presence.leave', connectionId: 'x' }));
   t.is(presence.error.code, 'invalid_argument');
   t.is(presence.error.issues?.[0]?.key, 'command.kind');
 });

@@ -94,9 +94,9 @@ test('a refused refresh (null) is not shared: the next tab asks the server itsel
   const tabA = acrossTabs<string>('svc.refresh', locks, channel());
   const tabB = acrossTabs<string>('svc.refresh', locks, channel());
   let asked = 0;
-  const refused = async () => {
+  const refused = () => {
     asked += 1;
-    return null;
+    return Promise.resolve(null);
   };
   t.deepEqual(await Promise.all([tabA.run(refused), tabB.run(refused)]), [null, null]);
   t.is(asked, 2);

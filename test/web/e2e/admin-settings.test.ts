@@ -67,7 +67,7 @@ test.serial('guest default permissions are offered as checkboxes, only those a g
   const guests = page.getByRole('group', { name: 'What guests can do' });
   const boxes = guests.getByRole('checkbox');
   t.is(await boxes.count(), GUEST_PERMISSION_CEILING.length);
-  const labels = await Promise.all((await boxes.all()).map(async (box) => (await box.evaluate((node) => node.closest('label')?.textContent ?? '')).trim()));
+  const labels = await Promise.all((await boxes.all()).map(async (box) => ((await box.locator('xpath=ancestor::label[1]').textContent()) ?? '').trim()));
   t.deepEqual(labels, ['See who is here', 'Read the chat', 'Join voice']);
   // The boxes show the value in force, not empty boxes.
   for (const [index, permission] of GUEST_PERMISSION_CEILING.entries()) {

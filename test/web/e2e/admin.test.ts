@@ -130,7 +130,7 @@ test.serial('a ban from the user page ends the user\'s token; the role control i
 test.serial('a setting saved in range shows in its history; out of range is refused at its field and nothing is written', async (t) => {
   const key = 'chat.maxPinnedMessagesPerRoom';
   const label = 'Pinned messages kept per room';
-  const read = async () => (await bed.call<{ value: unknown }>('GET', `/api/admin/settings/${key}`, undefined, admin.token)).body.value;
+  const read = async () => (await bed.call<{ value: number }>('GET', `/api/admin/settings/${key}`, undefined, admin.token)).body.value;
   const before = await read();
   const next = before === 42 ? 43 : 42;
 

@@ -37,7 +37,7 @@ export function mailedCode(text: string): string {
 export function mailedLink(text: string): string {
   const links = text.match(/https?:\/\/\S+/g) ?? [];
   if (links.length !== 1) throw new Error(`not exactly one link in the mail: ${text}`);
-  return links[0]!;
+  return links[0];
 }
 
 /**

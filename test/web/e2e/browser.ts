@@ -162,7 +162,7 @@ export async function checkAtBothWidths(page: Page, name: string): Promise<strin
     await page.setViewportSize(size);
     await screenshot(page, name);
     problems.push(...(await accessibilityProblems(page)).map((line) => `${viewport}: ${line}`));
-    const overflow = (await page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth + 1')) as boolean;
+    const overflow = await page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth + 1');
     if (overflow) problems.push(`${viewport}: the page scrolls sideways at ${size.width} px`);
   }
   await page.setViewportSize(VIEWPORTS.desktop);
@@ -207,10 +207,10 @@ export async function waitForPage(page: Page, expression: string, timeoutMs = 10
  */
 export async function signInPage(page: Page, username: string, password = BED_PASSWORD): Promise<void> {
   await page.goto('/');
-  const status = (await page.evaluate(
+  const status = await page.evaluate<number>(
     `fetch('/api/auth/password/login', { method: 'POST', headers: { 'content-type': 'application/json' }, credentials: 'same-origin', body: ${JSON.stringify(JSON.stringify({ username, password }))} })
       .then((response) => { if (response.ok) localStorage.setItem('svc.signedIn', '1'); return response.status; })`,
-  )) as number;
+  );
   if (status !== 200) throw new Error(`browser sign-in of ${username} answered ${status}`);
 }
 

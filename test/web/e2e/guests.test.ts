@@ -47,9 +47,9 @@ async function openAsHost(owner: Member, roomId: string): Promise<Person> {
 
 /** The video's position (s), whether it is playing, and the page's wall clock (ms). */
 async function video(page: Page): Promise<{ time: number; paused: boolean; now: number }> {
-  const [time, paused, now] = (await page.evaluate(
+  const [time, paused, now] = await page.evaluate<[number, boolean, number]>(
     `(() => { const v = document.querySelector('video'); return [v ? v.currentTime : -1, v ? v.paused : true, performance.timeOrigin + performance.now()]; })()`,
-  )) as [number, boolean, number];
+  );
   return { time, paused, now };
 }
 
@@ -84,7 +84,7 @@ test.serial('a guest from the share link is one name away from watching in step 
   t.is(await page.getByRole('tab', { name: 'Playlist' }).count(), 0, 'a guest has no playlist to see');
   await page.getByRole('tab', { name: 'Members' }).click();
   await page.getByRole('tabpanel').getByText(owner.username).first().waitFor({ timeout: OPEN_MS });
-  await waitFor('the guest\'s video to be ready', async () => ((await page.evaluate(`document.querySelector('video').readyState`)) as number) >= 2 || undefined, OPEN_MS);
+  await waitFor('the guest\'s video to be ready', async () => (await page.evaluate<number>(`document.querySelector('video').readyState`)) >= 2 || undefined, OPEN_MS);
 
   // The host presses Play: the guest's video is advancing, close to the host's, within 2 s.
   await host.page.getByRole('button', { name: 'Play', exact: true }).click();

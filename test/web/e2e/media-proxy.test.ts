@@ -63,7 +63,7 @@ async function proxiedItemPage(t: ExecutionContext, provider: 'direct' | 'hls', 
 
 test.serial('a proxied item from nginx, added with the form, plays in Chromium through /media/proxy', async (t) => {
   const person = await proxiedItemPage(t, 'direct', 'clock.webm');
-  const source = (await person.page.evaluate(`document.querySelector('video').currentSrc`)) as string;
+  const source = await person.page.evaluate<string>(`document.querySelector('video').currentSrc`);
   t.true(source.startsWith(`${bed.origin}/media/proxy/`), source);
   t.true((await nginx.requests()).some((request) => request.path === '/clock.webm' && request.range !== null), 'nginx served ranged reads to the proxy');
   t.deepEqual(person.problems, []);
@@ -75,7 +75,7 @@ test.serial('a proxied HLS item plays through hls.js: playlist and segments come
   const { page } = person;
   t.is(await page.evaluate(`document.querySelector('video').dataset.sourceType`), 'hls');
   // hls.js feeds the element through Media Source Extensions: its source is a blob, not a URL.
-  t.regex((await page.evaluate(`document.querySelector('video').currentSrc`)) as string, /^blob:/);
+  t.regex(await page.evaluate<string>(`document.querySelector('video').currentSrc`), /^blob:/);
   const served = await nginx.requests();
   t.true(served.some((request) => request.path === `/${hlsPath}` && request.status === 200), 'the playlist was read through the proxy');
   t.true(served.some((request) => /^\/hls\/seg\d+\.ts$/.test(request.path) && request.status < 300), 'segments were read through the proxy');

@@ -156,10 +156,10 @@ test('theatre mode (button and t) puts the panels under a full-width video and b
   await eventually(async () => (await box(side)).x >= (await videoBox()).x + (await videoBox()).width, DEADLINE_MS, 'the panels beside the video again');
 
   await page.getByRole('button', { name: 'Fullscreen' }).click();
-  await eventually(async () => (await page.evaluate(`document.fullscreenElement?.classList.contains('player') === true`)) as boolean, DEADLINE_MS, 'the player in fullscreen');
-  t.true((await page.evaluate(`document.fullscreenElement.contains(document.querySelector('.player-controls'))`)) as boolean, 'the controls are in fullscreen too');
+  await eventually(() => page.evaluate<boolean>(`document.fullscreenElement?.classList.contains('player') === true`), DEADLINE_MS, 'the player in fullscreen');
+  t.true(await page.evaluate<boolean>(`document.fullscreenElement.contains(document.querySelector('.player-controls'))`), 'the controls are in fullscreen too');
   await page.getByRole('button', { name: 'Exit fullscreen' }).click();
-  await eventually(async () => (await page.evaluate('document.fullscreenElement === null')) as boolean, DEADLINE_MS, 'fullscreen left');
+  await eventually(() => page.evaluate<boolean>('document.fullscreenElement === null'), DEADLINE_MS, 'fullscreen left');
   t.deepEqual(person.problems, []);
 });
 
@@ -184,10 +184,10 @@ test('the controls step aside while the video plays and come back on a pointer m
   await page.keyboard.press('k');
   await eventually(async () => !(await isPlaying(page)), DEADLINE_MS, 'paused after the second k');
   t.false(await hidden(), 'paused: the controls stay');
-  const before = (await page.evaluate(`document.querySelector('video').currentTime`)) as number;
+  const before = await page.evaluate<number>(`document.querySelector('video').currentTime`);
   await page.locator('h1').focus();
   await page.keyboard.press('ArrowRight');
-  await eventually(async () => ((await page.evaluate(`document.querySelector('video').currentTime`)) as number) >= before + 4, DEADLINE_MS, 'five seconds on after ArrowRight');
+  await eventually(async () => (await page.evaluate<number>(`document.querySelector('video').currentTime`)) >= before + 4, DEADLINE_MS, 'five seconds on after ArrowRight');
 
   // Typing in the chat is typing: k goes into the message, it does not play.
   await page.getByLabel('Message', { exact: true }).fill('');

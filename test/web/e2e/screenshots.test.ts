@@ -38,7 +38,7 @@ async function capture(person: Person, name: string, path: string | null, ready:
       await page.setViewportSize(size);
       await screenshot(page, `${name}-${theme}`);
       problems.push(...(await accessibilityProblems(page)).map((line) => `${name} ${theme} ${width}: ${line}`));
-      if ((await page.evaluate('document.documentElement.scrollWidth > document.documentElement.clientWidth + 1')) as boolean) {
+      if (await page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth + 1')) {
         problems.push(`${name} ${theme} ${width}: the page scrolls sideways`);
       }
     }

@@ -33,7 +33,7 @@ test.after.always(async () => {
   await bed?.close();
 });
 
-const currentTime = (page: Page): Promise<number> => page.evaluate(`document.querySelector('video').currentTime`) as Promise<number>;
+const currentTime = (page: Page): Promise<number> => page.evaluate<number>(`document.querySelector('video').currentTime`);
 
 test.serial('a source without Range support: the form and the player say it cannot seek, a seek is refused, pause keeps both players where they are', async (t) => {
   const [owner, friend, late] = await Promise.all([bed.signUp('seek-owner'), bed.signUp('seek-friend'), bed.signUp('seek-late')]);

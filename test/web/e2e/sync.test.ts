@@ -50,9 +50,9 @@ async function openRoom(on: WebBed, member: Member, roomId: string, autoplayBloc
 
 /** The video's position in seconds at wall-clock `at` ms (extrapolated from one reading at the page's own instant). */
 async function positionAt(page: Page, at: number): Promise<number> {
-  const [time, now, paused, rate] = (await page.evaluate(
+  const [time, now, paused, rate] = await page.evaluate<[number, number, boolean, number]>(
     `(() => { const v = document.querySelector('video'); return [v.currentTime, performance.timeOrigin + performance.now(), v.paused, v.playbackRate]; })()`,
-  )) as [number, number, boolean, number];
+  );
   return paused ? time : time + ((at - now) / 1000) * rate;
 }
 
@@ -121,7 +121,7 @@ test.serial('where the browser blocks autoplay, a member is asked to click, and 
   // plays, his player cannot, and it asks.
   const f = await openRoom(bed, frank, roomId, true);
   await waitForPage(f.page, `[...document.querySelectorAll('button')].some((b) => b.textContent === 'Click to join playback')`, SETTLE_MS);
-  t.true((await evaluateQuietly(f.page, `document.querySelector('video').paused`)) as boolean, 'nothing plays before the click');
+  t.true((await evaluateQuietly(f.page, `document.querySelector('video').paused`)), 'nothing plays before the click');
   const join = f.page.getByRole('button', { name: 'Click to join playback' });
   t.deepEqual(await checkAtBothWidths(f.page, 'room-autoplay-blocked'), []);
 

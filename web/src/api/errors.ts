@@ -1,6 +1,9 @@
 import type { ErrorCode } from '../../../contracts/errors.js';
 import type { Schemas } from './types.js';
 
+/** The documented error body, as HTTP sends it or a socket frame carries it (there, absent issues may read undefined). */
+type ErrorBody = Omit<Schemas['Error'], 'issues'> & { issues?: Schemas['Error']['issues'] | undefined };
+
 /** An answer of the API other than 2xx, with the documented body (or one made up for a network failure). */
 export class ApiError extends Error {
   readonly status: number;
@@ -10,7 +13,7 @@ export class ApiError extends Error {
   /** The answer's Retry-After, in seconds, when it had one (rate limits, a busy service). */
   readonly retryAfterSeconds: number | undefined;
 
-  constructor(body: Schemas['Error'], retryAfterSeconds?: number) {
+  constructor(body: ErrorBody, retryAfterSeconds?: number) {
     super(body.message);
     this.name = 'ApiError';
     this.status = body.status;

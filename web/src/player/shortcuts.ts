@@ -7,12 +7,13 @@
  */
 import { useEffect, useRef } from 'preact/hooks';
 
+/** Functions, not methods: each is called detached from the object, as a key's action. */
 export interface ShortcutActions {
-  togglePlay(): void;
-  seekBy(seconds: number): void;
-  fullscreen(): void;
-  theatre(): void;
-  mute(): void;
+  togglePlay: () => void;
+  seekBy: (seconds: number) => void;
+  fullscreen: () => void;
+  theatre: () => void;
+  mute: () => void;
 }
 
 const SEEK_STEP_SECONDS = 5;

@@ -22,7 +22,7 @@
 import { signal } from '@preact/signals';
 import type { RoomCommand } from '../../../contracts/room/commands.js';
 import { CLOSE, clockSample, connectProtocols, realtimePath } from '../../../contracts/ws/constants.js';
-import type { ErrorShape, EventMessage, NotificationMessage, PlayerState, PongMessage, ResumedMessage, ServerMessage, SnapshotMessage } from '../../../contracts/ws/protocol.js';
+import type { EventMessage, NotificationMessage, PlayerState, PongMessage, ResumedMessage, ServerMessage, SnapshotMessage } from '../../../contracts/ws/protocol.js';
 import { ApiError, asApiError } from '../api/errors.js';
 
 /** The part of a browser WebSocket the connection uses. */
@@ -35,7 +35,7 @@ export interface RoomSocket {
 }
 
 /** A timer handle of the environment's clock. */
-export type Timer = unknown;
+export type Timer = number | object;
 
 /** What the connection needs from the browser; the tests give it fakes. */
 export interface ConnectionEnvironment {
@@ -216,7 +216,7 @@ export class RoomConnection {
         this.pending.delete(id);
         reject(new ApiError({ requestId: '', status: 0, code: 'deadline_exceeded', message: 'the room did not answer in time' }));
       }, COMMAND_TIMEOUT_MS);
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      this.pending.set(id, { resolve: resolve, reject, timer });
       socket.send(JSON.stringify({ type: 'command', id, command, ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}) }));
     });
   }
@@ -263,7 +263,7 @@ export class RoomConnection {
         this.settle(message.id, (pending) => pending.resolve(message.result));
         break;
       case 'error':
-        if (message.id !== null) this.settle(message.id, (pending) => pending.reject(new ApiError(message.error as ErrorShape)));
+        if (message.id !== null) this.settle(message.id, (pending) => pending.reject(new ApiError(message.error)));
         break;
       case 'pong': {
         const resolve = this.pings.get(message.t0);

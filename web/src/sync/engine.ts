@@ -72,13 +72,13 @@ export interface PlayerSample {
   /** Stalled for data (readyState < HAVE_FUTURE_DATA while playing, or a `waiting` event). */
   buffering: boolean;
   /** Seconds, when known: targets are clamped to it. */
-  duration?: number;
+  duration?: number | undefined;
   /**
    * The element's buffered ranges ([start, end] s), when known: a seek into them only decodes
    * (tens of ms), one elsewhere fetches first (hundreds), and each kind is aimed with its own
    * learned latency.
    */
-  buffered?: ReadonlyArray<readonly [number, number]>;
+  buffered?: ReadonlyArray<readonly [number, number]> | undefined;
 }
 
 export type PlayerAction =
@@ -125,7 +125,7 @@ export interface SyncEngineOptions {
   /** Starting estimate of seek latency (ms), e.g. remembered from an earlier session. */
   seekLatencyMs?: number;
   /** Starting estimate of the player's start-up latency (ms), likewise. */
-  startLatencyMs?: number;
+  startLatencyMs?: number | undefined;
 }
 
 interface PendingSeek {
@@ -309,7 +309,7 @@ export class SyncEngine {
     }
 
     this.updateCorrection(drift);
-    const correction = this.correction as Correction | null;
+    const correction = this.correction;
     const rate = correction ? room.rate * (1 + correction.direction * correction.steps * RATE_STEP) : room.rate;
     this.matchRate(rate, player, actions);
     return done(correction ? 'correcting' : 'in_sync', drift);

@@ -8,7 +8,7 @@ import { ERROR_TITLES, asApiError, asSentence, inWords } from '../api/errors.js'
  *
  * `title` replaces the code's title when the view knows better what happened (null: none).
  */
-export function ErrorNotice(props: { error: unknown; onDismiss?: () => void; title?: string | null; next?: ComponentChildren }) {
+export function ErrorNotice(props: { error: unknown; onDismiss?: () => void; title?: string | null | undefined; next?: ComponentChildren }) {
   if (props.error == null) return null;
   const error = asApiError(props.error);
   const title = props.title !== undefined ? props.title : ERROR_TITLES[error.code];

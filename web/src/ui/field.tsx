@@ -22,7 +22,7 @@ interface InputProps {
  * A labelled input with its hint and error tied to it (aria-describedby), so the message a
  * server returns for this field is read with it.
  */
-export function Field(props: InputProps & { label: string; value: string; onValue: (value: string) => void; hint?: string; error?: string | undefined }) {
+export function Field(props: InputProps & { label: string; value: string; onValue: (value: string) => void; hint?: string | undefined; error?: string | undefined }) {
   const { label, value, onValue, hint, error, ...input } = props;
   const id = useId();
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;

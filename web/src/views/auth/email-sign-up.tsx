@@ -14,7 +14,7 @@ import { UsernameFields } from './password-sign-up.js';
  * the account (the password as an OPAQUE record when the server runs OPAQUE). The link in the
  * email passes its address and code as `initial`: with a code, the form opens at the password.
  */
-export function EmailSignUp(props: { opaque: boolean; onAnswer: (answer: AuthAnswer) => void; initial?: { email: string; code: string } }) {
+export function EmailSignUp(props: { opaque: boolean; onAnswer: (answer: AuthAnswer) => void; initial?: { email: string; code: string } | undefined }) {
   const [email, setEmail] = useState(props.initial?.email ?? '');
   const [username, setUsername] = useState('');
   const [displayName, setDisplayName] = useState('');

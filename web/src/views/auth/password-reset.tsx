@@ -13,7 +13,7 @@ import { startRegistration } from '../../auth/opaque-client.js';
  * The link in the email passes its address (and code) as `initial`: with a code, the form opens
  * at the new password.
  */
-export function PasswordReset(props: { opaque: boolean; onDone: () => void; onCancel: () => void; initial?: { email: string; code: string } }) {
+export function PasswordReset(props: { opaque: boolean; onDone: () => void; onCancel: () => void; initial?: { email: string; code: string } | undefined }) {
   const [email, setEmail] = useState(props.initial?.email ?? '');
   const [sent, setSent] = useState(Boolean(props.initial?.email && props.initial.code));
   const [fromLink, setFromLink] = useState(sent);

@@ -9,7 +9,7 @@ const STATUS_LABEL: Record<RoomSummary['status'], string | null> = {
   rejected: 'Rejected',
 };
 
-export function RoomCard(props: { room: RoomSummary; extra?: string }) {
+export function RoomCard(props: { room: RoomSummary; extra?: string | undefined }) {
   const { room } = props;
   const status = STATUS_LABEL[room.status];
   return (

@@ -7,7 +7,7 @@
 import { useId } from 'preact/hooks';
 import { IceServersEditor, PermissionChecks, TextListEditor } from './list-editors.js';
 import { OAuth2ProvidersEditor } from './oauth2-providers-editor.js';
-import { draftOf, entryOf, inWords, parseDraft, problemInWords, sameSettingValue, type Draft, type IceRow, type ProviderRow, type Setting } from './setting-rules.js';
+import { draftOf, draftText, entryOf, inWords, parseDraft, problemInWords, sameSettingValue, type Draft, type IceRow, type ProviderRow, type Setting } from './setting-rules.js';
 
 // A checkbox, a select or a set of checkboxes shows what it accepts by itself.
 const SHOWS_ITS_CHOICES: ReadonlySet<string> = new Set(['boolean', 'choice', 'permissions']);
@@ -72,6 +72,9 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
     case 'oauth2Providers':
       group = <OAuth2ProvidersEditor value={draft as ProviderRow[]} onChange={props.onDraft} />;
       break;
+    default:
+      // A one-value kind: its single control is below.
+      break;
   }
   if (group) {
     return (
@@ -100,14 +103,14 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
           min={input.min}
           max={input.max}
           required
-          value={String(draft)}
+          value={draftText(draft)}
           onInput={(event) => props.onDraft(event.currentTarget.value)}
         />
       );
       break;
     case 'choice':
       control = (
-        <select {...common} value={String(draft)} onChange={(event) => props.onDraft(event.currentTarget.value)}>
+        <select {...common} value={draftText(draft)} onChange={(event) => props.onDraft(event.currentTarget.value)}>
           {input.options.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
@@ -117,7 +120,7 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
       );
       break;
     default:
-      control = <input {...common} type="text" spellcheck={false} value={String(draft)} onInput={(event) => props.onDraft(event.currentTarget.value)} />;
+      control = <input {...common} type="text" spellcheck={false} value={draftText(draft)} onInput={(event) => props.onDraft(event.currentTarget.value)} />;
   }
 
   return (

@@ -47,6 +47,9 @@ const isJson = (value: unknown): value is Json => typeof value === 'object' && v
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
+/** A one-line draft (integer, choice, text) as the string its control shows. */
+export const draftText = (draft: Draft): string => (typeof draft === 'string' ? draft : '');
+
 /** The form's starting draft for a value. */
 export function draftOf(setting: Setting, value: unknown): Draft {
   const input = setting.input;
@@ -56,7 +59,7 @@ export function draftOf(setting: Setting, value: unknown): Draft {
     case 'integer':
     case 'choice':
     case 'text':
-      return value === undefined || value === null ? '' : String(value);
+      return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
     case 'permissions':
     case 'textList':
       return list(value).map(text);
@@ -69,7 +72,7 @@ export function draftOf(setting: Setting, value: unknown): Draft {
 
 function providerRow(provider: Json): ProviderRow {
   const kind: ProviderKind = isJson(provider.oidc) ? 'oidc' : 'github';
-  const variant = isJson(provider[kind]) ? (provider[kind] as Json) : {};
+  const variant = isJson(provider[kind]) ? provider[kind] : {};
   return {
     kind,
     instanceName: text(provider.instanceName),
@@ -90,7 +93,7 @@ export function parseDraft(setting: Setting, draft: Draft): Parsed {
     case 'boolean':
       return { ok: true, value: draft === true };
     case 'integer': {
-      const typed = String(draft).trim();
+      const typed = draftText(draft).trim();
       const number = Number(typed);
       if (typed === '' || !/^-?\d+$/.test(typed) || !Number.isSafeInteger(number) || number < input.min || number > input.max) {
         return { ok: false, message: `must be a whole number from ${input.min} to ${input.max}` };
@@ -100,7 +103,7 @@ export function parseDraft(setting: Setting, draft: Draft): Parsed {
     case 'choice':
       return input.options.some((option) => option.value === draft) ? { ok: true, value: draft } : { ok: false, message: 'must be one of the options offered' };
     case 'text':
-      return { ok: true, value: String(draft) };
+      return { ok: true, value: draftText(draft) };
     case 'permissions':
       // In the order the choices are offered, so that ticking and unticking leaves no trace.
       return { ok: true, value: input.choices.map((choice) => choice.value).filter((value) => (draft as string[]).includes(value)) };
