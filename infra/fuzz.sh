@@ -167,8 +167,8 @@ run_schemathesis() {
   # From the work dir: schemathesis keeps its cache (.schemathesis/) in the current directory.
   (cd "$WORK" && "$VENV/bin/schemathesis" --config-file "$WORK/schemathesis.toml" run "$BASE/api/openapi.json" \
     --url "$BASE" \
-    --checks not_a_server_error,response_schema_conformance \
-    --phases examples,coverage,fuzzing \
+    --checks all \
+    --phases examples,coverage,fuzzing,stateful \
     --max-examples "$EXAMPLES" \
     --max-redirects 0 \
     --workers 1 \

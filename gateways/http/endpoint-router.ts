@@ -1,9 +1,11 @@
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
+import type { Middleware } from 'koa';
 import type { z } from 'zod';
 import { isAdmin, type Caller, type UserCaller } from '../../accounts/model.js';
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import type { Endpoint } from './api/endpoint.js';
+import { mostSpecificPath } from './path-precedence.js';
 import type { HttpContext, HttpState } from './state.js';
 
 /**
@@ -43,7 +45,9 @@ export class EndpointRouter {
         throw AppError.invalid([{ key: 'body', message: 'is not valid JSON' }]);
       },
     });
-    this.router[endpoint.method](path, async (ctx) => {
+    this.router[endpoint.method](path, async (ctx, next) => {
+      // A path an endpoint with a fixed segment there owns is not this one's (read-all is not a notification id).
+      if (this.ownerOf(ctx.path) !== path) return next();
       const caller = await this.authorize(ctx, endpoint);
       let body: unknown;
       if (endpoint.body) {
@@ -51,17 +55,50 @@ export class EndpointRouter {
           throw AppError.invalid([{ key: 'body', message: 'must be JSON (Content-Type: application/json)' }]);
         }
         await parse(ctx, () => Promise.resolve());
-        body = validate(endpoint.body, (ctx.request as { body?: unknown }).body, '');
+        // The body parser makes an absent body `{}`; the document says which bodies may be left
+        // out (requestBody.required), so an absent one is judged as absent.
+        const sent = (ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '';
+        if (!sent && !endpoint.body.safeParse(undefined).success) throw AppError.invalid([{ key: 'body', message: 'is required (a JSON object)' }]);
+        body = validate(endpoint.body, sent ? (ctx.request as { body?: unknown }).body : undefined, '');
       }
       const params = endpoint.params ? validate(endpoint.params, ctx.params, '') : undefined;
       const query = endpoint.query ? validate(endpoint.query, ctx.query, '') : undefined;
       if (endpoint.headers) {
         const declared = Object.keys(endpoint.headers.shape);
-        validate(endpoint.headers, Object.fromEntries(declared.flatMap((name) => (ctx.get(name) === '' ? [] : [[name, ctx.get(name)]]))), 'headers');
+        // A header sent empty is a value the schema judges (an empty Idempotency-Key is refused), not an absent one.
+        validate(endpoint.headers, Object.fromEntries(declared.flatMap((name) => (ctx.headers[name] === undefined ? [] : [[name, ctx.get(name)]]))), 'headers');
       }
       await handler(ctx as HttpContext, { body, params, query, caller } as EndpointInput<E>);
     });
     return this;
+  }
+
+  /**
+   * In place of the router's own `allowedMethods()`: answers OPTIONS and a method no endpoint
+   * serves with the methods of the one path the request belongs to (see path-precedence.ts),
+   * not the union over every template that matches it, so `Allow` lists documented methods only.
+   */
+  allowedMethods(): Middleware<HttpState> {
+    return async (ctx, next) => {
+      await next();
+      if (ctx.status !== 404 || ctx.body != null) return;
+      const owner = this.ownerOf(ctx.path);
+      if (owner === undefined) return;
+      const methods = new Set(this.router.match(ctx.path, ctx.method).path.flatMap((layer) => (layer.path === owner ? layer.methods : [])));
+      ctx.set('Allow', [...methods].join(', '));
+      if (ctx.method === 'OPTIONS') {
+        ctx.status = 200;
+        ctx.body = '';
+      } else {
+        ctx.status = 405;
+      }
+    };
+  }
+
+  /** The route path (`:name` form) a request path belongs to, if any endpoint's matches it. */
+  private ownerOf(requestPath: string): string | undefined {
+    const paths = this.router.match(requestPath, 'GET').path.flatMap((layer) => (typeof layer.path === 'string' ? [layer.path] : []));
+    return mostSpecificPath(paths);
   }
 
   private async authorize(ctx: HttpContext, endpoint: Endpoint): Promise<Caller | undefined> {

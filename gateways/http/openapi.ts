@@ -4,6 +4,7 @@ import { packageVersion } from '../../server/version.js';
 import { ErrorBody } from './api/common.js';
 import type { Endpoint } from './api/endpoint.js';
 import { ENDPOINTS } from './api/index.js';
+import { spellOutPatterns } from './openapi-patterns.js';
 import type { HttpState } from './state.js';
 
 /**
@@ -18,7 +19,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[] = ENDPOINTS)
     const item = (paths[endpoint.path] ??= {});
     item[endpoint.method] = operation(endpoint);
   }
-  return createDocument({
+  const document = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'svc',
@@ -30,6 +31,8 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[] = ENDPOINTS)
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
   });
+  spellOutPatterns(document);
+  return document;
 }
 
 function operation(endpoint: Endpoint): ZodOpenApiOperationObject {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../../../errors/codes.js';
 import { oneLineText, privateText } from '../../../text/safe-text.js';
+import { USERNAME_INPUT, USERNAME_RULE } from '../../../text/username-rule.js';
 
 export const ErrorBody = z
   .object({
@@ -63,7 +64,12 @@ export const SignInAnswer = z.union([SignedIn, SecondFactorRequired]);
 
 // Every text field here follows text/safe-text.ts, so nothing PostgreSQL refuses (NUL) or a log
 // would mangle reaches either, on HTTP or on gRPC (which validates with these same schemas).
-const username = oneLineText().min(1).max(128).meta({ description: 'NFKC-normalised; 3-32 letters, digits, "_", "-", "."' });
+// The account code's own rule, checked as sent (so a name the server would refuse is refused
+// here, and the document's pattern is the rule): no control character or NUL can match it.
+const username = z
+  .string()
+  .regex(USERNAME_INPUT, { error: `must be ${USERNAME_RULE}` })
+  .meta({ id: 'Username', description: `${USERNAME_RULE}; NFKC-normalised and trimmed by the server, compared case-insensitively` });
 export const fields = {
   username,
   displayName: oneLineText().min(1).max(64),
