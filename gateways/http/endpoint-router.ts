@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { isAdmin, type Caller, type UserCaller } from '../../accounts/model.js';
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import type { Endpoint } from './api/endpoint.js';
+import { unstorableTextIn } from '../../text/safe-text.js';
 import { mostSpecificPath } from './path-precedence.js';
 import type { HttpContext, HttpState } from './state.js';
 
@@ -49,7 +50,10 @@ export class EndpointRouter {
       // A path an endpoint with a fixed segment there owns is not this one's (read-all is not a notification id).
       if (this.ownerOf(ctx.path) !== path) return next();
       const caller = await this.authorize(ctx, endpoint);
+      const undecodable = undecodableParts(ctx.path, ctx.querystring);
+      if (undecodable.length > 0) throw AppError.invalid(undecodable);
       let body: unknown;
+      let sentBody: unknown;
       if (endpoint.body) {
         if (ctx.request.length && !ctx.is('application/json')) {
           throw AppError.invalid([{ key: 'body', message: 'must be JSON (Content-Type: application/json)' }]);
@@ -59,7 +63,8 @@ export class EndpointRouter {
         // out (requestBody.required), so an absent one is judged as absent.
         const sent = (ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '';
         if (!sent && !endpoint.body.safeParse(undefined).success) throw AppError.invalid([{ key: 'body', message: 'is required (a JSON object)' }]);
-        body = validate(endpoint.body, sent ? (ctx.request as { body?: unknown }).body : undefined, '');
+        sentBody = sent ? (ctx.request as { body?: unknown }).body : undefined;
+        body = validate(endpoint.body, sentBody, '');
       }
       const params = endpoint.params ? validate(endpoint.params, ctx.params, '') : undefined;
       const query = endpoint.query ? validate(endpoint.query, ctx.query, '') : undefined;
@@ -68,6 +73,9 @@ export class EndpointRouter {
         // A header sent empty is a value the schema judges (an empty Idempotency-Key is refused), not an absent one.
         validate(endpoint.headers, Object.fromEntries(declared.flatMap((name) => (ctx.headers[name] === undefined ? [] : [[name, ctx.get(name)]]))), 'headers');
       }
+      // After the schemas (whose messages are the more precise), over everything as sent.
+      const unstorable = [...unstorableTextIn(sentBody), ...unstorableTextIn(ctx.params), ...unstorableTextIn(ctx.query)];
+      if (unstorable.length > 0) throw AppError.invalid(unstorable);
       await handler(ctx as HttpContext, { body, params, query, caller } as EndpointInput<E>);
     });
     return this;
@@ -109,6 +117,32 @@ export class EndpointRouter {
     if (caller.kind !== 'user') throw new AppError('forbidden', 'guests cannot do this; sign in with an account');
     if (endpoint.access === 'admin' && !isAdmin(caller)) throw new AppError('forbidden', 'this needs a service administrator');
     return caller;
+  }
+}
+
+/**
+ * Percent-encoded bytes that are not UTF-8 (a lone surrogate's, for one): the router would pass
+ * the segment on still encoded and the query parser would put U+FFFD in its place, either way
+ * another string than the one sent; refused instead, naming the part.
+ */
+function undecodableParts(path: string, querystring: string): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const message = 'is not valid percent-encoded UTF-8';
+  if (!decodes(path)) issues.push({ key: 'path', message });
+  for (const pair of querystring ? querystring.split('&') : []) {
+    const [name = '', value = ''] = pair.split('=', 2).map((part) => part.replace(/\+/g, ' '));
+    if (!decodes(name)) issues.push({ key: 'query', message });
+    else if (!decodes(value)) issues.push({ key: decodeURIComponent(name), message });
+  }
+  return issues;
+}
+
+function decodes(text: string): boolean {
+  try {
+    decodeURIComponent(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -41,6 +41,7 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
     responses[status as `2${string}`] = {
       description: spec.description,
       ...(spec.schema ? { content: { 'application/json': { schema: spec.schema } } } : {}),
+      ...(spec.links ? { links: spec.links } : {}),
       ...(spec.headers ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([name, h]) => [name, { description: h.description, schema: { type: 'string' } }])) } : {}),
     };
   }

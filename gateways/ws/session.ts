@@ -10,6 +10,7 @@ import type { Caller } from '../../accounts/model.js';
 import type { RoomCommand } from '../../actors/room/index.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
+import { unstorableTextIn } from '../../text/safe-text.js';
 import { roomCommandId } from '../rooms/command-id.js';
 import type { RoomClient } from '../rooms/room-client.js';
 import type { FeedEvent } from '../rooms/room-feed.js';
@@ -184,6 +185,12 @@ export class RealtimeSession {
       return;
     }
     const message = parsed.data;
+    // The rule every transport applies (text/safe-text.ts), over the whole frame as sent.
+    const unstorable = unstorableTextIn(raw);
+    if (unstorable.length > 0) {
+      this.sendError(message.type === 'ping' ? null : (message.id ?? null), AppError.invalid(unstorable));
+      return;
+    }
     switch (message.type) {
       case 'ping':
         this.send({ type: 'pong', t0: message.t0, t1: receivedAt, t2: Date.now() });

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES } from '../../../errors/codes.js';
-import { oneLineText, privateText } from '../../../text/safe-text.js';
+import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS } from '../../../accounts/password-policy.js';
+import { isWellFormed, oneLineText, privateText, WELL_FORMED_MESSAGE } from '../../../text/safe-text.js';
 import { USERNAME_INPUT, USERNAME_RULE } from '../../../text/username-rule.js';
 
 export const ErrorBody = z
@@ -74,6 +75,15 @@ export const fields = {
   username,
   displayName: oneLineText().min(1).max(64),
   password: privateText().min(1).max(1024),
+  /**
+   * A direct-transport password being set: the account code's length rule (in code points, so
+   * in the pattern: zod's min/max count UTF-16 units), no NUL. Signing in takes any password.
+   */
+  newPassword: z
+    .string()
+    // eslint-disable-next-line no-control-regex -- naming NUL is the point
+    .regex(new RegExp(`^[^\\u0000]{${PASSWORD_MIN_CHARS},${PASSWORD_MAX_CHARS}}$`, 'u'), { error: `must be ${PASSWORD_MIN_CHARS} to ${PASSWORD_MAX_CHARS} characters, without NUL` })
+    .refine(isWellFormed, { error: WELL_FORMED_MESSAGE }),
   /** OPAQUE protocol messages are base64url. */
   opaqueMessage: oneLineText().min(1).max(4096),
   /** A code from an email or an authenticator app, a handle the server gave (challenge, login id). */

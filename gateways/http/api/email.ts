@@ -15,7 +15,7 @@ const TAGS = ['auth'];
 const email = oneLineText().min(1).max(254).meta({ format: 'email', description: 'An email address, compared case-insensitively' });
 const code = fields.code.meta({ description: 'The code from the email' });
 const newPassword = {
-  password: fields.password.optional(),
+  password: fields.newPassword.optional(),
   registrationRecord: fields.opaqueMessage.optional(),
 };
 const CodeSent = z

@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { oneLineText, privateText } from '../../../text/safe-text.js';
 import { ROOM_LIMITS } from '../../../actors/room/limits.js';
+import { GUEST_PERMISSION_CEILING } from '../../../permissions/defaults.js';
+import { ADMINISTRATION_PERMISSIONS, isAdministration, PERMISSIONS } from '../../../permissions/names.js';
 import { defineEndpoint } from './endpoint.js';
 import { idempotencyHeaders, MemberView, Permission, QueueMode, RoomInfo, RoomPage, RoomSummary, RoomView, RoomVisibility, roomId, seq, userId } from './room-schemas.js';
 
@@ -15,11 +17,17 @@ const roomParams = z.strictObject({ roomId });
 const name = oneLineText().min(1).max(ROOM_LIMITS.nameMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.nameMaxChars} characters after trimming` });
 const password = privateText().max(ROOM_LIMITS.passwordMaxChars);
 const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(ROOM_LIMITS.readyTimeoutMaxMs);
+// Per role, what the room accepts (actors/room/validate.ts): any permission for admins, none of
+// the administration ones for members, the guest ceiling for guests; the enums say so.
 const overrideList = z.array(Permission).max(64);
+const memberOverrideList = z
+  .array(z.enum(PERMISSIONS.filter((name) => !isAdministration(name)), { error: `is not a member permission (${ADMINISTRATION_PERMISSIONS.join(', ')} belong to the admin role)` }))
+  .max(64);
+const guestOverrideList = z.array(z.enum(GUEST_PERMISSION_CEILING, { error: `is above the guest ceiling (${GUEST_PERMISSION_CEILING.join(', ')})` })).max(64);
 const overridesInput = z.strictObject({
   admin: overrideList.nullable().optional(),
-  member: overrideList.nullable().optional(),
-  guest: overrideList.nullable().optional().meta({ description: 'At most view_member_list, view_chat_history, use_webrtc' }),
+  member: memberOverrideList.nullable().optional(),
+  guest: guestOverrideList.nullable().optional().meta({ description: `At most ${GUEST_PERMISSION_CEILING.join(', ')}` }),
 });
 
 export const PageQuery = {
@@ -48,10 +56,23 @@ export const createRoom = defineEndpoint({
     readyTimeoutMs: readyTimeoutMs.optional(),
     queueMode: QueueMode.optional().meta({ description: 'Default next' }),
     permissionOverrides: z
-      .strictObject({ admin: overrideList.optional(), member: overrideList.optional(), guest: overrideList.optional() })
+      .strictObject({ admin: overrideList.optional(), member: memberOverrideList.optional(), guest: guestOverrideList.optional() })
       .optional(),
   }),
-  responses: { 201: { description: 'Created', schema: RoomAnswer } },
+  responses: {
+    201: {
+      description: 'Created',
+      schema: RoomAnswer,
+      links: {
+        getRoom: { operationId: 'getRoom', parameters: { roomId: '$response.body#/room/id' } },
+        updateRoom: { operationId: 'updateRoom', parameters: { roomId: '$response.body#/room/id' } },
+        joinRoom: { operationId: 'joinRoom', parameters: { roomId: '$response.body#/room/id' } },
+        addPlaylistItem: { operationId: 'addPlaylistItem', parameters: { roomId: '$response.body#/room/id' } },
+        sendChat: { operationId: 'sendChat', parameters: { roomId: '$response.body#/room/id' } },
+        deleteRoom: { operationId: 'deleteRoom', parameters: { roomId: '$response.body#/room/id' } },
+      },
+    },
+  },
   errors: ['unauthenticated', 'forbidden', 'limit_exceeded', 'conflict', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'],
 });
 
