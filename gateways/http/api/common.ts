@@ -77,11 +77,10 @@ export const fields = {
   password: privateText().min(1).max(1024),
   /**
    * A direct-transport password being set: the account code's length rule (in code points, so
-   * in the pattern: zod's min/max count UTF-16 units), no NUL. Signing in takes any password.
+   * in the pattern: zod's min/max count UTF-16 units), no NUL. Signing in takes any password (but NUL).
    */
   newPassword: z
     .string()
-    // eslint-disable-next-line no-control-regex -- naming NUL is the point
     .regex(new RegExp(`^[^\\u0000]{${PASSWORD_MIN_CHARS},${PASSWORD_MAX_CHARS}}$`, 'u'), { error: `must be ${PASSWORD_MIN_CHARS} to ${PASSWORD_MAX_CHARS} characters, without NUL` })
     .refine(isWellFormed, { error: WELL_FORMED_MESSAGE }),
   /** OPAQUE protocol messages are base64url. */
