@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { oneLineText } from '../../../text/safe-text.js';
 import { ROOM_LIMITS } from '../../../actors/room/limits.js';
 import { QUEUE_MODES } from '../../../actors/room/model.js';
-import { PERMISSIONS } from '../../../permissions/names.js';
+import { GUEST_PERMISSION_CEILING } from '../../../permissions/defaults.js';
+import { isAdministration, isPermission, PERMISSIONS } from '../../../permissions/names.js';
 
 const ms = (description: string) => z.number().int().meta({ description: `${description} (server ms since the epoch)` });
 
@@ -23,6 +24,23 @@ export const QueueMode = z.enum(QUEUE_MODES).meta({
 /** A media length in seconds as a player saw it (the room keeps the longest reported). */
 export const mediaDuration = z.number().positive().max(ROOM_LIMITS.positionMaxSeconds).meta({ description: 'The media length in seconds as the player saw it' });
 export const Permission = z.enum(PERMISSIONS).meta({ id: 'Permission', description: 'docs/2026-11-21-permissions.md' });
+
+const notAPermission = (input: unknown): string => `${(JSON.stringify(input) ?? String(input)).slice(0, 64)} is not a permission name`;
+
+/**
+ * A role's override list as the room accepts it (actors/room/validate.ts): any permission for
+ * admins, none of the administration ones for members, the guest ceiling for guests.
+ */
+export const overrideLists = {
+  admin: z.array(Permission).max(64),
+  member: z
+    .array(z.enum(PERMISSIONS.filter((name) => !isAdministration(name)), { error: (issue) => (isPermission(issue.input) ? `${issue.input} belong to the admin role; make the user an admin instead` : notAPermission(issue.input)) }))
+    .max(64),
+  guest: z
+    .array(z.enum(GUEST_PERMISSION_CEILING, { error: (issue) => (isPermission(issue.input) ? `${issue.input} is above the guest ceiling (${GUEST_PERMISSION_CEILING.join(', ')})` : notAPermission(issue.input)) }))
+    .max(64)
+    .meta({ description: `At most ${GUEST_PERMISSION_CEILING.join(', ')}` }),
+};
 
 export const PermissionOverrides = z
   .strictObject({ admin: z.array(Permission).optional(), member: z.array(Permission).optional(), guest: z.array(Permission).optional() })

@@ -6,10 +6,8 @@
 import { z } from 'zod';
 import { oneLineText, privateText } from '../../../text/safe-text.js';
 import { ROOM_LIMITS } from '../../../actors/room/limits.js';
-import { GUEST_PERMISSION_CEILING } from '../../../permissions/defaults.js';
-import { ADMINISTRATION_PERMISSIONS, isAdministration, PERMISSIONS } from '../../../permissions/names.js';
 import { defineEndpoint } from './endpoint.js';
-import { idempotencyHeaders, MemberView, Permission, QueueMode, RoomInfo, RoomPage, RoomSummary, RoomView, RoomVisibility, roomId, seq, userId } from './room-schemas.js';
+import { idempotencyHeaders, MemberView, overrideLists, QueueMode, RoomInfo, RoomPage, RoomSummary, RoomView, RoomVisibility, roomId, seq, userId } from './room-schemas.js';
 
 const TAGS = ['rooms'];
 const roomParams = z.strictObject({ roomId });
@@ -17,17 +15,10 @@ const roomParams = z.strictObject({ roomId });
 const name = oneLineText().min(1).max(ROOM_LIMITS.nameMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.nameMaxChars} characters after trimming` });
 const password = privateText().max(ROOM_LIMITS.passwordMaxChars);
 const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(ROOM_LIMITS.readyTimeoutMaxMs);
-// Per role, what the room accepts (actors/room/validate.ts): any permission for admins, none of
-// the administration ones for members, the guest ceiling for guests; the enums say so.
-const overrideList = z.array(Permission).max(64);
-const memberOverrideList = z
-  .array(z.enum(PERMISSIONS.filter((name) => !isAdministration(name)), { error: `is not a member permission (${ADMINISTRATION_PERMISSIONS.join(', ')} belong to the admin role)` }))
-  .max(64);
-const guestOverrideList = z.array(z.enum(GUEST_PERMISSION_CEILING, { error: `is above the guest ceiling (${GUEST_PERMISSION_CEILING.join(', ')})` })).max(64);
 const overridesInput = z.strictObject({
-  admin: overrideList.nullable().optional(),
-  member: memberOverrideList.nullable().optional(),
-  guest: guestOverrideList.nullable().optional().meta({ description: `At most ${GUEST_PERMISSION_CEILING.join(', ')}` }),
+  admin: overrideLists.admin.nullable().optional(),
+  member: overrideLists.member.nullable().optional(),
+  guest: overrideLists.guest.nullable().optional(),
 });
 
 export const PageQuery = {
@@ -56,7 +47,7 @@ export const createRoom = defineEndpoint({
     readyTimeoutMs: readyTimeoutMs.optional(),
     queueMode: QueueMode.optional().meta({ description: 'Default next' }),
     permissionOverrides: z
-      .strictObject({ admin: overrideList.optional(), member: memberOverrideList.optional(), guest: guestOverrideList.optional() })
+      .strictObject({ admin: overrideLists.admin.optional(), member: overrideLists.member.optional(), guest: overrideLists.guest.optional() })
       .optional(),
   }),
   responses: {
