@@ -173,8 +173,9 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 [[operations]]
 # The settings a group holds and each value's rule are the registry's (settings/registry.ts),
 # by the group in the path; media URLs are parsed as WHATWG URLs by the room, an item needs a
-# url unless it is live, and only live items have a stream key.
-include-operation-id-regex = "^(adminUpdateSettings|addPlaylistItem|addPlaylistItems|editPlaylistItem|getStreamKey|rotateStreamKey)$"
+# url unless it is live, only live items have a stream key, and an item moves within the
+# playlist's length.
+include-operation-id-regex = "^(adminUpdateSettings|addPlaylistItem|addPlaylistItems|editPlaylistItem|movePlaylistItem|getStreamKey|rotateStreamKey)$"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429"]
 EOF
 
@@ -209,7 +210,7 @@ run_schemathesis() {
   local requests operations failures
   requests=$(grep -o '"request": *{' "$report" | wc -l || true)
   operations=$(grep -oE 'Tested: +[0-9]+' "$output" | grep -oE '[0-9]+' | tail -1 || true)
-  failures=$(grep -oE '[0-9]+ found [0-9]+ unique failures' "$output" | grep -oE '^[0-9]+' | tail -1 || true)
+  failures=$(grep -oE 'found [0-9]+ unique failures?' "$output" | grep -oE '[0-9]+' | tail -1 || true)
   summary+=("$name: ${operations:-?} operations, $requests requests, ${failures:-0} failures (exit status $status)")
   log "${summary[-1]}"
   total_requests=$((total_requests + requests))
