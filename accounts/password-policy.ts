@@ -1,13 +1,8 @@
 import { AppError } from '../errors/app-error.js';
 
-/**
- * Local passwords (direct transport) follow NIST SP 800-63B: a minimum length, a generous
- * maximum, no composition rules. OPAQUE passwords never reach the server, so only clients can
- * apply this rule to them; the web client does.
- */
-export const PASSWORD_MIN_CHARS = 8;
-export const PASSWORD_MAX_CHARS = 256;
+import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS } from '../contracts/account-rules.js';
 
+/** A local password (direct transport) by contracts/account-rules.ts, and not the username. */
 export function checkPassword(password: string, username: string, field = 'password'): void {
   const length = [...password].length;
   if (length < PASSWORD_MIN_CHARS) throw AppError.invalid([{ key: field, message: `must be at least ${PASSWORD_MIN_CHARS} characters` }]);

@@ -31,6 +31,7 @@ export function isWellFormed(text: string): boolean {
 export const CONTROL_MESSAGE = 'must not contain control characters';
 export const MULTI_LINE_CONTROL_MESSAGE = 'must not contain control characters other than newline and tab';
 export const WELL_FORMED_MESSAGE = 'must be valid Unicode text (no lone surrogates)';
+export const NUL_MESSAGE = 'must not contain a NUL character';
 
 /** A string field of one line, as every identifier, name, code and address is. */
 export function oneLineText(): z.ZodString {
@@ -42,11 +43,58 @@ export function multiLineText(): z.ZodString {
   return z.string().regex(MULTI_LINE_OR_CRLF, { error: MULTI_LINE_CONTROL_MESSAGE }).refine(isWellFormed, { error: WELL_FORMED_MESSAGE });
 }
 
+// eslint-disable-next-line no-control-regex -- naming NUL is the point
+const NO_NUL = /^[^\u0000]*$/;
+
 /**
  * Text the server never stores or logs as given: a password it hashes, SDP it relays between
- * peers (CR LF by its own format). Any character is the sender's to use; it must still be
+ * peers (CR LF by its own format). Any character but NUL is the sender's to use (NUL is
+ * refused everywhere, so no input reaches a text column with one); it must still be
  * well-formed, since two passwords with different lone halves would hash as the same UTF-8.
  */
 export function privateText(): z.ZodString {
-  return z.string().refine(isWellFormed, { error: WELL_FORMED_MESSAGE });
+  return z.string().regex(NO_NUL, { error: NUL_MESSAGE }).refine(isWellFormed, { error: WELL_FORMED_MESSAGE });
+}
+
+/** One field a client sent that no text column can hold, by its dotted path. */
+export interface UnstorableText {
+  key: string;
+  message: string;
+}
+
+/**
+ * Every string in a decoded request (JSON body, query, path parameters, a gRPC message) that
+ * PostgreSQL could not store: a NUL, or a lone surrogate half. Object keys count, since a
+ * record's keys are stored too. The schemas refuse these in the fields they type; this is what
+ * every transport runs once more over the whole input, so a field a schema types loosely
+ * (a password, an `unknown` setting value) cannot take one to the database and a 500.
+ */
+export function unstorableTextIn(value: unknown, path = ''): UnstorableText[] {
+  const found: UnstorableText[] = [];
+  visit(value, path, found, 0);
+  return found;
+}
+
+const MAX_DEPTH = 64;
+
+function visit(value: unknown, path: string, found: UnstorableText[], depth: number): void {
+  if (typeof value === 'string') {
+    const message = value.includes('\u0000') ? NUL_MESSAGE : isWellFormed(value) ? undefined : WELL_FORMED_MESSAGE;
+    if (message !== undefined) found.push({ key: path || 'body', message });
+    return;
+  }
+  if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH || ArrayBuffer.isView(value)) return;
+  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((item, index): [string, unknown] => [String(index), item]) : Object.entries(value);
+  for (const [key, item] of entries) {
+    const at = path ? `${path}.${key}` : key;
+    if (!Array.isArray(value)) {
+      const keyMessage = key.includes('\u0000') ? NUL_MESSAGE : isWellFormed(key) ? undefined : WELL_FORMED_MESSAGE;
+      if (keyMessage !== undefined) {
+        // Escaped as JSON escapes it, so the name in the answer and the logs shows what was sent.
+        found.push({ key: path ? `${path}.${JSON.stringify(key).slice(1, -1)}` : JSON.stringify(key).slice(1, -1), message: `(a field name) ${keyMessage}` });
+        continue;
+      }
+    }
+    visit(item, at, found, depth + 1);
+  }
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What `npm run build:web` runs (and build.sh, after the server's compile): the browser client in web/.
-#   1. the OpenAPI document of the compiled server -> web/src/api/openapi.gen.ts (git-ignored),
-#      the API client's types (openapi-typescript), so the client is typed by the API itself;
-#      rewritten only when the document changed;
+#   1. the checked-in OpenAPI document (contracts/http/openapi.json) -> web/src/api/openapi.gen.ts
+#      (git-ignored), the API client's types (openapi-typescript), so the client is typed by the
+#      API itself; rewritten only when the document changed;
 #   2. type-check web/ (tsc --build, incremental: dist/web.tsbuildinfo);
 #   3. vite build into dist/web-client (hashed assets, sizes and the budget printed), then the
 #      .br/.gz beside each text file (web/build/compress-assets.mjs);
@@ -22,18 +22,14 @@ OUT=dist/web-client
 STAMP=dist/web-client.stamp
 API_TYPES=web/src/api/openapi.gen.ts
 API_DOCUMENT=dist/web-openapi.json
+OPENAPI_FILE=contracts/http/openapi.json
 
-[[ -f dist/gateways/http/openapi.js ]] || die "compile the server first (npx tsc -p .): the API types come from dist/"
-staging=$(mktemp --suffix=.json dist/web-openapi.XXXXXX)
-trap 'rm -f "$staging"' EXIT
-node --input-type=module -e '
-  import { buildOpenApiDocument } from "./dist/gateways/http/openapi.js";
-  process.stdout.write(JSON.stringify(buildOpenApiDocument()));
-' >"$staging"
-if [[ ! -f $API_TYPES ]] || ! cmp -s "$staging" "$API_DOCUMENT"; then
+# The reviewed, checked-in document (npm run build:openapi writes it; a test fails when it is
+# stale), so the client is typed by the API the server documents, without compiling the server.
+if [[ ! -f $API_TYPES || ! -f $API_DOCUMENT ]] || ! cmp -s "$OPENAPI_FILE" "$API_DOCUMENT"; then
   # Its banner goes to stdout; warnings about the document go to stderr and stay visible.
-  npx openapi-typescript "$staging" --output "$API_TYPES" --alphabetize >/dev/null
-  mv "$staging" "$API_DOCUMENT"
+  npx openapi-typescript "$OPENAPI_FILE" --output "$API_TYPES" --alphabetize >/dev/null
+  cp "$OPENAPI_FILE" "$API_DOCUMENT"
 fi
 
 web_inputs() {

@@ -105,7 +105,7 @@ export const adminGetSetting = defineEndpoint({
 
 export const adminUpdateSettings = defineEndpoint({
   method: 'patch',
-  path: '/api/admin/settings/{group}',
+  path: '/api/admin/setting-groups/{group}',
   operationId: 'adminUpdateSettings',
   summary: 'Write settings of one group: a JSON object of name to value; all or nothing',
   description:

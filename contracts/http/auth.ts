@@ -82,7 +82,7 @@ export const passwordRegister = defineEndpoint({
   summary: 'Direct password signup (for clients that cannot run OPAQUE)',
   tags: TAGS,
   access: 'public',
-  body: z.strictObject({ username: fields.username, password: fields.password, displayName: fields.displayName.optional() }),
+  body: z.strictObject({ username: fields.username, password: fields.newPassword, displayName: fields.displayName.optional() }),
   responses: { 201: CREATED, 202: PENDING },
   errors: ['signup_disabled', 'conflict', 'rate_limited'],
 });

@@ -36,6 +36,10 @@ export const sendChat = defineEndpoint({
     201: {
       description: 'Posted; duplicate when this was a resend of a stored message',
       schema: z.strictObject({ message: ChatMessage, duplicate: z.boolean(), seq }),
+      links: {
+        pinChat: { operationId: 'pinChat', parameters: { roomId: '$request.path.roomId', messageId: '$response.body#/message/id' } },
+        deleteChat: { operationId: 'deleteChat', parameters: { roomId: '$request.path.roomId', messageId: '$response.body#/message/id' } },
+      },
     },
   },
   errors: [...ERRORS],

@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
-import { oneLineText, privateText } from '../text.js';
+import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, USERNAME_INPUT, USERNAME_RULE } from '../account-rules.js';
+import { isWellFormed, oneLineText, privateText, WELL_FORMED_MESSAGE } from '../text.js';
 
 export const ErrorBody = z
   .object({
@@ -63,11 +64,24 @@ export const SignInAnswer = z.union([SignedIn, SecondFactorRequired]);
 
 // Every text field here follows contracts/text.ts, so nothing PostgreSQL refuses (NUL) or a log
 // would mangle reaches either, on HTTP or on gRPC (which validates with these same schemas).
-const username = oneLineText().min(1).max(128).meta({ description: 'NFKC-normalised; 3-32 letters, digits, "_", "-", "."' });
+// The account code's own rule, checked as sent (so a name the server would refuse is refused
+// here, and the document's pattern is the rule): no control character or NUL can match it.
+const username = z
+  .string()
+  .regex(USERNAME_INPUT, { error: `must be ${USERNAME_RULE}` })
+  .meta({ id: 'Username', description: `${USERNAME_RULE}; NFKC-normalised and trimmed by the server, compared case-insensitively` });
 export const fields = {
   username,
   displayName: oneLineText().min(1).max(64),
   password: privateText().min(1).max(1024),
+  /**
+   * A direct-transport password being set: the account code's length rule (in code points, so
+   * in the pattern: zod's min/max count UTF-16 units), no NUL. Signing in takes any password (but NUL).
+   */
+  newPassword: z
+    .string()
+    .regex(new RegExp(`^[^\\u0000]{${PASSWORD_MIN_CHARS},${PASSWORD_MAX_CHARS}}$`, 'u'), { error: `must be ${PASSWORD_MIN_CHARS} to ${PASSWORD_MAX_CHARS} characters, without NUL` })
+    .refine(isWellFormed, { error: WELL_FORMED_MESSAGE }),
   /** OPAQUE protocol messages are base64url. */
   opaqueMessage: oneLineText().min(1).max(4096),
   /** A code from an email or an authenticator app, a handle the server gave (challenge, login id). */

@@ -11,10 +11,11 @@ import { fields, PendingReview, SignedIn } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 const TAGS = ['auth'];
-const email = oneLineText().min(1).max(320).meta({ description: 'An email address, compared case-insensitively' });
+// 254: the longest address SMTP carries, as the account code refuses longer ones.
+const email = oneLineText().min(1).max(254).meta({ format: 'email', description: 'An email address, compared case-insensitively' });
 const code = fields.code.meta({ description: 'The code from the email' });
 const newPassword = {
-  password: fields.password.optional(),
+  password: fields.newPassword.optional(),
   registrationRecord: fields.opaqueMessage.optional(),
 };
 const CodeSent = z

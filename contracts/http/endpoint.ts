@@ -17,6 +17,18 @@ export interface ResponseSpec {
   schema?: z.ZodType;
   /** Response headers worth documenting (Set-Cookie, Retry-After). */
   headers?: Record<string, { description: string }>;
+  /**
+   * OpenAPI links: operations a client (and schemathesis' stateful phase) can call next with a
+   * value from this answer, e.g. `{ getRoom: { operationId: 'getRoom', parameters: { roomId: '$response.body#/room/id' } } }`.
+   */
+  links?: Record<string, ResponseLink>;
+}
+
+export interface ResponseLink {
+  operationId: string;
+  /** Parameter name to a runtime expression (`$response.body#/room/id`). */
+  parameters: Record<string, string>;
+  description?: string;
 }
 
 export interface Endpoint<

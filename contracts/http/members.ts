@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ROOM_LIMITS } from '../room/limits.js';
 import { defineEndpoint } from './endpoint.js';
 import { MemberView, Permission, PermissionOverrides, RoomRole } from '../room/model.js';
-import { idempotencyHeaders, roomId, seq, userId } from './room.js';
+import { idempotencyHeaders, overrideLists, roomId, seq, userId } from './room.js';
 
 const TAGS = ['members'];
 const ROOM_ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;
@@ -173,7 +173,6 @@ export const getRoomPermissions = defineEndpoint({
   errors: [...ROOM_ERRORS],
 });
 
-const overrideList = z.array(Permission).max(64);
 export const updateRoomPermissions = defineEndpoint({
   method: 'patch',
   path: '/api/rooms/{roomId}/permissions',
@@ -187,7 +186,7 @@ export const updateRoomPermissions = defineEndpoint({
   access: 'user_or_guest',
   params: roomParams,
   headers: idempotencyHeaders,
-  body: z.strictObject({ admin: overrideList.nullable().optional(), member: overrideList.nullable().optional(), guest: overrideList.nullable().optional() }),
+  body: z.strictObject({ admin: overrideLists.admin.nullable().optional(), member: overrideLists.member.nullable().optional(), guest: overrideLists.guest.nullable().optional() }),
   responses: { 200: { description: 'Overrides and defaults now', schema: PermissionsAnswer } },
   errors: [...ROOM_ERRORS, 'conflict'],
 });

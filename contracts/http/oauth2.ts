@@ -11,6 +11,7 @@
  * callback body. A callback without the binding of the client that started the flow is refused.
  */
 import { z } from 'zod';
+import { oneLineText } from '../text.js';
 import { PendingReview, RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn, SignInAnswer } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
@@ -18,10 +19,9 @@ const AUTH_TAGS = ['auth'];
 const ME_TAGS = ['users'];
 
 /** Not checked against the instance-name rule here: an unknown name is simply not_found. */
-const InstanceParams = z.strictObject({ instance: z.string().min(1).max(128).meta({ description: 'instanceName of an oauth2.providers entry' }) });
+const InstanceParams = z.strictObject({ instance: oneLineText().min(1).max(128).meta({ description: 'instanceName of an oauth2.providers entry' }) });
 
-const clientBinding = z
-  .string()
+const clientBinding = oneLineText()
   .min(1)
   .max(128)
   .meta({ description: 'Native clients only: the value from the authorize answer. Browsers send the svc_oauth2 cookie instead.' });
@@ -110,12 +110,12 @@ export const oauth2Callback = defineEndpoint({
   access: 'public',
   params: InstanceParams,
   body: z.strictObject({
-    state: z.string().min(1).max(128),
-    code: z.string().min(1).max(2048).optional(),
-    iss: z.string().min(1).max(2048).optional().meta({ description: 'RFC 9207 issuer, when the provider sends one: forward it.' }),
-    error: z.string().min(1).max(256).optional(),
-    error_description: z.string().max(2048).optional(),
-    error_uri: z.string().max(2048).optional(),
+    state: oneLineText().min(1).max(128),
+    code: oneLineText().min(1).max(2048).optional(),
+    iss: oneLineText().min(1).max(2048).optional().meta({ description: 'RFC 9207 issuer, when the provider sends one: forward it.' }),
+    error: oneLineText().min(1).max(256).optional(),
+    error_description: oneLineText().max(2048).optional(),
+    error_uri: oneLineText().max(2048).optional(),
     clientBinding: clientBinding.optional(),
   }),
   responses: {

@@ -23,9 +23,13 @@ const mediaFields = {
     .max(ROOM_LIMITS.urlMaxChars)
     .optional()
     .meta({ description: 'Absolute http or https URL; required except for provider live, whose url the service fills (live:<mediaId>)' }),
-  provider: oneLineText().max(32).optional().meta({ description: 'direct (default), hls, live or a provider plugin name' }),
+  provider: z
+    .string()
+    .regex(ROOM_LIMITS.providerPattern, { error: 'must be direct, hls, live or a provider name of lowercase letters, digits, "_" and "-"' })
+    .optional()
+    .meta({ description: 'direct (default), hls, live or a provider plugin name' }),
   headers: z
-    .record(z.string().max(ROOM_LIMITS.headerNameMaxChars), z.string().max(ROOM_LIMITS.headerValueMaxChars))
+    .record(oneLineText().max(ROOM_LIMITS.headerNameMaxChars), oneLineText().max(ROOM_LIMITS.headerValueMaxChars))
     .optional()
     .meta({ description: `Upstream request headers, at most ${ROOM_LIMITS.headersMaxCount}` }),
   subtitles: z
@@ -74,7 +78,18 @@ export const addPlaylistItem = defineEndpoint({
   params: roomParams,
   headers: idempotencyHeaders,
   body: z.strictObject({ ...mediaFields, index: z.number().int().min(0).optional().meta({ description: 'Insert here; absent: at the end' }) }),
-  responses: { 201: { description: 'Added', schema: ItemAnswer } },
+  responses: {
+    201: {
+      description: 'Added',
+      schema: ItemAnswer,
+      links: {
+        editPlaylistItem: { operationId: 'editPlaylistItem', parameters: { roomId: '$request.path.roomId', mediaId: '$response.body#/item/id' } },
+        movePlaylistItem: { operationId: 'movePlaylistItem', parameters: { roomId: '$request.path.roomId', mediaId: '$response.body#/item/id' } },
+        setCurrentMedia: { operationId: 'setCurrentMedia', parameters: { roomId: '$request.path.roomId' } },
+        removePlaylistItem: { operationId: 'removePlaylistItem', parameters: { roomId: '$request.path.roomId', mediaId: '$response.body#/item/id' } },
+      },
+    },
+  },
   errors: [...ROOM_ERRORS, 'limit_exceeded', 'conflict'],
 });
 

@@ -3,7 +3,9 @@
  * parameters, the idempotency header, playback guards and answers.
  */
 import { z } from 'zod';
-import { PlaybackView, RoomStatus, RoomVisibility } from '../room/model.js';
+import { GUEST_PERMISSION_CEILING } from '../permissions/defaults.js';
+import { isAdministration, isPermission, PERMISSIONS } from '../permissions/names.js';
+import { Permission, PlaybackView, RoomStatus, RoomVisibility } from '../room/model.js';
 
 export { duration as mediaDuration, mediaId, messageId, playbackGuards, position, userId } from '../room/fields.js';
 
@@ -53,3 +55,20 @@ export const idempotencyHeaders = z.object({
     .optional()
     .meta({ description: 'Makes a retry of this request run once (same caller, operation and room)' }),
 });
+
+const notAPermission = (input: unknown): string => `${(JSON.stringify(input) ?? String(input)).slice(0, 64)} is not a permission name`;
+
+/**
+ * A role's override list as the room accepts it (actors/room/validate.ts): any permission for
+ * admins, none of the administration ones for members, the guest ceiling for guests.
+ */
+export const overrideLists = {
+  admin: z.array(Permission).max(64),
+  member: z
+    .array(z.enum(PERMISSIONS.filter((name) => !isAdministration(name)), { error: (issue) => (isPermission(issue.input) ? `${issue.input} belong to the admin role; make the user an admin instead` : notAPermission(issue.input)) }))
+    .max(64),
+  guest: z
+    .array(z.enum(GUEST_PERMISSION_CEILING, { error: (issue) => (isPermission(issue.input) ? `${issue.input} is above the guest ceiling (${GUEST_PERMISSION_CEILING.join(', ')})` : notAPermission(issue.input)) }))
+    .max(64)
+    .meta({ description: `At most ${GUEST_PERMISSION_CEILING.join(', ')}` }),
+};

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { oneLineText, privateText } from '../text.js';
 import { ROOM_LIMITS } from '../room/limits.js';
 import { defineEndpoint } from './endpoint.js';
-import { MemberView, Permission, QueueMode, RoomInfo, RoomView, RoomVisibility } from '../room/model.js';
-import { idempotencyHeaders, RoomPage, RoomSummary, roomId, seq, userId } from './room.js';
+import { MemberView, QueueMode, RoomInfo, RoomView, RoomVisibility } from '../room/model.js';
+import { idempotencyHeaders, overrideLists, RoomPage, RoomSummary, roomId, seq, userId } from './room.js';
 
 const TAGS = ['rooms'];
 const roomParams = z.strictObject({ roomId });
@@ -16,11 +16,10 @@ const roomParams = z.strictObject({ roomId });
 const name = oneLineText().min(1).max(ROOM_LIMITS.nameMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.nameMaxChars} characters after trimming` });
 const password = privateText().max(ROOM_LIMITS.passwordMaxChars);
 const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(ROOM_LIMITS.readyTimeoutMaxMs);
-const overrideList = z.array(Permission).max(64);
 const overridesInput = z.strictObject({
-  admin: overrideList.nullable().optional(),
-  member: overrideList.nullable().optional(),
-  guest: overrideList.nullable().optional().meta({ description: 'At most view_member_list, view_chat_history, use_webrtc' }),
+  admin: overrideLists.admin.nullable().optional(),
+  member: overrideLists.member.nullable().optional(),
+  guest: overrideLists.guest.nullable().optional(),
 });
 
 export const PageQuery = {
@@ -49,10 +48,23 @@ export const createRoom = defineEndpoint({
     readyTimeoutMs: readyTimeoutMs.optional(),
     queueMode: QueueMode.optional().meta({ description: 'Default next' }),
     permissionOverrides: z
-      .strictObject({ admin: overrideList.optional(), member: overrideList.optional(), guest: overrideList.optional() })
+      .strictObject({ admin: overrideLists.admin.optional(), member: overrideLists.member.optional(), guest: overrideLists.guest.optional() })
       .optional(),
   }),
-  responses: { 201: { description: 'Created', schema: RoomAnswer } },
+  responses: {
+    201: {
+      description: 'Created',
+      schema: RoomAnswer,
+      links: {
+        getRoom: { operationId: 'getRoom', parameters: { roomId: '$response.body#/room/id' } },
+        updateRoom: { operationId: 'updateRoom', parameters: { roomId: '$response.body#/room/id' } },
+        joinRoom: { operationId: 'joinRoom', parameters: { roomId: '$response.body#/room/id' } },
+        addPlaylistItem: { operationId: 'addPlaylistItem', parameters: { roomId: '$response.body#/room/id' } },
+        sendChat: { operationId: 'sendChat', parameters: { roomId: '$response.body#/room/id' } },
+        deleteRoom: { operationId: 'deleteRoom', parameters: { roomId: '$response.body#/room/id' } },
+      },
+    },
+  },
   errors: ['unauthenticated', 'forbidden', 'limit_exceeded', 'conflict', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'],
 });
 

@@ -22,11 +22,8 @@ export const BUILTIN_MEMBER_PERMISSIONS: readonly Permission[] = Object.freeze([
  * The most a guest may ever be granted (spec 2.1, permission rule 3): guests are
  * unauthenticated, so they may look at the room and join voice/video, never write to it.
  */
-export const GUEST_PERMISSION_CEILING: readonly Permission[] = Object.freeze([
-  'view_member_list',
-  'view_chat_history',
-  'use_webrtc',
-] as const);
+export const GUEST_PERMISSION_CEILING = Object.freeze(['view_member_list', 'view_chat_history', 'use_webrtc'] as const satisfies readonly Permission[]);
+export type GuestPermission = (typeof GUEST_PERMISSION_CEILING)[number];
 
 /**
  * A guest sees who is there and reads the chat (issue 26, docs/2026-11-26-guests-watch.md; the
@@ -34,8 +31,8 @@ export const GUEST_PERMISSION_CEILING: readonly Permission[] = Object.freeze([
  */
 export const BUILTIN_GUEST_PERMISSIONS: readonly Permission[] = Object.freeze(['view_member_list', 'view_chat_history'] as const);
 
-const CEILING: ReadonlySet<Permission> = new Set(GUEST_PERMISSION_CEILING);
+const CEILING: ReadonlySet<Permission> = new Set<Permission>(GUEST_PERMISSION_CEILING);
 
-export function isWithinGuestCeiling(permission: Permission): boolean {
+export function isWithinGuestCeiling(permission: Permission): permission is GuestPermission {
   return CEILING.has(permission);
 }

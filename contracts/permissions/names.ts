@@ -47,3 +47,10 @@ const ADMINISTRATION: ReadonlySet<string> = new Set(ADMINISTRATION_PERMISSIONS);
 export function isAdministration(permission: Permission): boolean {
   return ADMINISTRATION.has(permission);
 }
+
+/** What a room's overrides may give members: anything but administration. */
+export type MemberPermission = Exclude<Permission, (typeof ADMINISTRATION_PERMISSIONS)[number]>;
+
+export function isMemberPermission(permission: Permission): permission is MemberPermission {
+  return !ADMINISTRATION.has(permission);
+}

@@ -13,6 +13,7 @@ import type { ClientAddresses } from '../../net/client-address.js';
 import type { Logger } from '../../observability/logger.js';
 import { callerFromBearer } from '../bearer.js';
 import { isSaneRequestId } from '../http/request-id.js';
+import { unstorableTextIn } from '../../contracts/text.js';
 import { REQUEST_ID_KEY, serviceErrorOf } from './status.js';
 
 /** A client's idempotency key for room commands: a resend with the same id runs once. */
@@ -85,6 +86,7 @@ export class GrpcCalls {
     call.sendMetadata(requestIdMetadata(ctx.requestId));
     try {
       ctx.caller = await this.resolveCaller(call.metadata, ctx, needsCaller);
+      refuseUnstorableText(call.request);
       const response = await run(ctx);
       this.logDone(ctx, started, undefined, call.cancelled);
       callback(null, response);
@@ -103,6 +105,7 @@ export class GrpcCalls {
     call.sendMetadata(requestIdMetadata(ctx.requestId));
     try {
       ctx.caller = await this.resolveCaller(call.metadata, ctx, true);
+      refuseUnstorableText(call.request);
       await handler(call, ctx as CallerContext);
       this.logDone(ctx, started, undefined, call.cancelled);
       if (!call.cancelled) call.end();
@@ -161,6 +164,16 @@ export class GrpcCalls {
     if (code === 'internal') ctx.log.error({ ...fields, err }, 'grpc call');
     else ctx.log.info({ ...fields, reason: error.details }, 'grpc call');
   }
+}
+
+/**
+ * The rule every transport applies to what a client sends (contracts/text.ts): a NUL in any
+ * string of the message is invalid_argument naming the field, before a handler could take it
+ * to PostgreSQL. (Protobuf strings are UTF-8, so a lone surrogate arrives as U+FFFD already.)
+ */
+function refuseUnstorableText(request: unknown): void {
+  const found = unstorableTextIn(request);
+  if (found.length > 0) throw AppError.invalid(found);
 }
 
 function requestIdMetadata(requestId: string): grpc.Metadata {

@@ -144,7 +144,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
       mountLiveRoutes(api, gateway);
     }
     app.use(api.router.routes());
-    app.use(api.router.allowedMethods());
+    app.use(api.allowedMethods());
     if (gateway?.live && members && grantSessions) {
       app.use(mediaLiveRoutes(gateway.live, gateway.settings, { members, sessions: grantSessions, connections: gateway.connections, feeds: gateway.feeds }).routes());
     }

@@ -4,6 +4,7 @@ import { packageVersion } from '../../server/version.js';
 import { ErrorBody } from '../../contracts/http/common.js';
 import type { Endpoint } from '../../contracts/http/endpoint.js';
 import { ENDPOINTS } from '../../contracts/http/index.js';
+import { spellOutPatterns } from './openapi-patterns.js';
 import type { HttpState } from './state.js';
 
 /**
@@ -18,7 +19,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[] = ENDPOINTS)
     const item = (paths[endpoint.path] ??= {});
     item[endpoint.method] = operation(endpoint);
   }
-  return createDocument({
+  const document = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'svc',
@@ -30,6 +31,8 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[] = ENDPOINTS)
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
   });
+  spellOutPatterns(document);
+  return document;
 }
 
 function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
@@ -38,6 +41,7 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
     responses[status as `2${string}`] = {
       description: spec.description,
       ...(spec.schema ? { content: { 'application/json': { schema: spec.schema } } } : {}),
+      ...(spec.links ? { links: spec.links } : {}),
       ...(spec.headers ? { headers: Object.fromEntries(Object.entries(spec.headers).map(([name, h]) => [name, { description: h.description, schema: { type: 'string' } }])) } : {}),
     };
   }

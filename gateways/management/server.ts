@@ -5,6 +5,7 @@ import { dirname } from 'node:path';
 import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import type { ManagementEndpoint } from '../../config/types.js';
+import { unstorableTextIn } from '../../contracts/text.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
 import { errorResponses } from '../http/errors.js';
@@ -18,6 +19,24 @@ export interface ManagementServer {
   /** Where it listens, as the CLI would name it. */
   readonly address: string;
   close(): Promise<void>;
+}
+
+/**
+ * The rule every transport applies to what a client sends (contracts/text.ts): no NUL or lone
+ * surrogate in the path, query or body, so none reaches PostgreSQL (which refuses them: a 500).
+ */
+function refuseUnstorableText(): Koa.Middleware {
+  return async (ctx, next) => {
+    let path: string | undefined;
+    try {
+      path = decodeURIComponent(ctx.path);
+    } catch {
+      // Not decodable (a lone surrogate's bytes): the routes see it still encoded, as plain text.
+    }
+    const found = [...unstorableTextIn(path, 'path'), ...unstorableTextIn(ctx.query), ...unstorableTextIn((ctx.request as { body?: unknown }).body)];
+    if (found.length > 0) throw AppError.invalid(found);
+    await next();
+  };
 }
 
 /**
@@ -50,6 +69,7 @@ export async function startManagementServer(
     });
   }
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb' }));
+  app.use(refuseUnstorableText());
   const router = managementRouter(deps, endpoint.kind);
   app.use(router.routes());
   app.use(router.allowedMethods());

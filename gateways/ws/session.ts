@@ -10,6 +10,7 @@ import type { RoomCommand } from '../../actors/room/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { fieldIssuesOf } from '../../errors/field-issues.js';
 import type { Logger } from '../../observability/logger.js';
+import { unstorableTextIn } from '../../contracts/text.js';
 import type { RoomCommandEntry } from '../rooms/command-entry.js';
 import type { FeedEvent } from '../rooms/room-feed.js';
 import type { RoomWatch, WatchEndReason } from '../rooms/room-watch.js';
@@ -183,6 +184,12 @@ export class RealtimeSession {
       return;
     }
     const message = parsed.data;
+    // The rule every transport applies (contracts/text.ts), over the whole frame as sent.
+    const unstorable = unstorableTextIn(raw);
+    if (unstorable.length > 0) {
+      this.sendError(message.type === 'ping' ? null : (message.id ?? null), AppError.invalid(unstorable));
+      return;
+    }
     switch (message.type) {
       case 'ping':
         this.send({ type: 'pong', t0: message.t0, t1: receivedAt, t2: Date.now() });

@@ -36,7 +36,7 @@ function auditLines(key: string): Array<Record<string, unknown>> {
 test.serial('an admin who is not root may not write oauth2.providers; nothing is written', async (t) => {
   const answer = await bed.call<{ code: string; message: string; issues: Array<{ key: string }> }>(
     'PATCH',
-    '/api/admin/settings/oauth2',
+    '/api/admin/setting-groups/oauth2',
     { providers: [oidc('https://idp.example.com')] },
     admin.token,
   );
@@ -46,17 +46,17 @@ test.serial('an admin who is not root may not write oauth2.providers; nothing is
   t.deepEqual(answer.body.issues.map((issue) => issue.key), ['oauth2.providers']);
   t.deepEqual(bed.service.settings.get('oauth2.providers'), []);
   // Other groups stay the admin's to write.
-  t.is((await bed.call('PATCH', '/api/admin/settings/server', { maxRoomsPerUser: 12 }, admin.token)).status, 200);
+  t.is((await bed.call('PATCH', '/api/admin/setting-groups/server', { maxRoomsPerUser: 12 }, admin.token)).status, 200);
 });
 
 test.serial("root's write that changes an instance's issuer or kind says whose bindings no longer sign in, and is audited without secrets", async (t) => {
-  const first = await bed.call<{ oauth2IssuerChanges: unknown[] }>('PATCH', '/api/admin/settings/oauth2', { providers: [oidc('https://idp.example.com'), github] }, root.token);
+  const first = await bed.call<{ oauth2IssuerChanges: unknown[] }>('PATCH', '/api/admin/setting-groups/oauth2', { providers: [oidc('https://idp.example.com'), github] }, root.token);
   t.is(first.status, 200, JSON.stringify(first.body));
   t.deepEqual(first.body.oauth2IssuerChanges, [], 'new instances have no bindings to lose');
 
   const moved = await bed.call<{ oauth2IssuerChanges: Array<{ instanceName: string; previous: unknown; current: unknown; message: string }> }>(
     'PATCH',
-    '/api/admin/settings/oauth2',
+    '/api/admin/setting-groups/oauth2',
     { providers: [oidc('https://other-idp.example.com', 'second-client-secret'), { ...github, enableSignup: true }] },
     root.token,
   );
@@ -70,7 +70,7 @@ test.serial("root's write that changes an instance's issuer or kind says whose b
 
   const kind = await bed.call<{ oauth2IssuerChanges: Array<{ instanceName: string; current: unknown }> }>(
     'PATCH',
-    '/api/admin/settings/oauth2',
+    '/api/admin/setting-groups/oauth2',
     { providers: [oidc('https://other-idp.example.com', 'second-client-secret'), { ...github, github: undefined, oidc: oidc('https://idp.example.com').oidc }] },
     root.token,
   );
@@ -88,8 +88,8 @@ test.serial("root's write that changes an instance's issuer or kind says whose b
 });
 
 test.serial('signup switches, review switches, guests and default permissions are audited; other settings are not', async (t) => {
-  t.is((await bed.call('PATCH', '/api/admin/settings/user', { enableGuest: false, passwordSignupNeedReview: true, enableWebauthnSignup: true }, admin.token)).status, 200);
-  t.is((await bed.call('PATCH', '/api/admin/settings/permissions', { memberDefaultPermissions: ['send_chat'] }, admin.token)).status, 200);
+  t.is((await bed.call('PATCH', '/api/admin/setting-groups/user', { enableGuest: false, passwordSignupNeedReview: true, enableWebauthnSignup: true }, admin.token)).status, 200);
+  t.is((await bed.call('PATCH', '/api/admin/setting-groups/permissions', { memberDefaultPermissions: ['send_chat'] }, admin.token)).status, 200);
   for (const key of ['user.enableGuest', 'user.passwordSignupNeedReview', 'user.enableWebauthnSignup', 'permissions.memberDefaultPermissions']) {
     const [line] = auditLines(key);
     t.truthy(line, key);

@@ -170,7 +170,7 @@ test.serial('admin settings: list with metadata, write a group as the admin, his
 
   const written = await bed.call<{ changes: Array<{ key: string; oldValue: unknown; newValue: unknown }> }>(
     'PATCH',
-    '/api/admin/settings/server',
+    '/api/admin/setting-groups/server',
     { maxMembersPerRoom: 77 },
     admin.token,
   );
@@ -191,21 +191,21 @@ test.serial('admin settings: list with metadata, write a group as the admin, his
     [[`user:${admin.username}`, 'http', 77]],
   );
 
-  const bad = await bed.call<{ code: string; issues: Array<{ key: string }> }>('PATCH', '/api/admin/settings/server', { maxMembersPerRoom: 5, maxRoomsPerUser: 0, colour: 1 }, admin.token);
+  const bad = await bed.call<{ code: string; issues: Array<{ key: string }> }>('PATCH', '/api/admin/setting-groups/server', { maxMembersPerRoom: 5, maxRoomsPerUser: 0, colour: 1 }, admin.token);
   t.is(bad.status, 400);
   t.is(bad.body.code, 'invalid_argument');
   t.deepEqual(bad.body.issues.map((issue) => issue.key).sort(), ['server.colour', 'server.maxRoomsPerUser']);
   t.is(bed.service.settings.get('server.maxMembersPerRoom'), 77, 'nothing written');
-  const guestCeiling = await bed.call<{ issues: Array<{ key: string }> }>('PATCH', '/api/admin/settings/permissions', { guestDefaultPermissions: ['send_chat'] }, admin.token);
+  const guestCeiling = await bed.call<{ issues: Array<{ key: string }> }>('PATCH', '/api/admin/setting-groups/permissions', { guestDefaultPermissions: ['send_chat'] }, admin.token);
   t.is(guestCeiling.status, 400);
   t.is(guestCeiling.body.issues[0]?.key, 'permissions.guestDefaultPermissions');
 
-  t.is((await bed.call('PATCH', '/api/admin/settings/nosuchgroup', { a: 1 }, admin.token)).status, 404);
+  t.is((await bed.call('PATCH', '/api/admin/setting-groups/nosuchgroup', { a: 1 }, admin.token)).status, 404);
   t.is((await bed.call('GET', '/api/admin/settings/server.nothing', undefined, admin.token)).status, 404);
   t.is((await bed.call('GET', '/api/admin/settings/server.nothing/history', undefined, admin.token)).status, 404);
-  t.is((await bed.call('PATCH', '/api/admin/settings/server', { maxMembersPerRoom: 90 }, user.token)).status, 403);
+  t.is((await bed.call('PATCH', '/api/admin/setting-groups/server', { maxMembersPerRoom: 90 }, user.token)).status, 403);
   t.is((await bed.call('GET', '/api/admin/settings', undefined, user.token)).status, 403);
-  await bed.call('PATCH', '/api/admin/settings/server', { maxMembersPerRoom: 100 }, admin.token);
+  await bed.call('PATCH', '/api/admin/setting-groups/server', { maxMembersPerRoom: 100 }, admin.token);
 });
 
 test.serial('secrets inside settings are redacted in admin listings', async (t) => {

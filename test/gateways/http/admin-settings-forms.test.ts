@@ -69,7 +69,7 @@ test('permission lists offer their choices with labels; guests only what a guest
   t.true(guest.choices?.every((choice) => choice.label !== choice.value && !choice.label.includes('_')));
   t.deepEqual(setting(settings, 'permissions.memberDefaultPermissions').input.choices?.map((choice) => choice.value), [...PERMISSIONS]);
   // What the form offers, the server takes.
-  const written = await bed.call('PATCH', '/api/admin/settings/permissions', { guestDefaultPermissions: guest.choices?.map((choice) => choice.value) }, root.token);
+  const written = await bed.call('PATCH', '/api/admin/setting-groups/permissions', { guestDefaultPermissions: guest.choices?.map((choice) => choice.value) }, root.token);
   t.is(written.status, 200);
   await bed.set('permissions', { guestDefaultPermissions: [] });
 });
@@ -83,13 +83,13 @@ test.serial('a hidden TURN credential sent back unchanged keeps the stored one; 
 
     // The form adds an address to the server and a STUN server, leaving the credential hidden.
     const edited = [{ urls: [...turn.urls, 'turns:turn.example.com:5349'], username: 'svc', credential: '[redacted]' }, { urls: ['stun:stun.example.com:3478'] }];
-    const saved = await bed.call('PATCH', '/api/admin/settings/webrtc', { externalIceServers: edited }, root.token);
+    const saved = await bed.call('PATCH', '/api/admin/setting-groups/webrtc', { externalIceServers: edited }, root.token);
     t.is(saved.status, 200);
     t.deepEqual(bed.service.settings.get('webrtc.externalIceServers'), [{ ...edited[0], credential: 'turn-secret' }, edited[1]]);
 
     const stranger = await bed.call<{ code: string; issues: { key: string; message: string }[] }>(
       'PATCH',
-      '/api/admin/settings/webrtc',
+      '/api/admin/setting-groups/webrtc',
       { externalIceServers: [{ urls: ['turn:other.example.com:3478'], username: 'svc', credential: '[redacted]' }] },
       root.token,
     );
@@ -107,12 +107,12 @@ test.serial('a hidden OAuth2 client secret is kept for the same name, kind and c
   await bed.set('oauth2', { providers: [provider] });
   try {
     const renamedRedirect = { ...provider, enableSignup: false, github: { ...provider.github, clientSecret: '[redacted]', redirectUrl: 'https://svc.test/oauth2/callback/gh2' } };
-    const saved = await bed.call('PATCH', '/api/admin/settings/oauth2', { providers: [renamedRedirect] }, root.token);
+    const saved = await bed.call('PATCH', '/api/admin/setting-groups/oauth2', { providers: [renamedRedirect] }, root.token);
     t.is(saved.status, 200);
     t.deepEqual(bed.service.settings.get('oauth2.providers'), [{ ...renamedRedirect, github: { ...renamedRedirect.github, clientSecret: 'very-secret-value' } }]);
 
     const otherClient = { ...renamedRedirect, github: { ...renamedRedirect.github, clientId: 'id-2' } };
-    const refused = await bed.call<{ issues: { key: string; message: string }[] }>('PATCH', '/api/admin/settings/oauth2', { providers: [otherClient] }, root.token);
+    const refused = await bed.call<{ issues: { key: string; message: string }[] }>('PATCH', '/api/admin/setting-groups/oauth2', { providers: [otherClient] }, root.token);
     t.is(refused.status, 400);
     t.is(refused.body.issues[0]?.key, 'oauth2.providers');
     t.regex(refused.body.issues[0]?.message ?? '', /github\.clientSecret is hidden/);

@@ -7,8 +7,8 @@
  * the overrides of the roles shown.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { GUEST_PERMISSION_CEILING } from '../../../../contracts/permissions/defaults.js';
-import { PERMISSIONS, isAdministration, type Permission } from '../../../../contracts/permissions/names.js';
+import { GUEST_PERMISSION_CEILING, isWithinGuestCeiling } from '../../../../contracts/permissions/defaults.js';
+import { PERMISSIONS, isAdministration, isMemberPermission, type Permission } from '../../../../contracts/permissions/names.js';
 import { api, call } from '../../api/client.js';
 import type { Schemas } from '../../api/types.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
@@ -48,7 +48,7 @@ export function PermissionsEditor(props: { roomId: string }) {
     event.preventDefault();
     setSaved(false);
     const ok = await action.run(async () => {
-      const answer = await call(api.PATCH('/api/rooms/{roomId}/permissions', { params: { path: { roomId: props.roomId } }, body: draft }));
+      const answer = await call(api.PATCH('/api/rooms/{roomId}/permissions', { params: { path: { roomId: props.roomId } }, body: { admin: draft.admin, member: draft.member?.filter(isMemberPermission) ?? null, guest: draft.guest?.filter(isWithinGuestCeiling) ?? null } }));
       setDraft({ admin: answer.overrides.admin ?? null, member: answer.overrides.member ?? null, guest: answer.overrides.guest ?? null });
     });
     setSaved(ok);

@@ -1,6 +1,6 @@
 /**
  * One group of runtime settings as a form. Only the keys whose value changed are sent
- * (PATCH /api/admin/settings/{group}); the server writes all of them or none, so on any issue
+ * (PATCH /api/admin/setting-groups/{group}); the server writes all of them or none, so on any issue
  * nothing was saved and each issue is shown at its field.
  */
 import { useState } from 'preact/hooks';
@@ -43,7 +43,7 @@ export function SettingsGroup(props: { group: string; label: string; settings: S
     }
     setBusy(true);
     try {
-      const answer = await call(api.PATCH('/api/admin/settings/{group}', { params: { path: { group: props.group } }, body: changes }));
+      const answer = await call(api.PATCH('/api/admin/setting-groups/{group}', { params: { path: { group: props.group } }, body: changes }));
       // An OAuth2 instance that now trusts another provider stops signing in its bound identities: say so.
       const warnings = answer.oauth2IssuerChanges.map((change) => ` Warning: ${change.message}.`).join('');
       const names = answer.changes.map((change) => props.settings.find((setting) => setting.key === change.key)?.label ?? change.key);

@@ -1,0 +1,89 @@
+/**
+ * Where the server used to answer other than its API document said (found by schemathesis):
+ * the methods it advertised in `Allow`, a required body left out, an empty header, a username
+ * the schema allowed and the server refused. Each is checked here against the document.
+ */
+import test from 'ava';
+import { buildOpenApiDocument } from '../../../gateways/http/openapi.js';
+import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';
+import { uniqueIp } from '../../fixtures/client-address.js';
+
+let bed: GatewayBed;
+let user: Member;
+let admin: Member;
+test.before(async () => {
+  bed = await startGatewayBed('document_is_server');
+  user = await bed.signUp('doc');
+  admin = await bed.admin('docadmin');
+});
+test.after.always(async () => {
+  await bed?.close();
+});
+
+const document = JSON.parse(JSON.stringify(buildOpenApiDocument())) as { paths: Record<string, Record<string, unknown>> };
+
+async function raw(method: string, path: string, token: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  return fetch(`${bed.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': uniqueIp(), ...(init.headers ?? {}) },
+    ...(init.body === undefined ? {} : { body: init.body }),
+  });
+}
+
+test('Allow lists the methods of the one documented path a request belongs to, and other methods are 405', async (t) => {
+  const room = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Allow' }, user.token);
+  const cases: Array<[template: string, path: string]> = [
+    // A fixed segment wins over a template: read-all is not a notification id.
+    ['/api/me/notifications/read-all', '/api/me/notifications/read-all'],
+    ['/api/me/passkeys/options', '/api/me/passkeys/options'],
+    ['/api/rooms/{roomId}/chat/pins', `/api/rooms/${room.body.room.id}/chat/pins`],
+    ['/api/rooms/{roomId}/playlist/current', `/api/rooms/${room.body.room.id}/playlist/current`],
+    ['/api/admin/settings/{key}', '/api/admin/settings/chat.maxPinnedMessagesPerRoom'],
+    ['/api/admin/setting-groups/{group}', '/api/admin/setting-groups/chat'],
+  ];
+  for (const [template, path] of cases) {
+    const documented = Object.keys(document.paths[template] ?? {}).map((method) => method.toUpperCase());
+    t.true(documented.length > 0, template);
+    const options = await raw('OPTIONS', path, admin.token);
+    const allowed = (options.headers.get('allow') ?? '').split(/,\s*/).filter((method) => method !== 'HEAD');
+    t.deepEqual(allowed.sort(), [...documented].sort(), `Allow of ${template}`);
+    const other = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].find((method) => !documented.includes(method)) ?? 'PUT';
+    const refused = await raw(other, path, admin.token, other === 'GET' ? {} : { headers: { 'content-type': 'application/json' }, body: '{}' });
+    t.is(refused.status, 405, `${other} ${template}`);
+  }
+});
+
+test('a required body left out is refused by name; an optional one may be', async (t) => {
+  const room = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Bodies' }, user.token);
+  for (const path of [`/api/rooms/${room.body.room.id}`, '/api/me/notification-preferences']) {
+    const answer = await raw('PATCH', path, user.token);
+    t.is(answer.status, 400, path);
+    const body = (await answer.json()) as { code: string; issues: Array<{ key: string }> };
+    t.is(body.code, 'invalid_argument');
+    t.deepEqual(body.issues.map((issue) => issue.key), ['body']);
+  }
+  const admins = await raw('PATCH', '/api/admin/setting-groups/chat', admin.token);
+  t.is(admins.status, 400);
+  // Joining takes an optional body: leaving it out is fine.
+  t.is((await raw('POST', `/api/rooms/${room.body.room.id}/join`, user.token)).status, 200);
+});
+
+test('an empty Idempotency-Key is a value the schema refuses, not an absent header', async (t) => {
+  const answer = await raw('POST', '/api/rooms', user.token, { headers: { 'content-type': 'application/json', 'idempotency-key': '' }, body: JSON.stringify({ name: 'Empty key' }) });
+  t.is(answer.status, 400);
+  const body = (await answer.json()) as { issues: Array<{ key: string }> };
+  t.true(body.issues.some((issue) => issue.key.includes('idempotency-key')), JSON.stringify(body.issues));
+});
+
+test('usernames are refused at the schema exactly when the account rule refuses them', async (t) => {
+  for (const username of ['ab', 'a'.repeat(33), '_abc', 'ab cd', 'a\u0000bc']) {
+    const answer = await bed.call<{ issues: Array<{ key: string }> }>('POST', '/api/auth/password/register', { username, password: 'correct horse battery staple' });
+    t.is(answer.status, 400, username);
+    t.deepEqual(answer.body.issues.map((issue) => issue.key), ['username'], username);
+  }
+  // Any script, and the white space around a name that the server trims.
+  for (const username of [`名前${Date.now() % 10000}`, ` spaced${Date.now() % 10000} `]) {
+    const answer = await bed.call('POST', '/api/auth/password/register', { username, password: 'correct horse battery staple' });
+    t.is(answer.status, 201, `${username}: ${JSON.stringify(answer.body)}`);
+  }
+});
