@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # What `npm run build:web` runs (and build.sh, after the server's compile): the browser client in web/.
-#   1. the checked-in OpenAPI document (contracts/http/openapi.json) -> web/src/api/openapi.gen.ts
-#      (git-ignored), the API client's types (openapi-typescript), so the client is typed by the
-#      API itself; rewritten only when the document changed;
+#   1. the API client's types from the checked-in OpenAPI document (build-api-types.sh), so the
+#      client is typed by the API itself;
 #   2. type-check web/ (tsc --build, incremental: dist/web.tsbuildinfo);
 #   3. vite build into dist/web-client (hashed assets, sizes and the budget printed), then the
 #      .br/.gz beside each text file (web/build/compress-assets.mjs);
@@ -20,17 +19,7 @@ cd "$SVC_REPO_ROOT"
 
 OUT=dist/web-client
 STAMP=dist/web-client.stamp
-API_TYPES=web/src/api/openapi.gen.ts
-API_DOCUMENT=dist/web-openapi.json
-OPENAPI_FILE=contracts/http/openapi.json
-
-# The reviewed, checked-in document (npm run build:openapi writes it; a test fails when it is
-# stale), so the client is typed by the API the server documents, without compiling the server.
-if [[ ! -f $API_TYPES || ! -f $API_DOCUMENT ]] || ! cmp -s "$OPENAPI_FILE" "$API_DOCUMENT"; then
-  # Its banner goes to stdout; warnings about the document go to stderr and stay visible.
-  npx openapi-typescript "$OPENAPI_FILE" --output "$API_TYPES" --alphabetize >/dev/null
-  cp "$OPENAPI_FILE" "$API_DOCUMENT"
-fi
+bash infra/build-api-types.sh
 
 web_inputs() {
   find web -type f

@@ -2,7 +2,9 @@
 # What `npm run build` runs (and dev.sh, test.sh, bench.sh): everything the service and its tests
 # run from, each step doing only what its changed inputs need, so a build with nothing changed
 # takes a couple of seconds:
-#   1. gRPC types (build-proto.sh; skipped while proto/ is unchanged);
+#   1. gRPC types (build-proto.sh; skipped while proto/ is unchanged) and the web client's API
+#      types (build-api-types.sh; skipped while contracts/http/openapi.json is unchanged): the
+#      server's compile type-checks the web modules its unit tests import;
 #   2. the server, tests and benchmarks into dist/ (tsc --build: incremental, dist/.tsbuildinfo;
 #      checks only the files that changed, and nothing when none did);
 #   3. the web client (build-web.sh; skipped while web/ and what it imports are unchanged),
@@ -14,6 +16,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$SVC_REPO_ROOT"
 
 bash infra/build-proto.sh
+bash infra/build-api-types.sh
 log "compiling the server (tsc --build, incremental)"
 npx tsc --build tsconfig.json
 [[ ${1:-} == --no-web ]] || bash infra/build-web.sh

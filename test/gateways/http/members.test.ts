@@ -149,7 +149,7 @@ test('per-room permission overrides replace the defaults for a role and can be r
 
   const ceiling = await bed.call<{ issues: Array<{ key: string }> }>('PATCH', `/api/rooms/${roomId}/permissions`, { guest: ['send_chat'] }, owner.token);
   t.is(ceiling.status, 400);
-  t.is(ceiling.body.issues[0]?.key, 'permissionOverrides.guest');
+  t.is(ceiling.body.issues[0]?.key, 'guest.0', 'the refusal names the entry sent');
   const unknown = await bed.call<{ issues: Array<{ key: string }> }>('PATCH', `/api/rooms/${roomId}/permissions`, { member: ['fly'] }, owner.token);
   t.is(unknown.status, 400);
   t.is(unknown.body.issues[0]?.key, 'member.0');
