@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, requireValid } from '../../config/load.js';
 import type { StartupConfig } from '../../config/types.js';
+import { AppError } from '../../errors/app-error.js';
 import { createLogger, type Logger } from '../../observability/logger.js';
 import type { Role } from '../../server/roles.js';
 import { startService, type RunningService } from '../../server/service.js';
@@ -84,7 +85,7 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
     await pool.end();
   }
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-gateway-'));
-  const env: Record<string, string> = {
+  const envWithFreshPorts = async (): Promise<Record<string, string>> => ({
     ...(await secretsOnce),
     SVC_DATABASE_URL: databaseUrl,
     SVC_REDIS_URL: stack.redisUrl,
@@ -109,11 +110,23 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
     SVC_WEBAUTHN_RP_ORIGIN: 'https://svc.test',
     SVC_WEBAUTHN_RP_ID: 'svc.test',
     ...options.env,
-  };
-  delete env.SVC_MANAGEMENT_TOKEN;
-  delete env.SVC_MANAGEMENT_ENDPOINT;
-  const config = requireValid(await loadConfig({ env }), 'server');
-  const service = await startService({ config, roles: options.roles ?? ['gateway', 'actors'], logger: options.logger ?? logger });
+  });
+  // A port free when picked can be taken before the service binds it (another test process
+  // picking the same one): such a start is tried again on other ports.
+  let config: StartupConfig;
+  let service: RunningService;
+  for (let attempt = 1; ; attempt++) {
+    const env = await envWithFreshPorts();
+    delete env.SVC_MANAGEMENT_TOKEN;
+    delete env.SVC_MANAGEMENT_ENDPOINT;
+    config = requireValid(await loadConfig({ env }), 'server');
+    try {
+      service = await startService({ config, roles: options.roles ?? ['gateway', 'actors'], logger: options.logger ?? logger });
+      break;
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof AppError && err.code === 'unavailable' && /already in use/.test(err.message))) throw err;
+    }
+  }
   const url = service.httpUrl ?? '';
 
   const call: GatewayBed['call'] = async (method, path, body, token, headers = {}) => {
