@@ -18,10 +18,10 @@ export function isValidActorId(id: unknown): id is string {
   return typeof id === 'string' && ACTOR_ID.test(id);
 }
 
-/** Throws `invalid_argument` naming the id field when `id` cannot address an actor. */
-export function assertActorId(id: unknown): asserts id is string {
+/** Throws `invalid_argument` naming the id field (`key`) when `id` cannot address an actor. */
+export function assertActorId(id: unknown, key = 'id'): asserts id is string {
   if (!isValidActorId(id)) {
-    throw AppError.invalid([{ key: 'id', message: 'must be 1 to 128 characters of A-Z, a-z, 0-9, "_" or "-"' }]);
+    throw AppError.invalid([{ key, message: 'must be 1 to 128 characters of A-Z, a-z, 0-9, "_" or "-"' }]);
   }
 }
 

@@ -5,11 +5,9 @@
 import { z } from 'zod';
 import { GUEST_PERMISSION_CEILING } from '../permissions/defaults.js';
 import { isAdministration, isPermission, PERMISSIONS } from '../permissions/names.js';
-import { Permission, PlaybackView, RoomStatus, RoomVisibility } from '../room/model.js';
+import { ms, Permission, PlaybackView, RoomStatus, RoomVisibility } from '../room/model.js';
 
 export { duration as mediaDuration, mediaId, messageId, playbackGuards, position, userId } from '../room/fields.js';
-
-const ms = (description: string) => z.number().int().meta({ description: `${description} (server ms since the epoch)` });
 
 /** An entry of a room listing (the public directory, "my rooms", the admin listing). */
 export const RoomSummary = z

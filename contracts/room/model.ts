@@ -12,7 +12,8 @@ export const ROOM_ROLES = ['admin', 'member', 'guest'] as const;
 /** What the room does when the current item ends (docs/2026-11-26-queue-modes.md). */
 export const QUEUE_MODES = ['stop', 'next', 'repeat_one', 'repeat_all', 'shuffle'] as const;
 
-const ms = (description: string) => z.number().int().meta({ description: `${description} (server ms since the epoch)` });
+/** A server time (ms since the epoch), described. */
+export const ms = (description: string) => z.number().int().meta({ description: `${description} (server ms since the epoch)` });
 
 export const RoomRole = z.enum(ROOM_ROLES).meta({ id: 'RoomRole' });
 export const RoomVisibility = z.enum(['public', 'hidden']).meta({ id: 'RoomVisibility', description: 'public rooms are listed; hidden ones are reachable by id only' });

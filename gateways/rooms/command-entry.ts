@@ -9,7 +9,7 @@
  */
 import type { Caller } from '../../accounts/model.js';
 import { GATEWAY_OWNED_KINDS } from '../../contracts/ws/constants.js';
-import { isValidActorId } from '../../actors/runtime/names.js';
+import { assertActorId } from '../../actors/runtime/names.js';
 import type { RoomCommandKind, RoomCommandOf, RoomResultOf } from '../../actors/room/index.js';
 import type { SendResult } from '../../actors/runtime/client.js';
 import { AppError } from '../../errors/app-error.js';
@@ -58,5 +58,5 @@ export class RoomCommandEntry {
 /** `invalid_argument` naming the field when a room id cannot address a room. */
 export function checkRoomId(roomId: string, key = 'roomId'): void {
   if (!roomId) throw AppError.invalid([{ key, message: 'is required' }]);
-  if (!isValidActorId(roomId)) throw AppError.invalid([{ key, message: 'must be 1 to 128 characters of A-Z, a-z, 0-9, "_" or "-"' }]);
+  assertActorId(roomId, key);
 }
