@@ -68,9 +68,10 @@ interface CallStats {
   remote: string | null;
 }
 
-async function openRoom(member: Member, roomId: string): Promise<Person> {
+async function openRoom(member: Member, roomId: string, prepare?: (page: Page) => Promise<void>): Promise<Person> {
   const person = await bed.person();
   await person.context.addInitScript({ content: INIT_SCRIPT });
+  await prepare?.(person.page);
   await signInPage(person.page, member.username);
   await person.page.goto(`/rooms/${roomId}`);
   await person.page.getByRole('tab', { name: 'Voice' }).click();
@@ -91,6 +92,42 @@ async function relayedAudio(page: Page, moreThan = 0): Promise<CallStats> {
     await page.waitForTimeout(250);
   }
   throw new Error(`no relayed audio within ${CALL_MS} ms: ${JSON.stringify(last)}\n${await coturn.log().then((log) => log.slice(-3000))}`);
+}
+
+/**
+ * Delivers this page's `voice.join` answer only after the first `voice.signal` addressed to it:
+ * the order a busy service can produce, since the answer and the room's events travel apart.
+ */
+async function answerJoinAfterFirstSignal(page: Page): Promise<void> {
+  await page.routeWebSocket(/\/realtime(\?|$)/, (ws) => {
+    const server = ws.connectToServer();
+    let joinId: string | null = null;
+    let heldAnswer: string | null = null;
+    let released = false;
+    ws.onMessage((message) => {
+      if (typeof message === 'string') {
+        const sent = JSON.parse(message) as { type?: string; id?: string; command?: { kind?: string } };
+        if (sent.type === 'command' && sent.command?.kind === 'voice.join') joinId = sent.id ?? null;
+      }
+      server.send(message);
+    });
+    server.onMessage((message) => {
+      if (typeof message === 'string' && !released) {
+        const received = JSON.parse(message) as { type?: string; id?: string; event?: { type?: string } };
+        if (received.type === 'ok' && joinId !== null && received.id === joinId) {
+          heldAnswer = message;
+          return;
+        }
+        if (heldAnswer !== null && received.type === 'event' && received.event?.type === 'voice.signal') {
+          ws.send(message);
+          released = true;
+          ws.send(heldAnswer);
+          return;
+        }
+      }
+      ws.send(message);
+    });
+  });
 }
 
 test.serial('two members talk through the TURN relay; mute shows on the other side; leaving ends the call on both', async (t) => {
@@ -133,5 +170,23 @@ test.serial('two members talk through the TURN relay; mute shows on the other si
   await b.page.getByRole('button', { name: 'Leave voice' }).click();
   await a.page.getByText('Nobody is in the voice call.').waitFor();
   await b.page.getByText('Nobody is in the voice call.').waitFor();
+  t.deepEqual([...a.problems, ...b.problems], []);
+});
+
+test.serial('an offer that reaches a member before the answer to its own join still connects the call', async (t) => {
+  const pair = await Promise.all([bed.signUp('carol'), bed.signUp('dave')]);
+  // The first in the call offers to the second; as the impolite side it would ignore the second's
+  // own offer, so a lost first offer would leave both waiting for ever.
+  const [first, second] = pair.sort((x, y) => (x.userId < y.userId ? -1 : 1));
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Late answer' }, first.token);
+  const roomId = created.body.room.id;
+  await bed.call('POST', `/api/rooms/${roomId}/join`, {}, second.token);
+  const a = await openRoom(first, roomId);
+  const b = await openRoom(second, roomId, answerJoinAfterFirstSignal);
+
+  await a.page.getByRole('button', { name: 'Join voice' }).click();
+  await participants(b.page).filter({ hasText: first.username }).waitFor();
+  await b.page.getByRole('button', { name: 'Join voice' }).click();
+  for (const page of [a.page, b.page]) t.is((await relayedAudio(page)).policy, 'relay');
   t.deepEqual([...a.problems, ...b.problems], []);
 });

@@ -39,6 +39,12 @@ export class VoiceCall {
   /** When each participant was last loud (performance.now()). */
   private readonly lastLoud = new Map<string, number>();
   private poll: ReturnType<typeof setInterval> | null = null;
+  /**
+   * Signals that reached us between sending `voice.join` and reading its answer. The answer and
+   * the room's events travel separately, so another participant can see us join and send an
+   * offer before we know we are seated; dropping that offer leaves both ends waiting forever.
+   */
+  private early: Array<{ from: string; signal: PeerSignal }> = [];
   private readonly unsubscribe: () => void;
 
   constructor(private readonly session: RoomSession) {
@@ -112,11 +118,15 @@ export class VoiceCall {
     this.config = { iceServers: answer.iceServers, iceTransportPolicy: iceTransportPolicy() };
     this.state.value = 'joined';
     for (const participant of answer.participants) if (participant.userId !== this.me) this.remote(participant.userId);
+    const early = this.early;
+    this.early = [];
+    for (const { from, signal } of early) void this.remote(from).peer.receive(signal);
   }
 
   /** Takes a seat again on this socket; the others drop their connections to us and we reconnect to them. */
   private rejoin(): void {
     this.closeRemotes();
+    this.early = [];
     this.state.value = 'joining';
     this.enter().catch((error: unknown) => {
       this.error.value = error;
@@ -146,13 +156,16 @@ export class VoiceCall {
         this.closeRemote(event.userId);
         return;
       }
-      case 'voice.signal':
-        if (event.to !== me || this.state.value !== 'joined') return;
-        void this.remote(event.from).peer.receive({
+      case 'voice.signal': {
+        if (event.to !== me || this.state.value === 'idle') return;
+        const signal: PeerSignal = {
           ...(event.description ? { description: event.description } : {}),
           ...(event.candidate ? { candidate: event.candidate } : {}),
-        });
+        };
+        if (this.state.value === 'joining') this.early.push({ from: event.from, signal });
+        else void this.remote(event.from).peer.receive(signal);
         return;
+      }
       default:
         return;
     }
@@ -223,6 +236,7 @@ export class VoiceCall {
 
   private teardown(): void {
     this.closeRemotes();
+    this.early = [];
     if (this.poll) clearInterval(this.poll);
     this.poll = null;
     this.localMeter?.close();
