@@ -4,8 +4,12 @@
  *      playback/read commands (closed loop), their latency at half that rate (open loop),
  *      and durable chat sends acknowledged after commit;
  *  (b) cold activation latency (first command to a room not active anywhere);
- *  (c) failover time after `kill -9` of the owning host, one of 3 hosts, 20 kills.
- * Run with `npm run bench:actors`; BENCH_SECONDS, BENCH_ROOMS, BENCH_CONCURRENCY, BENCH_KILLS tune
+ *  (c) crash failover: time after `kill -9` of the owning host (one of 3) until a command
+ *      succeeds, 20 kills;
+ *  (d) stall failover: the same after SIGSTOP of the owner (it may still be serving, so the
+ *      lease decides), 10 stalls.
+ * Run with `npm run bench:actors`; BENCH_PHASES (`throughput,failover`, the default) picks phases;
+ * BENCH_SECONDS, BENCH_ROOMS, BENCH_CONCURRENCY, BENCH_KILLS tune
  * it, BENCH_HOST_NODE_OPTIONS is passed to the hosts. Host incidents (a lost lease, a fenced
  * actor) are printed under the phase they happened in.
  */
@@ -22,6 +26,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROOMS = Number(process.env.BENCH_ROOMS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 256);
 const FAILOVER_KILLS = Number(process.env.BENCH_KILLS ?? 20);
+const FAILOVER_STALLS = Number(process.env.BENCH_STALLS ?? 10);
 /** The issue's playback/read throughput target, commands/s. */
 const TARGET_RATE = 20_000;
 const roomId = (i: number): string => `bench-${i}`;
@@ -204,27 +209,59 @@ async function throughputAndActivation(): Promise<void> {
 async function failover(): Promise<void> {
   const cluster = await ActorCluster.start({ label: 'bench_failover', hosts: 3, env: hostEnv });
   try {
-    const times: number[] = [];
-    for (let i = 0; i < FAILOVER_KILLS; i += 1) {
-      const id = `failover-${i}`;
-      await cluster.client.send('room', id, { kind: 'room.create', name: id, visibility: 'public' }, { caller: ownerOf(i), timeoutMs: 10_000 });
-      const victim = await cluster.ownerOf('room', id);
-      if (!victim) throw new Error(`no owner recorded for ${id}`);
-      const t0 = performance.now();
-      await cluster.kill(victim);
-      await cluster.client.send('room', id, { kind: 'room.get' }, { caller: ownerOf(i), timeoutMs: 10_000 });
-      times.push(performance.now() - t0);
-      await cluster.addHost();
-    }
-    console.log(`(c) failover after kill -9 of the owner (1 of 3 hosts), first command succeeding: ${summary(times)}  target p99 < 2000 ms`);
+    const crash = await failovers(
+      cluster,
+      'crash',
+      FAILOVER_KILLS,
+      (victim) => cluster.kill(victim),
+      async () => void (await cluster.addHost()),
+    );
+    console.log(`(c) crash failover: kill -9 of the owner (1 of 3 hosts) to the first command succeeding: ${summary(crash)}  target p99 < 500 ms`);
+    const stall = await failovers(
+      cluster,
+      'stall',
+      FAILOVER_STALLS,
+      (victim) => Promise.resolve(cluster.signal(victim, 'SIGSTOP')),
+      (victim) => Promise.resolve(cluster.signal(victim, 'SIGCONT')),
+    );
+    console.log(`(d) stall failover: SIGSTOP of the owner (1 of 3 hosts) to the first command succeeding: ${summary(stall)}  (the lease, 1500 ms, decides)`);
   } finally {
     await cluster.stop();
   }
 }
 
+/** Times `rounds` failovers: a fresh room, its owner hit by `fault`, until a command to it succeeds. */
+async function failovers(
+  cluster: ActorCluster,
+  label: string,
+  rounds: number,
+  fault: (victim: string) => Promise<void>,
+  after: (victim: string) => Promise<void>,
+): Promise<number[]> {
+  const times: number[] = [];
+  // Each phase's rooms belong to users of their own (a user may own only so many rooms).
+  const users = label === 'crash' ? 0 : 10_000;
+  for (let i = 0; i < rounds; i += 1) {
+    const id = `${label}-${i}`;
+    const caller = ownerOf(users + i);
+    await cluster.client.send('room', id, { kind: 'room.create', name: id, visibility: 'public' }, { caller, timeoutMs: 10_000 });
+    const victim = await cluster.ownerOf('room', id);
+    if (!victim) throw new Error(`no owner recorded for ${id}`);
+    const t0 = performance.now();
+    const faulted = fault(victim);
+    await cluster.client.send('room', id, { kind: 'room.get' }, { caller, timeoutMs: 10_000 });
+    times.push(performance.now() - t0);
+    await faulted;
+    await after(victim);
+  }
+  return times;
+}
+
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'throughput,failover').split(','));
+
 async function main(): Promise<void> {
-  await throughputAndActivation();
-  await failover();
+  if (PHASES.has('throughput')) await throughputAndActivation();
+  if (PHASES.has('failover')) await failover();
 }
 
 main().catch((err: unknown) => {

@@ -74,6 +74,10 @@ export function natsOptions(servers: string[], name: string): ConnectionOptions 
     servers,
     name,
     maxReconnectAttempts: -1,
+    // nats.js waits 2 s between attempts on one server by default: after a NATS restart that
+    // alone kept every process away for up to 2 s after the server was back.
+    reconnectTimeWait: 250,
+    reconnectJitter: 100,
     // Otherwise nats.js builds an Error per request to keep its async stack: measured at a
     // quarter of the CPU of a process sending commands at full rate.
     noAsyncTraces: true,

@@ -62,11 +62,13 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 const MAX_COMMAND_ID_LENGTH = 200;
 /** Per-try timeouts double after each one that expires, up to this. */
 const MAX_TRY_TIMEOUT_MS = 2_000;
+/** After an owner did not answer: ask the pool again this long after its lease may have ended. */
+const LEASE_END_SLACK_MS = 50;
 
 type ActivationOutcome =
   | { kind: 'active' }
-  /** A live host owns the actor: its command subject should answer. */
-  | { kind: 'owned'; reason: string; retryAfterMs: number }
+  /** A live host owns the actor: its command subject should answer. `freeInMs`: when its lease may end, as the pool sees it. */
+  | { kind: 'owned'; reason: string; retryAfterMs: number; freeInMs: number }
   | { kind: 'refused'; reason: string; retryAfterMs: number }
   | { kind: 'no-hosts'; retryAfterMs: number }
   /** No answer within the try timeout. */
@@ -140,7 +142,12 @@ export class ActorClient {
     // An owner that is slow rather than gone (an overloaded host) gets each command again
     // after every try timeout; doubling it keeps those duplicates from adding to its load.
     let tryMs = this.tryTimeoutMs;
-    const tryTimeout = (): number => Math.max(1, Math.min(deadline - Date.now(), tryMs));
+    // An owner that did not answer and may lose its lease soon (paused, or dead without closing
+    // its connection): the next try ends when the pool may take the actor over, instead of
+    // waiting a whole lengthened try on a host that cannot answer.
+    let untilLeaseEnd: number | undefined;
+    let lastTryTimedOut = false;
+    const tryTimeout = (): number => Math.max(1, Math.min(deadline - Date.now(), tryMs, untilLeaseEnd ?? Infinity));
     const lengthenTries = (): void => {
       tryMs = Math.min(tryMs * 2, MAX_TRY_TIMEOUT_MS);
     };
@@ -153,14 +160,15 @@ export class ActorClient {
       }
 
       if (resolve) {
-        const outcome = await this.resolveActor(activate, id, tryTimeout());
+        // Not lengthened: a paused host still in the pool's queue group gets its share of
+        // activate requests, and any other host answers one in a few ms (an owned actor at once).
+        const outcome = await this.resolveActor(activate, id, Math.min(tryTimeout(), this.tryTimeoutMs * 2));
         if (outcome.kind === 'gone') throw new AppError('unavailable', `${type} ${id}: NATS connection closed`);
         if (outcome.kind === 'active') {
           resolve = false;
         } else if (outcome.kind === 'timed-out') {
-          // The try has used its time already: ask again at once, with a longer timeout.
+          // The try has used its time already: ask again at once (likely another host).
           lastProblem = 'activation timed out';
-          lengthenTries();
         } else {
           lastProblem = outcome.kind === 'no-hosts' ? `no ${type} host is running` : outcome.reason;
           if (outcome.kind === 'owned') {
@@ -169,6 +177,7 @@ export class ActorClient {
             if (ownerReported) await pause(outcome.retryAfterMs);
             ownerReported = true;
             resolve = false;
+            if (lastTryTimedOut) untilLeaseEnd = outcome.freeInMs + LEASE_END_SLACK_MS;
           } else {
             await pause(outcome.retryAfterMs);
           }
@@ -177,7 +186,10 @@ export class ActorClient {
       }
 
       try {
-        const msg = await this.requester.request(cmd, payload, tryTimeout());
+        const thisTry = tryTimeout();
+        untilLeaseEnd = undefined;
+        lastTryTimedOut = false;
+        const msg = await this.requester.request(cmd, payload, thisTry);
         const reply = parseCommandReply(decode(msg.data));
         if (!reply) {
           lastProblem = 'malformed command reply';
@@ -204,6 +216,7 @@ export class ActorClient {
           // The owner may be paused, dead without having closed its connection, or just slow.
           lastProblem = 'the owner did not answer';
           maybeDelivered = true;
+          lastTryTimedOut = true;
           lengthenTries();
         } else {
           lastProblem = messageOf(err);
@@ -240,7 +253,7 @@ export class ActorClient {
       if (reply.ok) return { kind: 'active' };
       const retryAfterMs = Math.min(reply.retryAfterMs, this.retryPauseMs);
       return reply.owner !== undefined
-        ? { kind: 'owned', reason: reply.reason, retryAfterMs }
+        ? { kind: 'owned', reason: reply.reason, retryAfterMs, freeInMs: reply.retryAfterMs }
         : { kind: 'refused', reason: reply.reason, retryAfterMs };
     } catch (err) {
       if (isConnectionGone(err)) return { kind: 'gone' };

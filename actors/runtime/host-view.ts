@@ -28,6 +28,12 @@ export interface LivenessValue {
   startedAt: number;
   /** Written by a host that stopped cleanly: nothing is owned under this incarnation. */
   stopped?: boolean;
+  /**
+   * The NATS server (its `server_name`) of the connection this incarnation lives on, and that
+   * it answers liveness probes there (liveness-probe.ts). Both absent from builds before them.
+   */
+  server?: string;
+  probes?: boolean;
 }
 
 /** Sightings kept before old ones are pruned, and how old they must be (well beyond any TTL). */
@@ -38,6 +44,14 @@ interface Sighting {
   incarnation: string;
   /** performance.now() when this host received the heartbeat. */
   at: number;
+  server: string | undefined;
+  probes: boolean;
+}
+
+/** A host seen heartbeating within a TTL that answers probes: a witness that its server's interest is visible from here. */
+export interface Witness {
+  hostKey: string;
+  incarnation: string;
 }
 
 export class HostView {
@@ -78,6 +92,17 @@ export class HostView {
     const sighting = this.seen.get(hostKey);
     if (sighting?.incarnation !== incarnation) return 0;
     return Math.max(0, sighting.at + ttlMs - now);
+  }
+
+  /** Live hosts (heartbeat seen within `ttlMs`) on NATS server `server` that answer probes, `except` one host key. */
+  witnessesOn(server: string, except: string, ttlMs: number, now = performance.now()): Witness[] {
+    const found: Witness[] = [];
+    for (const [hostKey, sighting] of this.seen) {
+      if (hostKey !== except && sighting.probes && sighting.server === server && now - sighting.at < ttlMs) {
+        found.push({ hostKey, incarnation: sighting.incarnation });
+      }
+    }
+    return found;
   }
 
   /** This host's own heartbeat was acknowledged at `revision`: the watch must deliver it soon. */
@@ -166,7 +191,7 @@ export class HostView {
     if (this.ownPending && entry.revision >= this.ownPending.revision) this.ownPending = undefined;
     if (entry.operation !== 'PUT') return;
     const value = this.options.parse(entry.value);
-    if (value) this.seen.set(entry.key, { incarnation: value.incarnation, at: now });
+    if (value) this.seen.set(entry.key, { incarnation: value.incarnation, at: now, server: value.server, probes: value.probes === true });
   }
 
   private async followConnection(nc: NatsConnection): Promise<void> {

@@ -17,15 +17,20 @@
  * serve. A takeover also waits one TTL past the owner's last heartbeat that this host saw
  * itself through its watch (host-view.ts).
  *
+ * Unless its NATS connection is provably gone: a host ends its incarnation the moment its
+ * connection drops, and answers probes on it while it lives, so a killed host's actors are
+ * taken over as soon as the server has closed its connection (liveness-probe.ts).
+ *
  * Two processes with one host id would replace each other's key forever; a host refuses to
  * start (and a recovering one waits) while another process keeps the id's key alive.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { StorageType, type JetStreamClient, type KV, type NatsConnection } from 'nats';
+import { Events, StorageType, type JetStreamClient, type KV, type NatsConnection } from 'nats';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
 import { HostView, type LivenessValue } from './host-view.js';
+import { ConnectionProbe, ProbeResponder, type ProbedOwner } from './liveness-probe.js';
 import { hostKey, hostsBucketName } from './names.js';
 import { isWrongLastSequence, messageOf } from './nats-errors.js';
 import { decode, encode } from './wire.js';
@@ -37,6 +42,10 @@ export interface HostIdentity {
   hostKey: string;
   /** Random per liveness period: a host that lost its liveness comes back as another incarnation. */
   incarnation: string;
+  /** The NATS server (`server_name`) of the connection this incarnation lives on. */
+  server?: string;
+  /** This incarnation answers liveness probes (liveness-probe.ts); absent from older builds. */
+  probes?: boolean;
 }
 
 export interface LivenessOptions {
@@ -71,6 +80,8 @@ export class Liveness {
   private readonly view: HostView;
   /** How long after an owner's last heartbeat seen here it may be taken over (TTL plus clock-rate and delivery slack). */
   private readonly takeoverAfterMs: number;
+  private readonly responder: ProbeResponder;
+  private readonly probe: ConnectionProbe;
 
   private constructor(
     private kv: KV,
@@ -83,6 +94,11 @@ export class Liveness {
     this.ownIncarnations.add(this.identity.incarnation);
     this.takeoverAfterMs = ttlMs + Math.max(25, Math.round(ttlMs / 30));
     this.view = new HostView(options.nc, kv, { logger: options.logger, lagLimitMs: Math.max(heartbeatMs, Math.round(ttlMs / 2)), parse: parseValue });
+    this.responder = new ProbeResponder(options.nc, options.prefix);
+    this.probe = new ConnectionProbe(options.nc, options.prefix, (server, except) => this.view.witnessesOn(server, except, ttlMs));
+    void this.followConnection(options.nc).catch((err: unknown) =>
+      options.logger.warn({ err: messageOf(err) }, 'stopped following the NATS connection status'),
+    );
   }
 
   /** Opens the bucket and writes this host's first liveness key. */
@@ -105,7 +121,9 @@ export class Liveness {
     try {
       await liveness.goLive();
     } catch (err) {
+      liveness.state = 'stopped';
       liveness.view.stop();
+      liveness.responder.stop();
       throw err;
     }
     return liveness;
@@ -129,12 +147,20 @@ export class Liveness {
 
   /**
    * Whether the host of an ownership record may still be serving it (`alive`, with how long
-   * to wait before asking again), or is certainly gone: its key holds another incarnation
-   * (the same process started over after cutting everything off), or the key is absent and
-   * one TTL has passed since the later of its last heartbeat seen here and the start of this
+   * to wait before asking again), or is certainly gone: its NATS connection is (the server has
+   * no responder for its probe, liveness-probe.ts), its key holds another incarnation (the
+   * same process started over after cutting everything off), or the key is absent and one
+   * TTL has passed since the later of its last heartbeat seen here and the start of this
    * host's continuous watch.
    */
-  async hostLiveness(owner: Pick<HostIdentity, 'hostKey' | 'incarnation'>): Promise<HostLiveness> {
+  async hostLiveness(owner: ProbedOwner): Promise<HostLiveness> {
+    const lease = await this.leaseLiveness(owner);
+    if (!lease.alive) return lease;
+    return (await this.probe.isGone(owner)) ? { alive: false } : lease;
+  }
+
+  /** The lease rule alone: what the heartbeats say, on this host's clock. */
+  private async leaseLiveness(owner: ProbedOwner): Promise<HostLiveness> {
     const aliveFor = this.view.aliveFor(owner.hostKey, owner.incarnation, this.ttlMs);
     if (aliveFor > 0) return { alive: true, retryAfterMs: Math.max(20, aliveFor) };
     const entry = await this.kv.get(owner.hostKey);
@@ -161,6 +187,7 @@ export class Liveness {
     this.clearTimers();
     await this.beating;
     this.view.stop();
+    this.responder.stop();
     if (!wasLive) return;
     const stopped: LivenessValue = { hostId: this.identity.hostId, incarnation: randomUUID(), startedAt: this.startedAt, stopped: true };
     await this.kv.update(this.identity.hostKey, encode(stopped), this.revision).catch((err: unknown) => {
@@ -231,6 +258,8 @@ export class Liveness {
     this.clearTimers();
     this.options.logger.error({ incarnation: this.identity.incarnation, reason }, 'host lost its liveness');
     this.options.onLost(reason);
+    // Only now that nothing of this incarnation runs may a probe find it gone.
+    this.responder.stop();
     void this.recover();
   }
 
@@ -253,13 +282,20 @@ export class Liveness {
       } catch (err) {
         this.options.logger.warn({ err: messageOf(err), retryInMs: pause }, 'could not restore liveness');
         await sleep(pause);
-        pause = Math.min(pause * 2, this.ttlMs);
+        // Short: after a NATS restart every actor of this host waits for this loop.
+        pause = Math.min(pause * 2, RECOVER_PAUSE_MAX_MS);
       }
     }
   }
 
   /** Writes the key of the current incarnation and starts heartbeating it; false when stopped meanwhile. */
   private async goLive(): Promise<boolean> {
+    // Answering probes before the key exists: every ownership record naming this incarnation
+    // is written after it, so a probe can never find a live incarnation without a responder.
+    const { server: _previous, ...identity } = this.identity;
+    const server = this.options.nc.info?.server_name;
+    this.identity = { ...identity, ...(server ? { server } : {}), probes: true };
+    await this.responder.answerFor(this.identity.incarnation);
     const started = performance.now();
     const revision = await this.claimKey();
     if (this.state === 'stopped') {
@@ -317,8 +353,22 @@ export class Liveness {
   }
 
   private value(): string {
-    const value: LivenessValue = { hostId: this.identity.hostId, incarnation: this.identity.incarnation, startedAt: this.startedAt };
+    const { hostId, incarnation, server, probes } = this.identity;
+    const value: LivenessValue = { hostId, incarnation, startedAt: this.startedAt, ...(server ? { server } : {}), ...(probes ? { probes } : {}) };
     return encode(value);
+  }
+
+  /**
+   * A dropped connection ends the incarnation at once: other hosts may take its actors over as
+   * soon as the server has closed it (a probe finds no responder), and nats.js would otherwise
+   * resubscribe their command subjects on reconnect. Status events arrive before any reconnect
+   * can complete (that needs network I/O), so this runs first.
+   */
+  private async followConnection(nc: NatsConnection): Promise<void> {
+    for await (const status of nc.status()) {
+      if (this.state === 'stopped') return;
+      if (status.type === Events.Disconnect) this.lose('the NATS connection dropped');
+    }
   }
 
   private clearTimers(): void {
@@ -326,6 +376,9 @@ export class Liveness {
     clearTimeout(this.lossTimer);
   }
 }
+
+/** Longest pause between attempts to restore the liveness (see recover()). */
+const RECOVER_PAUSE_MAX_MS = 250;
 
 function openHostsBucket(js: JetStreamClient, prefix: string, ttlMs: number): Promise<KV> {
   return js.views.kv(hostsBucketName(prefix), {

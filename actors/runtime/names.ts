@@ -41,6 +41,15 @@ export function eventSubject(prefix: string, type: string, id: string): string {
   return `${prefix}.${type}.${id}.evt`;
 }
 
+/**
+ * `<prefix>._liveness.<incarnation>`: answered by the host of that incarnation on the NATS
+ * connection that carries its activations, for as long as it may serve them. A request that
+ * finds no responder there proves that connection is gone (see liveness-probe.ts).
+ */
+export function livenessProbeSubject(prefix: string, incarnation: string): string {
+  return `${prefix}._liveness.${incarnation}`;
+}
+
 /** `<prefix>.<type>.activate`: request/reply served by the host pool of the type. */
 export function activateSubject(prefix: string, type: string): string {
   return `${prefix}.${type}.activate`;

@@ -28,8 +28,10 @@ nats_start() {
   ensure_port_free "$monitor_port" "nats monitor" "$NATS_MONITOR_PORT_VAR"
   mkdir -p "$NATS_DIR"
   # JetStream keeps its streams and KV buckets in $NATS_DIR/jetstream (the server adds that name).
+  # A server_name that survives a restart lets actor hosts prove a crashed peer's connection
+  # gone after one too (actors/runtime/liveness-probe.ts); without it the name is a new random id.
   spawn_daemon "$NATS_PID" "$NATS_LOG" "$NATS_SERVER_BIN" -a 127.0.0.1 -p "$port" \
-    -m "$monitor_port" -js -sd "$NATS_DIR"
+    -m "$monitor_port" -js -sd "$NATS_DIR" --server_name "svc-nats-$port"
   wait_ready nats 30 "$NATS_LOG" nats_running nats_ready "$port" "$monitor_port"
 }
 

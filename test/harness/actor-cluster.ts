@@ -63,6 +63,13 @@ export class ActorCluster {
     await replica.process.stop('SIGKILL');
   }
 
+  /** SIGSTOP (`paused`) or SIGCONT: a host that is alive but cannot run, like a blocked event loop or a partition. */
+  signal(hostId: string, signal: 'SIGSTOP' | 'SIGCONT'): void {
+    const replica = this.hosts.get(hostId);
+    if (!replica) throw new Error(`no host ${hostId}`);
+    replica.process.child.kill(signal);
+  }
+
   /** SIGTERM: a graceful drain. Resolves with the exit code. */
   async drain(hostId: string): Promise<number | null> {
     const replica = this.hosts.get(hostId);

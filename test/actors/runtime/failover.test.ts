@@ -77,3 +77,40 @@ test('an expired lease really frees the id: the dead host\'s key vanishes and an
   t.is(taken?.json<{ hostId: string }>().hostId, survivor.hostId, 'the record was taken over');
   t.true((taken?.revision ?? 0) > (stale?.revision ?? 0), 'with a higher revision: a higher fence');
 });
+
+// A lease far longer than the sends' deadlines: only the connection rule (liveness-probe.ts)
+// can explain a takeover within them, and only the lease may decide for a paused owner.
+const LONG_LEASE_MS = 30_000;
+
+test('a killed owner\'s actors move at once, long before its lease ends: NATS has closed its connection', async (t) => {
+  const { hosts, client } = await processPool(t, 'crash', ['a', 'b'], { leaseTtlMs: LONG_LEASE_MS });
+  const id = 'crashed';
+  const before = await client.send<CounterResult>('counter', id, { op: 'inc' }, { caller });
+  const victim = hosts.find((host) => host.hostId === before.result.host);
+  if (!victim) throw new Error(`no host ${before.result.host}`);
+
+  await victim.kill();
+  const after = await client.send<CounterResult>('counter', id, { op: 'inc' }, { caller, timeoutMs: 5_000 });
+  t.not(after.result.host, victim.hostId);
+  t.is(after.result.value, 2, 'the new owner loaded what the old one committed');
+});
+
+test('a paused owner (SIGSTOP) keeps its actors until its lease ends: it may still be serving', async (t) => {
+  const { hosts, client } = await processPool(t, 'stall', ['a', 'b'], { leaseTtlMs: LONG_LEASE_MS });
+  const id = 'stalled';
+  const before = await client.send<CounterResult>('counter', id, { op: 'inc' }, { caller });
+  const paused = hosts.find((host) => host.hostId === before.result.host);
+  if (!paused) throw new Error(`no host ${before.result.host}`);
+
+  paused.signal('SIGSTOP');
+  // Its connection is open, so the probe is not answered rather than refused: nobody takes over.
+  const during = await client.send('counter', id, { op: 'inc' }, { caller, timeoutMs: 3_000 }).then(
+    () => 'answered',
+    (err: { code?: string }) => err.code,
+  );
+  t.is(during, 'deadline_exceeded');
+  paused.signal('SIGCONT');
+  const after = await client.send<CounterResult>('counter', id, { op: 'inc' }, { caller, timeoutMs: 10_000 });
+  t.is(after.result.host, paused.hostId, 'the owner, resumed within its lease, still serves its actor');
+  t.true([2, 3].includes(after.result.value ?? 0), 'the increment sent while paused ran at most once');
+});
