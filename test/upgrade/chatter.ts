@@ -1,12 +1,13 @@
 /**
  * One member's socket during the upgrade: it chats and seeks without pause, and when its
- * gateway drains (close 1012) or a command's answer is lost with the socket, it gets a ticket
- * from a gateway still up, resumes after the last seq it applied (R7) and sends the same
- * command id again (the room answers a retry with the first reply, never applying it twice).
+ * gateway drains (close 1012) or a command's answer is lost with the socket, it connects to a
+ * gateway still up (a native client, with its bearer token), resumes after the last seq it
+ * applied (R7) and sends the same command id again (the room answers a retry with the first
+ * reply, never applying it twice).
  * It records what a user would notice: a command not answered ok, a seq going backwards.
  */
 import { uniqueIp } from '../fixtures/client-address.js';
-import { RealtimeClient, RealtimeCommandError, requestTicket } from '../harness/ws-client.js';
+import { RealtimeClient, RealtimeCommandError } from '../harness/ws-client.js';
 
 export interface ChatterOptions {
   name: string;
@@ -33,7 +34,7 @@ export class Chatter {
   private running = false;
   private loop: Promise<void> | undefined;
   private sent = 0;
-  /** One client address per member, as behind a proxy: ticket limits are per address too. */
+  /** One client address per member, as behind a proxy: connection limits are per address too. */
   private readonly address = uniqueIp();
 
   constructor(private readonly options: ChatterOptions) {}
@@ -50,8 +51,14 @@ export class Chatter {
       const url = urls[Math.floor(Math.random() * urls.length)];
       if (url) {
         try {
-          const ticket = await requestTicket(url, this.options.roomId, this.options.token, { 'x-forwarded-for': this.address });
-          const client = await RealtimeClient.connect({ url, roomId: this.options.roomId, ticket, ...(this.lastSeq > 0 ? { resumeAfter: this.lastSeq } : {}) });
+          // A native client: its bearer token on the upgrade, no ticket.
+          const client = await RealtimeClient.connect({
+            url,
+            roomId: this.options.roomId,
+            token: this.options.token,
+            headers: { 'x-forwarded-for': this.address },
+            ...(this.lastSeq > 0 ? { resumeAfter: this.lastSeq } : {}),
+          });
           // The missed events of a resume arrive before connect resolves; later ones through the listener.
           if (client.start.type === 'snapshot') this.applied(client.start.seq, true);
           for (const event of client.events) this.applied(event.seq);

@@ -24,7 +24,7 @@ import { createPool } from '../../store/pool.js';
 import { uniqueIp } from '../fixtures/client-address.js';
 import { waitFor } from '../fixtures/deadline.js';
 import { generatedSecrets, replicaEnv } from '../harness/replica.js';
-import { RealtimeClient, requestTicket } from '../harness/ws-client.js';
+import { RealtimeClient } from '../harness/ws-client.js';
 import { freshDatabase } from '../harness/stack.js';
 import { currentBuild, drain, runBuild, startBuild, type Build, type RunningBuild } from './builds.js';
 import { Chatter } from './chatter.js';
@@ -120,7 +120,7 @@ test('clients notice nothing while hosts and gateways roll from the previous rel
     const roomId = created.body.room.id;
     rooms.push(roomId);
     // A current media, so that seeks are real playback changes.
-    const owner = await RealtimeClient.connect({ url: gatewayA.httpUrl, roomId, ticket: await requestTicket(gatewayA.httpUrl, roomId, ownerToken, { 'x-forwarded-for': uniqueIp() }) });
+    const owner = await RealtimeClient.connect({ url: gatewayA.httpUrl, roomId, token: ownerToken, headers: { 'x-forwarded-for': uniqueIp() } });
     const pushed = await owner.command({ kind: 'playlist.push', title: 'Film', url: 'https://media.example.com/film.mp4' });
     await owner.command({ kind: 'playlist.setCurrent', mediaId: pushed.result.item.id });
     await owner.close();
