@@ -93,6 +93,7 @@ export default tseslint.config(
       'workflows/*/messages.ts',
       'workflows/decision-gate.ts',
       'workflows/review-messages.ts',
+      'workflows/review-metrics.ts',
       'workflows/ids.ts',
     ],
     rules: {
@@ -102,7 +103,7 @@ export default tseslint.config(
           patterns: [
             {
               regex:
-                '^(?!(@temporalio/(workflow|common)|\\.\\.?/(ids|review-messages|decision-gate)\\.js|(\\.\\./)+contracts/review\\.js|\\./messages\\.js|' +
+                '^(?!(@temporalio/(workflow|common)|\\.\\.?/(ids|review-messages|review-metrics|decision-gate)\\.js|(\\.\\./)+contracts/review\\.js|\\./messages\\.js|' +
                 '\\./(registration-review|room-review)/workflow\\.js|\\.\\./errors/app-error\\.js)$)',
               message: 'workflow code imports only @temporalio/workflow, @temporalio/common and the sandbox-safe workflow files',
               allowTypeImports: true,

@@ -5,7 +5,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { resolveManagementEndpoint } from '../config/management-endpoint.js';
 import type { StartupConfig } from '../config/types.js';
 import { AppError } from '../errors/app-error.js';
-import { createRoomActorType, runChatRetention } from '../actors/room/index.js';
+import { createRoomActorType, ROOM_ACTOR_TYPE, runChatRetention } from '../actors/room/index.js';
 import { ActorClient } from '../actors/runtime/client.js';
 import { ActorEvents } from '../actors/runtime/events.js';
 import { purgeExpiredCommands } from '../actors/runtime/command-log.js';
@@ -29,12 +29,14 @@ import { RoomFeeds } from '../gateways/rooms/room-feed.js';
 import { RoomRates } from '../gateways/rooms/room-rates.js';
 import { RoomWatcher } from '../gateways/rooms/room-watch.js';
 import { startManagementServer, type ManagementServer } from '../gateways/management/server.js';
+import { liveMetrics } from '../gateways/rtmp/live-metrics.js';
 import { startLivestreams } from '../gateways/rtmp/start-live.js';
 import { RealtimeGateway } from '../gateways/ws/gateway.js';
 import { startStunListener } from '../gateways/stun/listener.js';
 import { SliceCache } from '../media/cache/slice-cache.js';
 import { iceServerSource } from '../media/webrtc/ice-servers.js';
 import type { Logger } from '../observability/logger.js';
+import { actorHostMetrics } from '../observability/actor-metrics.js';
 import { createMetrics } from '../observability/metrics.js';
 import { createMediaServices } from '../media/media-services.js';
 import { UpstreamSeekProbe } from '../media/seek-probe.js';
@@ -43,6 +45,7 @@ import { RuntimeSettings } from '../settings/runtime-settings.js';
 import { migrate, pendingMigrations } from '../store/migrate.js';
 import { createActivities } from '../workflows/activities.js';
 import { ReviewClient } from '../workflows/review-client.js';
+import { reviewMetricsSinks } from '../workflows/review-metrics-sink.js';
 import { WorkflowRoomReviewHook } from '../workflows/room-review/hook.js';
 import { actorRoomDecisions } from '../workflows/room-review/room-decisions.js';
 import { ensureSearchAttributes, installTemporalLogging, prepareReviewWorkflows, reviewWorkflowBundle, startReviewWorker } from '../workflows/worker.js';
@@ -104,6 +107,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     for (const stop of stops.reverse()) await stop().catch((err: unknown) => logger.error({ err }, 'error while stopping'));
   };
 
+  // Before the roles: each registers its series on this process registry as it starts.
+  const metrics = createMetrics();
   try {
     if (options.migrateFirst) await migrate(connections.pool, logger);
     const settings = await RuntimeSettings.start({
@@ -202,6 +207,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         mailboxSize: config.actors.mailbox_size,
         maxQueueWaitMs: config.actors.max_queue_wait_ms,
         drainTimeoutMs: config.actors.drain_timeout_ms,
+        meter: actorHostMetrics(metrics.registry, { types: [ROOM_ACTOR_TYPE], activeByType: () => host?.activeByType() }),
       });
       host = actorHost;
       // Drained before the connections close: rooms are persisted and handed off first.
@@ -221,6 +227,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
           rooms: actorRoomDecisions(new ActorClient(connections.nats, config.nats.subject_prefix), logger),
         }),
         logger,
+        sinks: reviewMetricsSinks(metrics.registry, reviews, logger),
       });
       // Stopped before the actor host drains: a decision in flight still reaches its room.
       stops.push(() => worker.stop());
@@ -233,7 +240,6 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       temporal: connections.temporal,
       pendingMigrations: () => pendingMigrations(connections.pool),
     });
-    const metrics = createMetrics();
 
     let httpUrl: string | undefined;
     let grpcAddress: string | undefined;
@@ -269,6 +275,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         httpUrl: () => httpUrl ?? '',
       });
       stops.push(() => livestreams.stop());
+      liveMetrics(metrics.registry, () => livestreams.live.ingest);
       const gateway: GatewayDeps = {
         config,
         logger,

@@ -169,6 +169,12 @@ export class ReviewClient {
     });
   }
 
+  /** Running reviews of one kind, counted by Temporal's visibility store (eventually consistent, like list). */
+  async countPending(kind: ReviewKind): Promise<number> {
+    const query = reviewQuery(this.taskQueue, { kind, state: 'pending' });
+    return this.call('count pending reviews', async () => (await this.client.workflow.count(query)).count);
+  }
+
   /** The review as its workflow answers the `request` query (also after it is decided). */
   async show(reviewId: string): Promise<ReviewView> {
     const kind = reviewKindOf(reviewId);

@@ -5,9 +5,10 @@
  * worker and replay of the process reuses that bundle.
  */
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker, type InjectedSinks, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import type { Logger } from '../observability/logger.js';
 import type { ReviewActivities } from './activities.js';
+import type { ReviewMetricsSinks } from './review-metrics.js';
 import { temporalLogger } from './runtime-logger.js';
 
 export { ensureSearchAttributes } from './search-attributes.js';
@@ -56,6 +57,8 @@ export interface ReviewWorkerOptions {
   taskQueue: string;
   activities: ReviewActivities;
   logger: Logger;
+  /** Where the workflows' metrics go (review-metrics-sink.ts); without it their sink calls are dropped. */
+  sinks?: InjectedSinks<ReviewMetricsSinks>;
 }
 
 export interface ReviewWorker {
@@ -73,6 +76,7 @@ export async function startReviewWorker(options: ReviewWorkerOptions): Promise<R
     workflowBundle,
     activities,
     shutdownGraceTime: SHUTDOWN_GRACE,
+    ...(options.sinks ? { sinks: options.sinks } : {}),
   });
   const running = worker.run().then(
     () => logger.info({ taskQueue, namespace }, 'review worker stopped'),

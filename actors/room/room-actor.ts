@@ -6,7 +6,7 @@
 import { AppError } from '../../errors/app-error.js';
 import type { Actor, ActorType, Caller, CommandMeta, DeactivationReason } from '../runtime/actor-type.js';
 import { FencedError } from '../runtime/fencing.js';
-import type { RoomCommandKind, RoomCommandOf } from '../../contracts/room/commands.js';
+import { isRoomCommandKind, type RoomCommandKind, type RoomCommandOf } from '../../contracts/room/commands.js';
 import { parseRoomCommand } from './parse-command.js';
 import { roomWriters } from './writers.js';
 import { ROOM_ACTOR_TYPE, RoomCore, type RoomActorDeps, type Turn } from './core.js';
@@ -167,6 +167,10 @@ export function createRoomActorType(deps: RoomActorDeps): ActorType {
       const core = await RoomCore.activate(deps, ctx, writers);
       resumeSeekChecks(core);
       return new RoomActor(core);
+    },
+    commandKind: (command) => {
+      const kind = typeof command === 'object' && command !== null ? (command as { kind?: unknown }).kind : undefined;
+      return isRoomCommandKind(kind) ? kind : 'unknown';
     },
   };
 }

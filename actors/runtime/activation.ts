@@ -21,6 +21,7 @@ import type {
 import { commandKeyOf } from './command-key.js';
 import { isCommandAlreadyApplied, type RecordedCommand } from './command-log.js';
 import { isFencedError } from './fencing.js';
+import type { HostMeter } from './host-meter.js';
 import { Mailbox } from './mailbox.js';
 import { commandSubject, eventSubject } from './names.js';
 import { isWrongLastSequence, messageOf } from './nats-errors.js';
@@ -62,6 +63,8 @@ export interface ActivationDeps {
   renew(revision: number): Promise<number>;
   /** The actor found itself fenced (ctx.fenced, or a turn failed with FencedError). */
   onFenced(activation: Activation, reason: string): void;
+  /** The host's meter: command turns, events and the end of a started activation. */
+  meter: HostMeter;
 }
 
 type Work =
@@ -97,6 +100,8 @@ export class Activation {
   private silenced = false;
   /** Aborted when the host stops waiting for deactivate() (cut off). */
   private readonly giveUp = new AbortController();
+  /** Became active once: only such an end counts as a deactivation in the metrics. */
+  private started = false;
 
   constructor(private readonly deps: ActivationDeps) {
     if (deps.revision > MAX_REVISION) {
@@ -166,6 +171,7 @@ export class Activation {
       throw err;
     }
     this.state = 'active';
+    this.started = true;
   }
 
   /** Forgets remembered replies past their deadline (the host's sweep; busy activations do it as they go). */
@@ -325,6 +331,7 @@ export class Activation {
       return;
     }
     let reply: CommandReply;
+    const turnStarted = performance.now();
     try {
       const result = await actor.handle(envelope.command, envelope.caller, {
         ...(envelope.sentAt !== undefined ? { sentAt: envelope.sentAt } : {}),
@@ -367,6 +374,7 @@ export class Activation {
       reply = { ok: false, error: { code: 'internal', message } };
       data = encode(reply);
     }
+    this.deps.meter.command(this.type, this.commandKind(envelope.command), reply.ok ? 'ok' : reply.error.code, (performance.now() - turnStarted) / 1000);
     // Only replies the actor produced are remembered; "go elsewhere" must not stick to the id.
     const waiters = !reply.ok && reply.retryAfterMs !== undefined ? this.recent.forget(key) : this.recent.complete(key, data);
     for (const waiter of waiters) this.send(waiter, data);
@@ -386,7 +394,10 @@ export class Activation {
       throw new AppError('internal', `an event of ${this.type} ${this.id} is ${bytes} bytes, over the NATS max_payload of ${maxPayload} bytes`);
     }
     this.counter += 1;
-    if (!this.silenced && this.deps.isLive()) this.send(this.evtSubject, data);
+    if (!this.silenced && this.deps.isLive()) {
+      this.send(this.evtSubject, data);
+      this.deps.meter.published(this.type);
+    }
     return seq;
   }
 
@@ -441,10 +452,19 @@ export class Activation {
 
   private async callDeactivate(reason: DeactivationReason): Promise<void> {
     if (!this.actor) return;
+    if (this.started) this.deps.meter.deactivation(this.type, reason);
     try {
       await this.actor.deactivate(reason, this.giveUp.signal);
     } catch (err) {
       this.logger.error({ err, reason }, 'actor deactivate() failed');
+    }
+  }
+
+  private commandKind(command: unknown): string {
+    try {
+      return this.deps.actorType.commandKind?.(command) ?? 'other';
+    } catch {
+      return 'other';
     }
   }
 

@@ -143,4 +143,9 @@ export interface ActorType {
    * older activation (a paused host) is refused instead of landing under the state just read.
    */
   activate(ctx: ActivationContext): Promise<Actor>;
+  /**
+   * The metric label of a command: its kind from the type's closed set (an unknown one maps
+   * to a fixed value), so a caller cannot grow the series. Without it every command is `other`.
+   */
+  commandKind?(command: unknown): string;
 }

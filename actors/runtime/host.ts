@@ -13,6 +13,7 @@ import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
 import { Activation } from './activation.js';
 import type { ActorType, CommandReply } from './actor-type.js';
+import { NO_METER, type HostMeter } from './host-meter.js';
 import { Liveness } from './liveness.js';
 import { activateSubject, assertTypeName, hostsQueueGroup, isValidActorId } from './names.js';
 import { messageOf } from './nats-errors.js';
@@ -45,6 +46,8 @@ export interface ActorHostOptions {
   recentCommands?: number;
   /** Characters of replies remembered per activation (the newest is always kept). Default 4 MiB. */
   recentReplyBytes?: number;
+  /** Where activations, their ends, command turns and events are counted (metrics); default none. */
+  meter?: HostMeter;
 }
 
 interface TypePool {
@@ -121,6 +124,7 @@ export class ActorHost {
       drainTimeoutMs: options.drainTimeoutMs ?? DEFAULTS.drainTimeoutMs,
       recentCommands: options.recentCommands ?? DEFAULTS.recentCommands,
       recentReplyBytes: options.recentReplyBytes ?? DEFAULTS.recentReplyBytes,
+      meter: options.meter ?? NO_METER,
     });
     await host.join();
     return host;
@@ -267,7 +271,11 @@ export class ActorHost {
     const typeName = pool.type.name;
     const incarnation = this.liveness.self.incarnation;
     const acquired = await pool.owners.acquire(id, this.liveness);
-    if (!acquired.ok) return acquired;
+    const { meter } = this.options;
+    if (!acquired.ok) {
+      meter.activation(typeName, 'refused');
+      return acquired;
+    }
 
     const log = this.logger.child({ actorType: typeName, actorId: id });
     const started = performance.now();
@@ -289,11 +297,13 @@ export class ActorHost {
         isLive: () => this.liveness.isLive(),
         renew: (revision) => pool.owners.renew(id, revision, this.liveness),
         onFenced: (fenced, reason) => void this.onFenced(pool, fenced, reason),
+        meter,
       });
       await activation.start();
     } catch (err) {
       log.warn({ err: messageOf(err), fence: acquired.revision }, 'actor activation failed; released');
       await this.release(pool, id, acquired.revision);
+      meter.activation(typeName, 'failed');
       return { ok: false, retryAfterMs: RETRY_AFTER_FAILURE_MS, reason: `activation failed: ${messageOf(err)}` };
     }
     if (incarnation !== this.liveness.self.incarnation || this.state === 'stopped') {
@@ -303,6 +313,7 @@ export class ActorHost {
       return { ok: false, retryAfterMs: RETRY_ELSEWHERE_MS, reason: `host ${this.hostId} lost its liveness while activating` };
     }
     pool.activations.set(id, activation);
+    meter.activation(typeName, acquired.takenOver ? 'taken_over' : 'created');
     log.info({ fence: acquired.revision, ms: Math.round(performance.now() - started) }, 'actor activated');
     return { ok: true, hostId: this.hostId };
   }

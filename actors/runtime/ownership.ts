@@ -25,7 +25,8 @@ export interface OwnerRecord extends HostIdentity {
 }
 
 export type Acquisition =
-  | { ok: true; revision: number }
+  /** `takenOver`: the record named a host (or an older incarnation of this one) whose liveness was gone. */
+  | { ok: true; revision: number; takenOver: boolean }
   | { ok: false; retryAfterMs: number; reason: string; owner?: string };
 
 /** Compare-and-set races lost in a row before giving the caller a retry hint instead. */
@@ -48,7 +49,7 @@ export class Owners {
     const record = encode({ ...self, since: Date.now() } satisfies OwnerRecord);
     for (let race = 0; race < MAX_RACES; race++) {
       try {
-        return { ok: true, revision: await this.kv.create(id, record) };
+        return { ok: true, revision: await this.kv.create(id, record), takenOver: false };
       } catch (err) {
         if (!isWrongLastSequence(err)) throw err;
       }
@@ -66,7 +67,7 @@ export class Owners {
       // The owner is dead (or the record is a leftover of this very incarnation): take it over,
       // unless another host's takeover lands first.
       try {
-        return { ok: true, revision: await this.kv.update(id, record, entry.revision) };
+        return { ok: true, revision: await this.kv.update(id, record, entry.revision), takenOver: !ownRecord };
       } catch (err) {
         if (!isWrongLastSequence(err)) throw err;
       }

@@ -133,6 +133,18 @@ export class LiveIngest {
     return ingest;
   }
 
+  /** Streams published to this replica and the HTTP-FLV viewers attached to them (metrics). */
+  stats(): { streams: number; viewers: number } {
+    let streams = 0;
+    let viewers = 0;
+    for (const publish of this.publishes.values()) {
+      if (!publish.stream) continue;
+      streams += 1;
+      viewers += publish.stream.viewerCount;
+    }
+    return { streams, viewers };
+  }
+
   /** The stream of `target` if it is published to this replica. */
   local(target: StreamTarget): LiveStream | undefined {
     return this.publishes.get(targetId(target))?.stream;

@@ -8,6 +8,7 @@ import { proxyActivities, setHandler } from '@temporalio/workflow';
 import type { ReviewActivities } from '../activities.js';
 import { DECISION_ACTIVITY_OPTIONS, DecisionGate, decisionNotApplied } from '../decision-gate.js';
 import type { RegistrationReviewView } from '../../contracts/review.js';
+import { reviewMetrics } from '../review-metrics.js';
 import { requestQuery, type RegistrationReviewInput } from './messages.js';
 
 const { approveRegistration, rejectRegistration, expireRegistration } = proxyActivities<ReviewActivities>(DECISION_ACTIVITY_OPTIONS);
@@ -28,8 +29,10 @@ export async function registrationReview(input: RegistrationReviewInput): Promis
     ...(userId !== undefined ? { userId } : {}),
   });
   setHandler(requestQuery, view);
+  reviewMetrics.started('registration');
 
   const { state, decision } = await gate.outcome();
+  reviewMetrics.decided('registration', state);
   try {
     if (state === 'approved') {
       const created = await approveRegistration({

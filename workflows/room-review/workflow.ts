@@ -8,6 +8,7 @@ import { proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow'
 import type { ReviewActivities } from '../activities.js';
 import { DECISION_ACTIVITY_OPTIONS, DecisionGate, decisionNotApplied } from '../decision-gate.js';
 import type { RoomReviewView } from '../../contracts/review.js';
+import { reviewMetrics } from '../review-metrics.js';
 import { requestQuery, type RoomReviewInput } from './messages.js';
 
 const { decideRoom } = proxyActivities<ReviewActivities>(DECISION_ACTIVITY_OPTIONS);
@@ -28,8 +29,10 @@ export async function roomReview(input: RoomReviewInput): Promise<RoomReviewView
     ...(gate.decision ? { decision: gate.decision } : {}),
   });
   setHandler(requestQuery, view);
+  reviewMetrics.started('room');
 
   const { state, decision } = await gate.outcome();
+  reviewMetrics.decided('room', state);
   try {
     await decideRoom({
       roomId: input.roomId,
