@@ -38,6 +38,8 @@ export interface Recovery {
   affected: number;
   /** ms from the reference until affected commands were answered ok within 1 s again; undefined: not within the window. */
   recoveryMs: number | undefined;
+  /** The same from the fault's start (differs for a SIGSTOP, whose reference is its end). */
+  fromStartMs: number | undefined;
   windowMs: number;
 }
 
@@ -53,11 +55,12 @@ export function recoveries(records: readonly CommandRecord[], faults: readonly F
     const affected = records.filter((record) => record.sentAt >= fault.startAt - 1_000 && record.sentAt < windowEnd && touches(record));
     const bad = affected.filter((record) => okLatency(record) > 1_000);
     const windowMs = windowEnd - fault.referenceAt;
-    if (bad.length === 0) return { fault, affected: affected.length, recoveryMs: 0, windowMs };
+    if (bad.length === 0) return { fault, affected: affected.length, recoveryMs: 0, fromStartMs: 0, windowMs };
     const lastBad = Math.max(...bad.map((record) => record.sentAt));
     const good = affected.filter((record) => record.sentAt > lastBad && okLatency(record) <= 1_000);
-    if (good.length === 0) return { fault, affected: affected.length, recoveryMs: undefined, windowMs };
-    return { fault, affected: affected.length, recoveryMs: Math.max(0, Math.min(...good.map((record) => record.sentAt)) - fault.referenceAt), windowMs };
+    if (good.length === 0) return { fault, affected: affected.length, recoveryMs: undefined, fromStartMs: undefined, windowMs };
+    const recoveredAt = Math.min(...good.map((record) => record.sentAt));
+    return { fault, affected: affected.length, recoveryMs: Math.max(0, recoveredAt - fault.referenceAt), fromStartMs: Math.max(0, recoveredAt - fault.startAt), windowMs };
   });
 }
 

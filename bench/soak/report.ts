@@ -65,13 +65,14 @@ export function printReport(result: SoakResult, print: (line: string) => void = 
   for (const [channel, a] of result.byChannel) row(`via ${channel}`, a);
   for (const [kind, a] of result.byFault) row(`sent ≤ 10 s after a ${kind} fault (${a.faults} faults)`, a);
   print('');
-  print('| fault kind | faults | worst recovery | median recovery | not recovered before the next fault |');
-  print('|---|---:|---:|---:|---:|');
+  print('| fault kind | faults | worst recovery | median recovery | worst from the fault\'s start | not recovered before the next fault |');
+  print('|---|---:|---:|---:|---:|---:|');
   for (const kind of new Set(result.recoveries.map((r) => r.fault.kind))) {
     const ofKind = result.recoveries.filter((r) => r.fault.kind === kind);
     const known = ofKind.map((r) => r.recoveryMs).filter((ms): ms is number => ms !== undefined).sort((a, b) => a - b);
     const never = ofKind.length - known.length;
-    print(`| ${kind} | ${ofKind.length} | ${secs(known.at(-1))} | ${secs(known[Math.floor((known.length - 1) / 2)])} | ${never} |`);
+    const fromStart = ofKind.map((r) => r.fromStartMs).filter((ms): ms is number => ms !== undefined);
+    print(`| ${kind} | ${ofKind.length} | ${secs(known.at(-1))} | ${secs(known[Math.floor((known.length - 1) / 2)])} | ${secs(fromStart.length ? Math.max(...fromStart) : undefined)} | ${never} |`);
   }
   print('');
   const checks = zeroChecks(result);
@@ -95,7 +96,7 @@ export function printReport(result: SoakResult, print: (line: string) => void = 
     const f = r.fault;
     print(
       `  ${new Date(f.startAt).toISOString().slice(11, 23)} ${f.kind.padEnd(8)} ${f.target.padEnd(9)} ${secs((f.endAt ?? f.startAt) - f.startAt).padStart(8)}  ` +
-        `recovery ${r.recoveryMs === undefined ? `> ${secs(r.windowMs)}` : secs(r.recoveryMs)} over ${r.affected} commands${f.error ? `  error: ${f.error.split('\n')[0]}` : ''}`,
+        `recovery ${r.recoveryMs === undefined ? `> ${secs(r.windowMs)}` : secs(r.recoveryMs)} (from start ${secs(r.fromStartMs)}) over ${r.affected} commands${f.error ? `  error: ${f.error.split('\n')[0]}` : ''}`,
     );
   }
   return checks;

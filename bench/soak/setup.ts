@@ -29,7 +29,7 @@ export async function setUp(options: { url: string; databaseUrl: string; clients
   await withSettings(options.databaseUrl, async (settings) => {
     const author = { actor: 'soak', source: 'soak' };
     await settings.update('user', { enablePasswordSignup: true, passwordSignupNeedReview: false }, author);
-    await settings.update('server', { maxRoomsPerUser: 10_000 }, author);
+    await settings.update('server', { maxRoomsPerUser: 1_000 }, author);
     await settings.update('room', { createRoomNeedReview: false }, author);
   });
 
