@@ -100,6 +100,7 @@ export class FaultInjector {
       fault.error = String(err);
     }
     fault.endAt = Date.now();
+    this.log(`fault ${kind} ${slot.name}: replaced after ${((fault.endAt - fault.startAt) / 1000).toFixed(2)} s`);
   }
 
   private async stopSlot(slot: Slot): Promise<void> {
@@ -127,5 +128,6 @@ export class FaultInjector {
       await this.stack.start(kind).catch(() => undefined);
     }
     fault.endAt = Date.now();
+    this.log(`fault restart ${kind}: back after ${((fault.endAt - fault.startAt) / 1000).toFixed(2)} s`);
   }
 }

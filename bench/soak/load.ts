@@ -116,7 +116,7 @@ export class Load {
     const to = this.random.pick(this.world.rooms.filter((roomId) => roomId !== from));
     const joined = await this.http(person.account, 'member.join', to, 'POST', `/api/rooms/${to}/join`, {});
     if (!joined.ok) return;
-    person.moveTo(to);
+    await person.moveTo(to);
     await this.http(person.account, 'member.leave', from, 'POST', `/api/rooms/${from}/leave`, {});
   }
 

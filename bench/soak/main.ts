@@ -6,7 +6,7 @@
  * kind and the zero-checks, and exits non-zero when a zero-check fails.
  * See docs/2026-11-26-soak.md.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generatedSecrets } from '../../test/harness/replica.js';
@@ -114,6 +114,10 @@ async function main(): Promise<number> {
       restarts: cluster.incarnations.length - cluster.slots.length,
     });
     for (const note of cluster.notes) log(note);
+    // The raw record, for looking into a failed check or a slow stretch after the run.
+    await writeFile(join(logDir, 'commands.jsonl'), ledger.commands.map((record) => JSON.stringify(record)).join('\n') + '\n');
+    await writeFile(join(logDir, 'faults.json'), JSON.stringify({ faults: faults.faults, sockets: ledger.sockets, reviews: reviewer.decisions, audit }, null, 2));
+    log(`commands.jsonl and faults.json written to ${logDir}`);
     return checks.some((check) => check.count > 0) ? 1 : 0;
   } finally {
     await cluster?.stop().catch(() => undefined);

@@ -61,6 +61,9 @@ export class SocketPerson {
   private loop: Promise<void> | undefined;
   /** Set to leave the current socket and reconnect in `roomId` (a move). */
   private leaving = false;
+  private moving: Promise<void> = Promise.resolve();
+  private inFlight = 0;
+  private idleWaiters: Array<() => void> = [];
 
   constructor(
     readonly index: number,
@@ -87,6 +90,36 @@ export class SocketPerson {
 
   /** Sends a room command as one logical action; resolves once it is settled (ok, error or deadline). */
   async command(command: RoomCommand, marker?: string): Promise<CommandRecord> {
+    // A command belongs to the room it was meant for: none starts while the person is moving.
+    await this.moving;
+    this.inFlight += 1;
+    try {
+      return await this.send(command, marker);
+    } finally {
+      this.inFlight -= 1;
+      if (this.inFlight === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    }
+  }
+
+  /**
+   * Leaves the socket's room and continues in `roomId` (the caller has joined it over HTTP),
+   * once the commands in flight have settled: a resend after the switch would run in the other
+   * room, a second command with the same text.
+   */
+  async moveTo(roomId: string): Promise<void> {
+    let done!: () => void;
+    this.moving = new Promise<void>((resolve) => (done = resolve));
+    try {
+      if (this.inFlight > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+      this.roomId = roomId;
+      this.leaving = true;
+      this.open?.ws.close(1000, 'moving');
+    } finally {
+      done();
+    }
+  }
+
+  private async send(command: RoomCommand, marker?: string): Promise<CommandRecord> {
     const frameId = `c${this.index}-${(this.nextFrame += 1)}`;
     const deadline = Date.now() + COMMAND_DEADLINE_MS;
     let record: CommandRecord | undefined;
@@ -112,13 +145,6 @@ export class SocketPerson {
     record ??= this.ledger.begin({ channel: 'ws', kind: command.kind, roomId: this.roomId, gateway: '-', sentAt: deadline - COMMAND_DEADLINE_MS });
     Ledger.finish(record, false, 'timeout');
     return record;
-  }
-
-  /** Leaves the socket's room and continues in `roomId` (the caller has joined it over HTTP). */
-  moveTo(roomId: string): void {
-    this.roomId = roomId;
-    this.leaving = true;
-    this.open?.ws.close(1000, 'moving');
   }
 
   private request(open: Open, frameId: string, command: RoomCommand, deadline: number): Promise<Answer> {
