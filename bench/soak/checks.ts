@@ -43,23 +43,34 @@ export interface Recovery {
   windowMs: number;
 }
 
+/** A recovery must hold: this long of commands it could touch all answered ok within 1 s. */
+export const STABLE_MS = 3_000;
+
 /**
- * Recovery of one fault: among the commands it could touch that were sent from 1 s before it
- * until the next fault (or the end), the first one answered ok within 1 s after the last one
- * that was not; its send time minus the fault's reference (start, or SIGCONT for a stop).
+ * Recovery of one fault: among the commands it could touch that were sent from its start until
+ * the next fault (or the end), the first one answered ok within 1 s that begins STABLE_MS of
+ * such answers only; its send time minus the fault's reference (start, or SIGCONT for a stop).
+ * Asking for a stable stretch keeps an unrelated stall later in the window (this machine is
+ * shared) from being charged to the fault.
  */
 export function recoveries(records: readonly CommandRecord[], faults: readonly Fault[], activations: readonly ActivationLine[], runEnd: number): Recovery[] {
   return faults.map((fault, i) => {
     const windowEnd = faults[i + 1]?.startAt ?? runEnd;
     const touches = affectedBy(fault, activations);
-    const affected = records.filter((record) => record.sentAt >= fault.startAt - 1_000 && record.sentAt < windowEnd && touches(record));
-    const bad = affected.filter((record) => okLatency(record) > 1_000);
+    const affected = records.filter((record) => record.sentAt >= fault.startAt && record.sentAt < windowEnd && touches(record)).sort((a, b) => a.sentAt - b.sentAt);
     const windowMs = windowEnd - fault.referenceAt;
-    if (bad.length === 0) return { fault, affected: affected.length, recoveryMs: 0, fromStartMs: 0, windowMs };
-    const lastBad = Math.max(...bad.map((record) => record.sentAt));
-    const good = affected.filter((record) => record.sentAt > lastBad && okLatency(record) <= 1_000);
-    if (good.length === 0) return { fault, affected: affected.length, recoveryMs: undefined, fromStartMs: undefined, windowMs };
-    const recoveredAt = Math.min(...good.map((record) => record.sentAt));
+    // Nothing it could touch (a worker's fault): nothing to recover.
+    if (affected.length === 0) return { fault, affected: 0, recoveryMs: 0, fromStartMs: 0, windowMs };
+    const good = (record: CommandRecord): boolean => okLatency(record) <= 1_000;
+    let recoveredAt: number | undefined;
+    for (let k = 0; k < affected.length && recoveredAt === undefined; k++) {
+      const from = affected[k]!.sentAt;
+      if (from < fault.referenceAt && fault.referenceAt !== fault.startAt) continue;
+      let stable = good(affected[k]!);
+      for (let j = k + 1; stable && j < affected.length && affected[j]!.sentAt < from + STABLE_MS; j++) stable = good(affected[j]!);
+      if (stable) recoveredAt = from;
+    }
+    if (recoveredAt === undefined) return { fault, affected: affected.length, recoveryMs: undefined, fromStartMs: undefined, windowMs };
     return { fault, affected: affected.length, recoveryMs: Math.max(0, recoveredAt - fault.referenceAt), fromStartMs: Math.max(0, recoveredAt - fault.startAt), windowMs };
   });
 }

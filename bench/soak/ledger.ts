@@ -18,6 +18,8 @@ export interface CommandRecord {
   code: string | undefined;
   /** Sends after the first (resends after a reconnect or a retryable error). */
   resends: number;
+  /** Retryable error codes (and `closed` for a lost socket) met on the way, once each. */
+  retried: string[];
   /** A chat text or playlist title that must be in PostgreSQL once acknowledged. */
   marker?: string;
 }
@@ -34,12 +36,17 @@ export interface SocketStats {
   reconnectMs: number[];
 }
 
+/** Notes a retryable error a command met before its final answer. */
+export function retried(record: CommandRecord, code: string): void {
+  if (!record.retried.includes(code)) record.retried.push(code);
+}
+
 export class Ledger {
   readonly commands: CommandRecord[] = [];
   readonly sockets: SocketStats = { backwards: [], repeats: 0, connects: 0, resumes: 0, snapshots: 0, reconnectMs: [] };
 
-  begin(record: Omit<CommandRecord, 'answeredAt' | 'ok' | 'code' | 'resends'>): CommandRecord {
-    const full: CommandRecord = { ...record, answeredAt: undefined, ok: false, code: undefined, resends: 0 };
+  begin(record: Omit<CommandRecord, 'answeredAt' | 'ok' | 'code' | 'resends' | 'retried'>): CommandRecord {
+    const full: CommandRecord = { ...record, answeredAt: undefined, ok: false, code: undefined, resends: 0, retried: [] };
     this.commands.push(full);
     return full;
   }

@@ -11,7 +11,7 @@
 import { connectGrpc, GrpcCallError, type SvcGrpc } from '../../gateways/grpc/client.js';
 import type { RoomCommand } from '../../contracts/room/commands.js';
 import { call } from './http.js';
-import { Ledger, type CommandRecord } from './ledger.js';
+import { Ledger, retried, type CommandRecord } from './ledger.js';
 import type { Random } from './random.js';
 import type { SoakWorld } from './setup.js';
 import { COMMAND_DEADLINE_MS, SocketPerson, type Account, type Gateway } from './socket-person.js';
@@ -166,6 +166,7 @@ export class Load {
         Ledger.finish(record, false, code ?? `http_${status}`);
         return record;
       }
+      retried(record, code ?? `http_${status}`);
       // A gateway that does not answer: the next try goes to the other one, as a balancer would.
       if (status === 0) gatewayIndex = (gatewayIndex + 1) % this.gateways.length;
       await sleep(Math.min(200, Math.max(0, deadline - Date.now())));
@@ -197,6 +198,7 @@ export class Load {
           Ledger.finish(record, false, code);
           return;
         }
+        retried(record, code);
         if (code === 'unavailable') gatewayIndex = (gatewayIndex + 1) % this.gateways.length;
       }
       await sleep(Math.min(200, Math.max(0, deadline - Date.now())));

@@ -10,7 +10,7 @@
 import WebSocket from 'ws';
 import { connectProtocols, realtimePath } from '../../contracts/ws/protocol.js';
 import type { RoomCommand } from '../../contracts/room/commands.js';
-import { Ledger, type CommandRecord } from './ledger.js';
+import { Ledger, retried, type CommandRecord } from './ledger.js';
 import type { Random } from './random.js';
 
 export interface Account {
@@ -51,6 +51,8 @@ export class SocketPerson {
   }
 
   private open: Open | undefined;
+  /** The gateway of the latest socket (the home one before any). */
+  private gateway: Gateway;
   private startedRoom: string | undefined;
   private readonly lastSeq = new Map<string, number>();
   private resume: { seq: number; missed: number } | undefined;
@@ -75,6 +77,7 @@ export class SocketPerson {
     private readonly random: Random,
   ) {
     this.roomId = roomId;
+    this.gateway = gateways[home]!;
   }
 
   start(): void {
@@ -122,11 +125,11 @@ export class SocketPerson {
   private async send(command: RoomCommand, marker?: string): Promise<CommandRecord> {
     const frameId = `c${this.index}-${(this.nextFrame += 1)}`;
     const deadline = Date.now() + COMMAND_DEADLINE_MS;
-    let record: CommandRecord | undefined;
+    // Timed from the person's action, so that waiting for a socket counts as the user felt it.
+    const record = this.ledger.begin({ channel: 'ws', kind: command.kind, roomId: this.roomId, gateway: this.gateway.name, sentAt: Date.now(), ...(marker ? { marker } : {}) });
     for (let attempt = 0; Date.now() < deadline && !this.stopped; attempt++) {
       const open = await this.whenOpen(deadline);
       if (!open) break;
-      record ??= this.ledger.begin({ channel: 'ws', kind: command.kind, roomId: this.roomId, gateway: open.gateway.name, sentAt: Date.now(), ...(marker ? { marker } : {}) });
       if (attempt > 0) record.resends += 1;
       const answer = await this.request(open, frameId, command, deadline);
       if (answer.kind === 'ok') {
@@ -138,11 +141,13 @@ export class SocketPerson {
           Ledger.finish(record, false, answer.code);
           return record;
         }
+        retried(record, answer.code);
         await sleep(Math.min(Math.max(answer.retryAfterMs ?? 0, 100), Math.max(0, deadline - Date.now())));
+      } else {
+        retried(record, answer.kind);
       }
       // closed: wait for the next socket and send it again.
     }
-    record ??= this.ledger.begin({ channel: 'ws', kind: command.kind, roomId: this.roomId, gateway: '-', sentAt: deadline - COMMAND_DEADLINE_MS });
     Ledger.finish(record, false, 'timeout');
     return record;
   }
@@ -246,6 +251,7 @@ export class SocketPerson {
           if (this.closedAt !== undefined) this.ledger.sockets.reconnectMs.push(Date.now() - this.closedAt);
           this.closedAt = undefined;
           this.open = open;
+          this.gateway = gateway;
           this.startedRoom = roomId;
           this.wake();
           resolve('started');

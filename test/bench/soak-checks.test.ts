@@ -55,10 +55,11 @@ const command = (sentAt: number, latency: number | undefined, roomId = 'r1'): Co
   ok: latency !== undefined,
   code: latency === undefined ? 'timeout' : undefined,
   resends: 0,
+  retried: [],
 });
 const fault = (over: Partial<Fault>): Fault => ({ kind: 'nats', target: 'nats', role: 'dependency', replicaId: undefined, startAt: 10_000, endAt: 11_000, referenceAt: 10_000, error: undefined, ...over });
 
-test('recovery is the first fast answer after the last slow one, from the start or from a SIGCONT', (t) => {
+test('recovery is the first fast answer that starts a stable stretch, from the start or from a SIGCONT', (t) => {
   const records = [command(9_500, 50), command(10_500, 3_000), command(12_000, undefined), command(13_000, 40), command(14_000, 30)];
   const [nats] = recoveries(records, [fault({})], [], 20_000);
   t.is(nats?.recoveryMs, 3_000);
@@ -69,6 +70,9 @@ test('recovery is the first fast answer after the last slow one, from the start 
   t.like(elsewhere, { affected: 0, recoveryMs: 0 });
   const [never] = recoveries([command(10_500, undefined)], [fault({})], [], 20_000);
   t.is(never?.recoveryMs, undefined);
+  // A stall long after a stable recovery is not the fault's.
+  const [stalledLater] = recoveries([...records, command(18_000, 2_500)], [fault({})], [], 20_000);
+  t.is(stalledLater?.recoveryMs, 3_000);
 });
 
 test('options: defaults, and wrong input named precisely', (t) => {
