@@ -240,6 +240,8 @@ async function slotEnv(addresses: StackAddresses, secrets: Record<string, string
     // The load generators speak for many people, told apart by X-Forwarded-For.
     SVC_SERVER_TRUST_PROXY: 'true',
     SVC_SERVER_TRUSTED_PROXIES: '127.0.0.1/32',
+    // The people sign in once, before the run: their tokens must outlive it (options.ts caps it).
+    SVC_JWT_ACCESS_TOKEN_TTL_SECONDS: '3600',
     // Hosts at info: their activation lines are the single-activation audit.
     SVC_LOG_LEVEL: role === 'actors' ? 'info' : 'warn',
   };
