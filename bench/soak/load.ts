@@ -14,7 +14,7 @@ import { call } from './http.js';
 import { Ledger, retried, type CommandRecord } from './ledger.js';
 import type { Random } from './random.js';
 import type { SoakWorld } from './setup.js';
-import { COMMAND_DEADLINE_MS, SocketPerson, type Account, type Gateway } from './socket-person.js';
+import { COMMAND_DEADLINE_MS, retryDelay, SocketPerson, type Account, type Gateway } from './socket-person.js';
 
 export const RATES = { chatEveryS: 10, playbackEveryS: 30, moveEveryS: 180, httpPerS: 3, grpcPerS: 2 } as const;
 
@@ -169,7 +169,7 @@ export class Load {
       retried(record, code ?? `http_${status}`);
       // A gateway that does not answer: the next try goes to the other one, as a balancer would.
       if (status === 0) gatewayIndex = (gatewayIndex + 1) % this.gateways.length;
-      await sleep(Math.min(200, Math.max(0, deadline - Date.now())));
+      await sleep(Math.min(retryDelay(attempt, undefined, this.random), Math.max(0, deadline - Date.now())));
     }
     Ledger.finish(record, false, 'timeout');
     return record;
@@ -201,7 +201,7 @@ export class Load {
         retried(record, code);
         if (code === 'unavailable') gatewayIndex = (gatewayIndex + 1) % this.gateways.length;
       }
-      await sleep(Math.min(200, Math.max(0, deadline - Date.now())));
+      await sleep(Math.min(retryDelay(attempt, undefined, this.random), Math.max(0, deadline - Date.now())));
     }
     Ledger.finish(record, false, 'timeout');
   }

@@ -25,6 +25,8 @@ import { Reviewer } from './reviews.js';
 import { setUp } from './setup.js';
 
 const began = Date.now();
+/** Load after the last fault has ended, before the load stops. */
+const SETTLE_MS = 15_000;
 const log = (line: string): void => console.error(`soak +${((Date.now() - began) / 1000).toFixed(1).padStart(6)} s  ${line}`);
 
 async function main(): Promise<number> {
@@ -71,8 +73,10 @@ async function main(): Promise<number> {
     }, 15_000);
     await new Promise((resolve) => setTimeout(resolve, durationMs));
     clearInterval(progress);
-    log('duration over: no new faults or actions; settling');
+    log(`duration over: no new faults; the load goes on ${SETTLE_MS / 1000} s so that the last fault's recovery shows`);
     await faults.stop();
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    log('no new actions; settling');
     await load.stop();
     const runEnd = Date.now();
     await reviewer.stop();

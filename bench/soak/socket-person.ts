@@ -8,7 +8,7 @@
  * acknowledged and what ran twice. Every event's seq is checked against the last one seen.
  */
 import WebSocket from 'ws';
-import { connectProtocols, realtimePath } from '../../contracts/ws/protocol.js';
+import { CLOSE, connectProtocols, realtimePath } from '../../contracts/ws/protocol.js';
 import type { RoomCommand } from '../../contracts/room/commands.js';
 import { Ledger, retried, type CommandRecord } from './ledger.js';
 import type { Random } from './random.js';
@@ -64,6 +64,8 @@ export class SocketPerson {
   /** Set to leave the current socket and reconnect in `roomId` (a move). */
   private leaving = false;
   private moving: Promise<void> = Promise.resolve();
+  /** The gateway tried first: the home one, until one closes with "service restart" (go elsewhere). */
+  private preferred: number;
   private inFlight = 0;
   private idleWaiters: Array<() => void> = [];
 
@@ -78,6 +80,7 @@ export class SocketPerson {
   ) {
     this.roomId = roomId;
     this.gateway = gateways[home]!;
+    this.preferred = home;
   }
 
   start(): void {
@@ -142,7 +145,7 @@ export class SocketPerson {
           return record;
         }
         retried(record, answer.code);
-        await sleep(Math.min(Math.max(answer.retryAfterMs ?? 0, 100), Math.max(0, deadline - Date.now())));
+        await sleep(Math.min(retryDelay(attempt, answer.retryAfterMs, this.random), Math.max(0, deadline - Date.now())));
       } else {
         retried(record, answer.kind);
       }
@@ -192,7 +195,7 @@ export class SocketPerson {
   private async connectLoop(): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
-      const gateway = this.gateways[(this.home + failures) % this.gateways.length]!;
+      const gateway = this.gateways[(this.preferred + failures) % this.gateways.length]!;
       const closed = await this.connect(gateway);
       if (this.stopped) return;
       if (closed === 'started') {
@@ -286,7 +289,9 @@ export class SocketPerson {
             break;
         }
       });
-      ws.on('close', () => {
+      ws.on('close', (code: number) => {
+        // 1012: this gateway is going away; a balancer would send the next attempt elsewhere.
+        if (code === CLOSE.serviceRestart) this.preferred = (this.gateways.indexOf(gateway) + 1) % this.gateways.length;
         clearTimeout(connectTimer);
         clearInterval(keepalive);
         for (const settle of [...open.pending.values()]) settle({ kind: 'closed' });
@@ -326,3 +331,13 @@ export class SocketPerson {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The wait before resending after a retryable refusal: what the server asked for, else 200 ms
+ * doubling to 2 s, jittered, so that a crowd refused together does not come back together
+ * (resending every 100 ms turned a NATS restart into a retry storm that lengthened it).
+ */
+export function retryDelay(attempt: number, retryAfterMs: number | undefined, random: Random): number {
+  const ceiling = Math.min(2_000, 200 * 2 ** Math.min(attempt, 4));
+  return Math.max(retryAfterMs ?? 0, ceiling / 2 + (random.next() * ceiling) / 2);
+}
