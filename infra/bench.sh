@@ -2,7 +2,7 @@
 # Runs one benchmark program against a throwaway stack like the tests do, but with a durable
 # PostgreSQL (fsync and synchronous commit on), so figures include what commits cost:
 #   infra/bench.sh <name> [args...]     e.g. `npm run bench:settings`
-# <name> is dist/bench/<name>.js; `settings` is dist/bench/settings-propagation.js.
+# <name> is dist/bench/<name>.js; `settings` is dist/bench/settings-propagation.js, `soak` dist/bench/soak/main.js.
 # BENCH_PROF_DIR=<dir>: the benchmark and the svc processes it starts write V8 CPU profiles there.
 set -euo pipefail
 SVC_LOG_TAG=bench
@@ -17,6 +17,7 @@ name=${1:-}
 shift
 case $name in
 settings) program=dist/bench/settings-propagation.js ;;
+soak) program=dist/bench/soak/main.js ;;
 *) program=dist/bench/$name.js ;;
 esac
 

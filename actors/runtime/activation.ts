@@ -100,8 +100,12 @@ export class Activation {
   private silenced = false;
   /** Aborted when the host stops waiting for deactivate() (cut off). */
   private readonly giveUp = new AbortController();
-  /** Became active once: only such an end counts as a deactivation in the metrics. */
+  /** Became active once: only such an end counts as a deactivation in the metrics and logs its end. */
   private started = false;
+  /** The fence this activation started with (renewals raise `revision`), for its log lines. */
+  private readonly startFence: number;
+  /** Wall-clock start of the last turn (command or timer): what an overlap audit compares. */
+  private lastTurnAt: number | undefined;
 
   constructor(private readonly deps: ActivationDeps) {
     if (deps.revision > MAX_REVISION) {
@@ -110,6 +114,7 @@ export class Activation {
     this.id = deps.id;
     this.type = deps.actorType.name;
     this.revision = deps.revision;
+    this.startFence = deps.revision;
     this.mailbox = new Mailbox(deps.mailboxSize);
     this.recent = new RecentCommands(deps.recentCommands, deps.recentReplyBytes);
     this.cmdSubject = commandSubject(deps.prefix, this.type, this.id);
@@ -172,6 +177,8 @@ export class Activation {
     }
     this.state = 'active';
     this.started = true;
+    // Info level on purpose: operators (and `npm run soak`) audit single activation from these.
+    this.logger.info({ type: this.type, id: this.id, fence: this.startFence, at: Date.now() }, 'activation started');
   }
 
   /** Forgets remembered replies past their deadline (the host's sweep; busy activations do it as they go). */
@@ -315,6 +322,7 @@ export class Activation {
   private async run(work: Work): Promise<void> {
     const actor = this.actor as Actor;
     if (work.kind === 'timer') {
+      this.lastTurnAt = Date.now();
       try {
         const now = Date.now();
         await actor.handle(work.command, this.selfCaller, { receivedAt: now, commandId: randomUUID(), deadline: Infinity, scheduled: true });
@@ -330,6 +338,7 @@ export class Activation {
       this.recent.forget(key);
       return;
     }
+    this.lastTurnAt = Date.now();
     let reply: CommandReply;
     const turnStarted = performance.now();
     try {
@@ -457,6 +466,9 @@ export class Activation {
       await this.actor.deactivate(reason, this.giveUp.signal);
     } catch (err) {
       this.logger.error({ err, reason }, 'actor deactivate() failed');
+    }
+    if (this.started) {
+      this.logger.info({ type: this.type, id: this.id, fence: this.startFence, reason, lastTurnAt: this.lastTurnAt ?? null, at: Date.now() }, 'activation ended');
     }
   }
 

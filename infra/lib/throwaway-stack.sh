@@ -3,8 +3,8 @@
 # and no durability unless asked for. Sourced by test.sh and bench.sh after lib/common.sh.
 #
 # Harness contract (test/harness/stack.ts): private PostgreSQL clusters that tests start live in
-# "$SVCTEST_STACK_DIR"/private-pg-*/ and private-nats-*/; they are stopped here too, in case a test
-# never got to.
+# "$SVCTEST_STACK_DIR"/private-pg-*/ and private-nats-*/ (and `npm run soak` keeps its whole stack in
+# private-soak-*/); they are stopped here too, in case a test or the soak never got to.
 
 # scrub_svc_environment: the tests' environment must not depend on the developer's shell, so every
 # SVC_* and SVCTEST_* variable goes, except SVC_CACHE_DIR (where the infra scripts find binaries).
@@ -25,7 +25,7 @@ throwaway_stack_down() {
   # inherit the ignored signals.
   trap '' INT TERM
   local private
-  for private in "$THROWAWAY_STACK_DIR"/private-pg-*/ "$THROWAWAY_STACK_DIR"/private-nats-*/; do
+  for private in "$THROWAWAY_STACK_DIR"/private-pg-*/ "$THROWAWAY_STACK_DIR"/private-nats-*/ "$THROWAWAY_STACK_DIR"/private-soak-*/; do
     [[ -d $private ]] || continue
     SVC_STACK_DIR=$private bash "$SVC_REPO_ROOT/infra/stack.sh" stop 2>/dev/null ||
       log "warning: could not stop the private server in $private"

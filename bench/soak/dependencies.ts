@@ -1,0 +1,83 @@
+/**
+ * The soak's own PostgreSQL, Redis, NATS (JetStream) and Temporal: a private stack directory
+ * under the benchmark's throwaway stack, started and restarted through `infra/stack.sh` (the
+ * shared stack of infra/bench.sh must never be restarted under other users). Durable settings,
+ * so a restart keeps the data: same directory, same ports (kept in its ports.env).
+ */
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { repoRoot } from '../../test/harness/stack.js';
+
+const execFileAsync = promisify(execFile);
+
+export const DEPENDENCIES = ['postgres', 'redis', 'nats', 'temporal'] as const;
+export type Dependency = (typeof DEPENDENCIES)[number];
+
+export interface StackAddresses {
+  databaseUrl: string;
+  redisUrl: string;
+  natsUrl: string;
+  temporalAddress: string;
+}
+
+export class PrivateStack {
+  private constructor(
+    readonly dir: string,
+    readonly addresses: StackAddresses,
+  ) {}
+
+  /**
+   * Starts all four in a new directory: under SVCTEST_STACK_DIR when infra/bench.sh runs us (its
+   * exit trap stops `private-soak-*` stacks left behind), else under the system temp dir.
+   */
+  static async start(): Promise<PrivateStack> {
+    const parent = process.env.SVCTEST_STACK_DIR ?? tmpdir();
+    const dir = await mkdtemp(join(parent, 'private-soak-'));
+    // When run as root the cluster belongs to the postgres user, who must enter this dir.
+    await chmod(dir, 0o755);
+    await runStack(dir, 'start', [...DEPENDENCIES]);
+    return new PrivateStack(dir, await readStackEnv(dir));
+  }
+
+  async stop(dependency: Dependency): Promise<void> {
+    await runStack(this.dir, 'stop', [dependency]);
+  }
+
+  async start(dependency: Dependency): Promise<void> {
+    await runStack(this.dir, 'start', [dependency]);
+  }
+
+  /** Stops everything and deletes the data. */
+  async destroy(): Promise<void> {
+    await runStack(this.dir, 'stop', [...DEPENDENCIES]).catch((err: unknown) => console.error(`soak: could not stop the private stack: ${String(err)}`));
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+async function runStack(dir: string, action: 'start' | 'stop', components: string[]): Promise<void> {
+  const env: NodeJS.ProcessEnv = { ...process.env, SVC_STACK_DIR: dir, SVC_STACK_THROWAWAY: '0', SVC_STACK_TEMPORAL_HEADLESS: '1' };
+  try {
+    await execFileAsync('bash', [join(repoRoot(), 'infra', 'stack.sh'), action, ...components], { env, cwd: repoRoot(), timeout: 180_000 });
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr?.trim();
+    throw new Error(`infra/stack.sh ${action} ${components.join(' ')} failed:\n${stderr || String(err)}`, { cause: err });
+  }
+}
+
+async function readStackEnv(dir: string): Promise<StackAddresses> {
+  const text = await readFile(join(dir, 'stack.env'), 'utf8');
+  const value = (name: string): string => {
+    const match = new RegExp(`^export ${name}=(.*)$`, 'm').exec(text);
+    if (!match?.[1]) throw new Error(`${name} missing from ${dir}/stack.env`);
+    return match[1].trim();
+  };
+  return {
+    databaseUrl: value('SVC_DATABASE_URL'),
+    redisUrl: value('SVC_REDIS_URL'),
+    natsUrl: value('SVC_NATS_URL'),
+    temporalAddress: value('SVC_TEMPORAL_ADDRESS'),
+  };
+}
