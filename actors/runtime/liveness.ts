@@ -82,6 +82,9 @@ export class Liveness {
   private readonly takeoverAfterMs: number;
   private readonly responder: ProbeResponder;
   private readonly probe: ConnectionProbe;
+  /** Resolved while the NATS connection is up; a new pending promise from a disconnect to the next reconnect. */
+  private connected: Promise<void> = Promise.resolve();
+  private markConnected: () => void = () => undefined;
 
   private constructor(
     private kv: KV,
@@ -188,6 +191,7 @@ export class Liveness {
     await this.beating;
     this.view.stop();
     this.responder.stop();
+    this.markConnected();
     if (!wasLive) return;
     const stopped: LivenessValue = { hostId: this.identity.hostId, incarnation: randomUUID(), startedAt: this.startedAt, stopped: true };
     await this.kv.update(this.identity.hostKey, encode(stopped), this.revision).catch((err: unknown) => {
@@ -266,6 +270,10 @@ export class Liveness {
   private async recover(): Promise<void> {
     let pause = 100;
     while (this.state === 'recovering') {
+      // Requests sent while disconnected wait out JetStream's 5 s API timeout; after a NATS
+      // restart that made the first attempt fail long after the server was back.
+      await this.connected;
+      if (this.state !== 'recovering') return;
       try {
         this.identity = { ...this.identity, incarnation: randomUUID() };
         this.ownIncarnations.add(this.identity.incarnation);
@@ -366,8 +374,16 @@ export class Liveness {
    */
   private async followConnection(nc: NatsConnection): Promise<void> {
     for await (const status of nc.status()) {
-      if (this.state === 'stopped') return;
-      if (status.type === Events.Disconnect) this.lose('the NATS connection dropped');
+      if (this.state === 'stopped') {
+        this.markConnected();
+        return;
+      }
+      if (status.type === Events.Disconnect) {
+        this.connected = new Promise((resolve) => (this.markConnected = resolve));
+        this.lose('the NATS connection dropped');
+      } else if (status.type === Events.Reconnect) {
+        this.markConnected();
+      }
     }
   }
 
