@@ -6,7 +6,7 @@
  *  (b) cold activation latency (first command to a room not active anywhere);
  *  (c) failover time after `kill -9` of the owning host, one of 3 hosts, 20 kills.
  * Run with `npm run bench:actors`; BENCH_SECONDS, BENCH_ROOMS, BENCH_CONCURRENCY, BENCH_KILLS tune
- * it, BENCH_HOST_NODE_OPTIONS is passed to the hosts. Host incidents (a lost lease, a fenced
+ * it, BENCH_HOST_NODE_OPTIONS is passed to the hosts, BENCH_OTLP_ENDPOINT turns tracing on (bench/tracing.ts). Host incidents (a lost lease, a fenced
  * actor) are printed under the phase they happened in.
  */
 import type { Caller } from '../actors/runtime/actor-type.js';
@@ -14,6 +14,7 @@ import { AppError } from '../errors/app-error.js';
 import { ActorCluster } from '../test/harness/actor-cluster.js';
 import { percentile } from './percentile.js';
 import { rssBytes } from './proc.js';
+import { hostTracingEnv, startBenchTracing } from './tracing.js';
 
 /** An error as String() shows it (name and message); anything else thrown as JSON. */
 const describe = (err: unknown): string => (err instanceof Error ? err.toString() : JSON.stringify(err));
@@ -29,7 +30,7 @@ const roomId = (i: number): string => `bench-${i}`;
 const ownerOf = (i: number): Caller => ({ userId: `bench-user-${Math.floor(i / 10)}`, name: 'Bench' });
 /** Extra NODE_OPTIONS for the host processes, e.g. V8 flags or an `--import` hook when profiling. */
 const HOST_NODE_OPTIONS = process.env.BENCH_HOST_NODE_OPTIONS;
-const hostEnv = HOST_NODE_OPTIONS ? { NODE_OPTIONS: HOST_NODE_OPTIONS } : undefined;
+const hostEnv = { ...(HOST_NODE_OPTIONS ? { NODE_OPTIONS: HOST_NODE_OPTIONS } : {}), ...hostTracingEnv() };
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
 
 /** Host log lines that mean the cluster misbehaved under the load (they explain failed commands). */
@@ -223,8 +224,10 @@ async function failover(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  const tracing = startBenchTracing();
   await throughputAndActivation();
   await failover();
+  await tracing.shutdown();
 }
 
 main().catch((err: unknown) => {
