@@ -210,7 +210,6 @@ export class RealtimeSession {
     }
   }
 
-  /** Sends a command to the room as this caller; the client's id, scoped to this caller, kind and room, is the idempotency key (R6). */
   /** Runs a frame's command in a span continuing the client's trace (the frame's `traceparent`), when tracing is on. */
   private traced(kind: string, fields: object, run: (span: Span | undefined) => Promise<void>): Promise<void> {
     if (!tracingEnabled()) return run(undefined);
@@ -218,6 +217,10 @@ export class RealtimeSession {
     return inSpan(`ws ${kind}`, { kind: SpanKind.SERVER, parent: contextOf(fields), attributes }, run);
   }
 
+  /**
+   * Sends a command to the room as this caller; the client's id, scoped to this caller, kind and
+   * room, is the idempotency key (R6). `span`: the frame's, marked with a failure.
+   */
   private async run(id: string | undefined, command: RoomCommand, sentAt: number | undefined, quiet = false, span?: Span): Promise<void> {
     if (this.inFlight >= this.ctx.limits.maxCommandsInFlight) {
       if (!quiet) this.sendError(id ?? null, new AppError('busy', `more than ${this.ctx.limits.maxCommandsInFlight} commands of this socket await an answer; wait for some`));

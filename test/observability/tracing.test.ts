@@ -4,7 +4,7 @@
  * `jaeger` on PATH is used). A gateway bed with an actor host exports to it; one chat message
  * sent over WebSocket and one over HTTP, each with a `traceparent` the test chose, are found
  * in Jaeger by their trace ids with a span of every hop in parent order: the gateway (frame or
- * request), the actor client's send, the actor's turn on the host, the PostgreSQL write and the
+ * request; a third message goes over gRPC with `traceparent` metadata), the actor client's send, the actor's turn on the host, the PostgreSQL write and the
  * event's fan-out to the sockets. Without an endpoint, nothing is traced or exported.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,7 +14,8 @@ import { tracingEnabled } from '../../observability/tracing-context.js';
 import { waitFor } from '../fixtures/deadline.js';
 import { jaegerBinary, startJaeger, type Jaeger, type JaegerSpan, type JaegerTrace } from '../fixtures/jaeger.js';
 import { startGatewayBed, type GatewayBed } from '../gateways/bed.js';
-import { createRoom, open, roomsOf } from '../gateways/ws/fixtures.js';
+import { connectGrpc } from '../../gateways/grpc/client.js';
+import { createRoom, open, roomsOf, uniqueIp } from '../gateways/ws/fixtures.js';
 import type { RealtimeClient } from '../harness/ws-client.js';
 
 let jaeger: Jaeger | undefined;
@@ -114,7 +115,7 @@ test.serial('without an endpoint nothing is traced: no provider or exporter is m
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-test.serial('a chat message over WebSocket and one over HTTP: each trace in Jaeger has the gateway, actor send, turn, PostgreSQL write and fan-out spans', async (t) => {
+test.serial('a chat message over WebSocket, one over HTTP and one over gRPC: each trace in Jaeger has the gateway, actor send, turn, PostgreSQL write and fan-out spans', async (t) => {
   const { bed, roomId, sender, watcher, senderToken } = await world('trace_on', { SVC_TELEMETRY_OTLP_ENDPOINT: jaeger!.otlpEndpoint });
   t.true(tracingEnabled());
 
@@ -126,6 +127,13 @@ test.serial('a chat message over WebSocket and one over HTTP: each trace in Jaeg
   const answer = await bed.call<{ seq: number }>('POST', `/api/rooms/${roomId}/chat`, { text: 'traced over HTTP' }, senderToken, { traceparent: overHttp.traceparent });
   t.is(answer.status, 201);
   await watcher.waitForEvent((event) => event.seq === answer.body.seq);
+
+  const overGrpc = clientSpan();
+  const grpcClient = connectGrpc(bed.grpcAddress);
+  closers.push(() => Promise.resolve(grpcClient.close()));
+  const asSender = grpcClient.as({ token: senderToken, forwardedFor: uniqueIp(), metadata: { traceparent: overGrpc.traceparent } });
+  await asSender.chat.Send({ roomId, text: 'traced over gRPC' });
+  const grpcEvent = await watcher.waitForEvent((event) => JSON.stringify(event.event).includes('traced over gRPC'));
 
   const hops = ['actor.send room', 'actor.turn room', 'pg fenced batch chat_messages', 'room.fanout'];
   const wsTrace = await traceWith(overWs.traceId, ['ws chat.send', ...hops]);
@@ -139,6 +147,12 @@ test.serial('a chat message over WebSocket and one over HTTP: each trace in Jaeg
   t.is(parentOf(request), overHttp.spanId, "the request's span continues the traceparent header");
   t.is(tag(request, 'http.response.status_code'), 201);
   assertActorHops(t, httpTrace, request, roomId, answer.body.seq);
+
+  const grpcTrace = await traceWith(overGrpc.traceId, ['svc.v1.ChatService/Send', ...hops]);
+  const call = spanNamed(t, grpcTrace, 'svc.v1.ChatService/Send');
+  t.is(parentOf(call), overGrpc.spanId, "the call's span continues the traceparent metadata");
+  t.is(tag(call, 'rpc.system'), 'grpc');
+  assertActorHops(t, grpcTrace, call, roomId, grpcEvent.seq);
 
   // Every span comes from this process, named as the service with its replica id.
   const processes = Object.values(wsTrace.processes);
