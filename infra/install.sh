@@ -105,7 +105,9 @@ build_go_tool() {
   staging=$(mktemp -d "$folder.building.XXXXXX")
   log "building $package@$version (once, a few minutes; cached in $folder)"
   started=$SECONDS
-  if ! (cd "$staging" && "$go" mod init svc-build/"$name" >/dev/null 2>&1 && "$go" get -tool "$package@$version" && "$go" build -o "$staging/$name" "$package"); then
+  # `go get` lists every module it adds (hundreds): kept in a file, shown only when it fails.
+  if ! (cd "$staging" && "$go" mod init svc-build/"$name" >/dev/null 2>&1 && "$go" get -tool "$package@$version" >get.log 2>&1 && "$go" build -o "$staging/$name" "$package"); then
+    [[ -f $staging/get.log ]] && tail -n 40 "$staging/get.log" >&2
     rm -rf "$staging"
     die "building $package@$version failed"
   fi
