@@ -4,6 +4,7 @@
  *      playback/read commands (closed loop), their latency at half that rate (open loop),
  *      and durable chat sends acknowledged after commit;
  *  (b) cold activation latency (first command to a room not active anywhere);
+<<<<<<< HEAD
  *  (c) crash failover: time after `kill -9` of the owning host (one of 3) until a command
  *      succeeds, 20 kills;
  *  (d) stall failover: the same after SIGSTOP of the owner (it may still be serving, so the
@@ -11,6 +12,11 @@
  * Run with `npm run bench:actors`; BENCH_PHASES (`throughput,failover`, the default) picks phases;
  * BENCH_SECONDS, BENCH_ROOMS, BENCH_CONCURRENCY, BENCH_KILLS tune
  * it, BENCH_HOST_NODE_OPTIONS is passed to the hosts. Host incidents (a lost lease, a fenced
+=======
+ *  (c) failover time after `kill -9` of the owning host, one of 3 hosts, 20 kills.
+ * Run with `npm run bench:actors`; BENCH_SECONDS, BENCH_ROOMS, BENCH_CONCURRENCY, BENCH_KILLS tune
+ * it, BENCH_HOST_NODE_OPTIONS is passed to the hosts, BENCH_OTLP_ENDPOINT turns tracing on (bench/tracing.ts). Host incidents (a lost lease, a fenced
+>>>>>>> i29-trace
  * actor) are printed under the phase they happened in.
  */
 import type { Caller } from '../actors/runtime/actor-type.js';
@@ -18,6 +24,7 @@ import { AppError } from '../errors/app-error.js';
 import { ActorCluster } from '../test/harness/actor-cluster.js';
 import { percentile } from './percentile.js';
 import { rssBytes } from './proc.js';
+import { hostTracingEnv, startBenchTracing } from './tracing.js';
 
 /** An error as String() shows it (name and message); anything else thrown as JSON. */
 const describe = (err: unknown): string => (err instanceof Error ? err.toString() : JSON.stringify(err));
@@ -34,7 +41,7 @@ const roomId = (i: number): string => `bench-${i}`;
 const ownerOf = (i: number): Caller => ({ userId: `bench-user-${Math.floor(i / 10)}`, name: 'Bench' });
 /** Extra NODE_OPTIONS for the host processes, e.g. V8 flags or an `--import` hook when profiling. */
 const HOST_NODE_OPTIONS = process.env.BENCH_HOST_NODE_OPTIONS;
-const hostEnv = HOST_NODE_OPTIONS ? { NODE_OPTIONS: HOST_NODE_OPTIONS } : undefined;
+const hostEnv = { ...(HOST_NODE_OPTIONS ? { NODE_OPTIONS: HOST_NODE_OPTIONS } : {}), ...hostTracingEnv() };
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
 
 /** Host log lines that mean the cluster misbehaved under the load (they explain failed commands). */
@@ -260,8 +267,10 @@ async function failovers(
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'throughput,failover').split(','));
 
 async function main(): Promise<void> {
+  const tracing = startBenchTracing();
   if (PHASES.has('throughput')) await throughputAndActivation();
   if (PHASES.has('failover')) await failover();
+  await tracing.shutdown();
 }
 
 main().catch((err: unknown) => {

@@ -20,6 +20,11 @@ export function coerceValue(key: StartupKey, raw: unknown): Coerced {
       if (Number.isSafeInteger(n)) return { ok: true, value: n };
       return { ok: false, message: `must be an integer${shown}` };
     }
+    case 'number': {
+      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : NaN;
+      if (Number.isFinite(n)) return { ok: true, value: n };
+      return { ok: false, message: `must be a number${shown}` };
+    }
     case 'bool': {
       if (typeof raw === 'boolean') return { ok: true, value: raw };
       const b = typeof raw === 'string' ? parseBoolean(raw) : undefined;

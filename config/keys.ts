@@ -28,6 +28,7 @@ export type ValueAt<P extends string, T = StartupConfig> = P extends `${infer He
 export type KeyType =
   | { kind: 'string' }
   | { kind: 'int' }
+  | { kind: 'number' }
   | { kind: 'port' }
   | { kind: 'bool' }
   | { kind: 'string_list' }
@@ -124,6 +125,17 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
     default: '',
     description:
       'host:port of the operators\' listener serving Prometheus /metrics and the detailed /health/ready (no auth: keep it on loopback or an internal network); empty: not served.',
+  },
+  'telemetry.otlp_endpoint': {
+    type: STRING,
+    default: '',
+    description:
+      'OTLP/HTTP base URL traces are exported to (a collector or Jaeger, e.g. http://127.0.0.1:4318; /v1/traces is appended); empty: OTEL_EXPORTER_OTLP_ENDPOINT if set, else no tracing.',
+  },
+  'telemetry.sample_ratio': {
+    type: { kind: 'number' },
+    default: 1,
+    description: 'Share of new traces recorded and exported when tracing is on (0..=1); a traced caller\'s own sampling decision is kept.',
   },
   'grpc.host': { type: STRING, default: '0.0.0.0', description: 'gRPC listen address.' },
   'grpc.port': { type: PORT, default: 9090, description: 'gRPC listen port.' },

@@ -29,6 +29,12 @@ export interface StartupConfig {
   };
   /** `listen`: host:port of the metrics and detailed-readiness listener; empty means off. */
   metrics: { listen: string };
+  /**
+   * OpenTelemetry traces (observability/tracing.ts): `otlp_endpoint` is the OTLP/HTTP base URL
+   * (empty: no tracing, unless OTEL_EXPORTER_OTLP_ENDPOINT is set); `sample_ratio` the share of
+   * new traces recorded (0..1).
+   */
+  telemetry: { otlp_endpoint: string; sample_ratio: number };
   grpc: { host: string; port: number };
   rtmp: { enabled: boolean; host: string; port: number };
   /** `public_host`: the host clients reach the listener at (empty: the host of server.public_url). */

@@ -51,6 +51,7 @@ const CHECKS: Check[] = [
     c.metrics.listen === '' || parseListenAddress(c.metrics.listen)
       ? []
       : [issue('metrics.listen', `"${c.metrics.listen}" must be host:port, such as 127.0.0.1:9464, or empty`)],
+  checkTelemetry,
   checkTls,
   (c) => [
     ...checkUrl('database.url', c.database.url, ['postgres:', 'postgresql:'], 'postgres://user@host:5432/db'),
@@ -75,6 +76,15 @@ const CHECKS: Check[] = [
   checkCredentialKey,
   checkAuth,
 ];
+
+/** An OTLP/HTTP endpoint is an http(s) URL; the sampling ratio a share. */
+function checkTelemetry(c: StartupConfig): FieldIssue[] {
+  const { otlp_endpoint: endpoint, sample_ratio: ratio } = c.telemetry;
+  return [
+    ...(endpoint === '' ? [] : checkUrl('telemetry.otlp_endpoint', endpoint, ['http:', 'https:'], 'http://127.0.0.1:4318')),
+    ...(ratio >= 0 && ratio <= 1 ? [] : [issue('telemetry.sample_ratio', `must be between 0 and 1 (got ${ratio})`)]),
+  ];
+}
 
 /** TURN needs URLs and the secret together; the lifetime stays short (the credential travels to browsers). */
 function checkTurn(c: StartupConfig): FieldIssue[] {

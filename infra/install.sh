@@ -4,8 +4,9 @@
 #     DEBIAN_PACKAGES in versions.sh (apt-get, with sudo when not root);
 #   - nats-server, the Temporal CLI and grpcurl (for the gRPC tests) at the versions pinned in
 #     infra/versions.sh, built with `go install` into ${SVC_CACHE_DIR:-~/.cache/svc}/bin/<name>-<version>/ (outside the clone);
-#   - with --containers (npm test, npm run image): podman and debootstrap
-#     (DEBIAN_CONTAINER_PACKAGES), Caddy (for the reverse-proxy tests, built like the above) and
+#   - with --containers (npm test, the benchmarks, npm run image): podman and debootstrap
+#     (DEBIAN_CONTAINER_PACKAGES), Caddy (for the reverse-proxy tests, built like the above),
+#     Jaeger (the trace test's backend, built as a tool of a throwaway module) and
 #     podman-compose from PyPI, into ${SVC_CACHE_DIR:-~/.cache/svc}/venv/podman-compose-<version>/;
 #   - Node dependencies (`npm ci`) when node_modules is missing or was installed from another
 #     package-lock.json (or Node.js ABI): a digest of both is kept in node_modules/.svc-installed.
@@ -88,6 +89,34 @@ build_go_binary() {
   log "built $target"
 }
 
+# build_go_tool <package> <version> <target path>: for programs whose go.mod has replace
+# directives, which `go install pkg@version` refuses. A throwaway module requires it as a tool
+# (`go get -tool`, which resolves the versions its go.mod pins where the replaces allow) and
+# builds it; staged and moved into place like build_go_binary.
+build_go_tool() {
+  local package=$1 version=$2 target=$3
+  [[ -x $target ]] && return 0
+  local go
+  go=$(find_go) || die "Go is needed once to build $package@$version (into $target); install it from go.dev/dl"
+  local folder name staging started
+  folder=$(dirname "$target")
+  name=$(basename "$target")
+  mkdir -p "$(dirname "$folder")"
+  staging=$(mktemp -d "$folder.building.XXXXXX")
+  log "building $package@$version (once, a few minutes; cached in $folder)"
+  started=$SECONDS
+  # `go get` lists every module it adds (hundreds): kept in a file, shown only when it fails.
+  if ! (cd "$staging" && "$go" mod init svc-build/"$name" >/dev/null 2>&1 && "$go" get -tool "$package@$version" >get.log 2>&1 && "$go" build -o "$staging/$name" "$package"); then
+    [[ -f $staging/get.log ]] && tail -n 40 "$staging/get.log" >&2
+    rm -rf "$staging"
+    die "building $package@$version failed"
+  fi
+  mkdir -p "$folder"
+  mv "$staging/$name" "$target"
+  rm -rf "$staging"
+  log "built $target in $((SECONDS - started)) s"
+}
+
 # podman-compose from PyPI, into a virtual environment of its own in the cache.
 install_podman_compose() {
   [[ -x $PODMAN_COMPOSE_BIN ]] && return 0
@@ -138,7 +167,8 @@ build_go_binary "$TEMPORAL_CLI_MODULE" "$TEMPORAL_CLI_VERSION" "$TEMPORAL_BIN"
 build_go_binary "$GRPCURL_MODULE" "$GRPCURL_VERSION" "$GRPCURL_BIN"
 if $containers; then
   build_go_binary "$CADDY_MODULE" "$CADDY_VERSION" "$CADDY_BIN"
+  build_go_tool "$JAEGER_MODULE" "$JAEGER_VERSION" "$JAEGER_BIN"
   install_podman_compose
 fi
 install_node_modules
-log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, grpcurl $GRPCURL_VERSION,$($containers && printf ' caddy %s, podman, podman-compose %s,' "$CADDY_VERSION" "$PODMAN_COMPOSE_VERSION") node_modules"
+log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, grpcurl $GRPCURL_VERSION,$($containers && printf ' caddy %s, jaeger %s, podman, podman-compose %s,' "$CADDY_VERSION" "$JAEGER_VERSION" "$PODMAN_COMPOSE_VERSION") node_modules"

@@ -31,6 +31,8 @@ export SVCTEST_GRPCURL=$GRPCURL_BIN
 # with podman-compose (both built or installed by install.sh).
 export SVCTEST_CADDY=$CADDY_BIN
 export SVCTEST_PODMAN_COMPOSE=$PODMAN_COMPOSE_BIN
+# The trace test exports to and queries a real Jaeger (built by install.sh --containers).
+export SVCTEST_JAEGER=$JAEGER_BIN
 if [[ $# -gt 0 ]]; then
   env -u SVC_CACHE_DIR npx ava "$@" || status=$?
 else

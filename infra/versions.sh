@@ -19,6 +19,12 @@ GRPCURL_VERSION=v1.9.4
 CADDY_MODULE=github.com/caddyserver/caddy/v2/cmd/caddy
 CADDY_VERSION=v2.8.4
 
+# Jaeger v2 all-in-one, the tracing backend the trace test exports to and queries
+# (test/observability/tracing.test.ts). Its go.mod has replace directives, so `go install
+# pkg@version` refuses it: install.sh builds it as a tool of a throwaway module instead.
+JAEGER_MODULE=github.com/jaegertracing/jaeger/cmd/jaeger
+JAEGER_VERSION=v1.76.0
+
 # podman-compose, from PyPI into a virtual environment: the Compose test starts deploy/compose.yaml
 # with it (docs/2026-11-26-containers.md).
 PODMAN_COMPOSE_VERSION=1.6.0

@@ -38,6 +38,7 @@ import { iceServerSource } from '../media/webrtc/ice-servers.js';
 import type { Logger } from '../observability/logger.js';
 import { actorHostMetrics } from '../observability/actor-metrics.js';
 import { createMetrics } from '../observability/metrics.js';
+import { startTracing } from '../observability/tracing.js';
 import { createMediaServices } from '../media/media-services.js';
 import { UpstreamSeekProbe } from '../media/seek-probe.js';
 import { liveProvider } from '../media/providers/live.js';
@@ -53,6 +54,7 @@ import { openConnections, type Connections } from './connections.js';
 import { createDependencyProbe } from './dependency-probe.js';
 import { startPeriodicJob } from './periodic-job.js';
 import type { Role } from './roles.js';
+import { packageVersion } from './version.js';
 import { collectSystemStats } from './system-stats.js';
 import { temporalUiLink } from '../workflows/review-link.js';
 import { requestListener } from '../gateways/http/request-listener.js';
@@ -102,7 +104,10 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     prepareReviewWorkflows(logger);
   }
   const connections = await openConnections(config, logger, options.dependencyWaitMs);
-  const stops: Array<() => Promise<void>> = [() => connections.close()];
+  // Before anything that serves: the HTTP app mounts its span middleware only in a traced process.
+  const tracing = startTracing({ config, roles, version: packageVersion(), logger });
+  // First in, so last out: the spans of the shutdown itself are flushed too.
+  const stops: Array<() => Promise<void>> = [() => tracing.shutdown(), () => connections.close()];
   const stopAll = async (): Promise<void> => {
     for (const stop of stops.reverse()) await stop().catch((err: unknown) => logger.error({ err }, 'error while stopping'));
   };

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { AppError, isAppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
+import { activeTraceFields, commandKindOf, contextOf, inSpan, SpanKind, tracingEnabled } from '../../observability/tracing-context.js';
 import type {
   ActivationContext,
   Actor,
@@ -342,12 +343,14 @@ export class Activation {
     let reply: CommandReply;
     const turnStarted = performance.now();
     try {
-      const result = await actor.handle(envelope.command, envelope.caller, {
-        ...(envelope.sentAt !== undefined ? { sentAt: envelope.sentAt } : {}),
-        receivedAt,
-        commandId: key,
-        deadline: envelope.deadline,
-      });
+      const result = await this.traced(envelope, () =>
+        actor.handle(envelope.command, envelope.caller, {
+          ...(envelope.sentAt !== undefined ? { sentAt: envelope.sentAt } : {}),
+          receivedAt,
+          commandId: key,
+          deadline: envelope.deadline,
+        }),
+      );
       reply = resultReply(result, this.currentSeq());
     } catch (err) {
       if (isCommandAlreadyApplied(err)) {
@@ -394,7 +397,8 @@ export class Activation {
       throw new AppError('internal', `${this.type} ${this.id}: more than ${RENEW_AT} events in one turn`);
     }
     const seq = this.currentSeq() + 1;
-    const data = encode({ v: PROTOCOL_VERSION, seq, at: Date.now(), event });
+    // The turn's trace context, so the gateways' fan-out of the event joins its trace.
+    const data = encode({ v: PROTOCOL_VERSION, seq, at: Date.now(), event, ...activeTraceFields() });
     // Refused before it takes a seq: NATS would drop it, and subscribers would see a gap.
     const maxPayload = this.deps.nc.info?.max_payload;
     const bytes = bytesOverLimit(data, maxPayload);
@@ -408,6 +412,13 @@ export class Activation {
       this.deps.meter.published(this.type);
     }
     return seq;
+  }
+
+  /** Runs a command's turn in a span continuing the sender's trace (the envelope's trace context). */
+  private traced<T>(envelope: CommandEnvelope, turn: () => Promise<T>): Promise<T> {
+    if (!tracingEnabled()) return turn();
+    const attributes = { 'svc.actor.type': this.type, 'svc.actor.id': this.id, 'svc.command.kind': commandKindOf(envelope.command), 'svc.actor.fence': this.revision };
+    return inSpan(`actor.turn ${this.type}`, { kind: SpanKind.SERVER, parent: contextOf(envelope), attributes }, turn);
   }
 
   private currentSeq(): number {

@@ -36,6 +36,12 @@ export interface CommandEnvelope<C = unknown> {
   sentAt?: number;
   /** Absolute deadline in ms since epoch; the runtime drops commands already past it. */
   deadline: number;
+  /**
+   * W3C trace context of the sender's span (optional, additive in v1): the host runs the turn
+   * in a span continuing it. Ignored when missing or malformed (docs/2026-11-26-tracing.md).
+   */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 /** The reply to a command: a value or a typed error (codes of `errors/app-error.ts`). */
@@ -61,6 +67,9 @@ export interface EventEnvelope<E = unknown> {
   /** Server wall clock (ms since epoch) when the event was produced. */
   at: number;
   event: E;
+  /** W3C trace context of the turn that published it (optional, additive in v1), for the fan-out's span. */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 /** What the runtime gives an activation. */

@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NatsConnection } from 'nats';
 import { AppError, httpStatusOf, type ErrorCode } from '../../errors/app-error.js';
+import { activeTraceFields, commandKindOf, inSpan, SpanKind, tracingEnabled } from '../../observability/tracing-context.js';
 import type { Caller, CommandEnvelope } from './actor-type.js';
 import { activateSubject, assertActorId, assertTypeName, commandSubject } from './names.js';
 import { isConnectionGone, isNoResponders, isRequestTimeout, messageOf } from './nats-errors.js';
@@ -103,7 +104,14 @@ export class ActorClient {
    * `deadline_exceeded` when the command may have reached an actor that did not answer in
    * time, or `unavailable` when no host could take the actor before the deadline.
    */
-  async send<R = unknown>(type: string, id: string, command: unknown, options: SendOptions): Promise<SendResult<R>> {
+  send<R = unknown>(type: string, id: string, command: unknown, options: SendOptions): Promise<SendResult<R>> {
+    if (!tracingEnabled()) return this.sendTraced<R>(type, id, command, options);
+    const attributes = { 'svc.actor.type': type, 'svc.actor.id': id, 'svc.command.kind': commandKindOf(command) };
+    return inSpan(`actor.send ${type}`, { kind: SpanKind.CLIENT, attributes }, () => this.sendTraced<R>(type, id, command, options));
+  }
+
+  /** send() inside its span, whose context the envelope carries to the host. */
+  private async sendTraced<R>(type: string, id: string, command: unknown, options: SendOptions): Promise<SendResult<R>> {
     assertTypeName(type);
     assertActorId(id);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -118,6 +126,7 @@ export class ActorClient {
       caller: options.caller,
       deadline,
       ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}),
+      ...activeTraceFields(),
     };
     let payload: string;
     try {

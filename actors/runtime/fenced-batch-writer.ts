@@ -10,10 +10,13 @@
  * four round trips and a commit; on a loaded host those socket writes were the largest cost.
  */
 import type pg from 'pg';
+import { inSpan, SpanKind, tracingEnabled, type Span } from '../../observability/tracing-context.js';
 import { WriteBatcher } from '../../store/write-batcher.js';
-import { claimFencesSql, FencedError, type Fence } from './fencing.js';
+import { claimFencesSql, FencedError, fencedWriteAttributes, type Fence } from './fencing.js';
 
 export interface FencedBatchSpec<I extends { fence: Fence }, R> {
+  /** The table written, for the write's span (`pg fenced batch <table>`). */
+  table: string;
   /** The item's own columns, as (name, PostgreSQL type), in the order `values` gives them. */
   columns: Array<[name: string, type: string]>;
   values(item: I): unknown[];
@@ -34,6 +37,8 @@ const BATCH = { maxBatch: 256, maxInFlight: 4 };
 export class FencedBatchWriter<I extends { fence: Fence }, R> {
   private readonly batcher: WriteBatcher<I, R>;
   private readonly sql: string;
+  /** The span of each traced write, for what only its batch knows (its size). */
+  private readonly spans = new WeakMap<I, Span>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -54,10 +59,17 @@ ${spec.statement}`;
 
   /** Resolves once the write is committed; rejects with FencedError when the actor was taken over. */
   write(item: I): Promise<R> {
-    return this.batcher.submit(item);
+    if (!tracingEnabled()) return this.batcher.submit(item);
+    // The span covers the wait for a batch too: that is part of what the command waits for.
+    const attributes = { ...fencedWriteAttributes(item.fence), 'db.collection.name': this.spec.table };
+    return inSpan(`pg fenced batch ${this.spec.table}`, { kind: SpanKind.CLIENT, attributes }, (span) => {
+      if (span) this.spans.set(item, span);
+      return this.batcher.submit(item);
+    });
   }
 
   private async writeBatch(items: I[]): Promise<Array<R | Error>> {
+    for (const item of items) this.spans.get(item)?.setAttribute('db.operation.batch.size', items.length);
     const values = items.map((item) => this.spec.values(item));
     let rows: Array<Record<string, unknown>>;
     try {

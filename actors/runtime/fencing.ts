@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { AppError } from '../../errors/app-error.js';
+import { inSpan, SpanKind, tracingEnabled } from '../../observability/tracing-context.js';
 
 /** A durable write was refused because a newer activation of the actor holds a higher token. */
 export class FencedError extends AppError {
@@ -52,7 +53,23 @@ export function claimFencesSql(source: string): string {
  * Runs `fn` in one transaction that first claims the actor's fencing token; when a higher
  * token is already there, nothing is written and FencedError is thrown.
  */
-export async function withFence<T>(pool: pg.Pool, fence: Fence, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+export function withFence<T>(pool: pg.Pool, fence: Fence, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  if (!tracingEnabled()) return fencedTransaction(pool, fence, fn);
+  return inSpan('pg fenced transaction', { kind: SpanKind.CLIENT, attributes: fencedWriteAttributes(fence) }, () => fencedTransaction(pool, fence, fn));
+}
+
+/** What a span of a fenced write says about it (OTel database conventions, and the actor). */
+export function fencedWriteAttributes(fence: Fence): Record<string, string> {
+  return {
+    'db.system': 'postgresql',
+    'db.system.name': 'postgresql',
+    'svc.actor.type': fence.actorType,
+    'svc.actor.id': fence.actorId,
+    'svc.actor.fence': fence.fence.toString(),
+  };
+}
+
+async function fencedTransaction<T>(pool: pg.Pool, fence: Fence, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

@@ -42,6 +42,16 @@ export const CommandMessage = z.strictObject({
   command: RoomCommandShape,
   /** The client's send time on the server clock (client time + estimated offset), for play/seek transit compensation. */
   sentAt: ClientTime.optional(),
+  /**
+   * W3C trace context of the client's own span (optional, R20): the gateway's span of this
+   * command, and every hop after it, continue that trace.
+   */
+  traceparent: z
+    .string()
+    .regex(/^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/, { error: 'must be a W3C traceparent: 00-<32 hex trace id>-<16 hex span id>-<2 hex flags>, lower case' })
+    .optional(),
+  /** W3C `tracestate` to go with `traceparent`. */
+  tracestate: z.string().max(512).optional(),
 });
 
 /** Clock sample: the server answers `pong` with `t0` and its own receive and send times. */

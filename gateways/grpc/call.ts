@@ -11,6 +11,7 @@ import type { Caller } from '../../accounts/model.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ClientAddresses } from '../../net/client-address.js';
 import type { Logger } from '../../observability/logger.js';
+import { contextOf, inSpan, recordFailure, SpanKind, tracingEnabled, type Span } from '../../observability/tracing-context.js';
 import { callerFromBearer } from '../bearer.js';
 import { isSaneRequestId } from '../http/request-id.js';
 import { unstorableTextIn } from '../../contracts/text.js';
@@ -53,14 +54,14 @@ export class GrpcCalls {
   /** A unary call anyone may make (sign-in); the caller is resolved when a token is sent. */
   publicUnary<Req, Res>(handler: (request: Req, ctx: CallContext) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
     return (call, callback) => {
-      void this.runUnary(call, callback, (ctx) => handler(call.request, ctx), false);
+      void traced(call, (span) => this.runUnary(call, callback, (ctx) => handler(call.request, ctx), false, span));
     };
   }
 
   /** A unary call that needs a signed-in user or guest (`authorization: Bearer <token>`). */
   unary<Req, Res>(handler: (request: Req, ctx: CallerContext) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
     return (call, callback) => {
-      void this.runUnary(call, callback, (ctx) => handler(call.request, ctx as CallerContext), true);
+      void traced(call, (span) => this.runUnary(call, callback, (ctx) => handler(call.request, ctx as CallerContext), true, span));
     };
   }
 
@@ -71,7 +72,7 @@ export class GrpcCalls {
    */
   serverStream<Req, Res>(handler: (call: grpc.ServerWritableStream<Req, Res>, ctx: CallerContext) => Promise<void>): grpc.handleServerStreamingCall<Req, Res> {
     return (call) => {
-      void this.runStream(call, handler);
+      void traced(call, (span) => this.runStream(call, handler, span));
     };
   }
 
@@ -80,6 +81,7 @@ export class GrpcCalls {
     callback: grpc.sendUnaryData<Res>,
     run: (ctx: CallContext) => Promise<Res>,
     needsCaller: boolean,
+    span: Span | undefined,
   ): Promise<void> {
     const started = performance.now();
     const ctx = this.context(call);
@@ -91,6 +93,7 @@ export class GrpcCalls {
       this.logDone(ctx, started, undefined, call.cancelled);
       callback(null, response);
     } catch (err) {
+      if (span) recordFailure(span, err);
       this.logDone(ctx, started, err, call.cancelled);
       callback(serviceErrorOf(err, ctx.requestId));
     }
@@ -99,6 +102,7 @@ export class GrpcCalls {
   private async runStream<Req, Res>(
     call: grpc.ServerWritableStream<Req, Res>,
     handler: (call: grpc.ServerWritableStream<Req, Res>, ctx: CallerContext) => Promise<void>,
+    span: Span | undefined,
   ): Promise<void> {
     const started = performance.now();
     const ctx = this.context(call);
@@ -110,6 +114,7 @@ export class GrpcCalls {
       this.logDone(ctx, started, undefined, call.cancelled);
       if (!call.cancelled) call.end();
     } catch (err) {
+      if (span) recordFailure(span, err);
       this.logDone(ctx, started, err, call.cancelled);
       if (!call.cancelled) call.emit('error', serviceErrorOf(err, ctx.requestId));
     }
@@ -174,6 +179,18 @@ export class GrpcCalls {
 function refuseUnstorableText(request: unknown): void {
   const found = unstorableTextIn(request);
   if (found.length > 0) throw AppError.invalid(found);
+}
+
+/**
+ * Runs a call in a server span continuing the client's trace (metadata `traceparent`,
+ * `tracestate`), named `<package.Service>/<Method>`; just runs it when tracing is off.
+ */
+function traced(call: AnyCall, run: (span: Span | undefined) => Promise<void>): Promise<void> {
+  if (!tracingEnabled()) return run(undefined);
+  const path = call.getPath().replace(/^\//, '');
+  const [service = '', method = ''] = path.split('/');
+  const attributes = { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method };
+  return inSpan(path, { kind: SpanKind.SERVER, parent: contextOf(call.metadata.getMap()), attributes }, run);
 }
 
 function requestIdMetadata(requestId: string): grpc.Metadata {

@@ -22,6 +22,8 @@ import { errorResponses } from './errors.js';
 import { healthRoutes } from './health.js';
 import { requestId } from './request-id.js';
 import { requestMetrics } from './request-metrics.js';
+import { requestTracing } from './request-tracing.js';
+import { tracingEnabled } from '../../observability/tracing-context.js';
 import { mountRoomCommands } from './room-command-route.js';
 import { EndpointRouter } from './endpoint-router.js';
 import { openApiRoutes } from './openapi.js';
@@ -89,6 +91,8 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
 
   app.use(clientAddress(new ClientAddresses(config.server)));
   app.use(requestId(logger));
+  // Only in a traced process: an untraced one does not even pass through it.
+  if (tracingEnabled()) app.use(requestTracing());
   app.use(accessLog());
   app.use(requestMetrics(metrics));
   app.use(corsPolicy(config.server.cors_allowed_origins));

@@ -19,6 +19,7 @@ import { ROOM_ACTOR_TYPE, type RoomEvent } from '../../actors/room/index.js';
 import type { EventEnvelope } from '../../actors/runtime/actor-type.js';
 import type { ActorEvents } from '../../actors/runtime/events.js';
 import type { Logger } from '../../observability/logger.js';
+import { contextOf, SpanKind, startSpan, tracingEnabled, withContext } from '../../observability/tracing-context.js';
 
 export interface FeedEvent {
   seq: number;
@@ -140,6 +141,25 @@ export class RoomTopic {
 
   private receive(envelope: EventEnvelope<RoomEvent>): void {
     const entry: FeedEvent = { seq: envelope.seq, at: envelope.at, event: envelope.event };
+    if (!tracingEnabled() || envelope.traceparent === undefined) {
+      this.deliver(entry);
+      return;
+    }
+    // In the trace of the turn that published it: the delivery to this process's sockets.
+    const traced = startSpan('room.fanout', {
+      kind: SpanKind.CONSUMER,
+      parent: contextOf(envelope),
+      attributes: { 'svc.room.id': this.roomId, 'svc.event.seq': entry.seq, 'svc.event.type': entry.event.type, 'svc.listeners': this.listeners.size },
+    });
+    try {
+      withContext(traced?.context, () => this.deliver(entry));
+    } finally {
+      traced?.span.end();
+    }
+  }
+
+  /** Keeps the event for resumes and hands it to every listener (the sockets' sends are synchronous). */
+  private deliver(entry: FeedEvent): void {
     this.ring.push(entry);
     if (this.ring.length > this.ringSize) this.droppedThrough = this.ring.shift()!.seq;
     this.lastSeq = entry.seq;

@@ -10,6 +10,7 @@ import type { RoomCommand } from '../../actors/room/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { fieldIssuesOf } from '../../errors/field-issues.js';
 import type { Logger } from '../../observability/logger.js';
+import { contextOf, inSpan, recordFailure, SpanKind, tracingEnabled, type Span } from '../../observability/tracing-context.js';
 import { unstorableTextIn } from '../../contracts/text.js';
 import type { RoomCommandEntry } from '../rooms/command-entry.js';
 import type { FeedEvent } from '../rooms/room-feed.js';
@@ -198,17 +199,29 @@ export class RealtimeSession {
         const command = message.command as RoomCommand;
         // The participant is tied to this socket: it leaves the call when the socket leaves the room.
         if (command.kind === 'voice.join') command.connectionId = this.ctx.connectionId;
-        void this.run(message.id, command, message.sentAt);
+        void this.traced(command.kind, message, (span) => this.run(message.id, command, message.sentAt, false, span));
         return;
       }
-      case 'player':
-        void this.run(message.id, { kind: 'member.player', state: message.state, mediaId: message.mediaId, ...(message.duration !== undefined ? { duration: message.duration } : {}) }, undefined, message.id === undefined);
+      case 'player': {
+        const command: RoomCommand = { kind: 'member.player', state: message.state, mediaId: message.mediaId, ...(message.duration !== undefined ? { duration: message.duration } : {}) };
+        void this.traced(command.kind, {}, (span) => this.run(message.id, command, undefined, message.id === undefined, span));
         return;
+      }
     }
   }
 
-  /** Sends a command to the room as this caller; the client's id, scoped to this caller, kind and room, is the idempotency key (R6). */
-  private async run(id: string | undefined, command: RoomCommand, sentAt: number | undefined, quiet = false): Promise<void> {
+  /** Runs a frame's command in a span continuing the client's trace (the frame's `traceparent`), when tracing is on. */
+  private traced(kind: string, fields: object, run: (span: Span | undefined) => Promise<void>): Promise<void> {
+    if (!tracingEnabled()) return run(undefined);
+    const attributes = { 'svc.room.id': this.ctx.roomId, 'svc.command.kind': kind, 'svc.connection.id': this.ctx.connectionId };
+    return inSpan(`ws ${kind}`, { kind: SpanKind.SERVER, parent: contextOf(fields), attributes }, run);
+  }
+
+  /**
+   * Sends a command to the room as this caller; the client's id, scoped to this caller, kind and
+   * room, is the idempotency key (R6). `span`: the frame's, marked with a failure.
+   */
+  private async run(id: string | undefined, command: RoomCommand, sentAt: number | undefined, quiet = false, span?: Span): Promise<void> {
     if (this.inFlight >= this.ctx.limits.maxCommandsInFlight) {
       if (!quiet) this.sendError(id ?? null, new AppError('busy', `more than ${this.ctx.limits.maxCommandsInFlight} commands of this socket await an answer; wait for some`));
       return;
@@ -226,6 +239,7 @@ export class RealtimeSession {
       });
       if (id !== undefined) this.send({ type: 'ok', id, result, seq });
     } catch (err) {
+      if (span) recordFailure(span, err);
       if (err instanceof AppError && err.code === 'rate_limited' && this.flooding()) {
         this.close(CLOSE.flooding, `more than ${FLOOD_CLOSE_AFTER} commands in ${FLOOD_WINDOW_MS / 1000} s were refused as rate_limited; wait before reconnecting`);
         return;

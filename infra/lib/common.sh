@@ -12,6 +12,7 @@ NATS_SERVER_BIN="$SVC_CACHE_DIR/bin/nats-server-$NATS_SERVER_VERSION/nats-server
 TEMPORAL_BIN="$SVC_CACHE_DIR/bin/temporal-$TEMPORAL_CLI_VERSION/temporal"
 GRPCURL_BIN="$SVC_CACHE_DIR/bin/grpcurl-$GRPCURL_VERSION/grpcurl"
 CADDY_BIN="$SVC_CACHE_DIR/bin/caddy-$CADDY_VERSION/caddy"
+JAEGER_BIN="$SVC_CACHE_DIR/bin/jaeger-$JAEGER_VERSION/jaeger"
 PODMAN_COMPOSE_BIN="$SVC_CACHE_DIR/venv/podman-compose-$PODMAN_COMPOSE_VERSION/bin/podman-compose"
 
 log() { printf '[%s] %s\n' "${SVC_LOG_TAG:-infra}" "$*" >&2; }

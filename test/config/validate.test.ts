@@ -133,6 +133,19 @@ test('metrics.listen is empty or host:port', async (t) => {
   await rejected(t, { SVC_METRICS_LISTEN: '127.0.0.1:70000' }, 'metrics.listen');
 });
 
+test('telemetry: the OTLP endpoint is empty or an http(s) URL, the sampling ratio a number from 0 to 1', async (t) => {
+  const defaults = await check(t, {});
+  t.is(defaults.config.telemetry.otlp_endpoint, '');
+  t.is(defaults.config.telemetry.sample_ratio, 1);
+  await accepted(t, { SVC_TELEMETRY_OTLP_ENDPOINT: 'http://127.0.0.1:4318', SVC_TELEMETRY_SAMPLE_RATIO: '0.25' });
+  const sampled = await check(t, { SVC_TELEMETRY_SAMPLE_RATIO: '0.001' });
+  t.is(sampled.config.telemetry.sample_ratio, 0.001);
+  t.regex(await rejected(t, { SVC_TELEMETRY_OTLP_ENDPOINT: 'collector:4318' }, 'telemetry.otlp_endpoint'), /must start with http:\/\/ or https:\/\//);
+  t.regex(await rejected(t, { SVC_TELEMETRY_OTLP_ENDPOINT: 'not a url' }, 'telemetry.otlp_endpoint'), /is not a URL/);
+  t.regex(await rejected(t, { SVC_TELEMETRY_SAMPLE_RATIO: '1.5' }, 'telemetry.sample_ratio'), /between 0 and 1/);
+  t.regex(await rejected(t, { SVC_TELEMETRY_SAMPLE_RATIO: 'half' }, 'telemetry.sample_ratio'), /must be a number/);
+});
+
 test('management: default Unix socket under data_dir', async (t) => {
   const dir = await tempDir(t);
   const result = await loadWith(dir, { SVC_DATA_DIR: 'state' });

@@ -202,10 +202,17 @@ export class RealtimeClient {
   /** Sends a room command; resolves with the room's result, rejects with RealtimeCommandError. */
   command<K extends RoomCommandKind>(
     command: Extract<RoomCommand, { kind: K }>,
-    options: { id?: string; sentAt?: number; timeoutMs?: number } = {},
+    options: { id?: string; sentAt?: number; timeoutMs?: number; traceparent?: string } = {},
   ): Promise<{ result: RoomResultOf<K>; seq: number }> {
     const id = options.id ?? this.newId();
-    return this.request(id, { type: 'command', id, command, ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}) }, options.timeoutMs) as Promise<{
+    const frame = {
+      type: 'command',
+      id,
+      command,
+      ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}),
+      ...(options.traceparent !== undefined ? { traceparent: options.traceparent } : {}),
+    };
+    return this.request(id, frame, options.timeoutMs) as Promise<{
       result: RoomResultOf<K>;
       seq: number;
     }>;

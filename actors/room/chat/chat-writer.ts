@@ -21,6 +21,7 @@ export interface StoredMessage {
 
 export function chatWriter(pool: pg.Pool): FencedBatchWriter<ChatSend, StoredMessage> {
   return new FencedBatchWriter<ChatSend, StoredMessage>(pool, {
+    table: 'chat_messages',
     columns: [
       ['room_id', 'text'],
       ['user_id', 'text'],

@@ -17,6 +17,7 @@ export interface PlaybackSave {
 
 export function playbackWriter(pool: pg.Pool): FencedBatchWriter<PlaybackSave, void> {
   return new FencedBatchWriter<PlaybackSave, void>(pool, {
+    table: 'room_playback',
     columns: PLAYBACK_COLUMNS,
     values: ({ roomId, playback }) => playbackValues(roomId, playback),
     statement: `saved AS (

@@ -1,0 +1,33 @@
+import type { Middleware } from 'koa';
+import { contextOf, SpanKind, SpanStatusCode, startSpan, withContext } from '../../observability/tracing-context.js';
+import { onResponseDone } from './response-done.js';
+import { routeLabel } from './route-label.js';
+import type { HttpState } from './state.js';
+
+/**
+ * A server span per request, continuing the caller's trace when it sent a W3C `traceparent`
+ * (else a new trace), named by method and route template once the route is known. Mounted
+ * only when tracing is on (observability/tracing.ts). The span ends with the response, so a
+ * streamed body's time is in it.
+ */
+export function requestTracing(): Middleware<HttpState> {
+  return (ctx, next) => {
+    const traced = startSpan(`${ctx.method}`, {
+      kind: SpanKind.SERVER,
+      parent: contextOf(ctx.headers),
+      attributes: { 'http.request.method': ctx.method, 'url.path': ctx.path, 'svc.request.id': ctx.state.requestId },
+    });
+    if (!traced) return next();
+    const { span } = traced;
+    onResponseDone(ctx, ({ aborted }) => {
+      const route = routeLabel(ctx);
+      span.updateName(`${ctx.method} ${route}`);
+      span.setAttribute('http.route', route);
+      span.setAttribute('http.response.status_code', ctx.status);
+      if (aborted) span.setAttribute('svc.aborted', true);
+      if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    });
+    return withContext(traced.context, next);
+  };
+}
