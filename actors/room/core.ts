@@ -171,7 +171,8 @@ export class RoomCore {
   }
 
   private fenceOf(): Fence {
-    return { actorType: this.ctx.type, actorId: this.id, fence: this.ctx.fence };
+    const trace = this.ctx.trace;
+    return { actorType: this.ctx.type, actorId: this.id, fence: this.ctx.fence, ...(trace ? { trace } : {}) };
   }
 
   /**

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Msg, NatsConnection, Subscription } from 'nats';
 import { AppError, isAppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
-import { activeTraceFields, commandKindOf, contextOf, inSpan, SpanKind, tracingEnabled } from '../../observability/tracing-context.js';
+import { commandKindOf, inSpan, SpanKind, tracingEnabled, type TraceFields } from '../../observability/tracing-context.js';
 import type {
   ActivationContext,
   Actor,
@@ -105,6 +105,8 @@ export class Activation {
   private started = false;
   /** The fence this activation started with (renewals raise `revision`), for its log lines. */
   private readonly startFence: number;
+  /** The trace context of the command turn running now (tracing on), for its writes and events. */
+  private turnTrace: TraceFields | undefined;
   /** Wall-clock start of the last turn (command or timer): what an overlap audit compares. */
   private lastTurnAt: number | undefined;
 
@@ -136,6 +138,8 @@ export class Activation {
     };
     // A getter: the token grows when the lease is renewed, and actors read it at each write.
     Object.defineProperty(ctx, 'fence', { enumerable: true, get: () => this.fence });
+    // The running turn's trace, for the actor's durable writes (turns of one activation never overlap).
+    Object.defineProperty(ctx, 'trace', { enumerable: true, get: () => this.turnTrace });
     this.ctx = ctx as ActivationContext;
   }
 
@@ -398,7 +402,7 @@ export class Activation {
     }
     const seq = this.currentSeq() + 1;
     // The turn's trace context, so the gateways' fan-out of the event joins its trace.
-    const data = encode({ v: PROTOCOL_VERSION, seq, at: Date.now(), event, ...activeTraceFields() });
+    const data = encode({ v: PROTOCOL_VERSION, seq, at: Date.now(), event, ...this.turnTrace });
     // Refused before it takes a seq: NATS would drop it, and subscribers would see a gap.
     const maxPayload = this.deps.nc.info?.max_payload;
     const bytes = bytesOverLimit(data, maxPayload);
@@ -418,7 +422,14 @@ export class Activation {
   private traced<T>(envelope: CommandEnvelope, turn: () => Promise<T>): Promise<T> {
     if (!tracingEnabled()) return turn();
     const attributes = { 'svc.actor.type': this.type, 'svc.actor.id': this.id, 'svc.command.kind': commandKindOf(envelope.command), 'svc.actor.fence': this.revision };
-    return inSpan(`actor.turn ${this.type}`, { kind: SpanKind.SERVER, parent: contextOf(envelope), attributes }, turn);
+    return inSpan(`actor.turn ${this.type}`, { kind: SpanKind.SERVER, parent: envelope, attributes }, async (traced) => {
+      this.turnTrace = traced?.fields;
+      try {
+        return await turn();
+      } finally {
+        this.turnTrace = undefined;
+      }
+    });
   }
 
   private currentSeq(): number {

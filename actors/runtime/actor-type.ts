@@ -4,6 +4,7 @@
  * mailbox and event sequencing; an actor type owns only its state and its command handling.
  */
 import type { Logger } from '../../observability/logger.js';
+import type { TraceFields } from '../../observability/tracing-context.js';
 import type { RecordedCommand } from './command-log.js';
 
 /** Who sends a command, as asserted by the gateway that authenticated the client. */
@@ -84,6 +85,11 @@ export interface ActivationContext {
    */
   readonly fence: bigint;
   readonly logger: Logger;
+  /**
+   * The W3C trace context of the command turn running now, when tracing is on: durable writes
+   * pass it on (Fence.trace) so their spans join the command's trace. Events carry it already.
+   */
+  readonly trace: TraceFields | undefined;
   /** Publishes an event to every subscriber of this actor; returns its seq. */
   publish(event: unknown): number;
   /** The seq the next published event will get minus one (for snapshots). */

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NatsConnection } from 'nats';
 import { AppError, httpStatusOf, type ErrorCode } from '../../errors/app-error.js';
-import { activeTraceFields, commandKindOf, inSpan, SpanKind, tracingEnabled } from '../../observability/tracing-context.js';
+import { commandKindOf, inSpan, SpanKind, tracingEnabled, type TraceFields } from '../../observability/tracing-context.js';
 import type { Caller, CommandEnvelope } from './actor-type.js';
 import { activateSubject, assertActorId, assertTypeName, commandSubject } from './names.js';
 import { isConnectionGone, isNoResponders, isRequestTimeout, messageOf } from './nats-errors.js';
@@ -37,6 +37,8 @@ export interface SendOptions {
    * client's request id here so that a resend through another gateway is recognised.
    */
   commandId?: string;
+  /** The caller's trace (its span's fields), which this send's span continues. */
+  trace?: TraceFields | undefined;
 }
 
 export interface SendResult<R> {
@@ -105,13 +107,15 @@ export class ActorClient {
    * time, or `unavailable` when no host could take the actor before the deadline.
    */
   send<R = unknown>(type: string, id: string, command: unknown, options: SendOptions): Promise<SendResult<R>> {
-    if (!tracingEnabled()) return this.sendTraced<R>(type, id, command, options);
+    if (!tracingEnabled()) return this.sendTraced<R>(type, id, command, options, undefined);
     const attributes = { 'svc.actor.type': type, 'svc.actor.id': id, 'svc.command.kind': commandKindOf(command) };
-    return inSpan(`actor.send ${type}`, { kind: SpanKind.CLIENT, attributes }, () => this.sendTraced<R>(type, id, command, options));
+    return inSpan(`actor.send ${type}`, { kind: SpanKind.CLIENT, parent: options.trace, attributes }, (traced) =>
+      this.sendTraced<R>(type, id, command, options, traced?.fields),
+    );
   }
 
-  /** send() inside its span, whose context the envelope carries to the host. */
-  private async sendTraced<R>(type: string, id: string, command: unknown, options: SendOptions): Promise<SendResult<R>> {
+  /** send() inside its span, whose context (`trace`) the envelope carries to the host. */
+  private async sendTraced<R>(type: string, id: string, command: unknown, options: SendOptions, trace: TraceFields | undefined): Promise<SendResult<R>> {
     assertTypeName(type);
     assertActorId(id);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -126,7 +130,7 @@ export class ActorClient {
       caller: options.caller,
       deadline,
       ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}),
-      ...activeTraceFields(),
+      ...trace,
     };
     let payload: string;
     try {

@@ -62,8 +62,8 @@ ${spec.statement}`;
     if (!tracingEnabled()) return this.batcher.submit(item);
     // The span covers the wait for a batch too: that is part of what the command waits for.
     const attributes = { ...fencedWriteAttributes(item.fence), 'db.collection.name': this.spec.table };
-    return inSpan(`pg fenced batch ${this.spec.table}`, { kind: SpanKind.CLIENT, attributes }, (span) => {
-      if (span) this.spans.set(item, span);
+    return inSpan(`pg fenced batch ${this.spec.table}`, { kind: SpanKind.CLIENT, parent: item.fence.trace, attributes }, (traced) => {
+      if (traced) this.spans.set(item, traced.span);
       return this.batcher.submit(item);
     });
   }

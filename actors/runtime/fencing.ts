@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { AppError } from '../../errors/app-error.js';
-import { inSpan, SpanKind, tracingEnabled } from '../../observability/tracing-context.js';
+import { inSpan, SpanKind, tracingEnabled, type TraceFields } from '../../observability/tracing-context.js';
 
 /** A durable write was refused because a newer activation of the actor holds a higher token. */
 export class FencedError extends AppError {
@@ -23,6 +23,8 @@ export interface Fence {
   actorType: string;
   actorId: string;
   fence: bigint;
+  /** The trace of the command turn that writes (ActivationContext.trace): the write's span joins it. */
+  trace?: TraceFields;
 }
 
 /** An existing row is raised to the new token only when that is not lower (and always locked). */
@@ -55,7 +57,9 @@ export function claimFencesSql(source: string): string {
  */
 export function withFence<T>(pool: pg.Pool, fence: Fence, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   if (!tracingEnabled()) return fencedTransaction(pool, fence, fn);
-  return inSpan('pg fenced transaction', { kind: SpanKind.CLIENT, attributes: fencedWriteAttributes(fence) }, () => fencedTransaction(pool, fence, fn));
+  return inSpan('pg fenced transaction', { kind: SpanKind.CLIENT, parent: fence.trace, attributes: fencedWriteAttributes(fence) }, () =>
+    fencedTransaction(pool, fence, fn),
+  );
 }
 
 /** What a span of a fenced write says about it (OTel database conventions, and the actor). */

@@ -11,7 +11,7 @@ import type { Caller } from '../../accounts/model.js';
 import { AppError } from '../../errors/app-error.js';
 import type { ClientAddresses } from '../../net/client-address.js';
 import type { Logger } from '../../observability/logger.js';
-import { contextOf, inSpan, recordFailure, SpanKind, tracingEnabled, type Span } from '../../observability/tracing-context.js';
+import { inSpan, recordFailure, SpanKind, tracingEnabled, type TracedSpan, type TraceFields } from '../../observability/tracing-context.js';
 import { callerFromBearer } from '../bearer.js';
 import { isSaneRequestId } from '../http/request-id.js';
 import { unstorableTextIn } from '../../contracts/text.js';
@@ -31,6 +31,8 @@ export interface CallContext {
   commandId?: string;
   /** What is left of the client's deadline, when it set one. */
   timeoutMs?: number;
+  /** The call's span (its fields), which the room commands it sends continue. */
+  trace?: TraceFields;
 }
 
 export interface CallerContext extends CallContext {
@@ -81,10 +83,10 @@ export class GrpcCalls {
     callback: grpc.sendUnaryData<Res>,
     run: (ctx: CallContext) => Promise<Res>,
     needsCaller: boolean,
-    span: Span | undefined,
+    traced: TracedSpan | undefined,
   ): Promise<void> {
     const started = performance.now();
-    const ctx = this.context(call);
+    const ctx = this.context(call, traced);
     call.sendMetadata(requestIdMetadata(ctx.requestId));
     try {
       ctx.caller = await this.resolveCaller(call.metadata, ctx, needsCaller);
@@ -93,7 +95,7 @@ export class GrpcCalls {
       this.logDone(ctx, started, undefined, call.cancelled);
       callback(null, response);
     } catch (err) {
-      if (span) recordFailure(span, err);
+      if (traced) recordFailure(traced.span, err);
       this.logDone(ctx, started, err, call.cancelled);
       callback(serviceErrorOf(err, ctx.requestId));
     }
@@ -102,10 +104,10 @@ export class GrpcCalls {
   private async runStream<Req, Res>(
     call: grpc.ServerWritableStream<Req, Res>,
     handler: (call: grpc.ServerWritableStream<Req, Res>, ctx: CallerContext) => Promise<void>,
-    span: Span | undefined,
+    traced: TracedSpan | undefined,
   ): Promise<void> {
     const started = performance.now();
-    const ctx = this.context(call);
+    const ctx = this.context(call, traced);
     call.sendMetadata(requestIdMetadata(ctx.requestId));
     try {
       ctx.caller = await this.resolveCaller(call.metadata, ctx, true);
@@ -114,13 +116,13 @@ export class GrpcCalls {
       this.logDone(ctx, started, undefined, call.cancelled);
       if (!call.cancelled) call.end();
     } catch (err) {
-      if (span) recordFailure(span, err);
+      if (traced) recordFailure(traced.span, err);
       this.logDone(ctx, started, err, call.cancelled);
       if (!call.cancelled) call.emit('error', serviceErrorOf(err, ctx.requestId));
     }
   }
 
-  private context(call: AnyCall): CallContext {
+  private context(call: AnyCall, traced: TracedSpan | undefined): CallContext {
     const incoming = call.metadata.get('x-request-id')[0];
     const requestId = typeof incoming === 'string' && isSaneRequestId(incoming) ? incoming : randomUUID();
     const method = call.getPath();
@@ -137,6 +139,7 @@ export class GrpcCalls {
     };
     if (typeof commandId === 'string') ctx.commandId = commandId;
     if (Number.isFinite(deadlineMs)) ctx.timeoutMs = Math.max(1, deadlineMs - Date.now());
+    if (traced) ctx.trace = traced.fields;
     return ctx;
   }
 
@@ -185,12 +188,12 @@ function refuseUnstorableText(request: unknown): void {
  * Runs a call in a server span continuing the client's trace (metadata `traceparent`,
  * `tracestate`), named `<package.Service>/<Method>`; just runs it when tracing is off.
  */
-function traced(call: AnyCall, run: (span: Span | undefined) => Promise<void>): Promise<void> {
+function traced(call: AnyCall, run: (traced: TracedSpan | undefined) => Promise<void>): Promise<void> {
   if (!tracingEnabled()) return run(undefined);
   const path = call.getPath().replace(/^\//, '');
   const [service = '', method = ''] = path.split('/');
   const attributes = { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method };
-  return inSpan(path, { kind: SpanKind.SERVER, parent: contextOf(call.metadata.getMap()), attributes }, run);
+  return inSpan(path, { kind: SpanKind.SERVER, parent: call.metadata.getMap(), attributes }, run);
 }
 
 function requestIdMetadata(requestId: string): grpc.Metadata {

@@ -50,6 +50,7 @@ export class RoomCalls {
       clientId: ctx.commandId,
       sentAt,
       timeoutMs: Math.min(ctx.timeoutMs ?? ROOM_TIMEOUT_MS, ROOM_TIMEOUT_MS),
+      trace: ctx.trace,
     });
   }
 }

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { contextOf, SpanKind, SpanStatusCode, startSpan, withContext } from '../../observability/tracing-context.js';
+import { SpanKind, SpanStatusCode, startSpan } from '../../observability/tracing-context.js';
 import { onResponseDone } from './response-done.js';
 import { routeLabel } from './route-label.js';
 import type { HttpState } from './state.js';
@@ -14,7 +14,7 @@ export function requestTracing(): Middleware<HttpState> {
   return (ctx, next) => {
     const traced = startSpan(`${ctx.method}`, {
       kind: SpanKind.SERVER,
-      parent: contextOf(ctx.headers),
+      parent: ctx.headers,
       attributes: { 'http.request.method': ctx.method, 'url.path': ctx.path, 'svc.request.id': ctx.state.requestId },
     });
     if (!traced) return next();
@@ -28,6 +28,7 @@ export function requestTracing(): Middleware<HttpState> {
       if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     });
-    return withContext(traced.context, next);
+    ctx.state.trace = traced.fields;
+    return next();
   };
 }

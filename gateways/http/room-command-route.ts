@@ -44,6 +44,7 @@ export function roomCommand<E extends RoomEndpoint, K extends RoomCommandKind>(e
         operation: endpoint.operationId,
         clientId: idempotent ? ctx.get(IDEMPOTENCY_HEADER) || undefined : undefined,
         sentAt: row.sentAt?.(input),
+        trace: ctx.state.trace,
       });
       if (row.status !== undefined) ctx.status = row.status;
       const body = row.answer(result, seq, ctx);

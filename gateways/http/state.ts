@@ -1,4 +1,5 @@
 import type { DefaultContext, ParameterizedContext } from 'koa';
+import type { TraceFields } from '../../observability/tracing-context.js';
 import type { Logger } from '../../observability/logger.js';
 
 /** What the gateway's own middleware puts on `ctx.state` for every later handler. */
@@ -7,6 +8,8 @@ export interface HttpState {
   requestId: string;
   /** The process logger bound to `requestId`; handlers log through it. */
   log: Logger;
+  /** The request's span (its fields) when tracing is on: the room commands it sends continue it. */
+  trace?: TraceFields;
 }
 
 export type HttpContext = ParameterizedContext<HttpState, DefaultContext>;

@@ -12,6 +12,7 @@ import { GATEWAY_OWNED_KINDS } from '../../contracts/ws/constants.js';
 import { assertActorId } from '../../actors/runtime/names.js';
 import type { RoomCommandKind, RoomCommandOf, RoomResultOf } from '../../actors/room/index.js';
 import type { SendResult } from '../../actors/runtime/client.js';
+import type { TraceFields } from '../../observability/tracing-context.js';
 import { AppError } from '../../errors/app-error.js';
 import { roomCommandId, type CommandTransport } from './command-id.js';
 import type { RoomClient } from './room-client.js';
@@ -32,6 +33,8 @@ export interface ClientCommand<K extends RoomCommandKind> {
   timeoutMs?: number | undefined;
   /** Already counted against the caller's rate as part of the same request. */
   counted?: boolean | undefined;
+  /** The transport's span (its fields), which the actor send continues. */
+  trace?: TraceFields | undefined;
 }
 
 export class RoomCommandEntry {
@@ -51,6 +54,7 @@ export class RoomCommandEntry {
       ...(input.sentAt !== undefined ? { sentAt: input.sentAt } : {}),
       ...(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {}),
       ...(input.counted ? { counted: true } : {}),
+      ...(input.trace ? { trace: input.trace } : {}),
     });
   }
 }

@@ -9,6 +9,7 @@ import { actorCallerOf } from '../../accounts/actor-caller.js';
 import type { Caller } from '../../accounts/model.js';
 import { ROOM_ACTOR_TYPE, type RoomCommandKind, type RoomCommandOf, type RoomResultOf } from '../../actors/room/index.js';
 import type { ActorClient, SendResult, TypedActorClient } from '../../actors/runtime/client.js';
+import type { TraceFields } from '../../observability/tracing-context.js';
 import type { RoomRates } from './room-rates.js';
 
 export interface RoomSendOptions {
@@ -22,6 +23,8 @@ export interface RoomSendOptions {
    * bulk playlist add): one request is one command for the rates, however many it sends.
    */
   counted?: boolean;
+  /** The transport's span (its fields), which the actor send continues. */
+  trace?: TraceFields;
 }
 
 /** Room ids are 16 random bytes in base64url: unguessable, since a hidden room is reachable by id alone. */
@@ -53,6 +56,7 @@ export class RoomClient {
       ...(options.commandId !== undefined ? { commandId: options.commandId } : {}),
       ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.trace ? { trace: options.trace } : {}),
     });
   }
 

@@ -19,7 +19,7 @@ import { ROOM_ACTOR_TYPE, type RoomEvent } from '../../actors/room/index.js';
 import type { EventEnvelope } from '../../actors/runtime/actor-type.js';
 import type { ActorEvents } from '../../actors/runtime/events.js';
 import type { Logger } from '../../observability/logger.js';
-import { contextOf, SpanKind, startSpan, tracingEnabled, withContext } from '../../observability/tracing-context.js';
+import { SpanKind, startSpan, tracingEnabled } from '../../observability/tracing-context.js';
 
 export interface FeedEvent {
   seq: number;
@@ -148,11 +148,11 @@ export class RoomTopic {
     // In the trace of the turn that published it: the delivery to this process's sockets.
     const traced = startSpan('room.fanout', {
       kind: SpanKind.CONSUMER,
-      parent: contextOf(envelope),
+      parent: envelope,
       attributes: { 'svc.room.id': this.roomId, 'svc.event.seq': entry.seq, 'svc.event.type': entry.event.type, 'svc.listeners': this.listeners.size },
     });
     try {
-      withContext(traced?.context, () => this.deliver(entry));
+      this.deliver(entry);
     } finally {
       traced?.span.end();
     }

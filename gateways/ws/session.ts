@@ -10,7 +10,7 @@ import type { RoomCommand } from '../../actors/room/index.js';
 import { AppError } from '../../errors/app-error.js';
 import { fieldIssuesOf } from '../../errors/field-issues.js';
 import type { Logger } from '../../observability/logger.js';
-import { contextOf, inSpan, recordFailure, SpanKind, tracingEnabled, type Span } from '../../observability/tracing-context.js';
+import { inSpan, recordFailure, SpanKind, tracingEnabled, type TracedSpan } from '../../observability/tracing-context.js';
 import { unstorableTextIn } from '../../contracts/text.js';
 import type { RoomCommandEntry } from '../rooms/command-entry.js';
 import type { FeedEvent } from '../rooms/room-feed.js';
@@ -211,17 +211,17 @@ export class RealtimeSession {
   }
 
   /** Runs a frame's command in a span continuing the client's trace (the frame's `traceparent`), when tracing is on. */
-  private traced(kind: string, fields: object, run: (span: Span | undefined) => Promise<void>): Promise<void> {
+  private traced(kind: string, fields: object, run: (traced: TracedSpan | undefined) => Promise<void>): Promise<void> {
     if (!tracingEnabled()) return run(undefined);
     const attributes = { 'svc.room.id': this.ctx.roomId, 'svc.command.kind': kind, 'svc.connection.id': this.ctx.connectionId };
-    return inSpan(`ws ${kind}`, { kind: SpanKind.SERVER, parent: contextOf(fields), attributes }, run);
+    return inSpan(`ws ${kind}`, { kind: SpanKind.SERVER, parent: fields, attributes }, run);
   }
 
   /**
    * Sends a command to the room as this caller; the client's id, scoped to this caller, kind and
-   * room, is the idempotency key (R6). `span`: the frame's, marked with a failure.
+   * room, is the idempotency key (R6). `traced`: the frame's span, continued by the send and marked with a failure.
    */
-  private async run(id: string | undefined, command: RoomCommand, sentAt: number | undefined, quiet = false, span?: Span): Promise<void> {
+  private async run(id: string | undefined, command: RoomCommand, sentAt: number | undefined, quiet = false, traced?: TracedSpan): Promise<void> {
     if (this.inFlight >= this.ctx.limits.maxCommandsInFlight) {
       if (!quiet) this.sendError(id ?? null, new AppError('busy', `more than ${this.ctx.limits.maxCommandsInFlight} commands of this socket await an answer; wait for some`));
       return;
@@ -236,10 +236,11 @@ export class RealtimeSession {
         operation: command.kind,
         clientId: id,
         sentAt,
+        trace: traced?.fields,
       });
       if (id !== undefined) this.send({ type: 'ok', id, result, seq });
     } catch (err) {
-      if (span) recordFailure(span, err);
+      if (traced) recordFailure(traced.span, err);
       if (err instanceof AppError && err.code === 'rate_limited' && this.flooding()) {
         this.close(CLOSE.flooding, `more than ${FLOOD_CLOSE_AFTER} commands in ${FLOOD_WINDOW_MS / 1000} s were refused as rate_limited; wait before reconnecting`);
         return;

@@ -21,7 +21,7 @@ export function mountLiveRoutes(router: EndpointRouter, deps: GatewayDeps): void
 
   const view = async (ctx: HttpContext, caller: Caller, roomId: string, mediaId: string, rotate: boolean) => {
     const live = liveDeps();
-    const { result } = await commands.send({ transport: 'http', caller, roomId, operation: 'live.authorize', command: { kind: 'live.authorize', mediaId } });
+    const { result } = await commands.send({ transport: 'http', caller, roomId, operation: 'live.authorize', command: { kind: 'live.authorize', mediaId }, trace: ctx.state.trace });
     const target = { roomId, mediaId };
     const { userId } = actorCallerOf(caller);
     const key = rotate ? await live.keys.rotate(target, userId) : await live.keys.current(target, userId);

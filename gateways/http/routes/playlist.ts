@@ -25,7 +25,7 @@ export function playlistRoutes(media: MediaServices | undefined): readonly RoomR
     (router, commands) => {
       router.mount(api.addPlaylistItem, async (ctx, { caller, params, body }) => {
         const { index, ...fields } = body;
-        const common = { transport: 'http', caller, roomId: params.roomId, operation: api.addPlaylistItem.operationId, clientId: ctx.get(IDEMPOTENCY_HEADER) || undefined } as const;
+        const common = { transport: 'http', caller, roomId: params.roomId, operation: api.addPlaylistItem.operationId, clientId: ctx.get(IDEMPOTENCY_HEADER) || undefined, trace: ctx.state.trace } as const;
         const { result, seq } =
           index === undefined
             ? await commands.send({ ...common, command: { kind: 'playlist.push', ...fields } })
@@ -72,6 +72,7 @@ function mountBulkAdd(router: EndpointRouter, commands: RoomCommandEntry, media:
           operation: api.addPlaylistItems.operationId,
           clientId: ctx.get(IDEMPOTENCY_HEADER) || undefined,
           part: i,
+          trace: ctx.state.trace,
           // One request is one command for the caller's rate, however many items it adds.
           counted: i > 0,
         });

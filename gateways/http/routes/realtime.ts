@@ -30,7 +30,7 @@ export function mountRealtimeRoutes(
     // X-Forwarded-Host/-Proto are still here only when a trusted proxy sent them (clientAddress).
     if (origin !== '') checkOrigin(origins, origin, reachedAs(ctx.req, true));
     await rates.ticket(caller, ctx.ip || 'unknown');
-    const { result: view } = await gateway.commands.send({ transport: 'http', caller, roomId: params.roomId, operation: api.createRealtimeTicket.operationId, command: { kind: 'room.get' } });
+    const { result: view } = await gateway.commands.send({ transport: 'http', caller, roomId: params.roomId, operation: api.createRealtimeTicket.operationId, command: { kind: 'room.get' }, trace: ctx.state.trace });
     if (view.me.status !== 'active') {
       throw new AppError('forbidden', view.me.status === 'pending' ? 'your join request is waiting for approval' : 'only active members of the room can connect; join it first');
     }

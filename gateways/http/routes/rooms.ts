@@ -34,6 +34,7 @@ export function mountRoomRoutes(router: EndpointRouter, deps: GatewayDeps): void
         caller,
         roomId: createdRoomId(ctx, caller, deps.config.credential_encryption_key),
         operation: api.createRoom.operationId,
+        trace: ctx.state.trace,
         command: {
           kind: 'room.create',
           name: rest.name,
@@ -62,6 +63,7 @@ export function mountRoomRoutes(router: EndpointRouter, deps: GatewayDeps): void
           roomId: params.roomId,
           operation: api.joinRoom.operationId,
           clientId: ctx.get(IDEMPOTENCY_HEADER) || undefined,
+          trace: ctx.state.trace,
           command: { kind: 'member.join', ...(password !== undefined ? { password } : {}) },
         }),
       );

@@ -45,6 +45,7 @@ interface PendingTimer {
 /** Our ActivationContext: records what the actor does with it. */
 export class TestContext implements ActivationContext {
   readonly type = 'room';
+  readonly trace = undefined;
   readonly events: Array<EventEnvelope<RoomEvent>> = [];
   readonly fencedReasons: string[] = [];
   readonly timers: PendingTimer[] = [];
