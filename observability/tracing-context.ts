@@ -15,6 +15,7 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
+  TraceFlags,
   type Attributes,
   type Context,
   type Span,
@@ -104,6 +105,12 @@ export async function inSpan<T>(name: string, options: SpanOptions, fn: (traced:
 export function startSpan(name: string, options: SpanOptions): TracedSpan | undefined {
   if (!enabled) return undefined;
   const parent = contextOf(options.parent);
+  const caller = trace.getSpanContext(parent);
+  if (caller && (caller.traceFlags & TraceFlags.SAMPLED) === 0) {
+    // A trace its root decided not to record: with parent-based sampling nothing below records
+    // either, so the hop hands the context on as it came instead of making a span nobody sees.
+    return { span: trace.wrapSpanContext(caller), fields: fieldsOf(parent) };
+  }
   const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}) }, parent);
   return { span, fields: fieldsOf(trace.setSpan(parent, span)) };
 }

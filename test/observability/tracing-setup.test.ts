@@ -36,15 +36,18 @@ test.serial('the standard OTEL_EXPORTER_OTLP_ENDPOINT starts tracing when the ke
   t.false(trace.getTracer('probe').startSpan('probe').isRecording());
 });
 
-test.serial("a span's trace context travels as traceparent fields and continues on the other side; a malformed one starts afresh", async (t) => {
-  // Nothing sampled (the caller's flag 00, a ratio of 0 for new traces): ids travel, nothing is exported.
+test.serial("a span's trace context travels as traceparent fields and continues on the other side; an unrecorded trace passes through; a malformed one starts afresh", async (t) => {
+  // A ratio of 0 for new traces: only a caller's sampled flag makes anything record.
   const tracing = startTracing(options('http://127.0.0.1:1', {}, 0));
   try {
     const traceId = '0af7651916cd43dd8448eb211c80319c';
-    const incoming = { traceparent: `00-${traceId}-b7ad6b7169203331-00` };
-    const fields = await inSpan('hop', { parent: incoming }, (traced) => Promise.resolve(traced?.fields ?? {}));
-    t.regex(fields.traceparent ?? '', new RegExp(`^00-${traceId}-[\\da-f]{16}-00$`));
-    t.not(fields.traceparent, incoming.traceparent, 'the next hop names the new span as its parent');
+    const sampled = { traceparent: `00-${traceId}-b7ad6b7169203331-01` };
+    const fields = await inSpan('hop', { parent: sampled }, (traced) => Promise.resolve(traced?.fields ?? {}));
+    t.regex(fields.traceparent ?? '', new RegExp(`^00-${traceId}-[\\da-f]{16}-01$`));
+    t.not(fields.traceparent, sampled.traceparent, 'the next hop names the new span as its parent');
+    const unrecorded = { traceparent: `00-${traceId}-b7ad6b7169203331-00` };
+    const passed = await inSpan('hop', { parent: unrecorded }, (traced) => Promise.resolve(traced?.fields ?? {}));
+    t.is(passed.traceparent, unrecorded.traceparent, 'a trace nobody records is handed on as it came');
     const fresh = await inSpan('hop', { parent: { traceparent: 'garbage' } }, (traced) => Promise.resolve(traced?.fields ?? {}));
     t.notRegex(fresh.traceparent ?? '', new RegExp(traceId));
     t.regex(fresh.traceparent ?? '', /^00-[\da-f]{32}-[\da-f]{16}-00$/);
