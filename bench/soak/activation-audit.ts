@@ -8,18 +8,8 @@
  * soak drains every host at the end so that none is).
  * The same idea as test/fixtures/activation-audit.ts for the counter actor, on log lines.
  */
+import type { ActivationLine } from './activation-line.js';
 import type { Incarnation } from './cluster.js';
-
-export interface ActivationLine {
-  kind: 'started' | 'ended';
-  type: string;
-  id: string;
-  fence: number;
-  at: number;
-  lastTurnAt: number | undefined;
-  reason: string | undefined;
-  replicaId: string;
-}
 
 export interface ActivationOverlap {
   type: string;

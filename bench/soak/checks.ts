@@ -2,7 +2,7 @@
  * The soak's figures and zero-checks, computed from the ledger, the fault record, the hosts'
  * activation lines and PostgreSQL itself.
  */
-import type { ActivationLine } from './activation-audit.js';
+import type { ActivationLine } from './activation-line.js';
 import type { Fault } from './faults.js';
 import { okLatency, type CommandRecord } from './ledger.js';
 import { sql } from './setup.js';

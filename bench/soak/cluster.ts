@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { freePort } from '../../test/harness/stack.js';
 import { childEnv, svcMain } from '../../test/harness/svc-process.js';
-import type { ActivationLine } from './activation-audit.js';
+import { parseActivationLine, type ActivationLine } from './activation-line.js';
 import type { StackAddresses } from './dependencies.js';
 
 export type SlotRole = 'gateway' | 'actors' | 'worker';
@@ -199,23 +199,8 @@ export class Cluster {
   }
 
   onActivationLine(line: string, replicaId: string): void {
-    let parsed: Record<string, unknown>;
-    try {
-      parsed = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      return;
-    }
-    if (parsed.msg !== 'activation started' && parsed.msg !== 'activation ended') return;
-    this.activationLines.push({
-      kind: parsed.msg === 'activation started' ? 'started' : 'ended',
-      type: String(parsed.type),
-      id: String(parsed.id),
-      fence: Number(parsed.fence),
-      at: Number(parsed.at),
-      lastTurnAt: typeof parsed.lastTurnAt === 'number' ? parsed.lastTurnAt : undefined,
-      reason: typeof parsed.reason === 'string' ? parsed.reason : undefined,
-      replicaId,
-    });
+    const parsed = parseActivationLine(line, replicaId);
+    if (parsed) this.activationLines.push(parsed);
   }
 
   async stop(): Promise<void> {

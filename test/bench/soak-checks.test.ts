@@ -3,7 +3,8 @@
  * fed a history where it must fail and one where it must pass.
  */
 import test from 'ava';
-import { auditActivations, type ActivationLine } from '../../bench/soak/activation-audit.js';
+import { auditActivations } from '../../bench/soak/activation-audit.js';
+import type { ActivationLine } from '../../bench/soak/activation-line.js';
 import { recoveries } from '../../bench/soak/checks.js';
 import type { Incarnation } from '../../bench/soak/cluster.js';
 import type { Fault } from '../../bench/soak/faults.js';
