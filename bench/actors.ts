@@ -4,19 +4,13 @@
  *      playback/read commands (closed loop), their latency at half that rate (open loop),
  *      and durable chat sends acknowledged after commit;
  *  (b) cold activation latency (first command to a room not active anywhere);
-<<<<<<< HEAD
  *  (c) crash failover: time after `kill -9` of the owning host (one of 3) until a command
  *      succeeds, 20 kills;
  *  (d) stall failover: the same after SIGSTOP of the owner (it may still be serving, so the
  *      lease decides), 10 stalls.
  * Run with `npm run bench:actors`; BENCH_PHASES (`throughput,failover`, the default) picks phases;
- * BENCH_SECONDS, BENCH_ROOMS, BENCH_CONCURRENCY, BENCH_KILLS tune
- * it, BENCH_HOST_NODE_OPTIONS is passed to the hosts. Host incidents (a lost lease, a fenced
-=======
- *  (c) failover time after `kill -9` of the owning host, one of 3 hosts, 20 kills.
- * Run with `npm run bench:actors`; BENCH_SECONDS, BENCH_ROOMS, BENCH_CONCURRENCY, BENCH_KILLS tune
- * it, BENCH_HOST_NODE_OPTIONS is passed to the hosts, BENCH_OTLP_ENDPOINT turns tracing on (bench/tracing.ts). Host incidents (a lost lease, a fenced
->>>>>>> i29-trace
+ * BENCH_SECONDS, BENCH_ROOMS, BENCH_CONCURRENCY, BENCH_KILLS tune it, BENCH_HOST_NODE_OPTIONS is
+ * passed to the hosts, BENCH_OTLP_ENDPOINT turns tracing on (bench/tracing.ts). Host incidents (a lost lease, a fenced
  * actor) are printed under the phase they happened in.
  */
 import type { Caller } from '../actors/runtime/actor-type.js';
