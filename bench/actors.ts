@@ -13,29 +13,24 @@
  * passed to the hosts, BENCH_OTLP_ENDPOINT turns tracing on (bench/tracing.ts). Host incidents (a lost lease, a fenced
  * actor) are printed under the phase they happened in.
  */
-import type { Caller } from '../actors/runtime/actor-type.js';
 import { AppError } from '../errors/app-error.js';
 import { ActorCluster } from '../test/harness/actor-cluster.js';
 import { percentile } from './percentile.js';
 import { rssBytes } from './proc.js';
-import { hostTracingEnv, startBenchTracing } from './tracing.js';
-
-/** An error as String() shows it (name and message); anything else thrown as JSON. */
-const describe = (err: unknown): string => (err instanceof Error ? err.toString() : JSON.stringify(err));
+import { closedLoop, createRooms, describe, ownerOf, playbackCommand, roomId } from './room-load.js';
+import { hostTracingEnv, startBenchTracing, tracingFromEnv } from './tracing.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROOMS = Number(process.env.BENCH_ROOMS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 256);
+const load = { rooms: ROOMS, concurrency: CONCURRENCY, seconds: SECONDS };
 const FAILOVER_KILLS = Number(process.env.BENCH_KILLS ?? 20);
 const FAILOVER_STALLS = Number(process.env.BENCH_STALLS ?? 10);
 /** The issue's playback/read throughput target, commands/s. */
 const TARGET_RATE = 20_000;
-const roomId = (i: number): string => `bench-${i}`;
-/** Rooms per owner stay within the default server.maxRoomsPerUser (10). */
-const ownerOf = (i: number): Caller => ({ userId: `bench-user-${Math.floor(i / 10)}`, name: 'Bench' });
 /** Extra NODE_OPTIONS for the host processes, e.g. V8 flags or an `--import` hook when profiling. */
 const HOST_NODE_OPTIONS = process.env.BENCH_HOST_NODE_OPTIONS;
-const hostEnv = { ...(HOST_NODE_OPTIONS ? { NODE_OPTIONS: HOST_NODE_OPTIONS } : {}), ...hostTracingEnv() };
+const hostEnv = { ...(HOST_NODE_OPTIONS ? { NODE_OPTIONS: HOST_NODE_OPTIONS } : {}), ...hostTracingEnv(tracingFromEnv()) };
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
 
 /** Host log lines that mean the cluster misbehaved under the load (they explain failed commands). */
@@ -62,46 +57,6 @@ function incidents(cluster: ActorCluster, seen: Map<string, number>): string {
 function summary(samples: number[]): string {
   const sorted = [...samples].sort((a, b) => a - b);
   return `p50 ${ms(percentile(sorted, 50))}  p99 ${ms(percentile(sorted, 99))}  max ${ms(sorted.at(-1) ?? Number.NaN)}  (n=${sorted.length})`;
-}
-
-/** A command of the playback/read mix for room `i`, varied so no two in a row are alike. */
-function playbackCommand(n: number): unknown {
-  switch (n % 4) {
-    case 0:
-      return { kind: 'playback.seek', position: n % 3600 };
-    case 1:
-      return { kind: 'playback.rate', rate: 1 + (n % 2) * 0.25 };
-    case 2:
-      return { kind: 'playback.pause' };
-    default:
-      return { kind: 'room.get' };
-  }
-}
-
-/** Closed loop: CONCURRENCY workers send back to back for SECONDS; returns commands/s. */
-async function closedLoop(cluster: ActorCluster, command: (n: number) => unknown): Promise<{ rate: number; errors: number }> {
-  let sent = 0;
-  let done = 0;
-  let errors = 0;
-  let firstError: unknown;
-  const end = performance.now() + SECONDS * 1000;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        const n = sent++;
-        try {
-          await cluster.client.send('room', roomId(n % ROOMS), command(n), { caller: ownerOf(n % ROOMS), timeoutMs: 10_000 });
-          done += 1;
-        } catch (err) {
-          errors += 1;
-          firstError ??= err;
-        }
-      }
-    }),
-  );
-  if (firstError) console.log(`    first error: ${describe(firstError)}`);
-  return { rate: done / ((performance.now() - started) / 1000), errors };
 }
 
 /**
@@ -140,25 +95,6 @@ async function openLoop(cluster: ActorCluster, ratePerSecond: number): Promise<{
   return { latencies, errors, shed };
 }
 
-async function createRooms(cluster: ActorCluster, count: number): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 32 }, async () => {
-      for (let i = next++; i < count; i = next++) {
-        const options = { caller: ownerOf(i), timeoutMs: 30_000 };
-        await cluster.client.send('room', roomId(i), { kind: 'room.create', name: `Bench ${i}`, visibility: 'public' }, options);
-        const { result } = await cluster.client.send<{ item: { id: string } }>(
-          'room',
-          roomId(i),
-          { kind: 'playlist.push', title: `Video ${i}`, url: `https://media.example.com/${i}.mp4`, provider: 'direct' },
-          options,
-        );
-        await cluster.client.send('room', roomId(i), { kind: 'playlist.setCurrent', mediaId: result.item.id }, options);
-      }
-    }),
-  );
-}
-
 /** Resident memory of every host process, KiB (for sizing: memory per active room). */
 async function hostsRssKiB(cluster: ActorCluster): Promise<number> {
   const sizes = await Promise.all([...cluster.hosts.values()].map((replica) => rssBytes(replica.process.child.pid!)));
@@ -170,14 +106,14 @@ async function throughputAndActivation(): Promise<void> {
   const seen = new Map<string, number>();
   try {
     const idleRss = await hostsRssKiB(cluster);
-    await createRooms(cluster, ROOMS);
+    await createRooms(cluster.client, ROOMS);
     const activeRss = await hostsRssKiB(cluster);
     console.log(`(a) ${ROOMS} active rooms on 2 actor hosts, ${CONCURRENCY} commands in flight, ${SECONDS} s per phase`);
     console.log(
       `    actor hosts' RSS: ${(idleRss / 1024).toFixed(0)} MiB idle -> ${(activeRss / 1024).toFixed(0)} MiB with the rooms active = ${((activeRss - idleRss) / ROOMS).toFixed(1)} KiB per room (one playlist item, no members)`,
     );
 
-    const playback = await closedLoop(cluster, playbackCommand);
+    const playback = await closedLoop(cluster.client, playbackCommand, load);
     console.log(`    playback/read commands: ${playback.rate.toFixed(0)} commands/s (errors ${playback.errors})  target >= ${TARGET_RATE}${incidents(cluster, seen)}`);
 
     // "Half that load": half the 20,000/s target, and also half of what was just measured.
@@ -189,7 +125,7 @@ async function throughputAndActivation(): Promise<void> {
       console.log(`    latency at ${label} (${rate.toFixed(0)}/s, open loop): ${summary(open.latencies)} (errors ${open.errors}, of which busy ${open.shed})  target p99 < 10 ms${incidents(cluster, seen)}`);
     }
 
-    const chat = await closedLoop(cluster, (n) => ({ kind: 'chat.send', text: `bench message ${n}` }));
+    const chat = await closedLoop(cluster.client, (n) => ({ kind: 'chat.send', text: `bench message ${n}` }), load);
     console.log(`    durable chat sends (acknowledged after commit): ${chat.rate.toFixed(0)} messages/s (errors ${chat.errors})  target >= 3000${incidents(cluster, seen)}`);
 
     // (b) Drain both hosts so no room is active, then start two fresh ones.
@@ -261,7 +197,7 @@ async function failovers(
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'throughput,failover').split(','));
 
 async function main(): Promise<void> {
-  const tracing = startBenchTracing();
+  const tracing = startBenchTracing(tracingFromEnv());
   if (PHASES.has('throughput')) await throughputAndActivation();
   if (PHASES.has('failover')) await failover();
   await tracing.shutdown();

@@ -25,3 +25,14 @@ export async function childrenOf(pid: number): Promise<number[]> {
   const listed = (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')).trim();
   return listed === '' ? [] : listed.split(/\s+/).map(Number);
 }
+
+/**
+ * CPU seconds the whole machine has spent busy (every state of /proc/stat's first line but
+ * idle and iowait), summed over its cores: what a window of load cost everything it ran on.
+ */
+export async function machineBusySeconds(): Promise<number> {
+  const [, ...ticks] = (await readFile('/proc/stat', 'utf8')).split('\n', 1)[0]!.trim().split(/\s+/).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is already in user).
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = ticks;
+  return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS;
+}

@@ -137,6 +137,12 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
     default: 1,
     description: 'Share of new traces recorded and exported when tracing is on (0..=1); a traced caller\'s own sampling decision is kept.',
   },
+  'telemetry.max_traces_per_second': {
+    type: INT,
+    default: 100,
+    description:
+      'Traces one process starts recording per second at most, new ones and those a client\'s traceparent asks for alike (0..=1000000; 0: no cap). Keeps a busy process\'s tracing cost bounded at any sample ratio.',
+  },
   'grpc.host': { type: STRING, default: '0.0.0.0', description: 'gRPC listen address.' },
   'grpc.port': { type: PORT, default: 9090, description: 'gRPC listen port.' },
   'rtmp.enabled': { type: BOOL, default: true, description: 'Accept RTMP livestream publishing.' },

@@ -32,9 +32,10 @@ export interface StartupConfig {
   /**
    * OpenTelemetry traces (observability/tracing.ts): `otlp_endpoint` is the OTLP/HTTP base URL
    * (empty: no tracing, unless OTEL_EXPORTER_OTLP_ENDPOINT is set); `sample_ratio` the share of
-   * new traces recorded (0..1).
+   * new traces recorded (0..1), `max_traces_per_second` how many a process records a second at
+   * most (0: no cap).
    */
-  telemetry: { otlp_endpoint: string; sample_ratio: number };
+  telemetry: { otlp_endpoint: string; sample_ratio: number; max_traces_per_second: number };
   grpc: { host: string; port: number };
   rtmp: { enabled: boolean; host: string; port: number };
   /** `public_host`: the host clients reach the listener at (empty: the host of server.public_url). */

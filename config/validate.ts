@@ -77,12 +77,13 @@ const CHECKS: Check[] = [
   checkAuth,
 ];
 
-/** An OTLP/HTTP endpoint is an http(s) URL; the sampling ratio a share. */
+/** An OTLP/HTTP endpoint is an http(s) URL; the sampling ratio a share; the cap a rate. */
 function checkTelemetry(c: StartupConfig): FieldIssue[] {
-  const { otlp_endpoint: endpoint, sample_ratio: ratio } = c.telemetry;
+  const { otlp_endpoint: endpoint, sample_ratio: ratio, max_traces_per_second: cap } = c.telemetry;
   return [
     ...(endpoint === '' ? [] : checkUrl('telemetry.otlp_endpoint', endpoint, ['http:', 'https:'], 'http://127.0.0.1:4318')),
     ...(ratio >= 0 && ratio <= 1 ? [] : [issue('telemetry.sample_ratio', `must be between 0 and 1 (got ${ratio})`)]),
+    ...(cap >= 0 && cap <= 1_000_000 ? [] : [issue('telemetry.max_traces_per_second', `must be between 0 and 1000000 (got ${cap})`)]),
   ];
 }
 

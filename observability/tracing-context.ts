@@ -15,21 +15,25 @@ import {
   SpanKind,
   SpanStatusCode,
   trace,
-  TraceFlags,
+  INVALID_SPAN_CONTEXT,
   type Attributes,
   type Context,
   type Span,
 } from '@opentelemetry/api';
 import { isAppError } from '../errors/app-error.js';
+import { TraceSampler } from './trace-sampler.js';
 
 export { SpanKind, SpanStatusCode };
 export type { Attributes, Context, Span };
 
 let enabled = false;
+/** Decides for new traces, and for those a client asks to record; any other hop follows its parent. */
+let sampler = new TraceSampler({ ratio: 1, maxPerSecond: 0 });
 
-/** Called by startTracing and its shutdown only. */
-export function setTracingEnabled(on: boolean): void {
+/** Called by startTracing (with the configured sampling) and its shutdown; bench:tracing toggles its client with it. */
+export function setTracingEnabled(on: boolean, sampling: TraceSampler = sampler): void {
   enabled = on;
+  sampler = sampling;
 }
 
 /** True while this process records spans. */
@@ -45,33 +49,54 @@ export interface TraceFields {
 
 /** version-traceid-parentid-flags, lower-case hex (W3C Trace Context level 1). */
 export const TRACEPARENT_PATTERN = /^[\da-f]{2}-[\da-f]{32}-[\da-f]{16}-[\da-f]{2}$/;
+const ZERO_TRACE_ID = '0'.repeat(32);
+const ZERO_SPAN_ID = '0'.repeat(16);
+
+/**
+ * A traceparent this process can hand on as it came: level 1 syntax, not the forbidden version
+ * ff, and ids that are not all zeros (W3C: a receiver ignores any other).
+ */
+function validTraceparent(value: string): boolean {
+  return TRACEPARENT_PATTERN.test(value) && !value.startsWith('ff') && value.slice(3, 35) !== ZERO_TRACE_ID && value.slice(36, 52) !== ZERO_SPAN_ID;
+}
+
+/** The sampled bit of a valid traceparent's flags (its last hex digit's low bit). */
+const sampledFlag = (traceparent: string): boolean => (Number.parseInt(traceparent.slice(-1), 16) & 1) === 1;
+
+/**
+ * The fields of a trace nobody records. They name nothing, so nothing travels with the work (an
+ * envelope spreads no fields and its host starts no trace), and a hop in this process handed
+ * them knows its caller has decided: it starts no trace of its own. Compared by identity.
+ */
+export const UNRECORDED: TraceFields = Object.freeze({});
+/** Every span of a trace nobody records: setting attributes on it or ending it does nothing. */
+const NOT_RECORDED: TracedSpan = Object.freeze({ span: trace.wrapSpanContext(INVALID_SPAN_CONTEXT), fields: UNRECORDED });
 
 function tracer() {
   return trace.getTracer('svc');
 }
 
-/** The trace context `ctx` names as fields to spread into an outgoing message (empty for none). */
-function fieldsOf(ctx: Context): TraceFields {
-  const fields: TraceFields = {};
-  propagation.inject(ctx, fields);
-  return fields;
-}
-
-/**
- * The context a message's trace fields (or a request's headers) name, for a span that
- * continues its trace. A missing or malformed `traceparent` gives the root context (W3C: a
- * receiver ignores what it cannot parse), so a bad field never fails the work it rides on.
- */
-function contextOf(carrier: object | undefined): Context {
-  if (!enabled || carrier === undefined) return ROOT_CONTEXT;
-  return propagation.extract(ROOT_CONTEXT, carrier);
-}
-
 export interface SpanOptions {
   kind?: SpanKind;
-  attributes?: Attributes;
-  /** What names the trace this span continues: a span's fields, a message with them, request headers; none: a new trace. */
+  /** Built only for a span that records (a function, so an unrecorded hop does not pay for them). */
+  attributes?: () => Attributes;
+  /**
+   * What names the trace this span continues: a span's fields (UNRECORDED included), a message
+   * with them, request headers; none: a new trace.
+   */
   parent?: object | undefined;
+  /**
+   * The parent came from outside svc (a client's header, metadata or frame): its sampled flag
+   * is a request, honoured within telemetry.max_traces_per_second, so a client cannot make
+   * every request it sends cost a recorded trace.
+   */
+  external?: boolean;
+  /**
+   * A hop after the first inside svc (a command's turn on its host): it records only within a
+   * recorded trace its parent names and never starts one, so a command whose sender did not
+   * record costs its host nothing.
+   */
+  continuation?: boolean;
 }
 
 /** A started span and its context as fields, for the work it starts. */
@@ -85,9 +110,12 @@ export interface TracedSpan {
  * AppError below 500 is the caller's mistake, recorded by its code only). `fn` gets the span
  * and its fields to hand on, or nothing when tracing is off.
  */
-export async function inSpan<T>(name: string, options: SpanOptions, fn: (traced: TracedSpan | undefined) => Promise<T>): Promise<T> {
+export function inSpan<T>(name: string, options: SpanOptions, fn: (traced: TracedSpan | undefined) => Promise<T>): Promise<T> {
   const traced = startSpan(name, options);
-  if (!traced) return fn(undefined);
+  return traced?.span.isRecording() ? recording(traced, fn) : fn(traced);
+}
+
+async function recording<T>(traced: TracedSpan, fn: (traced: TracedSpan) => Promise<T>): Promise<T> {
   try {
     return await fn(traced);
   } catch (err) {
@@ -101,18 +129,33 @@ export async function inSpan<T>(name: string, options: SpanOptions, fn: (traced:
 /**
  * Starts a span the caller ends (work that outlives one function, such as an HTTP request
  * ended by its response); undefined when tracing is off.
+ *
+ * Most traces are not recorded (telemetry.sample_ratio, telemetry.max_traces_per_second), and
+ * their hops must cost next to nothing, so only a recorded trace reaches the SDK: a trace that
+ * is not recorded is decided once, where it enters svc, and is UNRECORDED from there on. A
+ * missing or malformed `traceparent` starts a new trace (W3C: a receiver ignores what it cannot
+ * parse), so a bad field never fails the work it rides on.
  */
 export function startSpan(name: string, options: SpanOptions): TracedSpan | undefined {
   if (!enabled) return undefined;
-  const parent = contextOf(options.parent);
-  const caller = trace.getSpanContext(parent);
-  if (caller && (caller.traceFlags & TraceFlags.SAMPLED) === 0) {
-    // A trace its root decided not to record: with parent-based sampling nothing below records
-    // either, so the hop hands the context on as it came instead of making a span nobody sees.
-    return { span: trace.wrapSpanContext(caller), fields: fieldsOf(parent) };
+  const carrier = options.parent as TraceFields | undefined;
+  if (carrier === UNRECORDED) return NOT_RECORDED;
+  const traceparent = carrier?.traceparent;
+  if (typeof traceparent === 'string' && validTraceparent(traceparent)) {
+    // A caller that does not record, or a client asking to record over the cap: nothing records
+    // here or below (parent-based sampling), and svc's own hops need none of its ids.
+    if (!sampledFlag(traceparent) || (options.external && !sampler.admit())) return NOT_RECORDED;
+    return recordedSpan(name, options, propagation.extract(ROOT_CONTEXT, carrier));
   }
-  const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes } : {}) }, parent);
-  return { span, fields: fieldsOf(trace.setSpan(parent, span)) };
+  if (options.continuation || !sampler.sampleNew()) return NOT_RECORDED;
+  return recordedSpan(name, options, ROOT_CONTEXT);
+}
+
+function recordedSpan(name: string, options: SpanOptions, parent: Context): TracedSpan {
+  const span = tracer().startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, ...(options.attributes ? { attributes: options.attributes() } : {}) }, parent);
+  const fields: TraceFields = {};
+  propagation.inject(trace.setSpan(parent, span), fields);
+  return { span, fields };
 }
 
 /** Marks a span failed by `err`: its error code always, the error status for server faults. */

@@ -9,10 +9,11 @@
 import { context, diag, propagation, trace, DiagLogLevel } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import type { StartupConfig } from '../config/types.js';
 import type { Logger } from './logger.js';
+import { TraceSampler } from './trace-sampler.js';
 import { setTracingEnabled } from './tracing-context.js';
 
 export interface TracingOptions {
@@ -81,8 +82,10 @@ export function startTracing(options: TracingOptions): Tracing {
       'service.instance.id': options.config.replica_id,
       'svc.roles': options.roles.join(','),
     }),
-    // A parent's decision wins, so a trace is either whole or absent across the hops.
-    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(options.config.telemetry.sample_ratio) }),
+    // A parent's decision wins, so a trace is either whole or absent across the hops. A new
+    // trace reaches the SDK only once tracing-context.ts has drawn it for recording
+    // (telemetry.sample_ratio, max_traces_per_second): the traces nobody records then cost no span at all.
+    sampler: new ParentBasedSampler({ root: new AlwaysOnSampler() }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrlOf(endpoint) }))],
   });
   // No context manager: Node 20's AsyncLocalStorage put a promise hook on every promise of the
@@ -90,8 +93,9 @@ export function startTracing(options: TracingOptions): Tracing {
   // context travels explicitly instead (tracing-context.ts).
   provider.register({ contextManager: null });
   running = provider;
-  setTracingEnabled(true);
-  logger.info({ endpoint: tracesUrlOf(endpoint), sampleRatio: options.config.telemetry.sample_ratio }, 'exporting traces by OTLP/HTTP');
+  const { sample_ratio: ratio, max_traces_per_second: maxPerSecond } = options.config.telemetry;
+  setTracingEnabled(true, new TraceSampler({ ratio, maxPerSecond }));
+  logger.info({ endpoint: tracesUrlOf(endpoint), sampleRatio: ratio, maxTracesPerSecond: maxPerSecond }, 'exporting traces by OTLP/HTTP');
   let stopped: Promise<void> | undefined;
   return {
     enabled: true,

@@ -420,10 +420,12 @@ export class Activation {
 
   /** Runs a command's turn in a span continuing the sender's trace (the envelope's trace context). */
   private traced<T>(envelope: CommandEnvelope, turn: () => Promise<T>): Promise<T> {
-    if (!tracingEnabled()) return turn();
-    const attributes = { 'svc.actor.type': this.type, 'svc.actor.id': this.id, 'svc.command.kind': commandKindOf(envelope.command), 'svc.actor.fence': this.revision };
-    return inSpan(`actor.turn ${this.type}`, { kind: SpanKind.SERVER, parent: envelope, attributes }, async (traced) => {
-      this.turnTrace = traced?.fields;
+    // A sender that records sends its trace; one that does not, nothing (tracing-context.ts).
+    if (!tracingEnabled() || envelope.traceparent === undefined) return turn();
+    const attributes = () => ({ 'svc.actor.type': this.type, 'svc.actor.id': this.id, 'svc.command.kind': commandKindOf(envelope.command), 'svc.actor.fence': this.revision });
+    return inSpan(`actor.turn ${this.type}`, { kind: SpanKind.SERVER, parent: envelope, continuation: true, attributes }, async (traced) => {
+      // Writes and events join a recorded trace only; an unrecorded one ends here.
+      this.turnTrace = traced?.span.isRecording() ? traced.fields : undefined;
       try {
         return await turn();
       } finally {

@@ -86,8 +86,9 @@ export interface ActivationContext {
   readonly fence: bigint;
   readonly logger: Logger;
   /**
-   * The W3C trace context of the command turn running now, when tracing is on: durable writes
-   * pass it on (Fence.trace) so their spans join the command's trace. Events carry it already.
+   * The W3C trace context of the command turn running now, when its trace is recorded: durable
+   * writes pass it on (Fence.trace) so their spans join the command's trace. Events carry it
+   * already.
    */
   readonly trace: TraceFields | undefined;
   /** Publishes an event to every subscriber of this actor; returns its seq. */

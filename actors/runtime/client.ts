@@ -108,7 +108,7 @@ export class ActorClient {
    */
   send<R = unknown>(type: string, id: string, command: unknown, options: SendOptions): Promise<SendResult<R>> {
     if (!tracingEnabled()) return this.sendTraced<R>(type, id, command, options, undefined);
-    const attributes = { 'svc.actor.type': type, 'svc.actor.id': id, 'svc.command.kind': commandKindOf(command) };
+    const attributes = () => ({ 'svc.actor.type': type, 'svc.actor.id': id, 'svc.command.kind': commandKindOf(command) });
     return inSpan(`actor.send ${type}`, { kind: SpanKind.CLIENT, parent: options.trace, attributes }, (traced) =>
       this.sendTraced<R>(type, id, command, options, traced?.fields),
     );

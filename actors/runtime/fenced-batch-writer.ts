@@ -59,9 +59,9 @@ ${spec.statement}`;
 
   /** Resolves once the write is committed; rejects with FencedError when the actor was taken over. */
   write(item: I): Promise<R> {
-    if (!tracingEnabled()) return this.batcher.submit(item);
+    if (!tracingEnabled() || item.fence.trace === undefined) return this.batcher.submit(item);
     // The span covers the wait for a batch too: that is part of what the command waits for.
-    const attributes = { ...fencedWriteAttributes(item.fence), 'db.collection.name': this.spec.table };
+    const attributes = () => ({ ...fencedWriteAttributes(item.fence), 'db.collection.name': this.spec.table });
     return inSpan(`pg fenced batch ${this.spec.table}`, { kind: SpanKind.CLIENT, parent: item.fence.trace, attributes }, (traced) => {
       if (traced) this.spans.set(item, traced.span);
       return this.batcher.submit(item);

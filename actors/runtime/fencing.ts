@@ -23,7 +23,7 @@ export interface Fence {
   actorType: string;
   actorId: string;
   fence: bigint;
-  /** The trace of the command turn that writes (ActivationContext.trace): the write's span joins it. */
+  /** The recorded trace of the command turn that writes (ActivationContext.trace): the write's span joins it; none: not traced. */
   trace?: TraceFields;
 }
 
@@ -56,8 +56,8 @@ export function claimFencesSql(source: string): string {
  * token is already there, nothing is written and FencedError is thrown.
  */
 export function withFence<T>(pool: pg.Pool, fence: Fence, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  if (!tracingEnabled()) return fencedTransaction(pool, fence, fn);
-  return inSpan('pg fenced transaction', { kind: SpanKind.CLIENT, parent: fence.trace, attributes: fencedWriteAttributes(fence) }, () =>
+  if (!tracingEnabled() || fence.trace === undefined) return fencedTransaction(pool, fence, fn);
+  return inSpan('pg fenced transaction', { kind: SpanKind.CLIENT, parent: fence.trace, attributes: () => fencedWriteAttributes(fence) }, () =>
     fencedTransaction(pool, fence, fn),
   );
 }

@@ -191,9 +191,11 @@ function refuseUnstorableText(request: unknown): void {
 function traced(call: AnyCall, run: (traced: TracedSpan | undefined) => Promise<void>): Promise<void> {
   if (!tracingEnabled()) return run(undefined);
   const path = call.getPath().replace(/^\//, '');
-  const [service = '', method = ''] = path.split('/');
-  const attributes = { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method };
-  return inSpan(path, { kind: SpanKind.SERVER, parent: call.metadata.getMap(), attributes }, run);
+  const attributes = () => {
+    const [service = '', method = ''] = path.split('/');
+    return { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method };
+  };
+  return inSpan(path, { kind: SpanKind.SERVER, parent: call.metadata.getMap(), external: true, attributes }, run);
 }
 
 function requestIdMetadata(requestId: string): grpc.Metadata {

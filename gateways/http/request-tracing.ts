@@ -15,10 +15,13 @@ export function requestTracing(): Middleware<HttpState> {
     const traced = startSpan(`${ctx.method}`, {
       kind: SpanKind.SERVER,
       parent: ctx.headers,
-      attributes: { 'http.request.method': ctx.method, 'url.path': ctx.path, 'svc.request.id': ctx.state.requestId },
+      external: true,
+      attributes: () => ({ 'http.request.method': ctx.method, 'url.path': ctx.path, 'svc.request.id': ctx.state.requestId }),
     });
     if (!traced) return next();
+    ctx.state.trace = traced.fields;
     const { span } = traced;
+    if (!span.isRecording()) return next();
     onResponseDone(ctx, ({ aborted }) => {
       const route = routeLabel(ctx);
       span.updateName(`${ctx.method} ${route}`);
@@ -28,7 +31,6 @@ export function requestTracing(): Middleware<HttpState> {
       if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     });
-    ctx.state.trace = traced.fields;
     return next();
   };
 }

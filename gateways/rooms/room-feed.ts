@@ -149,7 +149,7 @@ export class RoomTopic {
     const traced = startSpan('room.fanout', {
       kind: SpanKind.CONSUMER,
       parent: envelope,
-      attributes: { 'svc.room.id': this.roomId, 'svc.event.seq': entry.seq, 'svc.event.type': entry.event.type, 'svc.listeners': this.listeners.size },
+      attributes: () => ({ 'svc.room.id': this.roomId, 'svc.event.seq': entry.seq, 'svc.event.type': entry.event.type, 'svc.listeners': this.listeners.size }),
     });
     try {
       this.deliver(entry);

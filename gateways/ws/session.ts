@@ -213,8 +213,8 @@ export class RealtimeSession {
   /** Runs a frame's command in a span continuing the client's trace (the frame's `traceparent`), when tracing is on. */
   private traced(kind: string, fields: object, run: (traced: TracedSpan | undefined) => Promise<void>): Promise<void> {
     if (!tracingEnabled()) return run(undefined);
-    const attributes = { 'svc.room.id': this.ctx.roomId, 'svc.command.kind': kind, 'svc.connection.id': this.ctx.connectionId };
-    return inSpan(`ws ${kind}`, { kind: SpanKind.SERVER, parent: fields, attributes }, run);
+    const attributes = () => ({ 'svc.room.id': this.ctx.roomId, 'svc.command.kind': kind, 'svc.connection.id': this.ctx.connectionId });
+    return inSpan(`ws ${kind}`, { kind: SpanKind.SERVER, parent: fields, external: true, attributes }, run);
   }
 
   /**

@@ -133,7 +133,7 @@ test('metrics.listen is empty or host:port', async (t) => {
   await rejected(t, { SVC_METRICS_LISTEN: '127.0.0.1:70000' }, 'metrics.listen');
 });
 
-test('telemetry: the OTLP endpoint is empty or an http(s) URL, the sampling ratio a number from 0 to 1', async (t) => {
+test('telemetry: the OTLP endpoint is empty or an http(s) URL, the sampling ratio a number from 0 to 1, the cap a whole number of traces a second', async (t) => {
   const defaults = await check(t, {});
   t.is(defaults.config.telemetry.otlp_endpoint, '');
   t.is(defaults.config.telemetry.sample_ratio, 1);
@@ -144,6 +144,10 @@ test('telemetry: the OTLP endpoint is empty or an http(s) URL, the sampling rati
   t.regex(await rejected(t, { SVC_TELEMETRY_OTLP_ENDPOINT: 'not a url' }, 'telemetry.otlp_endpoint'), /is not a URL/);
   t.regex(await rejected(t, { SVC_TELEMETRY_SAMPLE_RATIO: '1.5' }, 'telemetry.sample_ratio'), /between 0 and 1/);
   t.regex(await rejected(t, { SVC_TELEMETRY_SAMPLE_RATIO: 'half' }, 'telemetry.sample_ratio'), /must be a number/);
+  t.is(defaults.config.telemetry.max_traces_per_second, 100);
+  t.is((await check(t, { SVC_TELEMETRY_MAX_TRACES_PER_SECOND: '0' })).config.telemetry.max_traces_per_second, 0);
+  t.regex(await rejected(t, { SVC_TELEMETRY_MAX_TRACES_PER_SECOND: '-1' }, 'telemetry.max_traces_per_second'), /between 0 and 1000000/);
+  t.regex(await rejected(t, { SVC_TELEMETRY_MAX_TRACES_PER_SECOND: '2.5' }, 'telemetry.max_traces_per_second'), /integer/);
 });
 
 test('management: default Unix socket under data_dir', async (t) => {
