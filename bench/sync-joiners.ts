@@ -9,7 +9,7 @@
  */
 import type { Member } from '../test/gateways/bed.js';
 import { convergedAt, framesOf, positionAt, wallNow, type Action, type Frame } from './sync-frames.js';
-import { percentile } from './percentile.js';
+import { median, percentile } from './percentile.js';
 import { open, type BenchRoom } from './sync-room.js';
 
 export const CLOSE_MS = 50;
@@ -41,12 +41,6 @@ export interface Joiner {
 }
 
 const fmt = (value: number, digits = 0): string => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 /** The joiner's position minus the others' median (ms; positive: ahead) at `at`, or null where a page shows no frame. */
 function offsetAt(joiner: Frame[], others: Frame[][], at: number): number | null {

@@ -22,6 +22,7 @@
 import { setTracingEnabled } from '../observability/tracing-context.js';
 import { ActorCluster } from '../test/harness/actor-cluster.js';
 import { jaegerBinary, startJaeger, type Jaeger } from '../test/fixtures/jaeger.js';
+import { median } from './percentile.js';
 import { machineBusySeconds } from './proc.js';
 import { closedLoop, createRooms, playbackCommand } from './room-load.js';
 import { DEFAULT_SAMPLING, hostTracingEnv, samplingLabel, startBenchTracing, type BenchTracing } from './tracing.js';
@@ -47,19 +48,8 @@ const load = { rooms: ROOMS, concurrency: CONCURRENCY, seconds: SECONDS };
 /** The issue's bound on the throughput tracing may cost. */
 const TARGET_OVERHEAD = 0.05;
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-};
 const mean = (values: readonly number[]): number => values.reduce((sum, value) => sum + value, 0) / values.length;
 const percent = (fraction: number): string => `${(fraction * 100).toFixed(1)} %`;
-
-async function startCluster(label: string, env: Record<string, string>): Promise<ActorCluster> {
-  const cluster = await ActorCluster.start({ label, hosts: 2, env });
-  await createRooms(cluster.client, ROOMS);
-  return cluster;
-}
 
 /**
  * One window of the closed loop at `cluster`, with the client's tracing `traced` or not: the
@@ -125,8 +115,9 @@ async function main(): Promise<void> {
     endpoint = jaeger.otlpEndpoint;
   }
   // The hosts export; what they record is what the client's sampling sends them.
-  const cluster = await startCluster('bench_tracing', hostTracingEnv({ endpoint, ...DEFAULT_SAMPLING }));
+  const cluster = await ActorCluster.start({ label: 'bench_tracing', hosts: 2, env: hostTracingEnv({ endpoint, ...DEFAULT_SAMPLING }) });
   try {
+    await createRooms(cluster.client, ROOMS);
     console.log(
       `tracing overhead on closed-loop playback/read throughput: ${ROOMS} rooms on 2 actor hosts, ${CONCURRENCY} commands in flight,` +
         ` ${ROUNDS} rounds of two ${SECONDS} s windows per variant; spans to ${jaeger ? 'Jaeger on this machine' : endpoint}`,

@@ -105,7 +105,7 @@ export class Activation {
   private started = false;
   /** The fence this activation started with (renewals raise `revision`), for its log lines. */
   private readonly startFence: number;
-  /** The trace context of the command turn running now (tracing on), for its writes and events. */
+  /** The recorded trace of the command turn running now, for its writes and events. */
   private turnTrace: TraceFields | undefined;
   /** Wall-clock start of the last turn (command or timer): what an overlap audit compares. */
   private lastTurnAt: number | undefined;
