@@ -1,0 +1,84 @@
+/**
+ * A media library or drive that members connect once and browse in the add-media dialog:
+ * WebDAV (Nextcloud, ownCloud, Synology, rclone, Alist's DAV), Alist / OpenList, Jellyfin,
+ * Emby. A connector knows one kind of server: how to list a folder, search, and say where a
+ * file's bytes are now. It holds no state; the connection (server URL and credentials, stored
+ * sealed with the secret box, per user or per room) is handed to every call.
+ *
+ * Connectors reach their servers only through the `UpstreamClient` they are built with (never
+ * `fetch`): the URL is chosen by members, and that client applies the SSRF rules, timeouts and
+ * size limits (docs/2026-11-23-media-providers.md, "Network access").
+ */
+import type { FieldIssue } from '../../errors/app-error.js';
+import type { SourceType } from '../provider.js';
+
+/** A connection as its owner entered it, with the secret opened. Never sent to clients. */
+export interface LibraryAccess {
+  /** The server's base URL (a WebDAV collection, an Alist site, a Jellyfin or Emby server). */
+  url: string;
+  /** '' when the server takes no user name (an API key). */
+  username: string;
+  /** Password, API key or token; '' when none. */
+  secret: string;
+}
+
+export type LibraryEntryKind = 'folder' | 'video' | 'audio' | 'other';
+
+export interface LibraryEntry {
+  /** Opaque outside the connector: a path (WebDAV, Alist) or an item id (Jellyfin, Emby). */
+  id: string;
+  name: string;
+  /** Folders are anything that holds entries: a directory, a library, a series, a season. */
+  kind: LibraryEntryKind;
+  /** Bytes, when the server says. */
+  size?: number;
+  /** Seconds, when the server says. */
+  duration?: number;
+}
+
+export interface LibraryListing {
+  /** The folder listed (the root when `list` was asked for null). */
+  folder: { id: string; name: string };
+  /** Folders first, then files, each by name (series' episodes in their order). */
+  entries: LibraryEntry[];
+  /** The server had more than the connector reads in one listing. */
+  truncated: boolean;
+}
+
+/** A subtitle stream a library serves beside a file (Jellyfin's and Emby's external and embedded tracks). */
+export interface LibrarySubtitle {
+  name: string;
+  language?: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** Where a file's bytes are now, as the media proxy fetches them (see `Upstream` in ../provider.ts). */
+export interface LibraryFile {
+  url: string;
+  headers: Record<string, string>;
+  type: SourceType;
+  /** Stable across re-resolutions: the slice cache's key. */
+  identity: string;
+  expiresAt?: number;
+  subtitles: LibrarySubtitle[];
+}
+
+export interface LibraryCallOptions {
+  signal: AbortSignal;
+}
+
+export interface LibraryConnector {
+  /** Stored with connections and used as the provider name of items added from them. */
+  readonly kind: string;
+  /** Shown in the connect form's choice. */
+  readonly label: string;
+  /** Checks the access fields before anything is stored (no network): `url`, `username`, `secret`. */
+  check(access: LibraryAccess): FieldIssue[];
+  /** Lists a folder; `null` is the root. */
+  list(access: LibraryAccess, folderId: string | null, options: LibraryCallOptions): Promise<LibraryListing>;
+  /** Files and folders whose name matches `query`, as far as the server can search. */
+  search(access: LibraryAccess, query: string, options: LibraryCallOptions): Promise<LibraryEntry[]>;
+  /** Where a file's bytes are now; `refresh` after the last answer stopped working. */
+  file(access: LibraryAccess, entryId: string, options: LibraryCallOptions & { refresh: boolean }): Promise<LibraryFile>;
+}
