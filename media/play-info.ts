@@ -58,6 +58,6 @@ export async function playInfoFor(
   }
   requireProxySwitch(deps.settings, item);
   const { token, expiresAt } = grant('');
-  const name = upstream.type === 'hls' ? 'index.m3u8' : fileNameOf(upstream.url);
+  const name = upstream.type === 'hls' ? 'index.m3u8' : upstream.type === 'dash' ? 'manifest.mpd' : fileNameOf(upstream.url);
   return { sources: [{ url: proxyUrl(token, name), type: upstream.type }], subtitles: item.subtitles, live, proxied: true, expiresAt };
 }

@@ -9,8 +9,8 @@
 import type { FieldIssue } from '../errors/app-error.js';
 import type { MediaItem, Subtitle } from '../contracts/room/model.js';
 
-/** How a client plays a source: a progressive file (mp4, webm, mkv), an HLS playlist, or HTTP-FLV. */
-export type SourceType = 'file' | 'hls' | 'flv';
+/** How a client plays a source: a progressive file (mp4, webm, mkv), an HLS playlist, HTTP-FLV, or an MPEG-DASH manifest. */
+export type SourceType = 'file' | 'hls' | 'flv' | 'dash';
 
 /** One way to play an item; a client takes the first it can play. */
 export interface PlaySource {

@@ -57,7 +57,7 @@ export class UpstreamSeekProbe implements SeekProbe {
     try {
       const upstream = await provider.resolve(item, { refresh: false, signal: bounded });
       // A direct item naming a playlist (.m3u8) plays as HLS: seekable by segments.
-      if (upstream.type === 'hls') return 'yes';
+      if (upstream.type === 'hls' || upstream.type === 'dash') return 'yes';
       const reply = await this.options.http.request({ url: upstream.url, headers: { ...upstream.headers, range: 'bytes=0-0' }, signal: bounded });
       reply.body.destroy();
       const seekable = seekableFromReply(reply.status, reply.headers);

@@ -11,7 +11,7 @@ import { mediaId, roomId } from './room.js';
 const PlaySource = z
   .strictObject({
     url: z.string().meta({ description: 'Absolute upstream URL, or a /media/... path on this server (resolve it against the API base URL)' }),
-    type: z.enum(['file', 'hls', 'flv']).meta({ description: 'file: progressive (mp4, webm, mkv); hls: m3u8; flv: HTTP-FLV' }),
+    type: z.enum(['file', 'hls', 'flv', 'dash']).meta({ description: 'file: progressive (mp4, webm, mkv); hls: m3u8; flv: HTTP-FLV; dash: an MPEG-DASH manifest (mpd)' }),
     headers: z.record(z.string(), z.string()).optional().meta({ description: 'Headers the client must send itself (unproxied sources only)' }),
   })
   .meta({ id: 'PlaySource' });

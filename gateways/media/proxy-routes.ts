@@ -1,5 +1,6 @@
 /**
- * `GET`/`HEAD /media/proxy/<token>[/<name>]`: the media proxy's HTTP side. It authorises (the
+ * `GET`/`HEAD /media/proxy/<token>[/<name>]`, and `/media/proxy/<token>/<path…>` under a DASH
+ * manifest's folder grant: the media proxy's HTTP side. It authorises (the
  * grant verifies and names this resource, its session is live, the holder is still a member who may see the item,
  * the operator's switch is on), then lets `MediaProxy` read upstream and streams its answer.
  * A client that goes away aborts the upstream read.
@@ -41,7 +42,7 @@ export function mediaProxyRoutes(deps: ProxyRouteDeps): Router<HttpState> {
     });
     const answer = await deps.proxy.serve(
       { grant, item, provider },
-      { method: ctx.method === 'HEAD' ? 'HEAD' : 'GET', range: ctx.get('Range') || undefined, signal: aborter.signal },
+      { method: ctx.method === 'HEAD' ? 'HEAD' : 'GET', range: ctx.get('Range') || undefined, signal: aborter.signal, tail: tailOf(ctx.url) },
     );
     // 'close' comes once the body is written or the client is gone: a pooled buffer is free then.
     if (answer.release) ctx.res.once('close', answer.release);
@@ -61,5 +62,13 @@ export function mediaProxyRoutes(deps: ProxyRouteDeps): Router<HttpState> {
   };
   router.get('/media/proxy/:token', handle);
   router.get('/media/proxy/:token/:name', handle);
+  router.get('/media/proxy/:token/*path', handle);
   return router;
+}
+
+/** The request's path after the token, as sent (percent-encoded), with its query string. */
+function tailOf(url: string): string {
+  const afterPrefix = url.slice(url.indexOf('/media/proxy/') + '/media/proxy/'.length);
+  const slash = afterPrefix.indexOf('/');
+  return slash === -1 ? '' : afterPrefix.slice(slash + 1);
 }

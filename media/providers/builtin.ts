@@ -1,13 +1,14 @@
 /**
- * The providers every server has: `direct` files, `hls` playlists, and the `alist` example.
+ * The providers every server has: `direct` files, `hls` playlists, `dash` manifests, and the `alist` example.
  * The service registers these at start, then whatever else it runs (the livestream provider).
  */
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { AlistProvider } from './alist.js';
+import { dashProvider } from './dash.js';
 import { directProvider } from './direct.js';
 import { hlsProvider } from './hls.js';
 import { ProviderRegistry } from './registry.js';
 
 export function builtinProviders(http: UpstreamClient): ProviderRegistry {
-  return new ProviderRegistry().register(directProvider).register(hlsProvider).register(new AlistProvider(http));
+  return new ProviderRegistry().register(directProvider).register(hlsProvider).register(dashProvider).register(new AlistProvider(http));
 }

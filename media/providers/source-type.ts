@@ -10,5 +10,6 @@ export function sourceTypeOfUrl(url: string): SourceType {
   }
   if (/\.m3u8$/i.test(path)) return 'hls';
   if (/\.flv$/i.test(path)) return 'flv';
+  if (/\.mpd$/i.test(path)) return 'dash';
   return 'file';
 }

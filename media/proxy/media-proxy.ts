@@ -1,6 +1,7 @@
 /**
  * Serves one proxied read: an item's file (through the slice cache when there is one), an
- * item's HLS playlist rewritten to signed proxy URLs, or a resource an HLS playlist named.
+ * item's HLS playlist or DASH manifest rewritten to signed proxy URLs, or a resource a
+ * playlist named, or one under a folder a manifest named.
  * It knows nothing of HTTP frameworks: the gateway route (gateways/media/proxy-routes.ts)
  * authorises, then hands the grant, the item and the client's method and Range here, and
  * writes the `ProxyAnswer` out.
@@ -18,7 +19,8 @@ import type { SliceLease } from '../cache/slice-buffers.js';
 import type { MediaGrant, MediaGrants } from '../media-grant.js';
 import type { MediaProvider, Upstream } from '../provider.js';
 import { isPlaylistReply, rewritePlaylist } from './hls-rewrite.js';
-import { fileNameOf, proxyUrl } from './proxy-url.js';
+import { isManifestReply, rewriteManifest } from './mpd-rewrite.js';
+import { fileNameOf, proxyFolderUrl, proxyUrl } from './proxy-url.js';
 import { readLimited } from './read-body.js';
 import type { Resolutions } from './resolutions.js';
 import type { FinalReply, UpstreamClient } from './upstream-client.js';
@@ -34,6 +36,11 @@ export interface ProxyAnswer {
 
 export interface ProxyRead extends ClientRead {
   signal: AbortSignal;
+  /**
+   * The request path after the grant token, as sent (still percent-encoded), with its query
+   * string: under a folder grant (a DASH manifest's), the resource within the folder.
+   */
+  tail?: string;
 }
 
 /** What a proxied read is about, once the gateway has verified the grant and the member. */
@@ -65,6 +72,9 @@ const REFUSED = new Set([401, 403, 410]);
 /** Upstream headers a client needs to play and seek; nothing else of the upstream's is passed on. */
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'etag', 'last-modified'];
 const HLS_TYPE = 'application/vnd.apple.mpegurl';
+const DASH_TYPE = 'application/dash+xml';
+/** The grant resource of a folder a DASH manifest names: `folder:<absolute folder URL ending in />`. */
+const FOLDER_RESOURCE = 'folder:';
 
 export class MediaProxy {
   constructor(private readonly deps: MediaProxyDeps) {}
@@ -72,10 +82,11 @@ export class MediaProxy {
   async serve(target: ProxyTarget, read: ProxyRead): Promise<ProxyAnswer> {
     const { grant, item, provider } = target;
     const upstream = await this.deps.resolutions.get(grant.roomId, item, provider);
+    if (grant.resource.startsWith(FOLDER_RESOURCE)) return this.serveInFolder(upstream, grant.resource.slice(FOLDER_RESOURCE.length), read);
     if (grant.resource !== '') return this.serveNamed(target, upstream, grant.resource, read);
-    if (upstream.type === 'hls') {
+    if (upstream.type === 'hls' || upstream.type === 'dash') {
       const reply = await this.fetchItem(target, 'GET', {}, read.signal);
-      return this.playlistAnswer(target, reply, read);
+      return upstream.type === 'hls' ? this.playlistAnswer(target, reply, read) : this.manifestAnswer(target, reply, read);
     }
     return this.serveFile(target, upstream, read);
   }
@@ -113,6 +124,42 @@ export class MediaProxy {
     const reply = await this.request(url, method, headers, read.signal);
     if (playlist || isPlaylistReply(reply.headers['content-type'], reply.url)) return this.playlistAnswer(target, reply, read);
     return this.passThrough(reply);
+  }
+
+  /**
+   * A resource under a folder a DASH manifest named: the folder's URL plus the request's tail
+   * (a segment the player filled a template in for). Anything that resolves outside the
+   * folder (`..`, another origin) is refused, and so is a segment that only an upstream which
+   * decodes `%2F` before resolving `..` would take out of it (nginx does).
+   */
+  private async serveInFolder(upstream: Upstream, folder: string, read: ProxyRead): Promise<ProxyAnswer> {
+    const tail = read.tail ?? '';
+    if (!staysInFolder(tail)) throw new AppError('forbidden', 'this media link only reads the folder its manifest named');
+    let url: URL;
+    try {
+      url = new URL(tail, folder);
+    } catch {
+      throw new AppError('invalid_argument', 'the media path is not a URL');
+    }
+    if (tail === '' || !url.href.startsWith(folder)) throw new AppError('forbidden', 'this media link only reads the folder its manifest named');
+    const reply = await this.request(url.href, read.method, { ...providerHeadersFor(upstream, url.href), ...(read.range ? { range: read.range } : {}) }, read.signal);
+    return this.passThrough(reply);
+  }
+
+  private async manifestAnswer(target: ProxyTarget, reply: FinalReply, read: ProxyRead): Promise<ProxyAnswer> {
+    this.requireOk(reply, 'DASH manifest');
+    if (!isManifestReply(reply.headers['content-type'], reply.url) && !/xml/i.test(reply.headers['content-type'] ?? '')) {
+      reply.body.destroy();
+      throw new AppError('bad_gateway', `the upstream answered ${reply.headers['content-type'] ?? 'no content type'} for the DASH manifest`);
+    }
+    const text = (await readLimited(reply, this.deps.playlistLimitBytes, 'DASH manifest')).toString('utf8');
+    const { grant } = target;
+    const rewritten = Buffer.from(
+      rewriteManifest(text, reply.url, (folder) => proxyFolderUrl(this.deps.grants.sign({ ...grant, resource: FOLDER_RESOURCE + folder }))),
+      'utf8',
+    );
+    const headers = withSecurityHeaders({ 'content-type': DASH_TYPE, 'content-length': String(rewritten.length), 'cache-control': 'no-store' });
+    return { status: 200, headers, body: read.method === 'HEAD' ? null : rewritten };
   }
 
   private async playlistAnswer(target: ProxyTarget, reply: FinalReply, read: ProxyRead): Promise<ProxyAnswer> {
@@ -218,6 +265,20 @@ function originOf(url: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** No path segment of `tail` is, or decodes to something with, a `.`/`..` step or a slash. */
+function staysInFolder(tail: string): boolean {
+  const path = tail.split('?')[0]!;
+  return path.split('/').every((segment) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return false;
+    }
+    return decoded !== '.' && decoded !== '..' && !/[/\\]/.test(decoded);
+  });
 }
 
 function conditional(validators: Validators | undefined): Record<string, string> {

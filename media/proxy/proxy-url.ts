@@ -10,6 +10,11 @@ export function proxyUrl(token: string, name: string): string {
   return `${PROXY_PREFIX}${token}/${encodeURIComponent(name)}`;
 }
 
+/** The proxy URL of a folder a grant covers: what the player appends is the resource in it. */
+export function proxyFolderUrl(token: string): string {
+  return `${PROXY_PREFIX}${token}/`;
+}
+
 /** The last path segment of `url`, kept to safe characters, for `proxyUrl`'s name. */
 export function fileNameOf(url: string, fallback = 'media'): string {
   let segment = '';

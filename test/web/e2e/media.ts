@@ -2,7 +2,8 @@
  * Media for the player's end-to-end tests and `npm run bench:sync`: a test video made with
  * Debian's ffmpeg (VP8 + Opus WebM, which Chromium always plays: a visible clock and frame
  * counter from `testsrc2`, a keyframe every second so seeks land fast), the same picture as
- * an HLS video-on-demand, and a tiny `send` server on 127.0.0.1 serving with Range support.
+ * an HLS video-on-demand and as an MPEG-DASH one, and a tiny `send` server on 127.0.0.1
+ * serving with Range support.
  */
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp } from 'node:fs/promises';
@@ -59,6 +60,26 @@ export async function makeTestHls(dir: string, { seconds = 12, fps = 30, size = 
     join(dir, 'hls', 'index.m3u8'),
   ]);
   return 'hls/index.m3u8';
+}
+
+/**
+ * Writes an MPEG-DASH video-on-demand of `seconds` into `<dir>/dash/` with ffmpeg's DASH muxer
+ * (manifest.mpd with a SegmentTemplate per stream, fragmented-MP4 init and 2 s media segments,
+ * H.264 + AAC, a keyframe every second); returns the manifest's path under `dir`.
+ */
+export async function makeTestDash(dir: string, { seconds = 12, fps = 30, size = '320x180' }: TestVideoOptions = {}): Promise<string> {
+  await mkdir(join(dir, 'dash'));
+  await run('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y'],
+    ...['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`],
+    ...['-f', 'lavfi', '-i', `anullsrc=channel_layout=stereo:sample_rate=48000`],
+    ...['-t', String(seconds), '-map', '0:v', '-map', '1:a'],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', String(fps), '-keyint_min', String(fps)],
+    ...['-c:a', 'aac', '-b:a', '32k'],
+    ...['-f', 'dash', '-seg_duration', '2', '-use_template', '1', '-use_timeline', '0'],
+    join(dir, 'dash', 'manifest.mpd'),
+  ]);
+  return 'dash/manifest.mpd';
 }
 
 export interface MediaServer {

@@ -7,11 +7,9 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { checkAtBothWidths, evaluateQuietly, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
 import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
+import { settled, SETTLE_MS, TOLERANCE_S } from './in-sync.js';
 import type { Member } from '../../gateways/bed.js';
 
-/** Positions of two pages at one instant may differ by this much once settled (the engine aims at half a frame; CI machines are busy). */
-const TOLERANCE_S = 0.15;
-const SETTLE_MS = 15_000;
 
 let bed: WebBed;
 let media: MediaServer;
@@ -46,28 +44,6 @@ async function openRoom(on: WebBed, member: Member, roomId: string, autoplayBloc
     throw new Error(`the player did not open: ${await person.page.innerText('main').catch(() => '?')} ${person.problems.join('; ')}`, { cause: error });
   }
   return person;
-}
-
-/** The video's position in seconds at wall-clock `at` ms (extrapolated from one reading at the page's own instant). */
-async function positionAt(page: Page, at: number): Promise<number> {
-  const [time, now, paused, rate] = await page.evaluate<[number, number, boolean, number]>(
-    `(() => { const v = document.querySelector('video'); return [v.currentTime, performance.timeOrigin + performance.now(), v.paused, v.playbackRate]; })()`,
-  );
-  return paused ? time : time + ((at - now) / 1000) * rate;
-}
-
-/** Polls until every page is within tolerance of the first and past `minimum` seconds; answers the spread. */
-async function settled(pages: Page[], minimum = 0): Promise<number> {
-  const deadline = Date.now() + SETTLE_MS;
-  let spread = Number.POSITIVE_INFINITY;
-  while (Date.now() < deadline) {
-    const at = Date.now();
-    const positions = await Promise.all(pages.map((page) => positionAt(page, at)));
-    spread = Math.max(...positions) - Math.min(...positions);
-    if (spread <= TOLERANCE_S && Math.min(...positions) >= minimum) return spread;
-    await pages[0]!.waitForTimeout(200);
-  }
-  return spread;
 }
 
 const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).waitFor({ timeout: SETTLE_MS });

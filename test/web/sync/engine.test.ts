@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { SyncEngine, stepsFor } from '../../../web/src/sync/engine.js';
-import { MAX_RATE_DEVIATION, SEEK_THRESHOLD_MS, START_LATENCY_INITIAL_MS } from '../../../web/src/sync/thresholds.js';
+import { MAX_RATE_DEVIATION, SEEK_ONLY_THRESHOLD_MS, SEEK_THRESHOLD_MS, START_LATENCY_INITIAL_MS } from '../../../web/src/sync/thresholds.js';
 import { FRAME_MS, playingRoom, Sim, T0 } from './sim.js';
 
 /** The drift the engine last measured: how late the frame on screen is against the room. */
@@ -341,4 +341,25 @@ test('buffering is reported only after it lasts, ready only after play holds; no
   sim.run(1.5);
   t.deepEqual(sim.reports.map((r) => r.report), ['ready', 'buffering', 'ready']);
   t.true(sim.results.every((result) => result.phase !== 'correcting' || !sim.buffering));
+});
+
+test('a player without smooth rates (an embedded player) is never given a corrective rate: 300 ms behind, seeks bring it within their threshold', (t) => {
+  const engine = new SyncEngine({ smoothRate: false });
+  const sim = new Sim({ room: playingRoom(110), mediaTime: 109.7, offsetError: 2, noiseMs: 2, seekLatencyMs: 250, engine });
+  const history = track(sim, 15);
+  t.is(sim.count('setRate'), 0, 'no rate change at all');
+  // The first seek is aimed with the initial latency guess (150 ms, the player takes 250) and
+  // lands late; it teaches the latency, and the second lands in time.
+  t.true(sim.count('seek') <= 2, `${sim.count('seek')} seeks`);
+  t.deepEqual(sim.log.filter((entry) => entry.action.type === 'seek' && entry.server > T0 + 5000), [], 'none once in step');
+  const within = sim.settledWithin(history, SEEK_ONLY_THRESHOLD_MS);
+  t.true(within !== null && within < 4, `within ${SEEK_ONLY_THRESHOLD_MS} ms after ${within} s`);
+});
+
+test('a player without smooth rates leaves a drift under its seek threshold alone (a seek costs it a stall)', (t) => {
+  const engine = new SyncEngine({ smoothRate: false });
+  const sim = new Sim({ room: playingRoom(110), mediaTime: 110 - 0.06, noiseMs: 2, engine });
+  sim.run(10);
+  t.is(sim.count('seek'), 0);
+  t.is(sim.count('setRate'), 0);
 });

@@ -65,7 +65,7 @@ export function recordClock(stats: PlayerStats | null, at: number, sample: { off
 const EVENTS = ['loadedmetadata', 'canplay', 'canplaythrough', 'seeking', 'seeked', 'waiting', 'stalled', 'playing', 'play', 'pause', 'ratechange'];
 
 /** Records the element's events while stats are on; returns how to stop. */
-export function recordEvents(stats: PlayerStats | null, video: HTMLVideoElement, now: () => number): () => void {
+export function recordEvents(stats: PlayerStats | null, video: HTMLMediaElement, now: () => number): () => void {
   if (!stats) return () => undefined;
   const listener = (event: Event): void => capped(stats.events, [now(), event.type, video.currentTime, video.readyState]);
   for (const type of EVENTS) video.addEventListener(type, listener);

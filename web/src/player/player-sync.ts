@@ -1,12 +1,13 @@
 /**
- * Keeps one <video> element in step with the room: samples the frame on screen
- * (requestVideoFrameCallback; a rAF loop over `currentTime` where that is missing; never
- * `timeupdate`), feeds the sync engine, applies its actions, keeps the clock estimate fresh and
- * reports readiness. rVFC does not fire while paused, so a timer ticks the engine too while
- * paused and whenever no frame has come for a while (stalled); and the element's events that
- * end a wait (metadata, a seek landing, data to play) tick it at once: Chromium shows a seek's
- * frame (rVFC) before it clears `seeking`, and waiting for the timer after it cost a late
- * joiner up to 150 ms, which its scheduled start then missed (bench:sync).
+ * Keeps the player of the current item (a `MediaPlayer`: the <video> element, or an embedded
+ * player) in step with the room: samples the frame on screen (the player's frame callback,
+ * requestVideoFrameCallback for <video>; a rAF loop over `currentTime` where there is none;
+ * never `timeupdate`), feeds the sync engine, applies its actions, keeps the clock estimate
+ * fresh and reports readiness. Frames do not come while paused, so a timer ticks the engine
+ * too while paused and whenever no frame has come for a while (stalled); and the player's
+ * events that end a wait (metadata, a seek landing, data to play) tick it at once: Chromium
+ * shows a seek's frame (rVFC) before it clears `seeking`, and waiting for the timer after it
+ * cost a late joiner up to 150 ms, which its scheduled start then missed (bench:sync).
  */
 import { effect, signal } from '@preact/signals';
 import type { PlayerState, Seekable } from '../../../contracts/room/model.js';
@@ -14,14 +15,13 @@ import type { RoomSession } from '../state/room.js';
 import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type SyncPhase } from '../sync/index.js';
 import { localNow } from './clock.js';
 import { createStats, recordAction, recordClock, recordEvents, recordFrame, recordTick } from './debug-stats.js';
+import type { MediaPlayer } from './players/media-player.js';
 import { seekTarget } from './seek-guard.js';
 import { rememberedStartLatency, rememberStartLatency } from './start-latency.js';
 
 /** The timer path's period, and how long without a frame before it takes over. */
 const TIMER_MS = 50;
 const FRAME_SILENCE_MS = 120;
-/** Element events after which the engine may act at once (a wait ended). */
-const WAKE_EVENTS = ['loadedmetadata', 'seeked', 'canplay'] as const;
 /**
  * Lead of a scheduled start for our own play and seek commands: every member must get the
  * command, and for a seek also land it, before the instant. The server allows up to 2 s.
@@ -30,15 +30,6 @@ const START_IN_MIN_MS = 250;
 /** A seek's lead also covers fetching and decoding at the new position (bench:sync: 120-200 ms from a local server, more for a member far away). */
 const SEEK_START_IN_MIN_MS = 500;
 const START_IN_MAX_MS = 1000;
-
-type FrameMeta = { mediaTime: number; expectedDisplayTime: number };
-type FrameVideo = HTMLVideoElement & { requestVideoFrameCallback?(callback: (now: number, meta: FrameMeta) => void): number; cancelVideoFrameCallback?(handle: number): void };
-
-function rangesOf(ranges: TimeRanges): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  for (let i = 0; i < ranges.length; i++) out.push([ranges.start(i), ranges.end(i)]);
-  return out;
-}
 
 export class PlayerSync {
   /** play() was refused by the autoplay policy: the page asks for a click. */
@@ -51,32 +42,37 @@ export class PlayerSync {
   /** What localStorage holds of the engine's learned start-up latency (saved when it changes). */
   private savedStartLatency = this.engine.startLatencyMs;
   private readonly stats = createStats();
-  private readonly video: FrameVideo;
+  private current: MediaPlayer;
   private mediaId: string | null = null;
   private live = false;
   private lastFrameAt = Number.NEGATIVE_INFINITY;
   private lastReport: PlayerState | null = null;
-  private frameHandle: number | null = null;
-  private rafHandle: number | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private startTimer: ReturnType<typeof setTimeout> | null = null;
   private stopStatus: (() => void) | null = null;
-  private stopEvents: (() => void) | null = null;
-  private readonly wake = (): void => this.tick(this.video.currentTime, localNow(), false);
+  /** Undoes what watches the current player (frames, its events). */
+  private unwatch: (() => void) | null = null;
+  private readonly wake = (): void => this.tick(this.player.currentTime, localNow(), false);
+  private started = false;
   private stopped = false;
 
   constructor(
-    video: HTMLVideoElement,
+    player: MediaPlayer,
     private readonly room: RoomSession,
   ) {
-    this.video = video;
+    this.current = player;
+    this.engine.setSmoothRate(player.smoothRate);
+  }
+
+  /** The player now in use (the controls set its volume). */
+  get player(): MediaPlayer {
+    return this.current;
   }
 
   start(): void {
+    this.started = true;
     this.timer = setInterval(() => this.onTimer(), TIMER_MS);
-    this.stopEvents = recordEvents(this.stats, this.video, localNow);
-    for (const type of WAKE_EVENTS) this.video.addEventListener(type, this.wake);
-    this.requestFrame();
+    this.watch();
     let wasOpen = false;
     // A reconnect may reach another gateway over another path: measure the clock afresh and
     // tell the room our state again. The element keeps playing; the engine corrects gently.
@@ -94,11 +90,38 @@ export class PlayerSync {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.clearStart();
-    if (this.frameHandle !== null) this.video.cancelVideoFrameCallback?.(this.frameHandle);
-    if (this.rafHandle !== null) cancelAnimationFrame(this.rafHandle);
+    this.unwatch?.();
+    this.unwatch = null;
     this.stopStatus?.();
-    this.stopEvents?.();
-    for (const type of WAKE_EVENTS) this.video.removeEventListener(type, this.wake);
+  }
+
+  /**
+   * Another player shows the items from now on (a YouTube item after a file, or back): the
+   * engine forgets the media state and corrects the way this player can.
+   */
+  setPlayer(player: MediaPlayer): void {
+    if (player === this.current) return;
+    this.unwatch?.();
+    this.unwatch = null;
+    this.current = player;
+    this.engine.setSmoothRate(player.smoothRate);
+    this.setMedia(null, this.live);
+    if (this.started && !this.stopped) this.watch();
+  }
+
+  /** Frames, wake-ups and the end of the current player, and its events for the debug stats. */
+  private watch(): void {
+    const player = this.player;
+    const stopEvents = player.element ? recordEvents(this.stats, player.element, localNow) : null;
+    const stopWake = player.onWake(this.wake);
+    const stopEnded = player.onEnded(() => this.ended());
+    const stopFrames = this.watchFrames(player);
+    this.unwatch = () => {
+      stopEvents?.();
+      stopWake();
+      stopEnded();
+      stopFrames();
+    };
   }
 
   /** The element now holds `mediaId` (null: nothing); live media is played, not synchronized. */
@@ -136,17 +159,17 @@ export class PlayerSync {
   join(): void {
     this.blocked.value = false;
     this.engine.reset();
-    this.tick(this.video.currentTime, localNow(), false);
+    this.tick(this.player.currentTime, localNow(), false);
     // Within the gesture: a room that plays starts here at once, the engine then aligns it.
-    if (this.video.paused && this.room.view.value?.playback.playing) this.play();
+    if (this.player.paused && this.room.view.value?.playback.playing) this.play();
   }
 
   /**
-   * The element reached the end: every viewer reports it with the length it saw, and the room
+   * The player reached the end: every viewer reports it with the length it saw, and the room
    * goes on by its queue mode once its own clock is there too (a refused early report is
    * harmless: the engine puts this player back in step and it ends again with the room).
    */
-  ended(): void {
+  private ended(): void {
     const mediaId = this.mediaId;
     if (!mediaId) return;
     this.report('ended');
@@ -156,31 +179,32 @@ export class PlayerSync {
 
   /** The media's length once the element knows it (live media has none). */
   private duration(): number | undefined {
-    const duration = this.video.duration;
-    return !this.live && Number.isFinite(duration) && duration > 0 ? duration : undefined;
+    return this.live ? undefined : this.player.duration;
   }
 
-  private requestFrame(): void {
-    if (this.stopped) return;
-    const video = this.video;
-    if (video.requestVideoFrameCallback) {
-      this.frameHandle = video.requestVideoFrameCallback((_now, meta) => {
-        const at = performance.timeOrigin + meta.expectedDisplayTime;
+  /** Ticks the engine with every frame the player shows; returns how to stop. */
+  private watchFrames(player: MediaPlayer): () => void {
+    if (player.watchFrames) {
+      return player.watchFrames(({ mediaTime, at }) => {
         this.lastFrameAt = localNow();
-        recordFrame(this.stats, meta.mediaTime, at);
-        this.tick(meta.mediaTime, at);
-        this.requestFrame();
+        recordFrame(this.stats, mediaTime, at);
+        this.tick(mediaTime, at);
       });
-      return;
     }
-    // No rVFC: sample currentTime once per animation frame (coarser, still not timeupdate's 4 Hz).
-    this.rafHandle = requestAnimationFrame(() => {
-      if (!video.paused) {
-        this.lastFrameAt = localNow();
-        this.tick(video.currentTime, this.lastFrameAt);
-      }
-      this.requestFrame();
-    });
+    // No frame callback: sample currentTime once per animation frame (coarser, still not timeupdate's 4 Hz).
+    let handle = 0;
+    const next = (): void => {
+      handle = requestAnimationFrame(() => {
+        if (!player.paused) {
+          this.lastFrameAt = localNow();
+          recordFrame(this.stats, player.currentTime, this.lastFrameAt);
+          this.tick(player.currentTime, this.lastFrameAt);
+        }
+        next();
+      });
+    };
+    next();
+    return () => cancelAnimationFrame(handle);
   }
 
   private onTimer(): void {
@@ -199,27 +223,27 @@ export class PlayerSync {
         })
         .catch(() => undefined);
     }
-    if (this.video.paused || now - this.lastFrameAt > FRAME_SILENCE_MS) this.tick(this.video.currentTime, now, false);
+    if (this.player.paused || now - this.lastFrameAt > FRAME_SILENCE_MS) this.tick(this.player.currentTime, now, false);
   }
 
   /** `fromFrame`: the sample is a frame on screen (rVFC, or the rAF fallback's best); false: `currentTime` between frames. */
   private tick(mediaTime: number, at: number, fromFrame = true): void {
     const playback = this.room.view.value?.playback ?? null;
-    const video = this.video;
+    const player = this.player;
     // Until the click on "Click to join playback" nothing can start: seeking on would only
-    // churn the element (join() takes over from where it stands).
+    // churn the player (join() takes over from where it stands).
     if (!playback || this.mediaId === null || this.blocked.peek()) return;
     if (this.live) {
       // Live media has no shared position: only follow play and pause.
-      if (playback.playing && video.paused) this.play();
-      else if (!playback.playing && !video.paused) video.pause();
+      if (playback.playing && player.paused) this.play();
+      else if (!playback.playing && !player.paused) player.pause();
       return;
     }
     const now = localNow();
-    // At the end the element stays ended until the room moves on (no replay loop).
-    if (video.ended && playback.mediaId === this.mediaId) {
+    // At the end the player stays ended until the room moves on (no replay loop).
+    if (player.ended && playback.mediaId === this.mediaId && player.duration !== undefined) {
       const offset = this.clock.offset ?? 0;
-      if (roomPositionAt(playback, now + offset) >= video.duration - 0.25) return;
+      if (roomPositionAt(playback, now + offset) >= player.duration - 0.25) return;
     }
     const result = this.engine.tick({
       room: playback,
@@ -228,16 +252,16 @@ export class PlayerSync {
       player: {
         mediaTime,
         at,
-        paused: video.paused,
-        playbackRate: video.playbackRate,
-        seeking: video.seeking,
-        buffering: video.readyState < 3 && !video.paused,
-        duration: Number.isFinite(video.duration) ? video.duration : undefined,
+        paused: player.paused,
+        playbackRate: player.playbackRate,
+        seeking: player.seeking,
+        buffering: player.buffering,
+        duration: player.duration,
         mediaId: this.mediaId,
-        hasMetadata: video.readyState >= HTMLMediaElement.HAVE_METADATA,
-        // Without rVFC every sample is currentTime, and the best there is.
-        fromFrame: fromFrame || !video.requestVideoFrameCallback,
-        buffered: rangesOf(video.buffered),
+        hasMetadata: player.hasMetadata,
+        // Without a frame callback every sample is currentTime, and the best there is.
+        fromFrame: fromFrame || !player.watchFrames,
+        buffered: player.buffered,
       },
     });
     if (this.phase.peek() !== result.phase) this.phase.value = result.phase;
@@ -248,7 +272,7 @@ export class PlayerSync {
 
   private apply(action: PlayerAction, phase: SyncPhase): void {
     recordAction(this.stats, localNow(), action, phase);
-    const video = this.video;
+    const player = this.player;
     switch (action.type) {
       case 'play':
         this.clearStart();
@@ -256,26 +280,26 @@ export class PlayerSync {
         break;
       case 'pause':
         this.clearStart();
-        video.pause();
+        player.pause();
         break;
       case 'seek': {
-        const target = seekTarget(video, this.seekable, action.position);
+        const target = seekTarget(player.cannotSeek, this.seekable, action.position);
         if (target === null) {
           // Media that cannot jump: a viewer who arrives while it plays watches from where the
-          // element can be, rather than holding paused for a seek that will never land.
-          if (this.room.view.value?.playback.playing && video.paused) this.play();
+          // player can be, rather than holding paused for a seek that will never land.
+          if (this.room.view.value?.playback.playing && player.paused) this.play();
           break;
         }
-        if (video.paused) this.clearStart();
-        video.currentTime = target;
+        if (player.paused) this.clearStart();
+        player.seek(target);
         break;
       }
       case 'setRate':
-        video.playbackRate = action.rate;
+        player.setRate(action.rate);
         break;
       case 'scheduleStart':
         this.clearStart();
-        if (!video.paused) video.pause();
+        if (!player.paused) player.pause();
         this.startTimer = setTimeout(
           () => {
             this.startTimer = null;
@@ -289,7 +313,7 @@ export class PlayerSync {
 
   private play(): void {
     if (this.blocked.peek()) return;
-    this.video.play().catch((error: unknown) => {
+    this.player.play().catch((error: unknown) => {
       // Refused without a user gesture: ask for one rather than falling back to muted play.
       if (error instanceof DOMException && error.name === 'NotAllowedError') this.blocked.value = true;
     });

@@ -19,8 +19,8 @@ export function elementCannotSeek(video: HTMLMediaElement): boolean {
   return Number.isFinite(video.duration) && video.duration > 0 && ranges.length === 1 && ranges.end(0) === 0;
 }
 
-/** The time to seek the element to for a wanted `position`, or null to leave it where it is. */
-export function seekTarget(video: HTMLMediaElement, seekable: Seekable | null, position: number): number | null {
-  if (seekable !== 'no' && !elementCannotSeek(video)) return position;
+/** The time to seek the player to for a wanted `position`, or null to leave it where it is (`cannotSeek`: the player says it cannot jump). */
+export function seekTarget(cannotSeek: boolean, seekable: Seekable | null, position: number): number | null {
+  if (seekable !== 'no' && !cannotSeek) return position;
   return position <= RESTART_MAX_S ? 0 : null;
 }

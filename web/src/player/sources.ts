@@ -2,7 +2,7 @@
  * How a playlist item gets into the <video> element. The server says how to play it
  * (`GET /api/rooms/{roomId}/playlist/{mediaId}/play`): upstream URLs, or signed URLs of its
  * media proxy, each with a type. A `file` plays natively, `hls` natively where the browser has
- * it (Safari) else through hls.js, `flv` through mpegts.js. Sources are tried in the server's
+ * it (Safari) else through hls.js, `flv` through mpegts.js, `dash` through dash.js. Sources are tried in the server's
  * order and one this browser cannot play is skipped: a livestream offers FLV first, which needs
  * MSE, and HLS after it for browsers without (iPhone Safari plays HLS natively). The element's
  * `data-source-type` names the type in use. The libraries are imported
@@ -65,7 +65,23 @@ const flv: SourceLoader = async (video, source, live, failed) => {
   };
 };
 
-const LOADERS: Record<PlaySource['type'], SourceLoader> = { file, hls, flv };
+const dash: SourceLoader = async (video, source, _live, failed) => {
+  const dashjs = await import('dashjs');
+  if (!dashjs.supportsMediaSource()) throw new Error('this browser cannot play DASH streams');
+  const player = dashjs.MediaPlayer().create();
+  // dash.js logs every step to the console by default; what it cannot recover from comes as ERROR.
+  player.updateSettings({ debug: { logLevel: dashjs.Debug.LOG_LEVEL_NONE } });
+  player.on(dashjs.MediaPlayer.events.ERROR, (event) => {
+    const error = 'error' in event ? event.error : undefined;
+    const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error ?? 'unknown');
+    failed(`The stream could not be loaded (${message}).`);
+  });
+  // The sync decides when to play: dash.js must not start on its own.
+  player.initialize(video, source.url, false);
+  return () => player.destroy();
+};
+
+const LOADERS: Record<PlaySource['type'], SourceLoader> = { file, hls, flv, dash };
 
 function playInfo(roomId: string, mediaId: string): Promise<PlayInfo> {
   return call(api.GET('/api/rooms/{roomId}/playlist/{mediaId}/play', { params: { path: { roomId, mediaId } } }));

@@ -29,6 +29,8 @@ import {
   RATE_STEP,
   SCHEDULE_RESEND_MS,
   SEEK_COOLDOWN_MS,
+  SEEK_ONLY_COOLDOWN_MS,
+  SEEK_ONLY_THRESHOLD_MS,
   SEEK_LANDING_TOLERANCE_S,
   SEEK_LATENCY_INITIAL_MS,
   SEEK_LATENCY_MAX_MS,
@@ -126,6 +128,8 @@ export interface SyncEngineOptions {
   seekLatencyMs?: number;
   /** Starting estimate of the player's start-up latency (ms), likewise. */
   startLatencyMs?: number | undefined;
+  /** The player changes rate smoothly in 1 % steps (default); false: drift is corrected by seeking only. */
+  smoothRate?: boolean;
 }
 
 interface PendingSeek {
@@ -196,10 +200,19 @@ export class SyncEngine {
   private joinSeeks = 0;
   /** How long the last fetching seek while paused took (ms): a fetching join seek allows at least this, whatever the slower-moving estimate says. */
   private lastPausedFetchMs = 0;
+  /** Rate corrections are possible; else drift beyond SEEK_ONLY_THRESHOLD_MS is closed by a seek. */
+  private smoothRate: boolean;
 
   constructor(options: SyncEngineOptions = {}) {
     this.latencyMs = options.seekLatencyMs ?? SEEK_LATENCY_INITIAL_MS;
     this.startLatency = options.startLatencyMs ?? START_LATENCY_INITIAL_MS;
+    this.smoothRate = options.smoothRate ?? true;
+  }
+
+  /** Another kind of player took over (see `smoothRate` in SyncEngineOptions). */
+  setSmoothRate(smooth: boolean): void {
+    this.smoothRate = smooth;
+    this.correction = null;
   }
 
   /** The learned latency (ms) of a seek into media not buffered: how far ahead such seeks aim. */
@@ -301,14 +314,15 @@ export class SyncEngine {
     const drift = median(this.drifts);
     if (this.startToLearn && this.drifts.length === DRIFT_MEDIAN_WINDOW) this.learnStart(drift);
 
-    if (Math.abs(drift) > SEEK_THRESHOLD_MS && now - this.lastSeekAt >= SEEK_COOLDOWN_MS) {
+    const seekBeyond = this.smoothRate ? SEEK_THRESHOLD_MS : SEEK_ONLY_THRESHOLD_MS;
+    if (Math.abs(drift) > seekBeyond && now - this.lastSeekAt >= (this.smoothRate ? SEEK_COOLDOWN_MS : SEEK_ONLY_COOLDOWN_MS)) {
       this.correction = null;
       this.matchRate(room.rate, player, actions);
       this.seekAhead(room, player, serverNow, now, actions);
       return done('seeking', drift);
     }
 
-    this.updateCorrection(drift);
+    if (this.smoothRate) this.updateCorrection(drift);
     const correction = this.correction;
     const rate = correction ? room.rate * (1 + correction.direction * correction.steps * RATE_STEP) : room.rate;
     this.matchRate(rate, player, actions);

@@ -62,6 +62,16 @@ export const RATE_GAIN_MS = 600;
 export const SEEK_THRESHOLD_MS = 500;
 
 /**
+ * A player whose rate cannot move in small steps (an embedded player with a few fixed rates,
+ * such as YouTube's 0.25 steps) is corrected by seeking alone, once the drift passes this:
+ * well inside the 150 ms an embedded player is held to, and above the noise of a clock that
+ * such a player reports a few times a second. Its seeks are allowed more often than a
+ * `<video>`'s, since they are its only correction.
+ */
+export const SEEK_ONLY_THRESHOLD_MS = 90;
+export const SEEK_ONLY_COOLDOWN_MS = 1500;
+
+/**
  * A paused (or waiting-to-start) player is moved when it is further than this from the
  * room's position: just over one frame at 25-30 fps (33-40 ms), so a paused frame that is
  * visibly different is fixed and a sub-frame difference is left alone.

@@ -14,6 +14,7 @@ import { ErrorNotice } from '../../../ui/error-notice.js';
 import { theatre, toggleTheatre } from '../view-mode.js';
 import { Icon } from './icons.js';
 import type { PlayerSync } from '../../../player/player-sync.js';
+import type { MediaPlayer } from '../../../player/players/media-player.js';
 import { usePlayerShortcuts } from '../../../player/shortcuts.js';
 import { clockText } from '../../../player/status.js';
 import { useAutoHide } from '../../../ui/use-auto-hide.js';
@@ -23,7 +24,7 @@ const RATES = [0.5, 0.75, 1, 1.25, 1.5, 2];
 export interface ControlsProps {
   room: RoomSession;
   sync: PlayerSync;
-  video: HTMLVideoElement | null;
+  player: MediaPlayer;
   position: number;
   duration: number;
   volume: number;
@@ -34,7 +35,7 @@ export interface ControlsProps {
 }
 
 export function Controls(props: ControlsProps) {
-  const { room, sync, video } = props;
+  const { room, sync, player } = props;
   const root = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<unknown>(null);
   const [dragging, setDragging] = useState<number | null>(null);
@@ -60,7 +61,7 @@ export function Controls(props: ControlsProps) {
   };
   const togglePlay = (): void => {
     if (!steer || !hasMedia) return;
-    if (playing) send({ kind: 'playback.pause', ...(video && !props.live ? { position: video.currentTime } : {}) });
+    if (playing) send({ kind: 'playback.pause', ...(!props.live ? { position: player.currentTime } : {}) });
     else send({ kind: 'playback.play', startInMs: sync.startInMs('play') });
   };
   const toggleFullscreen = (): void => {
@@ -70,7 +71,7 @@ export function Controls(props: ControlsProps) {
     else props.onFullscreen();
   };
   const toggleMute = (): void => {
-    if (video) video.muted = !video.muted;
+    player.muted = !player.muted;
   };
   usePlayerShortcuts({
     togglePlay,
@@ -137,9 +138,8 @@ export function Controls(props: ControlsProps) {
             value={Math.round(props.volume * 100)}
             aria-valuetext={`${Math.round(props.volume * 100)}%`}
             onInput={(event) => {
-              if (!video) return;
-              video.volume = Number((event.target as HTMLInputElement).value) / 100;
-              if (video.volume > 0) video.muted = false;
+              player.volume = Number((event.target as HTMLInputElement).value) / 100;
+              if (player.volume > 0) player.muted = false;
             }}
           />
         </div>

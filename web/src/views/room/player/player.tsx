@@ -8,6 +8,7 @@ import type { MediaItem, NowPlaying } from '../../../../../contracts/room/model.
 import type { RoomSession } from '../../../state/room.js';
 import { Controls } from './controls.js';
 import { PlayerSync } from '../../../player/player-sync.js';
+import { VideoPlayer } from '../../../player/players/video-player.js';
 import { explainMediaError } from '../../../player/media-error.js';
 import { loadSource } from '../../../player/sources.js';
 import { SeekableNote } from '../seekable-note.js';
@@ -37,7 +38,7 @@ export function Player(props: { room: RoomSession }) {
   useEffect(() => {
     const video = videoRef.current;
     if (!video) return;
-    const created = new PlayerSync(video, room);
+    const created = new PlayerSync(new VideoPlayer(video), room);
     created.start();
     setSync(created);
     const stopEvents = room.onEvent((event) => {
@@ -110,7 +111,6 @@ export function Player(props: { room: RoomSession }) {
           playsInline
           preload="auto"
           aria-label={item ? `Video: ${item.title}` : 'Video'}
-          onEnded={() => sync?.ended()}
           onError={(event) => item && void explainMediaError(event.currentTarget).then(setLoadError)}
         >
           {item?.subtitles.map((subtitle, index) => (
@@ -141,7 +141,7 @@ export function Player(props: { room: RoomSession }) {
         <Controls
           room={room}
           sync={sync}
-          video={videoRef.current}
+          player={sync.player}
           position={display.position}
           duration={display.duration}
           volume={display.volume}
