@@ -239,6 +239,16 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
   'media_proxy.headers_timeout_ms': { type: INT, default: 10000, description: 'Longest wait for an upstream\'s connection and response headers, in ms.' },
   'media_proxy.idle_timeout_ms': { type: INT, default: 30000, description: 'Longest silence of an upstream body being streamed, in ms.' },
   'media_proxy.max_redirects': { type: INT, default: 5, description: 'Upstream redirects the media proxy follows (each hop checked).' },
+  'youtube.iframe_api_url': {
+    type: STRING,
+    default: 'https://www.youtube.com/iframe_api',
+    description: 'The YouTube IFrame Player API script browsers load for youtube items; empty turns the youtube provider off.',
+  },
+  'youtube.embed_origin': {
+    type: STRING,
+    default: 'https://www.youtube-nocookie.com',
+    description: 'The origin of YouTube player frames (the privacy-enhanced one by default); the content security policy admits it.',
+  },
   'smtp.host': { type: STRING, default: '', description: 'SMTP server; empty disables email.' },
   'smtp.port': { type: PORT, default: 587, description: 'SMTP port (587: submission with STARTTLS).' },
   'smtp.username': { type: STRING, default: '', description: 'SMTP user name.' },

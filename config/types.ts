@@ -87,6 +87,8 @@ export interface StartupConfig {
     idle_timeout_ms: number;
     max_redirects: number;
   };
+  /** YouTube's embedded player (media/providers/youtube.ts): where browsers load it from. */
+  youtube: { iframe_api_url: string; embed_origin: string };
   smtp: { host: string; port: number; username: string; password: string; sender: string };
   management: {
     /** `unix:///abs/path.sock` or `tcp://host:port`; empty means `unix://<data_dir>/svc.sock`. */

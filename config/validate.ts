@@ -65,6 +65,7 @@ const CHECKS: Check[] = [
   checkActors,
   (c) => (c.proxy_slice_cache.size_mb > 0 ? [] : [issue('proxy_slice_cache.size_mb', 'must be greater than 0')]),
   checkMediaProxy,
+  checkYouTube,
   checkSmtp,
   (c) => checkManagementEndpoint(c).issues,
   (c) => checkWebAuthn(c.webauthn),
@@ -286,6 +287,16 @@ function checkActors(config: StartupConfig): FieldIssue[] {
   within('actors.max_queue_wait_ms', queueWait, 1, 60_000);
   within('actors.drain_timeout_ms', drain, 100, 600_000);
   return issues;
+}
+
+function checkYouTube(c: StartupConfig): FieldIssue[] {
+  const { iframe_api_url: script, embed_origin: frames } = c.youtube;
+  if (script === '') return [];
+  const issues = checkUrl('youtube.iframe_api_url', script, ['https:', 'http:'], 'https://www.youtube.com/iframe_api');
+  const frameIssues = checkUrl('youtube.embed_origin', frames, ['https:', 'http:'], 'https://www.youtube-nocookie.com');
+  // An origin, nothing more: it goes into the content security policy's frame-src as it is.
+  if (frameIssues.length === 0 && new URL(frames).origin !== frames) frameIssues.push(issue('youtube.embed_origin', `"${frames}" must be an origin only (scheme://host[:port]), such as https://www.youtube-nocookie.com`));
+  return [...issues, ...frameIssues];
 }
 
 function checkMediaProxy(c: StartupConfig): FieldIssue[] {

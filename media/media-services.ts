@@ -25,7 +25,7 @@ export interface MediaServices {
   close(): void;
 }
 
-export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 'credential_encryption_key'>): MediaServices {
+export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 'credential_encryption_key' | 'youtube'>): MediaServices {
   const options = config.media_proxy;
   const client = new UpstreamClient({
     policy: new AddressPolicy(options.allowed_networks),
@@ -34,7 +34,7 @@ export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 
     maxRedirects: options.max_redirects,
   });
   return {
-    providers: builtinProviders(client),
+    providers: builtinProviders(client, config.youtube.iframe_api_url === '' ? null : { script: config.youtube.iframe_api_url, frameOrigin: config.youtube.embed_origin }),
     grants: new MediaGrants(mediaGrantKey(config.credential_encryption_key)),
     client,
     resolutions: new Resolutions({ timeoutMs: options.headers_timeout_ms * 2 }),

@@ -9,8 +9,11 @@
 import type { FieldIssue } from '../errors/app-error.js';
 import type { MediaItem, Subtitle } from '../contracts/room/model.js';
 
-/** How a client plays a source: a progressive file (mp4, webm, mkv), an HLS playlist, HTTP-FLV, or an MPEG-DASH manifest. */
-export type SourceType = 'file' | 'hls' | 'flv' | 'dash';
+/**
+ * How a client plays a source: a progressive file (mp4, webm, mkv), an HLS playlist, HTTP-FLV,
+ * an MPEG-DASH manifest, or a video of YouTube's embedded player (never fetched by this service).
+ */
+export type SourceType = 'file' | 'hls' | 'flv' | 'dash' | 'youtube';
 
 /** One way to play an item; a client takes the first it can play. */
 export interface PlaySource {
@@ -91,6 +94,13 @@ export interface MediaProvider {
   readonly seeking?: 'probe' | 'always' | 'never';
   /** Checks an item's `url` and `headers` for this provider when it is added or edited. */
   check?(fields: { url: string; headers: Record<string, string> }): FieldIssue[];
+  /** Where an item starts when made current (seconds; a link's start time). Synchronous and cheap, like `check`. */
+  startOf?(url: string): number;
+  /**
+   * Items play in a third party's embedded player: the web client loads `script` and frames
+   * `frameOrigin`, and the content security policy admits exactly those.
+   */
+  readonly embed?: { script: string; frameOrigin: string };
   /** Where the bytes are now. Called again with `refresh` when the last answer stopped working. */
   resolve(item: MediaItem, options: ResolveOptions): Promise<Upstream>;
   /**

@@ -307,7 +307,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         readiness,
         metrics: metrics.http,
         api: { accounts, cookies: cookiePolicyFor(config), reviews, gateway, reviewLink: temporalUiLink(config.temporal.ui_url, config.temporal.namespace) },
-        webClient: {},
+        webClient: { embeds: media.providers.embeds() },
       });
       const httpServer = createServer(requestListener(app));
       const realtime = new RealtimeGateway(gateway, { registry: metrics.registry });

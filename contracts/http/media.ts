@@ -11,7 +11,7 @@ import { mediaId, roomId } from './room.js';
 const PlaySource = z
   .strictObject({
     url: z.string().meta({ description: 'Absolute upstream URL, or a /media/... path on this server (resolve it against the API base URL)' }),
-    type: z.enum(['file', 'hls', 'flv', 'dash']).meta({ description: 'file: progressive (mp4, webm, mkv); hls: m3u8; flv: HTTP-FLV; dash: an MPEG-DASH manifest (mpd)' }),
+    type: z.enum(['file', 'hls', 'flv', 'dash', 'youtube']).meta({ description: 'file: progressive (mp4, webm, mkv); hls: m3u8; flv: HTTP-FLV; dash: an MPEG-DASH manifest (mpd); youtube: a video of YouTube\'s embedded player (url: its watch URL)' }),
     headers: z.record(z.string(), z.string()).optional().meta({ description: 'Headers the client must send itself (unproxied sources only)' }),
   })
   .meta({ id: 'PlaySource' });
@@ -34,6 +34,13 @@ export const MediaProviders = z
         label: z.string(),
         proxy: z.enum(['required', 'optional', 'never']).meta({ description: 'Whether items go through the media proxy: always, by the item\'s proxy switch, or never' }),
         live: z.boolean(),
+        embed: z
+          .strictObject({
+            script: z.string().meta({ description: 'The player API script the web client loads' }),
+            frameOrigin: z.string().meta({ description: 'The origin the player frames come from' }),
+          })
+          .optional()
+          .meta({ description: 'Items play in a third party\'s embedded player (YouTube)' }),
       }),
     ),
     movieProxy: z.boolean().meta({ description: 'proxy.movieProxy: proxied media is allowed' }),

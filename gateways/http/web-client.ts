@@ -23,27 +23,32 @@ const INDEX = 'index.html';
  * switch off, or `proxy.movieProxy` off on this server) is fetched by the browser from the URL
  * a member added, so `media-src`/`connect-src` (hls.js and mpegts.js fetch with XHR/fetch) admit
  * http(s) hosts. Proxied items and livestreams come from this origin (`/media/`).
- * Scripts, styles, fonts and frames never come from elsewhere; `wasm-unsafe-eval` is what
- * OPAQUE's WebAssembly needs and does not allow `eval` of scripts.
+ * Scripts, styles, fonts and frames never come from elsewhere, except the embedded players the
+ * service offers (YouTube's IFrame API script and its player frames: exactly the configured
+ * origins); `wasm-unsafe-eval` is what OPAQUE's WebAssembly needs and does not allow `eval` of scripts.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self' https: http:",
-  "media-src 'self' blob: https: http:",
-  "worker-src 'self' blob:",
-  "manifest-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "object-src 'none'",
-].join('; ');
+export function contentSecurityPolicy(embeds: ReadonlyArray<{ script: string; frameOrigin: string }> = []): string {
+  const scripts = [...new Set(embeds.map((embed) => new URL(embed.script).origin))];
+  const frames = [...new Set(embeds.map((embed) => embed.frameOrigin))];
+  return [
+    "default-src 'none'",
+    ["script-src 'self' 'wasm-unsafe-eval'", ...scripts].join(' '),
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self' https: http:",
+    "media-src 'self' blob: https: http:",
+    "worker-src 'self' blob:",
+    "manifest-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+    ...(frames.length > 0 ? [`frame-src ${frames.join(' ')}`] : []),
+  ].join('; ');
+}
 
 const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
   'Cross-Origin-Opener-Policy': 'same-origin',
@@ -56,10 +61,13 @@ const SERVICE_PREFIXES = ['/api/', '/metrics', '/health/', '/media/'];
 export interface WebClientOptions {
   /** The built client; default `dist/web-client` beside the compiled server. */
   root?: string;
+  /** The embedded players' origins the pages may load (the providers' `embed`). */
+  embeds?: ReadonlyArray<{ script: string; frameOrigin: string }>;
 }
 
 export function webClient(options: WebClientOptions = {}): Koa.Middleware<HttpState> {
   const root = options.root ?? WEB_CLIENT_ROOT;
+  const headers = { ...SECURITY_HEADERS, 'Content-Security-Policy': contentSecurityPolicy(options.embeds) };
   return async (ctx, next) => {
     await next();
     if (ctx.status !== 404 || ctx.body != null) return;
@@ -73,7 +81,7 @@ export function webClient(options: WebClientOptions = {}): Koa.Middleware<HttpSt
     if (path === INDEX && !(await exists(join(root, INDEX)))) {
       throw new AppError('not_found', 'the web client is not built: run `npm run build` (or `npm run dev`)');
     }
-    ctx.set(SECURITY_HEADERS);
+    ctx.set(headers);
     await send(ctx, path, {
       root,
       brotli: true,

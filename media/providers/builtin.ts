@@ -1,6 +1,7 @@
 /**
- * The providers every server has: `direct` files, `hls` playlists, `dash` manifests, and the `alist` example.
- * The service registers these at start, then whatever else it runs (the livestream provider).
+ * The providers every server has: `direct` files, `hls` playlists, `dash` manifests, the `alist`
+ * example, and `youtube` unless configured off. The service registers these at start, then
+ * whatever else it runs (the livestream provider).
  */
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { AlistProvider } from './alist.js';
@@ -8,7 +9,10 @@ import { dashProvider } from './dash.js';
 import { directProvider } from './direct.js';
 import { hlsProvider } from './hls.js';
 import { ProviderRegistry } from './registry.js';
+import { YouTubeProvider, type EmbedSource } from './youtube.js';
 
-export function builtinProviders(http: UpstreamClient): ProviderRegistry {
-  return new ProviderRegistry().register(directProvider).register(hlsProvider).register(dashProvider).register(new AlistProvider(http));
+/** `youtube`: where browsers load its player from; null leaves the provider out. */
+export function builtinProviders(http: UpstreamClient, youtube: EmbedSource | null = null): ProviderRegistry {
+  const registry = new ProviderRegistry().register(directProvider).register(hlsProvider).register(dashProvider).register(new AlistProvider(http));
+  return youtube ? registry.register(new YouTubeProvider(youtube)) : registry;
 }

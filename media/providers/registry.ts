@@ -15,6 +15,7 @@ export interface ProviderSummary {
   label: string;
   proxy: ProxyPolicy;
   live: boolean;
+  embed?: { script: string; frameOrigin: string };
 }
 
 const NAME = /^[a-z][a-z0-9_-]{0,31}$/;
@@ -41,7 +42,16 @@ export class ProviderRegistry implements MediaChecker {
   }
 
   list(): ProviderSummary[] {
-    return [...this.providers.values()].map(({ name, label, proxy, live }) => ({ name, label, proxy, live }));
+    return [...this.providers.values()].map(({ name, label, proxy, live, embed }) => ({ name, label, proxy, live, ...(embed ? { embed } : {}) }));
+  }
+
+  /** The embedded players' origins, for the content security policy. */
+  embeds(): Array<{ script: string; frameOrigin: string }> {
+    return [...this.providers.values()].flatMap((provider) => (provider.embed ? [provider.embed] : []));
+  }
+
+  startOf(fields: { provider: string; url: string }): number {
+    return this.providers.get(fields.provider)?.startOf?.(fields.url) ?? 0;
   }
 
   checkMedia(fields: MediaFieldsToCheck): FieldIssue[] {

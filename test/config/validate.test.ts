@@ -150,6 +150,17 @@ test('telemetry: the OTLP endpoint is empty or an http(s) URL, the sampling rati
   t.regex(await rejected(t, { SVC_TELEMETRY_MAX_TRACES_PER_SECOND: '2.5' }, 'telemetry.max_traces_per_second'), /integer/);
 });
 
+test('youtube: the player\'s script and frame origin are URLs, the frame origin an origin only; an empty script turns YouTube off', async (t) => {
+  const defaults = await check(t, {});
+  t.deepEqual(defaults.config.youtube, { iframe_api_url: 'https://www.youtube.com/iframe_api', embed_origin: 'https://www.youtube-nocookie.com' });
+  const off = await loadWith(await tempDir(t), { SVC_YOUTUBE_EMBED_ORIGIN: 'whatever' }, { flags: { 'youtube.iframe_api_url': '' } });
+  t.deepEqual(off.issues, [], 'off: the origin is not used');
+  t.is(off.config.youtube.iframe_api_url, '');
+  t.regex(await rejected(t, { SVC_YOUTUBE_IFRAME_API_URL: 'youtube' }, 'youtube.iframe_api_url'), /is not a URL/);
+  t.regex(await rejected(t, { SVC_YOUTUBE_EMBED_ORIGIN: 'https://www.youtube.com/embed' }, 'youtube.embed_origin'), /origin only/);
+  t.regex(await rejected(t, { SVC_YOUTUBE_EMBED_ORIGIN: 'javascript:x' }, 'youtube.embed_origin'), /must start with/);
+});
+
 test('management: default Unix socket under data_dir', async (t) => {
   const dir = await tempDir(t);
   const result = await loadWith(dir, { SVC_DATA_DIR: 'state' });

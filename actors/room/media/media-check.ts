@@ -15,4 +15,11 @@ export interface MediaFieldsToCheck {
 export interface MediaChecker {
   /** Problems with the item for its provider, each naming `provider`, `url` or `headers.<name>`; empty when it is fine. */
   checkMedia(fields: MediaFieldsToCheck): FieldIssue[];
+  /** Where the item starts when it is made current (seconds): a YouTube link's `t=`; 0 when the provider says nothing. */
+  startOf?(fields: Pick<MediaFieldsToCheck, 'provider' | 'url'>): number;
+}
+
+/** The position an item is cued at when it becomes current. */
+export function startPosition(checker: MediaChecker | undefined, item: Pick<MediaFieldsToCheck, 'provider' | 'url'>): number {
+  return checker?.startOf?.(item) ?? 0;
 }

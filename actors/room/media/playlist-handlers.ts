@@ -19,6 +19,7 @@ import { checkMediaFields, checkNewMedia, liveItemUrl, type MediaInput } from '.
 import { checkPlaybackGuards } from '../playback/playback-handlers.js';
 import { initialSeekable, startSeekCheck } from '../playback/seek-check.js';
 import { ensureLiveSweep } from './live-sweep.js';
+import { startPosition } from './media-check.js';
 
 /** Proxying is an operator switch (`proxy.movieProxy`, `proxy.liveProxy`); refuse items that need a disabled one. */
 function checkProxyAllowed(core: RoomCore, item: Pick<MediaItem, 'proxy' | 'live'>): void {
@@ -51,7 +52,7 @@ function requireOwnOr(core: RoomCore, access: Access, item: MediaItem, permissio
 function cueIfNothingCurrent(core: RoomCore, item: MediaItem, by: string): PlaybackPlan | undefined {
   if (core.playback.mediaId !== null) return undefined;
   return core.play.plan({
-    patch: { mediaId: item.id, playing: false, position: 0, updatedAt: core.now() },
+    patch: { mediaId: item.id, playing: false, position: startPosition(core.deps.media, item), updatedAt: core.now() },
     cause: 'playlist.setCurrent',
     by,
     wait: 'close',
@@ -193,12 +194,12 @@ export async function setCurrentMedia(
 ): Promise<RoomResults['playlist.setCurrent']> {
   core.require(turn.access, 'set_current_media', 'choosing what plays');
   checkPlaybackGuards(core, command);
-  mediaIndex(core, command.mediaId);
+  const chosen = core.playlist[mediaIndex(core, command.mediaId)]!.item;
   // Choosing media cues it up paused at the start, the way a host picks the next video and
   // then presses play once everyone has it.
   const playback = await core.play.change(
     {
-      patch: { mediaId: command.mediaId, playing: false, position: 0, updatedAt: turn.now },
+      patch: { mediaId: command.mediaId, playing: false, position: startPosition(core.deps.media, chosen), updatedAt: turn.now },
       cause: 'playlist.setCurrent',
       by: turn.access.userId,
       wait: 'close',

@@ -11,6 +11,7 @@ import type { PlaybackCause } from '../../../contracts/room/events.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { MediaItem, PlaybackView } from '../../../contracts/room/model.js';
 import { indexOfMedia } from '../media/playlist.js';
+import { startPosition } from '../media/media-check.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import { transitMs } from './playback.js';
 import { checkSeekAllowed, reachablePosition } from './seek-check.js';
@@ -112,7 +113,7 @@ export async function switchTo(core: RoomCore, item: MediaItem, cause: PlaybackC
   const by = turn.access.userId;
   const keepPlaying = core.playback.playing || core.play.holding;
   // Everyone must load the new media, stragglers of the old one included.
-  const patch = { mediaId: item.id, position: 0, updatedAt: core.now() };
+  const patch = { mediaId: item.id, position: startPosition(core.deps.media, item), updatedAt: core.now() };
   const change = keepPlaying
     ? playChange(core, patch, cause, by, { resetStragglers: true, ...(startAt !== undefined ? { startAt } : {}) })
     : { patch: { ...patch, playing: false }, cause, by, wait: 'close' as const, resetStragglers: true };

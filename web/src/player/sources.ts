@@ -2,7 +2,8 @@
  * How a playlist item gets into the <video> element. The server says how to play it
  * (`GET /api/rooms/{roomId}/playlist/{mediaId}/play`): upstream URLs, or signed URLs of its
  * media proxy, each with a type. A `file` plays natively, `hls` natively where the browser has
- * it (Safari) else through hls.js, `flv` through mpegts.js, `dash` through dash.js. Sources are tried in the server's
+ * it (Safari) else through hls.js, `flv` through mpegts.js, `dash` through dash.js; a
+ * `youtube` source plays in YouTube's embedded player instead of the element (`Embedder`). Sources are tried in the server's
  * order and one this browser cannot play is skipped: a livestream offers FLV first, which needs
  * MSE, and HLS after it for browsers without (iPhone Safari plays HLS natively). The element's
  * `data-source-type` names the type in use. The libraries are imported
@@ -21,6 +22,8 @@ type PlaySource = PlayInfo['sources'][number];
 /** Tells the player why a source that attached stopped loading (the element's own errors aside). */
 type OnFailure = (message: string) => void;
 type SourceLoader = (video: HTMLVideoElement, source: PlaySource, live: boolean, failed: OnFailure) => Promise<Detach>;
+/** Plays a source in an embedded player rather than the element (the player view builds it and swaps the sync over). */
+export type Embedder = (source: PlaySource, failed: OnFailure) => Promise<Detach>;
 
 /** Ask for new URLs this long before the old ones stop working. */
 const RENEW_BEFORE_MS = 60_000;
@@ -81,18 +84,18 @@ const dash: SourceLoader = async (video, source, _live, failed) => {
   return () => player.destroy();
 };
 
-const LOADERS: Record<PlaySource['type'], SourceLoader> = { file, hls, flv, dash };
+const LOADERS: Record<Exclude<PlaySource['type'], 'youtube'>, SourceLoader> = { file, hls, flv, dash };
 
 function playInfo(roomId: string, mediaId: string): Promise<PlayInfo> {
   return call(api.GET('/api/rooms/{roomId}/playlist/{mediaId}/play', { params: { path: { roomId, mediaId } } }));
 }
 
 /** Attaches the first of the sources this browser can play; throws why none could be. */
-async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: OnFailure): Promise<Detach> {
+async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: OnFailure, embed: Embedder): Promise<Detach> {
   let reason: unknown = new Error('the server offers no way to play this item');
   for (const source of info.sources) {
     try {
-      const detach = await LOADERS[source.type](video, source, info.live, failed);
+      const detach = source.type === 'youtube' ? await embed(source, failed) : await LOADERS[source.type](video, source, info.live, failed);
       video.dataset.sourceType = source.type;
       return () => {
         delete video.dataset.sourceType;
@@ -106,9 +109,9 @@ async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: O
   throw reason;
 }
 
-export async function loadSource(video: HTMLVideoElement, item: Pick<NowPlaying, 'id'>, roomId: string, failed: OnFailure): Promise<Detach> {
+export async function loadSource(video: HTMLVideoElement, item: Pick<NowPlaying, 'id'>, roomId: string, failed: OnFailure, embed: Embedder): Promise<Detach> {
   const info = await playInfo(roomId, item.id);
-  let detach = await attachPlayable(video, info, failed);
+  let detach = await attachPlayable(video, info, failed, embed);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
@@ -123,7 +126,7 @@ export async function loadSource(video: HTMLVideoElement, item: Pick<NowPlaying,
       const position = video.currentTime;
       const paused = video.paused;
       detach();
-      detach = await attachPlayable(video, next, failed);
+      detach = await attachPlayable(video, next, failed, embed);
       if (!next.live) video.currentTime = position;
       if (!paused) await video.play().catch(() => undefined);
       schedule(next.expiresAt);

@@ -14,6 +14,7 @@ import { useAction } from '../../ui/use-action.js';
 import { useMediaProviders } from '../../state/media-providers.js';
 import type { MediaItem } from '../../../../contracts/room/model.js';
 import { SeekableNote } from './seekable-note.js';
+import { playlistOnly, playlistVideos } from '../../player/players/youtube-playlist.js';
 
 interface HeaderRow {
   name: string;
@@ -48,7 +49,17 @@ export function AddMediaForm(props: { session: RoomSession }) {
     const headerEntries = headers.filter((row) => row.name.trim()).map((row) => [row.name.trim(), row.value] as const);
     const tracks = subtitles.filter((row) => row.url.trim()).map((row) => ({ url: row.url.trim(), name: row.name.trim() || row.language.trim() || 'Subtitles', ...(row.language.trim() ? { language: row.language.trim() } : {}) }));
     setAdded(null);
+    const list = providerName === 'youtube' ? playlistOnly(url.trim()) : null;
+    const youtube = media?.providers.find((candidate) => candidate.name === 'youtube')?.embed;
     const ok = await action.run(async () => {
+      if (list !== null && youtube) {
+        // One item per video: YouTube's player lists the playlist (youtube-playlist.ts).
+        const videos = await playlistVideos(youtube, list);
+        for (const [index, id] of videos.entries()) {
+          await props.session.send({ kind: 'playlist.push', url: `https://www.youtube.com/watch?v=${id}`, title: `${title.trim()} (${index + 1}/${videos.length})`, provider: 'youtube' });
+        }
+        return;
+      }
       const answer = await props.session.send<{ item: MediaItem }>({
         kind: 'playlist.push',
         url: url.trim(),

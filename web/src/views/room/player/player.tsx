@@ -1,7 +1,8 @@
 /**
- * The synchronized player of a room: a <video> element for the current playlist item, kept in
- * step with the room by PlayerSync (player-sync.ts), with controls, a status line, and a
- * "Click to join playback" overlay when the browser refuses to play without a gesture.
+ * The synchronized player of a room: a <video> element for the current playlist item (or, for a
+ * YouTube item, YouTube's embedded player in its place), kept in step with the room by
+ * PlayerSync (player-sync.ts), with controls, a status line, and a "Click to join playback"
+ * overlay when the browser refuses to play without a gesture.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MediaItem, NowPlaying } from '../../../../../contracts/room/model.js';
@@ -10,7 +11,10 @@ import { Controls } from './controls.js';
 import { PlayerSync } from '../../../player/player-sync.js';
 import { VideoPlayer } from '../../../player/players/video-player.js';
 import { explainMediaError } from '../../../player/media-error.js';
-import { loadSource } from '../../../player/sources.js';
+import { loadSource, type Embedder } from '../../../player/sources.js';
+import { YouTubePlayer } from '../../../player/players/youtube-player.js';
+import { videoIdOf } from '../../../player/players/youtube-api.js';
+import { loadMediaProviders } from '../../../state/media-providers.js';
 import { SeekableNote } from '../seekable-note.js';
 import { statusText, type LastChange } from '../../../player/status.js';
 import './player.css';
@@ -22,7 +26,10 @@ export function Player(props: { room: RoomSession }) {
   const { room } = props;
   const frame = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
+  const embedRef = useRef<HTMLDivElement>(null);
   const [sync, setSync] = useState<PlayerSync | null>(null);
+  /** An embedded player shows the item instead of the <video> element. */
+  const [embedded, setEmbedded] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [last, setLast] = useState<LastChange | null>(null);
   const [display, setDisplay] = useState({ position: 0, duration: 0, volume: 1, muted: false });
@@ -44,10 +51,10 @@ export function Player(props: { room: RoomSession }) {
     const stopEvents = room.onEvent((event) => {
       if (event.type === 'playback') setLast({ cause: event.cause, by: event.by });
     });
-    const timer = setInterval(
-      () => setDisplay({ position: video.currentTime, duration: video.duration, volume: video.volume, muted: video.muted }),
-      DISPLAY_MS,
-    );
+    const timer = setInterval(() => {
+      const player = created.player;
+      setDisplay({ position: player.currentTime, duration: player.duration ?? 0, volume: player.volume, muted: player.muted });
+    }, DISPLAY_MS);
     return () => {
       clearInterval(timer);
       stopEvents();
@@ -74,7 +81,26 @@ export function Player(props: { room: RoomSession }) {
     sync.setMedia(null, item.live);
     // An offline livestream has nothing to load (it would answer 404): wait for it to come on air.
     if (item.provider === 'live' && !onAir) return;
-    loadSource(video, item, room.roomId, (message) => !cancelled && setLoadError(message)).then(
+    const elementPlayer = sync.player;
+    // A YouTube item: its player takes the element's place, and the sync drives it until the item changes.
+    const embed: Embedder = async (source, failed) => {
+      const youtube = (await loadMediaProviders()).providers.find((provider) => provider.name === 'youtube')?.embed;
+      const host = embedRef.current;
+      if (!youtube || !host) throw new Error('this server does not offer YouTube\'s player');
+      const player = await YouTubePlayer.create(host, youtube, videoIdOf(source.url), failed);
+      if (cancelled) {
+        player.destroy();
+        return () => undefined;
+      }
+      sync.setPlayer(player);
+      setEmbedded(true);
+      return () => {
+        sync.setPlayer(elementPlayer);
+        player.destroy();
+        setEmbedded(false);
+      };
+    };
+    loadSource(video, item, room.roomId, (message) => !cancelled && setLoadError(message), embed).then(
       (release) => {
         if (cancelled) return release();
         detach = release;
@@ -104,7 +130,8 @@ export function Player(props: { room: RoomSession }) {
 
   return (
     <section class="player" aria-label="Player">
-      <div class="player-frame" ref={frame}>
+      <div class={embedded ? 'player-frame is-embedded' : 'player-frame'} ref={frame}>
+        <div class="player-embed" ref={embedRef} />
         <video
           ref={videoRef}
           class="player-video"
