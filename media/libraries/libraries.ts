@@ -12,6 +12,7 @@
  *     `forbidden`: its existence is not anyone else's business.
  */
 import { AppError, isAppError, type FieldIssue } from '../../errors/app-error.js';
+import { ADD_FOLDER_MAX_FOLDERS, ADD_FOLDER_MAX_ITEMS } from '../../contracts/http/libraries.js';
 import { LIBRARY_LIMITS } from './access-check.js';
 import type { LibraryAccess, LibraryConnector, LibraryEntry, LibraryListing } from './connector.js';
 import type { LibraryItemUrls } from './item-url.js';
@@ -37,9 +38,6 @@ export interface OpenLibrary {
   access: LibraryAccess;
 }
 
-export const ADD_FOLDER_MAX_ITEMS = 200;
-/** Folders one "Add folder" lists at most (itself included). */
-export const ADD_FOLDER_MAX_FOLDERS = 50;
 /** One connector call (a listing, a search walk, a connect check) ends by then. */
 const CALL_TIMEOUT_MS = 30_000;
 
