@@ -63,7 +63,7 @@ export function LibraryBrowser(props: { roomId: string; library: Library }) {
               ) : (
                 <button
                   type="button"
-                  class="button-link"
+                  class="button-quiet"
                   onClick={() => {
                     setResults(null);
                     setTrail(trail.slice(0, index + 1));
@@ -92,7 +92,7 @@ export function LibraryBrowser(props: { roomId: string; library: Library }) {
       {results ? (
         <p class="library-status">
           {results.entries.length} found{results.truncated ? ' (the search stopped early: more may match)' : ''}{' '}
-          <button type="button" class="button-link" onClick={() => setResults(null)}>
+          <button type="button" class="button-quiet" onClick={() => setResults(null)}>
             Back to {here.name}
           </button>
         </p>
@@ -100,7 +100,7 @@ export function LibraryBrowser(props: { roomId: string; library: Library }) {
         listing && (
           <p class="library-status">
             <button type="button" disabled={add.busy} onClick={() => void addEntry({ id: listing.folder.id, name: listing.folder.name, kind: 'folder' })}>
-              Add folder<span class="visually-hidden"> {here.name}</span>
+              Add this folder<span class="visually-hidden"> ({here.name})</span>
             </button>
             {listing.truncated && <span class="muted"> This folder has more entries than are shown.</span>}
           </p>
@@ -112,9 +112,9 @@ export function LibraryBrowser(props: { roomId: string; library: Library }) {
           <li key={entry.id} class={`library-entry library-${entry.kind}`}>
             {entry.kind === 'folder' ? (
               <>
-                <button type="button" class="button-link library-name" onClick={() => open(entry)}>
-                  <span aria-hidden="true">📁 </span>
+                <button type="button" class="button-quiet library-name" onClick={() => open(entry)}>
                   {entry.name}
+                  <span aria-hidden="true">/</span>
                 </button>
                 <button type="button" class="button-quiet" disabled={add.busy} onClick={() => void addEntry(entry)}>
                   Add folder<span class="visually-hidden"> {entry.name}</span>
