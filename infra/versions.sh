@@ -38,8 +38,9 @@ POSTGRES_MAJOR=15
 # a font so pages render text; ffmpeg, which makes the test videos the player tests and
 # bench:sync play and transmuxes livestreams to HLS; nginx, the Range-capable (and 200-only)
 # upstream of the media proxy tests and bench:media, and the reverse proxy of the deployment
-# tests; coturn, the TURN relay of the voice test.
-DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core ffmpeg nginx-light coturn)
+# tests, with its WebDAV module (dav-ext answers PROPFIND: the WebDAV library of the media
+# library tests); coturn, the TURN relay of the voice test.
+DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core ffmpeg nginx-light libnginx-mod-http-dav-ext coturn)
 
 # What the container tests and `npm run image` need besides (install.sh --containers): podman
 # with Debian's runc, netavark and aardvark-dns (names between containers) and catatonit (the

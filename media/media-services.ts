@@ -5,6 +5,7 @@
  * providers (the livestream one) on `providers` before serving.
  */
 import type { StartupConfig } from '../config/types.js';
+import type { MediaLibraries } from './libraries/libraries.js';
 import { MediaGrants, mediaGrantKey } from './media-grant.js';
 import { builtinProviders } from './providers/builtin.js';
 import type { ProviderRegistry } from './providers/registry.js';
@@ -22,6 +23,8 @@ export interface MediaServices {
   resolutions: Resolutions;
   grantTtlMs: number;
   playlistLimitBytes: number;
+  /** Connected media libraries (media/libraries/): set by the service with the database and the secret box, with the `library` provider. */
+  libraries?: MediaLibraries;
   close(): void;
 }
 

@@ -42,6 +42,8 @@ import { startTracing } from '../observability/tracing.js';
 import { createMediaServices } from '../media/media-services.js';
 import { UpstreamSeekProbe } from '../media/seek-probe.js';
 import { liveProvider } from '../media/providers/live.js';
+import { LibraryProvider } from '../media/providers/library.js';
+import { createMediaLibraries } from '../media/libraries/create.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
 import { migrate, pendingMigrations } from '../store/migrate.js';
 import { createActivities } from '../workflows/activities.js';
@@ -181,6 +183,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // Providers are registered here, before any role uses them (the livestream provider too).
     const media = createMediaServices(config);
     if (config.rtmp.enabled) media.providers.register(liveProvider);
+    media.libraries = createMediaLibraries(config, connections.pool, accounts.box, media.client);
+    media.providers.register(new LibraryProvider(media.libraries));
     stops.push(() => Promise.resolve(media.close()));
 
     let host: ActorHost | undefined;

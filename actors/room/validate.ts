@@ -217,6 +217,18 @@ export function liveItemUrl(mediaId: string): string {
 }
 
 /**
+ * The `url` of an item added from a media library (`library:<libraryId>/<entry>?sig=...`, see
+ * media/libraries/item-url.ts): not fetched as it is, so not an http URL. Only its form is checked
+ * here; the `library` provider checks its signature (MediaChecker) when it is added or edited.
+ */
+function checkLibraryItemUrl(value: string, issues: FieldIssue[]): string {
+  const text = value.trim();
+  if (!text.startsWith('library:') || /\s/.test(text)) issues.push({ key: 'url', message: 'must be a library item URL (library:<libraryId>/<entry>?sig=...) as the library endpoints add it' });
+  else if (text.length > ROOM_LIMITS.urlMaxChars) issues.push({ key: 'url', message: `must be at most ${ROOM_LIMITS.urlMaxChars} characters` });
+  return text;
+}
+
+/**
  * Checks the fields present in `input` and returns them normalised. A `live` provider implies
  * a live item, whatever `live` says, and its `url` is not checked (see liveItemUrl).
  */
@@ -224,7 +236,8 @@ export function checkMediaFields(input: MediaInput): Partial<Omit<MediaItem, 'id
   const issues: FieldIssue[] = [];
   const out: Partial<Omit<MediaItem, 'id' | 'addedBy' | 'addedAt'>> = {};
   if (input.title !== undefined) out.title = checkLabel(input.title, 'title', ROOM_LIMITS.titleMaxChars, issues);
-  if (input.url !== undefined && input.provider !== 'live') out.url = checkHttpUrl(input.url, 'url', issues);
+  if (input.url !== undefined && input.provider === 'library') out.url = checkLibraryItemUrl(input.url, issues);
+  else if (input.url !== undefined && input.provider !== 'live') out.url = checkHttpUrl(input.url, 'url', issues);
   if (input.provider !== undefined) out.provider = checkProvider(input.provider, issues);
   if (input.headers !== undefined) out.headers = checkHeaders(input.headers, issues);
   if (input.subtitles !== undefined) out.subtitles = checkSubtitles(input.subtitles, issues);

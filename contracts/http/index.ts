@@ -6,6 +6,7 @@ import * as auth from './auth.js';
 import * as chat from './chat.js';
 import * as email from './email.js';
 import type { Endpoint } from './endpoint.js';
+import * as libraries from './libraries.js';
 import * as live from './live.js';
 import * as media from './media.js';
 import * as members from './members.js';
@@ -36,6 +37,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(members),
   ...endpointsOf(playlist),
   ...endpointsOf(live),
+  ...endpointsOf(libraries),
   ...endpointsOf(playback),
   ...endpointsOf(media),
   ...endpointsOf(chat),

@@ -33,6 +33,7 @@ import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
 import { CHAT_ROUTES } from './routes/chat.js';
 import { mountEmailRoutes } from './routes/email.js';
+import { mountLibraryRoutes } from './routes/libraries.js';
 import { mountLiveRoutes } from './routes/live.js';
 import { mediaLiveRoutes } from './routes/media-live.js';
 import { mountMediaRoutes } from './routes/media.js';
@@ -146,6 +147,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
       mountNotificationRoutes(api, gateway.pool);
       mountRealtimeRoutes(api, gateway);
       mountLiveRoutes(api, gateway);
+      if (gateway.media?.libraries) mountLibraryRoutes(api, gateway, gateway.media.libraries);
     }
     app.use(api.router.routes());
     app.use(api.allowedMethods());

@@ -5,12 +5,16 @@
  * file's bytes are now. It holds no state; the connection (server URL and credentials, stored
  * sealed with the secret box, per user or per room) is handed to every call.
  *
+ * When the server says no, connectors throw the errors of ./refusal.ts, so connecting can name
+ * the field to fix (`secret`, `username`, `url`).
+ *
  * Connectors reach their servers only through the `UpstreamClient` they are built with (never
  * `fetch`): the URL is chosen by members, and that client applies the SSRF rules, timeouts and
  * size limits (docs/2026-11-23-media-providers.md, "Network access").
  */
 import type { FieldIssue } from '../../errors/app-error.js';
 import type { SourceType } from '../provider.js';
+import type { LibrarySearch } from './search.js';
 
 /** A connection as its owner entered it, with the secret opened. Never sent to clients. */
 export interface LibraryAccess {
@@ -69,7 +73,10 @@ export interface LibraryCallOptions {
 }
 
 export interface LibraryConnector {
-  /** Stored with connections and used as the provider name of items added from them. */
+  /**
+   * Stored with connections (`media_libraries.kind`) and registered by it (./registry.ts). Items
+   * added from a library all have the provider `library` (media/providers/library.ts), not this.
+   */
   readonly kind: string;
   /** Shown in the connect form's choice. */
   readonly label: string;
@@ -77,8 +84,11 @@ export interface LibraryConnector {
   check(access: LibraryAccess): FieldIssue[];
   /** Lists a folder; `null` is the root. */
   list(access: LibraryAccess, folderId: string | null, options: LibraryCallOptions): Promise<LibraryListing>;
-  /** Files and folders whose name matches `query`, as far as the server can search. */
-  search(access: LibraryAccess, query: string, options: LibraryCallOptions): Promise<LibraryEntry[]>;
+  /**
+   * Files and folders whose name matches `query`, as far as the server can search: a plain list
+   * when the server searched everything, or a `LibrarySearch` saying it stopped at a cap.
+   */
+  search(access: LibraryAccess, query: string, options: LibraryCallOptions): Promise<LibraryEntry[] | LibrarySearch>;
   /** Where a file's bytes are now; `refresh` after the last answer stopped working. */
   file(access: LibraryAccess, entryId: string, options: LibraryCallOptions & { refresh: boolean }): Promise<LibraryFile>;
 }

@@ -11,21 +11,13 @@
  * docs/2026-11-23-media-providers.md.
  */
 import type { MediaItem } from '../../contracts/room/model.js';
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import type { FieldIssue } from '../../errors/app-error.js';
 import type { MediaProvider, ResolveOptions, Upstream } from '../provider.js';
-import { readLimited } from '../proxy/read-body.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
+import { alistRawUrl } from './alist-api.js';
 import { sourceTypeOfUrl } from './source-type.js';
 
 const PASSWORD_HEADER = 'x-alist-password';
-/** Alist's answers are small JSON objects; anything bigger is not Alist. */
-const ANSWER_LIMIT_BYTES = 256 * 1024;
-
-interface FsGetAnswer {
-  code: number;
-  message: string;
-  data: { raw_url?: string; name?: string } | null;
-}
 
 /** The server and the file path an item's URL names. */
 export function alistLocation(url: string): { base: string; path: string } {
@@ -59,28 +51,12 @@ export class AlistProvider implements MediaProvider {
     const headers = Object.fromEntries(Object.entries(item.headers).map(([name, value]) => [name.toLowerCase(), value]));
     const password = headers[PASSWORD_HEADER] ?? '';
     delete headers[PASSWORD_HEADER];
-    const reply = await this.http.request({
-      url: `${base}/api/fs/get`,
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: Buffer.from(JSON.stringify({ path, password })),
-      signal: options.signal,
-    });
-    const text = (await readLimited(reply, ANSWER_LIMIT_BYTES, 'Alist answer')).toString('utf8');
-    let answer: FsGetAnswer;
-    try {
-      answer = JSON.parse(text) as FsGetAnswer;
-    } catch {
-      throw new AppError('bad_gateway', `the Alist server at ${base} answered HTTP ${reply.status} without JSON`);
-    }
-    if (answer.code !== 200 || !answer.data?.raw_url) {
-      throw new AppError('bad_gateway', `the Alist server at ${base} refused ${path}: ${answer.code} ${answer.message}`);
-    }
+    const raw = await alistRawUrl(this.http, base, path, password, headers, options.signal);
     return {
-      url: new URL(answer.data.raw_url, base).href,
+      url: raw.url,
       // The raw link is signed by itself; the API token stays with the API.
       headers: {},
-      type: sourceTypeOfUrl(`${base}${encodeURI(answer.data.name ?? path)}`),
+      type: sourceTypeOfUrl(`${base}${encodeURI(raw.name)}`),
       identity: `alist:${base}${path}`,
     };
   }

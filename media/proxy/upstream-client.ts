@@ -28,7 +28,8 @@ export interface UpstreamClientOptions {
 
 export interface UpstreamRequest {
   url: string;
-  method?: 'GET' | 'HEAD' | 'POST';
+  /** PROPFIND: WebDAV listings (media/libraries/webdav.ts). */
+  method?: 'GET' | 'HEAD' | 'POST' | 'PROPFIND';
   /** Sent as they are (the provider's headers, Range, validators); nothing of the client's. */
   headers?: Record<string, string>;
   body?: Buffer;

@@ -15,6 +15,7 @@ import { useMediaProviders } from '../../state/media-providers.js';
 import type { MediaItem } from '../../../../contracts/room/model.js';
 import { SeekableNote } from './seekable-note.js';
 import { playlistOnly, playlistVideos } from '../../player/players/youtube-playlist.js';
+import { LibrarySource } from './library/library-source.js';
 
 interface HeaderRow {
   name: string;
@@ -83,6 +84,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
   const setSubtitle = (index: number, change: Partial<SubtitleRow>) => setSubtitles(subtitles.map((row, i) => (i === index ? { ...row, ...change } : row)));
 
   return (
+    <>
     <form class="form add-media" onSubmit={(event) => void submit(event)} aria-labelledby="add-media-heading">
       <h3 id="add-media-heading">Add to the playlist</h3>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
@@ -93,7 +95,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
         <div class="field">
           <label for="add-media-provider">Provider</label>
           <select id="add-media-provider" value={providerName} onChange={(event) => setProviderName(event.currentTarget.value)} aria-invalid={issue('provider') ? true : undefined}>
-            {media.providers.map((candidate) => (
+            {media.providers.filter((candidate) => candidate.name !== 'library').map((candidate) => (
               <option key={candidate.name} value={candidate.name}>
                 {candidate.label}
               </option>
@@ -150,5 +152,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
       </fieldset>
       <SubmitButton busy={action.busy}>Add to playlist</SubmitButton>
     </form>
+    <LibrarySource session={props.session} />
+    </>
   );
 }

@@ -1,0 +1,123 @@
+/**
+ * The library endpoints of contracts/http/libraries.ts. Every room-scoped call first asks the
+ * room (`room.get`, as the caller, counted against the caller's command rate: what a member can
+ * make this server fetch from libraries is bounded by it) for the caller's standing; what that
+ * standing allows is media/libraries/libraries.ts's to decide. Adding sends one `playlist.push`
+ * per file, as the caller, so the room applies its own rules (create_media_resource, the
+ * playlist's size) exactly as for any other add.
+ */
+import type { Caller } from '../../../accounts/model.js';
+import type { MediaItem } from '../../../contracts/room/model.js';
+import { AppError, isAppError } from '../../../errors/app-error.js';
+import type { LibraryStanding, MediaLibraries } from '../../../media/libraries/libraries.js';
+import type { LibraryRecord } from '../../../media/libraries/library-store.js';
+import type { GatewayDeps } from '../../gateway-deps.js';
+import * as api from '../../../contracts/http/libraries.js';
+import type { EndpointRouter } from '../endpoint-router.js';
+import { IDEMPOTENCY_HEADER } from '../room-command-route.js';
+import type { HttpContext } from '../state.js';
+
+/** A library as clients see it: never its secret. */
+function view(record: LibraryRecord) {
+  return { id: record.id, kind: record.kind, name: record.name, url: record.url, username: record.username, owner: record.owner, createdAt: record.createdAt };
+}
+
+export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, libraries: MediaLibraries): void {
+  const standingIn = async (ctx: HttpContext, caller: Caller, roomId: string, operation: string): Promise<LibraryStanding> => {
+    const { result } = await deps.commands.send({ transport: 'http', caller, roomId, operation, command: { kind: 'room.get' }, trace: ctx.state.trace });
+    return { userId: caller.kind === 'user' ? caller.userId : null, permissions: result.me.permissions };
+  };
+  const kinds = libraries.connectors.list();
+  const noStore = (ctx: HttpContext) => ctx.set('Cache-Control', 'no-store');
+
+  router
+    .mount(api.listMyLibraries, async (ctx, { caller }) => {
+      const mine = await libraries.store.ownedBy({ kind: 'user', userId: caller.userId });
+      noStore(ctx);
+      ctx.body = { libraries: mine.map(view), kinds };
+    })
+    .mount(api.connectMyLibrary, async (ctx, { caller, body }) => {
+      const record = await libraries.connect({ kind: body.kind, name: body.name, url: body.url, username: body.username ?? '', secret: body.secret ?? '' }, { kind: 'user', userId: caller.userId }, caller.userId);
+      ctx.status = 201;
+      ctx.body = { library: view(record) };
+    })
+    .mount(api.deleteMyLibrary, async (ctx, { caller, params }) => {
+      await libraries.remove(params.libraryId, { userId: caller.userId });
+      ctx.status = 204;
+    })
+    .mount(api.listRoomLibraries, async (ctx, { caller, params }) => {
+      const standing = await standingIn(ctx, caller, params.roomId, api.listRoomLibraries.operationId);
+      const usable = await libraries.usableIn(params.roomId, standing);
+      noStore(ctx);
+      ctx.body = { libraries: usable.map(view), kinds };
+    })
+    .mount(api.connectRoomLibrary, async (ctx, { caller, params, body }) => {
+      const standing = await standingIn(ctx, caller, params.roomId, api.connectRoomLibrary.operationId);
+      const createdBy = caller.kind === 'user' ? caller.userId : caller.guestId;
+      const record = await libraries.connect(
+        { kind: body.kind, name: body.name, url: body.url, username: body.username ?? '', secret: body.secret ?? '' },
+        { kind: 'room', roomId: params.roomId },
+        createdBy,
+        standing,
+      );
+      ctx.status = 201;
+      ctx.body = { library: view(record) };
+    })
+    .mount(api.deleteRoomLibrary, async (ctx, { caller, params }) => {
+      const standing = await standingIn(ctx, caller, params.roomId, api.deleteRoomLibrary.operationId);
+      await libraries.remove(params.libraryId, { userId: standing.userId, roomId: params.roomId, standing });
+      ctx.status = 204;
+    })
+    .mount(api.listLibraryFolder, async (ctx, { caller, params, query }) => {
+      const standing = await standingIn(ctx, caller, params.roomId, api.listLibraryFolder.operationId);
+      const library = await libraries.open(params.roomId, params.libraryId, standing);
+      noStore(ctx);
+      ctx.body = await libraries.list(library, query.folder ?? null);
+    })
+    .mount(api.searchLibrary, async (ctx, { caller, params, query }) => {
+      const standing = await standingIn(ctx, caller, params.roomId, api.searchLibrary.operationId);
+      const library = await libraries.open(params.roomId, params.libraryId, standing);
+      noStore(ctx);
+      ctx.body = await libraries.search(library, query.q);
+    })
+    .mount(api.addFromLibrary, async (ctx, { caller, params, body }) => {
+      const operation = api.addFromLibrary.operationId;
+      const standing = await standingIn(ctx, caller, params.roomId, operation);
+      const library = await libraries.open(params.roomId, params.libraryId, standing);
+      let files: Array<{ id: string; name: string }>;
+      let capped = false;
+      if (body.folder) {
+        ({ files, capped } = await libraries.playableFiles(library, body.entryId));
+        if (files.length === 0) throw AppError.invalid([{ key: 'entryId', message: 'this folder holds no video or audio files' }]);
+      } else {
+        files = [{ id: body.entryId, name: body.title ?? body.entryId.replace(/\/+$/, '').split('/').pop() ?? body.entryId }];
+      }
+      const added: Array<{ item: MediaItem; index: number }> = [];
+      let seq = 0;
+      let rejected: { code: string; message: string } | undefined;
+      for (const [i, file] of files.entries()) {
+        try {
+          const answer = await deps.commands.send({
+            transport: 'http',
+            caller,
+            roomId: params.roomId,
+            command: { kind: 'playlist.push', ...libraries.itemFields(library.record, file) },
+            operation,
+            clientId: ctx.get(IDEMPOTENCY_HEADER) || undefined,
+            part: i,
+            trace: ctx.state.trace,
+            // The room.get above counted this request against the caller's rate.
+            counted: true,
+          });
+          added.push(answer.result);
+          seq = answer.seq;
+        } catch (err) {
+          if (added.length === 0 || !isAppError(err) || err.code === 'internal') throw err;
+          rejected = { code: err.code, message: err.message };
+          break;
+        }
+      }
+      ctx.status = 201;
+      ctx.body = { added, capped, ...(rejected ? { rejected } : {}), seq };
+    });
+}

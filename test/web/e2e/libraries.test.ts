@@ -1,0 +1,154 @@
+/**
+ * Media libraries in Chromium against the whole service: the owner connects a WebDAV library
+ * (Debian's nginx with dav-ext behind Basic auth) for the room from the add-media dialog,
+ * browses into a folder and adds it; the added item plays on two members' pages in step,
+ * through the media proxy (the pages never contact the WebDAV server: it would be a problem).
+ * Then a personal Alist library (the fake Alist of the server tests) is connected, browsed and
+ * one file added. Screenshots at both widths, with axe.
+ */
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import test from 'ava';
+import type { Page } from 'playwright-core';
+import { startFakeAlist, type FakeAlist } from '../../fixtures/fake-alist.js';
+import type { Nginx } from '../../fixtures/nginx.js';
+import { startWebDav } from '../../fixtures/webdav.js';
+import type { Member } from '../../gateways/bed.js';
+import { checkAtBothWidths, signInPage, startWebBed, type Person, type WebBed } from './browser.js';
+import { makeTestVideo } from './media.js';
+
+const TOLERANCE_S = 0.15;
+const SETTLE_MS = 15_000;
+const DAV_USER = 'nas';
+const DAV_PASSWORD = 'nas-pass-51d0';
+
+let bed: WebBed;
+let dav: Nginx;
+let alist: FakeAlist;
+
+test.before(async () => {
+  const video = await makeTestVideo({ seconds: 30 });
+  const root = join(video.dir, 'library');
+  await mkdir(join(root, 'Shows', 'S1'), { recursive: true });
+  await mkdir(join(root, 'Movies'), { recursive: true });
+  await copyFile(join(video.dir, video.file), join(root, 'Shows', 'S1', 'ep01.webm'));
+  await copyFile(join(video.dir, video.file), join(root, 'Shows', 'S1', 'ep02.webm'));
+  await writeFile(join(root, 'Shows', 'S1', 'notes.txt'), 'not media');
+  await copyFile(join(video.dir, video.file), join(root, 'Movies', 'clock.webm'));
+  dav = await startWebDav({ root, username: DAV_USER, password: DAV_PASSWORD });
+  alist = await startFakeAlist({ root, linkTtlMs: 60_000, users: { viewer: 'alist-pass' } });
+  bed = await startWebBed('web_libraries', { autoplay: true, env: { SVC_MEDIA_PROXY_ALLOWED_NETWORKS: '127.0.0.0/8' } });
+});
+test.after.always(async () => {
+  await Promise.allSettled([bed?.close(), dav?.stop(), alist?.close()]);
+});
+
+async function openRoom(member: Member, roomId: string): Promise<Person> {
+  const person = await bed.person();
+  await signInPage(person.page, member.username);
+  await person.page.goto(`/rooms/${roomId}`);
+  return person;
+}
+
+async function connect(page: Page, fields: { kind: string; name: string; url: string; username: string; secret: string; forRoom: boolean }): Promise<void> {
+  const form = page.locator('form.library-connect');
+  await form.waitFor();
+  await form.getByLabel('Kind').selectOption(fields.kind);
+  await form.getByLabel('Name', { exact: true }).fill(fields.name);
+  await form.getByLabel('Server URL').fill(fields.url);
+  await form.getByLabel('User name').fill(fields.username);
+  await form.getByLabel('Password or token').fill(fields.secret);
+  await form.getByLabel(fields.forRoom ? 'Everyone in this room who may add media' : 'Only me, in any room').check();
+  await form.getByRole('button', { name: 'Connect' }).click();
+  await form.waitFor({ state: 'detached', timeout: SETTLE_MS });
+}
+
+/** The video's position in seconds at wall-clock `at` ms (extrapolated from one reading). */
+async function positionAt(page: Page, at: number): Promise<number> {
+  const [time, now, paused, rate] = await page.evaluate<[number, number, boolean, number]>(
+    `(() => { const v = document.querySelector('video'); return [v.currentTime, performance.timeOrigin + performance.now(), v.paused, v.playbackRate]; })()`,
+  );
+  return paused ? time : time + ((at - now) / 1000) * rate;
+}
+
+async function settled(pages: Page[], minimum: number): Promise<number> {
+  const deadline = Date.now() + SETTLE_MS;
+  let spread = Number.POSITIVE_INFINITY;
+  while (Date.now() < deadline) {
+    const at = Date.now();
+    const positions = await Promise.all(pages.map((page) => positionAt(page, at)));
+    spread = Math.max(...positions) - Math.min(...positions);
+    if (spread <= TOLERANCE_S && Math.min(...positions) >= minimum) return spread;
+    await pages[0]!.waitForTimeout(200);
+  }
+  return spread;
+}
+
+const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: SETTLE_MS });
+
+test.serial('a WebDAV library connected for the room, a folder added from it, and its first item played in step on two pages', async (t) => {
+  const [alice, bob] = await Promise.all([bed.signUp('alice'), bed.signUp('bob')]);
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Library night' }, alice.token);
+  const roomId = created.body.room.id;
+  await bed.call('POST', `/api/rooms/${roomId}/join`, {}, bob.token);
+  const a = await openRoom(alice, roomId);
+  const { page } = a;
+
+  await page.getByRole('button', { name: 'Add from a library…' }).click();
+  await connect(page, { kind: 'webdav', name: 'Home NAS', url: `${dav.url}/`, username: DAV_USER, secret: DAV_PASSWORD, forRoom: true });
+  const browser = page.locator('.library-browser');
+  await browser.getByRole('button', { name: 'Shows', exact: true }).click();
+  await browser.getByRole('button', { name: 'S1', exact: true }).waitFor();
+  t.deepEqual(await checkAtBothWidths(page, 'room-library-browser'), []);
+  await browser.getByRole('button', { name: 'Add folder S1' }).click();
+  await browser.getByRole('status').filter({ hasText: 'Added 2 items.' }).waitFor({ timeout: SETTLE_MS });
+  await page.locator('.playlist-item').filter({ hasText: 'ep02.webm' }).waitFor();
+
+  // The breadcrumb leads back to the root.
+  await browser.getByRole('navigation', { name: 'Folder path' }).getByRole('button', { name: 'Home NAS' }).click();
+  await browser.getByRole('button', { name: 'Movies', exact: true }).waitFor();
+
+  const playlist = await bed.call<{ items: Array<{ id: string; title: string; provider: string }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, alice.token);
+  t.deepEqual(playlist.body.items.map((item) => [item.title, item.provider]), [
+    ['ep01.webm', 'library'],
+    ['ep02.webm', 'library'],
+  ]);
+  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: playlist.body.items[0]!.id }, alice.token);
+
+  const b = await openRoom(bob, roomId);
+  for (const person of [a, b]) await person.page.getByRole('button', { name: 'Fullscreen' }).waitFor({ timeout: SETTLE_MS });
+  await status(a.page, 'Paused');
+  await status(b.page, 'Paused');
+  await a.page.getByRole('button', { name: 'Play', exact: true }).click();
+  await status(a.page, 'Playing');
+  await status(b.page, 'Playing');
+  t.true((await settled([a.page, b.page], 1.5)) <= TOLERANCE_S, 'in step');
+  for (const person of [a, b]) {
+    const source = await person.page.evaluate<string>(`document.querySelector('video').currentSrc`);
+    t.true(source.startsWith(`${bed.origin}/media/proxy/`), source);
+  }
+  t.true((await dav.requests()).some((request) => request.method === 'GET' && request.path === '/Shows/S1/ep01.webm' && request.status === 206), 'nginx served the proxy ranged, authorised reads');
+  t.deepEqual([...a.problems, ...b.problems], []);
+});
+
+test.serial('a personal Alist library: connected, browsed, and one file added', async (t) => {
+  const carol = await bed.signUp('carol');
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Drive night' }, carol.token);
+  const roomId = created.body.room.id;
+  const { page, problems } = await openRoom(carol, roomId);
+  await page.getByRole('button', { name: 'Add from a library…' }).click();
+  await connect(page, { kind: 'alist', name: 'My drive', url: alist.url, username: 'viewer', secret: 'alist-pass', forRoom: false });
+  const browser = page.locator('.library-browser');
+  await browser.getByRole('button', { name: 'Movies', exact: true }).click();
+  await browser.getByRole('button', { name: 'Add clock.webm' }).click();
+  await browser.getByRole('status').filter({ hasText: 'Added “clock.webm”.' }).waitFor({ timeout: SETTLE_MS });
+  await page.getByLabel('Search this library').fill('ep0');
+  await browser.getByRole('button', { name: 'Search', exact: true }).click();
+  await browser.getByText('2 found').waitFor();
+  t.deepEqual(await checkAtBothWidths(page, 'room-library-alist'), []);
+  const libraries = await bed.call<{ libraries: Array<{ name: string; owner: { kind: string } }> }>('GET', '/api/libraries', undefined, carol.token);
+  t.deepEqual(libraries.body.libraries.map((library) => [library.name, library.owner.kind]), [['My drive', 'user']]);
+  const playlist = await bed.call<{ items: Array<{ title: string; provider: string }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, carol.token);
+  t.deepEqual(playlist.body.items.map((item) => [item.title, item.provider]), [['clock.webm', 'library']]);
+  t.deepEqual(problems, []);
+});
