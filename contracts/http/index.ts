@@ -8,6 +8,7 @@ import * as email from './email.js';
 import type { Endpoint } from './endpoint.js';
 import * as live from './live.js';
 import * as media from './media.js';
+import * as subtitles from './subtitles.js';
 import * as members from './members.js';
 import * as notifications from './notifications.js';
 import * as oauth2 from './oauth2.js';
@@ -38,6 +39,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(live),
   ...endpointsOf(playback),
   ...endpointsOf(media),
+  ...endpointsOf(subtitles),
   ...endpointsOf(chat),
   ...endpointsOf(admin),
   ...endpointsOf(notifications),
