@@ -89,7 +89,7 @@ export async function listEmbedded(url: string): Promise<EmbeddedStream[]> {
 
 /** Stream `index` of the media at `url` as WebVTT or ASS text. */
 export async function extractEmbedded(url: string, stream: EmbeddedStream): Promise<string> {
-  const args = ['-v', 'error', '-nostdin', '-i', url, '-map', `0:${stream.index}`, '-c:s', stream.format === 'ass' ? 'ass' : 'webvtt', '-f', stream.format === 'ass' ? 'ass' : 'webvtt', 'pipe:1'];
+  const args = ['-v', 'error', '-nostdin', '-i', url, '-copyts', '-map', `0:${stream.index}`, '-c:s', stream.format === 'ass' ? 'ass' : 'webvtt', '-f', stream.format === 'ass' ? 'ass' : 'webvtt', 'pipe:1'];
   const result = await run('ffmpeg', args, SUBTITLE_LIMITS.extractTimeoutMs, SUBTITLE_LIMITS.fileMaxBytes, 'the extracted subtitles');
   if (result.code !== 0) throw new AppError('bad_gateway', `the subtitle stream ${stream.index} could not be extracted: ${lastLine(result.stderr)}`);
   return result.stdout.toString('utf8');
