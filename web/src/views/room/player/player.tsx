@@ -12,6 +12,8 @@ import { explainMediaError } from '../../../player/media-error.js';
 import { loadSource } from '../../../player/sources.js';
 import { SeekableNote } from '../seekable-note.js';
 import { statusText, type LastChange } from '../../../player/status.js';
+import { useSubtitles } from '../../../player/subtitles/use-subtitles.js';
+import { SubtitleMenu } from './subtitle-menu.js';
 import './player.css';
 
 /** How often the controls show the element's time (display only: sync never reads it). */
@@ -31,6 +33,7 @@ export function Player(props: { room: RoomSession }) {
   // reloads); else what the room says is playing, which every member may watch.
   const entry: MediaItem | undefined = view?.playlist?.find((candidate) => candidate.id === mediaId);
   const item: NowPlaying | null = entry ?? view?.playback.item ?? null;
+  const subtitles = useSubtitles(room.roomId, item, sync ? videoRef.current : null);
 
   // The <video> element exists once the room's view has arrived: the sync starts with it.
   const opened = view !== null;
@@ -113,9 +116,6 @@ export function Player(props: { room: RoomSession }) {
           onEnded={() => sync?.ended()}
           onError={(event) => item && void explainMediaError(event.currentTarget).then(setLoadError)}
         >
-          {item?.subtitles.map((subtitle, index) => (
-            <track key={subtitle.url} kind="subtitles" src={subtitle.url} label={subtitle.name} srcLang={subtitle.language} default={index === 0} />
-          ))}
         </video>
         {!item && <p class="player-empty">Nothing is playing</p>}
         {item?.provider === 'live' && !onAir && <p class="player-empty">The livestream is offline</p>}
@@ -132,6 +132,7 @@ export function Player(props: { room: RoomSession }) {
         {status}
       </p>
       {item && <SeekableNote item={item} where="player" />}
+      {subtitles.problem && <p class="notice">{subtitles.problem}</p>}
       {loadError && (
         <div class="notice notice-error" role="alert">
           <p>{loadError}</p>
@@ -148,6 +149,7 @@ export function Player(props: { room: RoomSession }) {
           muted={display.muted}
           live={item?.live ?? false}
           onFullscreen={() => void frame.current?.requestFullscreen?.().catch(() => undefined)}
+          extra={<SubtitleMenu state={subtitles} />}
         />
       )}
     </section>
