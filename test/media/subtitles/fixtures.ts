@@ -48,10 +48,10 @@ export function styledAss(text = 'STYLED', seconds = 60): string {
 /**
  * A Matroska file (VP8 + Opus, `seconds` long, 320x180) with two subtitle streams: stream 2 an
  * SRT ("Inside N" cues, English), stream 3 the styled ASS (French, titled "Styled"). Written
- * into a new temp folder as `inside.mkv`.
+ * into `into` (default: a new temp folder) as `inside.mkv`.
  */
-export async function makeSubtitledMkv(seconds = 20): Promise<{ dir: string; file: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'svc-subs-'));
+export async function makeSubtitledMkv(seconds = 20, into?: string): Promise<{ dir: string; file: string }> {
+  const dir = into ?? (await mkdtemp(join(tmpdir(), 'svc-subs-')));
   await writeFile(join(dir, 'inside.srt'), countingSrt('Inside', seconds));
   await writeFile(join(dir, 'inside.ass'), styledAss('INSIDE', seconds));
   await run('ffmpeg', [
