@@ -137,6 +137,7 @@ test.serial('WebVTT, converted SRT and an uploaded file show as cues; the choice
 test.serial('two pages in sync show the same cue at the same time', async (t) => {
   const [alice, bob] = await Promise.all([bed.signUp('alice'), bed.signUp('bob')]);
   const roomId = await roomWith(alice, [bob], { subtitles: [{ name: 'Remote', url: media.url('movie.srt'), default: true }] });
+  await roomCommand(roomId, alice, 'seek', { position: 1 });
   const a = await openRoom(alice, roomId);
   const b = await openRoom(bob, roomId);
   await Promise.all([waitForCue(a.page, 'Remote 0'), waitForCue(b.page, 'Remote 0')]);
