@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { NowPlaying } from '../../../../contracts/room/model.js';
 import { api, call } from '../../api/client.js';
 import { pickTrack, subtitleChoice, type SubtitleSize, type SubtitleTrack } from './choice.js';
-import { showAss, showVtt, type Hide } from './render.js';
+import { liftCuesOverControls, showAss, showVtt, type Hide } from './render.js';
 
 export interface SubtitleState {
   tracks: SubtitleTrack[];
@@ -64,6 +64,7 @@ export function useSubtitles(roomId: string, item: NowPlaying | null, video: HTM
   }, [video, trackKey]); // trackKey stands for the track and item
 
   useCueSize(video, choice.size);
+  useEffect(() => (video ? liftCuesOverControls(video) : undefined), [video]);
   return { tracks, shown: track?.id ?? null, problem };
 }
 
