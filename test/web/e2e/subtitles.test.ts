@@ -12,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
+import { waitFor } from '../../fixtures/deadline.js';
 import type { Member } from '../../gateways/bed.js';
 import { countingSrt, countingVtt, makeSubtitledMkv, styledAss } from '../../media/subtitles/fixtures.js';
-import { evaluateQuietly, screenshot, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
+import { accessibilityProblems, evaluateQuietly, screenshot, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
 import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
 
 const run = promisify(execFile);
@@ -194,5 +195,35 @@ test.serial('a text stream inside a proxied MKV is listed and shown', async (t) 
   await chooseTrack(a.page, /^Styled/);
   await waitForPage(a.page, `document.querySelector('.player-ass') !== null`, SETTLE_MS);
   t.is(await cueOf(a.page), null, 'the ASS stream is drawn by JASSUB, not as a native cue');
+  t.deepEqual(a.problems, []);
+});
+
+test.serial('a file uploaded from the add-media form becomes the room default track; the form and menu pass axe', async (t) => {
+  const alice = await bed.signUp('alice');
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Form' }, alice.token);
+  const roomId = created.body.room.id;
+  const a = await openRoom(alice, roomId);
+  await a.page.getByRole('tab', { name: 'Playlist' }).click();
+  await a.page.getByLabel('Media URL').fill(media.url('clock.webm'));
+  await a.page.getByLabel('Title', { exact: true }).fill('Clock');
+  await a.page.getByRole('button', { name: 'Upload subtitles' }).click();
+  await a.page.getByLabel('Subtitle 1 file').setInputFiles({ name: 'mine.srt', mimeType: 'application/x-subrip', buffer: Buffer.from(countingSrt('Mine')) });
+  await a.page.getByText('Uploaded: mine.srt').waitFor({ timeout: SETTLE_MS });
+  await a.page.getByLabel('Subtitle 1 label').fill('Mine');
+  await a.page.getByLabel('Room default').check();
+  await screenshot(a.page, 'subtitles-add-form');
+  t.deepEqual(await accessibilityProblems(a.page), []);
+  await a.page.getByRole('button', { name: 'Add to playlist' }).click();
+
+  const playlist = await waitFor('the item in the playlist', async () => {
+    const answer = await bed.call<{ items: Array<{ id: string; subtitles: unknown[] }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, alice.token);
+    return answer.body.items[0];
+  }, SETTLE_MS);
+  t.like(playlist.subtitles[0], { name: 'Mine', default: true });
+  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: playlist.id }, alice.token);
+  await roomCommand(roomId, alice, 'seek', { position: 3 });
+  await waitForCue(a.page, 'Mine 1');
+  await a.page.locator('summary[aria-label="Subtitles"]').click();
+  t.deepEqual(await accessibilityProblems(a.page), []);
   t.deepEqual(a.problems, []);
 });
