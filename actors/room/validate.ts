@@ -9,6 +9,7 @@ import { isAdministration, isPermission, type Permission } from '../../contracts
 import { isWellFormed, LONE_SURROGATE, MULTI_LINE, MULTI_LINE_CONTROL_MESSAGE } from '../../contracts/text.js';
 import { ROOM_LIMITS } from '../../contracts/room/limits.js';
 import type { MediaItem, PermissionOverrides, RoomRole, Subtitle } from '../../contracts/room/model.js';
+import type { SubtitleFormatName } from '../../contracts/room/subtitles.js';
 
 /**
  * What a one-line label shown to others may not contain: room names and media titles are
@@ -164,22 +165,49 @@ export function checkHeaders(headers: Record<string, string>, issues: FieldIssue
 
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 
-/** A subtitle as a command gives it (an undefined language is absent). */
+/** A subtitle as a command gives it (an undefined field is absent). */
 export interface SubtitleInput {
   name: string;
-  url: string;
+  url?: string | undefined;
+  fileId?: string | undefined;
+  stream?: number | undefined;
   language?: string | undefined;
+  format?: SubtitleFormatName | undefined;
+  default?: boolean | undefined;
 }
 
+/** Uploaded subtitle files are named by a UUID (media/subtitles/subtitle-files.ts). */
+const FILE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Each track has exactly one source (url, fileId or stream), a label, an optional language tag
+ * and format; at most one track is the room's default. Whether an uploaded file or an embedded
+ * stream exists is decided when a player asks for the track (the file may be uploaded by
+ * another server process, the media's streams are only known by reading it).
+ */
 export function checkSubtitles(subtitles: SubtitleInput[], issues: FieldIssue[]): Subtitle[] {
+  if (subtitles.length > ROOM_LIMITS.subtitlesMaxCount) issues.push({ key: 'subtitles', message: `must have at most ${ROOM_LIMITS.subtitlesMaxCount} tracks` });
+  const defaults = subtitles.flatMap((subtitle, index) => (subtitle.default ? [index] : []));
+  if (defaults.length > 1) issues.push({ key: `subtitles.${defaults[1]}.default`, message: `only one track can be the default (track ${defaults[0]} already is)` });
   return subtitles.map((subtitle, index) => {
     const base = `subtitles.${index}`;
     const name = checkLabel(subtitle.name, `${base}.name`, ROOM_LIMITS.nameMaxChars, issues);
-    const url = checkHttpUrl(subtitle.url, `${base}.url`, issues);
-    if (subtitle.language !== undefined && !LANGUAGE_TAG.test(subtitle.language)) {
-      issues.push({ key: `${base}.language`, message: 'must be a language tag such as "en" or "pt-BR"' });
+    const sources = [subtitle.url, subtitle.fileId, subtitle.stream].filter((source) => source !== undefined).length;
+    if (sources !== 1) issues.push({ key: base, message: 'must have exactly one source: url, fileId or stream' });
+    const out: Subtitle = { name };
+    if (subtitle.url !== undefined) out.url = checkHttpUrl(subtitle.url, `${base}.url`, issues);
+    if (subtitle.fileId !== undefined) {
+      if (!FILE_ID.test(subtitle.fileId)) issues.push({ key: `${base}.fileId`, message: 'must be the id of a subtitle file uploaded to this room' });
+      out.fileId = subtitle.fileId;
     }
-    return { name, url, ...(subtitle.language !== undefined ? { language: subtitle.language } : {}) };
+    if (subtitle.stream !== undefined) out.stream = subtitle.stream;
+    if (subtitle.language !== undefined) {
+      if (!LANGUAGE_TAG.test(subtitle.language)) issues.push({ key: `${base}.language`, message: 'must be a language tag such as "en" or "pt-BR"' });
+      out.language = subtitle.language;
+    }
+    if (subtitle.format !== undefined) out.format = subtitle.format;
+    if (subtitle.default === true) out.default = true;
+    return out;
   });
 }
 

@@ -46,6 +46,8 @@ export interface Endpoint<
   tags: string[];
   access: A;
   body?: Body;
+  /** The JSON body limit when larger than the router's default (an upload carried in base64). */
+  bodyLimit?: string;
   params?: Params;
   query?: Query;
   /** Request headers the endpoint reads (lower-case names), documented and validated like the rest. */

@@ -9,6 +9,7 @@ import type { Endpoint } from './endpoint.js';
 import * as libraries from './libraries.js';
 import * as live from './live.js';
 import * as media from './media.js';
+import * as subtitles from './subtitles.js';
 import * as members from './members.js';
 import * as notifications from './notifications.js';
 import * as oauth2 from './oauth2.js';
@@ -40,6 +41,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(libraries),
   ...endpointsOf(playback),
   ...endpointsOf(media),
+  ...endpointsOf(subtitles),
   ...endpointsOf(chat),
   ...endpointsOf(admin),
   ...endpointsOf(notifications),

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { oneLineText } from '../text.js';
 import { ROOM_LIMITS } from '../room/limits.js';
+import { subtitleInputs } from '../room/subtitles.js';
 import { defineEndpoint } from './endpoint.js';
 import { MediaItem } from '../room/model.js';
 import { idempotencyHeaders, mediaId, PlaybackAnswer, playbackGuards, roomId, seq } from './room.js';
@@ -32,16 +33,7 @@ const mediaFields = {
     .record(oneLineText().max(ROOM_LIMITS.headerNameMaxChars), oneLineText().max(ROOM_LIMITS.headerValueMaxChars))
     .optional()
     .meta({ description: `Upstream request headers, at most ${ROOM_LIMITS.headersMaxCount}` }),
-  subtitles: z
-    .array(
-      z.strictObject({
-        name: oneLineText().min(1).max(ROOM_LIMITS.nameMaxChars * 2),
-        url: oneLineText().min(1).max(ROOM_LIMITS.urlMaxChars),
-        language: oneLineText().max(35).optional(),
-      }),
-    )
-    .max(ROOM_LIMITS.subtitlesMaxCount)
-    .optional(),
+  subtitles: subtitleInputs().optional().meta({ description: `At most ${ROOM_LIMITS.subtitlesMaxCount} tracks, at most one default` }),
   live: z.boolean().optional(),
   proxy: z.boolean().optional().meta({ description: 'Play through the media proxy (needs proxy.movieProxy / proxy.liveProxy)' }),
 };

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { multiLineText, oneLineText, privateText } from '../text.js';
 import { ROOM_LIMITS } from './limits.js';
+import { subtitleInputs } from './subtitles.js';
 import { QUEUE_MODES, ROOM_ROLES } from './model.js';
 import { duration, mediaId, messageId, playbackGuards, position, startInMs, userId } from './fields.js';
 
@@ -30,16 +31,7 @@ const mediaFields = {
   url: oneLineText().max(ROOM_LIMITS.urlMaxChars).optional(),
   provider: oneLineText().max(32).optional(),
   headers: z.record(z.string().max(ROOM_LIMITS.headerNameMaxChars), z.string().max(ROOM_LIMITS.headerValueMaxChars)).optional(),
-  subtitles: z
-    .array(
-      z.strictObject({
-        name: oneLineText().max(ROOM_LIMITS.nameMaxChars * 2),
-        url: oneLineText().max(ROOM_LIMITS.urlMaxChars),
-        language: oneLineText().max(35).optional(),
-      }),
-    )
-    .max(ROOM_LIMITS.subtitlesMaxCount)
-    .optional(),
+  subtitles: subtitleInputs().optional(),
   live: z.boolean().optional(),
   proxy: z.boolean().optional(),
 };

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { PERMISSIONS } from '../permissions/names.js';
+import { Subtitle } from './subtitles.js';
 
 export const ROOM_ROLES = ['admin', 'member', 'guest'] as const;
 /** What the room does when the current item ends (docs/2026-11-26-queue-modes.md). */
@@ -76,7 +77,8 @@ export const MemberView = z
   })
   .meta({ id: 'MemberView' });
 
-export const Subtitle = z.strictObject({ name: z.string(), url: z.string(), language: z.string().optional() }).meta({ id: 'Subtitle' });
+
+export { Subtitle };
 
 export const Seekable = z.enum(['yes', 'no', 'unknown', 'checking']).meta({
   description: 'Whether players can jump in it: yes (range requests or HLS), no (seeks refused but back to 0), unknown (the check failed), checking',
@@ -206,7 +208,6 @@ export type RoomInfo = z.infer<typeof RoomInfo>;
 export type RoomPreview = z.infer<typeof RoomPreview>;
 export type PlayerState = z.infer<typeof PlayerState>;
 export type MemberView = z.infer<typeof MemberView>;
-export type Subtitle = z.infer<typeof Subtitle>;
 export type Seekable = z.infer<typeof Seekable>;
 export type MediaItem = z.infer<typeof MediaItem>;
 export type NowPlaying = z.infer<typeof NowPlaying>;

@@ -138,7 +138,15 @@ export function member(view: model.MemberView): Member__Output {
   };
 }
 
-const subtitle = (s: model.Subtitle): Subtitle__Output => ({ name: s.name, url: s.url, ...(s.language !== undefined ? { language: s.language } : {}) });
+const subtitle = (s: model.Subtitle): Subtitle__Output => ({
+  name: s.name,
+  ...(s.url !== undefined ? { url: s.url } : {}),
+  ...(s.language !== undefined ? { language: s.language } : {}),
+  ...(s.fileId !== undefined ? { fileId: s.fileId } : {}),
+  ...(s.stream !== undefined ? { stream: s.stream } : {}),
+  ...(s.format !== undefined ? { format: s.format } : {}),
+  ...(s.default ? { default: true } : {}),
+});
 
 export function mediaItem(item: model.MediaItem): MediaItem__Output {
   return {

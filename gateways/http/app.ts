@@ -37,6 +37,7 @@ import { mountLibraryRoutes } from './routes/libraries.js';
 import { mountLiveRoutes } from './routes/live.js';
 import { mediaLiveRoutes } from './routes/media-live.js';
 import { mountMediaRoutes } from './routes/media.js';
+import { mountSubtitleRoutes } from './routes/subtitles.js';
 import { memberRoutes } from './routes/members.js';
 import { mountNotificationRoutes } from './routes/notifications.js';
 import { mountOAuth2Routes } from './routes/oauth2.js';
@@ -142,6 +143,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
       mountRoomRoutes(api, gateway);
       mountRoomCommands(api, gateway.commands, [...memberRoutes(gateway.settings), ...playlistRoutes(gateway.media), ...PLAYBACK_ROUTES, ...CHAT_ROUTES]);
       if (gateway.media) mountMediaRoutes(api, gateway, gateway.media);
+      if (gateway.media) mountSubtitleRoutes(api, gateway, gateway.media);
       mountAdminRoomRoutes(api, gateway);
       mountAdminSettingRoutes(api, gateway.settings);
       mountNotificationRoutes(api, gateway.pool);

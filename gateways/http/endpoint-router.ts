@@ -39,11 +39,11 @@ export class EndpointRouter {
     const path = endpoint.path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
     const parse = bodyParser({
       enableTypes: ['json'],
-      jsonLimit: JSON_BODY_LIMIT,
+      jsonLimit: endpoint.bodyLimit ?? JSON_BODY_LIMIT,
       jsonStrict: true,
       onError: (err) => {
         const status = (err as { status?: number }).status;
-        if (status === 413) throw new AppError('payload_too_large', `request body is larger than ${JSON_BODY_LIMIT}`);
+        if (status === 413) throw new AppError('payload_too_large', `request body is larger than ${endpoint.bodyLimit ?? JSON_BODY_LIMIT}`);
         throw AppError.invalid([{ key: 'body', message: 'is not valid JSON' }]);
       },
     });

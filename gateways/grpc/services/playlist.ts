@@ -5,6 +5,7 @@ import type { Header__Output } from '../gen/svc/v1/Header.js';
 import type { PushMediaRequest__Output } from '../gen/svc/v1/PushMediaRequest.js';
 import type { PlaylistServiceHandlers } from '../gen/svc/v1/PlaylistService.js';
 import type { Subtitle__Output } from '../gen/svc/v1/Subtitle.js';
+import type { SubtitleFormatName } from '../../../contracts/room/subtitles.js';
 import { expectedMedia, type RoomCalls } from '../room-calls.js';
 import { mediaItem, playback } from '../views.js';
 
@@ -51,7 +52,16 @@ export function playlistService(rooms: RoomCalls): PlaylistServiceHandlers {
 }
 
 function subtitlesIn(subtitles: Subtitle__Output[]): Subtitle[] {
-  return subtitles.map((subtitle) => ({ name: subtitle.name, url: subtitle.url, ...(subtitle.language !== undefined ? { language: subtitle.language } : {}) }));
+  // An unknown format is passed on as given: the room's validation names it (subtitles.N.format).
+  return subtitles.map((subtitle) => ({
+    name: subtitle.name,
+    ...(subtitle.url !== undefined ? { url: subtitle.url } : {}),
+    ...(subtitle.language !== undefined ? { language: subtitle.language } : {}),
+    ...(subtitle.fileId !== undefined ? { fileId: subtitle.fileId } : {}),
+    ...(subtitle.stream !== undefined ? { stream: subtitle.stream } : {}),
+    ...(subtitle.format !== undefined ? { format: subtitle.format as SubtitleFormatName } : {}),
+    ...(subtitle.default ? { default: true } : {}),
+  }));
 }
 
 /** The actor's header record; a name given twice would silently lose one value, so it is refused. */

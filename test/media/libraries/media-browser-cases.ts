@@ -4,6 +4,7 @@
  * against the server's API description. All network goes through a real UpstreamClient whose
  * address policy allows loopback only because the stand-in lives there.
  */
+import { searchAnswer } from '../../../media/libraries/search.js';
 import type { TestFn } from 'ava';
 import { isAppError } from '../../../errors/app-error.js';
 import type { LibraryAccess, LibraryConnector } from '../../../media/libraries/connector.js';
@@ -78,9 +79,10 @@ export function mediaBrowserCases(test: TestFn<Context>, flavour: Flavour, makeC
 
   test.serial('search finds files and folders by name across libraries', async (t) => {
     const { connector, access, standin } = t.context;
-    const found = await connector.search(access, 'test', { signal: signal() });
-    t.deepEqual(found.map((entry) => entry.id), [standin.ids.series, standin.ids.movie]);
-    t.deepEqual(await connector.search(access, '   ', { signal: signal() }), []);
+    const found = searchAnswer(await connector.search(access, 'test', { signal: signal() }));
+    t.deepEqual(found.entries.map((entry) => entry.id), [standin.ids.series, standin.ids.movie]);
+    t.false(found.truncated);
+    t.deepEqual(searchAnswer(await connector.search(access, '   ', { signal: signal() })).entries, []);
   });
 
   test.serial('file() answers the static stream with the auth header, and its bytes are the file\'s', async (t) => {

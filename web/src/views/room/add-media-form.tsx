@@ -16,15 +16,11 @@ import type { MediaItem } from '../../../../contracts/room/model.js';
 import { SeekableNote } from './seekable-note.js';
 import { playlistOnly, playlistVideos } from '../../player/players/youtube-playlist.js';
 import { LibrarySource } from './library/library-source.js';
+import { SubtitleFields, subtitleTracks, type SubtitleRow } from './subtitle-fields.js';
 
 interface HeaderRow {
   name: string;
   value: string;
-}
-interface SubtitleRow {
-  url: string;
-  language: string;
-  name: string;
 }
 
 export function AddMediaForm(props: { session: RoomSession }) {
@@ -48,7 +44,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     const headerEntries = headers.filter((row) => row.name.trim()).map((row) => [row.name.trim(), row.value] as const);
-    const tracks = subtitles.filter((row) => row.url.trim()).map((row) => ({ url: row.url.trim(), name: row.name.trim() || row.language.trim() || 'Subtitles', ...(row.language.trim() ? { language: row.language.trim() } : {}) }));
+    const tracks = subtitleTracks(subtitles);
     setAdded(null);
     const list = providerName === 'youtube' ? playlistOnly(url.trim()) : null;
     const youtube = media?.providers.find((candidate) => candidate.name === 'youtube')?.embed;
@@ -81,7 +77,6 @@ export function AddMediaForm(props: { session: RoomSession }) {
   };
 
   const setHeader = (index: number, change: Partial<HeaderRow>) => setHeaders(headers.map((row, i) => (i === index ? { ...row, ...change } : row)));
-  const setSubtitle = (index: number, change: Partial<SubtitleRow>) => setSubtitles(subtitles.map((row, i) => (i === index ? { ...row, ...change } : row)));
 
   return (
     <>
@@ -133,23 +128,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
           Add a header
         </button>
       </fieldset>
-      <fieldset class="rows">
-        <legend>Subtitles</legend>
-        {subtitles.map((row, index) => (
-          <div class="row" key={index}>
-            <Field label={`Subtitle ${index + 1} URL`} type="url" value={row.url} onValue={(value) => setSubtitle(index, { url: value })} />
-            <Field label={`Subtitle ${index + 1} language`} value={row.language} onValue={(language) => setSubtitle(index, { language })} placeholder="en" maxLength={35} />
-            <Field label={`Subtitle ${index + 1} label`} value={row.name} onValue={(name) => setSubtitle(index, { name })} placeholder="English" />
-            <button type="button" class="button-quiet" onClick={() => setSubtitles(subtitles.filter((_, i) => i !== index))}>
-              Remove subtitle {index + 1}
-            </button>
-          </div>
-        ))}
-        {issue('subtitles') && <p class="field-error">{issue('subtitles')}</p>}
-        <button type="button" onClick={() => setSubtitles([...subtitles, { url: '', language: '', name: '' }])}>
-          Add subtitles
-        </button>
-      </fieldset>
+      <SubtitleFields roomId={props.session.roomId} rows={subtitles} onRows={setSubtitles} issue={issue} />
       <SubmitButton busy={action.busy}>Add to playlist</SubmitButton>
     </form>
     <LibrarySource session={props.session} />

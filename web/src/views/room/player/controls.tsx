@@ -7,6 +7,7 @@
  * Fullscreen takes the whole player (video and these controls), not the bare <video>, so the
  * room's controls stay in reach there.
  */
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RoomCommand } from '../../../../../contracts/room/commands.js';
 import type { RoomSession } from '../../../state/room.js';
@@ -32,6 +33,8 @@ export interface ControlsProps {
   live: boolean;
   /** Used where the player container cannot go fullscreen itself. */
   onFullscreen(): void;
+  /** More controls of the right-hand group (the subtitle menu). */
+  extra?: ComponentChildren;
 }
 
 export function Controls(props: ControlsProps) {
@@ -160,6 +163,7 @@ export function Controls(props: ControlsProps) {
               ))}
             </select>
           )}
+          {props.extra}
           <button type="button" class="player-theatre" aria-label="Theatre mode" title="Theatre mode (t)" aria-pressed={theatre.value} onClick={toggleTheatre}>
             <Icon name="theatre" />
           </button>

@@ -17,6 +17,8 @@ import { videoIdOf } from '../../../player/players/youtube-api.js';
 import { loadMediaProviders } from '../../../state/media-providers.js';
 import { SeekableNote } from '../seekable-note.js';
 import { statusText, type LastChange } from '../../../player/status.js';
+import { useSubtitles } from '../../../player/subtitles/use-subtitles.js';
+import { SubtitleMenu } from './subtitle-menu.js';
 import './player.css';
 
 /** How often the controls show the element's time (display only: sync never reads it). */
@@ -39,6 +41,7 @@ export function Player(props: { room: RoomSession }) {
   // reloads); else what the room says is playing, which every member may watch.
   const entry: MediaItem | undefined = view?.playlist?.find((candidate) => candidate.id === mediaId);
   const item: NowPlaying | null = entry ?? view?.playback.item ?? null;
+  const subtitles = useSubtitles(room.roomId, item, sync ? videoRef.current : null);
 
   // The <video> element exists once the room's view has arrived: the sync starts with it.
   const opened = view !== null;
@@ -140,9 +143,6 @@ export function Player(props: { room: RoomSession }) {
           aria-label={item ? `Video: ${item.title}` : 'Video'}
           onError={(event) => item && void explainMediaError(event.currentTarget).then(setLoadError)}
         >
-          {item?.subtitles.map((subtitle, index) => (
-            <track key={subtitle.url} kind="subtitles" src={subtitle.url} label={subtitle.name} srcLang={subtitle.language} default={index === 0} />
-          ))}
         </video>
         {!item && <p class="player-empty">Nothing is playing</p>}
         {item?.provider === 'live' && !onAir && <p class="player-empty">The livestream is offline</p>}
@@ -159,6 +159,7 @@ export function Player(props: { room: RoomSession }) {
         {status}
       </p>
       {item && <SeekableNote item={item} where="player" />}
+      {subtitles.problem && <p class="notice">{subtitles.problem}</p>}
       {loadError && (
         <div class="notice notice-error" role="alert">
           <p>{loadError}</p>
@@ -175,6 +176,7 @@ export function Player(props: { room: RoomSession }) {
           muted={display.muted}
           live={item?.live ?? false}
           onFullscreen={() => void frame.current?.requestFullscreen?.().catch(() => undefined)}
+          extra={<SubtitleMenu state={subtitles} />}
         />
       )}
     </section>

@@ -1,0 +1,150 @@
+/**
+ * The subtitle tracks of a playlist item as a player needs them: the item's own tracks (URL,
+ * uploaded file, or a named embedded stream) and the text streams found inside its media,
+ * each given out as WebVTT (vtt as is, srt converted here) or ASS (ass and ssa as is, drawn
+ * in the browser by JASSUB). Who may read an item is the room's decision: the route asks it
+ * (`playlist.playable`) before calling here, the same check as the play endpoint.
+ *
+ * URL tracks are fetched by this server through the media UpstreamClient (the SSRF rules, the
+ * size cap), so a subtitle host needs no CORS for browsers. Results are cached briefly per
+ * (room, item, source): an edit of the item's URL or of the track changes the key.
+ */
+import type { MediaItem, Subtitle } from '../../contracts/room/model.js';
+import { formatFromName, servedFormat, SUBTITLE_LIMITS, type ServedFormat, type SubtitleFormatName } from '../../contracts/room/subtitles.js';
+import { AppError } from '../../errors/app-error.js';
+import { readLimited } from '../proxy/read-body.js';
+import type { UpstreamClient } from '../proxy/upstream-client.js';
+import { extractEmbedded, listEmbedded, type EmbeddedStream } from './embedded.js';
+import { normalizeVtt, srtToVtt } from './srt-to-vtt.js';
+import type { SubtitleFiles } from './subtitle-files.js';
+import { decodeSubtitle, sniffFormat, SubtitleTextError } from './subtitle-text.js';
+import { TextCache } from './text-cache.js';
+
+const URL_FETCH_TIMEOUT_MS = 30_000;
+
+export interface TrackView {
+  /** `0`, `1`, ... for the item's own tracks; `e<stream index>` for a stream found in the media. */
+  id: string;
+  name: string;
+  language?: string;
+  /** How it is served: vtt (a native track) or ass (JASSUB). */
+  format: ServedFormat;
+  source: 'url' | 'file' | 'embedded';
+  default: boolean;
+}
+
+export interface TrackText {
+  format: ServedFormat;
+  text: string;
+}
+
+/**
+ * The media as ffmpeg may read it: this service's own signed proxy URL on loopback, or
+ * undefined when the item is not a proxied file (then it has no embedded tracks to list).
+ */
+export type EmbeddedSource = () => Promise<{ url: string; key: string } | undefined>;
+
+export class SubtitleTracks {
+  private readonly texts = new TextCache<TrackText>((value) => value.text.length);
+  private readonly streams = new TextCache<EmbeddedStream[]>((value) => value.length * 64, { maxEntries: 1000 });
+
+  constructor(
+    private readonly files: SubtitleFiles,
+    private readonly client: UpstreamClient,
+  ) {}
+
+  async list(roomId: string, item: MediaItem | { id: string; subtitles: Subtitle[] }, embedded: EmbeddedSource): Promise<TrackView[]> {
+    const source = await embedded();
+    const streams = source ? await this.streamsOf(source) : [];
+    const fileFormats = await this.files.formats(roomId, item.subtitles.flatMap((track) => (track.fileId !== undefined ? [track.fileId] : [])));
+    const own = item.subtitles.map((track, index): TrackView => {
+      const stream = track.stream === undefined ? undefined : streams.find((candidate) => candidate.index === track.stream);
+      const declared = track.fileId !== undefined ? fileFormats.get(track.fileId) : (track.format ?? (track.url !== undefined ? formatFromName(track.url) : undefined));
+      const format: ServedFormat = stream ? stream.format : servedFormat(declared ?? 'vtt');
+      return {
+        id: String(index),
+        name: track.name,
+        ...(track.language !== undefined ? { language: track.language } : {}),
+        format,
+        source: track.url !== undefined ? 'url' : track.fileId !== undefined ? 'file' : 'embedded',
+        default: track.default === true,
+      };
+    });
+    const named = new Set(item.subtitles.flatMap((track) => (track.stream !== undefined ? [track.stream] : [])));
+    const found = streams
+      .filter((stream) => !named.has(stream.index))
+      .map((stream): TrackView => ({
+        id: `e${stream.index}`,
+        name: stream.title ?? (stream.language ? `${stream.language} (embedded)` : `Embedded track ${stream.index}`),
+        ...(stream.language ? { language: stream.language } : {}),
+        format: stream.format,
+        source: 'embedded',
+        default: false,
+      }));
+    return [...own, ...found];
+  }
+
+  /** One track's text, as the browser needs it; `not_found` for an unknown track id. */
+  async text(roomId: string, item: MediaItem | { id: string; subtitles: Subtitle[] }, trackId: string, embedded: EmbeddedSource): Promise<TrackText> {
+    const embeddedIndex = /^e(\d+)$/.exec(trackId)?.[1];
+    const track: Subtitle | undefined = embeddedIndex !== undefined ? { name: trackId, stream: Number(embeddedIndex) } : item.subtitles[Number(trackId)];
+    if (!track || (embeddedIndex === undefined && !/^\d+$/.test(trackId))) throw new AppError('not_found', `the item has no subtitle track ${trackId}`);
+    if (track.url !== undefined) {
+      const url = track.url;
+      return this.texts.get(`${roomId}\0${item.id}\0url\0${url}\0${track.format ?? ''}`, () => this.fromUrl(url, track.format));
+    }
+    if (track.fileId !== undefined) {
+      const fileId = track.fileId;
+      return this.texts.get(`${roomId}\0file\0${fileId}`, () => this.fromFile(roomId, fileId));
+    }
+    const source = await embedded();
+    if (!source) throw new AppError('not_found', 'the item has no embedded subtitles: only files played through the media proxy are read for them');
+    const index = track.stream!;
+    return this.texts.get(`${roomId}\0${item.id}\0stream\0${source.key}\0${index}`, async () => {
+      const stream = (await this.streamsOf(source)).find((candidate) => candidate.index === index);
+      if (!stream) throw new AppError('not_found', `the media has no text subtitle stream ${index}`);
+      const text = await extractEmbedded(source.url, stream);
+      return { format: stream.format, text: stream.format === 'vtt' ? normalizeVtt(text) : text };
+    });
+  }
+
+  private streamsOf(source: { url: string; key: string }): Promise<EmbeddedStream[]> {
+    return this.streams.get(source.key, () => listEmbedded(source.url));
+  }
+
+  private async fromUrl(url: string, declared: SubtitleFormatName | undefined): Promise<TrackText> {
+    // One deadline for the whole fetch, body included: a host that trickles bytes is given up on.
+    const signal = AbortSignal.timeout(URL_FETCH_TIMEOUT_MS);
+    const reply = await this.client.request({ url, headers: { accept: 'text/vtt, application/x-subrip, text/plain, */*' }, signal });
+    if (reply.status !== 200) {
+      reply.body.destroy();
+      throw new AppError('bad_gateway', `the subtitle URL answered HTTP ${reply.status}`);
+    }
+    const bytes = await readLimited(reply, SUBTITLE_LIMITS.fileMaxBytes, 'subtitle file');
+    return convert(bytes, declared ?? formatFromName(reply.url) ?? formatFromName(url), (message) => new AppError('bad_gateway', `the subtitle file at the URL ${message}`));
+  }
+
+  /** An uploaded file's format was read from its text at upload: it is not guessed again. */
+  private async fromFile(roomId: string, fileId: string): Promise<TrackText> {
+    const file = await this.files.get(roomId, fileId);
+    if (!file) throw new AppError('not_found', `the room has no subtitle file ${fileId} (the track names a file of another room, or one that is gone)`);
+    return asServed(file.text, file.format);
+  }
+}
+
+function convert(bytes: Uint8Array, declared: SubtitleFormatName | undefined, failure: (message: string) => AppError): TrackText {
+  try {
+    return asServed(decodeSubtitle(bytes), declared);
+  } catch (error) {
+    if (error instanceof SubtitleTextError) throw failure(error.message);
+    throw error;
+  }
+}
+
+/** Text of a known or sniffed format, as served: srt becomes WebVTT. */
+export function asServed(text: string, declared: SubtitleFormatName | undefined): TrackText {
+  const format = sniffFormat(text, declared);
+  if (format === 'srt') return { format: 'vtt', text: srtToVtt(text) };
+  if (format === 'vtt') return { format: 'vtt', text: normalizeVtt(text) };
+  return { format: 'ass', text };
+}

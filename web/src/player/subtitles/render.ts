@@ -1,0 +1,82 @@
+/**
+ * Shows one subtitle track over the <video>: WebVTT as a native text track (a blob: URL, which
+ * the CSP's media-src admits), ASS through JASSUB (libass in WebAssembly, in a worker), drawn on
+ * a canvas over the video with the file's own styles. JASSUB is imported only when an ASS track
+ * shows, so it stays out of the initial bundle; Vite emits its worker and wasm as same-origin
+ * files (script-src has 'wasm-unsafe-eval', worker-src 'self').
+ */
+export type Hide = () => void;
+
+export function showVtt(video: HTMLVideoElement, text: string, label: string, language: string | undefined): Hide {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/vtt' }));
+  const element = document.createElement('track');
+  element.kind = 'subtitles';
+  element.label = label;
+  if (language) element.srclang = language;
+  element.src = url;
+  element.dataset.subtitle = 'shown';
+  video.append(element);
+  // Only this track shows: the element's own tracks (from another source) are hidden.
+  for (const track of Array.from(video.textTracks)) track.mode = 'disabled';
+  element.track.mode = 'showing';
+  return () => {
+    element.track.mode = 'disabled';
+    element.remove();
+    URL.revokeObjectURL(url);
+  };
+}
+
+export async function showAss(video: HTMLVideoElement, text: string): Promise<Hide> {
+  const { default: JASSUB } = await import('jassub');
+  const renderer = new JASSUB({ video, subContent: text });
+  // JASSUB adds its canvas next to the video; marked so the page (and tests) can find it.
+  renderer._canvas.classList.add('player-ass');
+  return () => void renderer.destroy().catch(() => undefined);
+}
+
+/**
+ * Keeps native cues clear of the player's controls while they show: the controls lie over the
+ * video's bottom edge, where cues sit. Cues the file placed itself (a `line:` setting) stay
+ * where they are; the others move up by the controls' height and back down when they hide.
+ */
+export function liftCuesOverControls(video: HTMLVideoElement): Hide {
+  const controls = video.closest('.player')?.querySelector<HTMLElement>('.player-controls');
+  if (!controls) return () => undefined;
+  const placed = new WeakSet<VTTCue>();
+  const apply = () => {
+    const hidden = controls.classList.contains('is-hidden') && !controls.matches(':focus-within');
+    const share = video.clientHeight > 0 ? (controls.offsetHeight / video.clientHeight) * 100 : 0;
+    for (const track of Array.from(video.textTracks)) {
+      if (track.mode !== 'showing') continue;
+      for (const cue of Array.from(track.cues ?? []) as VTTCue[]) {
+        if (cue.line !== 'auto' && !placed.has(cue)) continue;
+        placed.add(cue);
+        if (hidden || share === 0) {
+          cue.snapToLines = true;
+          cue.line = 'auto';
+        } else {
+          cue.snapToLines = false;
+          cue.lineAlign = 'end';
+          cue.line = Math.max(10, 100 - share - 2);
+        }
+      }
+    }
+  };
+  const classes = new MutationObserver(apply);
+  classes.observe(controls, { attributes: true, attributeFilter: ['class'] });
+  const sizes = new ResizeObserver(apply);
+  sizes.observe(video);
+  sizes.observe(controls);
+  // Cues arrive when a track element loads.
+  video.addEventListener('load', apply, true);
+  controls.addEventListener('focusin', apply);
+  controls.addEventListener('focusout', apply);
+  apply();
+  return () => {
+    classes.disconnect();
+    sizes.disconnect();
+    video.removeEventListener('load', apply, true);
+    controls.removeEventListener('focusin', apply);
+    controls.removeEventListener('focusout', apply);
+  };
+}

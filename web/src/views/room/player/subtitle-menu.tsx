@@ -1,0 +1,50 @@
+/**
+ * The player's subtitle menu: off, each track of the item, and the text size. The choice is this
+ * viewer's, kept in this browser (player/subtitles/choice.ts); a viewer who chose nothing sees the
+ * room's default track.
+ */
+import { useRef } from 'preact/hooks';
+import { choose, subtitleChoice, SUBTITLE_SIZES } from '../../../player/subtitles/choice.js';
+import type { SubtitleState } from '../../../player/subtitles/use-subtitles.js';
+import './subtitle-menu.css';
+
+export function SubtitleMenu(props: { state: SubtitleState }) {
+  const { tracks, shown } = props.state;
+  const menu = useRef<HTMLDetailsElement>(null);
+  if (tracks.length === 0) return null;
+  const size = subtitleChoice.value.size;
+  const pick = (id: string | null) => {
+    const track = tracks.find((candidate) => candidate.id === id);
+    choose({ track: track ? { name: track.name, ...(track.language !== undefined ? { language: track.language } : {}) } : 'off' });
+  };
+  return (
+    <details class="subtitle-menu" ref={menu}>
+      <summary aria-label="Subtitles" title="Subtitles">
+        CC
+      </summary>
+      <div class="subtitle-menu-panel">
+        <fieldset>
+          <legend>Subtitles</legend>
+          <label>
+            <input type="radio" name="subtitle-track" checked={shown === null} onChange={() => pick(null)} /> Off
+          </label>
+          {tracks.map((track) => (
+            <label key={track.id}>
+              <input type="radio" name="subtitle-track" checked={shown === track.id} onChange={() => pick(track.id)} /> {track.name}
+              {track.language ? ` (${track.language})` : ''}
+              {track.default ? ' · room default' : ''}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset>
+          <legend>Text size</legend>
+          {SUBTITLE_SIZES.map((option) => (
+            <label key={option}>
+              <input type="radio" name="subtitle-size" checked={size === option} onChange={() => choose({ size: option })} /> {option}%
+            </label>
+          ))}
+        </fieldset>
+      </div>
+    </details>
+  );
+}
