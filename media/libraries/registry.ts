@@ -1,12 +1,14 @@
 /**
- * The library connectors this process knows, by kind. WebDAV and Alist are registered by
- * `builtinConnectors`; another kind (Jellyfin, Emby) is one more `register` line there. The
+ * The library connectors this process knows, by kind: `builtinConnectors` registers WebDAV,
+ * Alist, Jellyfin and Emby; another kind is one more `register` line there. The
  * routes and the `library` provider only ask by kind, so a connection whose kind is no longer
  * registered answers `not_found` naming it rather than failing.
  */
 import { AppError } from '../../errors/app-error.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { AlistConnector } from './alist.js';
+import { embyConnector } from './emby.js';
+import { jellyfinConnector } from './jellyfin.js';
 import type { LibraryConnector } from './connector.js';
 import { WebDavConnector } from './webdav.js';
 
@@ -44,5 +46,5 @@ export class ConnectorRegistry {
 
 /** Every connector this server has, reaching servers only through `http` (SSRF rules, timeouts). */
 export function builtinConnectors(http: UpstreamClient): ConnectorRegistry {
-  return new ConnectorRegistry().register(new WebDavConnector(http)).register(new AlistConnector(http));
+  return new ConnectorRegistry().register(new WebDavConnector(http)).register(new AlistConnector(http)).register(jellyfinConnector(http)).register(embyConnector(http));
 }

@@ -14,17 +14,18 @@ import { startFakeAlist, type FakeAlist } from '../../fixtures/fake-alist.js';
 import type { Nginx } from '../../fixtures/nginx.js';
 import { startWebDav } from '../../fixtures/webdav.js';
 import type { Member } from '../../gateways/bed.js';
-import { checkAtBothWidths, signInPage, startWebBed, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, screenshot, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
+import { settled, SETTLE_MS, TOLERANCE_S } from './in-sync.js';
 import { makeTestVideo } from './media.js';
+import { startMediaBrowserStandin, type MediaBrowserStandin } from '../../fixtures/media-browser-standin.js';
 
-const TOLERANCE_S = 0.15;
-const SETTLE_MS = 15_000;
 const DAV_USER = 'nas';
 const DAV_PASSWORD = 'nas-pass-51d0';
 
 let bed: WebBed;
 let dav: Nginx;
 let alist: FakeAlist;
+let jellyfin: MediaBrowserStandin;
 
 test.before(async () => {
   const video = await makeTestVideo({ seconds: 30 });
@@ -37,10 +38,11 @@ test.before(async () => {
   await copyFile(join(video.dir, video.file), join(root, 'Movies', 'clock.webm'));
   dav = await startWebDav({ root, username: DAV_USER, password: DAV_PASSWORD });
   alist = await startFakeAlist({ root, linkTtlMs: 60_000, users: { viewer: 'alist-pass' } });
+  jellyfin = await startMediaBrowserStandin('jellyfin');
   bed = await startWebBed('web_libraries', { autoplay: true, env: { SVC_MEDIA_PROXY_ALLOWED_NETWORKS: '127.0.0.0/8' } });
 });
 test.after.always(async () => {
-  await Promise.allSettled([bed?.close(), dav?.stop(), alist?.close()]);
+  await Promise.allSettled([bed?.close(), dav?.stop(), alist?.close(), jellyfin?.close()]);
 });
 
 async function openRoom(member: Member, roomId: string): Promise<Person> {
@@ -61,27 +63,6 @@ async function connect(page: Page, fields: { kind: string; name: string; url: st
   await form.getByLabel(fields.forRoom ? 'Everyone in this room who may add media' : 'Only me, in any room').check();
   await form.getByRole('button', { name: 'Connect' }).click();
   await form.waitFor({ state: 'detached', timeout: SETTLE_MS });
-}
-
-/** The video's position in seconds at wall-clock `at` ms (extrapolated from one reading). */
-async function positionAt(page: Page, at: number): Promise<number> {
-  const [time, now, paused, rate] = await page.evaluate<[number, number, boolean, number]>(
-    `(() => { const v = document.querySelector('video'); return [v.currentTime, performance.timeOrigin + performance.now(), v.paused, v.playbackRate]; })()`,
-  );
-  return paused ? time : time + ((at - now) / 1000) * rate;
-}
-
-async function settled(pages: Page[], minimum: number): Promise<number> {
-  const deadline = Date.now() + SETTLE_MS;
-  let spread = Number.POSITIVE_INFINITY;
-  while (Date.now() < deadline) {
-    const at = Date.now();
-    const positions = await Promise.all(pages.map((page) => positionAt(page, at)));
-    spread = Math.max(...positions) - Math.min(...positions);
-    if (spread <= TOLERANCE_S && Math.min(...positions) >= minimum) return spread;
-    await pages[0]!.waitForTimeout(200);
-  }
-  return spread;
 }
 
 const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: SETTLE_MS });
@@ -150,5 +131,37 @@ test.serial('a personal Alist library: connected, browsed, and one file added', 
   t.deepEqual(libraries.body.libraries.map((library) => [library.name, library.owner.kind]), [['My drive', 'user']]);
   const playlist = await bed.call<{ items: Array<{ title: string; provider: string }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, carol.token);
   t.deepEqual(playlist.body.items.map((item) => [item.title, item.provider]), [['clock.webm', 'library']]);
+  t.deepEqual(problems, []);
+});
+
+test.serial('a Jellyfin library (its stand-in, checked against the API description @jellyfin/sdk is generated from): a season added in episode order, a movie played through the proxy', async (t) => {
+  const dave = await bed.signUp('dave');
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Jellyfin night' }, dave.token);
+  const roomId = created.body.room.id;
+  const { page, problems } = await openRoom(dave, roomId);
+  await page.getByRole('button', { name: 'Add from a library…' }).click();
+  // An API key and no user name: the connector browses as the server's administrator.
+  await connect(page, { kind: 'jellyfin', name: 'Jellyfin', url: jellyfin.url, username: '', secret: jellyfin.apiKey, forRoom: false });
+  const browser = page.locator('.library-browser');
+  await browser.getByRole('button', { name: 'Shows', exact: true }).click();
+  await browser.getByRole('button', { name: 'The Test Show', exact: true }).click();
+  await browser.getByRole('button', { name: 'Add folder Season 1' }).click();
+  await browser.getByRole('status').filter({ hasText: 'Added 3 items.' }).waitFor({ timeout: SETTLE_MS });
+  await browser.getByRole('navigation', { name: 'Folder path' }).getByRole('button', { name: 'Jellyfin' }).click();
+  await browser.getByRole('button', { name: 'Movies', exact: true }).click();
+  await browser.getByRole('button', { name: 'Add Test Pattern' }).click();
+  await browser.getByRole('status').filter({ hasText: 'Added “Test Pattern”.' }).waitFor({ timeout: SETTLE_MS });
+  await screenshot(page, 'room-library-jellyfin');
+
+  const playlist = await bed.call<{ items: Array<{ id: string; title: string; provider: string }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, dave.token);
+  const titles = playlist.body.items.map((item) => item.title);
+  t.is(titles.length, 4);
+  t.is(titles[3], 'Test Pattern');
+  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: playlist.body.items[3]!.id }, dave.token);
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await waitForPage(page, `document.querySelector('video').currentTime > 0.3`, SETTLE_MS);
+  t.true((await page.evaluate<string>(`document.querySelector('video').currentSrc`)).startsWith(`${bed.origin}/media/proxy/`));
+  t.true(jellyfin.requests().some((request) => /\/Videos\/[^/]+\/stream\?.*static=true/.test(request.url)), 'the untranscoded stream was read');
+  t.deepEqual(jellyfin.violations(), [], 'every request conformed to the API description');
   t.deepEqual(problems, []);
 });
