@@ -18,12 +18,21 @@
  *  (c) pauses from the controls: from sending to the pause being applied in every other page;
  *  (d) as (b) with one context behind an emulated 200 ms round trip with jitter (its socket
  *      only; media requests are not delayed).
- * BENCH_JOINS_ONLY=1 stops after (a).
+ *  (e) per player kind (bench/sync-kinds.ts): BENCH_KINDS (file,hls,dash,youtube) each in a
+ *      fresh room of the 5 contexts, served by Debian's nginx (CORS on, as hls.js and dash.js
+ *      fetch with XHR) or the YouTube stand-in: a seek, then BENCH_KIND_SECONDS (30) of
+ *      playback, pairwise p50/p99 measured on the <video> that draws (targets: p99 < 50 ms for
+ *      <video> kinds, < 150 ms for embedded players).
+ * BENCH_JOINS_ONLY=1 stops after (a); BENCH_KINDS_ONLY=1 runs (e) alone.
  * Run with `npm run bench:sync [-- <runs>]`.
  */
 import { writeFile } from 'node:fs/promises';
-import { startWebBed, waitForPage } from '../test/web/e2e/browser.js';
-import { makeTestVideo, serveMedia } from '../test/web/e2e/media.js';
+import { startNginx } from '../test/fixtures/nginx.js';
+import { startYouTubeStandIn } from '../test/fixtures/youtube-standin.js';
+import { startWebBed, waitForPage, type WebBed } from '../test/web/e2e/browser.js';
+import { makeTestDash, makeTestHls, makeTestVideo, serveMedia } from '../test/web/e2e/media.js';
+import type { Member } from '../test/gateways/bed.js';
+import { kindFigures, type KindSource } from './sync-kinds.js';
 import { percentile } from './percentile.js';
 import { actionsOf, convergedAt, framesOf, spreads, wallNow } from './sync-frames.js';
 import { CLOSE_MS, joinerRow, joinerSummary, lateJoiners, type Joiner } from './sync-joiners.js';
@@ -37,6 +46,14 @@ const CONTEXTS = 5;
 const PAUSES = Number(process.env.BENCH_PAUSES ?? 8);
 const JOINS = Number(process.env.BENCH_JOINS ?? 5);
 const JOINS_ONLY = process.env.BENCH_JOINS_ONLY === '1';
+const KINDS_ONLY = process.env.BENCH_KINDS_ONLY === '1';
+const KINDS = (process.env.BENCH_KINDS ?? 'file,hls,dash,youtube').split(',').filter((kind) => kind !== '');
+const KIND_SECONDS = Number(process.env.BENCH_KIND_SECONDS ?? 30);
+/** hls.js and dash.js fetch with (preflighted) XHR: the media host answers CORS. */
+const CORS = `location / {
+  add_header Access-Control-Allow-Origin * always;
+  if ($request_method = OPTIONS) { add_header Access-Control-Allow-Origin *; add_header Access-Control-Allow-Headers $http_access_control_request_headers; return 204; }
+}`;
 /** How long each late joiner is watched: its convergence must start early enough to hold a second within it. */
 const JOIN_WAIT_MS = Number(process.env.BENCH_JOIN_WAIT_MS ?? 6000);
 /** Issue 26's target for a late joiner: within 50 ms in under 2 s from opening the room page. */
@@ -109,6 +126,34 @@ async function pauses(room: BenchRoom): Promise<Record<string, string>> {
   return { 'pause → applied everywhere p50 (ms)': fmt(percentile(delays, 50)), 'p99 (ms)': fmt(percentile(delays, 99)), samples: String(delays.length) };
 }
 
+/** (e): the same picture as a file, HLS, DASH (nginx) and a YouTube video (the stand-in), one table row each. */
+async function perKind(bed: WebBed, members: Member[], dir: string, file: string, youtube: { host: string; videoId: string }): Promise<void> {
+  const seconds = KIND_SECONDS + 40;
+  const hls = await makeTestHls(dir, { seconds, fps: FPS, size: '320x180' });
+  const dash = await makeTestDash(dir, { seconds, fps: FPS, size: '320x180' });
+  const nginx = await startNginx({ root: dir, serverConfig: CORS });
+  const host = new URL(nginx.url).host;
+  const sources: Record<string, KindSource> = {
+    file: { kind: 'file (webm)', embedded: false, url: `${nginx.url}/${file}`, provider: 'direct', allowHosts: [host] },
+    hls: { kind: 'hls (hls.js)', embedded: false, url: `${nginx.url}/${hls}`, provider: 'hls', allowHosts: [host] },
+    dash: { kind: 'dash (dash.js)', embedded: false, url: `${nginx.url}/${dash}`, provider: 'dash', allowHosts: [host] },
+    youtube: { kind: 'youtube (stand-in)', embedded: true, url: `https://www.youtube.com/watch?v=${youtube.videoId}`, provider: 'youtube', allowHosts: [youtube.host] },
+  };
+  try {
+    const rows: Array<Record<string, string>> = [];
+    for (const kind of KINDS) {
+      const source = sources[kind];
+      if (!source) throw new Error(`BENCH_KINDS: unknown kind "${kind}" (known: ${Object.keys(sources).join(', ')})`);
+      rows.push(await kindFigures(bed, members, source, KIND_SECONDS));
+      console.table(rows.at(-1));
+    }
+    console.log(`\nper player kind, ${members.length} contexts, ${FPS} fps, ${KIND_SECONDS} s after a seek:`);
+    console.table(rows);
+  } finally {
+    await nginx.stop();
+  }
+}
+
 async function main(): Promise<void> {
   // Long enough that neither the joins from the start nor the pauses after a seek to 0:02 and
   // SECONDS of playback reach the end (an ended item stops the room, and the next phase would
@@ -117,9 +162,15 @@ async function main(): Promise<void> {
   // decoder drops would be measured as drift.
   const video = await makeTestVideo({ seconds: SECONDS + PAUSES * 5 + JOINS * (JOIN_WAIT_MS / 1000 + 4) + 30, fps: FPS, size: '320x180' });
   const media = await serveMedia(video.dir);
-  const bed = await startWebBed('bench_sync', { autoplay: true });
+  const videoId = 'benchClock1';
+  const standIn = await startYouTubeStandIn({ videos: { [videoId]: `${video.dir}/${video.file}` } });
+  const bed = await startWebBed('bench_sync', { autoplay: true, env: { SVC_YOUTUBE_IFRAME_API_URL: standIn.apiUrl, SVC_YOUTUBE_EMBED_ORIGIN: standIn.origin } });
   try {
     const members = await Promise.all(Array.from({ length: CONTEXTS }, (_, i) => bed.signUp(`viewer${i}`)));
+    if (KINDS_ONLY) {
+      await perKind(bed, members, video.dir, video.file, { host: standIn.host, videoId });
+      return;
+    }
     console.log(
       `\nbench:sync, ${CONTEXTS} contexts, a ${FPS} fps test video, ${RUNS} runs of ${JOINS} late joiners (targets: each late joiner within 50 ms in under ${JOIN_TARGET_MS} ms; pairwise p50 < 15 ms, p99 < 50 ms, p99 < 80 ms with the slow context; ≤ 1 seek/client-hour; pause p99 < 150 ms; converge < 3000 ms)`,
     );
@@ -156,9 +207,12 @@ async function main(): Promise<void> {
     await sleep(4000);
     report(await seekAndPlay(room, `${CONTEXTS} contexts, one behind 200 ms RTT ± ${2 * JITTER_MS} ms`));
     await dumpPages(room, 'delayed');
+    await closeAll(room);
+    await perKind(bed, members, video.dir, video.file, { host: standIn.host, videoId });
   } finally {
     await bed.close();
     await media.close();
+    await standIn.close();
   }
 }
 
