@@ -1,5 +1,6 @@
 /**
- * The providers every server has: `direct` files, `hls` playlists, `dash` manifests, and the `alist` example.
+ * The providers every server has: `direct` files, `hls` playlists, `dash` manifests, `local` files on
+ * each viewer's own disk, and the `alist` example.
  * The service registers these at start, then whatever else it runs (the livestream provider).
  */
 import type { UpstreamClient } from '../proxy/upstream-client.js';
@@ -7,8 +8,9 @@ import { AlistProvider } from './alist.js';
 import { dashProvider } from './dash.js';
 import { directProvider } from './direct.js';
 import { hlsProvider } from './hls.js';
+import { localProvider } from './local.js';
 import { ProviderRegistry } from './registry.js';
 
 export function builtinProviders(http: UpstreamClient): ProviderRegistry {
-  return new ProviderRegistry().register(directProvider).register(hlsProvider).register(dashProvider).register(new AlistProvider(http));
+  return new ProviderRegistry().register(directProvider).register(hlsProvider).register(dashProvider).register(localProvider).register(new AlistProvider(http));
 }

@@ -5,13 +5,16 @@
  * it (Safari) else through hls.js, `flv` through mpegts.js, `dash` through dash.js. Sources are tried in the server's
  * order and one this browser cannot play is skipped: a livestream offers FLV first, which needs
  * MSE, and HLS after it for browsers without (iPhone Safari plays HLS natively). The element's
- * `data-source-type` names the type in use. The libraries are imported
+ * `data-source-type` names the type in use. A file on each viewer's own disk (the `local`
+ * provider) has no source: the server names the file, the viewer picks their copy (`pickLocal`,
+ * local-file.ts) and it plays from a blob URL (`data-source-type` "local"). The libraries are imported
  * dynamically, only when an item needs them, so they stay out of the initial bundle. Signed
  * URLs expire: the sources are asked again a minute before, and swapped in at the same time.
  */
 import type { NowPlaying } from '../../../contracts/room/model.js';
 import { api, call } from '../api/client.js';
 import type { Schemas } from '../api/types.js';
+import type { LocalFileRef } from './local-file.js';
 
 /** Detaches the source from the element and frees what the loader holds. */
 export type Detach = () => void;
@@ -21,6 +24,9 @@ type PlaySource = PlayInfo['sources'][number];
 /** Tells the player why a source that attached stopped loading (the element's own errors aside). */
 type OnFailure = (message: string) => void;
 type SourceLoader = (video: HTMLVideoElement, source: PlaySource, live: boolean, failed: OnFailure) => Promise<Detach>;
+
+/** Resolves with the viewer's copy of a file on their own disk once they picked a matching one. */
+export type PickLocal = (ref: LocalFileRef) => Promise<File>;
 
 /** Ask for new URLs this long before the old ones stop working. */
 const RENEW_BEFORE_MS = 60_000;
@@ -83,6 +89,21 @@ const dash: SourceLoader = async (video, source, _live, failed) => {
 
 const LOADERS: Record<PlaySource['type'], SourceLoader> = { file, hls, flv, dash };
 
+/** The viewer's own copy, played from a blob URL (freed when the item changes). */
+async function attachLocal(video: HTMLVideoElement, ref: LocalFileRef, pickLocal: PickLocal | undefined): Promise<Detach> {
+  if (!pickLocal) throw new Error(`${ref.name} is a file on each viewer's own disk, and this player cannot ask for it`);
+  const copy = await pickLocal(ref);
+  const url = URL.createObjectURL(copy);
+  video.src = url;
+  video.dataset.sourceType = 'local';
+  return () => {
+    delete video.dataset.sourceType;
+    video.removeAttribute('src');
+    video.load();
+    URL.revokeObjectURL(url);
+  };
+}
+
 function playInfo(roomId: string, mediaId: string): Promise<PlayInfo> {
   return call(api.GET('/api/rooms/{roomId}/playlist/{mediaId}/play', { params: { path: { roomId, mediaId } } }));
 }
@@ -106,8 +127,10 @@ async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: O
   throw reason;
 }
 
-export async function loadSource(video: HTMLVideoElement, item: Pick<NowPlaying, 'id'>, roomId: string, failed: OnFailure): Promise<Detach> {
+export async function loadSource(video: HTMLVideoElement, item: Pick<NowPlaying, 'id'>, roomId: string, failed: OnFailure, pickLocal?: PickLocal): Promise<Detach> {
   const info = await playInfo(roomId, item.id);
+  // Nothing to renew: the copy is the viewer's own.
+  if (info.local) return attachLocal(video, info.local, pickLocal);
   let detach = await attachPlayable(video, info, failed);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;

@@ -14,6 +14,7 @@ import { useAction } from '../../ui/use-action.js';
 import { useMediaProviders } from '../../state/media-providers.js';
 import type { MediaItem } from '../../../../contracts/room/model.js';
 import { SeekableNote } from './seekable-note.js';
+import { LocalFileForm } from './local-file-form.js';
 
 interface HeaderRow {
   name: string;
@@ -72,6 +73,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
   const setSubtitle = (index: number, change: Partial<SubtitleRow>) => setSubtitles(subtitles.map((row, i) => (i === index ? { ...row, ...change } : row)));
 
   return (
+    <>
     <form class="form add-media" onSubmit={(event) => void submit(event)} aria-labelledby="add-media-heading">
       <h3 id="add-media-heading">Add to the playlist</h3>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
@@ -82,7 +84,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
         <div class="field">
           <label for="add-media-provider">Provider</label>
           <select id="add-media-provider" value={providerName} onChange={(event) => setProviderName(event.currentTarget.value)} aria-invalid={issue('provider') ? true : undefined}>
-            {media.providers.map((candidate) => (
+            {media.providers.filter((candidate) => candidate.name !== 'local').map((candidate) => (
               <option key={candidate.name} value={candidate.name}>
                 {candidate.label}
               </option>
@@ -139,5 +141,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
       </fieldset>
       <SubmitButton busy={action.busy}>Add to playlist</SubmitButton>
     </form>
+    {media?.providers.some((candidate) => candidate.name === 'local') && <LocalFileForm session={props.session} />}
+    </>
   );
 }

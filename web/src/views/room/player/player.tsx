@@ -3,7 +3,7 @@
  * step with the room by PlayerSync (player-sync.ts), with controls, a status line, and a
  * "Click to join playback" overlay when the browser refuses to play without a gesture.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { MediaItem, NowPlaying } from '../../../../../contracts/room/model.js';
 import type { RoomSession } from '../../../state/room.js';
 import { Controls } from './controls.js';
@@ -11,6 +11,8 @@ import { PlayerSync } from '../../../player/player-sync.js';
 import { VideoPlayer } from '../../../player/players/video-player.js';
 import { explainMediaError } from '../../../player/media-error.js';
 import { loadSource } from '../../../player/sources.js';
+import { LocalFileRequest } from '../../../player/local-file.js';
+import { LocalFilePicker } from './local-file-picker.js';
 import { SeekableNote } from '../seekable-note.js';
 import { statusText, type LastChange } from '../../../player/status.js';
 import './player.css';
@@ -23,6 +25,8 @@ export function Player(props: { room: RoomSession }) {
   const frame = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
   const [sync, setSync] = useState<PlayerSync | null>(null);
+  // A file on each viewer's own disk: the loader waits on this for the viewer's copy.
+  const localFile = useMemo(() => new LocalFileRequest(), []);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [last, setLast] = useState<LastChange | null>(null);
   const [display, setDisplay] = useState({ position: 0, duration: 0, volume: 1, muted: false });
@@ -71,19 +75,21 @@ export function Player(props: { room: RoomSession }) {
     }
     let detach: (() => void) | null = null;
     let cancelled = false;
+    const aborted = new AbortController();
     sync.setMedia(null, item.live);
     // An offline livestream has nothing to load (it would answer 404): wait for it to come on air.
     if (item.provider === 'live' && !onAir) return;
-    loadSource(video, item, room.roomId, (message) => !cancelled && setLoadError(message)).then(
+    loadSource(video, item, room.roomId, (message) => !cancelled && setLoadError(message), (ref) => localFile.request(ref, aborted.signal)).then(
       (release) => {
         if (cancelled) return release();
         detach = release;
         sync.setMedia(item.id, item.live);
       },
-      (error: unknown) => setLoadError(error instanceof Error ? error.message : String(error)),
+      (error: unknown) => !cancelled && setLoadError(error instanceof Error ? error.message : String(error)),
     );
     return () => {
       cancelled = true;
+      aborted.abort();
       detach?.();
     };
   }, [sync, itemKey]); // itemKey stands for the fields of item that matter
@@ -131,6 +137,7 @@ export function Player(props: { room: RoomSession }) {
         {item && <span class="player-title">{item.title}: </span>}
         {status}
       </p>
+      <LocalFilePicker request={localFile} room={room} mediaId={item?.id ?? null} />
       {item && <SeekableNote item={item} where="player" />}
       {loadError && (
         <div class="notice notice-error" role="alert">
