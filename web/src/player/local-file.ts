@@ -18,7 +18,7 @@ const MIB = 1024 * 1024;
 export async function fingerprintOf(file: Blob): Promise<string> {
   // crypto.subtle exists only in secure contexts (HTTPS, or localhost), as passkeys need too.
   if (!globalThis.crypto?.subtle) throw new Error('This page is not served over HTTPS, so the browser cannot fingerprint files here.');
-  const parts: BlobPart[] = file.size <= 2 * MIB ? [file] : [file.slice(0, MIB), file.slice(file.size - MIB)];
+  const parts: Blob[] = file.size <= 2 * MIB ? [file] : [file.slice(0, MIB), file.slice(file.size - MIB)];
   const size = new ArrayBuffer(8);
   new DataView(size).setBigUint64(0, BigInt(file.size));
   const bytes = await new Blob([...parts, size]).arrayBuffer();
@@ -52,9 +52,9 @@ export function rememberedCopy(fingerprint: string): File | undefined {
 /** Whether `file` is a copy of `wanted`: null when it is, else what differs, in words. */
 export async function mismatchOf(file: File, wanted: LocalFileRef): Promise<string | null> {
   // The size is known without reading: say so at once, and precisely.
-  if (file.size !== wanted.size) return `“${file.name}” is ${file.size} bytes, but ${wanted.name} is ${wanted.size} bytes: this is another file.`;
+  if (file.size !== wanted.size) return `Not the same file: the size differs (yours, “${file.name}”, is ${file.size} bytes; ${wanted.name} is ${wanted.size} bytes).`;
   const fingerprint = await fingerprintOf(file);
-  if (fingerprint !== wanted.fingerprint) return `“${file.name}” has the same size as ${wanted.name} but different content: this is another file (or another version of it).`;
+  if (fingerprint !== wanted.fingerprint) return `Not the same file: the content differs (yours, “${file.name}”, has the size of ${wanted.name} but other content).`;
   return null;
 }
 
