@@ -105,7 +105,7 @@ export function LocalFileForm(props: { session: RoomSession }) {
           </p>
         )}
       </div>
-      <Field label="Title" required value={title} onValue={setTitle} maxLength={ROOM_LIMITS.titleMaxChars} error={issueFor(action.error, 'title')} />
+      <Field label="Title of the file" required value={title} onValue={setTitle} maxLength={ROOM_LIMITS.titleMaxChars} error={issueFor(action.error, 'title')} />
       <SubmitButton busy={action.busy || reading}>Add the file</SubmitButton>
     </form>
   );
