@@ -8,6 +8,7 @@
  */
 import type { FieldIssue } from '../errors/app-error.js';
 import type { MediaItem, Subtitle } from '../contracts/room/model.js';
+import type { LocalFileRef } from '../contracts/room/local-file.js';
 
 /**
  * How a client plays a source: a progressive file (mp4, webm, mkv), an HLS playlist, HTTP-FLV,
@@ -35,6 +36,8 @@ export interface PlayInfo {
   proxied: boolean;
   /** When the signed URLs stop working (ms since the epoch); null when nothing expires. */
   expiresAt: number | null;
+  /** A file on each viewer's own disk (the `local` provider): no sources; the client asks its viewer to pick this file. */
+  local?: LocalFileRef;
 }
 
 /**

@@ -257,6 +257,18 @@ function checkLibraryItemUrl(value: string, issues: FieldIssue[]): string {
 }
 
 /**
+ * The `url` of a file on each viewer's own disk (`local:<fingerprint>:<size>:<name>`,
+ * contracts/room/local-file.ts): it names a file, it locates none, so it is no http URL. Only its
+ * scheme and length are checked here; the `local` provider checks the rest (MediaChecker).
+ */
+function checkLocalItemUrl(value: string, issues: FieldIssue[]): string {
+  const text = value.trim();
+  if (!text.startsWith('local:')) issues.push({ key: 'url', message: 'must be a local file reference (local:<fingerprint>:<size>:<name>)' });
+  else if (text.length > ROOM_LIMITS.urlMaxChars) issues.push({ key: 'url', message: `must be at most ${ROOM_LIMITS.urlMaxChars} characters` });
+  return text;
+}
+
+/**
  * Checks the fields present in `input` and returns them normalised. A `live` provider implies
  * a live item, whatever `live` says, and its `url` is not checked (see liveItemUrl).
  */
@@ -265,6 +277,7 @@ export function checkMediaFields(input: MediaInput): Partial<Omit<MediaItem, 'id
   const out: Partial<Omit<MediaItem, 'id' | 'addedBy' | 'addedAt'>> = {};
   if (input.title !== undefined) out.title = checkLabel(input.title, 'title', ROOM_LIMITS.titleMaxChars, issues);
   if (input.url !== undefined && input.provider === 'library') out.url = checkLibraryItemUrl(input.url, issues);
+  else if (input.url !== undefined && input.provider === 'local') out.url = checkLocalItemUrl(input.url, issues);
   else if (input.url !== undefined && input.provider !== 'live') out.url = checkHttpUrl(input.url, 'url', issues);
   if (input.provider !== undefined) out.provider = checkProvider(input.provider, issues);
   if (input.headers !== undefined) out.headers = checkHeaders(input.headers, issues);

@@ -16,6 +16,14 @@ const PlaySource = z
   })
   .meta({ id: 'PlaySource' });
 
+const LocalFile = z
+  .strictObject({
+    fingerprint: z.string().meta({ description: 'SHA-256 (64 lowercase hex digits) of the first MiB, the last MiB and the size as 8 bytes big-endian; files up to 2 MiB: the whole file and the size' }),
+    size: z.number().int().positive().meta({ description: 'Bytes' }),
+    name: z.string().meta({ description: "The file's name on the disk of whoever added it" }),
+  })
+  .meta({ id: 'LocalFile' });
+
 export const PlayInfo = z
   .strictObject({
     sources: z.array(PlaySource).meta({ description: 'Ways to play the item; take the first you can play' }),
@@ -23,6 +31,7 @@ export const PlayInfo = z
     live: z.boolean(),
     proxied: z.boolean().meta({ description: 'The sources are signed URLs of this server' }),
     expiresAt: z.number().int().nullable().meta({ description: 'When the URLs stop working (ms since the epoch): ask again before; null: they do not expire' }),
+    local: LocalFile.optional().meta({ description: "Only for a file on each viewer's own disk (provider local): sources is empty; pick your copy and check it against the fingerprint" }),
   })
   .meta({ id: 'PlayInfo' });
 

@@ -6,13 +6,16 @@
  * `youtube` source plays in YouTube's embedded player instead of the element (`Embedder`). Sources are tried in the server's
  * order and one this browser cannot play is skipped: a livestream offers FLV first, which needs
  * MSE, and HLS after it for browsers without (iPhone Safari plays HLS natively). The element's
- * `data-source-type` names the type in use. The libraries are imported
+ * `data-source-type` names the type in use. A file on each viewer's own disk (the `local`
+ * provider) has no source: the server names the file, the viewer picks their copy (`pickLocal`,
+ * local-file.ts) and it plays from a blob URL (`data-source-type` "local"). The libraries are imported
  * dynamically, only when an item needs them, so they stay out of the initial bundle. Signed
  * URLs expire: the sources are asked again a minute before, and swapped in at the same time.
  */
 import type { NowPlaying } from '../../../contracts/room/model.js';
 import { api, call } from '../api/client.js';
 import type { Schemas } from '../api/types.js';
+import type { LocalFileRef } from './local-file.js';
 
 /** Detaches the source from the element and frees what the loader holds. */
 export type Detach = () => void;
@@ -24,6 +27,9 @@ type OnFailure = (message: string) => void;
 type SourceLoader = (video: HTMLVideoElement, source: PlaySource, live: boolean, failed: OnFailure) => Promise<Detach>;
 /** Plays a source in an embedded player rather than the element (the player view builds it and swaps the sync over). */
 export type Embedder = (source: PlaySource, failed: OnFailure) => Promise<Detach>;
+
+/** Resolves with the viewer's copy of a file on their own disk once they picked a matching one. */
+export type PickLocal = (ref: LocalFileRef) => Promise<File>;
 
 /** Ask for new URLs this long before the old ones stop working. */
 const RENEW_BEFORE_MS = 60_000;
@@ -86,6 +92,21 @@ const dash: SourceLoader = async (video, source, _live, failed) => {
 
 const LOADERS: Record<Exclude<PlaySource['type'], 'youtube'>, SourceLoader> = { file, hls, flv, dash };
 
+/** The viewer's own copy, played from a blob URL (freed when the item changes). */
+async function attachLocal(video: HTMLVideoElement, ref: LocalFileRef, pickLocal: PickLocal | undefined): Promise<Detach> {
+  if (!pickLocal) throw new Error(`${ref.name} is a file on each viewer's own disk, and this player cannot ask for it`);
+  const copy = await pickLocal(ref);
+  const url = URL.createObjectURL(copy);
+  video.src = url;
+  video.dataset.sourceType = 'local';
+  return () => {
+    delete video.dataset.sourceType;
+    video.removeAttribute('src');
+    video.load();
+    URL.revokeObjectURL(url);
+  };
+}
+
 function playInfo(roomId: string, mediaId: string): Promise<PlayInfo> {
   return call(api.GET('/api/rooms/{roomId}/playlist/{mediaId}/play', { params: { path: { roomId, mediaId } } }));
 }
@@ -109,8 +130,10 @@ async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: O
   throw reason;
 }
 
-export async function loadSource(video: HTMLVideoElement, item: Pick<NowPlaying, 'id'>, roomId: string, failed: OnFailure, embed: Embedder): Promise<Detach> {
+export async function loadSource(video: HTMLVideoElement, item: Pick<NowPlaying, 'id'>, roomId: string, failed: OnFailure, embed: Embedder, pickLocal?: PickLocal): Promise<Detach> {
   const info = await playInfo(roomId, item.id);
+  // Nothing to renew: the copy is the viewer's own.
+  if (info.local) return attachLocal(video, info.local, pickLocal);
   let detach = await attachPlayable(video, info, failed, embed);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;

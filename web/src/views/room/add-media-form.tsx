@@ -17,6 +17,7 @@ import { SeekableNote } from './seekable-note.js';
 import { playlistOnly, playlistVideos } from '../../player/players/youtube-playlist.js';
 import { LibrarySource } from './library/library-source.js';
 import { SubtitleFields, subtitleTracks, type SubtitleRow } from './subtitle-fields.js';
+import { LocalFileForm } from './local-file-form.js';
 
 interface HeaderRow {
   name: string;
@@ -90,7 +91,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
         <div class="field">
           <label for="add-media-provider">Provider</label>
           <select id="add-media-provider" value={providerName} onChange={(event) => setProviderName(event.currentTarget.value)} aria-invalid={issue('provider') ? true : undefined}>
-            {media.providers.filter((candidate) => candidate.name !== 'library').map((candidate) => (
+            {media.providers.filter((candidate) => candidate.name !== 'library' && candidate.name !== 'local').map((candidate) => (
               <option key={candidate.name} value={candidate.name}>
                 {candidate.label}
               </option>
@@ -132,6 +133,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
       <SubmitButton busy={action.busy}>Add to playlist</SubmitButton>
     </form>
     <LibrarySource session={props.session} />
+    {media?.providers.some((candidate) => candidate.name === 'local') && <LocalFileForm session={props.session} />}
     </>
   );
 }

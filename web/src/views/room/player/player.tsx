@@ -4,7 +4,7 @@
  * PlayerSync (player-sync.ts), with controls, a status line, and a "Click to join playback"
  * overlay when the browser refuses to play without a gesture.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { MediaItem, NowPlaying } from '../../../../../contracts/room/model.js';
 import type { RoomSession } from '../../../state/room.js';
 import { Controls } from './controls.js';
@@ -15,6 +15,8 @@ import { loadSource, type Embedder } from '../../../player/sources.js';
 import { YouTubePlayer } from '../../../player/players/youtube-player.js';
 import { videoIdOf } from '../../../player/players/youtube-api.js';
 import { loadMediaProviders } from '../../../state/media-providers.js';
+import { LocalFileRequest } from '../../../player/local-file.js';
+import { LocalFilePicker } from './local-file-picker.js';
 import { SeekableNote } from '../seekable-note.js';
 import { statusText, type LastChange } from '../../../player/status.js';
 import { useSubtitles } from '../../../player/subtitles/use-subtitles.js';
@@ -32,6 +34,8 @@ export function Player(props: { room: RoomSession }) {
   const [sync, setSync] = useState<PlayerSync | null>(null);
   /** An embedded player shows the item instead of the <video> element. */
   const [embedded, setEmbedded] = useState(false);
+  // A file on each viewer's own disk: the loader waits on this for the viewer's copy.
+  const localFile = useMemo(() => new LocalFileRequest(), []);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [last, setLast] = useState<LastChange | null>(null);
   const [display, setDisplay] = useState({ position: 0, duration: 0, volume: 1, muted: false });
@@ -81,6 +85,7 @@ export function Player(props: { room: RoomSession }) {
     }
     let detach: (() => void) | null = null;
     let cancelled = false;
+    const aborted = new AbortController();
     sync.setMedia(null, item.live);
     // An offline livestream has nothing to load (it would answer 404): wait for it to come on air.
     if (item.provider === 'live' && !onAir) return;
@@ -103,16 +108,17 @@ export function Player(props: { room: RoomSession }) {
         setEmbedded(false);
       };
     };
-    loadSource(video, item, room.roomId, (message) => !cancelled && setLoadError(message), embed).then(
+    loadSource(video, item, room.roomId, (message) => !cancelled && setLoadError(message), embed, (ref) => localFile.request(ref, aborted.signal)).then(
       (release) => {
         if (cancelled) return release();
         detach = release;
         sync.setMedia(item.id, item.live);
       },
-      (error: unknown) => setLoadError(error instanceof Error ? error.message : String(error)),
+      (error: unknown) => !cancelled && setLoadError(error instanceof Error ? error.message : String(error)),
     );
     return () => {
       cancelled = true;
+      aborted.abort();
       detach?.();
     };
   }, [sync, itemKey]); // itemKey stands for the fields of item that matter
@@ -158,6 +164,7 @@ export function Player(props: { room: RoomSession }) {
         {item && <span class="player-title">{item.title}: </span>}
         {status}
       </p>
+      <LocalFilePicker request={localFile} room={room} mediaId={item?.id ?? null} />
       {item && <SeekableNote item={item} where="player" />}
       {subtitles.problem && <p class="notice">{subtitles.problem}</p>}
       {loadError && (
