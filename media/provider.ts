@@ -57,6 +57,18 @@ export interface Upstream {
   expiresAt?: number;
 }
 
+/**
+ * A subtitle stream the provider's source serves beside the media (a library server's external
+ * and embedded text tracks): this server fetches it with `headers` and hands it to players as
+ * one of the item's tracks (media/subtitles/subtitle-tracks.ts).
+ */
+export interface ProvidedSubtitle {
+  name: string;
+  language?: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
 /** Whether an item's bytes go through the media proxy. */
 export type ProxyPolicy =
   /** Always: the upstream needs headers or credentials a browser cannot send. */
@@ -111,4 +123,6 @@ export interface MediaProvider {
    * member. Without it, the play endpoint builds them from `resolve` and the proxy policy.
    */
   play?(item: MediaItem, context: PlayContext): Promise<PlayInfo>;
+  /** The subtitle streams its source offers for an item (Jellyfin's and Emby's); none when absent. */
+  subtitles?(item: MediaItem, options: { signal: AbortSignal }): Promise<ProvidedSubtitle[]>;
 }

@@ -51,7 +51,7 @@ export const SubtitleTrack = z
     name: z.string(),
     language: z.string().optional(),
     format: z.enum(['vtt', 'ass']).meta({ description: 'How it is served: vtt (srt converted; a native text track) or ass (ass and ssa; drawn with their styles)' }),
-    source: z.enum(['url', 'file', 'embedded']),
+    source: z.enum(['url', 'file', 'embedded', 'provider']).meta({ description: 'url, an uploaded file, a stream inside the media, or one its provider serves (a Jellyfin or Emby library)' }),
     default: z.boolean().meta({ description: 'The room\'s default track' }),
   })
   .meta({ id: 'SubtitleTrack' });
@@ -77,7 +77,7 @@ export const getSubtitleTrack = defineEndpoint({
   summary: 'One subtitle track\'s text as a browser shows it: WebVTT, or ASS (who may play the item)',
   tags: TAGS,
   access: 'user_or_guest',
-  params: trackParams.extend({ trackId: z.string().regex(/^(?:\d{1,2}|e\d{1,4})$/, { error: 'must be a track id from the track list (0, 1, ... or e<n>)' }) }),
+  params: trackParams.extend({ trackId: z.string().regex(/^(?:\d{1,2}|[ep]\d{1,4})$/, { error: 'must be a track id from the track list (0, 1, ..., p<n> or e<n>)' }) }),
   responses: {
     200: {
       description: 'The text',

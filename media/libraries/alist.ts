@@ -68,7 +68,7 @@ export class AlistConnector implements LibraryConnector {
     const headers = await this.headers(access, options.signal, options.refresh);
     const raw = await alistRawUrl(this.http, base, path, '', headers, options.signal);
     // The raw link is signed by itself: the token stays with the API.
-    return { url: raw.url, headers: {}, type: sourceTypeOfUrl(`${base}${encodeURI(raw.name)}`), identity: `alist:${base}${path}`, subtitles: [] };
+    return { name: raw.name, url: raw.url, headers: {}, type: sourceTypeOfUrl(`${base}${encodeURI(raw.name)}`), identity: `alist:${base}${path}`, subtitles: [] };
   }
 
   /** An API call with the connection's token; one new login when the kept token was refused. */

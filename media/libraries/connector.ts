@@ -59,6 +59,8 @@ export interface LibrarySubtitle {
 
 /** Where a file's bytes are now, as the media proxy fetches them (see `Upstream` in ../provider.ts). */
 export interface LibraryFile {
+  /** The file's name as the library shows it (the default title of an item added from it). */
+  name: string;
   url: string;
   headers: Record<string, string>;
   type: SourceType;

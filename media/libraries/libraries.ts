@@ -113,6 +113,12 @@ export class MediaLibraries {
     return library.connector.list(library.access, folderId, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
   }
 
+  /** One file to add: asked of its library first, so an id that names nothing playable is refused before the playlist changes, and the title defaults to the library's name for it. */
+  async oneFile(library: OpenLibrary, entryId: string): Promise<{ id: string; name: string }> {
+    const file = await library.connector.file(library.access, entryId, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS), refresh: false });
+    return { id: entryId, name: file.name };
+  }
+
   async search(library: OpenLibrary, query: string): Promise<LibrarySearch> {
     return searchAnswer(await library.connector.search(library.access, query, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }));
   }

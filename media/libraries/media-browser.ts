@@ -199,6 +199,7 @@ export class MediaBrowserConnector implements LibraryConnector {
         headers,
       }));
       return {
+        name: item.Name ?? entryId,
         url: base + this.dialect.streamPath(item.Id, source.Id),
         headers,
         type: typeOfContainer(source.Container ?? item.Container),

@@ -81,7 +81,7 @@ export class WebDavConnector implements LibraryConnector {
     const path = checkedPath(entryId, 'entryId');
     if (path.endsWith('/')) throw AppError.invalid([{ key: 'entryId', message: 'names a folder, not a file' }]);
     const url = urlOf(access, path);
-    return Promise.resolve({ url, headers: authorization(access), type: sourceTypeOfUrl(url), identity: `webdav:${url}`, subtitles: [] });
+    return Promise.resolve({ name: nameOf(path), url, headers: authorization(access), type: sourceTypeOfUrl(url), identity: `webdav:${url}`, subtitles: [] });
   }
 
   private async propfind(access: LibraryAccess, folder: string, signal: AbortSignal): Promise<{ entries: LibraryEntry[]; truncated: boolean }> {

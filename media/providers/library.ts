@@ -12,7 +12,8 @@ import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import type { LibraryItemUrls } from '../libraries/item-url.js';
 import type { LibraryStore } from '../libraries/library-store.js';
 import type { ConnectorRegistry } from '../libraries/registry.js';
-import type { MediaProvider, ResolveOptions, Upstream } from '../provider.js';
+import type { LibraryAccess, LibraryConnector } from '../libraries/connector.js';
+import type { MediaProvider, ProvidedSubtitle, ResolveOptions, Upstream } from '../provider.js';
 
 export class LibraryProvider implements MediaProvider {
   readonly name = 'library';
@@ -32,12 +33,8 @@ export class LibraryProvider implements MediaProvider {
   }
 
   async resolve(item: MediaItem, options: ResolveOptions): Promise<Upstream> {
-    const ref = this.libraries.urls.parse(item.url);
-    if (!ref) throw new AppError('not_found', 'this item\'s library link is not valid on this server');
-    const record = await this.libraries.store.get(ref.libraryId);
-    const access = record ? await this.libraries.store.access(ref.libraryId) : null;
-    if (!record || !access) throw new AppError('not_found', `the library ${ref.libraryId} this item was added from has been removed`);
-    const file = await this.libraries.connectors.require(record.kind).file(access, ref.entryId, { signal: options.signal, refresh: options.refresh });
+    const { connector, access, entryId } = await this.open(item);
+    const file = await connector.file(access, entryId, { signal: options.signal, refresh: options.refresh });
     return {
       url: file.url,
       headers: file.headers,
@@ -45,5 +42,21 @@ export class LibraryProvider implements MediaProvider {
       identity: file.identity,
       ...(file.expiresAt !== undefined ? { expiresAt: file.expiresAt } : {}),
     };
+  }
+
+  /** The library server's subtitle streams for the file (Jellyfin, Emby); WebDAV and Alist have none. */
+  async subtitles(item: MediaItem, options: { signal: AbortSignal }): Promise<ProvidedSubtitle[]> {
+    const { connector, access, entryId } = await this.open(item);
+    return (await connector.file(access, entryId, { signal: options.signal, refresh: false })).subtitles;
+  }
+
+  /** The item's library, opened: its connector and credentials, and the entry the item names. */
+  private async open(item: MediaItem): Promise<{ connector: LibraryConnector; access: LibraryAccess; entryId: string }> {
+    const ref = this.libraries.urls.parse(item.url);
+    if (!ref) throw new AppError('not_found', 'this item\'s library link is not valid on this server');
+    const record = await this.libraries.store.get(ref.libraryId);
+    const access = record ? await this.libraries.store.access(ref.libraryId) : null;
+    if (!record || !access) throw new AppError('not_found', `the library ${ref.libraryId} this item was added from has been removed`);
+    return { connector: this.libraries.connectors.require(record.kind), access, entryId: ref.entryId };
   }
 }

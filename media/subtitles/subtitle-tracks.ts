@@ -1,6 +1,8 @@
 /**
  * The subtitle tracks of a playlist item as a player needs them: the item's own tracks (URL,
- * uploaded file, or a named embedded stream) and the text streams found inside its media,
+ * uploaded file, or a named embedded stream), the streams its provider's source offers (a
+ * Jellyfin or Emby server's text tracks; then its media is not searched itself), and the text
+ * streams found inside its media,
  * each given out as WebVTT (vtt as is, srt converted here) or ASS (ass and ssa as is, drawn
  * in the browser by JASSUB). Who may read an item is the room's decision: the route asks it
  * (`playlist.playable`) before calling here, the same check as the play endpoint.
@@ -14,6 +16,7 @@ import { formatFromName, servedFormat, SUBTITLE_LIMITS, type ServedFormat, type 
 import { AppError } from '../../errors/app-error.js';
 import { readLimited } from '../proxy/read-body.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
+import type { ProvidedSubtitle } from '../provider.js';
 import { extractEmbedded, listEmbedded, type EmbeddedStream } from './embedded.js';
 import { normalizeVtt, srtToVtt } from './srt-to-vtt.js';
 import type { SubtitleFiles } from './subtitle-files.js';
@@ -23,13 +26,13 @@ import { TextCache } from './text-cache.js';
 const URL_FETCH_TIMEOUT_MS = 30_000;
 
 export interface TrackView {
-  /** `0`, `1`, ... for the item's own tracks; `e<stream index>` for a stream found in the media. */
+  /** `0`, `1`, ... for the item's own tracks; `p<n>` for its provider's; `e<stream index>` for a stream found in the media. */
   id: string;
   name: string;
   language?: string;
   /** How it is served: vtt (a native track) or ass (JASSUB). */
   format: ServedFormat;
-  source: 'url' | 'file' | 'embedded';
+  source: 'url' | 'file' | 'embedded' | 'provider';
   default: boolean;
 }
 
@@ -44,17 +47,24 @@ export interface TrackText {
  */
 export type EmbeddedSource = () => Promise<{ url: string; key: string } | undefined>;
 
+/** The item's provider's subtitle streams (`MediaProvider.subtitles`), empty when it has none. */
+export type ProvidedSource = () => Promise<ProvidedSubtitle[]>;
+
 export class SubtitleTracks {
   private readonly texts = new TextCache<TrackText>((value) => value.text.length);
   private readonly streams = new TextCache<EmbeddedStream[]>((value) => value.length * 64, { maxEntries: 1000 });
+  /** What providers offered, per item (it holds their request headers: never handed out). */
+  private readonly provided = new TextCache<ProvidedSubtitle[]>((value) => value.length * 256, { maxEntries: 1000 });
 
   constructor(
     private readonly files: SubtitleFiles,
     private readonly client: UpstreamClient,
   ) {}
 
-  async list(roomId: string, item: MediaItem | { id: string; subtitles: Subtitle[] }, embedded: EmbeddedSource): Promise<TrackView[]> {
-    const source = await embedded();
+  async list(roomId: string, item: MediaItem | { id: string; subtitles: Subtitle[] }, embedded: EmbeddedSource, provided: ProvidedSource = noneProvided): Promise<TrackView[]> {
+    const offered = await this.providedOf(roomId, item, provided);
+    // A library server lists the streams inside its files itself: no need to read the file for them.
+    const source = offered.length > 0 ? undefined : await embedded();
     const streams = source ? await this.streamsOf(source) : [];
     const fileFormats = await this.files.formats(roomId, item.subtitles.flatMap((track) => (track.fileId !== undefined ? [track.fileId] : [])));
     const own = item.subtitles.map((track, index): TrackView => {
@@ -81,11 +91,27 @@ export class SubtitleTracks {
         source: 'embedded',
         default: false,
       }));
-    return [...own, ...found];
+    const fromProvider = offered.map(
+      (track, index): TrackView => ({
+        id: `p${index}`,
+        name: track.name,
+        ...(track.language !== undefined ? { language: track.language } : {}),
+        format: servedFormat(formatFromName(track.url) ?? 'vtt'),
+        source: 'provider',
+        default: false,
+      }),
+    );
+    return [...own, ...fromProvider, ...found];
   }
 
   /** One track's text, as the browser needs it; `not_found` for an unknown track id. */
-  async text(roomId: string, item: MediaItem | { id: string; subtitles: Subtitle[] }, trackId: string, embedded: EmbeddedSource): Promise<TrackText> {
+  async text(roomId: string, item: MediaItem | { id: string; subtitles: Subtitle[] }, trackId: string, embedded: EmbeddedSource, provided: ProvidedSource = noneProvided): Promise<TrackText> {
+    const providedIndex = /^p(\d+)$/.exec(trackId)?.[1];
+    if (providedIndex !== undefined) {
+      const track = (await this.providedOf(roomId, item, provided))[Number(providedIndex)];
+      if (!track) throw new AppError('not_found', `the item has no subtitle track ${trackId}`);
+      return this.texts.get(`${roomId}\0${item.id}\0provided\0${track.url}`, () => this.fromUrl(track.url, formatFromName(track.url), track.headers));
+    }
     const embeddedIndex = /^e(\d+)$/.exec(trackId)?.[1];
     const track: Subtitle | undefined = embeddedIndex !== undefined ? { name: trackId, stream: Number(embeddedIndex) } : item.subtitles[Number(trackId)];
     if (!track || (embeddedIndex === undefined && !/^\d+$/.test(trackId))) throw new AppError('not_found', `the item has no subtitle track ${trackId}`);
@@ -108,14 +134,20 @@ export class SubtitleTracks {
     });
   }
 
+  private providedOf(roomId: string, item: { id: string }, provided: ProvidedSource): Promise<ProvidedSubtitle[]> {
+    const url = 'url' in item && typeof item.url === 'string' ? item.url : '';
+    return this.provided.get(`${roomId}\0${item.id}\0${url}`, provided);
+  }
+
   private streamsOf(source: { url: string; key: string }): Promise<EmbeddedStream[]> {
     return this.streams.get(source.key, () => listEmbedded(source.url));
   }
 
-  private async fromUrl(url: string, declared: SubtitleFormatName | undefined): Promise<TrackText> {
+  /** `headers`: a provider's (a library server's token), sent to that URL only. */
+  private async fromUrl(url: string, declared: SubtitleFormatName | undefined, headers: Record<string, string> = {}): Promise<TrackText> {
     // One deadline for the whole fetch, body included: a host that trickles bytes is given up on.
     const signal = AbortSignal.timeout(URL_FETCH_TIMEOUT_MS);
-    const reply = await this.client.request({ url, headers: { accept: 'text/vtt, application/x-subrip, text/plain, */*' }, signal });
+    const reply = await this.client.request({ url, headers: { accept: 'text/vtt, application/x-subrip, text/plain, */*', ...headers }, signal });
     if (reply.status !== 200) {
       reply.body.destroy();
       throw new AppError('bad_gateway', `the subtitle URL answered HTTP ${reply.status}`);
@@ -131,6 +163,8 @@ export class SubtitleTracks {
     return asServed(file.text, file.format);
   }
 }
+
+const noneProvided: ProvidedSource = () => Promise.resolve([]);
 
 function convert(bytes: Uint8Array, declared: SubtitleFormatName | undefined, failure: (message: string) => AppError): TrackText {
   try {

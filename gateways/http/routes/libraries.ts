@@ -90,7 +90,8 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
         ({ files, capped } = await libraries.playableFiles(library, body.entryId));
         if (files.length === 0) throw AppError.invalid([{ key: 'entryId', message: 'this folder holds no video or audio files' }]);
       } else {
-        files = [{ id: body.entryId, name: body.title ?? body.entryId.replace(/\/+$/, '').split('/').pop() ?? body.entryId }];
+        const file = await libraries.oneFile(library, body.entryId);
+        files = [{ id: file.id, name: body.title ?? file.name }];
       }
       const added: Array<{ item: MediaItem; index: number }> = [];
       let seq = 0;

@@ -15,7 +15,7 @@ import { isProxied } from '../../../media/play-info.js';
 import { fileNameOf, proxyUrl } from '../../../media/proxy/proxy-url.js';
 import { SubtitleFiles } from '../../../media/subtitles/subtitle-files.js';
 import { decodeSubtitle, sniffFormat, SubtitleTextError } from '../../../media/subtitles/subtitle-text.js';
-import { SubtitleTracks, type EmbeddedSource } from '../../../media/subtitles/subtitle-tracks.js';
+import { SubtitleTracks, type EmbeddedSource, type ProvidedSource } from '../../../media/subtitles/subtitle-tracks.js';
 import { SUBTITLE_LIMITS } from '../../../contracts/room/subtitles.js';
 import * as api from '../../../contracts/http/subtitles.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
@@ -23,6 +23,8 @@ import type { EndpointRouter } from '../endpoint-router.js';
 import type { HttpContext } from '../state.js';
 
 const UPLOAD_PERMISSIONS = ['create_media_resource', 'edit_media_resource'] as const;
+/** Longest a provider's server may take to say which subtitle streams a file has. */
+const PROVIDED_TIMEOUT_MS = 30_000;
 
 export function mountSubtitleRoutes(router: EndpointRouter, deps: GatewayDeps, media: MediaServices): void {
   const files = new SubtitleFiles(deps.pool);
@@ -55,6 +57,15 @@ export function mountSubtitleRoutes(router: EndpointRouter, deps: GatewayDeps, m
       return { url: `${loopbackOrigin(ctx.req.socket)}${proxyUrl(token, fileNameOf(upstream.url))}`, key: `${roomId}\0${item.id}\0${upstream.identity}` };
     };
 
+  /** The subtitle streams the item's provider offers (a Jellyfin or Emby library's). */
+  const providedOf =
+    (item: MediaItem): ProvidedSource =>
+    async () => {
+      const provider = media.providers.get(item.provider);
+      if (!provider?.subtitles) return [];
+      return provider.subtitles(item, { signal: AbortSignal.timeout(PROVIDED_TIMEOUT_MS) });
+    };
+
   router
     .mount(api.uploadSubtitleFile, async (ctx, { caller, params, body }) => {
       const { result: view } = await deps.rooms.send(params.roomId, { kind: 'room.get' }, caller);
@@ -81,13 +92,13 @@ export function mountSubtitleRoutes(router: EndpointRouter, deps: GatewayDeps, m
     })
     .mount(api.getSubtitleTracks, async (ctx, { caller, params }) => {
       const item = await playable(caller, params.roomId, params.mediaId);
-      const list = await tracks.list(params.roomId, item, embeddedOf(ctx, caller, params.roomId, item));
+      const list = await tracks.list(params.roomId, item, embeddedOf(ctx, caller, params.roomId, item), providedOf(item));
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { tracks: list };
     })
     .mount(api.getSubtitleTrack, async (ctx, { caller, params }) => {
       const item = await playable(caller, params.roomId, params.mediaId);
-      const answer = await tracks.text(params.roomId, item, params.trackId, embeddedOf(ctx, caller, params.roomId, item));
+      const answer = await tracks.text(params.roomId, item, params.trackId, embeddedOf(ctx, caller, params.roomId, item), providedOf(item));
       // Private to the member (the access check is per request), but the same text for a while.
       ctx.set('Cache-Control', 'private, max-age=60');
       ctx.body = answer;
