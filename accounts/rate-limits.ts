@@ -3,8 +3,9 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors/app-error.js';
 
 /**
- * Rate limits of the sign-in, sign-up and code-verification endpoints, counted in Redis so
- * every gateway replica shares them.
+ * Rate limits of the sign-in, sign-up and code-verification endpoints (and of connecting media
+ * libraries, which makes this server call a URL the caller chose), counted in Redis so every
+ * gateway replica shares them.
  *
  * Failed sign-ins are counted twice: per (account, IP), which blocks one attacker's address
  * quickly, and per account across all addresses, with a higher ceiling and a short block. An
@@ -35,6 +36,8 @@ export const LIMITS = {
   codesPerIp: { points: 30, durationSeconds: 60 },
   /** Emails sent to one address (signup confirmation, password reset). */
   emailsPerAddress: { points: 5, durationSeconds: 60 * 60 },
+  /** Library connects (each lists the root of a server the caller names), failed ones included, per user or guest. */
+  libraryConnectsPerCaller: { points: 10, durationSeconds: 60 },
 } as const satisfies Record<string, LimitPolicy>;
 
 export type LimitName = keyof typeof LIMITS;

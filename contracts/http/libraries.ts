@@ -104,7 +104,7 @@ export const connectMyLibrary = defineEndpoint({
   access: 'user',
   body: ConnectLibrary,
   responses: { 201: { description: 'Connected', schema: z.strictObject({ library: Library }).meta({ id: 'LibraryAnswer' }) } },
-  errors: ['unauthenticated', 'forbidden', 'limit_exceeded', 'deadline_exceeded'],
+  errors: ['unauthenticated', 'forbidden', 'limit_exceeded', 'rate_limited', 'deadline_exceeded'],
 });
 
 export const deleteMyLibrary = defineEndpoint({

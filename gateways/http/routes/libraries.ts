@@ -37,6 +37,7 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
       ctx.body = { libraries: mine.map(view), kinds };
     })
     .mount(api.connectMyLibrary, async (ctx, { caller, body }) => {
+      await deps.accounts.limits.consume('libraryConnectsPerCaller', caller.userId, 'connecting libraries');
       const record = await libraries.connect({ kind: body.kind, name: body.name, url: body.url, username: body.username ?? '', secret: body.secret ?? '' }, { kind: 'user', userId: caller.userId }, caller.userId);
       ctx.status = 201;
       ctx.body = { library: view(record) };
@@ -54,6 +55,7 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
     .mount(api.connectRoomLibrary, async (ctx, { caller, params, body }) => {
       const standing = await standingIn(ctx, caller, params.roomId, api.connectRoomLibrary.operationId);
       const createdBy = caller.kind === 'user' ? caller.userId : caller.guestId;
+      await deps.accounts.limits.consume('libraryConnectsPerCaller', createdBy, 'connecting libraries');
       const record = await libraries.connect(
         { kind: body.kind, name: body.name, url: body.url, username: body.username ?? '', secret: body.secret ?? '' },
         { kind: 'room', roomId: params.roomId },

@@ -205,3 +205,16 @@ test.serial('the password is in no answer and no room event', async (t) => {
   t.false(everything.includes(Buffer.from(`${USER}:${PASSWORD}`).toString('base64')));
   t.true(everything.includes('Home NAS'), 'the answers were collected');
 });
+
+test('connecting is rate-limited per caller, failed attempts included: each one makes this server call a URL the caller chose', async (t) => {
+  const prober = await bed.signUp('prober');
+  const attempt = () => bed.call<{ code: string; message: string }>('POST', '/api/libraries', { kind: 'webdav', name: 'Probe', url: `${dav.url}/`, username: USER, secret: 'wrong' }, prober.token);
+  for (let i = 0; i < 10; i++) t.is((await attempt()).status, 400, `attempt ${i + 1} is judged`);
+  const limited = await attempt();
+  t.is(limited.status, 429);
+  t.is(limited.body.code, 'rate_limited');
+  t.regex(limited.body.message, /connecting libraries/);
+  const neighbour = await bed.signUp('neighbour');
+  const other = await bed.call('POST', '/api/libraries', { kind: 'webdav', name: 'Mine', url: `${dav.url}/`, username: USER, secret: 'wrong' }, neighbour.token);
+  t.is(other.status, 400, 'another caller is not held back');
+});
