@@ -11,7 +11,7 @@ import type { LibraryAccess, LibraryConnector } from '../../../media/libraries/c
 import { readLimited } from '../../../media/proxy/read-body.js';
 import { AddressPolicy } from '../../../media/proxy/address-policy.js';
 import { UpstreamClient } from '../../../media/proxy/upstream-client.js';
-import { EMBEDDED_CUE, EXTERNAL_CUE, STANDIN_USER, startMediaBrowserStandin, type Flavour, type MediaBrowserStandin } from '../../fixtures/media-browser-standin.js';
+import { EMBEDDED_CUE, EXTERNAL_CUE, MOVIE_SECONDS, STANDIN_USER, startMediaBrowserStandin, type Flavour, type MediaBrowserStandin } from '../../fixtures/media-browser-standin.js';
 
 export interface Context {
   standin: MediaBrowserStandin;
@@ -61,7 +61,7 @@ export function mediaBrowserCases(test: TestFn<Context>, flavour: Flavour, makeC
     const { connector, access, standin } = t.context;
     const movies = await connector.list(access, standin.ids.movies, { signal: signal() });
     t.deepEqual(movies.folder, { id: standin.ids.movies, name: 'Movies' });
-    t.deepEqual(movies.entries, [{ id: standin.ids.movie, name: 'Test Pattern', kind: 'video', duration: 1, size: standin.movieBytes.length }]);
+    t.deepEqual(movies.entries, [{ id: standin.ids.movie, name: 'Test Pattern', kind: 'video', duration: MOVIE_SECONDS, size: standin.movieBytes.length }]);
     const shows = await connector.list(access, standin.ids.shows, { signal: signal() });
     t.deepEqual(shows.entries, [{ id: standin.ids.series, name: 'The Test Show', kind: 'folder' }]);
   });

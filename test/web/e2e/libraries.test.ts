@@ -14,7 +14,7 @@ import { startFakeAlist, type FakeAlist } from '../../fixtures/fake-alist.js';
 import type { Nginx } from '../../fixtures/nginx.js';
 import { startWebDav } from '../../fixtures/webdav.js';
 import type { Member } from '../../gateways/bed.js';
-import { checkAtBothWidths, screenshot, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, screenshot, signInPage, startWebBed, type Person, type WebBed } from './browser.js';
 import { settled, SETTLE_MS, TOLERANCE_S } from './in-sync.js';
 import { makeTestVideo } from './media.js';
 import { startMediaBrowserStandin, type MediaBrowserStandin } from '../../fixtures/media-browser-standin.js';
@@ -112,11 +112,13 @@ test.serial('a WebDAV library connected for the room, a folder added from it, an
   t.deepEqual([...a.problems, ...b.problems], []);
 });
 
-test.serial('a personal Alist library: connected, browsed, and one file added', async (t) => {
-  const carol = await bed.signUp('carol');
+test.serial('a personal Alist library: connected, browsed, searched, and one file added and played in step on two pages', async (t) => {
+  const [carol, frank] = await Promise.all([bed.signUp('carol'), bed.signUp('frank')]);
   const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Drive night' }, carol.token);
   const roomId = created.body.room.id;
-  const { page, problems } = await openRoom(carol, roomId);
+  await bed.call('POST', `/api/rooms/${roomId}/join`, {}, frank.token);
+  const a = await openRoom(carol, roomId);
+  const { page } = a;
   await page.getByRole('button', { name: 'Add from a library…' }).click();
   await connect(page, { kind: 'alist', name: 'My drive', url: alist.url, username: 'viewer', secret: 'alist-pass', forRoom: false });
   const browser = page.locator('.library-browser');
@@ -131,14 +133,23 @@ test.serial('a personal Alist library: connected, browsed, and one file added', 
   t.deepEqual(libraries.body.libraries.map((library) => [library.name, library.owner.kind]), [['My drive', 'user']]);
   const playlist = await bed.call<{ items: Array<{ title: string; provider: string }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, carol.token);
   t.deepEqual(playlist.body.items.map((item) => [item.title, item.provider]), [['clock.webm', 'library']]);
-  t.deepEqual(problems, []);
+
+  // The first item added is cued: a friend plays carol's drive's file with her, through the proxy.
+  const b = await openRoom(frank, roomId);
+  for (const person of [a, b]) await person.page.getByRole('button', { name: 'Play', exact: true }).waitFor({ timeout: SETTLE_MS });
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  t.true((await settled([a.page, b.page], 1.5)) <= TOLERANCE_S, 'in step');
+  for (const person of [a, b]) t.true((await person.page.evaluate<string>(`document.querySelector('video').currentSrc`)).startsWith(`${bed.origin}/media/proxy/`));
+  t.deepEqual([...a.problems, ...b.problems], []);
 });
 
-test.serial('a Jellyfin library (its stand-in, checked against the API description @jellyfin/sdk is generated from): a season added in episode order, a movie played through the proxy', async (t) => {
-  const dave = await bed.signUp('dave');
+test.serial('a Jellyfin library (its stand-in, checked against the API description @jellyfin/sdk is generated from): a season added in episode order, a film played in step on two pages through the proxy', async (t) => {
+  const [dave, erin] = await Promise.all([bed.signUp('dave'), bed.signUp('erin')]);
   const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Jellyfin night' }, dave.token);
   const roomId = created.body.room.id;
-  const { page, problems } = await openRoom(dave, roomId);
+  await bed.call('POST', `/api/rooms/${roomId}/join`, {}, erin.token);
+  const a = await openRoom(dave, roomId);
+  const { page } = a;
   await page.getByRole('button', { name: 'Add from a library…' }).click();
   // An API key and no user name: the connector browses as the server's administrator.
   await connect(page, { kind: 'jellyfin', name: 'Jellyfin', url: jellyfin.url, username: '', secret: jellyfin.apiKey, forRoom: false });
@@ -158,10 +169,12 @@ test.serial('a Jellyfin library (its stand-in, checked against the API descripti
   t.is(titles.length, 4);
   t.is(titles[3], 'Test Pattern');
   await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: playlist.body.items[3]!.id }, dave.token);
+  const b = await openRoom(erin, roomId);
+  for (const person of [a, b]) await person.page.getByRole('button', { name: 'Play', exact: true }).waitFor({ timeout: SETTLE_MS });
   await page.getByRole('button', { name: 'Play', exact: true }).click();
-  await waitForPage(page, `document.querySelector('video').currentTime > 0.3`, SETTLE_MS);
-  t.true((await page.evaluate<string>(`document.querySelector('video').currentSrc`)).startsWith(`${bed.origin}/media/proxy/`));
+  t.true((await settled([a.page, b.page], 1.5)) <= TOLERANCE_S, 'in step');
+  for (const person of [a, b]) t.true((await person.page.evaluate<string>(`document.querySelector('video').currentSrc`)).startsWith(`${bed.origin}/media/proxy/`));
   t.true(jellyfin.requests().some((request) => /\/Videos\/[^/]+\/stream\?.*static=true/.test(request.url)), 'the untranscoded stream was read');
   t.deepEqual(jellyfin.violations(), [], 'every request conformed to the API description');
-  t.deepEqual(problems, []);
+  t.deepEqual([...a.problems, ...b.problems], []);
 });
