@@ -42,13 +42,8 @@ export async function makeTestVideo({ seconds = TEST_VIDEO_SECONDS, fps = 30, si
   return { dir, file };
 }
 
-/**
- * Writes an HLS video-on-demand of `seconds` into `<dir>/hls/` (index.m3u8 and 2 s MPEG-TS
- * segments, H.264 + AAC as HLS players expect, a keyframe every second); returns its path
- * under `dir`.
- */
-export async function makeTestHls(dir: string, { seconds = 12, fps = 30, size = '320x180' }: TestVideoOptions = {}): Promise<string> {
-  await mkdir(join(dir, 'hls'));
+/** The test picture as H.264 + AAC (what HLS and DASH players expect), a keyframe every second, into `output` with the muxer's `format` arguments. */
+async function encodeStreaming({ seconds, fps, size }: Required<TestVideoOptions>, format: string[], output: string): Promise<void> {
   await run('ffmpeg', [
     ...['-hide_banner', '-loglevel', 'error', '-y'],
     ...['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`],
@@ -56,29 +51,27 @@ export async function makeTestHls(dir: string, { seconds = 12, fps = 30, size = 
     ...['-t', String(seconds), '-map', '0:v', '-map', '1:a'],
     ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', String(fps), '-keyint_min', String(fps)],
     ...['-c:a', 'aac', '-b:a', '32k'],
-    ...['-f', 'hls', '-hls_time', '2', '-hls_playlist_type', 'vod', '-hls_segment_filename', join(dir, 'hls', 'seg%03d.ts')],
-    join(dir, 'hls', 'index.m3u8'),
+    ...format,
+    output,
   ]);
+}
+
+/** Writes an HLS video-on-demand of `seconds` into `<dir>/hls/` (index.m3u8 and 2 s MPEG-TS segments); returns its path under `dir`. */
+export async function makeTestHls(dir: string, { seconds = 12, fps = 30, size = '320x180' }: TestVideoOptions = {}): Promise<string> {
+  await mkdir(join(dir, 'hls'));
+  const segments = ['-f', 'hls', '-hls_time', '2', '-hls_playlist_type', 'vod', '-hls_segment_filename', join(dir, 'hls', 'seg%03d.ts')];
+  await encodeStreaming({ seconds, fps, size }, segments, join(dir, 'hls', 'index.m3u8'));
   return 'hls/index.m3u8';
 }
 
 /**
  * Writes an MPEG-DASH video-on-demand of `seconds` into `<dir>/dash/` with ffmpeg's DASH muxer
- * (manifest.mpd with a SegmentTemplate per stream, fragmented-MP4 init and 2 s media segments,
- * H.264 + AAC, a keyframe every second); returns the manifest's path under `dir`.
+ * (manifest.mpd with a SegmentTemplate per stream, fragmented-MP4 init and 2 s media segments);
+ * returns the manifest's path under `dir`.
  */
 export async function makeTestDash(dir: string, { seconds = 12, fps = 30, size = '320x180' }: TestVideoOptions = {}): Promise<string> {
   await mkdir(join(dir, 'dash'));
-  await run('ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y'],
-    ...['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`],
-    ...['-f', 'lavfi', '-i', `anullsrc=channel_layout=stereo:sample_rate=48000`],
-    ...['-t', String(seconds), '-map', '0:v', '-map', '1:a'],
-    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', String(fps), '-keyint_min', String(fps)],
-    ...['-c:a', 'aac', '-b:a', '32k'],
-    ...['-f', 'dash', '-seg_duration', '2', '-use_template', '1', '-use_timeline', '0'],
-    join(dir, 'dash', 'manifest.mpd'),
-  ]);
+  await encodeStreaming({ seconds, fps, size }, ['-f', 'dash', '-seg_duration', '2', '-use_template', '1', '-use_timeline', '0'], join(dir, 'dash', 'manifest.mpd'));
   return 'dash/manifest.mpd';
 }
 
