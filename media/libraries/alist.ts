@@ -15,11 +15,10 @@ import { alistPost, alistRawUrl, type AlistAnswer } from '../providers/alist-api
 import { sourceTypeOfUrl } from '../providers/source-type.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { checkAccessFields } from './access-check.js';
-import type { LibraryAccess, LibraryCallOptions, LibraryConnector, LibraryEntry, LibraryFile, LibraryListing } from './connector.js';
+import type { LibraryAccess, LibraryCallOptions, LibraryConnector, LibraryEntry, LibraryFile, LibraryListing, LibrarySearch } from './connector.js';
 import { byFolderThenName, fileKind } from './entry-kind.js';
 import { checkedPath } from './entry-path.js';
 import { credentialsRefused, entryGone, notALibrary } from './refusal.js';
-import type { LibrarySearch } from './search.js';
 
 export const ALIST_LISTING_MAX = 2000;
 export const ALIST_SEARCH_MAX = 100;

@@ -14,7 +14,6 @@
  */
 import type { FieldIssue } from '../../errors/app-error.js';
 import type { SourceType } from '../provider.js';
-import type { LibrarySearch } from './search.js';
 
 /** A connection as its owner entered it, with the secret opened. Never sent to clients. */
 export interface LibraryAccess {
@@ -38,6 +37,13 @@ export interface LibraryEntry {
   size?: number;
   /** Seconds, when the server says. */
   duration?: number;
+}
+
+/** A search's answer with whether it is whole (see `LibraryConnector.search`; search.ts makes every answer this shape). */
+export interface LibrarySearch {
+  entries: LibraryEntry[];
+  /** More might match than the connector looked at or answers. */
+  truncated: boolean;
 }
 
 export interface LibraryListing {

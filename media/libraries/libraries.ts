@@ -14,11 +14,11 @@
 import { AppError, isAppError, type FieldIssue } from '../../errors/app-error.js';
 import { ADD_FOLDER_MAX_FOLDERS, ADD_FOLDER_MAX_ITEMS } from '../../contracts/http/libraries.js';
 import { LIBRARY_LIMITS } from './access-check.js';
-import type { LibraryAccess, LibraryConnector, LibraryEntry, LibraryListing } from './connector.js';
+import type { LibraryAccess, LibraryConnector, LibraryEntry, LibraryListing, LibrarySearch } from './connector.js';
 import type { LibraryItemUrls } from './item-url.js';
 import type { LibraryOwner, LibraryRecord, LibraryStore } from './library-store.js';
 import type { ConnectorRegistry } from './registry.js';
-import { searchAnswer, type LibrarySearch } from './search.js';
+import { searchAnswer } from './search.js';
 
 /** What the room says about the caller: their account (null for a guest) and permissions now. */
 export interface LibraryStanding {

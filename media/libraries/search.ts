@@ -3,13 +3,7 @@
  * (the server searched everything: Jellyfin, Emby) or this (a walk that stopped at its cap:
  * WebDAV; a server that pages: Alist); `searchAnswer` makes both one shape for the API.
  */
-import type { LibraryEntry } from './connector.js';
-
-export interface LibrarySearch {
-  entries: LibraryEntry[];
-  /** More might match than the connector looked at or answers. */
-  truncated: boolean;
-}
+import type { LibraryEntry, LibrarySearch } from './connector.js';
 
 export function searchAnswer(result: LibraryEntry[] | LibrarySearch): LibrarySearch {
   return Array.isArray(result) ? { entries: result, truncated: false } : result;

@@ -13,11 +13,10 @@ import { sourceTypeOfUrl } from '../providers/source-type.js';
 import { readLimited } from '../proxy/read-body.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { checkAccessFields } from './access-check.js';
-import type { LibraryAccess, LibraryCallOptions, LibraryConnector, LibraryEntry, LibraryFile, LibraryListing } from './connector.js';
+import type { LibraryAccess, LibraryCallOptions, LibraryConnector, LibraryEntry, LibraryFile, LibraryListing, LibrarySearch } from './connector.js';
 import { byFolderThenName, fileKind } from './entry-kind.js';
 import { checkedPath } from './entry-path.js';
 import { credentialsRefused, entryGone, notALibrary } from './refusal.js';
-import type { LibrarySearch } from './search.js';
 
 /** Entries read from one listing; a folder of more is shown truncated. */
 export const WEBDAV_LISTING_MAX = 2000;
