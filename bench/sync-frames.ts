@@ -11,6 +11,8 @@ export type Action = [number, string, string, number | null];
 
 /** Interval (ms) of the common instants at which the pages are compared. */
 export const STEP_MS = 50;
+/** After a seek, steady state starts once everyone has been within the bound (plus this margin). */
+export const STEADY_MARGIN_MS = 2000;
 
 export async function framesOf(page: Page, from: number): Promise<Frame[]> {
   return await page.evaluate<Frame[]>(`window.__svcPlayerStats.frames.filter((f) => f[1] >= ${from})`);
@@ -49,6 +51,20 @@ export function spreads(all: Frame[][], from: number, to: number): Array<{ at: n
     out.push({ at, pairs });
   }
   return out;
+}
+
+/**
+ * What a phase after a seek at `from` showed until `to`: when every page came within `boundMs`
+ * of the others (null: never), the steady part from then plus `marginMs`, and the sorted
+ * pairwise differences (ms) over it.
+ */
+export function steadyAfter(all: Frame[][], from: number, to: number, boundMs: number, marginMs: number): { converged: number | null; steadyFrom: number; pairs: number[] } {
+  const converged = convergedAt(all, from, to, boundMs);
+  const steadyFrom = (converged ?? to) + marginMs;
+  const pairs = spreads(all, steadyFrom, to)
+    .flatMap((s) => s.pairs)
+    .sort((a, b) => a - b);
+  return { converged, steadyFrom, pairs };
 }
 
 /** First instant after `from` from which every page stays within `boundMs` of the others for a second. */

@@ -10,8 +10,9 @@
 import type { Frame as PlayFrame, Page } from 'playwright-core';
 import type { Member } from '../test/gateways/bed.js';
 import { signInPage, type Person, type WebBed } from '../test/web/e2e/browser.js';
+import { seekFromControls } from '../test/web/e2e/in-sync.js';
 import { percentile } from './percentile.js';
-import { convergedAt, spreads, wallNow, type Frame } from './sync-frames.js';
+import { STEADY_MARGIN_MS, steadyAfter, wallNow, type Frame } from './sync-frames.js';
 
 export interface KindSource {
   /** Shown in the table: file, hls, dash, youtube. */
@@ -69,18 +70,12 @@ export async function kindFigures(bed: WebBed, members: Member[], source: KindSo
     await lead.getByRole('button', { name: 'Play', exact: true }).click();
     await sleep(3000);
     const from = await wallNow(lead);
-    await lead.evaluate(
-      `(() => { const s = document.querySelector('input[aria-label="Seek"]'); s.value = '2'; s.dispatchEvent(new Event('input', { bubbles: true })); s.dispatchEvent(new Event('change', { bubbles: true })); })()`,
-    );
+    await seekFromControls(lead, 2);
     await sleep(seconds * 1000);
     const to = await wallNow(lead);
     const all = await Promise.all(hosts.map((host) => host.evaluate<Frame[]>(`window.__frames.filter((f) => f[1] >= ${from})`)));
     const bound = source.embedded ? 150 : 50;
-    const converged = convergedAt(all, from, to, bound);
-    const steadyFrom = (converged ?? to) + 2000;
-    const pairs = spreads(all, steadyFrom, to)
-      .flatMap((s) => s.pairs)
-      .sort((a, b) => a - b);
+    const { converged, steadyFrom, pairs } = steadyAfter(all, from, to, bound, STEADY_MARGIN_MS);
     const actions = await Promise.all(people.map((person) => person.page.evaluate<Array<[number, string]>>(`window.__svcPlayerStats.actions.filter((a) => a[0] >= ${steadyFrom})`)));
     const hours = (to - steadyFrom) / 3_600_000;
     return {

@@ -30,11 +30,12 @@ import { writeFile } from 'node:fs/promises';
 import { startNginx } from '../test/fixtures/nginx.js';
 import { startYouTubeStandIn } from '../test/fixtures/youtube-standin.js';
 import { startWebBed, waitForPage, type WebBed } from '../test/web/e2e/browser.js';
+import { seekFromControls } from '../test/web/e2e/in-sync.js';
 import { makeTestDash, makeTestHls, makeTestVideo, serveMedia } from '../test/web/e2e/media.js';
 import type { Member } from '../test/gateways/bed.js';
 import { kindFigures, type KindSource } from './sync-kinds.js';
 import { percentile } from './percentile.js';
-import { actionsOf, convergedAt, framesOf, spreads, wallNow } from './sync-frames.js';
+import { actionsOf, framesOf, STEADY_MARGIN_MS, steadyAfter, wallNow } from './sync-frames.js';
 import { CLOSE_MS, joinerRow, joinerSummary, lateJoiners, type Joiner } from './sync-joiners.js';
 import { closeAll, JITTER_MS, newRoom, open, type BenchRoom } from './sync-room.js';
 
@@ -65,8 +66,6 @@ const JOIN_TARGET_MS = 2000;
  * screen shows, so it measures the engine rather than the content; BENCH_FPS=30 shows the other.
  */
 const FPS = Number(process.env.BENCH_FPS ?? 60);
-/** After a seek, steady state starts once everyone has been within 50 ms (plus this margin). */
-const STEADY_MARGIN_MS = 2000;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const fmt = (value: number): string => (Number.isFinite(value) ? value.toFixed(1) : 'n/a');
@@ -82,17 +81,11 @@ async function dumpPages(room: BenchRoom, phase: string): Promise<void> {
 async function seekAndPlay(room: BenchRoom, label: string): Promise<Record<string, string>> {
   const lead = room.people[0]!.page;
   const from = await wallNow(lead);
-  await lead.evaluate(
-    `(() => { const s = document.querySelector('input[aria-label="Seek"]'); s.value = '2'; s.dispatchEvent(new Event('input', { bubbles: true })); s.dispatchEvent(new Event('change', { bubbles: true })); })()`,
-  );
+  await seekFromControls(lead, 2);
   await sleep(SECONDS * 1000);
   const to = await wallNow(lead);
   const all = await Promise.all(room.people.map((person) => framesOf(person.page, from)));
-  const converged = convergedAt(all, from, to, CLOSE_MS);
-  const steadyFrom = (converged ?? to) + STEADY_MARGIN_MS;
-  const pairs = spreads(all, steadyFrom, to)
-    .flatMap((s) => s.pairs)
-    .sort((a, b) => a - b);
+  const { converged, steadyFrom, pairs } = steadyAfter(all, from, to, CLOSE_MS, STEADY_MARGIN_MS);
   const actions = await Promise.all(room.people.map((person) => actionsOf(person.page, steadyFrom)));
   const hours = (to - steadyFrom) / 3_600_000;
   const seeksPerHour = actions.map((list) => list.filter((a) => a[1] === 'seek').length / hours);

@@ -37,7 +37,7 @@ const TIME = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s?)?$/;
 function seconds(text: string | null): number {
   if (!text) return 0;
   const match = TIME.exec(text);
-  if (!match || text === '') return 0;
+  if (!match) return 0;
   const [, h = '0', m = '0', s = '0'] = match;
   return Number(h) * 3600 + Number(m) * 60 + Number(s);
 }

@@ -7,7 +7,7 @@ import test, { type ExecutionContext } from 'ava';
 import { startNginx, type Nginx } from '../../fixtures/nginx.js';
 import type { Member } from '../../gateways/bed.js';
 import { signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
-import { settled, SETTLE_MS, TOLERANCE_S } from './in-sync.js';
+import { seekFromControls, settled, SETTLE_MS, TOLERANCE_S } from './in-sync.js';
 import { makeTestDash, makeTestVideo } from './media.js';
 
 const CORS = `location / {
@@ -68,9 +68,7 @@ async function twoInStep(t: ExecutionContext, label: string, proxy: boolean): Pr
   t.true((await settled([a.page, b.page], 1)) <= TOLERANCE_S, 'in step after play');
 
   // A seek from the controls lands both in a segment not fetched yet.
-  await a.page.evaluate(
-    `(() => { const s = document.querySelector('input[aria-label="Seek"]'); s.value = '25'; s.dispatchEvent(new Event('input', { bubbles: true })); s.dispatchEvent(new Event('change', { bubbles: true })); })()`,
-  );
+  await seekFromControls(a.page, 25);
   t.true((await settled([a.page, b.page], 25)) <= TOLERANCE_S, 'in step after the seek');
 
   const served = await nginx.requests();

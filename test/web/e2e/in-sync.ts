@@ -33,3 +33,10 @@ export async function settled(hosts: PlayerHost[], minimum = 0, tolerance = TOLE
   }
   return spread;
 }
+
+/** Drags the player's seek bar to `seconds`, as a person does (the controls send the seek when the drag ends). */
+export async function seekFromControls(page: Page, seconds: number): Promise<void> {
+  await page.evaluate(
+    `(() => { const s = document.querySelector('input[aria-label="Seek"]'); s.value = '${seconds}'; s.dispatchEvent(new Event('input', { bubbles: true })); s.dispatchEvent(new Event('change', { bubbles: true })); })()`,
+  );
+}

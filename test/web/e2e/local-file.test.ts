@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { accessibilityProblems, screenshot, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
-import { settled, SETTLE_MS, TOLERANCE_S } from './in-sync.js';
+import { seekFromControls, settled, SETTLE_MS, TOLERANCE_S } from './in-sync.js';
 import { makeTestVideo } from './media.js';
 
 let bed: WebBed;
@@ -105,9 +105,7 @@ test.serial('the host adds a local file; a friend picking another file is told w
 
   await a.page.getByRole('button', { name: 'Play', exact: true }).click();
   t.true((await settled([a.page, b.page], 1)) <= TOLERANCE_S, 'in step after play');
-  await a.page.evaluate(
-    `(() => { const s = document.querySelector('input[aria-label="Seek"]'); s.value = '40'; s.dispatchEvent(new Event('input', { bubbles: true })); s.dispatchEvent(new Event('change', { bubbles: true })); })()`,
-  );
+  await seekFromControls(a.page, 40);
   t.true((await settled([a.page, b.page], 40)) <= TOLERANCE_S, 'in step after the seek');
   // The viewer without the file still plays nothing.
   t.like(await videoState(c.page), { src: null, type: undefined });

@@ -7,7 +7,7 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { checkAtBothWidths, evaluateQuietly, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
 import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
-import { settled, SETTLE_MS, TOLERANCE_S } from './in-sync.js';
+import { seekFromControls, settled, SETTLE_MS, TOLERANCE_S } from './in-sync.js';
 import type { Member } from '../../gateways/bed.js';
 
 
@@ -65,9 +65,7 @@ test.serial('play, seek and pause from the controls: the other member follows; a
   // Seek to 0:30 with the seek bar (a range input: its value, then its change, as a drag ends).
   const seekbar = a.page.getByRole('slider', { name: 'Seek' });
   t.regex((await seekbar.getAttribute('aria-valuetext')) ?? '', /^\d+:\d\d of 1:00$/);
-  await a.page.evaluate(
-    `(() => { const s = document.querySelector('input[aria-label="Seek"]'); s.value = '30'; s.dispatchEvent(new Event('input', { bubbles: true })); s.dispatchEvent(new Event('change', { bubbles: true })); })()`,
-  );
+  await seekFromControls(a.page, 30);
   t.true((await settled([a.page, b.page], 30)) <= TOLERANCE_S, 'in step after the seek');
   // The keyboard moves it too: one step right is one second on.
   await seekbar.focus();

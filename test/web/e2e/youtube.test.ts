@@ -12,7 +12,7 @@ import type { Frame, Page } from 'playwright-core';
 import { startYouTubeStandIn, type YouTubeStandIn } from '../../fixtures/youtube-standin.js';
 import type { Member } from '../../gateways/bed.js';
 import { screenshot, signInPage, startWebBed, type Person, type WebBed } from './browser.js';
-import { positionAt, settled, SETTLE_MS } from './in-sync.js';
+import { positionAt, seekFromControls, settled, SETTLE_MS } from './in-sync.js';
 import { makeTestVideo } from './media.js';
 
 /** The issue's target for embedded players is p99 < 150 ms; the test allows a busy CI machine the same. */
@@ -77,9 +77,7 @@ test.serial('a YouTube link plays in the embedded player at its start time, two 
   t.true((await settled([frameA, frameB], 20.5, EMBEDDED_TOLERANCE_S)) <= EMBEDDED_TOLERANCE_S, 'in step after play, from 0:20');
   t.true((await positionAt(frameA, Date.now())) < 40, 'it started at 0:20, not elsewhere');
 
-  await a.page.evaluate(
-    `(() => { const s = document.querySelector('input[aria-label="Seek"]'); s.value = '50'; s.dispatchEvent(new Event('input', { bubbles: true })); s.dispatchEvent(new Event('change', { bubbles: true })); })()`,
-  );
+  await seekFromControls(a.page, 50);
   t.true((await settled([frameA, frameB], 50, EMBEDDED_TOLERANCE_S)) <= EMBEDDED_TOLERANCE_S, 'in step after the seek');
   t.is(await a.page.evaluate(`getComputedStyle(document.querySelector('.player-video')).visibility`), 'hidden', 'the embedded player takes the video\'s place');
   await screenshot(a.page, 'room-youtube');
