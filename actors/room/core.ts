@@ -25,6 +25,7 @@ import { Presence } from './members/presence.js';
 import { MediaLength } from './playback/media-length.js';
 import { VERSION_BLOCK, extrapolate } from './playback/playback.js';
 import { RoomPlayback } from './playback/room-playback.js';
+import { SkipVotes } from './playback/vote-skip.js';
 import type { SeekProbe } from './playback/seek-probe.js';
 import type { MemberRecord, RoomRecord } from './records.js';
 import type { RoomReviewHook } from './review-hook.js';
@@ -77,6 +78,8 @@ export class RoomCore {
   readonly live: LiveStatus;
   /** How long the current item is, as players reported it (see playback/media-length.ts). */
   readonly mediaLength = new MediaLength();
+  /** Votes to skip the current item, in memory only (see playback/vote-skip.ts). */
+  readonly skipVotes = new SkipVotes();
   readonly timers: RoomTimers;
   /** Playback and the ready wait. */
   readonly play: RoomPlayback;
@@ -268,6 +271,7 @@ export class RoomCore {
     this.voice.clear();
     this.live.clear();
     this.play.reset();
+    this.skipVotes.clear();
   }
 
   /** Persists what is still only in memory (playback, lazily saved); nothing is written once fenced. */

@@ -22,6 +22,7 @@ import * as playlist from './media/playlist-handlers.js';
 import * as queue from './playback/queue-handlers.js';
 import * as room from './room-handlers.js';
 import * as voice from './voice/voice-handlers.js';
+import * as voteSkip from './playback/vote-skip-handlers.js';
 import type { RoomResults } from '../../contracts/room/results.js';
 import { SEEK_RESULT_KIND, abortSeekChecks, recordSeekable, resumeSeekChecks, seekChecksRunning } from './playback/seek-check.js';
 import { onReadyTimeout } from './playback/ready-wait.js';
@@ -72,6 +73,7 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'playback.next': playback.next,
   'playback.previous': playback.previous,
   'playback.ended': queue.ended,
+  'playback.voteSkip': voteSkip.voteSkip,
 
   'chat.send': chat.sendMessage,
   'chat.history': chat.chatHistory,

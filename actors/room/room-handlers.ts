@@ -89,6 +89,7 @@ export async function createRoom(core: RoomCore, command: RoomCommandOf<'room.cr
       waitForAllReady: command.settings?.waitForAllReady ?? DEFAULT_ROOM_OPTIONS.waitForAllReady,
       readyTimeoutMs: command.settings?.readyTimeoutMs ?? DEFAULT_ROOM_OPTIONS.readyTimeoutMs,
       queueMode: command.settings?.queueMode ?? DEFAULT_ROOM_OPTIONS.queueMode,
+      voteSkipPercent: command.settings?.voteSkipPercent ?? DEFAULT_ROOM_OPTIONS.voteSkipPercent,
     },
     createdAt: now,
     updatedAt: now,
@@ -146,6 +147,7 @@ export async function updateRoomSettings(
   if (command.waitForAllReady !== undefined) next.options.waitForAllReady = command.waitForAllReady;
   if (command.readyTimeoutMs !== undefined) next.options.readyTimeoutMs = command.readyTimeoutMs;
   if (command.queueMode !== undefined) next.options.queueMode = command.queueMode;
+  if (command.voteSkipPercent !== undefined) next.options.voteSkipPercent = command.voteSkipPercent;
   if (newPassword !== undefined) next.passwordHash = newPassword === null ? null : await hashRoomPassword(newPassword);
   next.updatedAt = turn.now;
 

@@ -19,6 +19,7 @@ const permissionOverrides = z.strictObject({
 });
 const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(ROOM_LIMITS.readyTimeoutMaxMs);
 const queueMode = z.enum(QUEUE_MODES);
+const voteSkipPercent = z.number().int().min(0).max(ROOM_LIMITS.voteSkipPercentMax);
 
 /**
  * Fields of a media item as a client gives them; `validate.ts` checks the content. String
@@ -51,6 +52,7 @@ const SCHEMAS = {
         waitForAllReady: z.boolean().optional(),
         readyTimeoutMs: readyTimeoutMs.optional(),
         queueMode: queueMode.optional(),
+        voteSkipPercent: voteSkipPercent.optional(),
       })
       .optional(),
   }),
@@ -66,6 +68,7 @@ const SCHEMAS = {
     waitForAllReady: z.boolean().optional(),
     readyTimeoutMs: readyTimeoutMs.optional(),
     queueMode: queueMode.optional(),
+    voteSkipPercent: voteSkipPercent.optional(),
   }),
   'room.delete': command('room.delete', {}),
   'room.review': command('room.review', { approve: z.boolean() }),
@@ -135,6 +138,11 @@ const SCHEMAS = {
    * has reached the item's end (handlers/queue.ts).
    */
   'playback.ended': command('playback.ended', { mediaId, duration: duration.optional() }),
+  /**
+   * A vote to skip `mediaId` (the item the voter sees current); `vote: false` takes it back.
+   * Needs `vote`; at the room's threshold the room skips (playback/vote-skip-handlers.ts).
+   */
+  'playback.voteSkip': command('playback.voteSkip', { mediaId, vote: z.boolean() }),
 
   'chat.send': command('chat.send', {
     text: multiLineText().max(ROOM_LIMITS.chatMaxChars * 4),

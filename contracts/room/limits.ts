@@ -59,4 +59,7 @@ export const ROOM_LIMITS = {
   /** An audio-only SDP from a browser is 2-6 KB; video and many codecs stay well under this. */
   voiceSdpMaxChars: 65_536,
   voiceCandidateMaxChars: 1024,
+
+  /** Vote-skip threshold, in percent of the present members who may vote; 0 turns it off. */
+  voteSkipPercentMax: 100,
 } as const;

@@ -42,6 +42,7 @@ export const RoomInfo = z
     waitForAllReady: z.boolean(),
     readyTimeoutMs: z.number().int(),
     queueMode: QueueMode,
+    voteSkipPercent: z.number().int().meta({ description: 'Vote-skip threshold: the share (percent) of present members holding vote who must vote to skip; 0: off' }),
     permissionOverrides: PermissionOverrides,
     createdAt: ms('Created'),
     updatedAt: ms('Last changed'),
@@ -171,6 +172,19 @@ export const VoiceParticipant = z
   })
   .meta({ id: 'VoiceParticipant' });
 
+/**
+ * The votes to skip the current item (docs/2026-11-26-votes-and-polls.md): `needed` of the
+ * present members holding `vote` skip it; `voters` are those who voted and are still present.
+ */
+export const VoteSkip = z
+  .strictObject({
+    mediaId: z.string(),
+    votes: z.number().int(),
+    needed: z.number().int(),
+    voters: z.array(z.string()),
+  })
+  .meta({ id: 'VoteSkip' });
+
 export const MemberRoomView = z
   .strictObject({
     access: z.literal('member'),
@@ -186,6 +200,7 @@ export const MemberRoomView = z
       .optional()
       .meta({ description: 'Ids of the live items on air now: all of them with view_media_resources, else at most the current item' }),
     voice: z.array(VoiceParticipant).optional().meta({ description: "With use_webrtc: who is in the room's voice call, in join order" }),
+    voteSkip: VoteSkip.optional().meta({ description: 'When the room has vote-skip on and an item is current' }),
     playback: PlaybackView,
     seq: z.number().int().meta({ description: 'The last room event this view reflects; realtime events after it continue it' }),
   })
@@ -215,6 +230,7 @@ export type PlaybackView = z.infer<typeof PlaybackView>;
 export type ChatMessage = z.infer<typeof ChatMessage>;
 export type MyStanding = z.infer<typeof MyStanding>;
 export type VoiceParticipant = z.infer<typeof VoiceParticipant>;
+export type VoteSkip = z.infer<typeof VoteSkip>;
 export type MemberRoomView = z.infer<typeof MemberRoomView>;
 export type VisitorRoomView = z.infer<typeof VisitorRoomView>;
 export type RoomView = z.infer<typeof RoomView>;

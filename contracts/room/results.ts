@@ -3,7 +3,7 @@
  * `rooms.send(roomId, command)` as `RoomResultOf<typeof command.kind>`.
  */
 import type { RoomCommandKind } from './commands.js';
-import type { ChatMessage, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView, VoiceParticipant } from './model.js';
+import type { ChatMessage, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView, VoiceParticipant, VoteSkip } from './model.js';
 
 export interface RoomResults {
   'room.create': { room: RoomInfo };
@@ -49,6 +49,8 @@ export interface RoomResults {
   'playback.next': { playback: PlaybackView };
   'playback.previous': { playback: PlaybackView };
   'playback.ended': { playback: PlaybackView };
+  /** The votes after this one (`skipped`: they reached the threshold and the room moved on). */
+  'playback.voteSkip': { voteSkip: VoteSkip; skipped: boolean; playback: PlaybackView };
 
   /** `duplicate` when this send was a retry of one already stored (nothing new was posted). */
   'chat.send': { message: ChatMessage; duplicate: boolean };

@@ -44,6 +44,7 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
         ...(view.bannedCount === undefined ? {} : { bannedCount: Math.max(0, view.bannedCount - 1) }),
       };
     case 'playback': {
+      view = { ...view, ...votesFor(view, event.playback.mediaId) };
       // A live item becoming current says whether it is on air: a member who may see only the
       // current item had no `live` events about it before (docs/2026-11-26-guests-watch.md).
       const item = event.playback.item;
@@ -95,7 +96,16 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
       const others = (view.liveOnline ?? []).filter((id) => id !== event.mediaId);
       return { ...view, liveOnline: event.online ? [...others, event.mediaId] : others };
     }
+    case 'vote.skip':
+      return { ...view, voteSkip: event.voteSkip };
   }
+}
+
+/** The room forgets votes when the item changes (actors/room/playback/vote-skip.ts): so does the page. */
+function votesFor(view: MemberRoomView, mediaId: string | null): Pick<MemberRoomView, 'voteSkip'> {
+  const votes = view.voteSkip;
+  if (!votes || votes.mediaId === mediaId) return { voteSkip: votes };
+  return { voteSkip: mediaId === null ? undefined : { mediaId, votes: 0, needed: votes.needed, voters: [] } };
 }
 
 /** Chat as the page shows it: oldest first, at most `limit` kept. */
