@@ -45,6 +45,7 @@ const MESSAGES: ReadonlyArray<[string, z.ZodObject]> = [
   ['MemberRoomView', model.MemberRoomView],
   ['VisitorRoomView', model.VisitorRoomView.omit({ access: true })],
   ['VoiceParticipant', model.VoiceParticipant],
+  ['VoteSkip', model.VoteSkip],
   ['PermissionOverrides', model.PermissionOverrides],
 ];
 

@@ -70,6 +70,17 @@ export function voteSkipTally(core: RoomCore): VoteSkip | null {
   return { mediaId, votes: voters.length, needed: votesNeeded(eligible.size, percent), voters };
 }
 
+/**
+ * Tells everyone the count after someone came or went (the threshold follows who is present).
+ * A departure that leaves the votes at the threshold does not skip by itself: the room acts on
+ * a vote, so the next vote (a repeat counts) skips.
+ */
+export function publishVoteSkip(core: RoomCore): void {
+  if (!core.room || core.room.options.voteSkipPercent === 0) return;
+  const tally = voteSkipTally(core);
+  if (tally) core.publish({ type: 'vote.skip', voteSkip: tally });
+}
+
 export function voteSkipField(core: RoomCore): Pick<MemberRoomView, 'voteSkip'> {
   const tally = voteSkipTally(core);
   return tally ? { voteSkip: tally } : {};

@@ -175,3 +175,34 @@ test('chat: send, history with cursor, delete, pin, unpin and pins match the roo
   const pins = (await actors.rooms.send(roomId, { kind: 'chat.pins' }, actors.callerOf(member))).result;
   t.deepEqual(plain((await as.chat.ListPins({ roomId })).messages), pins.messages.map(chatMessageMessage));
 });
+
+test('vote-skip: the threshold is a room setting, VoteSkip counts and skips, and watchers see the count', async (t) => {
+  const { as, roomId, actorView } = await room('voteskip');
+  const first = (await as.playlist.Push({ roomId, title: 'One', url: 'https://media.example.com/1.mp4' })).item!;
+  const second = (await as.playlist.Push({ roomId, title: 'Two', url: 'https://media.example.com/2.mp4' })).item!;
+  await as.playlist.SetCurrent({ roomId, mediaId: first.id });
+  const events: Array<{ event?: string; voteSkip?: unknown }> = [];
+  let started = false;
+  const stream = as.watchRoom({ roomId });
+  stream.on('data', (message: { event?: { event?: string; voteSkip?: unknown } | null }) => {
+    started = true;
+    if (message.event) events.push(message.event);
+  });
+  stream.on('error', () => {}); // the cancel at the end
+  await waitFor('the snapshot', () => (started ? true : undefined));
+
+  await refused(t, as.playback.VoteSkip({ roomId, mediaId: first.id, vote: true }), 'conflict', grpc.status.FAILED_PRECONDITION);
+  const updated = await as.rooms.UpdateRoom({ roomId, voteSkipPercent: 100 });
+  t.is(updated.room!.voteSkipPercent, 100);
+  const view = await as.rooms.GetRoom({ roomId });
+  t.like(view.member!.voteSkip, { mediaId: first.id, votes: 0, needed: 1 });
+
+  const voted = await as.playback.VoteSkip({ roomId, mediaId: first.id, vote: true });
+  t.true(voted.skipped);
+  t.like(voted.voteSkip, { mediaId: first.id, votes: 1, needed: 1 });
+  t.like(voted.playback, { mediaId: second.id });
+  t.deepEqual(plain(voted.playback), { ...playbackMessage((await actorView()).playback) });
+  const seen = await waitFor('the voteSkip event', () => events.find((event) => event.event === 'voteSkip'));
+  t.like(seen.voteSkip, { voteSkip: { mediaId: first.id, votes: 1, needed: 1 } });
+  stream.cancel();
+});
