@@ -2,6 +2,7 @@
  * Creating, reading, changing, reviewing and deleting the room itself, transferring its
  * ownership, and handing out ICE servers.
  */
+import { publishVoteSkip } from './playback/vote-skip.js';
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import type { Notification } from '../../contracts/notifications.js';
 import { recordNotification } from '../../notifications/store.js';
@@ -159,6 +160,8 @@ export async function updateRoomSettings(
   core.publish({ type: 'room.updated', room: result.room });
   // Overrides that take use_webrtc away take those members out of the call.
   pruneVoice(core);
+  // A new threshold, or overrides giving or taking `vote`, change the count everyone sees.
+  if (command.voteSkipPercent !== undefined || command.permissionOverrides !== undefined) publishVoteSkip(core);
   // Turning the ready wait off releases a play it was holding.
   if (!next.options.waitForAllReady && core.play.holding) await releaseHeldPlay(core, turn.access.userId);
   return result;

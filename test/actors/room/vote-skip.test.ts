@@ -134,6 +134,7 @@ test('the threshold is a room setting changed with room.update and kept across a
   const { room, owner } = await party(0);
   const updated = await room.send(owner, { kind: 'room.update', voteSkipPercent: 75 });
   t.is(updated.room.voteSkipPercent, 75);
+  t.like(room.lastEvent('vote.skip'), { voteSkip: { votes: 0, needed: 3 } }, 'turned on, everyone is told the count');
   await rejects(t, room.send(owner, { kind: 'room.update', voteSkipPercent: 101 } as never), 'invalid_argument');
   room.abandon();
   const again = await bed.activate(room.id);

@@ -17,7 +17,8 @@ const upsert = (list: MemberView[] | undefined, member: MemberView): MemberView[
 export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRoomView {
   switch (event.type) {
     case 'room.updated':
-      return { ...view, room: event.room };
+      // Vote-skip turned off: the count goes (turned on, a vote.skip event brings it).
+      return { ...view, room: event.room, ...(event.room.voteSkipPercent === 0 ? { voteSkip: undefined } : {}) };
     case 'room.deleted':
       return view;
     case 'member.joined':

@@ -1,0 +1,65 @@
+/**
+ * Vote-skip in Chromium against the whole service (docs/2026-11-26-votes-and-polls.md): three
+ * people in a room; the owner turns vote-skip on at 50 % in the settings panel, every page shows
+ * "0 of 2 to skip", one vote is seen by all, and the second moves all three pages to the next
+ * item, where the count starts again.
+ */
+import test from 'ava';
+import type { Page } from 'playwright-core';
+import { checkAtBothWidths, signInPage, startWebBed, type Person, type WebBed } from './browser.js';
+import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
+import type { Member } from '../../gateways/bed.js';
+
+const STEP_MS = 20_000;
+
+let bed: WebBed;
+let media: MediaServer;
+let file: string;
+test.before(async () => {
+  const clip = await makeTestVideo({ seconds: 10, size: '320x180' });
+  file = clip.file;
+  media = await serveMedia(clip.dir);
+  bed = await startWebBed('web_votes');
+});
+test.after.always(async () => {
+  await Promise.allSettled([bed?.close(), media?.close()]);
+});
+
+async function openRoom(member: Member, roomId: string): Promise<Person> {
+  const person = await bed.person({ allowHosts: [media.host] });
+  await signInPage(person.page, member.username);
+  await person.page.goto(`/rooms/${roomId}`);
+  await person.page.getByRole('button', { name: 'Fullscreen' }).waitFor({ timeout: STEP_MS });
+  return person;
+}
+
+const count = (page: Page, text: string) => page.getByTestId('vote-skip-count').filter({ hasText: text }).waitFor({ timeout: STEP_MS });
+const showing = (page: Page, title: string) => page.locator(`video[aria-label="Video: ${title}"]`).waitFor({ state: 'attached', timeout: STEP_MS });
+
+test.serial('two of three people vote to skip: every page sees the count, and the room moves on for all', async (t) => {
+  const [alice, bob, carol] = await Promise.all([bed.signUp('alice'), bed.signUp('bob'), bed.signUp('carol')]);
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Votes' }, alice.token);
+  const roomId = created.body.room.id;
+  for (const member of [bob, carol]) await bed.call('POST', `/api/rooms/${roomId}/join`, {}, member.token);
+  for (const title of ['Clip A', 'Clip B']) await bed.call('POST', `/api/rooms/${roomId}/playlist`, { title, url: media.url(file) }, alice.token);
+
+  const people = [await openRoom(alice, roomId), await openRoom(bob, roomId), await openRoom(carol, roomId)];
+  const [a, b, c] = people.map((person) => person.page) as [Page, Page, Page];
+  t.is(await b.getByTestId('vote-skip-count').count(), 0, 'no vote-skip while the room has it off');
+
+  await a.getByRole('tab', { name: 'Settings' }).click();
+  await a.getByLabel('Vote to skip', { exact: true }).selectOption({ label: 'When 50 % of the people here vote' });
+  await a.getByRole('button', { name: 'Save settings' }).click();
+  await a.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor({ timeout: STEP_MS });
+  await Promise.all([a, b, c].map((page) => count(page, '0 of 2 to skip')));
+
+  await b.getByRole('button', { name: 'Vote to skip' }).click();
+  await Promise.all([a, b, c].map((page) => count(page, '1 of 2 to skip')));
+  await b.getByRole('button', { name: 'Take back my skip vote' }).waitFor({ timeout: STEP_MS });
+  t.deepEqual(await checkAtBothWidths(b, 'room-vote-skip'), []);
+
+  await c.getByRole('button', { name: 'Vote to skip' }).click();
+  await Promise.all([a, b, c].map((page) => showing(page, 'Clip B')));
+  await Promise.all([a, b, c].map((page) => count(page, '0 of 2 to skip')));
+  t.deepEqual(people.flatMap((person) => person.problems), []);
+});
