@@ -19,6 +19,7 @@ import * as members from './members/member-handlers.js';
 import * as playable from './media/playable-handlers.js';
 import * as playback from './playback/playback-handlers.js';
 import * as playlist from './media/playlist-handlers.js';
+import * as polls from './polls/poll-handlers.js';
 import * as queue from './playback/queue-handlers.js';
 import * as room from './room-handlers.js';
 import * as voice from './voice/voice-handlers.js';
@@ -74,6 +75,10 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'playback.previous': playback.previous,
   'playback.ended': queue.ended,
   'playback.voteSkip': voteSkip.voteSkip,
+
+  'poll.open': polls.openPoll,
+  'poll.vote': polls.votePoll,
+  'poll.close': polls.closePollCommand,
 
   'chat.send': chat.sendMessage,
   'chat.history': chat.chatHistory,
@@ -142,6 +147,7 @@ class RoomActor implements Actor {
     else if (name === 'ready') await onReadyTimeout(this.core);
     else if (name === 'presence') await onPresenceTimer(this.core);
     else if (name === 'live') onLiveTimer(this.core);
+    else if (name === 'poll') await polls.onPollTimer(this.core);
     return { timer: name };
   }
 
@@ -168,6 +174,7 @@ export function createRoomActorType(deps: RoomActorDeps): ActorType {
     async activate(ctx) {
       const core = await RoomCore.activate(deps, ctx, writers);
       resumeSeekChecks(core);
+      polls.schedulePollTimer(core);
       return new RoomActor(core);
     },
     commandKind: (command) => {

@@ -83,6 +83,7 @@ export function roomView(core: RoomCore, access: Access): RoomView {
     ...(can('manage_members') ? managedMembers(core) : {}),
     ...(can('view_media_resources') ? { playlist: core.playlist.map((e) => e.item), liveOnline: core.live.online() } : { liveOnline: currentOnAir(core) }),
     ...voteSkipField(core),
+    polls: core.polls.views(access.userId),
     playback: core.play.view(),
     ...(can('use_webrtc') ? { voice: core.voice.participants() } : {}),
     seq,

@@ -19,6 +19,7 @@ const permissionOverrides = z.strictObject({
 });
 const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(ROOM_LIMITS.readyTimeoutMaxMs);
 const queueMode = z.enum(QUEUE_MODES);
+const pollId = messageId.meta({ description: 'A poll id' });
 const voteSkipPercent = z.number().int().min(0).max(ROOM_LIMITS.voteSkipPercentMax);
 
 /**
@@ -143,6 +144,17 @@ const SCHEMAS = {
    * Needs `vote`; at the room's threshold the room skips (playback/vote-skip-handlers.ts).
    */
   'playback.voteSkip': command('playback.voteSkip', { mediaId, vote: z.boolean() }),
+
+  /** Needs create_poll; one poll is open at a time. `durationMs`: closes by itself then. */
+  'poll.open': command('poll.open', {
+    question: oneLineText().max(ROOM_LIMITS.pollQuestionMaxChars * 2),
+    options: z.array(oneLineText().max(ROOM_LIMITS.pollOptionMaxChars * 2)).min(ROOM_LIMITS.pollOptionsMin).max(ROOM_LIMITS.pollOptionsMax),
+    durationMs: z.number().int().min(ROOM_LIMITS.pollDurationMinMs).max(ROOM_LIMITS.pollDurationMaxMs).optional(),
+  }),
+  /** Needs vote; a second vote changes the first, until the poll closes. */
+  'poll.vote': command('poll.vote', { pollId, choice: z.number().int().min(0).max(ROOM_LIMITS.pollOptionsMax - 1) }),
+  /** Its author, or a room admin. */
+  'poll.close': command('poll.close', { pollId }),
 
   'chat.send': command('chat.send', {
     text: multiLineText().max(ROOM_LIMITS.chatMaxChars * 4),

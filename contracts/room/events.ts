@@ -3,7 +3,7 @@
  * update its view without re-reading; a client that sees a gap in `seq` re-reads `room.get`.
  */
 import type { Permission } from '../permissions/names.js';
-import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo, VoiceCandidate, VoiceDescription, VoiceParticipant, VoteSkip } from './model.js';
+import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo, VoiceCandidate, VoiceDescription, Poll, VoiceParticipant, VoteSkip } from './model.js';
 
 export type MemberLeftReason = 'left' | 'kicked' | 'banned' | 'rejected';
 
@@ -63,7 +63,9 @@ export type RoomEvent =
   /** A live item went on air (its RTMP publish started) or off it. */
   | { type: 'live'; mediaId: string; online: boolean }
   /** The votes to skip the current item changed (a vote, a retraction, the threshold). */
-  | { type: 'vote.skip'; voteSkip: VoteSkip };
+  | { type: 'vote.skip'; voteSkip: VoteSkip }
+  /** A poll opened, was voted in (the counts), or closed (`closedAt`); never with `myChoice`. */
+  | { type: 'poll'; poll: Poll };
 
 export type RoomEventType = RoomEvent['type'];
 
@@ -96,4 +98,5 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   live: 'view_media_resources',
   // The count is part of watching together, like playback.
   'vote.skip': null,
+  poll: null,
 });

@@ -62,4 +62,15 @@ export const ROOM_LIMITS = {
 
   /** Vote-skip threshold, in percent of the present members who may vote; 0 turns it off. */
   voteSkipPercentMax: 100,
+
+  /** A poll: its question and each option, in characters after trimming. */
+  pollQuestionMaxChars: 200,
+  pollOptionMaxChars: 100,
+  pollOptionsMin: 2,
+  pollOptionsMax: 10,
+  /** A poll's timer: from 10 s to an hour; without one it stays open until closed. */
+  pollDurationMinMs: 10_000,
+  pollDurationMaxMs: 3_600_000,
+  /** Closed polls a room keeps (and shows); older ones are deleted as new ones close. */
+  pollsKept: 20,
 } as const;

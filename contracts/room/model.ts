@@ -185,6 +185,21 @@ export const VoteSkip = z
   })
   .meta({ id: 'VoteSkip' });
 
+/** A poll (docs/2026-11-26-votes-and-polls.md): single choice, counts per option, in `options` order. */
+export const Poll = z
+  .strictObject({
+    id: z.string(),
+    question: z.string(),
+    options: z.array(z.string()),
+    counts: z.array(z.number().int()),
+    createdBy: z.string(),
+    createdAt: ms('Opened'),
+    closesAt: ms('When its timer closes it').nullable(),
+    closedAt: ms('Closed').nullable(),
+    myChoice: z.number().int().optional().meta({ description: "The caller's choice (index into options); in views and answers, never in events" }),
+  })
+  .meta({ id: 'Poll' });
+
 export const MemberRoomView = z
   .strictObject({
     access: z.literal('member'),
@@ -201,6 +216,7 @@ export const MemberRoomView = z
       .meta({ description: 'Ids of the live items on air now: all of them with view_media_resources, else at most the current item' }),
     voice: z.array(VoiceParticipant).optional().meta({ description: "With use_webrtc: who is in the room's voice call, in join order" }),
     voteSkip: VoteSkip.optional().meta({ description: 'When the room has vote-skip on and an item is current' }),
+    polls: z.array(Poll).optional().meta({ description: 'The open poll first, then closed ones, newest first' }),
     playback: PlaybackView,
     seq: z.number().int().meta({ description: 'The last room event this view reflects; realtime events after it continue it' }),
   })
@@ -231,6 +247,7 @@ export type ChatMessage = z.infer<typeof ChatMessage>;
 export type MyStanding = z.infer<typeof MyStanding>;
 export type VoiceParticipant = z.infer<typeof VoiceParticipant>;
 export type VoteSkip = z.infer<typeof VoteSkip>;
+export type Poll = z.infer<typeof Poll>;
 export type MemberRoomView = z.infer<typeof MemberRoomView>;
 export type VisitorRoomView = z.infer<typeof VisitorRoomView>;
 export type RoomView = z.infer<typeof RoomView>;

@@ -3,7 +3,7 @@
  * `rooms.send(roomId, command)` as `RoomResultOf<typeof command.kind>`.
  */
 import type { RoomCommandKind } from './commands.js';
-import type { ChatMessage, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView, VoiceParticipant, VoteSkip } from './model.js';
+import type { ChatMessage, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView, Poll, VoiceParticipant, VoteSkip } from './model.js';
 
 export interface RoomResults {
   'room.create': { room: RoomInfo };
@@ -51,6 +51,10 @@ export interface RoomResults {
   'playback.ended': { playback: PlaybackView };
   /** The votes after this one (`skipped`: they reached the threshold and the room moved on). */
   'playback.voteSkip': { voteSkip: VoteSkip; skipped: boolean; playback: PlaybackView };
+
+  'poll.open': { poll: Poll };
+  'poll.vote': { poll: Poll };
+  'poll.close': { poll: Poll };
 
   /** `duplicate` when this send was a retry of one already stored (nothing new was posted). */
   'chat.send': { message: ChatMessage; duplicate: boolean };

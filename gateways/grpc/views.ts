@@ -30,6 +30,7 @@ import type { RoomView__Output } from './gen/svc/v1/RoomView.js';
 import type { RoomVisibility__Output } from './gen/svc/v1/RoomVisibility.js';
 import type { Subtitle__Output } from './gen/svc/v1/Subtitle.js';
 import type { VoteSkip__Output } from './gen/svc/v1/VoteSkip.js';
+import type { Poll__Output } from './gen/svc/v1/Poll.js';
 
 export const VISIBILITY = { public: 'ROOM_VISIBILITY_PUBLIC', hidden: 'ROOM_VISIBILITY_HIDDEN' } as const satisfies Record<model.RoomVisibility, RoomVisibility__Output>;
 export const ROOM_STATUS = {
@@ -222,6 +223,21 @@ export function memberRoomView(view: model.MemberRoomView): MemberRoomView__Outp
     ...(view.bannedCount !== undefined ? { bannedCount: view.bannedCount } : {}),
     voice: (view.voice ?? []).map((participant) => ({ ...participant })),
     ...(view.voteSkip ? { voteSkip: voteSkip(view.voteSkip) } : {}),
+    polls: (view.polls ?? []).map(poll),
+  };
+}
+
+export function poll(view: model.Poll): Poll__Output {
+  return {
+    id: view.id,
+    question: view.question,
+    options: [...view.options],
+    counts: [...view.counts],
+    createdBy: view.createdBy,
+    createdAt: view.createdAt,
+    ...(view.closesAt !== null ? { closesAt: view.closesAt } : {}),
+    ...(view.closedAt !== null ? { closedAt: view.closedAt } : {}),
+    ...(view.myChoice !== undefined ? { myChoice: view.myChoice } : {}),
   };
 }
 
@@ -289,6 +305,8 @@ export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomE
       return { ...base, live: { mediaId: event.mediaId, online: event.online }, event: 'live' };
     case 'vote.skip':
       return { ...base, voteSkip: { voteSkip: voteSkip(event.voteSkip) }, event: 'voteSkip' };
+    case 'poll':
+      return { ...base, poll: { poll: poll(event.poll) }, event: 'poll' };
   }
 }
 

@@ -46,6 +46,7 @@ const MESSAGES: ReadonlyArray<[string, z.ZodObject]> = [
   ['VisitorRoomView', model.VisitorRoomView.omit({ access: true })],
   ['VoiceParticipant', model.VoiceParticipant],
   ['VoteSkip', model.VoteSkip],
+  ['Poll', model.Poll],
   ['PermissionOverrides', model.PermissionOverrides],
 ];
 

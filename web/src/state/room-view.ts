@@ -3,7 +3,7 @@
  * state follows the same rule whether events arrive live or as a resume's backlog.
  */
 import type { RoomEvent } from '../../../contracts/room/events.js';
-import type { ChatMessage, MemberRoomView, MemberView } from '../../../contracts/room/model.js';
+import type { ChatMessage, MemberRoomView, MemberView, Poll } from '../../../contracts/room/model.js';
 
 export type { ChatMessage, MemberRoomView, MemberView, RoomEvent };
 
@@ -99,7 +99,18 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
     }
     case 'vote.skip':
       return { ...view, voteSkip: event.voteSkip };
+    case 'poll':
+      return { ...view, polls: withPoll(view.polls ?? [], event.poll) };
   }
+}
+
+/** A poll's event replaces it (keeping the member's own choice, which events never carry), or adds it first. */
+function withPoll(polls: Poll[], poll: Poll): Poll[] {
+  const known = polls.find((entry) => entry.id === poll.id);
+  const merged = known?.myChoice !== undefined ? { ...poll, myChoice: known.myChoice } : poll;
+  const rest = polls.filter((entry) => entry.id !== poll.id);
+  // The open poll first, then closed ones, newest first, as the room orders them.
+  return [merged, ...rest].sort((a, b) => Number(a.closedAt !== null) - Number(b.closedAt !== null) || Number(BigInt(b.id) - BigInt(a.id)));
 }
 
 /** The room forgets votes when the item changes (actors/room/playback/vote-skip.ts): so does the page. */
