@@ -63,3 +63,42 @@ test.serial('two of three people vote to skip: every page sees the count, and th
   await Promise.all([a, b, c].map((page) => count(page, '0 of 2 to skip')));
   t.deepEqual(people.flatMap((person) => person.problems), []);
 });
+
+test.serial('a poll: the owner asks, two others answer, everyone sees the counts move, and it closes for all', async (t) => {
+  const [alice, bob, carol] = await Promise.all([bed.signUp('alice'), bed.signUp('bob'), bed.signUp('carol')]);
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Poll night' }, alice.token);
+  const roomId = created.body.room.id;
+  for (const member of [bob, carol]) await bed.call('POST', `/api/rooms/${roomId}/join`, {}, member.token);
+  await bed.call('POST', `/api/rooms/${roomId}/playlist`, { title: 'Clip A', url: media.url(file) }, alice.token);
+
+  const people = [await openRoom(alice, roomId), await openRoom(bob, roomId), await openRoom(carol, roomId)];
+  const [a, b, c] = people.map((person) => person.page) as [Page, Page, Page];
+  for (const page of [a, b, c]) await page.getByRole('tab', { name: 'Polls' }).click();
+  t.is(await b.getByRole('button', { name: 'Open the poll' }).count(), 0, 'members do not open polls by default');
+
+  await a.getByRole('textbox', { name: 'Question' }).fill('Film or series?');
+  await a.getByLabel('Answers, one a line (2 to 10)').fill('Film\nSeries');
+  await a.getByRole('button', { name: 'Open the poll' }).click();
+  const poll = (page: Page) => page.getByRole('article', { name: 'Film or series?' });
+  const counts = (page: Page, film: string, series: string) =>
+    Promise.all([
+      poll(page).getByTestId('poll-count').nth(0).filter({ hasText: film }).waitFor({ timeout: STEP_MS }),
+      poll(page).getByTestId('poll-count').nth(1).filter({ hasText: series }).waitFor({ timeout: STEP_MS }),
+    ]);
+  await Promise.all([a, b, c].map((page) => counts(page, '0 (0 %)', '0 (0 %)')));
+
+  await poll(b).getByRole('button', { name: 'Film' }).click();
+  await Promise.all([a, b, c].map((page) => counts(page, '1 (100 %)', '0 (0 %)')));
+  await poll(c).getByRole('button', { name: 'Series' }).click();
+  await Promise.all([a, b, c].map((page) => counts(page, '1 (50 %)', '1 (50 %)')));
+  // Bob changes his mind: his vote moves, it is not counted twice.
+  await poll(b).getByRole('button', { name: 'Series' }).click();
+  await Promise.all([a, b, c].map((page) => counts(page, '0 (0 %)', '2 (100 %)')));
+  t.is(await poll(b).getByRole('button', { name: 'Series' }).getAttribute('aria-pressed'), 'true');
+  t.deepEqual(await checkAtBothWidths(c, 'room-poll'), []);
+
+  await poll(a).getByRole('button', { name: 'Close the poll' }).click();
+  await Promise.all([b, c].map((page) => poll(page).getByText('Closed ·').waitFor({ timeout: STEP_MS })));
+  t.is(await poll(c).getByRole('button', { name: 'Film' }).count(), 0, 'a closed poll takes no votes');
+  t.deepEqual(people.flatMap((person) => person.problems), []);
+});

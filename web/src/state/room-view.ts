@@ -104,6 +104,11 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
   }
 }
 
+/** The member's own choice in a poll, from the answer to their vote (events do not carry it). */
+export function withMyChoice(view: MemberRoomView, pollId: string, choice: number): MemberRoomView {
+  return { ...view, polls: (view.polls ?? []).map((poll) => (poll.id === pollId ? { ...poll, myChoice: choice } : poll)) };
+}
+
 /** A poll's event replaces it (keeping the member's own choice, which events never carry), or adds it first. */
 function withPoll(polls: Poll[], poll: Poll): Poll[] {
   const known = polls.find((entry) => entry.id === poll.id);
