@@ -202,7 +202,26 @@ test('vote-skip: the threshold is a room setting, VoteSkip counts and skips, and
   t.like(voted.voteSkip, { mediaId: first.id, votes: 1, needed: 1 });
   t.like(voted.playback, { mediaId: second.id });
   t.deepEqual(plain(voted.playback), { ...playbackMessage((await actorView()).playback) });
-  const seen = await waitFor('the voteSkip event', () => events.find((event) => event.event === 'voteSkip'));
+  const counted = (event: { event?: string; voteSkip?: unknown }) => event.event === 'voteSkip' && (event.voteSkip as { voteSkip: { votes: number } }).voteSkip.votes === 1;
+  const seen = await waitFor('the voteSkip event with the vote', () => events.find(counted));
   t.like(seen.voteSkip, { voteSkip: { mediaId: first.id, votes: 1, needed: 1 } });
+  t.like(events.find((event) => event.event === 'voteSkip')?.voteSkip, { voteSkip: { votes: 0, needed: 1 } }, 'turning it on told the count first');
   stream.cancel();
+});
+
+test('polls: Open, Vote and Close answer what the room holds, and RoomView lists them', async (t) => {
+  const { as, roomId, actorView } = await room('polls');
+  const opened = (await as.polls.Open({ roomId, question: 'Film or series?', options: ['Film', 'Series'], durationMs: 60_000 })).poll!;
+  t.like(opened, { question: 'Film or series?', options: ['Film', 'Series'], counts: [0, 0] });
+  t.true(Number(opened.closesAt) > Date.now());
+  await refused(t, as.polls.Open({ roomId, question: 'Again?', options: ['Yes', 'No'] }), 'conflict', grpc.status.FAILED_PRECONDITION);
+  t.is((await refused(t, as.polls.Open({ roomId, question: 'One?', options: ['Only'] }), 'invalid_argument', grpc.status.INVALID_ARGUMENT)).issues[0]?.key, 'options');
+  const voted = (await as.polls.Vote({ roomId, pollId: opened.id, choice: 1 })).poll!;
+  t.like(voted, { counts: [0, 1], myChoice: 1 });
+  const view = await as.rooms.GetRoom({ roomId });
+  t.deepEqual(plain(view.member!.polls[0]), plain(voted));
+  const closed = (await as.polls.Close({ roomId, pollId: opened.id })).poll!;
+  t.true(Number(closed.closedAt) > 0);
+  t.like((await actorView()).polls?.[0], { id: opened.id, counts: [0, 1] });
+  await refused(t, as.polls.Vote({ roomId, pollId: opened.id, choice: 0 }), 'conflict', grpc.status.FAILED_PRECONDITION);
 });

@@ -65,3 +65,25 @@ test('two of three present members skip at 50 %; a vote without a connection, or
     for (const socket of sockets) await socket.close();
   }
 });
+
+test('polls over HTTP: open (201), vote, close; the room view lists them; errors name the field', async (t) => {
+  const [owner, bob] = [await bed.signUp('powner'), await bed.signUp('pbob')];
+  const roomId = (await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Polls' }, owner.token)).body.room.id;
+  await bed.call('POST', `/api/rooms/${roomId}/join`, {}, bob.token);
+  const refused = await bed.call<{ message: string }>('POST', `/api/rooms/${roomId}/polls`, { question: 'Q?', options: ['A', 'B'] }, bob.token);
+  t.is(refused.status, 403);
+  t.regex(refused.body.message, /create_poll/);
+  const opened = await bed.call<{ poll: { id: string; counts: number[] } }>('POST', `/api/rooms/${roomId}/polls`, { question: 'Q?', options: ['A', 'B'] }, owner.token);
+  t.is(opened.status, 201);
+  const pollId = opened.body.poll.id;
+  const bad = await bed.call<{ message: string }>('POST', `/api/rooms/${roomId}/polls/${pollId}/vote`, { choice: 5 }, bob.token);
+  t.is(bad.status, 400);
+  t.regex(bad.body.message, /choice/);
+  const voted = await bed.call<{ poll: { counts: number[]; myChoice?: number } }>('POST', `/api/rooms/${roomId}/polls/${pollId}/vote`, { choice: 1 }, bob.token);
+  t.like(voted.body.poll, { counts: [0, 1], myChoice: 1 });
+  const closed = await bed.call<{ poll: { closedAt: number | null } }>('POST', `/api/rooms/${roomId}/polls/${pollId}/close`, undefined, owner.token);
+  t.is(closed.status, 200);
+  t.not(closed.body.poll.closedAt, null);
+  const view = await bed.call<{ polls: Array<{ id: string; myChoice?: number }> }>('GET', `/api/rooms/${roomId}`, undefined, bob.token);
+  t.like(view.body.polls[0], { id: pollId, myChoice: 1 });
+});
