@@ -27,6 +27,7 @@ import { MediaLength } from './playback/media-length.js';
 import { VERSION_BLOCK, extrapolate } from './playback/playback.js';
 import { RoomPlayback } from './playback/room-playback.js';
 import { SkipVotes } from './playback/vote-skip.js';
+import { QueueVoteBook, loadQueueVotes } from './playback/queue-votes.js';
 import { loadPolls } from './polls/poll-store.js';
 import { RoomPolls } from './polls/polls.js';
 import type { SeekProbe } from './playback/seek-probe.js';
@@ -83,6 +84,8 @@ export class RoomCore {
   readonly mediaLength = new MediaLength();
   /** The open poll and the kept closed ones (polls/polls.ts), loaded with the room. */
   readonly polls = new RoomPolls();
+  /** Up-votes of the voting queue mode (playback/queue-votes.ts), loaded with the room. */
+  readonly queueVotes = new QueueVoteBook();
   /** Votes to skip the current item, in memory only (see playback/vote-skip.ts). */
   readonly skipVotes = new SkipVotes();
   readonly timers: RoomTimers;
@@ -137,6 +140,7 @@ export class RoomCore {
       for (const member of loaded.members) core.members.set(member.userId, member);
       core.playlist = loaded.playlist;
       core.polls.restore(await loadPolls(client, ctx.id, ROOM_LIMITS.pollsKept + 1));
+      core.queueVotes.restore(await loadQueueVotes(client, ctx.id));
       core.play.restore(start);
     });
     return core;
@@ -265,6 +269,7 @@ export class RoomCore {
     this.members.set(owner.userId, owner);
     this.playlist = [];
     this.polls.clear();
+    this.queueVotes.clear();
     this.play.restore(playback);
   }
 
@@ -280,6 +285,7 @@ export class RoomCore {
     this.play.reset();
     this.skipVotes.clear();
     this.polls.clear();
+    this.queueVotes.clear();
   }
 
   /** Persists what is still only in memory (playback, lazily saved); nothing is written once fenced. */

@@ -21,6 +21,7 @@ import * as playback from './playback/playback-handlers.js';
 import * as playlist from './media/playlist-handlers.js';
 import * as polls from './polls/poll-handlers.js';
 import * as queue from './playback/queue-handlers.js';
+import * as queueVotes from './playback/queue-vote-handlers.js';
 import * as room from './room-handlers.js';
 import * as voice from './voice/voice-handlers.js';
 import * as voteSkip from './playback/vote-skip-handlers.js';
@@ -66,6 +67,7 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'playlist.setCurrent': playlist.setCurrentMedia,
   'playlist.edit': playlist.editMedia,
   'playlist.playable': playable.playableMedia,
+  'playlist.vote': queueVotes.voteForItem,
 
   'playback.play': playback.play,
   'playback.pause': playback.pause,

@@ -84,6 +84,7 @@ export function roomView(core: RoomCore, access: Access): RoomView {
     ...(can('view_media_resources') ? { playlist: core.playlist.map((e) => e.item), liveOnline: core.live.online() } : { liveOnline: currentOnAir(core) }),
     ...voteSkipField(core),
     polls: core.polls.views(access.userId),
+    ...(can('view_media_resources') && core.current.options.queueMode === 'vote' ? { queueVotes: core.queueVotes.views(core.playlist) } : {}),
     playback: core.play.view(),
     ...(can('use_webrtc') ? { voice: core.voice.participants() } : {}),
     seq,

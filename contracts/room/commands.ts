@@ -105,6 +105,8 @@ const SCHEMAS = {
   'playlist.remove': command('playlist.remove', { mediaId }),
   'playlist.clear': command('playlist.clear', {}),
   'playlist.setCurrent': command('playlist.setCurrent', { mediaId, ...playbackGuards }),
+  /** An up-vote for an item in the voting queue mode (`vote: false` takes it back); needs vote. */
+  'playlist.vote': command('playlist.vote', { mediaId, vote: z.boolean() }),
   /** May the caller play this item (the current one, or any with view_media_resources)? Answers the item. */
   'playlist.playable': command('playlist.playable', { mediaId }),
   'playlist.edit': command('playlist.edit', {

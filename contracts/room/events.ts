@@ -3,7 +3,7 @@
  * update its view without re-reading; a client that sees a gap in `seq` re-reads `room.get`.
  */
 import type { Permission } from '../permissions/names.js';
-import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo, VoiceCandidate, VoiceDescription, Poll, VoiceParticipant, VoteSkip } from './model.js';
+import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo, VoiceCandidate, VoiceDescription, Poll, QueueVotes, VoiceParticipant, VoteSkip } from './model.js';
 
 export type MemberLeftReason = 'left' | 'kicked' | 'banned' | 'rejected';
 
@@ -65,7 +65,9 @@ export type RoomEvent =
   /** The votes to skip the current item changed (a vote, a retraction, the threshold). */
   | { type: 'vote.skip'; voteSkip: VoteSkip }
   /** A poll opened, was voted in (the counts), or closed (`closedAt`); never with `myChoice`. */
-  | { type: 'poll'; poll: Poll };
+  | { type: 'poll'; poll: Poll }
+  /** An item's up-votes changed (a vote, or it started playing in the voting queue mode). */
+  | { type: 'queue.votes'; queueVotes: QueueVotes };
 
 export type RoomEventType = RoomEvent['type'];
 
@@ -99,4 +101,5 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   // The count is part of watching together, like playback.
   'vote.skip': null,
   poll: null,
+  'queue.votes': 'view_media_resources',
 });

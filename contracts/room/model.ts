@@ -11,7 +11,7 @@ import { Subtitle } from './subtitles.js';
 
 export const ROOM_ROLES = ['admin', 'member', 'guest'] as const;
 /** What the room does when the current item ends (docs/2026-11-26-queue-modes.md). */
-export const QUEUE_MODES = ['stop', 'next', 'repeat_one', 'repeat_all', 'shuffle'] as const;
+export const QUEUE_MODES = ['stop', 'next', 'repeat_one', 'repeat_all', 'shuffle', 'vote'] as const;
 
 /** A server time (ms since the epoch), described. */
 export const ms = (description: string) => z.number().int().meta({ description: `${description} (server ms since the epoch)` });
@@ -22,7 +22,7 @@ export const RoomStatus = z.enum(['pending_review', 'active', 'rejected']).meta(
 export const MemberStatus = z.enum(['active', 'pending', 'banned']).meta({ id: 'MemberStatus' });
 export const QueueMode = z.enum(QUEUE_MODES).meta({
   id: 'QueueMode',
-  description: 'When an item ends: stop, play the next (stopping after the last), repeat this item, repeat the list, or play a random other item',
+  description: 'When an item ends: stop, play the next (stopping after the last), repeat this item, repeat the list, play a random other item, or the most up-voted one (vote)',
 });
 export const Permission = z.enum(PERMISSIONS).meta({ id: 'Permission', description: 'docs/2026-11-21-permissions.md' });
 
@@ -185,6 +185,11 @@ export const VoteSkip = z
   })
   .meta({ id: 'VoteSkip' });
 
+/** Up-votes on one playlist item in the voting queue mode: the most voted plays next. */
+export const QueueVotes = z
+  .strictObject({ mediaId: z.string(), votes: z.number().int(), voters: z.array(z.string()) })
+  .meta({ id: 'QueueVotes' });
+
 /** A poll (docs/2026-11-26-votes-and-polls.md): single choice, counts per option, in `options` order. */
 export const Poll = z
   .strictObject({
@@ -216,6 +221,7 @@ export const MemberRoomView = z
       .meta({ description: 'Ids of the live items on air now: all of them with view_media_resources, else at most the current item' }),
     voice: z.array(VoiceParticipant).optional().meta({ description: "With use_webrtc: who is in the room's voice call, in join order" }),
     voteSkip: VoteSkip.optional().meta({ description: 'When the room has vote-skip on and an item is current' }),
+    queueVotes: z.array(QueueVotes).optional().meta({ description: 'In the voting queue mode: the items with up-votes' }),
     polls: z.array(Poll).optional().meta({ description: 'The open poll first, then closed ones, newest first' }),
     playback: PlaybackView,
     seq: z.number().int().meta({ description: 'The last room event this view reflects; realtime events after it continue it' }),
@@ -248,6 +254,7 @@ export type MyStanding = z.infer<typeof MyStanding>;
 export type VoiceParticipant = z.infer<typeof VoiceParticipant>;
 export type VoteSkip = z.infer<typeof VoteSkip>;
 export type Poll = z.infer<typeof Poll>;
+export type QueueVotes = z.infer<typeof QueueVotes>;
 export type MemberRoomView = z.infer<typeof MemberRoomView>;
 export type VisitorRoomView = z.infer<typeof VisitorRoomView>;
 export type RoomView = z.infer<typeof RoomView>;

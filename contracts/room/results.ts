@@ -3,7 +3,7 @@
  * `rooms.send(roomId, command)` as `RoomResultOf<typeof command.kind>`.
  */
 import type { RoomCommandKind } from './commands.js';
-import type { ChatMessage, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView, Poll, VoiceParticipant, VoteSkip } from './model.js';
+import type { ChatMessage, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView, Poll, QueueVotes, VoiceParticipant, VoteSkip } from './model.js';
 
 export interface RoomResults {
   'room.create': { room: RoomInfo };
@@ -39,6 +39,7 @@ export interface RoomResults {
   'playlist.clear': { removed: number };
   'playlist.setCurrent': { playback: PlaybackView };
   'playlist.edit': { item: MediaItem };
+  'playlist.vote': { queueVotes: QueueVotes };
   /** `current`: the item is the one playing now (the only one a member without view_media_resources may play). */
   'playlist.playable': { item: MediaItem; current: boolean };
 

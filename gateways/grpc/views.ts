@@ -31,6 +31,7 @@ import type { RoomVisibility__Output } from './gen/svc/v1/RoomVisibility.js';
 import type { Subtitle__Output } from './gen/svc/v1/Subtitle.js';
 import type { VoteSkip__Output } from './gen/svc/v1/VoteSkip.js';
 import type { Poll__Output } from './gen/svc/v1/Poll.js';
+import type { QueueVotes__Output } from './gen/svc/v1/QueueVotes.js';
 
 export const VISIBILITY = { public: 'ROOM_VISIBILITY_PUBLIC', hidden: 'ROOM_VISIBILITY_HIDDEN' } as const satisfies Record<model.RoomVisibility, RoomVisibility__Output>;
 export const ROOM_STATUS = {
@@ -62,6 +63,7 @@ export const QUEUE_MODE = {
   repeat_one: 'QUEUE_MODE_REPEAT_ONE',
   repeat_all: 'QUEUE_MODE_REPEAT_ALL',
   shuffle: 'QUEUE_MODE_SHUFFLE',
+  vote: 'QUEUE_MODE_VOTE',
 } as const satisfies Record<model.QueueMode, QueueMode__Output>;
 const LEFT_REASON = {
   left: 'MEMBER_LEFT_REASON_LEFT',
@@ -224,6 +226,7 @@ export function memberRoomView(view: model.MemberRoomView): MemberRoomView__Outp
     voice: (view.voice ?? []).map((participant) => ({ ...participant })),
     ...(view.voteSkip ? { voteSkip: voteSkip(view.voteSkip) } : {}),
     polls: (view.polls ?? []).map(poll),
+    queueVotes: (view.queueVotes ?? []).map(queueVotes),
   };
 }
 
@@ -239,6 +242,10 @@ export function poll(view: model.Poll): Poll__Output {
     ...(view.closedAt !== null ? { closedAt: view.closedAt } : {}),
     ...(view.myChoice !== undefined ? { myChoice: view.myChoice } : {}),
   };
+}
+
+export function queueVotes(votes: model.QueueVotes): QueueVotes__Output {
+  return { mediaId: votes.mediaId, votes: votes.votes, voters: [...votes.voters] };
 }
 
 export function voteSkip(tally: model.VoteSkip): VoteSkip__Output {
@@ -307,6 +314,8 @@ export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomE
       return { ...base, voteSkip: { voteSkip: voteSkip(event.voteSkip) }, event: 'voteSkip' };
     case 'poll':
       return { ...base, poll: { poll: poll(event.poll) }, event: 'poll' };
+    case 'queue.votes':
+      return { ...base, queueVotes: { queueVotes: queueVotes(event.queueVotes) }, event: 'queueVotes' };
   }
 }
 

@@ -12,13 +12,19 @@ import type { RoomCore, Turn } from '../core.js';
 import { indexOfMedia } from '../media/playlist.js';
 import type { PlaylistEntry } from '../store/room-store.js';
 import { switchTo } from './playback-handlers.js';
+import { spendQueueVotes } from './queue-vote-handlers.js';
 import { QUEUE_START_LEAD_MS, followingItem } from './queue.js';
 import { presentVoters, voteSkipTally } from './vote-skip.js';
 
 /** What a skip plays: the queue mode's choice, but never the skipped item again. */
-export function skipTarget(mode: QueueMode, playlist: readonly PlaylistEntry[], currentId: string): MediaItem | null {
+export function skipTarget(
+  mode: QueueMode,
+  playlist: readonly PlaylistEntry[],
+  currentId: string,
+  votes: (mediaId: string) => number = () => 0,
+): MediaItem | null {
   if (mode === 'stop' || mode === 'repeat_one') return playlist[indexOfMedia(playlist, currentId) + 1]?.item ?? null;
-  const following = followingItem(mode, playlist, currentId);
+  const following = followingItem(mode, playlist, currentId, Math.random, votes);
   return following?.id === currentId ? null : following;
 }
 
@@ -41,11 +47,13 @@ export async function voteSkip(core: RoomCore, command: RoomCommandOf<'playback.
   if (tally.votes < tally.needed) return { voteSkip: tally, skipped: false, playback: core.play.view() };
 
   core.skipVotes.clear();
-  const target = skipTarget(core.current.options.queueMode, core.playlist, mediaId);
+  const target = skipTarget(core.current.options.queueMode, core.playlist, mediaId, (id) => core.queueVotes.count(id));
   if (target) {
     // Scheduled ahead as a queue step is: everyone loads the new item before it starts.
     const startAt = core.playback.playing ? turn.now + QUEUE_START_LEAD_MS : undefined;
-    return { voteSkip: tally, skipped: true, playback: await switchTo(core, target, 'playback.voteSkip', turn, startAt) };
+    const playback = await switchTo(core, target, 'playback.voteSkip', turn, startAt);
+    await spendQueueVotes(core, target);
+    return { voteSkip: tally, skipped: true, playback };
   }
   const patch = { playing: false, position: core.play.positionNow(), updatedAt: turn.now };
   const playback = await core.play.change({ patch, cause: 'playback.voteSkip', by: access.userId, wait: 'close' }, turn);

@@ -101,6 +101,10 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
       return { ...view, voteSkip: event.voteSkip };
     case 'poll':
       return { ...view, polls: withPoll(view.polls ?? [], event.poll) };
+    case 'queue.votes': {
+      const others = (view.queueVotes ?? []).filter((entry) => entry.mediaId !== event.queueVotes.mediaId);
+      return { ...view, queueVotes: event.queueVotes.votes > 0 ? [...others, event.queueVotes] : others };
+    }
   }
 }
 
