@@ -102,3 +102,34 @@ test.serial('a poll: the owner asks, two others answer, everyone sees the counts
   t.is(await poll(c).getByRole('button', { name: 'Film' }).count(), 0, 'a closed poll takes no votes');
   t.deepEqual(people.flatMap((person) => person.problems), []);
 });
+
+test.serial('a voted queue: two people up-vote the last item, and a skip plays it next on every page', async (t) => {
+  const [alice, bob, carol] = await Promise.all([bed.signUp('alice'), bed.signUp('bob'), bed.signUp('carol')]);
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Queue vote', voteSkipPercent: 33 }, alice.token);
+  const roomId = created.body.room.id;
+  for (const member of [bob, carol]) await bed.call('POST', `/api/rooms/${roomId}/join`, {}, member.token);
+  for (const title of ['Clip A', 'Clip B', 'Clip C']) await bed.call('POST', `/api/rooms/${roomId}/playlist`, { title, url: media.url(file) }, alice.token);
+
+  const people = [await openRoom(alice, roomId), await openRoom(bob, roomId), await openRoom(carol, roomId)];
+  const [a, b, c] = people.map((person) => person.page) as [Page, Page, Page];
+  await a.getByRole('tab', { name: 'Settings' }).click();
+  await a.getByLabel('When an item ends').selectOption({ label: 'Play the most up-voted' });
+  await a.getByRole('button', { name: 'Save settings' }).click();
+  await a.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor({ timeout: STEP_MS });
+  for (const page of [a, b, c]) await page.getByRole('tab', { name: 'Playlist' }).click();
+
+  const upvote = (page: Page, title: string, votes: string) => page.getByRole('button', { name: `Up-vote ${title} (${votes})` });
+  await upvote(b, 'Clip C', '0 votes').click();
+  await upvote(c, 'Clip C', '1 vote').click();
+  await Promise.all([a, b, c].map((page) => upvote(page, 'Clip C', '2 votes').waitFor({ timeout: STEP_MS })));
+  t.is(await upvote(c, 'Clip C', '2 votes').getAttribute('aria-pressed'), 'true');
+  t.deepEqual(await checkAtBothWidths(a, 'room-voted-queue'), []);
+
+  // One vote skips at 33 % of three: the room plays C, the most up-voted, not B.
+  await b.getByRole('button', { name: 'Vote to skip' }).click();
+  await Promise.all([a, b, c].map((page) => showing(page, 'Clip C')));
+  // C's votes are spent: back in the list later, it starts from nothing.
+  await Promise.all([a, b, c].map((page) => upvote(page, 'Clip A', '0 votes').waitFor({ timeout: STEP_MS })));
+  t.is(await upvote(a, 'Clip C', '2 votes').count(), 0);
+  t.deepEqual(people.flatMap((person) => person.problems), []);
+});

@@ -106,6 +106,7 @@ function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSave
           <option value="repeat_one">Repeat this item</option>
           <option value="repeat_all">Repeat the list</option>
           <option value="shuffle">Shuffle</option>
+          <option value="vote">Play the most up-voted</option>
         </select>
       </div>
       <div class="field">
