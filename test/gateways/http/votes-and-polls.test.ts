@@ -1,5 +1,5 @@
 /**
- * Vote-skip through HTTP and the WebSocket (docs/2026-11-26-votes-and-polls.md): the room's
+ * Vote-skip and polls through HTTP and the WebSocket (docs/2026-11-26-votes-and-polls.md): the room's
  * threshold is set with PATCH, votes count only members with a realtime connection, and every
  * socket sees the count and the skip.
  */
@@ -9,7 +9,7 @@ import { startGatewayBed, type GatewayBed } from '../bed.js';
 
 let bed: GatewayBed;
 test.before(async () => {
-  bed = await startGatewayBed('http_vote_skip');
+  bed = await startGatewayBed('http_votes_polls');
 });
 test.after.always(async () => {
   await bed?.close();
