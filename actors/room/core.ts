@@ -16,6 +16,7 @@ import { loadRecentCommands } from '../runtime/command-log.js';
 import { recordResult } from '../runtime/record-result.js';
 import { FencedError, isFencedError, withFence, type Fence } from '../runtime/fencing.js';
 import type { RoomEvent } from '../../contracts/room/events.js';
+import { ROOM_LIMITS } from '../../contracts/room/limits.js';
 import type { PlaybackState, RoomRole } from '../../contracts/room/model.js';
 import type { SettingsReader } from '../../settings/settings-reader.js';
 import type { MediaChecker } from './media/media-check.js';
@@ -25,6 +26,10 @@ import { Presence } from './members/presence.js';
 import { MediaLength } from './playback/media-length.js';
 import { VERSION_BLOCK, extrapolate } from './playback/playback.js';
 import { RoomPlayback } from './playback/room-playback.js';
+import { SkipVotes } from './playback/vote-skip.js';
+import { QueueVoteBook, loadQueueVotes } from './playback/queue-votes.js';
+import { loadPolls } from './polls/poll-store.js';
+import { RoomPolls } from './polls/polls.js';
 import type { SeekProbe } from './playback/seek-probe.js';
 import type { MemberRecord, RoomRecord } from './records.js';
 import type { RoomReviewHook } from './review-hook.js';
@@ -77,6 +82,12 @@ export class RoomCore {
   readonly live: LiveStatus;
   /** How long the current item is, as players reported it (see playback/media-length.ts). */
   readonly mediaLength = new MediaLength();
+  /** The open poll and the kept closed ones (polls/polls.ts), loaded with the room. */
+  readonly polls = new RoomPolls();
+  /** Up-votes of the voting queue mode (playback/queue-votes.ts), loaded with the room. */
+  readonly queueVotes = new QueueVoteBook();
+  /** Votes to skip the current item, in memory only (see playback/vote-skip.ts). */
+  readonly skipVotes = new SkipVotes();
   readonly timers: RoomTimers;
   /** Playback and the ready wait. */
   readonly play: RoomPlayback;
@@ -128,6 +139,8 @@ export class RoomCore {
       core.room = loaded.room;
       for (const member of loaded.members) core.members.set(member.userId, member);
       core.playlist = loaded.playlist;
+      core.polls.restore(await loadPolls(client, ctx.id, ROOM_LIMITS.pollsKept + 1));
+      core.queueVotes.restore(await loadQueueVotes(client, ctx.id));
       core.play.restore(start);
     });
     return core;
@@ -255,6 +268,8 @@ export class RoomCore {
     this.members.clear();
     this.members.set(owner.userId, owner);
     this.playlist = [];
+    this.polls.clear();
+    this.queueVotes.clear();
     this.play.restore(playback);
   }
 
@@ -268,6 +283,9 @@ export class RoomCore {
     this.voice.clear();
     this.live.clear();
     this.play.reset();
+    this.skipVotes.clear();
+    this.polls.clear();
+    this.queueVotes.clear();
   }
 
   /** Persists what is still only in memory (playback, lazily saved); nothing is written once fenced. */

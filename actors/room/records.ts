@@ -16,6 +16,8 @@ export interface RoomOptions {
   readyTimeoutMs: number;
   /** What plays when the current item ends. */
   queueMode: QueueMode;
+  /** Vote-skip threshold in percent of present voters (playback/vote-skip.ts); 0: off. */
+  voteSkipPercent: number;
 }
 
 export interface RoomRecord {

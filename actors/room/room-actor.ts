@@ -19,9 +19,12 @@ import * as members from './members/member-handlers.js';
 import * as playable from './media/playable-handlers.js';
 import * as playback from './playback/playback-handlers.js';
 import * as playlist from './media/playlist-handlers.js';
+import * as polls from './polls/poll-handlers.js';
 import * as queue from './playback/queue-handlers.js';
+import * as queueVotes from './playback/queue-vote-handlers.js';
 import * as room from './room-handlers.js';
 import * as voice from './voice/voice-handlers.js';
+import * as voteSkip from './playback/vote-skip-handlers.js';
 import type { RoomResults } from '../../contracts/room/results.js';
 import { SEEK_RESULT_KIND, abortSeekChecks, recordSeekable, resumeSeekChecks, seekChecksRunning } from './playback/seek-check.js';
 import { onReadyTimeout } from './playback/ready-wait.js';
@@ -64,6 +67,7 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'playlist.setCurrent': playlist.setCurrentMedia,
   'playlist.edit': playlist.editMedia,
   'playlist.playable': playable.playableMedia,
+  'playlist.vote': queueVotes.voteForItem,
 
   'playback.play': playback.play,
   'playback.pause': playback.pause,
@@ -72,6 +76,11 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'playback.next': playback.next,
   'playback.previous': playback.previous,
   'playback.ended': queue.ended,
+  'playback.voteSkip': voteSkip.voteSkip,
+
+  'poll.open': polls.openPoll,
+  'poll.vote': polls.votePoll,
+  'poll.close': polls.closePollCommand,
 
   'chat.send': chat.sendMessage,
   'chat.history': chat.chatHistory,
@@ -140,6 +149,7 @@ class RoomActor implements Actor {
     else if (name === 'ready') await onReadyTimeout(this.core);
     else if (name === 'presence') await onPresenceTimer(this.core);
     else if (name === 'live') onLiveTimer(this.core);
+    else if (name === 'poll') await polls.onPollTimer(this.core);
     return { timer: name };
   }
 
@@ -166,6 +176,7 @@ export function createRoomActorType(deps: RoomActorDeps): ActorType {
     async activate(ctx) {
       const core = await RoomCore.activate(deps, ctx, writers);
       resumeSeekChecks(core);
+      polls.schedulePollTimer(core);
       return new RoomActor(core);
     },
     commandKind: (command) => {

@@ -2,6 +2,7 @@
  * Creating, reading, changing, reviewing and deleting the room itself, transferring its
  * ownership, and handing out ICE servers.
  */
+import { publishVoteSkip } from './playback/vote-skip.js';
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
 import type { Notification } from '../../contracts/notifications.js';
 import { recordNotification } from '../../notifications/store.js';
@@ -89,6 +90,7 @@ export async function createRoom(core: RoomCore, command: RoomCommandOf<'room.cr
       waitForAllReady: command.settings?.waitForAllReady ?? DEFAULT_ROOM_OPTIONS.waitForAllReady,
       readyTimeoutMs: command.settings?.readyTimeoutMs ?? DEFAULT_ROOM_OPTIONS.readyTimeoutMs,
       queueMode: command.settings?.queueMode ?? DEFAULT_ROOM_OPTIONS.queueMode,
+      voteSkipPercent: command.settings?.voteSkipPercent ?? DEFAULT_ROOM_OPTIONS.voteSkipPercent,
     },
     createdAt: now,
     updatedAt: now,
@@ -146,6 +148,7 @@ export async function updateRoomSettings(
   if (command.waitForAllReady !== undefined) next.options.waitForAllReady = command.waitForAllReady;
   if (command.readyTimeoutMs !== undefined) next.options.readyTimeoutMs = command.readyTimeoutMs;
   if (command.queueMode !== undefined) next.options.queueMode = command.queueMode;
+  if (command.voteSkipPercent !== undefined) next.options.voteSkipPercent = command.voteSkipPercent;
   if (newPassword !== undefined) next.passwordHash = newPassword === null ? null : await hashRoomPassword(newPassword);
   next.updatedAt = turn.now;
 
@@ -157,6 +160,8 @@ export async function updateRoomSettings(
   core.publish({ type: 'room.updated', room: result.room });
   // Overrides that take use_webrtc away take those members out of the call.
   pruneVoice(core);
+  // A new threshold, or overrides giving or taking `vote`, change the count everyone sees.
+  if (command.voteSkipPercent !== undefined || command.permissionOverrides !== undefined) publishVoteSkip(core);
   // Turning the ready wait off releases a play it was holding.
   if (!next.options.waitForAllReady && core.play.holding) await releaseHeldPlay(core, turn.access.userId);
   return result;

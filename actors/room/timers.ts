@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors/app-error.js';
 import type { ActivationContext } from '../runtime/actor-type.js';
 
-export type TimerName = 'persist' | 'ready' | 'presence' | 'live';
+export type TimerName = 'persist' | 'ready' | 'presence' | 'live' | 'poll';
 export const TIMER_KIND = 'room.timer';
 
 interface TimerCommand {

@@ -6,6 +6,7 @@ import type { Permission } from '../../contracts/permissions/names.js';
 import { ROOM_LIMITS } from '../../contracts/room/limits.js';
 import type { MemberRoomView, MemberView, MyStanding, RoomInfo, RoomPreview, RoomView } from '../../contracts/room/model.js';
 import type { RoomCore } from './core.js';
+import { voteSkipField } from './playback/vote-skip.js';
 import { banPage } from './members/ban-pages.js';
 import { sortedPermissions } from './members/permissions.js';
 import type { MemberRecord, RoomRecord } from './records.js';
@@ -23,6 +24,7 @@ export function roomInfo(room: RoomRecord): RoomInfo {
     waitForAllReady: room.options.waitForAllReady,
     readyTimeoutMs: room.options.readyTimeoutMs,
     queueMode: room.options.queueMode,
+    voteSkipPercent: room.options.voteSkipPercent,
     permissionOverrides: structuredClone(room.options.permissionOverrides),
     createdAt: room.createdAt,
     updatedAt: room.updatedAt,
@@ -80,6 +82,9 @@ export function roomView(core: RoomCore, access: Access): RoomView {
     ...(can('view_member_list') ? { members: byStatus('active') } : {}),
     ...(can('manage_members') ? managedMembers(core) : {}),
     ...(can('view_media_resources') ? { playlist: core.playlist.map((e) => e.item), liveOnline: core.live.online() } : { liveOnline: currentOnAir(core) }),
+    ...voteSkipField(core),
+    polls: core.polls.views(access.userId),
+    ...(can('view_media_resources') && core.current.options.queueMode === 'vote' ? { queueVotes: core.queueVotes.views(core.playlist) } : {}),
     playback: core.play.view(),
     ...(can('use_webrtc') ? { voice: core.voice.participants() } : {}),
     seq,

@@ -15,6 +15,7 @@ import * as notifications from './notifications.js';
 import * as oauth2 from './oauth2.js';
 import * as playback from './playback.js';
 import * as playlist from './playlist.js';
+import * as polls from './polls.js';
 import * as publicInfo from './public.js';
 import * as realtime from './realtime.js';
 import * as rooms from './rooms.js';
@@ -43,6 +44,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(media),
   ...endpointsOf(subtitles),
   ...endpointsOf(chat),
+  ...endpointsOf(polls),
   ...endpointsOf(admin),
   ...endpointsOf(notifications),
   ...endpointsOf(realtime),

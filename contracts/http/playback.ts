@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ROOM_LIMITS } from '../room/limits.js';
 import { defineEndpoint } from './endpoint.js';
 import * as fields from '../room/fields.js';
-import { MemberView, PlaybackView } from '../room/model.js';
+import { MemberView, PlaybackView, VoteSkip } from '../room/model.js';
 import { idempotencyHeaders, mediaDuration, mediaId, PlaybackAnswer, playbackGuards, position, roomId, seq } from './room.js';
 
 const TAGS = ['playback'];
@@ -81,6 +81,27 @@ export const reportEnded = defineEndpoint({
   headers: idempotencyHeaders,
   body: z.strictObject({ mediaId, duration: mediaDuration.optional() }),
   responses: { 200: { description: 'Playback now', schema: PlaybackAnswer } },
+  errors: [...ERRORS],
+});
+
+export const voteSkip = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/playback/vote-skip',
+  operationId: 'voteSkip',
+  summary: 'Vote to skip the current item (vote); vote false takes the vote back',
+  description:
+    'One vote per present member per item. When the votes reach the room\'s voteSkipPercent of the present members holding vote, the room skips (skipped: true) by its queue mode. conflict when vote-skip is off, mediaId is not current, or the caller has no realtime connection in the room. docs/2026-11-26-votes-and-polls.md',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ mediaId, vote: z.boolean() }),
+  responses: {
+    200: {
+      description: 'The votes after this one, and playback now',
+      schema: z.strictObject({ voteSkip: VoteSkip, skipped: z.boolean(), playback: PlaybackView, seq }).meta({ id: 'VoteSkipAnswer' }),
+    },
+  },
   errors: [...ERRORS],
 });
 

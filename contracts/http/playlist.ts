@@ -8,7 +8,7 @@ import { oneLineText } from '../text.js';
 import { ROOM_LIMITS } from '../room/limits.js';
 import { subtitleInputs } from '../room/subtitles.js';
 import { defineEndpoint } from './endpoint.js';
-import { MediaItem } from '../room/model.js';
+import { MediaItem, QueueVotes } from '../room/model.js';
 import { idempotencyHeaders, mediaId, PlaybackAnswer, playbackGuards, roomId, seq } from './room.js';
 
 const TAGS = ['playlist'];
@@ -179,5 +179,20 @@ export const setCurrentMedia = defineEndpoint({
   headers: idempotencyHeaders,
   body: z.strictObject({ mediaId, ...playbackGuards }),
   responses: { 200: { description: 'Playback now', schema: PlaybackAnswer } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+export const voteMedia = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/playlist/{mediaId}/vote',
+  operationId: 'voteMedia',
+  summary: 'Up-vote an item in the voting queue mode (vote); vote false takes it back',
+  description: 'When the current item ends or is skipped, the most up-voted other item plays (ties: playlist order) and its votes are cleared. conflict in another queue mode. docs/2026-11-26-votes-and-polls.md',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: itemParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ vote: z.boolean() }),
+  responses: { 200: { description: "The item's up-votes now", schema: z.strictObject({ queueVotes: QueueVotes, seq }).meta({ id: 'QueueVotesAnswer' }) } },
   errors: [...ROOM_ERRORS, 'conflict'],
 });

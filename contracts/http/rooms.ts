@@ -15,6 +15,7 @@ const roomParams = z.strictObject({ roomId });
 
 const name = oneLineText().min(1).max(ROOM_LIMITS.nameMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.nameMaxChars} characters after trimming` });
 const password = privateText().max(ROOM_LIMITS.passwordMaxChars);
+const voteSkipPercent = z.number().int().min(0).max(ROOM_LIMITS.voteSkipPercentMax);
 const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(ROOM_LIMITS.readyTimeoutMaxMs);
 const overridesInput = z.strictObject({
   admin: overrideLists.admin.nullable().optional(),
@@ -47,6 +48,7 @@ export const createRoom = defineEndpoint({
     waitForAllReady: z.boolean().optional(),
     readyTimeoutMs: readyTimeoutMs.optional(),
     queueMode: QueueMode.optional().meta({ description: 'Default next' }),
+    voteSkipPercent: voteSkipPercent.optional().meta({ description: 'Vote-skip threshold in percent of present voters; default 0 (off)' }),
     permissionOverrides: z
       .strictObject({ admin: overrideLists.admin.optional(), member: overrideLists.member.optional(), guest: overrideLists.guest.optional() })
       .optional(),
@@ -143,6 +145,7 @@ export const updateRoom = defineEndpoint({
     waitForAllReady: z.boolean().optional(),
     readyTimeoutMs: readyTimeoutMs.optional(),
     queueMode: QueueMode.optional(),
+    voteSkipPercent: voteSkipPercent.optional().meta({ description: '0..100; 0 turns vote-skip off' }),
     permissionOverrides: overridesInput.optional().meta({ description: 'Per role: a list replaces the default, null returns to it' }),
   }),
   responses: { 200: { description: 'The room now', schema: RoomAnswer } },

@@ -16,6 +16,7 @@ export const BUILTIN_MEMBER_PERMISSIONS: readonly Permission[] = Object.freeze([
   'create_media_resource',
   'control_playback',
   'use_webrtc',
+  'vote',
 ] as const);
 
 /**

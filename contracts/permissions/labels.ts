@@ -28,5 +28,7 @@ export const PERMISSION_WORDS: Readonly<Record<Permission, PermissionWords>> = {
   control_playback: { label: 'Play, pause and seek', description: 'Steer playback for everyone, speed included.' },
   use_webrtc: { label: 'Join voice', description: 'Talk and listen in the room’s voice call.' },
   edit_room_settings: { label: 'Change the room’s settings', description: 'Rename the room, set its password and join rules, and change these permissions.' },
+  vote: { label: 'Vote', description: 'Vote to skip what is playing, and in polls.' },
+  create_poll: { label: 'Open polls', description: 'Ask everyone a question with a few answers to choose from.' },
   publish_livestream: { label: 'Stream live', description: 'See the stream key of live items and broadcast to them.' },
 };

@@ -25,6 +25,10 @@ export const PERMISSIONS = [
   'edit_room_settings',
   /** See and rotate the RTMP stream key of the room's live items, and publish to them. */
   'publish_livestream',
+  /** Vote to skip the current item and in polls (docs/2026-11-26-votes-and-polls.md). */
+  'vote',
+  /** Open polls (and close them; their authors and admins close any). */
+  'create_poll',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

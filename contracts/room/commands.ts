@@ -19,6 +19,8 @@ const permissionOverrides = z.strictObject({
 });
 const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(ROOM_LIMITS.readyTimeoutMaxMs);
 const queueMode = z.enum(QUEUE_MODES);
+const pollId = messageId.meta({ description: 'A poll id' });
+const voteSkipPercent = z.number().int().min(0).max(ROOM_LIMITS.voteSkipPercentMax);
 
 /**
  * Fields of a media item as a client gives them; `validate.ts` checks the content. String
@@ -51,6 +53,7 @@ const SCHEMAS = {
         waitForAllReady: z.boolean().optional(),
         readyTimeoutMs: readyTimeoutMs.optional(),
         queueMode: queueMode.optional(),
+        voteSkipPercent: voteSkipPercent.optional(),
       })
       .optional(),
   }),
@@ -66,6 +69,7 @@ const SCHEMAS = {
     waitForAllReady: z.boolean().optional(),
     readyTimeoutMs: readyTimeoutMs.optional(),
     queueMode: queueMode.optional(),
+    voteSkipPercent: voteSkipPercent.optional(),
   }),
   'room.delete': command('room.delete', {}),
   'room.review': command('room.review', { approve: z.boolean() }),
@@ -101,6 +105,8 @@ const SCHEMAS = {
   'playlist.remove': command('playlist.remove', { mediaId }),
   'playlist.clear': command('playlist.clear', {}),
   'playlist.setCurrent': command('playlist.setCurrent', { mediaId, ...playbackGuards }),
+  /** An up-vote for an item in the voting queue mode (`vote: false` takes it back); needs vote. */
+  'playlist.vote': command('playlist.vote', { mediaId, vote: z.boolean() }),
   /** May the caller play this item (the current one, or any with view_media_resources)? Answers the item. */
   'playlist.playable': command('playlist.playable', { mediaId }),
   'playlist.edit': command('playlist.edit', {
@@ -135,6 +141,22 @@ const SCHEMAS = {
    * has reached the item's end (handlers/queue.ts).
    */
   'playback.ended': command('playback.ended', { mediaId, duration: duration.optional() }),
+  /**
+   * A vote to skip `mediaId` (the item the voter sees current); `vote: false` takes it back.
+   * Needs `vote`; at the room's threshold the room skips (playback/vote-skip-handlers.ts).
+   */
+  'playback.voteSkip': command('playback.voteSkip', { mediaId, vote: z.boolean() }),
+
+  /** Needs create_poll; one poll is open at a time. `durationMs`: closes by itself then. */
+  'poll.open': command('poll.open', {
+    question: oneLineText().max(ROOM_LIMITS.pollQuestionMaxChars * 2),
+    options: z.array(oneLineText().max(ROOM_LIMITS.pollOptionMaxChars * 2)).min(ROOM_LIMITS.pollOptionsMin).max(ROOM_LIMITS.pollOptionsMax),
+    durationMs: z.number().int().min(ROOM_LIMITS.pollDurationMinMs).max(ROOM_LIMITS.pollDurationMaxMs).optional(),
+  }),
+  /** Needs vote; a second vote changes the first, until the poll closes. */
+  'poll.vote': command('poll.vote', { pollId, choice: z.number().int().min(0).max(ROOM_LIMITS.pollOptionsMax - 1) }),
+  /** Its author, or a room admin. */
+  'poll.close': command('poll.close', { pollId }),
 
   'chat.send': command('chat.send', {
     text: multiLineText().max(ROOM_LIMITS.chatMaxChars * 4),

@@ -3,7 +3,7 @@
  * update its view without re-reading; a client that sees a gap in `seq` re-reads `room.get`.
  */
 import type { Permission } from '../permissions/names.js';
-import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo, VoiceCandidate, VoiceDescription, VoiceParticipant } from './model.js';
+import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo, VoiceCandidate, VoiceDescription, Poll, QueueVotes, VoiceParticipant, VoteSkip } from './model.js';
 
 export type MemberLeftReason = 'left' | 'kicked' | 'banned' | 'rejected';
 
@@ -19,6 +19,8 @@ export type PlaybackCause =
   | 'playback.next'
   | 'playback.previous'
   | 'playback.ended'
+  /** Members voted the current item away (playback.voteSkip reached the threshold). */
+  | 'playback.voteSkip'
   | 'playlist.setCurrent'
   | 'playlist.remove'
   | 'playlist.clear'
@@ -59,7 +61,13 @@ export type RoomEvent =
   /** Addressed to `to` alone: gateways deliver it to nobody else (see gateways/rooms/member-lens.ts). */
   | { type: 'voice.signal'; from: string; to: string; description?: VoiceDescription; candidate?: VoiceCandidate | null }
   /** A live item went on air (its RTMP publish started) or off it. */
-  | { type: 'live'; mediaId: string; online: boolean };
+  | { type: 'live'; mediaId: string; online: boolean }
+  /** The votes to skip the current item changed (a vote, a retraction, the threshold). */
+  | { type: 'vote.skip'; voteSkip: VoteSkip }
+  /** A poll opened, was voted in (the counts), or closed (`closedAt`); never with `myChoice`. */
+  | { type: 'poll'; poll: Poll }
+  /** An item's up-votes changed (a vote, or it started playing in the voting queue mode). */
+  | { type: 'queue.votes'; queueVotes: QueueVotes };
 
 export type RoomEventType = RoomEvent['type'];
 
@@ -90,4 +98,8 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   'voice.signal': 'use_webrtc',
   // The current item's reaches every member (gateways/rooms/member-lens.ts).
   live: 'view_media_resources',
+  // The count is part of watching together, like playback.
+  'vote.skip': null,
+  poll: null,
+  'queue.votes': 'view_media_resources',
 });

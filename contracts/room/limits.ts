@@ -59,4 +59,18 @@ export const ROOM_LIMITS = {
   /** An audio-only SDP from a browser is 2-6 KB; video and many codecs stay well under this. */
   voiceSdpMaxChars: 65_536,
   voiceCandidateMaxChars: 1024,
+
+  /** Vote-skip threshold, in percent of the present members who may vote; 0 turns it off. */
+  voteSkipPercentMax: 100,
+
+  /** A poll: its question and each option, in characters after trimming. */
+  pollQuestionMaxChars: 200,
+  pollOptionMaxChars: 100,
+  pollOptionsMin: 2,
+  pollOptionsMax: 10,
+  /** A poll's timer: from 10 s to an hour; without one it stays open until closed. */
+  pollDurationMinMs: 10_000,
+  pollDurationMaxMs: 3_600_000,
+  /** Closed polls a room keeps (and shows); older ones are deleted as new ones close. */
+  pollsKept: 20,
 } as const;

@@ -11,7 +11,7 @@ import { Subtitle } from './subtitles.js';
 
 export const ROOM_ROLES = ['admin', 'member', 'guest'] as const;
 /** What the room does when the current item ends (docs/2026-11-26-queue-modes.md). */
-export const QUEUE_MODES = ['stop', 'next', 'repeat_one', 'repeat_all', 'shuffle'] as const;
+export const QUEUE_MODES = ['stop', 'next', 'repeat_one', 'repeat_all', 'shuffle', 'vote'] as const;
 
 /** A server time (ms since the epoch), described. */
 export const ms = (description: string) => z.number().int().meta({ description: `${description} (server ms since the epoch)` });
@@ -22,7 +22,7 @@ export const RoomStatus = z.enum(['pending_review', 'active', 'rejected']).meta(
 export const MemberStatus = z.enum(['active', 'pending', 'banned']).meta({ id: 'MemberStatus' });
 export const QueueMode = z.enum(QUEUE_MODES).meta({
   id: 'QueueMode',
-  description: 'When an item ends: stop, play the next (stopping after the last), repeat this item, repeat the list, or play a random other item',
+  description: 'When an item ends: stop, play the next (stopping after the last), repeat this item, repeat the list, play a random other item, or the most up-voted one (vote)',
 });
 export const Permission = z.enum(PERMISSIONS).meta({ id: 'Permission', description: 'docs/2026-11-21-permissions.md' });
 
@@ -42,6 +42,7 @@ export const RoomInfo = z
     waitForAllReady: z.boolean(),
     readyTimeoutMs: z.number().int(),
     queueMode: QueueMode,
+    voteSkipPercent: z.number().int().meta({ description: 'Vote-skip threshold: the share (percent) of present members holding vote who must vote to skip; 0: off' }),
     permissionOverrides: PermissionOverrides,
     createdAt: ms('Created'),
     updatedAt: ms('Last changed'),
@@ -171,6 +172,39 @@ export const VoiceParticipant = z
   })
   .meta({ id: 'VoiceParticipant' });
 
+/**
+ * The votes to skip the current item (docs/2026-11-26-votes-and-polls.md): `needed` of the
+ * present members holding `vote` skip it; `voters` are those who voted and are still present.
+ */
+export const VoteSkip = z
+  .strictObject({
+    mediaId: z.string(),
+    votes: z.number().int(),
+    needed: z.number().int(),
+    voters: z.array(z.string()),
+  })
+  .meta({ id: 'VoteSkip' });
+
+/** Up-votes on one playlist item in the voting queue mode: the most voted plays next. */
+export const QueueVotes = z
+  .strictObject({ mediaId: z.string(), votes: z.number().int(), voters: z.array(z.string()) })
+  .meta({ id: 'QueueVotes' });
+
+/** A poll (docs/2026-11-26-votes-and-polls.md): single choice, counts per option, in `options` order. */
+export const Poll = z
+  .strictObject({
+    id: z.string(),
+    question: z.string(),
+    options: z.array(z.string()),
+    counts: z.array(z.number().int()),
+    createdBy: z.string(),
+    createdAt: ms('Opened'),
+    closesAt: ms('When its timer closes it').nullable(),
+    closedAt: ms('Closed').nullable(),
+    myChoice: z.number().int().optional().meta({ description: "The caller's choice (index into options); in views and answers, never in events" }),
+  })
+  .meta({ id: 'Poll' });
+
 export const MemberRoomView = z
   .strictObject({
     access: z.literal('member'),
@@ -186,6 +220,9 @@ export const MemberRoomView = z
       .optional()
       .meta({ description: 'Ids of the live items on air now: all of them with view_media_resources, else at most the current item' }),
     voice: z.array(VoiceParticipant).optional().meta({ description: "With use_webrtc: who is in the room's voice call, in join order" }),
+    voteSkip: VoteSkip.optional().meta({ description: 'When the room has vote-skip on and an item is current' }),
+    queueVotes: z.array(QueueVotes).optional().meta({ description: 'In the voting queue mode: the items with up-votes' }),
+    polls: z.array(Poll).optional().meta({ description: 'The open poll first, then closed ones, newest first' }),
     playback: PlaybackView,
     seq: z.number().int().meta({ description: 'The last room event this view reflects; realtime events after it continue it' }),
   })
@@ -215,6 +252,9 @@ export type PlaybackView = z.infer<typeof PlaybackView>;
 export type ChatMessage = z.infer<typeof ChatMessage>;
 export type MyStanding = z.infer<typeof MyStanding>;
 export type VoiceParticipant = z.infer<typeof VoiceParticipant>;
+export type VoteSkip = z.infer<typeof VoteSkip>;
+export type Poll = z.infer<typeof Poll>;
+export type QueueVotes = z.infer<typeof QueueVotes>;
 export type MemberRoomView = z.infer<typeof MemberRoomView>;
 export type VisitorRoomView = z.infer<typeof VisitorRoomView>;
 export type RoomView = z.infer<typeof RoomView>;

@@ -3,7 +3,7 @@
  * `rooms.send(roomId, command)` as `RoomResultOf<typeof command.kind>`.
  */
 import type { RoomCommandKind } from './commands.js';
-import type { ChatMessage, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView, VoiceParticipant } from './model.js';
+import type { ChatMessage, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView, Poll, QueueVotes, VoiceParticipant, VoteSkip } from './model.js';
 
 export interface RoomResults {
   'room.create': { room: RoomInfo };
@@ -39,6 +39,7 @@ export interface RoomResults {
   'playlist.clear': { removed: number };
   'playlist.setCurrent': { playback: PlaybackView };
   'playlist.edit': { item: MediaItem };
+  'playlist.vote': { queueVotes: QueueVotes };
   /** `current`: the item is the one playing now (the only one a member without view_media_resources may play). */
   'playlist.playable': { item: MediaItem; current: boolean };
 
@@ -49,6 +50,12 @@ export interface RoomResults {
   'playback.next': { playback: PlaybackView };
   'playback.previous': { playback: PlaybackView };
   'playback.ended': { playback: PlaybackView };
+  /** The votes after this one (`skipped`: they reached the threshold and the room moved on). */
+  'playback.voteSkip': { voteSkip: VoteSkip; skipped: boolean; playback: PlaybackView };
+
+  'poll.open': { poll: Poll };
+  'poll.vote': { poll: Poll };
+  'poll.close': { poll: Poll };
 
   /** `duplicate` when this send was a retry of one already stored (nothing new was posted). */
   'chat.send': { message: ChatMessage; duplicate: boolean };

@@ -12,6 +12,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { AuthServiceClient } from './gen/svc/v1/AuthService.js';
 import type { ChatServiceClient } from './gen/svc/v1/ChatService.js';
+import type { PollServiceClient } from './gen/svc/v1/PollService.js';
 import type { MemberServiceClient } from './gen/svc/v1/MemberService.js';
 import type { PlaybackServiceClient } from './gen/svc/v1/PlaybackService.js';
 import type { PlaylistServiceClient } from './gen/svc/v1/PlaylistService.js';
@@ -52,6 +53,7 @@ export interface SvcGrpc {
   playlist: Promised<PlaylistServiceClient>;
   playback: Promised<PlaybackServiceClient>;
   chat: Promised<ChatServiceClient>;
+  polls: Promised<PollServiceClient>;
   /** RoomService.WatchRoom; errors arrive as `GrpcCallError` on the stream's 'error'. */
   watchRoom(request: WatchRoomRequest, options?: CallOptions): grpc.ClientReadableStream<WatchRoomResponse__Output>;
   /** The same client with these options on every call (typically a token). */
@@ -78,6 +80,7 @@ export function connectGrpc(address: string, options: ConnectOptions = {}): SvcG
     playlist: new api.PlaylistService(address, credentials, { channelOverride }),
     playback: new api.PlaybackService(address, credentials, { channelOverride }),
     chat: new api.ChatService(address, credentials, { channelOverride }),
+    polls: new api.PollService(address, credentials, { channelOverride }),
   };
   const methods = {
     auth: Object.keys(api.AuthService.service),
@@ -86,6 +89,7 @@ export function connectGrpc(address: string, options: ConnectOptions = {}): SvcG
     playlist: Object.keys(api.PlaylistService.service),
     playback: Object.keys(api.PlaybackService.service),
     chat: Object.keys(api.ChatService.service),
+    polls: Object.keys(api.PollService.service),
   };
   const close = (): void => channelOverride.close();
 
@@ -113,6 +117,7 @@ export function connectGrpc(address: string, options: ConnectOptions = {}): SvcG
       playlist: promised<PlaylistServiceClient>(clients.playlist, methods.playlist),
       playback: promised<PlaybackServiceClient>(clients.playback, methods.playback),
       chat: promised<ChatServiceClient>(clients.chat, methods.chat),
+      polls: promised<PollServiceClient>(clients.polls, methods.polls),
       watchRoom: (request, options = {}) => {
         const merged = { ...defaults, ...options };
         const stream = clients.rooms.WatchRoom(request, metadataOf(merged), callOptionsOf(merged));

@@ -11,6 +11,7 @@ import type { ProtoGrpcType as AuthProto } from './gen/auth.js';
 import type { ProtoGrpcType as ChatProto } from './gen/chat.js';
 import type { ProtoGrpcType as PlaybackProto } from './gen/playback.js';
 import type { ProtoGrpcType as PlaylistProto } from './gen/playlist.js';
+import type { ProtoGrpcType as PollsProto } from './gen/polls.js';
 import type { ProtoGrpcType as RoomsProto } from './gen/rooms.js';
 
 /** camelCase field names (the room actor's), 64-bit integers as numbers, enums as their names. */
@@ -30,7 +31,7 @@ const API_FILES = readdirSync(new URL('svc/v1/', `file://${PROTO_DIR}`))
   .sort()
   .map((name) => `svc/v1/${name}`);
 
-export type ApiProto = (AuthProto & ChatProto & PlaybackProto & PlaylistProto & RoomsProto)['svc']['v1'];
+export type ApiProto = (AuthProto & ChatProto & PlaybackProto & PlaylistProto & PollsProto & RoomsProto)['svc']['v1'];
 
 let loaded: { definition: protoLoader.PackageDefinition; api: ApiProto } | undefined;
 

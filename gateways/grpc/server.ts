@@ -19,6 +19,7 @@ import { addReflection } from './reflection.js';
 import { RoomCalls } from './room-calls.js';
 import { authService } from './services/auth.js';
 import { chatService } from './services/chat.js';
+import { pollService } from './services/polls.js';
 import { memberService } from './services/members.js';
 import { playbackService } from './services/playback.js';
 import { playlistService } from './services/playlist.js';
@@ -57,6 +58,7 @@ export async function startGrpcServer(gateway: GatewayDeps, readiness: Readiness
   server.addService(api.PlaylistService.service, playlistService(rooms));
   server.addService(api.PlaybackService.service, playbackService(rooms));
   server.addService(api.ChatService.service, chatService(rooms));
+  server.addService(api.PollService.service, pollService(rooms));
 
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);

@@ -29,6 +29,9 @@ import type { RoomStatus__Output } from './gen/svc/v1/RoomStatus.js';
 import type { RoomView__Output } from './gen/svc/v1/RoomView.js';
 import type { RoomVisibility__Output } from './gen/svc/v1/RoomVisibility.js';
 import type { Subtitle__Output } from './gen/svc/v1/Subtitle.js';
+import type { VoteSkip__Output } from './gen/svc/v1/VoteSkip.js';
+import type { Poll__Output } from './gen/svc/v1/Poll.js';
+import type { QueueVotes__Output } from './gen/svc/v1/QueueVotes.js';
 
 export const VISIBILITY = { public: 'ROOM_VISIBILITY_PUBLIC', hidden: 'ROOM_VISIBILITY_HIDDEN' } as const satisfies Record<model.RoomVisibility, RoomVisibility__Output>;
 export const ROOM_STATUS = {
@@ -60,6 +63,7 @@ export const QUEUE_MODE = {
   repeat_one: 'QUEUE_MODE_REPEAT_ONE',
   repeat_all: 'QUEUE_MODE_REPEAT_ALL',
   shuffle: 'QUEUE_MODE_SHUFFLE',
+  vote: 'QUEUE_MODE_VOTE',
 } as const satisfies Record<model.QueueMode, QueueMode__Output>;
 const LEFT_REASON = {
   left: 'MEMBER_LEFT_REASON_LEFT',
@@ -81,6 +85,7 @@ const CAUSE = {
   ready: 'PLAYBACK_CAUSE_READY',
   'ready.timeout': 'PLAYBACK_CAUSE_READY_TIMEOUT',
   buffering: 'PLAYBACK_CAUSE_BUFFERING',
+  'playback.voteSkip': 'PLAYBACK_CAUSE_PLAYBACK_VOTE_SKIP',
 } as const satisfies Record<ActorCause, PlaybackCause__Output>;
 
 /** The actor's value for an enum the client sent; undefined for UNSPECIFIED (or a number we do not know). */
@@ -106,6 +111,7 @@ export function roomInfo(room: model.RoomInfo): RoomInfo__Output {
     waitForAllReady: room.waitForAllReady,
     readyTimeoutMs: room.readyTimeoutMs,
     queueMode: QUEUE_MODE[room.queueMode],
+    voteSkipPercent: room.voteSkipPercent,
     permissionOverrides: permissionOverrides(room.permissionOverrides),
     createdAt: room.createdAt,
     updatedAt: room.updatedAt,
@@ -218,7 +224,32 @@ export function memberRoomView(view: model.MemberRoomView): MemberRoomView__Outp
     liveOnline: [...(view.liveOnline ?? [])],
     ...(view.bannedCount !== undefined ? { bannedCount: view.bannedCount } : {}),
     voice: (view.voice ?? []).map((participant) => ({ ...participant })),
+    ...(view.voteSkip ? { voteSkip: voteSkip(view.voteSkip) } : {}),
+    polls: (view.polls ?? []).map(poll),
+    queueVotes: (view.queueVotes ?? []).map(queueVotes),
   };
+}
+
+export function poll(view: model.Poll): Poll__Output {
+  return {
+    id: view.id,
+    question: view.question,
+    options: [...view.options],
+    counts: [...view.counts],
+    createdBy: view.createdBy,
+    createdAt: view.createdAt,
+    ...(view.closesAt !== null ? { closesAt: view.closesAt } : {}),
+    ...(view.closedAt !== null ? { closedAt: view.closedAt } : {}),
+    ...(view.myChoice !== undefined ? { myChoice: view.myChoice } : {}),
+  };
+}
+
+export function queueVotes(votes: model.QueueVotes): QueueVotes__Output {
+  return { mediaId: votes.mediaId, votes: votes.votes, voters: [...votes.voters] };
+}
+
+export function voteSkip(tally: model.VoteSkip): VoteSkip__Output {
+  return { mediaId: tally.mediaId, votes: tally.votes, needed: tally.needed, voters: [...tally.voters] };
 }
 
 export function roomView(view: model.RoomView): RoomView__Output {
@@ -279,6 +310,12 @@ export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomE
       return null;
     case 'live':
       return { ...base, live: { mediaId: event.mediaId, online: event.online }, event: 'live' };
+    case 'vote.skip':
+      return { ...base, voteSkip: { voteSkip: voteSkip(event.voteSkip) }, event: 'voteSkip' };
+    case 'poll':
+      return { ...base, poll: { poll: poll(event.poll) }, event: 'poll' };
+    case 'queue.votes':
+      return { ...base, queueVotes: { queueVotes: queueVotes(event.queueVotes) }, event: 'queueVotes' };
   }
 }
 

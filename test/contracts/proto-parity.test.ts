@@ -45,6 +45,8 @@ const MESSAGES: ReadonlyArray<[string, z.ZodObject]> = [
   ['MemberRoomView', model.MemberRoomView],
   ['VisitorRoomView', model.VisitorRoomView.omit({ access: true })],
   ['VoiceParticipant', model.VoiceParticipant],
+  ['VoteSkip', model.VoteSkip],
+  ['Poll', model.Poll],
   ['PermissionOverrides', model.PermissionOverrides],
 ];
 

@@ -13,10 +13,11 @@ const GUEST = 'permissions.guestDefaultPermissions';
 const PERMISSION_KEYS = ['permissions.adminDefaultPermissions', 'permissions.memberDefaultPermissions', GUEST];
 const CEILING_MESSAGE = 'guest permissions may only include view_member_list, view_chat_history, use_webrtc';
 
-test('the permission names are exactly the fifteen of the spec plus publish_livestream (issue 12)', (t) => {
+test('the permission names are exactly the fifteen of the spec plus publish_livestream (issue 12), vote and create_poll (issue 31)', (t) => {
   t.deepEqual([...PERMISSIONS].sort(), [
     'control_playback',
     'create_media_resource',
+    'create_poll',
     'delete_chat',
     'delete_media_resource',
     'edit_media_resource',
@@ -31,6 +32,7 @@ test('the permission names are exactly the fifteen of the spec plus publish_live
     'view_chat_history',
     'view_media_resources',
     'view_member_list',
+    'vote',
   ]);
   t.is(new Set(PERMISSIONS).size, PERMISSIONS.length);
 });
@@ -52,6 +54,7 @@ test('built-in role sets', (t) => {
     'view_chat_history',
     'view_media_resources',
     'view_member_list',
+    'vote',
   ]);
   t.deepEqual([...GUEST_PERMISSION_CEILING].sort(), ['use_webrtc', 'view_chat_history', 'view_member_list']);
   t.deepEqual([...BUILTIN_GUEST_PERMISSIONS], ['view_member_list', 'view_chat_history']);

@@ -23,7 +23,7 @@ const SPEC: ReadonlyArray<readonly [string, SettingType, unknown]> = [
   [
     'permissions.memberDefaultPermissions',
     'json',
-    ['send_chat', 'view_chat_history', 'view_member_list', 'view_media_resources', 'create_media_resource', 'control_playback', 'use_webrtc'],
+    ['send_chat', 'view_chat_history', 'view_member_list', 'view_media_resources', 'create_media_resource', 'control_playback', 'use_webrtc', 'vote'],
   ],
   ['permissions.guestDefaultPermissions', 'json', ['view_member_list', 'view_chat_history']],
   ['room.disableCreateRoom', 'bool', false],

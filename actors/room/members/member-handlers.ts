@@ -23,6 +23,7 @@ import { memberView, roomView } from '../views.js';
 import { ensurePresenceSweep, wentOffline } from './presence-sweep.js';
 import { pruneVoice } from '../voice/voice-room.js';
 import { reconsiderReadiness } from '../playback/ready-wait.js';
+import { publishVoteSkip } from '../playback/vote-skip.js';
 
 export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.join'>, turn: Turn): Promise<RoomResults['member.join']> {
   const { access } = turn;
@@ -263,6 +264,7 @@ async function announce(core: RoomCore, connectionId: string, turn: Turn): Promi
   ensurePresenceSweep(core);
   if (cameOnline) {
     core.publish({ type: 'member.updated', member: memberView(core, member) });
+    publishVoteSkip(core);
     // A newcomer has not loaded the current media: a held play now waits for them too.
     await reconsiderReadiness(core, null);
   }

@@ -6,6 +6,7 @@ import type { RoomCore } from '../core.js';
 import { memberView } from '../views.js';
 import { pruneVoice } from '../voice/voice-room.js';
 import { reconsiderReadiness } from '../playback/ready-wait.js';
+import { publishVoteSkip } from '../playback/vote-skip.js';
 
 /** Keeps the presence sweep scheduled while anyone is online. */
 export function ensurePresenceSweep(core: RoomCore): void {
@@ -18,6 +19,7 @@ export async function wentOffline(core: RoomCore, userId: string): Promise<void>
   core.play.leftBehind.delete(userId);
   const member = core.members.get(userId);
   if (member && member.status === 'active') core.publish({ type: 'member.updated', member: memberView(core, member) });
+  publishVoteSkip(core);
   ensurePresenceSweep(core);
   await reconsiderReadiness(core, null);
 }

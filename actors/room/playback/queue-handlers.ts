@@ -15,6 +15,7 @@ import type { MediaItem } from '../../../contracts/room/model.js';
 import { END_TOLERANCE_SECONDS, QUEUE_START_LEAD_MS, followingItem } from './queue.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import { switchTo } from './playback-handlers.js';
+import { spendQueueVotes } from './queue-vote-handlers.js';
 
 const seconds = (value: number) => `${Math.round(value * 10) / 10} s`;
 
@@ -53,8 +54,12 @@ export async function ended(core: RoomCore, command: RoomCommandOf<'playback.end
     core.require(turn.access, 'control_playback', 'ending a livestream');
   } else checkReachedEnd(core, item, length);
 
-  const following = followingItem(core.current.options.queueMode, core.playlist, item.id);
-  if (following) return { playback: await switchTo(core, following, 'playback.ended', turn, turn.now + QUEUE_START_LEAD_MS) };
+  const following = followingItem(core.current.options.queueMode, core.playlist, item.id, Math.random, (id) => core.queueVotes.count(id));
+  if (following) {
+    const playback = await switchTo(core, following, 'playback.ended', turn, turn.now + QUEUE_START_LEAD_MS);
+    await spendQueueVotes(core, following);
+    return { playback };
+  }
   // Stop at the end (once: later reports find the room paused).
   const position = length === undefined ? core.play.positionNow() : Math.min(core.play.positionNow(), length);
   const patch = { playing: false, position, updatedAt: turn.now };

@@ -5,6 +5,7 @@
  */
 import type { MediaItem, QueueMode } from '../../../contracts/room/model.js';
 import { indexOfMedia } from '../media/playlist.js';
+import { mostVoted } from './queue-votes.js';
 import type { PlaylistEntry } from '../store/room-store.js';
 
 /**
@@ -28,6 +29,8 @@ export function followingItem(
   playlist: readonly PlaylistEntry[],
   currentId: string,
   random: () => number = Math.random,
+  /** Up-votes per item, for the `vote` mode. */
+  votes: (mediaId: string) => number = () => 0,
 ): MediaItem | null {
   const index = indexOfMedia(playlist, currentId);
   const current = playlist[index]?.item ?? null;
@@ -40,6 +43,9 @@ export function followingItem(
       return playlist[index + 1]?.item ?? null;
     case 'repeat_all':
       return (playlist[index + 1] ?? playlist[0])?.item ?? null;
+    case 'vote':
+      // The most up-voted other item (ties: playlist order); with no votes, as `next`.
+      return (mostVoted(playlist, currentId, votes) ?? playlist[index + 1])?.item ?? null;
     case 'shuffle': {
       // Any other item, uniformly; a list of one plays it again (the mode never runs dry).
       const others = playlist.filter((e) => e.item.id !== currentId);

@@ -36,6 +36,7 @@ export const DEFAULT_ROOM_OPTIONS: RoomOptions = Object.freeze({
   waitForAllReady: false,
   readyTimeoutMs: ROOM_LIMITS.readyTimeoutDefaultMs,
   queueMode: 'next',
+  voteSkipPercent: 0,
 });
 
 interface RoomRow {
@@ -105,7 +106,13 @@ function optionsFromJson(value: unknown): RoomOptions {
         ? timeout
         : ROOM_LIMITS.readyTimeoutDefaultMs,
     queueMode: QUEUE_MODES.find((mode) => mode === raw.queueMode) ?? DEFAULT_ROOM_OPTIONS.queueMode,
+    voteSkipPercent: storedPercent(raw.voteSkipPercent),
   };
+}
+
+/** A stored room without the option (or with a value out of range) has vote-skip off. */
+function storedPercent(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= ROOM_LIMITS.voteSkipPercentMax ? value : DEFAULT_ROOM_OPTIONS.voteSkipPercent;
 }
 
 function roomFromRow(row: RoomRow): RoomRecord {

@@ -3,7 +3,7 @@ import type { PlaybackView } from '../../../contracts/room/model.js';
 import { AppError } from '../../../errors/app-error.js';
 import type { PlaybackServiceHandlers } from '../gen/svc/v1/PlaybackService.js';
 import { enumIn, expectedMedia, type RoomCalls } from '../room-calls.js';
-import { member, playback, PLAYER_STATE } from '../views.js';
+import { member, playback, PLAYER_STATE, voteSkip } from '../views.js';
 
 const guards = <R extends { expectMediaId?: string; expectVersion?: number }>(request: R) => ({
   expectMediaId: expectedMedia(request.expectMediaId),
@@ -34,5 +34,10 @@ export function playbackService(rooms: RoomCalls): PlaybackServiceHandlers {
       (result) => ({ member: member(result.member), playback: playback(result.playback) }),
     ),
     ReportEnded: rooms.command('playback.ended', (request) => ({ mediaId: request.mediaId, duration: request.duration }), withPlayback),
+    VoteSkip: rooms.command(
+      'playback.voteSkip',
+      (request) => ({ mediaId: request.mediaId, vote: request.vote }),
+      (result) => ({ voteSkip: voteSkip(result.voteSkip), skipped: result.skipped, playback: playback(result.playback) }),
+    ),
   };
 }

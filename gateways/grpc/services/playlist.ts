@@ -7,7 +7,7 @@ import type { PlaylistServiceHandlers } from '../gen/svc/v1/PlaylistService.js';
 import type { Subtitle__Output } from '../gen/svc/v1/Subtitle.js';
 import type { SubtitleFormatName } from '../../../contracts/room/subtitles.js';
 import { expectedMedia, type RoomCalls } from '../room-calls.js';
-import { mediaItem, playback } from '../views.js';
+import { mediaItem, playback, queueVotes } from '../views.js';
 
 const mediaFields = <R extends PushMediaRequest__Output>(request: R) => ({
   title: request.title,
@@ -48,6 +48,7 @@ export function playlistService(rooms: RoomCalls): PlaylistServiceHandlers {
       (request) => ({ mediaId: request.mediaId, expectMediaId: expectedMedia(request.expectMediaId), expectVersion: request.expectVersion }),
       (result) => ({ playback: playback(result.playback) }),
     ),
+    Vote: rooms.command('playlist.vote', (request) => ({ mediaId: request.mediaId, vote: request.vote }), (result) => ({ queueVotes: queueVotes(result.queueVotes) })),
   };
 }
 

@@ -26,5 +26,6 @@ export const PLAYBACK_ROUTES: readonly RoomRoute[] = [
     command: ({ body }) => ({ mediaId: body.mediaId, ...(body.duration !== undefined ? { duration: body.duration } : {}) }),
     answer,
   }),
+  roomCommand(api.voteSkip, 'playback.voteSkip', { command: ({ body }) => body, answer: (result, seq) => ({ ...result, seq }) }),
   roomCommand(api.reportPlayer, 'member.player', { command: ({ body }) => body, answer: (result, seq) => ({ ...result, seq }) }),
 ];

@@ -40,6 +40,10 @@ export function playlistRoutes(media: MediaServices | undefined): readonly RoomR
     roomCommand(api.movePlaylistItem, 'playlist.move', { command: ({ params, body }) => ({ mediaId: params.mediaId, toIndex: body.toIndex }), answer: (result, seq) => ({ ...result, seq }) }),
     roomCommand(api.clearPlaylist, 'playlist.clear', { command: () => ({}), answer: (result, seq) => ({ removed: result.removed, seq }) }),
     roomCommand(api.setCurrentMedia, 'playlist.setCurrent', { command: ({ body }) => body, answer: (result, seq) => ({ playback: result.playback, seq }) }),
+    roomCommand(api.voteMedia, 'playlist.vote', {
+      command: ({ params, body }) => ({ mediaId: params.mediaId, vote: body.vote }),
+      answer: (result, seq) => ({ queueVotes: result.queueVotes, seq }),
+    }),
   ];
 }
 

@@ -27,7 +27,7 @@ const curl = async (...args: string[]): Promise<string> => (await run(grpcurl(),
 
 test('grpcurl lists the services through reflection and describes a method', async (t) => {
   const services = (await curl(g.bed.grpcAddress, 'list')).trim().split('\n').sort();
-  for (const name of ['svc.v1.AuthService', 'svc.v1.RoomService', 'svc.v1.MemberService', 'svc.v1.PlaylistService', 'svc.v1.PlaybackService', 'svc.v1.ChatService', 'grpc.health.v1.Health']) {
+  for (const name of ['svc.v1.AuthService', 'svc.v1.RoomService', 'svc.v1.MemberService', 'svc.v1.PlaylistService', 'svc.v1.PlaybackService', 'svc.v1.ChatService', 'svc.v1.PollService', 'grpc.health.v1.Health']) {
     t.true(services.includes(name), `${name} in ${services.join(', ')}`);
   }
   const methods = await curl(g.bed.grpcAddress, 'list', 'svc.v1.RoomService');

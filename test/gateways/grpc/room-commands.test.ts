@@ -175,3 +175,53 @@ test('chat: send, history with cursor, delete, pin, unpin and pins match the roo
   const pins = (await actors.rooms.send(roomId, { kind: 'chat.pins' }, actors.callerOf(member))).result;
   t.deepEqual(plain((await as.chat.ListPins({ roomId })).messages), pins.messages.map(chatMessageMessage));
 });
+
+test('vote-skip: the threshold is a room setting, VoteSkip counts and skips, and watchers see the count', async (t) => {
+  const { as, roomId, actorView } = await room('voteskip');
+  const first = (await as.playlist.Push({ roomId, title: 'One', url: 'https://media.example.com/1.mp4' })).item!;
+  const second = (await as.playlist.Push({ roomId, title: 'Two', url: 'https://media.example.com/2.mp4' })).item!;
+  await as.playlist.SetCurrent({ roomId, mediaId: first.id });
+  const events: Array<{ event?: string; voteSkip?: unknown }> = [];
+  let started = false;
+  const stream = as.watchRoom({ roomId });
+  stream.on('data', (message: { event?: { event?: string; voteSkip?: unknown } | null }) => {
+    started = true;
+    if (message.event) events.push(message.event);
+  });
+  stream.on('error', () => {}); // the cancel at the end
+  await waitFor('the snapshot', () => (started ? true : undefined));
+
+  await refused(t, as.playback.VoteSkip({ roomId, mediaId: first.id, vote: true }), 'conflict', grpc.status.FAILED_PRECONDITION);
+  const updated = await as.rooms.UpdateRoom({ roomId, voteSkipPercent: 100 });
+  t.is(updated.room!.voteSkipPercent, 100);
+  const view = await as.rooms.GetRoom({ roomId });
+  t.like(view.member!.voteSkip, { mediaId: first.id, votes: 0, needed: 1 });
+
+  const voted = await as.playback.VoteSkip({ roomId, mediaId: first.id, vote: true });
+  t.true(voted.skipped);
+  t.like(voted.voteSkip, { mediaId: first.id, votes: 1, needed: 1 });
+  t.like(voted.playback, { mediaId: second.id });
+  t.deepEqual(plain(voted.playback), { ...playbackMessage((await actorView()).playback) });
+  const counted = (event: { event?: string; voteSkip?: unknown }) => event.event === 'voteSkip' && (event.voteSkip as { voteSkip: { votes: number } }).voteSkip.votes === 1;
+  const seen = await waitFor('the voteSkip event with the vote', () => events.find(counted));
+  t.like(seen.voteSkip, { voteSkip: { mediaId: first.id, votes: 1, needed: 1 } });
+  t.like(events.find((event) => event.event === 'voteSkip')?.voteSkip, { voteSkip: { votes: 0, needed: 1 } }, 'turning it on told the count first');
+  stream.cancel();
+});
+
+test('polls: Open, Vote and Close answer what the room holds, and RoomView lists them', async (t) => {
+  const { as, roomId, actorView } = await room('polls');
+  const opened = (await as.polls.Open({ roomId, question: 'Film or series?', options: ['Film', 'Series'], durationMs: 60_000 })).poll!;
+  t.like(opened, { question: 'Film or series?', options: ['Film', 'Series'], counts: [0, 0] });
+  t.true(Number(opened.closesAt) > Date.now());
+  await refused(t, as.polls.Open({ roomId, question: 'Again?', options: ['Yes', 'No'] }), 'conflict', grpc.status.FAILED_PRECONDITION);
+  t.is((await refused(t, as.polls.Open({ roomId, question: 'One?', options: ['Only'] }), 'invalid_argument', grpc.status.INVALID_ARGUMENT)).issues[0]?.key, 'options');
+  const voted = (await as.polls.Vote({ roomId, pollId: opened.id, choice: 1 })).poll!;
+  t.like(voted, { counts: [0, 1], myChoice: 1 });
+  const view = await as.rooms.GetRoom({ roomId });
+  t.deepEqual(plain(view.member!.polls[0]), plain(voted));
+  const closed = (await as.polls.Close({ roomId, pollId: opened.id })).poll!;
+  t.true(Number(closed.closedAt) > 0);
+  t.like((await actorView()).polls?.[0], { id: opened.id, counts: [0, 1] });
+  await refused(t, as.polls.Vote({ roomId, pollId: opened.id, choice: 0 }), 'conflict', grpc.status.FAILED_PRECONDITION);
+});

@@ -30,6 +30,7 @@ function guestSnapshot(mediaId: string | null): MemberRoomView {
       ownerId: 'owner',
       visibility: 'public',
       queueMode: 'next',
+    voteSkipPercent: 0,
       status: 'active',
       hasPassword: false,
       requireJoinApproval: false,

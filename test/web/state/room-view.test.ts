@@ -13,7 +13,7 @@ const message = (id: string, pinned = false): ChatMessage => ({ id, userId: 'u1'
 function view(): MemberRoomView {
   return {
     access: 'member',
-    room: { id: 'r', name: 'R', ownerId: 'u1', visibility: 'public', status: 'active', hasPassword: false, requireJoinApproval: true, waitForAllReady: false, readyTimeoutMs: 10_000, queueMode: 'next', permissionOverrides: {}, createdAt: 1, updatedAt: 1 },
+    room: { id: 'r', name: 'R', ownerId: 'u1', visibility: 'public', status: 'active', hasPassword: false, requireJoinApproval: true, waitForAllReady: false, readyTimeoutMs: 10_000, queueMode: 'next', voteSkipPercent: 0, permissionOverrides: {}, createdAt: 1, updatedAt: 1 },
     me: { userId: 'u1', status: 'active', role: 'admin', isOwner: true, permissions: [] },
     members: [member('u1'), member('u2')],
     pendingMembers: [],
@@ -85,4 +85,16 @@ test('the voice call follows joins, mutes and leaves; signalling leaves the view
   t.is(applyRoomEvent(v, { type: 'voice.signal', from: 'u2', to: 'u1', description: { type: 'offer', sdp: 'v=0' } }), v);
   v = applyRoomEvent(v, { type: 'voice.left', userId: 'u2', reason: 'disconnected' });
   t.deepEqual(v.voice, [seat('u1', true)]);
+});
+
+test('vote-skip: the count follows vote.skip, starts again with a new item, and goes when the room turns it off', (t) => {
+  const playing = (mediaId: string | null) => ({ ...view().playback, mediaId });
+  let v = applyRoomEvent(view(), { type: 'vote.skip', voteSkip: { mediaId: 'a', votes: 1, needed: 2, voters: ['u2'] } });
+  t.like(v.voteSkip, { mediaId: 'a', votes: 1 });
+  v = applyRoomEvent(v, { type: 'playback', playback: playing('a'), cause: 'playback.pause', by: 'u1' });
+  t.like(v.voteSkip, { votes: 1 }, 'the same item keeps its votes');
+  v = applyRoomEvent(v, { type: 'playback', playback: playing('b'), cause: 'playback.voteSkip', by: 'u2' });
+  t.deepEqual(v.voteSkip, { mediaId: 'b', votes: 0, needed: 2, voters: [] });
+  v = applyRoomEvent(v, { type: 'room.updated', room: { ...v.room, voteSkipPercent: 0 } });
+  t.is(v.voteSkip, undefined);
 });

@@ -3,7 +3,7 @@
  * state follows the same rule whether events arrive live or as a resume's backlog.
  */
 import type { RoomEvent } from '../../../contracts/room/events.js';
-import type { ChatMessage, MemberRoomView, MemberView } from '../../../contracts/room/model.js';
+import type { ChatMessage, MemberRoomView, MemberView, Poll } from '../../../contracts/room/model.js';
 
 export type { ChatMessage, MemberRoomView, MemberView, RoomEvent };
 
@@ -17,7 +17,8 @@ const upsert = (list: MemberView[] | undefined, member: MemberView): MemberView[
 export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRoomView {
   switch (event.type) {
     case 'room.updated':
-      return { ...view, room: event.room };
+      // Vote-skip turned off: the count goes (turned on, a vote.skip event brings it).
+      return { ...view, room: event.room, ...(event.room.voteSkipPercent === 0 ? { voteSkip: undefined } : {}) };
     case 'room.deleted':
       return view;
     case 'member.joined':
@@ -44,6 +45,7 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
         ...(view.bannedCount === undefined ? {} : { bannedCount: Math.max(0, view.bannedCount - 1) }),
       };
     case 'playback': {
+      view = { ...view, ...votesFor(view, event.playback.mediaId) };
       // A live item becoming current says whether it is on air: a member who may see only the
       // current item had no `live` events about it before (docs/2026-11-26-guests-watch.md).
       const item = event.playback.item;
@@ -95,7 +97,36 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
       const others = (view.liveOnline ?? []).filter((id) => id !== event.mediaId);
       return { ...view, liveOnline: event.online ? [...others, event.mediaId] : others };
     }
+    case 'vote.skip':
+      return { ...view, voteSkip: event.voteSkip };
+    case 'poll':
+      return { ...view, polls: withPoll(view.polls ?? [], event.poll) };
+    case 'queue.votes': {
+      const others = (view.queueVotes ?? []).filter((entry) => entry.mediaId !== event.queueVotes.mediaId);
+      return { ...view, queueVotes: event.queueVotes.votes > 0 ? [...others, event.queueVotes] : others };
+    }
   }
+}
+
+/** The member's own choice in a poll, from the answer to their vote (events do not carry it). */
+export function withMyChoice(view: MemberRoomView, pollId: string, choice: number): MemberRoomView {
+  return { ...view, polls: (view.polls ?? []).map((poll) => (poll.id === pollId ? { ...poll, myChoice: choice } : poll)) };
+}
+
+/** A poll's event replaces it (keeping the member's own choice, which events never carry), or adds it first. */
+function withPoll(polls: Poll[], poll: Poll): Poll[] {
+  const known = polls.find((entry) => entry.id === poll.id);
+  const merged = known?.myChoice !== undefined ? { ...poll, myChoice: known.myChoice } : poll;
+  const rest = polls.filter((entry) => entry.id !== poll.id);
+  // The open poll first, then closed ones, newest first, as the room orders them.
+  return [merged, ...rest].sort((a, b) => Number(a.closedAt !== null) - Number(b.closedAt !== null) || Number(BigInt(b.id) - BigInt(a.id)));
+}
+
+/** The room forgets votes when the item changes (actors/room/playback/vote-skip.ts): so does the page. */
+function votesFor(view: MemberRoomView, mediaId: string | null): Pick<MemberRoomView, 'voteSkip'> {
+  const votes = view.voteSkip;
+  if (!votes || votes.mediaId === mediaId) return { voteSkip: votes };
+  return { voteSkip: mediaId === null ? undefined : { mediaId, votes: 0, needed: votes.needed, voters: [] } };
 }
 
 /** Chat as the page shows it: oldest first, at most `limit` kept. */

@@ -16,6 +16,7 @@ import { Player } from './player/player.js';
 import { RoomTabs } from './room-tabs.js';
 import { ShareLink } from './share-link.js';
 import { theatre } from './view-mode.js';
+import { VoteSkip } from './vote-skip.js';
 
 export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
   const session = useMemo(() => new RoomSession(props.roomId), [props.roomId]);
@@ -35,6 +36,7 @@ export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
       <div class={theatre.value ? 'room-layout is-theatre' : 'room-layout'}>
         <div class="room-main">
           <Player room={session} />
+          <VoteSkip session={session} />
         </div>
         <RoomTabs session={session} />
       </div>

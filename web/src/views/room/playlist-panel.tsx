@@ -10,6 +10,7 @@ import { AddMediaForm } from './add-media-form.js';
 import { AddLiveItem, LiveBadge, StreamKeyPanel } from './live-panel.js';
 import { useAction } from '../../ui/use-action.js';
 import { useMediaProviders } from '../../state/media-providers.js';
+import { UpvoteButton } from './upvote-button.js';
 
 export function PlaylistPanel(props: { session: RoomSession }) {
   const { session } = props;
@@ -93,6 +94,7 @@ export function PlaylistPanel(props: { session: RoomSession }) {
                 </div>
                 {item.provider === 'live' && canPublish && <StreamKeyPanel roomId={session.roomId} mediaId={item.id} title={item.title} />}
                 <div class="playlist-actions">
+                  {item.id !== current && <UpvoteButton session={session} action={action} mediaId={item.id} title={item.title} />}
                   {canSetCurrent && item.id !== current && (
                     <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: 'playlist.setCurrent', mediaId: item.id }))}>
                       Play<span class="visually-hidden"> {item.title}</span>

@@ -10,17 +10,19 @@ import type { RoomSession } from '../../state/room.js';
 import { ChatAnnouncer, ChatPanel } from './chat-panel.js';
 import { MembersPanel } from './members-panel.js';
 import { PlaylistPanel } from './playlist-panel.js';
+import { PollsPanel } from './polls-panel.js';
 import { SettingsPanel } from './settings-panel.js';
 import { VoicePanel } from './voice-panel.js';
 
-type Tab = 'playlist' | 'chat' | 'members' | 'voice' | 'settings';
-const LABELS: Record<Tab, string> = { playlist: 'Playlist', chat: 'Chat', members: 'Members', voice: 'Voice', settings: 'Settings' };
+type Tab = 'playlist' | 'chat' | 'members' | 'polls' | 'voice' | 'settings';
+const LABELS: Record<Tab, string> = { playlist: 'Playlist', chat: 'Chat', members: 'Members', polls: 'Polls', voice: 'Voice', settings: 'Settings' };
 
 export function RoomTabs(props: { session: RoomSession }) {
   const { session } = props;
   const view = session.view.value;
   // Without view_media_resources (guests) there is no list to show.
   const tabs: Tab[] = session.can('view_media_resources') ? ['chat', 'playlist', 'members'] : ['chat', 'members'];
+  tabs.push('polls');
   if (session.can('use_webrtc')) tabs.push('voice');
   if (session.can('edit_room_settings') || view?.me.isOwner) tabs.push('settings');
   const [selected, setSelected] = useState<Tab>(() => (view?.playback.mediaId == null && session.can('create_media_resource') ? 'playlist' : 'chat'));
@@ -67,6 +69,8 @@ export function RoomTabs(props: { session: RoomSession }) {
             <ChatPanel session={session} />
           ) : tab === 'members' ? (
             <MembersPanel session={session} />
+          ) : tab === 'polls' ? (
+            <PollsPanel session={session} />
           ) : tab === 'voice' ? (
             <VoicePanel session={session} />
           ) : (

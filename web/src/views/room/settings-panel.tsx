@@ -13,6 +13,9 @@ import { Field, SubmitButton } from '../../ui/field.js';
 import { PermissionsEditor } from './permissions-editor.js';
 import { useAction } from '../../ui/use-action.js';
 
+/** The thresholds offered; the API takes any whole percent (a value set elsewhere is shown too). */
+const VOTE_SKIP_CHOICES = [0, 25, 33, 50, 66, 75, 100];
+
 export function SettingsPanel(props: { session: RoomSession }) {
   const { session } = props;
   const view = session.view.value;
@@ -43,6 +46,7 @@ function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSave
   const [requireJoinApproval, setApproval] = useState(room.requireJoinApproval);
   const [waitForAllReady, setWait] = useState(room.waitForAllReady);
   const [queueMode, setQueueMode] = useState(room.queueMode);
+  const [voteSkipPercent, setVoteSkipPercent] = useState(room.voteSkipPercent);
   const action = useAction();
   const issue = (key: string) => issueFor(action.error, key);
 
@@ -53,7 +57,7 @@ function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSave
       call(
         api.PATCH('/api/rooms/{roomId}', {
           params: { path: { roomId: room.id } },
-          body: { name: name.trim(), visibility, requireJoinApproval, waitForAllReady, queueMode, ...(removePassword ? { password: null } : password ? { password } : {}) },
+          body: { name: name.trim(), visibility, requireJoinApproval, waitForAllReady, queueMode, voteSkipPercent, ...(removePassword ? { password: null } : password ? { password } : {}) },
         }),
       ),
     );
@@ -102,6 +106,18 @@ function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSave
           <option value="repeat_one">Repeat this item</option>
           <option value="repeat_all">Repeat the list</option>
           <option value="shuffle">Shuffle</option>
+          <option value="vote">Play the most up-voted</option>
+        </select>
+      </div>
+      <div class="field">
+        <label for="room-vote-skip">Vote to skip</label>
+        <select id="room-vote-skip" value={String(voteSkipPercent)} onChange={(event) => setVoteSkipPercent(Number(event.currentTarget.value))}>
+          {VOTE_SKIP_CHOICES.map((percent) => (
+            <option key={percent} value={String(percent)}>
+              {percent === 0 ? 'Off' : `When ${percent} % of the people here vote`}
+            </option>
+          ))}
+          {!VOTE_SKIP_CHOICES.includes(voteSkipPercent) && <option value={String(voteSkipPercent)}>{`When ${voteSkipPercent} % of the people here vote`}</option>}
         </select>
       </div>
       <SubmitButton busy={action.busy}>Save settings</SubmitButton>

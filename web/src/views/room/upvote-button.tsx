@@ -1,0 +1,26 @@
+/**
+ * The up-vote button of a playlist item in the voting queue mode: "▲ 2", pressed when the
+ * member voted for it; the most up-voted item plays next (docs/2026-11-26-votes-and-polls.md).
+ */
+import type { RoomSession } from '../../state/room.js';
+import type { Action } from '../../ui/use-action.js';
+
+export function UpvoteButton(props: { session: RoomSession; action: Action; mediaId: string; title: string }) {
+  const { session, action, mediaId, title } = props;
+  const view = session.view.value;
+  if (!view || view.room.queueMode !== 'vote' || !session.can('vote')) return null;
+  const votes = view.queueVotes?.find((entry) => entry.mediaId === mediaId);
+  const mine = votes?.voters.includes(view.me.userId) ?? false;
+  const count = votes?.votes ?? 0;
+  return (
+    <button
+      type="button"
+      class="button-quiet upvote"
+      aria-pressed={mine}
+      aria-label={`Up-vote ${title} (${count === 1 ? '1 vote' : `${count} votes`})`}
+      onClick={() => void action.run(() => session.send({ kind: 'playlist.vote', mediaId, vote: !mine }))}
+    >
+      ▲ {count}
+    </button>
+  );
+}
