@@ -9,6 +9,7 @@ import { multiLineText, oneLineText, privateText } from '../text.js';
 import { ROOM_LIMITS } from './limits.js';
 import { subtitleInputs } from './subtitles.js';
 import { QUEUE_MODES, ROOM_ROLES } from './model.js';
+import { Reaction } from './reactions.js';
 import { duration, mediaId, messageId, playbackGuards, position, startInMs, userId } from './fields.js';
 
 const permissionList = z.array(oneLineText().max(64)).max(64);
@@ -153,6 +154,13 @@ const SCHEMAS = {
     before: messageId.optional(),
     limit: z.number().int().min(1).max(ROOM_LIMITS.chatHistoryMaxLimit).optional(),
   }),
+
+  /** Adds the caller's reaction to a message (send_chat); giving it twice is giving it once. */
+  'chat.react': command('chat.react', { messageId, reaction: Reaction }),
+  /** Takes the caller's reaction back; taking back one not given changes nothing. */
+  'chat.unreact': command('chat.unreact', { messageId, reaction: Reaction }),
+  /** A reaction over the video (send_chat): published to the members present, never stored. */
+  'reaction.send': command('reaction.send', { reaction: Reaction }),
 
   'webrtc.join': command('webrtc.join', {}),
   /**

@@ -3,7 +3,8 @@
  * update its view without re-reading; a client that sees a gap in `seq` re-reads `room.get`.
  */
 import type { Permission } from '../permissions/names.js';
-import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo, VoiceCandidate, VoiceDescription, VoiceParticipant } from './model.js';
+import type { ReactionName } from './reactions.js';
+import type { ChatMessage, ChatReaction, MediaItem, MemberView, PlaybackView, RoomInfo, VoiceCandidate, VoiceDescription, VoiceParticipant } from './model.js';
 
 export type MemberLeftReason = 'left' | 'kicked' | 'banned' | 'rejected';
 
@@ -53,6 +54,10 @@ export type RoomEvent =
   | { type: 'chat.deleted'; messageId: string; by: string }
   /** Pinned or unpinned: `message.pinned` tells which. */
   | { type: 'chat.pinned'; message: ChatMessage; by: string }
+  /** A message's reactions changed: `reactions` is its whole list now. */
+  | { type: 'chat.reactions'; messageId: string; reactions: ChatReaction[]; by: string }
+  /** A reaction over the video from `userId`: transient, shown for a moment and forgotten. */
+  | { type: 'reaction'; userId: string; reaction: ReactionName }
   | { type: 'voice.joined'; participant: VoiceParticipant }
   | { type: 'voice.left'; userId: string; reason: VoiceLeftReason }
   | { type: 'voice.muted'; userId: string; muted: boolean }
@@ -83,6 +88,8 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   'chat.message': null,
   'chat.deleted': null,
   'chat.pinned': null,
+  'chat.reactions': null,
+  reaction: null,
   'voice.joined': 'use_webrtc',
   'voice.left': 'use_webrtc',
   'voice.muted': 'use_webrtc',

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { PERMISSIONS } from '../permissions/names.js';
 import { Subtitle } from './subtitles.js';
+import { Reaction } from './reactions.js';
 
 export const ROOM_ROLES = ['admin', 'member', 'guest'] as const;
 /** What the room does when the current item ends (docs/2026-11-26-queue-modes.md). */
@@ -141,6 +142,14 @@ export const PlaybackView = PlaybackState.extend({
   item: NowPlaying.nullable().meta({ description: 'The item mediaId names; null when nothing is selected' }),
 }).meta({ id: 'PlaybackView' });
 
+/** One reaction on a chat message: who gave it, in the order they did. */
+export const ChatReaction = z
+  .strictObject({
+    reaction: Reaction,
+    userIds: z.array(z.string()).meta({ description: 'Members who reacted so, earliest first; the count is its length' }),
+  })
+  .meta({ id: 'ChatReaction' });
+
 export const ChatMessage = z
   .strictObject({
     id: z.string().meta({ description: 'Decimal string; larger ids are newer' }),
@@ -149,6 +158,7 @@ export const ChatMessage = z
     text: z.string(),
     pinned: z.boolean(),
     createdAt: ms('Posted'),
+    reactions: z.array(ChatReaction).meta({ description: 'In the order of the reaction set; only reactions someone gave' }),
   })
   .meta({ id: 'ChatMessage' });
 
@@ -213,6 +223,7 @@ export type MediaItem = z.infer<typeof MediaItem>;
 export type NowPlaying = z.infer<typeof NowPlaying>;
 export type PlaybackView = z.infer<typeof PlaybackView>;
 export type ChatMessage = z.infer<typeof ChatMessage>;
+export type ChatReaction = z.infer<typeof ChatReaction>;
 export type MyStanding = z.infer<typeof MyStanding>;
 export type VoiceParticipant = z.infer<typeof VoiceParticipant>;
 export type MemberRoomView = z.infer<typeof MemberRoomView>;

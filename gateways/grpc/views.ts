@@ -190,7 +190,19 @@ function nowPlaying(item: model.NowPlaying): NowPlaying__Output {
 }
 
 export function chatMessage(message: model.ChatMessage): ChatMessage__Output {
-  return { id: message.id, userId: message.userId, name: message.name, text: message.text, pinned: message.pinned, createdAt: message.createdAt };
+  return {
+    id: message.id,
+    userId: message.userId,
+    name: message.name,
+    text: message.text,
+    pinned: message.pinned,
+    createdAt: message.createdAt,
+    reactions: message.reactions.map(chatReaction),
+  };
+}
+
+export function chatReaction(reaction: model.ChatReaction): { reaction: string; userIds: string[] } {
+  return { reaction: reaction.reaction, userIds: [...reaction.userIds] };
 }
 
 function myStanding(me: model.MyStanding): MyStanding__Output {
@@ -272,6 +284,10 @@ export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomE
       return { ...base, chatDeleted: { messageId: event.messageId, by: event.by }, event: 'chatDeleted' };
     case 'chat.pinned':
       return { ...base, chatPinned: { message: chatMessage(event.message), by: event.by }, event: 'chatPinned' };
+    case 'chat.reactions':
+      return { ...base, chatReactions: { messageId: event.messageId, reactions: event.reactions.map(chatReaction), by: event.by }, event: 'chatReactions' };
+    case 'reaction':
+      return { ...base, reaction: { userId: event.userId, reaction: event.reaction }, event: 'reaction' };
     case 'voice.joined':
     case 'voice.left':
     case 'voice.muted':

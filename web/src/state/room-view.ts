@@ -80,7 +80,9 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
     case 'chat.message':
     case 'chat.deleted':
     case 'chat.pinned':
-      return view; // chat lives beside the view (see applyChatEvent)
+    case 'chat.reactions':
+    case 'reaction':
+      return view; // chat lives beside the view (see applyChatEvent); a video reaction is only drawn
     case 'voice.joined': {
       const voice = (view.voice ?? []).filter((p) => p.userId !== event.participant.userId);
       return { ...view, voice: [...voice, event.participant] };
@@ -108,6 +110,8 @@ export function applyChatEvent(messages: ChatMessage[], event: RoomEvent, limit 
       return messages.filter((message) => message.id !== event.messageId);
     case 'chat.pinned':
       return messages.map((message) => (message.id === event.message.id ? event.message : message));
+    case 'chat.reactions':
+      return messages.map((message) => (message.id === event.messageId ? { ...message, reactions: event.reactions } : message));
     default:
       return messages;
   }
