@@ -171,6 +171,12 @@ test('chat: send, history with cursor, delete, pin, unpin and pins match the roo
   // Someone else's message needs delete_chat; one's own does not.
   await refused(t, asFriend.chat.Delete({ roomId, messageId: sent[0]! }), 'forbidden', grpc.status.PERMISSION_DENIED);
   t.deepEqual(await asFriend.chat.Delete({ roomId, messageId: friendSays.message!.id }), { messageId: friendSays.message!.id });
+  // Reactions: the same lists as the actor answers, a name outside the set refused naming the field.
+  t.like(await asFriend.chat.React({ roomId, messageId: sent[1]!, reaction: 'heart' }), { messageId: sent[1], reactions: [{ reaction: 'heart', userIds: [friend.userId] }] });
+  t.like(await as.chat.React({ roomId, messageId: sent[1]!, reaction: 'heart' }), { reactions: [{ reaction: 'heart', userIds: [friend.userId, member.userId] }] });
+  t.like(await asFriend.chat.Unreact({ roomId, messageId: sent[1]!, reaction: 'heart' }), { reactions: [{ reaction: 'heart', userIds: [member.userId] }] });
+  t.is((await refused(t, as.chat.React({ roomId, messageId: sent[1]!, reaction: 'smile' }), 'invalid_argument', grpc.status.INVALID_ARGUMENT)).issues[0]?.key, 'reaction');
+  t.deepEqual(await as.chat.SendReaction({ roomId, reaction: 'party' }), { sent: true });
   await refused(t, as.chat.Pin({ roomId, messageId: friendSays.message!.id }), 'not_found', grpc.status.NOT_FOUND);
   const pins = (await actors.rooms.send(roomId, { kind: 'chat.pins' }, actors.callerOf(member))).result;
   t.deepEqual(plain((await as.chat.ListPins({ roomId })).messages), pins.messages.map(chatMessageMessage));
