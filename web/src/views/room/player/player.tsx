@@ -4,6 +4,7 @@
  * PlayerSync (player-sync.ts), with controls, a status line, and a "Click to join playback"
  * overlay when the browser refuses to play without a gesture.
  */
+import { ReactionBurst, ReactionButton } from '../reactions/reaction-burst.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { MediaItem, NowPlaying } from '../../../../../contracts/room/model.js';
 import type { RoomSession } from '../../../state/room.js';
@@ -150,6 +151,7 @@ export function Player(props: { room: RoomSession }) {
           onError={(event) => item && void explainMediaError(event.currentTarget).then(setLoadError)}
         >
         </video>
+        <ReactionBurst session={room} />
         {!item && <p class="player-empty">Nothing is playing</p>}
         {item?.provider === 'live' && !onAir && <p class="player-empty">The livestream is offline</p>}
         {blocked && (
@@ -183,7 +185,12 @@ export function Player(props: { room: RoomSession }) {
           muted={display.muted}
           live={item?.live ?? false}
           onFullscreen={() => void frame.current?.requestFullscreen?.().catch(() => undefined)}
-          extra={<SubtitleMenu state={subtitles} />}
+          extra={
+            <>
+              <ReactionButton session={room} />
+              <SubtitleMenu state={subtitles} />
+            </>
+          }
         />
       )}
     </section>
