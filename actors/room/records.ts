@@ -16,6 +16,8 @@ export interface RoomOptions {
   readyTimeoutMs: number;
   /** What plays when the current item ends. */
   queueMode: QueueMode;
+  /** Comments pinned to media times, scrolled over the video (chat/danmaku-handlers.ts); off by default. */
+  danmaku: boolean;
 }
 
 export interface RoomRecord {

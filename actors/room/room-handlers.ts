@@ -89,6 +89,7 @@ export async function createRoom(core: RoomCore, command: RoomCommandOf<'room.cr
       waitForAllReady: command.settings?.waitForAllReady ?? DEFAULT_ROOM_OPTIONS.waitForAllReady,
       readyTimeoutMs: command.settings?.readyTimeoutMs ?? DEFAULT_ROOM_OPTIONS.readyTimeoutMs,
       queueMode: command.settings?.queueMode ?? DEFAULT_ROOM_OPTIONS.queueMode,
+      danmaku: command.settings?.danmaku ?? DEFAULT_ROOM_OPTIONS.danmaku,
     },
     createdAt: now,
     updatedAt: now,
@@ -144,6 +145,7 @@ export async function updateRoomSettings(
   if (command.visibility !== undefined) next.visibility = command.visibility;
   if (command.requireJoinApproval !== undefined) next.options.requireJoinApproval = command.requireJoinApproval;
   if (command.waitForAllReady !== undefined) next.options.waitForAllReady = command.waitForAllReady;
+  if (command.danmaku !== undefined) next.options.danmaku = command.danmaku;
   if (command.readyTimeoutMs !== undefined) next.options.readyTimeoutMs = command.readyTimeoutMs;
   if (command.queueMode !== undefined) next.options.queueMode = command.queueMode;
   if (newPassword !== undefined) next.passwordHash = newPassword === null ? null : await hashRoomPassword(newPassword);

@@ -23,6 +23,7 @@ export function roomInfo(room: RoomRecord): RoomInfo {
     waitForAllReady: room.options.waitForAllReady,
     readyTimeoutMs: room.options.readyTimeoutMs,
     queueMode: room.options.queueMode,
+    danmaku: room.options.danmaku,
     permissionOverrides: structuredClone(room.options.permissionOverrides),
     createdAt: room.createdAt,
     updatedAt: room.updatedAt,

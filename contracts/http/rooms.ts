@@ -47,6 +47,7 @@ export const createRoom = defineEndpoint({
     waitForAllReady: z.boolean().optional(),
     readyTimeoutMs: readyTimeoutMs.optional(),
     queueMode: QueueMode.optional().meta({ description: 'Default next' }),
+    danmaku: z.boolean().optional().meta({ description: 'Default false' }),
     permissionOverrides: z
       .strictObject({ admin: overrideLists.admin.optional(), member: overrideLists.member.optional(), guest: overrideLists.guest.optional() })
       .optional(),
@@ -143,6 +144,7 @@ export const updateRoom = defineEndpoint({
     waitForAllReady: z.boolean().optional(),
     readyTimeoutMs: readyTimeoutMs.optional(),
     queueMode: QueueMode.optional(),
+    danmaku: z.boolean().optional(),
     permissionOverrides: overridesInput.optional().meta({ description: 'Per role: a list replaces the default, null returns to it' }),
   }),
   responses: { 200: { description: 'The room now', schema: RoomAnswer } },

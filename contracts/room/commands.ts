@@ -52,6 +52,7 @@ const SCHEMAS = {
         waitForAllReady: z.boolean().optional(),
         readyTimeoutMs: readyTimeoutMs.optional(),
         queueMode: queueMode.optional(),
+        danmaku: z.boolean().optional(),
       })
       .optional(),
   }),
@@ -67,6 +68,7 @@ const SCHEMAS = {
     waitForAllReady: z.boolean().optional(),
     readyTimeoutMs: readyTimeoutMs.optional(),
     queueMode: queueMode.optional(),
+    danmaku: z.boolean().optional(),
   }),
   'room.delete': command('room.delete', {}),
   'room.review': command('room.review', { approve: z.boolean() }),
@@ -161,6 +163,14 @@ const SCHEMAS = {
   'chat.unreact': command('chat.unreact', { messageId, reaction: Reaction }),
   /** A reaction over the video (send_chat): published to the members present, never stored. */
   'reaction.send': command('reaction.send', { reaction: Reaction }),
+
+  /**
+   * A danmaku comment at `position` of `mediaId`, where the sender's player is; it must be the
+   * current item, within danmakuPositionToleranceSeconds of the room's clock (send_chat).
+   */
+  'danmaku.send': command('danmaku.send', { mediaId, position, text: oneLineText().max(ROOM_LIMITS.danmakuMaxChars * 4) }),
+  /** The comments of one item, by position (view_chat_history). */
+  'danmaku.list': command('danmaku.list', { mediaId }),
 
   'webrtc.join': command('webrtc.join', {}),
   /**

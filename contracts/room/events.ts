@@ -4,7 +4,7 @@
  */
 import type { Permission } from '../permissions/names.js';
 import type { ReactionName } from './reactions.js';
-import type { ChatMessage, ChatReaction, MediaItem, MemberView, PlaybackView, RoomInfo, VoiceCandidate, VoiceDescription, VoiceParticipant } from './model.js';
+import type { ChatMessage, ChatReaction, DanmakuComment, MediaItem, MemberView, PlaybackView, RoomInfo, VoiceCandidate, VoiceDescription, VoiceParticipant } from './model.js';
 
 export type MemberLeftReason = 'left' | 'kicked' | 'banned' | 'rejected';
 
@@ -58,6 +58,8 @@ export type RoomEvent =
   | { type: 'chat.reactions'; messageId: string; reactions: ChatReaction[]; by: string }
   /** A reaction over the video from `userId`: transient, shown for a moment and forgotten. */
   | { type: 'reaction'; userId: string; reaction: ReactionName }
+  /** A danmaku comment, to show now (its sender's position is the room's position, within the tolerance). */
+  | { type: 'danmaku'; comment: DanmakuComment }
   | { type: 'voice.joined'; participant: VoiceParticipant }
   | { type: 'voice.left'; userId: string; reason: VoiceLeftReason }
   | { type: 'voice.muted'; userId: string; muted: boolean }
@@ -90,6 +92,7 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   'chat.pinned': null,
   'chat.reactions': null,
   reaction: null,
+  danmaku: null,
   'voice.joined': 'use_webrtc',
   'voice.left': 'use_webrtc',
   'voice.muted': 'use_webrtc',

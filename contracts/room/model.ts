@@ -43,6 +43,7 @@ export const RoomInfo = z
     waitForAllReady: z.boolean(),
     readyTimeoutMs: z.number().int(),
     queueMode: QueueMode,
+    danmaku: z.boolean().meta({ description: 'Comments pinned to media times scroll over the video (off by default)' }),
     permissionOverrides: PermissionOverrides,
     createdAt: ms('Created'),
     updatedAt: ms('Last changed'),
@@ -162,6 +163,19 @@ export const ChatMessage = z
   })
   .meta({ id: 'ChatMessage' });
 
+/** A danmaku comment: pinned to `position` (seconds) of media item `mediaId`. */
+export const DanmakuComment = z
+  .strictObject({
+    id: z.string().meta({ description: 'Decimal string; larger ids are newer' }),
+    mediaId: z.string(),
+    position: z.number().meta({ description: 'Seconds into the item where it was sent' }),
+    userId: z.string(),
+    name: z.string(),
+    text: z.string(),
+    createdAt: ms('Sent'),
+  })
+  .meta({ id: 'DanmakuComment' });
+
 export const MyStanding = z
   .strictObject({
     userId: z.string(),
@@ -224,6 +238,7 @@ export type NowPlaying = z.infer<typeof NowPlaying>;
 export type PlaybackView = z.infer<typeof PlaybackView>;
 export type ChatMessage = z.infer<typeof ChatMessage>;
 export type ChatReaction = z.infer<typeof ChatReaction>;
+export type DanmakuComment = z.infer<typeof DanmakuComment>;
 export type MyStanding = z.infer<typeof MyStanding>;
 export type VoiceParticipant = z.infer<typeof VoiceParticipant>;
 export type MemberRoomView = z.infer<typeof MemberRoomView>;

@@ -106,6 +106,7 @@ export function roomInfo(room: model.RoomInfo): RoomInfo__Output {
     waitForAllReady: room.waitForAllReady,
     readyTimeoutMs: room.readyTimeoutMs,
     queueMode: QUEUE_MODE[room.queueMode],
+    danmaku: room.danmaku,
     permissionOverrides: permissionOverrides(room.permissionOverrides),
     createdAt: room.createdAt,
     updatedAt: room.updatedAt,
@@ -201,6 +202,10 @@ export function chatMessage(message: model.ChatMessage): ChatMessage__Output {
   };
 }
 
+export function danmakuComment(comment: model.DanmakuComment): model.DanmakuComment {
+  return { ...comment };
+}
+
 export function chatReaction(reaction: model.ChatReaction): { reaction: string; userIds: string[] } {
   return { reaction: reaction.reaction, userIds: [...reaction.userIds] };
 }
@@ -286,6 +291,8 @@ export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomE
       return { ...base, chatPinned: { message: chatMessage(event.message), by: event.by }, event: 'chatPinned' };
     case 'chat.reactions':
       return { ...base, chatReactions: { messageId: event.messageId, reactions: event.reactions.map(chatReaction), by: event.by }, event: 'chatReactions' };
+    case 'danmaku':
+      return { ...base, danmaku: { comment: danmakuComment(event.comment) }, event: 'danmaku' };
     case 'reaction':
       return { ...base, reaction: { userId: event.userId, reaction: event.reaction }, event: 'reaction' };
     case 'voice.joined':

@@ -11,7 +11,7 @@ import { migration0010 } from './0010_stream_key_holders.js';
 import { migration0012 } from './0012_media_seekable.js';
 import { migration0013 } from './0013_media_libraries.js';
 import { migration0014 } from './0014_subtitle_files.js';
-import { migration0016 } from './0016_chat_reactions.js';
+import { migration0016 } from './0016_reactions_and_danmaku.js';
 import type { Migration } from './types.js';
 
 export type { Migration };

@@ -36,6 +36,7 @@ export const DEFAULT_ROOM_OPTIONS: RoomOptions = Object.freeze({
   waitForAllReady: false,
   readyTimeoutMs: ROOM_LIMITS.readyTimeoutDefaultMs,
   queueMode: 'next',
+  danmaku: false,
 });
 
 interface RoomRow {
@@ -105,6 +106,7 @@ function optionsFromJson(value: unknown): RoomOptions {
         ? timeout
         : ROOM_LIMITS.readyTimeoutDefaultMs,
     queueMode: QUEUE_MODES.find((mode) => mode === raw.queueMode) ?? DEFAULT_ROOM_OPTIONS.queueMode,
+    danmaku: raw.danmaku === true,
   };
 }
 

@@ -2,7 +2,7 @@
 import type { ChatServiceHandlers } from '../gen/svc/v1/ChatService.js';
 import { enumIn, type RoomCalls } from '../room-calls.js';
 import { REACTIONS, type ReactionName } from '../../../contracts/room/reactions.js';
-import { chatMessage, chatReaction } from '../views.js';
+import { chatMessage, chatReaction, danmakuComment } from '../views.js';
 import type { ChatMessage, ChatReaction } from '../../../contracts/room/model.js';
 
 const page = (result: { messages: ChatMessage[]; nextBefore: string | null }) => ({
@@ -35,6 +35,12 @@ export function chatService(rooms: RoomCalls): ChatServiceHandlers {
     ListPins: rooms.command('chat.pins', (request) => ({ before: request.before, limit: request.limit }), page),
     React: rooms.command('chat.react', (request) => ({ messageId: request.messageId, reaction: reactionOf(request.reaction) }), reactionsAnswer),
     Unreact: rooms.command('chat.unreact', (request) => ({ messageId: request.messageId, reaction: reactionOf(request.reaction) }), reactionsAnswer),
+    SendDanmaku: rooms.command(
+      'danmaku.send',
+      (request) => ({ mediaId: request.mediaId, position: request.position, text: request.text }),
+      (result) => ({ comment: danmakuComment(result.comment) }),
+    ),
+    ListDanmaku: rooms.command('danmaku.list', (request) => ({ mediaId: request.mediaId }), (result) => ({ comments: result.comments.map(danmakuComment) })),
     SendReaction: rooms.command('reaction.send', (request) => ({ reaction: reactionOf(request.reaction) }), (result) => result),
   };
 }

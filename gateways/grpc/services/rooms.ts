@@ -64,6 +64,7 @@ export function roomService(
               waitForAllReady: settings.waitForAllReady,
               readyTimeoutMs: settings.readyTimeoutMs,
               queueMode: queueModeIn(settings.queueMode),
+              danmaku: settings.danmaku,
             }
           : undefined,
       });
@@ -81,6 +82,7 @@ export function roomService(
         waitForAllReady: request.waitForAllReady,
         readyTimeoutMs: request.readyTimeoutMs,
         queueMode: queueModeIn(request.queueMode),
+        danmaku: request.danmaku,
       }),
       withRoom,
     ),

@@ -21,10 +21,11 @@ export function mountRoomRoutes(router: EndpointRouter, deps: GatewayDeps): void
 
   router
     .mount(api.createRoom, async (ctx, { caller, body }) => {
-      const { waitForAllReady, readyTimeoutMs, queueMode, permissionOverrides, ...rest } = body;
+      const { waitForAllReady, readyTimeoutMs, queueMode, danmaku, permissionOverrides, ...rest } = body;
       const settings: NonNullable<RoomCommandOf<'room.create'>['settings']> = {
         ...(waitForAllReady !== undefined ? { waitForAllReady } : {}),
         ...(queueMode !== undefined ? { queueMode } : {}),
+        ...(danmaku !== undefined ? { danmaku } : {}),
         ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}),
         ...(permissionOverrides !== undefined ? { permissionOverrides } : {}),
       };

@@ -25,6 +25,7 @@ export function roomInfoMessage(room: RoomInfo): Record<string, unknown> {
     waitForAllReady: room.waitForAllReady,
     readyTimeoutMs: room.readyTimeoutMs,
     queueMode: upper('QUEUE_MODE', room.queueMode),
+    danmaku: room.danmaku,
     permissionOverrides: { admin: list('admin'), member: list('member'), guest: list('guest') },
     createdAt: room.createdAt,
     updatedAt: room.updatedAt,

@@ -57,7 +57,7 @@ test('a reaction on a message and a burst over the video are seen by the others'
 
   // Bob and Carol laugh at it: everyone sees one chip, counted 2, naming them.
   for (const person of [b, c]) {
-    await person.page.getByRole('button', { name: `React to the message from ${alice.username}` }).click();
+    await person.page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: text }).locator('summary[aria-label^="React to the message from"]').click();
     await person.page.getByRole('group', { name: 'Reactions', exact: true }).getByRole('button', { name: 'Laugh' }).click();
   }
   for (const person of people) {
@@ -73,14 +73,14 @@ test('a reaction on a message and a burst over the video are seen by the others'
   for (const person of people) await person.page.locator('.reaction-chip[data-reaction="laugh"]').filter({ hasText: '1' }).waitFor({ timeout: SETTLE_MS });
 
   // Carol sends a reaction over the video: it floats on all three players.
-  await c.page.getByRole('button', { name: 'Send a reaction' }).click();
+  await c.page.locator('summary[aria-label="Send a reaction"]').click();
   await c.page.getByRole('group', { name: 'Reactions over the video' }).getByRole('button', { name: 'Fire' }).click();
   for (const person of people) await person.page.locator('.reaction-burst .reaction-float[data-reaction="fire"]').first().waitFor({ timeout: SETTLE_MS });
   // The overlay takes no clicks from the controls beneath it.
   t.is(await evaluateQuietly(a.page, "getComputedStyle(document.querySelector('.reaction-burst')).pointerEvents"), 'none');
 
   // Open menus and a floating reaction at 360 px and at desktop width.
-  await b.page.getByRole('button', { name: `React to the message from ${alice.username}` }).click();
+  await b.page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: text }).locator('summary[aria-label^="React to the message from"]').click();
   t.deepEqual(await checkAtBothWidths(b.page, 'reactions-chat'), []);
   t.deepEqual([...a.problems, ...b.problems, ...c.problems], []);
 });

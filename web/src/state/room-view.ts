@@ -82,6 +82,7 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
     case 'chat.pinned':
     case 'chat.reactions':
     case 'reaction':
+    case 'danmaku':
       return view; // chat lives beside the view (see applyChatEvent); a video reaction is only drawn
     case 'voice.joined': {
       const voice = (view.voice ?? []).filter((p) => p.userId !== event.participant.userId);
