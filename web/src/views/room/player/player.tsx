@@ -5,6 +5,8 @@
  * overlay when the browser refuses to play without a gesture.
  */
 import { ReactionBurst, ReactionButton } from '../reactions/reaction-burst.js';
+import { DanmakuBar } from '../danmaku/danmaku-bar.js';
+import { DanmakuLayer } from '../danmaku/danmaku-layer.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { MediaItem, NowPlaying } from '../../../../../contracts/room/model.js';
 import type { RoomSession } from '../../../state/room.js';
@@ -151,6 +153,7 @@ export function Player(props: { room: RoomSession }) {
           onError={(event) => item && void explainMediaError(event.currentTarget).then(setLoadError)}
         >
         </video>
+        <DanmakuLayer room={room} sync={sync} mediaId={item?.id ?? null} />
         <ReactionBurst session={room} />
         {!item && <p class="player-empty">Nothing is playing</p>}
         {item?.provider === 'live' && !onAir && <p class="player-empty">The livestream is offline</p>}
@@ -166,6 +169,7 @@ export function Player(props: { room: RoomSession }) {
         {item && <span class="player-title">{item.title}: </span>}
         {status}
       </p>
+      <DanmakuBar room={room} sync={sync} mediaId={item?.id ?? null} />
       <LocalFilePicker request={localFile} room={room} mediaId={item?.id ?? null} />
       {item && <SeekableNote item={item} where="player" />}
       {subtitles.problem && <p class="notice">{subtitles.problem}</p>}
