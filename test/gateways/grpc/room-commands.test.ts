@@ -181,3 +181,25 @@ test('chat: send, history with cursor, delete, pin, unpin and pins match the roo
   const pins = (await actors.rooms.send(roomId, { kind: 'chat.pins' }, actors.callerOf(member))).result;
   t.deepEqual(plain((await as.chat.ListPins({ roomId })).messages), pins.messages.map(chatMessageMessage));
 });
+
+test('danmaku: the room option over gRPC, SendDanmaku and ListDanmaku answer what the room holds; HTTP answers the same list', async (t) => {
+  const { as, roomId, member } = await room('danmaku');
+  const { item } = await as.playlist.Push({ roomId, title: 'Film', url: 'https://media.example.com/film.mp4' });
+  await as.playlist.SetCurrent({ roomId, mediaId: item!.id });
+  await refused(t, as.chat.SendDanmaku({ roomId, mediaId: item!.id, position: 0, text: 'hi' }), 'forbidden', grpc.status.PERMISSION_DENIED);
+  t.like(await as.rooms.UpdateRoom({ roomId, danmaku: true }), { room: { danmaku: true } });
+
+  const sent = await as.chat.SendDanmaku({ roomId, mediaId: item!.id, position: 0.5, text: ' first! ' });
+  t.like(sent.comment, { mediaId: item!.id, position: 0.5, text: 'first!', userId: member.userId });
+  const far = await refused(t, as.chat.SendDanmaku({ roomId, mediaId: item!.id, position: 600, text: 'spoiler' }), 'invalid_argument', grpc.status.INVALID_ARGUMENT);
+  t.is(far.issues[0]?.key, 'position');
+  const listed = await as.chat.ListDanmaku({ roomId, mediaId: item!.id });
+  const actorList = (await actors.rooms.send(roomId, { kind: 'danmaku.list', mediaId: item!.id }, actors.callerOf(member))).result;
+  t.deepEqual(plain(listed.comments), actorList.comments.map((comment) => ({ ...comment })));
+  const http = await g.bed.call<{ comments: unknown[] }>('GET', `/api/rooms/${roomId}/danmaku/${item!.id}`, undefined, member.token);
+  t.is(http.status, 200);
+  t.deepEqual(http.body.comments, actorList.comments);
+  const posted = await g.bed.call<{ comment: { text: string } }>('POST', `/api/rooms/${roomId}/danmaku`, { mediaId: item!.id, position: 1, text: 'over HTTP' }, member.token);
+  t.is(posted.status, 201, JSON.stringify(posted.body));
+  t.is(posted.body.comment.text, 'over HTTP');
+});
