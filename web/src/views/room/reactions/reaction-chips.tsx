@@ -39,7 +39,7 @@ export function ReactionChips(props: { session: RoomSession; message: ChatMessag
       {canReact && (
         <details class="reaction-menu">
           <summary class="button-quiet" aria-label={`React to the message from ${message.name}`} title="React">
-            <span aria-hidden="true">＋☺</span>
+            <span aria-hidden="true">+☺</span>
           </summary>
           <div class="reaction-menu-list" role="group" aria-label="Reactions">
             {REACTIONS.map((reaction) => {
