@@ -3,6 +3,7 @@
  * is one's own, which a press takes back), and a menu of the whole set to add one. Who reacted
  * is the chip's title and its accessible name.
  */
+import type { ChatReaction } from '../../../../../contracts/room/model.js';
 import type { ChatMessage } from '../../../state/room-view.js';
 import type { RoomSession } from '../../../state/room.js';
 import { REACTIONS, REACTION_EMOJI, REACTION_LABEL, type ReactionName } from './reaction-names.js';
@@ -14,10 +15,12 @@ export function ReactionChips(props: { session: RoomSession; message: ChatMessag
   const nameOf = (userId: string) => session.view.value?.members?.find((member) => member.userId === userId)?.name ?? 'someone';
   const toggle = (reaction: ReactionName, mine: boolean) =>
     void run(() => session.send({ kind: mine ? 'chat.unreact' : 'chat.react', messageId: message.id, reaction }));
-  if (message.reactions.length === 0 && !canReact) return null;
+  // A message from an actor host of the previous release (during a rolling upgrade) has no list.
+  const given: ChatReaction[] = (message as { reactions?: ChatReaction[] }).reactions ?? [];
+  if (given.length === 0 && !canReact) return null;
   return (
     <div class="reaction-chips">
-      {message.reactions.map(({ reaction, userIds }) => {
+      {given.map(({ reaction, userIds }) => {
         const mine = me !== undefined && userIds.includes(me);
         const who = `${REACTION_LABEL[reaction]} by ${userIds.map((id) => (id === me ? 'you' : nameOf(id))).join(', ')}`;
         return (
@@ -43,7 +46,7 @@ export function ReactionChips(props: { session: RoomSession; message: ChatMessag
           </summary>
           <div class="reaction-menu-list" role="group" aria-label="Reactions">
             {REACTIONS.map((reaction) => {
-              const mine = me !== undefined && (message.reactions.find((r) => r.reaction === reaction)?.userIds.includes(me) ?? false);
+              const mine = me !== undefined && (given.find((r) => r.reaction === reaction)?.userIds.includes(me) ?? false);
               return (
                 <button
                   key={reaction}
