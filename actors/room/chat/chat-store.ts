@@ -49,8 +49,8 @@ export async function findByCommandId(db: Db, roomId: string, commandId: string)
   const first = rows[0];
   // Only if the first copy was deleted since (by its author or retention).
   if (!first) throw new AppError('conflict', 'this message was sent before and has since been deleted');
-  const [message] = await withReactions(db, [messageFromRow(first)]);
-  return { message: message ?? messageFromRow(first), created: false };
+  const [message = messageFromRow(first)] = await withReactions(db, [messageFromRow(first)]);
+  return { message, created: false };
 }
 
 /** The message, row-locked for the rest of the transaction, or null. */

@@ -4,9 +4,6 @@
  * PlayerSync (player-sync.ts), with controls, a status line, and a "Click to join playback"
  * overlay when the browser refuses to play without a gesture.
  */
-import { ReactionBurst, ReactionButton } from '../reactions/reaction-burst.js';
-import { DanmakuBar } from '../danmaku/danmaku-bar.js';
-import { DanmakuLayer } from '../danmaku/danmaku-layer.js';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { MediaItem, NowPlaying } from '../../../../../contracts/room/model.js';
 import type { RoomSession } from '../../../state/room.js';
@@ -24,6 +21,9 @@ import { SeekableNote } from '../seekable-note.js';
 import { statusText, type LastChange } from '../../../player/status.js';
 import { useSubtitles } from '../../../player/subtitles/use-subtitles.js';
 import { SubtitleMenu } from './subtitle-menu.js';
+import { ReactionBurst, ReactionButton } from '../reactions/reaction-burst.js';
+import { DanmakuBar } from '../danmaku/danmaku-bar.js';
+import { DanmakuLayer } from '../danmaku/danmaku-layer.js';
 import './player.css';
 
 /** How often the controls show the element's time (display only: sync never reads it). */
