@@ -45,17 +45,18 @@ export function DanmakuBar(props: { room: RoomSession; sync: PlayerSync | null; 
             onInput={(event) => setText(event.currentTarget.value)}
           />
           <button type="submit" disabled={action.busy}>
-            Send comment
+            Send<span class="visually-hidden"> comment</span>
           </button>
         </form>
       )}
       <details class="danmaku-settings">
         <summary>Danmaku settings</summary>
         <label class="check">
-          <input type="checkbox" checked={settings.show} onChange={(event) => setDanmakuSettings({ show: event.currentTarget.checked })} /> Show danmaku
+          <input type="checkbox" checked={settings.show} onChange={(event) => setDanmakuSettings({ show: event.currentTarget.checked })} />
+          Show danmaku
         </label>
         <label>
-          Density{' '}
+          Density
           <select value={settings.density} onChange={(event) => setDanmakuSettings({ density: event.currentTarget.value as DanmakuDensity })}>
             <option value="low">Low</option>
             <option value="normal">Normal</option>
@@ -63,7 +64,7 @@ export function DanmakuBar(props: { room: RoomSession; sync: PlayerSync | null; 
           </select>
         </label>
         <label>
-          Opacity{' '}
+          Opacity
           <input
             type="range"
             min="0.2"
