@@ -9,12 +9,16 @@
  *  (c) gateway memory per idle authenticated WebSocket at 10,000 sockets on one gateway;
  *  (d) HTTP `GET /api/rooms/{id}` with a warm actor: max requests/s, then p99 at half that rate
  *      (when that endpoint is not served, the closest HTTP path that reads the room is used and
- *      the figure says so).
+ *      the figure says so);
+ *  (e) a reactions burst: 100 members of one room (signed-up users: guests may not react) each
+ *      send one video reaction (reaction.send) at a random moment of one second; latency from
+ *      sending to the event's receipt on every socket of the room (the sender's included), and
+ *      how many sends the chat rate refused. Run alone with BENCH_ONLY=reactions.
  * Members are guests (POST /api/auth/guest) and connect as native clients with their access
  * token (Authorization: Bearer), which skips one ticket request per socket; a socket is the
  * same either way once open. Times are wall-clock (performance.timeOrigin + now) across
  * processes of one machine. Run with `npm run bench:realtime`; BENCH_SECONDS,
- * BENCH_FANOUT_MEMBERS, BENCH_IDLE_SOCKETS tune it.
+ * BENCH_FANOUT_MEMBERS, BENCH_IDLE_SOCKETS, BENCH_REACTION_PEOPLE tune it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -23,7 +27,7 @@ import { connect } from 'nats';
 import type { Caller } from '../accounts/model.js';
 import { ActorClient } from '../actors/runtime/client.js';
 import { newRoomId, RoomClient } from '../gateways/rooms/room-client.js';
-import { RealtimeClient } from '../test/harness/ws-client.js';
+import { RealtimeClient, RealtimeCommandError } from '../test/harness/ws-client.js';
 import { createLogger } from '../observability/logger.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
 import { createPool } from '../store/pool.js';
@@ -42,6 +46,10 @@ const COMMANDS_PER_ROOM_PER_SECOND = 5;
 const IDLE_SOCKETS = Number(process.env.BENCH_IDLE_SOCKETS ?? 10_000);
 const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? 4);
 const PREFIX = 'benchrt';
+const REACTION_PEOPLE = Number(process.env.BENCH_REACTION_PEOPLE ?? 100);
+const REACTION_WINDOW_MS = 1000;
+/** `reactions`: only (e). */
+const ONLY = process.env.BENCH_ONLY;
 
 const now = (): number => performance.timeOrigin + performance.now();
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
@@ -55,11 +63,25 @@ interface Connection {
   roomId: string;
   token: string;
 }
-type ToWorker = { op: 'open'; id: number; connections: Connection[] } | { op: 'collect'; id: number } | { op: 'closeAll'; id: number };
-type FromWorker = { id: number; opened?: number; failed?: number; firstError?: string; receipts?: Array<[string, number[]]> };
+type ToWorker =
+  | { op: 'open'; id: number; connections: Connection[] }
+  | { op: 'collect'; id: number }
+  | { op: 'closeAll'; id: number }
+  /** Every socket sends one video reaction at a random moment of the next `withinMs`. */
+  | { op: 'burst'; id: number; withinMs: number };
+type FromWorker = {
+  id: number;
+  opened?: number;
+  failed?: number;
+  firstError?: string;
+  receipts?: Array<[string, number[]]>;
+  /** burst: `roomId:seq` of each send and when it left. */
+  sent?: Array<[string, number]>;
+  refused?: number;
+};
 
 function clientWorker(): void {
-  const sockets: RealtimeClient[] = [];
+  const sockets: Array<{ client: RealtimeClient; roomId: string }> = [];
   let receipts = new Map<string, number[]>();
   const reply = (message: FromWorker): void => void process.send!(message);
   process.on('message', (message: ToWorker) => {
@@ -75,7 +97,7 @@ function clientWorker(): void {
               try {
                 const client = await RealtimeClient.connect({ url, roomId, token, validate: false, keepEvents: false, timeoutMs: 60_000 });
                 client.onMessage((received) => {
-                  if (received.type === 'event' && received.event.type === 'playback') {
+                  if (received.type === 'event' && (received.event.type === 'playback' || received.event.type === 'reaction')) {
                     const at = now();
                     const key = `${roomId}:${received.seq}`;
                     const list = receipts.get(key);
@@ -83,7 +105,7 @@ function clientWorker(): void {
                     else receipts.set(key, [at]);
                   }
                 });
-                sockets.push(client);
+                sockets.push({ client, roomId });
               } catch (err) {
                 failed += 1;
                 firstError ??= String(err);
@@ -92,11 +114,33 @@ function clientWorker(): void {
           }),
         );
         reply({ id: message.id, opened: sockets.length, failed, ...(firstError ? { firstError } : {}) });
+      } else if (message.op === 'burst') {
+        const sent: Array<[string, number]> = [];
+        let refused = 0;
+        let failed = 0;
+        let firstError: string | undefined;
+        await Promise.all(
+          sockets.map(async ({ client, roomId }) => {
+            await sleep(Math.random() * message.withinMs);
+            const t0 = now();
+            try {
+              const { seq } = await client.command({ kind: 'reaction.send', reaction: 'heart' });
+              sent.push([`${roomId}:${seq}`, t0]);
+            } catch (err) {
+              if (err instanceof RealtimeCommandError && err.error.code === 'rate_limited') refused += 1;
+              else {
+                failed += 1;
+                firstError ??= String(err);
+              }
+            }
+          }),
+        );
+        reply({ id: message.id, sent, refused, failed, ...(firstError ? { firstError } : {}) });
       } else if (message.op === 'collect') {
         reply({ id: message.id, receipts: [...receipts] });
         receipts = new Map();
       } else {
-        await Promise.all(sockets.splice(0).map((socket) => socket.close().catch(() => undefined)));
+        await Promise.all(sockets.splice(0).map(({ client }) => client.close().catch(() => undefined)));
         reply({ id: message.id });
       }
     })();
@@ -142,6 +186,18 @@ class Workers {
       for (const [key, times] of answer.receipts ?? []) merged.set(key, [...(merged.get(key) ?? []), ...times]);
     }
     return merged;
+  }
+
+  /** One reaction from every open socket within `withinMs`; the sends, and the refusals. */
+  async burst(withinMs: number): Promise<{ sent: Map<string, number>; refused: number; failed: number; firstError?: string }> {
+    const answers = await Promise.all(this.children.map((child) => this.ask(child, { op: 'burst', withinMs })));
+    const firstError = answers.find((answer) => answer.firstError)?.firstError;
+    return {
+      sent: new Map(answers.flatMap((answer) => answer.sent ?? [])),
+      refused: answers.reduce((sum, answer) => sum + (answer.refused ?? 0), 0),
+      failed: answers.reduce((sum, answer) => sum + (answer.failed ?? 0), 0),
+      ...(firstError ? { firstError } : {}),
+    };
   }
 
   async closeAll(): Promise<void> {
@@ -266,6 +322,33 @@ async function main(): Promise<void> {
       await rooms.send(roomId, { kind: 'playlist.setCurrent', mediaId: result.item.id }, owner.caller);
     };
     console.log(`realtime benchmark: 1 actor host, 2 gateway processes, ${CLIENT_PROCESSES} client processes, ${availableParallelism()} cores shared by all of them and the stack`);
+
+    // (e) A reactions burst in one room.
+    {
+      const people = await Promise.all(Array.from({ length: REACTION_PEOPLE }, (_, i) => signUp(i % 2 === 0 ? g1 : g2, `react_${i}_${Date.now().toString(36)}`)));
+      const [owner, ...others] = people as [Person, ...Person[]];
+      const roomId = newRoomId();
+      await rooms.send(roomId, { kind: 'room.create', name: 'Reactions', visibility: 'public' }, owner.caller, { timeoutMs: 30_000 });
+      await inParallel(others, 16, (member) => rooms.send(roomId, { kind: 'member.join' }, member.caller, { timeoutMs: 30_000 }));
+      await workers.open(people.map((person, i) => ({ url: i % 2 === 0 ? g1 : g2, roomId, token: person.token })));
+      await workers.collect(); // presence and join events are not the subject
+      const burst = await workers.burst(REACTION_WINDOW_MS);
+      if (burst.failed > 0) throw new Error(`${burst.failed} reactions failed (first: ${burst.firstError})`);
+      await sleep(1_000);
+      const receipts = await workers.collect();
+      const latencies: number[] = [];
+      let missing = 0;
+      for (const [key, t0] of burst.sent) {
+        const times = receipts.get(key) ?? [];
+        missing += REACTION_PEOPLE - times.length;
+        for (const at of times) latencies.push(at - t0);
+      }
+      console.log(
+        `(e) reactions burst, ${REACTION_PEOPLE} people each reacting once within ${REACTION_WINDOW_MS} ms in one room, send -> receipt on each of ${REACTION_PEOPLE} sockets: ${summary(latencies)}  missing ${missing}  refused by the chat rate ${burst.refused}  target p99 < 100 ms (to on-screen)`,
+      );
+      await workers.closeAll();
+    }
+    if (ONLY === 'reactions') return;
 
     // (a) Fan-out in one big room.
     {

@@ -173,7 +173,7 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
     default: 8,
     description: 'Voice participants per room; calls are a full mesh, so each one adds an upload per peer (1..=64).',
   },
-  'rooms.chat_rate': { type: INT, default: 10, description: 'Chat sends per second per member per room; more are refused with rate_limited (1..=100000).' },
+  'rooms.chat_rate': { type: INT, default: 10, description: 'Chat sends (messages, reactions, danmaku) per second per member per room; more are refused with rate_limited (1..=100000).' },
   'rooms.chat_burst': { type: INT, default: 20, description: 'Chat sends a member may make at once; the reserve above rooms.chat_rate refills over 10 s (rooms.chat_rate..=100000).' },
   'rooms.command_rate': { type: INT, default: 30, description: 'Room commands other than chat sends and reads per second per member per room (1..=100000).' },
   'rooms.read_rate': { type: INT, default: 100, description: 'Room reads (room.get, chat history, pins) and WebRTC signalling per second per member per room (1..=100000).' },

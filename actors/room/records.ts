@@ -18,6 +18,8 @@ export interface RoomOptions {
   queueMode: QueueMode;
   /** Vote-skip threshold in percent of present voters (playback/vote-skip.ts); 0: off. */
   voteSkipPercent: number;
+  /** Comments pinned to media times, scrolled over the video (chat/danmaku-handlers.ts); off by default. */
+  danmaku: boolean;
 }
 
 export interface RoomRecord {

@@ -14,6 +14,8 @@ import { TIMER_KIND } from './timers.js';
 import { onLiveTimer } from './media/live-sweep.js';
 import { onPresenceTimer } from './members/presence-sweep.js';
 import * as chat from './chat/chat-handlers.js';
+import * as reactions from './chat/reaction-handlers.js';
+import * as danmaku from './chat/danmaku-handlers.js';
 import * as live from './media/live-handlers.js';
 import * as members from './members/member-handlers.js';
 import * as playable from './media/playable-handlers.js';
@@ -88,6 +90,11 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'chat.pin': chat.pinMessage,
   'chat.unpin': chat.unpinMessage,
   'chat.pins': chat.pinnedMessages,
+  'chat.react': reactions.react,
+  'chat.unreact': reactions.unreact,
+  'reaction.send': reactions.sendReaction,
+  'danmaku.send': danmaku.sendComment,
+  'danmaku.list': danmaku.listComments,
 
   'live.authorize': live.authorizePublisher,
   'live.status': live.setLiveStatus,

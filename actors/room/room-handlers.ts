@@ -91,6 +91,7 @@ export async function createRoom(core: RoomCore, command: RoomCommandOf<'room.cr
       readyTimeoutMs: command.settings?.readyTimeoutMs ?? DEFAULT_ROOM_OPTIONS.readyTimeoutMs,
       queueMode: command.settings?.queueMode ?? DEFAULT_ROOM_OPTIONS.queueMode,
       voteSkipPercent: command.settings?.voteSkipPercent ?? DEFAULT_ROOM_OPTIONS.voteSkipPercent,
+      danmaku: command.settings?.danmaku ?? DEFAULT_ROOM_OPTIONS.danmaku,
     },
     createdAt: now,
     updatedAt: now,
@@ -146,6 +147,7 @@ export async function updateRoomSettings(
   if (command.visibility !== undefined) next.visibility = command.visibility;
   if (command.requireJoinApproval !== undefined) next.options.requireJoinApproval = command.requireJoinApproval;
   if (command.waitForAllReady !== undefined) next.options.waitForAllReady = command.waitForAllReady;
+  if (command.danmaku !== undefined) next.options.danmaku = command.danmaku;
   if (command.readyTimeoutMs !== undefined) next.options.readyTimeoutMs = command.readyTimeoutMs;
   if (command.queueMode !== undefined) next.options.queueMode = command.queueMode;
   if (command.voteSkipPercent !== undefined) next.options.voteSkipPercent = command.voteSkipPercent;

@@ -55,13 +55,14 @@ export function checkLabel(value: string, key: string, maxChars: number, issues:
  * Chat text: CRLF becomes LF, surrounding whitespace is trimmed, then 1..2000 characters with
  * no control characters other than newline and tab.
  */
-export function checkChatText(value: string): string {
+/** Chat text (and danmaku, with its own `max`): trimmed, 1..max characters, no control characters but newline and tab. */
+export function checkChatText(value: string, max: number = ROOM_LIMITS.chatMaxChars): string {
   const text = value.replace(/\r\n/g, '\n').trim();
   const problem =
     text.length === 0
       ? 'must not be empty'
-      : charCount(text) > ROOM_LIMITS.chatMaxChars
-        ? `must be at most ${ROOM_LIMITS.chatMaxChars} characters`
+      : charCount(text) > max
+        ? `must be at most ${max} characters`
         : !isWellFormed(text)
           ? 'must be valid Unicode text'
           : !MULTI_LINE.test(text)

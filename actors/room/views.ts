@@ -25,6 +25,7 @@ export function roomInfo(room: RoomRecord): RoomInfo {
     readyTimeoutMs: room.options.readyTimeoutMs,
     queueMode: room.options.queueMode,
     voteSkipPercent: room.options.voteSkipPercent,
+    danmaku: room.options.danmaku,
     permissionOverrides: structuredClone(room.options.permissionOverrides),
     createdAt: room.createdAt,
     updatedAt: room.updatedAt,

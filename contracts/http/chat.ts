@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { multiLineText, oneLineText } from '../text.js';
 import { ROOM_LIMITS } from '../room/limits.js';
 import { defineEndpoint } from './endpoint.js';
-import { ChatMessage } from '../room/model.js';
+import { ChatMessage, ChatReaction } from '../room/model.js';
+import { Reaction } from '../room/reactions.js';
 import { idempotencyHeaders, messageId, roomId, seq } from './room.js';
 
 const TAGS = ['chat'];
@@ -123,5 +124,48 @@ export const unpinChat = defineEndpoint({
   params: messageParams,
   headers: idempotencyHeaders,
   responses: { 200: { description: 'Unpinned', schema: MessageAnswer } },
+  errors: [...ERRORS],
+});
+
+const reactionParams = z.strictObject({ roomId, messageId, reaction: Reaction });
+const ReactionsAnswer = z.strictObject({ messageId: z.string(), reactions: z.array(ChatReaction), seq }).meta({ id: 'ChatReactionsAnswer' });
+
+export const reactChat = defineEndpoint({
+  method: 'put',
+  path: '/api/rooms/{roomId}/chat/{messageId}/reactions/{reaction}',
+  operationId: 'reactChat',
+  summary: 'React to a message (send_chat); reacting twice is reacting once',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: reactionParams,
+  headers: idempotencyHeaders,
+  responses: { 200: { description: "The message's reactions now", schema: ReactionsAnswer } },
+  errors: [...ERRORS],
+});
+
+export const unreactChat = defineEndpoint({
+  method: 'delete',
+  path: '/api/rooms/{roomId}/chat/{messageId}/reactions/{reaction}',
+  operationId: 'unreactChat',
+  summary: 'Take back a reaction to a message (send_chat)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: reactionParams,
+  headers: idempotencyHeaders,
+  responses: { 200: { description: "The message's reactions now", schema: ReactionsAnswer } },
+  errors: [...ERRORS],
+});
+
+export const sendReaction = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/reactions',
+  operationId: 'sendReaction',
+  summary: 'A reaction over the video, shown to the members present for a moment; not stored (send_chat, counted as chat)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ reaction: Reaction }),
+  responses: { 200: { description: 'Published', schema: z.strictObject({ sent: z.literal(true), seq }) } },
   errors: [...ERRORS],
 });

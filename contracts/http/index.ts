@@ -4,6 +4,7 @@ import * as adminRooms from './admin-rooms.js';
 import * as adminSettings from './admin-settings.js';
 import * as auth from './auth.js';
 import * as chat from './chat.js';
+import * as danmaku from './danmaku.js';
 import * as email from './email.js';
 import type { Endpoint } from './endpoint.js';
 import * as libraries from './libraries.js';
@@ -45,6 +46,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(subtitles),
   ...endpointsOf(chat),
   ...endpointsOf(polls),
+  ...endpointsOf(danmaku),
   ...endpointsOf(admin),
   ...endpointsOf(notifications),
   ...endpointsOf(realtime),

@@ -49,6 +49,7 @@ export const createRoom = defineEndpoint({
     readyTimeoutMs: readyTimeoutMs.optional(),
     queueMode: QueueMode.optional().meta({ description: 'Default next' }),
     voteSkipPercent: voteSkipPercent.optional().meta({ description: 'Vote-skip threshold in percent of present voters; default 0 (off)' }),
+    danmaku: z.boolean().optional().meta({ description: 'Default false' }),
     permissionOverrides: z
       .strictObject({ admin: overrideLists.admin.optional(), member: overrideLists.member.optional(), guest: overrideLists.guest.optional() })
       .optional(),
@@ -146,6 +147,7 @@ export const updateRoom = defineEndpoint({
     readyTimeoutMs: readyTimeoutMs.optional(),
     queueMode: QueueMode.optional(),
     voteSkipPercent: voteSkipPercent.optional().meta({ description: '0..100; 0 turns vote-skip off' }),
+    danmaku: z.boolean().optional(),
     permissionOverrides: overridesInput.optional().meta({ description: 'Per role: a list replaces the default, null returns to it' }),
   }),
   responses: { 200: { description: 'The room now', schema: RoomAnswer } },

@@ -9,6 +9,7 @@ import { multiLineText, oneLineText, privateText } from '../text.js';
 import { ROOM_LIMITS } from './limits.js';
 import { subtitleInputs } from './subtitles.js';
 import { QUEUE_MODES, ROOM_ROLES } from './model.js';
+import { Reaction } from './reactions.js';
 import { duration, mediaId, messageId, playbackGuards, position, startInMs, userId } from './fields.js';
 
 const permissionList = z.array(oneLineText().max(64)).max(64);
@@ -54,6 +55,7 @@ const SCHEMAS = {
         readyTimeoutMs: readyTimeoutMs.optional(),
         queueMode: queueMode.optional(),
         voteSkipPercent: voteSkipPercent.optional(),
+        danmaku: z.boolean().optional(),
       })
       .optional(),
   }),
@@ -70,6 +72,7 @@ const SCHEMAS = {
     readyTimeoutMs: readyTimeoutMs.optional(),
     queueMode: queueMode.optional(),
     voteSkipPercent: voteSkipPercent.optional(),
+    danmaku: z.boolean().optional(),
   }),
   'room.delete': command('room.delete', {}),
   'room.review': command('room.review', { approve: z.boolean() }),
@@ -175,6 +178,21 @@ const SCHEMAS = {
     before: messageId.optional(),
     limit: z.number().int().min(1).max(ROOM_LIMITS.chatHistoryMaxLimit).optional(),
   }),
+
+  /** Adds the caller's reaction to a message (send_chat); giving it twice is giving it once. */
+  'chat.react': command('chat.react', { messageId, reaction: Reaction }),
+  /** Takes the caller's reaction back; taking back one not given changes nothing. */
+  'chat.unreact': command('chat.unreact', { messageId, reaction: Reaction }),
+  /** A reaction over the video (send_chat): published to the members present, never stored. */
+  'reaction.send': command('reaction.send', { reaction: Reaction }),
+
+  /**
+   * A danmaku comment at `position` of `mediaId`, where the sender's player is; it must be the
+   * current item, within danmakuPositionToleranceSeconds of the room's clock (send_chat).
+   */
+  'danmaku.send': command('danmaku.send', { mediaId, position, text: oneLineText().max(ROOM_LIMITS.danmakuMaxChars * 4) }),
+  /** The comments of one item, by position (view_chat_history). */
+  'danmaku.list': command('danmaku.list', { mediaId }),
 
   'webrtc.join': command('webrtc.join', {}),
   /**

@@ -3,7 +3,8 @@
  * update its view without re-reading; a client that sees a gap in `seq` re-reads `room.get`.
  */
 import type { Permission } from '../permissions/names.js';
-import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo, VoiceCandidate, VoiceDescription, Poll, QueueVotes, VoiceParticipant, VoteSkip } from './model.js';
+import type { ChatMessage, ChatReaction, DanmakuComment, MediaItem, MemberView, PlaybackView, Poll, QueueVotes, RoomInfo, VoiceCandidate, VoiceDescription, VoiceParticipant, VoteSkip } from './model.js';
+import type { ReactionName } from './reactions.js';
 
 export type MemberLeftReason = 'left' | 'kicked' | 'banned' | 'rejected';
 
@@ -55,6 +56,12 @@ export type RoomEvent =
   | { type: 'chat.deleted'; messageId: string; by: string }
   /** Pinned or unpinned: `message.pinned` tells which. */
   | { type: 'chat.pinned'; message: ChatMessage; by: string }
+  /** A message's reactions changed: `reactions` is its whole list now. */
+  | { type: 'chat.reactions'; messageId: string; reactions: ChatReaction[]; by: string }
+  /** A reaction over the video from `userId`: transient, shown for a moment and forgotten. */
+  | { type: 'reaction'; userId: string; reaction: ReactionName }
+  /** A danmaku comment, to show now (its sender's position is the room's position, within the tolerance). */
+  | { type: 'danmaku'; comment: DanmakuComment }
   | { type: 'voice.joined'; participant: VoiceParticipant }
   | { type: 'voice.left'; userId: string; reason: VoiceLeftReason }
   | { type: 'voice.muted'; userId: string; muted: boolean }
@@ -91,6 +98,9 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   'chat.message': null,
   'chat.deleted': null,
   'chat.pinned': null,
+  'chat.reactions': null,
+  reaction: null,
+  danmaku: null,
   'voice.joined': 'use_webrtc',
   'voice.left': 'use_webrtc',
   'voice.muted': 'use_webrtc',

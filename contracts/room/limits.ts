@@ -25,6 +25,20 @@ export const ROOM_LIMITS = {
   chatHistoryMaxLimit: 100,
   clientMessageIdMaxChars: 128,
 
+  /** A danmaku comment crosses the player in a few seconds: one line, short enough to read on the move. */
+  danmakuMaxChars: 100,
+  /**
+   * Comments kept per media item (the oldest go first): enough for a dense film, bounded so
+   * `danmaku.list` fits one answer and a later viewer's page draws a bounded number.
+   */
+  danmakuPerItemMax: 1000,
+  /**
+   * How far a comment's position may be from where the room's clock says playback is: players
+   * in step are within a fraction of a second, a paused seek bar or a slow link a few seconds.
+   * Further than this, the sender is not where they claim to be.
+   */
+  danmakuPositionToleranceSeconds: 10,
+
   /** Playback positions are seconds; a week is far beyond any media and catches unit mix-ups. */
   positionMaxSeconds: 7 * 24 * 3600,
   rateMin: 0.25,

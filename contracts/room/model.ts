@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { PERMISSIONS } from '../permissions/names.js';
 import { Subtitle } from './subtitles.js';
+import { Reaction } from './reactions.js';
 
 export const ROOM_ROLES = ['admin', 'member', 'guest'] as const;
 /** What the room does when the current item ends (docs/2026-11-26-queue-modes.md). */
@@ -43,6 +44,7 @@ export const RoomInfo = z
     readyTimeoutMs: z.number().int(),
     queueMode: QueueMode,
     voteSkipPercent: z.number().int().meta({ description: 'Vote-skip threshold: the share (percent) of present members holding vote who must vote to skip; 0: off' }),
+    danmaku: z.boolean().meta({ description: 'Comments pinned to media times scroll over the video (off by default)' }),
     permissionOverrides: PermissionOverrides,
     createdAt: ms('Created'),
     updatedAt: ms('Last changed'),
@@ -142,6 +144,14 @@ export const PlaybackView = PlaybackState.extend({
   item: NowPlaying.nullable().meta({ description: 'The item mediaId names; null when nothing is selected' }),
 }).meta({ id: 'PlaybackView' });
 
+/** One reaction on a chat message: who gave it, in the order they did. */
+export const ChatReaction = z
+  .strictObject({
+    reaction: Reaction,
+    userIds: z.array(z.string()).meta({ description: 'Members who reacted so, earliest first; the count is its length' }),
+  })
+  .meta({ id: 'ChatReaction' });
+
 export const ChatMessage = z
   .strictObject({
     id: z.string().meta({ description: 'Decimal string; larger ids are newer' }),
@@ -150,8 +160,22 @@ export const ChatMessage = z
     text: z.string(),
     pinned: z.boolean(),
     createdAt: ms('Posted'),
+    reactions: z.array(ChatReaction).meta({ description: 'In the order of the reaction set; only reactions someone gave' }),
   })
   .meta({ id: 'ChatMessage' });
+
+/** A danmaku comment: pinned to `position` (seconds) of media item `mediaId`. */
+export const DanmakuComment = z
+  .strictObject({
+    id: z.string().meta({ description: 'Decimal string; larger ids are newer' }),
+    mediaId: z.string(),
+    position: z.number().meta({ description: 'Seconds into the item where it was sent' }),
+    userId: z.string(),
+    name: z.string(),
+    text: z.string(),
+    createdAt: ms('Sent'),
+  })
+  .meta({ id: 'DanmakuComment' });
 
 export const MyStanding = z
   .strictObject({
@@ -250,6 +274,8 @@ export type MediaItem = z.infer<typeof MediaItem>;
 export type NowPlaying = z.infer<typeof NowPlaying>;
 export type PlaybackView = z.infer<typeof PlaybackView>;
 export type ChatMessage = z.infer<typeof ChatMessage>;
+export type ChatReaction = z.infer<typeof ChatReaction>;
+export type DanmakuComment = z.infer<typeof DanmakuComment>;
 export type MyStanding = z.infer<typeof MyStanding>;
 export type VoiceParticipant = z.infer<typeof VoiceParticipant>;
 export type VoteSkip = z.infer<typeof VoteSkip>;

@@ -3,7 +3,7 @@
  * `rooms.send(roomId, command)` as `RoomResultOf<typeof command.kind>`.
  */
 import type { RoomCommandKind } from './commands.js';
-import type { ChatMessage, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, RoomInfo, RoomView, Poll, QueueVotes, VoiceParticipant, VoteSkip } from './model.js';
+import type { ChatMessage, ChatReaction, DanmakuComment, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, Poll, QueueVotes, RoomInfo, RoomView, VoiceParticipant, VoteSkip } from './model.js';
 
 export interface RoomResults {
   'room.create': { room: RoomInfo };
@@ -66,6 +66,14 @@ export interface RoomResults {
   'chat.unpin': { message: ChatMessage };
   /** Pinned messages, newest first. */
   'chat.pins': { messages: ChatMessage[]; nextBefore: string | null };
+
+  /** The message's reactions after the change. */
+  'chat.react': { messageId: string; reactions: ChatReaction[] };
+  'chat.unreact': { messageId: string; reactions: ChatReaction[] };
+  'reaction.send': { sent: true };
+  'danmaku.send': { comment: DanmakuComment };
+  /** By position, earliest first; at most danmakuPerItemMax. */
+  'danmaku.list': { comments: DanmakuComment[] };
 
   'webrtc.join': { iceServers: IceServer[] };
   /** ICE servers (TURN credentials included) for this caller, and everyone in the call, the caller last. */

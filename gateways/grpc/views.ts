@@ -112,6 +112,7 @@ export function roomInfo(room: model.RoomInfo): RoomInfo__Output {
     readyTimeoutMs: room.readyTimeoutMs,
     queueMode: QUEUE_MODE[room.queueMode],
     voteSkipPercent: room.voteSkipPercent,
+    danmaku: room.danmaku,
     permissionOverrides: permissionOverrides(room.permissionOverrides),
     createdAt: room.createdAt,
     updatedAt: room.updatedAt,
@@ -196,7 +197,23 @@ function nowPlaying(item: model.NowPlaying): NowPlaying__Output {
 }
 
 export function chatMessage(message: model.ChatMessage): ChatMessage__Output {
-  return { id: message.id, userId: message.userId, name: message.name, text: message.text, pinned: message.pinned, createdAt: message.createdAt };
+  return {
+    id: message.id,
+    userId: message.userId,
+    name: message.name,
+    text: message.text,
+    pinned: message.pinned,
+    createdAt: message.createdAt,
+    reactions: message.reactions.map(chatReaction),
+  };
+}
+
+export function danmakuComment(comment: model.DanmakuComment): model.DanmakuComment {
+  return { ...comment };
+}
+
+export function chatReaction(reaction: model.ChatReaction): { reaction: string; userIds: string[] } {
+  return { reaction: reaction.reaction, userIds: [...reaction.userIds] };
 }
 
 function myStanding(me: model.MyStanding): MyStanding__Output {
@@ -303,6 +320,12 @@ export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomE
       return { ...base, chatDeleted: { messageId: event.messageId, by: event.by }, event: 'chatDeleted' };
     case 'chat.pinned':
       return { ...base, chatPinned: { message: chatMessage(event.message), by: event.by }, event: 'chatPinned' };
+    case 'chat.reactions':
+      return { ...base, chatReactions: { messageId: event.messageId, reactions: event.reactions.map(chatReaction), by: event.by }, event: 'chatReactions' };
+    case 'danmaku':
+      return { ...base, danmaku: { comment: danmakuComment(event.comment) }, event: 'danmaku' };
+    case 'reaction':
+      return { ...base, reaction: { userId: event.userId, reaction: event.reaction }, event: 'reaction' };
     case 'voice.joined':
     case 'voice.left':
     case 'voice.muted':

@@ -33,6 +33,7 @@ import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
 import { CHAT_ROUTES } from './routes/chat.js';
 import { POLL_ROUTES } from './routes/polls.js';
+import { DANMAKU_ROUTES } from './routes/danmaku.js';
 import { mountEmailRoutes } from './routes/email.js';
 import { mountLibraryRoutes } from './routes/libraries.js';
 import { mountLiveRoutes } from './routes/live.js';
@@ -143,6 +144,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     if (gateway) {
       mountRoomRoutes(api, gateway);
       mountRoomCommands(api, gateway.commands, [...memberRoutes(gateway.settings), ...playlistRoutes(gateway.media), ...PLAYBACK_ROUTES, ...CHAT_ROUTES, ...POLL_ROUTES]);
+      mountRoomCommands(api, gateway.commands, [...memberRoutes(gateway.settings), ...playlistRoutes(gateway.media), ...PLAYBACK_ROUTES, ...CHAT_ROUTES, ...DANMAKU_ROUTES]);
       if (gateway.media) mountMediaRoutes(api, gateway, gateway.media);
       if (gateway.media) mountSubtitleRoutes(api, gateway, gateway.media);
       mountAdminRoomRoutes(api, gateway);

@@ -28,7 +28,7 @@ export type CommandClass = 'chat' | 'command' | 'read' | 'exempt';
  * Reads answer from the room's memory and change nothing; WebRTC signalling counts with them
  * because a call's set-up sends a burst of ICE candidates to every peer at once.
  */
-const READ_KINDS: ReadonlySet<RoomCommandKind> = new Set(['room.get', 'chat.history', 'chat.pins', 'live.authorize', 'voice.signal', 'playlist.playable']);
+const READ_KINDS: ReadonlySet<RoomCommandKind> = new Set(['room.get', 'chat.history', 'chat.pins', 'live.authorize', 'voice.signal', 'playlist.playable', 'danmaku.list']);
 /** Sent by the gateway for a connection (WebSocket or WatchRoom), never by a client: a refused leave would leave a ghost. */
 const EXEMPT_KINDS: ReadonlySet<RoomCommandKind> = new Set(['presence.enter', 'presence.refresh', 'presence.leave']);
 
@@ -36,8 +36,14 @@ const EXEMPT_KINDS: ReadonlySet<RoomCommandKind> = new Set(['presence.enter', 'p
 const CHAT_BURST_WINDOW_SECONDS = 10;
 const TICKET_WINDOW_SECONDS = 60;
 
+/**
+ * Whatever others see in the chat or over the video counts as chat: a reaction is a small
+ * message, and one budget means one documented rate (docs/2026-11-26-reactions-and-danmaku.md).
+ */
+const CHAT_KINDS: ReadonlySet<RoomCommandKind> = new Set(['chat.send', 'chat.react', 'chat.unreact', 'reaction.send', 'danmaku.send']);
+
 export function commandClassOf(kind: RoomCommandKind): CommandClass {
-  if (kind === 'chat.send') return 'chat';
+  if (CHAT_KINDS.has(kind)) return 'chat';
   if (READ_KINDS.has(kind)) return 'read';
   if (EXEMPT_KINDS.has(kind)) return 'exempt';
   return 'command';
@@ -74,7 +80,7 @@ export class RoomRates {
   async command(caller: Caller, roomId: string, kind: RoomCommandKind): Promise<void> {
     const kindClass = commandClassOf(kind);
     if (kindClass === 'exempt') return;
-    const what = kindClass === 'chat' ? 'chat messages' : kindClass === 'read' ? 'room reads' : 'room commands';
+    const what = kindClass === 'chat' ? 'chat messages and reactions' : kindClass === 'read' ? 'room reads' : 'room commands';
     await consume(this.commands[kindClass], `${subjectOf(caller)}:${roomId}`, `${what} in this room`);
   }
 

@@ -41,6 +41,8 @@ const MESSAGES: ReadonlyArray<[string, z.ZodObject]> = [
   ['ReadyWait', model.ReadyWait],
   ['Playback', model.PlaybackView],
   ['ChatMessage', model.ChatMessage],
+  ['ChatReaction', model.ChatReaction],
+  ['DanmakuComment', model.DanmakuComment],
   ['MyStanding', model.MyStanding],
   ['MemberRoomView', model.MemberRoomView],
   ['VisitorRoomView', model.VisitorRoomView.omit({ access: true })],

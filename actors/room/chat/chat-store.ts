@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import { AppError } from '../../../errors/app-error.js';
 import type { ChatMessage } from '../../../contracts/room/model.js';
+import { withReactions } from './reaction-store.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
 
@@ -27,6 +28,7 @@ export function messageFromRow(row: MessageRow): ChatMessage {
     text: row.text,
     pinned: row.pinned,
     createdAt: row.created_at.getTime(),
+    reactions: [],
   };
 }
 
@@ -47,7 +49,8 @@ export async function findByCommandId(db: Db, roomId: string, commandId: string)
   const first = rows[0];
   // Only if the first copy was deleted since (by its author or retention).
   if (!first) throw new AppError('conflict', 'this message was sent before and has since been deleted');
-  return { message: messageFromRow(first), created: false };
+  const [message = messageFromRow(first)] = await withReactions(db, [messageFromRow(first)]);
+  return { message, created: false };
 }
 
 /** The message, row-locked for the rest of the transaction, or null. */
@@ -56,7 +59,7 @@ export async function lockMessage(db: Db, roomId: string, id: string): Promise<C
     `SELECT ${COLUMNS} FROM chat_messages WHERE room_id = $1 AND id = $2 FOR UPDATE`,
     [roomId, id],
   );
-  return rows[0] ? messageFromRow(rows[0]) : null;
+  return rows[0] ? ((await withReactions(db, [messageFromRow(rows[0])]))[0] ?? null) : null;
 }
 
 export async function deleteMessage(db: Db, roomId: string, id: string): Promise<void> {
@@ -76,7 +79,7 @@ export async function setPinned(db: Db, roomId: string, id: string, pinned: bool
     `UPDATE chat_messages SET pinned = $3 WHERE room_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
     [roomId, id, pinned],
   );
-  return rows[0] ? messageFromRow(rows[0]) : null;
+  return rows[0] ? ((await withReactions(db, [messageFromRow(rows[0])]))[0] ?? null) : null;
 }
 
 /** Up to `limit` messages older than `before` (or the newest), newest first. */
@@ -87,7 +90,7 @@ export async function history(db: Db, roomId: string, before: string | undefined
      ORDER BY id DESC LIMIT $3`,
     [roomId, before ?? null, limit],
   );
-  return rows.map(messageFromRow);
+  return withReactions(db, rows.map(messageFromRow));
 }
 
 export async function pinnedMessages(db: Db, roomId: string, before: string | undefined, limit: number): Promise<ChatMessage[]> {
@@ -97,5 +100,5 @@ export async function pinnedMessages(db: Db, roomId: string, before: string | un
      ORDER BY id DESC LIMIT $3`,
     [roomId, before ?? null, limit],
   );
-  return rows.map(messageFromRow);
+  return withReactions(db, rows.map(messageFromRow));
 }

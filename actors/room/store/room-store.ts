@@ -37,6 +37,7 @@ export const DEFAULT_ROOM_OPTIONS: RoomOptions = Object.freeze({
   readyTimeoutMs: ROOM_LIMITS.readyTimeoutDefaultMs,
   queueMode: 'next',
   voteSkipPercent: 0,
+  danmaku: false,
 });
 
 interface RoomRow {
@@ -107,6 +108,7 @@ function optionsFromJson(value: unknown): RoomOptions {
         : ROOM_LIMITS.readyTimeoutDefaultMs,
     queueMode: QUEUE_MODES.find((mode) => mode === raw.queueMode) ?? DEFAULT_ROOM_OPTIONS.queueMode,
     voteSkipPercent: storedPercent(raw.voteSkipPercent),
+    danmaku: raw.danmaku === true,
   };
 }
 

@@ -65,6 +65,7 @@ export function roomService(
               readyTimeoutMs: settings.readyTimeoutMs,
               queueMode: queueModeIn(settings.queueMode),
               voteSkipPercent: settings.voteSkipPercent ?? undefined,
+              danmaku: settings.danmaku,
             }
           : undefined,
       });
@@ -83,6 +84,7 @@ export function roomService(
         readyTimeoutMs: request.readyTimeoutMs,
         queueMode: queueModeIn(request.queueMode),
         voteSkipPercent: request.voteSkipPercent ?? undefined,
+        danmaku: request.danmaku,
       }),
       withRoom,
     ),

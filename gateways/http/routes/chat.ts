@@ -21,4 +21,13 @@ export const CHAT_ROUTES: readonly RoomRoute[] = [
   }),
   roomCommand(api.pinChat, 'chat.pin', { command: ({ params }) => ({ messageId: params.messageId }), answer: (result, seq) => ({ message: result.message, seq }) }),
   roomCommand(api.unpinChat, 'chat.unpin', { command: ({ params }) => ({ messageId: params.messageId }), answer: (result, seq) => ({ message: result.message, seq }) }),
+  roomCommand(api.reactChat, 'chat.react', {
+    command: ({ params }) => ({ messageId: params.messageId, reaction: params.reaction }),
+    answer: (result, seq) => ({ ...result, seq }),
+  }),
+  roomCommand(api.unreactChat, 'chat.unreact', {
+    command: ({ params }) => ({ messageId: params.messageId, reaction: params.reaction }),
+    answer: (result, seq) => ({ ...result, seq }),
+  }),
+  roomCommand(api.sendReaction, 'reaction.send', { command: ({ body }) => body, answer: (result, seq) => ({ ...result, seq }) }),
 ];

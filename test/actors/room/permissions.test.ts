@@ -55,6 +55,8 @@ const id = (s: Scene, i = 0) => s.ids[i] as string;
 /** Every command that needs a permission, acted out by a plain member. */
 const RULES: Rule[] = [
   { permission: 'send_chat', what: 'chat.send', run: (s) => s.room.send(s.member, { kind: 'chat.send', text: 'hello' }) },
+  { permission: 'send_chat', what: 'chat.react', setup: ownerMessage, run: (s) => s.room.send(s.member, { kind: 'chat.react', messageId: id(s), reaction: 'heart' }) },
+  { permission: 'send_chat', what: 'reaction.send', run: (s) => s.room.send(s.member, { kind: 'reaction.send', reaction: 'fire' }) },
   { permission: 'view_chat_history', what: 'chat.history', run: (s) => s.room.send(s.member, { kind: 'chat.history' }) },
   { permission: 'view_chat_history', what: 'chat.pins', run: (s) => s.room.send(s.member, { kind: 'chat.pins' }) },
   { permission: 'pin_chat', what: 'chat.pin', setup: ownerMessage, run: (s) => s.room.send(s.member, { kind: 'chat.pin', messageId: id(s) }) },

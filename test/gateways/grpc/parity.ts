@@ -26,6 +26,7 @@ export function roomInfoMessage(room: RoomInfo): Record<string, unknown> {
     readyTimeoutMs: room.readyTimeoutMs,
     queueMode: upper('QUEUE_MODE', room.queueMode),
     voteSkipPercent: room.voteSkipPercent,
+    danmaku: room.danmaku,
     permissionOverrides: { admin: list('admin'), member: list('member'), guest: list('guest') },
     createdAt: room.createdAt,
     updatedAt: room.updatedAt,

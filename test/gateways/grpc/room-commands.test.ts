@@ -171,6 +171,12 @@ test('chat: send, history with cursor, delete, pin, unpin and pins match the roo
   // Someone else's message needs delete_chat; one's own does not.
   await refused(t, asFriend.chat.Delete({ roomId, messageId: sent[0]! }), 'forbidden', grpc.status.PERMISSION_DENIED);
   t.deepEqual(await asFriend.chat.Delete({ roomId, messageId: friendSays.message!.id }), { messageId: friendSays.message!.id });
+  // Reactions: the same lists as the actor answers, a name outside the set refused naming the field.
+  t.like(await asFriend.chat.React({ roomId, messageId: sent[1]!, reaction: 'heart' }), { messageId: sent[1], reactions: [{ reaction: 'heart', userIds: [friend.userId] }] });
+  t.like(await as.chat.React({ roomId, messageId: sent[1]!, reaction: 'heart' }), { reactions: [{ reaction: 'heart', userIds: [friend.userId, member.userId] }] });
+  t.like(await asFriend.chat.Unreact({ roomId, messageId: sent[1]!, reaction: 'heart' }), { reactions: [{ reaction: 'heart', userIds: [member.userId] }] });
+  t.is((await refused(t, as.chat.React({ roomId, messageId: sent[1]!, reaction: 'smile' }), 'invalid_argument', grpc.status.INVALID_ARGUMENT)).issues[0]?.key, 'reaction');
+  t.deepEqual(await as.chat.SendReaction({ roomId, reaction: 'party' }), { sent: true });
   await refused(t, as.chat.Pin({ roomId, messageId: friendSays.message!.id }), 'not_found', grpc.status.NOT_FOUND);
   const pins = (await actors.rooms.send(roomId, { kind: 'chat.pins' }, actors.callerOf(member))).result;
   t.deepEqual(plain((await as.chat.ListPins({ roomId })).messages), pins.messages.map(chatMessageMessage));
@@ -224,4 +230,26 @@ test('polls: Open, Vote and Close answer what the room holds, and RoomView lists
   t.true(Number(closed.closedAt) > 0);
   t.like((await actorView()).polls?.[0], { id: opened.id, counts: [0, 1] });
   await refused(t, as.polls.Vote({ roomId, pollId: opened.id, choice: 0 }), 'conflict', grpc.status.FAILED_PRECONDITION);
+});
+
+test('danmaku: the room option over gRPC, SendDanmaku and ListDanmaku answer what the room holds; HTTP answers the same list', async (t) => {
+  const { as, roomId, member } = await room('danmaku');
+  const { item } = await as.playlist.Push({ roomId, title: 'Film', url: 'https://media.example.com/film.mp4' });
+  await as.playlist.SetCurrent({ roomId, mediaId: item!.id });
+  await refused(t, as.chat.SendDanmaku({ roomId, mediaId: item!.id, position: 0, text: 'hi' }), 'forbidden', grpc.status.PERMISSION_DENIED);
+  t.like(await as.rooms.UpdateRoom({ roomId, danmaku: true }), { room: { danmaku: true } });
+
+  const sent = await as.chat.SendDanmaku({ roomId, mediaId: item!.id, position: 0.5, text: ' first! ' });
+  t.like(sent.comment, { mediaId: item!.id, position: 0.5, text: 'first!', userId: member.userId });
+  const far = await refused(t, as.chat.SendDanmaku({ roomId, mediaId: item!.id, position: 600, text: 'spoiler' }), 'invalid_argument', grpc.status.INVALID_ARGUMENT);
+  t.is(far.issues[0]?.key, 'position');
+  const listed = await as.chat.ListDanmaku({ roomId, mediaId: item!.id });
+  const actorList = (await actors.rooms.send(roomId, { kind: 'danmaku.list', mediaId: item!.id }, actors.callerOf(member))).result;
+  t.deepEqual(plain(listed.comments), actorList.comments.map((comment) => ({ ...comment })));
+  const http = await g.bed.call<{ comments: unknown[] }>('GET', `/api/rooms/${roomId}/danmaku/${item!.id}`, undefined, member.token);
+  t.is(http.status, 200);
+  t.deepEqual(http.body.comments, actorList.comments);
+  const posted = await g.bed.call<{ comment: { text: string } }>('POST', `/api/rooms/${roomId}/danmaku`, { mediaId: item!.id, position: 1, text: 'over HTTP' }, member.token);
+  t.is(posted.status, 201, JSON.stringify(posted.body));
+  t.is(posted.body.comment.text, 'over HTTP');
 });

@@ -36,6 +36,7 @@ function guestSnapshot(mediaId: string | null): MemberRoomView {
       requireJoinApproval: false,
       waitForAllReady: false,
       readyTimeoutMs: 10_000,
+      danmaku: false,
       permissionOverrides: {},
       createdAt: 1,
       updatedAt: 1,

@@ -95,6 +95,31 @@ test('WebSocket: a chat flood is answered with a rate_limited error frame carryi
   t.is(result.message.text, 'hello');
 });
 
+test('WebSocket: a video reaction reaches the other member, and reactions spend the chat budget (the refusal names it)', async (t) => {
+  const { roomId, flooder, friend } = await party('ws-react');
+  const socket = await open(bed, roomId, flooder);
+  const other = await open(bed, roomId, friend);
+  t.teardown(async () => {
+    await socket.close();
+    await other.close();
+  });
+  t.deepEqual((await socket.command({ kind: 'reaction.send', reaction: 'fire' })).result, { sent: true });
+  const seen = await other.waitForEvent((message) => message.event.type === 'reaction');
+  t.deepEqual(seen.event, { type: 'reaction', userId: flooder.userId, reaction: 'fire' });
+
+  const refusal = await floodUntilRefused(
+    () => socket.command({ kind: 'reaction.send', reaction: 'heart' }).then(() => undefined, (err: unknown) => err),
+    (answer) => answer !== undefined,
+  );
+  t.true(refusal instanceof RealtimeCommandError, String(refusal));
+  t.like((refusal as RealtimeCommandError).error, { status: 429, code: 'rate_limited' });
+  t.regex((refusal as RealtimeCommandError).error.message, /chat messages and reactions/);
+  // One budget: the flooder's chat waits too; the friend's does not.
+  const chatRefusal = await socket.command({ kind: 'chat.send', text: 'after the burst' }).then(() => undefined, (err: unknown) => err);
+  t.like((chatRefusal as RealtimeCommandError).error, { code: 'rate_limited' });
+  t.is((await other.command({ kind: 'chat.send', text: 'hello' })).result.message.text, 'hello');
+});
+
 test('WebSocket: a client that keeps sending while refused is closed with 4429', async (t) => {
   const { roomId, flooder } = await party('ws-flood');
   const socket = await open(bed, roomId, flooder);

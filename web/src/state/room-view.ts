@@ -82,7 +82,10 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
     case 'chat.message':
     case 'chat.deleted':
     case 'chat.pinned':
-      return view; // chat lives beside the view (see applyChatEvent)
+    case 'chat.reactions':
+    case 'reaction':
+    case 'danmaku':
+      return view; // chat lives beside the view (see applyChatEvent); a video reaction is only drawn
     case 'voice.joined': {
       const voice = (view.voice ?? []).filter((p) => p.userId !== event.participant.userId);
       return { ...view, voice: [...voice, event.participant] };
@@ -139,6 +142,8 @@ export function applyChatEvent(messages: ChatMessage[], event: RoomEvent, limit 
       return messages.filter((message) => message.id !== event.messageId);
     case 'chat.pinned':
       return messages.map((message) => (message.id === event.message.id ? event.message : message));
+    case 'chat.reactions':
+      return messages.map((message) => (message.id === event.messageId ? { ...message, reactions: event.reactions } : message));
     default:
       return messages;
   }

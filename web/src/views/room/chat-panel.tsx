@@ -1,6 +1,6 @@
 /**
  * Chat: history (oldest first, "load older" pages back), sending, deleting (one's own, or any
- * with `delete_chat`), pinning with `pin_chat`, and the pinned list. Messages from others are
+ * with `delete_chat`), pinning with `pin_chat`, reactions (reactions/reaction-chips.tsx), and the pinned list. Messages from others are
  * announced politely by `ChatAnnouncer`, which lives outside the tab panels so it speaks even
  * while the chat tab is hidden.
  */
@@ -9,6 +9,7 @@ import type { ChatMessage } from '../../state/room-view.js';
 import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useAction } from '../../ui/use-action.js';
+import { ReactionChips } from './reactions/reaction-chips.js';
 
 const time = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
@@ -73,7 +74,7 @@ export function ChatPanel(props: { session: RoomSession }) {
         </button>
       )}
       {session.can('view_chat_history') || messages.length > 0 ? (
-        <MessageList messages={messages} tools={tools} />
+        <MessageList messages={messages} tools={tools} reactions={(message) => <ReactionChips session={session} message={message} run={action.run} />} />
       ) : (
         <p class="muted">You cannot see the chat history here; new messages appear as they arrive.</p>
       )}
@@ -94,7 +95,7 @@ export function ChatPanel(props: { session: RoomSession }) {
   );
 }
 
-function MessageList(props: { messages: ChatMessage[]; tools: (message: ChatMessage) => preact.JSX.Element }) {
+function MessageList(props: { messages: ChatMessage[]; tools: (message: ChatMessage) => preact.JSX.Element; reactions: (message: ChatMessage) => preact.JSX.Element }) {
   const list = useRef<HTMLOListElement>(null);
   const opened = useRef(false);
   const last = props.messages.at(-1)?.id;
@@ -114,6 +115,7 @@ function MessageList(props: { messages: ChatMessage[]; tools: (message: ChatMess
           {message.pinned && <span class="badge">Pinned</span>}
           <p class="chat-text">{message.text}</p>
           {props.tools(message)}
+          {props.reactions(message)}
         </li>
       ))}
     </ol>

@@ -47,6 +47,7 @@ function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSave
   const [waitForAllReady, setWait] = useState(room.waitForAllReady);
   const [queueMode, setQueueMode] = useState(room.queueMode);
   const [voteSkipPercent, setVoteSkipPercent] = useState(room.voteSkipPercent);
+  const [danmaku, setDanmaku] = useState(room.danmaku);
   const action = useAction();
   const issue = (key: string) => issueFor(action.error, key);
 
@@ -57,7 +58,7 @@ function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSave
       call(
         api.PATCH('/api/rooms/{roomId}', {
           params: { path: { roomId: room.id } },
-          body: { name: name.trim(), visibility, requireJoinApproval, waitForAllReady, queueMode, voteSkipPercent, ...(removePassword ? { password: null } : password ? { password } : {}) },
+          body: { name: name.trim(), visibility, requireJoinApproval, waitForAllReady, queueMode, voteSkipPercent, danmaku, ...(removePassword ? { password: null } : password ? { password } : {}) },
         }),
       ),
     );
@@ -97,6 +98,9 @@ function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSave
       </label>
       <label class="check">
         <input type="checkbox" checked={waitForAllReady} onChange={(event) => setWait(event.currentTarget.checked)} /> Wait for everyone to be ready before playing
+      </label>
+      <label class="check">
+        <input type="checkbox" checked={danmaku} onChange={(event) => setDanmaku(event.currentTarget.checked)} /> Danmaku: comments scroll over the video at the moment they were sent
       </label>
       <div class="field">
         <label for="room-queue-mode">When an item ends</label>

@@ -21,6 +21,9 @@ import { SeekableNote } from '../seekable-note.js';
 import { statusText, type LastChange } from '../../../player/status.js';
 import { useSubtitles } from '../../../player/subtitles/use-subtitles.js';
 import { SubtitleMenu } from './subtitle-menu.js';
+import { ReactionBurst, ReactionButton } from '../reactions/reaction-burst.js';
+import { DanmakuBar } from '../danmaku/danmaku-bar.js';
+import { DanmakuLayer } from '../danmaku/danmaku-layer.js';
 import './player.css';
 
 /** How often the controls show the element's time (display only: sync never reads it). */
@@ -150,6 +153,8 @@ export function Player(props: { room: RoomSession }) {
           onError={(event) => item && void explainMediaError(event.currentTarget).then(setLoadError)}
         >
         </video>
+        <DanmakuLayer room={room} sync={sync} mediaId={item?.id ?? null} />
+        <ReactionBurst session={room} />
         {!item && <p class="player-empty">Nothing is playing</p>}
         {item?.provider === 'live' && !onAir && <p class="player-empty">The livestream is offline</p>}
         {blocked && (
@@ -164,6 +169,7 @@ export function Player(props: { room: RoomSession }) {
         {item && <span class="player-title">{item.title}: </span>}
         {status}
       </p>
+      <DanmakuBar room={room} sync={sync} mediaId={item?.id ?? null} />
       <LocalFilePicker request={localFile} room={room} mediaId={item?.id ?? null} />
       {item && <SeekableNote item={item} where="player" />}
       {subtitles.problem && <p class="notice">{subtitles.problem}</p>}
@@ -183,7 +189,12 @@ export function Player(props: { room: RoomSession }) {
           muted={display.muted}
           live={item?.live ?? false}
           onFullscreen={() => void frame.current?.requestFullscreen?.().catch(() => undefined)}
-          extra={<SubtitleMenu state={subtitles} />}
+          extra={
+            <>
+              <ReactionButton session={room} />
+              <SubtitleMenu state={subtitles} />
+            </>
+          }
         />
       )}
     </section>
