@@ -48,6 +48,7 @@ import { mountRealtimeRoutes } from './routes/realtime.js';
 import { mountRoomRoutes } from './routes/rooms.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
+import { avatarRoutes } from './routes/avatars.js';
 import { mountWebAuthnRoutes } from './routes/webauthn.js';
 import { webClient, type WebClientOptions } from './web-client.js';
 import type { CookiePolicy } from './session-cookie.js';
@@ -153,6 +154,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     }
     app.use(api.router.routes());
     app.use(api.allowedMethods());
+    app.use(avatarRoutes(accounts.deps.pool).routes());
     if (gateway?.live && members && grantSessions) {
       app.use(mediaLiveRoutes(gateway.live, gateway.settings, { members, sessions: grantSessions, connections: gateway.connections, feeds: gateway.feeds }).routes());
     }
