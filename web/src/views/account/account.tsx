@@ -1,5 +1,5 @@
 /**
- * /account: the signed-in user's profile, password, two-factor authentication, sessions,
+ * /account: the signed-in user's profile, avatar, password, two-factor authentication, sessions,
  * passkeys, provider identities and notification switches. Visitors and guests are sent to
  * sign in first.
  */
@@ -11,6 +11,7 @@ import { currentUser, session } from '../../state/session.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
 import { useLoad } from '../../ui/use-load.js';
+import { AvatarSection } from './avatar-section.js';
 import { NotificationsSection } from './notifications-section.js';
 import { OAuth2Section } from './oauth2-section.js';
 import { PasskeysSection } from './passkeys-section.js';
@@ -47,6 +48,7 @@ function AccountSections() {
       <ErrorNotice error={credentials.error ?? infoError} />
       <div class="account-grid">
         <ProfileSection user={user} />
+        <AvatarSection user={user} />
         {info && credentials.data && (info.signIn.opaque || info.signIn.password) && <PasswordSection kind={credentials.data.password} info={info} onChanged={credentials.reload} />}
         {credentials.data && <TwoFactorSection twoFactor={credentials.data.twoFactor} passwordKind={credentials.data.password} onChanged={credentials.reload} />}
         <SessionsSection />
