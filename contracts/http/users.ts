@@ -1,6 +1,6 @@
 /** The current user (`/api/me`). A leaf module (zod and the error codes only). */
 import { z } from 'zod';
-import { fields, UserView } from './common.js';
+import { fields, RECENT_SIGN_IN_RULE, recentSignInProof, UserView } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 export const getMe = defineEndpoint({
@@ -130,4 +130,33 @@ export const deleteMyAvatar = defineEndpoint({
   access: 'user',
   responses: { 204: { description: 'Removed, or there was none' } },
   errors: ['unauthenticated'],
+});
+
+export const closeMyAccount = defineEndpoint({
+  method: 'post',
+  path: '/api/me/close',
+  operationId: 'closeMyAccount',
+  summary: 'Close your account: every session ends and your data is removed or anonymised',
+  description: `Rooms you own go to another member with an account (a room admin first) or are deleted when nobody else is in them; your memberships end; your chat messages stay, shown as "Former member"; playlist items and subtitle files you added stay with their rooms; credentials, passkeys, provider bindings, two-factor, avatar, personal libraries and notifications are deleted. The username is never given out again. A root account cannot be closed (another root makes it an ordinary user first). confirmUsername must be your username. ${RECENT_SIGN_IN_RULE}`,
+  tags: ['users'],
+  access: 'user',
+  body: z.strictObject({
+    ...recentSignInProof,
+    confirmUsername: z.string().max(64).meta({ description: 'Your username, typed again: guards against a slip' }),
+  }),
+  responses: {
+    200: {
+      description: 'Closed: the access token no longer works',
+      schema: z.strictObject({
+        closed: z.strictObject({
+          roomsLeft: z.number().int(),
+          roomsTransferred: z.number().int(),
+          roomsDeleted: z.number().int(),
+          anonymisedMessages: z.number().int(),
+          revokedSessions: z.number().int(),
+        }),
+      }),
+    },
+  },
+  errors: ['unauthenticated', 'forbidden', 'rate_limited', 'unavailable', 'busy', 'deadline_exceeded'],
 });

@@ -49,6 +49,7 @@ import { mountRoomRoutes } from './routes/rooms.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
 import { avatarRoutes } from './routes/avatars.js';
+import { mountCloseAccountRoute } from './routes/close-account.js';
 import { mountWebAuthnRoutes } from './routes/webauthn.js';
 import { webClient, type WebClientOptions } from './web-client.js';
 import type { CookiePolicy } from './session-cookie.js';
@@ -142,6 +143,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     const { gateway } = options.api;
     if (gateway) {
       mountRoomRoutes(api, gateway);
+      mountCloseAccountRoute(api, accounts, gateway);
       mountRoomCommands(api, gateway.commands, [...memberRoutes(gateway.settings), ...playlistRoutes(gateway.media), ...PLAYBACK_ROUTES, ...CHAT_ROUTES]);
       if (gateway.media) mountMediaRoutes(api, gateway, gateway.media);
       if (gateway.media) mountSubtitleRoutes(api, gateway, gateway.media);

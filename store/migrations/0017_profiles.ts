@@ -6,6 +6,9 @@ import type { Migration } from './types.js';
  * every avatar and only the database is shared; each image is a few KiB, at most one per user.
  * `hash` (of both encodings) names the current version in the URL, so the bytes are cached
  * forever and a new upload is a new URL. Deleting the user deletes the avatar.
+ *
+ * A closed account's username is retired, never signed up for again (accounts/profiles/close-account.ts):
+ * people who knew the name must not meet a stranger under it.
  */
 export const migration0017: Migration = {
   id: '0017_profiles',
@@ -16,6 +19,10 @@ export const migration0017: Migration = {
       large bytea NOT NULL,
       small bytea NOT NULL,
       updated_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE retired_usernames (
+      username_key text PRIMARY KEY,
+      retired_at timestamptz NOT NULL DEFAULT now()
     );
   `,
 };
