@@ -54,6 +54,15 @@ test('closing an account settles its rooms, anonymises its chat, deletes its own
   const avatar = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#123' } }).png().toBuffer();
   t.is((await bed.call('PUT', '/api/me/avatar', { content: avatar.toString('base64') }, alice.token)).status, 200);
 
+  // A personal media library (its connector is not the point here: the row is).
+  t.is(
+    await rowsOf(`INSERT INTO media_libraries (id, kind, name, url, secret_sealed, owner_user_id, created_by) VALUES ($1, 'webdav', 'Mine', 'https://dav.invalid/', '', $2::uuid, $2::text)`, [
+      `lib-${alice.userId}`,
+      alice.userId,
+    ]),
+    1,
+  );
+
   // A slip in the confirmation or a wrong password changes nothing.
   const slip = await bed.call<{ issues: Array<{ key: string }> }>('POST', '/api/me/close', { confirmUsername: bob.username }, alice.token);
   t.is(slip.status, 400);
@@ -84,9 +93,10 @@ test('closing an account settles its rooms, anonymises its chat, deletes its own
     [{ userId: 'former-member', name: 'Former member', text: 'bye all' }],
   );
 
-  for (const table of ['users WHERE id', 'password_credentials WHERE user_id', 'sessions WHERE user_id', 'user_avatars WHERE user_id', 'room_members WHERE user_id']) {
-    t.is(await rowsOf(`SELECT 1 FROM ${table} = $1::text::${table.startsWith('room_members') ? 'text' : 'uuid'}`, [alice.userId]), 0, table);
+  for (const table of ['users WHERE id', 'password_credentials WHERE user_id', 'sessions WHERE user_id', 'user_avatars WHERE user_id', 'media_libraries WHERE owner_user_id']) {
+    t.is(await rowsOf(`SELECT 1 FROM ${table} = $1::uuid`, [alice.userId]), 0, table);
   }
+  t.is(await rowsOf('SELECT 1 FROM room_members WHERE user_id = $1', [alice.userId]), 0);
   t.is(await rowsOf('SELECT 1 FROM chat_messages WHERE user_id = $1 OR name = $2', [alice.userId, alice.username]), 0);
 
   // The username is retired.
