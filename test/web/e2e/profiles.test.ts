@@ -2,10 +2,12 @@
  * Profiles in Chromium against the whole service (docs/2026-11-26-profiles-and-accounts.md):
  * one person uploads an avatar on the account page, and a second person in the same room sees
  * it in the member list and beside chat messages, while someone without one shows initials. A
- * picture the server refuses is named on the page. Screenshots: test-artifacts/screenshots/profiles-*.
+ * picture the server refuses is named on the page. Closing the account from the account page
+ * ends its sessions. Screenshots: test-artifacts/screenshots/profiles-*.
  */
 import test from 'ava';
 import sharp from 'sharp';
+import { BED_PASSWORD } from '../../gateways/bed.js';
 import { checkAtBothWidths, screenshot, signInPage, startWebBed, waitForPage, type WebBed } from './browser.js';
 
 let bed: WebBed;
@@ -64,4 +66,30 @@ test('an avatar uploaded on the account page shows in the member list and chat o
 
   // Failed loads (the refused upload's 400, Bob's missing avatar's 404) are filtered by the bed.
   t.deepEqual([...first.problems, ...second.problems], []);
+});
+
+test('closing the account from the account page signs the person out everywhere and frees nothing to sign in with', async (t) => {
+  const leaving = await bed.signUp('leaving');
+  const person = await bed.person();
+  await signInPage(person.page, leaving.username);
+  await person.page.goto('/account');
+  const section = person.page.getByRole('region', { name: 'Close the account' });
+  await section.getByLabel('Type your username to confirm').fill(`${leaving.username}x`);
+  // Signed in a moment ago: the recent sign-in is the proof (an Argon2id account could type its password instead).
+  await section.getByRole('button', { name: 'Close my account' }).click();
+  await section.getByText('must be your username').waitFor();
+  t.is((await bed.call('GET', '/api/me', undefined, leaving.token)).status, 200, 'a slip closes nothing');
+
+  await section.getByLabel('Type your username to confirm').fill(leaving.username);
+  await section.getByRole('button', { name: 'Close my account' }).click();
+  await person.page.getByRole('status').filter({ hasText: 'Your account is closed' }).waitFor();
+  await person.page.getByRole('banner').getByRole('link', { name: 'Sign in' }).waitFor();
+  // The other session (the API's) ended too, and a reload finds no session to restore.
+  t.is((await bed.call('GET', '/api/me', undefined, leaving.token)).status, 401);
+  await person.page.reload();
+  await person.page.getByRole('banner').getByRole('link', { name: 'Sign in' }).waitFor();
+  const again = await bed.call('POST', '/api/auth/password/login', { username: leaving.username, password: BED_PASSWORD }, undefined, { 'x-svc-client': 'native' });
+  t.is(again.status, 401);
+  await screenshot(person.page, 'profiles-closed');
+  t.deepEqual(person.problems, []);
 });

@@ -5,7 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { usePublicInfo } from '../../state/public-info.js';
-import { currentUser, session } from '../../state/session.js';
+import { accountClosed, currentUser, session } from '../../state/session.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
 import { CreateRoomForm, PendingReview, type RoomInfo } from './create-room-form.js';
@@ -17,8 +17,11 @@ import './rooms.css';
 export function Home() {
   const { info, error } = usePublicInfo();
   const current = session.value;
+  // Where closing an account lands (web/src/views/account/close-account-section.tsx).
+  const closed = accountClosed.value && current === null;
   return (
     <Page title="Watch together" wide>
+      {closed && <p role="status">Your account is closed and you are signed out.</p>}
       <p class="home-lede">Watch videos and streams together, in sync, with chat and a shared playlist.</p>
       {current === undefined ? (
         <p aria-live="polite">Loading…</p>
