@@ -50,6 +50,7 @@ import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
 import { avatarRoutes } from './routes/avatars.js';
 import { mountCloseAccountRoute } from './routes/close-account.js';
+import { mountFavouriteRoutes } from './routes/favourites.js';
 import { mountWebAuthnRoutes } from './routes/webauthn.js';
 import { webClient, type WebClientOptions } from './web-client.js';
 import type { CookiePolicy } from './session-cookie.js';
@@ -144,6 +145,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     if (gateway) {
       mountRoomRoutes(api, gateway);
       mountCloseAccountRoute(api, accounts, gateway);
+      mountFavouriteRoutes(api, gateway.pool);
       mountRoomCommands(api, gateway.commands, [...memberRoutes(gateway.settings), ...playlistRoutes(gateway.media), ...PLAYBACK_ROUTES, ...CHAT_ROUTES]);
       if (gateway.media) mountMediaRoutes(api, gateway, gateway.media);
       if (gateway.media) mountSubtitleRoutes(api, gateway, gateway.media);

@@ -9,6 +9,9 @@ import type { Migration } from './types.js';
  *
  * A closed account's username is retired, never signed up for again (accounts/profiles/close-account.ts):
  * people who knew the name must not meet a stranger under it.
+ *
+ * Favourite rooms: a user's starred rooms, gone with either the user or the room. Listing them
+ * shows only those the user may still see (gateways/rooms/favourite-rooms.ts).
  */
 export const migration0017: Migration = {
   id: '0017_profiles',
@@ -20,6 +23,13 @@ export const migration0017: Migration = {
       small bytea NOT NULL,
       updated_at timestamptz NOT NULL DEFAULT now()
     );
+    CREATE TABLE favourite_rooms (
+      user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+      room_id text NOT NULL REFERENCES rooms (id) ON DELETE CASCADE,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (user_id, room_id)
+    );
+    CREATE INDEX favourite_rooms_room ON favourite_rooms (room_id);
     CREATE TABLE retired_usernames (
       username_key text PRIMARY KEY,
       retired_at timestamptz NOT NULL DEFAULT now()
