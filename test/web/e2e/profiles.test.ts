@@ -3,7 +3,7 @@
  * one person uploads an avatar on the account page, and a second person in the same room sees
  * it in the member list and beside chat messages, while someone without one shows initials. A
  * picture the server refuses is named on the page. Closing the account from the account page
- * ends its sessions. Screenshots: test-artifacts/screenshots/profiles-*.
+ * ends its sessions. A starred room leads the home page. Screenshots: test-artifacts/screenshots/profiles-*.
  */
 import test from 'ava';
 import sharp from 'sharp';
@@ -22,7 +22,7 @@ test.after.always(async () => {
 const pictureBeside = (selector: string, name: string, side: number) =>
   `[...document.querySelectorAll(${JSON.stringify(selector)})].some((item) => item.textContent.includes(${JSON.stringify(name)}) && item.querySelector('.avatar img')?.complete && item.querySelector('.avatar img').naturalWidth === ${side})`;
 
-test('an avatar uploaded on the account page shows in the member list and chat of a second person', async (t) => {
+test('an avatar uploaded on the account page shows in the member list and chat of a second person, who stars the room', async (t) => {
   const alice = await bed.signUp('alice');
   const bob = await bed.signUp('bob');
   const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Faces' }, alice.token);
@@ -63,6 +63,17 @@ test('an avatar uploaded on the account page shows in the member list and chat o
   await second.page.getByRole('tab', { name: 'Chat' }).click();
   await waitForPage(second.page, pictureBeside('.chat-message', 'hello from alice', 64));
   t.deepEqual(await checkAtBothWidths(second.page, 'profiles-room'), []);
+
+  // Bob stars the room; the home page lists it under his favourites, before his own rooms.
+  const star = second.page.getByRole('button', { name: 'Favourite' });
+  await star.click();
+  await second.page.locator('button[aria-pressed="true"]', { hasText: 'Favourite' }).waitFor();
+  await second.page.goto('/');
+  const favourites = second.page.getByRole('region', { name: 'Favourite rooms' });
+  await favourites.getByRole('link', { name: 'Faces' }).waitFor();
+  const headings = await second.page.locator('main h2').allInnerTexts();
+  t.true(headings.indexOf('Favourite rooms') < headings.indexOf('My rooms'), headings.join(', '));
+  t.deepEqual(await checkAtBothWidths(second.page, 'profiles-home-favourites'), []);
 
   // Failed loads (the refused upload's 400, Bob's missing avatar's 404) are filtered by the bed.
   t.deepEqual([...first.problems, ...second.problems], []);
