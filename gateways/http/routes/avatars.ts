@@ -12,7 +12,7 @@ import type { AvatarSize } from '../../../accounts/profiles/avatar-image.js';
 import { AppError } from '../../../errors/app-error.js';
 import type { HttpState } from '../state.js';
 
-const IMAGE_HEADERS = { 'Content-Security-Policy': "default-src 'none'", 'X-Content-Type-Options': 'nosniff', 'Cross-Origin-Resource-Policy': 'same-origin' };
+const IMAGE_HEADERS = { 'Content-Security-Policy': "default-src 'none'", 'X-Content-Type-Options': 'nosniff' };
 const HASH = /^[0-9a-f]{24}$/;
 
 function sizeOf(raw: string): AvatarSize {
