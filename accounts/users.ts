@@ -29,8 +29,10 @@ export interface NewUser {
   reviewId?: string;
 }
 
-/** Inserts a user; a taken username is `conflict` naming it. */
+/** Inserts a user; a taken username (a closed account's included) is `conflict` naming it. */
 export async function insertUser(db: Queryable, user: NewUser): Promise<User> {
+  const retired = await db.query('SELECT 1 FROM retired_usernames WHERE username_key = $1', [user.usernameKey]);
+  if ((retired.rowCount ?? 0) > 0) throw new AppError('conflict', `username "${user.username}" is taken`, [{ key: 'username', message: 'is taken' }]);
   try {
     const { rows } = await db.query<UserRow>(
       `INSERT INTO users (username, username_key, display_name, email, email_key, role, review_id)

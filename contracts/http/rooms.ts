@@ -215,3 +215,40 @@ export const transferRoom = defineEndpoint({
   responses: { 200: { description: 'The room with its new owner', schema: RoomAnswer } },
   errors: ['unauthenticated', 'forbidden', 'not_found', 'limit_exceeded', 'conflict', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'],
 });
+
+export const listFavouriteRooms = defineEndpoint({
+  method: 'get',
+  path: '/api/me/favourites',
+  operationId: 'listFavouriteRooms',
+  summary: 'Your favourite rooms that you may still see, most recently starred first',
+  description: 'Active rooms that are public, or that you own or are an active member of; never one that banned you. At most 100.',
+  tags: TAGS,
+  access: 'user',
+  responses: { 200: { description: 'The rooms', schema: z.strictObject({ rooms: z.array(RoomSummary) }).meta({ id: 'FavouriteRooms' }) } },
+  errors: ['unauthenticated'],
+});
+
+export const addFavouriteRoom = defineEndpoint({
+  method: 'put',
+  path: '/api/me/favourites/{roomId}',
+  operationId: 'addFavouriteRoom',
+  summary: 'Star a room you may see (public, or yours, or one you are a member of)',
+  description: 'A room you may not see is not_found. Starring twice is one star; at most 100 (limit_exceeded).',
+  tags: TAGS,
+  access: 'user',
+  params: roomParams,
+  responses: { 204: { description: 'Starred' } },
+  errors: ['unauthenticated', 'not_found', 'limit_exceeded'],
+});
+
+export const removeFavouriteRoom = defineEndpoint({
+  method: 'delete',
+  path: '/api/me/favourites/{roomId}',
+  operationId: 'removeFavouriteRoom',
+  summary: 'Unstar a room',
+  tags: TAGS,
+  access: 'user',
+  params: roomParams,
+  responses: { 204: { description: 'Not a favourite now' } },
+  errors: ['unauthenticated'],
+});

@@ -1,6 +1,6 @@
 /** The current user (`/api/me`). A leaf module (zod and the error codes only). */
 import { z } from 'zod';
-import { fields, UserView } from './common.js';
+import { fields, RECENT_SIGN_IN_RULE, recentSignInProof, UserView } from './common.js';
 import { defineEndpoint } from './endpoint.js';
 
 export const getMe = defineEndpoint({
@@ -80,4 +80,83 @@ export const getMyCredentials = defineEndpoint({
   access: 'user',
   responses: { 200: { description: 'The overview', schema: CredentialsOverview } },
   errors: ['unauthenticated'],
+});
+
+/** Avatar upload limits (accounts/profiles/avatar-image.ts holds the same numbers for the decoder). */
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+const AVATAR_CONTENT_MAX_CHARS = Math.ceil(AVATAR_MAX_BYTES / 3) * 4;
+
+export const AvatarView = z
+  .strictObject({
+    hash: z.string().meta({ description: 'The version: a new upload is a new hash' }),
+    large: z.string().meta({ description: 'URL of the 256x256 WebP (immutable)' }),
+    small: z.string().meta({ description: 'URL of the 64x64 WebP (immutable)' }),
+  })
+  .meta({ id: 'Avatar', description: 'Any user\'s current avatar is also at /media/avatars/{userId}/large|small, a redirect to these, or 404 when none.' });
+
+export const putMyAvatar = defineEndpoint({
+  method: 'put',
+  path: '/api/me/avatar',
+  operationId: 'putMyAvatar',
+  summary: 'Upload your avatar (JPEG, PNG, WebP or GIF; re-encoded on the server)',
+  description: `The picture's bytes in base64: at most ${AVATAR_MAX_BYTES} bytes and 4096x4096 pixels. It is cropped to a square, resized to 256 and 64 pixels and re-encoded as WebP (metadata such as GPS removed; an animation keeps its first frame); the uploaded bytes are not kept.`,
+  tags: ['users'],
+  access: 'user',
+  bodyLimit: `${Math.ceil((AVATAR_CONTENT_MAX_CHARS + 1024) / 1024)}kb`,
+  body: z.strictObject({
+    content: z.base64().min(1).max(AVATAR_CONTENT_MAX_CHARS).meta({ description: `The picture, base64; at most ${AVATAR_MAX_BYTES} bytes once decoded` }),
+  }),
+  responses: { 200: { description: 'The avatar now', schema: z.strictObject({ avatar: AvatarView }) } },
+  errors: ['unauthenticated', 'payload_too_large'],
+});
+
+export const getMyAvatar = defineEndpoint({
+  method: 'get',
+  path: '/api/me/avatar',
+  operationId: 'getMyAvatar',
+  summary: 'Your avatar\'s URLs, or null when you have none',
+  tags: ['users'],
+  access: 'user',
+  responses: { 200: { description: 'The avatar', schema: z.strictObject({ avatar: AvatarView.nullable() }) } },
+  errors: ['unauthenticated'],
+});
+
+export const deleteMyAvatar = defineEndpoint({
+  method: 'delete',
+  path: '/api/me/avatar',
+  operationId: 'deleteMyAvatar',
+  summary: 'Remove your avatar (rooms show your initials again)',
+  tags: ['users'],
+  access: 'user',
+  responses: { 204: { description: 'Removed, or there was none' } },
+  errors: ['unauthenticated'],
+});
+
+export const closeMyAccount = defineEndpoint({
+  method: 'post',
+  path: '/api/me/close',
+  operationId: 'closeMyAccount',
+  summary: 'Close your account: every session ends and your data is removed or anonymised',
+  description: `Rooms you own go to another member with an account (a room admin first) or are deleted when nobody else is in them; your memberships end; your chat messages stay, shown as "Former member"; playlist items and subtitle files you added stay with their rooms; credentials, passkeys, provider bindings, two-factor, avatar, personal libraries and notifications are deleted. The username is never given out again. A root account cannot be closed (another root makes it an ordinary user first). confirmUsername must be your username. ${RECENT_SIGN_IN_RULE}`,
+  tags: ['users'],
+  access: 'user',
+  body: z.strictObject({
+    ...recentSignInProof,
+    confirmUsername: z.string().max(64).meta({ description: 'Your username, typed again: guards against a slip' }),
+  }),
+  responses: {
+    200: {
+      description: 'Closed: the access token no longer works',
+      schema: z.strictObject({
+        closed: z.strictObject({
+          roomsLeft: z.number().int(),
+          roomsTransferred: z.number().int(),
+          roomsDeleted: z.number().int(),
+          anonymisedMessages: z.number().int(),
+          revokedSessions: z.number().int(),
+        }),
+      }),
+    },
+  },
+  errors: ['unauthenticated', 'forbidden', 'rate_limited', 'unavailable', 'busy', 'deadline_exceeded'],
 });

@@ -50,6 +50,9 @@ import { mountRealtimeRoutes } from './routes/realtime.js';
 import { mountRoomRoutes } from './routes/rooms.js';
 import { mountTwoFactorRoutes } from './routes/two-factor.js';
 import { mountUserRoutes } from './routes/users.js';
+import { avatarRoutes } from './routes/avatars.js';
+import { mountCloseAccountRoute } from './routes/close-account.js';
+import { mountFavouriteRoutes } from './routes/favourites.js';
 import { mountWebAuthnRoutes } from './routes/webauthn.js';
 import { webClient, type WebClientOptions } from './web-client.js';
 import type { CookiePolicy } from './session-cookie.js';
@@ -143,8 +146,9 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     const { gateway } = options.api;
     if (gateway) {
       mountRoomRoutes(api, gateway);
-      mountRoomCommands(api, gateway.commands, [...memberRoutes(gateway.settings), ...playlistRoutes(gateway.media), ...PLAYBACK_ROUTES, ...CHAT_ROUTES, ...POLL_ROUTES]);
-      mountRoomCommands(api, gateway.commands, [...memberRoutes(gateway.settings), ...playlistRoutes(gateway.media), ...PLAYBACK_ROUTES, ...CHAT_ROUTES, ...DANMAKU_ROUTES]);
+      mountCloseAccountRoute(api, accounts, gateway);
+      mountFavouriteRoutes(api, gateway.pool);
+      mountRoomCommands(api, gateway.commands, [...memberRoutes(gateway.settings), ...playlistRoutes(gateway.media), ...PLAYBACK_ROUTES, ...CHAT_ROUTES, ...POLL_ROUTES, ...DANMAKU_ROUTES]);
       if (gateway.media) mountMediaRoutes(api, gateway, gateway.media);
       if (gateway.media) mountSubtitleRoutes(api, gateway, gateway.media);
       mountAdminRoomRoutes(api, gateway);
@@ -156,6 +160,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     }
     app.use(api.router.routes());
     app.use(api.allowedMethods());
+    app.use(avatarRoutes(accounts.deps.pool).routes());
     if (gateway?.live && members && grantSessions) {
       app.use(mediaLiveRoutes(gateway.live, gateway.settings, { members, sessions: grantSessions, connections: gateway.connections, feeds: gateway.feeds }).routes());
     }

@@ -12,6 +12,7 @@ import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { ChatMessage } from '../../../contracts/room/model.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import { checkChatText, displayName } from '../validate.js';
+import { followDisplayName } from '../members/member-name.js';
 
 /**
  * The key that makes a send idempotent. A client-chosen id wins: it survives the client
@@ -36,7 +37,7 @@ export async function sendMessage(core: RoomCore, command: RoomCommandOf<'chat.s
   const { access } = turn;
   core.require(access, 'send_chat', 'sending chat messages');
   const text = checkChatText(command.text);
-  const name = access.member?.name ?? displayName(access.name, access.userId);
+  const name = (await followDisplayName(core, access))?.name ?? displayName(access.name, access.userId);
   const stored = await core.fencedWrite('store the chat message', (fence) =>
     core.writers.chat.write({ fence, roomId: core.id, message: { userId: access.userId, name, text, commandId: idempotencyKey(command, turn) } }),
   );

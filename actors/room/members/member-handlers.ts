@@ -21,6 +21,7 @@ import { deleteMember, upsertMember } from '../store/room-store.js';
 import { displayName } from '../validate.js';
 import { memberView, roomView } from '../views.js';
 import { ensurePresenceSweep, wentOffline } from './presence-sweep.js';
+import { followDisplayName } from './member-name.js';
 import { pruneVoice } from '../voice/voice-room.js';
 import { reconsiderReadiness } from '../playback/ready-wait.js';
 import { publishVoteSkip } from '../playback/vote-skip.js';
@@ -240,7 +241,7 @@ function requirePerson(access: Access): void {
 
 export async function enterPresence(core: RoomCore, command: RoomCommandOf<'presence.enter'>, turn: Turn): Promise<RoomResults['presence.enter']> {
   const { access } = turn;
-  await announce(core, command.connectionId, turn);
+  await announce(core, command.connectionId, turn, true);
   const view = roomView(core, access);
   if (view.access !== 'member') throw new AppError('forbidden', 'join the room first');
   return view;
@@ -256,10 +257,11 @@ export async function refreshPresence(core: RoomCore, command: RoomCommandOf<'pr
 }
 
 /** Adds or refreshes a connection; a member coming online is published and waited for by a held play. */
-async function announce(core: RoomCore, connectionId: string, turn: Turn): Promise<void> {
+async function announce(core: RoomCore, connectionId: string, turn: Turn, entering = false): Promise<void> {
   const { access } = turn;
   requirePerson(access);
-  const member = access.member as MemberRecord;
+  // On entering only: a heartbeat carries the name its socket opened with, maybe older.
+  const member = (entering ? await followDisplayName(core, access) : access.member) as MemberRecord;
   const cameOnline = core.presence.enter(member.userId, connectionId, turn.now);
   ensurePresenceSweep(core);
   if (cameOnline) {

@@ -117,6 +117,21 @@ export class RoomDirectory {
     return page(rows, limit, (row) => ({ room: summaryOf(row), role: row.role ?? null, isOwner: row.is_owner }));
   }
 
+  /**
+   * The user's favourite rooms they may still see, most recently starred first: active rooms
+   * that are public or that they own or are an active member of, never one that banned them.
+   * Not paged: a user has at most FAVOURITE_ROOMS_MAX (gateways/rooms/favourite-rooms.ts).
+   */
+  async listFavourites(userId: string): Promise<RoomSummary[]> {
+    const { rows } = await this.pool.query<SummaryRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM favourite_rooms f JOIN rooms r ON r.id = f.room_id
+        WHERE f.user_id = $1 AND ${visibleToUser('$1')}
+        ORDER BY f.created_at DESC, r.id`,
+      [userId],
+    );
+    return rows.map(summaryOf);
+  }
+
   /** Every room, whatever its status and visibility, newest first (service administrators). */
   async listAll(filter: AdminRoomFilter, options: { cursor?: string; limit?: number }): Promise<Page<AdminRoomSummary>> {
     const limit = options.limit ?? DEFAULT_ROOM_PAGE;
@@ -211,4 +226,12 @@ function decodeCursor(cursor: string): [string, string] {
   if (typeof at !== 'string' || !isCursorTime(at)) return refuse();
   if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(id)) return refuse();
   return [at, id];
+}
+
+/** SQL: room `r` is one the user `me` (a parameter of uuid text) may see in a listing of their own. */
+export function visibleToUser(me: string): string {
+  return `r.status = 'active'
+    AND NOT EXISTS (SELECT 1 FROM room_members b WHERE b.room_id = r.id AND b.user_id = ${me}::text AND b.status = 'banned')
+    AND (r.visibility = 'public' OR r.owner_id = ${me}::text
+         OR EXISTS (SELECT 1 FROM room_members m WHERE m.room_id = r.id AND m.user_id = ${me}::text AND m.status = 'active'))`;
 }

@@ -1,5 +1,7 @@
 import type { Accounts } from '../../../accounts/accounts.js';
 import { updateDisplayName } from '../../../accounts/profile.js';
+import { makeAvatar } from '../../../accounts/profiles/avatar-image.js';
+import { Avatars, avatarVersionUrl } from '../../../accounts/profiles/avatars.js';
 import { describeUser } from '../../../accounts/user-directory.js';
 import { findUserById } from '../../../accounts/users.js';
 import { AppError } from '../../../errors/app-error.js';
@@ -9,6 +11,8 @@ import { userView } from '../views.js';
 import { clientOf } from './auth.js';
 
 export function mountUserRoutes(router: EndpointRouter, accounts: Accounts): void {
+  const avatars = new Avatars(accounts.deps.pool);
+  const avatarView = (userId: string, hash: string) => ({ hash, large: avatarVersionUrl(userId, hash, 'large'), small: avatarVersionUrl(userId, hash, 'small') });
   router.mount(api.getMe, async (ctx, { caller }) => {
     if (caller.kind === 'guest') {
       ctx.body = { guest: { id: caller.guestId, displayName: caller.displayName } };
@@ -34,6 +38,21 @@ export function mountUserRoutes(router: EndpointRouter, accounts: Accounts): voi
       const details = await describeUser(accounts.deps.pool, user);
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { ...details.credentials, twoFactor: details.twoFactor, liveSessions: details.liveSessions };
+    })
+    .mount(api.putMyAvatar, async (ctx, { caller, body }) => {
+      // Decoded and re-encoded before anything is written: a refused picture stores nothing.
+      const images = await makeAvatar(Buffer.from(body.content, 'base64'));
+      await avatars.put(caller.userId, images);
+      ctx.body = { avatar: avatarView(caller.userId, images.hash) };
+    })
+    .mount(api.getMyAvatar, async (ctx, { caller }) => {
+      const hash = await avatars.hashOf(caller.userId);
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { avatar: hash === undefined ? null : avatarView(caller.userId, hash) };
+    })
+    .mount(api.deleteMyAvatar, async (ctx, { caller }) => {
+      await avatars.remove(caller.userId);
+      ctx.status = 204;
     });
 }
 

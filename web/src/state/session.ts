@@ -97,8 +97,19 @@ export async function signOut(everywhere = false): Promise<void> {
   try {
     await call(api.POST(everywhere ? '/api/auth/logout-all' : '/api/auth/logout'));
   } finally {
-    dropAccess();
-    mark(false);
-    session.value = null;
+    forgetSession();
   }
+}
+
+/**
+ * Set while this page closes the account, and after: the session ending then (the server
+ * announces it on open sockets, maybe before the answer arrives) is that, not a sign-out.
+ */
+export const accountClosed = signal(false);
+
+/** Forgets the session on this page only: after the server already ended it (a closed account). */
+export function forgetSession(): void {
+  dropAccess();
+  mark(false);
+  session.value = null;
 }

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useLocation } from 'preact-iso';
 import { currentUser, displayName, isAdmin, session, signOut } from '../state/session.js';
 import { nextForHere, withNext } from '../auth/next-path.js';
+import { Avatar } from './avatar.js';
 
 /** Header, navigation and the main landmark around every page. */
 export function Shell(props: { children: ComponentChildren }) {
@@ -39,6 +40,7 @@ export function Shell(props: { children: ComponentChildren }) {
             <>
               {currentUser.value ? (
                 <a href="/account" class="account-link">
+                  <Avatar userId={currentUser.value.id} name={displayName.value} />
                   {displayName.value}
                 </a>
               ) : (

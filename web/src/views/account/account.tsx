@@ -1,16 +1,18 @@
 /**
- * /account: the signed-in user's profile, password, two-factor authentication, sessions,
- * passkeys, provider identities and notification switches. Visitors and guests are sent to
+ * /account: the signed-in user's profile, avatar, password, two-factor authentication, sessions,
+ * passkeys, provider identities, notification switches, and closing the account. Visitors and guests are sent to
  * sign in first.
  */
 import { useEffect } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call } from '../../api/client.js';
 import { usePublicInfo } from '../../state/public-info.js';
-import { currentUser, session } from '../../state/session.js';
+import { accountClosed, currentUser, session } from '../../state/session.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
 import { useLoad } from '../../ui/use-load.js';
+import { AvatarSection } from './avatar-section.js';
+import { CloseAccountSection } from './close-account-section.js';
 import { NotificationsSection } from './notifications-section.js';
 import { OAuth2Section } from './oauth2-section.js';
 import { PasskeysSection } from './passkeys-section.js';
@@ -25,7 +27,7 @@ export function Account() {
   const user = currentUser.value;
   const restoring = session.value === undefined;
   useEffect(() => {
-    if (!restoring && !user) route('/signin?next=/account', true);
+    if (!restoring && !user) route(accountClosed.value ? '/' : '/signin?next=/account', true);
   }, [restoring, user]);
   if (!user) {
     return (
@@ -47,6 +49,7 @@ function AccountSections() {
       <ErrorNotice error={credentials.error ?? infoError} />
       <div class="account-grid">
         <ProfileSection user={user} />
+        <AvatarSection user={user} />
         {info && credentials.data && (info.signIn.opaque || info.signIn.password) && <PasswordSection kind={credentials.data.password} info={info} onChanged={credentials.reload} />}
         {credentials.data && <TwoFactorSection twoFactor={credentials.data.twoFactor} passwordKind={credentials.data.password} onChanged={credentials.reload} />}
         <SessionsSection />
@@ -55,6 +58,7 @@ function AccountSections() {
           <OAuth2Section instances={oauth2} passwordKind={credentials.data.password} onChanged={credentials.reload} />
         )}
         <NotificationsSection />
+        {credentials.data && <CloseAccountSection user={user} passwordKind={credentials.data.password} />}
       </div>
     </Page>
   );

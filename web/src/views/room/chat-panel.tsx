@@ -9,6 +9,7 @@ import type { ChatMessage } from '../../state/room-view.js';
 import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useAction } from '../../ui/use-action.js';
+import { Avatar } from '../../ui/avatar.js';
 import { ReactionChips } from './reactions/reaction-chips.js';
 
 const time = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
@@ -57,7 +58,7 @@ export function ChatPanel(props: { session: RoomSession }) {
           <ul class="chat-list">
             {pins.map((message) => (
               <li key={message.id} class="chat-message">
-                <span class="chat-author">{message.name}</span> <span class="chat-text">{message.text}</span>
+                <Avatar userId={message.userId} name={message.name} /> <span class="chat-author">{message.name}</span> <span class="chat-text">{message.text}</span>
                 {canPin && (
                   <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: 'chat.unpin', messageId: message.id }))}>
                     Unpin<span class="visually-hidden"> pinned message from {message.name}</span>
@@ -111,7 +112,7 @@ function MessageList(props: { messages: ChatMessage[]; tools: (message: ChatMess
     <ol class="chat-list chat-log" ref={list} tabIndex={0} aria-label="Messages">
       {props.messages.map((message) => (
         <li key={message.id} class="chat-message">
-          <span class="chat-author">{message.name}</span> <time class="muted">{time(message.createdAt)}</time>
+          <Avatar userId={message.userId} name={message.name} /> <span class="chat-author">{message.name}</span> <time class="muted">{time(message.createdAt)}</time>
           {message.pinned && <span class="badge">Pinned</span>}
           <p class="chat-text">{message.text}</p>
           {props.tools(message)}

@@ -12,6 +12,7 @@ import { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
 import { ConnectionEnded, ConnectionNotice } from './connection-notice.js';
+import { FavouriteButton } from './favourite-button.js';
 import { Player } from './player/player.js';
 import { RoomTabs } from './room-tabs.js';
 import { ShareLink } from './share-link.js';
@@ -30,7 +31,12 @@ export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
   if (status.state === 'ended') return <ConnectionEnded status={status} />;
   if (!view) return <Page title="Room">{<ConnectionNotice connection={session.connection} />}</Page>;
   return (
-    <Page title={view.room.name} wide actions={<LeaveButton session={session} onLeft={props.onLeft} />}>
+    <Page title={view.room.name} wide actions={
+        <div class="leave-room">
+          <FavouriteButton roomId={view.room.id} />
+          <LeaveButton session={session} onLeft={props.onLeft} />
+        </div>
+      }>
       <ConnectionNotice connection={session.connection} />
       <ShareLink roomId={view.room.id} />
       <div class={theatre.value ? 'room-layout is-theatre' : 'room-layout'}>

@@ -6,6 +6,7 @@
 import { useState } from 'preact/hooks';
 import type { MemberView } from '../../state/room-view.js';
 import type { RoomSession } from '../../state/room.js';
+import { Avatar } from '../../ui/avatar.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useAction } from '../../ui/use-action.js';
 
@@ -59,7 +60,7 @@ export function MembersPanel(props: { session: RoomSession }) {
             <li key={member.userId} class="member">
               <span class="member-name">
                 <span class={member.online ? 'presence online' : 'presence'} aria-hidden="true" />
-                {member.name}
+                <Avatar userId={member.userId} name={member.name} guest={member.guest} /> {member.name}
                 {member.userId === me && ' (you)'}
               </span>
               <span class="member-meta">

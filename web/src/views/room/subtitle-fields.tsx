@@ -7,6 +7,7 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
 import { Field } from '../../ui/field.js';
+import { base64Of } from '../../api/base64.js';
 
 export interface SubtitleRow {
   source: 'url' | 'file';
@@ -31,13 +32,6 @@ export function subtitleTracks(rows: readonly SubtitleRow[]) {
       ...(row.language.trim() ? { language: row.language.trim() } : {}),
       ...(row.default ? { default: true } : {}),
     }));
-}
-
-function base64Of(bytes: ArrayBuffer): string {
-  let binary = '';
-  const view = new Uint8Array(bytes);
-  for (let i = 0; i < view.length; i += 0x8000) binary += String.fromCharCode(...view.subarray(i, i + 0x8000));
-  return btoa(binary);
 }
 
 export function SubtitleFields(props: { roomId: string; rows: SubtitleRow[]; onRows: (rows: SubtitleRow[]) => void; issue: (key: string) => string | undefined }) {

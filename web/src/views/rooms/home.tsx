@@ -1,15 +1,16 @@
 /**
  * The home page (`/`): what svc is, in one sentence, and the next step from wherever the person
  * is: start a room (a name is enough), open a room from a link, sign in or continue as a guest.
- * With a session, their rooms follow; the public directory has its own page (`/rooms`).
+ * With a session, their favourite rooms and then their own rooms follow; the public directory has its own page (`/rooms`).
  */
 import { useState } from 'preact/hooks';
 import { usePublicInfo } from '../../state/public-info.js';
-import { currentUser, session } from '../../state/session.js';
+import { accountClosed, currentUser, session } from '../../state/session.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
 import { CreateRoomForm, PendingReview, type RoomInfo } from './create-room-form.js';
 import { JoinByLink } from './join-by-link.js';
+import { FavouriteRooms } from './favourite-rooms.js';
 import { MyRooms } from './my-rooms.js';
 import { GuestForm, signInHref } from './sign-in-prompt.js';
 import './rooms.css';
@@ -17,8 +18,11 @@ import './rooms.css';
 export function Home() {
   const { info, error } = usePublicInfo();
   const current = session.value;
+  // Where closing an account lands (web/src/views/account/close-account-section.tsx).
+  const closed = accountClosed.value && current === null;
   return (
     <Page title="Watch together" wide>
+      {closed && <p role="status">Your account is closed and you are signed out.</p>}
       <p class="home-lede">Watch videos and streams together, in sync, with chat and a shared playlist.</p>
       {current === undefined ? (
         <p aria-live="polite">Loading…</p>
@@ -41,6 +45,7 @@ export function Home() {
               )}
             </section>
           </div>
+          {current?.user && <FavouriteRooms />}
           {current !== null && <MyRooms />}
           <p>
             <a href="/rooms">Browse the public rooms</a>

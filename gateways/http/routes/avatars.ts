@@ -1,0 +1,53 @@
+/**
+ * Avatars, outside `/api` because an <img> sends no bearer token (docs/2026-11-26-profiles-and-accounts.md):
+ *   /media/avatars/<userId>/large|small               302 to the current version, or 404 none
+ *   /media/avatars/<userId>/<hash>/large|small.webp   the bytes, cached forever
+ * Public like a profile picture anywhere: whoever knows a user id (room members do) may see it.
+ * Only re-encoded WebP is ever served, with the media proxy's CSP and nosniff.
+ */
+import Router from '@koa/router';
+import { isUuid, type Queryable } from '../../../accounts/users.js';
+import { Avatars, avatarVersionUrl } from '../../../accounts/profiles/avatars.js';
+import type { AvatarSize } from '../../../accounts/profiles/avatar-image.js';
+import { AppError } from '../../../errors/app-error.js';
+import type { HttpState } from '../state.js';
+
+const IMAGE_HEADERS = { 'Content-Security-Policy': "default-src 'none'", 'X-Content-Type-Options': 'nosniff' };
+const HASH = /^[0-9a-f]{24}$/;
+
+function sizeOf(raw: string): AvatarSize {
+  if (raw === 'large' || raw === 'small') return raw;
+  throw new AppError('not_found', `an avatar comes in large and small, not "${raw.slice(0, 32)}"`);
+}
+
+function noAvatar(): AppError {
+  return new AppError('not_found', 'this user has no avatar');
+}
+
+export function avatarRoutes(db: Queryable): Router<HttpState> {
+  const avatars = new Avatars(db);
+  const router = new Router<HttpState>({ prefix: '/media/avatars' });
+
+  router.get('/:userId/:size', async (ctx) => {
+    const { userId, size } = ctx.params as { userId: string; size: string };
+    const which = sizeOf(size);
+    const hash = isUuid(userId) ? await avatars.hashOf(userId) : undefined;
+    if (hash === undefined) throw noAvatar();
+    // Revalidated every time, so a new upload shows at once; the target is what is cached.
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.redirect(avatarVersionUrl(userId, hash, which));
+  });
+
+  router.get('/:userId/:hash/:file', async (ctx) => {
+    const { userId, hash, file } = ctx.params as { userId: string; hash: string; file: string };
+    const which = sizeOf(file.endsWith('.webp') ? file.slice(0, -'.webp'.length) : file);
+    const bytes = isUuid(userId) && HASH.test(hash) ? await avatars.image(userId, hash, which) : undefined;
+    if (bytes === undefined) throw noAvatar();
+    ctx.set(IMAGE_HEADERS);
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.type = 'image/webp';
+    ctx.body = bytes;
+  });
+
+  return router;
+}
