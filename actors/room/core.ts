@@ -21,7 +21,7 @@ import type { PlaybackState, RoomRole } from '../../contracts/room/model.js';
 import type { SettingsReader } from '../../settings/settings-reader.js';
 import type { MediaChecker } from './media/media-check.js';
 import { LiveStatus } from './media/live-status.js';
-import { ownerPermissions, rolePermissions } from './members/permissions.js';
+import { ownerPermissions, memberPermissions } from './members/permissions.js';
 import { Presence } from './members/presence.js';
 import { MediaLength } from './playback/media-length.js';
 import { VERSION_BLOCK, extrapolate } from './playback/playback.js';
@@ -224,7 +224,7 @@ export class RoomCore {
     const role: RoomRole | null = isOwner ? 'admin' : activeMember ? (guest ? 'guest' : member.role) : null;
     let permissions: ReadonlySet<Permission>;
     if (service || isOwner) permissions = ownerPermissions();
-    else if (role && this.room) permissions = rolePermissions(role, this.room.options.permissionOverrides, this.deps.settings);
+    else if (role && this.room) permissions = memberPermissions(role, this.room.options.permissionOverrides, member?.permissionOverride, this.deps.settings);
     else permissions = new Set();
     return {
       userId: caller.userId,

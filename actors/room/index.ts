@@ -12,7 +12,7 @@ export { parseRoomCommand } from './parse-command.js';
 export { checkNewMedia } from './validate.js';
 export type { MediaChecker, MediaFieldsToCheck } from './media/media-check.js';
 export { requireProxySwitch } from './media/proxy-switch.js';
-export { ownerPermissions, rolePermissions } from './members/permissions.js';
+export { memberPermissions, ownerPermissions, rolePermissions } from './members/permissions.js';
 export { RoomDirectory } from './store/room-directory.js';
 export { ROOM_COMMAND_KINDS, type RoomCommand, type RoomCommandKind, type RoomCommandOf } from '../../contracts/room/commands.js';
 export type { RoomResults, RoomResultOf } from '../../contracts/room/results.js';

@@ -3,7 +3,7 @@
  * 0003). The views that leave the actor are in contracts/room/model.ts; these stay inside (the
  * room record carries the password hash).
  */
-import type { MemberStatus, PermissionOverrides, QueueMode, RoomRole, RoomStatus, RoomVisibility } from '../../contracts/room/model.js';
+import type { MemberPermissionOverride, MemberStatus, PermissionOverrides, QueueMode, RoomRole, RoomStatus, RoomVisibility } from '../../contracts/room/model.js';
 
 /** Per-room options, stored in `rooms.settings`. */
 export interface RoomOptions {
@@ -42,4 +42,6 @@ export interface MemberRecord {
   /** Joined as a guest: always holds the guest role. */
   guest: boolean;
   joinedAt: number;
+  /** This member's own grants and denials on top of the role (members/permissions.ts); absent: none. */
+  permissionOverride?: MemberPermissionOverride;
 }

@@ -18,6 +18,7 @@ import * as reactions from './chat/reaction-handlers.js';
 import * as danmaku from './chat/danmaku-handlers.js';
 import * as live from './media/live-handlers.js';
 import * as members from './members/member-handlers.js';
+import * as memberPermissions from './members/member-permissions.js';
 import * as playable from './media/playable-handlers.js';
 import * as playback from './playback/playback-handlers.js';
 import * as playlist from './media/playlist-handlers.js';
@@ -56,6 +57,7 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'member.unban': members.unbanMember,
   'member.bans': members.listBans,
   'member.setRole': members.setMemberRole,
+  'member.setPermissions': memberPermissions.setMemberPermissions,
   'presence.enter': members.enterPresence,
   'presence.refresh': members.refreshPresence,
   'presence.leave': members.leavePresence,

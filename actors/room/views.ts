@@ -57,6 +57,7 @@ export function memberView(core: RoomCore, member: MemberRecord): MemberView {
     joinedAt: member.joinedAt,
     online,
     player: online ? core.presence.player(member.userId) : null,
+    permissionOverride: member.permissionOverride ? structuredClone(member.permissionOverride) : null,
   };
 }
 
@@ -67,6 +68,7 @@ export function standing(access: Access): MyStanding {
     role: access.role,
     isOwner: access.isOwner,
     permissions: access.active ? sortedPermissions(access.permissions) : [],
+    permissionOverride: access.member?.permissionOverride ? structuredClone(access.member.permissionOverride) : null,
   };
 }
 

@@ -44,6 +44,25 @@ export const setMemberRole = defineEndpoint({
   errors: [...ROOM_ERRORS, 'conflict'],
 });
 
+export const setMemberPermissions = defineEndpoint({
+  method: 'put',
+  path: '/api/rooms/{roomId}/members/{userId}/permissions',
+  operationId: 'setMemberPermissions',
+  summary:
+    "Replace one member's own grants and denials on top of their role (manage_members; only the owner acts on admins; " +
+    'others give or take only permissions they hold). Both lists empty: the role alone. docs/2026-11-26-member-permissions.md',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: memberParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({
+    grant: z.array(Permission).max(64).meta({ description: 'Held on top of the role; administration only for admins, guests within their ceiling' }),
+    deny: z.array(Permission).max(64).meta({ description: 'Not held, whatever the role says' }),
+  }),
+  responses: { 200: { description: 'The member now', schema: MemberAnswer } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
 export const kickMember = defineEndpoint({
   method: 'post',
   path: '/api/rooms/{roomId}/members/{userId}/kick',

@@ -90,6 +90,8 @@ const SCHEMAS = {
     limit: z.number().int().min(1).max(ROOM_LIMITS.banPageMaxLimit).optional(),
   }),
   'member.setRole': command('member.setRole', { userId, role: z.enum(ROOM_ROLES) }),
+  /** Replaces one member's own grants and denials (manage_members); both empty: the role's alone. */
+  'member.setPermissions': command('member.setPermissions', { userId, grant: permissionList, deny: permissionList }),
   'owner.transfer': command('owner.transfer', { userId }),
 
   'presence.enter': command('presence.enter', { connectionId: oneLineText().min(1).max(ROOM_LIMITS.connectionIdMaxChars) }),

@@ -31,6 +31,18 @@ export const PermissionOverrides = z
   .strictObject({ admin: z.array(Permission).optional(), member: z.array(Permission).optional(), guest: z.array(Permission).optional() })
   .meta({ id: 'PermissionOverrides', description: 'Per role, the set replacing the runtime default in this room; an absent role uses the default.' });
 
+/**
+ * One member's own permissions on top of their role's (docs/2026-11-26-member-permissions.md):
+ * `grant` adds to the role's set, `deny` takes away from it; the guest ceiling and the admin
+ * role's hold on administration still apply.
+ */
+export const MemberPermissionOverride = z
+  .strictObject({
+    grant: z.array(Permission).meta({ description: 'Held on top of the role' }),
+    deny: z.array(Permission).meta({ description: 'Not held, whatever the role says' }),
+  })
+  .meta({ id: 'MemberPermissionOverride' });
+
 export const RoomInfo = z
   .strictObject({
     id: z.string(),
@@ -77,6 +89,7 @@ export const MemberView = z
     joinedAt: ms('Joined (or asked to, or was banned)'),
     online: z.boolean().meta({ description: 'Has a live connection in the room' }),
     player: PlayerReport.nullable().meta({ description: 'The last player state reported while online' }),
+    permissionOverride: MemberPermissionOverride.nullable().meta({ description: "This member's own grants and denials on top of the role; null: the role's alone" }),
   })
   .meta({ id: 'MemberView' });
 
@@ -184,6 +197,7 @@ export const MyStanding = z
     role: RoomRole.nullable(),
     isOwner: z.boolean(),
     permissions: z.array(Permission).meta({ description: 'Effective now (empty unless an active member)' }),
+    permissionOverride: MemberPermissionOverride.nullable().meta({ description: "The caller's own grants and denials on top of the role" }),
   })
   .meta({ id: 'MyStanding' });
 
@@ -265,6 +279,7 @@ export type MemberStatus = z.infer<typeof MemberStatus>;
 export type QueueMode = z.infer<typeof QueueMode>;
 export type Permission = z.infer<typeof Permission>;
 export type PermissionOverrides = z.infer<typeof PermissionOverrides>;
+export type MemberPermissionOverride = z.infer<typeof MemberPermissionOverride>;
 export type RoomInfo = z.infer<typeof RoomInfo>;
 export type RoomPreview = z.infer<typeof RoomPreview>;
 export type PlayerState = z.infer<typeof PlayerState>;

@@ -24,6 +24,7 @@ export interface RoomResults {
   /** `nextAfter` is null on the last page; `total` counts every ban of the room. */
   'member.bans': { members: MemberView[]; nextAfter: string | null; total: number };
   'member.setRole': { member: MemberView };
+  'member.setPermissions': { member: MemberView };
   'owner.transfer': { room: RoomInfo };
 
   /** The room as the caller sees it, so a new connection needs no second request. */

@@ -142,7 +142,13 @@ export function member(view: model.MemberView): Member__Output {
     joinedAt: view.joinedAt,
     online: view.online,
     player: view.player ? { state: PLAYER_STATE[view.player.state], ...(view.player.mediaId !== null ? { mediaId: view.player.mediaId } : {}) } : null,
+    ...permissionOverride(view.permissionOverride),
   };
+}
+
+/** A member's own grants and denials; null (the message absent) when there are none. */
+function permissionOverride(override: model.MemberPermissionOverride | null): { permissionOverride: { grant: string[]; deny: string[] } | null } {
+  return { permissionOverride: override ? { grant: [...override.grant], deny: [...override.deny] } : null };
 }
 
 const subtitle = (s: model.Subtitle): Subtitle__Output => ({
@@ -223,6 +229,7 @@ function myStanding(me: model.MyStanding): MyStanding__Output {
     ...(me.role !== null ? { role: ROLE[me.role] } : {}),
     isOwner: me.isOwner,
     permissions: [...me.permissions],
+    ...permissionOverride(me.permissionOverride),
   };
 }
 

@@ -1,14 +1,16 @@
 /**
  * What one member may see of a room's event stream, kept up to date from the stream itself:
- * the room's permission overrides and owner (from `room.updated`), the member's role (from
- * `member.updated` about them) and the runtime permission defaults (read at each decision).
+ * the room's permission overrides and owner (from `room.updated`), the member's role and own
+ * grants and denials (from `member.updated` about them) and the runtime permission defaults
+ * (read at each decision).
  * It mirrors how the room computes permissions (`actors/room/permissions.ts`), so a role
  * change or a settings change applies to the very next event, without asking the room.
  *
  * It also recognises the events that end a member's watch: leaving, being kicked, banned or
  * rejected, and the room being deleted.
  */
-import { EVENT_PERMISSION, ownerPermissions, rolePermissions, type MemberRoomView, type PermissionOverrides, type RoomEvent, type RoomRole } from '../../actors/room/index.js';
+import { EVENT_PERMISSION, memberPermissions, ownerPermissions, type MemberRoomView, type PermissionOverrides, type RoomEvent, type RoomRole } from '../../actors/room/index.js';
+import type { MemberPermissionOverride } from '../../contracts/room/model.js';
 import type { SettingsReader } from '../../settings/settings-reader.js';
 import type { Permission } from '../../contracts/permissions/names.js';
 
@@ -19,6 +21,7 @@ export class MemberLens {
   private role: RoomRole | null;
   private ownerId: string;
   private overrides: PermissionOverrides;
+  private own: MemberPermissionOverride | undefined;
   /** What is playing (from `playback`): its live status reaches every member. */
   private currentMediaId: string | null;
 
@@ -28,6 +31,7 @@ export class MemberLens {
     private readonly settings: SettingsReader,
   ) {
     this.role = snapshot.me.role;
+    this.own = snapshot.me.permissionOverride ?? undefined;
     this.ownerId = snapshot.room.ownerId;
     this.overrides = snapshot.room.permissionOverrides;
     this.currentMediaId = snapshot.playback.mediaId;
@@ -36,6 +40,7 @@ export class MemberLens {
   /** Takes a fresh snapshot's word over whatever was followed from events. */
   reset(snapshot: MemberRoomView): void {
     this.role = snapshot.me.role;
+    this.own = snapshot.me.permissionOverride ?? undefined;
     this.ownerId = snapshot.room.ownerId;
     this.overrides = snapshot.room.permissionOverrides;
     this.currentMediaId = snapshot.playback.mediaId;
@@ -44,7 +49,7 @@ export class MemberLens {
   permissions(): ReadonlySet<Permission> {
     if (this.userId === this.ownerId) return ownerPermissions();
     if (this.role === null) return new Set();
-    return rolePermissions(this.role, this.overrides, this.settings);
+    return memberPermissions(this.role, this.overrides, this.own, this.settings);
   }
 
   /** Follows a live event (before deciding on later ones) and says whether this member receives it. */
@@ -81,6 +86,7 @@ export class MemberLens {
       this.currentMediaId = event.playback.mediaId;
     } else if ((event.type === 'member.updated' || event.type === 'member.joined') && event.member.userId === this.userId) {
       this.role = event.member.status === 'active' ? event.member.role : null;
+      this.own = event.member.permissionOverride ?? undefined;
     }
   }
 }

@@ -138,7 +138,7 @@ export async function rejectMember(core: RoomCore, command: RoomCommandOf<'membe
 }
 
 /** Who may act on `target` at all: never the owner, never oneself, admins only by the owner. */
-function checkAuthorityOver(core: RoomCore, access: Access, targetId: string, target: MemberRecord | undefined, action: string): void {
+export function checkAuthorityOver(core: RoomCore, access: Access, targetId: string, target: MemberRecord | undefined, action: string): void {
   if (core.current.ownerId === targetId) throw new AppError('forbidden', `nobody can ${action} the room owner`);
   if (targetId === access.userId) throw new AppError('forbidden', `you cannot ${action} yourself`);
   const targetIsAdmin = target?.status === 'active' && target.role === 'admin' && !target.guest;

@@ -8,11 +8,13 @@
  *              which are checked on write too: a row written by an older release or by hand
  *              must not widen what a guest can do)
  *   member, guest overrides -> without the administration permissions, likewise
+ *   a member's own override -> the role's set, plus its grants, minus its denials; grants obey
+ *              the same two ceilings (checked on write too, applied again here)
  */
 import { isWithinGuestCeiling } from '../../../contracts/permissions/defaults.js';
 import { PERMISSIONS, isAdministration, isPermission, type Permission } from '../../../contracts/permissions/names.js';
 import type { SettingsReader } from '../../../settings/settings-reader.js';
-import type { PermissionOverrides, RoomRole } from '../../../contracts/room/model.js';
+import type { MemberPermissionOverride, PermissionOverrides, RoomRole } from '../../../contracts/room/model.js';
 
 const DEFAULT_KEYS = {
   admin: 'permissions.adminDefaultPermissions',
@@ -32,6 +34,28 @@ export function rolePermissions(role: RoomRole, overrides: PermissionOverrides, 
     permissions.add(name);
   }
   return permissions;
+}
+
+/** The role's permissions with one member's own grants and denials applied. */
+export function memberPermissions(
+  role: RoomRole,
+  overrides: PermissionOverrides,
+  own: MemberPermissionOverride | undefined,
+  settings: SettingsReader,
+): ReadonlySet<Permission> {
+  const base = rolePermissions(role, overrides, settings);
+  if (!own || (own.grant.length === 0 && own.deny.length === 0)) return base;
+  const permissions = new Set(base);
+  for (const name of own.grant) if (isGrantable(role, name)) permissions.add(name);
+  for (const name of own.deny) permissions.delete(name);
+  return permissions;
+}
+
+/** What a member's own override may add for `role`: administration stays with admins, guests stay under their ceiling. */
+export function isGrantable(role: RoomRole, name: string): name is Permission {
+  if (!isPermission(name)) return false;
+  if (role !== 'admin' && isAdministration(name)) return false;
+  return role !== 'guest' || isWithinGuestCeiling(name);
 }
 
 /** Shared, never modified: built once rather than on every command of an owner. */

@@ -7,10 +7,8 @@
  * Who counts is decided when asked, from who is present now and holds `vote`: the threshold
  * follows people arriving and leaving, and a voter who left no longer counts.
  */
-import type { Permission } from '../../../contracts/permissions/names.js';
-import type { MemberRoomView, RoomRole, VoteSkip } from '../../../contracts/room/model.js';
+import type { MemberRoomView, VoteSkip } from '../../../contracts/room/model.js';
 import type { RoomCore } from '../core.js';
-import { ownerPermissions, rolePermissions } from '../members/permissions.js';
 
 export class SkipVotes {
   private mediaId: string | null = null;
@@ -38,19 +36,12 @@ export class SkipVotes {
 
 /** Present active members holding `vote` (the owner always does). */
 export function presentVoters(core: RoomCore): Set<string> {
-  const room = core.current;
-  const byRole = new Map<RoomRole, ReadonlySet<Permission>>();
-  const permissionsOf = (role: RoomRole) => {
-    let set = byRole.get(role);
-    if (!set) byRole.set(role, (set = rolePermissions(role, room.options.permissionOverrides, core.deps.settings)));
-    return set;
-  };
   const eligible = new Set<string>();
   for (const userId of core.presence.userIds()) {
     const member = core.members.get(userId);
     if (member?.status !== 'active') continue;
-    const permissions = room.ownerId === userId ? ownerPermissions() : permissionsOf(member.guest ? 'guest' : member.role);
-    if (permissions.has('vote')) eligible.add(userId);
+    // The room's own rule, so a member's own grants and denials count as everywhere else.
+    if (core.access({ userId, guest: member.guest }).permissions.has('vote')) eligible.add(userId);
   }
   return eligible;
 }

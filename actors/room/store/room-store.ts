@@ -8,7 +8,7 @@ import { isPermission, type Permission } from '../../../contracts/permissions/na
 import { advisoryLockNamespaces } from '../../../store/advisory-locks.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import { displayName } from '../validate.js';
-import { QUEUE_MODES, ROOM_ROLES, type MediaItem, type PermissionOverrides, type PlaybackState, type Seekable, type Subtitle } from '../../../contracts/room/model.js';
+import { QUEUE_MODES, ROOM_ROLES, type MediaItem, type MemberPermissionOverride, type PermissionOverrides, type PlaybackState, type Seekable, type Subtitle } from '../../../contracts/room/model.js';
 import { type MemberRecord, type RoomOptions, type RoomRecord } from '../records.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
@@ -59,6 +59,7 @@ interface MemberRow {
   status: MemberRecord['status'];
   guest: boolean;
   joined_at: Date;
+  permission_override: unknown;
 }
 
 interface MediaRow {
@@ -150,6 +151,15 @@ function mediaFromRow(row: MediaRow): PlaylistEntry {
   };
 }
 
+/** A stored override with unknown names dropped (a row from a later release or by hand), or none. */
+function withOverride(raw: unknown): { permissionOverride?: MemberPermissionOverride } {
+  if (typeof raw !== 'object' || raw === null) return {};
+  const { grant, deny } = raw as { grant?: unknown; deny?: unknown };
+  const names = (list: unknown) => (Array.isArray(list) ? list.filter(isPermission) : []);
+  const override = { grant: names(grant), deny: names(deny) };
+  return override.grant.length > 0 || override.deny.length > 0 ? { permissionOverride: override } : {};
+}
+
 /** Everything the actor holds for room `id`, or null when no room was created under it. */
 export async function loadRoom(db: Db, id: string): Promise<LoadedRoom | null> {
   const rooms = await db.query<RoomRow>('SELECT * FROM rooms WHERE id = $1', [id]);
@@ -157,7 +167,7 @@ export async function loadRoom(db: Db, id: string): Promise<LoadedRoom | null> {
   if (!roomRow) return null;
   // One client runs one query at a time; these are sequential by necessity, not by choice.
   const members = await db.query<MemberRow>(
-    'SELECT user_id, name, role, status, guest, joined_at FROM room_members WHERE room_id = $1 ORDER BY joined_at, user_id',
+    'SELECT user_id, name, role, status, guest, joined_at, permission_override FROM room_members WHERE room_id = $1 ORDER BY joined_at, user_id',
     [id],
   );
   const playlist = await db.query<MediaRow>('SELECT * FROM room_playlist WHERE room_id = $1 ORDER BY sort_key, media_id', [id]);
@@ -174,6 +184,7 @@ export async function loadRoom(db: Db, id: string): Promise<LoadedRoom | null> {
       status: m.status,
       guest: m.guest,
       joinedAt: m.joined_at.getTime(),
+      ...withOverride(m.permission_override),
     })),
     playlist: playlist.rows.map(mediaFromRow),
     playback: row
@@ -246,12 +257,21 @@ export async function deleteRoom(db: Db, id: string): Promise<void> {
 
 export async function upsertMember(db: Db, roomId: string, member: MemberRecord): Promise<void> {
   await db.query(
-    `INSERT INTO room_members (room_id, user_id, name, role, status, guest, joined_at)
-     VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7 / 1000.0))
+    `INSERT INTO room_members (room_id, user_id, name, role, status, guest, joined_at, permission_override)
+     VALUES ($1, $2, $3, $4, $5, $6, to_timestamp($7 / 1000.0), $8)
      ON CONFLICT (room_id, user_id) DO UPDATE
        SET name = EXCLUDED.name, role = EXCLUDED.role, status = EXCLUDED.status, guest = EXCLUDED.guest,
-           joined_at = EXCLUDED.joined_at`,
-    [roomId, member.userId, member.name, member.role, member.status, member.guest, member.joinedAt],
+           joined_at = EXCLUDED.joined_at, permission_override = EXCLUDED.permission_override`,
+    [
+      roomId,
+      member.userId,
+      member.name,
+      member.role,
+      member.status,
+      member.guest,
+      member.joinedAt,
+      member.permissionOverride ? JSON.stringify(member.permissionOverride) : null,
+    ],
   );
 }
 

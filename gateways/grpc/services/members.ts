@@ -30,6 +30,7 @@ export function memberService(rooms: RoomCalls): MemberServiceHandlers {
       (result) => ({ members: result.members.map(member), ...(result.nextAfter !== null ? { nextAfter: result.nextAfter } : {}), total: result.total }),
     ),
     SetRole: rooms.command('member.setRole', (request) => ({ userId: request.userId, role: enumIn(ROLE, request.role, 'role') }), withMember),
+    SetPermissions: rooms.command('member.setPermissions', (request) => ({ userId: request.userId, grant: request.grant, deny: request.deny }), withMember),
     Kick: rooms.command('member.kick', target, asIs),
     Ban: rooms.command('member.ban', target, withMember),
     Unban: rooms.command('member.unban', target, asIs),

@@ -26,6 +26,10 @@ export function memberRoutes(settings: RuntimeSettings): readonly RoomRoute[] {
       command: ({ params, body }) => ({ userId: params.userId, role: body.role }),
       answer: (result, seq) => ({ member: result.member, seq }),
     }),
+    roomCommand(api.setMemberPermissions, 'member.setPermissions', {
+      command: ({ params, body }) => ({ userId: params.userId, grant: body.grant, deny: body.deny }),
+      answer: (result, seq) => ({ member: result.member, seq }),
+    }),
     roomCommand(api.kickMember, 'member.kick', { command: target, answer: (result, seq) => ({ userId: result.userId, seq }) }),
     roomCommand(api.banMember, 'member.ban', { command: target, answer: (result, seq) => ({ member: result.member, seq }) }),
     roomCommand(api.unbanMember, 'member.unban', { command: target, answer: (result, seq) => ({ userId: result.userId, seq }) }),

@@ -58,6 +58,7 @@ const RULES: Rule[] = [
   { permission: 'send_chat', what: 'chat.react', setup: ownerMessage, run: (s) => s.room.send(s.member, { kind: 'chat.react', messageId: id(s), reaction: 'heart' }) },
   { permission: 'send_chat', what: 'reaction.send', run: (s) => s.room.send(s.member, { kind: 'reaction.send', reaction: 'fire' }) },
   { permission: 'view_chat_history', what: 'chat.history', run: (s) => s.room.send(s.member, { kind: 'chat.history' }) },
+  { permission: 'manage_members', what: 'member.setPermissions', setup: otherMember, run: (s) => s.room.send(s.member, { kind: 'member.setPermissions', userId: s.other.userId, grant: [], deny: [] }) },
   { permission: 'view_chat_history', what: 'chat.pins', run: (s) => s.room.send(s.member, { kind: 'chat.pins' }) },
   { permission: 'pin_chat', what: 'chat.pin', setup: ownerMessage, run: (s) => s.room.send(s.member, { kind: 'chat.pin', messageId: id(s) }) },
   {

@@ -44,6 +44,7 @@ export function memberMessage(member: MemberView): Record<string, unknown> {
     joinedAt: member.joinedAt,
     online: member.online,
     player: member.player ? { state: upper('PLAYER_STATE', member.player.state), ...(member.player.mediaId ? { mediaId: member.player.mediaId } : {}) } : null,
+    permissionOverride: member.permissionOverride ? { grant: [...member.permissionOverride.grant], deny: [...member.permissionOverride.deny] } : null,
   };
 }
 

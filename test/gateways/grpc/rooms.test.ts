@@ -87,6 +87,15 @@ test('joining, approval, roles, kicks, bans and ownership through MemberService'
   t.is(bad.issues[0]?.key, 'role');
   // Nobody acts on themselves.
   await refused(t, as.members.Kick({ roomId, userId: owner.userId }), 'forbidden', grpc.status.PERMISSION_DENIED);
+  // A member's own permissions, over gRPC and HTTP alike.
+  t.like(await as.members.SetPermissions({ roomId, userId: alice.userId, grant: ['publish_livestream'], deny: ['vote'] }), {
+    member: { userId: alice.userId, permissionOverride: { grant: ['publish_livestream'], deny: ['vote'] } },
+  });
+  const unknown = await refused(t, as.members.SetPermissions({ roomId, userId: alice.userId, grant: ['fly'], deny: [] }), 'invalid_argument', grpc.status.INVALID_ARGUMENT);
+  t.is(unknown.issues[0]?.key, 'grant');
+  const overHttp = await g.bed.call<{ member: { permissionOverride: unknown } }>('PUT', `/api/rooms/${roomId}/members/${alice.userId}/permissions`, { grant: [], deny: ['vote'] }, owner.token);
+  t.is(overHttp.status, 200, JSON.stringify(overHttp.body));
+  t.deepEqual(overHttp.body.member.permissionOverride, { grant: [], deny: ['vote'] });
 
   const listed = await asAlice.members.ListMembers({ roomId });
   const actorView = (await actors.rooms.send(roomId, { kind: 'room.get' }, actors.callerOf(alice))).result as MemberRoomView;

@@ -1,7 +1,8 @@
 /**
  * What a member without view_media_resources receives of the live status of items
  * (docs/2026-11-26-guests-watch.md): the current item's, followed through playback events, and
- * no other's. The lens is what every transport filters a room's events with.
+ * no other's; and a member's own grants and denials. The lens is what every transport filters a
+ * room's events with.
  */
 import test from 'ava';
 import type { MemberRoomView, PlaybackView, RoomEvent } from '../../../actors/room/index.js';
@@ -41,7 +42,7 @@ function guestSnapshot(mediaId: string | null): MemberRoomView {
       createdAt: 1,
       updatedAt: 1,
     },
-    me: { userId: 'gus', status: 'active', role: 'guest', isOwner: false, permissions: ['view_chat_history', 'view_member_list'] },
+    me: { userId: 'gus', status: 'active', role: 'guest', isOwner: false, permissions: ['view_chat_history', 'view_member_list'], permissionOverride: null },
     playback: playback(mediaId),
     seq: 1,
   };
@@ -62,4 +63,24 @@ test("a guest receives the current item's live status and no other item's, follo
 
   lens.reset(guestSnapshot(null));
   t.false(lens.admit(live('b')));
+});
+
+test("a member's own grants and denials decide what they receive from the next event on", (t) => {
+  const lens = new MemberLens('gus', guestSnapshot('a'), settings);
+  const voice: RoomEvent = { type: 'voice.muted', userId: 'owner', muted: true };
+  const joined: RoomEvent = { type: 'member.left', userId: 'someone', reason: 'left', by: 'someone' };
+  t.false(lens.visible(voice), 'the guest role has no use_webrtc');
+  t.true(lens.visible(joined), 'the guest role sees who is there');
+
+  const updated = (grant: string[], deny: string[]): RoomEvent => ({
+    type: 'member.updated',
+    member: { userId: 'gus', name: 'Gus', role: 'guest', status: 'active', guest: true, isOwner: false, joinedAt: 1, online: true, player: null, permissionOverride: { grant, deny } as never },
+  });
+  t.true(lens.admit(updated(['use_webrtc'], ['view_member_list'])));
+  t.true(lens.visible(voice), 'granted use_webrtc');
+  t.false(lens.visible(joined), 'denied view_member_list');
+
+  lens.reset({ ...guestSnapshot('a'), me: { ...guestSnapshot('a').me, permissionOverride: { grant: [], deny: ['view_member_list'] } } });
+  t.false(lens.visible(voice), 'a fresh snapshot without the grant');
+  t.false(lens.visible(joined), "the snapshot's denial");
 });

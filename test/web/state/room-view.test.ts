@@ -7,14 +7,14 @@ import type { MediaItem } from '../../../contracts/room/model.js';
 import { applyChatEvent, applyPinEvent, applyRoomEvent, type ChatMessage, type MemberRoomView, type MemberView } from '../../../web/src/state/room-view.js';
 
 const item = (id: string): MediaItem => ({ id, title: id, url: `https://media.invalid/${id}`, provider: 'direct', headers: {}, subtitles: [], live: false, proxy: false, seekable: 'unknown', addedBy: 'u1', addedAt: 1 });
-const member = (userId: string, online = true): MemberView => ({ userId, name: userId, role: 'member', status: 'active', guest: false, isOwner: false, joinedAt: 1, online, player: null });
+const member = (userId: string, online = true): MemberView => ({ userId, name: userId, role: 'member', status: 'active', guest: false, isOwner: false, joinedAt: 1, online, player: null, permissionOverride: null });
 const message = (id: string, pinned = false): ChatMessage => ({ id, userId: 'u1', name: 'u1', text: `m${id}`, pinned, createdAt: 1, reactions: [] });
 
 function view(): MemberRoomView {
   return {
     access: 'member',
     room: { id: 'r', name: 'R', ownerId: 'u1', visibility: 'public', status: 'active', hasPassword: false, requireJoinApproval: true, waitForAllReady: false, readyTimeoutMs: 10_000, queueMode: 'next', voteSkipPercent: 0, danmaku: false, permissionOverrides: {}, createdAt: 1, updatedAt: 1 },
-    me: { userId: 'u1', status: 'active', role: 'admin', isOwner: true, permissions: [] },
+    me: { userId: 'u1', status: 'active', role: 'admin', isOwner: true, permissions: [], permissionOverride: null },
     members: [member('u1'), member('u2')],
     pendingMembers: [],
     bannedMembers: [],

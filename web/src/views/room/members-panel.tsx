@@ -1,6 +1,6 @@
 /**
- * Members with their role and presence, the owner marked; with `manage_members`, role changes,
- * kick and ban, join requests to approve or reject, and bans to lift. Every action is a room
+ * Members with their role and presence, the owner marked, and a badge for a member's own
+ * permissions; with `manage_members`, role changes, a member's own permissions, kick and ban, join requests to approve or reject, and bans to lift. Every action is a room
  * command; the list follows the events it causes.
  */
 import { useState } from 'preact/hooks';
@@ -9,6 +9,7 @@ import type { RoomSession } from '../../state/room.js';
 import { Avatar } from '../../ui/avatar.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useAction } from '../../ui/use-action.js';
+import { MemberPermissionsBadge, MemberPermissionsEditor } from './member-permissions.js';
 
 type Role = MemberView['role'];
 const ROLES: Role[] = ['admin', 'member', 'guest'];
@@ -66,6 +67,7 @@ export function MembersPanel(props: { session: RoomSession }) {
               <span class="member-meta">
                 {member.isOwner && <span class="badge">Owner</span>}
                 <span class="badge">{ROLE_LABELS[member.role]}</span>
+                <MemberPermissionsBadge member={member} />
                 <span class="muted">{member.online ? 'online' : 'offline'}</span>
               </span>
               {manage && member.userId !== me && !member.isOwner && <ManageMember member={member} run={run} />}
@@ -121,6 +123,7 @@ function ManageMember(props: { member: MemberView; run: (command: Parameters<Roo
           </button>
         </span>
       )}
+      <MemberPermissionsEditor member={member} run={run} />
       <button type="button" onClick={() => run({ kind: 'member.kick', userId: member.userId })}>
         Kick<span class="visually-hidden"> {member.name}</span>
       </button>
