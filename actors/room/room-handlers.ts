@@ -166,8 +166,9 @@ export async function updateRoomSettings(
     return { room: roomInfo(next) };
   });
   core.room = next;
-  core.publish({ type: 'room.updated', room: result.room });
+  // Before room.updated: a settings form that remounts on room.updated then reads the new list.
   if (command.wordFilter !== undefined) core.publish({ type: 'room.wordFilter', wordFilter: wordFilterView(next.options.wordFilter) });
+  core.publish({ type: 'room.updated', room: result.room });
   // Overrides that take use_webrtc away take those members out of the call.
   pruneVoice(core);
   // A new threshold, or overrides giving or taking `vote`, change the count everyone sees.
