@@ -37,6 +37,7 @@ import { loadRoom, savePlayback, type PlaylistEntry, type StoredPlayback } from 
 import { RoomTimers } from './timers.js';
 import type { Access, Turn } from './turn.js';
 import { VoiceCall } from './voice/voice.js';
+import { SlowMode } from './moderation/slow-mode.js';
 import type { RoomWriters } from './writers.js';
 
 export type { Access, Turn } from './turn.js';
@@ -88,6 +89,8 @@ export class RoomCore {
   readonly queueVotes = new QueueVoteBook();
   /** Votes to skip the current item, in memory only (see playback/vote-skip.ts). */
   readonly skipVotes = new SkipVotes();
+  /** Each member's last chat and danmaku send while slow mode is on, in memory only (moderation/slow-mode.ts). */
+  readonly slowMode = new SlowMode();
   readonly timers: RoomTimers;
   /** Playback and the ready wait. */
   readonly play: RoomPlayback;
@@ -286,6 +289,7 @@ export class RoomCore {
     this.skipVotes.clear();
     this.polls.clear();
     this.queueVotes.clear();
+    this.slowMode.clear();
   }
 
   /** Persists what is still only in memory (playback, lazily saved); nothing is written once fenced. */

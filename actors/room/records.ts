@@ -3,6 +3,7 @@
  * 0003). The views that leave the actor are in contracts/room/model.ts; these stay inside (the
  * room record carries the password hash).
  */
+import type { WordFilter } from '../../contracts/room/moderation.js';
 import type { MemberPermissionOverride, MemberStatus, PermissionOverrides, QueueMode, RoomRole, RoomStatus, RoomVisibility } from '../../contracts/room/model.js';
 
 /** Per-room options, stored in `rooms.settings`. */
@@ -20,6 +21,10 @@ export interface RoomOptions {
   voteSkipPercent: number;
   /** Comments pinned to media times, scrolled over the video (chat/danmaku-handlers.ts); off by default. */
   danmaku: boolean;
+  /** Seconds between two chat messages (and two danmaku comments) of a member; 0: off (moderation/slow-mode.ts). */
+  slowModeSeconds: number;
+  /** Words and phrases masked or refused in chat and danmaku; no words: off (moderation/word-filter.ts). */
+  wordFilter: WordFilter;
 }
 
 export interface RoomRecord {

@@ -15,7 +15,8 @@ import { hashRoomPassword } from './members/password.js';
 import type { RoomResults } from '../../contracts/room/results.js';
 import { DEFAULT_ROOM_OPTIONS, deleteRoom, insertRoom, lockAndCountOwnedRooms, updateRoom, upsertMember } from './store/room-store.js';
 import { checkLabel, checkPermissionOverrides, displayName } from './validate.js';
-import { memberView, roomInfo, roomView } from './views.js';
+import { memberView, roomInfo, roomView, wordFilterView } from './views.js';
+import { checkWordFilter } from './moderation/word-filter.js';
 import { iceServersFor, pruneVoice } from './voice/voice-room.js';
 import { releaseHeldPlay } from './playback/ready-wait.js';
 
@@ -74,6 +75,8 @@ export async function createRoom(core: RoomCore, command: RoomCommandOf<'room.cr
   const password = normalisePassword(command.password);
   checkPasswordAgainstPolicy(core, password, issues);
   if (issues.length > 0) throw AppError.invalid(issues);
+  const wordFilter = command.settings?.wordFilter ? checkWordFilter(command.settings.wordFilter, issues) : DEFAULT_ROOM_OPTIONS.wordFilter;
+  if (issues.length > 0) throw AppError.invalid(issues);
   const overrides = checkPermissionOverrides(command.settings?.permissionOverrides ?? {}, {});
 
   const now = turn.now;
@@ -92,6 +95,8 @@ export async function createRoom(core: RoomCore, command: RoomCommandOf<'room.cr
       queueMode: command.settings?.queueMode ?? DEFAULT_ROOM_OPTIONS.queueMode,
       voteSkipPercent: command.settings?.voteSkipPercent ?? DEFAULT_ROOM_OPTIONS.voteSkipPercent,
       danmaku: command.settings?.danmaku ?? DEFAULT_ROOM_OPTIONS.danmaku,
+      slowModeSeconds: command.settings?.slowModeSeconds ?? DEFAULT_ROOM_OPTIONS.slowModeSeconds,
+      wordFilter,
     },
     createdAt: now,
     updatedAt: now,
@@ -139,6 +144,7 @@ export async function updateRoomSettings(
     newPassword = normalisePassword(command.password);
     checkPasswordAgainstPolicy(core, newPassword, issues);
   }
+  if (command.wordFilter !== undefined) next.options.wordFilter = checkWordFilter(command.wordFilter, issues);
   if (issues.length > 0) throw AppError.invalid(issues);
   if (command.permissionOverrides !== undefined) {
     next.options.permissionOverrides = checkPermissionOverrides(command.permissionOverrides, current.options.permissionOverrides);
@@ -151,6 +157,7 @@ export async function updateRoomSettings(
   if (command.readyTimeoutMs !== undefined) next.options.readyTimeoutMs = command.readyTimeoutMs;
   if (command.queueMode !== undefined) next.options.queueMode = command.queueMode;
   if (command.voteSkipPercent !== undefined) next.options.voteSkipPercent = command.voteSkipPercent;
+  if (command.slowModeSeconds !== undefined) next.options.slowModeSeconds = command.slowModeSeconds;
   if (newPassword !== undefined) next.passwordHash = newPassword === null ? null : await hashRoomPassword(newPassword);
   next.updatedAt = turn.now;
 
@@ -159,6 +166,8 @@ export async function updateRoomSettings(
     return { room: roomInfo(next) };
   });
   core.room = next;
+  // Before room.updated: a settings form that remounts on room.updated then reads the new list.
+  if (command.wordFilter !== undefined) core.publish({ type: 'room.wordFilter', wordFilter: wordFilterView(next.options.wordFilter) });
   core.publish({ type: 'room.updated', room: result.room });
   // Overrides that take use_webrtc away take those members out of the call.
   pruneVoice(core);

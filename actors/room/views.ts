@@ -11,6 +11,11 @@ import { banPage } from './members/ban-pages.js';
 import { sortedPermissions } from './members/permissions.js';
 import type { MemberRecord, RoomRecord } from './records.js';
 import type { Access } from './turn.js';
+import type { WordFilter } from '../../contracts/room/moderation.js';
+
+export function wordFilterView(filter: WordFilter): WordFilter {
+  return { mode: filter.mode, words: [...filter.words] };
+}
 
 export function roomInfo(room: RoomRecord): RoomInfo {
   return {
@@ -27,6 +32,7 @@ export function roomInfo(room: RoomRecord): RoomInfo {
     voteSkipPercent: room.options.voteSkipPercent,
     danmaku: room.options.danmaku,
     permissionOverrides: structuredClone(room.options.permissionOverrides),
+    slowModeSeconds: room.options.slowModeSeconds,
     createdAt: room.createdAt,
     updatedAt: room.updatedAt,
   };
@@ -87,6 +93,7 @@ export function roomView(core: RoomCore, access: Access): RoomView {
     ...(can('view_media_resources') ? { playlist: core.playlist.map((e) => e.item), liveOnline: core.live.online() } : { liveOnline: currentOnAir(core) }),
     ...voteSkipField(core),
     polls: core.polls.views(access.userId),
+    ...(can('edit_room_settings') ? { wordFilter: wordFilterView(core.current.options.wordFilter) } : {}),
     ...(can('view_media_resources') && core.current.options.queueMode === 'vote' ? { queueVotes: core.queueVotes.views(core.playlist) } : {}),
     playback: core.play.view(),
     ...(can('use_webrtc') ? { voice: core.voice.participants() } : {}),

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { oneLineText, privateText } from '../text.js';
 import { ROOM_LIMITS } from '../room/limits.js';
+import { slowModeSeconds, wordFilterInput } from '../room/moderation.js';
 import { defineEndpoint } from './endpoint.js';
 import { MemberView, QueueMode, RoomInfo, RoomView, RoomVisibility } from '../room/model.js';
 import { idempotencyHeaders, overrideLists, RoomPage, RoomSummary, roomId, seq, userId } from './room.js';
@@ -50,6 +51,8 @@ export const createRoom = defineEndpoint({
     queueMode: QueueMode.optional().meta({ description: 'Default next' }),
     voteSkipPercent: voteSkipPercent.optional().meta({ description: 'Vote-skip threshold in percent of present voters; default 0 (off)' }),
     danmaku: z.boolean().optional().meta({ description: 'Default false' }),
+    slowModeSeconds: slowModeSeconds.optional().meta({ description: 'Seconds between two chat messages of a member (0..600); default 0 (off)' }),
+    wordFilter: wordFilterInput.optional().meta({ description: 'Words and phrases masked or refused in chat and danmaku; default none' }),
     permissionOverrides: z
       .strictObject({ admin: overrideLists.admin.optional(), member: overrideLists.member.optional(), guest: overrideLists.guest.optional() })
       .optional(),
@@ -148,6 +151,8 @@ export const updateRoom = defineEndpoint({
     queueMode: QueueMode.optional(),
     voteSkipPercent: voteSkipPercent.optional().meta({ description: '0..100; 0 turns vote-skip off' }),
     danmaku: z.boolean().optional(),
+    slowModeSeconds: slowModeSeconds.optional().meta({ description: '0..600; 0 turns slow mode off' }),
+    wordFilter: wordFilterInput.optional().meta({ description: 'Replaces the word filter; no words turns it off. docs/2026-11-26-chat-moderation.md' }),
     permissionOverrides: overridesInput.optional().meta({ description: 'Per role: a list replaces the default, null returns to it' }),
   }),
   responses: { 200: { description: 'The room now', schema: RoomAnswer } },

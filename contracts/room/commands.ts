@@ -10,6 +10,7 @@ import { ROOM_LIMITS } from './limits.js';
 import { subtitleInputs } from './subtitles.js';
 import { QUEUE_MODES, ROOM_ROLES } from './model.js';
 import { Reaction } from './reactions.js';
+import { slowModeSeconds, wordFilterInput } from './moderation.js';
 import { duration, mediaId, messageId, playbackGuards, position, startInMs, userId } from './fields.js';
 
 const permissionList = z.array(oneLineText().max(64)).max(64);
@@ -56,6 +57,8 @@ const SCHEMAS = {
         queueMode: queueMode.optional(),
         voteSkipPercent: voteSkipPercent.optional(),
         danmaku: z.boolean().optional(),
+        slowModeSeconds: slowModeSeconds.optional(),
+        wordFilter: wordFilterInput.optional(),
       })
       .optional(),
   }),
@@ -73,6 +76,8 @@ const SCHEMAS = {
     queueMode: queueMode.optional(),
     voteSkipPercent: voteSkipPercent.optional(),
     danmaku: z.boolean().optional(),
+    slowModeSeconds: slowModeSeconds.optional(),
+    wordFilter: wordFilterInput.optional(),
   }),
   'room.delete': command('room.delete', {}),
   'room.review': command('room.review', { approve: z.boolean() }),

@@ -5,6 +5,7 @@
 import type { Permission } from '../permissions/names.js';
 import type { ChatMessage, ChatReaction, DanmakuComment, MediaItem, MemberView, PlaybackView, Poll, QueueVotes, RoomInfo, VoiceCandidate, VoiceDescription, VoiceParticipant, VoteSkip } from './model.js';
 import type { ReactionName } from './reactions.js';
+import type { WordFilter } from './moderation.js';
 
 export type MemberLeftReason = 'left' | 'kicked' | 'banned' | 'rejected';
 
@@ -74,7 +75,9 @@ export type RoomEvent =
   /** A poll opened, was voted in (the counts), or closed (`closedAt`); never with `myChoice`. */
   | { type: 'poll'; poll: Poll }
   /** An item's up-votes changed (a vote, or it started playing in the voting queue mode). */
-  | { type: 'queue.votes'; queueVotes: QueueVotes };
+  | { type: 'queue.votes'; queueVotes: QueueVotes }
+  /** The word filter changed: for the holders of edit_room_settings alone, like the list itself. */
+  | { type: 'room.wordFilter'; wordFilter: WordFilter };
 
 export type RoomEventType = RoomEvent['type'];
 
@@ -112,4 +115,6 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   'vote.skip': null,
   poll: null,
   'queue.votes': 'view_media_resources',
+  // Who sees the list could write around it.
+  'room.wordFilter': 'edit_room_settings',
 });

@@ -87,4 +87,13 @@ export const ROOM_LIMITS = {
   pollDurationMaxMs: 3_600_000,
   /** Closed polls a room keeps (and shows); older ones are deleted as new ones close. */
   pollsKept: 20,
+
+  /**
+   * Slow mode: at most one chat message (and one danmaku comment) per member per this many
+   * seconds; 0 is off. Ten minutes is already "one remark per scene".
+   */
+  slowModeMaxSeconds: 600,
+  /** Word filter entries per room, and characters per entry (a phrase of a few words). */
+  wordFilterMaxEntries: 200,
+  wordFilterEntryMaxChars: 50,
 } as const;

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { PERMISSIONS } from '../permissions/names.js';
 import { Subtitle } from './subtitles.js';
 import { Reaction } from './reactions.js';
+import { WordFilter } from './moderation.js';
 
 export const ROOM_ROLES = ['admin', 'member', 'guest'] as const;
 /** What the room does when the current item ends (docs/2026-11-26-queue-modes.md). */
@@ -58,6 +59,7 @@ export const RoomInfo = z
     voteSkipPercent: z.number().int().meta({ description: 'Vote-skip threshold: the share (percent) of present members holding vote who must vote to skip; 0: off' }),
     danmaku: z.boolean().meta({ description: 'Comments pinned to media times scroll over the video (off by default)' }),
     permissionOverrides: PermissionOverrides,
+    slowModeSeconds: z.number().int().meta({ description: 'Slow mode: each member may send one chat message (and one danmaku comment) per this many seconds; 0: off' }),
     createdAt: ms('Created'),
     updatedAt: ms('Last changed'),
   })
@@ -261,6 +263,7 @@ export const MemberRoomView = z
     voteSkip: VoteSkip.optional().meta({ description: 'When the room has vote-skip on and an item is current' }),
     queueVotes: z.array(QueueVotes).optional().meta({ description: 'In the voting queue mode: the items with up-votes' }),
     polls: z.array(Poll).optional().meta({ description: 'The open poll first, then closed ones, newest first' }),
+    wordFilter: WordFilter.optional().meta({ description: "With edit_room_settings: the room's word filter" }),
     playback: PlaybackView,
     seq: z.number().int().meta({ description: 'The last room event this view reflects; realtime events after it continue it' }),
   })

@@ -32,6 +32,15 @@ import type { Subtitle__Output } from './gen/svc/v1/Subtitle.js';
 import type { VoteSkip__Output } from './gen/svc/v1/VoteSkip.js';
 import type { Poll__Output } from './gen/svc/v1/Poll.js';
 import type { QueueVotes__Output } from './gen/svc/v1/QueueVotes.js';
+import type { WordFilter__Output } from './gen/svc/v1/WordFilter.js';
+import type { WordFilterMode__Output } from './gen/svc/v1/WordFilterMode.js';
+import type { WordFilter as WordFilterView, WordFilterMode } from '../../contracts/room/moderation.js';
+
+export const WORD_FILTER_MODE = { mask: 'WORD_FILTER_MODE_MASK', block: 'WORD_FILTER_MODE_BLOCK' } as const satisfies Record<WordFilterMode, WordFilterMode__Output>;
+
+export function wordFilter(filter: WordFilterView): WordFilter__Output {
+  return { mode: WORD_FILTER_MODE[filter.mode], words: [...filter.words] };
+}
 
 export const VISIBILITY = { public: 'ROOM_VISIBILITY_PUBLIC', hidden: 'ROOM_VISIBILITY_HIDDEN' } as const satisfies Record<model.RoomVisibility, RoomVisibility__Output>;
 export const ROOM_STATUS = {
@@ -114,6 +123,7 @@ export function roomInfo(room: model.RoomInfo): RoomInfo__Output {
     voteSkipPercent: room.voteSkipPercent,
     danmaku: room.danmaku,
     permissionOverrides: permissionOverrides(room.permissionOverrides),
+    slowModeSeconds: room.slowModeSeconds,
     createdAt: room.createdAt,
     updatedAt: room.updatedAt,
   };
@@ -251,6 +261,7 @@ export function memberRoomView(view: model.MemberRoomView): MemberRoomView__Outp
     ...(view.voteSkip ? { voteSkip: voteSkip(view.voteSkip) } : {}),
     polls: (view.polls ?? []).map(poll),
     queueVotes: (view.queueVotes ?? []).map(queueVotes),
+    ...(view.wordFilter ? { wordFilter: wordFilter(view.wordFilter) } : {}),
   };
 }
 
@@ -292,6 +303,8 @@ export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomE
       return { ...base, roomUpdated: { room: roomInfo(event.room) }, event: 'roomUpdated' };
     case 'room.deleted':
       return { ...base, roomDeleted: { roomId: event.roomId }, event: 'roomDeleted' };
+    case 'room.wordFilter':
+      return { ...base, wordFilter: { wordFilter: wordFilter(event.wordFilter) }, event: 'wordFilter' };
     case 'member.joined':
       return { ...base, memberJoined: { member: member(event.member) }, event: 'memberJoined' };
     case 'member.requested':

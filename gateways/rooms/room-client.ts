@@ -11,6 +11,20 @@ import { ROOM_ACTOR_TYPE, type RoomCommandKind, type RoomCommandOf, type RoomRes
 import type { ActorClient, SendResult, TypedActorClient } from '../../actors/runtime/client.js';
 import type { TraceFields } from '../../observability/tracing-context.js';
 import type { RoomRates } from './room-rates.js';
+import { AppError, isAppError } from '../../errors/app-error.js';
+import { slowModeWaitMs } from '../../actors/room/moderation/slow-mode.js';
+
+/**
+ * The actor wire carries an error's code, message and issues, not its retry time: a room's own
+ * rate refusal (slow mode) names the wait as the issue `retryAfterMs`, which becomes the
+ * transports' Retry-After here, as the gateways' own rate limits give it.
+ */
+function withRoomRetryAfter(err: unknown): unknown {
+  if (!isAppError(err) || err.retryAfterSeconds !== undefined) return err;
+  const waitMs = slowModeWaitMs(err);
+  if (waitMs === undefined) return err;
+  return new AppError(err.code, err.message, err.issues, { retryAfterSeconds: waitMs / 1000, cause: err });
+}
 
 export interface RoomSendOptions {
   /** The client's idempotency key: a resend with the same id (through any gateway) runs once. */
@@ -51,13 +65,17 @@ export class RoomClient {
     options: RoomSendOptions = {},
   ): Promise<SendResult<RoomResultOf<K>>> {
     if (!options.counted) await this.rates?.command(caller, roomId, command.kind);
-    return this.rooms.send<RoomResultOf<K>>(roomId, command, {
-      caller: actorCallerOf(caller),
-      ...(options.commandId !== undefined ? { commandId: options.commandId } : {}),
-      ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}),
-      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-      ...(options.trace ? { trace: options.trace } : {}),
-    });
+    return this.rooms
+      .send<RoomResultOf<K>>(roomId, command, {
+        caller: actorCallerOf(caller),
+        ...(options.commandId !== undefined ? { commandId: options.commandId } : {}),
+        ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.trace ? { trace: options.trace } : {}),
+      })
+      .catch((err: unknown) => {
+        throw withRoomRetryAfter(err);
+      });
   }
 
   /**

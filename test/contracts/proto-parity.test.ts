@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 import { z } from 'zod';
 import * as model from '../../contracts/room/model.js';
+import { WORD_FILTER_MODES, WordFilter } from '../../contracts/room/moderation.js';
 
 const PROTO_ROOT = fileURLToPath(new URL('../../../proto/', import.meta.url));
 
@@ -50,6 +51,7 @@ const MESSAGES: ReadonlyArray<[string, z.ZodObject]> = [
   ['VoteSkip', model.VoteSkip],
   ['Poll', model.Poll],
   ['PermissionOverrides', model.PermissionOverrides],
+  ['WordFilter', WordFilter],
 ];
 
 for (const [message, schema] of MESSAGES) {
@@ -69,6 +71,7 @@ const ENUMS: ReadonlyArray<[string, readonly string[]]> = [
   ['QueueMode', model.QueueMode.options],
   ['PlayerState', model.PlayerState.options],
   ['MediaSeekable', model.Seekable.options],
+  ['WordFilterMode', WORD_FILTER_MODES],
 ];
 
 const prefixOf = (name: string): string => name.replace(/[A-Z]/g, (c, at: number) => (at === 0 ? c : `_${c}`)).toUpperCase();

@@ -13,6 +13,7 @@ import type { ChatMessage } from '../../../contracts/room/model.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import { checkChatText, displayName } from '../validate.js';
 import { followDisplayName } from '../members/member-name.js';
+import { moderateChat } from '../moderation/moderate-chat.js';
 
 /**
  * The key that makes a send idempotent. A client-chosen id wins: it survives the client
@@ -36,7 +37,7 @@ async function read<T>(core: RoomCore, what: string, fn: () => Promise<T>): Prom
 export async function sendMessage(core: RoomCore, command: RoomCommandOf<'chat.send'>, turn: Turn): Promise<RoomResults['chat.send']> {
   const { access } = turn;
   core.require(access, 'send_chat', 'sending chat messages');
-  const text = checkChatText(command.text);
+  const text = moderateChat(core, access, checkChatText(command.text), 'chat', idempotencyKey(command, turn));
   const name = (await followDisplayName(core, access))?.name ?? displayName(access.name, access.userId);
   const stored = await core.fencedWrite('store the chat message', (fence) =>
     core.writers.chat.write({ fence, roomId: core.id, message: { userId: access.userId, name, text, commandId: idempotencyKey(command, turn) } }),

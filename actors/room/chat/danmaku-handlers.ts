@@ -14,6 +14,7 @@ import type { RoomCore, Turn } from '../core.js';
 import { positionAt } from '../playback/playback.js';
 import { checkChatText, displayName } from '../validate.js';
 import { commentsOf, insertComment } from './danmaku-store.js';
+import { moderateChat } from '../moderation/moderate-chat.js';
 
 function requireDanmaku(core: RoomCore): void {
   if (!core.current.options.danmaku) {
@@ -40,8 +41,9 @@ export async function sendComment(core: RoomCore, command: RoomCommandOf<'danmak
   const { access } = turn;
   core.require(access, 'send_chat', 'sending danmaku');
   requireDanmaku(core);
-  const text = checkChatText(command.text, ROOM_LIMITS.danmakuMaxChars);
+  const checked = checkChatText(command.text, ROOM_LIMITS.danmakuMaxChars);
   checkPlace(core, command.mediaId, command.position);
+  const text = moderateChat(core, access, checked, 'danmaku');
   const name = access.member?.name ?? displayName(access.name, access.userId);
   const comment = await core.commit(turn, 'store the danmaku comment', (client) =>
     insertComment(client, core.id, { mediaId: command.mediaId, position: command.position, userId: access.userId, name, text }, ROOM_LIMITS.danmakuPerItemMax),

@@ -10,6 +10,8 @@ import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import { displayName } from '../validate.js';
 import { QUEUE_MODES, ROOM_ROLES, type MediaItem, type MemberPermissionOverride, type PermissionOverrides, type PlaybackState, type Seekable, type Subtitle } from '../../../contracts/room/model.js';
 import { type MemberRecord, type RoomOptions, type RoomRecord } from '../records.js';
+import { WORD_FILTER_MODES, type WordFilter } from '../../../contracts/room/moderation.js';
+import { NO_WORD_FILTER } from '../moderation/word-filter.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
 
@@ -38,6 +40,8 @@ export const DEFAULT_ROOM_OPTIONS: RoomOptions = Object.freeze({
   queueMode: 'next',
   voteSkipPercent: 0,
   danmaku: false,
+  slowModeSeconds: 0,
+  wordFilter: NO_WORD_FILTER,
 });
 
 interface RoomRow {
@@ -110,7 +114,21 @@ function optionsFromJson(value: unknown): RoomOptions {
     queueMode: QUEUE_MODES.find((mode) => mode === raw.queueMode) ?? DEFAULT_ROOM_OPTIONS.queueMode,
     voteSkipPercent: storedPercent(raw.voteSkipPercent),
     danmaku: raw.danmaku === true,
+    slowModeSeconds: storedSlowMode(raw.slowModeSeconds),
+    wordFilter: storedWordFilter(raw.wordFilter),
   };
+}
+
+function storedSlowMode(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= ROOM_LIMITS.slowModeMaxSeconds ? value : 0;
+}
+
+/** Stored entries were checked when set; only their shape is checked back. */
+function storedWordFilter(value: unknown): WordFilter {
+  const raw = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  const mode = WORD_FILTER_MODES.find((m) => m === raw.mode);
+  const words = Array.isArray(raw.words) ? raw.words.filter((w): w is string => typeof w === 'string' && w.length > 0) : [];
+  return mode ? { mode, words } : NO_WORD_FILTER;
 }
 
 /** A stored room without the option (or with a value out of range) has vote-skip off. */

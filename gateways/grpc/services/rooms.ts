@@ -16,7 +16,8 @@ import type { PermissionOverrides__Output } from '../gen/svc/v1/PermissionOverri
 import type { PermissionOverridesUpdate__Output } from '../gen/svc/v1/PermissionOverridesUpdate.js';
 import type { RoomServiceHandlers } from '../gen/svc/v1/RoomService.js';
 import { enumIn, type RoomCalls } from '../room-calls.js';
-import { MEMBER_STATUS, member, QUEUE_MODE, roomInfo, roomView, VISIBILITY } from '../views.js';
+import { MEMBER_STATUS, member, QUEUE_MODE, roomInfo, roomView, VISIBILITY, WORD_FILTER_MODE } from '../views.js';
+import type { WordFilter__Output } from '../gen/svc/v1/WordFilter.js';
 
 /** What newRoomId() makes: 16 random bytes in base64url. */
 const CLIENT_ROOM_ID = /^[A-Za-z0-9_-]{22}$/;
@@ -35,6 +36,12 @@ type RoomHandlers = Omit<{ [K in keyof RoomServiceHandlers as string extends K ?
 function queueModeIn(value: string | number | null | undefined): RoomCommandOf<'room.update'>['queueMode'] {
   if (value === undefined || value === null || value === 'QUEUE_MODE_UNSPECIFIED' || value === 0) return undefined;
   return enumIn(QUEUE_MODE, value, 'queueMode');
+}
+
+/** Absent: unchanged; a mode must be named (UNSPECIFIED would silently pick one). */
+function wordFilterIn(value: WordFilter__Output | null | undefined): RoomCommandOf<'room.update'>['wordFilter'] {
+  if (!value) return undefined;
+  return { mode: enumIn(WORD_FILTER_MODE, value.mode, 'wordFilter.mode'), words: value.words };
 }
 
 const withRoom = (result: { room: RoomInfo }) => ({ room: roomInfo(result.room) });
@@ -66,6 +73,8 @@ export function roomService(
               queueMode: queueModeIn(settings.queueMode),
               voteSkipPercent: settings.voteSkipPercent ?? undefined,
               danmaku: settings.danmaku,
+              slowModeSeconds: settings.slowModeSeconds ?? undefined,
+              wordFilter: wordFilterIn(settings.wordFilter),
             }
           : undefined,
       });
@@ -85,6 +94,8 @@ export function roomService(
         queueMode: queueModeIn(request.queueMode),
         voteSkipPercent: request.voteSkipPercent ?? undefined,
         danmaku: request.danmaku,
+        slowModeSeconds: request.slowModeSeconds ?? undefined,
+        wordFilter: wordFilterIn(request.wordFilter),
       }),
       withRoom,
     ),

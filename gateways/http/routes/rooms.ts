@@ -21,12 +21,14 @@ export function mountRoomRoutes(router: EndpointRouter, deps: GatewayDeps): void
 
   router
     .mount(api.createRoom, async (ctx, { caller, body }) => {
-      const { waitForAllReady, readyTimeoutMs, queueMode, voteSkipPercent, danmaku, permissionOverrides, ...rest } = body;
+      const { waitForAllReady, readyTimeoutMs, queueMode, voteSkipPercent, danmaku, slowModeSeconds, wordFilter, permissionOverrides, ...rest } = body;
       const settings: NonNullable<RoomCommandOf<'room.create'>['settings']> = {
         ...(waitForAllReady !== undefined ? { waitForAllReady } : {}),
         ...(queueMode !== undefined ? { queueMode } : {}),
         ...(voteSkipPercent !== undefined ? { voteSkipPercent } : {}),
         ...(danmaku !== undefined ? { danmaku } : {}),
+        ...(slowModeSeconds !== undefined ? { slowModeSeconds } : {}),
+        ...(wordFilter !== undefined ? { wordFilter } : {}),
         ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}),
         ...(permissionOverrides !== undefined ? { permissionOverrides } : {}),
       };

@@ -28,6 +28,7 @@ export function roomInfoMessage(room: RoomInfo): Record<string, unknown> {
     voteSkipPercent: room.voteSkipPercent,
     danmaku: room.danmaku,
     permissionOverrides: { admin: list('admin'), member: list('member'), guest: list('guest') },
+    slowModeSeconds: room.slowModeSeconds,
     createdAt: room.createdAt,
     updatedAt: room.updatedAt,
   };

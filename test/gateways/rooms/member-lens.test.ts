@@ -39,6 +39,7 @@ function guestSnapshot(mediaId: string | null): MemberRoomView {
       readyTimeoutMs: 10_000,
       danmaku: false,
       permissionOverrides: {},
+      slowModeSeconds: 0,
       createdAt: 1,
       updatedAt: 1,
     },

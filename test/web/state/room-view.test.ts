@@ -13,7 +13,7 @@ const message = (id: string, pinned = false): ChatMessage => ({ id, userId: 'u1'
 function view(): MemberRoomView {
   return {
     access: 'member',
-    room: { id: 'r', name: 'R', ownerId: 'u1', visibility: 'public', status: 'active', hasPassword: false, requireJoinApproval: true, waitForAllReady: false, readyTimeoutMs: 10_000, queueMode: 'next', voteSkipPercent: 0, danmaku: false, permissionOverrides: {}, createdAt: 1, updatedAt: 1 },
+    room: { id: 'r', name: 'R', ownerId: 'u1', visibility: 'public', status: 'active', hasPassword: false, requireJoinApproval: true, waitForAllReady: false, readyTimeoutMs: 10_000, queueMode: 'next', voteSkipPercent: 0, danmaku: false, permissionOverrides: {}, slowModeSeconds: 0, createdAt: 1, updatedAt: 1 },
     me: { userId: 'u1', status: 'active', role: 'admin', isOwner: true, permissions: [], permissionOverride: null },
     members: [member('u1'), member('u2')],
     pendingMembers: [],

@@ -21,6 +21,8 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
       return { ...view, room: event.room, ...(event.room.voteSkipPercent === 0 ? { voteSkip: undefined } : {}) };
     case 'room.deleted':
       return view;
+    case 'room.wordFilter':
+      return { ...view, wordFilter: event.wordFilter };
     case 'member.joined':
       return { ...view, members: upsert(view.members, event.member), pendingMembers: without(view.pendingMembers, event.member.userId) };
     case 'member.requested':

@@ -11,6 +11,7 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { useAction } from '../../ui/use-action.js';
 import { Avatar } from '../../ui/avatar.js';
 import { ReactionChips } from './reactions/reaction-chips.js';
+import { SlowModeNote, waitOf } from './moderation/slow-mode-note.js';
 
 const time = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
@@ -24,12 +25,28 @@ export function ChatPanel(props: { session: RoomSession }) {
   const canDeleteAny = session.can('delete_chat');
   const canPin = session.can('pin_chat');
 
+  // Slow mode paces everyone but the chat's moderators (holders of delete_chat), as the room does.
+  const slowModeSeconds = canDeleteAny ? 0 : (session.view.value?.room.slowModeSeconds ?? 0);
+  const [sendAgainAt, setSendAgainAt] = useState(0);
+
   const send = async (event: Event) => {
     event.preventDefault();
     const message = text.trim();
     if (!message) return;
-    const ok = await action.run(() => session.send({ kind: 'chat.send', text: message, clientMessageId: crypto.randomUUID() }));
-    if (ok) setText('');
+    let refusal: unknown;
+    const ok = await action.run(() =>
+      session.send({ kind: 'chat.send', text: message, clientMessageId: crypto.randomUUID() }).catch((caught: unknown) => {
+        refusal = caught;
+        throw caught;
+      }),
+    );
+    if (ok) {
+      setText('');
+      if (slowModeSeconds > 0) setSendAgainAt(Date.now() + slowModeSeconds * 1000);
+    } else {
+      const wait = waitOf(refusal);
+      if (wait !== undefined) setSendAgainAt(Date.now() + wait);
+    }
   };
 
   const tools = (message: ChatMessage) => (
@@ -79,6 +96,7 @@ export function ChatPanel(props: { session: RoomSession }) {
       ) : (
         <p class="muted">You cannot see the chat history here; new messages appear as they arrive.</p>
       )}
+      {session.can('send_chat') && slowModeSeconds > 0 && <SlowModeNote seconds={slowModeSeconds} until={sendAgainAt} />}
       {session.can('send_chat') ? (
         <form class="chat-form" onSubmit={(event) => void send(event)}>
           <label for="chat-input" class="visually-hidden">

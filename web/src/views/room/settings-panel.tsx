@@ -12,6 +12,7 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { PermissionsEditor } from './permissions-editor.js';
 import { useAction } from '../../ui/use-action.js';
+import { ChatModerationFields, wordsOf } from './moderation/chat-moderation-fields.js';
 
 /** The thresholds offered; the API takes any whole percent (a value set elsewhere is shown too). */
 const VOTE_SKIP_CHOICES = [0, 25, 33, 50, 66, 75, 100];
@@ -48,6 +49,10 @@ function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSave
   const [queueMode, setQueueMode] = useState(room.queueMode);
   const [voteSkipPercent, setVoteSkipPercent] = useState(room.voteSkipPercent);
   const [danmaku, setDanmaku] = useState(room.danmaku);
+  const filter = props.session.view.value!.wordFilter;
+  const [slowModeSeconds, setSlowMode] = useState(room.slowModeSeconds);
+  const [filterWords, setFilterWords] = useState((filter?.words ?? []).join('\n'));
+  const [filterMode, setFilterMode] = useState(filter?.mode ?? 'mask');
   const action = useAction();
   const issue = (key: string) => issueFor(action.error, key);
 
@@ -58,7 +63,7 @@ function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSave
       call(
         api.PATCH('/api/rooms/{roomId}', {
           params: { path: { roomId: room.id } },
-          body: { name: name.trim(), visibility, requireJoinApproval, waitForAllReady, queueMode, voteSkipPercent, danmaku, ...(removePassword ? { password: null } : password ? { password } : {}) },
+          body: { name: name.trim(), visibility, requireJoinApproval, waitForAllReady, queueMode, voteSkipPercent, danmaku, slowModeSeconds, wordFilter: { mode: filterMode, words: wordsOf(filterWords) }, ...(removePassword ? { password: null } : password ? { password } : {}) },
         }),
       ),
     );
@@ -124,6 +129,15 @@ function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSave
           {!VOTE_SKIP_CHOICES.includes(voteSkipPercent) && <option value={String(voteSkipPercent)}>{`When ${voteSkipPercent} % of the people here vote`}</option>}
         </select>
       </div>
+      <ChatModerationFields
+        slowModeSeconds={slowModeSeconds}
+        onSlowMode={setSlowMode}
+        words={filterWords}
+        onWords={setFilterWords}
+        mode={filterMode}
+        onMode={setFilterMode}
+        error={issue}
+      />
       <SubmitButton busy={action.busy}>Save settings</SubmitButton>
       <p role="status" class="muted">
         {saved ? 'Settings saved.' : ''}
