@@ -294,7 +294,8 @@ export class ActorHost {
         mailboxSize: this.options.mailboxSize,
         recentCommands: this.options.recentCommands,
         recentReplyBytes: this.options.recentReplyBytes,
-        isLive: () => this.liveness.isLive(),
+        // Bound to the incarnation its record names: it must never act under a later one.
+        isLive: () => this.liveness.isLiveAs(incarnation),
         renew: (revision) => pool.owners.renew(id, revision, this.liveness),
         onFenced: (fenced, reason) => void this.onFenced(pool, fenced, reason),
         meter,
@@ -306,9 +307,11 @@ export class ActorHost {
       meter.activation(typeName, 'failed');
       return { ok: false, retryAfterMs: RETRY_AFTER_FAILURE_MS, reason: `activation failed: ${messageOf(err)}` };
     }
-    if (incarnation !== this.liveness.self.incarnation || this.state === 'stopped') {
+    if (!this.liveness.isLiveAs(incarnation) || this.state === 'stopped') {
       // The liveness was lost (or the host stopped) while loading: the record is no longer
-      // backed by this host, and another host may already own the id.
+      // backed by this host, and another host may already own the id. Lost to a dropped
+      // connection, the incarnation is over while NATS is still away: the command subscription
+      // made meanwhile would come back with the reconnect and serve next to the new owner.
       await activation.cutOff(this.state === 'stopped' ? 'shutdown' : 'fenced');
       return { ok: false, retryAfterMs: RETRY_ELSEWHERE_MS, reason: `host ${this.hostId} lost its liveness while activating` };
     }

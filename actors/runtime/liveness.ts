@@ -21,6 +21,10 @@
  * connection drops, and answers probes on it while it lives, so a killed host's actors are
  * taken over as soon as the server has closed its connection (liveness-probe.ts).
  *
+ * An incarnation ends at the loss, not when the next one starts: work begun under it (an
+ * activation still loading) checks `isLiveAs(incarnation)`, never only `self`, which keeps
+ * naming the lost incarnation until NATS is back.
+ *
  * Two processes with one host id would replace each other's key forever; a host refuses to
  * start (and a recovering one waits) while another process keeps the id's key alive.
  */
@@ -146,6 +150,16 @@ export class Liveness {
     if (performance.now() < this.liveUntil) return true;
     this.lose(`no successful heartbeat for ${this.ttlMs} ms`);
     return false;
+  }
+
+  /**
+   * True while `incarnation` is this host's live incarnation: what anything acquired under it
+   * (an ownership record, an activation) must check before acting. Comparing with `self` is not
+   * enough: a lost incarnation is still `self` until the next one starts, which after a dropped
+   * connection waits for NATS to come back.
+   */
+  isLiveAs(incarnation: string): boolean {
+    return this.isLive() && this.identity.incarnation === incarnation;
   }
 
   /**

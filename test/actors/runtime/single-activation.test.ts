@@ -2,18 +2,23 @@
  * Single activation when the hosts bucket loses its keys all at once: a deleted stream, a NATS
  * restart. Owners keep serving until their own window ends, so no host may take their actors
  * over before then, whatever the bucket says. Real host processes, real NATS; the audit of the
- * hosts' `handled` lines proves no two activations of an id ever ran commands at once.
+ * hosts' `handled` lines proves no two activations of an id ever ran commands at once. And the
+ * race a NATS restart under load once hit: an activation that finished loading while its host's
+ * connection was down, played step by step on an in-process host.
  */
 import test from 'ava';
 import type { NatsConnection } from 'nats';
+import { pino } from 'pino';
+import type { Actor, ActorType } from '../../../actors/runtime/actor-type.js';
 import { ActorClient } from '../../../actors/runtime/client.js';
 import { ActorEvents } from '../../../actors/runtime/events.js';
+import { ActorHost } from '../../../actors/runtime/host.js';
 import { activateSubject, hostKey, hostsBucketName } from '../../../actors/runtime/names.js';
 import { decode, encode, parseActivateReply } from '../../../actors/runtime/wire.js';
 import { handledLines, overlappingActivations } from '../../fixtures/activation-audit.js';
-import { ActorHostProcess, committedValue } from '../../fixtures/actor-host-process.js';
+import { ActorHostProcess, committedValue, connectNats, uniquePrefix } from '../../fixtures/actor-host-process.js';
 import type { CounterResult } from '../../fixtures/counter-actor.js';
-import { eventually } from '../../fixtures/deadline.js';
+import { eventually, withDeadline } from '../../fixtures/deadline.js';
 import { startPrivateNats } from '../../harness/stack.js';
 import { caller, counterSpace, processPool } from './fixture.js';
 const ACTORS = 12;
@@ -154,6 +159,92 @@ for (const leaseTtlMs of [1500, 3000, 5000]) {
     await checkInvariants(t, hosts, load, pgUrl);
   });
 }
+
+/**
+ * An actor type whose first load waits at a gate the test opens; it records which activation
+ * (by fence) ran each command, and how each one ended.
+ */
+function gatedType(): {
+  type: ActorType;
+  /** The fence of the first activation, once its load is waiting at the gate. */
+  loading: Promise<bigint>;
+  open(): void;
+  handledBy: bigint[];
+  /** Resolves when the activation of `fence` has been deactivated. */
+  ended(fence: bigint): Promise<string>;
+} {
+  let open = (): void => undefined;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let loadingAt = (_fence: bigint): void => undefined;
+  const loading = new Promise<bigint>((resolve) => (loadingAt = resolve));
+  let gated = true;
+  const handledBy: bigint[] = [];
+  const ends = new Map<bigint, { reason?: string; resolve?: (reason: string) => void }>();
+  const type: ActorType = {
+    name: 'gated',
+    activate: async (ctx) => {
+      const fence = ctx.fence;
+      if (gated) {
+        gated = false;
+        loadingAt(fence);
+        await gate;
+      }
+      const actor: Actor = {
+        handle: () => {
+          handledBy.push(fence);
+          return Promise.resolve({ fence: fence.toString() });
+        },
+        idle: () => false,
+        deactivate: (reason) => {
+          const end = ends.get(fence) ?? {};
+          ends.set(fence, { ...end, reason });
+          end.resolve?.(reason);
+          return Promise.resolve();
+        },
+      };
+      return actor;
+    },
+  };
+  const ended = (fence: bigint): Promise<string> => {
+    const end = ends.get(fence);
+    if (end?.reason !== undefined) return Promise.resolve(end.reason);
+    return new Promise((resolve) => ends.set(fence, { resolve }));
+  };
+  return { type, loading, open: () => open(), handledBy, ended };
+}
+
+test.serial('an activation that finishes loading after its host lost the NATS connection is cut off, not served again after the reconnect', async (t) => {
+  const nats = await startPrivateNats();
+  t.teardown(() => nats.destroy());
+  const prefix = uniquePrefix('single_loading');
+  const gated = gatedType();
+  const logLines: Array<Record<string, unknown>> = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) });
+  const hostNc = await connectNats(`${prefix}-host`, nats.url);
+  const host = await ActorHost.start({ nc: hostNc, prefix, hostId: `${prefix}-host`, types: [gated.type], logger, leaseTtlMs: 1500 });
+  const nc = await connectNats(`${prefix}-client`, nats.url);
+  t.teardown(async () => {
+    await nc.close();
+    await host.stop();
+    await hostNc.close();
+  });
+
+  // The host takes the id and starts loading the actor; the load waits at the gate.
+  void nc.request(activateSubject(prefix, 'gated'), encode({ id: 'x' }), { timeout: 1_000 }).catch(() => undefined);
+  const loadingFence = await withDeadline(gated.loading, 10_000, 'the actor started loading');
+  // Its connection drops meanwhile: the host ends its incarnation, cutting off every activation...
+  await nats.stop();
+  await eventually(() => logLines.some((line) => line.msg === 'host lost its liveness'), 10_000, 'the host lost its liveness');
+  // ...and only then does the load finish, while the incarnation that owns the id is over.
+  gated.open();
+  t.is(await withDeadline(gated.ended(loadingFence), 10_000, 'the activation that loaded under the lost incarnation was ended'), 'fenced');
+
+  // Back on NATS the host is a new incarnation; the old one's record is taken over, not served.
+  await nats.start();
+  const reply = await new ActorClient(nc, prefix).send<{ fence: string }>('gated', 'x', {}, { caller, timeoutMs: 20_000 });
+  t.true(BigInt(reply.result.fence) > loadingFence, 'the command ran in a newer activation');
+  t.deepEqual(gated.handledBy.filter((fence) => fence === loadingFence), [], 'the activation of the lost incarnation ran nothing');
+});
 
 test.serial('a host with the id of a live host refuses to start; one restarted under its id after a crash starts once the old key expires', async (t) => {
   const { prefix, pgUrl } = await counterSpace('single_dup_id');
