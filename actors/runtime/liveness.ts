@@ -88,6 +88,8 @@ export class Liveness {
   private readonly probe: ConnectionProbe;
   /** Resolved while the NATS connection is up; a new pending promise from a disconnect to the next reconnect. */
   private connected: Promise<void> = Promise.resolve();
+  /** Whether `connected` is resolved: no Disconnect since the last Reconnect. */
+  private online = true;
   private markConnected: () => void = () => undefined;
 
   private constructor(
@@ -393,9 +395,13 @@ export class Liveness {
         return;
       }
       if (status.type === Events.Disconnect) {
-        this.connected = new Promise((resolve) => (this.markConnected = resolve));
+        // A reconnect attempt that fails mid-handshake reports a second Disconnect with no
+        // Reconnect between: keep the pending promise recover() already waits on.
+        if (this.online) this.connected = new Promise((resolve) => (this.markConnected = resolve));
+        this.online = false;
         this.lose('the NATS connection dropped');
       } else if (status.type === Events.Reconnect) {
+        this.online = true;
         this.markConnected();
       }
     }
