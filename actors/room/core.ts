@@ -26,7 +26,7 @@ import { Presence } from './members/presence.js';
 import { MediaLength } from './playback/media-length.js';
 import { VERSION_BLOCK, extrapolate } from './playback/playback.js';
 import { RoomPlayback } from './playback/room-playback.js';
-import { SkipVotes } from './playback/vote-skip.js';
+import { SkipVotes } from './playback/skip-votes.js';
 import { QueueVoteBook, loadQueueVotes } from './playback/queue-votes.js';
 import { loadPolls } from './polls/poll-store.js';
 import { RoomPolls } from './polls/polls.js';

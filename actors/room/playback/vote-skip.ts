@@ -1,38 +1,10 @@
 /**
- * Votes to skip the current item (docs/2026-11-26-votes-and-polls.md). The votes belong to one
- * item: a vote for another item starts a new set, so a change of item resets them without
- * every path that changes the item knowing about votes. They live in the activation's memory:
- * a failover forgets them, and voting again is one press.
- *
- * Who counts is decided when asked, from who is present now and holds `vote`: the threshold
+ * Votes to skip the current item (docs/2026-11-26-votes-and-polls.md); the votes themselves are
+ * held by skip-votes.ts. Who counts is decided when asked, from who is present now and holds `vote`: the threshold
  * follows people arriving and leaving, and a voter who left no longer counts.
  */
 import type { MemberRoomView, VoteSkip } from '../../../contracts/room/model.js';
 import type { RoomCore } from '../core.js';
-
-export class SkipVotes {
-  private mediaId: string | null = null;
-  private readonly voters = new Set<string>();
-
-  /** Records (or takes back) `userId`'s vote on `mediaId`; votes on any other item are dropped. */
-  set(mediaId: string, userId: string, vote: boolean): void {
-    if (this.mediaId !== mediaId) {
-      this.mediaId = mediaId;
-      this.voters.clear();
-    }
-    if (vote) this.voters.add(userId);
-    else this.voters.delete(userId);
-  }
-
-  votersOf(mediaId: string): string[] {
-    return this.mediaId === mediaId ? [...this.voters] : [];
-  }
-
-  clear(): void {
-    this.mediaId = null;
-    this.voters.clear();
-  }
-}
 
 /** Present active members holding `vote` (the owner always does). */
 export function presentVoters(core: RoomCore): Set<string> {
