@@ -98,3 +98,15 @@ test('vote-skip: the count follows vote.skip, starts again with a new item, and 
   v = applyRoomEvent(v, { type: 'room.updated', room: { ...v.room, voteSkipPercent: 0 } });
   t.is(v.voteSkip, undefined);
 });
+
+test('chat: an edit replaces the message and re-quotes its replies; deleting an original leaves its replies saying so', (t) => {
+  const reply: ChatMessage = { ...message('2'), replyTo: { id: '1', deleted: false, userId: 'u1', name: 'u1', excerpt: 'm1' } };
+  let chat = [message('1'), reply];
+  const edited = { ...message('1'), text: 'fixed', editedAt: 5 };
+  chat = applyChatEvent(chat, { type: 'chat.edited', message: edited });
+  t.deepEqual(chat[0], edited);
+  t.is(chat[1]!.replyTo?.excerpt, 'fixed');
+  t.deepEqual(applyPinEvent([message('1', true)], { type: 'chat.edited', message: { ...edited, pinned: true } })[0]?.text, 'fixed');
+  chat = applyChatEvent(chat, { type: 'chat.deleted', messageId: '1', by: 'u1' });
+  t.deepEqual(chat.map((m) => m.replyTo), [{ id: '1', deleted: true, userId: '', name: '', excerpt: '' }]);
+});

@@ -43,7 +43,7 @@ export function Shell(props: { children: ComponentChildren }) {
               {currentUser.value ? (
                 <a href="/account" class="account-link">
                   <Avatar userId={currentUser.value.id} name={displayName.value} />
-                  {displayName.value}
+                  <span class="account-name">{displayName.value}</span>
                 </a>
               ) : (
                 <span class="account-link">{displayName.value} (guest)</span>
