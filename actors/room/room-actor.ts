@@ -92,6 +92,7 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'chat.pin': chat.pinMessage,
   'chat.unpin': chat.unpinMessage,
   'chat.pins': chat.pinnedMessages,
+  'chat.edit': chat.editMessage,
   'chat.react': reactions.react,
   'chat.unreact': reactions.unreact,
   'reaction.send': reactions.sendReaction,

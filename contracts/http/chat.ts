@@ -32,6 +32,7 @@ export const sendChat = defineEndpoint({
       .max(ROOM_LIMITS.clientMessageIdMaxChars)
       .optional()
       .meta({ description: 'Makes resends of one message idempotent (per sender), through any gateway' }),
+    replyTo: messageId.optional().meta({ description: 'The message this one answers: in this room, not deleted (not_found naming replyTo otherwise)' }),
   }),
   responses: {
     201: {
@@ -71,13 +72,13 @@ export const deleteChat = defineEndpoint({
   method: 'delete',
   path: '/api/rooms/{roomId}/chat/{messageId}',
   operationId: 'deleteChat',
-  summary: 'Delete a message for everyone (own message, or delete_chat)',
+  summary: `Delete a message for everyone (own message within ${ROOM_LIMITS.chatEditWindowMs / 60_000} minutes of sending, or any with delete_chat)`,
   tags: TAGS,
   access: 'user_or_guest',
   params: messageParams,
   headers: idempotencyHeaders,
   responses: { 200: { description: 'Deleted', schema: z.strictObject({ messageId: z.string(), seq }) } },
-  errors: [...ERRORS],
+  errors: [...ERRORS, 'conflict'],
 });
 
 export const listPins = defineEndpoint({
@@ -168,4 +169,20 @@ export const sendReaction = defineEndpoint({
   body: z.strictObject({ reaction: Reaction }),
   responses: { 200: { description: 'Published', schema: z.strictObject({ sent: z.literal(true), seq }) } },
   errors: [...ERRORS],
+});
+
+export const editChat = defineEndpoint({
+  method: 'patch',
+  path: '/api/rooms/{roomId}/chat/{messageId}',
+  operationId: 'editChat',
+  summary: `Edit one's own message, within ${ROOM_LIMITS.chatEditWindowMs / 60_000} minutes of sending (send_chat); mentions are resolved again`,
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: messageParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({
+    text: multiLineText().min(1).max(ROOM_LIMITS.chatMaxChars * 4).meta({ description: `1..${ROOM_LIMITS.chatMaxChars} characters after trimming` }),
+  }),
+  responses: { 200: { description: 'Edited: the message now', schema: MessageAnswer } },
+  errors: [...ERRORS, 'conflict'],
 });

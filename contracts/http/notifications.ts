@@ -25,6 +25,7 @@ export const NotificationView = z
     }),
     z.object({ ...common, kind: z.literal('join_request.decided'), roomId: z.string(), roomName: z.string(), approved: z.boolean() }),
     z.object({ ...common, kind: z.literal('room.role_changed'), roomId: z.string(), roomName: z.string(), role: z.enum(['admin', 'member', 'guest']) }),
+    z.object({ ...common, kind: z.literal('chat.mention'), roomId: z.string(), roomName: z.string(), messageId: z.string(), by: z.string(), excerpt: z.string() }),
   ])
   .meta({ id: 'Notification' });
 

@@ -172,12 +172,17 @@ const SCHEMAS = {
     text: multiLineText().max(ROOM_LIMITS.chatMaxChars * 4),
     /** Client-chosen id making resends of one message idempotent (per sender). */
     clientMessageId: oneLineText().min(1).max(ROOM_LIMITS.clientMessageIdMaxChars).optional(),
+    /** The message this one answers: in this room, not deleted. */
+    replyTo: messageId.optional(),
   }),
   'chat.history': command('chat.history', {
     before: messageId.optional(),
     limit: z.number().int().min(1).max(ROOM_LIMITS.chatHistoryMaxLimit).optional(),
   }),
+  /** One's own message, within chatEditWindowMs after sending; delete_chat holders delete any message any time. */
   'chat.delete': command('chat.delete', { messageId }),
+  /** One's own message, by its author only, within chatEditWindowMs after sending; mentions are resolved again. */
+  'chat.edit': command('chat.edit', { messageId, text: multiLineText().max(ROOM_LIMITS.chatMaxChars * 4) }),
   'chat.pin': command('chat.pin', { messageId }),
   'chat.unpin': command('chat.unpin', { messageId }),
   /** Pinned messages, newest first, a page at a time (as chat.history): at most 1000 may be pinned. */

@@ -55,6 +55,8 @@ export type RoomEvent =
   | PlaylistEvent
   | { type: 'chat.message'; message: ChatMessage }
   | { type: 'chat.deleted'; messageId: string; by: string }
+  /** Its author edited it: `message` is the whole message now (text, editedAt, mentions). */
+  | { type: 'chat.edited'; message: ChatMessage }
   /** Pinned or unpinned: `message.pinned` tells which. */
   | { type: 'chat.pinned'; message: ChatMessage; by: string }
   /** A message's reactions changed: `reactions` is its whole list now. */
@@ -100,6 +102,7 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   // Live chat is part of being in the room; view_chat_history guards earlier messages only.
   'chat.message': null,
   'chat.deleted': null,
+  'chat.edited': null,
   'chat.pinned': null,
   'chat.reactions': null,
   reaction: null,

@@ -96,4 +96,14 @@ export const ROOM_LIMITS = {
   /** Word filter entries per room, and characters per entry (a phrase of a few words). */
   wordFilterMaxEntries: 200,
   wordFilterEntryMaxChars: 50,
+  /** A reply carries the start of the message it answers, in characters, so clients quote it without a fetch. */
+  chatReplyExcerptChars: 100,
+  /**
+   * How long after sending an author may edit or delete their own message (delete_chat holders
+   * delete any message any time): long enough to fix a typo, short enough that a conversation
+   * read later is the one that happened. Room-independent; the error message says the figure.
+   */
+  chatEditWindowMs: 15 * 60_000,
+  /** Members one message may mention (and so notify); further mentions stay plain text. */
+  chatMentionsMax: 10,
 } as const;

@@ -167,6 +167,17 @@ export const ChatReaction = z
   })
   .meta({ id: 'ChatReaction' });
 
+/** The message a reply answers, as it is now: its sender and first characters, or that it was deleted since. */
+export const ChatReplyTo = z
+  .strictObject({
+    id: z.string().meta({ description: 'The answered message' }),
+    deleted: z.boolean().meta({ description: 'The answered message was deleted since; userId, name and excerpt are then empty' }),
+    userId: z.string(),
+    name: z.string(),
+    excerpt: z.string().meta({ description: "The answered message's first 100 characters (an ellipsis when cut)" }),
+  })
+  .meta({ id: 'ChatReplyTo' });
+
 export const ChatMessage = z
   .strictObject({
     id: z.string().meta({ description: 'Decimal string; larger ids are newer' }),
@@ -176,6 +187,9 @@ export const ChatMessage = z
     pinned: z.boolean(),
     createdAt: ms('Posted'),
     reactions: z.array(ChatReaction).meta({ description: 'In the order of the reaction set; only reactions someone gave' }),
+    replyTo: ChatReplyTo.optional().meta({ description: 'Set when the message answers another' }),
+    editedAt: ms('Last edited by its author').optional(),
+    mentions: z.array(z.string()).meta({ description: 'User ids of the members the text mentions (@name), notified when it was sent' }),
   })
   .meta({ id: 'ChatMessage' });
 
@@ -293,6 +307,7 @@ export type NowPlaying = z.infer<typeof NowPlaying>;
 export type PlaybackView = z.infer<typeof PlaybackView>;
 export type ChatMessage = z.infer<typeof ChatMessage>;
 export type ChatReaction = z.infer<typeof ChatReaction>;
+export type ChatReplyTo = z.infer<typeof ChatReplyTo>;
 export type DanmakuComment = z.infer<typeof DanmakuComment>;
 export type MyStanding = z.infer<typeof MyStanding>;
 export type VoiceParticipant = z.infer<typeof VoiceParticipant>;

@@ -63,6 +63,7 @@ export interface RoomResults {
   /** Newest first; pass `nextBefore` as `before` for the next page (null: no older messages). */
   'chat.history': { messages: ChatMessage[]; nextBefore: string | null };
   'chat.delete': { messageId: string };
+  'chat.edit': { message: ChatMessage };
   'chat.pin': { message: ChatMessage };
   'chat.unpin': { message: ChatMessage };
   /** Pinned messages, newest first. */

@@ -221,6 +221,9 @@ export function chatMessage(message: model.ChatMessage): ChatMessage__Output {
     pinned: message.pinned,
     createdAt: message.createdAt,
     reactions: message.reactions.map(chatReaction),
+    replyTo: message.replyTo ? { ...message.replyTo } : null,
+    ...(message.editedAt !== undefined ? { editedAt: message.editedAt } : {}),
+    mentions: [...message.mentions],
   };
 }
 
@@ -338,6 +341,8 @@ export function roomEvent(event: ActorRoomEvent, seq: number, at: number): RoomE
       return { ...base, chatMessage: { message: chatMessage(event.message) }, event: 'chatMessage' };
     case 'chat.deleted':
       return { ...base, chatDeleted: { messageId: event.messageId, by: event.by }, event: 'chatDeleted' };
+    case 'chat.edited':
+      return { ...base, chatEdited: { message: chatMessage(event.message) }, event: 'chatEdited' };
     case 'chat.pinned':
       return { ...base, chatPinned: { message: chatMessage(event.message), by: event.by }, event: 'chatPinned' };
     case 'chat.reactions':

@@ -40,7 +40,7 @@ const TICKET_WINDOW_SECONDS = 60;
  * Whatever others see in the chat or over the video counts as chat: a reaction is a small
  * message, and one budget means one documented rate (docs/2026-11-26-reactions-and-danmaku.md).
  */
-const CHAT_KINDS: ReadonlySet<RoomCommandKind> = new Set(['chat.send', 'chat.react', 'chat.unreact', 'reaction.send', 'danmaku.send']);
+const CHAT_KINDS: ReadonlySet<RoomCommandKind> = new Set(['chat.send', 'chat.edit', 'chat.react', 'chat.unreact', 'reaction.send', 'danmaku.send']);
 
 export function commandClassOf(kind: RoomCommandKind): CommandClass {
   if (CHAT_KINDS.has(kind)) return 'chat';

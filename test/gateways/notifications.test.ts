@@ -103,13 +103,13 @@ test('a rejected join request and a role change are reported to the member', asy
 test('a kind the user turned off is neither stored nor announced; preferences validate their keys', async (t) => {
   const [owner, member] = [await bed.signUp('owner'), await bed.signUp('member')];
   const defaults = await bed.call('GET', '/api/me/notification-preferences', undefined, member.token);
-  t.deepEqual(defaults.body, { 'review.decided': true, 'join_request.decided': true, 'room.role_changed': true });
+  t.deepEqual(defaults.body, { 'review.decided': true, 'join_request.decided': true, 'room.role_changed': true, 'chat.mention': true });
   const bad = await bed.call<{ code: string; issues: Array<{ key: string }> }>('PATCH', '/api/me/notification-preferences', { 'room.roleChanged': false }, member.token);
   t.is(bad.status, 400);
   t.is(bad.body.code, 'invalid_argument');
   t.deepEqual(bad.body.issues.map((issue) => issue.key), ['room.roleChanged']);
   const off = await bed.call('PATCH', '/api/me/notification-preferences', { 'room.role_changed': false }, member.token);
-  t.deepEqual(off.body, { 'review.decided': true, 'join_request.decided': true, 'room.role_changed': false });
+  t.deepEqual(off.body, { 'review.decided': true, 'join_request.decided': true, 'room.role_changed': false, 'chat.mention': true });
 
   const roomId = await roomNeedingApproval(owner);
   await rooms.send(roomId, { kind: 'member.join' }, callerOf(member));

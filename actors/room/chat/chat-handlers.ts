@@ -1,7 +1,9 @@
 /**
  * Chat. A message is committed (fenced) before the send is acknowledged, under an
  * idempotency key, so a retried send is stored once. Deletion is hard: a deleted message is
- * gone from history for everyone, which is what a user asking to delete expects.
+ * gone from history for everyone, which is what a user asking to delete expects. Authors edit
+ * and delete their own messages within ROOM_LIMITS.chatEditWindowMs; replies and mentions are
+ * docs/2026-11-26-chat-replies-edits-mentions.md.
  */
 import { AppError } from '../../../errors/app-error.js';
 import { classifyDatabaseError } from '../../../store/errors.js';
@@ -14,6 +16,8 @@ import type { RoomResults } from '../../../contracts/room/results.js';
 import { checkChatText, displayName } from '../validate.js';
 import { followDisplayName } from '../members/member-name.js';
 import { moderateChat } from '../moderation/moderate-chat.js';
+import { applyWordFilter } from '../moderation/word-filter.js';
+import { mentionsIn, notifyMentioned } from './chat-mentions.js';
 
 /**
  * The key that makes a send idempotent. A client-chosen id wins: it survives the client
@@ -37,15 +41,57 @@ async function read<T>(core: RoomCore, what: string, fn: () => Promise<T>): Prom
 export async function sendMessage(core: RoomCore, command: RoomCommandOf<'chat.send'>, turn: Turn): Promise<RoomResults['chat.send']> {
   const { access } = turn;
   core.require(access, 'send_chat', 'sending chat messages');
+  const replyTo = command.replyTo ?? null;
+  // Checked before the write, not in it: an original deleted in between leaves a reply to
+  // "a deleted message", which is what it would show a moment later anyway.
+  if (replyTo !== null && !(await read(core, 'read the answered message', () => chat.findMessage(core.deps.pool, core.id, replyTo)))) {
+    throw new AppError('not_found', `replyTo: message ${replyTo} is not in this room's chat (it may have been deleted)`);
+  }
+  // After every other check: a refused message does not use up the sender's slow mode turn.
   const text = moderateChat(core, access, checkChatText(command.text), 'chat', idempotencyKey(command, turn));
   const name = (await followDisplayName(core, access))?.name ?? displayName(access.name, access.userId);
+  const mentions = mentionsIn(core, text, access.userId);
   const stored = await core.fencedWrite('store the chat message', (fence) =>
-    core.writers.chat.write({ fence, roomId: core.id, message: { userId: access.userId, name, text, commandId: idempotencyKey(command, turn) } }),
+    core.writers.chat.write({ fence, roomId: core.id, message: { userId: access.userId, name, text, commandId: idempotencyKey(command, turn), replyTo, mentions, createdAt: core.now() } }),
   );
   // A retry finds the message already stored and already published; publishing again would
   // show it twice to clients that do not de-duplicate by id.
-  if (stored.created) core.publish({ type: 'chat.message', message: stored.message });
+  if (stored.created) {
+    core.publish({ type: 'chat.message', message: stored.message });
+    await notifyMentioned(core, stored.message, stored.message.mentions);
+  }
   return { message: stored.message, duplicate: !stored.created };
+}
+
+/** Authors change their own words only while the conversation is still about them. */
+function requireWithinWindow(core: RoomCore, message: ChatMessage, action: 'edited' | 'deleted'): void {
+  if (core.now() - message.createdAt > ROOM_LIMITS.chatEditWindowMs) {
+    const minutes = ROOM_LIMITS.chatEditWindowMs / 60_000;
+    throw new AppError('conflict', `messages can be ${action} by their author for ${minutes} minutes after sending; message ${message.id} is older`);
+  }
+}
+
+export async function editMessage(core: RoomCore, command: RoomCommandOf<'chat.edit'>, turn: Turn): Promise<RoomResults['chat.edit']> {
+  const { access } = turn;
+  core.require(access, 'send_chat', 'editing messages');
+  // The word filter applies to an edit as to a send (else an edit would undo it); slow mode
+  // paces new messages only.
+  const text = applyWordFilter(checkChatText(command.text), core.current.options.wordFilter);
+  let added: string[] = [];
+  const result = await core.commit(turn, 'edit the chat message', async (client) => {
+    const message = await chat.lockMessage(client, core.id, command.messageId);
+    if (!message) throw new AppError('not_found', `message ${command.messageId} is not in this room's chat`);
+    if (message.userId !== access.userId) throw new AppError('forbidden', 'only its author may edit a message');
+    requireWithinWindow(core, message, 'edited');
+    const mentions = mentionsIn(core, text, access.userId);
+    // Those mentioned before were notified then; an edit notifies only the newly mentioned.
+    added = mentions.filter((id) => !message.mentions.includes(id));
+    const updated = await chat.editMessage(client, core.id, message.id, text, mentions, core.now());
+    return { message: updated ?? message };
+  });
+  core.publish({ type: 'chat.edited', message: result.message });
+  await notifyMentioned(core, result.message, added);
+  return result;
 }
 
 /** One page of `rows` read with one row more than `limit`, which tells whether an older page exists. */
@@ -66,8 +112,10 @@ export async function deleteMessage(core: RoomCore, command: RoomCommandOf<'chat
   const result = await core.commit(turn, 'delete the chat message', async (client) => {
     const message = await chat.lockMessage(client, core.id, command.messageId);
     if (!message) throw new AppError('not_found', `message ${command.messageId} is not in this room's chat`);
-    // Authors may always take back their own words.
+    // Authors may take back their own words within the edit window; moderators (delete_chat)
+    // delete any message any time, their own included.
     if (message.userId !== access.userId) core.require(access, 'delete_chat', "deleting other people's messages");
+    else if (!access.permissions.has('delete_chat')) requireWithinWindow(core, message, 'deleted');
     await chat.deleteMessage(client, core.id, message.id);
     return { messageId: command.messageId };
   });

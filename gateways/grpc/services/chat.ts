@@ -25,11 +25,12 @@ export function chatService(rooms: RoomCalls): ChatServiceHandlers {
   return {
     Send: rooms.command(
       'chat.send',
-      (request) => ({ text: request.text, clientMessageId: request.clientMessageId }),
+      (request) => ({ text: request.text, clientMessageId: request.clientMessageId, replyTo: request.replyTo }),
       (result) => ({ message: chatMessage(result.message), duplicate: result.duplicate }),
     ),
     History: rooms.command('chat.history', (request) => ({ before: request.before, limit: request.limit }), page),
     Delete: rooms.command('chat.delete', (request) => ({ messageId: request.messageId }), (result) => result),
+    Edit: rooms.command('chat.edit', (request) => ({ messageId: request.messageId, text: request.text }), pinned),
     Pin: rooms.command('chat.pin', (request) => ({ messageId: request.messageId }), pinned),
     Unpin: rooms.command('chat.unpin', (request) => ({ messageId: request.messageId }), pinned),
     ListPins: rooms.command('chat.pins', (request) => ({ before: request.before, limit: request.limit }), page),

@@ -14,6 +14,10 @@ export const CHAT_ROUTES: readonly RoomRoute[] = [
     command: ({ query }) => ({ ...(query.cursor ? { before: query.cursor } : {}), ...(query.limit ? { limit: query.limit } : {}) }),
     answer: page,
   }),
+  roomCommand(api.editChat, 'chat.edit', {
+    command: ({ params, body }) => ({ messageId: params.messageId, text: body.text }),
+    answer: (result, seq) => ({ message: result.message, seq }),
+  }),
   roomCommand(api.deleteChat, 'chat.delete', { command: ({ params }) => ({ messageId: params.messageId }), answer: (result, seq) => ({ messageId: result.messageId, seq }) }),
   roomCommand(api.listPins, 'chat.pins', {
     command: ({ query }) => ({ ...(query.cursor ? { before: query.cursor } : {}), ...(query.limit ? { limit: query.limit } : {}) }),

@@ -137,6 +137,14 @@ test('the word filter masks listed words in chat and danmaku, keeping their leng
   t.is(comment.text, '****!');
 });
 
+test('an edit is filtered as a send is: a message cannot be edited into a filtered word', async (t) => {
+  const { room, member } = await scene({ wordFilter: { mode: 'mask', words: ['darn'] } });
+  const { message } = await send(room, member, 'fine words');
+  const edited = await room.send(member, { kind: 'chat.edit', messageId: message.id, text: 'darn words' });
+  t.is(edited.message.text, '**** words');
+  t.is(room.lastEvent('chat.edited')?.message.text, '**** words');
+});
+
 test('single words match whole words in spaced scripts, CJK entries match inside text', async (t) => {
   const { room, member } = await scene({ wordFilter: { mode: 'mask', words: ['ass', 'café', 'ばか'] } });
   const kept = ['class assistant', 'bass', 'cafés'];

@@ -211,9 +211,10 @@ test('view_member_list and view_media_resources decide what room.get shows', asy
   t.false('pendingMembers' in shown, 'join requests and bans need manage_members');
 });
 
-test('authors may delete their own messages and edit or remove their own media without the moderator permissions', async (t) => {
+test('authors may edit and delete their own messages (within the edit window, chat-threads.test.ts) and edit or remove their own media without the moderator permissions', async (t) => {
   const s = await scene(['send_chat', 'create_media_resource']);
   const { message } = await s.room.send(s.member, { kind: 'chat.send', text: 'oops' });
+  await t.notThrowsAsync(s.room.send(s.member, { kind: 'chat.edit', messageId: message.id, text: 'oops, fixed' }));
   await t.notThrowsAsync(s.room.send(s.member, { kind: 'chat.delete', messageId: message.id }));
   const { item } = await s.room.send(s.member, { kind: 'playlist.push', ...media('Mine') });
   await t.notThrowsAsync(s.room.send(s.member, { kind: 'playlist.edit', mediaId: item.id, title: 'Still mine' }));

@@ -43,7 +43,7 @@ function sendOf(room: TestRoom, text: string, commandId = uid('cmd')): ChatSend 
   return {
     fence: { actorType: 'room', actorId: room.ctx.id, fence: room.ctx.fence },
     roomId: room.ctx.id,
-    message: { userId: 'alice', name: 'Alice', text, commandId },
+    message: { userId: 'alice', name: 'Alice', text, commandId, replyTo: null, mentions: [], createdAt: Date.now() },
   };
 }
 

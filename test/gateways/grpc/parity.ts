@@ -69,7 +69,8 @@ export function playbackMessage(playback: PlaybackView): Record<string, unknown>
 }
 
 export function chatMessageMessage(message: ChatMessage): Record<string, unknown> {
-  return { ...message };
+  // A message field not set reads as null over gRPC.
+  return { ...message, replyTo: message.replyTo ? { ...message.replyTo } : null };
 }
 
 /** RoomClient over its own NATS connection, speaking for the bed's members. */

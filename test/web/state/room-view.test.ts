@@ -8,7 +8,7 @@ import { applyChatEvent, applyPinEvent, applyRoomEvent, type ChatMessage, type M
 
 const item = (id: string): MediaItem => ({ id, title: id, url: `https://media.invalid/${id}`, provider: 'direct', headers: {}, subtitles: [], live: false, proxy: false, seekable: 'unknown', addedBy: 'u1', addedAt: 1 });
 const member = (userId: string, online = true): MemberView => ({ userId, name: userId, role: 'member', status: 'active', guest: false, isOwner: false, joinedAt: 1, online, player: null, permissionOverride: null });
-const message = (id: string, pinned = false): ChatMessage => ({ id, userId: 'u1', name: 'u1', text: `m${id}`, pinned, createdAt: 1, reactions: [] });
+const message = (id: string, pinned = false): ChatMessage => ({ id, userId: 'u1', name: 'u1', text: `m${id}`, pinned, createdAt: 1, reactions: [], mentions: [] });
 
 function view(): MemberRoomView {
   return {
@@ -97,4 +97,16 @@ test('vote-skip: the count follows vote.skip, starts again with a new item, and 
   t.deepEqual(v.voteSkip, { mediaId: 'b', votes: 0, needed: 2, voters: [] });
   v = applyRoomEvent(v, { type: 'room.updated', room: { ...v.room, voteSkipPercent: 0 } });
   t.is(v.voteSkip, undefined);
+});
+
+test('chat: an edit replaces the message and re-quotes its replies; deleting an original leaves its replies saying so', (t) => {
+  const reply: ChatMessage = { ...message('2'), replyTo: { id: '1', deleted: false, userId: 'u1', name: 'u1', excerpt: 'm1' } };
+  let chat = [message('1'), reply];
+  const edited = { ...message('1'), text: 'fixed', editedAt: 5 };
+  chat = applyChatEvent(chat, { type: 'chat.edited', message: edited });
+  t.deepEqual(chat[0], edited);
+  t.is(chat[1]!.replyTo?.excerpt, 'fixed');
+  t.deepEqual(applyPinEvent([message('1', true)], { type: 'chat.edited', message: { ...edited, pinned: true } })[0]?.text, 'fixed');
+  chat = applyChatEvent(chat, { type: 'chat.deleted', messageId: '1', by: 'u1' });
+  t.deepEqual(chat.map((m) => m.replyTo), [{ id: '1', deleted: true, userId: '', name: '', excerpt: '' }]);
 });

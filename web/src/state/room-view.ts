@@ -4,6 +4,7 @@
  */
 import type { RoomEvent } from '../../../contracts/room/events.js';
 import type { ChatMessage, MemberRoomView, MemberView, Poll } from '../../../contracts/room/model.js';
+import { excerptOf } from '../../../contracts/room/chat-excerpt.js';
 
 export type { ChatMessage, MemberRoomView, MemberView, RoomEvent };
 
@@ -83,6 +84,7 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
     }
     case 'chat.message':
     case 'chat.deleted':
+    case 'chat.edited':
     case 'chat.pinned':
     case 'chat.reactions':
     case 'reaction':
@@ -141,7 +143,14 @@ export function applyChatEvent(messages: ChatMessage[], event: RoomEvent, limit 
       if (messages.some((message) => message.id === event.message.id)) return messages;
       return [...messages, event.message].slice(-limit);
     case 'chat.deleted':
-      return messages.filter((message) => message.id !== event.messageId);
+      // Replies keep their place and say they answered a deleted message (as the room will tell a later reader).
+      return messages
+        .filter((message) => message.id !== event.messageId)
+        .map((message) =>
+          message.replyTo?.id === event.messageId ? { ...message, replyTo: { id: event.messageId, deleted: true, userId: '', name: '', excerpt: '' } } : message,
+        );
+    case 'chat.edited':
+      return messages.map((message) => (message.id === event.message.id ? event.message : requoted(message, event.message)));
     case 'chat.pinned':
       return messages.map((message) => (message.id === event.message.id ? event.message : message));
     case 'chat.reactions':
@@ -151,9 +160,16 @@ export function applyChatEvent(messages: ChatMessage[], event: RoomEvent, limit 
   }
 }
 
+/** A reply quotes its original as it is now: an edit of the original shows in the quote too. */
+function requoted(message: ChatMessage, edited: ChatMessage): ChatMessage {
+  if (message.replyTo?.id !== edited.id || message.replyTo.deleted) return message;
+  return { ...message, replyTo: { ...message.replyTo, excerpt: excerptOf(edited.text) } };
+}
+
 /** Pinned messages, newest first. */
 export function applyPinEvent(pins: ChatMessage[], event: RoomEvent): ChatMessage[] {
   if (event.type === 'chat.deleted') return pins.filter((message) => message.id !== event.messageId);
+  if (event.type === 'chat.edited') return pins.map((message) => (message.id === event.message.id ? event.message : message));
   if (event.type !== 'chat.pinned') return pins;
   const rest = pins.filter((message) => message.id !== event.message.id);
   if (!event.message.pinned) return rest;

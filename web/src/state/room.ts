@@ -9,6 +9,7 @@ import type { Permission } from '../../../contracts/permissions/names.js';
 import { api, call } from '../api/client.js';
 import { browserEnvironment } from '../realtime/browser-environment.js';
 import { RoomConnection } from '../realtime/connection.js';
+import { receiveNotification } from './notifications.js';
 import { applyChatEvent, applyPinEvent, applyRoomEvent, type ChatMessage, type MemberRoomView, type RoomEvent } from './room-view.js';
 
 const CHAT_PAGE = 50;
@@ -35,6 +36,7 @@ export class RoomSession {
           for (const listener of this.snapshotListeners) listener(message.view);
         },
         event: (message) => this.apply(message.event, message.at),
+        notification: (message) => receiveNotification(message.notification),
       },
       browserEnvironment(),
     );

@@ -3,6 +3,7 @@ import { useLocation } from 'preact-iso';
 import { currentUser, displayName, isAdmin, session, signOut } from '../state/session.js';
 import { nextForHere, withNext } from '../auth/next-path.js';
 import { Avatar } from './avatar.js';
+import { NotificationBell } from './notification-bell.js';
 
 /** Header, navigation and the main landmark around every page. */
 export function Shell(props: { children: ComponentChildren }) {
@@ -38,10 +39,11 @@ export function Shell(props: { children: ComponentChildren }) {
         <div class="account-area">
           {current === undefined ? null : current ? (
             <>
+              {currentUser.value && <NotificationBell key={currentUser.value.id} />}
               {currentUser.value ? (
                 <a href="/account" class="account-link">
                   <Avatar userId={currentUser.value.id} name={displayName.value} />
-                  {displayName.value}
+                  <span class="account-name">{displayName.value}</span>
                 </a>
               ) : (
                 <span class="account-link">{displayName.value} (guest)</span>

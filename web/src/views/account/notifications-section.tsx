@@ -12,6 +12,7 @@ const LABELS: Record<Kind, string> = {
   'review.decided': 'A reviewer decided on my signup or room',
   'join_request.decided': 'A room decided on my request to join',
   'room.role_changed': 'My role in a room changed',
+  'chat.mention': 'Someone mentioned me in a room’s chat',
 };
 
 /** Which notifications to receive; each switch is saved as soon as it changes. */

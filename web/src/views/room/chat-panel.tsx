@@ -1,6 +1,9 @@
 /**
- * Chat: history (oldest first, "load older" pages back), sending, deleting (one's own, or any
- * with `delete_chat`), pinning with `pin_chat`, reactions (reactions/reaction-chips.tsx), and the pinned list. Messages from others are
+ * Chat: history (oldest first, "load older" pages back), sending, replying (the quote above the
+ * reply, a click goes to the original), editing and deleting one's own within the room's window
+ * (any message with `delete_chat`), mentions (chat/chat-composer.tsx offers members; a message
+ * mentioning me is highlighted), links (chat/chat-text.tsx), pinning with `pin_chat`, reactions
+ * (reactions/reaction-chips.tsx), and the pinned list. Messages from others are
  * announced politely by `ChatAnnouncer`, which lives outside the tab panels so it speaks even
  * while the chat tab is hidden.
  */
@@ -12,6 +15,11 @@ import { useAction } from '../../ui/use-action.js';
 import { Avatar } from '../../ui/avatar.js';
 import { ReactionChips } from './reactions/reaction-chips.js';
 import { SlowModeNote, waitOf } from './moderation/slow-mode-note.js';
+import { ROOM_LIMITS } from '../../../../contracts/room/limits.js';
+import type { MentionCandidate } from '../../../../contracts/room/mentions.js';
+import { ChatComposer } from './chat/chat-composer.js';
+import { ChatText } from './chat/chat-text.js';
+import { MessageEditor } from './chat/message-editor.js';
 
 const time = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
@@ -21,43 +29,62 @@ export function ChatPanel(props: { session: RoomSession }) {
   const messages = session.chat.value;
   const pins = session.pins.value;
   const action = useAction();
-  const [text, setText] = useState('');
+  const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const canDeleteAny = session.can('delete_chat');
   const canPin = session.can('pin_chat');
+  const canSend = session.can('send_chat');
+  const members: MentionCandidate[] = (session.view.value?.members ?? []).map((member) => ({ id: member.userId, name: member.name }));
+  const others = members.filter((member) => member.id !== me);
+  // The room decides; this only hides buttons that would be refused (the server's clock rules).
+  const ownAndRecent = (message: ChatMessage) => message.userId === me && Date.now() - message.createdAt < ROOM_LIMITS.chatEditWindowMs;
 
   // Slow mode paces everyone but the chat's moderators (holders of delete_chat), as the room does.
   const slowModeSeconds = canDeleteAny ? 0 : (session.view.value?.room.slowModeSeconds ?? 0);
   const [sendAgainAt, setSendAgainAt] = useState(0);
 
-  const send = async (event: Event) => {
-    event.preventDefault();
-    const message = text.trim();
-    if (!message) return;
+  const send = async (text: string) => {
     let refusal: unknown;
     const ok = await action.run(() =>
-      session.send({ kind: 'chat.send', text: message, clientMessageId: crypto.randomUUID() }).catch((caught: unknown) => {
+      session.send({ kind: 'chat.send', text, clientMessageId: crypto.randomUUID(), ...(replyTo ? { replyTo: replyTo.id } : {}) }).catch((caught: unknown) => {
         refusal = caught;
         throw caught;
       }),
     );
     if (ok) {
-      setText('');
+      setReplyTo(null);
       if (slowModeSeconds > 0) setSendAgainAt(Date.now() + slowModeSeconds * 1000);
     } else {
       const wait = waitOf(refusal);
       if (wait !== undefined) setSendAgainAt(Date.now() + wait);
     }
+    return ok;
+  };
+
+  const saveEdit = async (message: ChatMessage, text: string) => {
+    const ok = await action.run(() => session.send({ kind: 'chat.edit', messageId: message.id, text }));
+    if (ok) setEditing(null);
   };
 
   const tools = (message: ChatMessage) => (
     <span class="chat-tools">
+      {canSend && (
+        <button type="button" class="button-quiet" onClick={() => { setReplyTo(message); document.getElementById('chat-input')?.focus(); }}>
+          Reply<span class="visually-hidden"> to {message.name}</span>
+        </button>
+      )}
+      {canSend && ownAndRecent(message) && (
+        <button type="button" class="button-quiet" onClick={() => setEditing(message.id)}>
+          Edit<span class="visually-hidden"> my message</span>
+        </button>
+      )}
       {canPin && (
         <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: message.pinned ? 'chat.unpin' : 'chat.pin', messageId: message.id }))}>
           {message.pinned ? 'Unpin' : 'Pin'}
           <span class="visually-hidden"> message from {message.name}</span>
         </button>
       )}
-      {(message.userId === me || canDeleteAny) && (
+      {(ownAndRecent(message) || canDeleteAny) && (
         <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: 'chat.delete', messageId: message.id }))}>
           Delete<span class="visually-hidden"> message from {message.name}</span>
         </button>
@@ -92,21 +119,21 @@ export function ChatPanel(props: { session: RoomSession }) {
         </button>
       )}
       {session.can('view_chat_history') || messages.length > 0 ? (
-        <MessageList messages={messages} tools={tools} reactions={(message) => <ReactionChips session={session} message={message} run={action.run} />} />
+        <MessageList
+          messages={messages}
+          me={me}
+          members={members}
+          tools={tools}
+          editing={editing}
+          editor={(message) => <MessageEditor text={message.text} busy={action.busy} onSave={(text) => void saveEdit(message, text)} onCancel={() => setEditing(null)} />}
+          reactions={(message) => <ReactionChips session={session} message={message} run={action.run} />}
+        />
       ) : (
         <p class="muted">You cannot see the chat history here; new messages appear as they arrive.</p>
       )}
-      {session.can('send_chat') && slowModeSeconds > 0 && <SlowModeNote seconds={slowModeSeconds} until={sendAgainAt} />}
-      {session.can('send_chat') ? (
-        <form class="chat-form" onSubmit={(event) => void send(event)}>
-          <label for="chat-input" class="visually-hidden">
-            Message
-          </label>
-          <input id="chat-input" type="text" value={text} onInput={(event) => setText(event.currentTarget.value)} maxLength={2000} autocomplete="off" placeholder="Write a message" />
-          <button type="submit" class="button-primary" disabled={action.busy}>
-            Send
-          </button>
-        </form>
+      {canSend && slowModeSeconds > 0 && <SlowModeNote seconds={slowModeSeconds} until={sendAgainAt} />}
+      {canSend ? (
+        <ChatComposer members={others} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} busy={action.busy} onSend={send} />
       ) : (
         <p class="muted">{session.view.value?.me.role === 'guest' ? 'Guests read the chat; sign in to write in it.' : 'You cannot send messages in this room.'}</p>
       )}
@@ -114,7 +141,32 @@ export function ChatPanel(props: { session: RoomSession }) {
   );
 }
 
-function MessageList(props: { messages: ChatMessage[]; tools: (message: ChatMessage) => preact.JSX.Element; reactions: (message: ChatMessage) => preact.JSX.Element }) {
+/** The line above a reply: who said what it answers; a click goes to the original when it is loaded. */
+function Quote(props: { reply: NonNullable<ChatMessage['replyTo']> }) {
+  const { reply } = props;
+  if (reply.deleted) return <p class="chat-quote is-deleted">Reply to a deleted message</p>;
+  const go = () => {
+    const original = document.getElementById(`chat-message-${reply.id}`);
+    original?.scrollIntoView({ block: 'center' });
+    original?.focus();
+  };
+  return (
+    <button type="button" class="chat-quote" onClick={go}>
+      <span class="visually-hidden">Reply to </span>
+      <strong>{reply.name}</strong>: {reply.excerpt}
+    </button>
+  );
+}
+
+function MessageList(props: {
+  messages: ChatMessage[];
+  me: string | undefined;
+  members: MentionCandidate[];
+  editing: string | null;
+  tools: (message: ChatMessage) => preact.JSX.Element;
+  editor: (message: ChatMessage) => preact.JSX.Element;
+  reactions: (message: ChatMessage) => preact.JSX.Element;
+}) {
   const list = useRef<HTMLOListElement>(null);
   const opened = useRef(false);
   const last = props.messages.at(-1)?.id;
@@ -128,15 +180,30 @@ function MessageList(props: { messages: ChatMessage[]; tools: (message: ChatMess
   if (props.messages.length === 0) return <p class="muted">No messages yet.</p>;
   return (
     <ol class="chat-list chat-log" ref={list} tabIndex={0} aria-label="Messages">
-      {props.messages.map((message) => (
-        <li key={message.id} class="chat-message">
-          <Avatar userId={message.userId} name={message.name} /> <span class="chat-author">{message.name}</span> <time class="muted">{time(message.createdAt)}</time>
-          {message.pinned && <span class="badge">Pinned</span>}
-          <p class="chat-text">{message.text}</p>
-          {props.tools(message)}
-          {props.reactions(message)}
-        </li>
-      ))}
+      {props.messages.map((message) => {
+        // An older actor host mid-upgrade may send a message without mentions.
+        const mentions = message.mentions ?? [];
+        const mentioned = props.members.filter((member) => mentions.includes(member.id));
+        const forMe = props.me !== undefined && mentions.includes(props.me);
+        return (
+          <li key={message.id} id={`chat-message-${message.id}`} tabIndex={-1} class={forMe ? 'chat-message is-mentioned' : 'chat-message'}>
+            {message.replyTo && <Quote reply={message.replyTo} />}
+            <Avatar userId={message.userId} name={message.name} /> <span class="chat-author">{message.name}</span> <time class="muted">{time(message.createdAt)}</time>
+            {message.editedAt !== undefined && <span class="muted chat-edited"> (edited)</span>}
+            {message.pinned && <span class="badge">Pinned</span>}
+            {forMe && <span class="visually-hidden"> mentions you</span>}
+            {props.editing === message.id ? (
+              props.editor(message)
+            ) : (
+              <p class="chat-text">
+                <ChatText text={message.text} mentioned={mentioned} me={props.me} />
+              </p>
+            )}
+            {props.tools(message)}
+            {props.reactions(message)}
+          </li>
+        );
+      })}
     </ol>
   );
 }

@@ -1,0 +1,130 @@
+/**
+ * The chat's message field: what it answers (a quoted line with a cancel), and after an `@` a
+ * list of members to mention, filtered by what follows it and chosen with the arrow keys and
+ * Enter or Tab (Escape closes it), or by pointer.
+ */
+import { useRef, useState } from 'preact/hooks';
+import type { MentionCandidate } from '../../../../../contracts/room/mentions.js';
+import type { ChatMessage } from '../../../state/room-view.js';
+import { insertMention, mentionQuery, suggestions, type MentionQuery } from './mention-suggestions.js';
+
+export function ChatComposer(props: {
+  members: MentionCandidate[];
+  replyTo: ChatMessage | null;
+  onCancelReply: () => void;
+  busy: boolean;
+  onSend: (text: string) => Promise<boolean>;
+}) {
+  const [text, setText] = useState('');
+  const [query, setQuery] = useState<MentionQuery | undefined>(undefined);
+  const [active, setActive] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const offered = query ? suggestions(query, props.members) : [];
+  const open = offered.length > 0;
+
+  const follow = (value: string, caret: number) => {
+    setText(value);
+    setQuery(mentionQuery(value, caret));
+    setActive(0);
+  };
+
+  const choose = (member: MentionCandidate) => {
+    const element = input.current;
+    if (!element || !query) return;
+    const next = insertMention(text, element.selectionStart ?? text.length, query, member.name);
+    setText(next.text);
+    setQuery(undefined);
+    // After Preact wrote the value: put the caret after the inserted name.
+    requestAnimationFrame(() => {
+      element.focus();
+      element.setSelectionRange(next.caret, next.caret);
+    });
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && props.replyTo && !open) {
+      props.onCancelReply();
+      return;
+    }
+    if (!open) return;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      setActive((active + (event.key === 'ArrowDown' ? 1 : offered.length - 1)) % offered.length);
+    } else if (event.key === 'Enter' || event.key === 'Tab') {
+      event.preventDefault();
+      const member = offered[active];
+      if (member) choose(member);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      setQuery(undefined);
+    }
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const message = text.trim();
+    if (!message) return;
+    if (await props.onSend(message)) {
+      setText('');
+      setQuery(undefined);
+    }
+  };
+
+  return (
+    <form class="chat-form" onSubmit={(event) => void submit(event)}>
+      {props.replyTo && (
+        <p class="chat-replying" data-testid="replying-to">
+          <span class="chat-quote-line">
+            Replying to <strong>{props.replyTo.name}</strong>: {props.replyTo.text}
+          </span>
+          <button type="button" class="button-quiet" onClick={props.onCancelReply}>
+            Cancel reply
+          </button>
+        </p>
+      )}
+      <div class="chat-compose-row">
+        <label for="chat-input" class="visually-hidden">
+          Message
+        </label>
+        <input
+          id="chat-input"
+          ref={input}
+          type="text"
+          value={text}
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={open}
+          aria-controls={open ? "mention-list" : undefined}
+          aria-activedescendant={open ? `mention-option-${active}` : undefined}
+          onInput={(event) => follow(event.currentTarget.value, event.currentTarget.selectionStart ?? event.currentTarget.value.length)}
+          onKeyDown={onKeyDown}
+          maxLength={2000}
+          autocomplete="off"
+          placeholder="Write a message"
+        />
+        <button type="submit" class="button-primary" disabled={props.busy}>
+          Send
+        </button>
+      </div>
+      {open && (
+        <ul id="mention-list" class="mention-list" role="listbox" aria-label="Members to mention">
+          {offered.map((member, i) => (
+            <li
+              key={member.id}
+              id={`mention-option-${i}`}
+              role="option"
+              aria-selected={i === active}
+              class={i === active ? 'is-active' : undefined}
+              onMouseDown={(event) => {
+                event.preventDefault();
+                choose(member);
+              }}
+            >
+              {member.name}
+            </li>
+          ))}
+        </ul>
+      )}
+    </form>
+  );
+}
