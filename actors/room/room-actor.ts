@@ -75,6 +75,7 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'playlist.folder.rename': folders.renamePlaylistFolder,
   'playlist.folder.move': folders.movePlaylistFolder,
   'playlist.folder.remove': folders.removePlaylistFolder,
+  'playlist.folder.play': folders.playPlaylistFolder,
   'playlist.playable': playable.playableMedia,
   'playlist.vote': queueVotes.voteForItem,
 

@@ -276,3 +276,18 @@ export const removePlaylistFolder = defineEndpoint({
   },
   errors: [...ROOM_ERRORS, 'conflict'],
 });
+
+export const playPlaylistFolder = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/playlist/folders/{folderId}/play',
+  operationId: 'playPlaylistFolder',
+  summary: "Play a folder: its first (or a random) item becomes current, and the queue goes on within the folder to its end, then by the room's queue mode (set_current_media)",
+  description: 'Cued like choosing an item (paused at its start when the room is paused; started shortly for everyone when it plays). docs/2026-11-26-playlist-folders.md',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: folderParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ order: z.enum(['in_order', 'shuffle']) }),
+  responses: { 200: { description: 'Playback now', schema: PlaybackAnswer } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});

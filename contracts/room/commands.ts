@@ -131,6 +131,8 @@ const SCHEMAS = {
   'playlist.folder.move': command('playlist.folder.move', { folderId, toIndex: z.number().int().min(0) }),
   /** `withItems`: the folder's items go with it; false: they stay, at the top level where they were. */
   'playlist.folder.remove': command('playlist.folder.remove', { folderId, withItems: z.boolean() }),
+  /** Plays the folder's first (or a random) item and goes on within it to its end (set_current_media). */
+  'playlist.folder.play': command('playlist.folder.play', { folderId, order: z.enum(['in_order', 'shuffle']) }),
   'playlist.edit': command('playlist.edit', {
     mediaId,
     title: mediaFields.title.optional(),

@@ -40,6 +40,7 @@ export interface RoomResults {
   'playlist.folder.rename': { folder: PlaylistFolder };
   'playlist.folder.move': { folderId: string; index: number };
   'playlist.folder.remove': { folderId: string; removedItems: number };
+  'playlist.folder.play': { playback: PlaybackView };
   'playlist.remove': { mediaId: string };
   'playlist.clear': { removed: number };
   'playlist.setCurrent': { playback: PlaybackView };

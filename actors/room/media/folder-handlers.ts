@@ -12,7 +12,10 @@ import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { FieldIssue } from '../../../errors/app-error.js';
 import type { RoomCore, Turn } from '../core.js';
 import { checkLabel } from '../validate.js';
-import { deleteFolder, insertFolder, renameFolder, savePlayback, setPlaylistPlaces, type FolderRecord } from '../store/room-store.js';
+import { deleteFolder, insertFolder, renameFolder, saveFolderPlay, savePlayback, setPlaylistPlaces, type FolderRecord } from '../store/room-store.js';
+import { startFolderPlay } from '../playback/queue-folder.js';
+import { QUEUE_START_LEAD_MS } from '../playback/queue.js';
+import { switchTo } from '../playback/playback-handlers.js';
 import { folderItemIds, placeRows, rowIndexFor, topLevelCount } from './playlist.js';
 import { findFolder, folderView, installRows, rowsOf } from './playlist-state.js';
 import { stopIfCurrentGone } from './playlist-handlers.js';
@@ -107,8 +110,10 @@ export async function removePlaylistFolder(
   const gone = command.withItems && core.playback.mediaId !== null && items.has(core.playback.mediaId);
   const stop = stopIfCurrentGone(core, gone, 'playlist.remove', turn.access.userId);
   const removedItems = command.withItems ? items.size : 0;
+  const playing = core.folderPlay?.folderId === folder.id;
   const result = await core.commit(turn, 'remove a playlist folder', async (client) => {
     await deleteFolder(client, core.id, folder.id, command.withItems);
+    if (playing) await saveFolderPlay(client, core.id, null);
     if (stop) await savePlayback(client, core.id, core.play.stored(stop));
     return { folderId: folder.id, removedItems };
   });
@@ -117,6 +122,7 @@ export async function removePlaylistFolder(
     .filter((row) => row.id !== folder.id && !(command.withItems && items.has(row.id)))
     .map((row) => (items.has(row.id) ? { ...row, folderId: null } : row));
   installRows(core, next);
+  if (playing) core.folderPlay = null;
   if (command.withItems) {
     for (const id of items) core.live.forget(id);
     ensureLiveSweep(core);
@@ -124,4 +130,25 @@ export async function removePlaylistFolder(
   core.publish({ type: 'playlist', op: 'folderRemoved', folderId: folder.id, withItems: command.withItems });
   if (stop) core.play.apply(stop, true);
   return result;
+}
+
+/**
+ * Plays a folder: its first item (or a random one) starts for everyone, and the queue goes on
+ * within the folder (playback/queue-folder.ts). The state is stored before the switch, naming
+ * the item it puts on: should the switch not happen, the state names an item that is not
+ * current and is ignored.
+ */
+export async function playPlaylistFolder(core: RoomCore, command: RoomCommandOf<'playlist.folder.play'>, turn: Turn): Promise<RoomResults['playlist.folder.play']> {
+  core.require(turn.access, 'set_current_media', 'choosing what plays');
+  const folder = existingFolder(core, command.folderId);
+  const ids = folderItemIds(rowsOf(core), folder.id);
+  if (ids.length === 0) throw new AppError('conflict', `folder ${folder.id} holds no items to play`);
+  const state = startFolderPlay(folder.id, command.order, ids);
+  const first = core.playlist.find((e) => e.item.id === state.current)!.item;
+  await core.durable('start a folder play', (client) => saveFolderPlay(client, core.id, state));
+  core.folderPlay = state;
+  // Like the queue going on: everyone loads the item and it starts together shortly.
+  const playing = core.playback.playing || core.play.holding;
+  const playback = await switchTo(core, first, 'playlist.setCurrent', turn, playing ? turn.now + QUEUE_START_LEAD_MS : undefined);
+  return { playback };
 }

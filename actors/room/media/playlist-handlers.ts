@@ -15,7 +15,7 @@ import { checkPlaylistBudget } from './playlist-budget.js';
 import { containerIndex, folderItemIds, indexOfMedia, placeRows, rowIndexFor, topLevelCount, type PlaylistRow } from './playlist.js';
 import { findFolder, installRows, rowsOf } from './playlist-state.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
-import { clearPlaylist, deleteMedia, insertMedia, savePlayback, setPlaylistPlaces, updateMedia } from '../store/room-store.js';
+import { clearPlaylist, deleteMedia, insertMedia, saveFolderPlay, savePlayback, setPlaylistPlaces, updateMedia } from '../store/room-store.js';
 import { checkMediaFields, checkNewMedia, liveItemUrl, type MediaInput } from '../validate.js';
 import { checkPlaybackGuards } from '../playback/playback-handlers.js';
 import { initialSeekable, startSeekCheck } from '../playback/seek-check.js';
@@ -202,11 +202,13 @@ export async function clearMedia(core: RoomCore, _command: RoomCommandOf<'playli
   const stop = stopIfCurrentGone(core, core.playback.mediaId !== null, 'playlist.clear', turn.access.userId);
   const result = await core.commit(turn, 'clear the playlist', async (client) => {
     await clearPlaylist(client, core.id);
+    if (core.folderPlay) await saveFolderPlay(client, core.id, null);
     if (stop) await savePlayback(client, core.id, core.play.stored(stop));
     return { removed };
   });
   core.playlist = [];
   core.folders = [];
+  core.folderPlay = null;
   core.live.clear();
   ensureLiveSweep(core);
   core.publish({ type: 'playlist', op: 'cleared' });

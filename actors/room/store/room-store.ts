@@ -12,6 +12,7 @@ import { QUEUE_MODES, ROOM_ROLES, type MediaItem, type MemberPermissionOverride,
 import { type MemberRecord, type RoomOptions, type RoomRecord } from '../records.js';
 import { WORD_FILTER_MODES, type WordFilter } from '../../../contracts/room/moderation.js';
 import { NO_WORD_FILTER } from '../moderation/word-filter.js';
+import type { FolderPlay } from '../playback/queue-folder.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
 
@@ -44,6 +45,8 @@ export interface LoadedRoom {
   playlist: PlaylistEntry[];
   folders: FolderEntry[];
   playback: StoredPlayback;
+  /** The folder being played, if any (queue-folder.ts). */
+  folderPlay: FolderPlay | null;
 }
 
 export const DEFAULT_ROOM_OPTIONS: RoomOptions = Object.freeze({
@@ -112,6 +115,7 @@ interface PlaybackRow {
   updated_at_ms: string;
   version: string;
   version_reserved: string;
+  folder_play: unknown;
 }
 
 /** Reads `rooms.settings` leniently: unknown or malformed fields fall back to defaults. */
@@ -230,6 +234,7 @@ export async function loadRoom(db: Db, id: string): Promise<LoadedRoom | null> {
       ...withOverride(m.permission_override),
     })),
     playlist: playlist.rows.map(mediaFromRow),
+    folderPlay: folderPlayFrom(row?.folder_play),
     folders: folders.rows.map((f) => ({
       sortKey: Number(f.sort_key),
       folder: { id: f.folder_id, title: f.title, createdBy: f.created_by, createdAt: f.created_at.getTime() },
@@ -432,6 +437,20 @@ export async function insertFolder(db: Db, roomId: string, entry: FolderEntry): 
 
 export async function renameFolder(db: Db, roomId: string, folderId: string, title: string): Promise<void> {
   await db.query('UPDATE room_playlist_folders SET title = $3 WHERE room_id = $1 AND folder_id = $2', [roomId, folderId, title]);
+}
+
+/** Stores the folder being played, or none (null). */
+export async function saveFolderPlay(db: Db, roomId: string, state: FolderPlay | null): Promise<void> {
+  await db.query('UPDATE room_playback SET folder_play = $2 WHERE room_id = $1', [roomId, state === null ? null : JSON.stringify(state)]);
+}
+
+/** A stored folder play, or null for none or a malformed value (written by hand or a later release). */
+function folderPlayFrom(raw: unknown): FolderPlay | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { folderId, order, current, remaining } = raw as Record<string, unknown>;
+  if (typeof folderId !== 'string' || typeof current !== 'string' || (order !== 'in_order' && order !== 'shuffle')) return null;
+  const ids = Array.isArray(remaining) ? remaining.filter((id): id is string => typeof id === 'string') : [];
+  return { folderId, order, current, remaining: ids };
 }
 
 /** Removes a folder; `withItems` deletes its items first, else they stay where they are (ON DELETE SET NULL). */

@@ -23,6 +23,12 @@ const intoFolder = (request: { folderId?: string }) => (request.folderId !== und
 /** A move's target: absent, where the item is; "", the top level; else that folder. */
 const moveTarget = (request: { folderId?: string }) => (request.folderId === undefined ? {} : { folderId: request.folderId === '' ? null : request.folderId });
 const added = (result: { item: MediaItem; index: number }) => ({ item: mediaItem(result.item), index: result.index });
+/** Unspecified is passed on as given: the room's validation names the field (order). */
+const FOLDER_PLAY_ORDERS: Record<string, string> = {
+  FOLDER_PLAY_ORDER_IN_ORDER: 'in_order',
+  FOLDER_PLAY_ORDER_SHUFFLE: 'shuffle',
+  FOLDER_PLAY_ORDER_UNSPECIFIED: 'unspecified',
+};
 const asIs = <T>(result: T): T => result;
 
 /** PlaylistService: one row per actor command. */
@@ -67,6 +73,11 @@ export function playlistService(rooms: RoomCalls): PlaylistServiceHandlers {
       (result) => ({ folder: playlistFolder(result.folder) }),
     ),
     MoveFolder: rooms.command('playlist.folder.move', (request) => ({ folderId: request.folderId, toIndex: request.toIndex }), asIs),
+    PlayFolder: rooms.command(
+      'playlist.folder.play',
+      (request) => ({ folderId: request.folderId, order: FOLDER_PLAY_ORDERS[request.order] as 'in_order' | 'shuffle' }),
+      (result) => ({ playback: playback(result.playback) }),
+    ),
     RemoveFolder: rooms.command('playlist.folder.remove', (request) => ({ folderId: request.folderId, withItems: request.withItems }), asIs),
     Vote: rooms.command('playlist.vote', (request) => ({ mediaId: request.mediaId, vote: request.vote }), (result) => ({ queueVotes: queueVotes(result.queueVotes) })),
   };

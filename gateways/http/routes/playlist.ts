@@ -50,6 +50,10 @@ export function playlistRoutes(media: MediaServices | undefined): readonly RoomR
       command: ({ params, body }) => ({ folderId: params.folderId, toIndex: body.toIndex }),
       answer: (result, seq) => ({ ...result, seq }),
     }),
+    roomCommand(api.playPlaylistFolder, 'playlist.folder.play', {
+      command: ({ params, body }) => ({ folderId: params.folderId, order: body.order }),
+      answer: (result, seq) => ({ playback: result.playback, seq }),
+    }),
     roomCommand(api.removePlaylistFolder, 'playlist.folder.remove', {
       command: ({ params, query }) => ({ folderId: params.folderId, withItems: query.withItems === 'true' }),
       answer: (result, seq) => ({ ...result, seq }),
