@@ -70,13 +70,19 @@ test('HTTP: folders are made, filled, moved, renamed and removed; the playlist v
   const folderMoved = await bed.call<{ folderId: string; index: number }>('POST', `/api/rooms/${roomId}/playlist/folders/${folderId}/move`, { toIndex: 1 }, owner.token);
   t.like(folderMoved.body, { folderId, index: 1 });
 
-  const view = await bed.call<{ playlist: Array<{ title: string; folderId: string | null }>; playlistFolders: Folder[] }>('GET', `/api/rooms/${roomId}`, undefined, owner.token);
+  const view = await bed.call<{ playlist: Array<{ id: string; title: string; folderId: string | null }>; playlistFolders: Folder[] }>('GET', `/api/rooms/${roomId}`, undefined, owner.token);
   t.deepEqual(view.body.playlist.map((item) => [item.title, item.folderId]), [['Loose', null], ['E0', folderId], ['E1', folderId], ['E2', folderId]]);
   t.like(view.body.playlistFolders, [{ id: folderId, title: 'Season One', index: 1 }]);
 
   const noChoice = await bed.call<{ message: string }>('DELETE', `/api/rooms/${roomId}/playlist/folders/${folderId}`, undefined, owner.token);
   t.is(noChoice.status, 400);
   t.regex(noChoice.body.message, /withItems/);
+  const played = await bed.call<{ playback: { mediaId: string | null } }>('POST', `/api/rooms/${roomId}/playlist/folders/${folderId}/play`, { order: 'in_order' }, owner.token);
+  t.is(played.status, 200);
+  t.is(played.body.playback.mediaId, view.body.playlist[1]!.id, 'the folder\'s first item is current');
+  const badOrder = await bed.call<{ message: string }>('POST', `/api/rooms/${roomId}/playlist/folders/${folderId}/play`, { order: 'backwards' }, owner.token);
+  t.is(badOrder.status, 400);
+  t.regex(badOrder.body.message, /order/);
   const removed = await bed.call<{ folderId: string; removedItems: number }>('DELETE', `/api/rooms/${roomId}/playlist/folders/${folderId}?withItems=true`, undefined, owner.token);
   t.like(removed.body, { folderId, removedItems: 3 });
   const after = await bed.call<{ items: Array<{ title: string }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, owner.token);
@@ -131,5 +137,9 @@ test('gRPC: the folder RPCs and folder_id answer as HTTP does', async (t) => {
   const http = await g.bed.call<MemberRoomView>('GET', `/api/rooms/${roomId}`, undefined, owner.member.token);
   t.deepEqual(plain(view.member!.playlist!.items), http.body.playlist!.map(mediaMessage), 'the same items, folder_id included');
   t.deepEqual(plain(view.member!.playlistFolders), http.body.playlistFolders);
+  const played = await owner.as.playlist.PlayFolder({ roomId, folderId: folder!.id, order: 'FOLDER_PLAY_ORDER_IN_ORDER' });
+  t.is(played.playback!.mediaId, inserted.item!.id, 'E0 comes first in the folder');
+  const unspecified = await refused(t, owner.as.playlist.PlayFolder({ roomId, folderId: folder!.id }), 'invalid_argument', grpc.status.INVALID_ARGUMENT);
+  t.regex(unspecified.message, /order/);
   t.deepEqual(plain(await owner.as.playlist.RemoveFolder({ roomId, folderId: folder!.id, withItems: false })), { folderId: folder!.id, removedItems: 0 });
 });
