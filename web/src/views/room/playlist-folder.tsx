@@ -14,7 +14,7 @@ export interface FolderActions {
   rename: (title: string) => Promise<boolean>;
   move: (toIndex: number) => void;
   remove: (withItems: boolean) => void;
-  /** An item dropped on the folder's header goes in, last. */
+  /** An item dropped on the folder's header goes in, last ("" when the drop carried no id: the one being dragged). */
   dropItem: (mediaId: string) => void;
   /** Play in order / Shuffle, when the room can play a folder and the member may choose what plays. */
   play?: (order: 'in_order' | 'shuffle') => void;
@@ -41,8 +41,7 @@ export function PlaylistFolderGroup(props: { folder: PlaylistFolder; count: numb
         onDrop={(event) => {
           event.preventDefault();
           setDropping(false);
-          const mediaId = event.dataTransfer?.getData('text/plain');
-          if (mediaId) actions.dropItem(mediaId);
+          actions.dropItem(event.dataTransfer?.getData('text/plain') ?? '');
         }}
       >
         <button type="button" class="button-quiet folder-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>

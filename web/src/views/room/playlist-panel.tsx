@@ -68,10 +68,11 @@ export function PlaylistPanel(props: { session: RoomSession }) {
     rename: (title) => action.run(() => session.send({ kind: 'playlist.folder.rename', folderId: folder.id, title })),
     move: (toIndex) => void action.run(() => session.send({ kind: 'playlist.folder.move', folderId: folder.id, toIndex })),
     remove: (withItems) => void action.run(() => session.send({ kind: 'playlist.folder.remove', folderId: folder.id, withItems })),
-    dropItem: (mediaId) => {
+    dropItem: (dropped) => {
+      const mediaId = dropped || dragging;
       setDragging(null);
       const moving = items.find((item) => item.id === mediaId);
-      if (moving) void move(mediaId, folder.id, containerSize(folder.id) - (moving.folderId === folder.id ? 1 : 0), false);
+      if (moving) void move(moving.id, folder.id, containerSize(folder.id) - (moving.folderId === folder.id ? 1 : 0), false);
     },
     ...(canSetCurrent ? { play: (order: 'in_order' | 'shuffle') => void action.run(() => session.send({ kind: 'playlist.folder.play', folderId: folder.id, order })) } : {}),
   });
