@@ -144,7 +144,7 @@ export function PlaylistPanel(props: { session: RoomSession }) {
                 if (target !== item.folderId) void move(item.id, target, containerSize(target), false);
               }}
             >
-              <option value="">Move to folder: none</option>
+              <option value="">Not in a folder</option>
               {folders.map((folder) => (
                 <option key={folder.id} value={folder.id}>
                   {folder.title}
