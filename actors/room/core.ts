@@ -33,7 +33,8 @@ import { RoomPolls } from './polls/polls.js';
 import type { SeekProbe } from './playback/seek-probe.js';
 import type { MemberRecord, RoomRecord } from './records.js';
 import type { RoomReviewHook } from './review-hook.js';
-import { loadRoom, savePlayback, type PlaylistEntry, type StoredPlayback } from './store/room-store.js';
+import type { FolderPlay } from './playback/queue-folder.js';
+import { loadRoom, savePlayback, type FolderEntry, type PlaylistEntry, type StoredPlayback } from './store/room-store.js';
 import { RoomTimers } from './timers.js';
 import type { Access, Turn } from './turn.js';
 import { VoiceCall } from './voice/voice.js';
@@ -77,6 +78,10 @@ export class RoomCore {
   room: RoomRecord | null = null;
   readonly members = new Map<string, MemberRecord>();
   playlist: PlaylistEntry[] = [];
+  /** Playlist folders; their keys share the items' key space (media/playlist.ts). */
+  folders: FolderEntry[] = [];
+  /** The folder being played (playback/queue-folder.ts), stored with playback. */
+  folderPlay: FolderPlay | null = null;
   readonly presence = new Presence();
   readonly voice = new VoiceCall();
   /** Live items on air now (not stored; see media/live-status.ts). */
@@ -142,6 +147,8 @@ export class RoomCore {
       core.room = loaded.room;
       for (const member of loaded.members) core.members.set(member.userId, member);
       core.playlist = loaded.playlist;
+      core.folders = loaded.folders;
+      core.folderPlay = loaded.folderPlay;
       core.polls.restore(await loadPolls(client, ctx.id, ROOM_LIMITS.pollsKept + 1));
       core.queueVotes.restore(await loadQueueVotes(client, ctx.id));
       core.play.restore(start);
@@ -271,6 +278,8 @@ export class RoomCore {
     this.members.clear();
     this.members.set(owner.userId, owner);
     this.playlist = [];
+    this.folders = [];
+    this.folderPlay = null;
     this.polls.clear();
     this.queueVotes.clear();
     this.play.restore(playback);
@@ -282,6 +291,8 @@ export class RoomCore {
     this.room = null;
     this.members.clear();
     this.playlist = [];
+    this.folders = [];
+    this.folderPlay = null;
     this.presence.clear();
     this.voice.clear();
     this.live.clear();

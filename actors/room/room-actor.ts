@@ -22,6 +22,7 @@ import * as memberPermissions from './members/member-permissions.js';
 import * as playable from './media/playable-handlers.js';
 import * as playback from './playback/playback-handlers.js';
 import * as playlist from './media/playlist-handlers.js';
+import * as folders from './media/folder-handlers.js';
 import * as polls from './polls/poll-handlers.js';
 import * as queue from './playback/queue-handlers.js';
 import * as queueVotes from './playback/queue-vote-handlers.js';
@@ -70,6 +71,11 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'playlist.clear': playlist.clearMedia,
   'playlist.setCurrent': playlist.setCurrentMedia,
   'playlist.edit': playlist.editMedia,
+  'playlist.folder.add': folders.addFolder,
+  'playlist.folder.rename': folders.renamePlaylistFolder,
+  'playlist.folder.move': folders.movePlaylistFolder,
+  'playlist.folder.remove': folders.removePlaylistFolder,
+  'playlist.folder.play': folders.playPlaylistFolder,
   'playlist.playable': playable.playableMedia,
   'playlist.vote': queueVotes.voteForItem,
 

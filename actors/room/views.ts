@@ -6,6 +6,7 @@ import type { Permission } from '../../contracts/permissions/names.js';
 import { ROOM_LIMITS } from '../../contracts/room/limits.js';
 import type { MemberRoomView, MemberView, MyStanding, RoomInfo, RoomPreview, RoomView } from '../../contracts/room/model.js';
 import type { RoomCore } from './core.js';
+import { folderViews } from './media/playlist-state.js';
 import { voteSkipField } from './playback/vote-skip.js';
 import { banPage } from './members/ban-pages.js';
 import { sortedPermissions } from './members/permissions.js';
@@ -90,7 +91,7 @@ export function roomView(core: RoomCore, access: Access): RoomView {
     me: standing(access),
     ...(can('view_member_list') ? { members: byStatus('active') } : {}),
     ...(can('manage_members') ? managedMembers(core) : {}),
-    ...(can('view_media_resources') ? { playlist: core.playlist.map((e) => e.item), liveOnline: core.live.online() } : { liveOnline: currentOnAir(core) }),
+    ...(can('view_media_resources') ? { playlist: core.playlist.map((e) => e.item), playlistFolders: folderViews(core), liveOnline: core.live.online() } : { liveOnline: currentOnAir(core) }),
     ...voteSkipField(core),
     polls: core.polls.views(access.userId),
     ...(can('edit_room_settings') ? { wordFilter: wordFilterView(core.current.options.wordFilter) } : {}),

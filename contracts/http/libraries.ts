@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { oneLineText } from '../text.js';
-import { ms, MediaItem } from '../room/model.js';
+import { ms, MediaItem, PlaylistFolder } from '../room/model.js';
 import { defineEndpoint } from './endpoint.js';
 import { idempotencyHeaders, roomId, seq } from './room.js';
 
@@ -195,7 +195,7 @@ export const addFromLibrary = defineEndpoint({
   path: '/api/rooms/{roomId}/libraries/{libraryId}/add',
   operationId: 'addFromLibrary',
   summary: 'Add a file, or a folder\'s video and audio files, to the end of the playlist (create_media_resource)',
-  description: `A folder adds its own files in listing order, then each subfolder's, up to ${ADD_FOLDER_MAX_ITEMS} items (and ${ADD_FOLDER_MAX_FOLDERS} folders); \`capped\` says it stopped there. Items have provider \`library\` and always play through the media proxy. Like the bulk add, a refusal after the first item (the playlist is full) keeps what was added and names it in \`rejected\`.`,
+  description: `A folder adds its own files in listing order, then each subfolder's, up to ${ADD_FOLDER_MAX_ITEMS} items (and ${ADD_FOLDER_MAX_FOLDERS} folders); \`capped\` says it stopped there. A folder becomes a playlist folder named after it (\`folder\` in the answer), holding the items. Items have provider \`library\` and always play through the media proxy. Like the bulk add, a refusal after the first item (the playlist is full) keeps what was added and names it in \`rejected\`.`,
   tags: TAGS,
   access: 'user_or_guest',
   params: libraryParams,
@@ -203,7 +203,11 @@ export const addFromLibrary = defineEndpoint({
   body: z.strictObject({
     entryId,
     folder: z.boolean().meta({ description: 'The entry is a folder (its kind in the listing)' }),
-    title: oneLineText().min(1).max(400).optional().meta({ description: 'For a file: the item\'s title; its name when absent' }),
+    title: oneLineText()
+      .min(1)
+      .max(400)
+      .optional()
+      .meta({ description: "For a file: the item's title; for a folder: the playlist folder's title (the last segment of its id when absent)" }),
   }),
   responses: {
     201: {
@@ -212,6 +216,7 @@ export const addFromLibrary = defineEndpoint({
         .strictObject({
           added: z.array(z.strictObject({ item: MediaItem, index: z.number().int() })),
           capped: z.boolean().meta({ description: 'The folder held more than one add takes' }),
+          folder: PlaylistFolder.optional().meta({ description: 'For a folder: the playlist folder made for it, holding the items' }),
           rejected: z.strictObject({ code: z.string(), message: z.string() }).optional(),
           seq,
         })

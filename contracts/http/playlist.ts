@@ -8,13 +8,17 @@ import { oneLineText } from '../text.js';
 import { ROOM_LIMITS } from '../room/limits.js';
 import { subtitleInputs } from '../room/subtitles.js';
 import { defineEndpoint } from './endpoint.js';
-import { MediaItem, QueueVotes } from '../room/model.js';
+import { MediaItem, PlaylistFolder, QueueVotes } from '../room/model.js';
 import { idempotencyHeaders, mediaId, PlaybackAnswer, playbackGuards, roomId, seq } from './room.js';
 
 const TAGS = ['playlist'];
 const ROOM_ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded'] as const;
 const roomParams = z.strictObject({ roomId });
 const itemParams = z.strictObject({ roomId, mediaId });
+const folderId = oneLineText().min(1).max(64).meta({ description: 'A playlist folder id' });
+const folderParams = z.strictObject({ roomId, folderId });
+const folderTitle = oneLineText().min(1).max(ROOM_LIMITS.titleMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.titleMaxChars} characters` });
+const FolderAnswer = z.strictObject({ folder: PlaylistFolder, seq }).meta({ id: 'PlaylistFolderAnswer' });
 
 /** String bounds cap the work on hostile input; the actor's character rules are stricter. */
 const mediaFields = {
@@ -69,7 +73,11 @@ export const addPlaylistItem = defineEndpoint({
   access: 'user_or_guest',
   params: roomParams,
   headers: idempotencyHeaders,
-  body: z.strictObject({ ...mediaFields, index: z.number().int().min(0).optional().meta({ description: 'Insert here; absent: at the end' }) }),
+  body: z.strictObject({
+    ...mediaFields,
+    index: z.number().int().min(0).optional().meta({ description: 'Insert here (within the folder when folderId is given); absent: at the end' }),
+    folderId: folderId.nullable().optional().meta({ description: 'Add into this playlist folder; absent or null: the top level' }),
+  }),
   responses: {
     201: {
       description: 'Added',
@@ -96,7 +104,10 @@ export const addPlaylistItems = defineEndpoint({
   access: 'user_or_guest',
   params: roomParams,
   headers: idempotencyHeaders,
-  body: z.strictObject({ items: z.array(MediaInput).min(1).max(BULK_MAX_ITEMS) }),
+  body: z.strictObject({
+    items: z.array(MediaInput).min(1).max(BULK_MAX_ITEMS),
+    folderId: folderId.nullable().optional().meta({ description: 'Add every item into this playlist folder; absent or null: the top level' }),
+  }),
   responses: {
     201: {
       description: 'The items added, in order; `rejected` when one was refused after validation',
@@ -145,13 +156,21 @@ export const movePlaylistItem = defineEndpoint({
   method: 'post',
   path: '/api/rooms/{roomId}/playlist/{mediaId}/move',
   operationId: 'movePlaylistItem',
-  summary: 'Move an item to another index (reorder_media_resources)',
+  summary: 'Move an item to another index, or into or out of a folder (reorder_media_resources)',
   tags: TAGS,
   access: 'user_or_guest',
   params: itemParams,
   headers: idempotencyHeaders,
-  body: z.strictObject({ toIndex: z.number().int().min(0) }),
-  responses: { 200: { description: 'Moved', schema: z.strictObject({ mediaId: z.string(), index: z.number().int(), seq }) } },
+  body: z.strictObject({
+    toIndex: z.number().int().min(0).meta({ description: "Within the target: the folder's items, or the top-level entries (folders and items outside folders)" }),
+    folderId: folderId
+      .nullable()
+      .optional()
+      .meta({ description: 'The target: a playlist folder, null for the top level; absent: where the item is now' }),
+  }),
+  responses: {
+    200: { description: 'Moved', schema: z.strictObject({ mediaId: z.string(), index: z.number().int(), folderId: z.string().nullable(), seq }) },
+  },
   errors: [...ROOM_ERRORS, 'conflict'],
 });
 
@@ -194,5 +213,81 @@ export const voteMedia = defineEndpoint({
   headers: idempotencyHeaders,
   body: z.strictObject({ vote: z.boolean() }),
   responses: { 200: { description: "The item's up-votes now", schema: z.strictObject({ queueVotes: QueueVotes, seq }).meta({ id: 'QueueVotesAnswer' }) } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+export const addPlaylistFolder = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/playlist/folders',
+  operationId: 'addPlaylistFolder',
+  summary: `Add a playlist folder, at index among the top-level entries or last (create_media_resource; at most ${ROOM_LIMITS.playlistMaxFolders})`,
+  description: 'docs/2026-11-26-playlist-folders.md. Items go into it with folderId on add, bulk add or move.',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: roomParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ title: folderTitle, index: z.number().int().min(0).optional().meta({ description: 'Among the top-level entries; absent: last' }) }),
+  responses: { 201: { description: 'Added', schema: FolderAnswer } },
+  errors: [...ROOM_ERRORS, 'limit_exceeded', 'conflict'],
+});
+
+export const renamePlaylistFolder = defineEndpoint({
+  method: 'patch',
+  path: '/api/rooms/{roomId}/playlist/folders/{folderId}',
+  operationId: 'renamePlaylistFolder',
+  summary: 'Rename a playlist folder (edit_media_resource)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: folderParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ title: folderTitle }),
+  responses: { 200: { description: 'The folder now', schema: FolderAnswer } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+export const movePlaylistFolder = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/playlist/folders/{folderId}/move',
+  operationId: 'movePlaylistFolder',
+  summary: 'Move a playlist folder, with its items, among the top-level entries (reorder_media_resources)',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: folderParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ toIndex: z.number().int().min(0) }),
+  responses: { 200: { description: 'Moved', schema: z.strictObject({ folderId: z.string(), index: z.number().int(), seq }) } },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+export const removePlaylistFolder = defineEndpoint({
+  method: 'delete',
+  path: '/api/rooms/{roomId}/playlist/folders/{folderId}',
+  operationId: 'removePlaylistFolder',
+  summary: 'Remove a playlist folder (delete_media_resource): its items go with it, or stay at the top level where they were',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: folderParams,
+  query: z.strictObject({
+    withItems: z.enum(['true', 'false']).meta({ description: 'true: remove its items too (removing the current one stops playback); false: keep them' }),
+  }),
+  headers: idempotencyHeaders,
+  responses: {
+    200: { description: 'Removed', schema: z.strictObject({ folderId: z.string(), removedItems: z.number().int(), seq }) },
+  },
+  errors: [...ROOM_ERRORS, 'conflict'],
+});
+
+export const playPlaylistFolder = defineEndpoint({
+  method: 'post',
+  path: '/api/rooms/{roomId}/playlist/folders/{folderId}/play',
+  operationId: 'playPlaylistFolder',
+  summary: "Play a folder: its first (or a random) item becomes current, and the queue goes on within the folder to its end, then by the room's queue mode (set_current_media)",
+  description: 'Cued like choosing an item (paused at its start when the room is paused; started shortly for everyone when it plays). docs/2026-11-26-playlist-folders.md',
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: folderParams,
+  headers: idempotencyHeaders,
+  body: z.strictObject({ order: z.enum(['in_order', 'shuffle']) }),
+  responses: { 200: { description: 'Playback now', schema: PlaybackAnswer } },
   errors: [...ROOM_ERRORS, 'conflict'],
 });

@@ -40,6 +40,9 @@ const mediaFields = {
   proxy: z.boolean().optional(),
 };
 
+const folderId = oneLineText().min(1).max(64);
+const folderTitle = oneLineText().max(ROOM_LIMITS.titleMaxChars * 2);
+
 const command = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =>
   z.strictObject({ kind: z.literal(kind), ...shape });
 
@@ -109,9 +112,12 @@ const SCHEMAS = {
     duration: duration.optional(),
   }),
 
-  'playlist.push': command('playlist.push', mediaFields),
-  'playlist.insert': command('playlist.insert', { index: z.number().int().min(0), ...mediaFields }),
-  'playlist.move': command('playlist.move', { mediaId, toIndex: z.number().int().min(0) }),
+  /** `folderId` (playlist folders): add into that folder; absent or null: the top level. */
+  'playlist.push': command('playlist.push', { ...mediaFields, folderId: folderId.nullable().optional() }),
+  /** `index` counts within the container: the folder's items, or the top-level entries (folders and items outside folders). */
+  'playlist.insert': command('playlist.insert', { index: z.number().int().min(0), ...mediaFields, folderId: folderId.nullable().optional() }),
+  /** `folderId` is the target container: a folder, null for the top level, absent for where the item is now. */
+  'playlist.move': command('playlist.move', { mediaId, toIndex: z.number().int().min(0), folderId: folderId.nullable().optional() }),
   'playlist.remove': command('playlist.remove', { mediaId }),
   'playlist.clear': command('playlist.clear', {}),
   'playlist.setCurrent': command('playlist.setCurrent', { mediaId, ...playbackGuards }),
@@ -119,6 +125,14 @@ const SCHEMAS = {
   'playlist.vote': command('playlist.vote', { mediaId, vote: z.boolean() }),
   /** May the caller play this item (the current one, or any with view_media_resources)? Answers the item. */
   'playlist.playable': command('playlist.playable', { mediaId }),
+  /** Playlist folders (docs/2026-11-26-playlist-folders.md); `index` counts top-level entries. */
+  'playlist.folder.add': command('playlist.folder.add', { title: folderTitle, index: z.number().int().min(0).optional() }),
+  'playlist.folder.rename': command('playlist.folder.rename', { folderId, title: folderTitle }),
+  'playlist.folder.move': command('playlist.folder.move', { folderId, toIndex: z.number().int().min(0) }),
+  /** `withItems`: the folder's items go with it; false: they stay, at the top level where they were. */
+  'playlist.folder.remove': command('playlist.folder.remove', { folderId, withItems: z.boolean() }),
+  /** Plays the folder's first (or a random) item and goes on within it to its end (set_current_media). */
+  'playlist.folder.play': command('playlist.folder.play', { folderId, order: z.enum(['in_order', 'shuffle']) }),
   'playlist.edit': command('playlist.edit', {
     mediaId,
     title: mediaFields.title.optional(),

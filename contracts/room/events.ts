@@ -3,7 +3,7 @@
  * update its view without re-reading; a client that sees a gap in `seq` re-reads `room.get`.
  */
 import type { Permission } from '../permissions/names.js';
-import type { ChatMessage, ChatReaction, DanmakuComment, MediaItem, MemberView, PlaybackView, Poll, QueueVotes, RoomInfo, VoiceCandidate, VoiceDescription, VoiceParticipant, VoteSkip } from './model.js';
+import type { ChatMessage, ChatReaction, DanmakuComment, MediaItem, MemberView, PlaylistFolder, PlaybackView, Poll, QueueVotes, RoomInfo, VoiceCandidate, VoiceDescription, VoiceParticipant, VoteSkip } from './model.js';
 import type { ReactionName } from './reactions.js';
 import type { WordFilter } from './moderation.js';
 
@@ -35,10 +35,15 @@ export type PlaybackCause =
 
 export type PlaylistEvent =
   | { type: 'playlist'; op: 'added'; item: MediaItem; index: number }
-  | { type: 'playlist'; op: 'moved'; mediaId: string; toIndex: number }
+  | { type: 'playlist'; op: 'moved'; mediaId: string; toIndex: number; folderId: string | null }
   | { type: 'playlist'; op: 'removed'; mediaId: string }
   | { type: 'playlist'; op: 'cleared' }
-  | { type: 'playlist'; op: 'edited'; item: MediaItem };
+  | { type: 'playlist'; op: 'edited'; item: MediaItem }
+  // Playlist folders: indices count top-level entries; added/moved item indices count within item.folderId.
+  | { type: 'playlist'; op: 'folderAdded'; folder: PlaylistFolder }
+  | { type: 'playlist'; op: 'folderRenamed'; folderId: string; title: string }
+  | { type: 'playlist'; op: 'folderMoved'; folderId: string; toIndex: number }
+  | { type: 'playlist'; op: 'folderRemoved'; folderId: string; withItems: boolean };
 
 export type RoomEvent =
   | { type: 'room.updated'; room: RoomInfo }

@@ -11,6 +11,8 @@ export const ROOM_LIMITS = {
 
   /** A watch queue longer than this is a library, not a queue; events carry whole items. */
   playlistMaxItems: 500,
+  /** Folders group items ("a season", "tonight's films"); they do not raise the item cap. */
+  playlistMaxFolders: 100,
   titleMaxChars: 256,
   urlMaxChars: 2048,
   /** Provider kinds beyond the built-in ones are lowercase names, like `bilibili` or `alist`. */

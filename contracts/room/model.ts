@@ -115,8 +115,20 @@ export const MediaItem = z
     seekable: Seekable,
     addedBy: z.string(),
     addedAt: ms('Added'),
+    folderId: z.string().nullable().meta({ description: 'The playlist folder holding the item; null at the top level' }),
   })
   .meta({ id: 'MediaItem' });
+
+/** A playlist folder: its items are the MediaItems whose folderId is its id, in playlist order. */
+export const PlaylistFolder = z
+  .strictObject({
+    id: z.string(),
+    title: z.string(),
+    index: z.number().int().meta({ description: "The folder's position among the playlist's top-level entries (folders and items outside folders)" }),
+    createdBy: z.string(),
+    createdAt: ms('Created'),
+  })
+  .meta({ id: 'PlaylistFolder' });
 
 export const NowPlaying = z
   .strictObject({
@@ -269,6 +281,7 @@ export const MemberRoomView = z
     bannedMembers: z.array(MemberView).optional().meta({ description: 'With manage_members: the first page of bans by user id (GET /bans pages through all)' }),
     bannedCount: z.number().int().optional().meta({ description: 'With manage_members: every ban of the room' }),
     playlist: z.array(MediaItem).optional().meta({ description: 'With view_media_resources' }),
+    playlistFolders: z.array(PlaylistFolder).optional().meta({ description: "With view_media_resources: the playlist's folders, by index" }),
     liveOnline: z
       .array(z.string())
       .optional()
@@ -303,6 +316,7 @@ export type PlayerState = z.infer<typeof PlayerState>;
 export type MemberView = z.infer<typeof MemberView>;
 export type Seekable = z.infer<typeof Seekable>;
 export type MediaItem = z.infer<typeof MediaItem>;
+export type PlaylistFolder = z.infer<typeof PlaylistFolder>;
 export type NowPlaying = z.infer<typeof NowPlaying>;
 export type PlaybackView = z.infer<typeof PlaybackView>;
 export type ChatMessage = z.infer<typeof ChatMessage>;

@@ -3,7 +3,7 @@
  * `rooms.send(roomId, command)` as `RoomResultOf<typeof command.kind>`.
  */
 import type { RoomCommandKind } from './commands.js';
-import type { ChatMessage, ChatReaction, DanmakuComment, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, Poll, QueueVotes, RoomInfo, RoomView, VoiceParticipant, VoteSkip } from './model.js';
+import type { ChatMessage, ChatReaction, DanmakuComment, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, PlaylistFolder, Poll, QueueVotes, RoomInfo, RoomView, VoiceParticipant, VoteSkip } from './model.js';
 
 export interface RoomResults {
   'room.create': { room: RoomInfo };
@@ -35,7 +35,12 @@ export interface RoomResults {
 
   'playlist.push': { item: MediaItem; index: number };
   'playlist.insert': { item: MediaItem; index: number };
-  'playlist.move': { mediaId: string; index: number };
+  'playlist.move': { mediaId: string; index: number; folderId: string | null };
+  'playlist.folder.add': { folder: PlaylistFolder };
+  'playlist.folder.rename': { folder: PlaylistFolder };
+  'playlist.folder.move': { folderId: string; index: number };
+  'playlist.folder.remove': { folderId: string; removedItems: number };
+  'playlist.folder.play': { playback: PlaybackView };
   'playlist.remove': { mediaId: string };
   'playlist.clear': { removed: number };
   'playlist.setCurrent': { playback: PlaybackView };

@@ -31,6 +31,7 @@ import type { RoomVisibility__Output } from './gen/svc/v1/RoomVisibility.js';
 import type { Subtitle__Output } from './gen/svc/v1/Subtitle.js';
 import type { VoteSkip__Output } from './gen/svc/v1/VoteSkip.js';
 import type { Poll__Output } from './gen/svc/v1/Poll.js';
+import type { PlaylistFolder__Output } from './gen/svc/v1/PlaylistFolder.js';
 import type { QueueVotes__Output } from './gen/svc/v1/QueueVotes.js';
 import type { WordFilter__Output } from './gen/svc/v1/WordFilter.js';
 import type { WordFilterMode__Output } from './gen/svc/v1/WordFilterMode.js';
@@ -184,7 +185,12 @@ export function mediaItem(item: model.MediaItem): MediaItem__Output {
     seekable: SEEKABLE[item.seekable],
     addedBy: item.addedBy,
     addedAt: item.addedAt,
+    ...(item.folderId !== null ? { folderId: item.folderId } : {}),
   };
+}
+
+export function playlistFolder(folder: model.PlaylistFolder): PlaylistFolder__Output {
+  return { id: folder.id, title: folder.title, index: folder.index, createdBy: folder.createdBy, createdAt: folder.createdAt };
 }
 
 export function playback(state: model.PlaybackView): Playback__Output {
@@ -256,6 +262,7 @@ export function memberRoomView(view: model.MemberRoomView): MemberRoomView__Outp
     pendingMembers: memberList(view.pendingMembers),
     bannedMembers: memberList(view.bannedMembers),
     playlist: view.playlist ? { items: view.playlist.map(mediaItem) } : null,
+    playlistFolders: (view.playlistFolders ?? []).map(playlistFolder),
     playback: playback(view.playback),
     seq: view.seq,
     liveOnline: [...(view.liveOnline ?? [])],
@@ -372,12 +379,20 @@ function playlistOp(event: Extract<ActorRoomEvent, { type: 'playlist' }>): NonNu
     case 'added':
       return { added: { item: mediaItem(event.item), index: event.index }, op: 'added' };
     case 'moved':
-      return { moved: { mediaId: event.mediaId, toIndex: event.toIndex }, op: 'moved' };
+      return { moved: { mediaId: event.mediaId, toIndex: event.toIndex, ...(event.folderId !== null ? { folderId: event.folderId } : {}) }, op: 'moved' };
     case 'removed':
       return { removed: { mediaId: event.mediaId }, op: 'removed' };
     case 'cleared':
       return { cleared: {}, op: 'cleared' };
     case 'edited':
       return { edited: { item: mediaItem(event.item) }, op: 'edited' };
+    case 'folderAdded':
+      return { folderAdded: { folder: playlistFolder(event.folder) }, op: 'folderAdded' };
+    case 'folderRenamed':
+      return { folderRenamed: { folderId: event.folderId, title: event.title }, op: 'folderRenamed' };
+    case 'folderMoved':
+      return { folderMoved: { folderId: event.folderId, toIndex: event.toIndex }, op: 'folderMoved' };
+    case 'folderRemoved':
+      return { folderRemoved: { folderId: event.folderId, withItems: event.withItems }, op: 'folderRemoved' };
   }
 }

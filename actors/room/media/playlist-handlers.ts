@@ -12,9 +12,10 @@ import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import { requireProxySwitch } from './proxy-switch.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import { checkPlaylistBudget } from './playlist-budget.js';
-import { indexOfMedia, insertAt, moveTo } from './playlist.js';
+import { containerIndex, folderItemIds, indexOfMedia, placeRows, rowIndexFor, topLevelCount, type PlaylistRow } from './playlist.js';
+import { findFolder, installRows, rowsOf } from './playlist-state.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
-import { clearPlaylist, deleteMedia, insertMedia, savePlayback, setSortKeys, updateMedia } from '../store/room-store.js';
+import { clearPlaylist, deleteMedia, insertMedia, saveFolderPlay, savePlayback, setPlaylistPlaces, updateMedia } from '../store/room-store.js';
 import { checkMediaFields, checkNewMedia, liveItemUrl, type MediaInput } from '../validate.js';
 import { checkPlaybackGuards } from '../playback/playback-handlers.js';
 import { initialSeekable, startSeekCheck } from '../playback/seek-check.js';
@@ -60,19 +61,35 @@ function cueIfNothingCurrent(core: RoomCore, item: MediaItem, by: string): Playb
   });
 }
 
+/** A folder named by a command must be one of this playlist's. */
+export function requireFolder(core: RoomCore, folderId: string): void {
+  if (!findFolder(core, folderId)) throw new AppError('not_found', `folder ${folderId} is not in this room's playlist`);
+}
+
+/** How many entries a container holds: a folder's items, or the top-level entries. */
+function containerLength(rows: readonly PlaylistRow[], folderId: string | null): number {
+  return folderId === null ? topLevelCount(rows) : folderItemIds(rows, folderId).length;
+}
+
 async function addMedia(
   core: RoomCore,
   input: MediaInput & { title: string },
   requestedIndex: number | undefined,
+  folderId: string | null,
   turn: Turn,
 ): Promise<{ item: MediaItem; index: number }> {
   core.require(turn.access, 'create_media_resource', 'adding media');
-  const length = core.playlist.length;
-  if (length >= ROOM_LIMITS.playlistMaxItems) {
+  if (core.playlist.length >= ROOM_LIMITS.playlistMaxItems) {
     throw new AppError('limit_exceeded', `the playlist is full (at most ${ROOM_LIMITS.playlistMaxItems} items)`);
   }
+  if (folderId !== null) requireFolder(core, folderId);
+  const rows = rowsOf(core);
+  const length = containerLength(rows, folderId);
   const index = requestedIndex ?? length;
-  if (index > length) throw AppError.invalid([{ key: 'index', message: `must be at most ${length} (the playlist length)` }]);
+  if (index > length) {
+    const what = folderId === null ? 'the playlist length' : "the folder's length";
+    throw AppError.invalid([{ key: 'index', message: `must be at most ${length} (${what})` }]);
+  }
   const fields = checkNewMedia(input);
   const id = randomUUID();
   const live = fields.provider === 'live';
@@ -88,20 +105,22 @@ async function addMedia(
     seekable: 'unknown',
     addedBy: turn.access.userId,
     addedAt: turn.now,
+    folderId,
   };
   checkWithProvider(core, item);
   item.seekable = initialSeekable(core, item);
   checkProxyAllowed(core, item);
   checkPlaylistBudget(core.playlist, item);
-  const change = insertAt(core.playlist, item, index);
+  const change = placeRows(rows, [{ kind: 'item', id, folderId, sortKey: 0 }], rowIndexFor(rows, folderId, index));
+  const entry = { item, sortKey: change.written.find((row) => row.id === id)!.sortKey };
   const cue = cueIfNothingCurrent(core, item, turn.access.userId);
   const result = await core.commit(turn, 'add media', async (client) => {
-    await insertMedia(client, core.id, change.entry);
-    await setSortKeys(client, core.id, change.rekeyed);
+    await insertMedia(client, core.id, entry);
+    await setPlaylistPlaces(client, core.id, change.written.filter((row) => row.id !== id));
     if (cue) await savePlayback(client, core.id, core.play.stored(cue));
     return { item, index };
   });
-  core.playlist = change.next;
+  installRows(core, change.next, { item });
   core.publish({ type: 'playlist', op: 'added', item, index });
   startSeekCheck(core, item);
   if (cue) core.play.apply(cue, true);
@@ -109,28 +128,35 @@ async function addMedia(
 }
 
 export function pushMedia(core: RoomCore, command: RoomCommandOf<'playlist.push'>, turn: Turn): Promise<RoomResults['playlist.push']> {
-  const { kind: _kind, ...input } = command;
-  return addMedia(core, input, undefined, turn);
+  const { kind: _kind, folderId, ...input } = command;
+  return addMedia(core, input, undefined, folderId ?? null, turn);
 }
 
 export function insertMediaAt(core: RoomCore, command: RoomCommandOf<'playlist.insert'>, turn: Turn): Promise<RoomResults['playlist.insert']> {
-  const { kind: _kind, index, ...input } = command;
-  return addMedia(core, input, index, turn);
+  const { kind: _kind, index, folderId, ...input } = command;
+  return addMedia(core, input, index, folderId ?? null, turn);
 }
 
 export async function moveMedia(core: RoomCore, command: RoomCommandOf<'playlist.move'>, turn: Turn): Promise<RoomResults['playlist.move']> {
   core.require(turn.access, 'reorder_media_resources', 'reordering the playlist');
-  const from = mediaIndex(core, command.mediaId);
-  const last = core.playlist.length - 1;
+  mediaIndex(core, command.mediaId);
+  const rows = rowsOf(core);
+  const row = rows.find((r) => r.kind === 'item' && r.id === command.mediaId)!;
+  // Absent: within the container it is in now; null: the top level.
+  const target = command.folderId === undefined ? row.folderId : command.folderId;
+  if (target !== null) requireFolder(core, target);
+  const rest = rows.filter((r) => r !== row);
+  const last = containerLength(rest, target);
   if (command.toIndex > last) throw AppError.invalid([{ key: 'toIndex', message: `must be at most ${last}` }]);
-  if (from === command.toIndex) return { mediaId: command.mediaId, index: from };
-  const change = moveTo(core.playlist, from, command.toIndex);
+  const done = { mediaId: command.mediaId, index: command.toIndex, folderId: target };
+  if (target === row.folderId && containerIndex(rows, row) === command.toIndex) return done;
+  const change = placeRows(rest, [{ ...row, folderId: target }], rowIndexFor(rest, target, command.toIndex));
   const result = await core.commit(turn, 'move media', async (client) => {
-    await setSortKeys(client, core.id, change.rekeyed);
-    return { mediaId: command.mediaId, index: command.toIndex };
+    await setPlaylistPlaces(client, core.id, change.written);
+    return done;
   });
-  core.playlist = change.next;
-  core.publish({ type: 'playlist', op: 'moved', mediaId: command.mediaId, toIndex: command.toIndex });
+  installRows(core, change.next);
+  core.publish({ type: 'playlist', op: 'moved', mediaId: command.mediaId, toIndex: command.toIndex, folderId: target });
   return result;
 }
 
@@ -139,7 +165,7 @@ export async function moveMedia(core: RoomCore, command: RoomCommandOf<'playlist
  * transaction as the removal: the room never plays media that is gone, nor loses media while
  * still playing it.
  */
-function stopIfCurrentGone(core: RoomCore, gone: boolean, cause: 'playlist.remove' | 'playlist.clear', by: string): PlaybackPlan | undefined {
+export function stopIfCurrentGone(core: RoomCore, gone: boolean, cause: 'playlist.remove' | 'playlist.clear', by: string): PlaybackPlan | undefined {
   if (!gone) return undefined;
   return core.play.plan({
     patch: { mediaId: null, playing: false, position: 0, updatedAt: core.now() },
@@ -172,14 +198,17 @@ export async function removeMedia(core: RoomCore, command: RoomCommandOf<'playli
 export async function clearMedia(core: RoomCore, _command: RoomCommandOf<'playlist.clear'>, turn: Turn): Promise<RoomResults['playlist.clear']> {
   core.require(turn.access, 'delete_media_resource', 'clearing the playlist');
   const removed = core.playlist.length;
-  if (removed === 0) return { removed };
+  if (removed === 0 && core.folders.length === 0) return { removed };
   const stop = stopIfCurrentGone(core, core.playback.mediaId !== null, 'playlist.clear', turn.access.userId);
   const result = await core.commit(turn, 'clear the playlist', async (client) => {
     await clearPlaylist(client, core.id);
+    if (core.folderPlay) await saveFolderPlay(client, core.id, null);
     if (stop) await savePlayback(client, core.id, core.play.stored(stop));
     return { removed };
   });
   core.playlist = [];
+  core.folders = [];
+  core.folderPlay = null;
   core.live.clear();
   ensureLiveSweep(core);
   core.publish({ type: 'playlist', op: 'cleared' });

@@ -16,6 +16,10 @@ import { END_TOLERANCE_SECONDS, QUEUE_START_LEAD_MS, followingItem } from './que
 import type { RoomResults } from '../../../contracts/room/results.js';
 import { switchTo } from './playback-handlers.js';
 import { spendQueueVotes } from './queue-vote-handlers.js';
+import { folderStep, followingAfterFolder } from './queue-folder.js';
+import { folderItemIds } from '../media/playlist.js';
+import { rowsOf } from '../media/playlist-state.js';
+import { saveFolderPlay } from '../store/room-store.js';
 
 const seconds = (value: number) => `${Math.round(value * 10) / 10} s`;
 
@@ -54,7 +58,7 @@ export async function ended(core: RoomCore, command: RoomCommandOf<'playback.end
     core.require(turn.access, 'control_playback', 'ending a livestream');
   } else checkReachedEnd(core, item, length);
 
-  const following = followingItem(core.current.options.queueMode, core.playlist, item.id, Math.random, (id) => core.queueVotes.count(id));
+  const following = await queueFollowing(core, item.id);
   if (following) {
     const playback = await switchTo(core, following, 'playback.ended', turn, turn.now + QUEUE_START_LEAD_MS);
     await spendQueueVotes(core, following);
@@ -64,4 +68,22 @@ export async function ended(core: RoomCore, command: RoomCommandOf<'playback.end
   const position = length === undefined ? core.play.positionNow() : Math.min(core.play.positionNow(), length);
   const patch = { playing: false, position, updatedAt: turn.now };
   return { playback: await core.play.change({ patch, cause: 'playback.ended', by: turn.access.userId, wait: 'close' }, turn) };
+}
+
+/**
+ * What plays after `currentId`: within the folder being played while it lasts, then by the
+ * queue mode. The folder play's next state is stored before the switch (see folder-handlers.ts
+ * playPlaylistFolder for why that order is safe).
+ */
+async function queueFollowing(core: RoomCore, currentId: string): Promise<MediaItem | null> {
+  const mode = core.current.options.queueMode;
+  const votes = (id: string) => core.queueVotes.count(id);
+  const state = core.folderPlay;
+  const step = folderStep(state, currentId, state ? folderItemIds(rowsOf(core), state.folderId) : []);
+  if (step.kind === 'none') return followingItem(mode, core.playlist, currentId, Math.random, votes);
+  const next = step.kind === 'next' ? step.state : null;
+  await core.durable('advance the folder play', (client) => saveFolderPlay(client, core.id, next));
+  core.folderPlay = next;
+  if (step.kind === 'next') return core.playlist.find((e) => e.item.id === step.mediaId)!.item;
+  return followingAfterFolder(mode, core.playlist, currentId, step.anchor, Math.random, votes);
 }

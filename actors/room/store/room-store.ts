@@ -12,11 +12,25 @@ import { QUEUE_MODES, ROOM_ROLES, type MediaItem, type MemberPermissionOverride,
 import { type MemberRecord, type RoomOptions, type RoomRecord } from '../records.js';
 import { WORD_FILTER_MODES, type WordFilter } from '../../../contracts/room/moderation.js';
 import { NO_WORD_FILTER } from '../moderation/word-filter.js';
+import type { FolderPlay } from '../playback/queue-folder.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
 
 export interface PlaylistEntry {
   item: MediaItem;
+  sortKey: number;
+}
+
+/** A playlist folder as stored; its top-level index is derived from the order (playlist.ts). */
+export interface FolderRecord {
+  id: string;
+  title: string;
+  createdBy: string;
+  createdAt: number;
+}
+
+export interface FolderEntry {
+  folder: FolderRecord;
   sortKey: number;
 }
 
@@ -29,7 +43,10 @@ export interface LoadedRoom {
   room: RoomRecord;
   members: MemberRecord[];
   playlist: PlaylistEntry[];
+  folders: FolderEntry[];
   playback: StoredPlayback;
+  /** The folder being played, if any (queue-folder.ts). */
+  folderPlay: FolderPlay | null;
 }
 
 export const DEFAULT_ROOM_OPTIONS: RoomOptions = Object.freeze({
@@ -79,6 +96,15 @@ interface MediaRow {
   seekable: Seekable;
   added_by: string;
   added_at: Date;
+  folder_id: string | null;
+}
+
+interface FolderRow {
+  folder_id: string;
+  sort_key: string;
+  title: string;
+  created_by: string;
+  created_at: Date;
 }
 
 interface PlaybackRow {
@@ -89,6 +115,7 @@ interface PlaybackRow {
   updated_at_ms: string;
   version: string;
   version_reserved: string;
+  folder_play: unknown;
 }
 
 /** Reads `rooms.settings` leniently: unknown or malformed fields fall back to defaults. */
@@ -165,6 +192,7 @@ function mediaFromRow(row: MediaRow): PlaylistEntry {
       seekable: row.seekable,
       addedBy: row.added_by,
       addedAt: row.added_at.getTime(),
+      folderId: row.folder_id,
     },
   };
 }
@@ -189,6 +217,7 @@ export async function loadRoom(db: Db, id: string): Promise<LoadedRoom | null> {
     [id],
   );
   const playlist = await db.query<MediaRow>('SELECT * FROM room_playlist WHERE room_id = $1 ORDER BY sort_key, media_id', [id]);
+  const folders = await db.query<FolderRow>('SELECT * FROM room_playlist_folders WHERE room_id = $1 ORDER BY sort_key, folder_id', [id]);
   const playback = await db.query<PlaybackRow>('SELECT * FROM room_playback WHERE room_id = $1', [id]);
   const row = playback.rows[0];
   const room = roomFromRow(roomRow);
@@ -205,6 +234,11 @@ export async function loadRoom(db: Db, id: string): Promise<LoadedRoom | null> {
       ...withOverride(m.permission_override),
     })),
     playlist: playlist.rows.map(mediaFromRow),
+    folderPlay: folderPlayFrom(row?.folder_play),
+    folders: folders.rows.map((f) => ({
+      sortKey: Number(f.sort_key),
+      folder: { id: f.folder_id, title: f.title, createdBy: f.created_by, createdAt: f.created_at.getTime() },
+    })),
     playback: row
       ? {
           mediaId: row.media_id,
@@ -301,8 +335,8 @@ export async function insertMedia(db: Db, roomId: string, entry: PlaylistEntry):
   const { item } = entry;
   await db.query(
     `INSERT INTO room_playlist
-       (room_id, media_id, sort_key, title, url, provider, headers, subtitles, live, proxy, added_by, added_at, seekable)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, to_timestamp($12 / 1000.0), $13)`,
+       (room_id, media_id, sort_key, title, url, provider, headers, subtitles, live, proxy, added_by, added_at, seekable, folder_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, to_timestamp($12 / 1000.0), $13, $14)`,
     [
       roomId,
       item.id,
@@ -317,6 +351,7 @@ export async function insertMedia(db: Db, roomId: string, entry: PlaylistEntry):
       item.addedBy,
       item.addedAt,
       item.seekable,
+      item.folderId,
     ],
   );
 }
@@ -362,6 +397,66 @@ export async function deleteMedia(db: Db, roomId: string, mediaId: string): Prom
 
 export async function clearPlaylist(db: Db, roomId: string): Promise<void> {
   await db.query('DELETE FROM room_playlist WHERE room_id = $1', [roomId]);
+  await db.query('DELETE FROM room_playlist_folders WHERE room_id = $1', [roomId]);
+}
+
+/** Writes the places of changed rows: an item's sort key and folder, a folder's sort key. */
+export async function setPlaylistPlaces(
+  db: Db,
+  roomId: string,
+  rows: ReadonlyArray<{ kind: 'item' | 'folder'; id: string; folderId: string | null; sortKey: number }>,
+): Promise<void> {
+  const items = rows.filter((row) => row.kind === 'item');
+  const folders = rows.filter((row) => row.kind === 'folder');
+  if (items.length > 0) {
+    await db.query(
+      `UPDATE room_playlist AS p SET sort_key = k.sort_key, folder_id = k.folder_id
+       FROM unnest($2::text[], $3::bigint[], $4::text[]) AS k (media_id, sort_key, folder_id)
+       WHERE p.room_id = $1 AND p.media_id = k.media_id`,
+      [roomId, items.map((row) => row.id), items.map((row) => row.sortKey), items.map((row) => row.folderId)],
+    );
+  }
+  if (folders.length > 0) {
+    await db.query(
+      `UPDATE room_playlist_folders AS f SET sort_key = k.sort_key
+       FROM unnest($2::text[], $3::bigint[]) AS k (folder_id, sort_key)
+       WHERE f.room_id = $1 AND f.folder_id = k.folder_id`,
+      [roomId, folders.map((row) => row.id), folders.map((row) => row.sortKey)],
+    );
+  }
+}
+
+export async function insertFolder(db: Db, roomId: string, entry: FolderEntry): Promise<void> {
+  const { folder } = entry;
+  await db.query(
+    `INSERT INTO room_playlist_folders (folder_id, room_id, sort_key, title, created_by, created_at)
+     VALUES ($1, $2, $3, $4, $5, to_timestamp($6 / 1000.0))`,
+    [folder.id, roomId, entry.sortKey, folder.title, folder.createdBy, folder.createdAt],
+  );
+}
+
+export async function renameFolder(db: Db, roomId: string, folderId: string, title: string): Promise<void> {
+  await db.query('UPDATE room_playlist_folders SET title = $3 WHERE room_id = $1 AND folder_id = $2', [roomId, folderId, title]);
+}
+
+/** Stores the folder being played, or none (null). */
+export async function saveFolderPlay(db: Db, roomId: string, state: FolderPlay | null): Promise<void> {
+  await db.query('UPDATE room_playback SET folder_play = $2 WHERE room_id = $1', [roomId, state === null ? null : JSON.stringify(state)]);
+}
+
+/** A stored folder play, or null for none or a malformed value (written by hand or a later release). */
+function folderPlayFrom(raw: unknown): FolderPlay | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const { folderId, order, current, remaining } = raw as Record<string, unknown>;
+  if (typeof folderId !== 'string' || typeof current !== 'string' || (order !== 'in_order' && order !== 'shuffle')) return null;
+  const ids = Array.isArray(remaining) ? remaining.filter((id): id is string => typeof id === 'string') : [];
+  return { folderId, order, current, remaining: ids };
+}
+
+/** Removes a folder; `withItems` deletes its items first, else they stay where they are (ON DELETE SET NULL). */
+export async function deleteFolder(db: Db, roomId: string, folderId: string, withItems: boolean): Promise<void> {
+  if (withItems) await db.query('DELETE FROM room_playlist WHERE room_id = $1 AND folder_id = $2', [roomId, folderId]);
+  await db.query('DELETE FROM room_playlist_folders WHERE room_id = $1 AND folder_id = $2', [roomId, folderId]);
 }
 
 /** The columns of room_playback a save writes, with their types, in playbackValues order. */

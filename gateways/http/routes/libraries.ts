@@ -7,7 +7,7 @@
  * playlist's size) exactly as for any other add.
  */
 import type { Caller } from '../../../accounts/model.js';
-import type { MediaItem } from '../../../contracts/room/model.js';
+import type { MediaItem, PlaylistFolder } from '../../../contracts/room/model.js';
 import { AppError, isAppError } from '../../../errors/app-error.js';
 import type { LibraryStanding, MediaLibraries } from '../../../media/libraries/libraries.js';
 import type { LibraryRecord } from '../../../media/libraries/library-store.js';
@@ -98,13 +98,31 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
       const added: Array<{ item: MediaItem; index: number }> = [];
       let seq = 0;
       let rejected: { code: string; message: string } | undefined;
+      // A library folder becomes a playlist folder named after it, holding its files.
+      let folder: PlaylistFolder | undefined;
+      if (body.folder) {
+        const answer = await deps.commands.send({
+          transport: 'http',
+          caller,
+          roomId: params.roomId,
+          command: { kind: 'playlist.folder.add', title: body.title ?? libraryFolderName(body.entryId) },
+          operation,
+          clientId: ctx.get(IDEMPOTENCY_HEADER) || undefined,
+          // Its own part, apart from the items' 0..n-1, so a retry with the same key re-answers it.
+          part: -1,
+          trace: ctx.state.trace,
+          counted: true,
+        });
+        folder = answer.result.folder;
+        seq = answer.seq;
+      }
       for (const [i, file] of files.entries()) {
         try {
           const answer = await deps.commands.send({
             transport: 'http',
             caller,
             roomId: params.roomId,
-            command: { kind: 'playlist.push', ...libraries.itemFields(library.record, file) },
+            command: { kind: 'playlist.push', ...libraries.itemFields(library.record, file), ...(folder ? { folderId: folder.id } : {}) },
             operation,
             clientId: ctx.get(IDEMPOTENCY_HEADER) || undefined,
             part: i,
@@ -121,6 +139,12 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
         }
       }
       ctx.status = 201;
-      ctx.body = { added, capped, ...(rejected ? { rejected } : {}), seq };
+      ctx.body = { added, capped, ...(folder ? { folder } : {}), ...(rejected ? { rejected } : {}), seq };
     });
+}
+
+/** A folder's name when the client gave none: the last segment of a path-shaped id, else the id. */
+function libraryFolderName(entryId: string): string {
+  const segments = entryId.split('/').filter((segment) => segment.length > 0);
+  return (segments.at(-1) ?? entryId).slice(0, 200) || 'Library folder';
 }

@@ -37,7 +37,27 @@ export function playlistRoutes(media: MediaServices | undefined): readonly RoomR
     (router, commands) => mountBulkAdd(router, commands, media),
     roomCommand(api.editPlaylistItem, 'playlist.edit', { command: ({ params, body }) => ({ mediaId: params.mediaId, ...body }), answer: (result, seq) => ({ item: result.item, seq }) }),
     roomCommand(api.removePlaylistItem, 'playlist.remove', { command: ({ params }) => ({ mediaId: params.mediaId }), answer: (result, seq) => ({ mediaId: result.mediaId, seq }) }),
-    roomCommand(api.movePlaylistItem, 'playlist.move', { command: ({ params, body }) => ({ mediaId: params.mediaId, toIndex: body.toIndex }), answer: (result, seq) => ({ ...result, seq }) }),
+    roomCommand(api.movePlaylistItem, 'playlist.move', {
+      command: ({ params, body }) => ({ mediaId: params.mediaId, toIndex: body.toIndex, ...(body.folderId !== undefined ? { folderId: body.folderId } : {}) }),
+      answer: (result, seq) => ({ ...result, seq }),
+    }),
+    roomCommand(api.addPlaylistFolder, 'playlist.folder.add', { command: ({ body }) => body, answer: (result, seq) => ({ folder: result.folder, seq }), status: 201 }),
+    roomCommand(api.renamePlaylistFolder, 'playlist.folder.rename', {
+      command: ({ params, body }) => ({ folderId: params.folderId, title: body.title }),
+      answer: (result, seq) => ({ folder: result.folder, seq }),
+    }),
+    roomCommand(api.movePlaylistFolder, 'playlist.folder.move', {
+      command: ({ params, body }) => ({ folderId: params.folderId, toIndex: body.toIndex }),
+      answer: (result, seq) => ({ ...result, seq }),
+    }),
+    roomCommand(api.playPlaylistFolder, 'playlist.folder.play', {
+      command: ({ params, body }) => ({ folderId: params.folderId, order: body.order }),
+      answer: (result, seq) => ({ playback: result.playback, seq }),
+    }),
+    roomCommand(api.removePlaylistFolder, 'playlist.folder.remove', {
+      command: ({ params, query }) => ({ folderId: params.folderId, withItems: query.withItems === 'true' }),
+      answer: (result, seq) => ({ ...result, seq }),
+    }),
     roomCommand(api.clearPlaylist, 'playlist.clear', { command: () => ({}), answer: (result, seq) => ({ removed: result.removed, seq }) }),
     roomCommand(api.setCurrentMedia, 'playlist.setCurrent', { command: ({ body }) => body, answer: (result, seq) => ({ playback: result.playback, seq }) }),
     roomCommand(api.voteMedia, 'playlist.vote', {
@@ -72,7 +92,7 @@ function mountBulkAdd(router: EndpointRouter, commands: RoomCommandEntry, media:
           transport: 'http',
           caller,
           roomId: params.roomId,
-          command: { kind: 'playlist.push', ...item },
+          command: { kind: 'playlist.push', ...item, ...(body.folderId ? { folderId: body.folderId } : {}) },
           operation: api.addPlaylistItems.operationId,
           clientId: ctx.get(IDEMPOTENCY_HEADER) || undefined,
           part: i,

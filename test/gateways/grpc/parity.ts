@@ -50,8 +50,11 @@ export function memberMessage(member: MemberView): Record<string, unknown> {
 }
 
 export function mediaMessage(item: MediaItem): Record<string, unknown> {
+  // folder_id is proto3 optional: absent at the top level.
+  const { folderId, ...rest } = item;
   return {
-    ...item,
+    ...rest,
+    ...(folderId !== null ? { folderId } : {}),
     headers: Object.entries(item.headers).map(([name, value]) => ({ name, value })),
     subtitles: item.subtitles.map((subtitle) => ({ ...subtitle })),
     seekable: upper('MEDIA_SEEKABLE', item.seekable),

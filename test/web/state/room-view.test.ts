@@ -6,7 +6,7 @@ import test from 'ava';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import { applyChatEvent, applyPinEvent, applyRoomEvent, type ChatMessage, type MemberRoomView, type MemberView } from '../../../web/src/state/room-view.js';
 
-const item = (id: string): MediaItem => ({ id, title: id, url: `https://media.invalid/${id}`, provider: 'direct', headers: {}, subtitles: [], live: false, proxy: false, seekable: 'unknown', addedBy: 'u1', addedAt: 1 });
+const item = (id: string): MediaItem => ({ id, title: id, url: `https://media.invalid/${id}`, provider: 'direct', headers: {}, subtitles: [], live: false, proxy: false, seekable: 'unknown', addedBy: 'u1', addedAt: 1, folderId: null });
 const member = (userId: string, online = true): MemberView => ({ userId, name: userId, role: 'member', status: 'active', guest: false, isOwner: false, joinedAt: 1, online, player: null, permissionOverride: null });
 const message = (id: string, pinned = false): ChatMessage => ({ id, userId: 'u1', name: 'u1', text: `m${id}`, pinned, createdAt: 1, reactions: [], mentions: [] });
 
@@ -27,15 +27,15 @@ function view(): MemberRoomView {
 const ids = (v: MemberRoomView) => v.playlist!.map((entry) => entry.id);
 
 test('playlist moves, adds, removes and clears follow the events', (t) => {
-  let v = applyRoomEvent(view(), { type: 'playlist', op: 'moved', mediaId: 'c', toIndex: 0 });
+  let v = applyRoomEvent(view(), { type: 'playlist', op: 'moved', mediaId: 'c', toIndex: 0, folderId: null });
   t.deepEqual(ids(v), ['c', 'a', 'b']);
-  v = applyRoomEvent(v, { type: 'playlist', op: 'moved', mediaId: 'c', toIndex: 99 });
+  v = applyRoomEvent(v, { type: 'playlist', op: 'moved', mediaId: 'c', toIndex: 99, folderId: null });
   t.deepEqual(ids(v), ['a', 'b', 'c'], 'an index past the end moves to the end');
   v = applyRoomEvent(v, { type: 'playlist', op: 'added', item: item('d'), index: 1 });
   t.deepEqual(ids(v), ['a', 'd', 'b', 'c']);
   v = applyRoomEvent(v, { type: 'playlist', op: 'removed', mediaId: 'b' });
   t.deepEqual(ids(v), ['a', 'd', 'c']);
-  t.is(applyRoomEvent(v, { type: 'playlist', op: 'moved', mediaId: 'gone', toIndex: 0 }), v, 'an unknown item changes nothing');
+  t.is(applyRoomEvent(v, { type: 'playlist', op: 'moved', mediaId: 'gone', toIndex: 0, folderId: null }), v, 'an unknown item changes nothing');
   t.deepEqual(ids(applyRoomEvent(v, { type: 'playlist', op: 'cleared' })), []);
 });
 

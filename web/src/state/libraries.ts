@@ -47,6 +47,7 @@ export function searchLibrary(roomId: string, libraryId: string, q: string): Pro
 }
 
 export function addFromLibrary(roomId: string, libraryId: string, entry: LibraryEntry): Promise<LibraryAddAnswer> {
-  const body = { entryId: entry.id, folder: entry.kind === 'folder', ...(entry.kind === 'folder' ? {} : { title: entry.name }) };
+  // A folder's name titles the playlist folder it becomes; a file's, the item.
+  const body = { entryId: entry.id, folder: entry.kind === 'folder', title: entry.name };
   return call(api.POST('/api/rooms/{roomId}/libraries/{libraryId}/add', { params: { path: { roomId, libraryId } }, body }));
 }

@@ -3,6 +3,7 @@
  * state follows the same rule whether events arrive live or as a resume's backlog.
  */
 import type { RoomEvent } from '../../../contracts/room/events.js';
+import { applyPlaylistEvent } from '../../../contracts/room/playlist-tree.js';
 import type { ChatMessage, MemberRoomView, MemberView, Poll } from '../../../contracts/room/model.js';
 import { excerptOf } from '../../../contracts/room/chat-excerpt.js';
 
@@ -59,28 +60,9 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
     case 'playlist': {
       const playlist = view.playlist;
       if (!playlist) return view;
-      switch (event.op) {
-        case 'added': {
-          const next = [...playlist];
-          next.splice(Math.min(event.index, next.length), 0, event.item);
-          return { ...view, playlist: next };
-        }
-        case 'moved': {
-          const from = playlist.findIndex((item) => item.id === event.mediaId);
-          if (from < 0) return view;
-          const next = [...playlist];
-          const [item] = next.splice(from, 1);
-          next.splice(Math.min(event.toIndex, next.length), 0, item!);
-          return { ...view, playlist: next };
-        }
-        case 'removed':
-          return { ...view, playlist: playlist.filter((item) => item.id !== event.mediaId) };
-        case 'cleared':
-          return { ...view, playlist: [] };
-        case 'edited':
-          return { ...view, playlist: playlist.map((item) => (item.id === event.item.id ? event.item : item)) };
-      }
-      return view;
+      // An event about an unknown item changes nothing (keeps the same view object).
+      if (event.op === 'moved' && !playlist.some((item) => item.id === event.mediaId)) return view;
+      return { ...view, ...applyPlaylistEvent({ playlist, playlistFolders: view.playlistFolders ?? [] }, event) };
     }
     case 'chat.message':
     case 'chat.deleted':

@@ -1,7 +1,9 @@
 /**
- * The shared playlist: the current item marked, and (as permissions allow) play this, reorder,
- * remove and clear. Reordering works by drag and drop, by the move buttons, and by Alt+Arrow on
- * a focused item; each move is announced, and the list follows the room's `moved` events.
+ * The shared playlist: the current item marked, folders as collapsible groups, and (as
+ * permissions allow) play this, reorder, move into or out of a folder, remove and clear.
+ * Reordering works by drag and drop (onto a folder's header to put an item in), by the move
+ * buttons, and by Alt+Arrow on a focused item; "Move to folder" is the keyboard way between
+ * folders. Each move is announced, and the list follows the room's `playlist` events.
  */
 import { useRef, useState } from 'preact/hooks';
 import type { RoomSession } from '../../state/room.js';
@@ -11,11 +13,16 @@ import { AddLiveItem, LiveBadge, StreamKeyPanel } from './live-panel.js';
 import { useAction } from '../../ui/use-action.js';
 import { useMediaProviders } from '../../state/media-providers.js';
 import { UpvoteButton } from './upvote-button.js';
+import { NewFolderButton, PlaylistFolderGroup, type FolderActions } from './playlist-folder.js';
+import { playlistTree } from '../../../../contracts/room/playlist-tree.js';
+import type { MediaItem, PlaylistFolder } from '../../../../contracts/room/model.js';
 
 export function PlaylistPanel(props: { session: RoomSession }) {
   const { session } = props;
   const view = session.view.value;
   const items = view?.playlist ?? [];
+  const folders = view?.playlistFolders ?? [];
+  const tree = playlistTree(items, folders);
   const current = view?.playback.mediaId ?? null;
   const action = useAction();
   const [announcement, setAnnouncement] = useState('');
@@ -25,6 +32,7 @@ export function PlaylistPanel(props: { session: RoomSession }) {
   const canDelete = session.can('delete_media_resource');
   const canSetCurrent = session.can('set_current_media');
   const canPublish = session.can('publish_livestream');
+  const canCreate = session.can('create_media_resource');
   const onAir = new Set(view?.liveOnline ?? []);
   const media = useMediaProviders();
   const providerLabel = (name: string): string => media?.providers.find((provider) => provider.name === name)?.label ?? name;
@@ -32,15 +40,127 @@ export function PlaylistPanel(props: { session: RoomSession }) {
   const proxied = (item: { provider: string; proxy: boolean }): boolean =>
     item.proxy || media?.providers.find((provider) => provider.name === item.provider)?.proxy === 'required';
 
-  const move = async (mediaId: string, toIndex: number, refocus: boolean) => {
+  /** The entries of a container: a folder's items, or the top-level entries. */
+  const containerSize = (folderId: string | null): number =>
+    folderId === null ? tree.length : (tree.find((entry) => entry.kind === 'folder' && entry.folder.id === folderId) as { items: MediaItem[] } | undefined)?.items.length ?? 0;
+  const folderTitle = (folderId: string | null): string => folders.find((folder) => folder.id === folderId)?.title ?? '';
+
+  /** Moves an item to `toIndex` of `folderId` (null: the top level), and says so. */
+  const move = async (mediaId: string, folderId: string | null, toIndex: number, refocus: boolean) => {
     const item = items.find((entry) => entry.id === mediaId);
-    if (!item || toIndex < 0 || toIndex >= items.length) return;
-    const ok = await action.run(() => session.send({ kind: 'playlist.move', mediaId, toIndex }));
+    if (!item || toIndex < 0) return;
+    const within = item.folderId === folderId;
+    const size = containerSize(folderId) - (within ? 1 : 0);
+    if (toIndex > size) return;
+    const ok = await action.run(() => session.send({ kind: 'playlist.move', mediaId, toIndex, folderId }));
     if (!ok) return;
-    setAnnouncement(`Moved “${item.title}” to position ${toIndex + 1} of ${items.length}.`);
+    if (!within && folderId !== null) setAnnouncement(`Moved “${item.title}” into the folder “${folderTitle(folderId)}”.`);
+    else if (!within) setAnnouncement(`Moved “${item.title}” out of its folder.`);
+    else setAnnouncement(`Moved “${item.title}” to position ${toIndex + 1} of ${size + 1}.`);
     // The item keeps the focus at its new place, so several Alt+Arrow presses walk it along.
     if (refocus) requestAnimationFrame(() => list.current?.querySelector<HTMLElement>(`[data-media-id="${CSS.escape(mediaId)}"]`)?.focus());
   };
+
+  const folderActions = (folder: PlaylistFolder): FolderActions => ({
+    canRename: session.can('edit_media_resource'),
+    canReorder,
+    canDelete,
+    rename: (title) => action.run(() => session.send({ kind: 'playlist.folder.rename', folderId: folder.id, title })),
+    move: (toIndex) => void action.run(() => session.send({ kind: 'playlist.folder.move', folderId: folder.id, toIndex })),
+    remove: (withItems) => void action.run(() => session.send({ kind: 'playlist.folder.remove', folderId: folder.id, withItems })),
+    dropItem: (dropped) => {
+      const mediaId = dropped || dragging;
+      setDragging(null);
+      const moving = items.find((item) => item.id === mediaId);
+      if (moving) void move(moving.id, folder.id, containerSize(folder.id) - (moving.folderId === folder.id ? 1 : 0), false);
+    },
+    ...(canSetCurrent ? { play: (order: 'in_order' | 'shuffle') => void action.run(() => session.send({ kind: 'playlist.folder.play', folderId: folder.id, order })) } : {}),
+  });
+
+  /** One item, at `index` of its container of `size` entries. */
+  const itemRow = (item: MediaItem, index: number, size: number) => (
+    <li
+      key={item.id}
+      data-media-id={item.id}
+      class={`playlist-item${item.id === current ? ' is-current' : ''}${dragging === item.id ? ' is-dragging' : ''}`}
+      tabIndex={canReorder ? 0 : undefined}
+      aria-label={canReorder ? `${item.title}, position ${index + 1} of ${size}${item.id === current ? ', now playing' : ''}` : undefined}
+      draggable={canReorder}
+      onDragStart={(event) => {
+        event.stopPropagation();
+        setDragging(item.id);
+        event.dataTransfer?.setData('text/plain', item.id);
+      }}
+      onDragEnd={() => setDragging(null)}
+      onDragOver={(event) => canReorder && event.preventDefault()}
+      onDrop={(event) => {
+        event.preventDefault();
+        event.stopPropagation();
+        const mediaId = event.dataTransfer?.getData('text/plain') || dragging;
+        setDragging(null);
+        if (mediaId && mediaId !== item.id) void move(mediaId, item.folderId, index, false);
+      }}
+      onKeyDown={(event) => {
+        if (!canReorder || !event.altKey || event.target !== event.currentTarget) return;
+        if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
+          event.preventDefault();
+          void move(item.id, item.folderId, index + (event.key === 'ArrowUp' ? -1 : 1), true);
+        }
+      }}
+    >
+      <div class="playlist-title">
+        <span>{item.title}</span>
+        {item.id === current && <span class="badge">Now playing</span>}
+        {item.live && <span class="badge">Live</span>}
+        {item.provider === 'live' && <LiveBadge online={onAir.has(item.id)} />}
+        {item.provider !== 'direct' && <span class="badge">{providerLabel(item.provider)}</span>}
+        {proxied(item) && <span class="badge">Proxied</span>}
+      </div>
+      {item.provider === 'live' && canPublish && <StreamKeyPanel roomId={session.roomId} mediaId={item.id} title={item.title} />}
+      <div class="playlist-actions">
+        {item.id !== current && <UpvoteButton session={session} action={action} mediaId={item.id} title={item.title} />}
+        {canSetCurrent && item.id !== current && (
+          <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: 'playlist.setCurrent', mediaId: item.id }))}>
+            Play<span class="visually-hidden"> {item.title}</span>
+          </button>
+        )}
+        {canReorder && (
+          <>
+            <button type="button" class="button-quiet" disabled={index === 0} onClick={() => void move(item.id, item.folderId, index - 1, false)} aria-label={`Move ${item.title} up`}>
+              ↑
+            </button>
+            <button type="button" class="button-quiet" disabled={index === size - 1} onClick={() => void move(item.id, item.folderId, index + 1, false)} aria-label={`Move ${item.title} down`}>
+              ↓
+            </button>
+          </>
+        )}
+        {canReorder && folders.length > 0 && (
+          <label class="move-to-folder">
+            <span class="visually-hidden">Move {item.title} to folder</span>
+            <select
+              value={item.folderId ?? ''}
+              onChange={(event) => {
+                const target = event.currentTarget.value || null;
+                if (target !== item.folderId) void move(item.id, target, containerSize(target), false);
+              }}
+            >
+              <option value="">Not in a folder</option>
+              {folders.map((folder) => (
+                <option key={folder.id} value={folder.id}>
+                  {folder.title}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {canDelete && (
+          <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: 'playlist.remove', mediaId: item.id }))}>
+            Remove<span class="visually-hidden"> {item.title}</span>
+          </button>
+        )}
+      </div>
+    </li>
+  );
 
   if (!view?.playlist) return <p class="muted">You cannot see this room’s playlist.</p>;
   return (
@@ -50,80 +170,32 @@ export function PlaylistPanel(props: { session: RoomSession }) {
       <p class="visually-hidden" aria-live="polite">
         {announcement}
       </p>
-      {items.length === 0 ? (
+      {tree.length === 0 ? (
         <p class="muted">The playlist is empty.</p>
       ) : (
         <>
-          {canReorder && <p class="muted hint">Drag items, use the arrows, or press Alt+Up / Alt+Down on an item to reorder.</p>}
+          {canReorder && <p class="muted hint">Drag items (onto a folder to put them in), use the arrows, or press Alt+Up / Alt+Down on an item to reorder.</p>}
           <ol class="playlist" ref={list}>
-            {items.map((item, index) => (
-              <li
-                key={item.id}
-                data-media-id={item.id}
-                class={`playlist-item${item.id === current ? ' is-current' : ''}${dragging === item.id ? ' is-dragging' : ''}`}
-                tabIndex={canReorder ? 0 : undefined}
-                aria-label={canReorder ? `${item.title}, position ${index + 1} of ${items.length}${item.id === current ? ', now playing' : ''}` : undefined}
-                draggable={canReorder}
-                onDragStart={(event) => {
-                  setDragging(item.id);
-                  event.dataTransfer?.setData('text/plain', item.id);
-                }}
-                onDragEnd={() => setDragging(null)}
-                onDragOver={(event) => canReorder && event.preventDefault()}
-                onDrop={(event) => {
-                  event.preventDefault();
-                  const mediaId = event.dataTransfer?.getData('text/plain') || dragging;
-                  setDragging(null);
-                  if (mediaId && mediaId !== item.id) void move(mediaId, index, false);
-                }}
-                onKeyDown={(event) => {
-                  if (!canReorder || !event.altKey || event.target !== event.currentTarget) return;
-                  if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
-                    event.preventDefault();
-                    void move(item.id, index + (event.key === 'ArrowUp' ? -1 : 1), true);
-                  }
-                }}
-              >
-                <div class="playlist-title">
-                  <span>{item.title}</span>
-                  {item.id === current && <span class="badge">Now playing</span>}
-                  {item.live && <span class="badge">Live</span>}
-                  {item.provider === 'live' && <LiveBadge online={onAir.has(item.id)} />}
-                  {item.provider !== 'direct' && <span class="badge">{providerLabel(item.provider)}</span>}
-                  {proxied(item) && <span class="badge">Proxied</span>}
-                </div>
-                {item.provider === 'live' && canPublish && <StreamKeyPanel roomId={session.roomId} mediaId={item.id} title={item.title} />}
-                <div class="playlist-actions">
-                  {item.id !== current && <UpvoteButton session={session} action={action} mediaId={item.id} title={item.title} />}
-                  {canSetCurrent && item.id !== current && (
-                    <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: 'playlist.setCurrent', mediaId: item.id }))}>
-                      Play<span class="visually-hidden"> {item.title}</span>
-                    </button>
-                  )}
-                  {canReorder && (
-                    <>
-                      <button type="button" class="button-quiet" disabled={index === 0} onClick={() => void move(item.id, index - 1, false)} aria-label={`Move ${item.title} up`}>
-                        ↑
-                      </button>
-                      <button type="button" class="button-quiet" disabled={index === items.length - 1} onClick={() => void move(item.id, index + 1, false)} aria-label={`Move ${item.title} down`}>
-                        ↓
-                      </button>
-                    </>
-                  )}
-                  {canDelete && (
-                    <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: 'playlist.remove', mediaId: item.id }))}>
-                      Remove<span class="visually-hidden"> {item.title}</span>
-                    </button>
-                  )}
-                </div>
-              </li>
-            ))}
+            {tree.map((entry, index) =>
+              entry.kind === 'item' ? (
+                itemRow(entry.item, index, tree.length)
+              ) : (
+                <PlaylistFolderGroup key={entry.folder.id} folder={entry.folder} count={entry.items.length} last={tree.length - 1} actions={folderActions(entry.folder)}>
+                  {entry.items.map((item, inner) => itemRow(item, inner, entry.items.length))}
+                </PlaylistFolderGroup>
+              ),
+            )}
           </ol>
           {canDelete && <ClearButton onClear={() => void action.run(() => session.send({ kind: 'playlist.clear' }))} />}
         </>
       )}
-      {session.can('create_media_resource') && <AddMediaForm session={session} />}
-      {session.can('create_media_resource') && canPublish && <AddLiveItem roomId={session.roomId} />}
+      {canCreate && (
+        <p class="playlist-tools">
+          <NewFolderButton add={(title) => action.run(() => session.send({ kind: 'playlist.folder.add', title }))} />
+        </p>
+      )}
+      {canCreate && <AddMediaForm session={session} />}
+      {canCreate && canPublish && <AddLiveItem roomId={session.roomId} />}
     </section>
   );
 }
