@@ -5,6 +5,7 @@ import * as adminSettings from './admin-settings.js';
 import * as auth from './auth.js';
 import * as chat from './chat.js';
 import * as danmaku from './danmaku.js';
+import * as emotes from './emotes.js';
 import * as email from './email.js';
 import type { Endpoint } from './endpoint.js';
 import * as libraries from './libraries.js';
@@ -47,6 +48,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(chat),
   ...endpointsOf(polls),
   ...endpointsOf(danmaku),
+  ...endpointsOf(emotes),
   ...endpointsOf(admin),
   ...endpointsOf(notifications),
   ...endpointsOf(realtime),

@@ -40,6 +40,7 @@ import { mountLiveRoutes } from './routes/live.js';
 import { mediaLiveRoutes } from './routes/media-live.js';
 import { mountMediaRoutes } from './routes/media.js';
 import { mountSubtitleRoutes } from './routes/subtitles.js';
+import { emoteImageRoutes, mountEmoteRoutes } from './routes/emotes.js';
 import { memberRoutes } from './routes/members.js';
 import { mountNotificationRoutes } from './routes/notifications.js';
 import { mountOAuth2Routes } from './routes/oauth2.js';
@@ -151,6 +152,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
       mountRoomCommands(api, gateway.commands, [...memberRoutes(gateway.settings), ...playlistRoutes(gateway.media), ...PLAYBACK_ROUTES, ...CHAT_ROUTES, ...POLL_ROUTES, ...DANMAKU_ROUTES]);
       if (gateway.media) mountMediaRoutes(api, gateway, gateway.media);
       if (gateway.media) mountSubtitleRoutes(api, gateway, gateway.media);
+      mountEmoteRoutes(api, gateway);
       mountAdminRoomRoutes(api, gateway);
       mountAdminSettingRoutes(api, gateway.settings);
       mountNotificationRoutes(api, gateway.pool);
@@ -161,6 +163,7 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     app.use(api.router.routes());
     app.use(api.allowedMethods());
     app.use(avatarRoutes(accounts.deps.pool).routes());
+    if (gateway) app.use(emoteImageRoutes(gateway.pool).routes());
     if (gateway?.live && members && grantSessions) {
       app.use(mediaLiveRoutes(gateway.live, gateway.settings, { members, sessions: grantSessions, connections: gateway.connections, feeds: gateway.feeds }).routes());
     }

@@ -10,6 +10,7 @@ import { api, call } from '../api/client.js';
 import { browserEnvironment } from '../realtime/browser-environment.js';
 import { RoomConnection } from '../realtime/connection.js';
 import { receiveNotification } from './notifications.js';
+import { RoomEmotes } from './room-emotes.js';
 import { applyChatEvent, applyPinEvent, applyRoomEvent, type ChatMessage, type MemberRoomView, type RoomEvent } from './room-view.js';
 
 const CHAT_PAGE = 50;
@@ -22,17 +23,20 @@ export class RoomSession {
   readonly moreChat = signal(false);
   readonly connection: RoomConnection;
   readonly permissions = computed(() => new Set<Permission>(this.view.value?.me.permissions ?? []));
+  readonly emotes: RoomEmotes;
   private chatCursor: string | undefined;
   private readonly eventListeners = new Set<(event: RoomEvent, at: number) => void>();
   private readonly snapshotListeners = new Set<(view: MemberRoomView) => void>();
 
   constructor(readonly roomId: string) {
+    this.emotes = new RoomEmotes(roomId);
     this.connection = new RoomConnection(
       roomId,
       {
         snapshot: (message) => {
           this.view.value = message.view;
           void this.loadChat();
+          void this.emotes.read();
           for (const listener of this.snapshotListeners) listener(message.view);
         },
         event: (message) => this.apply(message.event, message.at),
@@ -52,6 +56,7 @@ export class RoomSession {
 
   stop(): void {
     this.connection.close();
+    this.emotes.stop();
     this.eventListeners.clear();
     this.snapshotListeners.clear();
   }
@@ -101,6 +106,7 @@ export class RoomSession {
     const view = this.view.value;
     if (view) this.view.value = applyRoomEvent(view, event);
     this.chat.value = applyChatEvent(this.chat.value, event);
+    if (event.type === 'chat.message' || event.type === 'chat.edited') this.emotes.notice(event.message.text);
     this.pins.value = applyPinEvent(this.pins.value, event);
     // My permissions follow my role, the room's overrides and server defaults: ask the room.
     const me = this.view.value?.me.userId;

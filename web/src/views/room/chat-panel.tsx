@@ -20,6 +20,7 @@ import type { MentionCandidate } from '../../../../contracts/room/mentions.js';
 import { ChatComposer } from './chat/chat-composer.js';
 import { ChatText } from './chat/chat-text.js';
 import { MessageEditor } from './chat/message-editor.js';
+import type { Emote } from '../../state/room-emotes.js';
 
 const time = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
@@ -27,6 +28,7 @@ export function ChatPanel(props: { session: RoomSession }) {
   const { session } = props;
   const me = session.view.value?.me.userId;
   const messages = session.chat.value;
+  const emotes = session.emotes.byName.value;
   const pins = session.pins.value;
   const action = useAction();
   const [replyTo, setReplyTo] = useState<ChatMessage | null>(null);
@@ -123,6 +125,7 @@ export function ChatPanel(props: { session: RoomSession }) {
           messages={messages}
           me={me}
           members={members}
+          emotes={emotes}
           tools={tools}
           editing={editing}
           editor={(message) => <MessageEditor text={message.text} busy={action.busy} onSave={(text) => void saveEdit(message, text)} onCancel={() => setEditing(null)} />}
@@ -133,7 +136,7 @@ export function ChatPanel(props: { session: RoomSession }) {
       )}
       {canSend && slowModeSeconds > 0 && <SlowModeNote seconds={slowModeSeconds} until={sendAgainAt} />}
       {canSend ? (
-        <ChatComposer members={others} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} busy={action.busy} onSend={send} />
+        <ChatComposer members={others} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} busy={action.busy} onSend={send} emotes={[...emotes.values()]} />
       ) : (
         <p class="muted">{session.view.value?.me.role === 'guest' ? 'Guests read the chat; sign in to write in it.' : 'You cannot send messages in this room.'}</p>
       )}
@@ -162,6 +165,7 @@ function MessageList(props: {
   messages: ChatMessage[];
   me: string | undefined;
   members: MentionCandidate[];
+  emotes: ReadonlyMap<string, Emote>;
   editing: string | null;
   tools: (message: ChatMessage) => preact.JSX.Element;
   editor: (message: ChatMessage) => preact.JSX.Element;
@@ -196,7 +200,7 @@ function MessageList(props: {
               props.editor(message)
             ) : (
               <p class="chat-text">
-                <ChatText text={message.text} mentioned={mentioned} me={props.me} />
+                <ChatText text={message.text} mentioned={mentioned} me={props.me} emotes={props.emotes} />
               </p>
             )}
             {props.tools(message)}

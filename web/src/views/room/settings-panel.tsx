@@ -1,6 +1,6 @@
 /**
  * Room settings for members with `edit_room_settings` (name, visibility, password, join
- * approval, wait-for-everyone, what plays when an item ends, per-role permissions), and
+ * approval, wait-for-everyone, what plays when an item ends, per-role permissions, emotes), and
  * deleting the room for its owner.
  */
 import { useState } from 'preact/hooks';
@@ -11,6 +11,7 @@ import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { PermissionsEditor } from './permissions-editor.js';
+import { EmoteManager } from './emote-manager.js';
 import { useAction } from '../../ui/use-action.js';
 import { ChatModerationFields, wordsOf } from './moderation/chat-moderation-fields.js';
 
@@ -30,6 +31,7 @@ export function SettingsPanel(props: { session: RoomSession }) {
         <>
           <RoomSettingsForm key={view.room.updatedAt} session={session} saved={saved} setSaved={setSaved} />
           <PermissionsEditor roomId={session.roomId} />
+          <EmoteManager session={session} />
         </>
       )}
       {view.me.isOwner && <DeleteRoom roomId={session.roomId} />}

@@ -1,11 +1,13 @@
 /**
  * The chat's message field: what it answers (a quoted line with a cancel), and after an `@` a
  * list of members to mention, filtered by what follows it and chosen with the arrow keys and
- * Enter or Tab (Escape closes it), or by pointer.
+ * Enter or Tab (Escape closes it), or by pointer. With the room's emotes, a picker that writes
+ * `:name:` where the caret is.
  */
 import { useRef, useState } from 'preact/hooks';
 import type { MentionCandidate } from '../../../../../contracts/room/mentions.js';
 import type { ChatMessage } from '../../../state/room-view.js';
+import type { Emote } from '../../../state/room-emotes.js';
 import { insertMention, mentionQuery, suggestions, type MentionQuery } from './mention-suggestions.js';
 
 export function ChatComposer(props: {
@@ -14,6 +16,7 @@ export function ChatComposer(props: {
   onCancelReply: () => void;
   busy: boolean;
   onSend: (text: string) => Promise<boolean>;
+  emotes: Emote[];
 }) {
   const [text, setText] = useState('');
   const [query, setQuery] = useState<MentionQuery | undefined>(undefined);
@@ -58,6 +61,19 @@ export function ChatComposer(props: {
       event.preventDefault();
       setQuery(undefined);
     }
+  };
+
+  const insertEmote = (emote: Emote) => {
+    const element = input.current;
+    const caret = element?.selectionStart ?? text.length;
+    const before = text.slice(0, caret);
+    const piece = `${before === '' || before.endsWith(' ') ? '' : ' '}:${emote.name}: `;
+    const next = before + piece + text.slice(caret);
+    setText(next);
+    requestAnimationFrame(() => {
+      element?.focus();
+      element?.setSelectionRange(caret + piece.length, caret + piece.length);
+    });
   };
 
   const submit = async (event: Event) => {
@@ -106,6 +122,21 @@ export function ChatComposer(props: {
           Send
         </button>
       </div>
+      {props.emotes.length > 0 && (
+        <details class="emote-picker">
+          <summary>Emotes</summary>
+          <ul class="emote-choices" aria-label="Room emotes">
+            {props.emotes.map((emote) => (
+              <li key={emote.name}>
+                <button type="button" class="button-quiet" title={`:${emote.name}:`} onClick={() => insertEmote(emote)}>
+                  <img class="emote" src={emote.url} alt="" width={emote.width} height={emote.height} />
+                  <span class="visually-hidden">Insert :{emote.name}:</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       {open && (
         <ul id="mention-list" class="mention-list" role="listbox" aria-label="Members to mention">
           {offered.map((member, i) => (
