@@ -224,6 +224,12 @@ export async function setCurrentMedia(
   core.require(turn.access, 'set_current_media', 'choosing what plays');
   checkPlaybackGuards(core, command);
   const chosen = core.playlist[mediaIndex(core, command.mediaId)]!.item;
+  // An item chosen by hand ends a folder play, even the very item the folder play is on: the
+  // room's queue mode goes on from it (docs/2026-11-26-playlist-folders.md).
+  if (core.folderPlay) {
+    await core.durable('end the folder play', (client) => saveFolderPlay(client, core.id, null));
+    core.folderPlay = null;
+  }
   // Choosing media cues it up paused at the start, the way a host picks the next video and
   // then presses play once everyone has it.
   const playback = await core.play.change(

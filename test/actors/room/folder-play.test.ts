@@ -116,6 +116,20 @@ test('a new activation goes on within the folder; choosing another item ends the
   t.is(await playOut(next), 'E2', 'plain "next" order, not the shuffle');
 });
 
+test('choosing by hand the very item the folder play is on ends it too', async (t) => {
+  const w = await watching('stop');
+  await w.room.send(w.owner, { kind: 'playlist.folder.play', folderId: w.folderId, order: 'in_order' });
+  t.is(await title(w), 'E1');
+  const e1 = [...w.titles].find(([, name]) => name === 'E1')![0];
+  await w.room.send(w.owner, { kind: 'playlist.setCurrent', mediaId: e1 });
+  await w.room.send(w.owner, { kind: 'playback.play' });
+  t.is(await playOut(w), null, '"stop" applies: the folder play ended when E1 was chosen by hand');
+  w.room.abandon();
+  const again = await bed.activate(w.room.id, { clock: w.clock });
+  const { rows } = await bed.pool.query<{ folder_play: unknown }>('SELECT folder_play FROM room_playback WHERE room_id = $1', [again.id]);
+  t.is(rows[0]?.folder_play ?? null, null, 'and its end was stored');
+});
+
 test('playing a folder needs set_current_media, an existing folder with items, and a known order', async (t) => {
   const w = await watching('next');
   const { folder: empty } = await w.room.send(w.owner, { kind: 'playlist.folder.add', title: 'Empty' });
