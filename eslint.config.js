@@ -6,6 +6,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import i18next from 'eslint-plugin-i18next';
 
 export default tseslint.config(
   // gateways/grpc/gen and web/src/api/openapi.gen.ts: generated at build time (infra/build-proto.sh, infra/build-web.sh).
@@ -58,6 +59,24 @@ export default tseslint.config(
               message: 'the web client imports the contracts (contracts/), never server folders',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // The web client speaks its reader's language: every word a view shows (text, and the
+    // attributes a person reads or hears) comes from the catalogue (web/src/i18n), so a literal
+    // left in a view is an error here, before it is an English word on a Chinese page.
+    files: ['web/src/**/*.tsx'],
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': [
+        'error',
+        {
+          mode: 'jsx-only',
+          'jsx-attributes': { include: ['aria-label', 'aria-description', 'aria-valuetext', 'aria-roledescription', 'title', 'placeholder', 'alt', 'label'], exclude: [] },
+          // Punctuation, numbers, symbols and emoji only (the plugin's defaults, with typographic marks); and the product's name.
+          words: { exclude: ['[0-9!-/:-@[-`{-~\\s—–·…×•✓✕▲▼←→“”‘’]+', '\\p{Emoji}+', 'svc'] },
         },
       ],
     },

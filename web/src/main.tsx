@@ -1,7 +1,10 @@
 import { render } from 'preact';
 import { App } from './app.js';
+import { startI18n } from './i18n/switch-locale.js';
 import { restoreSession } from './state/session.js';
 import './styles.css';
 
 void restoreSession();
-render(<App />, document.getElementById('app')!);
+// The first render waits for the visitor's language (a chunk of its own unless English), so no
+// page flashes in English first.
+void startI18n().finally(() => render(<App />, document.getElementById('app')!));

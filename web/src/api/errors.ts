@@ -1,4 +1,6 @@
 import type { ErrorCode } from '../../../contracts/errors.js';
+import type { ParseKeys } from 'i18next';
+import { t } from '../i18n/i18n.js';
 import type { Schemas } from './types.js';
 
 /** The documented error body, as HTTP sends it or a socket frame carries it (there, absent issues may read undefined). */
@@ -30,34 +32,40 @@ export class ApiError extends Error {
 }
 
 /**
- * What each code means to a person, shown above the server's precise message; null where the
- * server's messages under that code already say what happened in their own words (a wrong room
- * password, a seek in media that cannot seek, a name that is taken), so a general title above
- * them would read wrong. Typed by the server's list of codes, so a new code cannot ship without
- * a decision here.
+ * What each code means to a person, shown above the server's precise message: the catalogue key
+ * of its title, or null where the server's messages under that code already say what happened in
+ * their own words (a wrong room password, a seek in media that cannot seek, a name that is taken),
+ * so a general title above them would read wrong. Typed by the server's list of codes, so a new
+ * code cannot ship without a decision here.
  */
-export const ERROR_TITLES: Record<ErrorCode, string | null> = {
-  invalid_argument: 'Please check what you entered',
+const ERROR_TITLES: Record<ErrorCode, ParseKeys | null> = {
+  invalid_argument: 'errors.titles.invalid_argument',
   unauthenticated: null,
   forbidden: null,
   not_found: null,
   conflict: null,
-  limit_exceeded: 'A limit was reached',
-  payload_too_large: 'That is too large',
+  limit_exceeded: 'errors.titles.limit_exceeded',
+  payload_too_large: 'errors.titles.payload_too_large',
   // The wait itself is the Retry-After line under the message (minutes, for some limits).
-  rate_limited: 'Too many attempts',
-  signup_disabled: 'Signing up this way is turned off',
-  review_pending: 'Waiting for review',
-  review_rejected: 'Your request was turned down',
-  account_banned: 'This account is banned',
-  busy: 'The service is busy: try again in a moment',
+  rate_limited: 'errors.titles.rate_limited',
+  signup_disabled: 'errors.titles.signup_disabled',
+  review_pending: 'errors.titles.review_pending',
+  review_rejected: 'errors.titles.review_rejected',
+  account_banned: 'errors.titles.account_banned',
+  busy: 'errors.titles.busy',
   // Also "not configured on this server" (email, passkeys), not only an outage.
-  unavailable: 'Not available',
-  deadline_exceeded: 'That took too long: try again',
+  unavailable: 'errors.titles.unavailable',
+  deadline_exceeded: 'errors.titles.deadline_exceeded',
   // Media hosts, an Alist server, the replica holding a livestream: the message names which.
-  bad_gateway: 'Another server did not answer as expected',
-  internal: 'Something went wrong on our side',
+  bad_gateway: 'errors.titles.bad_gateway',
+  internal: 'errors.titles.internal',
 };
+
+/** The title for an error code in the page's language, or null (see ERROR_TITLES). */
+export function errorTitle(code: ErrorCode): string | null {
+  const key = ERROR_TITLES[code];
+  return key === null ? null : t(key);
+}
 
 /**
  * A server message as a sentence: its first letter capitalised when the first word is a plain
@@ -75,14 +83,6 @@ export function retryAfterOf(response: Response): number | undefined {
   return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
 }
 
-/** "in 42 seconds", "in 3 minutes", "in about 2 hours": when a waiting person may try again. */
-export function inWords(seconds: number): string {
-  const whole = Math.max(1, Math.round(seconds));
-  if (seconds < 90) return `in ${whole} second${whole === 1 ? '' : 's'}`;
-  if (seconds < 90 * 60) return `in ${Math.round(seconds / 60)} minutes`;
-  return `in about ${Math.round(seconds / 3600)} hour${Math.round(seconds / 3600) === 1 ? '' : 's'}`;
-}
-
 /** Any thrown value as an ApiError, so views have one shape to show. */
 export function asApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
@@ -91,7 +91,7 @@ export function asApiError(error: unknown): ApiError {
     requestId: '',
     status: 0,
     code: 'unavailable',
-    message: offline ? 'cannot reach the server: check your connection' : error instanceof Error ? error.message : String(error),
+    message: offline ? t('errors.offline') : error instanceof Error ? error.message : String(error),
   });
 }
 

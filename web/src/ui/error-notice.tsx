@@ -1,5 +1,7 @@
 import type { ComponentChildren } from 'preact';
-import { ERROR_TITLES, asApiError, asSentence, inWords } from '../api/errors.js';
+import { asApiError, asSentence, errorTitle } from '../api/errors.js';
+import { formatWait } from '../i18n/format.js';
+import { useT } from '../i18n/use-t.js';
 
 /**
  * An API error as a person reads it: what kind of problem (when the code's title fits), the
@@ -9,14 +11,15 @@ import { ERROR_TITLES, asApiError, asSentence, inWords } from '../api/errors.js'
  * `title` replaces the code's title when the view knows better what happened (null: none).
  */
 export function ErrorNotice(props: { error: unknown; onDismiss?: () => void; title?: string | null | undefined; next?: ComponentChildren }) {
+  const t = useT();
   if (props.error == null) return null;
   const error = asApiError(props.error);
-  const title = props.title !== undefined ? props.title : ERROR_TITLES[error.code];
+  const title = props.title !== undefined ? props.title : errorTitle(error.code);
   return (
     <div class="notice notice-error" role="alert">
       {title && <p class="notice-title">{title}</p>}
       <p>{asSentence(error.message)}</p>
-      {error.retryAfterSeconds !== undefined && <p>You can try again {inWords(error.retryAfterSeconds)}.</p>}
+      {error.retryAfterSeconds !== undefined && <p>{t('errors.tryAgain', { when: formatWait(error.retryAfterSeconds) })}</p>}
       {props.next != null && props.next !== false && <p class="notice-next">{props.next}</p>}
       {error.issues.length > 1 && (
         <ul>
@@ -27,13 +30,12 @@ export function ErrorNotice(props: { error: unknown; onDismiss?: () => void; tit
           ))}
         </ul>
       )}
-      {error.requestId && <p class="notice-meta">Request id: {error.requestId}</p>}
+      {error.requestId && <p class="notice-meta">{t('errors.requestId', { id: error.requestId })}</p>}
       {props.onDismiss && (
         <button type="button" class="button-quiet" onClick={props.onDismiss}>
-          Dismiss
+          {t('common.dismiss')}
         </button>
       )}
     </div>
   );
 }
-

@@ -4,9 +4,12 @@ import { currentUser, displayName, isAdmin, session, signOut } from '../state/se
 import { nextForHere, withNext } from '../auth/next-path.js';
 import { Avatar } from './avatar.js';
 import { NotificationBell } from './notification-bell.js';
+import { LanguageSwitch } from './language-switch.js';
+import { useT } from '../i18n/use-t.js';
 
 /** Header, navigation and the main landmark around every page. */
 export function Shell(props: { children: ComponentChildren }) {
+  const t = useT();
   const { route, path } = useLocation();
   const current = session.value;
   // Signing in from any page comes back to it (a room's address, say), not to the home page.
@@ -14,24 +17,24 @@ export function Shell(props: { children: ComponentChildren }) {
   return (
     <>
       <a class="skip-link" href="#main">
-        Skip to content
+        {t('shell.skipToContent')}
       </a>
       <header class="site-header">
-        <a class="brand" href="/" aria-label="svc home">
+        <a class="brand" href="/" aria-label={t('shell.home')}>
           <svg viewBox="0 0 32 32" width="28" height="28" aria-hidden="true">
             <rect width="32" height="32" rx="7" fill="currentColor" />
             <path d="M12 9v14l11-7z" fill="var(--surface)" />
           </svg>
           <span>svc</span>
         </a>
-        <nav aria-label="Main">
+        <nav aria-label={t('shell.mainNav')}>
           <ul class="nav-list">
             <li>
-              <a href="/rooms">Rooms</a>
+              <a href="/rooms">{t('shell.rooms')}</a>
             </li>
             {isAdmin.value && (
               <li>
-                <a href="/admin">Admin</a>
+                <a href="/admin">{t('shell.admin')}</a>
               </li>
             )}
           </ul>
@@ -46,20 +49,21 @@ export function Shell(props: { children: ComponentChildren }) {
                   <span class="account-name">{displayName.value}</span>
                 </a>
               ) : (
-                <span class="account-link">{displayName.value} (guest)</span>
+                <span class="account-link">{t('shell.guestName', { name: displayName.value })}</span>
               )}
               <button type="button" class="button-quiet" onClick={() => void signOut().then(() => route('/'))}>
-                Sign out
+                {t('shell.signOut')}
               </button>
             </>
           ) : (
             <>
-              <a href={withNext('/signin', next)}>Sign in</a>
+              <a href={withNext('/signin', next)}>{t('shell.signIn')}</a>
               <a href={withNext('/signup', next)} class="button-link">
-                Sign up
+                {t('shell.signUp')}
               </a>
             </>
           )}
+          <LanguageSwitch />
         </div>
       </header>
       <main id="main">{props.children}</main>

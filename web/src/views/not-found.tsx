@@ -1,10 +1,12 @@
+import { useT } from '../i18n/use-t.js';
 import { Page } from '../ui/page.js';
 
 export function NotFound() {
+  const t = useT();
   return (
-    <Page title="Page not found">
+    <Page title={t('shell.notFound.title')}>
       <p>
-        There is nothing at this address. <a href="/rooms">Browse rooms</a>
+        {t('shell.notFound.body')} <a href="/rooms">{t('shell.notFound.browse')}</a>
       </p>
     </Page>
   );

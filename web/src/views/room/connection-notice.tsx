@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { CLOSE } from '../../../../contracts/ws/constants.js';
-import { inWords } from '../../api/errors.js';
+import { formatWait } from '../../i18n/format.js';
 import type { ConnectionProblem, ConnectionStatus, RoomConnection } from '../../realtime/connection.js';
 import { Page } from '../../ui/page.js';
 import { signInHref } from '../rooms/sign-in-prompt.js';
@@ -32,7 +32,7 @@ export function ConnectionNotice(props: { connection: RoomConnection }) {
   }
   const { problem } = status;
   const wait = Math.max(0, status.retryAt - now) / 1000;
-  const next = wait < 1 ? 'Trying again now…' : `Trying again ${inWords(wait)} (attempt ${status.attempt + 1}).`;
+  const next = wait < 1 ? 'Trying again now…' : `Trying again ${formatWait(wait)} (attempt ${status.attempt + 1}).`;
   return (
     <div class={`notice connection-notice${problem ? ' notice-error' : ''}`} role={problem ? 'alert' : 'status'}>
       <p class="notice-title">{problem ? problemTitle(problem) : 'Connection to the room lost: reconnecting'}</p>

@@ -1,0 +1,18 @@
+/** The Simplified Chinese catalogue, typed by the English one: a missing key does not compile. */
+import type { en } from '../en/index.js';
+import type { Translation } from '../translation.js';
+import { common } from './common.js';
+import { shell } from './shell.js';
+import { errors } from './errors.js';
+import { auth } from './auth.js';
+import { account } from './account.js';
+import { rooms } from './rooms.js';
+import { room } from './room.js';
+import { chat } from './chat.js';
+import { player } from './player.js';
+import { playlist } from './playlist.js';
+import { members } from './members.js';
+import { roomSettings } from './room-settings.js';
+import { admin } from './admin.js';
+
+export const zhCN: Translation<typeof en> = { common, shell, errors, auth, account, rooms, room, chat, player, playlist, members, roomSettings, admin };
