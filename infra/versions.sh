@@ -35,12 +35,13 @@ POSTGRES_MAJOR=15
 
 # Debian packages: the stack's PostgreSQL server (and client tools) and Redis; Chromium, which the
 # web client's end-to-end tests drive headless (playwright-core, never a downloaded browser), with
-# a font so pages render text; ffmpeg, which makes the test videos the player tests and
+# fonts so pages render text (WenQuanYi Micro Hei for the Chinese pages' screenshots: 1.6 MB
+# against Noto CJK's 57 MB); ffmpeg, which makes the test videos the player tests and
 # bench:sync play and transmuxes livestreams to HLS; nginx, the Range-capable (and 200-only)
 # upstream of the media proxy tests and bench:media, and the reverse proxy of the deployment
 # tests, with its WebDAV module (dav-ext answers PROPFIND: the WebDAV library of the media
 # library tests); coturn, the TURN relay of the voice test.
-DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core ffmpeg nginx-light libnginx-mod-http-dav-ext coturn)
+DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core fonts-wqy-microhei ffmpeg nginx-light libnginx-mod-http-dav-ext coturn)
 
 # What the container tests and `npm run image` need besides (install.sh --containers): podman
 # with Debian's runc, netavark and aardvark-dns (names between containers) and catatonit (the

@@ -55,6 +55,8 @@ export interface PersonOptions {
   at?: 'localhost' | '127.0.0.1';
   /** More headers on every request (the bed trusts 127.0.0.1 as a proxy: X-Forwarded-Host counts). */
   headers?: Record<string, string>;
+  /** The browser's language (navigator.languages, Accept-Language); en-US unless set, whatever the machine's. */
+  locale?: string;
 }
 
 export interface Person {
@@ -102,12 +104,13 @@ export async function startWebBed(label: string, options: WebBedOptions = {}): P
     ...bed,
     origin,
     browser,
-    async person({ viewport = 'desktop', allowHosts = [], autoplayBlocked = false, at = 'localhost', headers = {} } = {}) {
+    async person({ viewport = 'desktop', allowHosts = [], autoplayBlocked = false, at = 'localhost', headers = {}, locale = 'en-US' } = {}) {
       const host = autoplayBlocked && options.autoplay ? await (strictBrowser ??= launch(false)) : browser;
       const pageOrigin = `http://${at}:${port}`;
       const context = await host.newContext({
         baseURL: pageOrigin,
         viewport: VIEWPORTS[viewport],
+        locale,
         extraHTTPHeaders: { 'x-forwarded-for': uniqueIp(), ...headers },
       });
       contexts.push(context);
