@@ -55,7 +55,7 @@ export default tseslint.config(
           patterns: [
             { regex: '^node:', message: 'the web client runs in a browser: no Node built-ins' },
             {
-              regex: '^(\\.\\./)+(actors|gateways|workflows|accounts|errors|settings|store|media|config|server|cli|notifications|observability)/',
+              regex: '^(\\.\\./)+(actors|gateways|workflows|accounts|errors|images|settings|store|media|config|server|cli|notifications|observability)/',
               message: 'the web client imports the contracts (contracts/), never server folders',
             },
           ],

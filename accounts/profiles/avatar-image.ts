@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
-import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import { AVATAR_MAX_BYTES } from '../../contracts/http/users.js';
-import { AppError } from '../../errors/app-error.js';
+import { encodeUpload, readImageUpload } from '../../images/read-upload.js';
+import { versionHash } from '../../images/version-hash.js';
 
 /**
  * Turns an uploaded picture into the avatar the service serves: decoded, cropped to a square,
@@ -29,38 +29,20 @@ export interface AvatarImages {
   small: Buffer;
 }
 
-const refuse = (message: string): never => {
-  throw AppError.invalid([{ key: 'content', message }]);
-};
-
 export async function makeAvatar(bytes: Buffer): Promise<AvatarImages> {
-  if (bytes.length > AVATAR_LIMITS.maxBytes) {
-    throw new AppError('payload_too_large', `content is ${bytes.length} bytes, more than the ${AVATAR_LIMITS.maxBytes} an avatar may have`, [
-      { key: 'content', message: `must be at most ${AVATAR_LIMITS.maxBytes} bytes` },
-    ]);
-  }
-  // `pages: 1`: an animated GIF or WebP becomes its first frame. The pixel limit backs up the
-  // side check for a header that lies.
-  const open = () => sharp(bytes, { pages: 1, failOn: 'error', limitInputPixels: AVATAR_LIMITS.maxSide * AVATAR_LIMITS.maxSide });
-  let metadata: Metadata;
-  try {
-    metadata = await open().metadata();
-  } catch {
-    return refuse(`is not a picture this service reads (${AVATAR_FORMATS.join(', ')})`);
-  }
-  if (!(AVATAR_FORMATS as readonly string[]).includes(metadata.format)) {
-    return refuse(`is ${metadata.format}; an avatar is ${AVATAR_FORMATS.join(', ')}`);
-  }
-  if (metadata.width > AVATAR_LIMITS.maxSide || metadata.height > AVATAR_LIMITS.maxSide) {
-    return refuse(`is ${metadata.width}x${metadata.height} pixels; at most ${AVATAR_LIMITS.maxSide}x${AVATAR_LIMITS.maxSide}`);
-  }
-  try {
-    const [large, small] = await Promise.all([encode(open(), AVATAR_LIMITS.largePx), encode(open(), AVATAR_LIMITS.smallPx)]);
-    const hash = createHash('sha256').update(large).update(small).digest('hex').slice(0, 24);
-    return { hash, large, small };
-  } catch {
-    return refuse('could not be decoded (truncated or corrupt)');
-  }
+  // Not animated: a GIF or WebP becomes its first frame.
+  const upload = await readImageUpload(bytes, {
+    field: 'content',
+    what: 'an avatar',
+    maxBytes: AVATAR_LIMITS.maxBytes,
+    formats: AVATAR_FORMATS,
+    maxSide: AVATAR_LIMITS.maxSide,
+    animated: false,
+  });
+  return encodeUpload('content', async () => {
+    const [large, small] = await Promise.all([encode(upload.open(), AVATAR_LIMITS.largePx), encode(upload.open(), AVATAR_LIMITS.smallPx)]);
+    return { hash: versionHash(large, small), large, small };
+  });
 }
 
 /** Upright (EXIF orientation applied), centre-cropped square, WebP; sharp writes no metadata unless asked. */

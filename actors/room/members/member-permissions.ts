@@ -21,7 +21,7 @@ import { memberView } from '../views.js';
 import { pruneVoice } from '../voice/voice-room.js';
 import { publishVoteSkip } from '../playback/vote-skip.js';
 import { checkAuthorityOver } from './member-handlers.js';
-import { memberPermissions, sortedPermissions } from './permissions.js';
+import { lackingForChange, memberPermissions } from './permissions.js';
 
 export async function setMemberPermissions(
   core: RoomCore,
@@ -40,10 +40,7 @@ export async function setMemberPermissions(
   const was = memberPermissions(role, roomOverrides, target.permissionOverride, core.deps.settings);
   const will = memberPermissions(role, roomOverrides, override, core.deps.settings);
   if (!access.isOwner && !access.service) {
-    const changed = new Set<Permission>();
-    for (const name of was) if (!will.has(name)) changed.add(name);
-    for (const name of will) if (!was.has(name)) changed.add(name);
-    const lacking = sortedPermissions(changed).filter((name) => !access.permissions.has(name));
+    const lacking = lackingForChange(was, will, access.permissions);
     if (lacking.length > 0) {
       throw new AppError('forbidden', `you can only give or take away permissions you hold yourself; you lack ${lacking.join(', ')}`);
     }

@@ -8,7 +8,7 @@ import { AppError } from '../../../errors/app-error.js';
 import type { Permission } from '../../../contracts/permissions/names.js';
 import type { Access } from '../core.js';
 import type { PermissionOverrides } from '../../../contracts/room/model.js';
-import { rolePermissions, sortedPermissions } from './permissions.js';
+import { lackingForChange, rolePermissions } from './permissions.js';
 import type { SettingsReader } from '../../../settings/settings-reader.js';
 
 /** A role's stored override, as a comparable key: null follows the runtime default. */
@@ -29,10 +29,7 @@ export function checkOverrideAuthority(access: Access, before: PermissionOverrid
     // Effective sets, so returning to the default (null) counts as the change it makes.
     const was = rolePermissions(role, before, settings);
     const will = rolePermissions(role, after, settings);
-    const changed = new Set<Permission>();
-    for (const name of was) if (!will.has(name)) changed.add(name);
-    for (const name of will) if (!was.has(name)) changed.add(name);
-    const lacking = sortedPermissions(changed).filter((name) => !access.permissions.has(name));
+    const lacking = lackingForChange(was, will, access.permissions);
     if (lacking.length > 0) {
       throw new AppError(
         'forbidden',

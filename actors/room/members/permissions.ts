@@ -69,3 +69,12 @@ export function ownerPermissions(): ReadonlySet<Permission> {
 export function sortedPermissions(permissions: ReadonlySet<Permission>): Permission[] {
   return PERMISSIONS.filter((name) => permissions.has(name));
 }
+
+/**
+ * What changes between two effective sets (granted or taken away) that `held` lacks, in the
+ * order of `PERMISSIONS`: a caller who is not the owner may only give or take away what they
+ * hold themselves (role overrides and a member's own alike).
+ */
+export function lackingForChange(was: ReadonlySet<Permission>, will: ReadonlySet<Permission>, held: ReadonlySet<Permission>): Permission[] {
+  return PERMISSIONS.filter((name) => was.has(name) !== will.has(name) && !held.has(name));
+}

@@ -3,17 +3,16 @@
  *   /media/avatars/<userId>/large|small               302 to the current version, or 404 none
  *   /media/avatars/<userId>/<hash>/large|small.webp   the bytes, cached forever
  * Public like a profile picture anywhere: whoever knows a user id (room members do) may see it.
- * Only re-encoded WebP is ever served, with the media proxy's CSP and nosniff.
+ * Only re-encoded WebP is ever served (image-response.ts).
  */
 import Router from '@koa/router';
 import { isUuid, type Queryable } from '../../../accounts/users.js';
 import { Avatars, avatarVersionUrl } from '../../../accounts/profiles/avatars.js';
 import type { AvatarSize } from '../../../accounts/profiles/avatar-image.js';
 import { AppError } from '../../../errors/app-error.js';
+import { isVersionHash } from '../../../images/version-hash.js';
+import { sendVersionedWebp } from '../image-response.js';
 import type { HttpState } from '../state.js';
-
-const IMAGE_HEADERS = { 'Content-Security-Policy': "default-src 'none'", 'X-Content-Type-Options': 'nosniff' };
-const HASH = /^[0-9a-f]{24}$/;
 
 function sizeOf(raw: string): AvatarSize {
   if (raw === 'large' || raw === 'small') return raw;
@@ -41,12 +40,9 @@ export function avatarRoutes(db: Queryable): Router<HttpState> {
   router.get('/:userId/:hash/:file', async (ctx) => {
     const { userId, hash, file } = ctx.params as { userId: string; hash: string; file: string };
     const which = sizeOf(file.endsWith('.webp') ? file.slice(0, -'.webp'.length) : file);
-    const bytes = isUuid(userId) && HASH.test(hash) ? await avatars.image(userId, hash, which) : undefined;
+    const bytes = isUuid(userId) && isVersionHash(hash) ? await avatars.image(userId, hash, which) : undefined;
     if (bytes === undefined) throw noAvatar();
-    ctx.set(IMAGE_HEADERS);
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.type = 'image/webp';
-    ctx.body = bytes;
+    sendVersionedWebp(ctx, bytes);
   });
 
   return router;

@@ -9,15 +9,14 @@ import type pg from 'pg';
 import { subjectOf, type Caller } from '../../../accounts/model.js';
 import type { MemberRoomView } from '../../../contracts/room/model.js';
 import { AppError } from '../../../errors/app-error.js';
+import { isVersionHash } from '../../../images/version-hash.js';
 import { makeEmote } from '../../../media/emotes/emote-image.js';
 import { RoomEmotes } from '../../../media/emotes/room-emotes.js';
 import * as api from '../../../contracts/http/emotes.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import type { EndpointRouter } from '../endpoint-router.js';
+import { sendVersionedWebp } from '../image-response.js';
 import type { HttpState } from '../state.js';
-
-const IMAGE_HEADERS = { 'Content-Security-Policy': "default-src 'none'", 'X-Content-Type-Options': 'nosniff' };
-const HASH = /^[0-9a-f]{24}$/;
 
 export function mountEmoteRoutes(router: EndpointRouter, deps: GatewayDeps): void {
   const emotes = new RoomEmotes(deps.pool);
@@ -56,12 +55,9 @@ export function emoteImageRoutes(pool: pg.Pool): Router<HttpState> {
   router.get('/:roomId/:file', async (ctx) => {
     const { roomId, file } = ctx.params as { roomId: string; file: string };
     const hash = file.endsWith('.webp') ? file.slice(0, -'.webp'.length) : '';
-    const bytes = HASH.test(hash) ? await emotes.image(roomId, hash) : undefined;
+    const bytes = isVersionHash(hash) ? await emotes.image(roomId, hash) : undefined;
     if (bytes === undefined) throw new AppError('not_found', 'no such emote picture (removed or replaced)');
-    ctx.set(IMAGE_HEADERS);
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.type = 'image/webp';
-    ctx.body = bytes;
+    sendVersionedWebp(ctx, bytes);
   });
   return router;
 }

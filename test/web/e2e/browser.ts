@@ -217,6 +217,42 @@ export async function signInPage(page: Page, username: string, password = BED_PA
   if (status !== 200) throw new Error(`browser sign-in of ${username} answered ${status}`);
 }
 
+/** The control that shows a room's page is drawn: the player's button, or a side panel tab. */
+export interface RoomControl {
+  role: 'button' | 'tab';
+  name: string;
+  exact?: boolean;
+}
+
+export interface RoomPageOptions extends PersonOptions {
+  /** Waited for once the room's page is opened; without it the page is returned as navigated. */
+  until?: RoomControl;
+  /** A side panel tab clicked once the room is drawn (the room opens on another). */
+  tab?: string;
+  /** How long `until` and `tab` may take. */
+  timeoutMs?: number;
+}
+
+/** The player's Fullscreen button: the room is drawn with a current item. */
+export const FULLSCREEN: RoomControl = { role: 'button', name: 'Fullscreen' };
+
+/**
+ * A new person signed in as `member` with the room's page open (and drawn, with `until`): what
+ * most room tests start every page with.
+ */
+export async function openRoomPage(bed: WebBed, member: { username: string }, roomId: string, options: RoomPageOptions = {}): Promise<Person> {
+  const { until, tab, timeoutMs = 20_000, ...personOptions } = options;
+  const person = await bed.person(personOptions);
+  await signInPage(person.page, member.username);
+  await person.page.goto(`/rooms/${roomId}`);
+  if (until) {
+    const { role, ...named } = until;
+    await person.page.getByRole(role, named).waitFor({ timeout: timeoutMs });
+  }
+  if (tab) await person.page.getByRole('tab', { name: tab }).click({ timeout: timeoutMs });
+  return person;
+}
+
 /** A username no other test uses: `prefix` and 8 random hex digits. */
 export const uniqueName = (prefix: string): string => `${prefix}_${randomBytes(4).toString('hex')}`;
 

@@ -9,7 +9,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { Member } from '../../gateways/bed.js';
-import { checkAtBothWidths, signInPage, startWebBed, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, openRoomPage, startWebBed, type Person, type WebBed } from './browser.js';
 
 const SETTLE_MS = 15_000;
 let bed: WebBed;
@@ -28,13 +28,7 @@ async function roomWith(owner: Member, others: Member[]): Promise<string> {
   return roomId;
 }
 
-async function openRoom(member: Member, roomId: string): Promise<Person> {
-  const person = await bed.person();
-  await signInPage(person.page, member.username);
-  await person.page.goto(`/rooms/${roomId}`);
-  await person.page.getByRole('tab', { name: 'Chat' }).click({ timeout: SETTLE_MS });
-  return person;
-}
+const openRoom = (member: Member, roomId: string): Promise<Person> => openRoomPage(bed, member, roomId, { tab: 'Chat', timeoutMs: SETTLE_MS });
 
 const messageOf = (person: Person, text: string) => person.page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: text });
 

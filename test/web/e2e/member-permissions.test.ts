@@ -7,7 +7,7 @@
  */
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { checkAtBothWidths, signInPage, startWebBed, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, openRoomPage, startWebBed, type Person, type WebBed } from './browser.js';
 import type { Member } from '../../gateways/bed.js';
 
 const STEP_MS = 20_000;
@@ -20,13 +20,8 @@ test.after.always(async () => {
   await bed?.close();
 });
 
-async function openRoom(member: Member, roomId: string): Promise<Person> {
-  const person = await bed.person();
-  await signInPage(person.page, member.username);
-  await person.page.goto(`/rooms/${roomId}`);
-  await person.page.getByRole('tab', { name: 'Members' }).waitFor({ timeout: STEP_MS });
-  return person;
-}
+const openRoom = (member: Member, roomId: string): Promise<Person> =>
+  openRoomPage(bed, member, roomId, { until: { role: 'tab', name: 'Members' }, timeoutMs: STEP_MS });
 
 const composer = (page: Page) => page.getByLabel('Message', { exact: true });
 

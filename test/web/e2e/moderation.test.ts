@@ -7,7 +7,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { Member } from '../../gateways/bed.js';
-import { checkAtBothWidths, signInPage, startWebBed, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, openRoomPage, startWebBed, type Person, type WebBed } from './browser.js';
 
 const SETTLE_MS = 15_000;
 let bed: WebBed;
@@ -19,13 +19,8 @@ test.after.always(async () => {
   await bed?.close();
 });
 
-async function openRoom(member: Member, roomId: string): Promise<Person> {
-  const person = await bed.person();
-  await signInPage(person.page, member.username);
-  await person.page.goto(`/rooms/${roomId}`);
-  await person.page.getByRole('tab', { name: 'Chat' }).waitFor({ timeout: SETTLE_MS });
-  return person;
-}
+const openRoom = (member: Member, roomId: string): Promise<Person> =>
+  openRoomPage(bed, member, roomId, { until: { role: 'tab', name: 'Chat' }, timeoutMs: SETTLE_MS });
 
 test('slow mode refuses a quick second message with the wait shown; a filtered word is masked for the other person', async (t) => {
   const [alice, bob] = await Promise.all([bed.signUp('alice'), bed.signUp('bob')]);

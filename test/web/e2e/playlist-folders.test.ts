@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { checkAtBothWidths, signInPage, startWebBed, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, FULLSCREEN, openRoomPage, startWebBed, type Person, type WebBed } from './browser.js';
 import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
 import type { Member } from '../../gateways/bed.js';
 
@@ -25,14 +25,8 @@ test.after.always(async () => {
   await Promise.allSettled([bed?.close(), media?.close()]);
 });
 
-async function openRoom(member: Member, roomId: string): Promise<Person> {
-  const person = await bed.person({ allowHosts: [media.host] });
-  await signInPage(person.page, member.username);
-  await person.page.goto(`/rooms/${roomId}`);
-  await person.page.getByRole('button', { name: 'Fullscreen' }).waitFor({ timeout: STEP_MS });
-  await person.page.getByRole('tab', { name: 'Playlist' }).click();
-  return person;
-}
+const openRoom = (member: Member, roomId: string): Promise<Person> =>
+  openRoomPage(bed, member, roomId, { allowHosts: [media.host], until: FULLSCREEN, tab: 'Playlist', timeoutMs: STEP_MS });
 
 const folder = (page: Page, title: string) => page.getByRole('listitem', { name: `Folder ${title}` });
 const showing = (page: Page, title: string) => page.locator(`video[aria-label="Video: ${title}"]`).waitFor({ state: 'attached', timeout: STEP_MS });

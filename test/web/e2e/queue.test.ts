@@ -8,7 +8,7 @@ import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { checkAtBothWidths, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, FULLSCREEN, openRoomPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
 import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
 import type { Member } from '../../gateways/bed.js';
 
@@ -36,13 +36,8 @@ interface Playback {
   playing: boolean;
 }
 
-async function openRoom(member: Member, roomId: string): Promise<Person> {
-  const person = await bed.person({ allowHosts: [media.host] });
-  await signInPage(person.page, member.username);
-  await person.page.goto(`/rooms/${roomId}`);
-  await person.page.getByRole('button', { name: 'Fullscreen' }).waitFor({ timeout: STEP_MS });
-  return person;
-}
+const openRoom = (member: Member, roomId: string): Promise<Person> =>
+  openRoomPage(bed, member, roomId, { allowHosts: [media.host], until: FULLSCREEN, timeoutMs: STEP_MS });
 
 /** The page plays `title` from near its start (a new item, or the same one again). */
 const playingFromStart = (page: Page, title: string) =>

@@ -9,7 +9,7 @@
 import test from 'ava';
 import { randomUUID } from 'node:crypto';
 import type { Member } from '../../gateways/bed.js';
-import { checkAtBothWidths, evaluateQuietly, screenshot, signInPage, waitForPage, startWebBed, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, evaluateQuietly, FULLSCREEN, openRoomPage, screenshot, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
 import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
 
 const SETTLE_MS = 15_000;
@@ -36,14 +36,8 @@ async function roomWith(owner: Member, others: Member[], settings: Record<string
   return roomId;
 }
 
-async function openRoom(member: Member, roomId: string): Promise<Person> {
-  const person = await bed.person({ allowHosts: [media.host] });
-  await signInPage(person.page, member.username);
-  await person.page.goto(`/rooms/${roomId}`);
-  await person.page.getByRole('button', { name: 'Fullscreen' }).waitFor({ timeout: SETTLE_MS });
-  await person.page.getByRole('tab', { name: 'Chat' }).click();
-  return person;
-}
+const openRoom = (member: Member, roomId: string): Promise<Person> =>
+  openRoomPage(bed, member, roomId, { allowHosts: [media.host], until: FULLSCREEN, tab: 'Chat', timeoutMs: SETTLE_MS });
 
 test('a reaction on a message and a burst over the video are seen by the others', async (t) => {
   const [alice, bob, carol] = await Promise.all([bed.signUp('alice'), bed.signUp('bob'), bed.signUp('carol')]);
