@@ -50,3 +50,15 @@ export interface MemberRecord {
   /** This member's own grants and denials on top of the role (members/permissions.ts); absent: none. */
   permissionOverride?: MemberPermissionOverride;
 }
+
+/** A folder playing (playlist.folder.play), as the actor holds and stores it (playback/queue-folder.ts plays it). */
+export type FolderPlayOrder = 'in_order' | 'shuffle';
+
+export interface FolderPlay {
+  folderId: string;
+  order: FolderPlayOrder;
+  /** The item the folder play put on; another current item means someone chose otherwise. */
+  current: string;
+  /** For a shuffle: the items still to play, in the order drawn at the start. */
+  remaining: string[];
+}

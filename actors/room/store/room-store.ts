@@ -9,10 +9,9 @@ import { advisoryLockNamespaces } from '../../../store/advisory-locks.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import { displayName } from '../validate.js';
 import { QUEUE_MODES, ROOM_ROLES, type MediaItem, type MemberPermissionOverride, type PermissionOverrides, type PlaybackState, type Seekable, type Subtitle } from '../../../contracts/room/model.js';
-import { type MemberRecord, type RoomOptions, type RoomRecord } from '../records.js';
+import { type FolderPlay, type MemberRecord, type RoomOptions, type RoomRecord } from '../records.js';
 import { WORD_FILTER_MODES, type WordFilter } from '../../../contracts/room/moderation.js';
 import { NO_WORD_FILTER } from '../moderation/word-filter.js';
-import type { FolderPlay } from '../playback/queue-folder.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
 
