@@ -319,8 +319,6 @@ async function main(): Promise<void> {
     replicas.push(...gateways);
     const [g1, g2] = gateways.map((gateway) => gateway.httpUrl) as [string, string];
 
-    const owners = await Promise.all(Array.from({ length: 1 + ROOMS / 10 }, (_, i) => signUp(g1, `owner_${i}_${Date.now().toString(36)}`)));
-    const pool2000 = await guests(g1, Math.max(FANOUT_MEMBERS, ROOMS * (ROOM_MEMBERS - 1)));
     const ownerSocket = async (url: string, roomId: string, owner: Person): Promise<RealtimeClient> => {
       const client = await RealtimeClient.connect({ url, roomId, token: owner.token, validate: false, keepEvents: false });
       opened.push(client);
@@ -374,6 +372,9 @@ async function main(): Promise<void> {
       }
     }
     if (ONLY === 'reactions') return;
+    // The people of (a) to (d), made only when those run.
+    const owners = await Promise.all(Array.from({ length: 1 + ROOMS / 10 }, (_, i) => signUp(g1, `owner_${i}_${Date.now().toString(36)}`)));
+    const pool2000 = await guests(g1, Math.max(FANOUT_MEMBERS, ROOMS * (ROOM_MEMBERS - 1)));
 
     // (a) Fan-out in one big room.
     {
