@@ -20,9 +20,11 @@
  * of an evaluate and the offset (printed) is taken off.
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
 import { uniqueIp } from '../test/fixtures/client-address.js';
 import { waitFor } from '../test/fixtures/deadline.js';
 import { CHROMIUM_PATH, signInPage, waitForPage } from '../test/web/e2e/browser.js';
+import { childrenOf, cpuSeconds } from './proc.js';
 
 /** Runs in each page before its scripts: fills `window.__benchReactions`. */
 const PROBE = `(() => {
@@ -151,6 +153,24 @@ export class ReactionScreens {
       });
     }
     return out;
+  }
+
+  /**
+   * CPU seconds Chromium's processes (this program's chromium children and theirs) have used:
+   * on a machine of few cores the pages compete with the service they measure, and this says
+   * how much.
+   */
+  async cpuSeconds(): Promise<number> {
+    let total = 0;
+    const visit = async (pid: number): Promise<void> => {
+      total += await cpuSeconds(pid);
+      for (const child of await childrenOf(pid).catch(() => [])) await visit(child);
+    };
+    for (const child of await childrenOf(process.pid)) {
+      const name = (await readFile(`/proc/${child}/comm`, 'utf8').catch(() => '')).trim();
+      if (name.startsWith('chrom')) await visit(child);
+    }
+    return total;
   }
 
   async close(): Promise<void> {

@@ -42,7 +42,7 @@ import { runSvc } from '../test/harness/svc-process.js';
 import { REACTIONS } from '../contracts/room/reactions.js';
 import { percentile } from './percentile.js';
 import { ReactionScreens } from './reactions-on-screen.js';
-import { rssBytes } from './proc.js';
+import { machineBusySeconds, rssBytes } from './proc.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const FANOUT_MEMBERS = Number(process.env.BENCH_FANOUT_MEMBERS ?? 1000);
@@ -344,9 +344,13 @@ async function main(): Promise<void> {
       try {
         await workers.open(people.map((person, i) => ({ url: i % 2 === 0 ? g1 : g2, roomId, token: person.token })));
         await workers.collect(); // presence and join events are not the subject
+        const cpuBefore = { pages: await screens?.cpuSeconds(), machine: await machineBusySeconds(), at: performance.now() };
         const burst = await workers.burst(REACTION_WINDOW_MS);
         if (burst.failed > 0) throw new Error(`${burst.failed} reactions failed (first: ${burst.firstError})`);
         await sleep(1_000);
+        const pagesCpu = ((await screens?.cpuSeconds()) ?? 0) - (cpuBefore.pages ?? 0);
+        const machineCpu = (await machineBusySeconds()) - cpuBefore.machine;
+        const cpuWindow = (performance.now() - cpuBefore.at) / 1000;
         const receipts = await workers.collect();
         const latencies: number[] = [];
         let missing = 0;
@@ -364,6 +368,9 @@ async function main(): Promise<void> {
           console.log(`(e2) reactions burst to on-screen, ${REACTION_PAGES} pages: ${summary(seen.painted)}, drawn ${seen.drawnCount} of ${seen.expected}  target p99 < 100 ms`);
           console.log(
             `     of which send -> receipt in the page ${summary(seen.received)}; receipt -> painted ${summary(seen.drawing)}; received ${seen.receivedCount} of ${seen.expected}, misordered ${seen.misordered}; page clock - bench clock ${offsets} ms`,
+          );
+          console.log(
+            `     CPU over the ${cpuWindow.toFixed(1)} s from the burst's start: the pages' Chromium ${pagesCpu.toFixed(1)} s, the whole machine ${machineCpu.toFixed(1)} s of ${(cpuWindow * availableParallelism()).toFixed(1)} (the pages compete with the service they measure)`,
           );
         }
         await workers.closeAll();
