@@ -14,6 +14,11 @@
  *      send one video reaction (reaction.send) at a random moment of one second; latency from
  *      sending to the event's receipt on every socket of the room (the sender's included), and
  *      how many sends the chat rate refused. Run alone with BENCH_ONLY=reactions.
+ *  (e2) the same burst to on-screen: BENCH_REACTION_PAGES (4) Chromium pages of more members
+ *      of the room (Debian's chromium, half on each gateway) record when each reaction's span is
+ *      in a painted frame over the player; latency from sending to that, per page, and how many
+ *      were drawn (bench/reactions-on-screen.ts says how a span is tied to its send). The
+ *      senders take the reaction names in turn, so that tie is checked.
  * Members are guests (POST /api/auth/guest) and connect as native clients with their access
  * token (Authorization: Bearer), which skips one ticket request per socket; a socket is the
  * same either way once open. Times are wall-clock (performance.timeOrigin + now) across
@@ -34,8 +39,10 @@ import { createPool } from '../store/pool.js';
 import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../test/harness/replica.js';
 import { freePort, freshDatabase, testStack } from '../test/harness/stack.js';
 import { runSvc } from '../test/harness/svc-process.js';
+import { REACTIONS } from '../contracts/room/reactions.js';
 import { percentile } from './percentile.js';
-import { rssBytes } from './proc.js';
+import { ReactionScreens } from './reactions-on-screen.js';
+import { machineBusySeconds, rssBytes } from './proc.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const FANOUT_MEMBERS = Number(process.env.BENCH_FANOUT_MEMBERS ?? 1000);
@@ -48,6 +55,8 @@ const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? 4);
 const PREFIX = 'benchrt';
 const REACTION_PEOPLE = Number(process.env.BENCH_REACTION_PEOPLE ?? 100);
 const REACTION_WINDOW_MS = 1000;
+const REACTION_PAGES = Number(process.env.BENCH_REACTION_PAGES ?? 4);
+const PASSWORD = 'bench password 0123';
 /** `reactions`: only (e). */
 const ONLY = process.env.BENCH_ONLY;
 
@@ -120,11 +129,11 @@ function clientWorker(): void {
         let failed = 0;
         let firstError: string | undefined;
         await Promise.all(
-          sockets.map(async ({ client, roomId }) => {
+          sockets.map(async ({ client, roomId }, i) => {
             await sleep(Math.random() * message.withinMs);
             const t0 = now();
             try {
-              const { seq } = await client.command({ kind: 'reaction.send', reaction: 'heart' });
+              const { seq } = await client.command({ kind: 'reaction.send', reaction: REACTIONS[i % REACTIONS.length]! });
               sent.push([`${roomId}:${seq}`, t0]);
             } catch (err) {
               if (err instanceof RealtimeCommandError && err.error.code === 'rate_limited') refused += 1;
@@ -233,7 +242,7 @@ async function post(url: string, path: string, body: unknown, token?: string): P
 }
 
 async function signUp(url: string, name: string): Promise<Person> {
-  const answer = await post(url, '/api/auth/password/register', { username: name, password: 'bench password 0123' });
+  const answer = await post(url, '/api/auth/password/register', { username: name, password: PASSWORD });
   if (answer.status !== 201) throw new Error(`signup: ${answer.status} ${JSON.stringify(answer.body)}`);
   const user = answer.body.user as { id: string };
   return {
@@ -310,8 +319,6 @@ async function main(): Promise<void> {
     replicas.push(...gateways);
     const [g1, g2] = gateways.map((gateway) => gateway.httpUrl) as [string, string];
 
-    const owners = await Promise.all(Array.from({ length: 1 + ROOMS / 10 }, (_, i) => signUp(g1, `owner_${i}_${Date.now().toString(36)}`)));
-    const pool2000 = await guests(g1, Math.max(FANOUT_MEMBERS, ROOMS * (ROOM_MEMBERS - 1)));
     const ownerSocket = async (url: string, roomId: string, owner: Person): Promise<RealtimeClient> => {
       const client = await RealtimeClient.connect({ url, roomId, token: owner.token, validate: false, keepEvents: false });
       opened.push(client);
@@ -323,32 +330,62 @@ async function main(): Promise<void> {
     };
     console.log(`realtime benchmark: 1 actor host, 2 gateway processes, ${CLIENT_PROCESSES} client processes, ${availableParallelism()} cores shared by all of them and the stack`);
 
-    // (e) A reactions burst in one room.
+    // (e) A reactions burst in one room; (e2) the same burst seen in Chromium pages of more members.
     {
       const people = await Promise.all(Array.from({ length: REACTION_PEOPLE }, (_, i) => signUp(i % 2 === 0 ? g1 : g2, `react_${i}_${Date.now().toString(36)}`)));
       const [owner, ...others] = people as [Person, ...Person[]];
       const roomId = newRoomId();
       await rooms.send(roomId, { kind: 'room.create', name: 'Reactions', visibility: 'public' }, owner.caller, { timeoutMs: 30_000 });
       await inParallel(others, 16, (member) => rooms.send(roomId, { kind: 'member.join' }, member.caller, { timeoutMs: 30_000 }));
-      await workers.open(people.map((person, i) => ({ url: i % 2 === 0 ? g1 : g2, roomId, token: person.token })));
-      await workers.collect(); // presence and join events are not the subject
-      const burst = await workers.burst(REACTION_WINDOW_MS);
-      if (burst.failed > 0) throw new Error(`${burst.failed} reactions failed (first: ${burst.firstError})`);
-      await sleep(1_000);
-      const receipts = await workers.collect();
-      const latencies: number[] = [];
-      let missing = 0;
-      for (const [key, t0] of burst.sent) {
-        const times = receipts.get(key) ?? [];
-        missing += REACTION_PEOPLE - times.length;
-        for (const at of times) latencies.push(at - t0);
+      const viewerNames = Array.from({ length: REACTION_PAGES }, (_, i) => `viewer_${i}_${Date.now().toString(36)}`);
+      const viewers = await Promise.all(viewerNames.map((name) => signUp(g1, name)));
+      await inParallel(viewers, 4, (viewer) => rooms.send(roomId, { kind: 'member.join' }, viewer.caller, { timeoutMs: 30_000 }));
+      const screens = REACTION_PAGES > 0 ? await ReactionScreens.open(roomId, viewerNames.map((username, i) => ({ username, password: PASSWORD, url: i % 2 === 0 ? g1 : g2 }))) : null;
+      try {
+        await workers.open(people.map((person, i) => ({ url: i % 2 === 0 ? g1 : g2, roomId, token: person.token })));
+        await workers.collect(); // presence and join events are not the subject
+        // What the pages cost idle, on the room page, over 2 s before the burst.
+        const idleFrom = (await screens?.cpuSeconds()) ?? 0;
+        await sleep(2_000);
+        const cpuBefore = { pages: await screens?.cpuSeconds(), machine: await machineBusySeconds(), at: performance.now() };
+        const pagesIdleCpu = ((cpuBefore.pages ?? 0) - idleFrom) / 2;
+        const burst = await workers.burst(REACTION_WINDOW_MS);
+        if (burst.failed > 0) throw new Error(`${burst.failed} reactions failed (first: ${burst.firstError})`);
+        await sleep(1_000);
+        const pagesCpu = ((await screens?.cpuSeconds()) ?? 0) - (cpuBefore.pages ?? 0);
+        const machineCpu = (await machineBusySeconds()) - cpuBefore.machine;
+        const cpuWindow = (performance.now() - cpuBefore.at) / 1000;
+        const receipts = await workers.collect();
+        const latencies: number[] = [];
+        let missing = 0;
+        for (const [key, t0] of burst.sent) {
+          const times = receipts.get(key) ?? [];
+          missing += REACTION_PEOPLE - times.length;
+          for (const at of times) latencies.push(at - t0);
+        }
+        console.log(
+          `(e) reactions burst, ${REACTION_PEOPLE} people each reacting once within ${REACTION_WINDOW_MS} ms in one room, send -> receipt on each of ${REACTION_PEOPLE} sockets: ${summary(latencies)}  missing ${missing}  refused by the chat rate ${burst.refused}  target p99 < 100 ms (to on-screen)`,
+        );
+        if (screens) {
+          const seen = await screens.measure(burst.sent, roomId);
+          const offsets = seen.clockOffsets.map(({ offset, within }) => `${offset.toFixed(2)}±${within.toFixed(2)}`).join(', ');
+          console.log(`(e2) reactions burst to on-screen, ${REACTION_PAGES} pages: ${summary(seen.painted)}, drawn ${seen.drawnCount} of ${seen.expected}  target p99 < 100 ms`);
+          console.log(
+            `     of which send -> receipt in the page ${summary(seen.received)}; receipt -> painted ${summary(seen.drawing)}; received ${seen.receivedCount} of ${seen.expected}, misordered ${seen.misordered}; page clock - bench clock ${offsets} ms`,
+          );
+          console.log(
+            `     CPU over the ${cpuWindow.toFixed(1)} s from the burst's start: the pages' Chromium ${pagesCpu.toFixed(1)} s (idle before it: ${pagesIdleCpu.toFixed(2)} s per s), the whole machine ${machineCpu.toFixed(1)} s of ${(cpuWindow * availableParallelism()).toFixed(1)} (the pages compete with the service they measure)`,
+          );
+        }
+        await workers.closeAll();
+      } finally {
+        await screens?.close();
       }
-      console.log(
-        `(e) reactions burst, ${REACTION_PEOPLE} people each reacting once within ${REACTION_WINDOW_MS} ms in one room, send -> receipt on each of ${REACTION_PEOPLE} sockets: ${summary(latencies)}  missing ${missing}  refused by the chat rate ${burst.refused}  target p99 < 100 ms (to on-screen)`,
-      );
-      await workers.closeAll();
     }
     if (ONLY === 'reactions') return;
+    // The people of (a) to (d), made only when those run.
+    const owners = await Promise.all(Array.from({ length: 1 + ROOMS / 10 }, (_, i) => signUp(g1, `owner_${i}_${Date.now().toString(36)}`)));
+    const pool2000 = await guests(g1, Math.max(FANOUT_MEMBERS, ROOMS * (ROOM_MEMBERS - 1)));
 
     // (a) Fan-out in one big room.
     {
