@@ -8,6 +8,7 @@
  * code filled in. The code then leaves the address bar, so history does not keep it.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '../i18n/i18n.js';
 
 export type EmailLinkKind = 'confirm-email' | 'reset';
 
@@ -16,9 +17,12 @@ export interface EmailLink {
   email: string;
   /** The code from the link, or '' when it has none or it is not a code. */
   code: string;
-  /** What is wrong with the link, said to the person, or null when nothing is. */
-  problem: string | null;
+  /** What is wrong with the link (none when nothing is); `linkProblem` says it to the person. */
+  faults: EmailLinkFault[];
 }
+
+/** One thing wrong with a link: at most one about its address and one about its code. */
+export type EmailLinkFault = 'noEmail' | 'badEmail' | 'noCode' | 'badCode';
 
 /** accounts/email/codes.ts: eight digits. A mangled link (cut short, run into text) fails here, before a password is typed. */
 const CODE = /^\d{8}$/;
@@ -33,13 +37,19 @@ export function parseEmailLink(kind: EmailLinkKind, search: string): EmailLink {
   const rawCode = query.get('code')?.trim() ?? '';
   const email = EMAIL.test(rawEmail) && rawEmail.length <= MAX_EMAIL_LENGTH ? rawEmail : '';
   const code = CODE.test(rawCode) ? rawCode : '';
-  const faults: string[] = [];
-  if (!rawEmail) faults.push('it has no email address');
-  else if (!email) faults.push('its email address is not valid');
-  if (!rawCode && kind === 'confirm-email') faults.push('it has no confirmation code');
-  else if (rawCode && !code) faults.push('its code is not the eight digits from the email');
-  const problem = faults.length === 0 ? null : `This link is incomplete or damaged: ${faults.join(' and ')}.`;
-  return { email, code: problem ? '' : code, problem };
+  const faults: EmailLinkFault[] = [];
+  if (!rawEmail) faults.push('noEmail');
+  else if (!email) faults.push('badEmail');
+  if (!rawCode && kind === 'confirm-email') faults.push('noCode');
+  else if (rawCode && !code) faults.push('badCode');
+  return { email, code: faults.length > 0 ? '' : code, faults };
+}
+
+/** What is wrong with the link as a sentence in the page's language (call it while rendering), or null when nothing is. */
+export function linkProblem(link: EmailLink | null): string | null {
+  const [first, second] = (link?.faults ?? []).map((fault) => t(`auth.link.${fault}`));
+  if (first === undefined) return null;
+  return second === undefined ? t('auth.link.damaged', { fault: first }) : t('auth.link.damagedTwice', { first, second });
 }
 
 /**

@@ -5,6 +5,7 @@
  * arguments; only protocol messages go to the server.
  */
 import { ApiError } from '../api/errors.js';
+import { t } from '../i18n/i18n.js';
 
 type Opaque = typeof import('@serenity-kit/opaque');
 
@@ -43,7 +44,7 @@ export async function startLogin(password: string): Promise<{ request: string; f
     request: startLoginRequest,
     finish: (loginResponse) => {
       const finished = lib.client.finishLogin({ clientLoginState, loginResponse, password });
-      if (!finished) throw new ApiError({ requestId: '', status: 401, code: 'unauthenticated', message: 'invalid username or password' });
+      if (!finished) throw new ApiError({ requestId: '', status: 401, code: 'unauthenticated', message: t('auth.password.invalid') });
       return finished.finishLoginRequest;
     },
   };

@@ -4,6 +4,7 @@
  * bridge the library's DOM-typed declarations and the generated API types of the same JSON.
  */
 import type { Schemas } from '../api/types.js';
+import { t } from '../i18n/i18n.js';
 
 type CreationOptions = Schemas['PasskeyCreationOptions'];
 type RequestOptions = Schemas['PasskeyRequestOptions'];
@@ -29,12 +30,12 @@ export function passkeysSupported(): boolean {
 
 /**
  * The browser's own refusals (the person closed the prompt, no authenticator, timeout) as a
- * sentence; simplewebauthn names them in `name`/`code` of the error it throws.
+ * sentence in the page's language; simplewebauthn names them in `name`/`code` of the error it throws.
  */
 export function passkeyProblem(error: unknown): string | null {
   if (!(error instanceof Error)) return null;
-  if (error.name === 'NotAllowedError') return 'The passkey prompt was closed or timed out. Try again when you are ready.';
-  if (error.name === 'InvalidStateError') return 'This device already holds a passkey for this account.';
-  if (error.name === 'NotSupportedError' || error.name === 'SecurityError') return 'This browser or device cannot use passkeys here.';
+  if (error.name === 'NotAllowedError') return t('auth.passkey.closed');
+  if (error.name === 'InvalidStateError') return t('auth.passkey.alreadyHeld');
+  if (error.name === 'NotSupportedError' || error.name === 'SecurityError') return t('auth.passkey.notHere');
   return null;
 }

@@ -20,9 +20,11 @@ import { PasswordSection } from './password-section.js';
 import { ProfileSection } from './profile-section.js';
 import { SessionsSection } from './sessions-section.js';
 import { TwoFactorSection } from './two-factor-section.js';
+import { useT } from '../../i18n/use-t.js';
 import './account.css';
 
 export function Account() {
+  const t = useT();
   const { route } = useLocation();
   const user = currentUser.value;
   const restoring = session.value === undefined;
@@ -31,8 +33,8 @@ export function Account() {
   }, [restoring, user]);
   if (!user) {
     return (
-      <Page title="Your account">
-        <p role="status">{restoring ? 'Loading…' : 'Sign in to see your account.'}</p>
+      <Page title={t('account.title')}>
+        <p role="status">{restoring ? t('account.loading') : t('account.signInFirst')}</p>
       </Page>
     );
   }
@@ -40,12 +42,13 @@ export function Account() {
 }
 
 function AccountSections() {
+  const t = useT();
   const user = currentUser.value!;
   const { info, error: infoError } = usePublicInfo();
   const credentials = useLoad(() => call(api.GET('/api/me/credentials')), []);
   const oauth2 = info?.signIn.oauth2 ?? [];
   return (
-    <Page title="Your account">
+    <Page title={t('account.title')}>
       <ErrorNotice error={credentials.error ?? infoError} />
       <div class="account-grid">
         <ProfileSection user={user} />

@@ -7,12 +7,14 @@ import { Avatar, avatarVersion } from '../../ui/avatar.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useAction } from '../../ui/use-action.js';
 import { useLoad } from '../../ui/use-load.js';
+import { useT } from '../../i18n/use-t.js';
 
 /**
  * The picture rooms show beside the user's name. The server re-encodes whatever is uploaded
  * (docs/2026-11-26-profiles-and-accounts.md), so the preview is what others see.
  */
 export function AvatarSection(props: { user: User }) {
+  const t = useT();
   const current = useLoad(() => call(api.GET('/api/me/avatar')), []);
   const action = useAction();
   const [status, setStatus] = useState('');
@@ -27,27 +29,27 @@ export function AvatarSection(props: { user: User }) {
     setStatus('');
     void action.run(async () => {
       await call(api.PUT('/api/me/avatar', { body: { content: base64Of(await file.arrayBuffer()) } }));
-      changed('Avatar saved.');
+      changed(t('account.avatar.saved'));
     });
   };
   const remove = () => {
     setStatus('');
     void action.run(async () => {
       await call(api.DELETE('/api/me/avatar'));
-      changed('Avatar removed.');
+      changed(t('account.avatar.removed'));
     });
   };
   const problem = issueFor(action.error, 'content');
 
   return (
     <section class="account-section" aria-labelledby="account-avatar">
-      <h2 id="account-avatar">Avatar</h2>
+      <h2 id="account-avatar">{t('account.avatar.title')}</h2>
       <div class="avatar-editor">
         <Avatar userId={props.user.id} name={props.user.displayName} size="large" />
         <div class="form">
           <ErrorNotice error={problem ? null : action.error} />
           <div class="field">
-            <label for="avatar-file">Upload a picture</label>
+            <label for="avatar-file">{t('account.avatar.upload')}</label>
             <input
               id="avatar-file"
               type="file"
@@ -62,21 +64,21 @@ export function AvatarSection(props: { user: User }) {
               }}
             />
             <p id="avatar-hint" class="muted">
-              JPEG, PNG, WebP or GIF, up to 5 MiB and 4096×4096 pixels. It is cropped to a square; location and other metadata are removed.
+              {t('account.avatar.hint')}
             </p>
             {problem && (
               <p class="field-error" role="alert">
-                The picture {problem}
+                {t('account.avatar.problem', { problem })}
               </p>
             )}
           </div>
           {hasAvatar && (
             <button type="button" class="button-quiet" disabled={action.busy} onClick={remove}>
-              Remove the avatar
+              {t('account.avatar.remove')}
             </button>
           )}
           <p aria-live="polite" class="account-status">
-            {action.busy ? 'Uploading…' : status}
+            {action.busy ? t('account.avatar.uploading') : status}
           </p>
         </div>
       </div>

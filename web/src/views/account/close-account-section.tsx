@@ -6,6 +6,7 @@ import { accountClosed, forgetSession, type User } from '../../state/session.js'
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field } from '../../ui/field.js';
 import { useAction } from '../../ui/use-action.js';
+import { useT } from '../../i18n/use-t.js';
 import { proofFields, RecentSignInProof, type PasswordKind } from './recent-sign-in-proof.js';
 
 /**
@@ -13,6 +14,7 @@ import { proofFields, RecentSignInProof, type PasswordKind } from './recent-sign
  * happens to each kind of data before asking; the username typed again guards against a slip.
  */
 export function CloseAccountSection(props: { user: User; passwordKind: PasswordKind }) {
+  const t = useT();
   const [confirm, setConfirm] = useState('');
   const [current, setCurrent] = useState('');
   const action = useAction();
@@ -35,21 +37,21 @@ export function CloseAccountSection(props: { user: User; passwordKind: PasswordK
 
   return (
     <section class="account-section" aria-labelledby="account-close">
-      <h2 id="account-close">Close the account</h2>
+      <h2 id="account-close">{t('account.close.title')}</h2>
       <ul class="close-account-effects">
-        <li>Every session ends, here and on your other devices.</li>
-        <li>Rooms you own go to one of their admins or members; a room nobody else is in is deleted.</li>
-        <li>Your chat messages stay in their rooms, shown as “Former member”. Delete any you want gone first.</li>
-        <li>Media and subtitle files you added stay in their rooms.</li>
-        <li>Your password, passkeys, sign-in providers, two-factor, avatar, personal libraries and notifications are deleted.</li>
-        <li>Nobody can sign up as {props.user.username} again.</li>
+        <li>{t('account.close.sessions')}</li>
+        <li>{t('account.close.rooms')}</li>
+        <li>{t('account.close.chat')}</li>
+        <li>{t('account.close.media')}</li>
+        <li>{t('account.close.deleted')}</li>
+        <li>{t('account.close.username', { username: props.user.username })}</li>
       </ul>
       <form class="form" onSubmit={submit}>
         <ErrorNotice error={issueFor(action.error, 'confirmUsername') || issueFor(action.error, 'currentPassword') ? null : action.error} />
-        <Field label="Type your username to confirm" autocomplete="off" required maxLength={64} value={confirm} onValue={setConfirm} error={issueFor(action.error, 'confirmUsername')} />
+        <Field label={t('account.close.confirm')} autocomplete="off" required maxLength={64} value={confirm} onValue={setConfirm} error={issueFor(action.error, 'confirmUsername')} />
         <RecentSignInProof kind={props.passwordKind} value={current} onValue={setCurrent} error={issueFor(action.error, 'currentPassword')} />
         <button type="submit" class="button-danger" disabled={action.busy}>
-          Close my account
+          {t('account.close.submit')}
         </button>
       </form>
     </section>

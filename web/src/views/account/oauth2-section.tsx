@@ -5,6 +5,7 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { useLoad } from '../../ui/use-load.js';
 import { formatTime } from '../../ui/format.js';
 import { useAction } from '../../ui/use-action.js';
+import { useT } from '../../i18n/use-t.js';
 import { proofFields, RecentSignInProof, type PasswordKind } from './recent-sign-in-proof.js';
 
 /**
@@ -13,6 +14,7 @@ import { proofFields, RecentSignInProof, type PasswordKind } from './recent-sign
  * returns here.
  */
 export function OAuth2Section(props: { instances: string[]; passwordKind: PasswordKind; onChanged: () => void }) {
+  const t = useT();
   const bindings = useLoad(() => call(api.GET('/api/me/oauth2')), []);
   const [current, setCurrent] = useState('');
   const action = useAction();
@@ -34,7 +36,7 @@ export function OAuth2Section(props: { instances: string[]; passwordKind: Passwo
 
   return (
     <section class="account-section" aria-labelledby="account-oauth2">
-      <h2 id="account-oauth2">Other services</h2>
+      <h2 id="account-oauth2">{t('account.services.title')}</h2>
       <ErrorNotice error={bindings.error ?? action.error} />
       {props.instances.some((instance) => !bound.get(instance)?.configured) && (
         <RecentSignInProof kind={props.passwordKind} value={current} onValue={setCurrent} error={issueFor(action.error, 'currentPassword')} />
@@ -49,20 +51,20 @@ export function OAuth2Section(props: { instances: string[]; passwordKind: Passwo
               <li key={instance} class="account-item">
                 <div>
                   <p class="account-item-title">{instance}</p>
-                  <p class="muted">{binding ? `Connected ${formatTime(binding.createdAt, 'never')}${binding.configured ? '' : reconnect ? ' · this service changed its provider and no longer signs you in; connect again' : ' · this service was removed and no longer signs in'}` : 'Not connected'}</p>
+                  <p class="muted">{binding ? t(binding.configured ? 'account.services.connected' : reconnect ? 'account.services.connectedReconnect' : 'account.services.connectedRemoved', { when: formatTime(binding.createdAt, t('account.never')) }) : t('account.services.notConnected')}</p>
                 </div>
                 {reconnect && (
-                  <button type="button" onClick={() => bind(instance)} disabled={action.busy} aria-label={`Connect ${instance} again`}>
-                    Connect again
+                  <button type="button" onClick={() => bind(instance)} disabled={action.busy} aria-label={t('account.services.connectAgainNamed', { instance })}>
+                    {t('account.services.connectAgain')}
                   </button>
                 )}
                 {binding ? (
-                  <button type="button" class="button-danger" onClick={() => unbind(instance)} disabled={action.busy} aria-label={`Disconnect ${instance}`}>
-                    Disconnect
+                  <button type="button" class="button-danger" onClick={() => unbind(instance)} disabled={action.busy} aria-label={t('account.services.disconnectNamed', { instance })}>
+                    {t('account.services.disconnect')}
                   </button>
                 ) : (
-                  <button type="button" onClick={() => bind(instance)} disabled={action.busy} aria-label={`Connect ${instance}`}>
-                    Connect
+                  <button type="button" onClick={() => bind(instance)} disabled={action.busy} aria-label={t('account.services.connectNamed', { instance })}>
+                    {t('account.services.connect')}
                   </button>
                 )}
               </li>

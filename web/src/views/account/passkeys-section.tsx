@@ -7,10 +7,12 @@ import { createPasskey, passkeysSupported } from '../../auth/passkey-client.js';
 import { formatTime } from '../../ui/format.js';
 import { useAction } from '../../ui/use-action.js';
 import { issueFor } from '../../api/errors.js';
+import { useT } from '../../i18n/use-t.js';
 import { proofFields, RecentSignInProof, type PasswordKind } from './recent-sign-in-proof.js';
 
 /** The account's passkeys: add one from this device (with a recent-sign-in proof), remove one (not the last way to sign in). */
 export function PasskeysSection(props: { passwordKind: PasswordKind; onChanged: () => void }) {
+  const t = useT();
   const passkeys = useLoad(() => call(api.GET('/api/me/passkeys')), []);
   const [name, setName] = useState('');
   const [current, setCurrent] = useState('');
@@ -38,9 +40,9 @@ export function PasskeysSection(props: { passwordKind: PasswordKind; onChanged: 
 
   return (
     <section class="account-section" aria-labelledby="account-passkeys">
-      <h2 id="account-passkeys">Passkeys</h2>
+      <h2 id="account-passkeys">{t('account.passkeys.title')}</h2>
       <AuthError error={passkeys.error ?? action.error} />
-      {passkeys.data && passkeys.data.passkeys.length === 0 && <p>No passkeys yet.</p>}
+      {passkeys.data && passkeys.data.passkeys.length === 0 && <p>{t('account.passkeys.none')}</p>}
       {passkeys.data && passkeys.data.passkeys.length > 0 && (
         <ul class="account-list">
           {passkeys.data.passkeys.map((passkey) => (
@@ -48,11 +50,11 @@ export function PasskeysSection(props: { passwordKind: PasswordKind; onChanged: 
               <div>
                 <p class="account-item-title">{passkey.name}</p>
                 <p class="muted">
-                  Added {formatTime(passkey.createdAt, 'never')} · last used {formatTime(passkey.lastUsedAt, 'never')}
+                  {t('account.passkeys.used', { added: formatTime(passkey.createdAt, t('account.never')), lastUsed: formatTime(passkey.lastUsedAt, t('account.never')) })}
                 </p>
               </div>
-              <button type="button" class="button-danger" onClick={() => remove(passkey.id)} disabled={action.busy} aria-label={`Remove the passkey ${passkey.name}`}>
-                Remove
+              <button type="button" class="button-danger" onClick={() => remove(passkey.id)} disabled={action.busy} aria-label={t('account.passkeys.removeNamed', { name: passkey.name })}>
+                {t('account.passkeys.remove')}
               </button>
             </li>
           ))}
@@ -60,12 +62,12 @@ export function PasskeysSection(props: { passwordKind: PasswordKind; onChanged: 
       )}
       {passkeysSupported() ? (
         <form class="form" onSubmit={add}>
-          <Field label="Name of the new passkey (optional)" hint="To tell your passkeys apart, e.g. “Laptop”." maxLength={64} value={name} onValue={setName} />
+          <Field label={t('account.passkeys.name')} hint={t('account.passkeys.nameHint')} maxLength={64} value={name} onValue={setName} />
           <RecentSignInProof kind={props.passwordKind} value={current} onValue={setCurrent} error={issueFor(action.error, 'currentPassword')} />
-          <SubmitButton busy={action.busy}>Add a passkey</SubmitButton>
+          <SubmitButton busy={action.busy}>{t('account.passkeys.add')}</SubmitButton>
         </form>
       ) : (
-        <p class="muted">This browser cannot make passkeys.</p>
+        <p class="muted">{t('account.passkeys.cannotMake')}</p>
       )}
     </section>
   );

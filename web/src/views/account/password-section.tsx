@@ -5,10 +5,11 @@ import type { PublicInfo } from '../../state/public-info.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { SubmitButton } from '../../ui/field.js';
 import { issueFor } from '../../api/errors.js';
-import { NewPasswordFields, newPasswordProblem, type NewPassword } from '../auth/new-password.js';
+import { NewPasswordFields, newPasswordProblem, type NewPassword, type NewPasswordProblem } from '../auth/new-password.js';
 import { startRegistration } from '../../auth/opaque-client.js';
 import { useAction } from '../../ui/use-action.js';
 import { RecentSignInProof } from './recent-sign-in-proof.js';
+import { useT } from '../../i18n/use-t.js';
 
 /**
  * Set or change the password. An account with a direct-transport (argon2) password proves the
@@ -16,9 +17,10 @@ import { RecentSignInProof } from './recent-sign-in-proof.js';
  * The new password becomes an OPAQUE record when the server runs OPAQUE.
  */
 export function PasswordSection(props: { kind: Schemas['CredentialsOverview']['password']; info: PublicInfo; onChanged: () => void }) {
+  const t = useT();
   const [current, setCurrent] = useState('');
   const [password, setPassword] = useState<NewPassword>({ password: '', repeat: '' });
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<NewPasswordProblem>(null);
   const [done, setDone] = useState<string>('');
   const action = useAction();
   const needsCurrent = props.kind === 'argon2';
@@ -44,19 +46,19 @@ export function PasswordSection(props: { kind: Schemas['CredentialsOverview']['p
       }
       setCurrent('');
       setPassword({ password: '', repeat: '' });
-      setDone(`Password changed. ${answer.revokedSessions} other session${answer.revokedSessions === 1 ? ' was' : 's were'} signed out.`);
+      setDone(t('account.password.changed', { count: answer.revokedSessions }));
       props.onChanged();
     });
   }
 
   return (
     <section class="account-section" aria-labelledby="account-password">
-      <h2 id="account-password">{props.kind ? 'Change the password' : 'Set a password'}</h2>
+      <h2 id="account-password">{props.kind ? t('account.password.change') : t('account.password.set')}</h2>
       <form class="form" onSubmit={submit}>
         <ErrorNotice error={action.error} />
         <RecentSignInProof kind={props.kind} required value={current} onValue={setCurrent} error={issueFor(action.error, 'currentPassword')} />
-        <NewPasswordFields label="New password" value={password} onValue={setPassword} problem={problem} serverError={issueFor(action.error, 'password')} />
-        <SubmitButton busy={action.busy}>{props.kind ? 'Change the password' : 'Set the password'}</SubmitButton>
+        <NewPasswordFields label={t('account.password.newPassword')} value={password} onValue={setPassword} problem={problem} serverError={issueFor(action.error, 'password')} />
+        <SubmitButton busy={action.busy}>{props.kind ? t('account.password.change') : t('account.password.setSubmit')}</SubmitButton>
         <p aria-live="polite" class="account-status">
           {done}
         </p>

@@ -5,9 +5,12 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { issueFor } from '../../api/errors.js';
 import { useAction } from '../../ui/use-action.js';
+import { Rich } from '../../i18n/rich.js';
+import { useT } from '../../i18n/use-t.js';
 
 /** The display name others see in rooms. */
 export function ProfileSection(props: { user: User }) {
+  const t = useT();
   const [displayName, setDisplayName] = useState(props.user.displayName);
   const [saved, setSaved] = useState(false);
   const action = useAction();
@@ -25,17 +28,20 @@ export function ProfileSection(props: { user: User }) {
 
   return (
     <section class="account-section" aria-labelledby="account-profile">
-      <h2 id="account-profile">Profile</h2>
+      <h2 id="account-profile">{t('account.profile.title')}</h2>
       <p class="muted">
-        Username: <strong>{props.user.username}</strong>
-        {props.user.email && <> · Email: {props.user.email}</>}
+        <Rich
+          k={props.user.email ? 'account.profile.usernameEmail' : 'account.profile.username'}
+          parts={{ username: <strong>{props.user.username}</strong> }}
+          values={props.user.email ? { email: props.user.email } : {}}
+        />
       </p>
       <form class="form" onSubmit={submit}>
         <ErrorNotice error={action.error} />
-        <Field label="Display name" hint="Rooms show it from your next action in them." autocomplete="nickname" required maxLength={64} value={displayName} onValue={setDisplayName} error={issueFor(action.error, 'displayName')} />
-        <SubmitButton busy={action.busy}>Save the display name</SubmitButton>
+        <Field label={t('account.profile.displayName')} hint={t('account.profile.displayNameHint')} autocomplete="nickname" required maxLength={64} value={displayName} onValue={setDisplayName} error={issueFor(action.error, 'displayName')} />
+        <SubmitButton busy={action.busy}>{t('account.profile.save')}</SubmitButton>
         <p aria-live="polite" class="account-status">
-          {saved ? 'Saved.' : ''}
+          {saved ? t('account.saved') : ''}
         </p>
       </form>
     </section>

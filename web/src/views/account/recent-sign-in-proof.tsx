@@ -1,5 +1,6 @@
 import type { Schemas } from '../../api/types.js';
 import { Field } from '../../ui/field.js';
+import { useT } from '../../i18n/use-t.js';
 
 /**
  * The recent-sign-in proof the server wants before the password changes or a new way in or a
@@ -10,10 +11,11 @@ import { Field } from '../../ui/field.js';
 export type PasswordKind = Schemas['CredentialsOverview']['password'];
 
 export function RecentSignInProof(props: { kind: PasswordKind; value: string; onValue: (value: string) => void; error: string | undefined; required?: boolean }) {
-  if (props.kind !== 'argon2') return <p class="muted">For your safety this works within 10 minutes of signing in; sign in again if it is refused.</p>;
+  const t = useT();
+  if (props.kind !== 'argon2') return <p class="muted">{t('account.proof.recent')}</p>;
   return (
     <Field
-      label="Current password"
+      label={t('account.proof.current')}
       type="password"
       autocomplete="current-password"
       required={props.required === true}
@@ -21,7 +23,7 @@ export function RecentSignInProof(props: { kind: PasswordKind; value: string; on
       value={props.value}
       onValue={props.onValue}
       error={props.error}
-      {...(props.required ? {} : { hint: 'Needed if you signed in more than 10 minutes ago.' })}
+      {...(props.required ? {} : { hint: t('account.proof.hint') })}
     />
   );
 }

@@ -1,10 +1,13 @@
+import { useT } from '../../i18n/use-t.js';
+
 /** Recovery codes, shown once after they are made: the server keeps only their hashes. */
 export function RecoveryCodes(props: { codes: string[]; onDone: () => void }) {
+  const t = useT();
   return (
     <div class="notice account-codes" role="status">
-      <p class="notice-title">Save your recovery codes now</p>
-      <p>Each one signs you in once if you lose your authenticator app. They are not shown again.</p>
-      <ul class="account-code-list" aria-label="Recovery codes">
+      <p class="notice-title">{t('account.recoveryCodes.title')}</p>
+      <p>{t('account.recoveryCodes.body')}</p>
+      <ul class="account-code-list" aria-label={t('account.recoveryCodes.list')}>
         {props.codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
@@ -12,7 +15,7 @@ export function RecoveryCodes(props: { codes: string[]; onDone: () => void }) {
         ))}
       </ul>
       <button type="button" onClick={props.onDone}>
-        I have saved them
+        {t('account.recoveryCodes.done')}
       </button>
     </div>
   );

@@ -5,9 +5,11 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { useLoad } from '../../ui/use-load.js';
 import { formatTime } from '../../ui/format.js';
 import { useAction } from '../../ui/use-action.js';
+import { useT } from '../../i18n/use-t.js';
 
 /** Where the account is signed in, with a way to end any one session or all of them. */
 export function SessionsSection() {
+  const t = useT();
   const { route } = useLocation();
   const sessions = useLoad(() => call(api.GET('/api/auth/sessions')), []);
   const action = useAction();
@@ -31,31 +33,32 @@ export function SessionsSection() {
 
   return (
     <section class="account-section" aria-labelledby="account-sessions">
-      <h2 id="account-sessions">Sessions</h2>
+      <h2 id="account-sessions">{t('account.sessions.title')}</h2>
       <ErrorNotice error={sessions.error ?? action.error} />
-      {sessions.loading && !sessions.data && <p role="status">Loading…</p>}
+      {sessions.loading && !sessions.data && <p role="status">{t('account.loading')}</p>}
       {sessions.data && (
         <ul class="account-list">
           {sessions.data.sessions.map((item) => (
             <li key={item.id} class="account-item">
               <div>
                 <p class="account-item-title">
-                  {item.userAgent ?? 'Unknown device'} {item.current && <span class="badge">this browser</span>}
+                  {item.userAgent ?? t('account.sessions.unknownDevice')} {item.current && <span class="badge">{t('account.sessions.thisBrowser')}</span>}
                 </p>
                 <p class="muted">
-                  Signed in with {item.method}
-                  {item.ip ? ` from ${item.ip}` : ''} · last used {formatTime(item.lastUsedAt, 'never')}
+                  {item.ip
+                    ? t('account.sessions.signedInWithFrom', { method: item.method, ip: item.ip, lastUsed: formatTime(item.lastUsedAt, t('account.never')) })
+                    : t('account.sessions.signedInWith', { method: item.method, lastUsed: formatTime(item.lastUsedAt, t('account.never')) })}
                 </p>
               </div>
-              <button type="button" onClick={() => revoke(item.id, item.current)} disabled={action.busy} aria-label={item.current ? 'Sign out this browser' : `Sign out the session on ${item.userAgent ?? 'an unknown device'}, last used ${formatTime(item.lastUsedAt, 'never')}`}>
-                Sign out
+              <button type="button" onClick={() => revoke(item.id, item.current)} disabled={action.busy} aria-label={item.current ? t('account.sessions.signOutThis') : t('account.sessions.signOutOther', { device: item.userAgent ?? t('account.sessions.anUnknownDevice'), lastUsed: formatTime(item.lastUsedAt, t('account.never')) })}>
+                {t('account.sessions.signOut')}
               </button>
             </li>
           ))}
         </ul>
       )}
       <button type="button" class="button-danger" onClick={everywhere} disabled={action.busy}>
-        Sign out everywhere
+        {t('account.sessions.everywhere')}
       </button>
     </section>
   );

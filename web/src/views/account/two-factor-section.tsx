@@ -6,6 +6,7 @@ import { Field, SubmitButton } from '../../ui/field.js';
 import { issueFor } from '../../api/errors.js';
 import { RecoveryCodes } from './recovery-codes.js';
 import { useAction } from '../../ui/use-action.js';
+import { useT } from '../../i18n/use-t.js';
 import { proofFields, RecentSignInProof, type PasswordKind } from './recent-sign-in-proof.js';
 
 type Setup = { secret: string; otpauthUrl: string };
@@ -16,6 +17,7 @@ type Setup = { secret: string; otpauthUrl: string };
  * recovery codes or turn it off, each with a current code.
  */
 export function TwoFactorSection(props: { twoFactor: Schemas['CredentialsOverview']['twoFactor']; passwordKind: PasswordKind; onChanged: () => void }) {
+  const t = useT();
   const [setup, setSetup] = useState<Setup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [code, setCode] = useState('');
@@ -51,46 +53,44 @@ export function TwoFactorSection(props: { twoFactor: Schemas['CredentialsOvervie
 
   return (
     <section class="account-section" aria-labelledby="account-2fa">
-      <h2 id="account-2fa">Two-factor authentication</h2>
+      <h2 id="account-2fa">{t('account.twoFactor.title')}</h2>
       <ErrorNotice error={action.error} />
       {codes && <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />}
       {!props.twoFactor.enabled && !setup && (
         <>
-          <p>Off. With it on, signing in also asks for a code from an authenticator app.</p>
+          <p>{t('account.twoFactor.off')}</p>
           <button type="button" class="button-primary" onClick={begin} disabled={action.busy}>
-            Set up two-factor authentication
+            {t('account.twoFactor.setUp')}
           </button>
         </>
       )}
       {!props.twoFactor.enabled && setup && (
         <form class="form" onSubmit={enable}>
-          <p>Add this account to your authenticator app with the secret key (or the link, if your app takes one), then enter the code it shows.</p>
+          <p>{t('account.twoFactor.addToApp')}</p>
           <dl class="account-secret">
-            <dt>Secret key</dt>
+            <dt>{t('account.twoFactor.secret')}</dt>
             <dd>
               <code>{setup.secret}</code>
             </dd>
-            <dt>Setup link</dt>
+            <dt>{t('account.twoFactor.link')}</dt>
             <dd>
               <code class="account-wrap">{setup.otpauthUrl}</code>
             </dd>
           </dl>
-          <Field label="Code from the app" autocomplete="one-time-code" inputMode="numeric" required maxLength={32} value={code} onValue={setCode} error={issueFor(action.error, 'code')} />
+          <Field label={t('account.twoFactor.appCode')} autocomplete="one-time-code" inputMode="numeric" required maxLength={32} value={code} onValue={setCode} error={issueFor(action.error, 'code')} />
           <RecentSignInProof kind={props.passwordKind} value={current} onValue={setCurrent} error={issueFor(action.error, 'currentPassword')} />
-          <SubmitButton busy={action.busy}>Turn on two-factor authentication</SubmitButton>
+          <SubmitButton busy={action.busy}>{t('account.twoFactor.turnOn')}</SubmitButton>
           <button type="button" class="button-quiet" onClick={() => setSetup(null)}>
-            Cancel
+            {t('account.twoFactor.cancel')}
           </button>
         </form>
       )}
       {props.twoFactor.enabled && (
         <form class="form" onSubmit={(event) => event.preventDefault()}>
-          <p>
-            On. {props.twoFactor.recoveryCodesLeft} recovery code{props.twoFactor.recoveryCodesLeft === 1 ? '' : 's'} left.
-          </p>
+          <p>{t('account.twoFactor.on', { count: props.twoFactor.recoveryCodesLeft })}</p>
           <Field
-            label="Current code"
-            hint="A code from your app (or a recovery code) to confirm the change."
+            label={t('account.twoFactor.currentCode')}
+            hint={t('account.twoFactor.currentCodeHint')}
             autocomplete="one-time-code"
             required
             maxLength={32}
@@ -100,10 +100,10 @@ export function TwoFactorSection(props: { twoFactor: Schemas['CredentialsOvervie
           />
           <div class="account-actions">
             <button type="button" onClick={() => withCode('/api/auth/2fa/recovery-codes')} disabled={action.busy}>
-              New recovery codes
+              {t('account.twoFactor.newCodes')}
             </button>
             <button type="button" class="button-danger" onClick={() => withCode('/api/auth/2fa/disable')} disabled={action.busy}>
-              Turn off two-factor authentication
+              {t('account.twoFactor.turnOff')}
             </button>
           </div>
         </form>

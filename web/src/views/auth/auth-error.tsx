@@ -1,6 +1,7 @@
 import { asApiError } from '../../api/errors.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { passkeyProblem } from '../../auth/passkey-client.js';
+import { useT } from '../../i18n/use-t.js';
 
 /**
  * An error of a sign-in or signup form. Review states get their own wording (they are not a
@@ -8,12 +9,13 @@ import { passkeyProblem } from '../../auth/passkey-client.js';
  * of blaming the server.
  */
 export function AuthError(props: { error: unknown }) {
+  const t = useT();
   if (props.error == null) return null;
   const browser = passkeyProblem(props.error);
   if (browser) {
     return (
       <div class="notice notice-error" role="alert">
-        <p class="notice-title">The passkey was not used</p>
+        <p class="notice-title">{t('auth.passkey.notUsed')}</p>
         <p>{browser}</p>
       </div>
     );
@@ -22,8 +24,8 @@ export function AuthError(props: { error: unknown }) {
   if (error.code === 'review_pending') {
     return (
       <div class="notice" role="alert">
-        <p class="notice-title">Your account is waiting for review</p>
-        <p>An administrator has not decided on your signup yet. You can sign in once it is approved.</p>
+        <p class="notice-title">{t('auth.review.waitingTitle')}</p>
+        <p>{t('auth.review.waiting')}</p>
         <p class="notice-meta">{error.message}</p>
       </div>
     );
@@ -31,7 +33,7 @@ export function AuthError(props: { error: unknown }) {
   if (error.code === 'review_rejected') {
     return (
       <div class="notice notice-error" role="alert">
-        <p class="notice-title">Your signup was turned down</p>
+        <p class="notice-title">{t('auth.review.rejected')}</p>
         <p>{error.message}</p>
       </div>
     );

@@ -5,9 +5,10 @@ import { useAction } from '../../ui/use-action.js';
 import type { AuthAnswer } from '../../auth/auth-flow.js';
 import { AuthError } from './auth-error.js';
 import { issueFor } from '../../api/errors.js';
-import { NewPasswordFields, newPasswordProblem, type NewPassword } from './new-password.js';
+import { NewPasswordFields, newPasswordProblem, type NewPassword, type NewPasswordProblem } from './new-password.js';
 import { startRegistration } from '../../auth/opaque-client.js';
 import { UsernameFields } from './password-sign-up.js';
+import { useT } from '../../i18n/use-t.js';
 
 /**
  * Signup by email: the address gets a confirmation code; the code and a password then create
@@ -15,6 +16,7 @@ import { UsernameFields } from './password-sign-up.js';
  * email passes its address and code as `initial`: with a code, the form opens at the password.
  */
 export function EmailSignUp(props: { opaque: boolean; onAnswer: (answer: AuthAnswer) => void; initial?: { email: string; code: string } | undefined }) {
+  const t = useT();
   const [email, setEmail] = useState(props.initial?.email ?? '');
   const [username, setUsername] = useState('');
   const [displayName, setDisplayName] = useState('');
@@ -22,7 +24,7 @@ export function EmailSignUp(props: { opaque: boolean; onAnswer: (answer: AuthAns
   const [fromLink, setFromLink] = useState(sent);
   const [code, setCode] = useState(sent ? (props.initial?.code ?? '') : '');
   const [password, setPassword] = useState<NewPassword>({ password: '', repeat: '' });
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<NewPasswordProblem>(null);
   const { busy, error, run } = useAction();
 
   function start(event: Event) {
@@ -57,25 +59,25 @@ export function EmailSignUp(props: { opaque: boolean; onAnswer: (answer: AuthAns
     return (
       <form class="form" onSubmit={start}>
         <AuthError error={error} />
-        <Field label="Email address" type="email" autocomplete="email" required maxLength={320} value={email} onValue={setEmail} error={issueFor(error, 'email')} />
+        <Field label={t('auth.email.address')} type="email" autocomplete="email" required maxLength={320} value={email} onValue={setEmail} error={issueFor(error, 'email')} />
         <UsernameFields username={username} onUsername={setUsername} displayName={displayName} onDisplayName={setDisplayName} error={error} />
-        <SubmitButton busy={busy}>Send the confirmation code</SubmitButton>
+        <SubmitButton busy={busy}>{t('auth.email.sendCode')}</SubmitButton>
       </form>
     );
   }
   return (
     <form class="form" onSubmit={confirm}>
       {fromLink ? (
-        <p role="status">Choose the password of the account for {email.trim()}. The code from your email is filled in.</p>
+        <p role="status">{t('auth.email.fromLink', { email: email.trim() })}</p>
       ) : (
-        <p role="status">A code is on its way to {email.trim()}. Enter it with the password you want.</p>
+        <p role="status">{t('auth.email.codeSent', { email: email.trim() })}</p>
       )}
       <AuthError error={error} />
-      <Field label="Confirmation code" autocomplete="one-time-code" required maxLength={32} spellcheck={false} value={code} onValue={setCode} error={issueFor(error, 'code')} />
+      <Field label={t('auth.email.code')} autocomplete="one-time-code" required maxLength={32} spellcheck={false} value={code} onValue={setCode} error={issueFor(error, 'code')} />
       <NewPasswordFields value={password} onValue={setPassword} problem={problem} serverError={issueFor(error, 'password')} />
-      <SubmitButton busy={busy}>Create the account</SubmitButton>
+      <SubmitButton busy={busy}>{t('auth.email.create')}</SubmitButton>
       <button type="button" class="button-quiet" onClick={() => setSent(false)}>
-        Use another address
+        {t('auth.email.another')}
       </button>
     </form>
   );

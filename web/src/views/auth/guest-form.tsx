@@ -4,9 +4,11 @@ import { Field, SubmitButton } from '../../ui/field.js';
 import type { AuthAnswer } from '../../auth/auth-flow.js';
 import { AuthError } from './auth-error.js';
 import { issueFor } from '../../api/errors.js';
+import { useT } from '../../i18n/use-t.js';
 
 /** A guest session under a display name, for rooms that admit guests; no account is made. */
 export function GuestForm(props: { onAnswer: (answer: AuthAnswer) => void }) {
+  const t = useT();
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -26,9 +28,9 @@ export function GuestForm(props: { onAnswer: (answer: AuthAnswer) => void }) {
   return (
     <form class="form" onSubmit={(event) => void submit(event)}>
       <AuthError error={error} />
-      <Field label="Display name" hint="What others in a room see. Guests can join rooms that admit guests." autocomplete="nickname" required maxLength={64} value={name} onValue={setName} error={issueFor(error, 'displayName')} />
+      <Field label={t('auth.guest.displayName')} hint={t('auth.guest.hint')} autocomplete="nickname" required maxLength={64} value={name} onValue={setName} error={issueFor(error, 'displayName')} />
       <SubmitButton busy={busy} class="">
-        Continue as guest
+        {t('auth.guest.submit')}
       </SubmitButton>
     </form>
   );

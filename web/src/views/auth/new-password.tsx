@@ -1,4 +1,5 @@
 import { Field } from '../../ui/field.js';
+import { useT } from '../../i18n/use-t.js';
 
 /** The shortest password the forms accept; the server has no rule of its own for OPAQUE records. */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -8,33 +9,36 @@ export interface NewPassword {
   repeat: string;
 }
 
-/** Why the two entries cannot be used yet, or null when they can. */
-export function newPasswordProblem(value: NewPassword): string | null {
-  if (value.password.length < MIN_PASSWORD_LENGTH) return `Use at least ${MIN_PASSWORD_LENGTH} characters.`;
-  if (value.password !== value.repeat) return 'The two passwords differ.';
+/** Why the two entries cannot be used yet (the fields say it in the page's language), or null when they can. */
+export type NewPasswordProblem = 'tooShort' | 'mismatch' | null;
+
+export function newPasswordProblem(value: NewPassword): NewPasswordProblem {
+  if (value.password.length < MIN_PASSWORD_LENGTH) return 'tooShort';
+  if (value.password !== value.repeat) return 'mismatch';
   return null;
 }
 
 /** A new password typed twice, so a typo does not lock the person out. */
-export function NewPasswordFields(props: { value: NewPassword; onValue: (value: NewPassword) => void; label?: string; problem?: string | null | undefined; serverError?: string | undefined }) {
-  const mismatch = props.problem === 'The two passwords differ.' ? props.problem : undefined;
-  const tooShort = props.problem && !mismatch ? props.problem : undefined;
+export function NewPasswordFields(props: { value: NewPassword; onValue: (value: NewPassword) => void; label?: string; problem?: NewPasswordProblem | undefined; serverError?: string | undefined }) {
+  const t = useT();
+  const mismatch = props.problem === 'mismatch' ? t('auth.newPassword.mismatch') : undefined;
+  const tooShort = props.problem === 'tooShort' ? t('auth.newPassword.tooShort', { min: MIN_PASSWORD_LENGTH }) : undefined;
   return (
     <>
       <Field
-        label={props.label ?? 'Password'}
+        label={props.label ?? t('auth.newPassword.password')}
         type="password"
         autocomplete="new-password"
         required
         minLength={MIN_PASSWORD_LENGTH}
         maxLength={1024}
-        hint={`At least ${MIN_PASSWORD_LENGTH} characters. A few unrelated words make a strong password.`}
+        hint={t('auth.newPassword.hint', { min: MIN_PASSWORD_LENGTH })}
         value={props.value.password}
         onValue={(password) => props.onValue({ ...props.value, password })}
         error={tooShort ?? props.serverError}
       />
       <Field
-        label="Repeat the password"
+        label={t('auth.newPassword.repeat')}
         type="password"
         autocomplete="new-password"
         required

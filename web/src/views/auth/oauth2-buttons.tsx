@@ -1,11 +1,13 @@
 import { rememberNext } from '../../auth/next-path.js';
+import { useT } from '../../i18n/use-t.js';
 
 /**
  * One link per OAuth2 / OIDC provider instance, to the browser variant of authorize (it sets
  * the flow's binding cookie and redirects to the provider). The click must reach the browser:
  * the router would otherwise treat the same-origin /api link as a page of the client.
  */
-export function OAuth2Buttons(props: { instances: string[]; verb: string; next?: string }) {
+export function OAuth2Buttons(props: { instances: string[]; mode: 'signIn' | 'signUp'; next?: string }) {
+  const t = useT();
   if (props.instances.length === 0) return null;
   return (
     <ul class="auth-providers">
@@ -16,7 +18,7 @@ export function OAuth2Buttons(props: { instances: string[]; verb: string; next?:
               rememberNext(props.next ?? '/');
             }}
           >
-            {props.verb} with {instance}
+            {t(props.mode === 'signIn' ? 'auth.provider.signIn' : 'auth.provider.signUp', { instance })}
           </a>
         </li>
       ))}

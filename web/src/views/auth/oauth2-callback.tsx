@@ -14,6 +14,7 @@ import { AuthError } from './auth-error.js';
 import { takeRememberedNext } from '../../auth/next-path.js';
 import { PendingReview } from './pending-review.js';
 import { SecondFactor } from './second-factor.js';
+import { useT } from '../../i18n/use-t.js';
 import './auth.css';
 
 type Step = { kind: 'working' } | { kind: 'failed'; error: unknown } | { kind: 'second_factor'; challenge: Schemas['SecondFactorRequired'] } | { kind: 'pending_review'; reviewId: string };
@@ -21,6 +22,7 @@ type Step = { kind: 'working' } | { kind: 'failed'; error: unknown } | { kind: '
 const FORWARDED = ['state', 'code', 'iss', 'error', 'error_description', 'error_uri'] as const;
 
 export function OAuth2Callback() {
+  const t = useT();
   const { params } = useRoute();
   const { route } = useLocation();
   const instance = params.instance ?? '';
@@ -41,7 +43,7 @@ export function OAuth2Callback() {
     // The code works once: a reload of this page must not look like a second attempt.
     window.history.replaceState(null, '', window.location.pathname);
     if (!body.state) {
-      setStep({ kind: 'failed', error: new Error('the provider sent no sign-in state back; start again from the sign-in page') });
+      setStep({ kind: 'failed', error: new Error(t('auth.oauth2.noState')) });
       return;
     }
     call(api.POST('/api/auth/oauth2/{instance}/callback', { params: { path: { instance } }, body: body as { state: string } })).then(
@@ -58,13 +60,13 @@ export function OAuth2Callback() {
   }, [restoring, instance]);
 
   return (
-    <Page title={`Signing in with ${instance}`}>
-      {step.kind === 'working' && <p role="status">Finishing the sign-in with {instance}…</p>}
+    <Page title={t('auth.oauth2.title', { instance })}>
+      {step.kind === 'working' && <p role="status">{t('auth.oauth2.finishing', { instance })}</p>}
       {step.kind === 'failed' && (
         <>
           <AuthError error={step.error} />
           <p>
-            <a href="/signin">Back to sign in</a>
+            <a href="/signin">{t('auth.oauth2.back')}</a>
           </p>
         </>
       )}

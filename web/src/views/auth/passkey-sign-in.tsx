@@ -3,12 +3,15 @@ import { api, call } from '../../api/client.js';
 import type { AuthAnswer } from '../../auth/auth-flow.js';
 import { AuthError } from './auth-error.js';
 import { passkeysSupported, usePasskey } from '../../auth/passkey-client.js';
+import { t as translate } from '../../i18n/i18n.js';
+import { useT } from '../../i18n/use-t.js';
 
 /**
  * Sign in with a passkey. No username: the browser offers the passkeys it holds for this site
  * (they are discoverable, as signup makes them).
  */
 export function PasskeySignIn(props: { onAnswer: (answer: AuthAnswer) => void }) {
+  const t = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -27,13 +30,13 @@ export function PasskeySignIn(props: { onAnswer: (answer: AuthAnswer) => void })
     }
   }
 
-  if (!window.isSecureContext) return <p class="muted">Passkeys need a secure address (https, or localhost); this page is at {location.origin}.</p>;
-  if (!passkeysSupported()) return <p class="muted">This browser cannot use passkeys.</p>;
+  if (!window.isSecureContext) return <p class="muted">{t('auth.passkey.insecure', { origin: location.origin })}</p>;
+  if (!passkeysSupported()) return <p class="muted">{t('auth.passkey.unsupported')}</p>;
   return (
     <div class="auth-method">
       <AuthError error={error} />
       <button type="button" class="button-primary" onClick={() => void signIn()} disabled={busy} aria-busy={busy}>
-        {busy ? 'Waiting for the passkey…' : 'Sign in with a passkey'}
+        {busy ? t('auth.passkey.waiting') : t('auth.passkey.signIn')}
       </button>
     </div>
   );
@@ -47,5 +50,5 @@ export function PasskeySignIn(props: { onAnswer: (answer: AuthAnswer) => void })
 function passkeyHostProblem(rpId: string | undefined): string | undefined {
   const host = location.hostname;
   if (!rpId || host === rpId || host.endsWith(`.${rpId}`)) return undefined;
-  return `passkeys of this service belong to ${rpId}, and this page is at ${host}: open the service at its ${rpId} address to use a passkey, or sign in another way`;
+  return translate('auth.passkey.otherHost', { rpId, host });
 }

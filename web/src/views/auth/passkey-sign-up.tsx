@@ -5,9 +5,11 @@ import type { AuthAnswer } from '../../auth/auth-flow.js';
 import { AuthError } from './auth-error.js';
 import { passkeysSupported, createPasskey } from '../../auth/passkey-client.js';
 import { UsernameFields } from './password-sign-up.js';
+import { useT } from '../../i18n/use-t.js';
 
 /** Signup with a passkey instead of a password: the username is checked before the prompt. */
 export function PasskeySignUp(props: { onAnswer: (answer: AuthAnswer) => void }) {
+  const t = useT();
   const [username, setUsername] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [busy, setBusy] = useState(false);
@@ -28,12 +30,12 @@ export function PasskeySignUp(props: { onAnswer: (answer: AuthAnswer) => void })
     }
   }
 
-  if (!passkeysSupported()) return <p class="muted">This browser cannot make passkeys.</p>;
+  if (!passkeysSupported()) return <p class="muted">{t('auth.passkey.cannotMake')}</p>;
   return (
     <form class="form" onSubmit={(event) => void submit(event)}>
       <AuthError error={error} />
       <UsernameFields username={username} onUsername={setUsername} displayName={displayName} onDisplayName={setDisplayName} error={error} />
-      <SubmitButton busy={busy}>Sign up with a passkey</SubmitButton>
+      <SubmitButton busy={busy}>{t('auth.passkey.signUp')}</SubmitButton>
     </form>
   );
 }

@@ -4,8 +4,9 @@ import { Field, SubmitButton } from '../../ui/field.js';
 import { useAction } from '../../ui/use-action.js';
 import { AuthError } from './auth-error.js';
 import { issueFor } from '../../api/errors.js';
-import { NewPasswordFields, newPasswordProblem, type NewPassword } from './new-password.js';
+import { NewPasswordFields, newPasswordProblem, type NewPassword, type NewPasswordProblem } from './new-password.js';
 import { startRegistration } from '../../auth/opaque-client.js';
+import { useT } from '../../i18n/use-t.js';
 
 /**
  * "Forgot password?": a code is emailed to the account's address, then the code and a new
@@ -14,12 +15,13 @@ import { startRegistration } from '../../auth/opaque-client.js';
  * at the new password.
  */
 export function PasswordReset(props: { opaque: boolean; onDone: () => void; onCancel: () => void; initial?: { email: string; code: string } | undefined }) {
+  const t = useT();
   const [email, setEmail] = useState(props.initial?.email ?? '');
   const [sent, setSent] = useState(Boolean(props.initial?.email && props.initial.code));
   const [fromLink, setFromLink] = useState(sent);
   const [code, setCode] = useState(sent ? (props.initial?.code ?? '') : '');
   const [password, setPassword] = useState<NewPassword>({ password: '', repeat: '' });
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<NewPasswordProblem>(null);
   const { busy, error, run } = useAction();
 
   function sendCode(event: Event) {
@@ -52,28 +54,28 @@ export function PasswordReset(props: { opaque: boolean; onDone: () => void; onCa
 
   return (
     <section class="auth-panel" aria-labelledby="reset-title">
-      <h2 id="reset-title">Reset your password</h2>
+      <h2 id="reset-title">{t('auth.reset.title')}</h2>
       <AuthError error={error} />
       {!sent ? (
         <form class="form" onSubmit={sendCode}>
-          <p>Enter the email address of your account. We send a code to it if it has an account.</p>
-          <Field label="Email address" type="email" autocomplete="email" required maxLength={320} value={email} onValue={setEmail} error={issueFor(error, 'email')} />
-          <SubmitButton busy={busy}>Send the code</SubmitButton>
+          <p>{t('auth.reset.intro')}</p>
+          <Field label={t('auth.reset.address')} type="email" autocomplete="email" required maxLength={320} value={email} onValue={setEmail} error={issueFor(error, 'email')} />
+          <SubmitButton busy={busy}>{t('auth.reset.send')}</SubmitButton>
         </form>
       ) : (
         <form class="form" onSubmit={setNewPassword}>
           {fromLink ? (
-            <p role="status">Choose a new password for the account of {email.trim()}. The code from your email is filled in. Every session of the account is signed out.</p>
+            <p role="status">{t('auth.reset.fromLink', { email: email.trim() })}</p>
           ) : (
-            <p role="status">If {email.trim()} belongs to an account, a code is on its way. Enter it with your new password. Every session of the account is signed out.</p>
+            <p role="status">{t('auth.reset.codeSent', { email: email.trim() })}</p>
           )}
-          <Field label="Code from the email" autocomplete="one-time-code" required maxLength={32} spellcheck={false} value={code} onValue={setCode} error={issueFor(error, 'code')} />
-          <NewPasswordFields label="New password" value={password} onValue={setPassword} problem={problem} serverError={issueFor(error, 'password')} />
-          <SubmitButton busy={busy}>Set the new password</SubmitButton>
+          <Field label={t('auth.reset.code')} autocomplete="one-time-code" required maxLength={32} spellcheck={false} value={code} onValue={setCode} error={issueFor(error, 'code')} />
+          <NewPasswordFields label={t('auth.reset.newPassword')} value={password} onValue={setPassword} problem={problem} serverError={issueFor(error, 'password')} />
+          <SubmitButton busy={busy}>{t('auth.reset.submit')}</SubmitButton>
         </form>
       )}
       <button type="button" class="button-quiet" onClick={props.onCancel}>
-        Back to sign in
+        {t('auth.reset.back')}
       </button>
     </section>
   );

@@ -6,6 +6,7 @@ import type { AuthAnswer } from '../../auth/auth-flow.js';
 import { AuthError } from './auth-error.js';
 import { issueFor } from '../../api/errors.js';
 import { startLogin } from '../../auth/opaque-client.js';
+import { useT } from '../../i18n/use-t.js';
 
 /**
  * Username and password, one button. With OPAQUE (the default) the password never leaves the
@@ -16,6 +17,7 @@ import { startLogin } from '../../auth/opaque-client.js';
  * Decisions: docs/2026-11-26-one-sign-in-button.md.
  */
 export function PasswordSignIn(props: { opaque: boolean; direct: boolean; onAnswer: (answer: AuthAnswer) => void; onForgot?: (() => void) | undefined }) {
+  const t = useT();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -29,7 +31,7 @@ export function PasswordSignIn(props: { opaque: boolean; direct: boolean; onAnsw
       login = await startLogin(password);
     } catch (cause) {
       if (props.direct) return direct();
-      throw new ApiError({ requestId: '', status: 0, code: 'unavailable', message: `this browser could not run the secure password protocol (${cause instanceof Error ? cause.message : String(cause)}); try another browser` });
+      throw new ApiError({ requestId: '', status: 0, code: 'unavailable', message: t('auth.password.opaqueFailed', { cause: cause instanceof Error ? cause.message : String(cause) }) });
     }
     const started = await call(api.POST('/api/auth/opaque/login/start', { body: { username, startLoginRequest: login.request } }));
     if (started.useDirectPassword && props.direct) return direct();
@@ -54,13 +56,13 @@ export function PasswordSignIn(props: { opaque: boolean; direct: boolean; onAnsw
       <div id="password-sign-in-error">
         <AuthError error={error} />
       </div>
-      <Field label="Username" autocomplete="username" required maxLength={128} spellcheck={false} value={username} onValue={setUsername} error={issueFor(error, 'username')} />
-      <Field label="Password" type="password" autocomplete="current-password" required maxLength={1024} value={password} onValue={setPassword} error={issueFor(error, 'password')} />
-      <SubmitButton busy={busy}>Sign in</SubmitButton>
+      <Field label={t('auth.password.username')} autocomplete="username" required maxLength={128} spellcheck={false} value={username} onValue={setUsername} error={issueFor(error, 'username')} />
+      <Field label={t('auth.password.password')} type="password" autocomplete="current-password" required maxLength={1024} value={password} onValue={setPassword} error={issueFor(error, 'password')} />
+      <SubmitButton busy={busy}>{t('auth.password.signIn')}</SubmitButton>
       {props.onForgot && (
         <div class="auth-links">
           <button type="button" class="button-quiet" onClick={props.onForgot}>
-            Forgot password?
+            {t('auth.password.forgot')}
           </button>
         </div>
       )}

@@ -4,18 +4,20 @@ import { Field, SubmitButton } from '../../ui/field.js';
 import type { AuthAnswer } from '../../auth/auth-flow.js';
 import { AuthError } from './auth-error.js';
 import { issueFor } from '../../api/errors.js';
-import { NewPasswordFields, newPasswordProblem, type NewPassword } from './new-password.js';
+import { NewPasswordFields, newPasswordProblem, type NewPassword, type NewPasswordProblem } from './new-password.js';
 import { startRegistration } from '../../auth/opaque-client.js';
+import { useT } from '../../i18n/use-t.js';
 
 /**
  * Username and password signup. With OPAQUE the server only ever gets the registration record
  * the browser derives from the password; the direct transport is for servers with OPAQUE off.
  */
 export function PasswordSignUp(props: { opaque: boolean; onAnswer: (answer: AuthAnswer) => void }) {
+  const t = useT();
   const [username, setUsername] = useState('');
   const [displayName, setDisplayName] = useState('');
   const [password, setPassword] = useState<NewPassword>({ password: '', repeat: '' });
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<NewPasswordProblem>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -47,18 +49,19 @@ export function PasswordSignUp(props: { opaque: boolean; onAnswer: (answer: Auth
       <AuthError error={error} />
       <UsernameFields username={username} onUsername={setUsername} displayName={displayName} onDisplayName={setDisplayName} error={error} />
       <NewPasswordFields value={password} onValue={setPassword} problem={problem} serverError={issueFor(error, 'password')} />
-      <SubmitButton busy={busy}>Sign up</SubmitButton>
+      <SubmitButton busy={busy}>{t('auth.password.signUp')}</SubmitButton>
     </form>
   );
 }
 
 /** The username and the optional display name every signup form asks for. */
 export function UsernameFields(props: { username: string; onUsername: (value: string) => void; displayName: string; onDisplayName: (value: string) => void; error: unknown }) {
+  const t = useT();
   return (
     <>
       <Field
-        label="Username"
-        hint="3 to 32 letters, digits, “_”, “-” or “.”; you sign in with it."
+        label={t('auth.password.username')}
+        hint={t('auth.password.usernameHint')}
         autocomplete="username"
         required
         maxLength={128}
@@ -67,7 +70,7 @@ export function UsernameFields(props: { username: string; onUsername: (value: st
         onValue={props.onUsername}
         error={issueFor(props.error, 'username')}
       />
-      <Field label="Display name (optional)" hint="What others see in rooms; your username if empty." autocomplete="nickname" maxLength={64} value={props.displayName} onValue={props.onDisplayName} error={issueFor(props.error, 'displayName')} />
+      <Field label={t('auth.password.displayNameOptional')} hint={t('auth.password.displayNameHint')} autocomplete="nickname" maxLength={64} value={props.displayName} onValue={props.onDisplayName} error={issueFor(props.error, 'displayName')} />
     </>
   );
 }

@@ -4,6 +4,7 @@ import type { Schemas } from '../../api/types.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { AuthError } from './auth-error.js';
 import { issueFor } from '../../api/errors.js';
+import { useT } from '../../i18n/use-t.js';
 
 /**
  * The second step of a sign-in that answered `second_factor_required`: a code from the
@@ -11,6 +12,7 @@ import { issueFor } from '../../api/errors.js';
  * so the person simply tries again.
  */
 export function SecondFactor(props: { challenge: Schemas['SecondFactorRequired']; onSignedIn: (answer: Schemas['SignedIn']) => void; onCancel: () => void }) {
+  const t = useT();
   const [recovery, setRecovery] = useState(false);
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
@@ -31,15 +33,15 @@ export function SecondFactor(props: { challenge: Schemas['SecondFactorRequired']
 
   return (
     <form class="form auth-panel" onSubmit={(event) => void submit(event)} aria-labelledby="second-factor-title">
-      <h2 id="second-factor-title">Two-factor authentication</h2>
-      <p>{recovery ? 'Enter one of the recovery codes you saved when you turned two-factor authentication on. Each works once.' : 'Enter the 6-digit code your authenticator app shows for this account.'}</p>
+      <h2 id="second-factor-title">{t('auth.secondFactor.title')}</h2>
+      <p>{recovery ? t('auth.secondFactor.recoveryIntro') : t('auth.secondFactor.codeIntro')}</p>
       <AuthError error={error} />
       {recovery ? (
-        <Field label="Recovery code" value={code} onValue={setCode} autocomplete="one-time-code" required maxLength={32} spellcheck={false} error={issueFor(error, 'code')} />
+        <Field label={t('auth.secondFactor.recoveryCode')} value={code} onValue={setCode} autocomplete="one-time-code" required maxLength={32} spellcheck={false} error={issueFor(error, 'code')} />
       ) : (
-        <Field label="Authentication code" value={code} onValue={setCode} autocomplete="one-time-code" inputMode="numeric" required maxLength={32} error={issueFor(error, 'code')} />
+        <Field label={t('auth.secondFactor.code')} value={code} onValue={setCode} autocomplete="one-time-code" inputMode="numeric" required maxLength={32} error={issueFor(error, 'code')} />
       )}
-      <SubmitButton busy={busy}>Verify</SubmitButton>
+      <SubmitButton busy={busy}>{t('auth.secondFactor.verify')}</SubmitButton>
       <div class="auth-links">
         {canRecover && (
           <button
@@ -51,11 +53,11 @@ export function SecondFactor(props: { challenge: Schemas['SecondFactorRequired']
               setError(null);
             }}
           >
-            {recovery ? 'Use the authenticator app instead' : 'Use a recovery code'}
+            {recovery ? t('auth.secondFactor.useApp') : t('auth.secondFactor.useRecovery')}
           </button>
         )}
         <button type="button" class="button-quiet" onClick={props.onCancel}>
-          Start over
+          {t('auth.secondFactor.startOver')}
         </button>
       </div>
     </form>

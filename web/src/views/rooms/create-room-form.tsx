@@ -13,10 +13,12 @@ import type { Schemas } from '../../api/types.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { noteStartedRoom } from './started-room.js';
+import { useT } from '../../i18n/use-t.js';
 
 export type RoomInfo = Schemas['RoomInfo'];
 
 export function CreateRoomForm(props: { policy: Schemas['PublicInfo']['rooms']; onPending: (room: RoomInfo) => void; compact?: boolean }) {
+  const t = useT();
   const { route } = useLocation();
   const [name, setName] = useState('');
   const [visibility, setVisibility] = useState<'public' | 'hidden'>('public');
@@ -50,33 +52,33 @@ export function CreateRoomForm(props: { policy: Schemas['PublicInfo']['rooms']; 
 
   const passwordField = policy !== 'forbidden' && (
     <Field
-      label={policy === 'required' ? 'Room password' : 'Room password (optional)'}
+      label={policy === 'required' ? t('rooms.create.password') : t('rooms.create.passwordOptional')}
       type="password"
       autocomplete="new-password"
       value={password}
       onValue={setPassword}
       required={policy === 'required'}
-      hint={policy === 'required' ? 'This server requires a password for every room.' : 'Leave empty for a room anyone with the link can join.'}
+      hint={policy === 'required' ? t('rooms.create.passwordRequiredHint') : t('rooms.create.passwordOptionalHint')}
       error={fieldError('password')}
     />
   );
   const options = (
     <>
       <fieldset class="choice-group">
-        <legend>Who can find it</legend>
+        <legend>{t('rooms.create.whoCanFind')}</legend>
         <label>
-          <input type="radio" name="visibility" checked={visibility === 'public'} onChange={() => setVisibility('public')} /> Public: listed in the directory
+          <input type="radio" name="visibility" checked={visibility === 'public'} onChange={() => setVisibility('public')} /> {t('rooms.create.public')}
         </label>
         <label>
-          <input type="radio" name="visibility" checked={visibility === 'hidden'} onChange={() => setVisibility('hidden')} /> Hidden: only people with the link
+          <input type="radio" name="visibility" checked={visibility === 'hidden'} onChange={() => setVisibility('hidden')} /> {t('rooms.create.hidden')}
         </label>
       </fieldset>
       {policy === 'optional' && passwordField}
       <label class="check">
-        <input type="checkbox" checked={requireJoinApproval} onChange={(event) => setApproval(event.currentTarget.checked)} /> New members need approval
+        <input type="checkbox" checked={requireJoinApproval} onChange={(event) => setApproval(event.currentTarget.checked)} /> {t('rooms.create.approval')}
       </label>
       <label class="check">
-        <input type="checkbox" checked={waitForAllReady} onChange={(event) => setWait(event.currentTarget.checked)} /> Wait for everyone to be ready before playing
+        <input type="checkbox" checked={waitForAllReady} onChange={(event) => setWait(event.currentTarget.checked)} /> {t('rooms.create.waitForAll')}
       </label>
     </>
   );
@@ -84,30 +86,29 @@ export function CreateRoomForm(props: { policy: Schemas['PublicInfo']['rooms']; 
   return (
     <form class={props.compact ? 'form start-room' : 'form'} onSubmit={(event) => void submit(event)}>
       <ErrorNotice error={error} />
-      {props.policy.creationNeedsReview && <p class="notice">New rooms are reviewed by an administrator before they open.</p>}
-      <Field label="Room name" value={name} onValue={setName} required maxLength={100} error={fieldError('name')} />
+      {props.policy.creationNeedsReview && <p class="notice">{t('rooms.create.reviewed')}</p>}
+      <Field label={t('rooms.create.name')} value={name} onValue={setName} required maxLength={100} error={fieldError('name')} />
       {policy === 'required' && passwordField}
       {props.compact ? (
         <details class="more-options" open={error !== null && fieldError('password') !== undefined}>
-          <summary>More options</summary>
+          <summary>{t('rooms.create.moreOptions')}</summary>
           <div class="form">{options}</div>
         </details>
       ) : (
         options
       )}
-      <SubmitButton busy={busy}>{props.compact ? 'Start the room' : 'Create room'}</SubmitButton>
+      <SubmitButton busy={busy}>{props.compact ? t('rooms.create.start') : t('rooms.create.submit')}</SubmitButton>
     </form>
   );
 }
 
 /** What follows creating a room that an administrator must approve first. */
 export function PendingReview(props: { room: RoomInfo }) {
+  const t = useT();
   return (
     <div class="notice" role="status">
-      <p class="notice-title">Waiting for review</p>
-      <p>
-        “{props.room.name}” was created and waits for an administrator’s review. It opens once approved; you can find it under “My rooms”.
-      </p>
+      <p class="notice-title">{t('rooms.create.pendingTitle')}</p>
+      <p>{t('rooms.create.pending', { name: props.room.name })}</p>
     </div>
   );
 }

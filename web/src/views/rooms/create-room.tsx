@@ -9,33 +9,36 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
 import { CreateRoomForm, PendingReview, type RoomInfo } from './create-room-form.js';
 import { signInHref } from './sign-in-prompt.js';
+import { Rich } from '../../i18n/rich.js';
+import { useT } from '../../i18n/use-t.js';
 import './rooms.css';
 
 export function CreateRoom() {
+  const t = useT();
   const [infoError, setInfoError] = useState<unknown>(null);
   useEffect(() => void loadPublicInfo().catch(setInfoError), []);
   const [created, setCreated] = useState<RoomInfo | null>(null);
   const info = publicInfo.value;
 
   let body;
-  if (session.value === undefined || (!info && !infoError)) body = <p aria-live="polite">Loading…</p>;
+  if (session.value === undefined || (!info && !infoError)) body = <p aria-live="polite">{t('rooms.loading')}</p>;
   else if (!currentUser.value)
     body = (
       <p class="notice">
-        Creating a room needs an account. <a href={signInHref('/rooms/new')}>Sign in to create a room</a>.
+        <Rich k="rooms.create.needsAccount" parts={{ link: <a href={signInHref('/rooms/new')}>{t('rooms.create.signInToCreate')}</a> }} />
       </p>
     );
   else if (!info) body = <ErrorNotice error={infoError} />;
-  else if (!info.rooms.creationAllowed) body = <p class="notice">Creating rooms is turned off on this server.</p>;
+  else if (!info.rooms.creationAllowed) body = <p class="notice">{t('rooms.create.off')}</p>;
   else if (created)
     body = (
       <>
         <PendingReview room={created} />
         <p>
-          <a href="/">Back to the home page</a>
+          <a href="/">{t('rooms.create.backHome')}</a>
         </p>
       </>
     );
   else body = <CreateRoomForm policy={info.rooms} onPending={setCreated} />;
-  return <Page title="Create a room">{body}</Page>;
+  return <Page title={t('rooms.create.title')}>{body}</Page>;
 }

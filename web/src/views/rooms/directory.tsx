@@ -13,28 +13,30 @@ import { usePaged } from '../../ui/use-paged.js';
 import { MyRooms } from './my-rooms.js';
 import { RoomCard } from './room-card.js';
 import { SignInPrompt } from './sign-in-prompt.js';
+import { useT } from '../../i18n/use-t.js';
 import './rooms.css';
 
 export function Directory() {
+  const t = useT();
   useEffect(() => void loadPublicInfo().catch(() => undefined), []);
   const current = session.value;
   const canCreate = currentUser.value !== null && publicInfo.value?.rooms.creationAllowed === true;
   return (
     <Page
-      title="Rooms"
+      title={t('rooms.directory.title')}
       wide
       actions={
         canCreate && (
           <a class="button-link" href="/rooms/new">
-            Create room
+            {t('rooms.directory.create')}
           </a>
         )
       }
     >
       {current === undefined ? (
-        <p aria-live="polite">Loading…</p>
+        <p aria-live="polite">{t('rooms.loading')}</p>
       ) : current === null ? (
-        <SignInPrompt next="/rooms" why="Sign in, or continue as a guest, to browse the rooms." />
+        <SignInPrompt next="/rooms" why={t('rooms.directory.signInWhy')} />
       ) : (
         <>
           <MyRooms />
@@ -46,6 +48,7 @@ export function Directory() {
 }
 
 function PublicRooms() {
+  const t = useT();
   const [input, setInput] = useState('');
   const [query, setQuery] = useState('');
   const paged = usePaged(async (cursor) => {
@@ -57,7 +60,7 @@ function PublicRooms() {
 
   return (
     <section aria-labelledby="public-rooms">
-      <h2 id="public-rooms">Public rooms</h2>
+      <h2 id="public-rooms">{t('rooms.directory.publicRooms')}</h2>
       <form
         class="search-form"
         role="search"
@@ -66,15 +69,15 @@ function PublicRooms() {
           setQuery(input.trim());
         }}
       >
-        <label for="room-search">Search rooms by name</label>
+        <label for="room-search">{t('rooms.directory.search')}</label>
         <div class="search-row">
           <input id="room-search" type="search" value={input} onInput={(event) => setInput(event.currentTarget.value)} maxLength={100} />
-          <button type="submit">Search</button>
+          <button type="submit">{t('rooms.directory.searchButton')}</button>
         </div>
       </form>
       <ErrorNotice error={error} />
       <p class="muted" aria-live="polite">
-        {loading ? 'Loading rooms…' : rooms.length === 0 ? (query ? `No public room matches “${query}”.` : 'No public rooms yet.') : `${rooms.length} room${rooms.length === 1 ? '' : 's'} shown`}
+        {loading ? t('rooms.directory.loadingRooms') : rooms.length === 0 ? (query ? t('rooms.directory.noMatch', { query }) : t('rooms.directory.none')) : t('rooms.directory.shown', { count: rooms.length })}
       </p>
       <ul class="card-list">
         {rooms.map((room) => (
@@ -83,7 +86,7 @@ function PublicRooms() {
       </ul>
       {hasMore && (
         <button type="button" onClick={loadMore} disabled={loading}>
-          Load more rooms
+          {t('rooms.directory.more')}
         </button>
       )}
     </section>

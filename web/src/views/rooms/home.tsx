@@ -13,33 +13,35 @@ import { JoinByLink } from './join-by-link.js';
 import { FavouriteRooms } from './favourite-rooms.js';
 import { MyRooms } from './my-rooms.js';
 import { GuestForm, signInHref } from './sign-in-prompt.js';
+import { useT } from '../../i18n/use-t.js';
 import './rooms.css';
 
 export function Home() {
+  const t = useT();
   const { info, error } = usePublicInfo();
   const current = session.value;
   // Where closing an account lands (web/src/views/account/close-account-section.tsx).
   const closed = accountClosed.value && current === null;
   return (
-    <Page title="Watch together" wide>
-      {closed && <p role="status">Your account is closed and you are signed out.</p>}
-      <p class="home-lede">Watch videos and streams together, in sync, with chat and a shared playlist.</p>
+    <Page title={t('rooms.home.title')} wide>
+      {closed && <p role="status">{t('rooms.home.closed')}</p>}
+      <p class="home-lede">{t('rooms.home.lede')}</p>
       {current === undefined ? (
-        <p aria-live="polite">Loading…</p>
+        <p aria-live="polite">{t('rooms.loading')}</p>
       ) : (
         <>
           <div class="home-steps">
             <section class="card home-step" aria-labelledby="start-heading">
-              <h2 id="start-heading">Start a room</h2>
+              <h2 id="start-heading">{t('rooms.home.start')}</h2>
               <StartRoom info={info} error={error} />
             </section>
             <section class="card home-step" aria-labelledby="join-heading">
-              <h2 id="join-heading">Join a room</h2>
-              <p class="muted">Got a link from a friend? Paste it here, or just open it.</p>
+              <h2 id="join-heading">{t('rooms.home.join')}</h2>
+              <p class="muted">{t('rooms.home.joinHint')}</p>
               <JoinByLink />
               {current === null && info?.guests === true && (
                 <>
-                  <p class="muted home-guest">No account? Continue as a guest to watch in the rooms you are invited to.</p>
+                  <p class="muted home-guest">{t('rooms.home.guestHint')}</p>
                   <GuestForm />
                 </>
               )}
@@ -48,7 +50,7 @@ export function Home() {
           {current?.user && <FavouriteRooms />}
           {current !== null && <MyRooms />}
           <p>
-            <a href="/rooms">Browse the public rooms</a>
+            <a href="/rooms">{t('rooms.home.browse')}</a>
           </p>
         </>
       )}
@@ -57,22 +59,23 @@ export function Home() {
 }
 
 function StartRoom(props: { info: ReturnType<typeof usePublicInfo>['info']; error: unknown }) {
+  const t = useT();
   const [pending, setPending] = useState<RoomInfo | null>(null);
   const { info } = props;
   if (!currentUser.value)
     return (
       <>
-        <p>Starting a room takes an account: then a name is all it needs.</p>
+        <p>{t('rooms.home.needsAccount')}</p>
         <p class="home-actions">
           <a class="button-link" href={signInHref('/')}>
-            Sign in
+            {t('rooms.home.signIn')}
           </a>
-          <a href="/signup">Create an account</a>
+          <a href="/signup">{t('rooms.home.createAccount')}</a>
         </p>
       </>
     );
-  if (!info) return props.error ? <ErrorNotice error={props.error} /> : <p aria-live="polite">Loading…</p>;
-  if (!info.rooms.creationAllowed) return <p>Starting rooms is turned off on this server.</p>;
+  if (!info) return props.error ? <ErrorNotice error={props.error} /> : <p aria-live="polite">{t('rooms.loading')}</p>;
+  if (!info.rooms.creationAllowed) return <p>{t('rooms.home.startingOff')}</p>;
   if (pending) return <PendingReview room={pending} />;
   return <CreateRoomForm policy={info.rooms} onPending={setPending} compact />;
 }

@@ -2,22 +2,24 @@
 import { useId, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { roomPathFrom } from './room-link.js';
+import { useT } from '../../i18n/use-t.js';
 
 export function JoinByLink() {
+  const t = useT();
   const { route } = useLocation();
   const id = useId();
   const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState(false);
   const open = (event: Event) => {
     event.preventDefault();
     const path = roomPathFrom(text);
     if (path) route(path);
-    else setError('Paste the whole link a friend sent you (it contains “/rooms/”), or the room code at its end.');
+    else setError(true);
   };
   return (
     <form class="form" onSubmit={open} noValidate>
       <div class="field">
-        <label for={id}>Room link or code</label>
+        <label for={id}>{t('rooms.joinByLink.label')}</label>
         <input
           id={id}
           type="text"
@@ -31,11 +33,11 @@ export function JoinByLink() {
         />
         {error && (
           <p class="field-error" id={`${id}-error`}>
-            {error}
+            {t('rooms.joinByLink.problem', { path: '/rooms/' })}
           </p>
         )}
       </div>
-      <button type="submit">Open the room</button>
+      <button type="submit">{t('rooms.joinByLink.open')}</button>
     </form>
   );
 }

@@ -9,24 +9,26 @@ import { signedIn } from '../../state/session.js';
 import { publicInfo } from '../../state/public-info.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
+import { useT } from '../../i18n/use-t.js';
 
 export function signInHref(next: string): string {
   return `/signin?next=${encodeURIComponent(next)}`;
 }
 
 export function SignInPrompt(props: { next: string; why: string; allowGuest?: boolean; onGuest?: () => void }) {
+  const t = useT();
   const guests = (props.allowGuest ?? true) && publicInfo.value?.guests === true;
   // Said, not just left out: someone sent a room's link expects to be able to join as a guest.
   const guestsOff = (props.allowGuest ?? true) && publicInfo.value?.guests === false;
   return (
     <div class="notice sign-in-prompt">
       <p>{props.why}</p>
-      {guestsOff && <p>This server does not admit guests: sign in, or create an account, to join.</p>}
+      {guestsOff && <p>{t('rooms.signInPrompt.guestsOff')}</p>}
       <p>
         <a class="button-link" href={signInHref(props.next)}>
-          Sign in
+          {t('rooms.signInPrompt.signIn')}
         </a>{' '}
-        <a href={`/signup?next=${encodeURIComponent(props.next)}`}>or create an account</a>
+        <a href={`/signup?next=${encodeURIComponent(props.next)}`}>{t('rooms.signInPrompt.createAccount')}</a>
       </p>
       {guests && <GuestForm onSignedIn={props.onGuest} />}
     </div>
@@ -35,6 +37,7 @@ export function SignInPrompt(props: { next: string; why: string; allowGuest?: bo
 
 /** A guest session from a display name alone: one field, one button. */
 export function GuestForm(props: { onSignedIn?: (() => void) | undefined }) {
+  const t = useT();
   const [name, setName] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -55,11 +58,11 @@ export function GuestForm(props: { onSignedIn?: (() => void) | undefined }) {
   };
 
   return (
-    <form class="form guest-form" onSubmit={(event) => void continueAsGuest(event)} aria-label="Continue as a guest">
+    <form class="form guest-form" onSubmit={(event) => void continueAsGuest(event)} aria-label={t('rooms.signInPrompt.guestForm')}>
       <ErrorNotice error={error} />
-      <Field label="Your name (as a guest)" value={name} onValue={setName} required maxLength={64} autocomplete="nickname" />
+      <Field label={t('rooms.signInPrompt.guestName')} value={name} onValue={setName} required maxLength={64} autocomplete="nickname" />
       <SubmitButton busy={busy} class="button">
-        Continue as guest
+        {t('rooms.signInPrompt.continueAsGuest')}
       </SubmitButton>
     </form>
   );
