@@ -6,6 +6,7 @@
  * after a 401, by one tab at a time (refresh-across-tabs.ts).
  */
 import createClient, { type Middleware } from 'openapi-fetch';
+import { t } from '../i18n/i18n.js';
 import { ApiError, asApiError, retryAfterOf } from './errors.js';
 import { browserAcrossTabs } from './refresh-across-tabs.js';
 import type { paths, Schemas } from './types.js';
@@ -123,6 +124,6 @@ export async function call<R extends { data?: unknown; error?: unknown; response
     requestId: answer.response.headers.get('x-request-id') ?? '',
     status: answer.response.status,
     code: answer.response.status >= 500 ? 'internal' : 'invalid_argument',
-    message: `the server answered ${answer.response.status} ${answer.response.statusText}`,
+    message: t('errors.serverAnswered', { status: answer.response.status, statusText: answer.response.statusText }),
   });
 }

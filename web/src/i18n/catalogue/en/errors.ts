@@ -16,6 +16,7 @@ export const errors = {
     internal: 'Something went wrong on our side',
   },
   offline: 'Cannot reach the server: check your connection',
+  serverAnswered: 'The server answered {{status}} {{statusText}}',
   tryAgain: 'You can try again {{when}}.',
   requestId: 'Request id: {{id}}',
 };

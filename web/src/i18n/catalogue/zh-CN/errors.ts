@@ -18,6 +18,7 @@ export const errors: Translation<typeof en> = {
     internal: '服务器内部出错',
   },
   offline: '无法连接服务器：请检查网络',
+  serverAnswered: '服务器返回了 {{status}} {{statusText}}',
   tryAgain: '你可以{{when}}重试。',
   requestId: '请求编号：{{id}}',
 };
