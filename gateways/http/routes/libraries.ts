@@ -116,6 +116,19 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
         folder = answer.result.folder;
         seq = answer.seq;
       }
+      const removeEmptyFolder = async (folderId: string): Promise<void> => {
+        await deps.commands.send({
+          transport: 'http',
+          caller,
+          roomId: params.roomId,
+          command: { kind: 'playlist.folder.remove', folderId, withItems: false },
+          operation,
+          clientId: ctx.get(IDEMPOTENCY_HEADER) || undefined,
+          part: -2,
+          trace: ctx.state.trace,
+          counted: true,
+        });
+      };
       for (const [i, file] of files.entries()) {
         try {
           const answer = await deps.commands.send({
@@ -133,7 +146,12 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
           added.push(answer.result);
           seq = answer.seq;
         } catch (err) {
-          if (added.length === 0 || !isAppError(err) || err.code === 'internal') throw err;
+          if (added.length === 0 || !isAppError(err) || err.code === 'internal') {
+            // Nothing of the folder went in (a full playlist, say): the request adds nothing, so
+            // the empty playlist folder made for it goes too.
+            if (folder && added.length === 0) await removeEmptyFolder(folder.id);
+            throw err;
+          }
           rejected = { code: err.code, message: err.message };
           break;
         }

@@ -14,6 +14,8 @@ import type { RealtimeClient } from '../../harness/ws-client.js';
 import type { GatewayBed, Member } from '../../gateways/bed.js';
 import { open } from '../../gateways/ws/fixtures.js';
 import { createRoom, join, proxiedUrl, read, startMediaBed } from '../media-bed.js';
+import { BULK_MAX_ITEMS } from '../../../contracts/http/playlist.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import { addFromLibrary, connectRoomLibrary, listFolder, mediaTree, searchLibrary, type LibraryView } from './library-bed.js';
 
 const USER = 'alice';
@@ -183,6 +185,22 @@ test.serial('who may use which library: a guest or a member without create_media
   } finally {
     await bed.call('PATCH', `/api/rooms/${roomId}`, { permissionOverrides: { member: null } }, owner.token);
   }
+});
+
+test.serial('a folder refused at its first file (a full playlist) adds nothing: no empty playlist folder is left', async (t) => {
+  const fullRoom = await createRoom(bed, owner);
+  const connected = await connectRoomLibrary(bed, fullRoom, owner, { kind: 'webdav', name: 'Full', url: `${dav.url}/`, username: USER, secret: PASSWORD });
+  const items = Array.from({ length: BULK_MAX_ITEMS }, (_, i) => ({ title: `Filler ${i}`, url: `https://media.example.com/${i}.mp4` }));
+  for (let added = 0; added < ROOM_LIMITS.playlistMaxItems; added += BULK_MAX_ITEMS) {
+    const bulk = await bed.call('POST', `/api/rooms/${fullRoom}/playlist/bulk`, { items }, owner.token);
+    if (bulk.status !== 201) throw new Error(`filling the playlist: ${bulk.status} ${JSON.stringify(bulk.body)}`);
+  }
+  const refused = await addFromLibrary(bed, fullRoom, connected.body.library.id, owner, { entryId: '/Shows/', folder: true });
+  t.is(refused.status, 429, JSON.stringify(refused.body));
+  t.is((refused.body as unknown as { code: string }).code, 'limit_exceeded');
+  const view = await bed.call<{ playlistFolders?: unknown[]; playlist?: unknown[] }>('GET', `/api/rooms/${fullRoom}`, undefined, owner.token);
+  t.deepEqual(view.body.playlistFolders, []);
+  t.is(view.body.playlist?.length, ROOM_LIMITS.playlistMaxItems);
 });
 
 test.serial('a removed library leaves its items answering not_found naming it', async (t) => {
