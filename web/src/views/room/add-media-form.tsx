@@ -18,6 +18,10 @@ import { playlistOnly, playlistVideos } from '../../player/players/youtube-playl
 import { LibrarySource } from './library/library-source.js';
 import { SubtitleFields, subtitleTracks, type SubtitleRow } from './subtitle-fields.js';
 import { LocalFileForm } from './local-file-form.js';
+import { useT } from '../../i18n/use-t.js';
+
+/** The shape of a media URL, shown in the empty field. */
+const URL_EXAMPLE = 'https://…';
 
 interface HeaderRow {
   name: string;
@@ -25,6 +29,7 @@ interface HeaderRow {
 }
 
 export function AddMediaForm(props: { session: RoomSession }) {
+  const t = useT();
   const [url, setUrl] = useState('');
   const [title, setTitle] = useState('');
   const [headers, setHeaders] = useState<HeaderRow[]>([]);
@@ -77,27 +82,30 @@ export function AddMediaForm(props: { session: RoomSession }) {
     }
   };
 
+  // The issues shown in the form's own markup (a Field shows its own).
+  const providerIssue = issue('provider');
+  const headersIssue = issue('headers');
   const setHeader = (index: number, change: Partial<HeaderRow>) => setHeaders(headers.map((row, i) => (i === index ? { ...row, ...change } : row)));
 
   return (
     <>
     <form class="form add-media" onSubmit={(event) => void submit(event)} aria-labelledby="add-media-heading">
-      <h3 id="add-media-heading">Add to the playlist</h3>
+      <h3 id="add-media-heading">{t('playlist.add.heading')}</h3>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       {addedNow && <SeekableNote item={addedNow} where="form" />}
-      <Field label="Media URL" type="url" required value={url} onValue={setUrl} error={issue('url')} placeholder="https://…" />
-      <Field label="Title" required value={title} onValue={setTitle} maxLength={200} error={issue('title')} />
+      <Field label={t('playlist.add.url')} type="url" required value={url} onValue={setUrl} error={issue('url')} placeholder={URL_EXAMPLE} />
+      <Field label={t('playlist.add.title')} required value={title} onValue={setTitle} maxLength={200} error={issue('title')} />
       {media && (
         <div class="field">
-          <label for="add-media-provider">Provider</label>
-          <select id="add-media-provider" value={providerName} onChange={(event) => setProviderName(event.currentTarget.value)} aria-invalid={issue('provider') ? true : undefined}>
+          <label for="add-media-provider">{t('playlist.add.provider')}</label>
+          <select id="add-media-provider" value={providerName} onChange={(event) => setProviderName(event.currentTarget.value)} aria-invalid={providerIssue ? true : undefined}>
             {media.providers.filter((candidate) => candidate.name !== 'library' && candidate.name !== 'local').map((candidate) => (
               <option key={candidate.name} value={candidate.name}>
                 {candidate.label}
               </option>
             ))}
           </select>
-          {issue('provider') && <p class="field-error">{issue('provider')}</p>}
+          {providerIssue && <p class="field-error">{providerIssue}</p>}
         </div>
       )}
       {provider && provider.proxy !== 'never' && (
@@ -108,29 +116,29 @@ export function AddMediaForm(props: { session: RoomSession }) {
             disabled={provider.proxy === 'required' || proxySwitchOn !== true}
             onChange={(event) => setProxyChosen(event.currentTarget.checked)}
           />{' '}
-          Play through this server (media proxy)
-          {provider.proxy === 'required' && <span class="muted"> — this provider always needs it</span>}
-          {proxySwitchOn !== true && <span class="muted"> — turned off on this server</span>}
+          {t('playlist.add.proxy')}
+          {provider.proxy === 'required' && <span class="muted">{t('playlist.add.proxyRequired')}</span>}
+          {proxySwitchOn !== true && <span class="muted">{t('playlist.add.proxyOff')}</span>}
         </label>
       )}
       <fieldset class="rows">
-        <legend>Request headers</legend>
+        <legend>{t('playlist.add.headers')}</legend>
         {headers.map((row, index) => (
           <div class="row" key={index}>
-            <Field label={`Header ${index + 1} name`} value={row.name} onValue={(name) => setHeader(index, { name })} />
-            <Field label={`Header ${index + 1} value`} value={row.value} onValue={(value) => setHeader(index, { value })} />
+            <Field label={t('playlist.add.headerName', { number: index + 1 })} value={row.name} onValue={(name) => setHeader(index, { name })} />
+            <Field label={t('playlist.add.headerValue', { number: index + 1 })} value={row.value} onValue={(value) => setHeader(index, { value })} />
             <button type="button" class="button-quiet" onClick={() => setHeaders(headers.filter((_, i) => i !== index))}>
-              Remove header {index + 1}
+              {t('playlist.add.removeHeader', { number: index + 1 })}
             </button>
           </div>
         ))}
-        {issue('headers') && <p class="field-error">{issue('headers')}</p>}
+        {headersIssue && <p class="field-error">{headersIssue}</p>}
         <button type="button" onClick={() => setHeaders([...headers, { name: '', value: '' }])}>
-          Add a header
+          {t('playlist.add.addHeader')}
         </button>
       </fieldset>
       <SubtitleFields roomId={props.session.roomId} rows={subtitles} onRows={setSubtitles} issue={issue} />
-      <SubmitButton busy={action.busy}>Add to playlist</SubmitButton>
+      <SubmitButton busy={action.busy}>{t('playlist.add.submit')}</SubmitButton>
     </form>
     <LibrarySource session={props.session} />
     {media?.providers.some((candidate) => candidate.name === 'local') && <LocalFileForm session={props.session} />}

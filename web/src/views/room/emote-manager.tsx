@@ -12,75 +12,83 @@ import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { useAction } from '../../ui/use-action.js';
+import { formatNumber } from '../../i18n/format.js';
+import { Rich } from '../../i18n/rich.js';
+import { useT } from '../../i18n/use-t.js';
+
+/** What the last change did, said in the page's language when shown. */
+type Status = { done: 'saved' | 'removed'; name: string } | null;
 
 export function EmoteManager(props: { session: RoomSession }) {
   const { session } = props;
+  const t = useT();
   const roomId = session.roomId;
   const emotes = [...session.emotes.byName.value.values()];
   const action = useAction();
   const [name, setName] = useState('');
   const [file, setFile] = useState<File | null>(null);
-  const [status, setStatus] = useState('');
-  const nameProblem = name !== '' && !EMOTE_NAME.test(name) ? '2 to 32 lower-case letters, digits or underscores' : undefined;
+  const [status, setStatus] = useState<Status>(null);
+  const nameProblem = name !== '' && !EMOTE_NAME.test(name) ? t('roomSettings.emotes.nameProblem') : undefined;
+
+  const contentIssue = issueFor(action.error, 'content');
 
   const upload = (event: Event) => {
     event.preventDefault();
     if (!file || nameProblem || name === '') return;
-    setStatus('');
+    setStatus(null);
     void action.run(async () => {
       await call(api.PUT('/api/rooms/{roomId}/emotes/{name}', { params: { path: { roomId, name } }, body: { content: base64Of(await file.arrayBuffer()) } }));
       await session.emotes.read();
-      setStatus(`:${name}: saved.`);
+      setStatus({ done: 'saved', name });
       setName('');
     });
   };
   const remove = (emoteName: string) => {
-    setStatus('');
+    setStatus(null);
     void action.run(async () => {
       await call(api.DELETE('/api/rooms/{roomId}/emotes/{name}', { params: { path: { roomId, name: emoteName } } }));
       await session.emotes.read();
-      setStatus(`:${emoteName}: removed.`);
+      setStatus({ done: 'removed', name: emoteName });
     });
   };
 
   return (
     <section aria-labelledby="emotes-heading" class="emote-manager">
-      <h3 id="emotes-heading">Emotes</h3>
+      <h3 id="emotes-heading">{t('roomSettings.emotes.heading')}</h3>
       <p class="hint muted">
-        Pictures anyone here can write as :name: in the chat. PNG, GIF or WebP, at most {Math.round(EMOTE_LIMITS.maxBytes / 1024)} KiB; {emotes.length} of{' '}
-        {EMOTE_LIMITS.perRoom} used.
+        {t('roomSettings.emotes.hint', { kib: formatNumber(Math.round(EMOTE_LIMITS.maxBytes / 1024)), used: formatNumber(emotes.length), max: formatNumber(EMOTE_LIMITS.perRoom) })}
       </p>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       {status && (
         <p role="status" class="muted">
-          {status}
+          {t(`roomSettings.emotes.${status.done}`, { name: status.name })}
         </p>
       )}
       {emotes.length > 0 && (
-        <ul class="emote-list" aria-label="This room's emotes">
+        <ul class="emote-list" aria-label={t('roomSettings.emotes.list')}>
           {emotes.map((emote) => (
             <li key={emote.name}>
               <img class="emote" src={emote.url} alt="" width={emote.width} height={emote.height} /> <code>:{emote.name}:</code>
               <button type="button" class="button-quiet" onClick={() => remove(emote.name)}>
-                Remove<span class="visually-hidden"> :{emote.name}:</span>
+                <Rich k="roomSettings.emotes.remove" parts={{ name: <span class="visually-hidden"> :{emote.name}:</span> }} />
               </button>
             </li>
           ))}
         </ul>
       )}
       <form onSubmit={upload} class="emote-upload">
-        <Field label="Emote name" value={name} onValue={(value) => setName(value.trim().toLowerCase())} hint="Written :name: in the chat" error={nameProblem ?? issueFor(action.error, 'name')} maxLength={32} />
+        <Field label={t('roomSettings.emotes.name')} value={name} onValue={(value) => setName(value.trim().toLowerCase())} hint={t('roomSettings.emotes.nameHint')} error={nameProblem ?? issueFor(action.error, 'name')} maxLength={32} />
         <div class="field">
-          <label for="emote-file">Picture</label>
+          <label for="emote-file">{t('roomSettings.emotes.picture')}</label>
           <input id="emote-file" type="file" accept="image/png,image/gif,image/webp" onChange={(event) => setFile(event.currentTarget.files?.[0] ?? null)} />
-          {issueFor(action.error, 'content') && (
+          {contentIssue && (
             <p class="field-error" role="alert">
-              {issueFor(action.error, 'content')}
+              {contentIssue}
             </p>
           )}
         </div>
         <SubmitButton busy={action.busy}>
-          Upload the emote
+          {t('roomSettings.emotes.upload')}
         </SubmitButton>
       </form>
     </section>

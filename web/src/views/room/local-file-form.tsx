@@ -15,6 +15,7 @@ import { localFileUrl, type LocalFileRef } from '../../../../contracts/room/loca
 import { ROOM_LIMITS } from '../../../../contracts/room/limits.js';
 import type { MediaItem } from '../../../../contracts/room/model.js';
 import { fingerprintOf, formatSize, rememberCopy } from '../../player/local-file.js';
+import { useT } from '../../i18n/use-t.js';
 
 interface Picked {
   file: File;
@@ -22,6 +23,7 @@ interface Picked {
 }
 
 export function LocalFileForm(props: { session: RoomSession }) {
+  const t = useT();
   const id = useId();
   const [picked, setPicked] = useState<Picked | null>(null);
   const [reading, setReading] = useState(false);
@@ -53,7 +55,7 @@ export function LocalFileForm(props: { session: RoomSession }) {
   const submit = async (event: Event) => {
     event.preventDefault();
     if (!picked) {
-      setReadError('Choose the file first.');
+      setReadError(t('playlist.localFile.chooseFirst'));
       return;
     }
     // Before the item exists: it may become current at once, and this page must not ask for its own file.
@@ -71,16 +73,16 @@ export function LocalFileForm(props: { session: RoomSession }) {
 
   return (
     <form class="form add-media add-local" onSubmit={(event) => void submit(event)} aria-labelledby={`${id}-heading`}>
-      <h3 id={`${id}-heading`}>A file on each viewer's disk</h3>
-      <p class="muted">Everyone plays their own copy, in step. Only the file's name, size and a fingerprint of its first and last MiB are shared; nothing is uploaded.</p>
+      <h3 id={`${id}-heading`}>{t('playlist.localFile.heading')}</h3>
+      <p class="muted">{t('playlist.localFile.intro')}</p>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       {added && (
         <p role="status" class="muted">
-          Added “{added}”. Others pick their own copy when it plays.
+          {t('playlist.localFile.added', { title: added })}
         </p>
       )}
       <div class="field">
-        <label for={`${id}-file`}>Your file</label>
+        <label for={`${id}-file`}>{t('playlist.localFile.file')}</label>
         <input
           id={`${id}-file`}
           type="file"
@@ -91,12 +93,12 @@ export function LocalFileForm(props: { session: RoomSession }) {
         />
         {reading && (
           <p class="field-hint" role="status">
-            Reading the file…
+            {t('playlist.localFile.reading')}
           </p>
         )}
         {picked && !reading && (
           <p class="field-hint" id={`${id}-file-hint`}>
-            {picked.file.name}, {formatSize(picked.file.size)}
+            {t('playlist.localFile.picked', { name: picked.file.name, size: formatSize(picked.file.size) })}
           </p>
         )}
         {fileIssue && (
@@ -105,8 +107,8 @@ export function LocalFileForm(props: { session: RoomSession }) {
           </p>
         )}
       </div>
-      <Field label="Title of the file" required value={title} onValue={setTitle} maxLength={ROOM_LIMITS.titleMaxChars} error={issueFor(action.error, 'title')} />
-      <SubmitButton busy={action.busy || reading}>Add the file</SubmitButton>
+      <Field label={t('playlist.localFile.title')} required value={title} onValue={setTitle} maxLength={ROOM_LIMITS.titleMaxChars} error={issueFor(action.error, 'title')} />
+      <SubmitButton busy={action.busy || reading}>{t('playlist.localFile.submit')}</SubmitButton>
     </form>
   );
 }

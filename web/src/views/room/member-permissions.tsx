@@ -8,7 +8,9 @@
 import { useState } from 'preact/hooks';
 import { isWithinGuestCeiling } from '../../../../contracts/permissions/defaults.js';
 import { PERMISSIONS, isAdministration, type Permission } from '../../../../contracts/permissions/names.js';
-import { PERMISSION_WORDS } from '../../../../contracts/permissions/labels.js';
+import { t as translate } from '../../i18n/i18n.js';
+import { Rich } from '../../i18n/rich.js';
+import { useT } from '../../i18n/use-t.js';
 import type { MemberView } from '../../state/room-view.js';
 import type { RoomSession } from '../../state/room.js';
 
@@ -23,21 +25,28 @@ function grantable(member: MemberView, permission: Permission): boolean {
 export function overrideSummary(member: MemberView): string | null {
   const own = member.permissionOverride;
   if (!own || (own.grant.length === 0 && own.deny.length === 0)) return null;
-  return [...own.grant.map((p) => `+ ${PERMISSION_WORDS[p].label}`), ...own.deny.map((p) => `− ${PERMISSION_WORDS[p].label}`)].join(', ');
+  const label = (p: Permission) => translate(`roomSettings.permission.${p}.label`);
+  return [
+    ...own.grant.map((p) => translate('members.own.granted', { permission: label(p) })),
+    ...own.deny.map((p) => translate('members.own.denied', { permission: label(p) })),
+  ].join(translate('members.own.separator'));
 }
 
 export function MemberPermissionsBadge(props: { member: MemberView }) {
+  const t = useT();
   const summary = overrideSummary(props.member);
   if (!summary) return null;
   return (
     <span class="badge badge-own-permissions" title={summary}>
-      Own permissions<span class="visually-hidden">: {summary}</span>
+      <Rich k="members.own.badge" parts={{ summary: <span class="visually-hidden">{t('members.own.summary', { summary })}</span> }} />
     </span>
   );
 }
 
 export function MemberPermissionsEditor(props: { member: MemberView; run: (command: Parameters<RoomSession['send']>[0]) => void }) {
   const { member, run } = props;
+  const t = useT();
+  const of = () => <span class="visually-hidden">{t('members.of', { name: member.name })}</span>;
   const initial = (): Record<Permission, Choice> => {
     const choices = Object.fromEntries(PERMISSIONS.map((p) => [p, 'role'])) as Record<Permission, Choice>;
     for (const p of member.permissionOverride?.grant ?? []) choices[p] = 'grant';
@@ -60,7 +69,7 @@ export function MemberPermissionsEditor(props: { member: MemberView; run: (comma
   return (
     <details class="member-permissions">
       <summary>
-        Permissions<span class="visually-hidden"> of {member.name}</span>
+        <Rich k="members.own.open" parts={{ of: of() }} />
       </summary>
       <form
         onSubmit={(event) => {
@@ -68,25 +77,25 @@ export function MemberPermissionsEditor(props: { member: MemberView; run: (comma
           save(choices);
         }}
       >
-        <p class="hint muted">On top of the {member.role} role, for {member.name} only.</p>
+        <p class="hint muted">{t('members.own.hint', { role: t(`common.roomRoles.${member.role}`), name: member.name })}</p>
         <ul class="member-permission-list">
           {PERMISSIONS.map((permission) => {
             const id = `perm-${member.userId}-${permission}`;
             return (
               <li key={permission}>
-                <label for={id} title={PERMISSION_WORDS[permission].description}>
-                  {PERMISSION_WORDS[permission].label}
+                <label for={id} title={t(`roomSettings.permission.${permission}.description`)}>
+                  {t(`roomSettings.permission.${permission}.label`)}
                 </label>
                 <select
                   id={id}
                   value={choices[permission]}
                   onChange={(event) => setChoices({ ...choices, [permission]: event.currentTarget.value as Choice })}
                 >
-                  <option value="role">As the role</option>
+                  <option value="role">{t('members.own.asRole')}</option>
                   <option value="grant" disabled={!grantable(member, permission)}>
-                    Allowed
+                    {t('members.own.allowed')}
                   </option>
-                  <option value="deny">Not allowed</option>
+                  <option value="deny">{t('members.own.notAllowed')}</option>
                 </select>
               </li>
             );
@@ -94,10 +103,10 @@ export function MemberPermissionsEditor(props: { member: MemberView; run: (comma
         </ul>
         <span class="member-actions">
           <button type="submit">
-            Save permissions<span class="visually-hidden"> of {member.name}</span>
+            <Rich k="members.own.save" parts={{ of: of() }} />
           </button>
           <button type="button" class="button-quiet" onClick={reset}>
-            Back to the role
+            {t('members.own.reset')}
           </button>
         </span>
       </form>

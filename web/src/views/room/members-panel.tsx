@@ -10,17 +10,17 @@ import { Avatar } from '../../ui/avatar.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useAction } from '../../ui/use-action.js';
 import { MemberPermissionsBadge, MemberPermissionsEditor } from './member-permissions.js';
+import { Rich } from '../../i18n/rich.js';
+import { useT } from '../../i18n/use-t.js';
 
 type Role = MemberView['role'];
 const ROLES: Role[] = ['admin', 'member', 'guest'];
-/**
- * One badge per member: the role. A member who joined as a guest holds the guest role only
- * (the server refuses any other), so the role's badge already says "Guest".
- */
-const ROLE_LABELS: Record<Role, string> = { admin: 'Admin', member: 'Member', guest: 'Guest' };
+// One badge per member: the role (members.roles). A member who joined as a guest holds the
+// guest role only (the server refuses any other), so the role's badge already says "Guest".
 
 export function MembersPanel(props: { session: RoomSession }) {
   const { session } = props;
+  const t = useT();
   const view = session.view.value;
   const action = useAction();
   const manage = session.can('manage_members');
@@ -33,21 +33,21 @@ export function MembersPanel(props: { session: RoomSession }) {
 
   return (
     <section aria-labelledby="members-heading">
-      <h2 id="members-heading">Members</h2>
+      <h2 id="members-heading">{t('members.heading')}</h2>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       {manage && pending.length > 0 && (
         <section aria-labelledby="requests-heading">
-          <h3 id="requests-heading">Join requests</h3>
+          <h3 id="requests-heading">{t('members.requests')}</h3>
           <ul class="member-list">
             {pending.map((member) => (
               <li key={member.userId} class="member">
                 <span class="member-name">{member.name}</span>
                 <span class="member-actions">
                   <button type="button" onClick={() => run({ kind: 'member.approve', userId: member.userId })}>
-                    Approve<span class="visually-hidden"> {member.name}</span>
+                    <Rich k="members.approve" parts={{ name: <span class="visually-hidden"> {member.name}</span> }} />
                   </button>
                   <button type="button" class="button-quiet" onClick={() => run({ kind: 'member.reject', userId: member.userId })}>
-                    Reject<span class="visually-hidden"> {member.name}</span>
+                    <Rich k="members.reject" parts={{ name: <span class="visually-hidden"> {member.name}</span> }} />
                   </button>
                 </span>
               </li>
@@ -56,43 +56,43 @@ export function MembersPanel(props: { session: RoomSession }) {
         </section>
       )}
       {view.members ? (
-        <ul class="member-list" aria-label="Room members">
+        <ul class="member-list" aria-label={t('members.list')}>
           {members.map((member) => (
             <li key={member.userId} class="member">
               <span class="member-name">
                 <span class={member.online ? 'presence online' : 'presence'} aria-hidden="true" />
                 <Avatar userId={member.userId} name={member.name} guest={member.guest} /> {member.name}
-                {member.userId === me && ' (you)'}
+                {member.userId === me && t('members.you')}
               </span>
               <span class="member-meta">
-                {member.isOwner && <span class="badge">Owner</span>}
-                <span class="badge">{ROLE_LABELS[member.role]}</span>
+                {member.isOwner && <span class="badge">{t('members.owner')}</span>}
+                <span class="badge">{t(`members.roles.${member.role}`)}</span>
                 <MemberPermissionsBadge member={member} />
-                <span class="muted">{member.online ? 'online' : 'offline'}</span>
+                <span class="muted">{t(member.online ? 'members.online' : 'members.offline')}</span>
               </span>
               {manage && member.userId !== me && !member.isOwner && <ManageMember member={member} run={run} />}
             </li>
           ))}
         </ul>
       ) : (
-        <p class="muted">You cannot see the member list.</p>
+        <p class="muted">{t('members.cannotSee')}</p>
       )}
       {manage && banned.length > 0 && (
         <section aria-labelledby="bans-heading">
-          <h3 id="bans-heading">Banned</h3>
+          <h3 id="bans-heading">{t('members.banned')}</h3>
           <ul class="member-list">
             {banned.map((member) => (
               <li key={member.userId} class="member">
                 <span class="member-name">{member.name}</span>
                 <button type="button" onClick={() => run({ kind: 'member.unban', userId: member.userId })}>
-                  Unban<span class="visually-hidden"> {member.name}</span>
+                  <Rich k="members.unban" parts={{ name: <span class="visually-hidden"> {member.name}</span> }} />
                 </button>
               </li>
             ))}
           </ul>
           {(view.bannedCount ?? 0) > banned.length && (
             // The room view carries the first page of bans only; the rest are lifted through the API.
-            <p class="muted">and {(view.bannedCount ?? 0) - banned.length} more</p>
+            <p class="muted">{t('members.moreBanned', { count: (view.bannedCount ?? 0) - banned.length })}</p>
           )}
         </section>
       )}
@@ -102,6 +102,7 @@ export function MembersPanel(props: { session: RoomSession }) {
 
 function ManageMember(props: { member: MemberView; run: (command: Parameters<RoomSession['send']>[0]) => void }) {
   const { member, run } = props;
+  const t = useT();
   const [role, setRole] = useState<Role>(member.role);
   const id = `role-${member.userId}`;
   return (
@@ -109,26 +110,26 @@ function ManageMember(props: { member: MemberView; run: (command: Parameters<Roo
       {!member.guest && (
         <span class="role-picker">
           <label for={id} class="visually-hidden">
-            Role of {member.name}
+            {t('members.roleOf', { name: member.name })}
           </label>
           <select id={id} value={role} onChange={(event) => setRole(event.currentTarget.value as Role)}>
             {ROLES.filter((option) => option !== 'guest').map((option) => (
               <option key={option} value={option}>
-                {option}
+                {t(`common.roomRoles.${option}`)}
               </option>
             ))}
           </select>
           <button type="button" disabled={role === member.role} onClick={() => run({ kind: 'member.setRole', userId: member.userId, role })}>
-            Set role<span class="visually-hidden"> of {member.name}</span>
+            <Rich k="members.setRole" parts={{ of: <span class="visually-hidden">{t('members.of', { name: member.name })}</span> }} />
           </button>
         </span>
       )}
       <MemberPermissionsEditor member={member} run={run} />
       <button type="button" onClick={() => run({ kind: 'member.kick', userId: member.userId })}>
-        Kick<span class="visually-hidden"> {member.name}</span>
+        <Rich k="members.kick" parts={{ name: <span class="visually-hidden"> {member.name}</span> }} />
       </button>
       <button type="button" class="button-danger" onClick={() => run({ kind: 'member.ban', userId: member.userId })}>
-        Ban<span class="visually-hidden"> {member.name}</span>
+        <Rich k="members.ban" parts={{ name: <span class="visually-hidden"> {member.name}</span> }} />
       </button>
     </span>
   );

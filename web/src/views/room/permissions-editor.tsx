@@ -15,20 +15,26 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { SubmitButton } from '../../ui/field.js';
 import { useLoad } from '../../ui/use-load.js';
 import { useAction } from '../../ui/use-action.js';
-import { PERMISSION_WORDS } from '../../../../contracts/permissions/labels.js';
+import { t as translate } from '../../i18n/i18n.js';
+import { useT } from '../../i18n/use-t.js';
 
 type Role = 'admin' | 'member' | 'guest';
 const ROLES: Role[] = ['admin', 'member', 'guest'];
 type Draft = Record<Role, Permission[] | null>;
-const ROLE_NAMES: Record<Role, string> = { admin: 'Admins', member: 'Members', guest: 'Guests' };
 /** What each role can be given: guests no more than the ceiling. */
 const OFFERED: Record<Role, readonly Permission[]> = { admin: PERMISSIONS, member: PERMISSIONS, guest: GUEST_PERMISSION_CEILING };
 const lower = (text: string) => text[0]!.toLowerCase() + text.slice(1);
-const GUEST_NOTE = `Everyone in the room can watch what is playing. Guests can at most ${GUEST_PERMISSION_CEILING.map((p) => lower(PERMISSION_WORDS[p].label))
-  .join(', ')
-  .replace(/, ([^,]*)$/, ' and $1')}.`;
+
+/** "Everyone … Guests can at most write in the chat, read the chat and vote.", in the page's language. */
+function guestNote(): string {
+  const labels = GUEST_PERMISSION_CEILING.map((p) => lower(translate(`roomSettings.permission.${p}.label`)));
+  const last = labels.pop() ?? '';
+  const list = labels.length === 0 ? last : translate('roomSettings.permissions.listLast', { rest: labels.join(translate('roomSettings.permissions.listSeparator')), last });
+  return translate('roomSettings.permissions.guestNote', { list });
+}
 
 export function PermissionsEditor(props: { roomId: string }) {
+  const t = useT();
   const loaded = useLoad(() => call(api.GET('/api/rooms/{roomId}/permissions', { params: { path: { roomId: props.roomId } } })), [props.roomId]);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [saved, setSaved] = useState(false);
@@ -38,7 +44,7 @@ export function PermissionsEditor(props: { roomId: string }) {
     if (data) setDraft({ admin: data.overrides.admin ?? null, member: data.overrides.member ?? null, guest: data.overrides.guest ?? null });
   }, [data]);
 
-  if (!data || !draft) return loaded.error ? <ErrorNotice error={loaded.error} /> : <p class="muted">Loading permissions…</p>;
+  if (!data || !draft) return loaded.error ? <ErrorNotice error={loaded.error} /> : <p class="muted">{t('roomSettings.permissions.loading')}</p>;
   const effective = (role: Role) => draft[role] ?? data.defaults[role];
   const toggle = (role: Role, permission: Permission, on: boolean) => {
     const current = effective(role).filter((entry) => OFFERED[role].includes(entry));
@@ -56,15 +62,14 @@ export function PermissionsEditor(props: { roomId: string }) {
 
   return (
     <form class="form permissions" onSubmit={(event) => void submit(event)} aria-labelledby="permissions-heading">
-      <h3 id="permissions-heading">Permissions by role</h3>
+      <h3 id="permissions-heading">{t('roomSettings.permissions.heading')}</h3>
       <ErrorNotice error={action.error} />
       {ROLES.map((role) => (
         <fieldset key={role} class="choice-group" data-role={role}>
-          <legend>{ROLE_NAMES[role]}</legend>
-          {role === 'guest' && <p class="muted">{GUEST_NOTE}</p>}
+          <legend>{t(`roomSettings.permissions.roles.${role}`)}</legend>
+          {role === 'guest' && <p class="muted">{guestNote()}</p>}
           <label class="check permission-defaults">
-            <input type="checkbox" checked={draft[role] === null} onChange={(event) => setDraft({ ...draft, [role]: event.currentTarget.checked ? null : [...data.defaults[role]] })} /> Use the server’s
-            defaults
+            <input type="checkbox" checked={draft[role] === null} onChange={(event) => setDraft({ ...draft, [role]: event.currentTarget.checked ? null : [...data.defaults[role]] })} /> {t('roomSettings.permissions.useDefaults')}
           </label>
           <div class="permission-grid">
             {OFFERED[role].map((permission) => (
@@ -78,17 +83,17 @@ export function PermissionsEditor(props: { roomId: string }) {
                   onChange={(event) => toggle(role, permission, event.currentTarget.checked)}
                 />{' '}
                 <span>
-                  {PERMISSION_WORDS[permission].label}
-                  <span class="permission-description muted">{PERMISSION_WORDS[permission].description}</span>
+                  {t(`roomSettings.permission.${permission}.label`)}
+                  <span class="permission-description muted">{t(`roomSettings.permission.${permission}.description`)}</span>
                 </span>
               </label>
             ))}
           </div>
         </fieldset>
       ))}
-      <SubmitButton busy={action.busy}>Save permissions</SubmitButton>
+      <SubmitButton busy={action.busy}>{t('roomSettings.permissions.save')}</SubmitButton>
       <p role="status" class="muted">
-        {saved ? 'Permissions saved.' : ''}
+        {saved ? t('roomSettings.permissions.saved') : ''}
       </p>
     </form>
   );

@@ -6,6 +6,14 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PlaylistFolder } from '../../../../contracts/room/model.js';
+import { Rich } from '../../i18n/rich.js';
+import { useT } from '../../i18n/use-t.js';
+
+/** Symbols, not words: the buttons are named by their aria-label or the folder's title. */
+const UP = '↑';
+const DOWN = '↓';
+const OPEN = '▾';
+const CLOSED = '▸';
 
 export interface FolderActions {
   canRename: boolean;
@@ -22,6 +30,7 @@ export interface FolderActions {
 
 export function PlaylistFolderGroup(props: { folder: PlaylistFolder; count: number; last: number; actions: FolderActions; children: ComponentChildren }) {
   const { folder, count, actions } = props;
+  const t = useT();
   const [open, setOpen] = useState(true);
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(folder.title);
@@ -29,7 +38,7 @@ export function PlaylistFolderGroup(props: { folder: PlaylistFolder; count: numb
   const [dropping, setDropping] = useState(false);
   const bodyId = `folder-${folder.id}`;
   return (
-    <li class={`playlist-folder${dropping ? ' is-drop-target' : ''}`} data-folder-id={folder.id} aria-label={`Folder ${folder.title}`}>
+    <li class={`playlist-folder${dropping ? ' is-drop-target' : ''}`} data-folder-id={folder.id} aria-label={t('playlist.folder.label', { title: folder.title })}>
       <div
         class="playlist-folder-head"
         onDragOver={(event) => {
@@ -45,38 +54,38 @@ export function PlaylistFolderGroup(props: { folder: PlaylistFolder; count: numb
         }}
       >
         <button type="button" class="button-quiet folder-toggle" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
-          <span aria-hidden="true">{open ? '▾' : '▸'}</span> <span class="folder-title">{folder.title}</span>{' '}
-          <span class="badge">{count === 1 ? '1 item' : `${count} items`}</span>
+          <span aria-hidden="true">{open ? OPEN : CLOSED}</span> <span class="folder-title">{folder.title}</span>{' '}
+          <span class="badge">{t('playlist.folder.items', { count })}</span>
         </button>
         <div class="playlist-actions">
           {actions.play && count > 0 && (
             <>
               <button type="button" class="button-quiet" onClick={() => actions.play!('in_order')}>
-                Play in order<span class="visually-hidden"> {folder.title}</span>
+                <Rich k="playlist.folder.playInOrder" parts={{ title: <span class="visually-hidden"> {folder.title}</span> }} />
               </button>
               <button type="button" class="button-quiet" onClick={() => actions.play!('shuffle')}>
-                Shuffle<span class="visually-hidden"> {folder.title}</span>
+                <Rich k="playlist.folder.shuffle" parts={{ title: <span class="visually-hidden"> {folder.title}</span> }} />
               </button>
             </>
           )}
           {actions.canRename && !renaming && (
             <button type="button" class="button-quiet" onClick={() => setRenaming(true)}>
-              Rename<span class="visually-hidden"> folder {folder.title}</span>
+              <Rich k="playlist.folder.rename" parts={{ which: <span class="visually-hidden">{t('playlist.folder.which', { title: folder.title })}</span> }} />
             </button>
           )}
           {actions.canReorder && (
             <>
-              <button type="button" class="button-quiet" disabled={folder.index === 0} onClick={() => actions.move(folder.index - 1)} aria-label={`Move folder ${folder.title} up`}>
-                ↑
+              <button type="button" class="button-quiet" disabled={folder.index === 0} onClick={() => actions.move(folder.index - 1)} aria-label={t('playlist.folder.moveUp', { title: folder.title })}>
+                {UP}
               </button>
-              <button type="button" class="button-quiet" disabled={folder.index >= props.last} onClick={() => actions.move(folder.index + 1)} aria-label={`Move folder ${folder.title} down`}>
-                ↓
+              <button type="button" class="button-quiet" disabled={folder.index >= props.last} onClick={() => actions.move(folder.index + 1)} aria-label={t('playlist.folder.moveDown', { title: folder.title })}>
+                {DOWN}
               </button>
             </>
           )}
           {actions.canDelete && !asking && (
             <button type="button" class="button-quiet" onClick={() => setAsking(true)}>
-              Delete<span class="visually-hidden"> folder {folder.title}</span>
+              <Rich k="playlist.folder.delete" parts={{ which: <span class="visually-hidden">{t('playlist.folder.which', { title: folder.title })}</span> }} />
             </button>
           )}
         </div>
@@ -90,18 +99,18 @@ export function PlaylistFolderGroup(props: { folder: PlaylistFolder; count: numb
           }}
         >
           <label>
-            <span class="visually-hidden">New name for folder {folder.title}</span>
+            <span class="visually-hidden">{t('playlist.folder.newName', { title: folder.title })}</span>
             <input value={title} maxLength={256} required onInput={(event) => setTitle(event.currentTarget.value)} />
           </label>
-          <button type="submit">Save name</button>
+          <button type="submit">{t('playlist.folder.saveName')}</button>
           <button type="button" onClick={() => setRenaming(false)}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </form>
       )}
       {asking && (
-        <p class="confirm-row" role="group" aria-label={`Delete folder ${folder.title}`}>
-          <span>Delete this folder?</span>
+        <p class="confirm-row" role="group" aria-label={t('playlist.folder.deleteGroup', { title: folder.title })}>
+          <span>{t('playlist.folder.deleteQuestion')}</span>
           <button
             type="button"
             onClick={() => {
@@ -109,7 +118,7 @@ export function PlaylistFolderGroup(props: { folder: PlaylistFolder; count: numb
               actions.remove(false);
             }}
           >
-            Keep the items
+            {t('playlist.folder.keepItems')}
           </button>
           <button
             type="button"
@@ -119,29 +128,30 @@ export function PlaylistFolderGroup(props: { folder: PlaylistFolder; count: numb
               actions.remove(true);
             }}
           >
-            Delete with items
+            {t('playlist.folder.deleteWithItems')}
           </button>
           <button type="button" onClick={() => setAsking(false)}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </p>
       )}
       <ol class="playlist playlist-in-folder" id={bodyId} hidden={!open}>
         {props.children}
       </ol>
-      {open && count === 0 && <p class="muted hint">Empty: drag items here, or use “Move to folder”.</p>}
+      {open && count === 0 && <p class="muted hint">{t('playlist.folder.emptyHint')}</p>}
     </li>
   );
 }
 
 /** "New folder": a name, then the folder is added last among the top-level entries. */
 export function NewFolderButton(props: { add: (title: string) => Promise<boolean> }) {
+  const t = useT();
   const [asking, setAsking] = useState(false);
   const [title, setTitle] = useState('');
   if (!asking)
     return (
       <button type="button" onClick={() => setAsking(true)}>
-        New folder
+        {t('playlist.folder.add')}
       </button>
     );
   return (
@@ -157,11 +167,11 @@ export function NewFolderButton(props: { add: (title: string) => Promise<boolean
       }}
     >
       <label>
-        Folder name <input value={title} maxLength={256} required onInput={(event) => setTitle(event.currentTarget.value)} />
+        {t('playlist.folder.name')} <input value={title} maxLength={256} required onInput={(event) => setTitle(event.currentTarget.value)} />
       </label>
-      <button type="submit">Create folder</button>
+      <button type="submit">{t('playlist.folder.create')}</button>
       <button type="button" onClick={() => setAsking(false)}>
-        Cancel
+        {t('common.cancel')}
       </button>
     </form>
   );

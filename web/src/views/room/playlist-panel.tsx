@@ -14,11 +14,18 @@ import { useAction } from '../../ui/use-action.js';
 import { useMediaProviders } from '../../state/media-providers.js';
 import { UpvoteButton } from './upvote-button.js';
 import { NewFolderButton, PlaylistFolderGroup, type FolderActions } from './playlist-folder.js';
+import { Rich } from '../../i18n/rich.js';
+import { useT } from '../../i18n/use-t.js';
 import { playlistTree } from '../../../../contracts/room/playlist-tree.js';
 import type { MediaItem, PlaylistFolder } from '../../../../contracts/room/model.js';
 
+/** Symbols, not words: the buttons are named by their aria-label. */
+const UP = '↑';
+const DOWN = '↓';
+
 export function PlaylistPanel(props: { session: RoomSession }) {
   const { session } = props;
+  const t = useT();
   const view = session.view.value;
   const items = view?.playlist ?? [];
   const folders = view?.playlistFolders ?? [];
@@ -54,9 +61,9 @@ export function PlaylistPanel(props: { session: RoomSession }) {
     if (toIndex > size) return;
     const ok = await action.run(() => session.send({ kind: 'playlist.move', mediaId, toIndex, folderId }));
     if (!ok) return;
-    if (!within && folderId !== null) setAnnouncement(`Moved “${item.title}” into the folder “${folderTitle(folderId)}”.`);
-    else if (!within) setAnnouncement(`Moved “${item.title}” out of its folder.`);
-    else setAnnouncement(`Moved “${item.title}” to position ${toIndex + 1} of ${size + 1}.`);
+    if (!within && folderId !== null) setAnnouncement(t('playlist.moved.intoFolder', { title: item.title, folder: folderTitle(folderId) }));
+    else if (!within) setAnnouncement(t('playlist.moved.outOfFolder', { title: item.title }));
+    else setAnnouncement(t('playlist.moved.toPosition', { title: item.title, position: toIndex + 1, size: size + 1 }));
     // The item keeps the focus at its new place, so several Alt+Arrow presses walk it along.
     if (refocus) requestAnimationFrame(() => list.current?.querySelector<HTMLElement>(`[data-media-id="${CSS.escape(mediaId)}"]`)?.focus());
   };
@@ -84,7 +91,7 @@ export function PlaylistPanel(props: { session: RoomSession }) {
       data-media-id={item.id}
       class={`playlist-item${item.id === current ? ' is-current' : ''}${dragging === item.id ? ' is-dragging' : ''}`}
       tabIndex={canReorder ? 0 : undefined}
-      aria-label={canReorder ? `${item.title}, position ${index + 1} of ${size}${item.id === current ? ', now playing' : ''}` : undefined}
+      aria-label={canReorder ? t(item.id === current ? 'playlist.itemPositionPlaying' : 'playlist.itemPosition', { title: item.title, position: index + 1, size }) : undefined}
       draggable={canReorder}
       onDragStart={(event) => {
         event.stopPropagation();
@@ -110,33 +117,33 @@ export function PlaylistPanel(props: { session: RoomSession }) {
     >
       <div class="playlist-title">
         <span>{item.title}</span>
-        {item.id === current && <span class="badge">Now playing</span>}
-        {item.live && <span class="badge">Live</span>}
+        {item.id === current && <span class="badge">{t('playlist.nowPlaying')}</span>}
+        {item.live && <span class="badge">{t('playlist.live')}</span>}
         {item.provider === 'live' && <LiveBadge online={onAir.has(item.id)} />}
         {item.provider !== 'direct' && <span class="badge">{providerLabel(item.provider)}</span>}
-        {proxied(item) && <span class="badge">Proxied</span>}
+        {proxied(item) && <span class="badge">{t('playlist.proxied')}</span>}
       </div>
       {item.provider === 'live' && canPublish && <StreamKeyPanel roomId={session.roomId} mediaId={item.id} title={item.title} />}
       <div class="playlist-actions">
         {item.id !== current && <UpvoteButton session={session} action={action} mediaId={item.id} title={item.title} />}
         {canSetCurrent && item.id !== current && (
           <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: 'playlist.setCurrent', mediaId: item.id }))}>
-            Play<span class="visually-hidden"> {item.title}</span>
+            <Rich k="playlist.play" parts={{ title: <span class="visually-hidden"> {item.title}</span> }} />
           </button>
         )}
         {canReorder && (
           <>
-            <button type="button" class="button-quiet" disabled={index === 0} onClick={() => void move(item.id, item.folderId, index - 1, false)} aria-label={`Move ${item.title} up`}>
-              ↑
+            <button type="button" class="button-quiet" disabled={index === 0} onClick={() => void move(item.id, item.folderId, index - 1, false)} aria-label={t('playlist.moveUp', { title: item.title })}>
+              {UP}
             </button>
-            <button type="button" class="button-quiet" disabled={index === size - 1} onClick={() => void move(item.id, item.folderId, index + 1, false)} aria-label={`Move ${item.title} down`}>
-              ↓
+            <button type="button" class="button-quiet" disabled={index === size - 1} onClick={() => void move(item.id, item.folderId, index + 1, false)} aria-label={t('playlist.moveDown', { title: item.title })}>
+              {DOWN}
             </button>
           </>
         )}
         {canReorder && folders.length > 0 && (
           <label class="move-to-folder">
-            <span class="visually-hidden">Move {item.title} to folder</span>
+            <span class="visually-hidden">{t('playlist.moveToFolder', { title: item.title })}</span>
             <select
               value={item.folderId ?? ''}
               onChange={(event) => {
@@ -144,7 +151,7 @@ export function PlaylistPanel(props: { session: RoomSession }) {
                 if (target !== item.folderId) void move(item.id, target, containerSize(target), false);
               }}
             >
-              <option value="">Not in a folder</option>
+              <option value="">{t('playlist.notInFolder')}</option>
               {folders.map((folder) => (
                 <option key={folder.id} value={folder.id}>
                   {folder.title}
@@ -155,26 +162,26 @@ export function PlaylistPanel(props: { session: RoomSession }) {
         )}
         {canDelete && (
           <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: 'playlist.remove', mediaId: item.id }))}>
-            Remove<span class="visually-hidden"> {item.title}</span>
+            <Rich k="playlist.remove" parts={{ title: <span class="visually-hidden"> {item.title}</span> }} />
           </button>
         )}
       </div>
     </li>
   );
 
-  if (!view?.playlist) return <p class="muted">You cannot see this room’s playlist.</p>;
+  if (!view?.playlist) return <p class="muted">{t('playlist.cannotSee')}</p>;
   return (
     <section aria-labelledby="playlist-heading">
-      <h2 id="playlist-heading">Playlist</h2>
+      <h2 id="playlist-heading">{t('playlist.heading')}</h2>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       <p class="visually-hidden" aria-live="polite">
         {announcement}
       </p>
       {tree.length === 0 ? (
-        <p class="muted">The playlist is empty.</p>
+        <p class="muted">{t('playlist.empty')}</p>
       ) : (
         <>
-          {canReorder && <p class="muted hint">Drag items (onto a folder to put them in), use the arrows, or press Alt+Up / Alt+Down on an item to reorder.</p>}
+          {canReorder && <p class="muted hint">{t('playlist.reorderHint')}</p>}
           <ol class="playlist" ref={list}>
             {tree.map((entry, index) =>
               entry.kind === 'item' ? (
@@ -201,16 +208,17 @@ export function PlaylistPanel(props: { session: RoomSession }) {
 }
 
 function ClearButton(props: { onClear: () => void }) {
+  const t = useT();
   const [asking, setAsking] = useState(false);
   if (!asking)
     return (
       <button type="button" onClick={() => setAsking(true)}>
-        Clear the playlist
+        {t('playlist.clear.open')}
       </button>
     );
   return (
     <p class="confirm-row">
-      <span>Remove every item?</span>
+      <span>{t('playlist.clear.question')}</span>
       <button
         type="button"
         class="button-danger"
@@ -219,10 +227,10 @@ function ClearButton(props: { onClear: () => void }) {
           props.onClear();
         }}
       >
-        Clear
+        {t('playlist.clear.confirm')}
       </button>
       <button type="button" onClick={() => setAsking(false)}>
-        Keep
+        {t('playlist.clear.keep')}
       </button>
     </p>
   );

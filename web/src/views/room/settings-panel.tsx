@@ -14,19 +14,23 @@ import { PermissionsEditor } from './permissions-editor.js';
 import { EmoteManager } from './emote-manager.js';
 import { useAction } from '../../ui/use-action.js';
 import { ChatModerationFields, wordsOf } from './moderation/chat-moderation-fields.js';
+import { useT } from '../../i18n/use-t.js';
 
 /** The thresholds offered; the API takes any whole percent (a value set elsewhere is shown too). */
 const VOTE_SKIP_CHOICES = [0, 25, 33, 50, 66, 75, 100];
+/** What the room does when an item ends, in the order offered. */
+const QUEUE_MODES = ['stop', 'next', 'repeat_one', 'repeat_all', 'shuffle', 'vote'] as const;
 
 export function SettingsPanel(props: { session: RoomSession }) {
   const { session } = props;
+  const t = useT();
   const view = session.view.value;
   // Kept here: the form remounts with the saved room (its key), which would forget it.
   const [saved, setSaved] = useState(false);
   if (!view) return null;
   return (
     <section aria-labelledby="settings-heading">
-      <h2 id="settings-heading">Settings</h2>
+      <h2 id="settings-heading">{t('roomSettings.heading')}</h2>
       {session.can('edit_room_settings') && (
         <>
           <RoomSettingsForm key={view.room.updatedAt} session={session} saved={saved} setSaved={setSaved} />
@@ -41,6 +45,7 @@ export function SettingsPanel(props: { session: RoomSession }) {
 
 function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSaved: (saved: boolean) => void }) {
   const { saved, setSaved } = props;
+  const t = useT();
   const room = props.session.view.value!.room;
   const [name, setName] = useState(room.name);
   const [visibility, setVisibility] = useState(room.visibility);
@@ -74,61 +79,60 @@ function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSave
 
   return (
     <form class="form" onSubmit={(event) => void submit(event)} aria-labelledby="room-settings-heading">
-      <h3 id="room-settings-heading">Room</h3>
+      <h3 id="room-settings-heading">{t('roomSettings.room.heading')}</h3>
       <ErrorNotice error={action.error} />
-      <Field label="Room name" required value={name} onValue={setName} maxLength={100} error={issue('name')} />
+      <Field label={t('roomSettings.room.name')} required value={name} onValue={setName} maxLength={100} error={issue('name')} />
       <div class="field">
-        <label for="room-visibility">Visibility</label>
+        <label for="room-visibility">{t('roomSettings.room.visibility')}</label>
         <select id="room-visibility" value={visibility} onChange={(event) => setVisibility(event.currentTarget.value as typeof visibility)}>
-          <option value="public">Public: listed in the directory</option>
-          <option value="hidden">Hidden: only people with the link</option>
+          <option value="public">{t('roomSettings.room.public')}</option>
+          <option value="hidden">{t('roomSettings.room.hidden')}</option>
         </select>
       </div>
       {!removePassword && (
         <Field
-          label={room.hasPassword ? 'New password' : 'Password'}
+          label={t(room.hasPassword ? 'roomSettings.room.newPassword' : 'roomSettings.room.password')}
           type="password"
           autocomplete="new-password"
           value={password}
           onValue={setPassword}
-          hint={room.hasPassword ? 'The room has a password. Leave empty to keep it.' : 'Leave empty for no password.'}
+          hint={t(room.hasPassword ? 'roomSettings.room.passwordKept' : 'roomSettings.room.passwordNone')}
           error={issue('password')}
         />
       )}
       {room.hasPassword && (
         <label class="check">
-          <input type="checkbox" checked={removePassword} onChange={(event) => setRemovePassword(event.currentTarget.checked)} /> Remove the password
+          <input type="checkbox" checked={removePassword} onChange={(event) => setRemovePassword(event.currentTarget.checked)} /> {t('roomSettings.room.removePassword')}
         </label>
       )}
       <label class="check">
-        <input type="checkbox" checked={requireJoinApproval} onChange={(event) => setApproval(event.currentTarget.checked)} /> New members need approval
+        <input type="checkbox" checked={requireJoinApproval} onChange={(event) => setApproval(event.currentTarget.checked)} /> {t('roomSettings.room.approval')}
       </label>
       <label class="check">
-        <input type="checkbox" checked={waitForAllReady} onChange={(event) => setWait(event.currentTarget.checked)} /> Wait for everyone to be ready before playing
+        <input type="checkbox" checked={waitForAllReady} onChange={(event) => setWait(event.currentTarget.checked)} /> {t('roomSettings.room.waitForAll')}
       </label>
       <label class="check">
-        <input type="checkbox" checked={danmaku} onChange={(event) => setDanmaku(event.currentTarget.checked)} /> Danmaku: comments scroll over the video at the moment they were sent
+        <input type="checkbox" checked={danmaku} onChange={(event) => setDanmaku(event.currentTarget.checked)} /> {t('roomSettings.room.danmaku')}
       </label>
       <div class="field">
-        <label for="room-queue-mode">When an item ends</label>
+        <label for="room-queue-mode">{t('roomSettings.room.queueMode')}</label>
         <select id="room-queue-mode" value={queueMode} onChange={(event) => setQueueMode(event.currentTarget.value as typeof queueMode)}>
-          <option value="stop">Stop</option>
-          <option value="next">Play the next</option>
-          <option value="repeat_one">Repeat this item</option>
-          <option value="repeat_all">Repeat the list</option>
-          <option value="shuffle">Shuffle</option>
-          <option value="vote">Play the most up-voted</option>
+          {QUEUE_MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {t(`roomSettings.room.queue.${mode}`)}
+            </option>
+          ))}
         </select>
       </div>
       <div class="field">
-        <label for="room-vote-skip">Vote to skip</label>
+        <label for="room-vote-skip">{t('roomSettings.room.voteSkip')}</label>
         <select id="room-vote-skip" value={String(voteSkipPercent)} onChange={(event) => setVoteSkipPercent(Number(event.currentTarget.value))}>
           {VOTE_SKIP_CHOICES.map((percent) => (
             <option key={percent} value={String(percent)}>
-              {percent === 0 ? 'Off' : `When ${percent} % of the people here vote`}
+              {percent === 0 ? t('roomSettings.room.voteSkipOff') : t('roomSettings.room.voteSkipAt', { percent })}
             </option>
           ))}
-          {!VOTE_SKIP_CHOICES.includes(voteSkipPercent) && <option value={String(voteSkipPercent)}>{`When ${voteSkipPercent} % of the people here vote`}</option>}
+          {!VOTE_SKIP_CHOICES.includes(voteSkipPercent) && <option value={String(voteSkipPercent)}>{t('roomSettings.room.voteSkipAt', { percent: voteSkipPercent })}</option>}
         </select>
       </div>
       <ChatModerationFields
@@ -140,15 +144,16 @@ function RoomSettingsForm(props: { session: RoomSession; saved: boolean; setSave
         onMode={setFilterMode}
         error={issue}
       />
-      <SubmitButton busy={action.busy}>Save settings</SubmitButton>
+      <SubmitButton busy={action.busy}>{t('roomSettings.room.save')}</SubmitButton>
       <p role="status" class="muted">
-        {saved ? 'Settings saved.' : ''}
+        {saved ? t('roomSettings.room.saved') : ''}
       </p>
     </form>
   );
 }
 
 function DeleteRoom(props: { roomId: string }) {
+  const t = useT();
   const { route } = useLocation();
   const [asking, setAsking] = useState(false);
   const action = useAction();
@@ -157,21 +162,21 @@ function DeleteRoom(props: { roomId: string }) {
   };
   return (
     <section aria-labelledby="delete-heading" class="danger-zone">
-      <h3 id="delete-heading">Delete the room</h3>
+      <h3 id="delete-heading">{t('roomSettings.deleteRoom.heading')}</h3>
       <ErrorNotice error={action.error} />
-      <p class="muted">Deletes the room with its playlist and chat for everyone. This cannot be undone.</p>
+      <p class="muted">{t('roomSettings.deleteRoom.body')}</p>
       {asking ? (
         <p class="confirm-row">
           <button type="button" class="button-danger" onClick={() => void remove()} disabled={action.busy}>
-            Yes, delete the room
+            {t('roomSettings.deleteRoom.confirm')}
           </button>
           <button type="button" onClick={() => setAsking(false)}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </p>
       ) : (
         <button type="button" class="button-danger" onClick={() => setAsking(true)}>
-          Delete room
+          {t('roomSettings.deleteRoom.open')}
         </button>
       )}
     </section>

@@ -8,6 +8,11 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
 import { Field } from '../../ui/field.js';
 import { base64Of } from '../../api/base64.js';
+import { t as translate } from '../../i18n/i18n.js';
+import { useT } from '../../i18n/use-t.js';
+
+/** An example language tag (BCP 47), shown in the empty field. */
+const LANGUAGE_EXAMPLE = 'en';
 
 export interface SubtitleRow {
   source: 'url' | 'file';
@@ -28,7 +33,7 @@ export function subtitleTracks(rows: readonly SubtitleRow[]) {
     .filter((row) => (row.source === 'url' ? row.url.trim() !== '' : row.fileId !== undefined))
     .map((row) => ({
       ...(row.source === 'url' ? { url: row.url.trim() } : { fileId: row.fileId as string }),
-      name: row.name.trim() || row.language.trim() || row.fileName || 'Subtitles',
+      name: row.name.trim() || row.language.trim() || row.fileName || translate('playlist.subtitles.defaultName'),
       ...(row.language.trim() ? { language: row.language.trim() } : {}),
       ...(row.default ? { default: true } : {}),
     }));
@@ -36,8 +41,10 @@ export function subtitleTracks(rows: readonly SubtitleRow[]) {
 
 export function SubtitleFields(props: { roomId: string; rows: SubtitleRow[]; onRows: (rows: SubtitleRow[]) => void; issue: (key: string) => string | undefined }) {
   const { rows, onRows, issue } = props;
+  const t = useT();
   const [uploading, setUploading] = useState<number | null>(null);
   const [uploadError, setUploadError] = useState<{ index: number; message: string } | null>(null);
+  const listIssue = issue('subtitles');
   const set = (index: number, change: Partial<SubtitleRow>) => onRows(rows.map((row, i) => (i === index ? { ...row, ...change } : change.default ? { ...row, default: false } : row)));
 
   const upload = async (index: number, file: File) => {
@@ -57,14 +64,14 @@ export function SubtitleFields(props: { roomId: string; rows: SubtitleRow[]; onR
 
   return (
     <fieldset class="rows">
-      <legend>Subtitles</legend>
+      <legend>{t('playlist.subtitles.legend')}</legend>
       {rows.map((row, index) => (
         <div class="row" key={index}>
           {row.source === 'url' ? (
-            <Field label={`Subtitle ${index + 1} URL`} type="url" value={row.url} onValue={(value) => set(index, { url: value })} error={issue(`subtitles.${index}.url`)} />
+            <Field label={t('playlist.subtitles.url', { number: index + 1 })} type="url" value={row.url} onValue={(value) => set(index, { url: value })} error={issue(`subtitles.${index}.url`)} />
           ) : (
             <div class="field">
-              <label for={`subtitle-file-${index}`}>{`Subtitle ${index + 1} file`}</label>
+              <label for={`subtitle-file-${index}`}>{t('playlist.subtitles.file', { number: index + 1 })}</label>
               <input
                 id={`subtitle-file-${index}`}
                 type="file"
@@ -75,28 +82,28 @@ export function SubtitleFields(props: { roomId: string; rows: SubtitleRow[]; onR
                   if (file) void upload(index, file);
                 }}
               />
-              {uploading === index && <p class="field-hint">Uploading…</p>}
-              {row.fileId && uploading !== index && <p class="field-hint">Uploaded: {row.fileName}</p>}
+              {uploading === index && <p class="field-hint">{t('playlist.subtitles.uploading')}</p>}
+              {row.fileId && uploading !== index && <p class="field-hint">{t('playlist.subtitles.uploaded', { name: row.fileName })}</p>}
               {uploadError?.index === index && <p class="field-error">{uploadError.message}</p>}
             </div>
           )}
-          <Field label={`Subtitle ${index + 1} language`} value={row.language} onValue={(language) => set(index, { language })} placeholder="en" maxLength={35} error={issue(`subtitles.${index}.language`)} />
-          <Field label={`Subtitle ${index + 1} label`} value={row.name} onValue={(name) => set(index, { name })} placeholder="English" error={issue(`subtitles.${index}.name`)} />
+          <Field label={t('playlist.subtitles.language', { number: index + 1 })} value={row.language} onValue={(language) => set(index, { language })} placeholder={LANGUAGE_EXAMPLE} maxLength={35} error={issue(`subtitles.${index}.language`)} />
+          <Field label={t('playlist.subtitles.label', { number: index + 1 })} value={row.name} onValue={(name) => set(index, { name })} placeholder={t('playlist.subtitles.labelExample')} error={issue(`subtitles.${index}.name`)} />
           <label class="check">
-            <input type="checkbox" checked={row.default} onChange={(event) => set(index, { default: event.currentTarget.checked })} /> Room default
+            <input type="checkbox" checked={row.default} onChange={(event) => set(index, { default: event.currentTarget.checked })} /> {t('playlist.subtitles.roomDefault')}
           </label>
           <button type="button" class="button-quiet" onClick={() => onRows(rows.filter((_, i) => i !== index))}>
-            Remove subtitle {index + 1}
+            {t('playlist.subtitles.remove', { number: index + 1 })}
           </button>
         </div>
       ))}
-      {issue('subtitles') && <p class="field-error">{issue('subtitles')}</p>}
+      {listIssue && <p class="field-error">{listIssue}</p>}
       <div class="row">
         <button type="button" onClick={() => onRows([...rows, newSubtitleRow('url')])}>
-          Add subtitles
+          {t('playlist.subtitles.add')}
         </button>
         <button type="button" onClick={() => onRows([...rows, newSubtitleRow('file')])}>
-          Upload subtitles
+          {t('playlist.subtitles.upload')}
         </button>
       </div>
     </fieldset>

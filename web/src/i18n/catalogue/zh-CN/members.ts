@@ -1,4 +1,42 @@
 import type { members as en } from '../en/members.js';
 import type { Translation } from '../translation.js';
 
-export const members: Translation<typeof en> = {};
+export const members: Translation<typeof en> = {
+  heading: '成员',
+  list: '房间成员',
+  cannotSee: '你无法查看成员列表。',
+  you: '（你）',
+  owner: '房主',
+  roles: {
+    admin: '管理员',
+    member: '成员',
+    guest: '访客',
+  },
+  online: '在线',
+  offline: '离线',
+  requests: '加入申请',
+  approve: '批准{{name}}',
+  reject: '拒绝{{name}}',
+  banned: '已封禁',
+  unban: '解除封禁{{name}}',
+  moreBanned_other: '还有 {{count}} 人',
+  roleOf: '{{name}} 的角色',
+  setRole: '设置{{of}}角色',
+  of: ' {{name}} 的',
+  kick: '移出{{name}}',
+  ban: '封禁{{name}}',
+  own: {
+    badge: '单独权限{{summary}}',
+    summary: '：{{summary}}',
+    granted: '+ {{permission}}',
+    denied: '− {{permission}}',
+    separator: '，',
+    open: '{{of}}权限',
+    hint: '在{{role}}角色之上，仅对 {{name}} 生效。',
+    asRole: '按角色',
+    allowed: '允许',
+    notAllowed: '不允许',
+    save: '保存{{of}}权限',
+    reset: '恢复为角色权限',
+  },
+};

@@ -10,13 +10,17 @@ import { connectLibrary, type Library, type LibraryKind } from '../../../state/l
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../../ui/field.js';
 import { useAction } from '../../../ui/use-action.js';
+import { useT } from '../../../i18n/use-t.js';
 
-const URL_HINTS: Record<string, string> = {
-  webdav: 'The WebDAV folder, e.g. https://cloud.example.com/remote.php/dav/files/me/',
-  alist: 'The Alist or OpenList site, e.g. https://alist.example.com',
-};
+/** The hint under the server URL for each kind, with an example address. */
+const URL_HINTS = {
+  webdav: { key: 'playlist.library.connect.urlHintWebdav', example: 'https://cloud.example.com/remote.php/dav/files/me/' },
+  alist: { key: 'playlist.library.connect.urlHintAlist', example: 'https://alist.example.com' },
+} as const;
+const URL_EXAMPLE = 'https://…';
 
 export function ConnectLibraryForm(props: { roomId: string; kinds: LibraryKind[]; canPersonal: boolean; canRoom: boolean; onConnected: (library: Library) => void; onCancel: () => void }) {
+  const t = useT();
   const [kind, setKind] = useState(props.kinds[0]?.kind ?? 'webdav');
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
@@ -25,6 +29,7 @@ export function ConnectLibraryForm(props: { roomId: string; kinds: LibraryKind[]
   const [forRoom, setForRoom] = useState(!props.canPersonal);
   const action = useAction();
   const issue = (key: string) => issueFor(action.error, key);
+  const urlHint = URL_HINTS[kind as keyof typeof URL_HINTS] as (typeof URL_HINTS)[keyof typeof URL_HINTS] | undefined;
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -37,10 +42,10 @@ export function ConnectLibraryForm(props: { roomId: string; kinds: LibraryKind[]
 
   return (
     <form class="form library-connect" onSubmit={(event) => void submit(event)} aria-labelledby="library-connect-heading">
-      <h4 id="library-connect-heading">Connect a library</h4>
+      <h4 id="library-connect-heading">{t('playlist.library.connect.heading')}</h4>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       <div class="field">
-        <label for="library-kind">Kind</label>
+        <label for="library-kind">{t('playlist.library.connect.kind')}</label>
         <select id="library-kind" value={kind} onChange={(event) => setKind(event.currentTarget.value)}>
           {props.kinds.map((candidate) => (
             <option key={candidate.kind} value={candidate.kind}>
@@ -49,25 +54,34 @@ export function ConnectLibraryForm(props: { roomId: string; kinds: LibraryKind[]
           ))}
         </select>
       </div>
-      <Field label="Name" required value={name} onValue={setName} maxLength={80} error={issue('name')} placeholder="Home NAS" />
-      <Field label="Server URL" type="url" required value={url} onValue={setUrl} error={issue('url')} hint={URL_HINTS[kind]} placeholder="https://…" />
-      <Field label="User name" value={username} onValue={setUsername} autocomplete="off" error={issue('username')} hint="Leave empty for a token alone" />
-      <Field label="Password or token" type="password" value={secret} onValue={setSecret} autocomplete="new-password" error={issue('secret')} hint="Stored encrypted; never shown again" />
+      <Field label={t('playlist.library.connect.name')} required value={name} onValue={setName} maxLength={80} error={issue('name')} placeholder={t('playlist.library.connect.namePlaceholder')} />
+      <Field
+        label={t('playlist.library.connect.url')}
+        type="url"
+        required
+        value={url}
+        onValue={setUrl}
+        error={issue('url')}
+        hint={urlHint && t(urlHint.key, { example: urlHint.example })}
+        placeholder={URL_EXAMPLE}
+      />
+      <Field label={t('playlist.library.connect.username')} value={username} onValue={setUsername} autocomplete="off" error={issue('username')} hint={t('playlist.library.connect.usernameHint')} />
+      <Field label={t('playlist.library.connect.secret')} type="password" value={secret} onValue={setSecret} autocomplete="new-password" error={issue('secret')} hint={t('playlist.library.connect.secretHint')} />
       {props.canPersonal && props.canRoom && (
         <fieldset class="library-owner">
-          <legend>Who can use it</legend>
+          <legend>{t('playlist.library.connect.owner')}</legend>
           <label class="check">
-            <input type="radio" name="library-owner" checked={!forRoom} onChange={() => setForRoom(false)} /> Only me, in any room
+            <input type="radio" name="library-owner" checked={!forRoom} onChange={() => setForRoom(false)} /> {t('playlist.library.connect.ownerMe')}
           </label>
           <label class="check">
-            <input type="radio" name="library-owner" checked={forRoom} onChange={() => setForRoom(true)} /> Everyone in this room who may add media
+            <input type="radio" name="library-owner" checked={forRoom} onChange={() => setForRoom(true)} /> {t('playlist.library.connect.ownerRoom')}
           </label>
         </fieldset>
       )}
       <div class="library-actions">
-        <SubmitButton busy={action.busy}>Connect</SubmitButton>
+        <SubmitButton busy={action.busy}>{t('playlist.library.connect.submit')}</SubmitButton>
         <button type="button" onClick={props.onCancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </form>

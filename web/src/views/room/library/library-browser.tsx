@@ -5,10 +5,12 @@
  * held more than one add takes, is said after each add.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { addFromLibrary, listFolder, searchLibrary, type Library, type LibraryEntry, type LibraryListing } from '../../../state/libraries.js';
+import { addFromLibrary, listFolder, searchLibrary, type Library, type LibraryAddAnswer, type LibraryEntry, type LibraryListing } from '../../../state/libraries.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Field } from '../../../ui/field.js';
 import { useAction } from '../../../ui/use-action.js';
+import { Rich } from '../../../i18n/rich.js';
+import { useT } from '../../../i18n/use-t.js';
 
 interface Crumb {
   id: string | null;
@@ -17,11 +19,12 @@ interface Crumb {
 
 export function LibraryBrowser(props: { roomId: string; library: Library }) {
   const { roomId, library } = props;
+  const t = useT();
   const [trail, setTrail] = useState<Crumb[]>([{ id: null, name: library.name }]);
   const [listing, setListing] = useState<LibraryListing | null>(null);
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<{ entries: LibraryEntry[]; truncated: boolean } | null>(null);
-  const [added, setAdded] = useState<string | null>(null);
+  const [added, setAdded] = useState<LibraryAddAnswer | null>(null);
   const browse = useAction();
   const add = useAction();
   const here = trail[trail.length - 1]!;
@@ -43,18 +46,23 @@ export function LibraryBrowser(props: { roomId: string; library: Library }) {
   const addEntry = (entry: LibraryEntry) =>
     add.run(async () => {
       setAdded(null);
-      const answer = await addFromLibrary(roomId, library.id, entry);
-      const count = answer.added.length;
-      const what = count === 1 ? `Added “${answer.added[0]!.item.title}”` : `Added ${count} items`;
-      const more = answer.capped ? ' (the folder holds more; add its subfolders one by one)' : '';
-      const stopped = answer.rejected ? ` — then stopped: ${answer.rejected.message}` : '';
-      setAdded(`${what}${more}${stopped}.`);
+      setAdded(await addFromLibrary(roomId, library.id, entry));
     });
+
+  /** What the last add did: how much, whether the folder held more, and why it stopped. */
+  const addedText = (answer: LibraryAddAnswer): string => {
+    const more = answer.capped ? t('playlist.library.browse.capped') : '';
+    const stopped = answer.rejected ? t('playlist.library.browse.stopped', { message: answer.rejected.message }) : '';
+    const count = answer.added.length;
+    return count === 1
+      ? t('playlist.library.browse.addedOne', { title: answer.added[0]!.item.title, more, stopped })
+      : t('playlist.library.browse.addedMany', { count, more, stopped });
+  };
 
   const entries = results?.entries ?? listing?.entries ?? [];
   return (
     <div class="library-browser">
-      <nav aria-label="Folder path" class="library-trail">
+      <nav aria-label={t('playlist.library.browse.path')} class="library-trail">
         <ol>
           {trail.map((crumb, index) => (
             <li key={`${index}:${crumb.id ?? ''}`}>
@@ -77,37 +85,37 @@ export function LibraryBrowser(props: { roomId: string; library: Library }) {
         </ol>
       </nav>
       <form class="library-search" role="search" onSubmit={(event) => void search(event)}>
-        <Field label="Search this library" type="search" value={query} onValue={setQuery} maxLength={200} />
+        <Field label={t('playlist.library.browse.search')} type="search" value={query} onValue={setQuery} maxLength={200} />
         <button type="submit" disabled={browse.busy}>
-          Search
+          {t('playlist.library.browse.searchButton')}
         </button>
       </form>
       <ErrorNotice error={browse.error} onDismiss={browse.clear} />
       <ErrorNotice error={add.error} onDismiss={add.clear} />
       {added && (
         <p class="notice" role="status">
-          {added}
+          {addedText(added)}
         </p>
       )}
       {results ? (
         <p class="library-status">
-          {results.entries.length} found{results.truncated ? ' (the search stopped early: more may match)' : ''}{' '}
+          {t(results.truncated ? 'playlist.library.browse.foundTruncated' : 'playlist.library.browse.found', { count: results.entries.length })}{' '}
           <button type="button" class="button-quiet" onClick={() => setResults(null)}>
-            Back to {here.name}
+            {t('playlist.library.browse.backTo', { name: here.name })}
           </button>
         </p>
       ) : (
         listing && (
           <p class="library-status">
             <button type="button" disabled={add.busy} onClick={() => void addEntry({ id: listing.folder.id, name: listing.folder.name, kind: 'folder' })}>
-              Add this folder<span class="visually-hidden"> ({here.name})</span>
+              <Rich k="playlist.library.browse.addThisFolder" parts={{ name: <span class="visually-hidden"> ({here.name})</span> }} />
             </button>
-            {listing.truncated && <span class="muted"> This folder has more entries than are shown.</span>}
+            {listing.truncated && <span class="muted"> {t('playlist.library.browse.truncated')}</span>}
           </p>
         )
       )}
-      {browse.busy && !listing && <p class="muted">Loading…</p>}
-      <ul class="library-entries" aria-label={results ? 'Search results' : `Contents of ${here.name}`}>
+      {browse.busy && !listing && <p class="muted">{t('common.loading')}</p>}
+      <ul class="library-entries" aria-label={results ? t('playlist.library.browse.results') : t('playlist.library.browse.contents', { name: here.name })}>
         {entries.map((entry) => (
           <li key={entry.id} class={`library-entry library-${entry.kind}`}>
             {entry.kind === 'folder' ? (
@@ -117,7 +125,7 @@ export function LibraryBrowser(props: { roomId: string; library: Library }) {
                   <span aria-hidden="true">/</span>
                 </button>
                 <button type="button" class="button-quiet" disabled={add.busy} onClick={() => void addEntry(entry)}>
-                  Add folder<span class="visually-hidden"> {entry.name}</span>
+                  <Rich k="playlist.library.browse.addFolder" parts={{ name: <span class="visually-hidden"> {entry.name}</span> }} />
                 </button>
               </>
             ) : (
@@ -128,7 +136,7 @@ export function LibraryBrowser(props: { roomId: string; library: Library }) {
                 </span>
                 {entry.kind !== 'other' && (
                   <button type="button" class="button-quiet" disabled={add.busy} onClick={() => void addEntry(entry)}>
-                    Add<span class="visually-hidden"> {entry.name}</span>
+                    <Rich k="playlist.library.browse.addFile" parts={{ name: <span class="visually-hidden"> {entry.name}</span> }} />
                   </button>
                 )}
               </>
@@ -136,7 +144,7 @@ export function LibraryBrowser(props: { roomId: string; library: Library }) {
           </li>
         ))}
       </ul>
-      {listing && entries.length === 0 && <p class="muted">{results ? 'Nothing matches.' : 'This folder is empty.'}</p>}
+      {listing && entries.length === 0 && <p class="muted">{t(results ? 'playlist.library.browse.noMatch' : 'playlist.library.browse.emptyFolder')}</p>}
     </div>
   );
 }

@@ -11,23 +11,26 @@ import { ErrorNotice } from '../../../ui/error-notice.js';
 import { useAction } from '../../../ui/use-action.js';
 import { ConnectLibraryForm } from './connect-library-form.js';
 import { LibraryBrowser } from './library-browser.js';
+import { Rich } from '../../../i18n/rich.js';
+import { useT } from '../../../i18n/use-t.js';
 import './library.css';
 
 export function LibrarySource(props: { session: RoomSession }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   if (!open) {
     return (
       <button type="button" class="library-open" aria-expanded="false" onClick={() => setOpen(true)}>
-        Add from a library…
+        {t('playlist.library.open')}
       </button>
     );
   }
   return (
     <section class="library-source" aria-labelledby="library-heading">
       <div class="library-head">
-        <h3 id="library-heading">From a library</h3>
+        <h3 id="library-heading">{t('playlist.library.heading')}</h3>
         <button type="button" class="button-quiet" aria-expanded="true" onClick={() => setOpen(false)}>
-          Close<span class="visually-hidden"> the library browser</span>
+          <Rich k="playlist.library.close" parts={{ what: <span class="visually-hidden">{t('playlist.library.closeWhat')}</span> }} />
         </button>
       </div>
       <LibraryPicker session={props.session} />
@@ -36,6 +39,7 @@ export function LibrarySource(props: { session: RoomSession }) {
 }
 
 function LibraryPicker(props: { session: RoomSession }) {
+  const t = useT();
   const { roomId } = props.session;
   const [libraries, setLibraries] = useState<Library[] | null>(null);
   const [kinds, setKinds] = useState<LibraryKind[]>([]);
@@ -60,7 +64,6 @@ function LibraryPicker(props: { session: RoomSession }) {
 
   const library = libraries?.find((candidate) => candidate.id === chosen) ?? null;
   const removable = library !== null && ((library.owner.kind === 'user' && library.owner.userId === me) || (library.owner.kind === 'room' && canRoom));
-  const ownerWord = (candidate: Library) => (candidate.owner.kind === 'room' ? 'room' : 'yours');
 
   return (
     <div class="library-picker">
@@ -68,11 +71,11 @@ function LibraryPicker(props: { session: RoomSession }) {
       {libraries && libraries.length > 0 && (
         <div class="library-choice">
           <div class="field">
-            <label for="library-choice">Library</label>
+            <label for="library-choice">{t('playlist.library.choice')}</label>
             <select id="library-choice" value={chosen ?? ''} onChange={(event) => setChosen(event.currentTarget.value)}>
               {libraries.map((candidate) => (
                 <option key={candidate.id} value={candidate.id}>
-                  {candidate.name} ({ownerWord(candidate)})
+                  {t(candidate.owner.kind === 'room' ? 'playlist.library.roomOwned' : 'playlist.library.yours', { name: candidate.name })}
                 </option>
               ))}
             </select>
@@ -80,7 +83,7 @@ function LibraryPicker(props: { session: RoomSession }) {
           <div class="library-actions">
             {!connecting && (me !== null || canRoom) && (
               <button type="button" class="button-quiet" onClick={() => setConnecting(true)}>
-                Connect another
+                {t('playlist.library.connectAnother')}
               </button>
             )}
             {removable && (
@@ -89,13 +92,13 @@ function LibraryPicker(props: { session: RoomSession }) {
                 setChosen(null);
                 await reload();
               })}>
-                Remove<span class="visually-hidden"> {library.name}</span>
+                <Rich k="playlist.library.remove" parts={{ name: <span class="visually-hidden"> {library.name}</span> }} />
               </button>
             )}
           </div>
         </div>
       )}
-      {libraries && libraries.length === 0 && !connecting && <p class="muted">No library is connected here, and connecting one needs an account (or the room's settings permission).</p>}
+      {libraries && libraries.length === 0 && !connecting && <p class="muted">{t('playlist.library.noneHere')}</p>}
       {connecting && (
         <ConnectLibraryForm
           roomId={roomId}

@@ -3,6 +3,7 @@
  * or phrase per line, masked or refused). The form owns the values; these are its fields.
  */
 import type { WordFilterMode } from '../../../../../contracts/room/moderation.js';
+import { useT } from '../../../i18n/use-t.js';
 
 /** The paces offered; the API takes any whole number of seconds up to 600 (a value set elsewhere is shown too). */
 const SLOW_MODE_CHOICES = [0, 5, 10, 30, 60, 120, 300, 600];
@@ -24,24 +25,25 @@ export function ChatModerationFields(props: {
   onMode: (mode: WordFilterMode) => void;
   error: (key: string) => string | undefined;
 }) {
+  const t = useT();
   const wordsError = props.error('wordFilter.words') ?? props.error('words');
   return (
     <fieldset class="chat-moderation">
-      <legend>Chat moderation</legend>
+      <legend>{t('roomSettings.moderation.legend')}</legend>
       <div class="field">
-        <label for="room-slow-mode">Slow mode</label>
+        <label for="room-slow-mode">{t('roomSettings.moderation.slowMode')}</label>
         <select id="room-slow-mode" value={String(props.slowModeSeconds)} onChange={(event) => props.onSlowMode(Number(event.currentTarget.value))}>
           {SLOW_MODE_CHOICES.map((seconds) => (
             <option key={seconds} value={String(seconds)}>
-              {seconds === 0 ? 'Off' : `One message every ${seconds} s`}
+              {seconds === 0 ? t('roomSettings.moderation.slowModeOff') : t('roomSettings.moderation.slowModeEvery', { seconds })}
             </option>
           ))}
-          {!SLOW_MODE_CHOICES.includes(props.slowModeSeconds) && <option value={String(props.slowModeSeconds)}>{`One message every ${props.slowModeSeconds} s`}</option>}
+          {!SLOW_MODE_CHOICES.includes(props.slowModeSeconds) && <option value={String(props.slowModeSeconds)}>{t('roomSettings.moderation.slowModeEvery', { seconds: props.slowModeSeconds })}</option>}
         </select>
-        <p class="muted">Moderators (members who may delete messages) are not slowed.</p>
+        <p class="muted">{t('roomSettings.moderation.slowModeHint')}</p>
       </div>
       <div class="field">
-        <label for="room-word-filter">Filtered words</label>
+        <label for="room-word-filter">{t('roomSettings.moderation.words')}</label>
         <textarea
           id="room-word-filter"
           rows={4}
@@ -51,15 +53,15 @@ export function ChatModerationFields(props: {
           aria-invalid={wordsError ? true : undefined}
         />
         <p id="room-word-filter-hint" class="muted">
-          One word or phrase per line, up to 200. Words match whole words; Chinese and Japanese match anywhere in a message.
+          {t('roomSettings.moderation.wordsHint')}
         </p>
         {wordsError && <p class="field-error">{wordsError}</p>}
       </div>
       <div class="field">
-        <label for="room-word-filter-mode">A message with a filtered word</label>
+        <label for="room-word-filter-mode">{t('roomSettings.moderation.mode')}</label>
         <select id="room-word-filter-mode" value={props.mode} onChange={(event) => props.onMode(event.currentTarget.value as WordFilterMode)}>
-          <option value="mask">Is sent with the word starred out</option>
-          <option value="block">Is not sent</option>
+          <option value="mask">{t('roomSettings.moderation.mask')}</option>
+          <option value="block">{t('roomSettings.moderation.block')}</option>
         </select>
       </div>
     </fieldset>
