@@ -33,7 +33,7 @@ export const chat: Translation<typeof en> = {
     replyingTo: '正在回复 {{name}}：{{text}}',
     cancelReply: '取消回复',
     message: '消息',
-    placeholder: '发条消息',
+    placeholder: '输入消息',
     send: '发送',
     emotes: '表情',
     roomEmotes: '房间表情',

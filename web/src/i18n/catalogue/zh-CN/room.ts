@@ -32,7 +32,7 @@ export const room: Translation<typeof en> = {
     bannedBody: '只有房间管理员可以解除封禁；如果你认为这是误会，请联系管理员。',
     requestSentTitle: '加入请求已发送',
     requestSentBody: '需要房间管理员批准。批准后，这个页面会显示房间。',
-    checkAgain: '再看看',
+    checkAgain: '重新检查',
     withdraw: '撤回请求',
     approvalNote: '新成员需要房间管理员批准。',
     password: '房间密码',
