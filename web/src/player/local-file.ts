@@ -10,6 +10,7 @@
  */
 import { signal } from '@preact/signals';
 import type { LocalFileRef } from '../../../contracts/room/local-file.js';
+import { t } from '../i18n/i18n.js';
 
 export type { LocalFileRef } from '../../../contracts/room/local-file.js';
 
@@ -17,7 +18,7 @@ const MIB = 1024 * 1024;
 
 export async function fingerprintOf(file: Blob): Promise<string> {
   // crypto.subtle exists only in secure contexts (HTTPS, or localhost), as passkeys need too.
-  if (!globalThis.crypto?.subtle) throw new Error('This page is not served over HTTPS, so the browser cannot fingerprint files here.');
+  if (!globalThis.crypto?.subtle) throw new Error(t('player.localFile.noHttps'));
   const parts: Blob[] = file.size <= 2 * MIB ? [file] : [file.slice(0, MIB), file.slice(file.size - MIB)];
   const size = new ArrayBuffer(8);
   new DataView(size).setBigUint64(0, BigInt(file.size));
@@ -28,14 +29,14 @@ export async function fingerprintOf(file: Blob): Promise<string> {
 
 /** "1.4 GB", "700 kB": sizes as people read them (decimal units, as file managers show). */
 export function formatSize(bytes: number): string {
-  const units = ['bytes', 'kB', 'MB', 'GB', 'TB'];
+  const units = ['', 'kB', 'MB', 'GB', 'TB'];
   let value = bytes;
   let unit = 0;
   while (value >= 1000 && unit < units.length - 1) {
     value /= 1000;
     unit += 1;
   }
-  return unit === 0 ? `${bytes} bytes` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+  return unit === 0 ? t('player.localFile.bytes', { size: bytes }) : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
 /** The copies this page was given, by fingerprint: the host's own, and every viewer's match. */
@@ -52,9 +53,9 @@ export function rememberedCopy(fingerprint: string): File | undefined {
 /** Whether `file` is a copy of `wanted`: null when it is, else what differs, in words. */
 export async function mismatchOf(file: File, wanted: LocalFileRef): Promise<string | null> {
   // The size is known without reading: say so at once, and precisely.
-  if (file.size !== wanted.size) return `Not the same file: the size differs (yours, “${file.name}”, is ${file.size} bytes; ${wanted.name} is ${wanted.size} bytes).`;
+  if (file.size !== wanted.size) return t('player.localFile.sizeDiffers', { file: file.name, yours: file.size, name: wanted.name, size: wanted.size });
   const fingerprint = await fingerprintOf(file);
-  if (fingerprint !== wanted.fingerprint) return `Not the same file: the content differs (yours, “${file.name}”, has the size of ${wanted.name} but other content).`;
+  if (fingerprint !== wanted.fingerprint) return t('player.localFile.contentDiffers', { file: file.name, name: wanted.name });
   return null;
 }
 

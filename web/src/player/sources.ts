@@ -16,6 +16,7 @@ import type { NowPlaying } from '../../../contracts/room/model.js';
 import { api, call } from '../api/client.js';
 import type { Schemas } from '../api/types.js';
 import type { LocalFileRef } from './local-file.js';
+import { t } from '../i18n/i18n.js';
 
 /** Detaches the source from the element and frees what the loader holds. */
 export type Detach = () => void;
@@ -45,10 +46,10 @@ const file: SourceLoader = (video, source) => {
 const hls: SourceLoader = async (video, source, live, failed) => {
   if (video.canPlayType('application/vnd.apple.mpegurl')) return file(video, source, live, failed);
   const { default: Hls } = await import('hls.js');
-  if (!Hls.isSupported()) throw new Error('this browser cannot play HLS streams');
+  if (!Hls.isSupported()) throw new Error(t('player.sources.noHls'));
   const player = new Hls({ lowLatencyMode: live });
   player.on(Hls.Events.ERROR, (_event, data) => {
-    if (data.fatal) failed(`The stream could not be loaded (${data.details}).`);
+    if (data.fatal) failed(t('player.sources.streamFailed', { details: data.details }));
   });
   player.loadSource(source.url);
   player.attachMedia(video);
@@ -57,14 +58,14 @@ const hls: SourceLoader = async (video, source, live, failed) => {
 
 const flv: SourceLoader = async (video, source, live, failed) => {
   const { default: mpegts } = await import('mpegts.js');
-  if (!mpegts.isSupported()) throw new Error('this browser cannot play FLV streams');
+  if (!mpegts.isSupported()) throw new Error(t('player.sources.noFlv'));
   // The library logs to the console what it recovers from (a script tag cut short when a publisher
   // restarts is an "IllegalStateException" line, then the next tag plays); what it cannot recover
   // from comes as Events.ERROR below, which the player shows in words.
   mpegts.LoggingControl.applyConfig({ enableAll: false, enableDebug: false, enableVerbose: false, enableInfo: false, enableWarn: false, enableError: false });
   const player = mpegts.createPlayer({ type: 'flv', isLive: live, url: source.url });
   // Without a listener mpegts.js throws its errors (a 404 of an ended stream) as unhandled.
-  player.on(mpegts.Events.ERROR, (type: string, detail: string) => failed(`The stream could not be loaded (${type}: ${detail}).`));
+  player.on(mpegts.Events.ERROR, (type: string, detail: string) => failed(t('player.sources.streamFailed', { details: `${type}: ${detail}` })));
   player.attachMediaElement(video);
   player.load();
   return () => {
@@ -76,14 +77,14 @@ const flv: SourceLoader = async (video, source, live, failed) => {
 
 const dash: SourceLoader = async (video, source, _live, failed) => {
   const dashjs = await import('dashjs');
-  if (!dashjs.supportsMediaSource()) throw new Error('this browser cannot play DASH streams');
+  if (!dashjs.supportsMediaSource()) throw new Error(t('player.sources.noDash'));
   const player = dashjs.MediaPlayer().create();
   // dash.js logs every step to the console by default; what it cannot recover from comes as ERROR.
   player.updateSettings({ debug: { logLevel: dashjs.Debug.LOG_LEVEL_NONE } });
   player.on(dashjs.MediaPlayer.events.ERROR, (event) => {
     const error = 'error' in event ? event.error : undefined;
-    const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error ?? 'unknown');
-    failed(`The stream could not be loaded (${message}).`);
+    const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : String(error ?? t('player.sources.unknown'));
+    failed(t('player.sources.streamFailed', { details: message }));
   });
   // The sync decides when to play: dash.js must not start on its own.
   player.initialize(video, source.url, false);
@@ -94,7 +95,7 @@ const LOADERS: Record<Exclude<PlaySource['type'], 'youtube'>, SourceLoader> = { 
 
 /** The viewer's own copy, played from a blob URL (freed when the item changes). */
 async function attachLocal(video: HTMLVideoElement, ref: LocalFileRef, pickLocal: PickLocal | undefined): Promise<Detach> {
-  if (!pickLocal) throw new Error(`${ref.name} is a file on each viewer's own disk, and this player cannot ask for it`);
+  if (!pickLocal) throw new Error(t('player.localFile.cannotAsk', { name: ref.name }));
   const copy = await pickLocal(ref);
   const url = URL.createObjectURL(copy);
   video.src = url;
@@ -113,7 +114,7 @@ function playInfo(roomId: string, mediaId: string): Promise<PlayInfo> {
 
 /** Attaches the first of the sources this browser can play; throws why none could be. */
 async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: OnFailure, embed: Embedder): Promise<Detach> {
-  let reason: unknown = new Error('the server offers no way to play this item');
+  let reason: unknown = new Error(t('player.sources.noWay'));
   for (const source of info.sources) {
     try {
       const detach = source.type === 'youtube' ? await embed(source, failed) : await LOADERS[source.type](video, source, info.live, failed);

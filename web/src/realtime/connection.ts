@@ -24,6 +24,7 @@ import type { RoomCommand } from '../../../contracts/room/commands.js';
 import { CLOSE, clockSample, connectProtocols, realtimePath } from '../../../contracts/ws/constants.js';
 import type { EventMessage, NotificationMessage, PlayerState, PongMessage, ResumedMessage, ServerMessage, SnapshotMessage } from '../../../contracts/ws/protocol.js';
 import { ApiError, asApiError } from '../api/errors.js';
+import { t } from '../i18n/i18n.js';
 
 /** The part of a browser WebSocket the connection uses. */
 export interface RoomSocket {
@@ -201,20 +202,20 @@ export class RoomConnection {
     this.stopKeepalive();
     this.socket?.close(1000, 'leaving the room');
     this.socket = null;
-    this.failPending('the connection to the room was closed');
+    this.failPending(t('room.connection.closed'));
   }
 
   /** Sends a room command; resolves with its result, rejects with the room's error. */
   command<T = unknown>(command: RoomCommand, options: { sentAt?: number } = {}): Promise<T> {
     const socket = this.socket;
     if (!socket || socket.readyState !== OPEN) {
-      return Promise.reject(new ApiError({ requestId: '', status: 0, code: 'unavailable', message: 'not connected to the room: reconnecting' }));
+      return Promise.reject(new ApiError({ requestId: '', status: 0, code: 'unavailable', message: t('room.connection.notConnected') }));
     }
     const id = newId();
     return new Promise<T>((resolve, reject) => {
       const timer = this.env.setTimer(() => {
         this.pending.delete(id);
-        reject(new ApiError({ requestId: '', status: 0, code: 'deadline_exceeded', message: 'the room did not answer in time' }));
+        reject(new ApiError({ requestId: '', status: 0, code: 'deadline_exceeded', message: t('room.connection.noAnswer') }));
       }, COMMAND_TIMEOUT_MS);
       this.pending.set(id, { resolve: resolve, reject, timer });
       socket.send(JSON.stringify({ type: 'command', id, command, ...(options.sentAt !== undefined ? { sentAt: options.sentAt } : {}) }));
@@ -307,14 +308,14 @@ export class RoomConnection {
     this.socket = null;
     this.clearConnectTimer();
     this.stopKeepalive();
-    this.failPending('the connection to the room was lost');
+    this.failPending(t('room.connection.lostPending'));
     if (this.closedByUs) return;
     if (FINAL_CLOSES.has(code)) {
       this.end({ state: 'ended', code, reason });
       return;
     }
     if (code === CLOSE.flooding) {
-      this.scheduleReconnect({ kind: 'rate_limited', message: reason || 'too many commands were sent' }, FLOODING_PAUSE_MS);
+      this.scheduleReconnect({ kind: 'rate_limited', message: reason || t('room.connection.flooding') }, FLOODING_PAUSE_MS);
       return;
     }
     const neverOpened = this.status.value.state !== 'open';
@@ -345,7 +346,7 @@ export class RoomConnection {
     }
     this.clearConnectTimer();
     this.stopKeepalive();
-    this.failPending('the connection to the room was lost');
+    this.failPending(t('room.connection.lostPending'));
     this.scheduleReconnect(problem);
   }
 

@@ -11,6 +11,7 @@ import type { RoomSession } from '../state/room.js';
 import { iceTransportPolicy } from './ice-policy.js';
 import { LevelMeter, SPEAKING_HOLD_MS, SPEAKING_LEVEL } from './level-meter.js';
 import { isPolite, VoicePeer, type PeerSignal } from './peer.js';
+import { t } from '../i18n/i18n.js';
 
 export type CallState = 'idle' | 'joining' | 'joined';
 
@@ -139,7 +140,7 @@ export class VoiceCall {
     switch (event.type) {
       case 'voice.joined':
         if (event.participant.userId === me) return;
-        this.announcement.value = `${event.participant.name} joined the voice call`;
+        this.announcement.value = t('room.voice.joined', { name: event.participant.name });
         // Both ends open a connection and may offer; perfect negotiation settles who wins.
         if (this.state.value === 'joined') this.remote(event.participant.userId);
         return;
@@ -151,8 +152,8 @@ export class VoiceCall {
           else this.teardown();
           return;
         }
-        const name = this.session.view.value?.members?.find((m) => m.userId === event.userId)?.name ?? 'Someone';
-        this.announcement.value = `${name} left the voice call`;
+        const name = this.session.view.value?.members?.find((m) => m.userId === event.userId)?.name ?? t('room.voice.someone');
+        this.announcement.value = t('room.voice.left', { name });
         this.closeRemote(event.userId);
         return;
       }

@@ -10,5 +10,5 @@ export const KEPT_TERMS: readonly string[] = [
   'YouTube', 'WebDAV', 'Alist', 'OpenList', 'Jellyfin', 'Emby', 'OBS',
   'OAuth2', 'OIDC', 'OpenID', 'TOTP', 'PostgreSQL', 'Redis', 'NATS', 'Temporal', 'SMTP',
   'PNG', 'JPEG', 'GIF', 'WebP', 'AVIF', 'emoji',
-  'localhost', 'KiB', 'Alt',
+  'localhost', 'KiB', 'Alt', 'WebSocket', 'H.264', 'AAC',
 ];

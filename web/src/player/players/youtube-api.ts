@@ -4,6 +4,7 @@
  * (the server's `youtube.iframe_api_url`), added once per page; it calls
  * `window.onYouTubeIframeAPIReady` when `YT.Player` can be constructed.
  */
+import { t } from '../../i18n/i18n.js';
 
 /** YT.PlayerState */
 export const STATE = { UNSTARTED: -1, ENDED: 0, PLAYING: 1, PAUSED: 2, BUFFERING: 3, CUED: 5 } as const;
@@ -60,7 +61,7 @@ export function loadYouTubeApi(script: string): Promise<YTNamespace> {
     element.onerror = () => {
       loading = null;
       element.remove();
-      reject(new Error('YouTube\'s player could not be loaded (is youtube.com reachable from this browser?)'));
+      reject(new Error(t('player.youtube.scriptFailed', { host: 'youtube.com' })));
     };
     document.head.append(element);
   });
@@ -71,18 +72,18 @@ export function loadYouTubeApi(script: string): Promise<YTNamespace> {
 export function youTubeError(code: number): string {
   switch (code) {
     case 2:
-      return 'YouTube refused the video id';
+      return t('player.youtube.errors.badId');
     case 5:
-      return 'YouTube\'s player cannot play this video in this browser';
+      return t('player.youtube.errors.html5');
     case 100:
-      return 'the video was not found, or it was removed or made private';
+      return t('player.youtube.errors.notFound');
     case 101:
     case 150:
-      return 'the video\'s owner does not allow it to be played on other sites';
+      return t('player.youtube.errors.notEmbeddable');
     case 153:
-      return 'YouTube refused the player without the page\'s address (Referer)';
+      return t('player.youtube.errors.noReferer');
     default:
-      return `YouTube's player failed (error ${code})`;
+      return t('player.youtube.errors.other', { code });
   }
 }
 

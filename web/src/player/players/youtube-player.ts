@@ -12,6 +12,7 @@
 import { localNow } from '../clock.js';
 import type { MediaPlayer } from './media-player.js';
 import { loadYouTubeApi, STATE, youTubeError, type YTPlayer } from './youtube-api.js';
+import { t } from '../../i18n/i18n.js';
 
 /** play() that has not started after this long is taken as refused by the autoplay policy. */
 const PLAY_REFUSED_AFTER_MS = 3000;
@@ -54,7 +55,7 @@ export class YouTubePlayer implements MediaPlayer {
     frame.src = `${embed.frameOrigin}/embed/${encodeURIComponent(videoId)}?${params.toString()}`;
     frame.allow = 'autoplay; encrypted-media; picture-in-picture';
     frame.referrerPolicy = 'strict-origin-when-cross-origin';
-    frame.title = 'YouTube video player';
+    frame.title = t('player.youtube.frame');
     frame.className = 'player-embed-frame';
     host.append(frame);
     let adapter: YouTubePlayer | null = null;
@@ -66,7 +67,7 @@ export class YouTubePlayer implements MediaPlayer {
             resolve(adapter);
           },
           onStateChange: (event) => adapter?.changed(event.data),
-          onError: (event) => failed(`The video could not be played: ${youTubeError(event.data)}.`),
+          onError: (event) => failed(t('player.youtube.playFailed', { reason: youTubeError(event.data) })),
         },
       });
     });

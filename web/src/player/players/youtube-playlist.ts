@@ -6,6 +6,7 @@
  */
 import { loadYouTubeApi, youTubeError } from './youtube-api.js';
 import type { YouTubeEmbed } from './youtube-player.js';
+import { t } from '../../i18n/i18n.js';
 
 /** Longest wait for the player to answer with the list. */
 const LIST_TIMEOUT_MS = 15_000;
@@ -17,7 +18,7 @@ export async function playlistVideos(embed: YouTubeEmbed, listId: string): Promi
   const params = new URLSearchParams({ listType: 'playlist', list: listId, enablejsapi: '1', origin: location.origin });
   frame.src = `${embed.frameOrigin}/embed?${params.toString()}`;
   frame.referrerPolicy = 'strict-origin-when-cross-origin';
-  frame.title = 'YouTube playlist';
+  frame.title = t('player.youtube.playlistFrame');
   frame.hidden = true;
   document.body.append(frame);
   try {
@@ -29,7 +30,7 @@ export async function playlistVideos(embed: YouTubeEmbed, listId: string): Promi
             const poll = (): void => {
               const videos = player.getPlaylist();
               if (videos && videos.length > 0) resolve(videos);
-              else if (Date.now() > deadline) reject(new Error('YouTube did not list the playlist\'s videos (is it private or empty?)'));
+              else if (Date.now() > deadline) reject(new Error(t('player.youtube.playlistEmpty')));
               else setTimeout(poll, POLL_MS);
             };
             poll();

@@ -9,6 +9,7 @@ import type { NowPlaying } from '../../../../contracts/room/model.js';
 import { api, call } from '../../api/client.js';
 import { pickTrack, subtitleChoice, type SubtitleSize, type SubtitleTrack } from './choice.js';
 import { liftCuesOverControls, showAss, showVtt, type Hide } from './render.js';
+import { t } from '../../i18n/i18n.js';
 
 export interface SubtitleState {
   tracks: SubtitleTrack[];
@@ -35,7 +36,7 @@ export function useSubtitles(roomId: string, item: NowPlaying | null, video: HTM
     let cancelled = false;
     call(api.GET('/api/rooms/{roomId}/playlist/{mediaId}/subtitles', { params: { path: { roomId, mediaId: item.id } } })).then(
       (answer) => !cancelled && setTracks(answer.tracks),
-      (error: unknown) => !cancelled && setProblem(`Subtitles could not be listed: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => !cancelled && setProblem(t('player.subtitles.listFailed', { reason: error instanceof Error ? error.message : String(error) })),
     );
     return () => {
       cancelled = true;
@@ -56,7 +57,7 @@ export function useSubtitles(roomId: string, item: NowPlaying | null, video: HTM
         if (cancelled) shown();
         else hide = shown;
       })
-      .catch((error: unknown) => !cancelled && setProblem(`The subtitles "${track.name}" could not be shown: ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) => !cancelled && setProblem(t('player.subtitles.showFailed', { name: track.name, reason: error instanceof Error ? error.message : String(error) })));
     return () => {
       cancelled = true;
       hide?.();

@@ -21,10 +21,15 @@ import { ChatComposer } from './chat/chat-composer.js';
 import { ChatText } from './chat/chat-text.js';
 import { MessageEditor } from './chat/message-editor.js';
 import type { Emote } from '../../state/room-emotes.js';
+import { formatDateTime } from '../../i18n/format.js';
+import { t } from '../../i18n/i18n.js';
+import { Rich } from '../../i18n/rich.js';
+import { useT } from '../../i18n/use-t.js';
 
-const time = (at: number) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+const time = (at: number) => formatDateTime(new Date(at), { hour: '2-digit', minute: '2-digit' });
 
 export function ChatPanel(props: { session: RoomSession }) {
+  const t = useT();
   const { session } = props;
   const me = session.view.value?.me.userId;
   const messages = session.chat.value;
@@ -72,23 +77,26 @@ export function ChatPanel(props: { session: RoomSession }) {
     <span class="chat-tools">
       {canSend && (
         <button type="button" class="button-quiet" onClick={() => { setReplyTo(message); document.getElementById('chat-input')?.focus(); }}>
-          Reply<span class="visually-hidden"> to {message.name}</span>
+          {t('chat.tools.reply')}
+          <span class="visually-hidden">{t('chat.tools.replyHidden', { name: message.name })}</span>
         </button>
       )}
       {canSend && ownAndRecent(message) && (
         <button type="button" class="button-quiet" onClick={() => setEditing(message.id)}>
-          Edit<span class="visually-hidden"> my message</span>
+          {t('chat.tools.edit')}
+          <span class="visually-hidden">{t('chat.tools.editHidden')}</span>
         </button>
       )}
       {canPin && (
         <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: message.pinned ? 'chat.unpin' : 'chat.pin', messageId: message.id }))}>
-          {message.pinned ? 'Unpin' : 'Pin'}
-          <span class="visually-hidden"> message from {message.name}</span>
+          {message.pinned ? t('chat.tools.unpin') : t('chat.tools.pin')}
+          <span class="visually-hidden">{t('chat.tools.messageFrom', { name: message.name })}</span>
         </button>
       )}
       {(ownAndRecent(message) || canDeleteAny) && (
         <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: 'chat.delete', messageId: message.id }))}>
-          Delete<span class="visually-hidden"> message from {message.name}</span>
+          {t('chat.tools.delete')}
+          <span class="visually-hidden">{t('chat.tools.messageFrom', { name: message.name })}</span>
         </button>
       )}
     </span>
@@ -96,18 +104,19 @@ export function ChatPanel(props: { session: RoomSession }) {
 
   return (
     <section aria-labelledby="chat-heading" class="chat">
-      <h2 id="chat-heading">Chat</h2>
+      <h2 id="chat-heading">{t('chat.heading')}</h2>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       {pins.length > 0 && (
         <section aria-labelledby="pins-heading" class="pins">
-          <h3 id="pins-heading">Pinned</h3>
+          <h3 id="pins-heading">{t('chat.pinned')}</h3>
           <ul class="chat-list">
             {pins.map((message) => (
               <li key={message.id} class="chat-message">
                 <Avatar userId={message.userId} name={message.name} /> <span class="chat-author">{message.name}</span> <span class="chat-text">{message.text}</span>
                 {canPin && (
                   <button type="button" class="button-quiet" onClick={() => void action.run(() => session.send({ kind: 'chat.unpin', messageId: message.id }))}>
-                    Unpin<span class="visually-hidden"> pinned message from {message.name}</span>
+                    {t('chat.tools.unpin')}
+                    <span class="visually-hidden">{t('chat.tools.pinnedMessageFrom', { name: message.name })}</span>
                   </button>
                 )}
               </li>
@@ -117,7 +126,7 @@ export function ChatPanel(props: { session: RoomSession }) {
       )}
       {session.moreChat.value && (
         <button type="button" onClick={() => void action.run(() => session.loadOlderChat())}>
-          Load older messages
+          {t('chat.loadOlder')}
         </button>
       )}
       {session.can('view_chat_history') || messages.length > 0 ? (
@@ -132,13 +141,13 @@ export function ChatPanel(props: { session: RoomSession }) {
           reactions={(message) => <ReactionChips session={session} message={message} run={action.run} />}
         />
       ) : (
-        <p class="muted">You cannot see the chat history here; new messages appear as they arrive.</p>
+        <p class="muted">{t('chat.noHistory')}</p>
       )}
       {canSend && slowModeSeconds > 0 && <SlowModeNote seconds={slowModeSeconds} until={sendAgainAt} />}
       {canSend ? (
         <ChatComposer members={others} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} busy={action.busy} onSend={send} emotes={[...emotes.values()]} />
       ) : (
-        <p class="muted">{session.view.value?.me.role === 'guest' ? 'Guests read the chat; sign in to write in it.' : 'You cannot send messages in this room.'}</p>
+        <p class="muted">{session.view.value?.me.role === 'guest' ? t('chat.guestsRead') : t('chat.cannotSend')}</p>
       )}
     </section>
   );
@@ -146,8 +155,9 @@ export function ChatPanel(props: { session: RoomSession }) {
 
 /** The line above a reply: who said what it answers; a click goes to the original when it is loaded. */
 function Quote(props: { reply: NonNullable<ChatMessage['replyTo']> }) {
+  const t = useT();
   const { reply } = props;
-  if (reply.deleted) return <p class="chat-quote is-deleted">Reply to a deleted message</p>;
+  if (reply.deleted) return <p class="chat-quote is-deleted">{t('chat.quote.deleted')}</p>;
   const go = () => {
     const original = document.getElementById(`chat-message-${reply.id}`);
     original?.scrollIntoView({ block: 'center' });
@@ -155,8 +165,8 @@ function Quote(props: { reply: NonNullable<ChatMessage['replyTo']> }) {
   };
   return (
     <button type="button" class="chat-quote" onClick={go}>
-      <span class="visually-hidden">Reply to </span>
-      <strong>{reply.name}</strong>: {reply.excerpt}
+      <span class="visually-hidden">{t('chat.quote.replyTo')}</span>
+      <Rich k="chat.quote.line" parts={{ name: <strong>{reply.name}</strong> }} values={{ excerpt: reply.excerpt }} />
     </button>
   );
 }
@@ -171,6 +181,7 @@ function MessageList(props: {
   editor: (message: ChatMessage) => preact.JSX.Element;
   reactions: (message: ChatMessage) => preact.JSX.Element;
 }) {
+  const t = useT();
   const list = useRef<HTMLOListElement>(null);
   const opened = useRef(false);
   const last = props.messages.at(-1)?.id;
@@ -181,9 +192,9 @@ function MessageList(props: {
     if (!opened.current || element.scrollHeight - element.scrollTop - element.clientHeight < 120) element.scrollTop = element.scrollHeight;
     opened.current = true;
   }, [last]);
-  if (props.messages.length === 0) return <p class="muted">No messages yet.</p>;
+  if (props.messages.length === 0) return <p class="muted">{t('chat.noMessages')}</p>;
   return (
-    <ol class="chat-list chat-log" ref={list} tabIndex={0} aria-label="Messages">
+    <ol class="chat-list chat-log" ref={list} tabIndex={0} aria-label={t('chat.messages')}>
       {props.messages.map((message) => {
         // An older actor host mid-upgrade may send a message without mentions.
         const mentions = message.mentions ?? [];
@@ -193,9 +204,9 @@ function MessageList(props: {
           <li key={message.id} id={`chat-message-${message.id}`} tabIndex={-1} class={forMe ? 'chat-message is-mentioned' : 'chat-message'}>
             {message.replyTo && <Quote reply={message.replyTo} />}
             <Avatar userId={message.userId} name={message.name} /> <span class="chat-author">{message.name}</span> <time class="muted">{time(message.createdAt)}</time>
-            {message.editedAt !== undefined && <span class="muted chat-edited"> (edited)</span>}
-            {message.pinned && <span class="badge">Pinned</span>}
-            {forMe && <span class="visually-hidden"> mentions you</span>}
+            {message.editedAt !== undefined && <span class="muted chat-edited">{t('chat.edited')}</span>}
+            {message.pinned && <span class="badge">{t('chat.pinned')}</span>}
+            {forMe && <span class="visually-hidden">{t('chat.mentionsYou')}</span>}
             {props.editing === message.id ? (
               props.editor(message)
             ) : (
@@ -218,7 +229,7 @@ export function ChatAnnouncer(props: { session: RoomSession }) {
   useEffect(
     () =>
       props.session.onEvent((event) => {
-        if (event.type === 'chat.message' && event.message.userId !== props.session.view.value?.me.userId) setSaid(`${event.message.name}: ${event.message.text}`);
+        if (event.type === 'chat.message' && event.message.userId !== props.session.view.value?.me.userId) setSaid(t('chat.announce', { name: event.message.name, text: event.message.text }));
       }),
     [props.session],
   );

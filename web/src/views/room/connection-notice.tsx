@@ -7,24 +7,27 @@
 import { useEffect, useState } from 'preact/hooks';
 import { CLOSE } from '../../../../contracts/ws/constants.js';
 import { formatWait } from '../../i18n/format.js';
+import { t } from '../../i18n/i18n.js';
+import { useT } from '../../i18n/use-t.js';
 import type { ConnectionProblem, ConnectionStatus, RoomConnection } from '../../realtime/connection.js';
 import { Page } from '../../ui/page.js';
 import { signInHref } from '../rooms/sign-in-prompt.js';
 
 export function ConnectionNotice(props: { connection: RoomConnection }) {
+  const t = useT();
   const status = props.connection.status.value;
   const now = useNow(status.state === 'reconnecting');
-  if (status.state === 'open') return <p class="visually-hidden" role="status">Connected to the room.</p>;
-  if (status.state === 'connecting') return <p class="notice connection-notice" role="status">Connecting to the room…</p>;
+  if (status.state === 'open') return <p class="visually-hidden" role="status">{t('room.connection.connected')}</p>;
+  if (status.state === 'connecting') return <p class="notice connection-notice" role="status">{t('room.connection.connecting')}</p>;
   if (status.state === 'ended') return null;
   if (status.state === 'offline') {
     return (
       <div class="notice connection-notice" role="status">
-        <p class="notice-title">This device is offline</p>
+        <p class="notice-title">{t('room.connection.offlineTitle')}</p>
         <p>
-          The room reconnects as soon as the network is back.{' '}
+          {t('room.connection.offlineBody')}{' '}
           <button type="button" class="button-quiet" onClick={() => props.connection.retryNow()}>
-            Try now
+            {t('room.connection.tryNow')}
           </button>
         </p>
       </div>
@@ -32,16 +35,16 @@ export function ConnectionNotice(props: { connection: RoomConnection }) {
   }
   const { problem } = status;
   const wait = Math.max(0, status.retryAt - now) / 1000;
-  const next = wait < 1 ? 'Trying again now…' : `Trying again ${formatWait(wait)} (attempt ${status.attempt + 1}).`;
+  const next = wait < 1 ? t('room.connection.tryingNow') : t('room.connection.tryingIn', { when: formatWait(wait), attempt: status.attempt + 1 });
   return (
     <div class={`notice connection-notice${problem ? ' notice-error' : ''}`} role={problem ? 'alert' : 'status'}>
-      <p class="notice-title">{problem ? problemTitle(problem) : 'Connection to the room lost: reconnecting'}</p>
+      <p class="notice-title">{problem ? problemTitle(problem) : t('room.connection.lost')}</p>
       {problem && <p>{problemAdvice(problem)}</p>}
       <p>
         {next}{' '}
         {wait >= 1 && (
           <button type="button" class="button-quiet" onClick={() => props.connection.retryNow()}>
-            Try now
+            {t('room.connection.tryNow')}
           </button>
         )}
       </p>
@@ -52,30 +55,31 @@ export function ConnectionNotice(props: { connection: RoomConnection }) {
 function problemTitle(problem: ConnectionProblem): string {
   switch (problem.kind) {
     case 'origin':
-      return `This page’s address (${location.origin}) is not allowed to open the room’s live connection`;
+      return t('room.connection.titles.origin', { origin: location.origin });
     case 'rate_limited':
-      return 'Too many connection attempts: waiting before the next one';
+      return t('room.connection.titles.rateLimited');
     case 'unreachable':
-      return 'The server cannot be reached';
+      return t('room.connection.titles.unreachable');
     case 'dropped':
-      return 'The live connection closes before it opens';
+      return t('room.connection.titles.dropped');
     case 'server':
-      return 'The room’s live connection was refused';
+      return t('room.connection.titles.server');
   }
 }
 
 function problemAdvice(problem: ConnectionProblem): string {
   switch (problem.kind) {
     case 'origin':
-      return `Open the room at the service’s own address, or ask the operator to add ${location.origin} to server.cors_allowed_origins. The server said: ${problem.message}.`;
+      return t('room.connection.advice.origin', { origin: location.origin, setting: 'server.cors_allowed_origins', message: problem.message });
     case 'rate_limited':
-      return `The server said: ${problem.message}.`;
+      return t('room.connection.advice.serverSaid', { message: problem.message });
     case 'unreachable':
-      return 'Check your network connection; the page keeps trying.';
+      return t('room.connection.advice.unreachable');
     case 'dropped':
-      return `The server ${problem.message.replace(/^the server /, '')}. If this keeps happening, tell the operator.`;
+      // The connection's own finding (a ticket, then a socket that never opened), said here in full.
+      return t('room.connection.advice.dropped');
     case 'server':
-      return `The server said: ${problem.message}.`;
+      return t('room.connection.advice.serverSaid', { message: problem.message });
   }
 }
 
@@ -92,11 +96,14 @@ function useNow(active: boolean): number {
 
 /** The page in place of the room once the connection will not come back. */
 export function ConnectionEnded(props: { status: Extract<ConnectionStatus, { state: 'ended' }> }) {
+  const t = useT();
   const { code, reason } = props.status;
   const signedOut = code === CLOSE.sessionEnded || code === 401;
   const removed = code === CLOSE.membershipEnded || code === 403;
   const deleted = code === CLOSE.roomDeleted || code === 404;
-  const title = signedOut ? 'You are signed out' : removed ? 'You were removed from this room' : deleted ? 'This room was deleted' : 'Disconnected from the room';
+  const title = t(
+    signedOut ? 'room.connection.ended.signedOutTitle' : removed ? 'room.connection.ended.removedTitle' : deleted ? 'room.connection.ended.deletedTitle' : 'room.connection.ended.otherTitle',
+  );
   const here = `${location.pathname}${location.search}`;
   return (
     <Page title={title}>
@@ -104,23 +111,27 @@ export function ConnectionEnded(props: { status: Extract<ConnectionStatus, { sta
         <p class="notice-title">{title}</p>
         <p>
           {signedOut
-            ? `${reason ? `${reason.charAt(0).toUpperCase()}${reason.slice(1)}` : 'Your session ended'}. Sign in again to come back to the room.`
+            ? reason
+              ? t('room.connection.ended.signedOutBecause', { reason: `${reason.charAt(0).toUpperCase()}${reason.slice(1)}` })
+              : t('room.connection.ended.signedOut')
             : removed
-              ? 'A room admin removed or banned you, or your membership ended. You no longer see the room.'
+              ? t('room.connection.ended.removed')
               : deleted
-                ? 'The room and its playlist and chat no longer exist.'
-                : `The connection cannot be restored${reason ? `: ${reason}` : ''}. Reload the page to try again.`}
+                ? t('room.connection.ended.deleted')
+                : reason
+                  ? t('room.connection.ended.otherBecause', { reason })
+                  : t('room.connection.ended.other')}
         </p>
       </div>
       <p>
         {signedOut && (
           <>
             <a class="button-link" href={signInHref(here)}>
-              Sign in
+              {t('room.connection.ended.signIn')}
             </a>{' '}
           </>
         )}
-        <a href="/rooms">Browse rooms</a>
+        <a href="/rooms">{t('room.browseRooms')}</a>
       </p>
     </Page>
   );

@@ -3,9 +3,14 @@ import { api, call } from '../../api/client.js';
 import { currentUser } from '../../state/session.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useAction } from '../../ui/use-action.js';
+import { useT } from '../../i18n/use-t.js';
+
+/** Decorative marks beside the word (hidden from screen readers): symbols, not words to translate. */
+const STAR = { on: '★', off: '☆' } as const;
 
 /** Stars the room for the home page's favourites (signed-in people only; guests have no home list). */
 export function FavouriteButton(props: { roomId: string }) {
+  const t = useT();
   const [starred, setStarred] = useState<boolean | null>(null);
   const action = useAction();
   const signedIn = Boolean(currentUser.value);
@@ -30,7 +35,7 @@ export function FavouriteButton(props: { roomId: string }) {
     <>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       <button type="button" class="button-quiet" aria-pressed={starred} disabled={action.busy} onClick={toggle}>
-        <span aria-hidden="true">{starred ? '★' : '☆'}</span> Favourite
+        <span aria-hidden="true">{starred ? STAR.on : STAR.off}</span> {t('room.favourite')}
       </button>
     </>
   );

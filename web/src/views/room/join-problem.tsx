@@ -7,6 +7,8 @@ import type { ComponentChildren } from 'preact';
 import { asApiError } from '../../api/errors.js';
 import type { Schemas } from '../../api/types.js';
 import { signInHref } from '../rooms/sign-in-prompt.js';
+import { t } from '../../i18n/i18n.js';
+import { Rich } from '../../i18n/rich.js';
 
 export interface JoinProblem {
   /** Replaces the code's title (null: none, the message says it). */
@@ -21,39 +23,31 @@ export function joinProblem(caught: unknown, room: Schemas['VisitorRoomView']['r
   const here = `/rooms/${encodeURIComponent(room.id)}`;
   switch (error.code) {
     case 'forbidden':
-      if (error.issueFor('password')) return { title: 'Wrong password', next: 'Check the password with the person who shared the link, then try again.' };
+      if (error.issueFor('password')) return { title: t('room.joinProblem.wrongPasswordTitle'), next: t('room.joinProblem.wrongPasswordNext') };
       // A ban since the page loaded, or guests turned off: the room's answer to GET says which.
       return {
         reload: true,
-        next: asGuest ? (
-          <>
-            <a href={signInHref(here)}>Sign in</a> with an account to join.
-          </>
-        ) : undefined,
+        next: asGuest ? <Rich k="room.joinProblem.signInToJoin" parts={{ signIn: <a href={signInHref(here)}>{t('room.joinProblem.signInLink')}</a> }} /> : undefined,
       };
     case 'limit_exceeded':
       return {
-        title: 'This room is full',
-        next: `Try again later, once someone leaves${room.requireJoinApproval ? ' or waiting requests are decided' : ''}. How many people a room holds is set by the server’s administrator.`,
+        title: t('room.joinProblem.fullTitle'),
+        next: t(room.requireJoinApproval ? 'room.joinProblem.fullNextWithRequests' : 'room.joinProblem.fullNext'),
       };
     case 'rate_limited':
       return room.hasPassword
-        ? { title: 'Too many wrong passwords', next: 'Meanwhile, check the password with the person who shared the link.' }
-        : { next: 'Wait, then press Join again.' };
+        ? { title: t('room.joinProblem.tooManyPasswordsTitle'), next: t('room.joinProblem.tooManyPasswordsNext') }
+        : { next: t('room.joinProblem.waitThenJoin') };
     case 'not_found':
       return {
-        title: 'This room no longer exists',
+        title: t('room.joinProblem.goneTitle'),
         reload: true,
-        next: (
-          <>
-            It may have been deleted. <a href="/">Browse rooms</a>
-          </>
-        ),
+        next: <Rich k="room.joinProblem.goneNext" parts={{ browse: <a href="/">{t('room.browseRooms')}</a> }} />,
       };
     case 'unavailable':
     case 'busy':
     case 'deadline_exceeded':
-      return { next: 'Press Join again in a moment.' };
+      return { next: t('room.joinProblem.joinAgainSoon') };
     default:
       return {};
   }

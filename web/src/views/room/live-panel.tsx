@@ -8,12 +8,15 @@ import { api, call } from '../../api/client.js';
 import type { Schemas } from '../../api/types.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useAction } from '../../ui/use-action.js';
+import { useT } from '../../i18n/use-t.js';
 
 export function LiveBadge(props: { online: boolean }) {
-  return <span class={`badge${props.online ? ' badge-live' : ''}`}>{props.online ? 'On air' : 'Offline'}</span>;
+  const t = useT();
+  return <span class={`badge${props.online ? ' badge-live' : ''}`}>{props.online ? t('room.live.onAir') : t('room.live.offline')}</span>;
 }
 
 export function StreamKeyPanel(props: { roomId: string; mediaId: string; title: string }) {
+  const t = useT();
   const [key, setKey] = useState<Schemas['StreamKey'] | null>(null);
   const [confirming, setConfirming] = useState(false);
   const action = useAction();
@@ -30,30 +33,31 @@ export function StreamKeyPanel(props: { roomId: string; mediaId: string; title: 
       <div class="stream-key">
         <ErrorNotice error={action.error} onDismiss={action.clear} />
         <button type="button" class="button-quiet" disabled={action.busy} onClick={() => void show()}>
-          Publish settings<span class="visually-hidden"> for {props.title}</span>
+          {t('room.live.publishSettings')}
+          <span class="visually-hidden">{t('room.live.publishSettingsFor', { title: props.title })}</span>
         </button>
       </div>
     );
   }
   return (
-    <div class="stream-key" aria-label={`Publish settings for ${props.title}`}>
+    <div class="stream-key" aria-label={t('room.live.publishSettingsLabel', { title: props.title })}>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
-      <CopyRow label="Publish URL" value={key.url} secret />
-      <CopyRow label="Server (OBS)" value={key.server} />
-      <CopyRow label="Stream key (OBS)" value={key.streamKey} secret />
+      <CopyRow label={t('room.live.publishUrl')} value={key.url} secret />
+      <CopyRow label={t('room.live.server')} value={key.server} />
+      <CopyRow label={t('room.live.streamKey')} value={key.streamKey} secret />
       {confirming ? (
         <p class="confirm-row">
-          <span>A new key stops a running stream; the publisher must use the new key.</span>
+          <span>{t('room.live.rotateWarning')}</span>
           <button type="button" class="button-danger" disabled={action.busy} onClick={() => void rotate()}>
-            Rotate
+            {t('room.live.rotate')}
           </button>
           <button type="button" onClick={() => setConfirming(false)}>
-            Keep
+            {t('room.live.keep')}
           </button>
         </p>
       ) : (
         <button type="button" class="button-quiet" onClick={() => setConfirming(true)}>
-          Rotate the stream key
+          {t('room.live.rotateKey')}
         </button>
       )}
     </div>
@@ -61,6 +65,7 @@ export function StreamKeyPanel(props: { roomId: string; mediaId: string; title: 
 }
 
 function CopyRow(props: { label: string; value: string; secret?: boolean }) {
+  const t = useT();
   const [shown, setShown] = useState(!props.secret);
   const [copied, setCopied] = useState(false);
   return (
@@ -69,7 +74,7 @@ function CopyRow(props: { label: string; value: string; secret?: boolean }) {
       <code>{shown ? props.value : '•'.repeat(16)}</code>
       {props.secret && (
         <button type="button" class="button-quiet" onClick={() => setShown(!shown)}>
-          {shown ? 'Hide' : 'Show'}
+          {shown ? t('room.live.hide') : t('room.live.show')}
         </button>
       )}
       <button
@@ -82,7 +87,7 @@ function CopyRow(props: { label: string; value: string; secret?: boolean }) {
           })
         }
       >
-        {copied ? 'Copied' : 'Copy'}
+        {copied ? t('room.live.copied') : t('room.live.copy')}
         <span class="visually-hidden"> {props.label}</span>
       </button>
     </div>
@@ -91,7 +96,8 @@ function CopyRow(props: { label: string; value: string; secret?: boolean }) {
 
 /** Adds a live item (its source is this server's RTMP ingest, so it has no URL). */
 export function AddLiveItem(props: { roomId: string }) {
-  const [title, setTitle] = useState('Livestream');
+  const t = useT();
+  const [title, setTitle] = useState(() => t('room.live.defaultTitle'));
   const action = useAction();
   return (
     <form
@@ -103,10 +109,10 @@ export function AddLiveItem(props: { roomId: string }) {
     >
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       <label>
-        Livestream title <input value={title} required onInput={(event) => setTitle(event.currentTarget.value)} />
+        {t('room.live.titleLabel')} <input value={title} required onInput={(event) => setTitle(event.currentTarget.value)} />
       </label>
       <button type="submit" disabled={action.busy}>
-        Add a livestream
+        {t('room.live.add')}
       </button>
     </form>
   );

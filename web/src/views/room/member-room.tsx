@@ -18,8 +18,10 @@ import { RoomTabs } from './room-tabs.js';
 import { ShareLink } from './share-link.js';
 import { theatre } from './view-mode.js';
 import { VoteSkip } from './vote-skip.js';
+import { useT } from '../../i18n/use-t.js';
 
 export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
+  const t = useT();
   const session = useMemo(() => new RoomSession(props.roomId), [props.roomId]);
   useEffect(() => {
     session.start();
@@ -29,7 +31,7 @@ export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
   const view = session.view.value;
 
   if (status.state === 'ended') return <ConnectionEnded status={status} />;
-  if (!view) return <Page title="Room">{<ConnectionNotice connection={session.connection} />}</Page>;
+  if (!view) return <Page title={t('room.title')}>{<ConnectionNotice connection={session.connection} />}</Page>;
   return (
     <Page title={view.room.name} wide actions={
         <div class="leave-room">
@@ -51,6 +53,7 @@ export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
 }
 
 function LeaveButton(props: { session: RoomSession; onLeft: () => void }) {
+  const t = useT();
   const { route } = useLocation();
   const [error, setError] = useState<unknown>(null);
   const [asking, setAsking] = useState(false);
@@ -69,17 +72,17 @@ function LeaveButton(props: { session: RoomSession; onLeft: () => void }) {
       <ErrorNotice error={error} />
       {asking ? (
         <>
-          <span>Leave this room?</span>
+          <span>{t('room.leave.ask')}</span>
           <button type="button" class="button-danger" onClick={() => void leave()}>
-            Leave
+            {t('room.leave.confirm')}
           </button>
           <button type="button" onClick={() => setAsking(false)}>
-            Stay
+            {t('room.leave.stay')}
           </button>
         </>
       ) : (
         <button type="button" onClick={() => setAsking(true)}>
-          Leave room
+          {t('room.leave.button')}
         </button>
       )}
     </div>

@@ -11,30 +11,34 @@ import { withMyChoice } from '../../state/room-view.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../ui/field.js';
 import { useAction } from '../../ui/use-action.js';
+import { useT } from '../../i18n/use-t.js';
 
-const TIMERS: Array<[label: string, ms: number | null]> = [
-  ['No timer', null],
-  ['1 minute', 60_000],
-  ['5 minutes', 300_000],
-  ['15 minutes', 900_000],
-  ['1 hour', 3_600_000],
+/** When a new poll closes: by hand, or after a while (the catalogue word of `room.polls.timers`). */
+const TIMERS: Array<[label: 'none' | 'oneMinute' | 'fiveMinutes' | 'fifteenMinutes' | 'oneHour', ms: number | null]> = [
+  ['none', null],
+  ['oneMinute', 60_000],
+  ['fiveMinutes', 300_000],
+  ['fifteenMinutes', 900_000],
+  ['oneHour', 3_600_000],
 ];
 
 export function PollsPanel(props: { session: RoomSession }) {
+  const t = useT();
   const { session } = props;
   const view = session.view.value;
   const polls = view?.polls ?? [];
   const open = polls.find((poll) => poll.closedAt === null);
   return (
     <section aria-labelledby="polls-heading">
-      <h2 id="polls-heading">Polls</h2>
+      <h2 id="polls-heading">{t('room.polls.heading')}</h2>
       {!open && session.can('create_poll') && <OpenPollForm session={session} />}
-      {polls.length === 0 ? <p class="muted">No polls yet.</p> : polls.map((poll) => <PollCard key={poll.id} session={session} poll={poll} />)}
+      {polls.length === 0 ? <p class="muted">{t('room.polls.empty')}</p> : polls.map((poll) => <PollCard key={poll.id} session={session} poll={poll} />)}
     </section>
   );
 }
 
 function OpenPollForm(props: { session: RoomSession }) {
+  const t = useT();
   const [question, setQuestion] = useState('');
   const [options, setOptions] = useState('');
   const [timer, setTimer] = useState(0);
@@ -52,29 +56,30 @@ function OpenPollForm(props: { session: RoomSession }) {
   };
   return (
     <form class="form poll-form" onSubmit={(event) => void submit(event)} aria-labelledby="poll-form-heading">
-      <h3 id="poll-form-heading">Ask the room</h3>
+      <h3 id="poll-form-heading">{t('room.polls.formHeading')}</h3>
       <ErrorNotice error={action.error} />
-      <Field label="Question" required value={question} onValue={setQuestion} maxLength={200} error={issue('question')} />
+      <Field label={t('room.polls.question')} required value={question} onValue={setQuestion} maxLength={200} error={issue('question')} />
       <div class="field">
-        <label for="poll-options">Answers, one a line (2 to 10)</label>
+        <label for="poll-options">{t('room.polls.answers')}</label>
         <textarea id="poll-options" rows={4} required value={options} onInput={(event) => setOptions(event.currentTarget.value)} />
       </div>
       <div class="field">
-        <label for="poll-timer">Closes</label>
+        <label for="poll-timer">{t('room.polls.closes')}</label>
         <select id="poll-timer" value={String(timer)} onChange={(event) => setTimer(Number(event.currentTarget.value))}>
           {TIMERS.map(([label], index) => (
             <option key={label} value={String(index)}>
-              {label === 'No timer' ? 'When closed' : `After ${label}`}
+              {t(`room.polls.timers.${label}`)}
             </option>
           ))}
         </select>
       </div>
-      <SubmitButton busy={action.busy}>Open the poll</SubmitButton>
+      <SubmitButton busy={action.busy}>{t('room.polls.open')}</SubmitButton>
     </form>
   );
 }
 
 function PollCard(props: { session: RoomSession; poll: Poll }) {
+  const t = useT();
   const { session, poll } = props;
   const view = session.view.value;
   const action = useAction();
@@ -92,7 +97,7 @@ function PollCard(props: { session: RoomSession; poll: Poll }) {
     <article class={isOpen ? 'poll is-open' : 'poll'} aria-labelledby={`poll-${poll.id}`}>
       <h3 id={`poll-${poll.id}`}>{poll.question}</h3>
       <p class="muted">
-        {isOpen ? (poll.closesAt !== null ? <Countdown until={poll.closesAt} /> : 'Open') : 'Closed'} · {total === 1 ? '1 vote' : `${total} votes`}
+        {isOpen ? (poll.closesAt !== null ? <Countdown until={poll.closesAt} /> : t('room.polls.isOpen')) : t('room.polls.isClosed')} · {t('room.polls.votes', { count: total })}
       </p>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       <ul class="poll-options">
@@ -108,10 +113,7 @@ function PollCard(props: { session: RoomSession; poll: Poll }) {
                     {option}
                   </button>
                 ) : (
-                  <span>
-                    {option}
-                    {mine ? ' (your vote)' : ''}
-                  </span>
+                  <span>{mine ? t('room.polls.yourVote', { option }) : option}</span>
                 )}
                 <span class="poll-count" data-testid="poll-count">{`${count} (${share} %)`}</span>
               </div>
@@ -124,7 +126,7 @@ function PollCard(props: { session: RoomSession; poll: Poll }) {
       </ul>
       {canClose && (
         <button type="button" onClick={() => void action.run(() => session.send({ kind: 'poll.close', pollId: poll.id }))} disabled={action.busy}>
-          Close the poll
+          {t('room.polls.close')}
         </button>
       )}
     </article>
@@ -133,11 +135,12 @@ function PollCard(props: { session: RoomSession; poll: Poll }) {
 
 /** "Closes in 4:05", ticking every second (the browser's clock: a second or two of skew is harmless here). */
 function Countdown(props: { until: number }) {
+  const t = useT();
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
   const left = Math.max(0, Math.ceil((props.until - now) / 1000));
-  return <>{`Closes in ${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`}</>;
+  return <>{t('room.polls.closesIn', { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}` })}</>;
 }

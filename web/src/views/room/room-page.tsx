@@ -11,22 +11,24 @@ import { currentId, session } from '../../state/session.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
 import { useLoad } from '../../ui/use-load.js';
+import { useT } from '../../i18n/use-t.js';
 import { SignInPrompt } from '../rooms/sign-in-prompt.js';
 import { MemberRoom } from './member-room.js';
 import { VisitorView, joinOnArrival } from './visitor-view.js';
 import './room.css';
 
 export function RoomPage() {
+  const t = useT();
   const roomId = useRoute().params.roomId ?? '';
   useEffect(() => void loadPublicInfo().catch(() => undefined), []);
   const who = currentId.value;
-  if (session.value === undefined) return <Page title="Room">{<p aria-live="polite">Loading…</p>}</Page>;
+  if (session.value === undefined) return <Page title={t('room.title')}>{<p aria-live="polite">{t('common.loading')}</p>}</Page>;
   if (!who)
     return (
-      <Page title="Room">
+      <Page title={t('room.title')}>
         <SignInPrompt
           next={`/rooms/${encodeURIComponent(roomId)}`}
-          why="You are invited to watch together. Sign in, or give a name to join as a guest."
+          why={t('room.invited')}
           onGuest={() => joinOnArrival.add(roomId)}
         />
       </Page>
@@ -35,14 +37,15 @@ export function RoomPage() {
 }
 
 function RoomFor(props: { roomId: string }) {
+  const t = useT();
   const room = useLoad(() => call(api.GET('/api/rooms/{roomId}', { params: { path: { roomId: props.roomId } } })), [props.roomId]);
-  if (room.loading && !room.data) return <Page title="Room">{<p aria-live="polite">Loading the room…</p>}</Page>;
+  if (room.loading && !room.data) return <Page title={t('room.title')}>{<p aria-live="polite">{t('room.loadingRoom')}</p>}</Page>;
   if (!room.data)
     return (
-      <Page title="Room">
+      <Page title={t('room.title')}>
         <ErrorNotice error={room.error} />
         <p>
-          <a href="/rooms">Browse rooms</a>
+          <a href="/rooms">{t('room.browseRooms')}</a>
         </p>
       </Page>
     );

@@ -13,11 +13,12 @@ import { PlaylistPanel } from './playlist-panel.js';
 import { PollsPanel } from './polls-panel.js';
 import { SettingsPanel } from './settings-panel.js';
 import { VoicePanel } from './voice-panel.js';
+import { useT } from '../../i18n/use-t.js';
 
 type Tab = 'playlist' | 'chat' | 'members' | 'polls' | 'voice' | 'settings';
-const LABELS: Record<Tab, string> = { playlist: 'Playlist', chat: 'Chat', members: 'Members', polls: 'Polls', voice: 'Voice', settings: 'Settings' };
 
 export function RoomTabs(props: { session: RoomSession }) {
+  const t = useT();
   const { session } = props;
   const view = session.view.value;
   // Without view_media_resources (guests) there is no list to show.
@@ -42,7 +43,7 @@ export function RoomTabs(props: { session: RoomSession }) {
   return (
     <div class="room-side">
       <ChatAnnouncer session={session} />
-      <div class="room-tabs" role="tablist" aria-label="Room panels" onKeyDown={onKey}>
+      <div class="room-tabs" role="tablist" aria-label={t('room.tabs.label')} onKeyDown={onKey}>
         {tabs.map((tab) => (
           <button
             key={tab}
@@ -57,7 +58,7 @@ export function RoomTabs(props: { session: RoomSession }) {
             }}
             onClick={() => setSelected(tab)}
           >
-            {LABELS[tab]}
+            {t(`room.tabs.${tab}`)}
           </button>
         ))}
       </div>

@@ -5,8 +5,10 @@
  */
 import { useEffect, useId, useState } from 'preact/hooks';
 import { roomLink, startedRoom } from '../rooms/started-room.js';
+import { useT } from '../../i18n/use-t.js';
 
 export function ShareLink(props: { roomId: string }) {
+  const t = useT();
   const id = useId();
   const link = roomLink(props.roomId);
   const started = startedRoom.value?.roomId === props.roomId ? startedRoom.value : null;
@@ -28,19 +30,19 @@ export function ShareLink(props: { roomId: string }) {
   const message =
     state === 'copied'
       ? started
-        ? 'Your room is ready and its link is copied: send it to the people you want to watch with.'
-        : 'Link copied.'
+        ? t('room.share.readyCopied')
+        : t('room.share.copied')
       : state === 'failed'
-        ? 'Copying is not allowed here: select the link and copy it.'
+        ? t('room.share.failed')
         : started
-          ? 'Your room is ready: copy its link and send it to the people you want to watch with.'
+          ? t('room.share.ready')
           : '';
   return (
     <div class={started ? 'share-link is-new' : 'share-link'}>
-      <label for={id}>Join link</label>
+      <label for={id}>{t('room.share.label')}</label>
       <input id={id} type="text" readOnly value={link} onFocus={(event) => event.currentTarget.select()} />
       <button type="button" onClick={() => void copy()}>
-        Copy link
+        {t('room.share.copy')}
       </button>
       <p class="share-status" aria-live="polite">
         {message}

@@ -4,8 +4,10 @@
  */
 import type { RoomSession } from '../../state/room.js';
 import type { Action } from '../../ui/use-action.js';
+import { useT } from '../../i18n/use-t.js';
 
 export function UpvoteButton(props: { session: RoomSession; action: Action; mediaId: string; title: string }) {
+  const t = useT();
   const { session, action, mediaId, title } = props;
   const view = session.view.value;
   if (!view || view.room.queueMode !== 'vote' || !session.can('vote')) return null;
@@ -17,7 +19,7 @@ export function UpvoteButton(props: { session: RoomSession; action: Action; medi
       type="button"
       class="button-quiet upvote"
       aria-pressed={mine}
-      aria-label={`Up-vote ${title} (${count === 1 ? '1 vote' : `${count} votes`})`}
+      aria-label={t('room.upvote', { title, count })}
       onClick={() => void action.run(() => session.send({ kind: 'playlist.vote', mediaId, vote: !mine }))}
     >
       ▲ {count}

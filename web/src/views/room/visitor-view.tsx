@@ -13,6 +13,7 @@ import { session } from '../../state/session.js';
 import { Page } from '../../ui/page.js';
 import { joinProblem } from './join-problem.js';
 import { ShareLink } from './share-link.js';
+import { useT } from '../../i18n/use-t.js';
 
 /**
  * Rooms whose page a person just continued on as a guest: their name was the one step, so the
@@ -22,6 +23,7 @@ import { ShareLink } from './share-link.js';
 export const joinOnArrival = new Set<string>();
 
 export function VisitorView(props: { view: Schemas['VisitorRoomView']; onChanged: () => void }) {
+  const t = useT();
   const { room, me } = props.view;
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -57,26 +59,26 @@ export function VisitorView(props: { view: Schemas['VisitorRoomView']; onChanged
   };
 
   let body;
-  if (room.status === 'pending_review') body = <p class="notice">This room is waiting for an administrator’s review. It opens once approved.</p>;
-  else if (room.status === 'rejected') body = <p class="notice notice-error">This room was turned down in review and cannot be joined.</p>;
+  if (room.status === 'pending_review') body = <p class="notice">{t('room.visitor.pendingReview')}</p>;
+  else if (room.status === 'rejected') body = <p class="notice notice-error">{t('room.visitor.rejected')}</p>;
   else if (me.status === 'banned')
     body = (
       <div class="notice notice-error">
-        <p class="notice-title">You are banned from this room</p>
-        <p>Only a room admin can lift the ban; ask one if you think it is a mistake.</p>
+        <p class="notice-title">{t('room.visitor.bannedTitle')}</p>
+        <p>{t('room.visitor.bannedBody')}</p>
       </div>
     );
   else if (me.status === 'pending')
     body = (
       <div class="notice" role="status">
-        <p class="notice-title">Join request sent</p>
-        <p>A room admin has to approve it. This page shows the room once they do.</p>
+        <p class="notice-title">{t('room.visitor.requestSentTitle')}</p>
+        <p>{t('room.visitor.requestSentBody')}</p>
         <p>
           <button type="button" onClick={props.onChanged}>
-            Check again
+            {t('room.visitor.checkAgain')}
           </button>{' '}
           <button type="button" class="button-quiet" onClick={() => void withdraw()}>
-            Withdraw the request
+            {t('room.visitor.withdraw')}
           </button>
         </p>
       </div>
@@ -84,20 +86,20 @@ export function VisitorView(props: { view: Schemas['VisitorRoomView']; onChanged
   else
     body = (
       <form class="form" onSubmit={(event) => void join(event)}>
-        {room.requireJoinApproval && <p class="muted">A room admin approves new members.</p>}
+        {room.requireJoinApproval && <p class="muted">{t('room.visitor.approvalNote')}</p>}
         {room.hasPassword && (
-          <Field label="Room password" type="password" autocomplete="off" required value={password} onValue={setPassword} error={issueFor(error, 'password')} />
+          <Field label={t('room.visitor.password')} type="password" autocomplete="off" required value={password} onValue={setPassword} error={issueFor(error, 'password')} />
         )}
-        <SubmitButton busy={busy}>{room.requireJoinApproval ? 'Ask to join' : 'Join room'}</SubmitButton>
+        <SubmitButton busy={busy}>{room.requireJoinApproval ? t('room.visitor.askToJoin') : t('room.visitor.join')}</SubmitButton>
       </form>
     );
 
   return (
     <Page title={room.name}>
       <p class="muted">
-        {room.memberCount === 1 ? '1 member' : `${room.memberCount} members`}
-        {room.hasPassword ? ' · password' : ''}
-        {room.requireJoinApproval ? ' · approval needed' : ''}
+        {t('room.visitor.members', { count: room.memberCount })}
+        {room.hasPassword ? ` · ${t('room.visitor.passwordTag')}` : ''}
+        {room.requireJoinApproval ? ` · ${t('room.visitor.approvalTag')}` : ''}
       </p>
       <ErrorNotice error={error} title={problem.title} next={problem.next} />
       {body}

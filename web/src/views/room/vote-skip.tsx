@@ -6,21 +6,23 @@
 import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { useAction } from '../../ui/use-action.js';
+import { useT } from '../../i18n/use-t.js';
 
 export function VoteSkip(props: { session: RoomSession }) {
+  const t = useT();
   const { session } = props;
   const action = useAction();
   const view = session.view.value;
   const votes = view?.voteSkip;
   if (!view || !votes || votes.mediaId !== view.playback.mediaId || !session.can('vote')) return null;
   const voted = votes.voters.includes(view.me.userId);
-  const count = `${votes.votes} of ${votes.needed} to skip`;
+  const count = t('room.voteSkip.count', { votes: votes.votes, needed: votes.needed });
   const toggle = () => action.run(() => session.send({ kind: 'playback.voteSkip', mediaId: votes.mediaId, vote: !voted }));
   return (
     <div class="vote-skip">
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       <button type="button" aria-pressed={voted} disabled={action.busy} onClick={() => void toggle()}>
-        {voted ? 'Take back my skip vote' : 'Vote to skip'}
+        {voted ? t('room.voteSkip.takeBack') : t('room.voteSkip.vote')}
       </button>{' '}
       <span class="muted" role="status" data-testid="vote-skip-count">
         {count}

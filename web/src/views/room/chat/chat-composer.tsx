@@ -9,6 +9,8 @@ import type { MentionCandidate } from '../../../../../contracts/room/mentions.js
 import type { ChatMessage } from '../../../state/room-view.js';
 import type { Emote } from '../../../state/room-emotes.js';
 import { insertMention, mentionQuery, suggestions, type MentionQuery } from './mention-suggestions.js';
+import { Rich } from '../../../i18n/rich.js';
+import { useT } from '../../../i18n/use-t.js';
 
 export function ChatComposer(props: {
   members: MentionCandidate[];
@@ -18,6 +20,7 @@ export function ChatComposer(props: {
   onSend: (text: string) => Promise<boolean>;
   emotes: Emote[];
 }) {
+  const t = useT();
   const [text, setText] = useState('');
   const [query, setQuery] = useState<MentionQuery | undefined>(undefined);
   const [active, setActive] = useState(0);
@@ -91,16 +94,16 @@ export function ChatComposer(props: {
       {props.replyTo && (
         <p class="chat-replying" data-testid="replying-to">
           <span class="chat-quote-line">
-            Replying to <strong>{props.replyTo.name}</strong>: {props.replyTo.text}
+            <Rich k="chat.composer.replyingTo" parts={{ name: <strong>{props.replyTo.name}</strong> }} values={{ text: props.replyTo.text }} />
           </span>
           <button type="button" class="button-quiet" onClick={props.onCancelReply}>
-            Cancel reply
+            {t('chat.composer.cancelReply')}
           </button>
         </p>
       )}
       <div class="chat-compose-row">
         <label for="chat-input" class="visually-hidden">
-          Message
+          {t('chat.composer.message')}
         </label>
         <input
           id="chat-input"
@@ -116,21 +119,21 @@ export function ChatComposer(props: {
           onKeyDown={onKeyDown}
           maxLength={2000}
           autocomplete="off"
-          placeholder="Write a message"
+          placeholder={t('chat.composer.placeholder')}
         />
         <button type="submit" class="button-primary" disabled={props.busy}>
-          Send
+          {t('chat.composer.send')}
         </button>
       </div>
       {props.emotes.length > 0 && (
         <details class="emote-picker">
-          <summary>Emotes</summary>
-          <ul class="emote-choices" aria-label="Room emotes">
+          <summary>{t('chat.composer.emotes')}</summary>
+          <ul class="emote-choices" aria-label={t('chat.composer.roomEmotes')}>
             {props.emotes.map((emote) => (
               <li key={emote.name}>
                 <button type="button" class="button-quiet" title={`:${emote.name}:`} onClick={() => insertEmote(emote)}>
                   <img class="emote" src={emote.url} alt="" width={emote.width} height={emote.height} />
-                  <span class="visually-hidden">Insert :{emote.name}:</span>
+                  <span class="visually-hidden">{t('chat.composer.insertEmote', { name: emote.name })}</span>
                 </button>
               </li>
             ))}
@@ -138,7 +141,7 @@ export function ChatComposer(props: {
         </details>
       )}
       {open && (
-        <ul id="mention-list" class="mention-list" role="listbox" aria-label="Members to mention">
+        <ul id="mention-list" class="mention-list" role="listbox" aria-label={t('chat.composer.mentionList')}>
           {offered.map((member, i) => (
             <li
               key={member.id}

@@ -1,7 +1,9 @@
 /** Editing one's own message in place: Enter saves, Escape cancels. */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useT } from '../../../i18n/use-t.js';
 
 export function MessageEditor(props: { text: string; busy: boolean; onSave: (text: string) => void; onCancel: () => void }) {
+  const t = useT();
   const [text, setText] = useState(props.text);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
@@ -19,7 +21,7 @@ export function MessageEditor(props: { text: string; busy: boolean; onSave: (tex
       }}
     >
       <label class="visually-hidden" for="chat-edit-input">
-        Edit message
+        {t('chat.editor.label')}
       </label>
       <input
         id="chat-edit-input"
@@ -37,10 +39,10 @@ export function MessageEditor(props: { text: string; busy: boolean; onSave: (tex
         }}
       />
       <button type="submit" class="button-primary" disabled={props.busy}>
-        Save
+        {t('common.save')}
       </button>
       <button type="button" class="button-quiet" onClick={props.onCancel}>
-        Cancel
+        {t('common.cancel')}
       </button>
     </form>
   );

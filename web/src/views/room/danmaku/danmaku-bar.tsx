@@ -9,9 +9,11 @@ import type { PlayerSync } from '../../../player/player-sync.js';
 import type { RoomSession } from '../../../state/room.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { useAction } from '../../../ui/use-action.js';
+import { useT } from '../../../i18n/use-t.js';
 import './danmaku.css';
 
 export function DanmakuBar(props: { room: RoomSession; sync: PlayerSync | null; mediaId: string | null }) {
+  const t = useT();
   const { room, sync, mediaId } = props;
   const [text, setText] = useState('');
   const action = useAction();
@@ -33,7 +35,7 @@ export function DanmakuBar(props: { room: RoomSession; sync: PlayerSync | null; 
       {canSend && (
         <form class="danmaku-form" onSubmit={(event) => void send(event)}>
           <label for="danmaku-input" class="visually-hidden">
-            Danmaku comment
+            {t('chat.danmaku.comment')}
           </label>
           <input
             id="danmaku-input"
@@ -41,30 +43,31 @@ export function DanmakuBar(props: { room: RoomSession; sync: PlayerSync | null; 
             value={text}
             maxLength={ROOM_LIMITS.danmakuMaxChars}
             autocomplete="off"
-            placeholder="Comment on this moment"
+            placeholder={t('chat.danmaku.placeholder')}
             onInput={(event) => setText(event.currentTarget.value)}
           />
           <button type="submit" disabled={action.busy}>
-            Send<span class="visually-hidden"> comment</span>
+            {t('chat.danmaku.send')}
+            <span class="visually-hidden">{t('chat.danmaku.sendHidden')}</span>
           </button>
         </form>
       )}
       <details class="danmaku-settings">
-        <summary>Danmaku settings</summary>
+        <summary>{t('chat.danmaku.settings')}</summary>
         <label class="check">
           <input type="checkbox" checked={settings.show} onChange={(event) => setDanmakuSettings({ show: event.currentTarget.checked })} />
-          Show danmaku
+          {t('chat.danmaku.show')}
         </label>
         <label>
-          Density
+          {t('chat.danmaku.density')}
           <select value={settings.density} onChange={(event) => setDanmakuSettings({ density: event.currentTarget.value as DanmakuDensity })}>
-            <option value="low">Low</option>
-            <option value="normal">Normal</option>
-            <option value="high">High</option>
+            <option value="low">{t('chat.danmaku.densities.low')}</option>
+            <option value="normal">{t('chat.danmaku.densities.normal')}</option>
+            <option value="high">{t('chat.danmaku.densities.high')}</option>
           </select>
         </label>
         <label>
-          Opacity
+          {t('chat.danmaku.opacity')}
           <input
             type="range"
             min="0.2"

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { asApiError } from '../../../api/errors.js';
+import { useT } from '../../../i18n/use-t.js';
 
 /** The wait a refusal names: the slow mode issue `retryAfterMs`, else the transport's Retry-After. */
 export function waitOf(error: unknown): number | undefined {
@@ -33,11 +34,12 @@ function useSecondsLeft(until: number): number {
 }
 
 export function SlowModeNote(props: { seconds: number; until: number }) {
+  const t = useT();
   const left = useSecondsLeft(props.until);
   return (
     <p class="muted slow-mode-note" role="status">
-      <span>{`Slow mode: one message every ${props.seconds} s.`}</span>
-      {left > 0 && <span class="slow-mode-wait">{` You can send again in ${left} s.`}</span>}
+      <span>{t('chat.slowMode.pace', { seconds: props.seconds })}</span>
+      {left > 0 && <span class="slow-mode-wait">{t('chat.slowMode.wait', { seconds: left })}</span>}
     </p>
   );
 }

@@ -19,6 +19,7 @@ import type { MediaPlayer } from '../../../player/players/media-player.js';
 import { usePlayerShortcuts } from '../../../player/shortcuts.js';
 import { clockText } from '../../../player/status.js';
 import { useAutoHide } from '../../../ui/use-auto-hide.js';
+import { useT } from '../../../i18n/use-t.js';
 
 const RATES = [0.5, 0.75, 1, 1.25, 1.5, 2];
 
@@ -38,6 +39,7 @@ export interface ControlsProps {
 }
 
 export function Controls(props: ControlsProps) {
+  const t = useT();
   const { room, sync, player } = props;
   const root = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<unknown>(null);
@@ -96,8 +98,8 @@ export function Controls(props: ControlsProps) {
           <input
             type="range"
             class="player-seekbar"
-            aria-label="Seek"
-            aria-valuetext={`${clockText(position)} of ${clockText(duration)}`}
+            aria-label={t('player.controls.seek')}
+            aria-valuetext={t('player.controls.seekValue', { position: clockText(position), duration: clockText(duration) })}
             min={0}
             max={duration || 1}
             step={1}
@@ -114,27 +116,29 @@ export function Controls(props: ControlsProps) {
       <div class="player-bar">
         <div class="player-group">
           {skip && (
-            <button type="button" aria-label="Previous" title="Previous item" disabled={!hasMedia} onClick={() => send({ kind: 'playback.previous' })}>
+            <button type="button" aria-label={t('player.controls.previous')} title={t('player.controls.previousTitle')} disabled={!hasMedia} onClick={() => send({ kind: 'playback.previous' })}>
               <Icon name="previous" />
             </button>
           )}
           {steer && (
-            <button type="button" class="player-toggle" aria-label={playing ? 'Pause' : 'Play'} title={playing ? 'Pause (k)' : 'Play (k)'} disabled={!hasMedia} onClick={togglePlay}>
+            <button type="button" class="player-toggle" aria-label={playing ? t('player.controls.pause') : t('player.controls.play')}
+              title={playing ? t('player.controls.pauseTitle') : t('player.controls.playTitle')} disabled={!hasMedia} onClick={togglePlay}>
               <Icon name={playing ? 'pause' : 'play'} />
             </button>
           )}
           {skip && (
-            <button type="button" aria-label="Next" title="Next item" disabled={!hasMedia} onClick={() => send({ kind: 'playback.next' })}>
+            <button type="button" aria-label={t('player.controls.next')} title={t('player.controls.nextTitle')} disabled={!hasMedia} onClick={() => send({ kind: 'playback.next' })}>
               <Icon name="next" />
             </button>
           )}
-          <button type="button" aria-label={props.muted ? 'Unmute' : 'Mute'} title={props.muted ? 'Unmute (m)' : 'Mute (m)'} onClick={toggleMute}>
+          <button type="button" aria-label={props.muted ? t('player.controls.unmute') : t('player.controls.mute')}
+            title={props.muted ? t('player.controls.unmuteTitle') : t('player.controls.muteTitle')} onClick={toggleMute}>
             <Icon name={props.muted ? 'muted' : 'volume'} />
           </button>
           <input
             type="range"
             class="player-volume"
-            aria-label="Volume"
+            aria-label={t('player.controls.volume')}
             min={0}
             max={100}
             step={5}
@@ -150,8 +154,8 @@ export function Controls(props: ControlsProps) {
           {steer && !props.live && (
             <select
               class="player-rate"
-              aria-label="Playback speed"
-              title="Playback speed"
+              aria-label={t('player.controls.speed')}
+              title={t('player.controls.speed')}
               value={String(playback?.rate ?? 1)}
               disabled={!hasMedia}
               onChange={(event) => send({ kind: 'playback.rate', rate: Number((event.target as HTMLSelectElement).value) })}
@@ -164,10 +168,12 @@ export function Controls(props: ControlsProps) {
             </select>
           )}
           {props.extra}
-          <button type="button" class="player-theatre" aria-label="Theatre mode" title="Theatre mode (t)" aria-pressed={theatre.value} onClick={toggleTheatre}>
+          <button type="button" class="player-theatre" aria-label={t('player.controls.theatre')}
+            title={t('player.controls.theatreTitle')} aria-pressed={theatre.value} onClick={toggleTheatre}>
             <Icon name="theatre" />
           </button>
-          <button type="button" aria-label={fullscreen ? 'Exit fullscreen' : 'Fullscreen'} title={fullscreen ? 'Exit fullscreen (f)' : 'Fullscreen (f)'} onClick={toggleFullscreen}>
+          <button type="button" aria-label={fullscreen ? t('player.controls.exitFullscreen') : t('player.controls.fullscreen')}
+            title={fullscreen ? t('player.controls.exitFullscreenTitle') : t('player.controls.fullscreenTitle')} onClick={toggleFullscreen}>
             <Icon name={fullscreen ? 'exitFullscreen' : 'fullscreen'} />
           </button>
         </div>

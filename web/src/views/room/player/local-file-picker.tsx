@@ -8,12 +8,14 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import type { RoomSession } from '../../../state/room.js';
 import { formatSize, type LocalFileRequest } from '../../../player/local-file.js';
+import { useT } from '../../../i18n/use-t.js';
 import './local-file-picker.css';
 
 /** Player reports that mean "has this item loaded": it can only load from a copy of the file. */
 const HAS_IT = new Set(['ready', 'buffering', 'ended']);
 
 export function LocalFilePicker(props: { request: LocalFileRequest; room: RoomSession; mediaId: string | null }) {
+  const t = useT();
   const { request, room, mediaId } = props;
   const wanted = request.wanted.value;
   const id = useId();
@@ -46,16 +48,16 @@ export function LocalFilePicker(props: { request: LocalFileRequest; room: RoomSe
   return (
     <section class="local-pick" aria-labelledby={`${id}-heading`}>
       <h3 id={`${id}-heading`} class="local-pick-heading">
-        Pick your copy of {wanted.name} ({formatSize(wanted.size)})
+        {t('player.localFile.heading', { name: wanted.name, size: formatSize(wanted.size) })}
       </h3>
-      <p class="muted local-pick-hint">It plays from your disk, in step with the room; nothing is uploaded.</p>
+      <p class="muted local-pick-hint">{t('player.localFile.hint')}</p>
       <label class="local-pick-input">
-        <span class="label">Your copy of {wanted.name}</span>
+        <span class="label">{t('player.localFile.input', { name: wanted.name })}</span>
         <input type="file" disabled={checking} aria-describedby={mismatch ? `${id}-mismatch` : undefined} onChange={(event) => void choose(event.currentTarget)} />
       </label>
       {checking && (
         <p role="status" class="muted">
-          Checking your file…
+          {t('player.localFile.checking')}
         </p>
       )}
       {mismatch && (
@@ -65,7 +67,9 @@ export function LocalFilePicker(props: { request: LocalFileRequest; room: RoomSe
       )}
       {view?.members && (
         <p class="local-pick-holders">
-          {holders.length > 0 ? `Playing it now: ${holders.map((member) => member.name).join(', ')}.` : 'Nobody else in the room is playing it yet.'}
+          {holders.length > 0
+            ? t('player.localFile.holders', { names: holders.map((member) => member.name).join(t('player.localFile.holdersSeparator')) })
+            : t('player.localFile.nobody')}
         </p>
       )}
     </section>

@@ -24,12 +24,14 @@ import { SubtitleMenu } from './subtitle-menu.js';
 import { ReactionBurst, ReactionButton } from '../reactions/reaction-burst.js';
 import { DanmakuBar } from '../danmaku/danmaku-bar.js';
 import { DanmakuLayer } from '../danmaku/danmaku-layer.js';
+import { useT } from '../../../i18n/use-t.js';
 import './player.css';
 
 /** How often the controls show the element's time (display only: sync never reads it). */
 const DISPLAY_MS = 250;
 
 export function Player(props: { room: RoomSession }) {
+  const t = useT();
   const { room } = props;
   const frame = useRef<HTMLDivElement>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -97,7 +99,7 @@ export function Player(props: { room: RoomSession }) {
     const embed: Embedder = async (source, failed) => {
       const youtube = (await loadMediaProviders()).providers.find((provider) => provider.name === 'youtube')?.embed;
       const host = embedRef.current;
-      if (!youtube || !host) throw new Error('this server does not offer YouTube\'s player');
+      if (!youtube || !host) throw new Error(t('player.sources.noYouTube'));
       const player = await YouTubePlayer.create(host, youtube, videoIdOf(source.url), failed);
       if (cancelled) {
         player.destroy();
@@ -129,9 +131,9 @@ export function Player(props: { room: RoomSession }) {
   if (!view) {
     const connection = room.connection.status.value;
     return (
-      <section class="player" aria-label="Player">
+      <section class="player" aria-label={t('player.label')}>
         <p class="player-status" role="status" aria-live="polite">
-          {connection.state === 'ended' ? `Could not open the room: ${connection.reason}` : 'Connecting…'}
+          {connection.state === 'ended' ? t('player.couldNotOpen', { reason: connection.reason }) : t('player.connecting')}
         </p>
       </section>
     );
@@ -141,7 +143,7 @@ export function Player(props: { room: RoomSession }) {
   const status = statusText(view, room.connection.status.value, last);
 
   return (
-    <section class="player" aria-label="Player">
+    <section class="player" aria-label={t('player.label')}>
       <div class={embedded ? 'player-frame is-embedded' : 'player-frame'} ref={frame}>
         <div class="player-embed" ref={embedRef} />
         <video
@@ -149,24 +151,24 @@ export function Player(props: { room: RoomSession }) {
           class="player-video"
           playsInline
           preload="auto"
-          aria-label={item ? `Video: ${item.title}` : 'Video'}
+          aria-label={item ? t('player.videoOf', { title: item.title }) : t('player.video')}
           onError={(event) => item && void explainMediaError(event.currentTarget).then(setLoadError)}
         >
         </video>
         <DanmakuLayer room={room} sync={sync} mediaId={item?.id ?? null} />
         <ReactionBurst session={room} />
-        {!item && <p class="player-empty">Nothing is playing</p>}
-        {item?.provider === 'live' && !onAir && <p class="player-empty">The livestream is offline</p>}
+        {!item && <p class="player-empty">{t('player.nothingPlaying')}</p>}
+        {item?.provider === 'live' && !onAir && <p class="player-empty">{t('player.liveOffline')}</p>}
         {blocked && (
           <div class="player-overlay">
             <button type="button" class="button-primary player-join" onClick={() => sync?.join()}>
-              Click to join playback
+              {t('player.joinPlayback')}
             </button>
           </div>
         )}
       </div>
       <p class="player-status" role="status" aria-live="polite">
-        {item && <span class="player-title">{item.title}: </span>}
+        {item && <span class="player-title">{t('player.titleLead', { title: item.title })}</span>}
         {status}
       </p>
       <DanmakuBar room={room} sync={sync} mediaId={item?.id ?? null} />

@@ -6,9 +6,11 @@
 import { useRef } from 'preact/hooks';
 import { choose, subtitleChoice, SUBTITLE_SIZES } from '../../../player/subtitles/choice.js';
 import type { SubtitleState } from '../../../player/subtitles/use-subtitles.js';
+import { useT } from '../../../i18n/use-t.js';
 import './subtitle-menu.css';
 
 export function SubtitleMenu(props: { state: SubtitleState }) {
+  const t = useT();
   const { tracks, shown } = props.state;
   const menu = useRef<HTMLDetailsElement>(null);
   if (tracks.length === 0) return null;
@@ -19,25 +21,25 @@ export function SubtitleMenu(props: { state: SubtitleState }) {
   };
   return (
     <details class="subtitle-menu" ref={menu}>
-      <summary aria-label="Subtitles" title="Subtitles">
-        CC
+      <summary aria-label={t('player.subtitles.menu')} title={t('player.subtitles.menu')}>
+        {t('player.subtitles.badge')}
       </summary>
       <div class="subtitle-menu-panel">
         <fieldset>
-          <legend>Subtitles</legend>
+          <legend>{t('player.subtitles.menu')}</legend>
           <label>
-            <input type="radio" name="subtitle-track" checked={shown === null} onChange={() => pick(null)} /> Off
+            <input type="radio" name="subtitle-track" checked={shown === null} onChange={() => pick(null)} /> {t('player.subtitles.off')}
           </label>
           {tracks.map((track) => (
             <label key={track.id}>
               <input type="radio" name="subtitle-track" checked={shown === track.id} onChange={() => pick(track.id)} /> {track.name}
               {track.language ? ` (${track.language})` : ''}
-              {track.default ? ' · room default' : ''}
+              {track.default ? ` · ${t('player.subtitles.roomDefault')}` : ''}
             </label>
           ))}
         </fieldset>
         <fieldset>
-          <legend>Text size</legend>
+          <legend>{t('player.subtitles.textSize')}</legend>
           {SUBTITLE_SIZES.map((option) => (
             <label key={option}>
               <input type="radio" name="subtitle-size" checked={size === option} onChange={() => choose({ size: option })} /> {option}%

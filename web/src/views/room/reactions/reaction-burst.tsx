@@ -8,8 +8,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RoomSession } from '../../../state/room.js';
 import { useAction } from '../../../ui/use-action.js';
 import './reactions.css';
-import { REACTIONS, REACTION_EMOJI, REACTION_LABEL, type ReactionName } from './reaction-names.js';
+import { REACTIONS, REACTION_EMOJI, reactionLabel, type ReactionName } from './reaction-names.js';
+import { useT } from '../../../i18n/use-t.js';
 
+/** The menu's face (decorative, hidden from screen readers: the summary carries the name). */
+const FACE = '☺';
 const FLOAT_MS = 2400;
 const MAX_FLOATING = 40;
 
@@ -53,21 +56,22 @@ export function ReactionBurst(props: { session: RoomSession }) {
 
 /** The reaction menu by the player controls (send_chat). */
 export function ReactionButton(props: { session: RoomSession }) {
+  const t = useT();
   const action = useAction();
   if (!props.session.can('send_chat')) return null;
   return (
     <details class="reaction-menu player-reactions">
-      <summary aria-label="Send a reaction" title={action.error ? 'Too many reactions: wait a moment' : 'Send a reaction'}>
-        <span aria-hidden="true">☺</span>
+      <summary aria-label={t('chat.reactions.send')} title={action.error ? t('chat.reactions.tooMany') : t('chat.reactions.send')}>
+        <span aria-hidden="true">{FACE}</span>
       </summary>
-      <div class="reaction-menu-list" role="group" aria-label="Reactions over the video">
+      <div class="reaction-menu-list" role="group" aria-label={t('chat.reactions.overVideo')}>
         {REACTIONS.map((reaction) => (
           <button
             key={reaction}
             type="button"
             class="reaction-pick"
-            aria-label={REACTION_LABEL[reaction]}
-            title={REACTION_LABEL[reaction]}
+            aria-label={reactionLabel(reaction)}
+            title={reactionLabel(reaction)}
             onClick={() => void action.run(() => props.session.send({ kind: 'reaction.send', reaction }))}
           >
             {REACTION_EMOJI[reaction]}

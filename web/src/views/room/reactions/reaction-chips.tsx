@@ -6,13 +6,18 @@
 import type { ChatReaction } from '../../../../../contracts/room/model.js';
 import type { ChatMessage } from '../../../state/room-view.js';
 import type { RoomSession } from '../../../state/room.js';
-import { REACTIONS, REACTION_EMOJI, REACTION_LABEL, type ReactionName } from './reaction-names.js';
+import { REACTIONS, REACTION_EMOJI, reactionLabel, type ReactionName } from './reaction-names.js';
+import { useT } from '../../../i18n/use-t.js';
+
+/** The add-a-reaction face (decorative, hidden from screen readers: the summary carries the name). */
+const ADD_FACE = '+☺';
 
 export function ReactionChips(props: { session: RoomSession; message: ChatMessage; run: (work: () => Promise<unknown>) => Promise<unknown> }) {
+  const t = useT();
   const { session, message, run } = props;
   const me = session.view.value?.me.userId;
   const canReact = session.can('send_chat');
-  const nameOf = (userId: string) => session.view.value?.members?.find((member) => member.userId === userId)?.name ?? 'someone';
+  const nameOf = (userId: string) => session.view.value?.members?.find((member) => member.userId === userId)?.name ?? t('chat.reactions.someone');
   const toggle = (reaction: ReactionName, mine: boolean) =>
     void run(() => session.send({ kind: mine ? 'chat.unreact' : 'chat.react', messageId: message.id, reaction }));
   // A message from an actor host of the previous release (during a rolling upgrade) has no list.
@@ -22,7 +27,8 @@ export function ReactionChips(props: { session: RoomSession; message: ChatMessag
     <div class="reaction-chips">
       {given.map(({ reaction, userIds }) => {
         const mine = me !== undefined && userIds.includes(me);
-        const who = `${REACTION_LABEL[reaction]} by ${userIds.map((id) => (id === me ? 'you' : nameOf(id))).join(', ')}`;
+        const names = userIds.map((id) => (id === me ? t('chat.reactions.you') : nameOf(id))).join(t('chat.reactions.separator'));
+        const who = t('chat.reactions.by', { reaction: reactionLabel(reaction), names });
         return (
           <button
             key={reaction}
@@ -41,10 +47,10 @@ export function ReactionChips(props: { session: RoomSession; message: ChatMessag
       })}
       {canReact && (
         <details class="reaction-menu">
-          <summary class="button-quiet" aria-label={`React to the message from ${message.name}`} title="React">
-            <span aria-hidden="true">+☺</span>
+          <summary class="button-quiet" aria-label={t('chat.reactions.reactTo', { name: message.name })} title={t('chat.reactions.react')}>
+            <span aria-hidden="true">{ADD_FACE}</span>
           </summary>
-          <div class="reaction-menu-list" role="group" aria-label="Reactions">
+          <div class="reaction-menu-list" role="group" aria-label={t('chat.reactions.menu')}>
             {REACTIONS.map((reaction) => {
               const mine = me !== undefined && (given.find((r) => r.reaction === reaction)?.userIds.includes(me) ?? false);
               return (
@@ -52,8 +58,8 @@ export function ReactionChips(props: { session: RoomSession; message: ChatMessag
                   key={reaction}
                   type="button"
                   class="reaction-pick"
-                  aria-label={REACTION_LABEL[reaction]}
-                  title={REACTION_LABEL[reaction]}
+                  aria-label={reactionLabel(reaction)}
+                  title={reactionLabel(reaction)}
                   aria-pressed={mine}
                   onClick={(event) => {
                     event.currentTarget.closest('details')?.removeAttribute('open');
