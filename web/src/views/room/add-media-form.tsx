@@ -19,6 +19,7 @@ import { LibrarySource } from './library/library-source.js';
 import { SubtitleFields, subtitleTracks, type SubtitleRow } from './subtitle-fields.js';
 import { LocalFileForm } from './local-file-form.js';
 import { useT } from '../../i18n/use-t.js';
+import { providerLabel } from '../../i18n/server-labels.js';
 
 /** The shape of a media URL, shown in the empty field. */
 const URL_EXAMPLE = 'https://…';
@@ -101,7 +102,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
           <select id="add-media-provider" value={providerName} onChange={(event) => setProviderName(event.currentTarget.value)} aria-invalid={providerIssue ? true : undefined}>
             {media.providers.filter((candidate) => candidate.name !== 'library' && candidate.name !== 'local').map((candidate) => (
               <option key={candidate.name} value={candidate.name}>
-                {candidate.label}
+                {providerLabel(candidate)}
               </option>
             ))}
           </select>

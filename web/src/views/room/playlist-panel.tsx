@@ -18,6 +18,7 @@ import { Rich } from '../../i18n/rich.js';
 import { useT } from '../../i18n/use-t.js';
 import { playlistTree } from '../../../../contracts/room/playlist-tree.js';
 import type { MediaItem, PlaylistFolder } from '../../../../contracts/room/model.js';
+import { providerLabel } from '../../i18n/server-labels.js';
 
 /** Symbols, not words: the buttons are named by their aria-label. */
 const UP = '↑';
@@ -42,7 +43,10 @@ export function PlaylistPanel(props: { session: RoomSession }) {
   const canCreate = session.can('create_media_resource');
   const onAir = new Set(view?.liveOnline ?? []);
   const media = useMediaProviders();
-  const providerLabel = (name: string): string => media?.providers.find((provider) => provider.name === name)?.label ?? name;
+  const labelOf = (name: string): string => {
+    const provider = media?.providers.find((candidate) => candidate.name === name);
+    return provider ? providerLabel(provider) : name;
+  };
   // Through the media proxy: by the item's switch, or always for a provider that requires it.
   const proxied = (item: { provider: string; proxy: boolean }): boolean =>
     item.proxy || media?.providers.find((provider) => provider.name === item.provider)?.proxy === 'required';

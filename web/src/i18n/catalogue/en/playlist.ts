@@ -150,4 +150,21 @@ export const playlist = {
       stopped: ' — then stopped: {{message}}',
     },
   },
+  /** The built-in media providers and library kinds by name (GET /api/media/providers, the libraries' kinds); another name shows the server's label. */
+  providerNames: {
+    direct: 'Video file (mp4, webm, mkv)',
+    hls: 'HLS stream (m3u8)',
+    dash: 'MPEG-DASH stream (mpd)',
+    live: 'Livestream (RTMP to this server)',
+    local: "A file on each viewer's disk",
+    alist: 'Alist file',
+    youtube: 'YouTube video',
+    library: 'From a library',
+  },
+  libraryKinds: {
+    webdav: 'WebDAV (Nextcloud, ownCloud, Synology, rclone, Alist /dav)',
+    alist: 'Alist / OpenList',
+    jellyfin: 'Jellyfin',
+    emby: 'Emby',
+  },
 };

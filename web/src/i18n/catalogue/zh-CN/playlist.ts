@@ -139,4 +139,20 @@ export const playlist: Translation<typeof en> = {
       stopped: '——随后停止：{{message}}',
     },
   },
+  providerNames: {
+    direct: '视频文件（mp4、webm、mkv）',
+    hls: 'HLS 流（m3u8）',
+    dash: 'DASH 流（mpd）',
+    live: '直播（RTMP 推流到本服务器）',
+    local: '每位观众自己磁盘上的文件',
+    alist: 'Alist 文件',
+    youtube: 'YouTube 视频',
+    library: '来自媒体库',
+  },
+  libraryKinds: {
+    webdav: 'WebDAV（Nextcloud、ownCloud、群晖 Synology、rclone、Alist /dav）',
+    alist: 'Alist / OpenList',
+    jellyfin: 'Jellyfin',
+    emby: 'Emby',
+  },
 };

@@ -11,6 +11,7 @@ import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../../ui/field.js';
 import { useAction } from '../../../ui/use-action.js';
 import { useT } from '../../../i18n/use-t.js';
+import { libraryKindLabel } from '../../../i18n/server-labels.js';
 
 /** The hint under the server URL for each kind, with an example address. */
 const URL_HINTS = {
@@ -49,7 +50,7 @@ export function ConnectLibraryForm(props: { roomId: string; kinds: LibraryKind[]
         <select id="library-kind" value={kind} onChange={(event) => setKind(event.currentTarget.value)}>
           {props.kinds.map((candidate) => (
             <option key={candidate.kind} value={candidate.kind}>
-              {candidate.label}
+              {libraryKindLabel(candidate)}
             </option>
           ))}
         </select>
