@@ -179,8 +179,9 @@ export const admin = {
       online: 'Online',
       onlineYes: 'yes',
       onlineNo: 'no',
-      owner: '(owner)',
-      guest: '(guest)',
+      /** After a member's name. */
+      owner: ' (owner)',
+      guest: ' (guest)',
     },
   },
   reviews: {
@@ -353,7 +354,8 @@ export const admin = {
       all: 'All settings',
       whatItDoes: 'What it does',
       now: 'Now',
-      isDefault: '(the default)',
+      /** After a value. */
+      isDefault: ' (the default)',
       default: 'Default',
       accepts: 'Accepts',
       key: 'Key',
@@ -367,7 +369,7 @@ export const admin = {
       who: 'Who',
       from: 'From',
       to: 'To',
-      wasDefault: '(default)',
+      wasDefault: ' (default)',
     },
   },
 };

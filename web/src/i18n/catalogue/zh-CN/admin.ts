@@ -240,12 +240,12 @@ export const admin: Translation<typeof en> = {
     title: '系统设置',
     intro: '修改会立即在所有服务器上生效，并记录在每项设置的历史中。',
     groups: '设置分组',
-    save: '保存{{group}}',
+    save: '保存“{{group}}”',
     undo: '撤销修改',
     fixFirst: '未保存任何内容：请先修正标出的设置。',
     nothingChanged: '无需保存：这里没有修改任何设置。',
     nothingSaved: '未保存任何内容。',
-    saved: '已保存{{group}}：{{names}}。{{warnings}}',
+    saved: '已保存“{{group}}”：{{names}}。{{warnings}}',
     noValueChanged: '没有值发生变化',
     warning: '警告：{{message}}。',
     field: {
@@ -257,7 +257,7 @@ export const admin: Translation<typeof en> = {
       reset: '恢复默认值',
       resetLabel: '恢复默认值：{{setting}}',
       history: '历史',
-      historyLabel: '{{setting}} 的历史',
+      historyLabel: '“{{setting}}”的历史',
     },
     values: {
       on: '开',
@@ -274,7 +274,7 @@ export const admin: Translation<typeof en> = {
       oneOfOptions: '必须是提供的选项之一',
       emptyEntry: '为空；请填写或移除',
     },
-    problem: '{{setting}}{{problem}}',
+    problem: '“{{setting}}”{{problem}}',
     entryProblem: '{{entry}}：{{problem}}',
     entries: {
       item: '{{item}} {{n}}',
@@ -292,8 +292,8 @@ export const admin: Translation<typeof en> = {
     },
     lists: {
       noneYet: '暂无。',
-      remove: '移除{{item}} {{n}}',
-      add: '添加{{item}}',
+      remove: '移除第 {{n}} 个“{{item}}”',
+      add: '添加“{{item}}”',
     },
     ice: {
       none: '暂无：通话只能在网络允许直连时建立。',

@@ -118,8 +118,8 @@ function MemberTable(props: { title: string; id: string; members: Member[] | und
                 <tr key={member.userId}>
                   <td>
                     {member.guest ? member.name : <a href={`/admin/users/${member.userId}`}>{member.name}</a>}
-                    {member.isOwner && ` ${t('admin.rooms.members.owner')}`}
-                    {member.guest && ` ${t('admin.rooms.members.guest')}`}
+                    {member.isOwner && t('admin.rooms.members.owner')}
+                    {member.guest && t('admin.rooms.members.guest')}
                   </td>
                   <td>{t(`common.roomRoles.${member.role}`)}</td>
                   <td>{formatTime(member.joinedAt)}</td>

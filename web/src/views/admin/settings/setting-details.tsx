@@ -37,7 +37,7 @@ export function SettingDetails(props: { params?: { key?: string } }) {
           <dt>{t('admin.settings.details.now')}</dt>
           <dd>
             <span class="admin-break">{words(view.value)}</span>
-            {view.isDefault && ` ${t('admin.settings.details.isDefault')}`}
+            {view.isDefault && t('admin.settings.details.isDefault')}
           </dd>
           <dt>{t('admin.settings.details.default')}</dt>
           <dd>
@@ -81,7 +81,7 @@ export function SettingDetails(props: { params?: { key?: string } }) {
                     </td>
                     <td>
                       <span class="admin-break">{words(entry.oldValue)}</span>
-                      {entry.oldIsDefault && <span class="muted"> {t('admin.settings.details.wasDefault')}</span>}
+                      {entry.oldIsDefault && <span class="muted">{t('admin.settings.details.wasDefault')}</span>}
                     </td>
                     <td>
                       <span class="admin-break">{words(entry.newValue)}</span>

@@ -5,10 +5,10 @@
  * when the value differs from the default, and a link to its history.
  */
 import { useId } from 'preact/hooks';
+import type { TFunction } from 'i18next';
 import { IceServersEditor, PermissionChecks, TextListEditor } from './list-editors.js';
 import { OAuth2ProvidersEditor } from './oauth2-providers-editor.js';
 import { Rich } from '../../../i18n/rich.js';
-import { t as translate } from '../../../i18n/i18n.js';
 import { useT } from '../../../i18n/use-t.js';
 import { draftOf, draftText, entryOf, inWords, parseDraft, problemInWords, sameSettingValue, type Draft, type IceRow, type ProviderRow, type Setting } from './setting-rules.js';
 
@@ -16,11 +16,11 @@ import { draftOf, draftText, entryOf, inWords, parseDraft, problemInWords, sameS
 const SHOWS_ITS_CHOICES: ReadonlySet<string> = new Set(['boolean', 'choice', 'permissions']);
 
 /** The default as the hint says it; a permission set next to its checkboxes by how much of it is ticked. */
-function defaultInWords(setting: Setting): string {
+function defaultInWords(setting: Setting, t: TFunction): string {
   const input = setting.input;
   if (input.kind === 'permissions' && Array.isArray(setting.default)) {
-    if (setting.default.length === 0) return translate('admin.settings.field.noneOfThese');
-    if (setting.default.length === input.choices.length) return translate('admin.settings.field.allOfThese');
+    if (setting.default.length === 0) return t('admin.settings.field.noneOfThese');
+    if (setting.default.length === input.choices.length) return t('admin.settings.field.allOfThese');
   }
   return inWords(setting, setting.default);
 }
@@ -40,7 +40,7 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
   const hint = (
     <p class="field-hint" id={hintId}>
       {setting.description} {!SHOWS_ITS_CHOICES.has(input.kind) && `${setting.accepts} `}
-      {t('admin.settings.field.defaultIs', { value: defaultInWords(setting) })}
+      {t('admin.settings.field.defaultIs', { value: defaultInWords(setting, t) })}
       {setting.updatedBy && ` ${t('admin.settings.field.lastChangedBy', { who: setting.updatedBy })}`}{' '}
       <span class="setting-key">
         <Rich k="admin.settings.field.key" parts={{ key: <code>{setting.key}</code> }} />
