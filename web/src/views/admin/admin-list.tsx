@@ -6,6 +6,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { ErrorNotice } from '../../ui/error-notice.js';
+import { useT } from '../../i18n/use-t.js';
 
 export interface Column<T> {
   header: string;
@@ -32,10 +33,11 @@ interface ListProps<T> {
 }
 
 export function AdminList<T>(props: ListProps<T>) {
+  const t = useT();
   const { items, paging } = props;
   const more = paging?.hasMore ?? false;
   const status =
-    items === null ? (props.error == null ? 'Loading…' : '') : items.length === 0 ? props.empty : (props.count?.(items.length, more) ?? '');
+    items === null ? (props.error == null ? t('common.loading') : '') : items.length === 0 ? props.empty : (props.count?.(items.length, more) ?? '');
   return (
     <>
       <ErrorNotice error={props.error} />
@@ -54,7 +56,7 @@ export function AdminList<T>(props: ListProps<T>) {
       )}
       {paging && more && (
         <button type="button" disabled={paging.loading} aria-busy={paging.loading} onClick={paging.loadMore}>
-          Show more
+          {t('admin.list.showMore')}
         </button>
       )}
     </>
@@ -94,6 +96,7 @@ function Table<T>(props: { label: string; items: T[]; columns: Array<Column<T>>;
  * typed prefix should not reload on every key); without, each control applies as it changes.
  */
 export function ListFilters(props: { label: string; onSearch?: () => void; children: ComponentChildren }) {
+  const t = useT();
   return (
     <form
       class="admin-filters"
@@ -107,7 +110,7 @@ export function ListFilters(props: { label: string; onSearch?: () => void; child
       {props.children}
       {props.onSearch && (
         <button type="submit" class="button-primary">
-          Search
+          {t('admin.list.search')}
         </button>
       )}
     </form>

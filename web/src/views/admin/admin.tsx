@@ -18,34 +18,36 @@ import { ReviewDetails } from './reviews/review-details.js';
 import { SettingsPage } from './settings/settings-page.js';
 import { SettingDetails } from './settings/setting-details.js';
 import { NotFound } from '../not-found.js';
+import { Rich } from '../../i18n/rich.js';
+import { useT } from '../../i18n/use-t.js';
 import './admin.css';
 
 export function Admin() {
+  const t = useT();
   const { url } = useLocation();
   const current = session.value;
   // A restored session knows its user a moment after its tokens (/api/me follows the refresh).
   if (current === undefined || (current && !current.user && !current.guest)) {
     return (
-      <Page title="Administration">
-        <p role="status">Checking your session…</p>
+      <Page title={t('admin.title')}>
+        <p role="status">{t('admin.gate.checking')}</p>
       </Page>
     );
   }
   if (current === null || !current.user) {
     return (
-      <Page title="Administration">
+      <Page title={t('admin.title')}>
         <p class="notice">
-          You need to be signed in as an administrator to see this page. <a href={`/signin?next=${encodeURIComponent(url)}`}>Sign in</a>
+          <Rich k="admin.gate.signInNeeded" parts={{ signIn: <a href={`/signin?next=${encodeURIComponent(url)}`}>{t('admin.gate.signIn')}</a> }} />
         </p>
       </Page>
     );
   }
   if (!isAdmin.value) {
     return (
-      <Page title="Administration">
+      <Page title={t('admin.title')}>
         <p class="notice">
-          You need to be an administrator to see this page. Your account ({current.user.username}) is not one; ask a service administrator if you
-          should be. <a href="/rooms">Back to the rooms</a>
+          <Rich k="admin.gate.notAdmin" parts={{ back: <a href="/rooms">{t('admin.gate.back')}</a> }} values={{ username: current.user.username }} />
         </p>
       </Page>
     );

@@ -5,8 +5,10 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ErrorNotice } from '../../ui/error-notice.js';
+import { useT } from '../../i18n/use-t.js';
 
 export function ConfirmAction(props: { label: string; question: string; confirmLabel: string; danger?: boolean; onConfirm: () => Promise<void> }) {
+  const t = useT();
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -38,10 +40,10 @@ export function ConfirmAction(props: { label: string; question: string; confirmL
           <p>{props.question}</p>
           <div class="button-row">
             <button type="button" ref={confirmButton} class={kind} disabled={busy} aria-busy={busy} onClick={() => void run()}>
-              {busy ? `${props.confirmLabel}…` : props.confirmLabel}
+              {busy ? t('admin.list.busy', { label: props.confirmLabel }) : props.confirmLabel}
             </button>
             <button type="button" disabled={busy} onClick={() => setAsking(false)}>
-              Cancel
+              {t('common.cancel')}
             </button>
           </div>
         </div>

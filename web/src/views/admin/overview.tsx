@@ -6,6 +6,7 @@ import { api, call } from '../../api/client.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
 import { useLoad } from '../../ui/use-load.js';
+import { useT } from '../../i18n/use-t.js';
 
 interface Counts {
   pendingReviews: number | null;
@@ -23,41 +24,48 @@ async function loadCounts(): Promise<Counts> {
 }
 
 export function Overview() {
+  const t = useT();
   const counts = useLoad(loadCounts, []);
   const data = counts.data;
   return (
-    <Page title="Administration" wide>
+    <Page title={t('admin.title')} wide>
       <ErrorNotice error={counts.error} />
       <ul class="card-list admin-overview">
         <li class="card">
           <h2>
-            <a href="/admin/reviews">Reviews</a>
+            <a href="/admin/reviews">{t('admin.nav.reviews')}</a>
           </h2>
           <p>
             {!data
-              ? 'Loading…'
+              ? t('common.loading')
               : data.pendingReviews === null
-                ? 'Reviews cannot be listed right now (the review service is unavailable).'
-                : `${data.pendingReviews} waiting for a decision.`}
+                ? t('admin.overview.reviewsUnavailable')
+                : t('admin.overview.pendingReviews', { n: data.pendingReviews })}
           </p>
         </li>
         <li class="card">
           <h2>
-            <a href="/admin/rooms">Rooms</a>
+            <a href="/admin/rooms">{t('admin.nav.rooms')}</a>
           </h2>
-          <p>{!data ? 'Loading…' : `${data.pendingRooms}${data.morePendingRooms ? '+' : ''} rooms waiting for approval.`}</p>
+          <p>
+            {!data
+              ? t('common.loading')
+              : data.morePendingRooms
+                ? t('admin.overview.pendingRoomsMore', { n: data.pendingRooms })
+                : t('admin.overview.pendingRooms', { count: data.pendingRooms })}
+          </p>
         </li>
         <li class="card">
           <h2>
-            <a href="/admin/users">Users</a>
+            <a href="/admin/users">{t('admin.nav.users')}</a>
           </h2>
-          <p>Find accounts, see how they sign in, ban or unban them, change roles.</p>
+          <p>{t('admin.overview.users')}</p>
         </li>
         <li class="card">
           <h2>
-            <a href="/admin/settings">Settings</a>
+            <a href="/admin/settings">{t('admin.nav.settings')}</a>
           </h2>
-          <p>Who can sign up and what needs approval, limits, permissions, sign-in providers, calls. Changes apply at once on every server.</p>
+          <p>{t('admin.overview.settings')}</p>
         </li>
       </ul>
     </Page>

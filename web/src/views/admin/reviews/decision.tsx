@@ -11,8 +11,10 @@ import { ErrorNotice } from '../../../ui/error-notice.js';
 import { SubmitButton } from '../../../ui/field.js';
 // A leaf module (no imports): the server's own limit, not a copy of it.
 import { REASON_MAX_CHARS } from '../../../../../contracts/review.js';
+import { useT } from '../../../i18n/use-t.js';
 
 export function Decision(props: { reviewId: string; subject: string; onDecided: (review: Schemas['Review']) => void }) {
+  const t = useT();
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | undefined>();
@@ -42,7 +44,7 @@ export function Decision(props: { reviewId: string; subject: string; onDecided: 
   const reject = () => {
     const text = reason.trim();
     if (!text) {
-      setReasonError('Say why: the requester is shown this reason.');
+      setReasonError(t('admin.reviews.decision.sayWhy'));
       reasonBox.current?.focus();
       return;
     }
@@ -54,17 +56,17 @@ export function Decision(props: { reviewId: string; subject: string; onDecided: 
     <div class="review-decision">
       {!rejecting ? (
         <div class="button-row">
-          <button type="button" class="button-primary" disabled={busy} aria-busy={busy} onClick={() => void approve()} aria-label={`Approve ${props.subject}`}>
-            Approve
+          <button type="button" class="button-primary" disabled={busy} aria-busy={busy} onClick={() => void approve()} aria-label={t('admin.reviews.decision.approveLabel', { subject: props.subject })}>
+            {t('admin.reviews.decision.approve')}
           </button>
-          <button type="button" class="button-danger" disabled={busy} onClick={() => setRejecting(true)} aria-label={`Reject ${props.subject}`}>
-            Reject
+          <button type="button" class="button-danger" disabled={busy} onClick={() => setRejecting(true)} aria-label={t('admin.reviews.decision.rejectLabel', { subject: props.subject })}>
+            {t('admin.reviews.decision.reject')}
           </button>
         </div>
       ) : (
         <form
           class="form"
-          aria-label={`Reject ${props.subject}`}
+          aria-label={t('admin.reviews.decision.rejectLabel', { subject: props.subject })}
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
@@ -72,9 +74,9 @@ export function Decision(props: { reviewId: string; subject: string; onDecided: 
           }}
         >
           <div class="field">
-            <label for={`${id}-reason`}>Reason for rejecting {props.subject}</label>
+            <label for={`${id}-reason`}>{t('admin.reviews.decision.reason', { subject: props.subject })}</label>
             <p class="field-hint" id={`${id}-hint`}>
-              Required; the requester is shown it. Up to {REASON_MAX_CHARS} characters.
+              {t('admin.reviews.decision.reasonHint', { max: REASON_MAX_CHARS })}
             </p>
             <textarea
               id={`${id}-reason`}
@@ -95,10 +97,10 @@ export function Decision(props: { reviewId: string; subject: string; onDecided: 
           </div>
           <div class="button-row">
             <SubmitButton busy={busy} class="button-danger">
-              Reject
+              {t('admin.reviews.decision.reject')}
             </SubmitButton>
             <button type="button" disabled={busy} onClick={() => setRejecting(false)}>
-              Cancel
+              {t('common.cancel')}
             </button>
           </div>
         </form>

@@ -6,30 +6,33 @@ import { Page } from '../../../ui/page.js';
 import { useLoad } from '../../../ui/use-load.js';
 import { formatTime } from '../../../ui/format.js';
 import { Decision } from './decision.js';
+import { Rich } from '../../../i18n/rich.js';
+import { useT } from '../../../i18n/use-t.js';
 
 export function ReviewDetails(props: { reviewId?: string; params?: { reviewId?: string } }) {
+  const t = useT();
   const reviewId = props.params?.reviewId ?? props.reviewId ?? '';
   const loaded = useLoad(() => call(api.GET('/api/admin/reviews/{reviewId}', { params: { path: { reviewId } } })), [reviewId]);
   const review = loaded.data;
   const subject = review ? (review.kind === 'registration' ? review.username : review.roomName) : '';
   return (
-    <Page title={review ? `Review of ${subject}` : 'Review'} wide>
+    <Page title={review ? t('admin.reviews.details.title', { subject }) : t('admin.reviews.details.titleLoading')} wide>
       <p>
-        <a href="/admin/reviews">All reviews</a>
+        <a href="/admin/reviews">{t('admin.reviews.details.all')}</a>
       </p>
       <ErrorNotice error={loaded.error} />
       {review && (
         <>
           <dl class="admin-facts">
-            <dt>Kind</dt>
-            <dd>{review.kind === 'registration' ? `${review.mode} signup` : 'room'}</dd>
+            <dt>{t('admin.reviews.facts.kind')}</dt>
+            <dd>{review.kind === 'registration' ? t(`admin.reviews.modes.${review.mode}`) : t('admin.reviews.details.room')}</dd>
             {review.kind === 'registration' ? (
               <>
-                <dt>Username</dt>
+                <dt>{t('admin.reviews.facts.username')}</dt>
                 <dd>{review.username}</dd>
                 {review.userId && (
                   <>
-                    <dt>Account</dt>
+                    <dt>{t('admin.reviews.facts.account')}</dt>
                     <dd>
                       <a href={`/admin/users/${review.userId}`}>{review.username}</a>
                     </dd>
@@ -38,29 +41,29 @@ export function ReviewDetails(props: { reviewId?: string; params?: { reviewId?: 
               </>
             ) : (
               <>
-                <dt>Room</dt>
+                <dt>{t('admin.reviews.facts.room')}</dt>
                 <dd>
                   <a href={`/admin/rooms/${review.roomId}`}>{review.roomName}</a>
                 </dd>
-                <dt>Owner</dt>
+                <dt>{t('admin.reviews.facts.owner')}</dt>
                 <dd>
                   <a href={`/admin/users/${review.ownerId}`}>{review.ownerId}</a>
                 </dd>
               </>
             )}
-            <dt>State</dt>
-            <dd>{review.state}</dd>
-            <dt>Requested</dt>
+            <dt>{t('admin.reviews.facts.state')}</dt>
+            <dd>{t(`admin.reviews.states.${review.state}`)}</dd>
+            <dt>{t('admin.reviews.facts.requested')}</dt>
             <dd>{formatTime(review.requestedAt)}</dd>
-            <dt>Expires</dt>
+            <dt>{t('admin.reviews.facts.expires')}</dt>
             <dd>{formatTime(review.expiresAt)}</dd>
             {review.decision && <DecisionFacts decision={review.decision} />}
             {review.workflowUrl && (
               <>
-                <dt>Workflow</dt>
+                <dt>{t('admin.reviews.facts.workflow')}</dt>
                 <dd>
                   <a href={review.workflowUrl} target="_blank" rel="noopener noreferrer">
-                    Open in the Temporal UI<span class="visually-hidden"> (opens in a new tab)</span>
+                    <Rich k="admin.reviews.details.open" parts={{ more: <span class="visually-hidden">{t('admin.reviews.details.newTab')}</span> }} />
                   </a>
                 </dd>
               </>
@@ -74,15 +77,16 @@ export function ReviewDetails(props: { reviewId?: string; params?: { reviewId?: 
 }
 
 function DecisionFacts(props: { decision: NonNullable<Schemas['Review']['decision']> }) {
+  const t = useT();
   return (
     <>
-      <dt>Decided by</dt>
+      <dt>{t('admin.reviews.facts.decidedBy')}</dt>
       <dd>{props.decision.reviewer}</dd>
-      <dt>Decided</dt>
+      <dt>{t('admin.reviews.facts.decided')}</dt>
       <dd>{formatTime(props.decision.decidedAt)}</dd>
       {props.decision.reason && (
         <>
-          <dt>Reason</dt>
+          <dt>{t('admin.reviews.facts.reason')}</dt>
           <dd>{props.decision.reason}</dd>
         </>
       )}

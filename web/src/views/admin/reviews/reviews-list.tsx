@@ -11,25 +11,18 @@ import { useLoad } from '../../../ui/use-load.js';
 import { formatTime } from '../../../ui/format.js';
 import { AdminList, ListFilters, SelectFilter } from '../admin-list.js';
 import { Decision } from './decision.js';
+import { Rich } from '../../../i18n/rich.js';
+import { useT } from '../../../i18n/use-t.js';
 
 type Summary = Schemas['ReviewSummary'];
 type State = Summary['state'];
 type Kind = Summary['kind'];
 
-const STATES: Array<[State | '', string]> = [
-  ['pending', 'pending'],
-  ['approved', 'approved'],
-  ['rejected', 'rejected'],
-  ['expired', 'expired'],
-  ['', 'any'],
-];
-const KINDS: Array<[Kind | '', string]> = [
-  ['', 'all'],
-  ['registration', 'signups'],
-  ['room', 'rooms'],
-];
+const STATES: State[] = ['pending', 'approved', 'rejected', 'expired'];
+const KINDS: Kind[] = ['registration', 'room'];
 
 export function ReviewsList() {
+  const t = useT();
   const [state, setState] = useState<State | ''>('pending');
   const [kind, setKind] = useState<Kind | ''>('');
   const [decided, setDecided] = useState<Record<string, Schemas['Review']>>({});
@@ -47,41 +40,60 @@ export function ReviewsList() {
 
   return (
     <Page
-      title="Reviews"
+      title={t('admin.reviews.title')}
       wide
       actions={
         <button type="button" onClick={loaded.reload} disabled={loaded.loading}>
-          Refresh
+          {t('admin.reviews.refresh')}
         </button>
       }
     >
-      <ListFilters label="Filter reviews">
-        <SelectFilter id="reviews-state" label="State" value={state} options={STATES} onValue={setState} />
-        <SelectFilter id="reviews-kind" label="Kind" value={kind} options={KINDS} onValue={setKind} />
+      <ListFilters label={t('admin.reviews.filter')}>
+        <SelectFilter
+          id="reviews-state"
+          label={t('admin.reviews.state')}
+          value={state}
+          options={[...STATES.map((value): [State, string] => [value, t(`admin.reviews.states.${value}`)]), ['', t('admin.reviews.anyState')]]}
+          onValue={setState}
+        />
+        <SelectFilter
+          id="reviews-kind"
+          label={t('admin.reviews.kind')}
+          value={kind}
+          options={[['', t('admin.reviews.kinds.all')], ...KINDS.map((value): [Kind, string] => [value, t(`admin.reviews.kinds.${value}`)])]}
+          onValue={setKind}
+        />
       </ListFilters>
       <p class="admin-status" role="status">
         {announcement}
       </p>
       <AdminList
-        label="Reviews"
+        label={t('admin.reviews.title')}
         items={loaded.data ? shown : null}
         error={loaded.error}
         keyOf={(review) => review.reviewId}
-        empty="No reviews here. A request made a moment ago may take a few seconds to appear: refresh."
+        empty={t('admin.reviews.empty')}
         card={(review) => (
           <>
             <h2 class="admin-review-title">
               <a href={`/admin/reviews/${encodeURIComponent(review.reviewId)}`}>
-                {review.kind === 'registration' ? 'Signup' : 'Room'}: {review.subject}
+                {t(`admin.reviews.cardTitle.${review.kind}`, { subject: review.subject })}
               </a>
             </h2>
             <p class="muted">
-              {review.kind === 'registration' ? `${review.mode} signup` : 'new room'}, requested {formatTime(review.startTime)} · <span class="badge">{review.state}</span>
+              <Rich
+                k="admin.reviews.cardMeta"
+                parts={{ state: <span class="badge">{t(`admin.reviews.states.${review.state}`)}</span> }}
+                values={{ kind: review.kind === 'registration' ? t(`admin.reviews.modes.${review.mode}`) : t('admin.reviews.newRoom'), when: formatTime(review.startTime) }}
+              />
               {review.workflowUrl && (
                 <>
                   {' · '}
                   <a href={review.workflowUrl} target="_blank" rel="noopener noreferrer">
-                    Workflow in the Temporal UI<span class="visually-hidden"> for {review.subject} (opens in a new tab)</span>
+                    <Rich
+                      k="admin.reviews.workflow"
+                      parts={{ more: <span class="visually-hidden">{t('admin.reviews.workflowMore', { subject: review.subject })}</span> }}
+                    />
                   </a>
                 </>
               )}
@@ -92,7 +104,7 @@ export function ReviewsList() {
                 subject={review.subject}
                 onDecided={(answer) => {
                   setDecided((previous) => ({ ...previous, [review.reviewId]: answer }));
-                  setAnnouncement(`${review.subject}: ${answer.state}.`);
+                  setAnnouncement(t('admin.reviews.decided', { subject: review.subject, state: t(`admin.reviews.states.${answer.state}`) }));
                   loaded.reload();
                 }}
               />

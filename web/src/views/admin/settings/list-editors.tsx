@@ -6,6 +6,7 @@
 import { useId } from 'preact/hooks';
 import { Field } from '../../../ui/field.js';
 import { REDACTED, type IceRow } from './setting-rules.js';
+import { useT } from '../../../i18n/use-t.js';
 
 interface Choice {
   value: string;
@@ -38,16 +39,18 @@ export function PermissionChecks(props: { choices: Choice[]; value: string[]; on
  * issue names (or every row, when it names none) is marked invalid and described by the error.
  */
 export function TextListEditor(props: { itemLabel: string; value: string[]; onChange: (value: string[]) => void; invalid: { index: number | undefined; errorId: string } | undefined }) {
+  const t = useT();
   const id = useId();
+  // The setting's word for one entry starts a label ("Site address 1") and sits inside a sentence ("Add a site address").
   const item = props.itemLabel.toLowerCase();
   const set = (index: number, text: string) => props.onChange(props.value.map((entry, at) => (at === index ? text : entry)));
   const marked = (index: number) => props.invalid !== undefined && (props.invalid.index === undefined || props.invalid.index === index);
   return (
     <div class="setting-rows">
-      {props.value.length === 0 && <p class="muted">None yet.</p>}
+      {props.value.length === 0 && <p class="muted">{t('admin.settings.lists.noneYet')}</p>}
       {props.value.map((entry, index) => (
         <div class="setting-row" key={index}>
-          <label for={`${id}-${index}`}>{`${props.itemLabel} ${index + 1}`}</label>
+          <label for={`${id}-${index}`}>{t('admin.settings.entries.item', { item: props.itemLabel, n: index + 1 })}</label>
           <input
             id={`${id}-${index}`}
             type="text"
@@ -58,12 +61,14 @@ export function TextListEditor(props: { itemLabel: string; value: string[]; onCh
             onInput={(event) => set(index, event.currentTarget.value)}
           />
           <button type="button" class="button-quiet" onClick={() => props.onChange(props.value.filter((_, at) => at !== index))}>
-            {`Remove ${item} ${index + 1}`}
+            {t('admin.settings.lists.remove', { item, n: index + 1 })}
           </button>
         </div>
       ))}
       <div>
-        <button type="button" onClick={() => props.onChange([...props.value, ''])}>{`Add a ${item}`}</button>
+        <button type="button" onClick={() => props.onChange([...props.value, ''])}>
+          {t('admin.settings.lists.add', { item })}
+        </button>
       </div>
     </div>
   );
@@ -73,32 +78,33 @@ const NEW_SERVER: IceRow = { urls: '', username: '', credential: '', credentialS
 
 /** ICE servers as rows of addresses, username and credential. */
 export function IceServersEditor(props: { value: IceRow[]; onChange: (value: IceRow[]) => void }) {
+  const t = useT();
   const set = (index: number, change: Partial<IceRow>) => props.onChange(props.value.map((row, at) => (at === index ? { ...row, ...change } : row)));
   return (
     <div class="setting-rows">
-      {props.value.length === 0 && <p class="muted">None yet: calls then connect only where the networks allow it directly.</p>}
+      {props.value.length === 0 && <p class="muted">{t('admin.settings.ice.none')}</p>}
       {props.value.map((row, index) => (
         <fieldset class="setting-entry" key={index}>
-          <legend>{`Server ${index + 1}`}</legend>
+          <legend>{t('admin.settings.entries.server', { n: index + 1 })}</legend>
           <Field
-            label="Addresses"
-            hint="For example stun:stun.example.com:3478 or turn:turn.example.com:3478; several separated by spaces."
+            label={t('admin.settings.ice.addresses')}
+            hint={t('admin.settings.ice.addressesHint', { stun: 'stun:stun.example.com:3478', turn: 'turn:turn.example.com:3478' })}
             spellcheck={false}
             value={row.urls}
             onValue={(urls) => set(index, { urls })}
           />
-          <Field label="Username" hint="Needed for TURN servers." autocomplete="off" spellcheck={false} value={row.username} onValue={(username) => set(index, { username })} />
-          <SecretField label="Credential" saved={row.credentialSaved} value={row.credential} onValue={(credential) => set(index, { credential })} />
+          <Field label={t('admin.settings.ice.username')} hint={t('admin.settings.ice.usernameHint')} autocomplete="off" spellcheck={false} value={row.username} onValue={(username) => set(index, { username })} />
+          <SecretField label={t('admin.settings.ice.credential')} saved={row.credentialSaved} value={row.credential} onValue={(credential) => set(index, { credential })} />
           <div>
             <button type="button" class="button-quiet" onClick={() => props.onChange(props.value.filter((_, at) => at !== index))}>
-              {`Remove server ${index + 1}`}
+              {t('admin.settings.ice.remove', { n: index + 1 })}
             </button>
           </div>
         </fieldset>
       ))}
       <div>
         <button type="button" onClick={() => props.onChange([...props.value, { ...NEW_SERVER }])}>
-          Add a server
+          {t('admin.settings.ice.add')}
         </button>
       </div>
     </div>
@@ -110,13 +116,14 @@ export function IceServersEditor(props: { value: IceRow[]; onChange: (value: Ice
  * server reads as "keep the saved one" (settings/secret-fields.ts).
  */
 export function SecretField(props: { label: string; saved: boolean; value: string; onValue: (value: string) => void }) {
+  const t = useT();
   const hidden = props.saved && props.value === REDACTED;
   return (
     <Field
       label={props.label}
       type="password"
       autocomplete="new-password"
-      hint={props.saved ? 'Saved and hidden: leave it empty to keep it, or type a new one.' : undefined}
+      hint={props.saved ? t('admin.settings.ice.secretSaved') : undefined}
       value={hidden ? '' : props.value}
       onValue={(value) => props.onValue(value === '' && props.saved ? REDACTED : value)}
     />

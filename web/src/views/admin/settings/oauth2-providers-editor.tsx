@@ -6,7 +6,9 @@ import { useId } from 'preact/hooks';
 import { Field } from '../../../ui/field.js';
 import { SecretField } from './list-editors.js';
 import type { ProviderKind, ProviderRow } from './setting-rules.js';
+import { useT } from '../../../i18n/use-t.js';
 
+// Names of protocols and products, the same in every language.
 const KINDS: { value: ProviderKind; label: string }[] = [
   { value: 'github', label: 'GitHub' },
   { value: 'oidc', label: 'OpenID Connect (Google, Keycloak, …)' },
@@ -25,16 +27,17 @@ const NEW_PROVIDER: ProviderRow = {
 };
 
 export function OAuth2ProvidersEditor(props: { value: ProviderRow[]; onChange: (value: ProviderRow[]) => void }) {
+  const t = useT();
   const set = (index: number, change: Partial<ProviderRow>) => props.onChange(props.value.map((row, at) => (at === index ? { ...row, ...change } : row)));
   return (
     <div class="setting-rows">
-      {props.value.length === 0 && <p class="muted">None yet: people sign in with a password or a passkey only.</p>}
+      {props.value.length === 0 && <p class="muted">{t('admin.settings.providers.none')}</p>}
       {props.value.map((row, index) => (
         <ProviderFields key={index} index={index} row={row} onChange={(change) => set(index, change)} onRemove={() => props.onChange(props.value.filter((_, at) => at !== index))} />
       ))}
       <div>
         <button type="button" onClick={() => props.onChange([...props.value, { ...NEW_PROVIDER }])}>
-          Add a provider
+          {t('admin.settings.providers.add')}
         </button>
       </div>
     </div>
@@ -42,14 +45,14 @@ export function OAuth2ProvidersEditor(props: { value: ProviderRow[]; onChange: (
 }
 
 function ProviderFields(props: { index: number; row: ProviderRow; onChange: (change: Partial<ProviderRow>) => void; onRemove: () => void }) {
+  const t = useT();
   const { row, index } = props;
   const id = useId();
-  const title = `Provider ${index + 1}`;
   return (
     <fieldset class="setting-entry">
-      <legend>{row.instanceName ? `${title}: ${row.instanceName}` : title}</legend>
+      <legend>{row.instanceName ? t('admin.settings.providers.named', { n: index + 1, name: row.instanceName }) : t('admin.settings.entries.provider', { n: index + 1 })}</legend>
       <div class="field">
-        <label for={`${id}-kind`}>Kind</label>
+        <label for={`${id}-kind`}>{t('admin.settings.providers.kind')}</label>
         <select id={`${id}-kind`} value={row.kind} onChange={(event) => props.onChange({ kind: event.currentTarget.value as ProviderKind })}>
           {KINDS.map((kind) => (
             <option key={kind.value} value={kind.value}>
@@ -59,34 +62,38 @@ function ProviderFields(props: { index: number; row: ProviderRow; onChange: (cha
         </select>
       </div>
       <Field
-        label="Name"
-        hint="Letters, digits, _ and - only; it is part of the sign-in address, so changing it breaks existing sign-ins."
+        label={t('admin.settings.providers.name')}
+        hint={t('admin.settings.providers.nameHint')}
         spellcheck={false}
         value={row.instanceName}
         onValue={(instanceName) => props.onChange({ instanceName })}
       />
-      <Field label="Client ID" spellcheck={false} autocomplete="off" value={row.clientId} onValue={(clientId) => props.onChange({ clientId })} />
-      <SecretField label="Client secret" saved={row.secretSaved} value={row.clientSecret} onValue={(clientSecret) => props.onChange({ clientSecret })} />
+      <Field label={t('admin.settings.providers.clientId')} spellcheck={false} autocomplete="off" value={row.clientId} onValue={(clientId) => props.onChange({ clientId })} />
+      <SecretField label={t('admin.settings.providers.clientSecret')} saved={row.secretSaved} value={row.clientSecret} onValue={(clientSecret) => props.onChange({ clientSecret })} />
       {row.kind === 'oidc' && (
-        <Field label="Issuer" type="url" hint="The provider’s address, for example https://accounts.google.com." spellcheck={false} value={row.issuer} onValue={(issuer) => props.onChange({ issuer })} />
+        <Field
+          label={t('admin.settings.providers.issuer')}
+          type="url"
+          hint={t('admin.settings.providers.issuerHint', { example: 'https://accounts.google.com' })}
+          spellcheck={false} value={row.issuer} onValue={(issuer) => props.onChange({ issuer })} />
       )}
       <Field
-        label="Return address"
+        label={t('admin.settings.providers.returnAddress')}
         type="url"
-        hint={`Register the same address with the provider: ${location.origin}/oauth2/callback/${row.instanceName || 'name'}.`}
+        hint={t('admin.settings.providers.returnHint', { address: `${location.origin}/oauth2/callback/${row.instanceName || t('admin.settings.providers.nameInAddress')}` })}
         spellcheck={false}
         value={row.redirectUrl}
         onValue={(redirectUrl) => props.onChange({ redirectUrl })}
       />
       <label class="check">
-        <input type="checkbox" checked={row.enableSignup} onChange={(event) => props.onChange({ enableSignup: event.currentTarget.checked })} /> New people can sign up with it
+        <input type="checkbox" checked={row.enableSignup} onChange={(event) => props.onChange({ enableSignup: event.currentTarget.checked })} /> {t('admin.settings.providers.enableSignup')}
       </label>
       <label class="check">
-        <input type="checkbox" checked={row.signupNeedReview} onChange={(event) => props.onChange({ signupNeedReview: event.currentTarget.checked })} /> Sign-ups with it need approval
+        <input type="checkbox" checked={row.signupNeedReview} onChange={(event) => props.onChange({ signupNeedReview: event.currentTarget.checked })} /> {t('admin.settings.providers.needReview')}
       </label>
       <div>
         <button type="button" class="button-quiet" onClick={props.onRemove}>
-          {`Remove provider ${index + 1}`}
+          {t('admin.settings.providers.remove', { n: index + 1 })}
         </button>
       </div>
     </fieldset>

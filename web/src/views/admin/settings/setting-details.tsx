@@ -6,10 +6,12 @@ import { useLoad } from '../../../ui/use-load.js';
 import { shown } from '../format.js';
 import { inWords } from './setting-rules.js';
 import { formatTime } from '../../../ui/format.js';
+import { useT } from '../../../i18n/use-t.js';
 import './settings.css';
 
 export function SettingDetails(props: { params?: { key?: string } }) {
   // `key` is also Preact's reconciliation prop, so the router's params are the reliable source.
+  const t = useT();
   const key = props.params?.key ?? '';
   const setting = useLoad(() => call(api.GET('/api/admin/settings/{key}', { params: { path: { key } } })), [key]);
   const history = useLoad(() => call(api.GET('/api/admin/settings/{key}/history', { params: { path: { key }, query: { limit: 100 } } })), [key]);
@@ -19,7 +21,7 @@ export function SettingDetails(props: { params?: { key?: string } }) {
   return (
     <Page title={view ? view.label : key} wide>
       <p>
-        <a href={view ? `/admin/settings#settings-group-${view.group}` : '/admin/settings'}>All settings</a>
+        <a href={view ? `/admin/settings#settings-group-${view.group}` : '/admin/settings'}>{t('admin.settings.details.all')}</a>
         {view && (
           <span class="muted">
             {' '}
@@ -30,40 +32,44 @@ export function SettingDetails(props: { params?: { key?: string } }) {
       <ErrorNotice error={setting.error} />
       {view && (
         <dl class="admin-facts">
-          <dt>What it does</dt>
+          <dt>{t('admin.settings.details.whatItDoes')}</dt>
           <dd>{view.description}</dd>
-          <dt>Now</dt>
+          <dt>{t('admin.settings.details.now')}</dt>
           <dd>
             <span class="admin-break">{words(view.value)}</span>
-            {view.isDefault && ' (the default)'}
+            {view.isDefault && t('admin.settings.details.isDefault')}
           </dd>
-          <dt>Default</dt>
+          <dt>{t('admin.settings.details.default')}</dt>
           <dd>
             <span class="admin-break">{words(view.default)}</span>
           </dd>
-          <dt>Accepts</dt>
+          <dt>{t('admin.settings.details.accepts')}</dt>
           <dd>{view.accepts}</dd>
-          <dt>Key</dt>
+          <dt>{t('admin.settings.details.key')}</dt>
           <dd>
             <code>{view.key}</code>
           </dd>
-          <dt>Last changed</dt>
-          <dd>{view.updatedAt ? `${formatTime(view.updatedAt)} by ${view.updatedBy ?? 'unknown'}` : 'never'}</dd>
+          <dt>{t('admin.settings.details.lastChanged')}</dt>
+          <dd>
+            {view.updatedAt
+              ? t('admin.settings.details.changedAtBy', { when: formatTime(view.updatedAt), who: view.updatedBy ?? t('admin.settings.details.unknown') })
+              : t('admin.settings.details.never')}
+          </dd>
         </dl>
       )}
       <section aria-labelledby="setting-history">
-        <h2 id="setting-history">History</h2>
+        <h2 id="setting-history">{t('admin.settings.details.history')}</h2>
         <ErrorNotice error={history.error} />
-        {history.data && history.data.history.length === 0 && <p class="muted">Never changed.</p>}
+        {history.data && history.data.history.length === 0 && <p class="muted">{t('admin.settings.details.neverChanged')}</p>}
         {history.data && history.data.history.length > 0 && (
           <div class="table-wrap" role="region" aria-labelledby="setting-history" tabIndex={0}>
             <table>
               <thead>
                 <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">From</th>
-                  <th scope="col">To</th>
+                  <th scope="col">{t('admin.settings.details.when')}</th>
+                  <th scope="col">{t('admin.settings.details.who')}</th>
+                  <th scope="col">{t('admin.settings.details.from')}</th>
+                  <th scope="col">{t('admin.settings.details.to')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -75,7 +81,7 @@ export function SettingDetails(props: { params?: { key?: string } }) {
                     </td>
                     <td>
                       <span class="admin-break">{words(entry.oldValue)}</span>
-                      {entry.oldIsDefault && <span class="muted"> (default)</span>}
+                      {entry.oldIsDefault && <span class="muted">{t('admin.settings.details.wasDefault')}</span>}
                     </td>
                     <td>
                       <span class="admin-break">{words(entry.newValue)}</span>

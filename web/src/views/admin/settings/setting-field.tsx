@@ -5,24 +5,28 @@
  * when the value differs from the default, and a link to its history.
  */
 import { useId } from 'preact/hooks';
+import type { TFunction } from 'i18next';
 import { IceServersEditor, PermissionChecks, TextListEditor } from './list-editors.js';
 import { OAuth2ProvidersEditor } from './oauth2-providers-editor.js';
+import { Rich } from '../../../i18n/rich.js';
+import { useT } from '../../../i18n/use-t.js';
 import { draftOf, draftText, entryOf, inWords, parseDraft, problemInWords, sameSettingValue, type Draft, type IceRow, type ProviderRow, type Setting } from './setting-rules.js';
 
 // A checkbox, a select or a set of checkboxes shows what it accepts by itself.
 const SHOWS_ITS_CHOICES: ReadonlySet<string> = new Set(['boolean', 'choice', 'permissions']);
 
 /** The default as the hint says it; a permission set next to its checkboxes by how much of it is ticked. */
-function defaultInWords(setting: Setting): string {
+function defaultInWords(setting: Setting, t: TFunction): string {
   const input = setting.input;
   if (input.kind === 'permissions' && Array.isArray(setting.default)) {
-    if (setting.default.length === 0) return 'none of these';
-    if (setting.default.length === input.choices.length) return 'all of these';
+    if (setting.default.length === 0) return t('admin.settings.field.noneOfThese');
+    if (setting.default.length === input.choices.length) return t('admin.settings.field.allOfThese');
   }
   return inWords(setting, setting.default);
 }
 
 export function SettingField(props: { setting: Setting; draft: Draft; error: string | undefined; onDraft: (draft: Draft) => void }) {
+  const t = useT();
   const { setting, draft, error } = props;
   const id = useId();
   const input = setting.input;
@@ -35,8 +39,12 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
 
   const hint = (
     <p class="field-hint" id={hintId}>
-      {setting.description} {!SHOWS_ITS_CHOICES.has(input.kind) && `${setting.accepts} `}Default: {defaultInWords(setting)}.
-      {setting.updatedBy && ` Last changed by ${setting.updatedBy}.`} <span class="setting-key">Key: <code>{setting.key}</code></span>
+      {setting.description} {!SHOWS_ITS_CHOICES.has(input.kind) && `${setting.accepts} `}
+      {t('admin.settings.field.defaultIs', { value: defaultInWords(setting, t) })}
+      {setting.updatedBy && ` ${t('admin.settings.field.lastChangedBy', { who: setting.updatedBy })}`}{' '}
+      <span class="setting-key">
+        <Rich k="admin.settings.field.key" parts={{ key: <code>{setting.key}</code> }} />
+      </span>
     </p>
   );
   const errorLine = error && (
@@ -47,12 +55,12 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
   const links = (
     <div class="setting-links">
       {!atDefault && (
-        <button type="button" class="button-quiet" onClick={() => props.onDraft(draftOf(setting, setting.default))} aria-label={`Reset to default: ${setting.label}`}>
-          Reset to default
+        <button type="button" class="button-quiet" onClick={() => props.onDraft(draftOf(setting, setting.default))} aria-label={t('admin.settings.field.resetLabel', { setting: setting.label })}>
+          {t('admin.settings.field.reset')}
         </button>
       )}
-      <a href={`/admin/settings/${setting.key}`} aria-label={`History of ${setting.label}`}>
-        History
+      <a href={`/admin/settings/${setting.key}`} aria-label={t('admin.settings.field.historyLabel', { setting: setting.label })}>
+        {t('admin.settings.field.history')}
       </a>
     </div>
   );

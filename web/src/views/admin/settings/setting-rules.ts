@@ -5,6 +5,7 @@
  * Field kinds, bounds and choices come from the setting's `input` (settings/registry.ts).
  */
 import type { Schemas } from '../../../api/types.js';
+import { t } from '../../../i18n/i18n.js';
 
 export type Setting = Schemas['SettingView'];
 export type SettingInput = Schemas['SettingInput'];
@@ -96,12 +97,12 @@ export function parseDraft(setting: Setting, draft: Draft): Parsed {
       const typed = draftText(draft).trim();
       const number = Number(typed);
       if (typed === '' || !/^-?\d+$/.test(typed) || !Number.isSafeInteger(number) || number < input.min || number > input.max) {
-        return { ok: false, message: `must be a whole number from ${input.min} to ${input.max}` };
+        return { ok: false, message: t('admin.settings.rules.wholeNumber', { min: input.min, max: input.max }) };
       }
       return { ok: true, value: number };
     }
     case 'choice':
-      return input.options.some((option) => option.value === draft) ? { ok: true, value: draft } : { ok: false, message: 'must be one of the options offered' };
+      return input.options.some((option) => option.value === draft) ? { ok: true, value: draft } : { ok: false, message: t('admin.settings.rules.oneOfOptions') };
     case 'text':
       return { ok: true, value: draftText(draft) };
     case 'permissions':
@@ -109,9 +110,10 @@ export function parseDraft(setting: Setting, draft: Draft): Parsed {
       return { ok: true, value: input.choices.map((choice) => choice.value).filter((value) => (draft as string[]).includes(value)) };
     case 'textList': {
       // An empty row is refused rather than dropped, so that "element N" in the server's issues is row N.
+      // "element N: " is the server's marker of an entry (see entryOf), not a word: problemInWords replaces it.
       const entries = (draft as string[]).map((entry) => entry.trim());
       const empty = entries.indexOf('');
-      return empty >= 0 ? { ok: false, message: `element ${empty}: is empty; fill it in or remove it` } : { ok: true, value: entries };
+      return empty >= 0 ? { ok: false, message: `element ${empty}: ${t('admin.settings.rules.emptyEntry')}` } : { ok: true, value: entries };
     }
     case 'iceServers':
       return { ok: true, value: (draft as IceRow[]).map(iceServerOf) };
@@ -152,23 +154,23 @@ export function inWords(setting: Setting, value: unknown): string {
   const input = setting.input;
   switch (input.kind) {
     case 'boolean':
-      return value === true ? 'On' : 'Off';
+      return value === true ? t('admin.settings.values.on') : t('admin.settings.values.off');
     case 'integer':
-      return value === 0 && input.zeroMeansUnlimited ? '0 (no limit)' : String(value);
+      return value === 0 && input.zeroMeansUnlimited ? t('admin.settings.values.noLimit') : String(value);
     case 'choice':
       return input.options.find((option) => option.value === value)?.label ?? String(value);
     case 'text':
-      return text(value) === '' ? '(empty)' : text(value);
+      return text(value) === '' ? t('admin.settings.values.empty') : text(value);
     case 'permissions': {
       const names = list(value).map((entry) => input.choices.find((choice) => choice.value === entry)?.label ?? text(entry));
-      return names.length > 0 ? names.join('; ') : 'Nothing';
+      return names.length > 0 ? names.join(t('admin.settings.values.groupSeparator')) : t('admin.settings.values.nothing');
     }
     case 'textList':
-      return list(value).length > 0 ? list(value).map(text).join(', ') : 'None';
+      return list(value).length > 0 ? list(value).map(text).join(t('admin.settings.values.separator')) : t('admin.settings.values.none');
     case 'iceServers':
-      return list(value).length > 0 ? list(value).filter(isJson).map((server) => list(server.urls).map(text).join(' ')).join('; ') : 'None';
+      return list(value).length > 0 ? list(value).filter(isJson).map((server) => list(server.urls).map(text).join(' ')).join(t('admin.settings.values.groupSeparator')) : t('admin.settings.values.none');
     case 'oauth2Providers':
-      return list(value).length > 0 ? list(value).filter(isJson).map((provider) => text(provider.instanceName)).join(', ') : 'None';
+      return list(value).length > 0 ? list(value).filter(isJson).map((provider) => text(provider.instanceName)).join(t('admin.settings.values.separator')) : t('admin.settings.values.none');
   }
 }
 
@@ -178,28 +180,28 @@ export function entryOf(message: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** How the page calls one entry of a list setting: "Server 2", "Site address 1". */
-function entryWord(setting: Setting): string {
+/** How the page calls one entry (numbered from 1) of a list setting: "Server 2", "Site address 1". */
+export function entryName(setting: Setting, n: number): string {
   switch (setting.input.kind) {
     case 'textList':
-      return setting.input.itemLabel;
+      return t('admin.settings.entries.item', { item: setting.input.itemLabel, n });
     case 'iceServers':
-      return 'Server';
+      return t('admin.settings.entries.server', { n });
     case 'oauth2Providers':
-      return 'Provider';
+      return t('admin.settings.entries.provider', { n });
     default:
-      return 'Entry';
+      return t('admin.settings.entries.entry', { n });
   }
 }
 
 // The field names server checks use (settings/rules/*), as the form's labels say them.
 const FIELD_WORDS: [RegExp, (...groups: string[]) => string][] = [
-  [/\burls\[(\d+)\]/g, (index = '0') => `address ${Number(index) + 1}`],
-  [/\b(github|oidc)\.clientSecret\b/g, () => 'client secret'],
-  [/\b(github|oidc)\.clientId\b/g, () => 'client ID'],
-  [/\b(github|oidc)\.redirectUrl\b/g, () => 'return address'],
-  [/\b(github|oidc)\.issuer\b/g, () => 'issuer'],
-  [/\binstanceName\b/g, () => 'name'],
+  [/\burls\[(\d+)\]/g, (index = '0') => t('admin.settings.fieldWords.address', { n: Number(index) + 1 })],
+  [/\b(github|oidc)\.clientSecret\b/g, () => t('admin.settings.fieldWords.clientSecret')],
+  [/\b(github|oidc)\.clientId\b/g, () => t('admin.settings.fieldWords.clientId')],
+  [/\b(github|oidc)\.redirectUrl\b/g, () => t('admin.settings.fieldWords.returnAddress')],
+  [/\b(github|oidc)\.issuer\b/g, () => t('admin.settings.fieldWords.issuer')],
+  [/\binstanceName\b/g, () => t('admin.settings.fieldWords.name')],
 ];
 
 /**
@@ -211,6 +213,6 @@ export function problemInWords(setting: Setting, message: string): string {
   let words = message;
   for (const [pattern, say] of FIELD_WORDS) words = words.replace(pattern, (_match, ...groups: string[]) => say(...groups));
   const entry = entryOf(words);
-  if (entry === undefined) return `${setting.label} ${words}`;
-  return `${entryWord(setting)} ${entry + 1}: ${words.replace(/^element \d+: /, '')}`;
+  if (entry === undefined) return t('admin.settings.problem', { setting: setting.label, problem: words });
+  return t('admin.settings.entryProblem', { entry: entryName(setting, entry + 1), problem: words.replace(/^element \d+: /, '') });
 }

@@ -9,9 +9,11 @@ import { asApiError, type ApiError } from '../../../api/errors.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { SubmitButton } from '../../../ui/field.js';
 import { SettingField } from './setting-field.js';
+import { useT } from '../../../i18n/use-t.js';
 import { draftOf, parseDraft, sameSettingValue, sameValue, type Draft, type Setting } from './setting-rules.js';
 
 export function SettingsGroup(props: { group: string; label: string; settings: Setting[]; onSaved: (message: string) => void }) {
+  const t = useT();
   const initial = (): Record<string, Draft> => Object.fromEntries(props.settings.map((setting) => [setting.key, draftOf(setting, setting.value)]));
   const [drafts, setDrafts] = useState<Record<string, Draft>>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -34,20 +36,20 @@ export function SettingsGroup(props: { group: string; label: string; settings: S
     }
     setErrors(problems);
     if (Object.keys(problems).length > 0) {
-      setStatus('Nothing was saved: fix the marked settings first.');
+      setStatus(t('admin.settings.fixFirst'));
       return;
     }
     if (Object.keys(changes).length === 0) {
-      setStatus('Nothing to save: no setting here was changed.');
+      setStatus(t('admin.settings.nothingChanged'));
       return;
     }
     setBusy(true);
     try {
       const answer = await call(api.PATCH('/api/admin/setting-groups/{group}', { params: { path: { group: props.group } }, body: changes }));
       // An OAuth2 instance that now trusts another provider stops signing in its bound identities: say so.
-      const warnings = answer.oauth2IssuerChanges.map((change) => ` Warning: ${change.message}.`).join('');
+      const warnings = answer.oauth2IssuerChanges.map((change) => t('admin.settings.warning', { message: change.message })).join('');
       const names = answer.changes.map((change) => props.settings.find((setting) => setting.key === change.key)?.label ?? change.key);
-      props.onSaved(`Saved ${props.label}: ${names.join(', ') || 'no value changed'}.${warnings}`);
+      props.onSaved(t('admin.settings.saved', { group: props.label, names: names.join(t('admin.list.separator')) || t('admin.settings.noValueChanged'), warnings }));
     } catch (caught) {
       const error = asApiError(caught);
       setFailure(error);
@@ -55,7 +57,7 @@ export function SettingsGroup(props: { group: string; label: string; settings: S
         const issue = error.issues.find((candidate) => candidate.key === setting.key || candidate.key.startsWith(`${setting.key}.`) || candidate.key.startsWith(`${setting.key}[`));
         return issue ? [[setting.key, issue.message]] : [];
       })));
-      setStatus('Nothing was saved.');
+      setStatus(t('admin.settings.nothingSaved'));
     } finally {
       setBusy(false);
     }
@@ -88,9 +90,9 @@ export function SettingsGroup(props: { group: string; label: string; settings: S
           {status}
         </p>
         <div class="button-row">
-          <SubmitButton busy={busy}>{`Save ${props.label}`}</SubmitButton>
+          <SubmitButton busy={busy}>{t('admin.settings.save', { group: props.label })}</SubmitButton>
           <button type="button" disabled={busy} onClick={() => { setDrafts(initial()); setErrors({}); setFailure(null); setStatus(''); }}>
-            Undo changes
+            {t('admin.settings.undo')}
           </button>
         </div>
       </form>

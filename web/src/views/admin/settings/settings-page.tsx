@@ -9,6 +9,7 @@ import { Page } from '../../../ui/page.js';
 import { useLoad } from '../../../ui/use-load.js';
 import { SettingsGroup } from './settings-group.js';
 import type { Setting } from './setting-rules.js';
+import { useT } from '../../../i18n/use-t.js';
 import './settings.css';
 
 function byGroup(settings: Setting[]): [string, Setting[]][] {
@@ -20,19 +21,20 @@ function byGroup(settings: Setting[]): [string, Setting[]][] {
 const labelOf = (settings: Setting[]): string => settings[0]?.groupLabel ?? '';
 
 export function SettingsPage() {
+  const t = useT();
   const loaded = useLoad(() => call(api.GET('/api/admin/settings')), []);
   const [saved, setSaved] = useState('');
   const groups = loaded.data ? byGroup(loaded.data.settings) : [];
   return (
-    <Page title="Server settings" wide>
-      <p class="muted">Changes apply at once on every server and are recorded in each setting's history.</p>
+    <Page title={t('admin.settings.title')} wide>
+      <p class="muted">{t('admin.settings.intro')}</p>
       <p class="admin-status" role="status">
         {saved}
       </p>
       <ErrorNotice error={loaded.error} />
-      {!loaded.data && !loaded.error && <p class="muted">Loading…</p>}
+      {!loaded.data && !loaded.error && <p class="muted">{t('common.loading')}</p>}
       {groups.length > 0 && (
-        <nav class="settings-toc" aria-label="Setting groups">
+        <nav class="settings-toc" aria-label={t('admin.settings.groups')}>
           <ul>
             {groups.map(([group, settings]) => (
               <li key={group}>

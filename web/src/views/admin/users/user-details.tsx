@@ -13,10 +13,13 @@ import { useLoad } from '../../../ui/use-load.js';
 import { ConfirmAction } from '../confirm-action.js';
 import { formatTime } from '../../../ui/format.js';
 import { RoleForm } from './role-form.js';
+import { serviceRoleInWords } from '../format.js';
+import { useT } from '../../../i18n/use-t.js';
 
 type Details = Schemas['UserDetails'];
 
 export function UserDetails(props: { userId?: string; params?: { userId?: string } }) {
+  const t = useT();
   const userId = props.params?.userId ?? props.userId ?? '';
   const loaded = useLoad(() => call(api.GET('/api/admin/users/{userId}', { params: { path: { userId } } })), [userId]);
   const [notice, setNotice] = useState('');
@@ -30,9 +33,9 @@ export function UserDetails(props: { userId?: string; params?: { userId?: string
   };
 
   return (
-    <Page title={details ? `User ${details.user.username}` : 'User'} wide>
+    <Page title={details ? t('admin.users.details.title', { username: details.user.username }) : t('admin.users.details.titleLoading')} wide>
       <p>
-        <a href="/admin/users">All users</a>
+        <a href="/admin/users">{t('admin.users.details.all')}</a>
       </p>
       <ErrorNotice error={loaded.error} />
       <p role="status" class="admin-status">
@@ -42,32 +45,32 @@ export function UserDetails(props: { userId?: string; params?: { userId?: string
         <>
           <Summary details={details} />
           <section aria-labelledby="user-actions">
-            <h2 id="user-actions">Actions</h2>
+            <h2 id="user-actions">{t('admin.users.details.actions')}</h2>
             {self ? (
-              <p class="muted">This is your own account: it cannot be banned or have its role changed here.</p>
+              <p class="muted">{t('admin.users.details.self')}</p>
             ) : details.user.state === 'banned' ? (
               <ConfirmAction
-                label="Unban"
+                label={t('admin.users.details.unban')}
                 danger={false}
-                question={`Lift the ban on ${details.user.username}? They can sign in again.`}
-                confirmLabel="Yes, unban"
+                question={t('admin.users.details.unbanQuestion', { username: details.user.username })}
+                confirmLabel={t('admin.users.details.unbanConfirm')}
                 onConfirm={async () => {
                   await call(api.POST('/api/admin/users/{userId}/unban', { params: { path: { userId } } }));
-                  changed(`${details.user.username} is no longer banned.`);
+                  changed(t('admin.users.details.unbanned', { username: details.user.username }));
                 }}
               />
             ) : (
               <ConfirmAction
-                label="Ban"
-                question={`Ban ${details.user.username}? Every session of theirs ends at once and they cannot sign in.`}
-                confirmLabel="Yes, ban"
+                label={t('admin.users.details.ban')}
+                question={t('admin.users.details.banQuestion', { username: details.user.username })}
+                confirmLabel={t('admin.users.details.banConfirm')}
                 onConfirm={async () => {
                   const change = await call(api.POST('/api/admin/users/{userId}/ban', { params: { path: { userId } }, body: {} }));
-                  changed(`${details.user.username} is banned; ${change.revokedSessions} session${change.revokedSessions === 1 ? '' : 's'} ended.`);
+                  changed(t('admin.users.details.banned', { username: details.user.username, count: change.revokedSessions }));
                 }}
               />
             )}
-            {!self && me?.role === 'root' && <RoleForm userId={userId} role={details.user.role} onChanged={(role) => changed(`${details.user.username} is now ${role}.`)} />}
+            {!self && me?.role === 'root' && <RoleForm userId={userId} role={details.user.role} onChanged={(role) => changed(t('admin.users.details.roleChanged', { username: details.user.username, role: serviceRoleInWords(role) }))} />}
           </section>
         </>
       )}
@@ -76,34 +79,35 @@ export function UserDetails(props: { userId?: string; params?: { userId?: string
 }
 
 function Summary(props: { details: Details }) {
+  const t = useT();
   const { user, credentials, twoFactor, liveSessions } = props.details;
   const methods = [
     // An older kind of password record is upgraded at its next sign-in; either way it is a password to the person.
-    credentials.password ? 'password' : null,
-    credentials.passkeys > 0 ? `${credentials.passkeys} passkey${credentials.passkeys === 1 ? '' : 's'}` : null,
-    ...credentials.oauth2.map((instance) => `sign-in provider “${instance}”`),
+    credentials.password ? t('admin.users.methods.password') : null,
+    credentials.passkeys > 0 ? t('admin.users.methods.passkeys', { count: credentials.passkeys }) : null,
+    ...credentials.oauth2.map((instance) => t('admin.users.methods.provider', { name: instance })),
   ].filter((method): method is string => method !== null);
   return (
     <dl class="admin-facts">
-      <dt>Username</dt>
+      <dt>{t('admin.users.facts.username')}</dt>
       <dd>{user.username}</dd>
-      <dt>Display name</dt>
+      <dt>{t('admin.users.facts.displayName')}</dt>
       <dd>{user.displayName}</dd>
-      <dt>Email</dt>
+      <dt>{t('admin.users.facts.email')}</dt>
       <dd>{user.email ?? '—'}</dd>
-      <dt>Role</dt>
-      <dd>{user.role}</dd>
-      <dt>State</dt>
-      <dd>{user.state === 'banned' ? <span class="badge badge-danger">banned</span> : 'active'}</dd>
-      <dt>Created</dt>
+      <dt>{t('admin.users.facts.role')}</dt>
+      <dd>{serviceRoleInWords(user.role)}</dd>
+      <dt>{t('admin.users.facts.state')}</dt>
+      <dd>{user.state === 'banned' ? <span class="badge badge-danger">{t('admin.users.states.banned')}</span> : t('admin.users.states.active')}</dd>
+      <dt>{t('admin.users.facts.created')}</dt>
       <dd>{formatTime(user.createdAt)}</dd>
-      <dt>Last sign-in</dt>
+      <dt>{t('admin.users.facts.lastSignIn')}</dt>
       <dd>{formatTime(user.lastLoginAt)}</dd>
-      <dt>Signs in with</dt>
-      <dd>{methods.length > 0 ? methods.join(', ') : 'nothing yet'}</dd>
-      <dt>Two-factor</dt>
-      <dd>{twoFactor.enabled ? `on (${twoFactor.recoveryCodesLeft} recovery codes left)` : 'off'}</dd>
-      <dt>Signed-in devices</dt>
+      <dt>{t('admin.users.facts.signsInWith')}</dt>
+      <dd>{methods.length > 0 ? methods.join(t('admin.list.separator')) : t('admin.users.methods.none')}</dd>
+      <dt>{t('admin.users.facts.twoFactor')}</dt>
+      <dd>{twoFactor.enabled ? t('admin.users.twoFactorOn', { count: twoFactor.recoveryCodesLeft }) : t('admin.users.twoFactorOff')}</dd>
+      <dt>{t('admin.users.facts.devices')}</dt>
       <dd>{liveSessions}</dd>
     </dl>
   );

@@ -8,7 +8,10 @@ import type { Schemas } from '../../../api/types.js';
 import { Page } from '../../../ui/page.js';
 import { formatTime } from '../../../ui/format.js';
 import { usePaged, type PageOf } from '../../../ui/use-paged.js';
+import { serviceRoleInWords } from '../format.js';
 import { AdminList, ListFilters, SelectFilter, TextFilter, type Column } from '../admin-list.js';
+import type { TFunction } from 'i18next';
+import { useT } from '../../../i18n/use-t.js';
 
 type User = Schemas['User'];
 type Role = User['role'];
@@ -20,24 +23,23 @@ interface Filter {
 }
 
 const PAGE_SIZE = 50;
-const ROLES: Array<[Filter['role'], string]> = [
-  ['', 'Any'],
-  ['user', 'user'],
-  ['admin', 'admin'],
-  ['root', 'root'],
-];
-const STATES: Array<[Filter['state'], string]> = [
-  ['', 'Any'],
-  ['active', 'active'],
-  ['banned', 'banned'],
-];
-const COLUMNS: Array<Column<User>> = [
-  { header: 'Username', cell: (user) => <a href={`/admin/users/${user.id}`}>{user.username}</a> },
-  { header: 'Display name', cell: (user) => user.displayName },
-  { header: 'Role', cell: (user) => user.role },
-  { header: 'State', cell: (user) => (user.state === 'banned' ? <span class="badge badge-danger">banned</span> : 'active') },
-  { header: 'Last sign-in', cell: (user) => formatTime(user.lastLoginAt) },
-];
+const ROLES: Role[] = ['user', 'admin', 'root'];
+const STATES: State[] = ['active', 'banned'];
+
+function StateCell(props: { state: State }) {
+  const t = useT();
+  return props.state === 'banned' ? <span class="badge badge-danger">{t('admin.users.states.banned')}</span> : <>{t('admin.users.states.active')}</>;
+}
+
+function columns(t: TFunction): Array<Column<User>> {
+  return [
+    { header: t('admin.users.columns.username'), cell: (user) => <a href={`/admin/users/${user.id}`}>{user.username}</a> },
+    { header: t('admin.users.columns.displayName'), cell: (user) => user.displayName },
+    { header: t('admin.users.columns.role'), cell: (user) => serviceRoleInWords(user.role) },
+    { header: t('admin.users.columns.state'), cell: (user) => <StateCell state={user.state} /> },
+    { header: t('admin.users.columns.lastSignIn'), cell: (user) => formatTime(user.lastLoginAt) },
+  ];
+}
 
 async function fetchPage(filter: Filter, cursor: string | undefined): Promise<PageOf<User>> {
   const q = filter.q.trim();
@@ -50,26 +52,39 @@ async function fetchPage(filter: Filter, cursor: string | undefined): Promise<Pa
 }
 
 export function UsersList() {
+  const t = useT();
   const [draft, setDraft] = useState<Filter>({ q: '', role: '', state: '' });
   const [filter, setFilter] = useState<Filter>(draft);
   const { items, loading, error, hasMore, loadMore } = usePaged((cursor) => fetchPage(filter, cursor), [filter]);
 
   return (
-    <Page title="Users" wide>
-      <ListFilters label="Find users" onSearch={() => setFilter({ ...draft })}>
-        <TextFilter id="users-q" label="Username starts with" maxLength={32} value={draft.q} onValue={(q) => setDraft({ ...draft, q })} />
-        <SelectFilter id="users-role" label="Role" value={draft.role} options={ROLES} onValue={(role) => setDraft({ ...draft, role })} />
-        <SelectFilter id="users-state" label="State" value={draft.state} options={STATES} onValue={(state) => setDraft({ ...draft, state })} />
+    <Page title={t('admin.users.title')} wide>
+      <ListFilters label={t('admin.users.find')} onSearch={() => setFilter({ ...draft })}>
+        <TextFilter id="users-q" label={t('admin.users.usernameStarts')} maxLength={32} value={draft.q} onValue={(q) => setDraft({ ...draft, q })} />
+        <SelectFilter
+          id="users-role"
+          label={t('admin.users.columns.role')}
+          value={draft.role}
+          options={[['', t('admin.users.any')], ...ROLES.map((role): [Role, string] => [role, serviceRoleInWords(role)])]}
+          onValue={(role) => setDraft({ ...draft, role })}
+        />
+        <SelectFilter
+          id="users-state"
+          label={t('admin.users.columns.state')}
+          value={draft.state}
+          options={[['', t('admin.users.any')], ...STATES.map((state): [State, string] => [state, t(`admin.users.states.${state}`)])]}
+          onValue={(state) => setDraft({ ...draft, state })}
+        />
       </ListFilters>
       <AdminList
-        label="Users"
+        label={t('admin.users.title')}
         items={items}
         error={error}
         keyOf={(user) => user.id}
-        count={(shown, more) => `${shown}${more ? '+' : ''} account${shown === 1 ? '' : 's'}`}
-        empty="No account matches these filters."
+        count={(shown, more) => t(more ? 'admin.users.countMore' : 'admin.users.count', { count: shown })}
+        empty={t('admin.users.empty')}
         paging={{ hasMore, loading, loadMore }}
-        columns={COLUMNS}
+        columns={columns(t)}
       />
     </Page>
   );
