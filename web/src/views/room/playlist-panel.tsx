@@ -124,7 +124,7 @@ export function PlaylistPanel(props: { session: RoomSession }) {
         {item.id === current && <span class="badge">{t('playlist.nowPlaying')}</span>}
         {item.live && <span class="badge">{t('playlist.live')}</span>}
         {item.provider === 'live' && <LiveBadge online={onAir.has(item.id)} />}
-        {item.provider !== 'direct' && <span class="badge">{providerLabel(item.provider)}</span>}
+        {item.provider !== 'direct' && <span class="badge">{labelOf(item.provider)}</span>}
         {proxied(item) && <span class="badge">{t('playlist.proxied')}</span>}
       </div>
       {item.provider === 'live' && canPublish && <StreamKeyPanel roomId={session.roomId} mediaId={item.id} title={item.title} />}

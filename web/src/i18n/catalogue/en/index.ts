@@ -12,5 +12,6 @@ import { playlist } from './playlist.js';
 import { members } from './members.js';
 import { roomSettings } from './room-settings.js';
 import { admin } from './admin.js';
+import { settingText } from './setting-text.js';
 
-export const en = { common, shell, errors, auth, account, rooms, room, chat, player, playlist, members, roomSettings, admin };
+export const en = { common, shell, errors, auth, account, rooms, room, chat, player, playlist, members, roomSettings, admin, settingText };
