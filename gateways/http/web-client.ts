@@ -17,6 +17,8 @@ export const WEB_CLIENT_ROOT = fileURLToPath(new URL('../../web-client/', import
 /** Vite puts every hashed build output here; a changed file gets a new name, so it may be cached for good. */
 const HASHED_PREFIX = '/assets/';
 const INDEX = 'index.html';
+/** What the build writes besides index.html (web/vite.config.ts, compress-assets.mjs): missing ones answer 404. */
+const ASSET_EXTENSIONS = new Set(['.js', '.mjs', '.css', '.map', '.wasm', '.woff', '.woff2', '.svg', '.png', '.ico', '.webp', '.json', '.html', '.br', '.gz', '.txt', '.webmanifest']);
 
 /**
  * Same-origin everything, except media: an item played without the media proxy (its `proxy`
@@ -75,8 +77,9 @@ export function webClient(options: WebClientOptions = {}): Koa.Middleware<HttpSt
     if (ctx.path === '/api' || SERVICE_PREFIXES.some((prefix) => ctx.path.startsWith(prefix))) return;
 
     const file = await builtFile(root, ctx.path);
-    // A missing file with an extension is a broken link (an old asset, a typo), not a page.
-    const path = file ?? (extname(ctx.path) === '' ? INDEX : null);
+    // A missing file of a kind the build makes is a broken link (an old asset, a typo), not a
+    // page; any other path is a page, dots and all (/admin/settings/server.maxRoomsPerUser).
+    const path = file ?? (ASSET_EXTENSIONS.has(extname(ctx.path).toLowerCase()) ? null : INDEX);
     if (path === null) return;
     if (path === INDEX && !(await exists(join(root, INDEX)))) {
       throw new AppError('not_found', 'the web client is not built: run `npm run build` (or `npm run dev`)');

@@ -34,7 +34,9 @@ test.after.always(async () => {
 /** Every string the page shows or speaks, as [where, text]. */
 const PAGE_STRINGS = `(() => {
   const out = [];
-  const skip = (el) => el.closest('code, kbd, samp, script, style, noscript, [translate="no"]');
+  // Code, data marked as not to translate (a device's user agent), and text marked as being in
+  // another language (the switch names each language in itself) are not the page's words.
+  const skip = (el) => el.closest('code, kbd, samp, script, style, noscript, [translate="no"], body [lang]');
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;

@@ -42,10 +42,14 @@ test('hashed assets are immutable for a year and come compressed', async (t) => 
   t.regex(response.headers.get('content-type') ?? '', /javascript/);
 });
 
-test('a deep link is answered with the client; API paths and missing files are not', async (t) => {
+test('a deep link is answered with the client (a dotted one too); API paths and missing files are not', async (t) => {
   const deep = await fetch(`${bed.origin}/rooms/some-room-id?x=1`);
   t.is(deep.status, 200);
   t.regex(await deep.text(), /<div id="app">/);
+  // A page whose address has a dot in it: a setting's history names its dotted key.
+  const dotted = await fetch(`${bed.origin}/admin/settings/server.maxRoomsPerUser`);
+  t.is(dotted.status, 200);
+  t.regex(await dotted.text(), /<div id="app">/);
 
   const api = await fetch(`${bed.origin}/api/no-such-endpoint`);
   t.is(api.status, 404);

@@ -67,6 +67,16 @@ export const account = {
     thisBrowser: 'this browser',
     signedInWith: 'Signed in with {{method}} · last used {{lastUsed}}',
     signedInWithFrom: 'Signed in with {{method}} from {{ip}} · last used {{lastUsed}}',
+    /** How a session began (the server's method names); "oauth2:<instance>" shows the instance's name. */
+    methods: {
+      password: 'a password',
+      opaque: 'a password',
+      webauthn: 'a passkey',
+      signup: 'signing up',
+      guest: 'a guest name',
+      oauth2: '{{instance}}',
+      other: 'another method',
+    },
     signOutThis: 'Sign out this browser',
     signOutOther: 'Sign out the session on {{device}}, last used {{lastUsed}}',
     anUnknownDevice: 'an unknown device',
