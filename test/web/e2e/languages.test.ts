@@ -58,7 +58,7 @@ const kept = new Set(KEPT_TERMS.map((term) => term.toLowerCase()));
 
 /** The English words on the page: Latin words that are not kept terms, names, ids or addresses. */
 async function englishOn(page: Page, where: string, names: string[]): Promise<string[]> {
-  const strings = (await page.evaluate(PAGE_STRINGS)) as [string, string][];
+  const strings = await page.evaluate<[string, string][]>(PAGE_STRINGS);
   const allowed = new Set(names.map((name) => name.toLowerCase()));
   const found: string[] = [];
   for (const [element, text] of strings) {
@@ -75,7 +75,7 @@ async function englishOn(page: Page, where: string, names: string[]): Promise<st
 /** Opens each of the room's tabs in turn (by id, whatever its label says) and scans the room after each. */
 async function scanRoom(page: Page, where: string, names: string[]): Promise<string[]> {
   const found = new Set<string>();
-  const tabs = await page.locator('[role="tab"]').evaluateAll((elements) => elements.map((element) => element.id));
+  const tabs = await page.evaluate<string[]>(`[...document.querySelectorAll('[role="tab"]')].map((tab) => tab.id)`);
   for (const id of tabs) {
     await page.locator(`#${id}`).click();
     await page.locator(`#${id}[aria-selected="true"]`).waitFor({ timeout: STEP_MS });
