@@ -95,7 +95,8 @@ async function open(member: Member, path: string, options: { locale: string; vie
 test.serial('a Chinese browser gets every page in Chinese, with Chinese dates; the switch turns it English and is remembered', async (t) => {
   const [alice, bob] = await Promise.all([bed.signUp('alice'), bed.signUp('bob')]);
   await makeRoot(bed, alice.userId);
-  const names = [alice.username, bob.username];
+  // People's names, and the device the test's API calls name (Node's fetch: "node"), are data.
+  const names = [alice.username, bob.username, 'node'];
   const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: '周五电影之夜' }, alice.token);
   const roomId = created.body.room.id;
   await bed.call('POST', `/api/rooms/${roomId}/join`, {}, bob.token);
