@@ -5,6 +5,9 @@ export type Locale = (typeof LOCALES)[number];
 /** Each language's name in itself, as the switch lists it. */
 export const LOCALE_NAMES: Record<Locale, string> = { en: 'English', 'zh-CN': '简体中文' };
 
+/** The short form the header's switch shows (the language's own abbreviation). */
+export const LOCALE_SHORT_NAMES: Record<Locale, string> = { en: 'EN', 'zh-CN': '中文' };
+
 export function isLocale(value: string | null | undefined): value is Locale {
   return (LOCALES as readonly string[]).includes(value ?? '');
 }
