@@ -52,6 +52,9 @@ test('slow mode refuses a quick second message with the wait shown; a filtered w
   await b.page.getByLabel('Message', { exact: true }).fill(`second ${tag}`);
   await b.page.getByRole('button', { name: 'Send' }).click();
   await b.page.getByText(/slow mode: one message every 60 s in this room/i).waitFor({ timeout: SETTLE_MS });
+  // Titled by what refused it (the room's slow mode), not as the service's rate limit.
+  await b.page.getByRole('alert').getByText('Slow mode is on', { exact: true }).waitFor({ timeout: SETTLE_MS });
+  t.is(await b.page.getByRole('alert').getByText('Too many attempts').count(), 0);
   const wait = b.page.locator('.slow-mode-wait');
   await wait.waitFor({ timeout: SETTLE_MS });
   t.regex((await wait.textContent()) ?? '', /You can send again in \d+ s\./);

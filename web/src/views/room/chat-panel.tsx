@@ -14,7 +14,7 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { useAction } from '../../ui/use-action.js';
 import { Avatar } from '../../ui/avatar.js';
 import { ReactionChips } from './reactions/reaction-chips.js';
-import { SlowModeNote, waitOf } from './moderation/slow-mode-note.js';
+import { SlowModeNote, isSlowModeRefusal, waitOf } from './moderation/slow-mode-note.js';
 import { ROOM_LIMITS } from '../../../../contracts/room/limits.js';
 import type { MentionCandidate } from '../../../../contracts/room/mentions.js';
 import { ChatComposer } from './chat/chat-composer.js';
@@ -105,7 +105,7 @@ export function ChatPanel(props: { session: RoomSession }) {
   return (
     <section aria-labelledby="chat-heading" class="chat">
       <h2 id="chat-heading">{t('chat.heading')}</h2>
-      <ErrorNotice error={action.error} onDismiss={action.clear} />
+      <ErrorNotice error={action.error} onDismiss={action.clear} title={isSlowModeRefusal(action.error) ? t('chat.slowMode.refused') : undefined} />
       {pins.length > 0 && (
         <section aria-labelledby="pins-heading" class="pins">
           <h3 id="pins-heading">{t('chat.pinned')}</h3>

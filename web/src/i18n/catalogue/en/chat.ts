@@ -48,6 +48,7 @@ export const chat = {
     label: 'Edit message',
   },
   slowMode: {
+    refused: 'Slow mode is on',
     pace: 'Slow mode: one message every {{seconds}} s.',
     /** Follows `pace` on the same line. */
     wait: ' You can send again in {{seconds}} s.',

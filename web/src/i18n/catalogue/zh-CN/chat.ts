@@ -44,6 +44,7 @@ export const chat: Translation<typeof en> = {
     label: '编辑消息',
   },
   slowMode: {
+    refused: '慢速模式已开启',
     pace: '慢速模式：每 {{seconds}} 秒可发一条消息。',
     wait: '{{seconds}} 秒后可再次发送。',
   },

@@ -16,6 +16,13 @@ export function waitOf(error: unknown): number | undefined {
   return failure.retryAfterSeconds !== undefined ? failure.retryAfterSeconds * 1000 : undefined;
 }
 
+/** A refusal by the room's slow mode (it names its wait), rather than the service's rate limit. */
+export function isSlowModeRefusal(error: unknown): boolean {
+  if (error == null) return false;
+  const failure = asApiError(error);
+  return failure.code === 'rate_limited' && failure.issues.some((issue) => issue.key === 'retryAfterMs');
+}
+
 /** Seconds left until `until` (ms since epoch), counting down once a second; 0 when past. */
 function useSecondsLeft(until: number): number {
   const left = () => Math.max(0, Math.ceil((until - Date.now()) / 1000));
