@@ -11,4 +11,5 @@ export const KEPT_TERMS: readonly string[] = [
   'OAuth2', 'OIDC', 'OpenID', 'TOTP', 'PostgreSQL', 'Redis', 'NATS', 'Temporal', 'SMTP',
   'PNG', 'JPEG', 'GIF', 'WebP', 'AVIF', 'emoji',
   'localhost', 'KiB', 'Alt', 'WebSocket', 'H.264', 'AAC',
+  'GitHub',
 ];
