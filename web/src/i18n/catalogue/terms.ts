@@ -12,4 +12,5 @@ export const KEPT_TERMS: readonly string[] = [
   'PNG', 'JPEG', 'GIF', 'WebP', 'AVIF', 'emoji',
   'localhost', 'KiB', 'Alt', 'WebSocket', 'H.264', 'AAC',
   'm3u8', 'mpd', 'dav', 'Nextcloud', 'ownCloud', 'Synology', 'rclone',
+  'GitHub',
 ];

@@ -7,6 +7,7 @@ import { shown } from '../format.js';
 import { inWords } from './setting-rules.js';
 import { formatTime } from '../../../ui/format.js';
 import { useT } from '../../../i18n/use-t.js';
+import { groupLabel, settingAccepts, settingDescription, settingLabel } from './setting-words.js';
 import './settings.css';
 
 export function SettingDetails(props: { params?: { key?: string } }) {
@@ -19,13 +20,13 @@ export function SettingDetails(props: { params?: { key?: string } }) {
   // Values in the page's words once the setting says how to read them.
   const words = (value: unknown) => (view ? inWords(view, value) : shown(value));
   return (
-    <Page title={view ? view.label : key} wide>
+    <Page title={view ? settingLabel(view) : key} wide>
       <p>
         <a href={view ? `/admin/settings#settings-group-${view.group}` : '/admin/settings'}>{t('admin.settings.details.all')}</a>
         {view && (
           <span class="muted">
             {' '}
-            · {view.groupLabel}
+            · {groupLabel(view.group, view.groupLabel)}
           </span>
         )}
       </p>
@@ -33,7 +34,7 @@ export function SettingDetails(props: { params?: { key?: string } }) {
       {view && (
         <dl class="admin-facts">
           <dt>{t('admin.settings.details.whatItDoes')}</dt>
-          <dd>{view.description}</dd>
+          <dd>{settingDescription(view)}</dd>
           <dt>{t('admin.settings.details.now')}</dt>
           <dd>
             <span class="admin-break">{words(view.value)}</span>
@@ -44,7 +45,7 @@ export function SettingDetails(props: { params?: { key?: string } }) {
             <span class="admin-break">{words(view.default)}</span>
           </dd>
           <dt>{t('admin.settings.details.accepts')}</dt>
-          <dd>{view.accepts}</dd>
+          <dd>{settingAccepts(view)}</dd>
           <dt>{t('admin.settings.details.key')}</dt>
           <dd>
             <code>{view.key}</code>

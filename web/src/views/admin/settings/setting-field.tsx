@@ -10,6 +10,7 @@ import { IceServersEditor, PermissionChecks, TextListEditor } from './list-edito
 import { OAuth2ProvidersEditor } from './oauth2-providers-editor.js';
 import { Rich } from '../../../i18n/rich.js';
 import { useT } from '../../../i18n/use-t.js';
+import { choiceLabel, itemLabel, settingAccepts, settingDescription, settingLabel } from './setting-words.js';
 import { draftOf, draftText, entryOf, inWords, parseDraft, problemInWords, sameSettingValue, type Draft, type IceRow, type ProviderRow, type Setting } from './setting-rules.js';
 
 // A checkbox, a select or a set of checkboxes shows what it accepts by itself.
@@ -35,11 +36,12 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
   const described = error ? `${hintId} ${errorId}` : hintId;
   const parsed = parseDraft(setting, draft);
   const atDefault = parsed.ok && sameSettingValue(setting, parsed.value, setting.default);
+  const label = settingLabel(setting);
   const common = { id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined } as const;
 
   const hint = (
     <p class="field-hint" id={hintId}>
-      {setting.description} {!SHOWS_ITS_CHOICES.has(input.kind) && `${setting.accepts} `}
+      {settingDescription(setting)} {!SHOWS_ITS_CHOICES.has(input.kind) && `${settingAccepts(setting)} `}
       {t('admin.settings.field.defaultIs', { value: defaultInWords(setting, t) })}
       {setting.updatedBy && ` ${t('admin.settings.field.lastChangedBy', { who: setting.updatedBy })}`}{' '}
       <span class="setting-key">
@@ -55,11 +57,11 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
   const links = (
     <div class="setting-links">
       {!atDefault && (
-        <button type="button" class="button-quiet" onClick={() => props.onDraft(draftOf(setting, setting.default))} aria-label={t('admin.settings.field.resetLabel', { setting: setting.label })}>
+        <button type="button" class="button-quiet" onClick={() => props.onDraft(draftOf(setting, setting.default))} aria-label={t('admin.settings.field.resetLabel', { setting: label })}>
           {t('admin.settings.field.reset')}
         </button>
       )}
-      <a href={`/admin/settings/${setting.key}`} aria-label={t('admin.settings.field.historyLabel', { setting: setting.label })}>
+      <a href={`/admin/settings/${setting.key}`} aria-label={t('admin.settings.field.historyLabel', { setting: label })}>
         {t('admin.settings.field.history')}
       </a>
     </div>
@@ -69,10 +71,10 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
   let group;
   switch (input.kind) {
     case 'permissions':
-      group = <PermissionChecks choices={input.choices} value={draft as string[]} onChange={props.onDraft} />;
+      group = <PermissionChecks choices={input.choices.map((choice) => ({ value: choice.value, label: choiceLabel(setting, choice.value, choice.label) }))} value={draft as string[]} onChange={props.onDraft} />;
       break;
     case 'textList':
-      group = <TextListEditor itemLabel={input.itemLabel} value={draft as string[]} onChange={props.onDraft} invalid={error ? { index: entryOf(error), errorId } : undefined} />;
+      group = <TextListEditor itemLabel={itemLabel(setting, input.itemLabel)} value={draft as string[]} onChange={props.onDraft} invalid={error ? { index: entryOf(error), errorId } : undefined} />;
       break;
     case 'iceServers':
       group = <IceServersEditor value={draft as IceRow[]} onChange={props.onDraft} />;
@@ -87,7 +89,7 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
   if (group) {
     return (
       <fieldset class={error ? 'setting setting-set setting-invalid' : 'setting setting-set'} aria-describedby={described}>
-        <legend class="setting-label">{setting.label}</legend>
+        <legend class="setting-label">{label}</legend>
         {hint}
         {group}
         {errorLine}
@@ -121,7 +123,7 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
         <select {...common} value={draftText(draft)} onChange={(event) => props.onDraft(event.currentTarget.value)}>
           {input.options.map((option) => (
             <option key={option.value} value={option.value}>
-              {option.label}
+              {choiceLabel(setting, option.value, option.label)}
             </option>
           ))}
         </select>
@@ -135,7 +137,7 @@ export function SettingField(props: { setting: Setting; draft: Draft; error: str
     <div class={input.kind === 'boolean' ? 'field setting setting-boolean' : 'field setting'}>
       <div class="setting-label">
         {input.kind === 'boolean' && control}
-        <label for={id}>{setting.label}</label>
+        <label for={id}>{label}</label>
       </div>
       {hint}
       {input.kind !== 'boolean' && control}

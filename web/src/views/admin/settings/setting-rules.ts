@@ -6,6 +6,7 @@
  */
 import type { Schemas } from '../../../api/types.js';
 import { t } from '../../../i18n/i18n.js';
+import { choiceLabel, itemLabel, settingLabel } from './setting-words.js';
 
 export type Setting = Schemas['SettingView'];
 export type SettingInput = Schemas['SettingInput'];
@@ -157,12 +158,17 @@ export function inWords(setting: Setting, value: unknown): string {
       return value === true ? t('admin.settings.values.on') : t('admin.settings.values.off');
     case 'integer':
       return value === 0 && input.zeroMeansUnlimited ? t('admin.settings.values.noLimit') : String(value);
-    case 'choice':
-      return input.options.find((option) => option.value === value)?.label ?? String(value);
+    case 'choice': {
+      const option = input.options.find((candidate) => candidate.value === value);
+      return option ? choiceLabel(setting, option.value, option.label) : String(value);
+    }
     case 'text':
       return text(value) === '' ? t('admin.settings.values.empty') : text(value);
     case 'permissions': {
-      const names = list(value).map((entry) => input.choices.find((choice) => choice.value === entry)?.label ?? text(entry));
+      const names = list(value).map((entry) => {
+        const choice = input.choices.find((candidate) => candidate.value === entry);
+        return choice ? choiceLabel(setting, choice.value, choice.label) : text(entry);
+      });
       return names.length > 0 ? names.join(t('admin.settings.values.groupSeparator')) : t('admin.settings.values.nothing');
     }
     case 'textList':
@@ -184,7 +190,7 @@ export function entryOf(message: string): number | undefined {
 export function entryName(setting: Setting, n: number): string {
   switch (setting.input.kind) {
     case 'textList':
-      return t('admin.settings.entries.item', { item: setting.input.itemLabel, n });
+      return t('admin.settings.entries.item', { item: itemLabel(setting, setting.input.itemLabel), n });
     case 'iceServers':
       return t('admin.settings.entries.server', { n });
     case 'oauth2Providers':
@@ -213,6 +219,6 @@ export function problemInWords(setting: Setting, message: string): string {
   let words = message;
   for (const [pattern, say] of FIELD_WORDS) words = words.replace(pattern, (_match, ...groups: string[]) => say(...groups));
   const entry = entryOf(words);
-  if (entry === undefined) return t('admin.settings.problem', { setting: setting.label, problem: words });
+  if (entry === undefined) return t('admin.settings.problem', { setting: settingLabel(setting), problem: words });
   return t('admin.settings.entryProblem', { entry: entryName(setting, entry + 1), problem: words.replace(/^element \d+: /, '') });
 }

@@ -10,6 +10,7 @@ import { ErrorNotice } from '../../../ui/error-notice.js';
 import { SubmitButton } from '../../../ui/field.js';
 import { SettingField } from './setting-field.js';
 import { useT } from '../../../i18n/use-t.js';
+import { settingLabel } from './setting-words.js';
 import { draftOf, parseDraft, sameSettingValue, sameValue, type Draft, type Setting } from './setting-rules.js';
 
 export function SettingsGroup(props: { group: string; label: string; settings: Setting[]; onSaved: (message: string) => void }) {
@@ -48,7 +49,10 @@ export function SettingsGroup(props: { group: string; label: string; settings: S
       const answer = await call(api.PATCH('/api/admin/setting-groups/{group}', { params: { path: { group: props.group } }, body: changes }));
       // An OAuth2 instance that now trusts another provider stops signing in its bound identities: say so.
       const warnings = answer.oauth2IssuerChanges.map((change) => t('admin.settings.warning', { message: change.message })).join('');
-      const names = answer.changes.map((change) => props.settings.find((setting) => setting.key === change.key)?.label ?? change.key);
+      const names = answer.changes.map((change) => {
+        const setting = props.settings.find((candidate) => candidate.key === change.key);
+        return setting ? settingLabel(setting) : change.key;
+      });
       props.onSaved(t('admin.settings.saved', { group: props.label, names: names.join(t('admin.list.separator')) || t('admin.settings.noValueChanged'), warnings }));
     } catch (caught) {
       const error = asApiError(caught);

@@ -10,6 +10,7 @@ import { useLoad } from '../../../ui/use-load.js';
 import { SettingsGroup } from './settings-group.js';
 import type { Setting } from './setting-rules.js';
 import { useT } from '../../../i18n/use-t.js';
+import { groupLabel } from './setting-words.js';
 import './settings.css';
 
 function byGroup(settings: Setting[]): [string, Setting[]][] {
@@ -18,7 +19,7 @@ function byGroup(settings: Setting[]): [string, Setting[]][] {
   return [...groups];
 }
 
-const labelOf = (settings: Setting[]): string => settings[0]?.groupLabel ?? '';
+const labelOf = (group: string, settings: Setting[]): string => groupLabel(group, settings[0]?.groupLabel ?? group);
 
 export function SettingsPage() {
   const t = useT();
@@ -38,7 +39,7 @@ export function SettingsPage() {
           <ul>
             {groups.map(([group, settings]) => (
               <li key={group}>
-                <a href={`#settings-group-${group}`}>{labelOf(settings)}</a>
+                <a href={`#settings-group-${group}`}>{labelOf(group, settings)}</a>
               </li>
             ))}
           </ul>
@@ -49,7 +50,7 @@ export function SettingsPage() {
           // A new version of any key rebuilds the form from the server's values.
           key={`${group}:${settings.map((setting) => setting.version).join(',')}`}
           group={group}
-          label={labelOf(settings)}
+          label={labelOf(group, settings)}
           settings={settings}
           onSaved={(message) => {
             setSaved(message);
