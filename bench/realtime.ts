@@ -14,7 +14,7 @@
  *      send one video reaction (reaction.send) at a random moment of one second; latency from
  *      sending to the event's receipt on every socket of the room (the sender's included), and
  *      how many sends the chat rate refused. Run alone with BENCH_ONLY=reactions.
- *  (e2) the same burst to on-screen: BENCH_REACTION_PAGES (4) Chromium pages of more members
+ *  (e2) the same burst to on-screen: BENCH_REACTION_PAGES (1) Chromium pages of more members
  *      of the room (Debian's chromium, half on each gateway) record when each reaction's span is
  *      in a painted frame over the player; latency from sending to that, per page, and how many
  *      were drawn (bench/reactions-on-screen.ts says how a span is tied to its send). The
@@ -55,7 +55,9 @@ const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? 4);
 const PREFIX = 'benchrt';
 const REACTION_PEOPLE = Number(process.env.BENCH_REACTION_PEOPLE ?? 100);
 const REACTION_WINDOW_MS = 1000;
-const REACTION_PAGES = Number(process.env.BENCH_REACTION_PAGES ?? 4);
+// One page by default: on 2 cores each headless page composites the burst in software (about a
+// third of a core), so more pages measure the machine's contention (docs/2026-11-26-reactions-on-screen-bench.md).
+const REACTION_PAGES = Number(process.env.BENCH_REACTION_PAGES ?? 1);
 const PASSWORD = 'bench password 0123';
 /** `reactions`: only (e). */
 const ONLY = process.env.BENCH_ONLY;
