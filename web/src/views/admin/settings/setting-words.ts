@@ -7,8 +7,8 @@
  *
  * Plain `t`, not a hook: the views that call these read `useT()`, so a switch re-renders them.
  */
-import { en } from '../../../i18n/catalogue/en/index.js';
 import { t } from '../../../i18n/i18n.js';
+import { wordsOr as words } from '../../../i18n/words-or.js';
 
 interface Choice {
   readonly value: string;
@@ -40,25 +40,6 @@ const EXAMPLES: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map(
   ['email.whitelistDomains', { domain: 'example.com', address: 'alice@example.com' }],
   ['cors.allowedOrigins', { origin: 'https://watch.example.com' }],
 ]);
-
-type Tree = { readonly [name: string]: string | Tree };
-
-/** Whether the catalogue has a sentence at this path (checked in English: every language has the same keys). */
-function inCatalogue(path: readonly string[]): boolean {
-  let node: string | Tree = en;
-  for (const name of path) {
-    if (typeof node === 'string' || !Object.hasOwn(node, name)) return false;
-    node = node[name] as string | Tree;
-  }
-  return typeof node === 'string';
-}
-
-// The paths are built from the server's keys, so they are not known to the type checker.
-const say = t as unknown as (key: string, values?: Readonly<Record<string, unknown>>) => string;
-
-function words(path: readonly string[], fallback: string, values?: Readonly<Record<string, unknown>>): string {
-  return inCatalogue(path) ? say(path.join('.'), values) : fallback;
-}
 
 const keyPath = (setting: SettingWordsSource, leaf: string): string[] => ['settingText', 'keys', ...setting.key.split('.'), leaf];
 
