@@ -148,8 +148,9 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
         } catch (err) {
           if (added.length === 0 || !isAppError(err) || err.code === 'internal') {
             // Nothing of the folder went in (a full playlist, say): the request adds nothing, so
-            // the empty playlist folder made for it goes too.
-            if (folder && added.length === 0) await removeEmptyFolder(folder.id);
+            // the empty playlist folder made for it goes too, if the caller may remove folders;
+            // either way the answer is why the file was refused.
+            if (folder && added.length === 0) await removeEmptyFolder(folder.id).catch(() => undefined);
             throw err;
           }
           rejected = { code: err.code, message: err.message };
