@@ -27,7 +27,9 @@ test.after.always(async () => {
 
 /**
  * Before any page script: force relay-only ICE, and keep every RTCPeerConnection the page
- * makes where the test can read its stats (the client exposes none).
+ * makes where the test can read its stats (the client exposes none). With
+ * `window.__firstGathersNothing` set, the page's first connection gets no ICE servers: relay-only,
+ * it never has a candidate, as when its relay cannot be reached.
  */
 const INIT_SCRIPT = `
   try { localStorage.setItem('svc.voice.iceTransportPolicy', 'relay'); } catch {}
@@ -35,10 +37,15 @@ const INIT_SCRIPT = `
     const Native = window.RTCPeerConnection;
     window.__voicePeers = [];
     window.RTCPeerConnection = class extends Native {
-      constructor(...args) { super(...args); window.__voicePeers.push(this); }
+      constructor(config, ...rest) {
+        const starved = window.__firstGathersNothing && window.__voicePeers.length === 0;
+        super(starved ? { ...config, iceServers: [] } : config, ...rest);
+        window.__voicePeers.push(this);
+      }
     };
   })();
 `;
+const FIRST_GATHERS_NOTHING = 'window.__firstGathersNothing = true;';
 
 /** Audio bytes received and the types of the selected candidate pair, on the page's open connections. */
 const CALL_STATS = `(async () => {
@@ -55,21 +62,27 @@ const CALL_STATS = `(async () => {
     });
     const local = pair && byId.get(pair.localCandidateId);
     const remote = pair && byId.get(pair.remoteCandidateId);
-    out.push({ state: pc.connectionState, policy: pc.getConfiguration().iceTransportPolicy, bytes, local: local ? local.candidateType : null, remote: remote ? remote.candidateType : null });
+    out.push({ state: pc.connectionState, signaling: pc.signalingState, gathering: pc.iceGatheringState, policy: pc.getConfiguration().iceTransportPolicy, bytes, local: local ? local.candidateType : null, remote: remote ? remote.candidateType : null });
   }
   return out;
 })()`;
 
 interface CallStats {
   state: string;
+  signaling: string;
+  gathering: string;
   policy: string;
   bytes: number;
   local: string | null;
   remote: string | null;
 }
 
+/** The test's pages, for a failure's account of every side of the call. */
+const opened: Page[] = [];
+
 async function openRoom(member: Member, roomId: string, prepare?: (page: Page) => Promise<void>): Promise<Person> {
   const person = await bed.person();
+  opened.push(person.page);
   await person.context.addInitScript({ content: INIT_SCRIPT });
   await prepare?.(person.page);
   await signInPage(person.page, member.username);
@@ -84,14 +97,18 @@ const stats = async (page: Page): Promise<CallStats[]> => (await evaluateQuietly
 /** Waits until the page has one connected peer receiving audio over a relay pair; answers its stats. */
 async function relayedAudio(page: Page, moreThan = 0): Promise<CallStats> {
   const deadline = Date.now() + CALL_MS;
-  let last: CallStats[] = [];
   while (Date.now() < deadline) {
-    last = await stats(page);
-    const call = last.find((s) => s.state === 'connected' && s.bytes > moreThan && s.local === 'relay');
+    const call = (await stats(page)).find((s) => s.state === 'connected' && s.bytes > moreThan && s.local === 'relay');
     if (call) return call;
     await page.waitForTimeout(250);
   }
-  throw new Error(`no relayed audio within ${CALL_MS} ms: ${JSON.stringify(last)}\n${await coturn.log().then((log) => log.slice(-3000))}`);
+  const sides = await Promise.all(
+    opened.map(async (other, index) => {
+      const panel = await other.locator('#panel-voice').innerText().catch((error: unknown) => String(error));
+      return `page ${index + 1}${other === page ? ' (this one)' : ''}: ${JSON.stringify(await stats(other).catch(() => []))}\n${panel}`;
+    }),
+  );
+  throw new Error(`no relayed audio within ${CALL_MS} ms\n${sides.join('\n')}\n${await coturn.log().then((log) => log.slice(-3000))}`);
 }
 
 /**
@@ -173,20 +190,41 @@ test.serial('two members talk through the TURN relay; mute shows on the other si
   t.deepEqual([...a.problems, ...b.problems], []);
 });
 
-test.serial('an offer that reaches a member before the answer to its own join still connects the call', async (t) => {
-  const pair = await Promise.all([bed.signUp('carol'), bed.signUp('dave')]);
-  // The first in the call offers to the second; as the impolite side it would ignore the second's
-  // own offer, so a lost first offer would leave both waiting for ever.
-  const [first, second] = pair.sort((x, y) => (x.userId < y.userId ? -1 : 1));
-  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Late answer' }, first.token);
+/**
+ * Two new members in a new room, the first by user id (the impolite side) in the call before the
+ * second (the polite side, its page made ready by `prepareSecond`) joins.
+ */
+async function politeJoinsImpolite(names: [string, string], roomName: string, prepareSecond: (page: Page) => Promise<void>): Promise<[Person, Person]> {
+  const pair = await Promise.all(names.map((name) => bed.signUp(name)));
+  const [first, second] = pair.sort((x, y) => (x.userId < y.userId ? -1 : 1)) as [Member, Member];
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: roomName }, first.token);
   const roomId = created.body.room.id;
   await bed.call('POST', `/api/rooms/${roomId}/join`, {}, second.token);
   const a = await openRoom(first, roomId);
-  const b = await openRoom(second, roomId, answerJoinAfterFirstSignal);
-
+  const b = await openRoom(second, roomId, prepareSecond);
   await a.page.getByRole('button', { name: 'Join voice' }).click();
   await participants(b.page).filter({ hasText: first.username }).waitFor();
   await b.page.getByRole('button', { name: 'Join voice' }).click();
+  return [a, b];
+}
+
+test.serial('an offer that reaches a member before the answer to its own join still connects the call', async (t) => {
+  // The first in the call offers to the second; as the impolite side it would ignore the second's
+  // own offer, so a lost first offer would leave both waiting for ever.
+  const [a, b] = await politeJoinsImpolite(['carol', 'dave'], 'Late answer', answerJoinAfterFirstSignal);
   for (const page of [a.page, b.page]) t.is((await relayedAudio(page)).policy, 'relay');
+  t.deepEqual([...a.problems, ...b.problems], []);
+});
+
+test.serial('a connection that does not come up is replaced on both sides, and the call connects', async (t) => {
+  // The first watches the connection; the second's own connection is the one that cannot gather,
+  // so the replacement has to reach it from the other side.
+  const [a, b] = await politeJoinsImpolite(['erin', 'frank'], 'Second try', async (page) => {
+    await page.addInitScript({ content: FIRST_GATHERS_NOTHING });
+  });
+  for (const page of [a.page, b.page]) t.is((await relayedAudio(page)).policy, 'relay');
+  for (const page of [a.page, b.page]) {
+    t.deepEqual(await evaluateQuietly(page, `window.__voicePeers.map((pc) => pc.connectionState)`), ['closed', 'connected'], 'the first connection was replaced');
+  }
   t.deepEqual([...a.problems, ...b.problems], []);
 });

@@ -17,11 +17,20 @@ export type CallState = 'idle' | 'joining' | 'joined';
 
 interface Remote {
   peer: VoicePeer;
+  /** How many connections to this participant were replaced for not coming up. */
+  renewals: number;
   audio: HTMLAudioElement | null;
   meter: LevelMeter | null;
 }
 
 const SPEAKING_POLL_MS = 100;
+/**
+ * A connection not up in this long is replaced (by the impolite side; the other follows). ICE and
+ * DTLS through a TURN relay take a second or two; each replacement waits twice as long as the
+ * last, up to the cap, so an unreachable relay costs a new attempt a minute, not a storm.
+ */
+const CONNECT_WITHIN_MS = 8_000;
+const CONNECT_WITHIN_MAX_MS = 64_000;
 
 export class VoiceCall {
   readonly state = signal<CallState>('idle');
@@ -121,7 +130,14 @@ export class VoiceCall {
     for (const participant of answer.participants) if (participant.userId !== this.me) this.remote(participant.userId);
     const early = this.early;
     this.early = [];
-    for (const { from, signal } of early) void this.remote(from).peer.receive(signal);
+    for (const { from, signal } of early) this.deliver(from, signal);
+  }
+
+  /** Hands a signal to the connection with its sender, a new one when the sender started anew. */
+  private deliver(from: string, signal: PeerSignal): void {
+    const existing = this.remotes.get(from);
+    if (existing && signal.description && existing.peer.isFromAnotherConnection(signal.description)) this.closeRemote(from);
+    void this.remote(from).peer.receive(signal);
   }
 
   /** Takes a seat again on this socket; the others drop their connections to us and we reconnect to them. */
@@ -164,7 +180,7 @@ export class VoiceCall {
           ...(event.candidate ? { candidate: event.candidate } : {}),
         };
         if (this.state.value === 'joining') this.early.push({ from: event.from, signal });
-        else void this.remote(event.from).peer.receive(signal);
+        else this.deliver(event.from, signal);
         return;
       }
       default:
@@ -172,14 +188,25 @@ export class VoiceCall {
     }
   }
 
-  private remote(userId: string): Remote {
+  private remote(userId: string, renewals = 0): Remote {
     const existing = this.remotes.get(userId);
     if (existing) return existing;
-    const me = this.me ?? '';
-    const entry: Remote = { peer: null as unknown as VoicePeer, audio: null, meter: null };
+    const polite = isPolite(this.me ?? '', userId);
+    const entry: Remote = { peer: null as unknown as VoicePeer, renewals, audio: null, meter: null };
     entry.peer = new VoicePeer(userId, {
-      polite: isPolite(me, userId),
+      polite,
       config: this.config,
+      // One side watches, so that the two do not replace their connections at each other.
+      ...(polite
+        ? {}
+        : {
+            connectWithinMs: Math.min(CONNECT_WITHIN_MS * 2 ** renewals, CONNECT_WITHIN_MAX_MS),
+            onStuck: () => {
+              if (this.remotes.get(userId) !== entry) return;
+              this.closeRemote(userId);
+              this.remote(userId, renewals + 1);
+            },
+          }),
       localStream: this.local!,
       send: (signal: PeerSignal) => {
         void this.session.send({ kind: 'voice.signal', to: userId, ...signal }).catch((error: unknown) => {
