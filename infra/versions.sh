@@ -44,9 +44,11 @@ POSTGRES_MAJOR=15
 DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core fonts-wqy-microhei ffmpeg nginx-light libnginx-mod-http-dav-ext coturn)
 
 # What the container tests and `npm run image` need besides (install.sh --containers): podman
-# with Debian's runc, netavark and aardvark-dns (names between containers) and catatonit (the
-# pause image of pods), and debootstrap, which makes the local base image.
-DEBIAN_CONTAINER_PACKAGES=(podman runc netavark aardvark-dns catatonit debootstrap)
+# with Debian's runc, netavark and aardvark-dns (names between containers) and iptables (netavark
+# sets the bridge's rules with it; a machine without it fails every container start with
+# "netavark: No such file or directory"), catatonit (the pause image of pods), and debootstrap,
+# which makes the local base image.
+DEBIAN_CONTAINER_PACKAGES=(podman runc netavark aardvark-dns iptables catatonit debootstrap)
 
 # Oldest Node.js the project runs on (package.json "engines").
 NODE_MIN_VERSION=20.19.0

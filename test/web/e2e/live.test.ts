@@ -51,8 +51,17 @@ async function video(page: Page): Promise<{ sourceType: string | null; width: nu
 }
 
 /** Waits until the page's video shows the 320 px test pattern and its time moves on by a second. */
-async function playsTheStream(page: Page): Promise<{ sourceType: string | null; width: number }> {
-  await waitForPage(page, `(() => { const v = document.querySelector('video'); return v.videoWidth > 0 && !v.paused && v.currentTime > 0; })()`, LIVE_MS);
+async function playsTheStream({ page, problems }: Person): Promise<{ sourceType: string | null; width: number }> {
+  try {
+    await waitForPage(page, `(() => { const v = document.querySelector('video'); return v.videoWidth > 0 && !v.paused && v.currentTime > 0; })()`, LIVE_MS);
+  } catch (error) {
+    // What the element and the player say, for a failure's account.
+    const state = await evaluateQuietly(
+      page,
+      `(() => { const v = document.querySelector('video'); return { sourceType: v.dataset.sourceType ?? null, src: v.currentSrc, readyState: v.readyState, networkState: v.networkState, error: v.error && v.error.message, paused: v.paused, time: v.currentTime, buffered: v.buffered.length ? v.buffered.end(v.buffered.length - 1) : null, player: document.querySelector('.player')?.innerText }; })()`,
+    ).catch((reason: unknown) => String(reason));
+    throw new Error(`${(error as Error).message}\n${JSON.stringify(state)}\n${problems.join('\n')}`);
+  }
   const start = await video(page);
   await waitForPage(page, `document.querySelector('video').currentTime > ${start.time + 1}`, LIVE_MS);
   const now = await video(page);
@@ -97,9 +106,9 @@ test.serial('a livestream added, published to, played over FLV (HLS without MSE)
   await o.page.getByRole('button', { name: 'Play', exact: true }).click();
   await o.page.getByRole('button', { name: 'Pause', exact: true }).waitFor();
 
-  const memberPlays = await playsTheStream(m.page);
+  const memberPlays = await playsTheStream(m);
   t.deepEqual(memberPlays, { sourceType: 'flv', width: 320 }, 'the member plays the stream through mpegts.js');
-  t.deepEqual(await playsTheStream(o.page), { sourceType: 'flv', width: 320 });
+  t.deepEqual(await playsTheStream(o), { sourceType: 'flv', width: 320 });
 
   // A browser without Media Source Extensions (mpegts.js cannot work there) takes the HLS
   // source instead; this Chromium plays HLS natively, as Safari does.
@@ -107,7 +116,7 @@ test.serial('a livestream added, published to, played over FLV (HLS without MSE)
     await person.context.addInitScript('delete window.MediaSource; delete window.ManagedMediaSource;');
   });
   t.is(await evaluateQuietly(noMse.page, `typeof window.MediaSource`), 'undefined');
-  t.deepEqual(await playsTheStream(noMse.page), { sourceType: 'hls', width: 320 }, 'the HLS source plays where FLV cannot');
+  t.deepEqual(await playsTheStream(noMse), { sourceType: 'hls', width: 320 }, 'the HLS source plays where FLV cannot');
 
   // axe and the layout at both widths, with the live item's publish settings open.
   t.deepEqual(await checkAtBothWidths(o.page, 'room-live'), []);
@@ -141,7 +150,7 @@ test.serial('a live item already playing before anyone publishes starts on its o
   for (const round of ['first publish', 'after a restart']) {
     publisher = publish(key.body.url);
     await badge(m.page, 'On air');
-    t.deepEqual(await playsTheStream(m.page), { sourceType: 'flv', width: 320 }, round);
+    t.deepEqual(await playsTheStream(m), { sourceType: 'flv', width: 320 }, round);
     await publisher.stop();
     await badge(m.page, 'Offline');
     await m.page.getByText('The livestream is offline').waitFor();
