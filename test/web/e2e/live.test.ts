@@ -157,3 +157,30 @@ test.serial('a live item already playing before anyone publishes starts on its o
   }
   t.deepEqual(m.problems, []);
 });
+
+test.serial('a live stream whose first connection brings nothing is opened again, and plays', async (t) => {
+  const [owner, member] = await Promise.all([bed.signUp('owner'), bed.signUp('member')]);
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Silent start' }, owner.token);
+  const roomId = created.body.room.id;
+  await bed.call('POST', `/api/rooms/${roomId}/join`, {}, member.token);
+  const added = await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: TITLE, provider: 'live' }, owner.token);
+  const mediaId = added.body.item.id;
+  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId }, owner.token);
+  await bed.call('POST', `/api/rooms/${roomId}/playback/play`, {}, owner.token);
+  const key = await bed.call<{ url: string }>('GET', `/api/rooms/${roomId}/playlist/${mediaId}/stream-key`, undefined, owner.token);
+  publisher = publish(key.body.url);
+
+  // The member's first FLV request is held unanswered: the element loads and gets no data.
+  let flvRequests = 0;
+  const m = await openRoom(member, roomId, async (person) => {
+    await person.page.route('**/stream.flv', async (route) => {
+      flvRequests += 1;
+      if (flvRequests > 1) await route.continue();
+    });
+  });
+  await badge(m.page, 'On air');
+  t.deepEqual(await playsTheStream(m), { sourceType: 'flv', width: 320 });
+  t.is(flvRequests, 2, 'the stream was opened a second time');
+  await publisher.stop();
+  t.deepEqual(m.problems, []);
+});

@@ -34,6 +34,12 @@ export type PickLocal = (ref: LocalFileRef) => Promise<File>;
 
 /** Ask for new URLs this long before the old ones stop working. */
 const RENEW_BEFORE_MS = 60_000;
+/**
+ * A live FLV stream with no frame to show this long after it was opened is opened again with a
+ * new player, each time waiting twice as long: a connection that brings nothing would otherwise
+ * leave "Playing" over a black picture for good (docs/2026-11-23-livestreams.md, 2026-11-27).
+ */
+const FLV_FIRST_FRAME_MS = 10_000;
 
 const file: SourceLoader = (video, source) => {
   video.src = source.url;
@@ -63,15 +69,35 @@ const flv: SourceLoader = async (video, source, live, failed) => {
   // restarts is an "IllegalStateException" line, then the next tag plays); what it cannot recover
   // from comes as Events.ERROR below, which the player shows in words.
   mpegts.LoggingControl.applyConfig({ enableAll: false, enableDebug: false, enableVerbose: false, enableInfo: false, enableWarn: false, enableError: false });
-  const player = mpegts.createPlayer({ type: 'flv', isLive: live, url: source.url });
-  // Without a listener mpegts.js throws its errors (a 404 of an ended stream) as unhandled.
-  player.on(mpegts.Events.ERROR, (type: string, detail: string) => failed(t('player.sources.streamFailed', { details: `${type}: ${detail}` })));
-  player.attachMediaElement(video);
-  player.load();
-  return () => {
+  const open = (): ReturnType<typeof mpegts.createPlayer> => {
+    const player = mpegts.createPlayer({ type: 'flv', isLive: live, url: source.url });
+    // Without a listener mpegts.js throws its errors (a 404 of an ended stream) as unhandled.
+    player.on(mpegts.Events.ERROR, (type: string, detail: string) => failed(t('player.sources.streamFailed', { details: `${type}: ${detail}` })));
+    player.attachMediaElement(video);
+    player.load();
+    return player;
+  };
+  const close = (player: ReturnType<typeof mpegts.createPlayer>): void => {
     player.unload();
     player.detachMediaElement();
     player.destroy();
+  };
+  let player = open();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const reopenUnlessStarted = (afterMs: number): void => {
+    timer = setTimeout(() => {
+      if (video.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA) return;
+      // A new player on a new MediaSource: the element pauses, and the room's sync plays it
+      // again if the room plays.
+      close(player);
+      player = open();
+      reopenUnlessStarted(afterMs * 2);
+    }, afterMs);
+  };
+  if (live) reopenUnlessStarted(FLV_FIRST_FRAME_MS);
+  return () => {
+    clearTimeout(timer);
+    close(player);
   };
 };
 
