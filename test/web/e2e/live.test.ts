@@ -130,15 +130,21 @@ test.serial('a livestream added, published to, played over FLV (HLS without MSE)
   t.deepEqual(noMse.problems, []);
 });
 
-test.serial('a live item already playing before anyone publishes starts on its own when the stream comes on air, and again after a restart', async (t) => {
+/** A new room of a new owner and member whose current item is a live item nobody publishes to yet. */
+async function liveItemNowPlaying(roomName: string): Promise<{ owner: Member; member: Member; roomId: string; publishUrl: string }> {
   const [owner, member] = await Promise.all([bed.signUp('owner'), bed.signUp('member')]);
-  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Late stream' }, owner.token);
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: roomName }, owner.token);
   const roomId = created.body.room.id;
   await bed.call('POST', `/api/rooms/${roomId}/join`, {}, member.token);
   const added = await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: TITLE, provider: 'live' }, owner.token);
   const mediaId = added.body.item.id;
   await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId }, owner.token);
   const key = await bed.call<{ url: string }>('GET', `/api/rooms/${roomId}/playlist/${mediaId}/stream-key`, undefined, owner.token);
+  return { owner, member, roomId, publishUrl: key.body.url };
+}
+
+test.serial('a live item already playing before anyone publishes starts on its own when the stream comes on air, and again after a restart', async (t) => {
+  const { owner, member, roomId, publishUrl } = await liveItemNowPlaying('Late stream');
 
   const o = await openRoom(owner, roomId);
   const m = await openRoom(member, roomId);
@@ -148,7 +154,7 @@ test.serial('a live item already playing before anyone publishes starts on its o
   await m.page.getByText('The livestream is offline').waitFor();
 
   for (const round of ['first publish', 'after a restart']) {
-    publisher = publish(key.body.url);
+    publisher = publish(publishUrl);
     await badge(m.page, 'On air');
     t.deepEqual(await playsTheStream(m), { sourceType: 'flv', width: 320 }, round);
     await publisher.stop();
@@ -159,16 +165,9 @@ test.serial('a live item already playing before anyone publishes starts on its o
 });
 
 test.serial('a live stream whose first connection brings nothing is opened again, and plays', async (t) => {
-  const [owner, member] = await Promise.all([bed.signUp('owner'), bed.signUp('member')]);
-  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Silent start' }, owner.token);
-  const roomId = created.body.room.id;
-  await bed.call('POST', `/api/rooms/${roomId}/join`, {}, member.token);
-  const added = await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: TITLE, provider: 'live' }, owner.token);
-  const mediaId = added.body.item.id;
-  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId }, owner.token);
+  const { owner, member, roomId, publishUrl } = await liveItemNowPlaying('Silent start');
   await bed.call('POST', `/api/rooms/${roomId}/playback/play`, {}, owner.token);
-  const key = await bed.call<{ url: string }>('GET', `/api/rooms/${roomId}/playlist/${mediaId}/stream-key`, undefined, owner.token);
-  publisher = publish(key.body.url);
+  publisher = publish(publishUrl);
 
   // The member's first FLV request is held unanswered: the element loads and gets no data.
   let flvRequests = 0;

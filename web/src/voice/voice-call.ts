@@ -17,8 +17,6 @@ export type CallState = 'idle' | 'joining' | 'joined';
 
 interface Remote {
   peer: VoicePeer;
-  /** How many connections to this participant were replaced for not coming up. */
-  renewals: number;
   audio: HTMLAudioElement | null;
   meter: LevelMeter | null;
 }
@@ -188,11 +186,12 @@ export class VoiceCall {
     }
   }
 
+  /** `renewals`: how many connections to this participant were replaced for not coming up. */
   private remote(userId: string, renewals = 0): Remote {
     const existing = this.remotes.get(userId);
     if (existing) return existing;
     const polite = isPolite(this.me ?? '', userId);
-    const entry: Remote = { peer: null as unknown as VoicePeer, renewals, audio: null, meter: null };
+    const entry: Remote = { peer: null as unknown as VoicePeer, audio: null, meter: null };
     entry.peer = new VoicePeer(userId, {
       polite,
       config: this.config,
