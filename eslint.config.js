@@ -7,6 +7,7 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import i18next from 'eslint-plugin-i18next';
+import regexp from 'eslint-plugin-regexp';
 
 export default tseslint.config(
   // gateways/grpc/gen and web/src/api/openapi.gen.ts: generated at build time (infra/build-proto.sh, infra/build-web.sh).
@@ -43,6 +44,20 @@ export default tseslint.config(
   {
     files: ['**/*.{js,mjs,cjs}'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // A regular expression that backtracks is a denial of service waiting for its input: one
+    // 100,000-character subtitle line froze a gateway for seconds, and a crafted SDP line would
+    // freeze a listener's tab. Every expression in shipped code (server and web client) must run
+    // in linear time on any input; a pattern these rules cannot prove linear is rewritten (often
+    // as a small scanner), not excused.
+    files: ['**/*.{ts,tsx}'],
+    ignores: ['test/**', 'bench/**'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+    },
   },
   {
     // The browser client: DOM globals, and no Node built-ins (they would not exist in the page).

@@ -15,7 +15,7 @@ export async function readSecretFile(path: unknown, cwd: string): Promise<Secret
   const absolute = resolve(cwd, path);
   try {
     const text = await readFile(absolute, 'utf8');
-    return { ok: true, value: text.replace(/(?:\r?\n)+$/, '') };
+    return { ok: true, value: text.replace(/(?<![\r\n])[\r\n]+$/, '') };
   } catch (err) {
     return { ok: false, message: `cannot read the secret file ${absolute}: ${describeFsError(err)}` };
   }

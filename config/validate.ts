@@ -221,7 +221,7 @@ function checkSmtp(config: StartupConfig): FieldIssue[] {
   // Deliberately loose: one "@", something on each side, a dot in the domain. The SMTP
   // server is the authority on deliverability; this catches a forgotten or swapped value.
   const address = /<([^<>]+)>\s*$/.exec(sender)?.[1] ?? sender;
-  if (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address.trim())) return [];
+  if (/^[^\s@]+@(?:[^\s@.]+\.)+[^\s@.]+$/.test(address.trim())) return [];
   return [issue('smtp.sender', sender === '' ? 'is required when smtp.host is set' : `"${sender}" is not an email address`)];
 }
 

@@ -17,7 +17,7 @@ export function checkBareOrigin(text: string): OriginCheck {
   }
   if (url.username || url.password) return { ok: false, message: `"${text}" must not contain credentials` };
   // URL normalises "https://a.com" to pathname "/", so compare against the origin itself.
-  if (url.pathname !== '/' || text.replace(/\/+$/, '') !== text || url.search || url.hash) {
+  if (url.pathname !== '/' || text.replace(/(?<!\/)\/+$/, '') !== text || url.search || url.hash) {
     return { ok: false, message: `"${text}" has a path, query or fragment; an origin is only scheme://host[:port] (try "${url.origin}")` };
   }
   if (url.origin !== text.toLowerCase() && url.origin !== text) {

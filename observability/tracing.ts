@@ -47,7 +47,7 @@ export function otlpEndpointOf(config: Pick<StartupConfig, 'telemetry'>, env: No
 export function tracesUrlOf(endpoint: string): string {
   const url = new URL(endpoint);
   if (url.pathname.endsWith('/v1/traces')) return url.toString();
-  url.pathname = `${url.pathname.replace(/\/+$/, '')}/v1/traces`;
+  url.pathname = `${url.pathname.replace(/(?<!\/)\/+$/, '')}/v1/traces`;
   return url.toString();
 }
 

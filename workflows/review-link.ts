@@ -6,6 +6,6 @@ export type ReviewLink = (reviewId: string) => string | undefined;
 
 export function temporalUiLink(uiUrl: string, namespace: string): ReviewLink {
   if (uiUrl === '') return () => undefined;
-  const base = uiUrl.replace(/\/+$/, '');
+  const base = uiUrl.replace(/(?<!\/)\/+$/, '');
   return (reviewId) => `${base}/namespaces/${encodeURIComponent(namespace)}/workflows/${encodeURIComponent(reviewId)}`;
 }

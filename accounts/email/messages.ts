@@ -7,7 +7,7 @@ import { CODE_TTL_MINUTES } from './codes.js';
  */
 /** A link into the web client at the public URL, carrying the address (and code) as its query. */
 export function emailLink(publicUrl: string, path: string, query: Record<string, string>): string {
-  return `${publicUrl.replace(/\/+$/, '')}${path}?${new URLSearchParams(query).toString()}`;
+  return `${publicUrl.replace(/(?<!\/)\/+$/, '')}${path}?${new URLSearchParams(query).toString()}`;
 }
 
 export function confirmSignupMessage(input: { to: string; username: string; code: string; link: string }): MailMessage {

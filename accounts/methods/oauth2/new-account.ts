@@ -41,7 +41,7 @@ function reduce(source: string): string | undefined {
     .trim()
     .replace(/[^\p{L}\p{M}\p{N}_.-]+/gu, '_')
     .replace(/^[^\p{L}\p{N}]+/u, '');
-  const clipped = [...replaced].slice(0, BASE_MAX_CHARS).join('').replace(/[_.-]+$/u, '');
+  const clipped = [...replaced].slice(0, BASE_MAX_CHARS).join('').replace(/(?<![_.-])[_.-]+$/u, '');
   try {
     return parseUsername(clipped).name;
   } catch {

@@ -11,6 +11,7 @@
  * (docs/2026-11-27-voice-connection-renewal.md).
  */
 import type { VoiceCandidate, VoiceDescription } from '../../../contracts/room/model.js';
+import { fingerprintOf } from './sdp-fingerprint.js';
 
 export interface PeerSignal {
   description?: VoiceDescription;
@@ -148,11 +149,6 @@ export class VoicePeer {
     const local = this.pc.localDescription;
     if (local) this.options.send({ description: { type: local.type, sdp: local.sdp } });
   }
-}
-
-/** The `a=fingerprint` of an SDP (every media section of one connection shares its certificate). */
-export function fingerprintOf(sdp: string | undefined): string | undefined {
-  return sdp?.match(/^a=fingerprint:(.+?)\s*$/m)?.[1];
 }
 
 /** The polite side of a pair: the one with the greater user id (any fixed order would do). */
