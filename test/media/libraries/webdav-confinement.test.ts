@@ -5,7 +5,8 @@
  * host (`///host/...`), climbs out (`//dav/...`, `%2e%2e`, backslashes) or holds empty segments
  * is refused naming the field before anything is requested; an HLS playlist or DASH manifest in
  * the library that names a segment outside the folder or on another origin gets it refused,
- * and the library's password goes nowhere but the library.
+ * and the library's password goes nowhere but the library: not to a host a redirect names, nor
+ * to a path above the library's folder on its own server.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
@@ -85,7 +86,16 @@ test.before(async () => {
     'dav/lib/Dash/manifest.mpd',
     `<?xml version="1.0" encoding="utf-8"?>\n<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT4S" minBufferTime="PT2S" profiles="urn:mpeg:dash:profile:isoff-live:2011"><Period><AdaptationSet mimeType="video/mp4">${representation('in', '', '')}${representation('up', '', '../../')}${representation('away', `<BaseURL>${elsewhere.url}/away/</BaseURL>`, '')}</AdaptationSet></Period></MPD>\n`,
   );
-  dav = await startWebDav({ root, username: USER, password: PASSWORD });
+  dav = await startWebDav({
+    root,
+    username: USER,
+    password: PASSWORD,
+    // The library server hands some files on: to another origin, inside the library, above it.
+    serverConfig: `
+    location = /dav/lib/moved.mp4 { return 302 ${elsewhere.url}/moved.mp4; }
+    location = /dav/lib/here.mp4 { return 302 /dav/lib/Movies/film.mp4; }
+    location = /dav/lib/out.mp4 { return 302 /dav/secret.mp4; }`,
+  });
   bed = await startMediaBed('media-libraries-confined');
   owner = await bed.signUp('owner');
   roomId = await createRoom(bed, owner);
@@ -172,4 +182,27 @@ test.serial('a DASH manifest in the library gets its own folder; a template clim
   t.deepEqual(elsewhere.seen, [], 'the other origin was never asked');
   t.deepEqual(await outsideReads(), []);
   t.true((await dav.requests()).every((request) => request.status !== 401), 'every library read carried the password');
+});
+
+test.serial('a file the library server redirects gets the password only inside the library: not on another origin, not above the folder on the same server', async (t) => {
+  const play = async (entryId: string) => {
+    const added = await addFromLibrary(bed, roomId, library.id, owner, { entryId, folder: false });
+    t.is(added.status, 201, JSON.stringify(added.body));
+    return read(await proxiedUrl(bed, roomId, added.body.added[0]!.item.id, owner), { range: 'bytes=0-99' });
+  };
+  const moved = await play('/moved.mp4');
+  t.is(moved.status, 200);
+  const atOther = elsewhere.seen.filter((request) => request.path === '/moved.mp4');
+  t.true(atOther.some((request) => request.headers.range === 'bytes=0-99'), 'the read was redirected there, its Range with it');
+  t.true(atOther.every((request) => request.headers.authorization === undefined), 'another origin never gets the password');
+
+  const here = await play('/here.mp4');
+  t.is(here.status, 206, 'inside the library the password goes on');
+  t.true(here.body.equals(files.get('dav/lib/Movies/film.mp4')!.subarray(0, 100)));
+
+  const out = await play('/out.mp4');
+  t.not(out.status, 200);
+  t.not(out.status, 206);
+  t.false(out.body.includes(files.get('dav/secret.mp4')!.subarray(0, 100)), 'the file above the library was not read with the password');
+  t.true((await dav.requests()).some((request) => request.path === '/dav/secret.mp4' && request.status === 401), 'nginx was asked without credentials and refused');
 });
