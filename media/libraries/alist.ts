@@ -128,11 +128,11 @@ function listed(entries: LibraryEntry[]): LibraryEntry[] {
 }
 
 function join(folder: string, name: string): string {
-  return `${folder.replace(/\/+$/, '')}/${name}`;
+  return `${folder.replace(/(?<!\/)\/+$/, '')}/${name}`;
 }
 
 /** The site's address without a trailing slash (a site may live under a path). */
 function baseOf(access: LibraryAccess): string {
   const url = new URL(access.url);
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  return `${url.origin}${url.pathname.replace(/(?<!\/)\/+$/, '')}`;
 }

@@ -348,7 +348,7 @@ function sessionKey(kind: string, access: LibraryAccess): string {
 /** The server's base URL without a trailing slash (a server may live under a path, e.g. /jellyfin). */
 export function baseUrl(text: string): string {
   const url = new URL(text);
-  return url.origin + url.pathname.replace(/\/+$/, '');
+  return url.origin + url.pathname.replace(/(?<!\/)\/+$/, '');
 }
 
 /** A listing's entries in order, without items whose id is not an id (a client could not name them back). */

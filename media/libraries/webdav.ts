@@ -156,7 +156,7 @@ function entryOf(response: { href?: string; propstat?: PropStat[] }, base: URL, 
   const isFolder = typeof prop.resourcetype === 'object' && prop.resourcetype !== null && 'collection' in prop.resourcetype;
   let id = `/${path.slice(basePath.length)}`;
   if (isFolder && !id.endsWith('/')) id += '/';
-  if (!isFolder && id.endsWith('/')) id = id.replace(/\/+$/, '');
+  if (!isFolder && id.endsWith('/')) id = id.replace(/(?<!\/)\/+$/, '');
   // Only ids this connector takes back: a decoded `..`, an empty segment or a backslash would
   // hand a client an id that climbs out of the library when it is resolved again.
   if (!isInsidePath(id)) return null;
@@ -184,7 +184,7 @@ function authorization(access: LibraryAccess): Record<string, string> {
 }
 
 function nameOf(path: string): string {
-  return path.replace(/\/+$/, '').split('/').pop() ?? '';
+  return path.replace(/(?<!\/)\/+$/, '').split('/').pop() ?? '';
 }
 
 function hostName(url: string): string {
