@@ -55,6 +55,14 @@ export interface Upstream {
   identity: string;
   /** When `url` stops working (ms since the epoch), if the provider knows; the proxy re-resolves before it. */
   expiresAt?: number;
+  /**
+   * A URL prefix ending in "/" that everything the item names must stay under: a library's root
+   * folder (the `library` provider). When set, the proxy refuses (`forbidden`) a playlist's
+   * segment, key or variant, or a manifest's folder, outside it, and sends `headers` only inside
+   * it (across redirects too). Unset, `headers` go to `url`'s origin only and a playlist may name
+   * anything the address policy allows.
+   */
+  scope?: string;
 }
 
 /**
@@ -82,6 +90,8 @@ export interface ResolveOptions {
   /** Set after the upstream refused the last resolution (401/403/410) or it is about to expire. */
   refresh: boolean;
   signal: AbortSignal;
+  /** The room the item is played in: a provider whose items are bound to a room (`library`) checks it. */
+  roomId: string;
 }
 
 /** What a provider that serves the bytes itself (`play`) gets to build signed URLs for one member. */
@@ -107,8 +117,8 @@ export interface MediaProvider {
    * never seek, whatever this says.
    */
   readonly seeking?: 'probe' | 'always' | 'never';
-  /** Checks an item's `url` and `headers` for this provider when it is added or edited. */
-  check?(fields: { url: string; headers: Record<string, string> }): FieldIssue[];
+  /** Checks an item's `url` and `headers` for this provider when it is added or edited in the room `roomId`. */
+  check?(fields: { url: string; headers: Record<string, string>; roomId?: string }): FieldIssue[];
   /** Where an item starts when made current (seconds; a link's start time). Synchronous and cheap, like `check`. */
   startOf?(url: string): number;
   /**
@@ -119,10 +129,16 @@ export interface MediaProvider {
   /** Where the bytes are now. Called again with `refresh` when the last answer stopped working. */
   resolve(item: MediaItem, options: ResolveOptions): Promise<Upstream>;
   /**
+   * Asked each time a remembered answer of `resolve` is used again (media/proxy/resolutions.ts):
+   * throws when the item may no longer be read in `roomId` (a library whose owner left the room),
+   * so a remembered answer does not outlive the right to it. Answers from memory for a few seconds.
+   */
+  readableIn?(item: MediaItem, roomId: string): Promise<void>;
+  /**
    * For providers whose bytes this service serves itself (livestreams): the sources for one
    * member. Without it, the play endpoint builds them from `resolve` and the proxy policy.
    */
   play?(item: MediaItem, context: PlayContext): Promise<PlayInfo>;
-  /** The subtitle streams its source offers for an item (Jellyfin's and Emby's); none when absent. */
-  subtitles?(item: MediaItem, options: { signal: AbortSignal }): Promise<ProvidedSubtitle[]>;
+  /** The subtitle streams its source offers for an item played in `roomId` (Jellyfin's and Emby's); none when absent. */
+  subtitles?(item: MediaItem, options: { signal: AbortSignal; roomId: string }): Promise<ProvidedSubtitle[]>;
 }

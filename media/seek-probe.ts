@@ -46,7 +46,7 @@ export class UpstreamSeekProbe implements SeekProbe {
     return provider ? 'checking' : 'unknown';
   }
 
-  async probe(item: MediaItem, signal: AbortSignal): Promise<ProbedSeekable> {
+  async probe(item: MediaItem, signal: AbortSignal, roomId: string): Promise<ProbedSeekable> {
     const provider = this.options.providers.get(item.provider);
     if (!provider) return 'unknown';
     // A timer of our own, not AbortSignal.timeout(): inside AbortSignal.any() that signal is
@@ -55,10 +55,16 @@ export class UpstreamSeekProbe implements SeekProbe {
     const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
     const bounded = AbortSignal.any([signal, timeout.signal]);
     try {
-      const upstream = await provider.resolve(item, { refresh: false, signal: bounded });
+      const upstream = await provider.resolve(item, { refresh: false, signal: bounded, roomId });
       // A direct item naming a playlist (.m3u8) plays as HLS: seekable by segments.
       if (upstream.type === 'hls' || upstream.type === 'dash') return 'yes';
-      const reply = await this.options.http.request({ url: upstream.url, headers: { ...upstream.headers, range: 'bytes=0-0' }, signal: bounded });
+      const reply = await this.options.http.request({
+        url: upstream.url,
+        headers: upstream.headers,
+        readHeaders: { range: 'bytes=0-0' },
+        ...(upstream.scope !== undefined ? { headersScope: upstream.scope } : {}),
+        signal: bounded,
+      });
       reply.body.destroy();
       const seekable = seekableFromReply(reply.status, reply.headers);
       if (seekable === 'unknown') this.options.logger.info({ mediaId: item.id, status: reply.status }, 'seek probe: the upstream answered with an error; seeking stays allowed');

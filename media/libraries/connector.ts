@@ -8,12 +8,17 @@
  * When the server says no, connectors throw the errors of ./refusal.ts, so connecting can name
  * the field to fix (`secret`, `username`, `url`).
  *
- * Connectors reach their servers only through the `UpstreamClient` they are built with (never
- * `fetch`): the URL is chosen by members, and that client applies the SSRF rules, timeouts and
- * size limits (docs/2026-11-23-media-providers.md, "Network access").
+ * Connectors reach their servers only through the `UpstreamClient` they are built with, or the
+ * one a call hands them (`LibraryCallOptions.http`: the same client, counting requests against
+ * the caller's budget), never `fetch`: the URL is chosen by members, and that client applies the
+ * SSRF rules, timeouts and size limits (docs/2026-11-23-media-providers.md, "Network access").
+ * Every request goes through `confinedClient` (./library-scope.ts): nothing outside the
+ * library's root is asked for with its credentials, and entry ids are checked first
+ * (./entry-path.ts), naming the field.
  */
 import type { FieldIssue } from '../../errors/app-error.js';
 import type { SourceType } from '../provider.js';
+import type { LibraryHttp } from './library-scope.js';
 
 /** A connection as its owner entered it, with the secret opened. Never sent to clients. */
 export interface LibraryAccess {
@@ -74,10 +79,18 @@ export interface LibraryFile {
   identity: string;
   expiresAt?: number;
   subtitles: LibrarySubtitle[];
+  /**
+   * The URL prefix everything the file names must stay under (`Upstream.scope`): the library's
+   * root, or for a signed link on another host (Alist's raw_url) that link's own folder. A
+   * playlist or manifest in the library is read only inside it.
+   */
+  scope: string;
 }
 
 export interface LibraryCallOptions {
   signal: AbortSignal;
+  /** Reach the server through this instead of the connector's own client (the route's counting one). */
+  http?: LibraryHttp;
 }
 
 export interface LibraryConnector {

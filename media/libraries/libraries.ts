@@ -14,8 +14,9 @@
 import { AppError, isAppError, type FieldIssue } from '../../errors/app-error.js';
 import { ADD_FOLDER_MAX_FOLDERS, ADD_FOLDER_MAX_ITEMS } from '../../contracts/http/libraries.js';
 import { LIBRARY_LIMITS } from './access-check.js';
-import type { LibraryAccess, LibraryConnector, LibraryEntry, LibraryListing, LibrarySearch } from './connector.js';
+import type { LibraryAccess, LibraryCallOptions, LibraryConnector, LibraryEntry, LibraryListing, LibrarySearch } from './connector.js';
 import type { LibraryItemUrls } from './item-url.js';
+import type { LibraryHttp } from './library-scope.js';
 import type { LibraryOwner, LibraryRecord, LibraryStore } from './library-store.js';
 import type { ConnectorRegistry } from './registry.js';
 import { searchAnswer } from './search.js';
@@ -36,6 +37,10 @@ export interface OpenLibrary {
   record: LibraryRecord;
   connector: LibraryConnector;
   access: LibraryAccess;
+  /** The room it was opened in: items added from it are bound to that room. */
+  roomId: string;
+  /** What the connector reaches the server through for this caller (counting against their budget: ./upstream-budget.ts). */
+  http?: LibraryHttp;
 }
 
 /** One connector call (a listing, a search walk, a connect check) ends by then. */
@@ -106,21 +111,21 @@ export class MediaLibraries {
     if (!record || !usable) throw new AppError('not_found', `no library ${libraryId} usable in this room (it is the room's or your own)`);
     const access = await this.store.access(libraryId);
     if (!access) throw new AppError('not_found', `library ${libraryId} was removed`);
-    return { record, connector: this.connectors.require(record.kind), access };
+    return { record, connector: this.connectors.require(record.kind), access, roomId };
   }
 
   list(library: OpenLibrary, folderId: string | null): Promise<LibraryListing> {
-    return library.connector.list(library.access, folderId, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+    return library.connector.list(library.access, folderId, callOptions(library, CALL_TIMEOUT_MS));
   }
 
   /** One file to add: asked of its library first, so an id that names nothing playable is refused before the playlist changes, and the title defaults to the library's name for it. */
   async oneFile(library: OpenLibrary, entryId: string): Promise<{ id: string; name: string }> {
-    const file = await library.connector.file(library.access, entryId, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS), refresh: false });
+    const file = await library.connector.file(library.access, entryId, { ...callOptions(library, CALL_TIMEOUT_MS), refresh: false });
     return { id: entryId, name: file.name };
   }
 
   async search(library: OpenLibrary, query: string): Promise<LibrarySearch> {
-    return searchAnswer(await library.connector.search(library.access, query, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }));
+    return searchAnswer(await library.connector.search(library.access, query, callOptions(library, CALL_TIMEOUT_MS)));
   }
 
   /**
@@ -129,7 +134,7 @@ export class MediaLibraries {
    * folders (`capped` then says more may have been there).
    */
   async playableFiles(library: OpenLibrary, folderId: string): Promise<{ files: LibraryEntry[]; capped: boolean }> {
-    const signal = AbortSignal.timeout(CALL_TIMEOUT_MS * 2);
+    const options = callOptions(library, CALL_TIMEOUT_MS * 2);
     const files: LibraryEntry[] = [];
     let folders = 0;
     let capped = false;
@@ -139,7 +144,7 @@ export class MediaLibraries {
         return;
       }
       folders += 1;
-      const listing = await library.connector.list(library.access, id, { signal });
+      const listing = await library.connector.list(library.access, id, options);
       if (listing.truncated) capped = true;
       for (const entry of listing.entries) {
         if (entry.kind !== 'video' && entry.kind !== 'audio') continue;
@@ -162,10 +167,15 @@ export class MediaLibraries {
     return { files, capped };
   }
 
-  /** The playlist fields of an entry: provider `library`, a signed URL naming it, always proxied. */
-  itemFields(record: LibraryRecord, entry: { id: string; name: string }): { title: string; url: string; provider: 'library'; proxy: true } {
-    return { title: entry.name.slice(0, 200) || entry.id, url: this.urls.url({ libraryId: record.id, entryId: entry.id }), provider: 'library', proxy: true };
+  /** The playlist fields of an entry: provider `library`, a URL naming it and the room it is added in, signed; always proxied. */
+  itemFields(library: Pick<OpenLibrary, 'record' | 'roomId'>, entry: { id: string; name: string }): { title: string; url: string; provider: 'library'; proxy: true } {
+    return { title: entry.name.slice(0, 200) || entry.id, url: this.urls.url({ libraryId: library.record.id, entryId: entry.id, roomId: library.roomId }), provider: 'library', proxy: true };
   }
+}
+
+/** One connector call's options: its deadline, and the caller's counting client when there is one. */
+function callOptions(library: OpenLibrary, timeoutMs: number): LibraryCallOptions {
+  return { signal: AbortSignal.timeout(timeoutMs), ...(library.http ? { http: library.http } : {}) };
 }
 
 function requirePermission(standing: LibraryStanding, permission: string, what: string): void {

@@ -88,6 +88,23 @@ export class LibraryStore {
     return rows[0] ? recordOf(rows[0]) : null;
   }
 
+  /**
+   * Whether the library may be read in `roomId` now: it is that room's library, or a personal
+   * library whose owner is the room's owner or an active member of it (not banned, kicked or
+   * gone); null when there is no such library (removed). One query, on the rows the room actor
+   * commits before it answers a ban or a kick.
+   */
+  async usableInRoom(id: string, roomId: string): Promise<boolean | null> {
+    const { rows } = await this.pool.query<{ usable: boolean }>(
+      `SELECT (l.owner_room_id = $2
+               OR EXISTS (SELECT 1 FROM rooms r WHERE r.id = $2 AND r.owner_id = l.owner_user_id::text)
+               OR EXISTS (SELECT 1 FROM room_members m WHERE m.room_id = $2 AND m.user_id = l.owner_user_id::text AND m.status = 'active')) AS usable
+         FROM media_libraries l WHERE l.id = $1`,
+      [id, roomId],
+    );
+    return rows[0] ? rows[0].usable === true : null;
+  }
+
   /** The connection with its secret opened, for a connector call. */
   async access(id: string): Promise<LibraryAccess | null> {
     const { rows } = await this.pool.query<{ url: string; username: string; secret_sealed: string }>('SELECT url, username, secret_sealed FROM media_libraries WHERE id = $1', [id]);

@@ -5,6 +5,10 @@
  * `/Videos/{id}/{mediaSourceId}/Subtitles/{index}/Stream.vtt`. Where the two differ (the auth
  * header, the user-scoped paths, the casing of query names) a `MediaBrowserDialect` says how.
  *
+ * Item ids from clients are checked for the shape of an id before anything is asked
+ * (./entry-path.ts: `..` or `a/b` would change the request's path), listings hand out only such
+ * ids, and every request stays under the server's address (./library-scope.ts).
+ *
  * Deliberately not used: resume positions (no UserData is asked for or read, `enableUserData`
  * is false), transcoding (the stream is the static file; the media proxy serves its ranges), and
  * image-based subtitles (PGS, VobSub, DVB: a browser cannot draw them as text tracks).
@@ -24,6 +28,8 @@ import type {
   LibraryListing,
   LibrarySubtitle,
 } from './connector.js';
+import { checkedItemId, isItemId } from './entry-path.js';
+import { confinedClient, libraryRoot, type LibraryHttp } from './library-scope.js';
 
 /** A JSON answer larger than this is refused: a listing of LISTING_LIMIT items is far smaller. */
 const ANSWER_LIMIT_BYTES = 4 * 1024 * 1024;
@@ -45,6 +51,8 @@ const AUDIO_TYPES = new Set(['Audio', 'AudioBook']);
 export const SEARCH_TYPES = ['Movie', 'Episode', 'Video', 'MusicVideo', 'Audio', 'Series', 'Season', 'BoxSet', 'Folder'];
 /** Image-based subtitle codecs (as ffprobe names them): no text to show, so skipped. */
 const IMAGE_SUBTITLE_CODECS = new Set(['pgssub', 'pgs', 'hdmv_pgs_subtitle', 'dvdsub', 'dvd_subtitle', 'vobsub', 'dvbsub', 'dvb_subtitle', 'xsub']);
+/** A media source id as servers answer it (Jellyfin: GUID hex; Emby: `mediasource_<digits>`), put into stream paths. */
+const MEDIA_SOURCE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** The parts of a BaseItemDto the connectors read. */
 export interface MediaBrowserItem {
@@ -136,6 +144,10 @@ export class MediaBrowserConnector implements LibraryConnector {
     this.label = dialect.label;
   }
 
+  private client(access: LibraryAccess, options: LibraryCallOptions): LibraryHttp {
+    return confinedClient(libraryRoot(baseUrl(access.url)), options.http ?? this.http);
+  }
+
   check(access: LibraryAccess): FieldIssue[] {
     const issues: FieldIssue[] = [];
     let url: URL | null = null;
@@ -157,17 +169,18 @@ export class MediaBrowserConnector implements LibraryConnector {
   }
 
   async list(access: LibraryAccess, folderId: string | null, options: LibraryCallOptions): Promise<LibraryListing> {
+    if (folderId !== null) checkedItemId(folderId, 'folder');
     return this.withSession(access, options, async (session) => {
       if (folderId === null) {
         const answer = await this.getJson<ItemsAnswer>(access, this.dialect.viewsPath(session.userId), session, options);
         const items = answer.Items ?? [];
-        return { folder: { id: '', name: this.label }, entries: sortEntries(items).map(toEntry), truncated: false };
+        return { folder: { id: '', name: this.label }, entries: listedEntries(items), truncated: false };
       }
       const folder = await this.getJson<MediaBrowserItem>(access, this.dialect.itemPath(session.userId, folderId), session, options);
       const answer = await this.getJson<ItemsAnswer>(access, this.dialect.itemsPath(session.userId, { parentId: folderId, limit: LISTING_LIMIT }), session, options);
       const items = answer.Items ?? [];
       const total = answer.TotalRecordCount ?? items.length;
-      return { folder: { id: folderId, name: folder.Name ?? folderId }, entries: sortEntries(items).map(toEntry), truncated: total > items.length };
+      return { folder: { id: folderId, name: folder.Name ?? folderId }, entries: listedEntries(items), truncated: total > items.length };
     });
   }
 
@@ -177,11 +190,12 @@ export class MediaBrowserConnector implements LibraryConnector {
     return this.withSession(access, options, async (session) => {
       const path = this.dialect.itemsPath(session.userId, { searchTerm: term, recursive: true, includeItemTypes: SEARCH_TYPES, limit: SEARCH_LIMIT });
       const answer = await this.getJson<ItemsAnswer>(access, path, session, options);
-      return sortEntries(answer.Items ?? []).map(toEntry);
+      return listedEntries(answer.Items ?? []);
     });
   }
 
   async file(access: LibraryAccess, entryId: string, options: LibraryCallOptions & { refresh: boolean }): Promise<LibraryFile> {
+    checkedItemId(entryId, 'entryId');
     return this.withSession(access, options, async (session) => {
       const item = await this.getJson<MediaBrowserItem>(access, this.dialect.itemPath(session.userId, entryId), session, options);
       if (!VIDEO_TYPES.has(item.Type ?? '') && !AUDIO_TYPES.has(item.Type ?? '')) {
@@ -189,6 +203,8 @@ export class MediaBrowserConnector implements LibraryConnector {
       }
       const source = item.MediaSources?.[0];
       if (!source?.Id) throw new AppError('not_found', `the ${this.label} item ${entryId} has no media source to play`);
+      // Both go into the stream's path: the server's answer gets the same scrutiny as a client's id.
+      if (!isItemId(item.Id) || !MEDIA_SOURCE_ID.test(source.Id)) throw new AppError('bad_gateway', `the ${this.label} server answered an item or media source id that is not an id`);
       const base = baseUrl(access.url);
       const headers = this.dialect.authHeaders(session.token, session.device);
       const streams = source.MediaStreams ?? item.MediaStreams ?? [];
@@ -205,6 +221,7 @@ export class MediaBrowserConnector implements LibraryConnector {
         type: typeOfContainer(source.Container ?? item.Container),
         identity: `${this.kind}:${base}/${item.Id}`,
         subtitles,
+        scope: libraryRoot(base),
       };
     });
   }
@@ -247,10 +264,11 @@ export class MediaBrowserConnector implements LibraryConnector {
   private async signIn(access: LibraryAccess, options: LibraryCallOptions): Promise<Session> {
     if (access.username === '') return this.apiKeySession(access, options);
     const body = Buffer.from(JSON.stringify({ Username: access.username, Pw: access.secret }));
-    const reply = await this.http.request({
+    const reply = await this.client(access, options).request({
       url: baseUrl(access.url) + '/Users/AuthenticateByName',
       method: 'POST',
-      headers: { ...this.dialect.authHeaders(null, deviceId(this.kind, access)), 'content-type': 'application/json', accept: 'application/json' },
+      headers: this.dialect.authHeaders(null, deviceId(this.kind, access)),
+      readHeaders: { 'content-type': 'application/json', accept: 'application/json' },
       body,
       signal: options.signal,
     });
@@ -285,9 +303,10 @@ export class MediaBrowserConnector implements LibraryConnector {
   }
 
   private async getJson<T>(access: LibraryAccess, path: string, session: Session, options: LibraryCallOptions): Promise<T> {
-    const reply = await this.http.request({
+    const reply = await this.client(access, options).request({
       url: baseUrl(access.url) + path,
-      headers: { ...this.dialect.authHeaders(session.token, session.device), accept: 'application/json' },
+      headers: this.dialect.authHeaders(session.token, session.device),
+      readHeaders: { accept: 'application/json' },
       signal: options.signal,
     });
     if (reply.status === 401) {
@@ -329,7 +348,12 @@ function sessionKey(kind: string, access: LibraryAccess): string {
 /** The server's base URL without a trailing slash (a server may live under a path, e.g. /jellyfin). */
 export function baseUrl(text: string): string {
   const url = new URL(text);
-  return url.origin + url.pathname.replace(/\/+$/, '');
+  return url.origin + url.pathname.replace(/(?<!\/)\/+$/, '');
+}
+
+/** A listing's entries in order, without items whose id is not an id (a client could not name them back). */
+function listedEntries(items: MediaBrowserItem[]): LibraryEntry[] {
+  return sortEntries(items.filter((item) => typeof item.Id === 'string' && isItemId(item.Id))).map(toEntry);
 }
 
 export function toEntry(item: MediaBrowserItem): LibraryEntry {

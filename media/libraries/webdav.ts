@@ -1,11 +1,13 @@
 /**
  * WebDAV (RFC 4918) libraries: Nextcloud, ownCloud, Synology, rclone serve, Alist's /dav,
  * nginx's dav-ext. An entry id is the entry's path under the connection's URL, decoded, `/` for
- * the root and ending in `/` for folders (`/Movies/`, `/Movies/film.mp4`). Listing is a
- * `PROPFIND` of depth 1; searching walks folders breadth first and matches names, because the
- * SEARCH method (RFC 5323) is rarely served, with a cap on the folders visited. Files are read
- * with HTTP Basic credentials, so items from a WebDAV library always go through the media proxy
- * (the upstream client drops `Authorization` on a redirect to another origin).
+ * the root and ending in `/` for folders (`/Movies/`, `/Movies/film.mp4`), and never anything
+ * that would leave that URL's folder (./entry-path.ts; a listing drops the hrefs that would).
+ * Listing is a `PROPFIND` of depth 1; searching walks folders breadth first and matches names,
+ * because the SEARCH method (RFC 5323) is rarely served, with a cap on the folders visited.
+ * Files are read with HTTP Basic credentials, so items from a WebDAV library always go through
+ * the media proxy, which reads nothing outside the library's folder (`scope`), and the upstream
+ * client keeps `Authorization` inside it across redirects.
  */
 import { XMLParser } from 'fast-xml-parser';
 import { AppError, type FieldIssue } from '../../errors/app-error.js';
@@ -15,7 +17,8 @@ import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { checkAccessFields } from './access-check.js';
 import type { LibraryAccess, LibraryCallOptions, LibraryConnector, LibraryEntry, LibraryFile, LibraryListing, LibrarySearch } from './connector.js';
 import { byFolderThenName, fileKind } from './entry-kind.js';
-import { checkedPath } from './entry-path.js';
+import { checkedPath, isInsidePath } from './entry-path.js';
+import { confinedClient, libraryRoot, type LibraryHttp } from './library-scope.js';
 import { credentialsRefused, entryGone, notALibrary } from './refusal.js';
 
 /** Entries read from one listing; a folder of more is shown truncated. */
@@ -47,6 +50,10 @@ export class WebDavConnector implements LibraryConnector {
 
   constructor(private readonly http: Pick<UpstreamClient, 'request'>) {}
 
+  private client(access: LibraryAccess, options: LibraryCallOptions): LibraryHttp {
+    return confinedClient(libraryRoot(access.url), options.http ?? this.http);
+  }
+
   check(access: LibraryAccess): FieldIssue[] {
     return checkAccessFields(access);
   }
@@ -54,7 +61,7 @@ export class WebDavConnector implements LibraryConnector {
   async list(access: LibraryAccess, folderId: string | null, options: LibraryCallOptions): Promise<LibraryListing> {
     const folder = checkedPath(folderId ?? '/', 'folder');
     if (!folder.endsWith('/')) throw AppError.invalid([{ key: 'folder', message: 'must be a folder id (it ends with "/")' }]);
-    const { entries, truncated } = await this.propfind(access, folder, options.signal);
+    const { entries, truncated } = await this.propfind(access, folder, options);
     return { folder: { id: folder, name: nameOf(folder) || hostName(access.url) }, entries, truncated };
   }
 
@@ -67,7 +74,7 @@ export class WebDavConnector implements LibraryConnector {
       if (visited >= WEBDAV_SEARCH_FOLDERS_MAX || found.length >= SEARCH_RESULTS_MAX) return { entries: found.slice(0, SEARCH_RESULTS_MAX), truncated: true };
       const folder = queue.shift()!;
       visited += 1;
-      const listing = await this.propfind(access, folder, options.signal);
+      const listing = await this.propfind(access, folder, options);
       for (const entry of listing.entries) {
         if (entry.name.toLocaleLowerCase().includes(needle)) found.push(entry);
         if (entry.kind === 'folder') queue.push(entry.id);
@@ -76,22 +83,26 @@ export class WebDavConnector implements LibraryConnector {
     return { entries: found.slice(0, SEARCH_RESULTS_MAX), truncated: found.length > SEARCH_RESULTS_MAX };
   }
 
-  file(access: LibraryAccess, entryId: string): Promise<LibraryFile> {
+  // async with nothing to await: a refused id is a rejected promise, like every other failure of a connector call.
+  // eslint-disable-next-line @typescript-eslint/require-await
+  async file(access: LibraryAccess, entryId: string): Promise<LibraryFile> {
     const path = checkedPath(entryId, 'entryId');
     if (path.endsWith('/')) throw AppError.invalid([{ key: 'entryId', message: 'names a folder, not a file' }]);
     const url = urlOf(access, path);
-    return Promise.resolve({ name: nameOf(path), url, headers: authorization(access), type: sourceTypeOfUrl(url), identity: `webdav:${url}`, subtitles: [] });
+    const scope = libraryRoot(access.url);
+    return { name: nameOf(path), url, headers: authorization(access), type: sourceTypeOfUrl(url), identity: `webdav:${url}`, subtitles: [], scope };
   }
 
-  private async propfind(access: LibraryAccess, folder: string, signal: AbortSignal): Promise<{ entries: LibraryEntry[]; truncated: boolean }> {
+  private async propfind(access: LibraryAccess, folder: string, options: LibraryCallOptions): Promise<{ entries: LibraryEntry[]; truncated: boolean }> {
     const url = urlOf(access, folder);
     const server = `the WebDAV server ${new URL(access.url).host}`;
-    const reply = await this.http.request({
+    const reply = await this.client(access, options).request({
       url,
       method: 'PROPFIND',
-      headers: { ...authorization(access), depth: '1', 'content-type': 'application/xml; charset=utf-8' },
+      headers: authorization(access),
+      readHeaders: { depth: '1', 'content-type': 'application/xml; charset=utf-8' },
       body: Buffer.from(PROPFIND_BODY),
-      signal,
+      signal: options.signal,
     });
     if (reply.status === 401 || reply.status === 403) {
       reply.body.destroy();
@@ -114,10 +125,10 @@ export class WebDavConnector implements LibraryConnector {
     } catch (err) {
       throw notALibrary(server, `PROPFIND ${folder} answered something that is not a WebDAV multistatus (${(err as Error).message})`);
     }
-    const basePath = new URL(baseOf(access)).pathname;
+    const base = new URL(baseOf(access));
     const entries: LibraryEntry[] = [];
     for (const response of responses) {
-      const entry = entryOf(response, basePath, reply.url);
+      const entry = entryOf(response, base, reply.url);
       if (!entry || entry.id === folder) continue;
       entries.push(entry);
     }
@@ -126,23 +137,29 @@ export class WebDavConnector implements LibraryConnector {
   }
 }
 
-function entryOf(response: { href?: string; propstat?: PropStat[] }, basePath: string, answeredUrl: string): LibraryEntry | null {
+function entryOf(response: { href?: string; propstat?: PropStat[] }, base: URL, answeredUrl: string): LibraryEntry | null {
   if (typeof response.href !== 'string') return null;
   let path: string;
   try {
-    path = decodeURIComponent(new URL(response.href, answeredUrl).pathname);
+    const href = new URL(response.href, answeredUrl);
+    // An href on another origin names nothing of this library, whatever its path.
+    if (href.origin !== base.origin) return null;
+    path = decodeURIComponent(href.pathname);
   } catch {
     return null;
   }
-  const base = decodeURIComponent(basePath);
+  const basePath = decodeURIComponent(base.pathname);
   // Entries outside the connection's collection (a server answering with other paths) are not shown.
-  if (!path.startsWith(base)) return null;
+  if (!path.startsWith(basePath)) return null;
   const ok = response.propstat?.find((stat) => stat.status?.includes(' 200')) ?? response.propstat?.[0];
   const prop = ok?.prop ?? {};
   const isFolder = typeof prop.resourcetype === 'object' && prop.resourcetype !== null && 'collection' in prop.resourcetype;
-  let id = `/${path.slice(base.length)}`;
+  let id = `/${path.slice(basePath.length)}`;
   if (isFolder && !id.endsWith('/')) id += '/';
-  if (!isFolder && id.endsWith('/')) id = id.replace(/\/+$/, '');
+  if (!isFolder && id.endsWith('/')) id = id.replace(/(?<!\/)\/+$/, '');
+  // Only ids this connector takes back: a decoded `..`, an empty segment or a backslash would
+  // hand a client an id that climbs out of the library when it is resolved again.
+  if (!isInsidePath(id)) return null;
   const name = (typeof prop.displayname === 'string' && prop.displayname.trim()) || nameOf(id);
   if (isFolder) return { id, name, kind: 'folder' };
   const size = Number(prop.getcontentlength);
@@ -167,7 +184,7 @@ function authorization(access: LibraryAccess): Record<string, string> {
 }
 
 function nameOf(path: string): string {
-  return path.replace(/\/+$/, '').split('/').pop() ?? '';
+  return path.replace(/(?<!\/)\/+$/, '').split('/').pop() ?? '';
 }
 
 function hostName(url: string): string {

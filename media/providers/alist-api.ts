@@ -29,7 +29,8 @@ export async function alistPost<T>(
   const reply = await http.request({
     url: `${base}${endpoint}`,
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json' },
+    headers,
+    readHeaders: { 'content-type': 'application/json' },
     body: Buffer.from(JSON.stringify(body)),
     signal,
   });

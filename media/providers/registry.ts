@@ -60,6 +60,6 @@ export class ProviderRegistry implements MediaChecker {
       const known = [...this.providers.keys()].join(', ');
       return [{ key: 'provider', message: `unknown provider "${fields.provider}"; this server has ${known}` }];
     }
-    return provider.check?.({ url: fields.url, headers: fields.headers }) ?? [];
+    return provider.check?.({ url: fields.url, headers: fields.headers, ...(fields.roomId !== undefined ? { roomId: fields.roomId } : {}) }) ?? [];
   }
 }

@@ -7,7 +7,10 @@
  * writes the `ProxyAnswer` out.
  *
  * Only the provider's headers go upstream, plus Range and the cache's validators; a resource a
- * playlist names on another origin gets none of them (`providerHeadersFor`). An upstream
+ * playlist names on another origin gets none of them (`providerHeadersFor`), nor does any hop
+ * a redirect takes elsewhere (the upstream client binds them to their origin). An item whose
+ * upstream has a `scope` (a library's folder) reads nothing outside it: a playlist's segment or
+ * a manifest's folder elsewhere is refused (`forbidden`), and its headers go only inside. An upstream
  * that refuses (401/403/410) a resolved link, or a link about to expire, is resolved again
  * through the provider and read once more: the viewer does not notice.
  */
@@ -23,7 +26,8 @@ import { isManifestReply, rewriteManifest } from './mpd-rewrite.js';
 import { fileNameOf, proxyFolderUrl, proxyUrl } from './proxy-url.js';
 import { readLimited } from './read-body.js';
 import type { Resolutions } from './resolutions.js';
-import type { FinalReply, UpstreamClient } from './upstream-client.js';
+import type { FinalReply, UpstreamClient, UpstreamRequest } from './upstream-client.js';
+import { isUnsafeSegment, isWithinScope } from './url-scope.js';
 
 export interface ProxyAnswer {
   status: number;
@@ -118,10 +122,10 @@ export class MediaProxy {
 
   /** A resource an HLS playlist named (its grant's resource is the upstream URL): a sub-playlist or a segment. */
   private async serveNamed(target: ProxyTarget, upstream: Upstream, url: string, read: ProxyRead): Promise<ProxyAnswer> {
+    requireInScope(upstream, url, 'playlist');
     const playlist = /\.m3u8?$/i.test(safePath(url));
     const method = playlist ? 'GET' : read.method;
-    const headers = { ...providerHeadersFor(upstream, url), ...(read.range && !playlist ? { range: read.range } : {}) };
-    const reply = await this.request(url, method, headers, read.signal);
+    const reply = await this.request({ url, method, ...boundHeaders(upstream, url), readHeaders: read.range && !playlist ? { range: read.range } : {}, signal: read.signal });
     if (playlist || isPlaylistReply(reply.headers['content-type'], reply.url)) return this.playlistAnswer(target, reply, read);
     return this.passThrough(reply);
   }
@@ -142,7 +146,8 @@ export class MediaProxy {
       throw new AppError('invalid_argument', 'the media path is not a URL');
     }
     if (tail === '' || !url.href.startsWith(folder)) throw new AppError('forbidden', 'this media link only reads the folder its manifest named');
-    const reply = await this.request(url.href, read.method, { ...providerHeadersFor(upstream, url.href), ...(read.range ? { range: read.range } : {}) }, read.signal);
+    requireInScope(upstream, url.href, 'manifest');
+    const reply = await this.request({ url: url.href, method: read.method, ...boundHeaders(upstream, url.href), readHeaders: read.range ? { range: read.range } : {}, signal: read.signal });
     return this.passThrough(reply);
   }
 
@@ -180,16 +185,18 @@ export class MediaProxy {
     const { grant, item, provider } = target;
     // The current answer, not the one the read started with: a long read outlives a link.
     const upstream = await this.deps.resolutions.get(grant.roomId, item, provider);
-    const reply = await this.request(upstream.url, method, { ...upstream.headers, ...extra }, signal);
+    requireInScope(upstream, upstream.url, 'item');
+    const reply = await this.request({ url: upstream.url, method, ...boundHeaders(upstream, upstream.url), readHeaders: extra, signal });
     if (!REFUSED.has(reply.status)) return reply;
     reply.body.destroy();
     const fresh = await this.deps.resolutions.refresh(grant.roomId, item, provider, upstream);
-    return this.request(fresh.url, method, { ...fresh.headers, ...extra }, signal);
+    requireInScope(fresh, fresh.url, 'item');
+    return this.request({ url: fresh.url, method, ...boundHeaders(fresh, fresh.url), readHeaders: extra, signal });
   }
 
-  private async request(url: string, method: 'GET' | 'HEAD', headers: Record<string, string>, signal: AbortSignal): Promise<FinalReply> {
+  private async request(request: UpstreamRequest & { method: 'GET' | 'HEAD' }): Promise<FinalReply> {
     try {
-      return await this.deps.client.request({ url, method, headers, signal });
+      return await this.deps.client.request(request);
     } catch (err) {
       this.deps.traffic?.upstreamError(err instanceof AppError ? err.code : 'internal');
       throw err;
@@ -251,12 +258,26 @@ async function* countedPieces(pieces: AsyncGenerator<SliceLease>, traffic: Proxy
 
 /**
  * The item's headers (an `Authorization`, a cookie, a Referer its host wants) are meant for the
- * item's own origin. A playlist may name segments, keys or variants anywhere, and whoever
- * serves them, or whoever wrote the playlist, must not receive the item's credentials.
+ * item's own origin, or for its scope when it has one (a library's folder). A playlist may name
+ * segments, keys or variants anywhere, and whoever serves them, or whoever wrote the playlist,
+ * must not receive the item's credentials.
  */
 function providerHeadersFor(upstream: Upstream, url: string): Record<string, string> {
+  if (upstream.scope !== undefined) return isWithinScope(url, upstream.scope) ? { ...upstream.headers } : {};
   const own = originOf(upstream.url);
   return own !== undefined && originOf(url) === own ? { ...upstream.headers } : {};
+}
+
+/** The item's headers for a read of `url`, bound to the item's scope (or origin) across redirects too. */
+function boundHeaders(upstream: Upstream, url: string): Pick<UpstreamRequest, 'headers' | 'headersScope'> {
+  return { headers: providerHeadersFor(upstream, url), ...(upstream.scope !== undefined ? { headersScope: upstream.scope } : {}) };
+}
+
+/** `forbidden` when the item has a scope (a library's folder) and `url` is not inside it. */
+function requireInScope(upstream: Upstream, url: string, named: 'item' | 'playlist' | 'manifest'): void {
+  if (upstream.scope === undefined || isWithinScope(url, upstream.scope)) return;
+  const what = named === 'item' ? 'this item\'s source' : named === 'playlist' ? 'this item\'s playlist names a resource that' : 'this item\'s manifest names a folder that';
+  throw new AppError('forbidden', `${what} is outside the folder it may be read from (its library's folder); the media proxy reads nothing there`);
 }
 
 function originOf(url: string): string | undefined {
@@ -267,17 +288,16 @@ function originOf(url: string): string | undefined {
   }
 }
 
-/** No path segment of `tail` is, or decodes to something with, a `.`/`..` step or a slash. */
+/** No path segment of `tail` is, or decodes to something with, a `.`/`..` step or a slash; and it decodes. */
 function staysInFolder(tail: string): boolean {
   const path = tail.split('?')[0]!;
   return path.split('/').every((segment) => {
-    let decoded: string;
     try {
-      decoded = decodeURIComponent(segment);
+      decodeURIComponent(segment);
     } catch {
       return false;
     }
-    return decoded !== '.' && decoded !== '..' && !/[/\\]/.test(decoded);
+    return !isUnsafeSegment(segment);
   });
 }
 

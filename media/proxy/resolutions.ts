@@ -41,12 +41,19 @@ export class Resolutions {
     this.now = options.now ?? Date.now;
   }
 
-  /** The current answer for the item, resolving when there is none or it is about to expire. */
-  get(roomId: string, item: MediaItem, provider: MediaProvider): Promise<Upstream> {
+  /**
+   * The current answer for the item, resolving when there is none or it is about to expire. A
+   * remembered answer is handed out only after the provider says the item is still readable in
+   * the room (`readableIn`): remembering where the bytes are must not outlast the right to them.
+   */
+  async get(roomId: string, item: MediaItem, provider: MediaProvider): Promise<Upstream> {
     const key = `${roomId}\0${item.id}`;
     const entry = this.entries.get(key);
-    if (entry && entry.fingerprint === fingerprintOf(item) && this.fresh(entry)) return entry.answer;
-    return this.start(key, item, provider, false);
+    if (entry && entry.fingerprint === fingerprintOf(item) && this.fresh(entry)) {
+      if (provider.readableIn) await provider.readableIn(item, roomId);
+      return entry.answer;
+    }
+    return this.start(roomId, key, item, provider, false);
   }
 
   /**
@@ -57,7 +64,7 @@ export class Resolutions {
     const key = `${roomId}\0${item.id}`;
     const entry = this.entries.get(key);
     if (entry && entry.fingerprint === fingerprintOf(item) && (entry.upstream === undefined || entry.upstream !== stale)) return entry.answer;
-    return this.start(key, item, provider, true);
+    return this.start(roomId, key, item, provider, true);
   }
 
   private fresh(entry: Entry): boolean {
@@ -67,11 +74,11 @@ export class Resolutions {
     return now - entry.resolvedAt < this.maxAgeMs;
   }
 
-  private start(key: string, item: MediaItem, provider: MediaProvider, refresh: boolean): Promise<Upstream> {
+  private start(roomId: string, key: string, item: MediaItem, provider: MediaProvider, refresh: boolean): Promise<Upstream> {
     const entry: Entry = {
       fingerprint: fingerprintOf(item),
       resolvedAt: this.now(),
-      answer: provider.resolve(item, { refresh, signal: AbortSignal.timeout(this.timeoutMs) }),
+      answer: provider.resolve(item, { refresh, signal: AbortSignal.timeout(this.timeoutMs), roomId }),
     };
     entry.answer.then(
       (upstream) => {

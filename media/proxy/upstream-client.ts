@@ -6,6 +6,14 @@
  * and re-checked, at most `maxRedirects` of them. Waits are bounded (connect plus response
  * headers, then body idleness), and failures become `bad_gateway` (502) or
  * `deadline_exceeded` (504) saying what went wrong.
+ *
+ * A request's headers come in two kinds, and a redirect treats them apart. `headers` are what an
+ * item, a provider or a library connector adds (credentials of any spelling: `Authorization`,
+ * `X-Emby-Token`, a cookie, an API key; a Referer): they are meant for one place, the first URL's
+ * origin or the `headersScope` given, and a hop anywhere else gets none of them, nor does any hop
+ * after it. `readHeaders` are the read's own (Range, the cache's validators, a body's
+ * Content-Type, WebDAV's Depth): whoever ends up answering needs them, so they go on. Nothing
+ * decides by header name, so a credential under a name nobody listed is dropped too.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
@@ -15,6 +23,7 @@ import { Readable } from 'node:stream';
 import { AppError } from '../../errors/app-error.js';
 import type { UpstreamReply } from '../cache/types.js';
 import type { AddressPolicy } from './address-policy.js';
+import { isWithinScope } from './url-scope.js';
 
 export interface UpstreamClientOptions {
   policy: AddressPolicy;
@@ -30,8 +39,16 @@ export interface UpstreamRequest {
   url: string;
   /** PROPFIND: WebDAV listings (media/libraries/webdav.ts). */
   method?: 'GET' | 'HEAD' | 'POST' | 'PROPFIND';
-  /** Sent as they are (the provider's headers, Range, validators); nothing of the client's. */
+  /**
+   * The item's, provider's or connector's headers (credentials, tokens, a Referer), sent only to
+   * hops inside `headersScope`: at the first hop outside it they are dropped for good. Never the
+   * client's own headers.
+   */
   headers?: Record<string, string>;
+  /** The read's own headers (Range, If-None-Match, If-Modified-Since, a body's Content-Type, Depth): sent to every hop. */
+  readHeaders?: Record<string, string>;
+  /** A URL prefix ending in "/" (a library's root) that `headers` are bound to; default: the origin of `url`. */
+  headersScope?: string;
   body?: Buffer;
   signal: AbortSignal;
 }
@@ -42,8 +59,8 @@ export interface FinalReply extends UpstreamReply {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Credentials meant for the item's host, not for whatever host it redirects to. */
-const CROSS_ORIGIN_DROPPED = ['authorization', 'cookie'];
+/** What this client sends on every read, unless the request says otherwise. */
+const CLIENT_HEADERS = { 'accept-encoding': 'identity', 'user-agent': 'svc-media-proxy' };
 
 export class UpstreamClient {
   private readonly agents = {
@@ -57,8 +74,16 @@ export class UpstreamClient {
     let url = parseUpstreamUrl(request.url);
     let method = request.method ?? 'GET';
     let body = request.body;
-    let headers: Record<string, string> = { 'accept-encoding': 'identity', 'user-agent': 'svc-media-proxy', ...lowerCased(request.headers ?? {}) };
+    const bound = lowerCased(request.headers ?? {});
+    const read: Record<string, string> = lowerCased(request.readHeaders ?? {});
+    const firstOrigin = url.origin;
+    const scope = request.headersScope;
+    // Once a hop leaves the headers' scope they are gone: a redirect back cannot have chosen better.
+    let boundGoes = true;
     for (let hop = 0; ; hop += 1) {
+      boundGoes &&= scope === undefined ? url.origin === firstOrigin : isWithinScope(url.href, scope);
+      // The item's own headers may replace the client's defaults (a User-Agent); the read's own come last (its Range).
+      const headers = { ...CLIENT_HEADERS, ...(boundGoes ? bound : {}), ...read };
       const reply = await this.once(url, method, headers, body, request.signal);
       const location = reply.headers.location;
       if (!REDIRECTS.has(reply.status) || location === undefined) return { ...reply, url: url.href };
@@ -67,11 +92,10 @@ export class UpstreamClient {
         throw new AppError('bad_gateway', `the upstream redirected more than ${this.options.maxRedirects} times (last to ${location})`);
       }
       const next = parseUpstreamUrl(location, url);
-      if (next.origin !== url.origin) headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !CROSS_ORIGIN_DROPPED.includes(name)));
       if (reply.status === 303 || ((reply.status === 301 || reply.status === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;
-        delete headers['content-type'];
+        delete read['content-type'];
       }
       url = next;
     }

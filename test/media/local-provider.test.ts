@@ -100,5 +100,5 @@ test.serial('play: the answer names the file to pick (fingerprint, size, name) a
     t.deepEqual(answer.body, { sources: [], local: { fingerprint: FINGERPRINT, size: 5, name: 'other.mp4' }, subtitles: [], live: false, proxied: false, expiresAt: null });
   }
   // There is nothing upstream: a resolution is refused in words, never attempted.
-  await t.throwsAsync(localProvider.resolve({ id } as never, { refresh: false, signal: new AbortController().signal }), { message: /no upstream to fetch/ });
+  await t.throwsAsync(localProvider.resolve({ id } as never, { refresh: false, signal: new AbortController().signal, roomId }), { message: /no upstream to fetch/ });
 });

@@ -173,6 +173,49 @@ test('an HLS item\'s headers go only to its own origin: a segment its playlist l
   t.is(elsewhere?.['x-upstream-token'], undefined);
 });
 
+test('a direct item redirected to another origin sends it none of the item\'s headers, only the read\'s Range; a redirect on its own origin keeps them', async (t) => {
+  const hops: Array<{ path: string; headers: IncomingHttpHeaders }> = [];
+  const elsewhere: IncomingHttpHeaders[] = [];
+  const other = createServer((request, response) => {
+    elsewhere.push(request.headers);
+    response.setHeader('content-type', 'video/mp4');
+    response.end(bytes.subarray(0, 1000));
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => other.close());
+  const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  const front = createServer((request, response) => {
+    hops.push({ path: request.url ?? '', headers: request.headers });
+    const location = request.url === '/away.mp4' ? `${otherUrl}/moved.mp4` : request.url === '/here.mp4' ? '/landed.mp4' : undefined;
+    if (location) {
+      response.writeHead(302, { location }).end();
+      return;
+    }
+    response.setHeader('content-type', 'video/mp4');
+    response.end(bytes.subarray(0, 1000));
+  });
+  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => front.close());
+  const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  const headers = { Authorization: 'Bearer item-secret', 'X-Upstream-Token': 'abc123', Referer: 'https://referer.example/', Cookie: 'sid=item' };
+
+  const away = await addItem(bed, roomId, owner, { url: `${frontUrl}/away.mp4`, proxy: true, headers });
+  t.is((await read(await proxiedUrl(bed, roomId, away, owner), { range: 'bytes=0-99' })).status, 200);
+  // The room's seek probe (Range 0-0) followed the redirect too: every request there is judged.
+  t.true(elsewhere.some((headers) => headers.range === 'bytes=0-99'), 'the read was redirected to the other origin, its Range with it');
+  for (const headers of elsewhere) {
+    for (const name of ['authorization', 'x-upstream-token', 'referer', 'cookie']) t.is(headers[name], undefined, `${name} stays with the item's origin`);
+  }
+
+  const here = await addItem(bed, roomId, owner, { url: `${frontUrl}/here.mp4`, proxy: true, headers });
+  t.is((await read(await proxiedUrl(bed, roomId, here, owner), { range: 'bytes=0-99' })).status, 200);
+  const landed = hops.find((hop) => hop.path === '/landed.mp4' && hop.headers.range === 'bytes=0-99')?.headers;
+  t.is(landed?.authorization, 'Bearer item-secret');
+  t.is(landed?.['x-upstream-token'], 'abc123');
+  t.is(landed?.referer, 'https://referer.example/');
+  t.is(landed?.range, 'bytes=0-99');
+});
+
 test('unproxied items get the upstream URL and the headers the client must send', async (t) => {
   const mediaId = await addItem(bed, roomId, owner, { url: `${ranged.url}/movie.mp4`, headers: { Referer: 'https://r.example/' } });
   const info = await playInfo(bed, roomId, mediaId, owner);

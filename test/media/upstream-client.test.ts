@@ -4,7 +4,7 @@
  * that resolves to it, at the first hop and at a redirect hop; redirects are limited; an
  * upstream that never answers ends in `deadline_exceeded`. Nothing here connects anywhere but 127.0.0.1.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { isAppError } from '../../errors/app-error.js';
@@ -94,4 +94,49 @@ test('more than five redirects end in bad_gateway; an upstream that never answer
   const stuck = await refusal(allowed.request({ url: silentUrl, signal: signal() }));
   t.is(stuck.code, 'deadline_exceeded');
   allowed.close();
+});
+
+test('a redirect to another origin carries none of the headers bound to the first origin, only the read\'s own; one on the same origin keeps them all', async (t) => {
+  const landed: Array<{ at: 'front' | 'other'; headers: IncomingHttpHeaders }> = [];
+  const listen = async (server: Server): Promise<string> => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => server.close());
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const otherUrl = await listen(
+    createServer((request, response) => {
+      landed.push({ at: 'other', headers: request.headers });
+      response.end('other');
+    }),
+  );
+  const frontUrl = await listen(
+    createServer((request, response) => {
+      const location = request.url === '/away' ? `${otherUrl}/landed` : request.url === '/here' ? '/landed' : undefined;
+      if (location) {
+        response.writeHead(307, { location }).end();
+        return;
+      }
+      landed.push({ at: 'front', headers: request.headers });
+      response.end('front');
+    }),
+  );
+  const allowed = client(['127.0.0.0/8']);
+  // What an item or a connector adds: credentials of every spelling, and headers that are not credentials by name.
+  const bound: Record<string, string> = { authorization: 'Basic c2VjcmV0', 'x-emby-token': 'emby-token', 'x-alist-token': 'alist', cookie: 'sid=1', referer: 'https://referer.example/', 'x-api-key': 'key' };
+  const readHeaders = { range: 'bytes=0-9', 'if-none-match': '"v1"' };
+  for (const path of ['/away', '/here']) {
+    const reply = await allowed.request({ url: `${frontUrl}${path}`, headers: bound, readHeaders, signal: signal() });
+    t.is(reply.status, 200);
+    reply.body.resume();
+  }
+  allowed.close();
+  const [other, front] = landed;
+  t.is(other?.at, 'other');
+  for (const name of Object.keys(bound)) t.is(other?.headers[name], undefined, `${name} does not follow a redirect to another origin`);
+  t.is(other?.headers.range, 'bytes=0-9', 'the read\'s Range goes on');
+  t.is(other?.headers['if-none-match'], '"v1"');
+  t.is(other?.headers['user-agent'], 'svc-media-proxy');
+  t.is(front?.at, 'front');
+  for (const [name, value] of Object.entries(bound)) t.is(front?.headers[name], value, `${name} follows a redirect on its own origin`);
+  t.is(front?.headers.range, 'bytes=0-9');
 });

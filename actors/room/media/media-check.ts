@@ -10,6 +10,8 @@ export interface MediaFieldsToCheck {
   provider: string;
   url: string;
   headers: Record<string, string>;
+  /** The room the item is added to or edited in (a library item's link is bound to one). */
+  roomId?: string;
 }
 
 export interface MediaChecker {

@@ -29,7 +29,7 @@ function checkProxyAllowed(core: RoomCore, item: Pick<MediaItem, 'proxy' | 'live
 
 /** The provider's own rules (known name, URL it can play), asked of the injected checker. */
 function checkWithProvider(core: RoomCore, item: Pick<MediaItem, 'provider' | 'url' | 'headers'>): void {
-  const issues = core.deps.media?.checkMedia({ provider: item.provider, url: item.url, headers: item.headers }) ?? [];
+  const issues = core.deps.media?.checkMedia({ provider: item.provider, url: item.url, headers: item.headers, roomId: core.id }) ?? [];
   if (issues.length > 0) throw AppError.invalid(issues);
 }
 

@@ -57,7 +57,7 @@ export function startSeekCheck(core: RoomCore, item: MediaItem): void {
     const result: SeekResult = { kind: SEEK_RESULT_KIND, mediaId: item.id, url: item.url, seekable };
     core.ctx.schedule(0, result);
   };
-  probe.probe(item, controller.signal).then(finish, () => finish('unknown'));
+  probe.probe(item, controller.signal, core.id).then(finish, () => finish('unknown'));
 }
 
 /** A new activation probes again what a crash (or a passivation) left `checking`. */

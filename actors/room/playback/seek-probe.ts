@@ -9,6 +9,6 @@ export type ProbedSeekable = Exclude<Seekable, 'checking'>;
 export interface SeekProbe {
   /** What is known without the network, by the item's provider; `checking` when a probe must run. Synchronous: it runs in the turn. */
   initial(item: Pick<MediaItem, 'provider' | 'url' | 'live'>): Seekable;
-  /** Asks the item's upstream; bounded in time and bytes, never rejects (`unknown` when it cannot tell). */
-  probe(item: MediaItem, signal: AbortSignal): Promise<ProbedSeekable>;
+  /** Asks the upstream of the item in room `roomId`; bounded in time and bytes, never rejects (`unknown` when it cannot tell). */
+  probe(item: MediaItem, signal: AbortSignal, roomId: string): Promise<ProbedSeekable>;
 }

@@ -1,15 +1,18 @@
 /**
  * The library endpoints of contracts/http/libraries.ts. Every room-scoped call first asks the
- * room (`room.get`, as the caller, counted against the caller's command rate: what a member can
- * make this server fetch from libraries is bounded by it) for the caller's standing; what that
- * standing allows is media/libraries/libraries.ts's to decide. Adding sends one `playlist.push`
+ * room (`room.get`, as the caller, counted against the caller's read rate) for the caller's
+ * standing; what that standing allows is media/libraries/libraries.ts's to decide. What a member
+ * can make this server fetch from library servers is bounded by requests, not calls: each
+ * request a browse, search or add makes draws on the caller's and the library's budgets
+ * (media/libraries/upstream-budget.ts). Adding sends one `playlist.push`
  * per file, as the caller, so the room applies its own rules (create_media_resource, the
  * playlist's size) exactly as for any other add.
  */
-import type { Caller } from '../../../accounts/model.js';
+import { subjectOf, type Caller } from '../../../accounts/model.js';
 import type { MediaItem, PlaylistFolder } from '../../../contracts/room/model.js';
 import { AppError, isAppError } from '../../../errors/app-error.js';
-import type { LibraryStanding, MediaLibraries } from '../../../media/libraries/libraries.js';
+import type { LibraryStanding, MediaLibraries, OpenLibrary } from '../../../media/libraries/libraries.js';
+import { LibraryUpstreamBudget } from '../../../media/libraries/upstream-budget.js';
 import type { LibraryRecord } from '../../../media/libraries/library-store.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import * as api from '../../../contracts/http/libraries.js';
@@ -29,6 +32,12 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
   };
   const kinds = libraries.connectors.list();
   const noStore = (ctx: HttpContext) => ctx.set('Cache-Control', 'no-store');
+  const budget = new LibraryUpstreamBudget(deps.redis);
+  /** The library as the caller may use it in the room, its connector's requests counted against their budget. */
+  const openFor = async (caller: Caller, roomId: string, libraryId: string, standing: LibraryStanding): Promise<OpenLibrary> => {
+    const library = await libraries.open(roomId, libraryId, standing);
+    return deps.media ? { ...library, http: budget.metered(deps.media.client, subjectOf(caller), library.record.id) } : library;
+  };
 
   router
     .mount(api.listMyLibraries, async (ctx, { caller }) => {
@@ -72,20 +81,20 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
     })
     .mount(api.listLibraryFolder, async (ctx, { caller, params, query }) => {
       const standing = await standingIn(ctx, caller, params.roomId, api.listLibraryFolder.operationId);
-      const library = await libraries.open(params.roomId, params.libraryId, standing);
+      const library = await openFor(caller, params.roomId, params.libraryId, standing);
       noStore(ctx);
       ctx.body = await libraries.list(library, query.folder ?? null);
     })
     .mount(api.searchLibrary, async (ctx, { caller, params, query }) => {
       const standing = await standingIn(ctx, caller, params.roomId, api.searchLibrary.operationId);
-      const library = await libraries.open(params.roomId, params.libraryId, standing);
+      const library = await openFor(caller, params.roomId, params.libraryId, standing);
       noStore(ctx);
       ctx.body = await libraries.search(library, query.q);
     })
     .mount(api.addFromLibrary, async (ctx, { caller, params, body }) => {
       const operation = api.addFromLibrary.operationId;
       const standing = await standingIn(ctx, caller, params.roomId, operation);
-      const library = await libraries.open(params.roomId, params.libraryId, standing);
+      const library = await openFor(caller, params.roomId, params.libraryId, standing);
       let files: Array<{ id: string; name: string }>;
       let capped = false;
       if (body.folder) {
@@ -135,7 +144,7 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
             transport: 'http',
             caller,
             roomId: params.roomId,
-            command: { kind: 'playlist.push', ...libraries.itemFields(library.record, file), ...(folder ? { folderId: folder.id } : {}) },
+            command: { kind: 'playlist.push', ...libraries.itemFields(library, file), ...(folder ? { folderId: folder.id } : {}) },
             operation,
             clientId: ctx.get(IDEMPOTENCY_HEADER) || undefined,
             part: i,

@@ -74,7 +74,7 @@ function mountBulkAdd(router: EndpointRouter, commands: RoomCommandEntry, media:
       try {
         const fields = checkNewMedia(item);
         // A live item's URL is the service's own (set by the room).
-        const byProvider = media?.providers.checkMedia({ provider: fields.provider ?? 'direct', url: fields.url ?? '', headers: fields.headers ?? {} }) ?? [];
+        const byProvider = media?.providers.checkMedia({ provider: fields.provider ?? 'direct', url: fields.url ?? '', headers: fields.headers ?? {}, roomId: params.roomId }) ?? [];
         if (byProvider.length > 0) throw AppError.invalid(byProvider);
       } catch (err) {
         if (!isAppError(err)) throw err;

@@ -59,11 +59,11 @@ export function mountSubtitleRoutes(router: EndpointRouter, deps: GatewayDeps, m
 
   /** The subtitle streams the item's provider offers (a Jellyfin or Emby library's). */
   const providedOf =
-    (item: MediaItem): ProvidedSource =>
+    (roomId: string, item: MediaItem): ProvidedSource =>
     async () => {
       const provider = media.providers.get(item.provider);
       if (!provider?.subtitles) return [];
-      return provider.subtitles(item, { signal: AbortSignal.timeout(PROVIDED_TIMEOUT_MS) });
+      return provider.subtitles(item, { signal: AbortSignal.timeout(PROVIDED_TIMEOUT_MS), roomId });
     };
 
   router
@@ -92,13 +92,13 @@ export function mountSubtitleRoutes(router: EndpointRouter, deps: GatewayDeps, m
     })
     .mount(api.getSubtitleTracks, async (ctx, { caller, params }) => {
       const item = await playable(caller, params.roomId, params.mediaId);
-      const list = await tracks.list(params.roomId, item, embeddedOf(ctx, caller, params.roomId, item), providedOf(item));
+      const list = await tracks.list(params.roomId, item, embeddedOf(ctx, caller, params.roomId, item), providedOf(params.roomId, item));
       ctx.set('Cache-Control', 'no-store');
       ctx.body = { tracks: list };
     })
     .mount(api.getSubtitleTrack, async (ctx, { caller, params }) => {
       const item = await playable(caller, params.roomId, params.mediaId);
-      const answer = await tracks.text(params.roomId, item, params.trackId, embeddedOf(ctx, caller, params.roomId, item), providedOf(item));
+      const answer = await tracks.text(params.roomId, item, params.trackId, embeddedOf(ctx, caller, params.roomId, item), providedOf(params.roomId, item));
       // Private to the member (the access check is per request), but the same text for a while.
       ctx.set('Cache-Control', 'private, max-age=60');
       ctx.body = answer;

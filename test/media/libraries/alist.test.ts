@@ -5,7 +5,12 @@
  * in with a user name, browsing, searching (and a site without search), adding, and playing
  * through raw links that expire and are resolved again.
  */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import test from 'ava';
+import { AlistConnector } from '../../../media/libraries/alist.js';
+import { AddressPolicy } from '../../../media/proxy/address-policy.js';
+import { UpstreamClient } from '../../../media/proxy/upstream-client.js';
 import { waitFor } from '../../fixtures/deadline.js';
 import { startFakeAlist, type FakeAlist } from '../../fixtures/fake-alist.js';
 import type { GatewayBed, Member } from '../../gateways/bed.js';
@@ -102,4 +107,58 @@ test('added files play through raw links that expire and are resolved again, byt
   );
   t.true(exact, 'every read was byte-exact');
   t.true(alist.issued() >= 2, 'a new raw link was issued');
+});
+
+// Serial: ava runs it before the others, so their fs/get calls are not counted here.
+test.serial('an entry id that is not a clean path under the site\'s root is refused naming the field, before the site is asked', async (t) => {
+  const before = alist.apiCalls().length;
+  for (const folder of ['/Movies//', '//Movies', '/Movies/%2e%2e', '/Movies/..%2F..', '/Movies\\..', 'Movies']) {
+    const listed = await listFolder(bed, roomId, library.id, owner, folder);
+    t.is(listed.status, 400, `${folder}: ${JSON.stringify(listed.body)}`);
+    t.deepEqual((listed.body as { issues?: Array<{ key: string }> }).issues?.map((issue) => issue.key), ['folder'], folder);
+  }
+  for (const entryId of ['//Movies/film.mp4', '/Movies//film.mp4', '/Shows/%2e%2e/Movies/film.mp4', '/Movies\\film.mp4']) {
+    const added = await addFromLibrary(bed, roomId, library.id, owner, { entryId, folder: false });
+    t.is(added.status, 400, `${entryId}: ${JSON.stringify(added.body)}`);
+    t.deepEqual((added.body as { issues?: Array<{ key: string }> }).issues?.map((issue) => issue.key), ['entryId'], entryId);
+  }
+  t.is(alist.apiCalls().length, before, 'no fs/get was sent');
+});
+
+test('the site\'s token does not follow its API to another origin; a redirect on the site\'s own origin keeps it', async (t) => {
+  const seen: Array<{ at: string; headers: IncomingHttpHeaders }> = [];
+  const listen = async (server: Server): Promise<string> => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => server.close());
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const answer = JSON.stringify({ code: 200, message: 'success', data: { content: [], total: 0 } });
+  const other = await listen(
+    createServer((request, response) => {
+      request.resume();
+      seen.push({ at: `other ${request.url}`, headers: request.headers });
+      response.setHeader('content-type', 'application/json');
+      response.end(answer);
+    }),
+  );
+  const front = await listen(
+    createServer((request, response) => {
+      request.resume();
+      if (request.url === '/away/api/fs/list') return void response.writeHead(307, { location: `${other}/api/fs/list` }).end();
+      if (request.url === '/home/api/fs/list') return void response.writeHead(307, { location: '/home/api/fs/list-again' }).end();
+      seen.push({ at: `front ${request.url}`, headers: request.headers });
+      response.setHeader('content-type', 'application/json');
+      response.end(answer);
+    }),
+  );
+  const http = new UpstreamClient({ policy: new AddressPolicy(['127.0.0.0/8']), headersTimeoutMs: 5000, idleTimeoutMs: 5000, maxRedirects: 3 });
+  t.teardown(() => http.close());
+  const connector = new AlistConnector(http);
+  const signal = AbortSignal.timeout(10_000);
+  await connector.list({ url: `${front}/away`, username: '', secret: 'alist-admin-token' }, '/', { signal });
+  await connector.list({ url: `${front}/home`, username: '', secret: 'alist-admin-token' }, '/', { signal });
+  t.deepEqual(seen.map((entry) => entry.at), ['other /api/fs/list', 'front /home/api/fs/list-again']);
+  t.is(seen[0]!.headers.authorization, undefined, 'another origin never sees the token');
+  t.is(seen[0]!.headers['content-type'], 'application/json', 'the body\'s type goes on with the body');
+  t.is(seen[1]!.headers.authorization, 'alist-admin-token');
 });

@@ -4,6 +4,8 @@
  * against the server's API description. All network goes through a real UpstreamClient whose
  * address policy allows loopback only because the stand-in lives there.
  */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { searchAnswer } from '../../../media/libraries/search.js';
 import type { TestFn } from 'ava';
 import { isAppError } from '../../../errors/app-error.js';
@@ -125,6 +127,42 @@ export function mediaBrowserCases(test: TestFn<Context>, flavour: Flavour, makeC
     const { connector, access, standin } = t.context;
     const error = await t.throwsAsync(connector.file(access, standin.ids.series, { signal: signal(), refresh: false }));
     t.true(isAppError(error) && error.code === 'invalid_argument');
+  });
+
+  test.serial('an item id of another shape (a path, "..", a slash, a query) is refused naming the field, before any request', async (t) => {
+    const { connector, access, standin } = t.context;
+    await connector.list(access, null, { signal: signal() });
+    const before = standin.requests().length;
+    for (const id of ['', '..', '.', 'a/b', '../Users', '%2e%2e', 'a%2Fb', 'a?b=1', 'a b', 'a\\b', 'x'.repeat(65)]) {
+      const listed = await t.throwsAsync(connector.list(access, id, { signal: signal() }));
+      t.true(isAppError(listed) && listed.code === 'invalid_argument' && listed.issues[0]?.key === 'folder', `list ${JSON.stringify(id)}: ${String(listed)}`);
+      const file = await t.throwsAsync(connector.file(access, id, { signal: signal(), refresh: false }));
+      t.true(isAppError(file) && file.code === 'invalid_argument' && file.issues[0]?.key === 'entryId', `file ${JSON.stringify(id)}: ${String(file)}`);
+    }
+    t.is(standin.requests().length, before, 'nothing was asked of the server');
+  });
+
+  test.serial('a stream redirected to another origin gets none of the connector\'s headers; a redirect on the server\'s own origin keeps them', async (t) => {
+    const { connector, access, standin, http } = t.context;
+    const file = await connector.file(access, standin.ids.movie, { signal: signal(), refresh: false });
+    t.true(Object.keys(file.headers).length > 0);
+    const seen: IncomingHttpHeaders[] = [];
+    const other = createServer((request, response) => {
+      seen.push(request.headers);
+      response.end('elsewhere');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => other.close());
+    standin.redirectNextStream(`http://127.0.0.1:${(other.address() as AddressInfo).port}/moved.mp4`);
+    const away = await http.request({ url: file.url, headers: file.headers, signal: signal() });
+    t.is(away.status, 200);
+    away.body.resume();
+    t.is(seen.length, 1, 'the other origin was asked once');
+    for (const name of Object.keys(file.headers)) t.is(seen[0]![name.toLowerCase()], undefined, `${name} stays with the library's origin`);
+    standin.redirectNextStream(file.url);
+    const home = await http.request({ url: file.url, headers: file.headers, signal: signal() });
+    t.is(home.status, 200, 'the redirect on the server\'s own origin carried the token');
+    t.true((await readLimited(home, 10 * 1024 * 1024, 'movie')).equals(standin.movieBytes));
   });
 
   test.serial('the token is reused, and a refused token signs in again once', async (t) => {
