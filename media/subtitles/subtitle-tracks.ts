@@ -17,7 +17,8 @@ import { AppError } from '../../errors/app-error.js';
 import { readLimited } from '../proxy/read-body.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import type { ProvidedSubtitle } from '../provider.js';
-import { extractEmbedded, listEmbedded, type EmbeddedStream } from './embedded.js';
+import type { MediaTools } from '../tools/media-tools.js';
+import { extractEmbedded, listEmbedded, type ProbedMedia, type ToolSource } from './embedded.js';
 import { normalizeVtt, srtToVtt } from './srt-to-vtt.js';
 import type { SubtitleFiles } from './subtitle-files.js';
 import { decodeSubtitle, sniffFormat, SubtitleTextError } from './subtitle-text.js';
@@ -42,30 +43,33 @@ export interface TrackText {
 }
 
 /**
- * The media as ffmpeg may read it: this service's own signed proxy URL on loopback, or
- * undefined when the item is not a proxied file (then it has no embedded tracks to list).
+ * The media as ffmpeg may read it: this service's own signed proxy URL on loopback, the cache
+ * key of what is read from it (room, item, upstream identity) and the upstream's identity (the
+ * tool pool's job key), or undefined when the item is not a proxied file (then it has no
+ * embedded tracks to list).
  */
-export type EmbeddedSource = () => Promise<{ url: string; key: string } | undefined>;
+export type EmbeddedSource = () => Promise<(ToolSource & { key: string }) | undefined>;
 
 /** The item's provider's subtitle streams (`MediaProvider.subtitles`), empty when it has none. */
 export type ProvidedSource = () => Promise<ProvidedSubtitle[]>;
 
 export class SubtitleTracks {
   private readonly texts = new TextCache<TrackText>((value) => value.text.length);
-  private readonly streams = new TextCache<EmbeddedStream[]>((value) => value.length * 64, { maxEntries: 1000 });
+  private readonly streams = new TextCache<ProbedMedia>((value) => value.streams.length * 64, { maxEntries: 1000 });
   /** What providers offered, per item (it holds their request headers: never handed out). */
   private readonly provided = new TextCache<ProvidedSubtitle[]>((value) => value.length * 256, { maxEntries: 1000 });
 
   constructor(
     private readonly files: SubtitleFiles,
     private readonly client: UpstreamClient,
+    private readonly tools: MediaTools,
   ) {}
 
   async list(roomId: string, item: MediaItem | { id: string; subtitles: Subtitle[] }, embedded: EmbeddedSource, provided: ProvidedSource = noneProvided): Promise<TrackView[]> {
     const offered = await this.providedOf(roomId, item, provided);
     // A library server lists the streams inside its files itself: no need to read the file for them.
     const source = offered.length > 0 ? undefined : await embedded();
-    const streams = source ? await this.streamsOf(source) : [];
+    const streams = source ? (await this.streamsOf(source)).streams : [];
     const fileFormats = await this.files.formats(roomId, item.subtitles.flatMap((track) => (track.fileId !== undefined ? [track.fileId] : [])));
     const own = item.subtitles.map((track, index): TrackView => {
       const stream = track.stream === undefined ? undefined : streams.find((candidate) => candidate.index === track.stream);
@@ -127,9 +131,10 @@ export class SubtitleTracks {
     if (!source) throw new AppError('not_found', 'the item has no embedded subtitles: only files played through the media proxy are read for them');
     const index = track.stream!;
     return this.texts.get(`${roomId}\0${item.id}\0stream\0${source.key}\0${index}`, async () => {
-      const stream = (await this.streamsOf(source)).find((candidate) => candidate.index === index);
-      if (!stream) throw new AppError('not_found', `the media has no text subtitle stream ${index}`);
-      const text = await extractEmbedded(source.url, stream);
+      const { container, streams } = await this.streamsOf(source);
+      const stream = streams.find((candidate) => candidate.index === index);
+      if (!stream || !container) throw new AppError('not_found', `the media has no text subtitle stream ${index}`);
+      const text = await extractEmbedded(this.tools, source, container, stream);
       return { format: stream.format, text: stream.format === 'vtt' ? normalizeVtt(text) : text };
     });
   }
@@ -139,8 +144,8 @@ export class SubtitleTracks {
     return this.provided.get(`${roomId}\0${item.id}\0${url}`, provided);
   }
 
-  private streamsOf(source: { url: string; key: string }): Promise<EmbeddedStream[]> {
-    return this.streams.get(source.key, () => listEmbedded(source.url));
+  private streamsOf(source: ToolSource & { key: string }): Promise<ProbedMedia> {
+    return this.streams.get(source.key, () => listEmbedded(this.tools, source));
   }
 
   /** `headers`: a provider's (a library server's token), sent to that URL only. */

@@ -28,7 +28,7 @@ const PROVIDED_TIMEOUT_MS = 30_000;
 
 export function mountSubtitleRoutes(router: EndpointRouter, deps: GatewayDeps, media: MediaServices): void {
   const files = new SubtitleFiles(deps.pool);
-  const tracks = new SubtitleTracks(files, media.client);
+  const tracks = new SubtitleTracks(files, media.client, media.tools);
 
   const playable = async (caller: Caller, roomId: string, mediaId: string): Promise<MediaItem> => {
     const { result } = await deps.rooms.send(roomId, { kind: 'playlist.playable', mediaId }, caller);
@@ -54,7 +54,7 @@ export function mountSubtitleRoutes(router: EndpointRouter, deps: GatewayDeps, m
       if (upstream.type !== 'file') return undefined;
       const expiresAt = Date.now() + media.grantTtlMs;
       const token = media.grants.sign({ roomId, userId: subjectOf(caller), sessionId: caller.sessionId, mediaId: item.id, resource: '', expiresAt });
-      return { url: `${loopbackOrigin(ctx.req.socket)}${proxyUrl(token, fileNameOf(upstream.url))}`, key: `${roomId}\0${item.id}\0${upstream.identity}` };
+      return { url: `${loopbackOrigin(ctx.req.socket)}${proxyUrl(token, fileNameOf(upstream.url))}`, key: `${roomId}\0${item.id}\0${upstream.identity}`, identity: upstream.identity };
     };
 
   /** The subtitle streams the item's provider offers (a Jellyfin or Emby library's). */
