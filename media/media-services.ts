@@ -13,6 +13,7 @@ import type { ProviderRegistry } from './providers/registry.js';
 import { AddressPolicy } from './proxy/address-policy.js';
 import { Resolutions } from './proxy/resolutions.js';
 import { UpstreamClient } from './proxy/upstream-client.js';
+import { SubtitleWorkers } from './subtitles/subtitle-workers.js';
 import { MediaTools } from './tools/media-tools.js';
 
 /** HLS playlists are rewritten in memory; a VOD playlist of many hours is well under this. */
@@ -27,13 +28,16 @@ export interface MediaServices {
   playlistLimitBytes: number;
   /** The pool every ffprobe and ffmpeg of a request runs in (`media_tools.*`). */
   tools: MediaTools;
+  /** The worker threads subtitle files are checked and converted in, off the event loop. */
+  subtitleWorkers: SubtitleWorkers;
   /** Connected media libraries (media/libraries/): set by the service with the database and the secret box, with the `library` provider. */
   libraries?: MediaLibraries;
-  close(): void;
+  close(): Promise<void>;
 }
 
 export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 'media_tools' | 'credential_encryption_key' | 'youtube'>, logger: Logger): MediaServices {
   const options = config.media_proxy;
+  const subtitleWorkers = new SubtitleWorkers();
   const client = new UpstreamClient({
     policy: new AddressPolicy(options.allowed_networks),
     headersTimeoutMs: options.headers_timeout_ms,
@@ -48,6 +52,10 @@ export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 
     grantTtlMs: options.grant_ttl_seconds * 1000,
     playlistLimitBytes: PLAYLIST_LIMIT_BYTES,
     tools: new MediaTools({ concurrency: config.media_tools.concurrency, queueSize: config.media_tools.queue_size, queueWaitMs: config.media_tools.queue_wait_ms, logger }),
-    close: () => client.close(),
+    subtitleWorkers,
+    close: async () => {
+      client.close();
+      await subtitleWorkers.close();
+    },
   };
 }

@@ -31,7 +31,10 @@ export const uploadSubtitleFile = defineEndpoint({
   path: '/api/rooms/{roomId}/subtitle-files',
   operationId: 'uploadSubtitleFile',
   summary: 'Upload an SRT, WebVTT, ASS or SSA file for a subtitle track to name (create_media_resource or edit_media_resource)',
-  description: `The file's bytes in base64: UTF-8, or UTF-16 with a byte-order mark (stored as UTF-8). At most ${SUBTITLE_LIMITS.fileMaxBytes} bytes and ${SUBTITLE_LIMITS.filesPerRoom} files per room; deleted with the room.`,
+  description:
+    `The file's bytes in base64: UTF-8, or UTF-16 with a byte-order mark (stored as UTF-8). At most ${SUBTITLE_LIMITS.fileMaxBytes} bytes, ` +
+    `lines of at most ${SUBTITLE_LIMITS.lineMaxChars} characters and ${SUBTITLE_LIMITS.cuesMaxCount} cues (events in ASS/SSA); a file past one is refused naming it. ` +
+    `${SUBTITLE_LIMITS.filesPerRoom} files per room; deleted with the room.`,
   tags: TAGS,
   access: 'user_or_guest',
   params: z.strictObject({ roomId }),
@@ -84,5 +87,5 @@ export const getSubtitleTrack = defineEndpoint({
       schema: z.strictObject({ format: z.enum(['vtt', 'ass']), text: z.string() }).meta({ id: 'SubtitleText' }),
     },
   },
-  errors: [...ROOM_ERRORS, 'bad_gateway'],
+  errors: [...ROOM_ERRORS, 'bad_gateway', 'conflict'],
 });

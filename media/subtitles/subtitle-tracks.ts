@@ -19,10 +19,15 @@ import type { UpstreamClient } from '../proxy/upstream-client.js';
 import type { ProvidedSubtitle } from '../provider.js';
 import type { MediaTools } from '../tools/media-tools.js';
 import { extractEmbedded, listEmbedded, type ProbedMedia, type ToolSource } from './embedded.js';
-import { normalizeVtt, srtToVtt } from './srt-to-vtt.js';
+import { normalizeVtt } from './srt-to-vtt.js';
 import type { SubtitleFiles } from './subtitle-files.js';
-import { decodeSubtitle, sniffFormat, SubtitleTextError } from './subtitle-text.js';
+import type { TrackText } from './subtitle-read.js';
+import { SubtitleTextError } from './subtitle-text.js';
+import type { SubtitleWorkers } from './subtitle-workers.js';
 import { TextCache } from './text-cache.js';
+
+export type { TrackText } from './subtitle-read.js';
+export { asServed } from './subtitle-read.js';
 
 const URL_FETCH_TIMEOUT_MS = 30_000;
 
@@ -35,11 +40,6 @@ export interface TrackView {
   format: ServedFormat;
   source: 'url' | 'file' | 'embedded' | 'provider';
   default: boolean;
-}
-
-export interface TrackText {
-  format: ServedFormat;
-  text: string;
 }
 
 /**
@@ -63,6 +63,7 @@ export class SubtitleTracks {
     private readonly files: SubtitleFiles,
     private readonly client: UpstreamClient,
     private readonly tools: MediaTools,
+    private readonly workers: SubtitleWorkers,
   ) {}
 
   async list(roomId: string, item: MediaItem | { id: string; subtitles: Subtitle[] }, embedded: EmbeddedSource, provided: ProvidedSource = noneProvided): Promise<TrackView[]> {
@@ -158,32 +159,29 @@ export class SubtitleTracks {
       throw new AppError('bad_gateway', `the subtitle URL answered HTTP ${reply.status}`);
     }
     const bytes = await readLimited(reply, SUBTITLE_LIMITS.fileMaxBytes, 'subtitle file');
-    return convert(bytes, declared ?? formatFromName(reply.url) ?? formatFromName(url), (message) => new AppError('bad_gateway', `the subtitle file at the URL ${message}`));
+    return refusedAs(
+      this.workers.serve({ bytes }, declared ?? formatFromName(reply.url) ?? formatFromName(url)),
+      (message) => new AppError('bad_gateway', `the subtitle file at the URL ${message}`),
+    );
   }
 
   /** An uploaded file's format was read from its text at upload: it is not guessed again. */
   private async fromFile(roomId: string, fileId: string): Promise<TrackText> {
     const file = await this.files.get(roomId, fileId);
     if (!file) throw new AppError('not_found', `the room has no subtitle file ${fileId} (the track names a file of another room, or one that is gone)`);
-    return asServed(file.text, file.format);
+    // Files stored before the caps (issue 38) may break one: the room must replace them.
+    return refusedAs(this.workers.serve({ text: file.text }, file.format), (message) => new AppError('conflict', `the uploaded subtitle file ${file.name} ${message}; upload it again within the limits`));
   }
 }
 
 const noneProvided: ProvidedSource = () => Promise.resolve([]);
 
-function convert(bytes: Uint8Array, declared: SubtitleFormatName | undefined, failure: (message: string) => AppError): TrackText {
+/** A file the workers refused, as the caller's error (the refusal's message after its own subject). */
+async function refusedAs(served: Promise<TrackText>, failure: (message: string) => AppError): Promise<TrackText> {
   try {
-    return asServed(decodeSubtitle(bytes), declared);
+    return await served;
   } catch (error) {
     if (error instanceof SubtitleTextError) throw failure(error.message);
     throw error;
   }
-}
-
-/** Text of a known or sniffed format, as served: srt becomes WebVTT. */
-export function asServed(text: string, declared: SubtitleFormatName | undefined): TrackText {
-  const format = sniffFormat(text, declared);
-  if (format === 'srt') return { format: 'vtt', text: srtToVtt(text) };
-  if (format === 'vtt') return { format: 'vtt', text: normalizeVtt(text) };
-  return { format: 'ass', text };
 }
