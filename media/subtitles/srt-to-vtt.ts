@@ -200,7 +200,3 @@ export function srtToVtt(srt: string, limits: LineLimits = SUBTITLE_LIMITS): str
   return `WEBVTT\n\n${cues.join('\n\n')}${cues.length > 0 ? '\n' : ''}`;
 }
 
-/** WebVTT as served, for text this server made (ffmpeg's): line ends made LF (a parser takes CR too, but one form is easier to cache and test). */
-export function normalizeVtt(vtt: string): string {
-  return vtt.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-}

@@ -19,7 +19,6 @@ import type { UpstreamClient } from '../proxy/upstream-client.js';
 import type { ProvidedSubtitle } from '../provider.js';
 import type { MediaTools } from '../tools/media-tools.js';
 import { extractEmbedded, listEmbedded, type ProbedMedia, type ToolSource } from './embedded.js';
-import { normalizeVtt } from './srt-to-vtt.js';
 import type { SubtitleFiles } from './subtitle-files.js';
 import type { TrackText } from './subtitle-read.js';
 import { SubtitleTextError } from './subtitle-text.js';
@@ -136,7 +135,8 @@ export class SubtitleTracks {
       const stream = streams.find((candidate) => candidate.index === index);
       if (!stream || !container) throw new AppError('not_found', `the media has no text subtitle stream ${index}`);
       const text = await extractEmbedded(this.tools, source, container, stream);
-      return { format: stream.format, text: stream.format === 'vtt' ? normalizeVtt(text) : text };
+      // ffmpeg wrote it, but from a stream of the member's file: the same caps as any other.
+      return refusedAs(this.workers.serve({ text }, stream.format), (message) => new AppError('bad_gateway', `the subtitle stream ${index} of the media ${message}`));
     });
   }
 

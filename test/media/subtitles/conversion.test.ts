@@ -5,7 +5,7 @@
  * are text (subtitle-text.ts).
  */
 import test from 'ava';
-import { normalizeVtt, srtToVtt } from '../../../media/subtitles/srt-to-vtt.js';
+import { srtToVtt } from '../../../media/subtitles/srt-to-vtt.js';
 import { decodeSubtitle, sniffFormat, SubtitleTextError } from '../../../media/subtitles/subtitle-text.js';
 import { asServed } from '../../../media/subtitles/subtitle-tracks.js';
 import { formatFromName } from '../../../contracts/room/subtitles.js';
@@ -74,7 +74,7 @@ test('the text decides the format when it says one; a declared one it contradict
   t.throws(() => sniffFormat('just some words', 'ass'), { message: /\[Script Info\]/ });
   t.is(asServed('1\n00:00:01,000 --> 00:00:02,000\nA\n', undefined).format, 'vtt');
   t.is(asServed('WEBVTT\r\n\r\n00:01.000 --> 00:02.000\r\nA\r\n', 'vtt').text, 'WEBVTT\n\n00:01.000 --> 00:02.000\nA\n');
-  t.is(normalizeVtt('\uFEFFWEBVTT\r\n'), 'WEBVTT\n');
+  t.is(checkedVtt('\uFEFFWEBVTT\r\n'), 'WEBVTT\n');
 });
 
 test('a URL or file name names its format', (t) => {
