@@ -79,12 +79,14 @@ type Listing = Answer<{ tracks: Track[]; code?: string; message?: string }>;
 
 const list = (roomId: string, mediaId: string): Promise<Listing> => bed.call('GET', `/api/rooms/${roomId}/playlist/${mediaId}/subtitles`, undefined, owner.token);
 
-test.serial('concurrent listings of one file, in one room or two, run one ffprobe and all get its answer', async (t) => {
+test.serial('concurrent listings of one file, in one room or two, run one ffprobe and all get its answer; the file read with other headers is another job', async (t) => {
   holding = true;
   const first = await createRoom(bed, owner);
   const second = await createRoom(bed, owner);
+  const third = await createRoom(bed, owner);
   const here = await addItem(bed, first, owner, { url: fileUrl('shared'), proxy: true });
   const there = await addItem(bed, second, owner, { url: fileUrl('shared'), proxy: true });
+  const withToken = await addItem(bed, third, owner, { url: fileUrl('shared'), proxy: true, headers: { 'X-Token': 'secret' } });
   const probes = await metric('svc_media_tool_processes_total', '{tool="ffprobe"}');
   const joined = await metric('svc_media_tool_jobs_total', '{outcome="joined"}');
   const listings = [list(first, here), list(first, here), list(first, here)];
@@ -95,6 +97,10 @@ test.serial('concurrent listings of one file, in one room or two, run one ffprob
   await untilMetric('svc_media_tool_jobs_total', '{outcome="joined"}', joined + 1);
   t.is(await metric('svc_media_tools_running'), 1);
   t.is(await metric('svc_media_tools_queued'), 0);
+  // The same file with a credential of its own: what the others read without it is not its answer.
+  listings.push(list(third, withToken));
+  await untilMetric('svc_media_tools_queued', '', 1);
+  t.is(await metric('svc_media_tool_jobs_total', '{outcome="joined"}'), joined + 1);
   release();
   const answers = await withDeadline(Promise.all(listings), 30_000, 'the listings');
   for (const answer of answers) {
@@ -104,7 +110,7 @@ test.serial('concurrent listings of one file, in one room or two, run one ffprob
       ['e2', 'e3'],
     );
   }
-  t.is(await metric('svc_media_tool_processes_total', '{tool="ffprobe"}'), probes + 1, 'one ffprobe for five listings');
+  t.is(await metric('svc_media_tool_processes_total', '{tool="ffprobe"}'), probes + 2, 'one ffprobe for five listings, one for the item with a token');
 });
 
 test.serial('more distinct jobs than the pool and its queue hold are answered busy with Retry-After; the pool runs as many as its startup key says', async (t) => {
