@@ -244,8 +244,8 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
     default: () => defaultToolConcurrency(),
     description: 'ffprobe/ffmpeg processes (embedded subtitles) one process runs at once; default: its cores, at most 8.',
   },
-  'media_tools.queue_size': { type: INT, default: 32, description: 'Media tool jobs that may wait for a place; past it requests are answered busy (Retry-After).' },
-  'media_tools.queue_wait_ms': { type: INT, default: 15000, description: 'Longest a media tool job waits for a place, in ms, before its request is answered busy.' },
+  'media_tools.queue_size': { type: INT, default: 32, description: 'Media tool jobs that may wait for a place; past it requests are answered resource_exhausted (Retry-After).' },
+  'media_tools.queue_wait_ms': { type: INT, default: 15000, description: 'Longest a media tool job waits for a place, in ms, before its request is answered resource_exhausted.' },
   'youtube.iframe_api_url': {
     type: STRING,
     default: 'https://www.youtube.com/iframe_api',

@@ -45,7 +45,7 @@ export const uploadSubtitleFile = defineEndpoint({
     content: z.base64().min(1).max(CONTENT_MAX_CHARS).meta({ description: `The file, base64; at most ${SUBTITLE_LIMITS.fileMaxBytes} bytes once decoded` }),
   }),
   responses: { 201: { description: 'Stored', schema: z.strictObject({ file: SubtitleFileInfo }) } },
-  errors: [...ROOM_ERRORS, 'limit_exceeded', 'payload_too_large'],
+  errors: [...ROOM_ERRORS, 'limit_exceeded', 'payload_too_large', 'resource_exhausted'],
 });
 
 export const SubtitleTrack = z
@@ -70,7 +70,7 @@ export const getSubtitleTracks = defineEndpoint({
   access: 'user_or_guest',
   params: trackParams,
   responses: { 200: { description: 'Tracks', schema: z.strictObject({ tracks: z.array(SubtitleTrack) }).meta({ id: 'SubtitleTracks' }) } },
-  errors: [...ROOM_ERRORS, 'bad_gateway'],
+  errors: [...ROOM_ERRORS, 'bad_gateway', 'resource_exhausted'],
 });
 
 export const getSubtitleTrack = defineEndpoint({
@@ -87,5 +87,5 @@ export const getSubtitleTrack = defineEndpoint({
       schema: z.strictObject({ format: z.enum(['vtt', 'ass']), text: z.string() }).meta({ id: 'SubtitleText' }),
     },
   },
-  errors: [...ROOM_ERRORS, 'bad_gateway', 'conflict'],
+  errors: [...ROOM_ERRORS, 'bad_gateway', 'conflict', 'resource_exhausted'],
 });

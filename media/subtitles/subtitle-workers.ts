@@ -3,7 +3,7 @@
  * a slow file, or many at once, cannot stall the event loop that answers every other request
  * and times the rooms' playback. A few threads (one per spare core, at most 2), started on first
  * use and unreferenced while idle; jobs wait in a bounded line with a deadline (a `WorkPool`,
- * `busy` with a Retry-After past it), and a job that overruns its deadline has its thread
+ * `resource_exhausted` with a Retry-After past it), and a job that overruns its deadline has its thread
  * ended and replaced. A refusal of the file comes back as a `SubtitleTextError`.
  */
 import { availableParallelism } from 'node:os';

@@ -2,7 +2,7 @@
  * The one pool of media tool processes of this process (`media_tools.*` startup keys,
  * docs/2026-11-29-media-tool-pool.md): every ffprobe and ffmpeg a request starts runs as a job
  * here, so one member's burst of asks (or everyone's) costs at most `concurrency` processes,
- * `queue_size` waiting jobs, and `busy` with a Retry-After beyond. Jobs are keyed by what they
+ * `queue_size` waiting jobs, and `resource_exhausted` with a Retry-After beyond. Jobs are keyed by what they
  * read (the probe of one file, the extraction of one of its streams): asks for the same key
  * share one run. The RTMP transmuxer is not a job of this pool: it lives as long as its stream,
  * and the streams bound it (gateways/rtmp/hls-transmuxer.ts).

@@ -1,7 +1,7 @@
 /**
  * The media tool pool's series (media/tools/media-tools.ts): what runs and waits now, what
  * became of each ask, and how many processes were started. A dashboard sees the pool fill up
- * (queued > 0 for long) before members see `busy`.
+ * (queued > 0 for long) before members see `resource_exhausted`.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { MediaTools } from './media-tools.js';
@@ -28,7 +28,7 @@ export function mediaToolMetrics(registry: Registry, tools: MediaTools): void {
   });
   const jobs = new Counter<'outcome'>({
     name: 'svc_media_tool_jobs_total',
-    help: 'Asks for a media tool job: started, joined (an identical job was running or waiting), queue_full or queue_timeout (answered busy).',
+    help: 'Asks for a media tool job: started, joined (an identical job was running or waiting), queue_full or queue_timeout (answered resource_exhausted).',
     labelNames: ['outcome'],
     registers: [registry],
   });

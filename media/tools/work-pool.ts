@@ -1,7 +1,7 @@
 /**
  * A bounded pool for expensive jobs (media tool processes, subtitle conversions): at most
  * `concurrency` run at once, at most `queueSize` wait behind them, each for at most
- * `queueWaitMs`; past either bound a job is refused with `busy` and a Retry-After, at once,
+ * `queueWaitMs`; past either bound a job is refused with `resource_exhausted` and a Retry-After, at once,
  * rather than piling up processes or memory. A job asked for while one with the same key runs
  * or waits is not started again: the second caller gets the first one's result (single
  * flight), so a burst of identical asks costs one job and one queue place.
@@ -48,7 +48,7 @@ export class WorkPool {
     return this.waiting.length;
   }
 
-  /** Runs `job` when a place is free (or joins the job of the same key); refused with `busy` when full. */
+  /** Runs `job` when a place is free (or joins the job of the same key); refused with `resource_exhausted` when full. */
   run<T>(key: string, job: () => Promise<T>): Promise<T> {
     const flight = this.flights.get(key);
     if (flight) {
@@ -107,6 +107,6 @@ export class WorkPool {
 
   private refusal(reason: string): AppError {
     const retryAfterSeconds = this.options.retryAfterSeconds ?? 5;
-    return new AppError('busy', `${reason}; try again in ${retryAfterSeconds} s`, [], { retryAfterSeconds });
+    return new AppError('resource_exhausted', `${reason}; try again in ${retryAfterSeconds} s`, [], { retryAfterSeconds });
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Media tool processes are bounded (issue 38, finding 5): ffprobe and ffmpeg run through one
  * pool per process whose size is the startup key `media_tools.concurrency`, behind a queue of
- * `media_tools.queue_size`; past both a request is answered `busy` with a Retry-After, and
+ * `media_tools.queue_size`; past both a request is answered `resource_exhausted` with a Retry-After, and
  * concurrent asks for one file (from one room or several) share one probe.
  *
  * The upstream holds every read of a file until the test releases it, so which jobs run, wait
@@ -113,7 +113,7 @@ test.serial('concurrent listings of one file, in one room or two, run one ffprob
   t.is(await metric('svc_media_tool_processes_total', '{tool="ffprobe"}'), probes + 2, 'one ffprobe for five listings, one for the item with a token');
 });
 
-test.serial('more distinct jobs than the pool and its queue hold are answered busy with Retry-After; the pool runs as many as its startup key says', async (t) => {
+test.serial('more distinct jobs than the pool and its queue hold are answered resource_exhausted with Retry-After; the pool runs as many as its startup key says', async (t) => {
   holding = true;
   reads.length = 0;
   const roomId = await createRoom(bed, owner);
@@ -130,7 +130,7 @@ test.serial('more distinct jobs than the pool and its queue hold are answered bu
 
   const third = await list(roomId, items[2]!);
   t.is(third.status, 503, JSON.stringify(third.body));
-  t.is(third.body.code, 'busy');
+  t.is(third.body.code, 'resource_exhausted');
   t.regex(third.body.message ?? '', /media tools/);
   const retryAfter = Number(third.headers.get('retry-after'));
   t.true(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After: ${third.headers.get('retry-after')}`);

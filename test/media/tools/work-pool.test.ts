@@ -1,7 +1,7 @@
 /**
  * The bounded pool media tools and subtitle workers run in (media/tools/work-pool.ts): at most
  * `concurrency` jobs at once, a line of `queueSize` behind them that each waits `queueWaitMs` at
- * most, `busy` with a Retry-After past either, first come first served, and one run for asks
+ * most, `resource_exhausted` with a Retry-After past either, first come first served, and one run for asks
  * of the same key.
  */
 import test from 'ava';
@@ -31,7 +31,7 @@ function gate<T>(): { job: () => Promise<T>; started: Promise<void>; finish: (va
 
 const options = { concurrency: 2, queueSize: 1, queueWaitMs: 60_000, what: 'test jobs', retryAfterSeconds: 3 };
 
-test('at most `concurrency` jobs run; one waits in line; the next is refused busy with Retry-After', async (t) => {
+test('at most `concurrency` jobs run; one waits in line; the next is refused resource_exhausted with Retry-After', async (t) => {
   const outcomes: PoolOutcome[] = [];
   const pool = new WorkPool(options, (outcome) => outcomes.push(outcome));
   const [a, b, c, d] = [gate<string>(), gate<string>(), gate<string>(), gate<string>()];
@@ -42,7 +42,7 @@ test('at most `concurrency` jobs run; one waits in line; the next is refused bus
   t.is(pool.running, 2);
   t.is(pool.queued, 1);
   const refused = await t.throwsAsync(pool.run('d', d.job), { instanceOf: AppError });
-  t.is(refused.code, 'busy');
+  t.is(refused.code, 'resource_exhausted');
   t.is(refused.retryAfterSeconds, 3);
   t.regex(refused.message, /all test jobs are in use and 1 jobs already wait for them; try again in 3 s/);
   a.finish('A');
@@ -76,7 +76,7 @@ test('asks of one key share one run, its result and its failure; a later ask run
   t.deepEqual(outcomes.sort(), ['joined', 'joined', 'joined', 'started', 'started', 'started']);
 });
 
-test('a job that waited longer than queueWaitMs is refused busy and never runs', async (t) => {
+test('a job that waited longer than queueWaitMs is refused resource_exhausted and never runs', async (t) => {
   const pool = new WorkPool({ ...options, concurrency: 1, queueWaitMs: 50 });
   const running = gate<void>();
   const held = pool.run('running', running.job);
@@ -88,7 +88,7 @@ test('a job that waited longer than queueWaitMs is refused busy and never runs',
     }),
     { instanceOf: AppError },
   );
-  t.is(waited.code, 'busy');
+  t.is(waited.code, 'resource_exhausted');
   t.regex(waited.message, /stayed in use/);
   t.is(pool.queued, 0);
   running.finish();
