@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import type { StartupConfig } from './types.js';
 
 /**
@@ -239,6 +239,13 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
   'media_proxy.headers_timeout_ms': { type: INT, default: 10000, description: 'Longest wait for an upstream\'s connection and response headers, in ms.' },
   'media_proxy.idle_timeout_ms': { type: INT, default: 30000, description: 'Longest silence of an upstream body being streamed, in ms.' },
   'media_proxy.max_redirects': { type: INT, default: 5, description: 'Upstream redirects the media proxy follows (each hop checked).' },
+  'media_tools.concurrency': {
+    type: INT,
+    default: () => defaultToolConcurrency(),
+    description: 'ffprobe/ffmpeg processes (embedded subtitles) one process runs at once; default: its cores, at most 8.',
+  },
+  'media_tools.queue_size': { type: INT, default: 32, description: 'Media tool jobs that may wait for a place; past it requests are answered resource_exhausted (Retry-After).' },
+  'media_tools.queue_wait_ms': { type: INT, default: 15000, description: 'Longest a media tool job waits for a place, in ms, before its request is answered resource_exhausted.' },
   'youtube.iframe_api_url': {
     type: STRING,
     default: 'https://www.youtube.com/iframe_api',
@@ -318,6 +325,15 @@ const SPECS: { [K in StartupKeyName]: KeySpec<ValueAt<K>> } = {
     description: 'Former credential_encryption_key values that still decrypt what they sealed (comma-separated).',
   },
 };
+
+/**
+ * A tool job mostly waits on its input (the media read through the proxy), but demuxing and
+ * text conversion take a core while they run: one per core, and no more than 8 whole-file reads
+ * at once on a big machine.
+ */
+function defaultToolConcurrency(): number {
+  return Math.max(1, Math.min(8, availableParallelism()));
+}
 
 function toStartupKey(key: StartupKeyName, spec: KeySpec<ConfigValue>): StartupKey {
   const { default: def } = spec;

@@ -87,6 +87,11 @@ export interface StartupConfig {
     idle_timeout_ms: number;
     max_redirects: number;
   };
+  /**
+   * The pool every ffprobe and ffmpeg a request starts runs in (media/tools/media-tools.ts,
+   * docs/2026-11-29-media-tool-pool.md): processes at once, jobs waiting, and how long one waits.
+   */
+  media_tools: { concurrency: number; queue_size: number; queue_wait_ms: number };
   /** YouTube's embedded player (media/providers/youtube.ts): where browsers load it from. */
   youtube: { iframe_api_url: string; embed_origin: string };
   smtp: { host: string; port: number; username: string; password: string; sender: string };

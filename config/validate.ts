@@ -65,6 +65,7 @@ const CHECKS: Check[] = [
   checkActors,
   (c) => (c.proxy_slice_cache.size_mb > 0 ? [] : [issue('proxy_slice_cache.size_mb', 'must be greater than 0')]),
   checkMediaProxy,
+  checkMediaTools,
   checkYouTube,
   checkSmtp,
   (c) => checkManagementEndpoint(c).issues,
@@ -309,5 +310,17 @@ function checkMediaProxy(c: StartupConfig): FieldIssue[] {
   if (!(m.headers_timeout_ms >= 100)) issues.push(issue('media_proxy.headers_timeout_ms', 'must be at least 100'));
   if (!(m.idle_timeout_ms >= 100)) issues.push(issue('media_proxy.idle_timeout_ms', 'must be at least 100'));
   if (!(m.max_redirects >= 0 && m.max_redirects <= 20)) issues.push(issue('media_proxy.max_redirects', 'must be between 0 and 20'));
+  return issues;
+}
+
+function checkMediaTools(c: StartupConfig): FieldIssue[] {
+  const { concurrency, queue_size: queueSize, queue_wait_ms: queueWait } = c.media_tools;
+  const issues: FieldIssue[] = [];
+  const within = (key: StartupKeyName, value: number, min: number, max: number): void => {
+    if (!(Number.isInteger(value) && value >= min && value <= max)) issues.push(issue(key, `must be an integer in ${min}..=${max} (got ${String(value)})`));
+  };
+  within('media_tools.concurrency', concurrency, 1, 256);
+  within('media_tools.queue_size', queueSize, 0, 10_000);
+  within('media_tools.queue_wait_ms', queueWait, 100, 600_000);
   return issues;
 }

@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'review_rejected',
   'account_banned',
   'busy',
+  /** The server's capacity for one kind of work (media tools, subtitle workers) is in use: retry after Retry-After. */
+  'resource_exhausted',
   'unavailable',
   'deadline_exceeded',
   /** An upstream (a media host, another replica) failed or answered something unusable. */
@@ -40,6 +42,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   review_rejected: 403,
   account_banned: 403,
   busy: 503,
+  resource_exhausted: 503,
   unavailable: 503,
   deadline_exceeded: 504,
   bad_gateway: 502,
@@ -71,6 +74,7 @@ export const GRPC_STATUS = {
   review_rejected: 'PERMISSION_DENIED',
   account_banned: 'PERMISSION_DENIED',
   busy: 'UNAVAILABLE',
+  resource_exhausted: 'RESOURCE_EXHAUSTED',
   unavailable: 'UNAVAILABLE',
   deadline_exceeded: 'DEADLINE_EXCEEDED',
   bad_gateway: 'UNAVAILABLE',

@@ -5,6 +5,7 @@
  * providers (the livestream one) on `providers` before serving.
  */
 import type { StartupConfig } from '../config/types.js';
+import type { Logger } from '../observability/logger.js';
 import type { MediaLibraries } from './libraries/libraries.js';
 import { MediaGrants, mediaGrantKey } from './media-grant.js';
 import { builtinProviders } from './providers/builtin.js';
@@ -12,6 +13,8 @@ import type { ProviderRegistry } from './providers/registry.js';
 import { AddressPolicy } from './proxy/address-policy.js';
 import { Resolutions } from './proxy/resolutions.js';
 import { UpstreamClient } from './proxy/upstream-client.js';
+import { SubtitleWorkers } from './subtitles/subtitle-workers.js';
+import { MediaTools } from './tools/media-tools.js';
 
 /** HLS playlists are rewritten in memory; a VOD playlist of many hours is well under this. */
 export const PLAYLIST_LIMIT_BYTES = 4 * 1024 * 1024;
@@ -23,13 +26,18 @@ export interface MediaServices {
   resolutions: Resolutions;
   grantTtlMs: number;
   playlistLimitBytes: number;
+  /** The pool every ffprobe and ffmpeg of a request runs in (`media_tools.*`). */
+  tools: MediaTools;
+  /** The worker threads subtitle files are checked and converted in, off the event loop. */
+  subtitleWorkers: SubtitleWorkers;
   /** Connected media libraries (media/libraries/): set by the service with the database and the secret box, with the `library` provider. */
   libraries?: MediaLibraries;
-  close(): void;
+  close(): Promise<void>;
 }
 
-export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 'credential_encryption_key' | 'youtube'>): MediaServices {
+export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 'media_tools' | 'credential_encryption_key' | 'youtube'>, logger: Logger): MediaServices {
   const options = config.media_proxy;
+  const subtitleWorkers = new SubtitleWorkers();
   const client = new UpstreamClient({
     policy: new AddressPolicy(options.allowed_networks),
     headersTimeoutMs: options.headers_timeout_ms,
@@ -43,6 +51,11 @@ export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 
     resolutions: new Resolutions({ timeoutMs: options.headers_timeout_ms * 2 }),
     grantTtlMs: options.grant_ttl_seconds * 1000,
     playlistLimitBytes: PLAYLIST_LIMIT_BYTES,
-    close: () => client.close(),
+    tools: new MediaTools({ concurrency: config.media_tools.concurrency, queueSize: config.media_tools.queue_size, queueWaitMs: config.media_tools.queue_wait_ms, logger }),
+    subtitleWorkers,
+    close: async () => {
+      client.close();
+      await subtitleWorkers.close();
+    },
   };
 }

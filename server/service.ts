@@ -40,6 +40,7 @@ import { actorHostMetrics } from '../observability/actor-metrics.js';
 import { createMetrics } from '../observability/metrics.js';
 import { startTracing } from '../observability/tracing.js';
 import { createMediaServices } from '../media/media-services.js';
+import { mediaToolMetrics } from '../media/tools/tool-metrics.js';
 import { UpstreamSeekProbe } from '../media/seek-probe.js';
 import { liveProvider } from '../media/providers/live.js';
 import { LibraryProvider } from '../media/providers/library.js';
@@ -181,7 +182,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     }
 
     // Providers are registered here, before any role uses them (the livestream provider too).
-    const media = createMediaServices(config);
+    const media = createMediaServices(config, logger);
+    mediaToolMetrics(metrics.registry, media.tools);
     if (config.rtmp.enabled) media.providers.register(liveProvider);
     media.libraries = createMediaLibraries(config, connections.pool, accounts.box, media.client);
     media.providers.register(new LibraryProvider(media.libraries));

@@ -9,7 +9,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { isAppError, type ErrorCode } from '../errors/app-error.js';
 
-const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['unavailable', 'busy', 'deadline_exceeded', 'rate_limited', 'internal']);
+const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['unavailable', 'busy', 'resource_exhausted', 'deadline_exceeded', 'rate_limited', 'internal']);
 
 export function isRetryableCode(code: ErrorCode): boolean {
   return RETRYABLE_CODES.has(code);

@@ -31,7 +31,10 @@ export const uploadSubtitleFile = defineEndpoint({
   path: '/api/rooms/{roomId}/subtitle-files',
   operationId: 'uploadSubtitleFile',
   summary: 'Upload an SRT, WebVTT, ASS or SSA file for a subtitle track to name (create_media_resource or edit_media_resource)',
-  description: `The file's bytes in base64: UTF-8, or UTF-16 with a byte-order mark (stored as UTF-8). At most ${SUBTITLE_LIMITS.fileMaxBytes} bytes and ${SUBTITLE_LIMITS.filesPerRoom} files per room; deleted with the room.`,
+  description:
+    `The file's bytes in base64: UTF-8, or UTF-16 with a byte-order mark (stored as UTF-8). At most ${SUBTITLE_LIMITS.fileMaxBytes} bytes, ` +
+    `lines of at most ${SUBTITLE_LIMITS.lineMaxChars} characters and ${SUBTITLE_LIMITS.cuesMaxCount} cues (events in ASS/SSA); a file past one is refused naming it. ` +
+    `${SUBTITLE_LIMITS.filesPerRoom} files per room; deleted with the room.`,
   tags: TAGS,
   access: 'user_or_guest',
   params: z.strictObject({ roomId }),
@@ -42,7 +45,7 @@ export const uploadSubtitleFile = defineEndpoint({
     content: z.base64().min(1).max(CONTENT_MAX_CHARS).meta({ description: `The file, base64; at most ${SUBTITLE_LIMITS.fileMaxBytes} bytes once decoded` }),
   }),
   responses: { 201: { description: 'Stored', schema: z.strictObject({ file: SubtitleFileInfo }) } },
-  errors: [...ROOM_ERRORS, 'limit_exceeded', 'payload_too_large'],
+  errors: [...ROOM_ERRORS, 'limit_exceeded', 'payload_too_large', 'resource_exhausted'],
 });
 
 export const SubtitleTrack = z
@@ -67,7 +70,7 @@ export const getSubtitleTracks = defineEndpoint({
   access: 'user_or_guest',
   params: trackParams,
   responses: { 200: { description: 'Tracks', schema: z.strictObject({ tracks: z.array(SubtitleTrack) }).meta({ id: 'SubtitleTracks' }) } },
-  errors: [...ROOM_ERRORS, 'bad_gateway'],
+  errors: [...ROOM_ERRORS, 'bad_gateway', 'resource_exhausted'],
 });
 
 export const getSubtitleTrack = defineEndpoint({
@@ -84,5 +87,5 @@ export const getSubtitleTrack = defineEndpoint({
       schema: z.strictObject({ format: z.enum(['vtt', 'ass']), text: z.string() }).meta({ id: 'SubtitleText' }),
     },
   },
-  errors: [...ROOM_ERRORS, 'bad_gateway'],
+  errors: [...ROOM_ERRORS, 'bad_gateway', 'conflict', 'resource_exhausted'],
 });

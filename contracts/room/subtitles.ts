@@ -19,6 +19,12 @@ export const SUBTITLE_LIMITS = {
   extractTimeoutMs: 60_000,
   /** Embedded streams listed per item. */
   embeddedMaxCount: 32,
+  /** Characters in one line of a file: a cue's line has under a hundred, an ASS vector drawing a few thousand. */
+  lineMaxChars: 65_536,
+  /** Cues of an SRT or WebVTT file, events of an ASS/SSA one: a film has 1,000-2,000, a heavily typeset episode tens of thousands. */
+  cuesMaxCount: 50_000,
+  /** The longest checking or converting one file may take in a subtitle worker (a 2 MiB file takes well under a second). */
+  convertTimeoutMs: 10_000,
 } as const;
 
 export const SubtitleFormat = z.enum(SUBTITLE_FORMATS).meta({ id: 'SubtitleFormat', description: 'vtt (WebVTT), srt (SubRip), ass or ssa (Advanced SubStation Alpha)' });

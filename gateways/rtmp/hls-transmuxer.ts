@@ -6,6 +6,11 @@
  * 1-2 s segments); the playlist keeps the last 6 and ffmpeg deletes older files. Segments are
  * always `.ts` on disk; `rtmp.tsDisguisedAsPng` only changes how they are named to clients
  * (routes/media-live.ts), so the setting applies live to a running stream.
+ *
+ * Its input is the publisher's (a member's) bytes, so ffmpeg is held to the FLV demuxer on the
+ * pipe and the HLS muxer writing files. It is not a job of the media tool pool
+ * (media/tools/media-tools.ts): it lives as long as its stream, and the streams bound it (one per
+ * live item with a published key, each with a holder the room lets publish).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
@@ -42,6 +47,10 @@ export class HlsTransmuxer {
     const args = [
       '-hide_banner',
       '-loglevel', 'error',
+      // The publisher's FLV is the input and nothing it says may open more (docs/2026-11-29-media-tool-pool.md):
+      // the FLV demuxer only, reading the pipe only.
+      '-protocol_whitelist', 'pipe',
+      '-format_whitelist', 'flv',
       '-f', 'flv',
       // Start muxing as soon as both tracks' headers are in: the first segment comes sooner.
       '-probesize', '32768',
@@ -53,9 +62,12 @@ export class HlsTransmuxer {
       '-hls_list_size', String(PLAYLIST_SEGMENTS),
       '-hls_flags', 'delete_segments+independent_segments+temp_file',
       '-hls_segment_filename', join(this.dir, 'seg%d.ts'),
+      // The HLS muxer writes files in the stream's folder and opens nothing else.
+      '-protocol_whitelist', 'file',
       join(this.dir, PLAYLIST_FILE),
     ];
-    const child = spawn('ffmpeg', args, { stdio: ['pipe', 'ignore', 'pipe'] });
+    // PATH alone: nothing of this process's environment (a proxy setting, secrets) reaches ffmpeg.
+    const child = spawn('ffmpeg', args, { stdio: ['pipe', 'ignore', 'pipe'], env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
     this.process = child;
     this.gone = new Promise<void>((resolve) => {
       child.once('exit', () => resolve());

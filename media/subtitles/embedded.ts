@@ -1,16 +1,25 @@
 /**
- * Text subtitle streams inside an item's own media (MKV, MP4): listed with ffprobe and one
+ * Text subtitle streams inside an item's own media (MKV, MP4, ...): listed with ffprobe and one
  * extracted with ffmpeg, to WebVTT or (for ASS/SSA streams, so their styles survive) ASS.
  *
- * ffmpeg reads the media through this service's own signed proxy URL on loopback, never the
+ * The tools read the media through this service's own signed proxy URL on loopback, never the
  * upstream URL: the proxy applies the SSRF rules (address policy, redirects re-checked, headers
- * of the item), which ffmpeg's own HTTP client knows nothing of. Both tools run without a
- * shell, with a deadline and an output cap; image subtitles (PGS, DVB, VobSub) are not text
- * and are left out.
+ * of the item), which ffmpeg's own HTTP client knows nothing of. And they read nothing else:
+ * the proxy passes the upstream's bytes through, so the container is sniffed from the first
+ * bytes here and the tool held to that one file demuxer (media/tools/container-sniff.ts); a
+ * playlist, manifest or script posing as a file is never handed to a tool that would follow
+ * it. Each probe and extraction is a job of the process's tool pool (media/tools/), with a
+ * deadline and an output cap. What a tool prints goes to the log, with the signed URL taken
+ * out; callers get sentences of our own. Image subtitles (PGS, DVB, VobSub) are not text and
+ * are left out.
  */
-import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { SUBTITLE_LIMITS } from '../../contracts/room/subtitles.js';
 import { AppError } from '../../errors/app-error.js';
+import { isErrorCode } from '../../contracts/errors.js';
+import { CONTAINER_NAMES, confinedInput, SNIFF_BYTES, sniffContainer, type FileContainer } from '../tools/container-sniff.js';
+import type { MediaTools } from '../tools/media-tools.js';
+import type { ToolRun } from '../tools/run-tool.js';
 
 export interface EmbeddedStream {
   /** ffprobe's stream index (over all streams of the file). */
@@ -22,75 +31,118 @@ export interface EmbeddedStream {
   format: 'vtt' | 'ass';
 }
 
+/** What a probe found: the file's container (none: not a media file we read) and its text subtitle streams. */
+export interface ProbedMedia {
+  container?: FileContainer;
+  streams: EmbeddedStream[];
+}
+
+/** The media as the tools read it: this service's proxy URL, and what is read (the pool's job key: see `toolReadKey`). */
+export interface ToolSource {
+  url: string;
+  identity: string;
+}
+
+/**
+ * The job key of reading an upstream: its identity and the headers it is read with. Asks from
+ * several rooms share a run only when they would read the same bytes with the same credentials:
+ * an item without an Alist token must not get what another room's item read with one.
+ */
+export function toolReadKey(upstream: { identity: string; headers: Record<string, string> }): string {
+  const headers = Object.entries(upstream.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${upstream.identity}\0${createHash('sha256').update(JSON.stringify(headers)).digest('base64url')}`;
+}
+
 /** Text subtitle codecs ffmpeg can write as WebVTT or ASS. */
 const TEXT_CODECS = new Set(['subrip', 'srt', 'ass', 'ssa', 'webvtt', 'mov_text', 'text', 'microdvd', 'subviewer', 'subviewer1', 'realtext', 'sami', 'stl', 'jacosub', 'mpl2', 'pjs', 'vplayer']);
 
 const PROBE_TIMEOUT_MS = 20_000;
 const PROBE_OUTPUT_MAX_BYTES = 1024 * 1024;
 
-interface Run {
-  stdout: Buffer;
-  code: number | null;
-  stderr: string;
-}
-
-/** Runs a tool with arguments (no shell), stopping it past `timeoutMs` or `maxBytes` of output. */
-function run(tool: string, args: string[], timeoutMs: number, maxBytes: number, what: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(tool, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let stderr = '';
-    let failure: AppError | undefined;
-    const stop = (error: AppError) => {
-      failure ??= error;
-      child.kill('SIGKILL');
-    };
-    const timer = setTimeout(() => stop(new AppError('deadline_exceeded', `${what} took longer than ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
-    child.stdout.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) stop(new AppError('bad_gateway', `${what} is more than the ${maxBytes} bytes allowed`));
-      else chunks.push(chunk);
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < 4096) stderr += chunk.toString('utf8');
-    });
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(new AppError('unavailable', `${tool} could not be started (${error.message}): embedded subtitles need ffmpeg installed`));
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (failure) reject(failure);
-      else resolve({ stdout: Buffer.concat(chunks), code, stderr });
-    });
+/** The text subtitle streams of the media at `source`. */
+export function listEmbedded(tools: MediaTools, source: ToolSource): Promise<ProbedMedia> {
+  return tools.job(`probe\0${source.identity}`, async () => {
+    const container = sniffContainer(await firstBytes(source.url));
+    if (!container) return { streams: [] };
+    const args = ['-v', 'error', ...confinedInput(container, source.url), '-select_streams', 's', '-show_entries', 'stream=index,codec_name:stream_tags=language,title', '-of', 'json'];
+    const result = await tools.run('ffprobe', args, { timeoutMs: PROBE_TIMEOUT_MS, maxBytes: PROBE_OUTPUT_MAX_BYTES, what: 'reading the media\'s streams' });
+    if (result.code !== 0) {
+      logFailure(tools, 'ffprobe', result, source, container);
+      throw new AppError('bad_gateway', `the media's streams could not be read: it starts like a ${CONTAINER_NAMES[container]} file, but ffprobe could not read it as one`);
+    }
+    const parsed = JSON.parse(result.stdout.toString('utf8')) as { streams?: Array<{ index: number; codec_name?: string; tags?: { language?: string; title?: string } }> };
+    const streams = (parsed.streams ?? [])
+      .filter((stream) => TEXT_CODECS.has(stream.codec_name ?? ''))
+      .slice(0, SUBTITLE_LIMITS.embeddedMaxCount)
+      .map((stream): EmbeddedStream => ({
+        index: stream.index,
+        codec: stream.codec_name ?? '',
+        ...(stream.tags?.language && stream.tags.language !== 'und' ? { language: stream.tags.language } : {}),
+        ...(stream.tags?.title ? { title: stream.tags.title } : {}),
+        format: stream.codec_name === 'ass' || stream.codec_name === 'ssa' ? 'ass' : 'vtt',
+      }));
+    return { container, streams };
   });
 }
 
-const lastLine = (text: string) => text.trim().split('\n').pop()?.slice(0, 300) ?? '';
-
-/** The text subtitle streams of the media at `url` (this service's proxy URL). */
-export async function listEmbedded(url: string): Promise<EmbeddedStream[]> {
-  const args = ['-v', 'error', '-select_streams', 's', '-show_entries', 'stream=index,codec_name:stream_tags=language,title', '-of', 'json', url];
-  const result = await run('ffprobe', args, PROBE_TIMEOUT_MS, PROBE_OUTPUT_MAX_BYTES, 'reading the media\'s streams');
-  if (result.code !== 0) throw new AppError('bad_gateway', `the media's streams could not be read: ${lastLine(result.stderr)}`);
-  const parsed = JSON.parse(result.stdout.toString('utf8')) as { streams?: Array<{ index: number; codec_name?: string; tags?: { language?: string; title?: string } }> };
-  return (parsed.streams ?? [])
-    .filter((stream) => TEXT_CODECS.has(stream.codec_name ?? ''))
-    .slice(0, SUBTITLE_LIMITS.embeddedMaxCount)
-    .map((stream) => ({
-      index: stream.index,
-      codec: stream.codec_name ?? '',
-      ...(stream.tags?.language && stream.tags.language !== 'und' ? { language: stream.tags.language } : {}),
-      ...(stream.tags?.title ? { title: stream.tags.title } : {}),
-      format: stream.codec_name === 'ass' || stream.codec_name === 'ssa' ? 'ass' : 'vtt',
-    }));
+/** Stream `stream` of the media at `source` (read as `container`, what its probe found) as WebVTT or ASS text. */
+export function extractEmbedded(tools: MediaTools, source: ToolSource, container: FileContainer, stream: EmbeddedStream): Promise<string> {
+  return tools.job(`extract\0${source.identity}\0${stream.index}`, async () => {
+    const format = stream.format === 'ass' ? 'ass' : 'webvtt';
+    const args = ['-v', 'error', '-nostdin', ...confinedInput(container, source.url), '-copyts', '-map', `0:${stream.index}`, '-c:s', format, '-protocol_whitelist', 'pipe', '-f', format, 'pipe:1'];
+    const result = await tools.run('ffmpeg', args, { timeoutMs: SUBTITLE_LIMITS.extractTimeoutMs, maxBytes: SUBTITLE_LIMITS.fileMaxBytes, what: 'the extracted subtitles' });
+    if (result.code !== 0) {
+      logFailure(tools, 'ffmpeg', result, source, container);
+      throw new AppError('bad_gateway', `the subtitle stream ${stream.index} could not be extracted from the ${CONTAINER_NAMES[container]} file`);
+    }
+    return result.stdout.toString('utf8');
+  });
 }
 
-/** Stream `index` of the media at `url` as WebVTT or ASS text. */
-export async function extractEmbedded(url: string, stream: EmbeddedStream): Promise<string> {
-  const args = ['-v', 'error', '-nostdin', '-i', url, '-copyts', '-map', `0:${stream.index}`, '-c:s', stream.format === 'ass' ? 'ass' : 'webvtt', '-f', stream.format === 'ass' ? 'ass' : 'webvtt', 'pipe:1'];
-  const result = await run('ffmpeg', args, SUBTITLE_LIMITS.extractTimeoutMs, SUBTITLE_LIMITS.fileMaxBytes, 'the extracted subtitles');
-  if (result.code !== 0) throw new AppError('bad_gateway', `the subtitle stream ${stream.index} could not be extracted: ${lastLine(result.stderr)}`);
-  return result.stdout.toString('utf8');
+/**
+ * The first bytes of the media, read through the proxy like the tools will (no redirects: the
+ * proxy answers none). A refusal of the proxy (its own sentence and code) is passed on.
+ */
+async function firstBytes(url: string): Promise<Uint8Array> {
+  const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: { range: `bytes=0-${SNIFF_BYTES - 1}` }, redirect: 'error', signal });
+  } catch (err) {
+    throw new AppError(signal.aborted ? 'deadline_exceeded' : 'bad_gateway', 'the media could not be read through the media proxy', [], { cause: err });
+  }
+  if (!response.ok) throw await proxyRefusal(response);
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < SNIFF_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } catch (err) {
+    throw new AppError('bad_gateway', 'the media could not be read through the media proxy', [], { cause: err });
+  } finally {
+    // The proxy may send the whole file when its upstream ignores Range: the rest is not needed.
+    void reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, SNIFF_BYTES);
+}
+
+async function proxyRefusal(response: Response): Promise<AppError> {
+  try {
+    const body = (await response.json()) as { code?: unknown; message?: unknown };
+    if (isErrorCode(body.code) && typeof body.message === 'string') return new AppError(body.code, body.message);
+  } catch {
+    // not one of our error bodies
+  }
+  return new AppError('bad_gateway', `the media proxy answered HTTP ${response.status} for the media`);
+}
+
+/** The tool's own words, for operators: the signed proxy URL (a credential until it expires) taken out. */
+function logFailure(tools: MediaTools, tool: string, result: ToolRun, source: ToolSource, container: FileContainer): void {
+  const stderr = result.stderr.split(source.url).join('<media>').trim();
+  tools.logger.warn({ tool, code: result.code, container, stderr }, `${tool} could not read a proxied media file`);
 }

@@ -17,11 +17,16 @@ import { AppError } from '../../errors/app-error.js';
 import { readLimited } from '../proxy/read-body.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import type { ProvidedSubtitle } from '../provider.js';
-import { extractEmbedded, listEmbedded, type EmbeddedStream } from './embedded.js';
-import { normalizeVtt, srtToVtt } from './srt-to-vtt.js';
+import type { MediaTools } from '../tools/media-tools.js';
+import { extractEmbedded, listEmbedded, type ProbedMedia, type ToolSource } from './embedded.js';
 import type { SubtitleFiles } from './subtitle-files.js';
-import { decodeSubtitle, sniffFormat, SubtitleTextError } from './subtitle-text.js';
+import type { TrackText } from './subtitle-read.js';
+import { SubtitleTextError } from './subtitle-text.js';
+import type { SubtitleWorkers } from './subtitle-workers.js';
 import { TextCache } from './text-cache.js';
+
+export type { TrackText } from './subtitle-read.js';
+export { asServed } from './subtitle-read.js';
 
 const URL_FETCH_TIMEOUT_MS = 30_000;
 
@@ -36,36 +41,35 @@ export interface TrackView {
   default: boolean;
 }
 
-export interface TrackText {
-  format: ServedFormat;
-  text: string;
-}
-
 /**
- * The media as ffmpeg may read it: this service's own signed proxy URL on loopback, or
- * undefined when the item is not a proxied file (then it has no embedded tracks to list).
+ * The media as ffmpeg may read it: this service's own signed proxy URL on loopback, the cache
+ * key of what is read from it (room, item, upstream identity) and the upstream's identity (the
+ * tool pool's job key), or undefined when the item is not a proxied file (then it has no
+ * embedded tracks to list).
  */
-export type EmbeddedSource = () => Promise<{ url: string; key: string } | undefined>;
+export type EmbeddedSource = () => Promise<(ToolSource & { key: string }) | undefined>;
 
 /** The item's provider's subtitle streams (`MediaProvider.subtitles`), empty when it has none. */
 export type ProvidedSource = () => Promise<ProvidedSubtitle[]>;
 
 export class SubtitleTracks {
   private readonly texts = new TextCache<TrackText>((value) => value.text.length);
-  private readonly streams = new TextCache<EmbeddedStream[]>((value) => value.length * 64, { maxEntries: 1000 });
+  private readonly streams = new TextCache<ProbedMedia>((value) => value.streams.length * 64, { maxEntries: 1000 });
   /** What providers offered, per item (it holds their request headers: never handed out). */
   private readonly provided = new TextCache<ProvidedSubtitle[]>((value) => value.length * 256, { maxEntries: 1000 });
 
   constructor(
     private readonly files: SubtitleFiles,
     private readonly client: UpstreamClient,
+    private readonly tools: MediaTools,
+    private readonly workers: SubtitleWorkers,
   ) {}
 
   async list(roomId: string, item: MediaItem | { id: string; subtitles: Subtitle[] }, embedded: EmbeddedSource, provided: ProvidedSource = noneProvided): Promise<TrackView[]> {
     const offered = await this.providedOf(roomId, item, provided);
     // A library server lists the streams inside its files itself: no need to read the file for them.
     const source = offered.length > 0 ? undefined : await embedded();
-    const streams = source ? await this.streamsOf(source) : [];
+    const streams = source ? (await this.streamsOf(source)).streams : [];
     const fileFormats = await this.files.formats(roomId, item.subtitles.flatMap((track) => (track.fileId !== undefined ? [track.fileId] : [])));
     const own = item.subtitles.map((track, index): TrackView => {
       const stream = track.stream === undefined ? undefined : streams.find((candidate) => candidate.index === track.stream);
@@ -127,10 +131,12 @@ export class SubtitleTracks {
     if (!source) throw new AppError('not_found', 'the item has no embedded subtitles: only files played through the media proxy are read for them');
     const index = track.stream!;
     return this.texts.get(`${roomId}\0${item.id}\0stream\0${source.key}\0${index}`, async () => {
-      const stream = (await this.streamsOf(source)).find((candidate) => candidate.index === index);
-      if (!stream) throw new AppError('not_found', `the media has no text subtitle stream ${index}`);
-      const text = await extractEmbedded(source.url, stream);
-      return { format: stream.format, text: stream.format === 'vtt' ? normalizeVtt(text) : text };
+      const { container, streams } = await this.streamsOf(source);
+      const stream = streams.find((candidate) => candidate.index === index);
+      if (!stream || !container) throw new AppError('not_found', `the media has no text subtitle stream ${index}`);
+      const text = await extractEmbedded(this.tools, source, container, stream);
+      // ffmpeg wrote it, but from a stream of the member's file: the same caps as any other.
+      return refusedAs(this.workers.serve({ text }, stream.format), (message) => new AppError('bad_gateway', `the subtitle stream ${index} of the media ${message}`));
     });
   }
 
@@ -139,8 +145,8 @@ export class SubtitleTracks {
     return this.provided.get(`${roomId}\0${item.id}\0${url}`, provided);
   }
 
-  private streamsOf(source: { url: string; key: string }): Promise<EmbeddedStream[]> {
-    return this.streams.get(source.key, () => listEmbedded(source.url));
+  private streamsOf(source: ToolSource & { key: string }): Promise<ProbedMedia> {
+    return this.streams.get(source.key, () => listEmbedded(this.tools, source));
   }
 
   /** `headers`: a provider's (a library server's token), sent to that URL only. */
@@ -153,32 +159,29 @@ export class SubtitleTracks {
       throw new AppError('bad_gateway', `the subtitle URL answered HTTP ${reply.status}`);
     }
     const bytes = await readLimited(reply, SUBTITLE_LIMITS.fileMaxBytes, 'subtitle file');
-    return convert(bytes, declared ?? formatFromName(reply.url) ?? formatFromName(url), (message) => new AppError('bad_gateway', `the subtitle file at the URL ${message}`));
+    return refusedAs(
+      this.workers.serve({ bytes }, declared ?? formatFromName(reply.url) ?? formatFromName(url)),
+      (message) => new AppError('bad_gateway', `the subtitle file at the URL ${message}`),
+    );
   }
 
   /** An uploaded file's format was read from its text at upload: it is not guessed again. */
   private async fromFile(roomId: string, fileId: string): Promise<TrackText> {
     const file = await this.files.get(roomId, fileId);
     if (!file) throw new AppError('not_found', `the room has no subtitle file ${fileId} (the track names a file of another room, or one that is gone)`);
-    return asServed(file.text, file.format);
+    // Files stored before the caps (issue 38) may break one: the room must replace them.
+    return refusedAs(this.workers.serve({ text: file.text }, file.format), (message) => new AppError('conflict', `the uploaded subtitle file ${file.name} ${message}; upload it again within the limits`));
   }
 }
 
 const noneProvided: ProvidedSource = () => Promise.resolve([]);
 
-function convert(bytes: Uint8Array, declared: SubtitleFormatName | undefined, failure: (message: string) => AppError): TrackText {
+/** A file the workers refused, as the caller's error (the refusal's message after its own subject). */
+async function refusedAs(served: Promise<TrackText>, failure: (message: string) => AppError): Promise<TrackText> {
   try {
-    return asServed(decodeSubtitle(bytes), declared);
+    return await served;
   } catch (error) {
     if (error instanceof SubtitleTextError) throw failure(error.message);
     throw error;
   }
-}
-
-/** Text of a known or sniffed format, as served: srt becomes WebVTT. */
-export function asServed(text: string, declared: SubtitleFormatName | undefined): TrackText {
-  const format = sniffFormat(text, declared);
-  if (format === 'srt') return { format: 'vtt', text: srtToVtt(text) };
-  if (format === 'vtt') return { format: 'vtt', text: normalizeVtt(text) };
-  return { format: 'ass', text };
 }

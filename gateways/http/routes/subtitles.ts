@@ -14,7 +14,8 @@ import type { MediaServices } from '../../../media/media-services.js';
 import { isProxied } from '../../../media/play-info.js';
 import { fileNameOf, proxyUrl } from '../../../media/proxy/proxy-url.js';
 import { SubtitleFiles } from '../../../media/subtitles/subtitle-files.js';
-import { decodeSubtitle, sniffFormat, SubtitleTextError } from '../../../media/subtitles/subtitle-text.js';
+import { SubtitleTextError } from '../../../media/subtitles/subtitle-text.js';
+import { toolReadKey } from '../../../media/subtitles/embedded.js';
 import { SubtitleTracks, type EmbeddedSource, type ProvidedSource } from '../../../media/subtitles/subtitle-tracks.js';
 import { SUBTITLE_LIMITS } from '../../../contracts/room/subtitles.js';
 import * as api from '../../../contracts/http/subtitles.js';
@@ -28,7 +29,7 @@ const PROVIDED_TIMEOUT_MS = 30_000;
 
 export function mountSubtitleRoutes(router: EndpointRouter, deps: GatewayDeps, media: MediaServices): void {
   const files = new SubtitleFiles(deps.pool);
-  const tracks = new SubtitleTracks(files, media.client);
+  const tracks = new SubtitleTracks(files, media.client, media.tools, media.subtitleWorkers);
 
   const playable = async (caller: Caller, roomId: string, mediaId: string): Promise<MediaItem> => {
     const { result } = await deps.rooms.send(roomId, { kind: 'playlist.playable', mediaId }, caller);
@@ -54,7 +55,7 @@ export function mountSubtitleRoutes(router: EndpointRouter, deps: GatewayDeps, m
       if (upstream.type !== 'file') return undefined;
       const expiresAt = Date.now() + media.grantTtlMs;
       const token = media.grants.sign({ roomId, userId: subjectOf(caller), sessionId: caller.sessionId, mediaId: item.id, resource: '', expiresAt });
-      return { url: `${loopbackOrigin(ctx.req.socket)}${proxyUrl(token, fileNameOf(upstream.url))}`, key: `${roomId}\0${item.id}\0${upstream.identity}` };
+      return { url: `${loopbackOrigin(ctx.req.socket)}${proxyUrl(token, fileNameOf(upstream.url))}`, key: `${roomId}\0${item.id}\0${upstream.identity}`, identity: toolReadKey(upstream) };
     };
 
   /** The subtitle streams the item's provider offers (a Jellyfin or Emby library's). */
@@ -77,16 +78,15 @@ export function mountSubtitleRoutes(router: EndpointRouter, deps: GatewayDeps, m
       if (bytes.length > SUBTITLE_LIMITS.fileMaxBytes) {
         throw new AppError('payload_too_large', `content is ${bytes.length} bytes, more than the ${SUBTITLE_LIMITS.fileMaxBytes} a subtitle file may have`);
       }
-      let text: string;
-      let format;
+      let stored;
       try {
-        text = decodeSubtitle(bytes);
-        format = sniffFormat(text, body.format ?? formatFromName(body.name));
+        // Decoded, read and checked against the caps in a subtitle worker, off the event loop.
+        stored = await media.subtitleWorkers.upload(bytes, body.format ?? formatFromName(body.name));
       } catch (error) {
         if (error instanceof SubtitleTextError) throw AppError.invalid([{ key: 'content', message: error.message }]);
         throw error;
       }
-      const file = await files.add({ roomId: params.roomId, name: body.name.trim(), format, text, createdBy: subjectOf(caller) });
+      const file = await files.add({ roomId: params.roomId, name: body.name.trim(), format: stored.format, text: stored.text, createdBy: subjectOf(caller) });
       ctx.status = 201;
       ctx.body = { file: { id: file.id, name: file.name, format: file.format, size: file.size } };
     })

@@ -1,12 +1,21 @@
 /**
- * SRT as people have it becomes WebVTT a browser shows (media/subtitles/srt-to-vtt.ts), and
- * subtitle bytes become text only when they are text (subtitle-text.ts).
+ * SRT as people have it becomes WebVTT a browser shows (media/subtitles/srt-to-vtt.ts), exactly
+ * as the regular expressions it replaced did but in linear time, within the caps every format
+ * shares (subtitle-lines.ts, subtitle-checks.ts); and subtitle bytes become text only when they
+ * are text (subtitle-text.ts).
  */
 import test from 'ava';
-import { normalizeVtt, srtToVtt } from '../../../media/subtitles/srt-to-vtt.js';
+import { srtToVtt } from '../../../media/subtitles/srt-to-vtt.js';
 import { decodeSubtitle, sniffFormat, SubtitleTextError } from '../../../media/subtitles/subtitle-text.js';
 import { asServed } from '../../../media/subtitles/subtitle-tracks.js';
 import { formatFromName } from '../../../contracts/room/subtitles.js';
+import { checkedAss, checkedVtt } from '../../../media/subtitles/subtitle-checks.js';
+import { subtitleLines } from '../../../media/subtitles/subtitle-lines.js';
+import { runSubtitleJob } from '../../../media/subtitles/subtitle-read.js';
+import { styledAss } from './fixtures.js';
+import { referenceSrtToVtt } from './srt-reference.js';
+
+const styledAssText = styledAss();
 
 test('a plain SRT becomes WebVTT with dot milliseconds', (t) => {
   const srt = '1\n00:00:01,000 --> 00:00:02,500\nHello\n\n2\n00:00:03,000 --> 00:00:04,000\nTwo\nlines\n';
@@ -65,7 +74,7 @@ test('the text decides the format when it says one; a declared one it contradict
   t.throws(() => sniffFormat('just some words', 'ass'), { message: /\[Script Info\]/ });
   t.is(asServed('1\n00:00:01,000 --> 00:00:02,000\nA\n', undefined).format, 'vtt');
   t.is(asServed('WEBVTT\r\n\r\n00:01.000 --> 00:02.000\r\nA\r\n', 'vtt').text, 'WEBVTT\n\n00:01.000 --> 00:02.000\nA\n');
-  t.is(normalizeVtt('\uFEFFWEBVTT\r\n'), 'WEBVTT\n');
+  t.is(checkedVtt('\uFEFFWEBVTT\r\n'), 'WEBVTT\n');
 });
 
 test('a URL or file name names its format', (t) => {
@@ -73,4 +82,103 @@ test('a URL or file name names its format', (t) => {
   t.is(formatFromName('movie.ass'), 'ass');
   t.is(formatFromName('https://example.com/a.webvtt'), 'vtt');
   t.is(formatFromName('https://example.com/subtitles'), undefined);
+});
+
+/** A small seeded generator (mulberry32): the same cases on every run. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Pieces SRT is made of, and the characters the old expressions treated specially. */
+const PIECES = [
+  '0', '1', '00', '12', '123', '1234', ':', ',', '.', ' ', '\t', '\u00a0', '\u3000', '-', '--', '->', '-->', '--->', '>', '<', '</', '/',
+  'b', 'i', 'u', 'B', 'I', 'x', 'font color="r"', '&', '&amp;', '&#12;', '&#x1F;', '&#x;', '&a', '#', ';', '{', '\\', '{\\', '}', '{\\an8}',
+  '\n', '\n', '\n\n', '\r\n', '\r', 'X1:10', 'a', 'Z', 'é', '\uFEFF',
+];
+const TIMINGS = ['00:00:01,000 --> 00:00:02,000', '1:02:03.5 -> 1:02:04,25 X1:1', '02:03,000-->02:04,0001', ' 001:2:3 --> 4:5', '00:00:012 --> 1:2', '9:9:9,1234 --> 1:1:1'];
+
+function generated(next: () => number): string {
+  let text = '';
+  const parts = Math.floor(next() * 40);
+  for (let i = 0; i < parts; i++) {
+    text += next() < 0.15 ? `${TIMINGS[Math.floor(next() * TIMINGS.length)]!}\n` : PIECES[Math.floor(next() * PIECES.length)]!;
+  }
+  return text;
+}
+
+test('the linear scanner converts exactly as the regular expressions it replaced did (40,000 generated files)', (t) => {
+  const next = random(38);
+  let differing = 0;
+  let first: string | undefined;
+  for (let n = 0; n < 20_000; n++) {
+    const srt = generated(next);
+    if (srtToVtt(srt) !== referenceSrtToVtt(srt)) {
+      differing += 1;
+      first ??= JSON.stringify(srt);
+    }
+  }
+  // Timing lines above all: times of 0-4 digits per field, every separator and arrow, anything after.
+  const pick = (choices: string[]) => choices[Math.floor(next() * choices.length)]!;
+  const digits = () => pick(['', '5', '5', '59', '59', '59', '593', '5934']);
+  const time = () => (next() < 0.6 ? `${digits()}:` : '') + digits() + pick([':', ':', ':', ',']) + digits() + (next() < 0.6 ? pick([',', '.', '.', ':']) + digits() : '');
+  for (let n = 0; n < 20_000; n++) {
+    const line = pick(['', ' ', '\t ']) + time() + pick(['', ' ', '  ']) + pick(['-->', '->', '--->', '>', '-- >', '-']) + pick(['', ' ']) + time() + pick(['', ' X1:1', '5', ',', '.7', 'x']);
+    const srt = `${line}\ntext\n`;
+    if (srtToVtt(srt) !== referenceSrtToVtt(srt)) {
+      differing += 1;
+      first ??= JSON.stringify(srt);
+    }
+  }
+  t.is(differing, 0, `first differing input: ${first}`);
+  // And on every line shape the tests above use.
+  const timing = '00:00:01,000 --> 00:00:02,000';
+  for (const line of ['<b>a</b> <B>b</B> <x y="1">c</x> <> </> <1> a<b<i>c', '&a; &#1; &#x1f; &x &#; &#x; & && &amp;', '{\\an8}a{\\b1}b{\\ c} {\\', 'a --> b -->> <-->']) {
+    const srt = `1\n${timing}\n${line}\n`;
+    t.is(srtToVtt(srt), referenceSrtToVtt(srt), line);
+  }
+});
+
+test('lines are split as the old expressions split them, and a line or cue count over the cap is refused naming it', (t) => {
+  const next = random(7);
+  for (let n = 0; n < 2000; n++) {
+    const text = generated(next);
+    t.deepEqual(subtitleLines(text), text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n'));
+  }
+  const limits = { lineMaxChars: 10, cuesMaxCount: 2 };
+  t.throws(() => subtitleLines('short\r\n12345678901\n', limits), { instanceOf: SubtitleTextError, message: 'has a line of 11 characters (line 2), more than the 10 a subtitle line may have' });
+  t.deepEqual(subtitleLines('1234567890', limits), ['1234567890']);
+  const cues = (count: number) => Array.from({ length: count }, (_, n) => `0:${n}.0 --> 0:${n + 1}.0\nx\n`).join('\n');
+  t.notThrows(() => srtToVtt(cues(2), { lineMaxChars: 100, cuesMaxCount: 2 }));
+  t.throws(() => srtToVtt(cues(3), { lineMaxChars: 100, cuesMaxCount: 2 }), { instanceOf: SubtitleTextError, message: 'has more than 2 cues, the most a subtitle file may have' });
+  t.throws(() => checkedVtt(`WEBVTT\n\n${cues(3)}`, { lineMaxChars: 100, cuesMaxCount: 2 }), { message: /more than 2 cues/ });
+  t.is(checkedVtt('\uFEFFWEBVTT\r\n\r\n00:01.000 --> 00:02.000\rA\r\n'), 'WEBVTT\n\n00:01.000 --> 00:02.000\nA\n');
+  const ass = `[Script Info]\n[Events]\nDialogue: 0,a\n  comment: 0,b\nDialogue: 0,c\n`;
+  t.is(checkedAss(ass, { lineMaxChars: 100, cuesMaxCount: 3 }), ass);
+  t.throws(() => checkedAss(ass, { lineMaxChars: 100, cuesMaxCount: 2 }), { message: 'has more than 2 events, the most a subtitle file may have' });
+});
+
+test('a line of 2 MiB of repeated override openings converts (the old expression needed about half an hour)', (t) => {
+  const line = '{\\'.repeat(1024 * 1024);
+  const limits = { lineMaxChars: 4 * 1024 * 1024, cuesMaxCount: 10 };
+  t.is(srtToVtt(`1\n00:00:01,000 --> 00:00:02,000\n${line}\n`, limits), `WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n${line}\n`);
+  t.is(srtToVtt(`1\n00:00:01,000 --> 00:00:02,000\n${line}}\n`, limits), 'WEBVTT\n\n', 'one closing brace ends the first override: the line is empty');
+  const tags = '<'.repeat(1024 * 1024) + '&'.repeat(1024 * 1024);
+  t.is(srtToVtt(`00:00:01,000 --> 00:00:02,000\n${tags}\n`, limits).length, 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n'.length + 1024 * 1024 * 9 + 1);
+});
+
+test('an upload is stored as given once it would serve; a file is served within the caps', (t) => {
+  const srt = Buffer.from('1\n00:00:01,000 --> 00:00:02,000\nA\n', 'utf8');
+  t.deepEqual(runSubtitleJob({ kind: 'upload', bytes: srt }), { format: 'srt', text: srt.toString('utf8') });
+  t.deepEqual(runSubtitleJob({ kind: 'serve', bytes: srt }), { format: 'vtt', text: 'WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nA\n' });
+  t.deepEqual(runSubtitleJob({ kind: 'serve', text: styledAssText, declared: 'ass' }), { format: 'ass', text: styledAssText });
+  t.throws(() => runSubtitleJob({ kind: 'upload', bytes: Buffer.from(`1\n00:00:01,000 --> 00:00:02,000\n${'x'.repeat(70_000)}\n`) }), {
+    instanceOf: SubtitleTextError,
+    message: /^has a line of 70000 characters \(line 3\), more than the 65536/,
+  });
 });

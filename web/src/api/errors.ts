@@ -53,6 +53,8 @@ const ERROR_TITLES: Record<ErrorCode, ParseKeys | null> = {
   review_rejected: 'errors.titles.review_rejected',
   account_banned: 'errors.titles.account_banned',
   busy: 'errors.titles.busy',
+  // Embedded subtitles and subtitle files while the server's tools are all in use; the Retry-After line says when.
+  resource_exhausted: 'errors.titles.resource_exhausted',
   // Also "not configured on this server" (email, passkeys), not only an outage.
   unavailable: 'errors.titles.unavailable',
   deadline_exceeded: 'errors.titles.deadline_exceeded',

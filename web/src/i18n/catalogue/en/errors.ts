@@ -10,6 +10,7 @@ export const errors = {
     review_rejected: 'Your request was turned down',
     account_banned: 'This account is banned',
     busy: 'The service is busy: try again in a moment',
+    resource_exhausted: 'The server is doing as much of this as it can: try again in a moment',
     unavailable: 'Not available',
     deadline_exceeded: 'That took too long: try again',
     bad_gateway: 'Another server did not answer as expected',

@@ -12,6 +12,7 @@ export const errors: Translation<typeof en> = {
     review_rejected: '你的申请未获批准',
     account_banned: '此账号已被封禁',
     busy: '服务繁忙：请稍后再试',
+    resource_exhausted: '服务器正在满负荷处理此类请求：请稍后再试',
     unavailable: '暂不可用',
     deadline_exceeded: '处理超时：请重试',
     bad_gateway: '另一台服务器的响应不符合预期',
