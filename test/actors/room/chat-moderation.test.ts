@@ -84,6 +84,33 @@ test("a resend of the same message (its clientMessageId) is the stored one, not 
   await rejects(t, send(room, member, 'hello again', 'c-2'), 'rate_limited');
 });
 
+test('a resend is free only while the original stands: send, delete, resend with the same clientMessageId is paced', async (t) => {
+  const { room, owner, member, clock } = await scene({ slowModeSeconds: 60 });
+  const first = await send(room, member, 'hello', 'c-1');
+  await room.send(member, { kind: 'chat.delete', messageId: first.message.id });
+  clock.advance(10_000);
+  const err = await rejects(t, send(room, member, 'hello', 'c-1'), 'rate_limited', /slow mode: one message every 60 s in this room; try again in 50 s/);
+  t.deepEqual(err.issues, [{ key: 'retryAfterMs', message: '50000' }]);
+  t.is(err.retryAfterSeconds, 50);
+  t.is(await chatCount(room), 0, 'the resend is not stored');
+  // A moderator's delete frees nothing either.
+  clock.advance(50_000);
+  const second = await send(room, member, 'hello', 'c-2');
+  t.false(second.duplicate);
+  await room.send(owner, { kind: 'chat.delete', messageId: second.message.id });
+  await rejects(t, send(room, member, 'hello', 'c-2'), 'rate_limited', /try again in 60 s/);
+  // While the original stands its resend is still the stored message, and after the wait a
+  // resend of a deleted one is a new message.
+  clock.advance(60_000);
+  const third = await send(room, member, 'hello', 'c-2');
+  t.false(third.duplicate);
+  t.not(third.message.id, second.message.id);
+  const again = await send(room, member, 'hello', 'c-2');
+  t.true(again.duplicate);
+  t.is(again.message.id, third.message.id);
+  t.is(await chatCount(room), 1);
+});
+
 test('slow mode paces danmaku too, apart from chat', async (t) => {
   const { room, owner, member, clock } = await scene({ slowModeSeconds: 5, danmaku: true });
   const { item } = await room.send(owner, { kind: 'playlist.push', ...media('A') });
