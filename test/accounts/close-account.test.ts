@@ -168,6 +168,11 @@ test('closing an account forgets the person in every record the close-account ta
     roomId,
     alice.userId,
   ]);
+  // What the table keeps with the room under Alice's id: an item she added, a folder, an emote.
+  const hers = (await ok(bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'Hers', url: 'https://media.example.com/hers.mp4' }, alice.token), 201)).item.id;
+  await ok(bed.call('POST', `/api/rooms/${roomId}/playlist/folders`, { title: 'Her folder' }, alice.token), 201);
+  const emote = await sharp({ create: { width: 16, height: 16, channels: 4, background: '#f80' } }).png().toBuffer();
+  await ok(bed.call('PUT', `/api/rooms/${roomId}/emotes/hers`, { content: emote.toString('base64') }, alice.token));
   // Carol bans Alice from her own room; Alice's approved signup review is on record.
   const carols = await room(carol, 'Carol\'s', [alice]);
   await ok(bed.call('PUT', `/api/rooms/${carols}/bans/${alice.userId}`, undefined, carol.token));
@@ -212,6 +217,12 @@ test('closing an account forgets the person in every record the close-account ta
   const notice = chat.messages.find((message) => /Alice's drive/.test(message.text));
   t.truthy(notice, 'a line in the room says the library was removed');
   t.regex(notice?.text ?? '', /removed/);
+  // Kept with the room, as the table says: her item, folder and emote (ids that resolve to nobody).
+  const kept = await ok(bed.call<RoomView & { playlist?: Array<{ id: string; addedBy: string }>; playlistFolders?: Array<{ title: string; createdBy: string }> }>('GET', `/api/rooms/${roomId}`, undefined, bob.token));
+  t.is(kept.playlist?.find((item) => item.id === hers)?.addedBy, alice.userId);
+  t.is(kept.playlistFolders?.find((folder) => folder.title === 'Her folder')?.createdBy, alice.userId);
+  const emotes = await ok(bed.call<{ emotes: Array<{ name: string }> }>('GET', `/api/rooms/${roomId}/emotes`, undefined, bob.token));
+  t.true(emotes.emotes.some((e) => e.name === 'hers'));
   // The ban holds (by id) but no longer names her.
   const bans = await ok(bed.call<{ members: Array<{ userId: string; name: string }> }>('GET', `/api/rooms/${carols}/bans`, undefined, carol.token));
   t.deepEqual(bans.members.map(({ userId, name }) => ({ userId, name })), [{ userId: alice.userId, name: 'Former member' }]);
