@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { AppError } from '../errors/app-error.js';
+import { AVATAR_UPLOAD_RATE } from '../contracts/http/users.js';
 
 /**
  * Rate limits of the sign-in, sign-up and code-verification endpoints (and of connecting media
@@ -38,6 +39,11 @@ export const LIMITS = {
   emailsPerAddress: { points: 5, durationSeconds: 60 * 60 },
   /** Library connects (each lists the root of a server the caller names), failed ones included, per user or guest. */
   libraryConnectsPerCaller: { points: 10, durationSeconds: 60 },
+  /**
+   * Avatar uploads per user, refused ones included: each decodes a picture on the thread pool
+   * every request shares. Ten in ten minutes is plenty to try a few pictures.
+   */
+  avatarUploadsPerUser: AVATAR_UPLOAD_RATE,
 } as const satisfies Record<string, LimitPolicy>;
 
 export type LimitName = keyof typeof LIMITS;

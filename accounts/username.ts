@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error.js';
+import { foldText } from '../contracts/text.js';
 import { USERNAME_CHARS, USERNAME_MAX_CHARS, USERNAME_MIN_CHARS, USERNAME_RULE } from '../contracts/account-rules.js';
 
 export { USERNAME_RULE };
@@ -27,6 +28,5 @@ export function parseUsername(raw: string, field = 'username'): Username {
 
 /** The uniqueness key of an already valid name (also used to look names up). */
 export function usernameKey(name: string): string {
-  // toLowerCase after NFKC, then NFKC again: lower-casing can leave non-normalised sequences.
-  return name.normalize('NFKC').toLowerCase().normalize('NFKC');
+  return foldText(name);
 }

@@ -23,6 +23,17 @@ const MULTI_LINE_OR_CRLF = /^(?:[^\u0000-\u0008\u000b-\u001f\u007f-\u009f]|\r\n)
 // In unicode mode a surrogate pair is one code point, so this matches only lone halves.
 export const LONE_SURROGATE = /[\ud800-\udfff]/u;
 
+/**
+ * The form in which two texts a person reads as the same compare equal: NFKC (full-width
+ * letters, ligatures and compatibility forms become their plain letters), lower case, NFKC
+ * again (lower-casing can leave a non-normalised sequence). Usernames are unique in this form
+ * (accounts/username.ts) and the room's word filter matches in it. For comparing only: text is
+ * never stored folded, since NFKC also rewrites what people meant (CJK full-width punctuation).
+ */
+export function foldText(text: string): string {
+  return text.normalize('NFKC').toLowerCase().normalize('NFKC');
+}
+
 /** Text that encodes to UTF-8 without replacement characters (no lone surrogates). */
 export function isWellFormed(text: string): boolean {
   return !LONE_SURROGATE.test(text);

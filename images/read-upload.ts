@@ -1,10 +1,13 @@
 /**
  * The checks every uploaded picture passes before a pixel is decoded (avatars, room emotes):
- * its size in bytes, a header sharp reads, an accepted format, and a width and frame height
- * within bounds. Each caller keeps its own limits and words; the refusals name the field.
+ * its size in bytes, a header sharp reads, an accepted format, a width and frame height within
+ * bounds and, for an animation, its frames and their pixels together. Each caller keeps its own
+ * limits and words; the refusals name the field. The decode itself (`encodeUpload`) waits for
+ * one of the process's decode slots (decode-slots.ts).
  */
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { AppError } from '../errors/app-error.js';
+import { imageDecodes } from './decode-slots.js';
 
 export interface UploadRules {
   /** The request field the bytes came in, named by every refusal. */
@@ -14,10 +17,13 @@ export interface UploadRules {
   maxBytes: number;
   /** sharp's format names. */
   formats: readonly string[];
-  /** Width and frame height each; also sharp's pixel limit (per frame), for a header that lies. */
+  /** Width and frame height each, per frame. */
   maxSide: number;
   /** Every frame of a GIF or WebP; otherwise only the first (a still). */
   animated: boolean;
+  /** With `animated`: frames, and decoded pixels of all frames together (also sharp's pixel limit, for a header that lies). */
+  maxFrames?: number;
+  maxTotalPixels?: number;
 }
 
 export interface ImageUpload {
@@ -41,10 +47,10 @@ export async function readImageUpload(bytes: Buffer, rules: UploadRules): Promis
     ]);
   }
   const frames = rules.animated ? { animated: true } : { pages: 1 };
-  const open = () => sharp(bytes, { ...frames, failOn: 'error', limitInputPixels: maxSide * maxSide });
   let metadata: Metadata;
   try {
-    metadata = await open().metadata();
+    // The header only: no pixel limit here, so a picture too large is refused below saying so.
+    metadata = await sharp(bytes, { ...frames, failOn: 'error', limitInputPixels: false }).metadata();
   } catch {
     return refuseUpload(field, `is not a picture this service reads (${formats.join(', ')})`);
   }
@@ -53,17 +59,32 @@ export async function readImageUpload(bytes: Buffer, rules: UploadRules): Promis
   if (metadata.width > maxSide || frameHeight > maxSide) {
     return refuseUpload(field, `is ${metadata.width}x${frameHeight} pixels; at most ${maxSide}x${maxSide}`);
   }
+  // sharp counts the pixels of every frame read: a still's one frame, or an animation's all.
+  let limitInputPixels = maxSide * maxSide;
+  if (rules.animated) {
+    const pages = metadata.pages ?? 1;
+    if (rules.maxFrames !== undefined && pages > rules.maxFrames) return refuseUpload(field, `has ${pages} frames; at most ${rules.maxFrames}`);
+    const total = metadata.width * frameHeight * pages;
+    limitInputPixels = Math.max(limitInputPixels, rules.maxTotalPixels ?? 0);
+    if (total > limitInputPixels) {
+      return refuseUpload(field, `has ${pages} frames of ${metadata.width}x${frameHeight}, ${total} pixels in all; at most ${limitInputPixels} pixels in all frames together`);
+    }
+  }
+  const open = () => sharp(bytes, { ...frames, failOn: 'error', limitInputPixels });
   return { metadata, frameHeight, open };
 }
 
 /**
- * Runs the encoding of a checked upload: a failure there is the file's (a header that reads
- * over a truncated or corrupt body), refused like the checks.
+ * Runs the encoding of a checked upload in one of the process's decode slots: a failure there is
+ * the file's (a header that reads over a truncated or corrupt body), refused like the checks; no
+ * free slot is `busy` with a Retry-After.
  */
-export async function encodeUpload<T>(field: string, encode: () => Promise<T>): Promise<T> {
-  try {
-    return await encode();
-  } catch {
-    return refuseUpload(field, 'could not be decoded (truncated or corrupt)');
-  }
+export function encodeUpload<T>(field: string, encode: () => Promise<T>): Promise<T> {
+  return imageDecodes.run(async () => {
+    try {
+      return await encode();
+    } catch {
+      return refuseUpload(field, 'could not be decoded (truncated or corrupt)');
+    }
+  });
 }

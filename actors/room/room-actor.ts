@@ -19,6 +19,7 @@ import * as danmaku from './chat/danmaku-handlers.js';
 import * as live from './media/live-handlers.js';
 import * as members from './members/member-handlers.js';
 import * as memberPermissions from './members/member-permissions.js';
+import { forgetMember } from './members/forget-member.js';
 import * as playable from './media/playable-handlers.js';
 import * as playback from './playback/playback-handlers.js';
 import * as playlist from './media/playlist-handlers.js';
@@ -59,6 +60,7 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
   'member.bans': members.listBans,
   'member.setRole': members.setMemberRole,
   'member.setPermissions': memberPermissions.setMemberPermissions,
+  'member.forget': forgetMember,
   'presence.enter': members.enterPresence,
   'presence.refresh': members.refreshPresence,
   'presence.leave': members.leavePresence,
@@ -112,7 +114,7 @@ const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
 /** What someone who is not an active member may send (the rest needs membership). */
 const OPEN_TO_VISITORS: ReadonlySet<RoomCommandKind> = new Set(['room.get', 'member.join', 'member.leave', 'presence.leave', 'room.review']);
 /** What a room rejected in review still answers, for its owner. */
-const OPEN_WHEN_REJECTED: ReadonlySet<RoomCommandKind> = new Set(['room.get', 'room.delete', 'room.review']);
+const OPEN_WHEN_REJECTED: ReadonlySet<RoomCommandKind> = new Set(['room.get', 'room.delete', 'room.review', 'member.forget']);
 
 class RoomActor implements Actor {
   constructor(private readonly core: RoomCore) {}

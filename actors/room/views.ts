@@ -13,6 +13,7 @@ import { sortedPermissions } from './members/permissions.js';
 import type { MemberRecord, RoomRecord } from './records.js';
 import type { Access } from './turn.js';
 import type { WordFilter } from '../../contracts/room/moderation.js';
+import { itemSeenBy } from '../../contracts/room/item-headers.js';
 
 export function wordFilterView(filter: WordFilter): WordFilter {
   return { mode: filter.mode, words: [...filter.words] };
@@ -91,7 +92,7 @@ export function roomView(core: RoomCore, access: Access): RoomView {
     me: standing(access),
     ...(can('view_member_list') ? { members: byStatus('active') } : {}),
     ...(can('manage_members') ? managedMembers(core) : {}),
-    ...(can('view_media_resources') ? { playlist: core.playlist.map((e) => e.item), playlistFolders: folderViews(core), liveOnline: core.live.online() } : { liveOnline: currentOnAir(core) }),
+    ...(can('view_media_resources') ? { playlist: core.playlist.map((e) => itemSeenBy(e.item, access)), playlistFolders: folderViews(core), liveOnline: core.live.online() } : { liveOnline: currentOnAir(core) }),
     ...voteSkipField(core),
     polls: core.polls.views(access.userId),
     ...(can('edit_room_settings') ? { wordFilter: wordFilterView(core.current.options.wordFilter) } : {}),

@@ -43,7 +43,7 @@ export const putEmote = defineEndpoint({
   path: '/api/rooms/{roomId}/emotes/{name}',
   operationId: 'putEmote',
   summary: 'Upload an emote, or replace the one of that name (edit_room_settings)',
-  description: `PNG, GIF or WebP, at most ${EMOTE_LIMITS.maxBytes} bytes and ${EMOTE_LIMITS.maxInputSide}x${EMOTE_LIMITS.maxInputSide} pixels; fitted within ${EMOTE_LIMITS.servedSide}x${EMOTE_LIMITS.servedSide} and re-encoded as WebP, animation kept. At most ${EMOTE_LIMITS.perRoom} per room.`,
+  description: `PNG, GIF or WebP, at most ${EMOTE_LIMITS.maxBytes} bytes and ${EMOTE_LIMITS.maxInputSide}x${EMOTE_LIMITS.maxInputSide} pixels per frame (an animation: at most ${EMOTE_LIMITS.maxFrames} frames and ${EMOTE_LIMITS.maxTotalPixels} pixels in all frames together); fitted within ${EMOTE_LIMITS.servedSide}x${EMOTE_LIMITS.servedSide} and re-encoded as WebP, animation kept. At most ${EMOTE_LIMITS.perRoom} per room.`,
   tags: TAGS,
   access: 'user_or_guest',
   params: z.strictObject({ roomId, name: emoteName }),

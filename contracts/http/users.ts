@@ -82,8 +82,12 @@ export const getMyCredentials = defineEndpoint({
   errors: ['unauthenticated'],
 });
 
-/** Avatar upload limits (accounts/profiles/avatar-image.ts holds the same numbers for the decoder). */
+/** Avatar upload limits (accounts/profiles/avatar-image.ts decodes within them; the web client scales a larger picture down first). */
 export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+/** Width and height each: 4 Mpx at most, eight times the served 256 px each way. */
+export const AVATAR_MAX_SIDE = 2048;
+/** Uploads per user, refused ones included (accounts/rate-limits.ts counts them in Redis). */
+export const AVATAR_UPLOAD_RATE = { points: 10, durationSeconds: 10 * 60 } as const;
 const AVATAR_CONTENT_MAX_CHARS = Math.ceil(AVATAR_MAX_BYTES / 3) * 4;
 
 export const AvatarView = z
@@ -99,7 +103,7 @@ export const putMyAvatar = defineEndpoint({
   path: '/api/me/avatar',
   operationId: 'putMyAvatar',
   summary: 'Upload your avatar (JPEG, PNG, WebP or GIF; re-encoded on the server)',
-  description: `The picture's bytes in base64: at most ${AVATAR_MAX_BYTES} bytes and 4096x4096 pixels. It is cropped to a square, resized to 256 and 64 pixels and re-encoded as WebP (metadata such as GPS removed; an animation keeps its first frame); the uploaded bytes are not kept.`,
+  description: `The picture's bytes in base64: at most ${AVATAR_MAX_BYTES} bytes and ${AVATAR_MAX_SIDE}x${AVATAR_MAX_SIDE} pixels (scale a larger one down first). It is cropped to a square, resized to 256 and 64 pixels and re-encoded as WebP (metadata such as GPS removed; an animation keeps its first frame); the uploaded bytes are not kept. At most ${AVATAR_UPLOAD_RATE.points} uploads per user in ${AVATAR_UPLOAD_RATE.durationSeconds / 60} minutes, refused ones included (rate_limited with Retry-After); busy with Retry-After while the server decodes too many pictures at once.`,
   tags: ['users'],
   access: 'user',
   bodyLimit: `${Math.ceil((AVATAR_CONTENT_MAX_CHARS + 1024) / 1024)}kb`,
@@ -107,7 +111,7 @@ export const putMyAvatar = defineEndpoint({
     content: z.base64().min(1).max(AVATAR_CONTENT_MAX_CHARS).meta({ description: `The picture, base64; at most ${AVATAR_MAX_BYTES} bytes once decoded` }),
   }),
   responses: { 200: { description: 'The avatar now', schema: z.strictObject({ avatar: AvatarView }) } },
-  errors: ['unauthenticated', 'payload_too_large'],
+  errors: ['unauthenticated', 'payload_too_large', 'rate_limited', 'busy'],
 });
 
 export const getMyAvatar = defineEndpoint({

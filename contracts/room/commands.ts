@@ -101,6 +101,12 @@ const SCHEMAS = {
   /** Replaces one member's own grants and denials (manage_members); both empty: the role's alone. */
   'member.setPermissions': command('member.setPermissions', { userId, grant: permissionList, deny: permissionList }),
   'owner.transfer': command('owner.transfer', { userId }),
+  /**
+   * The service only, closing an account that has left the room: its votes and reactions kept
+   * anonymous, its polls by "Former member", its ban's name dropped, the room libraries it
+   * connected removed (docs/2026-11-26-profiles-and-accounts.md).
+   */
+  'member.forget': command('member.forget', { userId }),
 
   'presence.enter': command('presence.enter', { connectionId: oneLineText().min(1).max(ROOM_LIMITS.connectionIdMaxChars) }),
   /** The heartbeat of a connection already announced: like `presence.enter`, without the room in the answer. */

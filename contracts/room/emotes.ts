@@ -7,10 +7,15 @@ export const EMOTE_LIMITS = {
   maxBytes: 256 * 1024,
   /** Emotes one room keeps. */
   perRoom: 50,
-  /** Decoded width and height each, checked from the header before any pixel is decoded. */
+  /** Decoded width and height of each frame, checked from the header before any pixel is decoded. */
   maxInputSide: 1024,
   /** Frames of an animated picture. */
   maxFrames: 200,
+  /**
+   * Decoded pixels of all frames together, a bound of its own (16 Mpx): 200 frames of 256x256
+   * fit, and so do 16 frames at the 1024x1024 of one frame.
+   */
+  maxTotalPixels: 16 * 1024 * 1024,
   /** What is served: within this square, never enlarged. */
   servedSide: 128,
 } as const;

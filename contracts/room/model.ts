@@ -108,7 +108,9 @@ export const MediaItem = z
     title: z.string(),
     url: z.string(),
     provider: z.string().meta({ description: 'direct, hls, live, or a provider plugin name' }),
-    headers: z.record(z.string(), z.string()),
+    headers: z.record(z.string(), z.string()).meta({
+      description: 'Request headers the upstream needs; the values only for those who may edit the item (edit_media_resource, or its adder), empty for everyone else',
+    }),
     subtitles: z.array(Subtitle),
     live: z.boolean(),
     proxy: z.boolean(),

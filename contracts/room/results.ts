@@ -26,6 +26,8 @@ export interface RoomResults {
   'member.setRole': { member: MemberView };
   'member.setPermissions': { member: MemberView };
   'owner.transfer': { room: RoomInfo };
+  /** How many of each record of the closed account the room changed. */
+  'member.forget': { pollVotes: number; polls: number; queueVotes: number; bans: number; libraries: number };
 
   /** The room as the caller sees it, so a new connection needs no second request. */
   'presence.enter': MemberRoomView;

@@ -7,12 +7,15 @@
  * change or a settings change applies to the very next event, without asking the room.
  *
  * It also recognises the events that end a member's watch: leaving, being kicked, banned or
- * rejected, and the room being deleted.
+ * rejected, and the room being deleted; and shapes an event for the member where the room
+ * publishes one event for all: a playlist item's header values only for those who may edit it
+ * (contracts/room/item-headers.ts).
  */
 import { EVENT_PERMISSION, memberPermissions, ownerPermissions, type MemberRoomView, type PermissionOverrides, type RoomEvent, type RoomRole } from '../../actors/room/index.js';
 import type { MemberPermissionOverride } from '../../contracts/room/model.js';
 import type { SettingsReader } from '../../settings/settings-reader.js';
 import type { Permission } from '../../contracts/permissions/names.js';
+import { itemSeenBy } from '../../contracts/room/item-headers.js';
 
 /** Why a member's watch of a room ended; transports turn it into a close code and reason. */
 export type WatchEndReason = 'left' | 'kicked' | 'banned' | 'rejected' | 'room_deleted';
@@ -71,6 +74,15 @@ export class MemberLens {
     if (event.type === 'live' && event.mediaId === this.currentMediaId) return true;
     const needed = EVENT_PERMISSION[event.type];
     return needed === null || this.permissions().has(needed);
+  }
+
+  /** The event as this member receives it (after `admit` or `visible` said they do). */
+  shape(event: RoomEvent): RoomEvent {
+    if (event.type === 'playlist' && (event.op === 'added' || event.op === 'edited')) {
+      const item = itemSeenBy(event.item, { userId: this.userId, permissions: this.permissions() });
+      return item === event.item ? event : { ...event, item };
+    }
+    return event;
   }
 
   /** The reason the event ends this member's watch, if it does. */

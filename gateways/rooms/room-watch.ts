@@ -154,7 +154,7 @@ export class RoomWatch {
     const missed = await this.missed(view.seq);
     if (this.state === 'closed') throw new AppError('unavailable', 'the watch was closed while it opened');
     if (missed) {
-      this.start = { kind: 'resumed', fromSeq: this.request.resumeFrom!, events: missed.filter((entry) => this.lens.visible(entry.event)), seq: view.seq };
+      this.start = { kind: 'resumed', fromSeq: this.request.resumeFrom!, events: missed.filter((entry) => this.lens.visible(entry.event)).map((entry) => this.shaped(entry)), seq: view.seq };
     } else {
       this.start = { kind: 'snapshot', snapshot: view };
     }
@@ -210,8 +210,14 @@ export class RoomWatch {
     if (entry.seq <= this.lastSeq || !this.listener) return;
     this.lastSeq = entry.seq;
     const ends = this.lens.endsWatch(entry.event);
-    if (this.lens.admit(entry.event)) this.listener.event(entry);
+    if (this.lens.admit(entry.event)) this.listener.event(this.shaped(entry));
     if (ends) this.end(ends);
+  }
+
+  /** The entry as this member receives it; the feed's own entry is shared by every watch, so never changed. */
+  private shaped(entry: FeedEvent): FeedEvent {
+    const event = this.lens.shape(entry.event);
+    return event === entry.event ? entry : { ...entry, event };
   }
 
   private end(reason: WatchEndReason): void {

@@ -4,7 +4,7 @@
  * never kept or served, so metadata and anything a crafted file hid are gone.
  */
 import { EMOTE_FORMATS, EMOTE_LIMITS } from '../../contracts/room/emotes.js';
-import { encodeUpload, readImageUpload, refuseUpload } from '../../images/read-upload.js';
+import { encodeUpload, readImageUpload } from '../../images/read-upload.js';
 import { versionHash } from '../../images/version-hash.js';
 
 export interface EmoteImage {
@@ -25,9 +25,12 @@ export async function makeEmote(bytes: Buffer): Promise<EmoteImage> {
     formats: EMOTE_FORMATS,
     maxSide: EMOTE_LIMITS.maxInputSide,
     animated: true,
+    // Per frame above, and these for the whole animation: a frame's bound times the frame
+    // count would refuse any animation larger than one frame at the cap.
+    maxFrames: EMOTE_LIMITS.maxFrames,
+    maxTotalPixels: EMOTE_LIMITS.maxTotalPixels,
   });
   const frames = upload.metadata.pages ?? 1;
-  if (frames > EMOTE_LIMITS.maxFrames) return refuseUpload('content', `has ${frames} frames; at most ${EMOTE_LIMITS.maxFrames}`);
   return encodeUpload('content', async () => {
     const fitted = EMOTE_LIMITS.servedSide;
     const { data, info } = await upload

@@ -5,6 +5,8 @@
  */
 import test from 'ava';
 import sharp from 'sharp';
+import { AVATAR_LIMITS } from '../../accounts/profiles/avatar-image.js';
+import { LIMITS } from '../../accounts/rate-limits.js';
 import { startGatewayBed, type GatewayBed } from '../gateways/bed.js';
 
 let bed: GatewayBed;
@@ -131,3 +133,29 @@ test('bad pictures are refused naming content, and nothing is stored', async (t)
   t.is((await bed.call('PUT', '/api/me/avatar', { content: 'x' })).status, 401);
 });
 
+
+test('uploads are rate limited per user: the one past the limit inside the window is rate_limited with Retry-After, and decodes nothing', async (t) => {
+  const me = await bed.signUp('often');
+  const other = await bed.signUp('other');
+  const { points } = LIMITS.avatarUploadsPerUser;
+  const bytes = base64(await picture(32, 32).png().toBuffer());
+  for (let i = 0; i < points; i++) t.is((await bed.call('PUT', '/api/me/avatar', { content: bytes }, me.token)).status, 200, `upload ${i + 1}`);
+  const over = await bed.call<{ code: string }>('PUT', '/api/me/avatar', { content: bytes }, me.token);
+  t.is(over.status, 429);
+  t.is(over.body.code, 'rate_limited');
+  const retryAfter = Number(over.headers.get('retry-after'));
+  t.true(retryAfter >= 1 && retryAfter <= LIMITS.avatarUploadsPerUser.durationSeconds, String(retryAfter));
+  t.is((await bed.call('PUT', '/api/me/avatar', { content: bytes }, other.token)).status, 200, 'counted per user');
+});
+
+test('a picture over the pixel cap that fits an avatar is refused naming content, before it is decoded', async (t) => {
+  const me = await bed.signUp('pixels');
+  const side = AVATAR_LIMITS.maxSide;
+  const over = await picture(side + 1, side + 1).png().toBuffer();
+  const answer = await bed.call<{ code: string; issues: Array<{ key: string; message: string }> }>('PUT', '/api/me/avatar', { content: base64(over) }, me.token);
+  t.is(answer.status, 400);
+  t.is(answer.body.issues[0]?.key, 'content');
+  t.regex(answer.body.issues[0]?.message ?? '', new RegExp(`${side + 1}x${side + 1} pixels; at most ${side}x${side}`));
+  t.true(side * side <= 4096 * 1024, `${side}x${side} is a bound that fits a 256 px avatar`);
+  t.is((await bed.call('PUT', '/api/me/avatar', { content: base64(await picture(side, side - 10).jpeg().toBuffer()) }, me.token)).status, 200, 'at the cap');
+});

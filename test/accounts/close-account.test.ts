@@ -123,3 +123,124 @@ test('guests and visitors cannot close anything', async (t) => {
   t.is((await bed.call('POST', '/api/me/close', { confirmUsername: 'x' }, guest.token)).status, 403);
   t.is((await bed.call('POST', '/api/me/close', { confirmUsername: 'x' })).status, 401);
 });
+
+interface RoomView {
+  polls?: Array<{ id: string; createdBy: string; counts: number[] }>;
+  queueVotes?: Array<{ mediaId: string; votes: number; voters: string[] }>;
+}
+interface ChatPage {
+  messages: Array<{ id: string; userId: string; name: string; text: string; mentions: string[]; reactions: Array<{ reaction: string; userIds: string[] }> }>;
+}
+
+async function ok<T>(answer: Promise<{ status: number; body: T }>, status = 200): Promise<T> {
+  const { status: got, body } = await answer;
+  if (got !== status) throw new Error(`expected ${status}, got ${got}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+test('closing an account forgets the person in every record the close-account table lists, and what the room shows stays coherent', async (t) => {
+  const [alice, bob, carol, dave] = [await bed.signUp('falice'), await bed.signUp('fbob'), await bed.signUp('fcarol'), await bed.signUp('fdave')];
+  const roomId = await room(bob, 'Forget', [alice, carol, dave]);
+  await ok(bed.call('PUT', `/api/rooms/${roomId}/members/${alice.userId}/role`, { role: 'admin' }, bob.token));
+  await ok(bed.call('PATCH', `/api/rooms/${roomId}`, { danmaku: true, queueMode: 'vote' }, bob.token));
+  const push = async (body: Record<string, unknown>) => (await ok(bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, body, bob.token), 201)).item.id;
+  const first = await push({ title: 'One', url: 'https://media.example.com/one.mp4' });
+  const second = await push({ title: 'Two', url: 'https://media.example.com/two.mp4' });
+  const live = await push({ title: 'Live', provider: 'live' });
+  await ok(bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: first }, bob.token));
+
+  // Chat: Alice mentions Bob (his inbox says by whom); Bob mentions Alice; three react to Bob's line.
+  await ok(bed.call('POST', `/api/rooms/${roomId}/chat`, { text: `see you @${bob.username}` }, alice.token), 201);
+  const bobs = (await ok(bed.call<{ message: { id: string; mentions: string[] } }>('POST', `/api/rooms/${roomId}/chat`, { text: `bye @${alice.username}` }, bob.token), 201)).message;
+  t.deepEqual(bobs.mentions, [alice.userId]);
+  for (const who of [alice, dave, carol]) await ok(bed.call('PUT', `/api/rooms/${roomId}/chat/${bobs.id}/reactions/thumbs_up`, undefined, who.token));
+  // Danmaku, a poll Alice opened with two votes, two up-votes, Alice's stream key, a room library she connected.
+  await ok(bed.call('POST', `/api/rooms/${roomId}/danmaku`, { mediaId: first, position: 0, text: 'wow' }, alice.token), 201);
+  const poll = (await ok(bed.call<{ poll: { id: string } }>('POST', `/api/rooms/${roomId}/polls`, { question: 'Next?', options: ['A', 'B'] }, alice.token), 201)).poll;
+  await ok(bed.call('POST', `/api/rooms/${roomId}/polls/${poll.id}/vote`, { choice: 1 }, alice.token));
+  await ok(bed.call('POST', `/api/rooms/${roomId}/polls/${poll.id}/vote`, { choice: 1 }, carol.token));
+  await ok(bed.call('POST', `/api/rooms/${roomId}/playlist/${second}/vote`, { vote: true }, alice.token));
+  await ok(bed.call('POST', `/api/rooms/${roomId}/playlist/${second}/vote`, { vote: true }, carol.token));
+  await ok(bed.call('GET', `/api/rooms/${roomId}/playlist/${live}/stream-key`, undefined, alice.token));
+  const libraryId = `lib-room-${alice.userId.slice(0, 8)}`;
+  await rowsOf(`INSERT INTO media_libraries (id, kind, name, url, secret_sealed, owner_room_id, created_by) VALUES ($1, 'webdav', 'Alice''s drive', 'https://dav.invalid/', '', $2, $3)`, [
+    libraryId,
+    roomId,
+    alice.userId,
+  ]);
+  // What the table keeps with the room under Alice's id: an item she added, a folder, an emote.
+  const hers = (await ok(bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'Hers', url: 'https://media.example.com/hers.mp4' }, alice.token), 201)).item.id;
+  await ok(bed.call('POST', `/api/rooms/${roomId}/playlist/folders`, { title: 'Her folder' }, alice.token), 201);
+  const emote = await sharp({ create: { width: 16, height: 16, channels: 4, background: '#f80' } }).png().toBuffer();
+  await ok(bed.call('PUT', `/api/rooms/${roomId}/emotes/hers`, { content: emote.toString('base64') }, alice.token));
+  // Carol bans Alice from her own room; Alice's approved signup review is on record.
+  const carols = await room(carol, 'Carol\'s', [alice]);
+  await ok(bed.call('PUT', `/api/rooms/${carols}/bans/${alice.userId}`, undefined, carol.token));
+  await rowsOf(
+    `INSERT INTO registration_reviews (id, mode, username, username_key, state, payload, user_id) VALUES ($1, 'password', $2, lower($2), 'approved', '', $3::uuid)`,
+    [`review-${alice.userId}`, alice.username, alice.userId],
+  );
+  const before = await ok(bed.call<RoomView>('GET', `/api/rooms/${roomId}`, undefined, bob.token));
+  t.deepEqual(before.polls?.[0]?.counts, [0, 2]);
+
+  for (const who of [alice, dave]) await ok(bed.call('POST', '/api/me/close', { confirmUsername: who.username, currentPassword: BED_PASSWORD }, who.token));
+  const gone = [alice.userId, dave.userId];
+  const isGone = (id: string) => gone.includes(id);
+
+  // Chat: the mention of Alice is gone from Bob's line; the reactions still count three, none by a closed account.
+  const chat = await ok(bed.call<ChatPage>('GET', `/api/rooms/${roomId}/chat`, undefined, bob.token));
+  const bobsNow = chat.messages.find((message) => message.id === bobs.id);
+  t.deepEqual(bobsNow?.mentions, []);
+  const thumbs = bobsNow?.reactions.find((r) => r.reaction === 'thumbs_up')?.userIds ?? [];
+  t.is(thumbs.length, 3, 'the reactions of closed accounts still count');
+  t.true(thumbs.includes(carol.userId));
+  t.false(thumbs.some(isGone), JSON.stringify(thumbs));
+  t.is(new Set(thumbs).size, 3);
+  // Bob's inbox no longer names Alice.
+  const inbox = await ok(bed.call<{ notifications: Array<{ kind: string; by?: string }> }>('GET', '/api/me/notifications', undefined, bob.token));
+  const mention = inbox.notifications.find((note) => note.kind === 'chat.mention');
+  t.is(mention?.by, 'Former member');
+  t.false(JSON.stringify(inbox).includes(alice.username));
+  // Danmaku: kept, by "Former member".
+  const danmaku = await ok(bed.call<{ comments: Array<{ userId: string; name: string; text: string }> }>('GET', `/api/rooms/${roomId}/danmaku/${first}`, undefined, bob.token));
+  t.deepEqual(danmaku.comments.map(({ userId, name, text }) => ({ userId, name, text })), [{ userId: 'former-member', name: 'Former member', text: 'wow' }]);
+  // The poll and the up-votes: the same tallies, nobody's id.
+  const after = await ok(bed.call<RoomView>('GET', `/api/rooms/${roomId}`, undefined, bob.token));
+  t.is(after.polls?.[0]?.createdBy, 'former-member');
+  t.deepEqual(after.polls?.[0]?.counts, [0, 2], 'a closed account\'s vote still counts');
+  const upvotes = after.queueVotes?.find((entry) => entry.mediaId === second);
+  t.is(upvotes?.votes, 2);
+  t.true(upvotes?.voters.includes(carol.userId));
+  t.false(upvotes?.voters.some(isGone));
+  // A room library connected with Alice's credentials is gone, and the room was told.
+  t.is(await rowsOf('SELECT 1 FROM media_libraries WHERE id = $1', [libraryId]), 0);
+  const notice = chat.messages.find((message) => /Alice's drive/.test(message.text));
+  t.truthy(notice, 'a line in the room says the library was removed');
+  t.regex(notice?.text ?? '', /removed/);
+  // Kept with the room, as the table says: her item, folder and emote (ids that resolve to nobody).
+  const kept = await ok(bed.call<RoomView & { playlist?: Array<{ id: string; addedBy: string }>; playlistFolders?: Array<{ title: string; createdBy: string }> }>('GET', `/api/rooms/${roomId}`, undefined, bob.token));
+  t.is(kept.playlist?.find((item) => item.id === hers)?.addedBy, alice.userId);
+  t.is(kept.playlistFolders?.find((folder) => folder.title === 'Her folder')?.createdBy, alice.userId);
+  const emotes = await ok(bed.call<{ emotes: Array<{ name: string }> }>('GET', `/api/rooms/${roomId}/emotes`, undefined, bob.token));
+  t.true(emotes.emotes.some((e) => e.name === 'hers'));
+  // The ban holds (by id) but no longer names her.
+  const bans = await ok(bed.call<{ members: Array<{ userId: string; name: string }> }>('GET', `/api/rooms/${carols}/bans`, undefined, carol.token));
+  t.deepEqual(bans.members.map(({ userId, name }) => ({ userId, name })), [{ userId: alice.userId, name: 'Former member' }]);
+
+  // And no other record holds either id.
+  const holding: Array<[string, string]> = [
+    ['chat_messages', 'user_id = $1 OR $1 = ANY(mentions)'],
+    ['chat_reactions', 'user_id = $1'],
+    ['danmaku', 'user_id = $1'],
+    ['room_polls', 'created_by = $1'],
+    ['room_poll_votes', 'user_id = $1'],
+    ['room_queue_votes', 'user_id = $1'],
+    ['live_stream_keys', 'created_by = $1'],
+    ['media_libraries', 'created_by = $1'],
+    ['registration_reviews', 'user_id::text = $1'],
+    ['room_members', "user_id = $1 AND status <> 'banned'"],
+  ];
+  for (const [table, where] of holding) {
+    for (const id of gone) t.is(await rowsOf(`SELECT 1 FROM ${table} WHERE ${where}`, [id]), 0, `${table} for ${id}`);
+  }
+});

@@ -48,11 +48,13 @@ export async function sendMessage(core: RoomCore, command: RoomCommandOf<'chat.s
     throw new AppError('not_found', `replyTo: message ${replyTo} is not in this room's chat (it may have been deleted)`);
   }
   // After every other check: a refused message does not use up the sender's slow mode turn.
-  const text = moderateChat(core, access, checkChatText(command.text), 'chat', idempotencyKey(command, turn));
+  const key = idempotencyKey(command, turn);
+  const stands = (): Promise<boolean> => read(core, 'look the resent message up', () => chat.messageStands(core.deps.pool, core.id, key));
+  const text = await moderateChat(core, access, checkChatText(command.text), 'chat', { key, stands });
   const name = (await followDisplayName(core, access))?.name ?? displayName(access.name, access.userId);
   const mentions = mentionsIn(core, text, access.userId);
   const stored = await core.fencedWrite('store the chat message', (fence) =>
-    core.writers.chat.write({ fence, roomId: core.id, message: { userId: access.userId, name, text, commandId: idempotencyKey(command, turn), replyTo, mentions, createdAt: core.now() } }),
+    core.writers.chat.write({ fence, roomId: core.id, message: { userId: access.userId, name, text, commandId: key, replyTo, mentions, createdAt: core.now() } }),
   );
   // A retry finds the message already stored and already published; publishing again would
   // show it twice to clients that do not de-duplicate by id.

@@ -84,6 +84,12 @@ export async function findByCommandId(db: Db, roomId: string, commandId: string)
   return { message, created: false };
 }
 
+/** Whether the message first sent under an idempotency key is still stored (not deleted since). */
+export async function messageStands(db: Db, roomId: string, commandId: string): Promise<boolean> {
+  const { rowCount } = await db.query('SELECT 1 FROM chat_messages WHERE room_id = $1 AND command_id = $2', [roomId, commandId]);
+  return (rowCount ?? 0) > 0;
+}
+
 /** The message, row-locked for the rest of the transaction, or null. */
 export async function lockMessage(db: Db, roomId: string, id: string): Promise<ChatMessage | null> {
   const { rows } = await db.query<MessageRow>(

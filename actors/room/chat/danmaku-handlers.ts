@@ -43,7 +43,7 @@ export async function sendComment(core: RoomCore, command: RoomCommandOf<'danmak
   requireDanmaku(core);
   const checked = checkChatText(command.text, ROOM_LIMITS.danmakuMaxChars);
   checkPlace(core, command.mediaId, command.position);
-  const text = moderateChat(core, access, checked, 'danmaku');
+  const text = await moderateChat(core, access, checked, 'danmaku');
   const name = access.member?.name ?? displayName(access.name, access.userId);
   const comment = await core.commit(turn, 'store the danmaku comment', (client) =>
     insertComment(client, core.id, { mediaId: command.mediaId, position: command.position, userId: access.userId, name, text }, ROOM_LIMITS.danmakuPerItemMax),

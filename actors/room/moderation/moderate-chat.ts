@@ -16,16 +16,26 @@ export function exemptFromSlowMode(access: Access): boolean {
   return access.service || access.permissions.has('delete_chat');
 }
 
+/** A send's idempotency key, and how to tell whether the message first sent under it still stands. */
+export interface RetryKey {
+  key: string;
+  stands(): Promise<boolean>;
+}
+
 /**
  * `text` as the room will store it (masked, if the filter masks), or a refusal: invalid_argument
  * naming `text` (filter in block mode), rate_limited with the wait (slow mode).
- * `retryKey`: the client's idempotency key, whose resend is not a second message.
+ * `retry`: the client's idempotency key, whose resend is not a second message while the first
+ * still stands (the store then answers with it). Once it is deleted, the key would store a new
+ * message, so it is paced: delete and resend is not a way around slow mode.
  */
-export function moderateChat(core: RoomCore, access: Access, text: string, channel: SlowChannel, retryKey?: string): string {
+export async function moderateChat(core: RoomCore, access: Access, text: string, channel: SlowChannel, retry?: RetryKey): Promise<string> {
   const { options } = core.current;
   const filtered = applyWordFilter(text, options.wordFilter);
   if (options.slowModeSeconds > 0 && !exemptFromSlowMode(access)) {
-    core.slowMode.admit(access.userId, channel, options.slowModeSeconds, core.now(), retryKey);
+    // The store is asked only for a resend of the last send, the one case it decides.
+    const resend = retry !== undefined && core.slowMode.isLastSend(access.userId, channel, retry.key) && (await retry.stands());
+    core.slowMode.admit(access.userId, channel, options.slowModeSeconds, core.now(), retry?.key, resend);
   }
   return filtered;
 }

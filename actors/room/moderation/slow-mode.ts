@@ -26,14 +26,22 @@ const PRUNE_ABOVE = 1000;
 export class SlowMode {
   private readonly last = new Map<string, LastSend>();
 
+  /** Whether `retryKey` is the idempotency key of `userId`'s last send on `channel`. */
+  isLastSend(userId: string, channel: SlowChannel, retryKey: string): boolean {
+    return this.last.get(`${channel}:${userId}`)?.retryKey === retryKey;
+  }
+
   /**
    * Takes `userId`'s turn on `channel` at `now`, or refuses with `rate_limited` carrying the
    * wait: `retryAfterSeconds` for the transports' Retry-After and an issue `retryAfterMs`.
+   * `resend`: the caller checked that this is a resend of the last send (`isLastSend`) whose
+   * message still stands, so it is that message, not another, and takes no turn. A resend of a
+   * deleted message would be stored as a new one: it is paced like any other send.
    */
-  admit(userId: string, channel: SlowChannel, seconds: number, now: number, retryKey?: string): void {
+  admit(userId: string, channel: SlowChannel, seconds: number, now: number, retryKey?: string, resend = false): void {
     const key = `${channel}:${userId}`;
     const previous = this.last.get(key);
-    if (previous && retryKey !== undefined && previous.retryKey === retryKey) return;
+    if (resend && previous && retryKey !== undefined && previous.retryKey === retryKey) return;
     const waitMs = previous ? previous.at + seconds * 1000 - now : 0;
     if (waitMs > 0) {
       const waitSeconds = Math.ceil(waitMs / 1000);

@@ -2,9 +2,13 @@
  * The room's word filter: which words and phrases a room refuses or stars out of chat and
  * danmaku (docs/2026-11-26-chat-moderation.md has the rule with examples).
  *
- * Matching is case-insensitive (Unicode simple case folding) on NFC text. An entry written in a
- * script without spaces between words (Han, Hiragana, Katakana, Hangul, Thai) matches anywhere,
- * as a substring, since there is no word boundary to look for: "笨蛋" is found in "你这个笨蛋啊".
+ * Matching is on the text as a reader sees it: format characters (zero-width spaces, soft
+ * hyphens, bidi controls) dropped, NFKC and case folded as usernames are (so "b\u200Bad" and
+ * "ＢＡＤ" are "bad"); the message keeps what was written, with only the matched characters
+ * masked (folded-text.ts maps a match back to them).
+ *
+ * An entry written in a script without spaces between words (Han, Hiragana, Katakana, Hangul,
+ * Thai) matches anywhere, as a substring, since there is no word boundary to look for: "笨蛋" is found in "你这个笨蛋啊".
  * Any other entry matches whole words only: "ass" does not match "class" or "assistant". The
  * spaces of a phrase match any run of whitespace. Spelling games (f.u.c.k, leetspeak) are not
  * chased: a list cannot win that race, and guessing would mask innocent words.
@@ -12,6 +16,8 @@
 import { AppError, type FieldIssue } from '../../../errors/app-error.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { WordFilter } from '../../../contracts/room/moderation.js';
+import { foldText } from '../../../contracts/text.js';
+import { foldWithMap } from './folded-text.js';
 
 /** The option as the room stores it: a filter without words is off. */
 export const NO_WORD_FILTER: WordFilter = Object.freeze({ mode: 'mask', words: Object.freeze([]) as unknown as string[] });
@@ -68,18 +74,24 @@ function entryPattern(entry: string): string {
   return `(?<!${WORD_CHAR})${body}(?!${WORD_CHAR})`;
 }
 
+/** An entry in the form the text is matched in; stored entries are NFC and lower case only. */
+function foldEntry(entry: string): string {
+  return foldText(entry.replace(/\p{Cf}/gu, '')).replace(/\s+/gu, ' ').trim();
+}
+
 /** One expression for the whole list, longest entries first so a phrase wins over its words. */
 function matcherOf(words: readonly string[]): RegExp | null {
   let matcher = compiled.get(words);
   if (matcher !== undefined) return matcher;
-  const entries = [...words].sort((a, b) => b.length - a.length);
+  const entries = [...new Set(words.map(foldEntry))].filter((entry) => entry.length > 0).sort((a, b) => b.length - a.length);
   matcher = entries.length === 0 ? null : new RegExp(entries.map(entryPattern).join('|'), 'giu');
   compiled.set(words, matcher);
   return matcher;
 }
 
-function mask(match: string): string {
-  return [...match].map((char) => (/\s/u.test(char) ? char : WIDE.test(char) ? '＊' : '*')).join('');
+/** A masked character: a star as wide as it was; spaces (inside a phrase) stay. */
+function maskOf(char: string): string {
+  return /^\s+$/u.test(char) ? char : WIDE.test(char) ? '＊' : '*';
 }
 
 /**
@@ -90,10 +102,31 @@ function mask(match: string): string {
 export function applyWordFilter(text: string, filter: WordFilter): string {
   const matcher = matcherOf(filter.words);
   if (!matcher) return text;
-  const normalised = text.normalize('NFC');
+  const original = text.normalize('NFC');
+  const { folded, pieces, pieceAt } = foldWithMap(original);
+  // Which pieces of the original a match covers: from the piece of its first folded unit to the
+  // piece of its last, format characters between them included.
+  const masked = new Uint8Array(pieces.length);
+  let found = false;
   matcher.lastIndex = 0;
-  if (!matcher.test(normalised)) return text;
+  for (let match = matcher.exec(folded); match !== null; match = matcher.exec(folded)) {
+    if (match[0].length === 0) {
+      matcher.lastIndex += 1;
+      continue;
+    }
+    found = true;
+    if (filter.mode === 'block') break;
+    const last = pieceAt[match.index + match[0].length - 1] ?? pieces.length - 1;
+    for (let piece = pieceAt[match.index] ?? 0; piece <= last; piece += 1) masked[piece] = 1;
+  }
+  if (!found) return text;
   if (filter.mode === 'block') throw AppError.invalid([{ key: 'text', message: 'the message contains a word this room filters' }]);
-  matcher.lastIndex = 0;
-  return normalised.replace(matcher, mask);
+  let out = '';
+  pieces.forEach((piece, index) => {
+    const chars = original.slice(piece.start, piece.end);
+    // A format character inside a masked word goes with it: it would only hide between stars.
+    if (masked[index] === 0) out += chars;
+    else if (!piece.format) out += maskOf(chars);
+  });
+  return out;
 }

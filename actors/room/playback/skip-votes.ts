@@ -22,6 +22,11 @@ export class SkipVotes {
     return this.mediaId === mediaId ? [...this.voters] : [];
   }
 
+  /** Drops `userId`'s vote, whatever the item (a closed account: member.forget). */
+  forget(userId: string): void {
+    this.voters.delete(userId);
+  }
+
   clear(): void {
     this.mediaId = null;
     this.voters.clear();

@@ -34,6 +34,11 @@ export class RoomPolls {
     return this.list.find((poll) => poll.closedAt === null);
   }
 
+  /** Every poll held, newest first. */
+  all(): readonly StoredPoll[] {
+    return this.list;
+  }
+
   get(id: string): StoredPoll | undefined {
     return this.list.find((poll) => poll.id === id);
   }

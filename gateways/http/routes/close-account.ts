@@ -8,6 +8,7 @@ import { closeAccountRecords } from '../../../accounts/profiles/close-account.js
 import { usernameKey } from '../../../accounts/username.js';
 import { AppError } from '../../../errors/app-error.js';
 import * as api from '../../../contracts/http/users.js';
+import { forgetInRooms } from '../../rooms/forget-in-rooms.js';
 import { leaveEveryRoom } from '../../rooms/leave-every-room.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import type { EndpointRouter } from '../endpoint-router.js';
@@ -23,6 +24,7 @@ export function mountCloseAccountRoute(router: EndpointRouter, accounts: Account
     }
     await accounts.recentSignIn.prove(caller, body, clientOf(ctx), 'close the account');
     const rooms = await leaveEveryRoom(gateway.pool, gateway.rooms, caller);
+    await forgetInRooms(gateway.pool, gateway.rooms, caller.userId);
     const records = await closeAccountRecords(gateway.pool, accounts.sessions, caller.userId);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {

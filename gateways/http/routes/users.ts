@@ -40,6 +40,8 @@ export function mountUserRoutes(router: EndpointRouter, accounts: Accounts): voi
       ctx.body = { ...details.credentials, twoFactor: details.twoFactor, liveSessions: details.liveSessions };
     })
     .mount(api.putMyAvatar, async (ctx, { caller, body }) => {
+      // Counted before the decode it costs, refused pictures included.
+      await accounts.limits.consume('avatarUploadsPerUser', caller.userId, 'avatar uploads');
       // Decoded and re-encoded before anything is written: a refused picture stores nothing.
       const images = await makeAvatar(Buffer.from(body.content, 'base64'));
       await avatars.put(caller.userId, images);

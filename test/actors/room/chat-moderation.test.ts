@@ -84,6 +84,33 @@ test("a resend of the same message (its clientMessageId) is the stored one, not 
   await rejects(t, send(room, member, 'hello again', 'c-2'), 'rate_limited');
 });
 
+test('a resend is free only while the original stands: send, delete, resend with the same clientMessageId is paced', async (t) => {
+  const { room, owner, member, clock } = await scene({ slowModeSeconds: 60 });
+  const first = await send(room, member, 'hello', 'c-1');
+  await room.send(member, { kind: 'chat.delete', messageId: first.message.id });
+  clock.advance(10_000);
+  const err = await rejects(t, send(room, member, 'hello', 'c-1'), 'rate_limited', /slow mode: one message every 60 s in this room; try again in 50 s/);
+  t.deepEqual(err.issues, [{ key: 'retryAfterMs', message: '50000' }]);
+  t.is(err.retryAfterSeconds, 50);
+  t.is(await chatCount(room), 0, 'the resend is not stored');
+  // A moderator's delete frees nothing either.
+  clock.advance(50_000);
+  const second = await send(room, member, 'hello', 'c-2');
+  t.false(second.duplicate);
+  await room.send(owner, { kind: 'chat.delete', messageId: second.message.id });
+  await rejects(t, send(room, member, 'hello', 'c-2'), 'rate_limited', /try again in 60 s/);
+  // While the original stands its resend is still the stored message, and after the wait a
+  // resend of a deleted one is a new message.
+  clock.advance(60_000);
+  const third = await send(room, member, 'hello', 'c-2');
+  t.false(third.duplicate);
+  t.not(third.message.id, second.message.id);
+  const again = await send(room, member, 'hello', 'c-2');
+  t.true(again.duplicate);
+  t.is(again.message.id, third.message.id);
+  t.is(await chatCount(room), 1);
+});
+
 test('slow mode paces danmaku too, apart from chat', async (t) => {
   const { room, owner, member, clock } = await scene({ slowModeSeconds: 5, danmaku: true });
   const { item } = await room.send(owner, { kind: 'playlist.push', ...media('A') });
@@ -197,4 +224,56 @@ test('only holders of edit_room_settings see the word list; others are still fil
   await rejects(t, room.send(member, { kind: 'room.update', wordFilter: { mode: 'mask', words: [] } }), 'forbidden');
   await room.send(owner, { kind: 'room.update', wordFilter: { mode: 'mask', words: [] } });
   t.is((await send(room, owner, 'a secret')).message.text, 'a secret', 'no words: off');
+});
+
+/** Spellings of "bad" a reader sees as "bad": an invisible format character inside it, or full-width letters. */
+const DISGUISED: ReadonlyArray<readonly [what: string, text: string, masked: string]> = [
+  ['U+200B zero-width space', 'b\u200Bad', '***'],
+  ['U+2060 word joiner', 'b\u2060ad', '***'],
+  ['U+00AD soft hyphen', 'ba\u00ADd', '***'],
+  ['U+202E right-to-left override (closed by U+202C)', 'b\u202Ea\u202Cd', '***'],
+  ['full-width letters', 'ｂａｄ', '＊＊＊'],
+];
+
+test('invisible format characters and full-width letters do not get a word past the mask, in sends, edits and danmaku', async (t) => {
+  const { room, owner, member } = await scene({ danmaku: true, wordFilter: { mode: 'mask', words: ['bad'] } });
+  const { item } = await room.send(owner, { kind: 'playlist.push', ...media('A') });
+  await room.send(owner, { kind: 'playlist.setCurrent', mediaId: item.id });
+  for (const [what, word, masked] of DISGUISED) {
+    const { message } = await send(room, member, `so ${word} news`);
+    t.is(message.text, `so ${masked} news`, `send: ${what}`);
+    const { rows } = await bed.pool.query<{ text: string }>('SELECT text FROM chat_messages WHERE id = $1', [message.id]);
+    t.is(rows[0]?.text, `so ${masked} news`, `stored: ${what}`);
+    const { message: plain } = await send(room, member, 'fine news');
+    const edited = await room.send(member, { kind: 'chat.edit', messageId: plain.id, text: `so ${word} news` });
+    t.is(edited.message.text, `so ${masked} news`, `edit: ${what}`);
+    const { comment } = await room.send(member, { kind: 'danmaku.send', mediaId: item.id, position: 0, text: `${word}!` });
+    t.is(comment.text, `${masked}!`, `danmaku: ${what}`);
+  }
+});
+
+test('invisible format characters and full-width letters do not get a word past block mode, in sends, edits and danmaku', async (t) => {
+  const { room, owner, member } = await scene({ danmaku: true, wordFilter: { mode: 'block', words: ['bad'] } });
+  const { item } = await room.send(owner, { kind: 'playlist.push', ...media('A') });
+  await room.send(owner, { kind: 'playlist.setCurrent', mediaId: item.id });
+  const { message: plain } = await send(room, member, 'fine news');
+  for (const [what, word] of DISGUISED) {
+    const sent = await rejects(t, send(room, member, `so ${word} news`), 'invalid_argument', /a word this room filters/);
+    t.is(sent.issues[0]?.key, 'text', `send: ${what}`);
+    const edit = await rejects(t, room.send(member, { kind: 'chat.edit', messageId: plain.id, text: `so ${word} news` }), 'invalid_argument');
+    t.is(edit.issues[0]?.key, 'text', `edit: ${what}`);
+    const comment = await rejects(t, room.send(member, { kind: 'danmaku.send', mediaId: item.id, position: 0, text: word }), 'invalid_argument');
+    t.is(comment.issues[0]?.key, 'text', `danmaku: ${what}`);
+  }
+  t.is(await chatCount(room), 1);
+  t.is((await room.send(member, { kind: 'danmaku.list', mediaId: item.id })).comments.length, 0);
+  t.is((await room.send(member, { kind: 'chat.history' })).messages[0]?.text, 'fine news', 'the refused edits changed nothing');
+});
+
+test('the filter matches on normalised text but stores what was written: full-width punctuation, emoji joiners and soft hyphens elsewhere stay', async (t) => {
+  const { room, member } = await scene({ wordFilter: { mode: 'mask', words: ['bad', 'ＢＡＤ ｗｏｒｄ'] } });
+  const untouched = ['你好，世界！（测试）', 'a b\u200Badge', 'good\u00ADness 👩\u200D👩\u200D👧 ＡＢＣ', '\u202Bשלום\u202C'];
+  for (const text of untouched) t.is((await send(room, member, text)).message.text, text, JSON.stringify(text));
+  t.is((await send(room, member, '你好，ｂａｄ！ good\u00ADness')).message.text, '你好，＊＊＊！ good\u00ADness', 'only the word is masked');
+  t.is((await send(room, member, 'a BAD\u00A0word')).message.text, 'a ***\u00A0****', 'an entry is matched in its normalised form too');
 });

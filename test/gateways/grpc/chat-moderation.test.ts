@@ -65,6 +65,19 @@ test('gRPC: slow mode refuses with RESOURCE_EXHAUSTED and the wait; the filter m
   t.true(err.retryAfterSeconds !== undefined && err.retryAfterSeconds >= 1 && err.retryAfterSeconds <= 60, String(err.retryAfterSeconds));
 });
 
+test('gRPC: deleting a message does not free its clientMessageId for a second message inside the slow mode window', async (t) => {
+  const { owner, friend, roomId } = await room('grpc-resend');
+  await owner.as.rooms.UpdateRoom({ roomId, wordFilter: { mode: 'WORD_FILTER_MODE_MASK', words: [] } });
+  const first = await friend.as.chat.Send({ roomId, text: 'hello', clientMessageId: 'c-1' });
+  t.is((await friend.as.chat.Send({ roomId, text: 'hello', clientMessageId: 'c-1' })).message!.id, first.message!.id, 'a resend while it stands');
+  await friend.as.chat.Delete({ roomId, messageId: first.message!.id });
+  const err = await refused(t, friend.as.chat.Send({ roomId, text: 'hello', clientMessageId: 'c-1' }), 'rate_limited', grpc.status.RESOURCE_EXHAUSTED);
+  t.regex(err.message, /slow mode: one message every 60 s/);
+  t.is(err.issues[0]?.key, 'retryAfterMs');
+  t.true(err.retryAfterSeconds !== undefined && err.retryAfterSeconds >= 1 && err.retryAfterSeconds <= 60, String(err.retryAfterSeconds));
+  t.deepEqual((await friend.as.chat.History({ roomId })).messages, []);
+});
+
 test('HTTP: the options in POST and PATCH, the list only for settings holders, slow mode as 429 with Retry-After', async (t) => {
   const owner = await g.bed.signUp('http');
   const friend = await g.bed.signUp('http-friend');

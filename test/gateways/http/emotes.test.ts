@@ -124,3 +124,45 @@ test(`a room keeps at most ${EMOTE_LIMITS.perRoom} emotes; replacing one at the 
   t.is((await bed.call('PUT', `/api/rooms/${roomId}/emotes/e0`, { content: base64(await png(9, 9)) }, owner.token)).status, 200);
   t.is((await list(roomId, owner.token)).length, EMOTE_LIMITS.perRoom);
 });
+
+/** An animation of `count` frames of `side`x`side`, each another colour, as GIF or WebP. */
+async function animation(format: 'gif' | 'webp', count: number, side: number): Promise<Buffer> {
+  const frames = await Promise.all(
+    Array.from({ length: count }, (_, i) => sharp({ create: { width: side, height: side, channels: 4, background: { r: (i * 37) % 256, g: (i * 91) % 256, b: 128, alpha: 1 } } }).raw().toBuffer()),
+  );
+  const tall = sharp(Buffer.concat(frames), { raw: { width: side, height: side * count, channels: 4, pageHeight: side } as never });
+  const delay = frames.map(() => 50);
+  return format === 'gif' ? tall.gif({ delay, loop: 0 }).toBuffer() : tall.webp({ delay, loop: 0, lossless: true }).toBuffer();
+}
+
+test('an animation is bounded per frame: 20 frames of 256x256 (over 1 Mpx in all) are accepted as GIF and as WebP', async (t) => {
+  const { owner, roomId } = await room();
+  for (const format of ['gif', 'webp'] as const) {
+    const bytes = await animation(format, 20, 256);
+    t.true(bytes.length <= EMOTE_LIMITS.maxBytes, `${format}: ${bytes.length} bytes`);
+    const put = await bed.call<EmoteAnswer>('PUT', `/api/rooms/${roomId}/emotes/spin_${format}`, { content: base64(bytes) }, owner.token);
+    t.is(put.status, 200, `${format}: ${JSON.stringify(put.body)}`);
+    t.like(put.body.emote, { animated: true, width: EMOTE_LIMITS.servedSide, height: EMOTE_LIMITS.servedSide });
+    const served = Buffer.from(await (await fetch(`${bed.url}${put.body.emote.url}`)).arrayBuffer());
+    t.is((await sharp(served, { animated: true }).metadata()).pages, 20, format);
+  }
+});
+
+test('an animation over the frame cap, or over the pixels of all frames together, is refused naming content with its own message', async (t) => {
+  const { owner, roomId } = await room();
+  const put = (name: string, bytes: Buffer) => bed.call<ErrorAnswer>('PUT', `/api/rooms/${roomId}/emotes/${name}`, { content: base64(bytes) }, owner.token);
+  const many = await put('many', await animation('gif', EMOTE_LIMITS.maxFrames + 1, 4));
+  t.is(many.status, 400);
+  t.is(many.body.issues?.[0]?.key, 'content');
+  t.regex(many.body.issues?.[0]?.message ?? '', new RegExp(`has ${EMOTE_LIMITS.maxFrames + 1} frames; at most ${EMOTE_LIMITS.maxFrames}`));
+  // Each frame within the per-frame bound, all of them together past the total one.
+  const side = EMOTE_LIMITS.maxInputSide;
+  const count = Math.floor(EMOTE_LIMITS.maxTotalPixels / (side * side)) + 1;
+  const heavy = await animation('gif', count, side);
+  t.true(heavy.length <= EMOTE_LIMITS.maxBytes, `${heavy.length} bytes`);
+  const total = await put('heavy', heavy);
+  t.is(total.status, 400);
+  t.is(total.body.issues?.[0]?.key, 'content');
+  t.regex(total.body.issues?.[0]?.message ?? '', /pixels in all frames together/);
+  t.deepEqual(await list(roomId, owner.token), []);
+});

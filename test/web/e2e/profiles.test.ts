@@ -2,7 +2,8 @@
  * Profiles in Chromium against the whole service (docs/2026-11-26-profiles-and-accounts.md):
  * one person uploads an avatar on the account page, and a second person in the same room sees
  * it in the member list and beside chat messages, while someone without one shows initials. A
- * picture the server refuses is named on the page. Closing the account from the account page
+ * photo larger than the server decodes is scaled down by the page first; a picture the server
+ * refuses is named on the page. Closing the account from the account page
  * ends its sessions. A starred room leads the home page. Screenshots: test-artifacts/screenshots/profiles-*.
  */
 import test from 'ava';
@@ -40,7 +41,8 @@ test('an avatar uploaded on the account page shows in the member list and chat o
   await section.getByLabel('Upload a picture').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not a picture') });
   await section.getByRole('alert').filter({ hasText: 'The picture is not a picture' }).waitFor();
 
-  const photo = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#d2541e' } })
+  // A phone-sized photo, over the 2048 px the server decodes: the page scales it down first.
+  const photo = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#d2541e' } })
     .jpeg()
     .toBuffer();
   await section.getByLabel('Upload a picture').setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: photo });

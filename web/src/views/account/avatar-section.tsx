@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client.js';
 import { base64Of } from '../../api/base64.js';
+import { fitPicture } from './fit-picture.js';
 import { issueFor } from '../../api/errors.js';
 import type { User } from '../../state/session.js';
 import { Avatar, avatarVersion } from '../../ui/avatar.js';
@@ -28,7 +29,7 @@ export function AvatarSection(props: { user: User }) {
   const upload = (file: File) => {
     setStatus('');
     void action.run(async () => {
-      await call(api.PUT('/api/me/avatar', { body: { content: base64Of(await file.arrayBuffer()) } }));
+      await call(api.PUT('/api/me/avatar', { body: { content: base64Of(await fitPicture(file)) } }));
       changed(t('account.avatar.saved'));
     });
   };

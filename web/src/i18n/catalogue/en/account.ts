@@ -17,7 +17,7 @@ export const account = {
   avatar: {
     title: 'Avatar',
     upload: 'Upload a picture',
-    hint: 'JPEG, PNG, WebP or GIF, up to 5 MiB and 4096×4096 pixels. It is cropped to a square; location and other metadata are removed.',
+    hint: 'JPEG, PNG, WebP or GIF, up to 5 MiB; a large picture is scaled down before it is sent. It is cropped to a square; location and other metadata are removed.',
     /** The server's reason follows ("The picture is not an image"). */
     problem: 'The picture {{problem}}',
     remove: 'Remove the avatar',

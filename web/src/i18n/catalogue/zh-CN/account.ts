@@ -18,7 +18,7 @@ export const account: Translation<typeof en> = {
   avatar: {
     title: '头像',
     upload: '上传图片',
-    hint: '支持 JPEG、PNG、WebP 或 GIF，最大 5 MiB、4096×4096 像素。图片会被裁剪为正方形，位置等元数据会被删除。',
+    hint: '支持 JPEG、PNG、WebP 或 GIF，最大 5 MiB；较大的图片会在上传前缩小。图片会被裁剪为正方形，位置等元数据会被删除。',
     problem: '图片{{problem}}',
     remove: '删除头像',
     uploading: '正在上传…',
