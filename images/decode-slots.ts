@@ -3,7 +3,7 @@
  * libuv's thread pool, four threads by default, which DNS lookups, file reads and zlib of every
  * request share: a burst of large uploads would hold all four and stall the rest. Decodes past
  * `size` wait here, in order, for a bounded time; past `maxQueued` waiting, or after
- * `maxWaitMs`, the upload is refused `busy` with a Retry-After instead of piling up.
+ * `maxWaitMs`, the upload is refused `resource_exhausted` with a Retry-After instead of piling up.
  */
 import { AppError } from '../errors/app-error.js';
 
@@ -17,8 +17,8 @@ export interface DecodeSlotLimits {
 
 export const IMAGE_DECODE_LIMITS: DecodeSlotLimits = { size: 2, maxQueued: 16, maxWaitMs: 15_000 };
 
-function busy(why: string): AppError {
-  return new AppError('busy', `the server is decoding other pictures (${why}); try again in a few seconds`, [], { retryAfterSeconds: 2 });
+function exhausted(why: string): AppError {
+  return new AppError('resource_exhausted', `the server is decoding other pictures (${why}); try again in a few seconds`, [], { retryAfterSeconds: 2 });
 }
 
 export class DecodeSlots {
@@ -41,7 +41,7 @@ export class DecodeSlots {
       this.running += 1;
       return Promise.resolve();
     }
-    if (this.waiting.length >= this.limits.maxQueued) return Promise.reject(busy(`${this.limits.maxQueued} are waiting`));
+    if (this.waiting.length >= this.limits.maxQueued) return Promise.reject(exhausted(`${this.limits.maxQueued} are waiting`));
     return new Promise<void>((resolve, reject) => {
       const turn = () => {
         clearTimeout(timer);
@@ -50,7 +50,7 @@ export class DecodeSlots {
       const timer = setTimeout(() => {
         const index = this.waiting.indexOf(turn);
         if (index >= 0) this.waiting.splice(index, 1);
-        reject(busy(`none was free for ${this.limits.maxWaitMs / 1000} s`));
+        reject(exhausted(`none was free for ${this.limits.maxWaitMs / 1000} s`));
       }, this.limits.maxWaitMs);
       this.waiting.push(turn);
     });

@@ -52,7 +52,7 @@ export const putEmote = defineEndpoint({
     content: z.base64().min(1).max(CONTENT_MAX_CHARS).meta({ description: `The picture, base64; at most ${EMOTE_LIMITS.maxBytes} bytes once decoded` }),
   }),
   responses: { 200: { description: 'Stored', schema: z.strictObject({ emote: Emote }) } },
-  errors: [...ROOM_ERRORS, 'limit_exceeded', 'payload_too_large'],
+  errors: [...ROOM_ERRORS, 'limit_exceeded', 'payload_too_large', 'resource_exhausted'],
 });
 
 export const deleteEmote = defineEndpoint({

@@ -103,7 +103,7 @@ export const putMyAvatar = defineEndpoint({
   path: '/api/me/avatar',
   operationId: 'putMyAvatar',
   summary: 'Upload your avatar (JPEG, PNG, WebP or GIF; re-encoded on the server)',
-  description: `The picture's bytes in base64: at most ${AVATAR_MAX_BYTES} bytes and ${AVATAR_MAX_SIDE}x${AVATAR_MAX_SIDE} pixels (scale a larger one down first). It is cropped to a square, resized to 256 and 64 pixels and re-encoded as WebP (metadata such as GPS removed; an animation keeps its first frame); the uploaded bytes are not kept. At most ${AVATAR_UPLOAD_RATE.points} uploads per user in ${AVATAR_UPLOAD_RATE.durationSeconds / 60} minutes, refused ones included (rate_limited with Retry-After); busy with Retry-After while the server decodes too many pictures at once.`,
+  description: `The picture's bytes in base64: at most ${AVATAR_MAX_BYTES} bytes and ${AVATAR_MAX_SIDE}x${AVATAR_MAX_SIDE} pixels (scale a larger one down first). It is cropped to a square, resized to 256 and 64 pixels and re-encoded as WebP (metadata such as GPS removed; an animation keeps its first frame); the uploaded bytes are not kept. At most ${AVATAR_UPLOAD_RATE.points} uploads per user in ${AVATAR_UPLOAD_RATE.durationSeconds / 60} minutes, refused ones included (rate_limited with Retry-After); resource_exhausted with Retry-After while the server decodes too many pictures at once.`,
   tags: ['users'],
   access: 'user',
   bodyLimit: `${Math.ceil((AVATAR_CONTENT_MAX_CHARS + 1024) / 1024)}kb`,
@@ -111,7 +111,7 @@ export const putMyAvatar = defineEndpoint({
     content: z.base64().min(1).max(AVATAR_CONTENT_MAX_CHARS).meta({ description: `The picture, base64; at most ${AVATAR_MAX_BYTES} bytes once decoded` }),
   }),
   responses: { 200: { description: 'The avatar now', schema: z.strictObject({ avatar: AvatarView }) } },
-  errors: ['unauthenticated', 'payload_too_large', 'rate_limited', 'busy'],
+  errors: ['unauthenticated', 'payload_too_large', 'rate_limited', 'resource_exhausted'],
 });
 
 export const getMyAvatar = defineEndpoint({
