@@ -21,6 +21,7 @@ import { isSlicePieces, type ByteRange, type ClientRead, type SliceCacheApi, typ
 import type { SliceLease } from '../cache/slice-buffers.js';
 import type { MediaGrant, MediaGrants } from '../media-grant.js';
 import type { MediaProvider, Upstream } from '../provider.js';
+import { upstreamReadKey } from '../read-key.js';
 import { isPlaylistReply, rewritePlaylist } from './hls-rewrite.js';
 import { isManifestReply, rewriteManifest } from './mpd-rewrite.js';
 import { fileNameOf, proxyFolderUrl, proxyUrl } from './proxy-url.js';
@@ -102,7 +103,8 @@ export class MediaProxy {
       const answer = await cache.serve(
         { method: read.method, range: read.range },
         {
-          identity: upstream.identity,
+          // The credentials are part of what is cached: see media/read-key.ts.
+          identity: upstreamReadKey(upstream),
           fetch: (range: ByteRange, validators: Validators | undefined, signal: AbortSignal) =>
             this.fetchItem(target, 'GET', { range: `bytes=${range.start}-${range.end}`, ...conditional(validators) }, signal),
         },

@@ -13,7 +13,6 @@
  * out; callers get sentences of our own. Image subtitles (PGS, DVB, VobSub) are not text and
  * are left out.
  */
-import { createHash } from 'node:crypto';
 import { SUBTITLE_LIMITS } from '../../contracts/room/subtitles.js';
 import { AppError } from '../../errors/app-error.js';
 import { isErrorCode } from '../../contracts/errors.js';
@@ -37,20 +36,10 @@ export interface ProbedMedia {
   streams: EmbeddedStream[];
 }
 
-/** The media as the tools read it: this service's proxy URL, and what is read (the pool's job key: see `toolReadKey`). */
+/** The media as the tools read it: this service's proxy URL, and what is read (the pool's job key: media/read-key.ts). */
 export interface ToolSource {
   url: string;
   identity: string;
-}
-
-/**
- * The job key of reading an upstream: its identity and the headers it is read with. Asks from
- * several rooms share a run only when they would read the same bytes with the same credentials:
- * an item without an Alist token must not get what another room's item read with one.
- */
-export function toolReadKey(upstream: { identity: string; headers: Record<string, string> }): string {
-  const headers = Object.entries(upstream.headers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `${upstream.identity}\0${createHash('sha256').update(JSON.stringify(headers)).digest('base64url')}`;
 }
 
 /** Text subtitle codecs ffmpeg can write as WebVTT or ASS. */

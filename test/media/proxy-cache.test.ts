@@ -104,3 +104,35 @@ test('a client leaving in the middle of a long read does not disturb the reads a
   const whole = await read(url);
   t.true(whole.body.equals(bytes));
 });
+
+test('what was read with an item\'s credentials is cached for reads with them only: the same URL added without the header is asked of the upstream, which refuses', async (t) => {
+  const file = await randomFile('private.mp4', 3 * SLICE);
+  const upstream = await startNginx({
+    root: file.dir,
+    serverConfig: 'location / { if ($http_x_token != "secret") { return 403; } }',
+  });
+  t.teardown(() => upstream.stop());
+  const fileUrl = `${upstream.url}/private.mp4`;
+  const protectedRoom = await createRoom(bed, owner);
+  const protectedItem = await addItem(bed, protectedRoom, owner, { url: fileUrl, proxy: true, headers: { 'X-Token': 'secret' } });
+  const protectedLink = await proxiedUrl(bed, protectedRoom, protectedItem, owner);
+  const first = await read(protectedLink, { range: `bytes=0-${SLICE - 1}` });
+  t.is(first.status, 206);
+  t.true(first.body.equals(file.bytes.subarray(0, SLICE)));
+
+  // Someone who saw the URL (not the token) plays it in a room of their own.
+  const stranger = await bed.signUp('stranger');
+  const ownRoom = await createRoom(bed, stranger);
+  const copy = await addItem(bed, ownRoom, stranger, { url: fileUrl, proxy: true });
+  const copyLink = await proxiedUrl(bed, ownRoom, copy, stranger);
+  await upstream.clearRequests();
+  const refused = await read(copyLink, { range: `bytes=0-${SLICE - 1}` });
+  t.is(refused.status, 502, 'the upstream refused the read without the header: nothing came from the cache');
+  t.false(refused.body.includes(file.bytes.subarray(0, 64)));
+  t.true((await upstream.requests()).some((request) => request.status === 403));
+
+  // The item with the header still reads from the cache it filled.
+  await upstream.clearRequests();
+  t.true((await read(protectedLink, { range: `bytes=0-${SLICE - 1}` })).body.equals(file.bytes.subarray(0, SLICE)));
+  t.deepEqual(await upstream.requests(), []);
+});

@@ -15,7 +15,7 @@ import { isProxied } from '../../../media/play-info.js';
 import { fileNameOf, proxyUrl } from '../../../media/proxy/proxy-url.js';
 import { SubtitleFiles } from '../../../media/subtitles/subtitle-files.js';
 import { SubtitleTextError } from '../../../media/subtitles/subtitle-text.js';
-import { toolReadKey } from '../../../media/subtitles/embedded.js';
+import { upstreamReadKey } from '../../../media/read-key.js';
 import { SubtitleTracks, type EmbeddedSource, type ProvidedSource } from '../../../media/subtitles/subtitle-tracks.js';
 import { SUBTITLE_LIMITS } from '../../../contracts/room/subtitles.js';
 import * as api from '../../../contracts/http/subtitles.js';
@@ -55,7 +55,7 @@ export function mountSubtitleRoutes(router: EndpointRouter, deps: GatewayDeps, m
       if (upstream.type !== 'file') return undefined;
       const expiresAt = Date.now() + media.grantTtlMs;
       const token = media.grants.sign({ roomId, userId: subjectOf(caller), sessionId: caller.sessionId, mediaId: item.id, resource: '', expiresAt });
-      return { url: `${loopbackOrigin(ctx.req.socket)}${proxyUrl(token, fileNameOf(upstream.url))}`, key: `${roomId}\0${item.id}\0${upstream.identity}`, identity: toolReadKey(upstream) };
+      return { url: `${loopbackOrigin(ctx.req.socket)}${proxyUrl(token, fileNameOf(upstream.url))}`, key: `${roomId}\0${item.id}\0${upstream.identity}`, identity: upstreamReadKey(upstream) };
     };
 
   /** The subtitle streams the item's provider offers (a Jellyfin or Emby library's). */
