@@ -33,7 +33,7 @@ export function sniffFormat(text: string, declared: SubtitleFormatName | undefin
   if (/^\[Script Info\]/i.test(head)) return declared === 'ssa' ? 'ssa' : 'ass';
   if (declared === 'vtt' || declared === 'ass' || declared === 'ssa') {
     // Declared one thing and is another: SRT is the only format without a header, so say what it is not.
-    if (/^\d+\s*\r?\n\s*\d/.test(head) || /-->/.test(text.slice(0, 512))) return 'srt';
+    if (/^\d+[ \t]*\r?\n\s*\d/.test(head) || /-->/.test(text.slice(0, 512))) return 'srt';
     throw new SubtitleTextError(`does not look like ${declared === 'vtt' ? 'WebVTT (no WEBVTT header)' : 'ASS/SSA (no [Script Info] section)'}`);
   }
   return 'srt';
