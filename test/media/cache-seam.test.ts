@@ -15,6 +15,7 @@ import type { SliceCacheApi, SliceResource } from '../../media/cache/types.js';
 import { createLogger } from '../../observability/logger.js';
 import { MediaGrants } from '../../media/media-grant.js';
 import type { MediaProvider } from '../../media/provider.js';
+import { upstreamReadKey } from '../../media/read-key.js';
 import { AlistProvider } from '../../media/providers/alist.js';
 import { directProvider } from '../../media/providers/direct.js';
 import { AddressPolicy } from '../../media/proxy/address-policy.js';
@@ -70,14 +71,16 @@ function proxyFor(): MediaProxy {
 
 const target = (media: MediaItem, provider: MediaProvider) => ({ grant: { roomId: 'r', userId: 'u', sessionId: 's', mediaId: media.id, resource: '', expiresAt: Date.now() + 60_000 }, item: media, provider });
 
-test.serial('file reads go through the cache with the item identity and a slice fetch with the provider headers', async (t) => {
+test.serial('file reads go through the cache keyed by the item identity and its headers, and a slice fetch with the provider headers', async (t) => {
   const media = item(`${nginx.url}/film.mp4`, 'direct', { Referer: 'https://r.example/' });
   const answer = await proxyFor().serve(target(media, directProvider), { method: 'GET', range: 'bytes=100-2099', signal: AbortSignal.timeout(10_000) });
   t.is(answer.status, 206);
   t.is(answer.headers['content-range'], `bytes 100-2099/${SIZE}`);
   t.is(answer.headers['x-content-type-options'], 'nosniff');
   t.true((await readAll(answer.body)).equals(bytes.subarray(100, 2100)));
-  t.is(resources.at(-1)?.identity, `url:${nginx.url}/film.mp4`);
+  // Read with a header, so keyed by it too (media/read-key.ts): the same URL without it is another resource.
+  t.is(resources.at(-1)?.identity, upstreamReadKey({ identity: `url:${nginx.url}/film.mp4`, headers: { Referer: 'https://r.example/' } }));
+  t.true(resources.at(-1)?.identity.startsWith(`url:${nginx.url}/film.mp4\0`));
   // The cache asks for the whole 2 MiB slice holding the range (the file is shorter).
   t.is((await nginx.requests()).at(-1)?.range, 'bytes=0-2097151');
 });
