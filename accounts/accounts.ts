@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { StartupConfig } from '../config/types.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
-import type { Mailer } from '../mail/mailer.js';
+import { emailNotConfigured, type Mailer } from '../mail/mailer.js';
 import { EmailSignup } from './methods/email-signup.js';
 import { OAuth2Method } from './methods/oauth2/oauth2-method.js';
 import { OpaqueMethod } from './methods/opaque.js';
@@ -41,8 +41,8 @@ export interface AccountsDeps {
     webauthn?: Pick<StartupConfig['webauthn'], 'rp_name'> & Partial<Pick<StartupConfig['webauthn'], 'rp_origin' | 'rp_id'>>;
   };
   reviews: ReviewStarter;
-  /** Sends signup confirmations and reset codes; without it email flows answer `unavailable`. */
-  mailer?: Pick<Mailer, 'configured' | 'send'>;
+  /** Sends signup confirmations and reset codes; without it email flows answer `failed_precondition`. */
+  mailer?: Pick<Mailer, 'configured' | 'requireConfigured' | 'send'>;
   /** Where users open the service (`server.public_url`, else `webauthn.rp_origin`): links in emails. */
   publicUrl?: string;
   /** Key prefix in Redis (login state, challenges, rate limits). */
@@ -89,7 +89,7 @@ export class Accounts {
     this.opaqueOnServer = new OpaqueOnServer(config.security.opaque_server_setup_secret);
     this.password = new PasswordMethod({ ...methodDeps, opaqueOnServer: this.opaqueOnServer, ...(deps.logger ? { logger: deps.logger } : {}) });
     this.opaque = new OpaqueMethod({ ...methodDeps, redis, serverSetup: config.security.opaque_server_setup_secret, prefix });
-    const mailer = deps.mailer ?? { configured: false, send: () => Promise.reject(new Error('no mailer')) };
+    const mailer = deps.mailer ?? { configured: false, requireConfigured: () => { throw emailNotConfigured(); }, send: () => Promise.reject(emailNotConfigured()) };
     const publicUrl = deps.publicUrl ?? '';
     this.emailSignup = new EmailSignup({ pool, box: this.box, settings, registration: this.registration, limits: this.limits, mailer, opaque: this.opaque, publicUrl });
     this.passwordReset = new PasswordReset({ pool, limits: this.limits, sessions: this.sessions, mailer, opaque: this.opaque, publicUrl });

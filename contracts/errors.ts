@@ -9,6 +9,8 @@ export const ERROR_CODES = [
   'forbidden',
   'not_found',
   'conflict',
+  /** The server is not set up for this (email without SMTP): no retry helps until an operator changes it. */
+  'failed_precondition',
   'limit_exceeded',
   'payload_too_large',
   'rate_limited',
@@ -34,6 +36,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  // RFC 9110's 409: the request conflicts with the state of the server (its configuration).
+  failed_precondition: 409,
   limit_exceeded: 429,
   payload_too_large: 413,
   rate_limited: 429,
@@ -65,6 +69,7 @@ export const GRPC_STATUS = {
   not_found: 'NOT_FOUND',
   // Stale guards, "nothing selected", a livestream seek, a taken id: the state must change first.
   conflict: 'FAILED_PRECONDITION',
+  failed_precondition: 'FAILED_PRECONDITION',
   limit_exceeded: 'RESOURCE_EXHAUSTED',
   // What gRPC itself answers for a message over the size limit.
   payload_too_large: 'RESOURCE_EXHAUSTED',

@@ -2,7 +2,9 @@
  * Outgoing email for the service (signup confirmation, password reset): one pooled SMTP
  * transport per process, configured from `smtp.*`. Failures cross the module boundary as
  * AppError('unavailable') so a gateway answers 503 instead of leaking transport details, and
- * the transport's own logging stays off: message bodies carry one-time codes.
+ * the transport's own logging stays off: message bodies carry one-time codes. A server without
+ * SMTP is a state, not an outage: email flows answer `failed_precondition` (409) saying so, and
+ * the operator is told once per process, at warn.
  */
 import { createTransport } from 'nodemailer';
 import type { SMTPPoolOptions } from 'nodemailer/lib/smtp-pool';
@@ -20,11 +22,22 @@ export interface MailMessage {
 export interface Mailer {
   /** False when `smtp.host` is empty: email is switched off and send() always fails. */
   readonly configured: boolean;
+  /**
+   * Nothing when email is on. When it is off, `failed_precondition` ("email is not configured on
+   * this server"); the first refusal in the process is logged at warn (later ones are not logged:
+   * they are the same fact, and each caller gets the answer).
+   */
+  requireConfigured(): void;
   send(message: MailMessage): Promise<void>;
   close(): void;
 }
 
-const NOT_CONFIGURED = 'email is not configured: set smtp.host and smtp.sender';
+export const EMAIL_NOT_CONFIGURED = 'email is not configured on this server (smtp.host and smtp.sender)';
+
+/** What email flows answer on a server without SMTP. */
+export function emailNotConfigured(): AppError {
+  return new AppError('failed_precondition', EMAIL_NOT_CONFIGURED);
+}
 
 /** A request waiting on email must not hang on a server that accepts TCP and then says nothing. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -70,9 +83,17 @@ function describe(failure: SmtpFailure): string {
 
 export function createMailer(smtp: StartupConfig['smtp'], logger: Logger): Mailer {
   if (smtp.host === '') {
+    let warned = false;
     return {
       configured: false,
-      send: () => Promise.reject(new AppError('unavailable', NOT_CONFIGURED)),
+      requireConfigured(): void {
+        if (!warned) {
+          warned = true;
+          logger.child({ component: 'mailer' }).warn('email sign-up and password reset answer failed_precondition: email is not configured (set smtp.host and smtp.sender)');
+        }
+        throw emailNotConfigured();
+      },
+      send: () => Promise.reject(emailNotConfigured()),
       close: () => undefined,
     };
   }
@@ -98,6 +119,8 @@ export function createMailer(smtp: StartupConfig['smtp'], logger: Logger): Maile
 
   return {
     configured: true,
+
+    requireConfigured: () => undefined,
 
     async send(message: MailMessage): Promise<void> {
       try {

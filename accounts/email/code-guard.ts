@@ -1,7 +1,8 @@
 import type { RateLimits } from '../rate-limits.js';
 import { checkCode, type CodePurpose, type LiveCode } from './codes.js';
 import type { Queryable } from '../users.js';
-import { AppError, isAppError } from '../../errors/app-error.js';
+import { isAppError } from '../../errors/app-error.js';
+import type { Mailer } from '../../mail/mailer.js';
 
 /**
  * Checks an emailed code under the code-verification rate limits: per address of the
@@ -29,7 +30,7 @@ export async function verifyCode(
   return live;
 }
 
-/** Email flows need SMTP; say so before anything is written. */
-export function requireMail(configured: boolean): void {
-  if (!configured) throw new AppError('unavailable', 'email is not configured on this server (smtp.host and smtp.sender)');
+/** Email flows need SMTP; say so (failed_precondition) before anything is written. */
+export function requireMail(mailer: Pick<Mailer, 'requireConfigured'>): void {
+  mailer.requireConfigured();
 }

@@ -28,7 +28,7 @@ export interface EmailSignupDeps {
   settings: RuntimeSettings;
   registration: Registration;
   limits: RateLimits;
-  mailer: Pick<Mailer, 'configured' | 'send'>;
+  mailer: Pick<Mailer, 'configured' | 'requireConfigured' | 'send'>;
   opaque: OpaqueMethod;
   /** Where users open the service; links in emails start with it. */
   publicUrl: string;
@@ -50,7 +50,7 @@ export class EmailSignup {
 
   async start(input: { email: string; username: string; displayName?: string | undefined }, client: { ip: string }): Promise<CodeSent> {
     this.requireSignup();
-    requireMail(this.deps.mailer.configured);
+    requireMail(this.deps.mailer);
     const email = parseEmail(input.email);
     const username = parseUsername(input.username);
     this.requireAllowed(email, 'may not sign up here');

@@ -23,7 +23,7 @@ export interface PasswordResetDeps {
   pool: pg.Pool;
   limits: RateLimits;
   sessions: SessionStore;
-  mailer: Pick<Mailer, 'configured' | 'send'>;
+  mailer: Pick<Mailer, 'configured' | 'requireConfigured' | 'send'>;
   opaque: OpaqueMethod;
   publicUrl: string;
 }
@@ -32,7 +32,7 @@ export class PasswordReset {
   constructor(private readonly deps: PasswordResetDeps) {}
 
   async start(input: { email: string }, client: { ip: string }): Promise<CodeSent> {
-    requireMail(this.deps.mailer.configured);
+    requireMail(this.deps.mailer);
     const email = parseEmail(input.email);
     await this.deps.limits.consume('codesPerIp', client.ip, 'code requests from this address');
     await this.deps.limits.consume('emailsPerAddress', email.key, 'emails to this address');

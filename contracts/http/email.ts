@@ -22,17 +22,21 @@ const CodeSent = z
   .object({ status: z.literal('code_sent'), expiresAt: z.string().meta({ format: 'date-time' }) })
   .meta({ id: 'CodeSent', description: 'An email with a code is on its way (or, for an address with an account, a note saying so)' });
 const RegistrationResponse = z.object({ registrationResponse: z.string() });
+/** What the two operations that send email say about a server without SMTP. */
+const WITHOUT_SMTP =
+  'On a server without email (no smtp.host): failed_precondition (409), "email is not configured on this server", before anything is checked or written. An SMTP server that fails or refuses the message: unavailable (503).';
 
 export const emailSignupStart = defineEndpoint({
   method: 'post',
   path: '/api/auth/email/signup/start',
   operationId: 'emailSignupStart',
   summary: 'Email signup: sends a confirmation code to the address',
+  description: `Needs user.enableEmailSignup (signup_disabled otherwise). ${WITHOUT_SMTP}`,
   tags: TAGS,
   access: 'public',
   body: z.strictObject({ email, username: fields.username, displayName: fields.displayName.optional() }),
   responses: { 202: { description: 'Code sent', schema: CodeSent } },
-  errors: ['signup_disabled', 'forbidden', 'conflict', 'rate_limited', 'unavailable'],
+  errors: ['signup_disabled', 'failed_precondition', 'forbidden', 'conflict', 'rate_limited', 'unavailable'],
 });
 
 export const emailSignupOpaque = defineEndpoint({
@@ -68,12 +72,12 @@ export const passwordResetStart = defineEndpoint({
   path: '/api/auth/password/reset/start',
   operationId: 'passwordResetStart',
   summary: 'Password reset: emails a code to the address of an account',
-  description: 'Answers the same whether or not the address has an account.',
+  description: `Answers the same whether or not the address has an account. ${WITHOUT_SMTP}`,
   tags: TAGS,
   access: 'public',
   body: z.strictObject({ email }),
   responses: { 202: { description: 'Code sent if the address has an account', schema: CodeSent } },
-  errors: ['rate_limited', 'unavailable'],
+  errors: ['failed_precondition', 'rate_limited', 'unavailable'],
 });
 
 export const passwordResetOpaque = defineEndpoint({

@@ -44,6 +44,8 @@ const ERROR_TITLES: Record<ErrorCode, ParseKeys | null> = {
   forbidden: null,
   not_found: null,
   conflict: null,
+  // "email is not configured on this server": the message says what is missing.
+  failed_precondition: null,
   limit_exceeded: 'errors.titles.limit_exceeded',
   payload_too_large: 'errors.titles.payload_too_large',
   // The wait itself is the Retry-After line under the message (minutes, for some limits).
