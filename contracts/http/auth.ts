@@ -19,7 +19,7 @@ export const opaqueRegisterStart = defineEndpoint({
   summary: 'OPAQUE registration, first message',
   tags: TAGS,
   access: 'public',
-  body: z.strictObject({ username: fields.username, registrationRequest: fields.opaqueMessage }),
+  body: z.strictObject({ username: fields.username, registrationRequest: fields.opaqueMessage.registrationRequest }),
   responses: { 200: { description: 'The server registration response', schema: z.object({ registrationResponse: z.string() }) } },
   errors: ['signup_disabled', 'rate_limited'],
 });
@@ -32,7 +32,7 @@ export const opaqueRegisterFinish = defineEndpoint({
   description: 'Finishes the register/start of the same username, once and within 5 minutes (unauthenticated otherwise). The record must be a well-formed OPAQUE registration record.',
   tags: TAGS,
   access: 'public',
-  body: z.strictObject({ username: fields.username, registrationRecord: fields.opaqueMessage, displayName: fields.displayName.optional() }),
+  body: z.strictObject({ username: fields.username, registrationRecord: fields.opaqueMessage.registrationRecord, displayName: fields.displayName.optional() }),
   responses: { 201: CREATED, 202: PENDING },
   errors: ['signup_disabled', 'unauthenticated', 'conflict', 'rate_limited'],
 });
@@ -46,7 +46,7 @@ export const opaqueLoginStart = defineEndpoint({
     'Answers the same way for unknown usernames and accounts with an OPAQUE record (a fake record for the former). An account whose password is still only an Argon2id hash (set before OPAQUE records were made for it) is answered with useDirectPassword: true; the client then signs in once with POST /api/auth/password/login, which upgrades the account to OPAQUE.',
   tags: TAGS,
   access: 'public',
-  body: z.strictObject({ username: fields.username, startLoginRequest: fields.opaqueMessage }),
+  body: z.strictObject({ username: fields.username, startLoginRequest: fields.opaqueMessage.startLoginRequest }),
   responses: {
     200: {
       description: 'Login response and the id of the server state',
@@ -70,7 +70,7 @@ export const opaqueLoginFinish = defineEndpoint({
   summary: 'OPAQUE login, client proof: opens a session',
   tags: TAGS,
   access: 'public',
-  body: z.strictObject({ loginId: oneLineText().min(1).max(64), finishLoginRequest: fields.opaqueMessage }),
+  body: z.strictObject({ loginId: oneLineText().min(1).max(64), finishLoginRequest: fields.opaqueMessage.finishLoginRequest }),
   responses: { 200: SIGNED_IN },
   errors: ['unauthenticated', 'review_pending', 'review_rejected', 'account_banned', 'rate_limited'],
 });

@@ -62,6 +62,21 @@ export const PendingReview = z
 
 export const SignInAnswer = z.union([SignedIn, SecondFactorRequired]);
 
+/**
+ * Unpadded base64url of exactly `bytes` bytes: the characters, the length, and a last character
+ * whose unused low bits are zero (the decoder refuses any other), so the pattern admits exactly
+ * the strings that decode to that many bytes.
+ */
+function opaqueMessage(bytes: number, description: string): z.ZodString {
+  const full = Math.floor(bytes / 3) * 4;
+  const tail = bytes % 3 === 0 ? '' : bytes % 3 === 1 ? '[A-Za-z0-9_-][AQgw]' : '[A-Za-z0-9_-]{2}[AEIMQUYcgkosw048]';
+  const length = full + (bytes % 3 === 0 ? 0 : bytes % 3 + 1);
+  return z
+    .string()
+    .regex(new RegExp(`^[A-Za-z0-9_-]{${full}}${tail}$`), { error: `must be ${bytes} bytes in unpadded base64url (${length} characters)` })
+    .meta({ description: `${description}: ${bytes} bytes in unpadded base64url (${length} characters)` });
+}
+
 // Every text field here follows contracts/text.ts, so nothing PostgreSQL refuses (NUL) or a log
 // would mangle reaches either, on HTTP or on gRPC (which validates with these same schemas).
 // The account code's own rule, checked as sent (so a name the server would refuse is refused
@@ -82,8 +97,17 @@ export const fields = {
     .string()
     .regex(new RegExp(`^[^\\u0000]{${PASSWORD_MIN_CHARS},${PASSWORD_MAX_CHARS}}$`, 'u'), { error: `must be ${PASSWORD_MIN_CHARS} to ${PASSWORD_MAX_CHARS} characters, without NUL` })
     .refine(isWellFormed, { error: WELL_FORMED_MESSAGE }),
-  /** OPAQUE protocol messages are base64url. */
-  opaqueMessage: oneLineText().min(1).max(4096),
+  /**
+   * OPAQUE (RFC 9807, ristretto255) messages: unpadded base64url of their fixed length, as the
+   * protocol library decodes them. Whether they are points of the group and belong to a login
+   * the server started is for the protocol to say: a well-formed value is not yet a valid one.
+   */
+  opaqueMessage: {
+    registrationRequest: opaqueMessage(32, 'The client\'s first registration message (opaque.client.startRegistration)'),
+    registrationRecord: opaqueMessage(192, 'The registration record (opaque.client.finishRegistration): the credential the server stores'),
+    startLoginRequest: opaqueMessage(96, 'The client\'s first login message, KE1 (opaque.client.startLogin)'),
+    finishLoginRequest: opaqueMessage(64, 'The client\'s last login message, KE3 (opaque.client.finishLogin)'),
+  },
   /** A code from an email or an authenticator app, a handle the server gave (challenge, login id). */
   code: oneLineText().min(1).max(32),
 };

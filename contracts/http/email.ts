@@ -16,7 +16,7 @@ const email = oneLineText().min(1).max(254).meta({ format: 'email', description:
 const code = fields.code.meta({ description: 'The code from the email' });
 const newPassword = {
   password: fields.newPassword.optional(),
-  registrationRecord: fields.opaqueMessage.optional(),
+  registrationRecord: fields.opaqueMessage.registrationRecord.optional(),
 };
 const CodeSent = z
   .object({ status: z.literal('code_sent'), expiresAt: z.string().meta({ format: 'date-time' }) })
@@ -46,7 +46,7 @@ export const emailSignupOpaque = defineEndpoint({
   summary: 'Email signup: the OPAQUE registration message, for a client holding the code',
   tags: TAGS,
   access: 'public',
-  body: z.strictObject({ email, code, registrationRequest: fields.opaqueMessage }),
+  body: z.strictObject({ email, code, registrationRequest: fields.opaqueMessage.registrationRequest }),
   responses: { 200: { description: 'The server registration response', schema: RegistrationResponse } },
   errors: ['signup_disabled', 'forbidden', 'unauthenticated', 'rate_limited'],
 });
@@ -87,7 +87,7 @@ export const passwordResetOpaque = defineEndpoint({
   summary: 'Password reset: the OPAQUE registration message, for a client holding the code',
   tags: TAGS,
   access: 'public',
-  body: z.strictObject({ email, code, registrationRequest: fields.opaqueMessage }),
+  body: z.strictObject({ email, code, registrationRequest: fields.opaqueMessage.registrationRequest }),
   responses: { 200: { description: 'The server registration response', schema: RegistrationResponse } },
   errors: ['unauthenticated', 'rate_limited'],
 });

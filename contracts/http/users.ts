@@ -27,7 +27,7 @@ export const changePasswordOpaque = defineEndpoint({
   description: 'Needs a sign-in within the last 10 minutes.',
   tags: ['users'],
   access: 'user',
-  body: z.strictObject({ registrationRequest: fields.opaqueMessage }),
+  body: z.strictObject({ registrationRequest: fields.opaqueMessage.registrationRequest }),
   responses: { 200: { description: 'The server registration response', schema: z.object({ registrationResponse: z.string() }) } },
   errors: ['unauthenticated'],
 });
@@ -41,7 +41,7 @@ export const changePassword = defineEndpoint({
     'An account with a direct-transport password sends currentPassword; otherwise (OPAQUE, or a first password) the session must have signed in within the last 10 minutes.',
   tags: ['users'],
   access: 'user',
-  body: z.strictObject({ currentPassword: fields.password.optional(), password: fields.newPassword.optional(), registrationRecord: fields.opaqueMessage.optional() }),
+  body: z.strictObject({ currentPassword: fields.password.optional(), password: fields.newPassword.optional(), registrationRecord: fields.opaqueMessage.registrationRecord.optional() }),
   responses: { 200: { description: 'Changed', schema: z.object({ revokedSessions: z.number().int() }) } },
   errors: ['unauthenticated', 'rate_limited'],
 });

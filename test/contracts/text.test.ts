@@ -18,7 +18,9 @@ test.after.always(async () => {
 const NUL = 'a\u0000b';
 const LONE = 'a\ud800b';
 const BELL = 'a\u0007b';
-const OPAQUE_MESSAGE = 'AAAA';
+// Well-formed OPAQUE messages (the document states their base64url length), so only the field under test is refused.
+const OPAQUE_KE1 = 'A'.repeat(128);
+const OPAQUE_KE3 = 'A'.repeat(86);
 
 interface Refusal {
   code: string;
@@ -40,7 +42,7 @@ async function refusedOverHttp(t: import('ava').ExecutionContext, method: string
 test('sign-in endpoints refuse NUL, lone surrogates and control characters in the username by name', async (t) => {
   for (const username of [NUL, LONE, BELL]) {
     await refusedOverHttp(t, 'POST', '/api/auth/password/login', { username, password: 'correct horse battery staple' }, 'username');
-    await refusedOverHttp(t, 'POST', '/api/auth/opaque/login/start', { username, startLoginRequest: OPAQUE_MESSAGE }, 'username');
+    await refusedOverHttp(t, 'POST', '/api/auth/opaque/login/start', { username, startLoginRequest: OPAQUE_KE1 }, 'username');
     await refusedOverHttp(t, 'POST', '/api/auth/webauthn/login/options', { username }, 'username');
   }
 });
@@ -54,7 +56,7 @@ test('signup, email, two-factor and session fields refuse them too', async (t) =
   await refusedOverHttp(t, 'POST', '/api/auth/password/reset/start', { email: `x${LONE}@example.com` }, 'email');
   await refusedOverHttp(t, 'POST', '/api/auth/password/reset/finish', { email: 'x@example.com', code: NUL, password: 'correct horse battery staple' }, 'code');
   await refusedOverHttp(t, 'POST', '/api/auth/2fa/verify', { challengeToken: NUL, code: '123456' }, 'challengeToken');
-  await refusedOverHttp(t, 'POST', '/api/auth/opaque/login/finish', { loginId: NUL, finishLoginRequest: OPAQUE_MESSAGE }, 'loginId');
+  await refusedOverHttp(t, 'POST', '/api/auth/opaque/login/finish', { loginId: NUL, finishLoginRequest: OPAQUE_KE3 }, 'loginId');
   await refusedOverHttp(t, 'POST', '/api/auth/refresh', { refreshToken: NUL }, 'refreshToken');
   const admin = await g.bed.admin('texts');
   await refusedOverHttp(t, 'GET', `/api/admin/users?q=${encodeURIComponent(NUL)}`, undefined, 'q', admin.token);
@@ -65,7 +67,7 @@ test('gRPC SignInWithPassword and StartOpaqueLogin answer INVALID_ARGUMENT namin
   for (const username of [NUL, BELL]) {
     const password = await refused(t, client.auth.SignInWithPassword({ username, password: 'correct horse battery staple' }), 'invalid_argument', grpc.status.INVALID_ARGUMENT);
     t.deepEqual(password.issues.map((issue) => issue.key), ['username']);
-    const opaque = await refused(t, client.auth.StartOpaqueLogin({ username, startLoginRequest: OPAQUE_MESSAGE }), 'invalid_argument', grpc.status.INVALID_ARGUMENT);
+    const opaque = await refused(t, client.auth.StartOpaqueLogin({ username, startLoginRequest: OPAQUE_KE1 }), 'invalid_argument', grpc.status.INVALID_ARGUMENT);
     t.deepEqual(opaque.issues.map((issue) => issue.key), ['username']);
   }
 });

@@ -4,9 +4,11 @@
  * the schema allowed and the server refused. Each is checked here against the document.
  */
 import test from 'ava';
+import * as opaque from '@serenity-kit/opaque';
 import { buildOpenApiDocument } from '../../../gateways/http/openapi.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';
 import { uniqueIp } from '../../fixtures/client-address.js';
+import { DocumentSchemas } from './document-schemas.js';
 
 let bed: GatewayBed;
 let user: Member;
@@ -85,5 +87,60 @@ test('usernames are refused at the schema exactly when the account rule refuses 
   for (const username of [`名前${Date.now() % 10000}`, ` spaced${Date.now() % 10000} `]) {
     const answer = await bed.call('POST', '/api/auth/password/register', { username, password: 'correct horse battery staple' });
     t.is(answer.status, 201, `${username}: ${JSON.stringify(answer.body)}`);
+  }
+});
+
+const schemas = new DocumentSchemas();
+
+/** One real message of each OPAQUE kind, as @serenity-kit/opaque makes them. */
+async function opaqueMessages(): Promise<Record<'registrationRequest' | 'registrationRecord' | 'startLoginRequest' | 'finishLoginRequest', string>> {
+  await opaque.ready;
+  const serverSetup = opaque.server.createSetup();
+  const registration = opaque.client.startRegistration({ password: 'correct horse battery staple' });
+  const response = opaque.server.createRegistrationResponse({ serverSetup, userIdentifier: 'ann', registrationRequest: registration.registrationRequest });
+  const { registrationRecord } = opaque.client.finishRegistration({ clientRegistrationState: registration.clientRegistrationState, registrationResponse: response.registrationResponse, password: 'correct horse battery staple' });
+  const login = opaque.client.startLogin({ password: 'correct horse battery staple' });
+  const started = opaque.server.startLogin({ serverSetup, userIdentifier: 'ann', registrationRecord, startLoginRequest: login.startLoginRequest });
+  const finished = opaque.client.finishLogin({ clientLoginState: login.clientLoginState, loginResponse: started.loginResponse, password: 'correct horse battery staple' });
+  return { registrationRequest: registration.registrationRequest, registrationRecord, startLoginRequest: login.startLoginRequest, finishLoginRequest: finished!.finishLoginRequest };
+}
+
+/** Values of a message's shape that are not one: a character short or over, padding, standard base64, stray bits in the last character. */
+function malformed(message: string): string[] {
+  const last = message.at(-1)!;
+  const strayBits = message.length % 4 === 0 ? [] : [`${message.slice(0, -1)}${last === 'B' ? 'C' : 'B'}`];
+  return [message.slice(0, -1), `${message}A`, `${message}=`, `+${message.slice(1)}`, `/${message.slice(1)}`, ...strayBits, ''];
+}
+
+test('OPAQUE messages: the document states their base64url format and length, and the server refuses what it refuses', async (t) => {
+  const messages = await opaqueMessages();
+  const uses: Array<[operationId: string, field: keyof typeof messages, body: Record<string, unknown>]> = [
+    ['opaqueRegisterStart', 'registrationRequest', { username: 'ann_opaque' }],
+    ['opaqueRegisterFinish', 'registrationRecord', { username: 'ann_opaque' }],
+    ['opaqueLoginStart', 'startLoginRequest', { username: 'ann_opaque' }],
+    ['opaqueLoginFinish', 'finishLoginRequest', { loginId: 'a-login-id' }],
+    ['emailSignupOpaque', 'registrationRequest', { email: 'ann@example.com', code: '123456' }],
+    ['emailSignupConfirm', 'registrationRecord', { email: 'ann@example.com', code: '123456' }],
+    ['passwordResetOpaque', 'registrationRequest', { email: 'ann@example.com', code: '123456' }],
+    ['passwordResetFinish', 'registrationRecord', { email: 'ann@example.com', code: '123456' }],
+    ['changePasswordOpaque', 'registrationRequest', {}],
+    ['changePassword', 'registrationRecord', {}],
+  ];
+  for (const [operationId, field, body] of uses) {
+    t.true(schemas.admitsBody(operationId, { ...body, [field]: messages[field] }), `${operationId} admits a real ${field}`);
+    for (const value of malformed(messages[field])) {
+      t.false(schemas.admitsBody(operationId, { ...body, [field]: value }), `${operationId} refuses ${field} ${JSON.stringify(value)}`);
+    }
+  }
+  // The server refuses those by the field's name, before any protocol work.
+  for (const [path, field, body] of [
+    ['/api/auth/opaque/register/start', 'registrationRequest', { username: 'ann_opaque' }],
+    ['/api/auth/opaque/login/start', 'startLoginRequest', { username: 'ann_opaque' }],
+  ] as const) {
+    for (const value of malformed(messages[field])) {
+      const answer = await bed.call<{ issues: Array<{ key: string }> }>('POST', path, { ...body, [field]: value });
+      t.is(answer.status, 400, `${path} ${JSON.stringify(value)}`);
+      t.deepEqual(answer.body.issues.map((issue) => issue.key), [field], `${path} ${JSON.stringify(value)}`);
+    }
   }
 });
