@@ -1,3 +1,4 @@
+import { ADMIN_USER_CURSOR } from '../contracts/http/admin.js';
 import { AppError, type FieldIssue } from '../errors/app-error.js';
 import type { PasswordKind } from './credentials.js';
 import { SERVICE_ROLES, USER_STATES, type ServiceRole, type User, type UserState } from './model.js';
@@ -98,9 +99,15 @@ export async function describeUser(db: Queryable, user: User): Promise<UserDetai
   };
 }
 
-/** The username key a cursor carries, or undefined when it is not one of ours. */
+/**
+ * The position a cursor names: the username key it carries (base64url of its UTF-8), whatever
+ * the bytes (ADMIN_USER_CURSOR is the whole rule, so a cursor a client makes up is a position
+ * too, not an error). Keys hold no NUL, so a key cut at its first NUL sorts the same against
+ * every key; bytes that are not UTF-8 become U+FFFD. Undefined when the form is not a cursor's.
+ */
 function decodeCursor(cursor: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]{1,256}$/.test(cursor)) return undefined;
+  if (!ADMIN_USER_CURSOR.test(cursor)) return undefined;
   const key = Buffer.from(cursor, 'base64url').toString('utf8');
-  return key.length > 0 && Buffer.from(key, 'utf8').toString('base64url') === cursor ? key : undefined;
+  const nul = key.indexOf('\u0000');
+  return nul < 0 ? key : key.slice(0, nul);
 }

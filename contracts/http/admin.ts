@@ -81,6 +81,13 @@ export const ReviewSummary = z
   })
   .meta({ id: 'ReviewSummary' });
 
+/**
+ * The users listing's cursor: base64url of the last username key of a page (its UTF-8). Every
+ * string of this form is a position (accounts/user-directory.ts decodes whatever bytes it
+ * holds), so the pattern is the whole rule and no cursor it admits is refused.
+ */
+export const ADMIN_USER_CURSOR = /^[A-Za-z0-9_-]{1,256}$/;
+
 export const adminListUsers = defineEndpoint({
   method: 'get',
   path: '/api/admin/users',
@@ -93,7 +100,11 @@ export const adminListUsers = defineEndpoint({
     state: z.enum(['active', 'banned']).optional(),
     q: oneLineText().min(1).max(32).optional().meta({ description: 'Usernames starting with this, case-insensitive' }),
     limit: z.coerce.number().int().min(1).max(200).optional().meta({ description: 'Page size, default 50' }),
-    cursor: oneLineText().min(1).max(256).optional().meta({ description: 'nextCursor of the previous page' }),
+    cursor: z
+      .string()
+      .regex(ADMIN_USER_CURSOR, { error: 'is not a cursor this listing returned' })
+      .optional()
+      .meta({ description: 'nextCursor of the previous page (base64url: the users after that position)' }),
   }),
   responses: {
     200: {

@@ -24,8 +24,19 @@ const overridesInput = z.strictObject({
   guest: overrideLists.guest.nullable().optional(),
 });
 
+/**
+ * A room listing's cursor: `<microseconds since the epoch>.<room id>`, the created_at and id of
+ * the last room of a page. Every string of this form is a position (the rooms before it in the
+ * listing's order), so the pattern is the whole rule and no cursor it admits is refused.
+ */
+export const ROOM_CURSOR = /^([0-9]{1,16})\.([A-Za-z0-9_-]{1,128})$/;
+
 export const PageQuery = {
-  cursor: oneLineText().min(1).max(512).optional().meta({ description: 'nextCursor of the previous page' }),
+  cursor: z
+    .string()
+    .regex(ROOM_CURSOR, { error: 'is not a cursor this listing returned' })
+    .optional()
+    .meta({ description: 'nextCursor of the previous page (<microseconds>.<room id>: the rooms before that position)' }),
   limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, default 20' }),
 };
 

@@ -2,12 +2,13 @@
  * Room listings the room actors cannot answer (each actor knows only its own room): the public
  * directory, a user's own rooms and the admin listing, read from PostgreSQL (`rooms`,
  * `room_members`; indexes in migration 0006). Pages are keyset-paged on (created_at, id),
- * newest first, with an opaque base64url cursor; a name search matches word prefixes through
- * a `simple` text-search vector. docs/2026-11-23-rooms-api.md explains the choices.
+ * newest first, with a cursor naming that position (see ROOM_CURSOR); a name search matches word
+ * prefixes through a `simple` text-search vector. docs/2026-11-23-rooms-api.md explains the choices.
  */
 import type pg from 'pg';
 import { AppError } from '../../../errors/app-error.js';
 import type { RoomStatus, RoomVisibility } from '../../../contracts/room/model.js';
+import { ROOM_CURSOR } from '../../../contracts/http/rooms.js';
 
 export interface RoomSummary {
   id: string;
@@ -57,14 +58,14 @@ interface SummaryRow {
   require_join_approval: boolean;
   member_count: string;
   created_ms: string;
-  cursor_at: string;
+  cursor_us: string;
 }
 
 const SUMMARY_COLUMNS = `r.id, r.name, r.visibility, r.status, r.password_hash IS NOT NULL AS has_password,
   COALESCE(r.settings->>'requireJoinApproval' = 'true', false) AS require_join_approval,
   (SELECT count(*) FROM room_members m WHERE m.room_id = r.id AND m.status = 'active') AS member_count,
   floor(extract(epoch FROM r.created_at) * 1000)::bigint AS created_ms,
-  to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at`;
+  (extract(epoch FROM r.created_at) * 1000000)::bigint AS cursor_us`;
 
 /** Builds a WHERE clause with numbered parameters. */
 class Conditions {
@@ -158,8 +159,10 @@ export class RoomDirectory {
 
   private after(where: Conditions, cursor: string | undefined): void {
     if (cursor === undefined) return;
-    const [at, id] = decodeCursor(cursor);
-    where.parts.push(`(r.created_at, r.id COLLATE "C") < (${where.param(at)}::timestamptz, ${where.param(id)}::text)`);
+    const [micros, id] = decodeCursor(cursor);
+    // Microseconds since the epoch as an interval: exact below 2^53 (the year 2255), and any
+    // number the cursor's 16 digits hold is a timestamp PostgreSQL can represent.
+    where.parts.push(`(r.created_at, r.id COLLATE "C") < (timestamptz 'epoch' + ${where.param(micros)}::bigint * interval '1 microsecond', ${where.param(id)}::text)`);
   }
 }
 
@@ -192,40 +195,18 @@ function page<R extends SummaryRow, T>(rows: R[], limit: number, map: (row: R) =
   const shown = rows.slice(0, limit);
   const last = shown.at(-1);
   const items = shown.map(map);
-  return rows.length > limit && last ? { rooms: items, nextCursor: encodeCursor(last.cursor_at, last.id) } : { rooms: items };
+  return rows.length > limit && last ? { rooms: items, nextCursor: encodeCursor(last.cursor_us, last.id) } : { rooms: items };
 }
 
-const CURSOR_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/;
-
-/** A timestamp as the listing query writes it, and a real instant (PostgreSQL would refuse 02-30). */
-function isCursorTime(text: string): boolean {
-  const match = CURSOR_TIME.exec(text);
-  if (!match) return false;
-  const [y, mo, d, h, mi, s] = match.slice(1).map(Number) as [number, number, number, number, number, number];
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  return y >= 1 && date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && date.getUTCHours() === h && date.getUTCMinutes() === mi && date.getUTCSeconds() === s;
-}
-
-export function encodeCursor(at: string, id: string): string {
-  return Buffer.from(JSON.stringify([at, id]), 'utf8').toString('base64url');
+/** The cursor of a page ending at this room (ROOM_CURSOR: its created_at in microseconds, its id). */
+export function encodeCursor(micros: string, id: string): string {
+  return `${micros}.${id}`;
 }
 
 function decodeCursor(cursor: string): [string, string] {
-  const refuse = (): never => {
-    throw AppError.invalid([{ key: 'cursor', message: 'is not a cursor this listing returned' }]);
-  };
-  if (!/^[A-Za-z0-9_-]{1,512}$/.test(cursor)) return refuse();
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    return refuse();
-  }
-  if (!Array.isArray(value) || value.length !== 2) return refuse();
-  const [at, id] = value as unknown[];
-  if (typeof at !== 'string' || !isCursorTime(at)) return refuse();
-  if (typeof id !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(id)) return refuse();
-  return [at, id];
+  const match = ROOM_CURSOR.exec(cursor);
+  if (!match) throw AppError.invalid([{ key: 'cursor', message: 'is not a cursor this listing returned' }]);
+  return [match[1]!, match[2]!];
 }
 
 /** SQL: room `r` is one the user `me` (a parameter of uuid text) may see in a listing of their own. */

@@ -144,3 +144,38 @@ test('OPAQUE messages: the document states their base64url format and length, an
     }
   }
 });
+
+test('a list cursor the document admits is a position in the listing, never refused', async (t) => {
+  // Enough rooms and users for a second page at limit 1.
+  await bed.call('POST', '/api/rooms', { name: 'Cursor one', visibility: 'public' }, user.token);
+  await bed.call('POST', '/api/rooms', { name: 'Cursor two', visibility: 'public' }, user.token);
+  const lists: Array<[operationId: string, path: string, token: string]> = [
+    ['listRooms', '/api/rooms', user.token],
+    ['listMyRooms', '/api/me/rooms', user.token],
+    ['adminListRooms', '/api/admin/rooms', admin.token],
+    ['adminListUsers', '/api/admin/users', admin.token],
+  ];
+  for (const [operationId, path, token] of lists) {
+    // The cursor the server hands out is one the document admits, and it pages on.
+    const first = await bed.call<{ nextCursor?: string }>('GET', `${path}?limit=1`, undefined, token);
+    t.is(first.status, 200, operationId);
+    const handedOut = first.body.nextCursor;
+    t.truthy(handedOut, `${operationId} has a second page`);
+    t.true(schemas.admitsParameter(operationId, 'query', 'cursor', handedOut), `${operationId} admits its own cursor ${handedOut}`);
+    t.is((await bed.call('GET', `${path}?limit=1&cursor=${encodeURIComponent(handedOut!)}`, undefined, token)).status, 200, operationId);
+    // Made-up values: each one the document admits is answered with a page.
+    const madeUp = ['A', 'AA', 'AAAA', '_-_-', '0', '0.0', '9999999999999999.zz', `1.${'a'.repeat(128)}`, 'x'.repeat(256), 'not a cursor!', '1.a.b', '-1.a'];
+    let admitted = 0;
+    for (const cursor of madeUp) {
+      if (!schemas.admitsParameter(operationId, 'query', 'cursor', cursor)) continue;
+      admitted += 1;
+      const answer = await bed.call('GET', `${path}?limit=1&cursor=${encodeURIComponent(cursor)}`, undefined, token);
+      t.is(answer.status, 200, `${operationId} cursor ${cursor}: ${JSON.stringify(answer.body)}`);
+    }
+    t.true(admitted >= 2, `${operationId} admits some made-up cursors`);
+    // What the document refuses, the server refuses by name.
+    const refused = await bed.call<{ issues: Array<{ key: string }> }>('GET', `${path}?cursor=${encodeURIComponent('not a cursor!')}`, undefined, token);
+    t.is(refused.status, 400, operationId);
+    t.deepEqual(refused.body.issues.map((issue) => issue.key), ['cursor'], operationId);
+  }
+});
