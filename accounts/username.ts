@@ -1,6 +1,6 @@
 import { AppError } from '../errors/app-error.js';
 import { foldText } from '../contracts/text.js';
-import { USERNAME_CHARS, USERNAME_MAX_CHARS, USERNAME_MIN_CHARS, USERNAME_RULE } from '../contracts/account-rules.js';
+import { USERNAME_CHARS, USERNAME_RULE, usernameInput } from '../contracts/account-rules.js';
 
 export { USERNAME_RULE };
 
@@ -17,12 +17,16 @@ export interface Username {
   key: string;
 }
 
+/**
+ * The rule is the API document's (`usernamePattern()`), on the name as sent: then trimmed and
+ * normalised. The pattern admits only characters whose NFKC form keeps the name within the rule
+ * (contracts/account-rules.ts), so the stored form is checked once more only as a safeguard.
+ */
 export function parseUsername(raw: string, field = 'username'): Username {
-  const name = raw.normalize('NFKC').trim();
-  const length = [...name].length;
-  if (length < USERNAME_MIN_CHARS || length > USERNAME_MAX_CHARS || !USERNAME_CHARS.test(name)) {
-    throw AppError.invalid([{ key: field, message: `must be ${USERNAME_RULE}` }]);
-  }
+  const refused = (): AppError => AppError.invalid([{ key: field, message: `must be ${USERNAME_RULE}` }]);
+  if (!usernameInput().test(raw)) throw refused();
+  const name = raw.trim().normalize('NFKC');
+  if (!USERNAME_CHARS.test(name)) throw refused();
   return { name, key: usernameKey(name) };
 }
 

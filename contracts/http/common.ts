@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
-import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, USERNAME_INPUT, USERNAME_RULE } from '../account-rules.js';
+import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, USERNAME_NFKC_RULE, USERNAME_RULE, usernameInput, usernamePattern } from '../account-rules.js';
 import { isWellFormed, oneLineText, privateText, WELL_FORMED_MESSAGE } from '../text.js';
 
 export const ErrorBody = z
@@ -81,10 +81,18 @@ function opaqueMessage(bytes: number, description: string): z.ZodString {
 // would mangle reaches either, on HTTP or on gRPC (which validates with these same schemas).
 // The account code's own rule, checked as sent (so a name the server would refuse is refused
 // here, and the document's pattern is the rule): no control character or NUL can match it.
+// The pattern is computed from Unicode tables on first use (account-rules.ts), so it is checked
+// in a refinement and written into the document when the document is built.
 const username = z
   .string()
-  .regex(USERNAME_INPUT, { error: `must be ${USERNAME_RULE}` })
-  .meta({ id: 'Username', description: `${USERNAME_RULE}; NFKC-normalised and trimmed by the server, compared case-insensitively` });
+  .refine((value) => usernameInput().test(value), { error: `must be ${USERNAME_RULE}` })
+  .meta({
+    id: 'Username',
+    description: `${USERNAME_RULE}; ${USERNAME_NFKC_RULE}. Trimmed and NFKC-normalised by the server, compared case-insensitively`,
+    override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+      jsonSchema.pattern = usernamePattern();
+    },
+  });
 export const fields = {
   username,
   displayName: oneLineText().min(1).max(64),

@@ -5,6 +5,8 @@
  * spelled out as code point ranges, computed from those tables when the document is built.
  */
 
+import { classOf } from '../../contracts/code-point-ranges.js';
+
 const PROPERTY = /\\p\{(L|M|N)\}/g;
 const cache = new Map<string, string>();
 
@@ -21,26 +23,7 @@ export function withPropertiesSpelledOut(pattern: string): string {
 }
 
 function rangesOf(property: RegExp): string {
-  let out = '';
-  let start = -1;
-  const close = (end: number): void => {
-    out += end === start ? char(start) : `${char(start)}-${char(end)}`;
-    start = -1;
-  };
-  for (let cp = 0; cp <= 0x10ffff; cp += 1) {
-    // Surrogate halves are not characters of any property; skipping them keeps ranges from spanning them.
-    const member = (cp < 0xd800 || cp > 0xdfff) && property.test(String.fromCodePoint(cp));
-    if (member && start < 0) start = cp;
-    else if (!member && start >= 0) close(cp - 1);
-  }
-  if (start >= 0) close(0x10ffff);
-  return out;
-}
-
-// BMP code points as \uXXXX escapes (read alike by ECMAScript and Python); the others as the
-// characters themselves, since the two languages escape them differently (\u{...} and \U...).
-function char(cp: number): string {
-  return cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, '0')}` : String.fromCodePoint(cp);
+  return classOf((char) => property.test(char));
 }
 
 /** Rewrites every `pattern` in a JSON document in place. */

@@ -179,3 +179,22 @@ test('a list cursor the document admits is a position in the listing, never refu
     t.deepEqual(refused.body.issues.map((issue) => issue.key), ['cursor'], operationId);
   }
 });
+
+test('a username the document admits is one the server registers; one it refuses, the server refuses by name', async (t) => {
+  const stem = `${Date.now() % 100000}`;
+  const names = [
+    `n${stem}\ufdfa`, // a letter whose compatibility form holds spaces
+    `\u2474${stem}`, // a number whose compatibility form holds parentheses
+    `n${stem}\u00bd`, // ½
+    `e\u0301${stem}`, // a combining acute after e
+    `\u202fn${stem}\u202f`, // narrow no-break spaces around: trimmed
+    `\uff4e\uff41${stem}`, // full-width letters
+    `n${stem}\u0915\u094d\u0937`, // Devanagari with a virama
+  ];
+  for (const username of names) {
+    const admits = schemas.admitsBody('passwordRegister', { username, password: 'correct horse battery staple' });
+    const answer = await bed.call<{ issues?: Array<{ key: string }> }>('POST', '/api/auth/password/register', { username, password: 'correct horse battery staple' });
+    if (admits) t.is(answer.status, 201, `${JSON.stringify(username)}: ${JSON.stringify(answer.body)}`);
+    else t.deepEqual([answer.status, answer.body.issues?.map((issue) => issue.key)], [400, ['username']], JSON.stringify(username));
+  }
+});
