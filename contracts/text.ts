@@ -54,6 +54,45 @@ export function multiLineText(): z.ZodString {
   return z.string().regex(MULTI_LINE_OR_CRLF, { error: MULTI_LINE_CONTROL_MESSAGE }).refine(isWellFormed, { error: WELL_FORMED_MESSAGE });
 }
 
+// The white space String.prototype.trim removes that the line rules let through (the C0
+// controls are refused anyway), spelled out for pattern readers: Python's \s is another set.
+const TRIMMED_SPACE = ' \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+
+/** Characters as people count them (code points), as JSON Schema counts a string's length. */
+export function charCount(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+/**
+ * Text the room trims before it counts it (chat, danmaku), with the room's whole rule as the
+ * pattern over the text as sent: white space around it (a CR LF too), then 1..maxChars
+ * characters (code points; a CR LF is one, as the room makes it LF) that start and end with
+ * something else; at most totalChars characters in all, which is what bounds the request body.
+ * What the document admits the room accepts, and the rest is refused here by name.
+ */
+export function trimmedText(options: { lines: boolean; maxChars: number; totalChars: number }): z.ZodString {
+  const { lines, maxChars, totalChars } = options;
+  if (maxChars < 2) throw new Error('trimmedText needs maxChars >= 2');
+  const edge = lines ? `(?:[\\t\\n${TRIMMED_SPACE}]|\\r\\n)` : `[${TRIMMED_SPACE}]`;
+  const kept = `[^\\u0000-\\u001f\\u007f-\\u009f${TRIMMED_SPACE}]`;
+  const any = lines ? '(?:[^\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]|\\r\\n)' : '[^\\u0000-\\u001f\\u007f-\\u009f]';
+  const pattern = new RegExp(`^${edge}*${kept}(?:${any}{0,${maxChars - 2}}${kept})?${edge}*$`, 'u');
+  const rule = lines ? 'without control characters other than newline and tab' : 'on one line, without control characters';
+  return z
+    .string()
+    .regex(pattern, { error: `must be 1 to ${maxChars} characters after trimming, ${rule}` })
+    .refine((text) => charCount(text) <= totalChars, { error: `must be at most ${totalChars} characters with the white space around it` })
+    .refine(isWellFormed, { error: WELL_FORMED_MESSAGE })
+    .meta({
+      // zod's max would count UTF-16 units; the document counts code points, as the refinement does.
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        jsonSchema.maxLength = totalChars;
+      },
+    });
+}
+
 // eslint-disable-next-line no-control-regex -- naming NUL is the point
 const NO_NUL = /^[^\u0000]*$/;
 

@@ -3,7 +3,7 @@
  * room-actor command; history is read from PostgreSQL by the actor. A leaf module.
  */
 import { z } from 'zod';
-import { multiLineText, oneLineText } from '../text.js';
+import { oneLineText, trimmedText } from '../text.js';
 import { ROOM_LIMITS } from '../room/limits.js';
 import { defineEndpoint } from './endpoint.js';
 import { ChatMessage, ChatReaction } from '../room/model.js';
@@ -15,6 +15,15 @@ const ERRORS = ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'bus
 const roomParams = z.strictObject({ roomId });
 const messageParams = z.strictObject({ roomId, messageId });
 const MessageAnswer = z.strictObject({ message: ChatMessage, seq }).meta({ id: 'ChatMessageAnswer' });
+/**
+ * With the white space around it, a text is at most this many characters: room for padding, and
+ * the largest body (every character escaped as a surrogate pair, 12 bytes) stays under the
+ * router's 64 KiB limit, so a text the document admits is never answered 413.
+ */
+const CHAT_TOTAL_CHARS = 4096;
+const chatText = trimmedText({ lines: true, maxChars: ROOM_LIMITS.chatMaxChars, totalChars: CHAT_TOTAL_CHARS }).meta({
+  description: `1..${ROOM_LIMITS.chatMaxChars} characters after trimming (a CR LF counts as one: it is stored as LF); at most ${CHAT_TOTAL_CHARS} with the white space around them`,
+});
 
 export const sendChat = defineEndpoint({
   method: 'post',
@@ -26,7 +35,7 @@ export const sendChat = defineEndpoint({
   params: roomParams,
   headers: idempotencyHeaders,
   body: z.strictObject({
-    text: multiLineText().min(1).max(ROOM_LIMITS.chatMaxChars * 4).meta({ description: `1..${ROOM_LIMITS.chatMaxChars} characters after trimming` }),
+    text: chatText,
     clientMessageId: oneLineText()
       .min(1)
       .max(ROOM_LIMITS.clientMessageIdMaxChars)
@@ -181,7 +190,7 @@ export const editChat = defineEndpoint({
   params: messageParams,
   headers: idempotencyHeaders,
   body: z.strictObject({
-    text: multiLineText().min(1).max(ROOM_LIMITS.chatMaxChars * 4).meta({ description: `1..${ROOM_LIMITS.chatMaxChars} characters after trimming` }),
+    text: chatText,
   }),
   responses: { 200: { description: 'Edited: the message now', schema: MessageAnswer } },
   errors: [...ERRORS, 'conflict'],

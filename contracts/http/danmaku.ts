@@ -3,7 +3,7 @@
  * video. Room commands danmaku.send and danmaku.list. A leaf module.
  */
 import { z } from 'zod';
-import { oneLineText } from '../text.js';
+import { trimmedText } from '../text.js';
 import { ROOM_LIMITS } from '../room/limits.js';
 import { defineEndpoint } from './endpoint.js';
 import { DanmakuComment } from '../room/model.js';
@@ -24,7 +24,9 @@ export const sendDanmaku = defineEndpoint({
   body: z.strictObject({
     mediaId,
     position,
-    text: oneLineText().min(1).max(ROOM_LIMITS.danmakuMaxChars * 4).meta({ description: `1..${ROOM_LIMITS.danmakuMaxChars} characters after trimming, one line` }),
+    text: trimmedText({ lines: false, maxChars: ROOM_LIMITS.danmakuMaxChars, totalChars: ROOM_LIMITS.danmakuMaxChars * 4 }).meta({
+      description: `1..${ROOM_LIMITS.danmakuMaxChars} characters after trimming, one line; at most ${ROOM_LIMITS.danmakuMaxChars * 4} with the white space around them`,
+    }),
   }),
   responses: { 201: { description: 'Stored and shown to the members present', schema: z.strictObject({ comment: DanmakuComment, seq }) } },
   errors: [...ERRORS],

@@ -198,3 +198,39 @@ test('a username the document admits is one the server registers; one it refuses
     else t.deepEqual([answer.status, answer.body.issues?.map((issue) => issue.key)], [400, ['username']], JSON.stringify(username));
   }
 });
+
+/** JSON with every non-ASCII character escaped (\uXXXX, a surrogate pair for one above the BMP): the largest body a text takes. */
+function escapedJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+test('a chat text the document admits is posted and edited, however it is escaped; one it refuses is refused', async (t) => {
+  const room = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Chat bounds' }, user.token);
+  const path = `/api/rooms/${room.body.room.id}/chat`;
+  const texts = [
+    '😀'.repeat(2000), // 2000 characters: the most after trimming
+    `${' \n'.repeat(500)}${'😀'.repeat(2000)}${'\r\n '.repeat(300)}`, // and white space around it, trimmed
+    `a${'\r\n'.repeat(1998)}b`, // CR LF counts as one character
+    'x'.repeat(2001),
+    '😀'.repeat(8000),
+    '   ',
+    `a${'\r'.repeat(3)}b`,
+  ];
+  let posted: string | undefined;
+  for (const text of texts) {
+    const admits = schemas.admitsBody('sendChat', { text });
+    const answer = await raw('POST', path, user.token, { headers: { 'content-type': 'application/json' }, body: escapedJson({ text }) });
+    const body = (await answer.json()) as { message?: { id: string }; code?: string };
+    const what = `${JSON.stringify(text.slice(0, 12))}… (${[...text].length} characters): ${answer.status} ${body.code ?? ''}`;
+    // Refused by the schema, or for a body beyond the limit before it is read.
+    if (admits) t.is(answer.status, 201, what);
+    else t.true(answer.status === 400 || answer.status === 413, what);
+    posted ??= body.message?.id;
+    if (posted && admits) {
+      const edited = await raw('PATCH', `${path}/${posted}`, user.token, { headers: { 'content-type': 'application/json' }, body: escapedJson({ text }) });
+      t.is(edited.status, 200, `edit: ${what}`);
+    }
+  }
+  t.true(schemas.admitsBody('sendChat', { text: texts[1] }), 'white space around the text is admitted');
+  t.false(schemas.admitsBody('sendChat', { text: texts[3] }), 'over 2000 characters after trimming is refused');
+});
