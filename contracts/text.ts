@@ -93,6 +93,60 @@ export function trimmedText(options: { lines: boolean; maxChars: number; totalCh
     });
 }
 
+/**
+ * One-line text of at most `maxChars` characters counted as JSON Schema counts them (code
+ * points; zod's max would count UTF-16 units, so a text of emoji the document admits would be
+ * refused).
+ */
+export function oneLineChars(maxChars: number): z.ZodString {
+  return oneLineText()
+    .refine((text) => charCount(text) <= maxChars, { error: `must be at most ${maxChars} characters` })
+    .meta({
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        jsonSchema.maxLength = maxChars;
+      },
+    });
+}
+
+/**
+ * What a label may not hold once trimmed (actors/room/validate.ts, LABEL_FORBIDDEN): line and
+ * paragraph separators and the bidirectional embeddings, overrides and isolates, besides the
+ * controls every one-line text refuses.
+ */
+const LABEL_FORBIDDEN_RANGES = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+/**
+ * What draws nothing (actors/room/validate.ts, VISIBLE's complement): white space, controls,
+ * format characters, separators, marks on their own, and the letters that render blank. The
+ * document spells the properties out (gateways/http/openapi-patterns.ts).
+ */
+const INVISIBLE = '\\p{White_Space}\\p{Cc}\\p{Cf}\\p{Z}\\p{M}\\u115f\\u1160\\u3164\\uffa0\\u2800';
+
+/**
+ * A one-line label the room checks (room names, media titles, subtitle names, poll questions):
+ * the room's whole rule as the pattern over the text as sent: white space around it, then
+ * 1..maxChars characters that start and end with something else, with no line break or
+ * bidirectional override, and something visible among them; at most totalChars in all.
+ */
+export function labelText(options: { maxChars: number; totalChars: number }): z.ZodString {
+  const { maxChars, totalChars } = options;
+  if (maxChars < 2) throw new Error('labelText needs maxChars >= 2');
+  const edge = `[${TRIMMED_SPACE}]`;
+  const kept = `[^${LABEL_FORBIDDEN_RANGES}${TRIMMED_SPACE}]`;
+  const any = `[^${LABEL_FORBIDDEN_RANGES}]`;
+  // The lookahead: somewhere a character that draws something.
+  const pattern = new RegExp(`^(?=[${INVISIBLE}]*[^${INVISIBLE}])${edge}*${kept}(?:${any}{0,${maxChars - 2}}${kept})?${edge}*$`, 'u');
+  return z
+    .string()
+    .regex(pattern, { error: `must be 1 to ${maxChars} characters after trimming, something visible among them, on one line without control characters or bidirectional overrides` })
+    .refine((text) => charCount(text) <= totalChars, { error: `must be at most ${totalChars} characters with the white space around it` })
+    .refine(isWellFormed, { error: WELL_FORMED_MESSAGE })
+    .meta({
+      override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+        jsonSchema.maxLength = totalChars;
+      },
+    });
+}
+
 // eslint-disable-next-line no-control-regex -- naming NUL is the point
 const NO_NUL = /^[^\u0000]*$/;
 

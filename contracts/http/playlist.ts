@@ -4,9 +4,9 @@
  * validated as a whole first (docs/2026-11-23-rooms-api.md). A leaf module.
  */
 import { z } from 'zod';
-import { oneLineText } from '../text.js';
+import { labelText, oneLineText } from '../text.js';
 import { ROOM_LIMITS } from '../room/limits.js';
-import { subtitleInputs } from '../room/subtitles.js';
+import { MediaChanges, MediaInput, newMedia } from './media-input.js';
 import { defineEndpoint } from './endpoint.js';
 import { MediaItem, PlaylistFolder, QueueVotes } from '../room/model.js';
 import { idempotencyHeaders, mediaId, PlaybackAnswer, playbackGuards, roomId, seq } from './room.js';
@@ -17,31 +17,10 @@ const roomParams = z.strictObject({ roomId });
 const itemParams = z.strictObject({ roomId, mediaId });
 const folderId = oneLineText().min(1).max(64).meta({ description: 'A playlist folder id' });
 const folderParams = z.strictObject({ roomId, folderId });
-const folderTitle = oneLineText().min(1).max(ROOM_LIMITS.titleMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.titleMaxChars} characters` });
+const folderTitle = labelText({ maxChars: ROOM_LIMITS.titleMaxChars, totalChars: ROOM_LIMITS.titleMaxChars * 2 }).meta({ description: `1..${ROOM_LIMITS.titleMaxChars} characters after trimming, something visible among them` });
 const FolderAnswer = z.strictObject({ folder: PlaylistFolder, seq }).meta({ id: 'PlaylistFolderAnswer' });
 
-/** String bounds cap the work on hostile input; the actor's character rules are stricter. */
-const mediaFields = {
-  title: oneLineText().min(1).max(ROOM_LIMITS.titleMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.titleMaxChars} characters` }),
-  url: oneLineText()
-    .min(1)
-    .max(ROOM_LIMITS.urlMaxChars)
-    .optional()
-    .meta({ description: 'Absolute http or https URL; required except for provider live, whose url the service fills (live:<mediaId>)' }),
-  provider: z
-    .string()
-    .regex(ROOM_LIMITS.providerPattern, { error: 'must be direct, hls, live or a provider name of lowercase letters, digits, "_" and "-"' })
-    .optional()
-    .meta({ description: 'direct (default), hls, live or a provider plugin name' }),
-  headers: z
-    .record(oneLineText().max(ROOM_LIMITS.headerNameMaxChars), oneLineText().max(ROOM_LIMITS.headerValueMaxChars))
-    .optional()
-    .meta({ description: `Upstream request headers, at most ${ROOM_LIMITS.headersMaxCount}` }),
-  subtitles: subtitleInputs().optional().meta({ description: `At most ${ROOM_LIMITS.subtitlesMaxCount} tracks, at most one default` }),
-  live: z.boolean().optional(),
-  proxy: z.boolean().optional().meta({ description: 'Play through the media proxy (needs proxy.movieProxy / proxy.liveProxy)' }),
-};
-export const MediaInput = z.strictObject(mediaFields).meta({ id: 'MediaInput' });
+export { MediaInput };
 
 const ItemAnswer = z.strictObject({ item: MediaItem, index: z.number().int(), seq }).meta({ id: 'PlaylistItemAnswer' });
 
@@ -73,8 +52,7 @@ export const addPlaylistItem = defineEndpoint({
   access: 'user_or_guest',
   params: roomParams,
   headers: idempotencyHeaders,
-  body: z.strictObject({
-    ...mediaFields,
+  body: newMedia({
     index: z.number().int().min(0).optional().meta({ description: 'Insert here (within the folder when folderId is given); absent: at the end' }),
     folderId: folderId.nullable().optional().meta({ description: 'Add into this playlist folder; absent or null: the top level' }),
   }),
@@ -105,7 +83,7 @@ export const addPlaylistItems = defineEndpoint({
   params: roomParams,
   headers: idempotencyHeaders,
   body: z.strictObject({
-    items: z.array(MediaInput).min(1).max(BULK_MAX_ITEMS),
+    items: z.array(MediaInput).min(1).max(BULK_MAX_ITEMS).meta({ description: 'Each item as in POST /api/rooms/{roomId}/playlist (by provider, the url it takes)' }),
     folderId: folderId.nullable().optional().meta({ description: 'Add every item into this playlist folder; absent or null: the top level' }),
   }),
   responses: {
@@ -134,7 +112,7 @@ export const editPlaylistItem = defineEndpoint({
   access: 'user_or_guest',
   params: itemParams,
   headers: idempotencyHeaders,
-  body: z.strictObject({ ...mediaFields, title: mediaFields.title.optional() }),
+  body: MediaChanges,
   responses: { 200: { description: 'The item now', schema: z.strictObject({ item: MediaItem, seq }) } },
   errors: [...ROOM_ERRORS, 'limit_exceeded', 'conflict'],
 });

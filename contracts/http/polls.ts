@@ -3,7 +3,7 @@
  * the room's polls are in its view (`polls`). docs/2026-11-26-votes-and-polls.md. A leaf module.
  */
 import { z } from 'zod';
-import { oneLineText } from '../text.js';
+import { labelText } from '../text.js';
 import { ROOM_LIMITS } from '../room/limits.js';
 import { defineEndpoint } from './endpoint.js';
 import { Poll } from '../room/model.js';
@@ -27,9 +27,11 @@ export const openPoll = defineEndpoint({
   params: roomParams,
   headers: idempotencyHeaders,
   body: z.strictObject({
-    question: oneLineText().max(ROOM_LIMITS.pollQuestionMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.pollQuestionMaxChars} characters after trimming` }),
+    question: labelText({ maxChars: ROOM_LIMITS.pollQuestionMaxChars, totalChars: ROOM_LIMITS.pollQuestionMaxChars * 2 }).meta({
+      description: `1..${ROOM_LIMITS.pollQuestionMaxChars} characters after trimming, something visible among them`,
+    }),
     options: z
-      .array(oneLineText().max(ROOM_LIMITS.pollOptionMaxChars * 2))
+      .array(labelText({ maxChars: ROOM_LIMITS.pollOptionMaxChars, totalChars: ROOM_LIMITS.pollOptionMaxChars * 2 }))
       .min(ROOM_LIMITS.pollOptionsMin)
       .max(ROOM_LIMITS.pollOptionsMax)
       .meta({ description: `${ROOM_LIMITS.pollOptionsMin}..${ROOM_LIMITS.pollOptionsMax} options of 1..${ROOM_LIMITS.pollOptionMaxChars} characters` }),

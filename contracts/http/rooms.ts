@@ -4,7 +4,7 @@
  * only the listings read PostgreSQL (docs/2026-11-23-rooms-api.md). A leaf module.
  */
 import { z } from 'zod';
-import { oneLineText, privateText } from '../text.js';
+import { labelText, oneLineText, privateText } from '../text.js';
 import { ROOM_LIMITS } from '../room/limits.js';
 import { slowModeSeconds, wordFilterInput } from '../room/moderation.js';
 import { defineEndpoint } from './endpoint.js';
@@ -14,7 +14,7 @@ import { idempotencyHeaders, overrideLists, RoomPage, RoomSummary, roomId, seq, 
 const TAGS = ['rooms'];
 const roomParams = z.strictObject({ roomId });
 
-const name = oneLineText().min(1).max(ROOM_LIMITS.nameMaxChars * 2).meta({ description: `1..${ROOM_LIMITS.nameMaxChars} characters after trimming` });
+const name = labelText({ maxChars: ROOM_LIMITS.nameMaxChars, totalChars: ROOM_LIMITS.nameMaxChars * 2 }).meta({ description: `1..${ROOM_LIMITS.nameMaxChars} characters after trimming, something visible among them` });
 const password = privateText().max(ROOM_LIMITS.passwordMaxChars);
 const voteSkipPercent = z.number().int().min(0).max(ROOM_LIMITS.voteSkipPercentMax);
 const readyTimeoutMs = z.number().int().min(ROOM_LIMITS.readyTimeoutMinMs).max(ROOM_LIMITS.readyTimeoutMaxMs);

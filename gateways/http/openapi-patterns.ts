@@ -7,10 +7,10 @@
 
 import { classOf } from '../../contracts/code-point-ranges.js';
 
-const PROPERTY = /\\p\{(L|M|N)\}/g;
+const PROPERTY = /\\p\{(L|M|N|Z|Cc|Cf|White_Space)\}/g;
 const cache = new Map<string, string>();
 
-/** A pattern with every `\p{L}`, `\p{M}` and `\p{N}` (inside a character class) written as ranges. */
+/** A pattern with every `\p{L}`, `\p{M}`, `\p{N}`, `\p{Z}`, `\p{Cc}`, `\p{Cf}` and `\p{White_Space}` (inside a character class) written as ranges. */
 export function withPropertiesSpelledOut(pattern: string): string {
   return pattern.replace(PROPERTY, (_match, name: string) => {
     let ranges = cache.get(name);

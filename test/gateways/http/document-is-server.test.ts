@@ -9,6 +9,7 @@ import { buildOpenApiDocument } from '../../../gateways/http/openapi.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';
 import { uniqueIp } from '../../fixtures/client-address.js';
 import { DocumentSchemas } from './document-schemas.js';
+import { localFileUrl } from '../../../contracts/room/local-file.js';
 
 let bed: GatewayBed;
 let user: Member;
@@ -233,4 +234,80 @@ test('a chat text the document admits is posted and edited, however it is escape
   }
   t.true(schemas.admitsBody('sendChat', { text: texts[1] }), 'white space around the text is admitted');
   t.false(schemas.admitsBody('sendChat', { text: texts[3] }), 'over 2000 characters after trimming is refused');
+});
+
+test('a playlist item the document admits is added; by provider, the url it takes and the fields the room checks', async (t) => {
+  const room = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Item kinds' }, user.token);
+  const path = `/api/rooms/${room.body.room.id}/playlist`;
+  const file = 'https://media.example.com/a.mp4';
+  const local = localFileUrl({ fingerprint: 'a'.repeat(64), size: 1234, name: 'My film é 字幕.mp4' });
+  const items: Array<Record<string, unknown>> = [
+    { title: 'A file', url: file },
+    { title: 'HLS', provider: 'hls', url: ' HTTP://Media.Example.COM:8080/live/index.m3u8?token=a b ' },
+    { title: 'IPv6', url: 'http://[2001:db8::1]:8080/a.mp4' },
+    { title: 'IPv4', provider: 'dash', url: 'http://192.168.1.20/a.mpd' },
+    { title: 'Live', provider: 'live' },
+    { title: 'YouTube', provider: 'youtube', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=90' },
+    { title: 'Short', provider: 'youtube', url: 'https://youtu.be/dQw4w9WgXcQ' },
+    { title: 'Alist', provider: 'alist', url: 'https://alist.example.com/d/movies/film.mp4' },
+    { title: 'Local', provider: 'local', url: local },
+    { title: 'Subtitled', url: file, subtitles: [{ name: 'English', url: 'https://media.example.com/a.vtt', language: 'en', default: true }, { name: 'Embedded', stream: 2 }] },
+    { title: 'With a header', url: file, headers: { Referer: 'https://media.example.com/', 'X-Token': 'a\tb' } },
+    // What the room refuses:
+    { title: 'No url' },
+    { title: '   ', url: file },
+    { title: '\u200b', url: file },
+    { title: 'Line\u2028break', url: file },
+    { title: 'FTP', url: 'ftp://media.example.com/a.mp4' },
+    { title: 'A number last', url: 'https://media.example.1/a.mp4' },
+    { title: 'No host', url: 'https:///a.mp4' },
+    { title: 'A port too far', url: 'https://media.example.com:65536/a.mp4' },
+    { title: 'Not YouTube', provider: 'youtube', url: file },
+    { title: 'YouTube with a header', provider: 'youtube', url: 'https://youtu.be/dQw4w9WgXcQ', headers: { Referer: 'x' } },
+    { title: 'Alist root', provider: 'alist', url: 'https://alist.example.com/d/' },
+    { title: 'Bad local', provider: 'local', url: 'local:abc:1:x' },
+    { title: 'Blank local name', provider: 'local', url: localFileUrl({ fingerprint: 'a'.repeat(64), size: 1, name: ' ' }) },
+    { title: 'Unknown', provider: 'nosuchprovider', url: file },
+    { title: 'Two sources', url: file, subtitles: [{ name: 'x', url: 'https://media.example.com/a.vtt', stream: 1 }] },
+    { title: 'Two defaults', url: file, subtitles: [{ name: 'x', stream: 1, default: true }, { name: 'y', stream: 2, default: true }] },
+    { title: 'A reserved header', url: file, headers: { Host: 'media.example.com' } },
+    { title: 'Too many headers', url: file, headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`x-h${i}`, 'v'])) },
+  ];
+  let admitted = 0;
+  for (const item of items) {
+    const admits = schemas.admitsBody('addPlaylistItem', item);
+    admitted += admits ? 1 : 0;
+    const answer = await bed.call<{ code?: string; issues?: unknown }>('POST', path, item, user.token);
+    t.is(answer.status, admits ? 201 : 400, `${String(item.title)}: the document ${admits ? 'admits' : 'refuses'} it; ${JSON.stringify(answer.body)}`);
+    t.is(schemas.admitsBody('addPlaylistItems', { items: [item] }), admits, `${String(item.title)} in a bulk add`);
+  }
+  t.is(admitted, 11);
+  // A library item's URL has the form the document states, and a signature it cannot: one the
+  // server did not make is refused naming url (the schema-valid refusal fuzz:api exempts, as a proof).
+  const forged = { title: 'Library', provider: 'library', url: 'library:abc/def?sig=x' };
+  t.true(schemas.admitsBody('addPlaylistItem', forged));
+  const refused = await bed.call<{ issues: Array<{ key: string }> }>('POST', path, forged, user.token);
+  t.deepEqual([refused.status, refused.body.issues.map((issue) => issue.key)], [400, ['url']]);
+  // The bulk add's conditional url: a live item needs none, another does.
+  t.is((await bed.call('POST', `${path}/bulk`, { items: [{ title: 'Live too', provider: 'live' }] }, user.token)).status, 201);
+  t.is((await bed.call('POST', `${path}/bulk`, { items: [{ title: 'No url' }] }, user.token)).status, 400);
+});
+
+test('a label the document admits (room name, folder title, poll question and options) is one the room accepts', async (t) => {
+  const labels = ['Movie night', ' padded\u3000', '\u202fnarrow\u202f', 'e\u0301', '\u0301', ' ', '\u200b\u200b', 'a\u2028b', 'a\u202eb', '\u3164', '', 'x'.repeat(64), 'x'.repeat(65)];
+  const room = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Labels' }, user.token);
+  const base = `/api/rooms/${room.body.room.id}`;
+  for (const label of labels) {
+    const what = JSON.stringify(label);
+    const roomAdmitted = schemas.admitsBody('createRoom', { name: label });
+    const created = await bed.call('POST', '/api/rooms', { name: label }, admin.token);
+    t.is(created.status, roomAdmitted ? 201 : 400, `room name ${what}`);
+    const folderAdmitted = schemas.admitsBody('addPlaylistFolder', { title: label });
+    const folder = await bed.call('POST', `${base}/playlist/folders`, { title: label }, user.token);
+    t.is(folder.status, folderAdmitted ? 201 : 400, `folder title ${what}`);
+    const pollAdmitted = schemas.admitsBody('openPoll', { question: label, options: [label, 'other'] });
+    const poll = await bed.call<{ poll?: { id: string } }>('POST', `${base}/polls`, { question: label, options: [label, 'other'] }, user.token);
+    t.is(poll.status, pollAdmitted ? 201 : 400, `poll ${what}`);
+    if (poll.body.poll) await bed.call('POST', `${base}/polls/${poll.body.poll.id}/close`, undefined, user.token);
+  }
 });
