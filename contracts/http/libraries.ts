@@ -7,7 +7,7 @@
  * are always in a room. No answer ever carries a library's password or token. A leaf module.
  */
 import { z } from 'zod';
-import { oneLineText } from '../text.js';
+import { oneLineText, trimmedText } from '../text.js';
 import { ms, MediaItem, PlaylistFolder } from '../room/model.js';
 import { defineEndpoint } from './endpoint.js';
 import { idempotencyHeaders, roomId, seq } from './room.js';
@@ -72,9 +72,12 @@ export const LibrarySearchAnswer = z
   })
   .meta({ id: 'LibrarySearch' });
 
+/** The kinds of library this server connects (media/libraries/registry.ts registers one connector each). */
+export const LIBRARY_KINDS = ['webdav', 'alist', 'jellyfin', 'emby'] as const;
+
 const connectFields = {
-  kind: z.string().min(1).max(32),
-  name: oneLineText().min(1).max(160).meta({ description: '1..80 characters' }),
+  kind: z.enum(LIBRARY_KINDS).meta({ description: 'webdav (a WebDAV collection), alist (an Alist or OpenList site), jellyfin or emby' }),
+  name: trimmedText({ lines: false, maxChars: 80, totalChars: 160 }).meta({ description: '1..80 characters after trimming' }),
   url: oneLineText().min(1).max(2048).meta({ description: 'The server: a WebDAV collection URL, an Alist site, ...' }),
   username: oneLineText().max(256).optional().meta({ description: 'Absent or "" when the server takes a token alone' }),
   secret: z.string().max(4096).optional().meta({ description: 'Password or token; stored encrypted, never answered' }),

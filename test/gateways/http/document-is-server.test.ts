@@ -10,6 +10,7 @@ import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';
 import { uniqueIp } from '../../fixtures/client-address.js';
 import { DocumentSchemas } from './document-schemas.js';
 import { localFileUrl } from '../../../contracts/room/local-file.js';
+import { LIBRARY_KINDS } from '../../../contracts/http/libraries.js';
 
 let bed: GatewayBed;
 let user: Member;
@@ -310,4 +311,23 @@ test('a label the document admits (room name, folder title, poll question and op
     t.is(poll.status, pollAdmitted ? 201 : 400, `poll ${what}`);
     if (poll.body.poll) await bed.call('POST', `${base}/polls/${poll.body.poll.id}/close`, undefined, user.token);
   }
+});
+
+test('library kinds: the document lists exactly the kinds the server connects, and a name it admits is not refused', async (t) => {
+  const listed = await bed.call<{ kinds: Array<{ kind: string }> }>('GET', '/api/libraries', undefined, user.token);
+  const kinds = listed.body.kinds.map((kind) => kind.kind);
+  t.deepEqual([...kinds].sort(), [...LIBRARY_KINDS].sort());
+  const body = (kind: string, name = 'Films') => ({ kind, name, url: 'https://files.example.com/dav/' });
+  for (const kind of kinds) t.true(schemas.admitsBody('connectMyLibrary', body(kind)), kind);
+  for (const kind of ['0', 'WebDAV', 'ftp', '']) {
+    t.false(schemas.admitsBody('connectMyLibrary', body(kind)), kind);
+    const answer = await bed.call<{ issues: Array<{ key: string }> }>('POST', '/api/libraries', body(kind), user.token);
+    t.deepEqual([answer.status, answer.body.issues.map((issue) => issue.key)], [400, ['kind']], kind);
+  }
+  for (const name of ['   ', '', 'x'.repeat(81)]) {
+    t.false(schemas.admitsBody('connectMyLibrary', body('webdav', name)), JSON.stringify(name));
+    const answer = await bed.call<{ issues: Array<{ key: string }> }>('POST', '/api/libraries', body('webdav', name), user.token);
+    t.deepEqual([answer.status, answer.body.issues.map((issue) => issue.key)], [400, ['name']], JSON.stringify(name));
+  }
+  t.true(schemas.admitsBody('connectMyLibrary', body('webdav', ' Films ')));
 });
