@@ -6,7 +6,7 @@
  * and for five minutes. A leaf module (zod and the error codes only).
  */
 import { z } from 'zod';
-import { oneLineText } from '../text.js';
+import { oneLineText, privateText } from '../text.js';
 import { fields, PendingReview, RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn, SignInAnswer } from './common.js';
 import { defineEndpoint, type ResponseSpec } from './endpoint.js';
 
@@ -28,8 +28,25 @@ const passkeyName = oneLineText().min(1).max(64).meta({ description: 'A label fo
 /** Unknown transports are accepted (browsers add new ones) and dropped when stored. */
 const transport = z.string().regex(/^[a-z0-9-]{1,32}$/, 'must be a transport name such as internal, hybrid or usb');
 const attachment = z.enum(['platform', 'cross-platform']).nullable().optional();
-/** Extension outputs are the browser's business; nothing here reads them. */
-const extensionResults = z.record(z.string(), z.unknown()).optional();
+/**
+ * A JSON value nested at most `depth` deep whose text (keys included) is text the server can
+ * hold: no NUL, no lone surrogate, as every transport checks all a client sends.
+ */
+function storableJson(depth: number): z.ZodType {
+  const leaf = z.union([z.null(), z.boolean(), z.number(), privateText()]);
+  if (depth === 0) return leaf;
+  const inner = storableJson(depth - 1);
+  return z.union([leaf, z.array(inner), z.record(privateText(), inner)]);
+}
+/**
+ * Extension outputs are the browser's business; nothing here reads them (the server verifies with
+ * none). Any that `toJSON()` gives fits: an object of JSON values nested at most 4 deep (prf's
+ * results.first is 3), with storable text. Deeper or with a NUL is refused by name.
+ */
+const extensionResults = z
+  .record(privateText(), storableJson(3))
+  .optional()
+  .meta({ description: 'The extension outputs, as toJSON() gives them (appid, credProps, prf, largeBlob, ...): read by nobody, so any JSON object nested at most 4 deep without NUL or lone surrogates' });
 
 export const RegistrationResponse = z
   .strictObject({

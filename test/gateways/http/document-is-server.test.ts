@@ -331,3 +331,36 @@ test('library kinds: the document lists exactly the kinds the server connects, a
   }
   t.true(schemas.admitsBody('connectMyLibrary', body('webdav', ' Films ')));
 });
+
+test('WebAuthn clientExtensionResults: what the document admits goes on to verification; what it refuses is refused by name', async (t) => {
+  const assertion = (clientExtensionResults: unknown) => ({
+    challengeId: 'no-such-challenge',
+    response: {
+      id: 'AAAA',
+      rawId: 'AAAA',
+      type: 'public-key',
+      response: { clientDataJSON: 'AAAA', authenticatorData: 'AAAA', signature: 'AAAA' },
+      clientExtensionResults,
+    },
+  });
+  const outputs: unknown[] = [
+    {},
+    { credProps: { rk: true } },
+    { prf: { enabled: true, results: { first: 'AAAA', second: 'BBBB' } } },
+    { largeBlob: { supported: true }, appid: false, 'some-future-extension': [1, 'two', null, { three: 3 }] },
+    { bad: 'a\u0000b' },
+    { 'a\u0000b': true },
+    { deep: { a: { b: { c: { d: 1 } } } } },
+  ];
+  for (const output of outputs) {
+    const body = assertion(output);
+    const admits = schemas.admitsBody('webauthnLoginVerify', body);
+    const answer = await raw('POST', '/api/auth/webauthn/login/verify', '', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const answered = (await answer.json()) as { code: string; issues?: Array<{ key: string }> };
+    const what = `${JSON.stringify(output)}: ${answer.status} ${JSON.stringify(answered.issues ?? answered.code)}`;
+    if (admits) t.not(answer.status, 400, what);
+    else t.true(answer.status === 400 && (answered.issues ?? []).every((issue) => issue.key.startsWith('response.clientExtensionResults')), what);
+  }
+  t.true(schemas.admitsBody('webauthnLoginVerify', assertion({ prf: { results: { first: 'AAAA' } } })));
+  t.false(schemas.admitsBody('webauthnLoginVerify', assertion({ bad: 'a\u0000b' })));
+});
