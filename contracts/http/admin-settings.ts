@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
+import { SETTING_VALUES, type SettingGroupName } from './setting-values.js';
 
 const TAGS = ['admin'];
 const key = z
@@ -103,25 +104,58 @@ export const adminGetSetting = defineEndpoint({
   errors: ['unauthenticated', 'forbidden', 'not_found'],
 });
 
-export const adminUpdateSettings = defineEndpoint({
-  method: 'patch',
-  path: '/api/admin/setting-groups/{group}',
-  operationId: 'adminUpdateSettings',
-  summary: 'Write settings of one group: a JSON object of name to value; all or nothing',
-  description:
-    'Every value is checked against its rule first; any problem is invalid_argument with an issue per key (for example server.maxRoomsPerUser) and nothing is written. The change is recorded in the settings history with the administrator as user:<username> and source http, and reaches every replica. oauth2.providers is written by role root only (an admin gets forbidden naming the key); oauth2IssuerChanges lists the instances whose kind or issuer the write changed, whose existing bindings no longer sign in.',
-  tags: TAGS,
-  access: 'admin',
-  params: z.strictObject({ group }),
-  body: z.record(z.string().max(64), z.unknown()).meta({ description: 'For example {"maxRoomsPerUser": 20}' }),
-  responses: {
-    200: {
-      description: 'The keys whose value changed',
-      schema: z.strictObject({ changes: z.array(SettingChangeView), oauth2IssuerChanges: z.array(OAuth2IssuerChangeView) }),
-    },
-  },
-  errors: ['unauthenticated', 'forbidden', 'not_found', 'unavailable'],
-});
+const SettingsWritten = z
+  .strictObject({ changes: z.array(SettingChangeView), oauth2IssuerChanges: z.array(OAuth2IssuerChangeView) })
+  .meta({ id: 'SettingsWritten' });
+
+/**
+ * Writing one group: a path of its own, so the body states the keys that group holds and the
+ * rule of each value (setting-values.ts). An unknown group is no path (404).
+ */
+function groupWrite<G extends SettingGroupName>(group: G, operationId: string) {
+  return defineEndpoint({
+    method: 'patch',
+    path: `/api/admin/setting-groups/${group}`,
+    operationId,
+    summary: `Write settings of the ${group} group: a JSON object of name to value; all or nothing`,
+    description: `Every value is checked against its rule first; any problem is invalid_argument with an issue per key (named ${group}.<name>) and nothing is written. The change is recorded in the settings history with the administrator as user:<username> and source http, and reaches every replica.${
+      group === 'oauth2' ? ' providers is written by role root only (an admin gets forbidden naming the key); oauth2IssuerChanges lists the instances whose kind or issuer the write changed, whose existing bindings no longer sign in.' : ''
+    }`,
+    tags: TAGS,
+    access: 'admin',
+    body: z.strictObject(SETTING_VALUES[group]).partial().meta({ id: `SettingGroup_${group}`, description: `Some or all of the ${group} settings, by name` }),
+    bodyIssuePrefix: group,
+    responses: { 200: { description: 'The keys whose value changed', schema: SettingsWritten } },
+    errors: ['unauthenticated', 'forbidden', 'unavailable'],
+  });
+}
+
+export const adminUpdateServerSettings = groupWrite('server', 'adminUpdateServerSettings');
+export const adminUpdatePermissionsSettings = groupWrite('permissions', 'adminUpdatePermissionsSettings');
+export const adminUpdateRoomSettings = groupWrite('room', 'adminUpdateRoomSettings');
+export const adminUpdateUserSettings = groupWrite('user', 'adminUpdateUserSettings');
+export const adminUpdateOAuth2Settings = groupWrite('oauth2', 'adminUpdateOAuth2Settings');
+export const adminUpdateProxySettings = groupWrite('proxy', 'adminUpdateProxySettings');
+export const adminUpdateRtmpSettings = groupWrite('rtmp', 'adminUpdateRtmpSettings');
+export const adminUpdateEmailSettings = groupWrite('email', 'adminUpdateEmailSettings');
+export const adminUpdateWebrtcSettings = groupWrite('webrtc', 'adminUpdateWebrtcSettings');
+export const adminUpdateChatSettings = groupWrite('chat', 'adminUpdateChatSettings');
+export const adminUpdateCorsSettings = groupWrite('cors', 'adminUpdateCorsSettings');
+
+/** Every group's write, by group (SETTING_GROUPS). */
+export const SETTING_GROUP_WRITES: { readonly [G in SettingGroupName]: ReturnType<typeof groupWrite<G>> } = {
+  server: adminUpdateServerSettings,
+  permissions: adminUpdatePermissionsSettings,
+  room: adminUpdateRoomSettings,
+  user: adminUpdateUserSettings,
+  oauth2: adminUpdateOAuth2Settings,
+  proxy: adminUpdateProxySettings,
+  rtmp: adminUpdateRtmpSettings,
+  email: adminUpdateEmailSettings,
+  webrtc: adminUpdateWebrtcSettings,
+  chat: adminUpdateChatSettings,
+  cors: adminUpdateCorsSettings,
+};
 
 export const adminSettingHistory = defineEndpoint({
   method: 'get',

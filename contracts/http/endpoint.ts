@@ -46,6 +46,8 @@ export interface Endpoint<
   tags: string[];
   access: A;
   body?: Body;
+  /** Issues about the body's fields are named under this prefix (a settings group's keys: server.maxRoomsPerUser). */
+  bodyIssuePrefix?: string;
   /** The JSON body limit when larger than the router's default (an upload carried in base64). */
   bodyLimit?: string;
   params?: Params;

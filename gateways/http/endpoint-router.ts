@@ -68,7 +68,7 @@ export class EndpointRouter {
         const sent = (ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '';
         if (!sent && !endpoint.body.safeParse(undefined).success) throw AppError.invalid([{ key: 'body', message: 'is required (a JSON object)' }]);
         sentBody = sent ? (ctx.request as { body?: unknown }).body : undefined;
-        body = parseOrInvalid(endpoint.body, sentBody);
+        body = parseOrInvalid(endpoint.body, sentBody, endpoint.bodyIssuePrefix ?? '', 'body');
       }
       const params = endpoint.params ? parseOrInvalid(endpoint.params, ctx.params) : undefined;
       const query = endpoint.query ? parseOrInvalid(endpoint.query, ctx.query) : undefined;

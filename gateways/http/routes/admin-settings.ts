@@ -4,6 +4,7 @@ import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
 import { definitionsOfGroup, findDefinition, settingDefinitions } from '../../../settings/registry.js';
 import { keepRedactedSecrets, redactSettingValue } from '../../../settings/secret-fields.js';
 import * as api from '../../../contracts/http/admin-settings.js';
+import { SETTING_GROUPS } from '../../../contracts/http/setting-values.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 
 const DEFAULT_HISTORY = 50;
@@ -27,26 +28,6 @@ export function mountAdminSettingRoutes(router: EndpointRouter, settings: Runtim
       ctx.body = settingViews(settings).find((view) => view.key === key);
       return Promise.resolve();
     })
-    .mount(api.adminUpdateSettings, async (ctx, { caller, params, body }) => {
-      if (definitionsOfGroup(params.group).length === 0) {
-        throw new AppError('not_found', `no settings group "${params.group}"`, [{ key: 'group', message: 'is not a settings group' }]);
-      }
-      // Whoever rewrites oauth2.providers decides who vouches for every bound identity, root's too.
-      if (params.group === 'oauth2' && 'providers' in body && caller.role !== 'root') {
-        throw new AppError('forbidden', 'oauth2.providers is written by role root only', [{ key: 'oauth2.providers', message: 'needs role root' }]);
-      }
-      const changes = await settings.update(params.group, withStoredSecrets(settings, params.group, body), { actor: `user:${caller.username}`, source: 'http', replicaId: settings.replicaId });
-      ctx.state.log.info({ event: 'admin.settings.update', actor: `user:${caller.username}`, keys: changes.map((change) => change.key) }, 'an administrator changed runtime settings');
-      ctx.body = {
-        changes: changes.map((change) => ({
-          key: change.key,
-          oldValue: redactSettingValue(change.key, change.oldValue),
-          newValue: redactSettingValue(change.key, change.newValue),
-          version: change.version,
-        })),
-        oauth2IssuerChanges: issuerChangesOf(changes),
-      };
-    })
     .mount(api.adminSettingHistory, async (ctx, { params, query }) => {
       const key = knownKey(params.key);
       const entries = await settings.history(key, query.limit ?? DEFAULT_HISTORY);
@@ -63,6 +44,25 @@ export function mountAdminSettingRoutes(router: EndpointRouter, settings: Runtim
         })),
       };
     });
+  for (const group of SETTING_GROUPS) {
+    router.mount(api.SETTING_GROUP_WRITES[group], async (ctx, { caller, body }) => {
+      // Whoever rewrites oauth2.providers decides who vouches for every bound identity, root's too.
+      if (group === 'oauth2' && 'providers' in body && caller.role !== 'root') {
+        throw new AppError('forbidden', 'oauth2.providers is written by role root only', [{ key: 'oauth2.providers', message: 'needs role root' }]);
+      }
+      const changes = await settings.update(group, withStoredSecrets(settings, group, body), { actor: `user:${caller.username}`, source: 'http', replicaId: settings.replicaId });
+      ctx.state.log.info({ event: 'admin.settings.update', actor: `user:${caller.username}`, keys: changes.map((change) => change.key) }, 'an administrator changed runtime settings');
+      ctx.body = {
+        changes: changes.map((change) => ({
+          key: change.key,
+          oldValue: redactSettingValue(change.key, change.oldValue),
+          newValue: redactSettingValue(change.key, change.newValue),
+          version: change.version,
+        })),
+        oauth2IssuerChanges: issuerChangesOf(changes),
+      };
+    });
+  }
 }
 
 function settingViews(settings: RuntimeSettings) {

@@ -43,7 +43,7 @@ test('Allow lists the methods of the one documented path a request belongs to, a
     ['/api/rooms/{roomId}/chat/pins', `/api/rooms/${room.body.room.id}/chat/pins`],
     ['/api/rooms/{roomId}/playlist/current', `/api/rooms/${room.body.room.id}/playlist/current`],
     ['/api/admin/settings/{key}', '/api/admin/settings/chat.maxPinnedMessagesPerRoom'],
-    ['/api/admin/setting-groups/{group}', '/api/admin/setting-groups/chat'],
+    ['/api/admin/setting-groups/chat', '/api/admin/setting-groups/chat'],
   ];
   for (const [template, path] of cases) {
     const documented = Object.keys(document.paths[template] ?? {}).map((method) => method.toUpperCase());
@@ -363,4 +363,35 @@ test('WebAuthn clientExtensionResults: what the document admits goes on to verif
   }
   t.true(schemas.admitsBody('webauthnLoginVerify', assertion({ prf: { results: { first: 'AAAA' } } })));
   t.false(schemas.admitsBody('webauthnLoginVerify', assertion({ bad: 'a\u0000b' })));
+});
+
+test("a setting group's write: the document states the keys the group holds and each value's rule", async (t) => {
+  const cases: Array<[group: string, operationId: string, body: Record<string, unknown>]> = [
+    ['chat', 'adminUpdateChatSettings', { maxPinnedMessagesPerRoom: 25 }],
+    ['chat', 'adminUpdateChatSettings', { maxPinnedMessagesPerRoom: 1001 }],
+    ['chat', 'adminUpdateChatSettings', { maxRoomsPerUser: 5 }],
+    ['chat', 'adminUpdateChatSettings', { '': 1 }],
+    ['server', 'adminUpdateServerSettings', { maxRoomsPerUser: 1000 }],
+    ['server', 'adminUpdateServerSettings', { maxRoomsPerUser: 'many' }],
+    ['rtmp', 'adminUpdateRtmpSettings', { customPublishHost: 'ingest.example.com:1935' }],
+    ['rtmp', 'adminUpdateRtmpSettings', { customPublishHost: 'rtmp://ingest.example.com' }],
+    ['email', 'adminUpdateEmailSettings', { whitelistDomains: 'example.com, alice@example.org' }],
+    ['email', 'adminUpdateEmailSettings', { whitelistDomains: 'example.com,,' }],
+    ['permissions', 'adminUpdatePermissionsSettings', { guestDefaultPermissions: ['view_member_list'] }],
+    ['permissions', 'adminUpdatePermissionsSettings', { guestDefaultPermissions: ['send_chat'] }],
+    ['permissions', 'adminUpdatePermissionsSettings', { memberDefaultPermissions: ['send_chat', 'send_chat'] }],
+  ];
+  const guests = await bed.call<{ value: string[] }>('GET', '/api/admin/settings/permissions.guestDefaultPermissions', undefined, admin.token);
+  for (const [group, operationId, body] of cases) {
+    const admits = schemas.admitsBody(operationId, body);
+    const answer = await bed.call<{ issues?: Array<{ key: string }> }>('PATCH', `/api/admin/setting-groups/${group}`, body, admin.token);
+    t.is(answer.status, admits ? 200 : 400, `${group} ${JSON.stringify(body)}: ${JSON.stringify(answer.body)}`);
+    // Refusals name the setting by its key.
+    if (!admits) t.true((answer.body.issues ?? []).every((issue) => issue.key.startsWith(`${group}.`)), JSON.stringify(answer.body.issues));
+  }
+  await bed.call('PATCH', '/api/admin/setting-groups/server', { maxRoomsPerUser: 10 }, admin.token);
+  await bed.call('PATCH', '/api/admin/setting-groups/permissions', { guestDefaultPermissions: guests.body.value }, admin.token);
+  await bed.call('PATCH', '/api/admin/setting-groups/rtmp', { customPublishHost: '' }, admin.token);
+  await bed.call('PATCH', '/api/admin/setting-groups/email', { whitelistDomains: '' }, admin.token);
+  t.is((await bed.call('PATCH', '/api/admin/setting-groups/nosuchgroup', { a: 1 }, admin.token)).status, 404);
 });

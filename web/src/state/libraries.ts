@@ -27,7 +27,8 @@ export function usableLibraries(roomId: string): Promise<Schemas['LibraryList']>
 
 /** `forRoom`: the room's library (edit_room_settings); otherwise the caller's own (accounts only). */
 export async function connectLibrary(roomId: string, fields: ConnectFields, forRoom: boolean): Promise<Library> {
-  const body = { kind: fields.kind, name: fields.name.trim(), url: fields.url.trim(), ...(fields.username ? { username: fields.username } : {}), ...(fields.secret ? { secret: fields.secret } : {}) };
+  // The kinds the form offers are the server's (the listing's kinds).
+  const body = { kind: fields.kind as Schemas['ConnectLibrary']['kind'], name: fields.name.trim(), url: fields.url.trim(), ...(fields.username ? { username: fields.username } : {}), ...(fields.secret ? { secret: fields.secret } : {}) };
   const answer = forRoom
     ? await call(api.POST('/api/rooms/{roomId}/libraries', { params: { path: { roomId } }, body }))
     : await call(api.POST('/api/libraries', { body }));

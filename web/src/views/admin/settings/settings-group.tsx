@@ -1,6 +1,6 @@
 /**
  * One group of runtime settings as a form. Only the keys whose value changed are sent
- * (PATCH /api/admin/setting-groups/{group}); the server writes all of them or none, so on any issue
+ * (PATCH /api/admin/setting-groups/<group>); the server writes all of them or none, so on any issue
  * nothing was saved and each issue is shown at its field.
  */
 import { useState } from 'preact/hooks';
@@ -46,7 +46,9 @@ export function SettingsGroup(props: { group: string; label: string; settings: S
     }
     setBusy(true);
     try {
-      const answer = await call(api.PATCH('/api/admin/setting-groups/{group}', { params: { path: { group: props.group } }, body: changes }));
+      // Each group has a path of its own (its body states the group's keys); the form writes the one it shows.
+      const path = `/api/admin/setting-groups/${props.group}` as '/api/admin/setting-groups/server';
+      const answer = await call(api.PATCH(path, { body: changes }));
       // An OAuth2 instance that now trusts another provider stops signing in its bound identities: say so.
       const warnings = answer.oauth2IssuerChanges.map((change) => t('admin.settings.warning', { message: change.message })).join('');
       const names = answer.changes.map((change) => {
