@@ -27,7 +27,8 @@ const flag = (): z.ZodBoolean => z.boolean({ error: 'must be true or false' });
 function permissionList(names: readonly string[]) {
   const known = new Set(names);
   return z
-    .array(z.string())
+    // Text the server can hold, element by element (a NUL is named at its index); then the names.
+    .array(privateText())
     .refine((list) => list.every((name) => known.has(name)), { error: `must list only ${names.join(', ')}` })
     .refine((list) => new Set(list).size === list.length, { error: 'must not list a permission more than once' })
     .meta({

@@ -8,6 +8,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import test from 'ava';
+import { ENDPOINTS } from '../../../contracts/http/index.js';
 import { buildOpenApiDocument } from '../../../gateways/http/openapi.js';
 import { startGrpcBed, refused, uniqueIp, type GrpcBed } from '../grpc/fixtures.js';
 import type { Member } from '../bed.js';
@@ -201,7 +202,9 @@ test('a NUL or a lone surrogate in any body or query field of any operation is a
       for (const bad of BAD) {
         for (const field of bodySchema ? stringFields(bodySchema) : []) {
           tried += 1;
-          const key = field.path.map(String).join('.') || 'body';
+          // A settings group names its fields by setting key (<group>.<name>: endpoint.bodyIssuePrefix).
+          const prefix = ENDPOINTS.find((endpoint) => endpoint.operationId === operation.operationId)?.bodyIssuePrefix;
+          const key = [prefix, ...field.path.map(String)].filter((part) => part !== undefined).join('.') || 'body';
           const answer = await send(method, path, field.build(bad.value));
           if (answer.status !== 400 || answer.body.code !== 'invalid_argument' || !answer.body.issues?.some((issue) => issue.key === key)) {
             problems.push(`${operation.operationId} body ${key} with ${bad.name}: ${answer.status} ${JSON.stringify(answer.body.issues ?? answer.body)}`);
