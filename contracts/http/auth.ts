@@ -96,6 +96,7 @@ export const passwordLogin = defineEndpoint({
   tags: TAGS,
   access: 'public',
   body: z.strictObject({ username: fields.username, password: fields.password }),
+  bodyExamples: { alice: { username: 'alice', password: 'correct horse battery staple' } },
   responses: { 200: SIGNED_IN },
   errors: ['unauthenticated', 'review_pending', 'review_rejected', 'account_banned', 'rate_limited'],
 });
@@ -108,6 +109,7 @@ export const guestSignIn = defineEndpoint({
   tags: TAGS,
   access: 'public',
   body: z.strictObject({ displayName: fields.displayName }),
+  bodyExamples: { guest: { displayName: 'Sam' } },
   responses: { 200: { description: 'Guest session', schema: SignedIn } },
   errors: ['forbidden', 'rate_limited'],
 });

@@ -43,6 +43,7 @@ export const sendChat = defineEndpoint({
       .meta({ description: 'Makes resends of one message idempotent (per sender), through any gateway' }),
     replyTo: messageId.optional().meta({ description: 'The message this one answers: in this room, not deleted (not_found naming replyTo otherwise)' }),
   }),
+  bodyExamples: { hello: { text: 'Hello, everyone!' }, lines: { text: 'Two lines:\nthe second one', clientMessageId: 'c-1' } },
   responses: {
     201: {
       description: 'Posted; duplicate when this was a resend of a stored message',

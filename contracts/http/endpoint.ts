@@ -46,6 +46,11 @@ export interface Endpoint<
   tags: string[];
   access: A;
   body?: Body;
+  /**
+   * Example bodies by name: what a client would send (the document's media-type examples, which
+   * schema-based tools send first: schemathesis' examples phase). Each must be admitted by `body`.
+   */
+  bodyExamples?: Record<string, unknown>;
   /** Issues about the body's fields are named under this prefix (a settings group's keys: server.maxRoomsPerUser). */
   bodyIssuePrefix?: string;
   /** The JSON body limit when larger than the router's default (an upload carried in base64). */

@@ -56,6 +56,12 @@ export const addPlaylistItem = defineEndpoint({
     index: z.number().int().min(0).optional().meta({ description: 'Insert here (within the folder when folderId is given); absent: at the end' }),
     folderId: folderId.nullable().optional().meta({ description: 'Add into this playlist folder; absent or null: the top level' }),
   }),
+  bodyExamples: {
+    file: { title: 'Big Buck Bunny', url: 'https://media.example.com/bbb.mp4' },
+    hls: { title: 'Live news', provider: 'hls', url: 'https://media.example.com/news/index.m3u8', live: true, proxy: true },
+    live: { title: 'Our stream', provider: 'live' },
+    subtitled: { title: 'Sintel', url: 'https://media.example.com/sintel.mp4', subtitles: [{ name: 'English', url: 'https://media.example.com/sintel.en.vtt', language: 'en', default: true }] },
+  },
   responses: {
     201: {
       description: 'Added',
@@ -86,6 +92,7 @@ export const addPlaylistItems = defineEndpoint({
     items: z.array(MediaInput).min(1).max(BULK_MAX_ITEMS).meta({ description: 'Each item as in POST /api/rooms/{roomId}/playlist (by provider, the url it takes)' }),
     folderId: folderId.nullable().optional().meta({ description: 'Add every item into this playlist folder; absent or null: the top level' }),
   }),
+  bodyExamples: { two: { items: [{ title: 'One', url: 'https://media.example.com/1.mp4' }, { title: 'Two', url: 'https://media.example.com/2.mp4' }] } },
   responses: {
     201: {
       description: 'The items added, in order; `rejected` when one was refused after validation',
@@ -205,6 +212,7 @@ export const addPlaylistFolder = defineEndpoint({
   params: roomParams,
   headers: idempotencyHeaders,
   body: z.strictObject({ title: folderTitle, index: z.number().int().min(0).optional().meta({ description: 'Among the top-level entries; absent: last' }) }),
+  bodyExamples: { season: { title: 'Season 1' } },
   responses: { 201: { description: 'Added', schema: FolderAnswer } },
   errors: [...ROOM_ERRORS, 'limit_exceeded', 'conflict'],
 });

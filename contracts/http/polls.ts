@@ -43,6 +43,7 @@ export const openPoll = defineEndpoint({
       .optional()
       .meta({ description: 'The poll closes by itself this long after it opens; absent: when closed' }),
   }),
+  bodyExamples: { nextFilm: { question: 'What do we watch next?', options: ['Alien', 'Heat', 'Up'] } },
   responses: { 201: { description: 'Opened', schema: PollAnswer } },
   errors: [...ERRORS],
 });

@@ -68,6 +68,7 @@ export const createRoom = defineEndpoint({
       .strictObject({ admin: overrideLists.admin.optional(), member: overrideLists.member.optional(), guest: overrideLists.guest.optional() })
       .optional(),
   }),
+  bodyExamples: { movieNight: { name: 'Movie night', visibility: 'public' }, hidden: { name: 'Film club', visibility: 'hidden', password: 'popcorn', requireJoinApproval: true } },
   responses: {
     201: {
       description: 'Created',

@@ -64,7 +64,19 @@ function operation(endpoint: Endpoint): ZodOpenApiOperationObject {
           },
         }
       : {}),
-    ...(endpoint.body ? { requestBody: { required: !endpoint.body.safeParse(undefined).success, content: { 'application/json': { schema: endpoint.body } } } } : {}),
+    ...(endpoint.body
+      ? {
+          requestBody: {
+            required: !endpoint.body.safeParse(undefined).success,
+            content: {
+              'application/json': {
+                schema: endpoint.body,
+                ...(endpoint.bodyExamples ? { examples: Object.fromEntries(Object.entries(endpoint.bodyExamples).map(([name, value]) => [name, { value }])) } : {}),
+              },
+            },
+          },
+        }
+      : {}),
     responses,
   };
 }

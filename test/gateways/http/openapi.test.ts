@@ -2,6 +2,7 @@ import test from 'ava';
 import { ENDPOINTS } from '../../../contracts/http/index.js';
 import { buildOpenApiDocument } from '../../../gateways/http/openapi.js';
 import { call, startAccountsBed, type AccountsBed } from '../../accounts/fixtures.js';
+import { DocumentSchemas } from './document-schemas.js';
 
 let bed: AccountsBed;
 test.before(async () => {
@@ -54,4 +55,16 @@ test('requests are checked against the same schemas: unknown fields are refused,
   t.is(answer.status, 400);
   t.is(answer.body.code, 'invalid_argument');
   t.true(JSON.stringify(answer.body.issues).includes('remember'));
+});
+
+test('every example body the document gives is one its schema admits', (t) => {
+  const schemas = new DocumentSchemas();
+  let examples = 0;
+  for (const endpoint of ENDPOINTS) {
+    for (const [name, value] of Object.entries(endpoint.bodyExamples ?? {})) {
+      examples += 1;
+      t.true(schemas.admitsBody(endpoint.operationId, value), `${endpoint.operationId} example ${name}`);
+    }
+  }
+  t.true(examples >= 10, `${examples} examples`);
 });
