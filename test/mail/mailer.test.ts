@@ -119,10 +119,11 @@ test('a server that is not there is unavailable, naming the connection failure',
 test('an unconfigured mailer says so and refuses to send', async (t) => {
   const mailer = createMailer({ host: '', port: 587, username: '', password: '', sender: '' }, logger);
   t.false(mailer.configured);
-  t.is(
-    await unavailable(t, mailer.send({ to: 'frank@example.test', subject: 's', text: 't' })),
-    'email is not configured: set smtp.host and smtp.sender',
-  );
+  // A server without SMTP is a state, not an outage (since 2026-11-29: failed_precondition, no longer unavailable).
+  const err = await t.throwsAsync(mailer.send({ to: 'frank@example.test', subject: 's', text: 't' }));
+  t.is(isAppError(err) ? err.code : undefined, 'failed_precondition');
+  t.is(err?.message, 'email is not configured on this server (smtp.host and smtp.sender)');
+  t.throws(() => mailer.requireConfigured(), { message: 'email is not configured on this server (smtp.host and smtp.sender)' });
   mailer.close();
 });
 
