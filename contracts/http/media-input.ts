@@ -172,7 +172,11 @@ const track = z
 const subtitles = z
   .array(track)
   .max(ROOM_LIMITS.subtitlesMaxCount)
-  .refine((tracks) => tracks.filter((one) => one.default === true).length <= 1, { error: 'only one track can be the default' })
+  // Named at the second default, as the room names it.
+  .superRefine((tracks, ctx) => {
+    const defaults = tracks.flatMap((one, index) => (one.default === true ? [index] : []));
+    if (defaults.length > 1) ctx.addIssue({ code: 'custom', message: `only one track can be the default (track ${defaults[0]} already is)`, path: [defaults[1]!, 'default'] });
+  })
   .meta({
     description: `At most ${ROOM_LIMITS.subtitlesMaxCount} tracks, at most one default`,
     // JSON Schema 2020-12: at most one element with default true.
