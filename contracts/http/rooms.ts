@@ -40,6 +40,13 @@ export const PageQuery = {
   limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Page size, default 20' }),
 };
 
+/**
+ * Room settings carry a word filter of up to 200 entries of 100 UTF-16 units: 120 KB when every
+ * unit is escaped (6 bytes). The body limit leaves room for it and the rest, so a body the
+ * document admits is never answered 413.
+ */
+const ROOM_SETTINGS_BODY_LIMIT = '192kb';
+
 const RoomAnswer = z.strictObject({ room: RoomInfo, seq }).meta({ id: 'RoomAnswer' });
 
 export const createRoom = defineEndpoint({
@@ -50,6 +57,7 @@ export const createRoom = defineEndpoint({
   description:
     'Needs server.allowRoomCreation on and room.disableCreateRoom off; counts against server.maxRoomsPerUser. With room.createRoomNeedReview the room is pending_review and only its owner sees it. room.passwordPolicy decides whether a password is required or forbidden.',
   tags: TAGS,
+  bodyLimit: ROOM_SETTINGS_BODY_LIMIT,
   access: 'user',
   headers: idempotencyHeaders,
   body: z.strictObject({
@@ -150,6 +158,7 @@ export const updateRoom = defineEndpoint({
   operationId: 'updateRoom',
   summary: 'Change room settings (edit_room_settings)',
   tags: TAGS,
+  bodyLimit: ROOM_SETTINGS_BODY_LIMIT,
   access: 'user_or_guest',
   params: roomParams,
   headers: idempotencyHeaders,

@@ -395,3 +395,14 @@ test("a setting group's write: the document states the keys the group holds and 
   await bed.call('PATCH', '/api/admin/setting-groups/email', { whitelistDomains: '' }, admin.token);
   t.is((await bed.call('PATCH', '/api/admin/setting-groups/nosuchgroup', { a: 1 }, admin.token)).status, 404);
 });
+
+test('a room settings body the document admits fits the body limit, escaped: a full word filter', async (t) => {
+  const room = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Many words' }, user.token);
+  // 200 entries of 50 characters above the BMP: what the room takes (100 UTF-16 units each), 12 bytes a character escaped.
+  const words = Array.from({ length: 200 }, (_, i) => `${String(i).padStart(3, '0')}${'😀'.repeat(47)}`);
+  const body = { wordFilter: { mode: 'block', words } };
+  t.true(schemas.admitsBody('updateRoom', body));
+  const answer = await raw('PATCH', `/api/rooms/${room.body.room.id}`, user.token, { headers: { 'content-type': 'application/json' }, body: escapedJson(body) });
+  t.true(escapedJson(body).length > 64 * 1024);
+  t.is(answer.status, 200, JSON.stringify(await answer.json()));
+});
