@@ -7,7 +7,8 @@
 #      password; a room of its own with two items
 #   5. per seed, two runs, signed in as the root and not, with every check and every phase
 #      (examples, coverage, fuzzing, stateful): no 5xx, every answer matches its schema, every
-#      schema-valid request accepted, every schema-invalid one refused
+#      schema-valid request accepted, every schema-invalid one refused; then, per seed, a run of
+#      the setting writes alone (they change what the server accepts, so they come last)
 # Prints operations, requests and failures per run and phase; exits non-zero on any failure.
 #   SVC_FUZZ_EXAMPLES (default 12) caps the generated cases per operation and phase;
 #   SVC_FUZZ_SEED (default 20261123) is the seed, or several separated by spaces (each runs both passes);
@@ -241,15 +242,23 @@ run_schemathesis() {
 }
 
 started=$SECONDS
+# Writing settings changes what the server accepts elsewhere (room.passwordPolicy: required makes
+# every room need a password), so the root and anonymous passes run on the settings as shipped,
+# and the writes get a pass of their own after them all.
+SETTING_WRITES='adminUpdate[A-Za-z0-9]*Settings'
 for seed in $SEEDS; do
   # Signed in as the root: every operation, the admin ones included, but those that would end
   # the session or sign the root out elsewhere, take its password, give the room under test away
-  # or delete it, or change or ban accounts (the root's own among them). The anonymous pass runs
-  # those, where they are refused.
+  # or delete it, or change or ban accounts (the root's own among them), and the setting writes.
+  # The anonymous pass runs those, where they are refused.
   TOKEN=$(sign_in_root)
   run_schemathesis root "$seed" -H "Authorization: Bearer $TOKEN" \
-    --exclude-operation-id-regex '^(logout|logoutEverywhere|revokeSession|deleteRoom|changePassword|changePasswordOpaque|transferRoom|adminDeleteRoom|adminSetUserRole|adminBanUser)$'
+    --exclude-operation-id-regex "^(logout|logoutEverywhere|revokeSession|deleteRoom|changePassword|changePasswordOpaque|transferRoom|adminDeleteRoom|adminSetUserRole|adminBanUser|$SETTING_WRITES)\$"
   run_schemathesis anonymous "$seed"
+done
+for seed in $SEEDS; do
+  TOKEN=$(sign_in_root)
+  run_schemathesis settings "$seed" -H "Authorization: Bearer $TOKEN" --include-operation-id-regex "^($SETTING_WRITES|adminListSettings|adminGetSetting|adminSettingHistory)\$"
 done
 
 server_errors=$(grep -c '"level":50' "$WORK/svc.log" || true)
