@@ -38,9 +38,12 @@ const HOST = `(?:(?:${LABEL}\\.)*${LAST_LABEL}\\.?|${OCTET}(?:\\.${OCTET}){3}|\\
 const PORT = '(?::0*(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5])?)?';
 /** Path, query and fragment: any character of the Basic Multilingual Plane but controls (so a length in UTF-16 units is one in characters). */
 const REST_CHAR = '[\\u0020-\\u007e\\u00a0-\\ud7ff\\ue000-\\uffff]';
+/** The same but white space, which the rest ends without (it is trimmed): the white space after it is the pattern's last part alone, so matching stays linear. */
+const REST_END = '[\\u0021-\\u007e\\u00a1-\\u167f\\u1681-\\u1fff\\u200b-\\u2027\\u202a-\\u202e\\u2030-\\u205e\\u2060-\\u2fff\\u3001-\\ud7ff\\ue000-\\ufefe\\uff00-\\uffff]';
+const REST = `(?:${REST_CHAR}*${REST_END})?`;
 
 /** An absolute http or https URL as the room parses it (scheme, host, optional port, then anything), white space around it trimmed. */
-export const HTTP_URL = new RegExp(`^${SPACE}${SCHEME}${HOST}${PORT}(?:[/?#\\\\]${REST_CHAR}*)?${SPACE}$`, 'u');
+export const HTTP_URL = new RegExp(`^${SPACE}${SCHEME}${HOST}${PORT}(?:[/?#\\\\]${REST})?${SPACE}$`, 'u');
 /** A path segment's character: printable ASCII or the rest of the BMP, but white space, `/?#%\` (and `.` to start it: no dot segments). */
 const SEGMENT_START = '[\\u0021\\u0022\\u0024\\u0026-\\u002d\\u0030-\\u003e\\u0040-\\u005b\\u005d-\\u007e\\u00a1-\\u167f\\u1681-\\u1fff\\u200b-\\u2027\\u202a-\\u202e\\u2030-\\u205e\\u2060-\\u2fff\\u3001-\\ud7ff\\ue000-\\ufefe\\uff00-\\uffff]';
 const SEGMENT = `${SEGMENT_START}(?:${SEGMENT_START}|\\.)*`;
@@ -49,7 +52,7 @@ const SEGMENT = `${SEGMENT_START}(?:${SEGMENT_START}|\\.)*`;
  * provider strips /d or /p (so not /, /d/ or /p/), without percent signs or dot segments (the
  * provider decodes the path) or white space.
  */
-const ALIST_URL = new RegExp(`^${SPACE}${SCHEME}${HOST}${PORT}/(?![dp]/?(?:[?#]|${SPACE}$))${SEGMENT}(?:/${SEGMENT})*/?(?:[?#]${REST_CHAR}*)?${SPACE}$`, 'u');
+const ALIST_URL = new RegExp(`^${SPACE}${SCHEME}${HOST}${PORT}/(?![dp]/?(?:[?#]|${SPACE}$))${SEGMENT}(?:/${SEGMENT})*/?(?:[?#]${REST})?${SPACE}$`, 'u');
 /** Any character of the Basic Multilingual Plane but white space and controls. */
 const NON_SPACE = '[\\u0021-\\u007e\\u00a1-\\u167f\\u1681-\\u1fff\\u200b-\\u2027\\u202a-\\u202e\\u2030-\\u205e\\u2060-\\u2fff\\u3001-\\ud7ff\\ue000-\\ufefe\\uff00-\\uffff]';
 /**
@@ -101,7 +104,7 @@ const LOCAL_URL = new RegExp(
 function localUrl(): z.ZodString {
   return z
     .string()
-    .max(ROOM_LIMITS.urlMaxChars)
+    .max(ROOM_LIMITS.urlMaxChars, { abort: true })
     .regex(new RegExp(`^${SPACE}local:`, 'u'), { error: 'must be a local file reference (local:<fingerprint>:<size>:<name>)', abort: true })
     .regex(new RegExp(`^${SPACE}local:[0-9a-f]{64}:`, 'u'), { error: "must start with the file's fingerprint as 64 lowercase hex digits (SHA-256)", abort: true })
     .regex(new RegExp(`^${SPACE}local:[^:]*:[1-9][0-9]{0,14}:`, 'u'), { error: "must give the file's size as a positive whole number of bytes (at most 15 digits)", abort: true })
@@ -152,7 +155,7 @@ const SOURCES = ['url', 'fileId', 'stream'] as const;
 const track = z
   .strictObject({
     ...trackFields,
-    url: z.string().max(ROOM_LIMITS.urlMaxChars).regex(HTTP_URL, { error: 'must be an absolute http or https URL' }).optional(),
+    url: z.string().max(ROOM_LIMITS.urlMaxChars, { abort: true }).regex(HTTP_URL, { error: 'must be an absolute http or https URL' }).optional(),
     fileId: z
       .string()
       .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, { error: 'must be the id of a subtitle file uploaded to this room' })
@@ -195,7 +198,8 @@ const common = {
 
 /** A url field of `pattern`, at most the room's URL length. */
 function url(pattern: RegExp, what: string): z.ZodString {
-  return z.string().max(ROOM_LIMITS.urlMaxChars).regex(pattern, { error: `must be ${what}` }).meta({ description: `${what[0]!.toUpperCase()}${what.slice(1)}` });
+  // A text over the limit is refused before the pattern reads it.
+  return z.string().max(ROOM_LIMITS.urlMaxChars, { abort: true }).regex(pattern, { error: `must be ${what}` }).meta({ description: `${what[0]!.toUpperCase()}${what.slice(1)}` });
 }
 
 const WEB_URL = 'an absolute http or https URL (a host name, an IPv4 address or a bracketed IPv6 address; no user name or password)';
