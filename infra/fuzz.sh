@@ -124,26 +124,47 @@ ROOT_USERNAME=fuzzroot
 ROOT_PASSWORD=$(node -e 'console.log(require("node:crypto").randomBytes(18).toString("base64url"))')
 printf '%s\n' "$ROOT_PASSWORD" | node dist/cli/main.js user create-root --username "$ROOT_USERNAME" --password-stdin >/dev/null
 
-# A fresh access token (they live 15 minutes; a pass can take longer at full size). The
-# anonymous pass tries sign-ins from this address too, so a rate limit is waited out.
+# The root signs in once, as a native client (the refresh token in the body), and each pass gets
+# a fresh access token from the refresh token (access tokens live 15 minutes; a pass can take
+# longer). Signing in again would meet the sign-in limits: the passes themselves try sign-ins
+# from this address, the stateful phase with the root's name among them (a failed-sign-in
+# backoff for the account), so a refusal is waited out by its Retry-After.
+TOKEN=
+REFRESH_TOKEN=
+remember_tokens() {
+  TOKEN=$(json_field accessToken <"$WORK/tokens.json")
+  REFRESH_TOKEN=$(json_field refreshToken <"$WORK/tokens.json")
+}
 sign_in_root() {
-  local answer status
-  for _ in $(seq 1 10); do
-    answer=$(curl -sS -o "$WORK/sign-in.json" -w '%{http_code}' -H 'content-type: application/json' -H 'x-svc-client: native' \
+  local status wait
+  for _ in $(seq 1 20); do
+    status=$(curl -sS -o "$WORK/tokens.json" -D "$WORK/tokens.headers" -w '%{http_code}' -H 'content-type: application/json' -H 'x-svc-client: native' \
       -d "{\"username\":\"$ROOT_USERNAME\",\"password\":\"$ROOT_PASSWORD\"}" "$BASE/api/auth/password/login")
-    status=$answer
     if [[ $status == 200 ]]; then
-      json_field accessToken <"$WORK/sign-in.json"
+      remember_tokens
       return
     fi
-    [[ $status == 429 ]] || { cat "$WORK/sign-in.json" >&2; die "the root could not sign in (HTTP $status)"; }
-    log "sign-in rate-limited; waiting"
-    sleep 10
+    [[ $status == 429 ]] || { cat "$WORK/tokens.json" >&2; die "the root could not sign in (HTTP $status)"; }
+    wait=$(grep -i '^retry-after:' "$WORK/tokens.headers" | tr -dc '0-9')
+    wait=${wait:-10}
+    log "sign-in refused for now (rate limit); waiting ${wait} s"
+    sleep "$wait"
   done
   die "the root could not sign in: still rate-limited"
 }
+fresh_token() {
+  local status
+  status=$(curl -sS -o "$WORK/tokens.json" -w '%{http_code}' -H 'content-type: application/json' -H 'x-svc-client: native' \
+    -d "{\"refreshToken\":\"$REFRESH_TOKEN\"}" "$BASE/api/auth/refresh")
+  if [[ $status == 200 ]]; then
+    remember_tokens
+  else
+    log "refreshing the root's session answered HTTP $status; signing in again"
+    sign_in_root
+  fi
+}
 
-TOKEN=$(sign_in_root)
+sign_in_root
 room=$(curl -fsS -H 'content-type: application/json' -H "authorization: Bearer $TOKEN" -d '{"name":"Fuzz room"}' "$BASE/api/rooms")
 export FUZZ_ROOM_ID
 FUZZ_ROOM_ID=$(printf '%s' "$room" | json_field room id)
@@ -251,13 +272,13 @@ for seed in $SEEDS; do
   # the session or sign the root out elsewhere, take its password, give the room under test away
   # or delete it, or change or ban accounts (the root's own among them), and the setting writes.
   # The anonymous pass runs those, where they are refused.
-  TOKEN=$(sign_in_root)
+  fresh_token
   run_schemathesis root "$seed" -H "Authorization: Bearer $TOKEN" \
     --exclude-operation-id-regex "^(logout|logoutEverywhere|revokeSession|deleteRoom|changePassword|changePasswordOpaque|transferRoom|adminDeleteRoom|adminSetUserRole|adminBanUser|$SETTING_WRITES)\$"
   run_schemathesis anonymous "$seed"
 done
 for seed in $SEEDS; do
-  TOKEN=$(sign_in_root)
+  fresh_token
   run_schemathesis settings "$seed" -H "Authorization: Bearer $TOKEN" --include-operation-id-regex "^($SETTING_WRITES|adminListSettings|adminGetSetting|adminSettingHistory)\$"
 done
 
