@@ -66,9 +66,18 @@ export function errorResponses(): Middleware<HttpState> {
   };
 }
 
+/**
+ * Another server failing (a media host a member named, a library server: bad_gateway) is its
+ * fault, not this service's: logged at warn, so the error level holds this service's own faults
+ * (a URL whose host does not resolve, added by anyone, would otherwise write an error line per
+ * play). deadline_exceeded stays an error: a room actor too slow to answer is ours.
+ */
+const NOT_OURS: ReadonlySet<string> = new Set(['bad_gateway']);
+
 function logProblem(ctx: HttpContext, problem: Problem, err?: unknown): void {
   const fields = { status: problem.status, code: problem.code };
-  if (problem.status >= 500) ctx.state.log.error({ ...fields, err }, 'request failed');
+  if (problem.status >= 500 && NOT_OURS.has(problem.code)) ctx.state.log.warn({ ...fields, reason: problem.message }, 'request failed');
+  else if (problem.status >= 500) ctx.state.log.error({ ...fields, err }, 'request failed');
   else ctx.state.log.debug({ ...fields, reason: problem.message }, 'request rejected');
 }
 

@@ -26,6 +26,9 @@ test.before(async () => {
     ctx.set('Set-Cookie', 'session=half-made');
     throw new Error(SECRET_DETAIL);
   });
+  router.get('/test/upstream', () => {
+    throw new AppError('bad_gateway', 'the upstream host z. could not be resolved (ENOTFOUND)');
+  });
   router.get('/test/http-error', (ctx) => {
     ctx.throw(400, 'request body is not valid JSON');
   });
@@ -152,4 +155,15 @@ test('the access log shows a media path\'s signed grant as <grant>', async (t) =
   const line = await accessLine(res.headers.get('x-request-id'));
   t.like(line, { path: '/media/proxy/<grant>/movie.mp4' });
   t.false(JSON.stringify(line).includes('c2lnbmF0dXJl'));
+});
+
+test('another server failing (502 bad_gateway) is logged at warn: the error log holds this service\'s own faults', async (t) => {
+  for (const [path, status] of [['/test/upstream', 502]] as const) {
+    const { res } = await getJson(path);
+    t.is(res.status, status);
+    const requestId = res.headers.get('x-request-id');
+    const logged = await waitFor(`the problem line of ${requestId}`, () => harness.lines.find((line) => line.requestId === requestId && line.msg === 'request failed'));
+    t.is(logged.level, 40, path);
+    t.false(harness.lines.some((line) => line.requestId === requestId && line.level === 50), path);
+  }
 });
