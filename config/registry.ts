@@ -56,7 +56,7 @@ export const STARTUP_REGISTRY = {
   }),
   replica_id: text({
     default: () => `${hostname()}-${process.pid}-${PROCESS_START_TAG}`,
-    shownDefault: '<hostname>-<pid>-<6 random hex digits>',
+    shownDefault: '<hostname>-<pid>-<random> (6 hex digits)',
     description:
       'Name of this replica in logs, stats and settings history, and the actor host id; must be unique among running replicas ' +
       '(the random part of the default is new on every process start, so containers sharing a hostname and pid 1 do not collide).',
@@ -134,7 +134,7 @@ export const STARTUP_REGISTRY = {
   }),
   'grpc.host': text({ default: '0.0.0.0', description: 'gRPC listen address.', rules: [required] }),
   'grpc.port': port({ default: 9090, description: 'gRPC listen port.' }),
-  'rtmp.enabled': bool({ default: true, description: 'Accept RTMP livestream publishing (rtmp://<host>:<port>/live/<stream key>).' }),
+  'rtmp.enabled': bool({ default: true, description: 'Accept RTMP livestream publishing (rtmp://<host>:<port>/live/<stream-key>).' }),
   'rtmp.host': text({ default: '0.0.0.0', description: 'RTMP listen address.', rules: [required] }),
   'rtmp.port': port({ default: 1935, description: 'RTMP listen port.' }),
   'stun.enabled': bool({ default: false, description: 'Run the built-in STUN listener (UDP, gateway role; RFC 5389 Binding).' }),
