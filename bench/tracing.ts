@@ -7,6 +7,7 @@
  * BENCH_TRACE_SAMPLE_RATIO and BENCH_TRACE_MAX_PER_SECOND (default: the configuration's
  * defaults); bench:tracing passes its own.
  */
+import { defaultConfig } from '../config/defaults.js';
 import { findKey } from '../config/keys.js';
 import { createLogger } from '../observability/logger.js';
 import { startTracing, type Tracing } from '../observability/tracing.js';
@@ -49,7 +50,7 @@ export function startBenchTracing(tracing: BenchTracing): Tracing {
   const { endpoint, sampleRatio, maxPerSecond } = tracing;
   if (endpoint) console.log(`tracing on: the client and the hosts export their spans to ${endpoint} (${samplingLabel(tracing)})`);
   return startTracing({
-    config: { replica_id: 'bench', telemetry: { otlp_endpoint: endpoint, sample_ratio: sampleRatio, max_traces_per_second: maxPerSecond } },
+    config: { replica_id: 'bench', telemetry: { ...defaultConfig().telemetry, otlp_endpoint: endpoint, sample_ratio: sampleRatio, max_traces_per_second: maxPerSecond } },
     roles: ['bench'],
     version: packageVersion(),
     logger: createLogger({ level: 'warn', destination: 'stderr' }),

@@ -3,7 +3,7 @@ import { AppError, type FieldIssue } from '../errors/app-error.js';
 import { coerceValue } from './coerce.js';
 import { readEnvLayer } from './env-source.js';
 import { readFlagLayer } from './flag-source.js';
-import { isStartupKey, STARTUP_KEYS, type ConfigValue, type StartupKeyName } from './keys.js';
+import { findKey, STARTUP_KEYS, type ConfigScope, type ConfigValue, type StartupKeyName } from './keys.js';
 import type { Assignment, ConfigSource, Layer } from './layer.js';
 import { buildConfig } from './paths.js';
 import { readSecretFile } from './secret-file.js';
@@ -114,17 +114,15 @@ function groupByKey(assignments: Assignment[]): Map<StartupKeyName, Assignment[]
 /**
  * Which issues stop a given kind of process. The CLI talking to a running server needs only
  * `management.*` and `data_dir` (it must not need the server's JWT secret); `svc migrate`
- * needs the database. Problems of the sources themselves (unknown keys, an unreadable or
- * broken file) always count, since the value someone meant to set may be among them.
+ * needs the database; the registry's rows say so. Problems of the sources themselves (unknown
+ * keys, an unreadable or broken file) always count, since the value someone meant to set may be
+ * among them.
  */
-export type ConfigScope = 'server' | 'client' | 'database';
+export type { ConfigScope } from './keys.js';
 
+/** The issues that stop `scope`: those of keys whose row says the scope needs them (`neededBy`). */
 export function issuesInScope(issues: FieldIssue[], scope: ConfigScope): FieldIssue[] {
-  return issues.filter((issue) => {
-    if (scope === 'server' || !isStartupKey(issue.key)) return true;
-    if (scope === 'client') return issue.key === 'data_dir' || issue.key.startsWith('management.');
-    return issue.key.startsWith('database.');
-  });
+  return issues.filter((issue) => findKey(issue.key)?.neededBy.includes(scope) ?? true);
 }
 
 /** The configuration, or `AppError.invalid` naming every issue that matters for `scope`. */

@@ -1,13 +1,14 @@
 import { STARTUP_KEYS } from './keys.js';
 import { getValue, setValue } from './paths.js';
-import { splitUrlList } from './url-list.js';
+import { REDACTED, redactUrlList } from './redact-url.js';
 import type { StartupConfig } from './types.js';
 
-export const REDACTED = '[redacted]';
+export { REDACTED, redactUrl, redactUrlList } from './redact-url.js';
 
 /**
  * A copy of the configuration that is safe to print or log: every non-empty secret becomes
- * "[redacted]", and URLs keep everything but their password.
+ * "[redacted]", and URLs keep everything but their password. Which keys are secret is the
+ * registry's `sensitivity` (config/registry.ts).
  */
 export function redactConfig(config: StartupConfig): StartupConfig {
   const copy = structuredClone(config);
@@ -24,34 +25,4 @@ export function redactConfig(config: StartupConfig): StartupConfig {
     else if (key.sensitivity === 'url_credentials') setValue(target, key.key, redactUrlList(value));
   }
   return copy;
-}
-
-/** Redacts each URL of a comma-separated list (NATS accepts several servers). */
-export function redactUrlList(text: string): string {
-  return splitUrlList(text)
-    .map((part) => redactUrl(part))
-    .join(',');
-}
-
-/** `postgres://svc:pw@db/svc?sslpassword=x` → `postgres://svc:[redacted]@db/svc?sslpassword=[redacted]`. */
-export function redactUrl(text: string): string {
-  let out = text;
-  let url: URL | undefined;
-  try {
-    url = new URL(text);
-  } catch {
-    url = undefined;
-  }
-  if (url) {
-    if (url.password !== '') {
-      out = `${url.protocol}//${url.username}:${REDACTED}@${url.host}${url.pathname}${url.search}${url.hash}`;
-    }
-  } else {
-    // Unparseable: hide everything up to the last "@" after the scheme, which over-redacts
-    // rather than risk showing part of a password.
-    out = out.replace(/^([a-z][a-z0-9+.-]*:\/\/)(.*)@/is, (_m, scheme: string, userinfo: string) =>
-      userinfo.includes(':') ? `${scheme}${REDACTED}@` : _m,
-    );
-  }
-  return out.replace(/([?&](?:ssl)?password=)[^&#]*/gi, `$1${REDACTED}`);
 }

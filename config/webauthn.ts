@@ -9,7 +9,7 @@ import type { StartupConfig } from './types.js';
  * The rules are the browser's: a secure origin, and an RP ID equal to the origin's host or
  * a registrable suffix of it.
  */
-export function checkWebAuthn(webauthn: StartupConfig['webauthn']): FieldIssue[] {
+export function checkWebAuthn(webauthn: Pick<StartupConfig['webauthn'], 'rp_origin' | 'rp_id'>): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const origin = checkBareOrigin(webauthn.rp_origin);
   let host: string | undefined;
@@ -36,7 +36,6 @@ export function checkWebAuthn(webauthn: StartupConfig['webauthn']): FieldIssue[]
     if (problem) issues.push({ key: 'webauthn.rp_id', message: problem });
   }
 
-  if (webauthn.rp_name.trim() === '') issues.push({ key: 'webauthn.rp_name', message: 'is required' });
   return issues;
 }
 

@@ -1,10 +1,20 @@
 import { Command, Option } from 'clipanion';
 import { AppError } from '../../errors/app-error.js';
+import { STARTUP_KEYS, type Sensitivity } from '../../config/keys.js';
 import { readConfig } from '../../config/load.js';
 import { redactConfig } from '../../config/redact.js';
 import { CONFIG_FORMATS, renderConfig, type ConfigFormat } from '../../config/render.js';
 import { validateConfig } from '../../config/validate.js';
 import { SvcCommand } from '../svc-command.js';
+
+// Named from the registry (config/registry.ts), so the list cannot miss a secret key.
+const keysOf = (sensitivity: Sensitivity): string => listInWords(STARTUP_KEYS.filter((key) => key.sensitivity === sensitivity).map((key) => `\`${key.key}\``));
+const SECRETS = keysOf('value');
+const URLS_WITH_PASSWORDS = keysOf('url_credentials');
+
+function listInWords(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)!}`;
+}
 
 export class ConfigShowCommand extends SvcCommand {
   static override paths = [['config', 'show']];
@@ -15,7 +25,7 @@ export class ConfigShowCommand extends SvcCommand {
     details: `
       Merges the defaults, the YAML file (\`--config\` or \`SVC_CONFIG\`), secret files, \`SVC_*\` environment variables and flags, and prints the result.
 
-      Secrets (\`jwt.secret\`, \`security.opaque_server_setup_secret\`, \`credential_encryption_key\`, \`management.token\`, \`smtp.password\` and passwords inside URLs) are shown as \`[redacted]\` unless \`--show-secrets\` is given.
+      Secrets (${SECRETS}, and the passwords inside ${URLS_WITH_PASSWORDS}) are shown as \`[redacted]\` unless \`--show-secrets\` is given.
 
       The configuration is printed even when it would not pass \`svc config validate\`; a note on stderr says so. The command fails only when the configuration cannot be read (an unreadable or malformed file, an unknown key, a value of the wrong type).
     `,

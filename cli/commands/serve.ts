@@ -2,6 +2,7 @@ import { Command, Option } from 'clipanion';
 import { loadConfig, requireValid } from '../../config/load.js';
 import { createLogger } from '../../observability/logger.js';
 import { resolveRoles, ROLES } from '../../server/roles.js';
+import { startupKeyFlagValues, startupKeyOptions } from '../startup-key-flags.js';
 import { SvcCommand } from '../svc-command.js';
 import { waitMs, waitOption } from '../wait-option.js';
 
@@ -33,13 +34,12 @@ export class ServeCommand extends SvcCommand {
   roles = Option.Array('--role', { description: `Role of this process: ${ROLES.join('|')} (repeatable; default all)` });
   migrateFirst = Option.Boolean('--migrate', false, { description: 'Apply pending database migrations before serving' });
   wait = waitOption('PostgreSQL, Redis, NATS or Temporal');
-  httpPort = Option.String('--http-port', { description: 'server.port: HTTP listen port' });
-  httpHost = Option.String('--host', { description: 'server.host: HTTP listen address' });
-  dataDir = Option.String('--data-dir', { description: 'data_dir: local state directory' });
-  databaseUrl = Option.String('--database-url', { description: 'database.url: PostgreSQL URL' });
-  managementEndpoint = Option.String('--management-endpoint', { description: 'management.endpoint: unix:///path or tcp://host:port' });
-  replicaId = Option.String('--replica-id', { description: 'replica_id: name of this replica in logs and stats' });
-  logLevel = Option.String('--log-level', { description: 'log.level: trace|debug|info|warn|error|fatal' });
+
+  constructor() {
+    super();
+    // --http-port, --host, --data-dir, ...: the startup keys whose registry row names a flag.
+    Object.assign(this, startupKeyOptions());
+  }
 
   async run(): Promise<number> {
     const roles = resolveRoles(this.roles);
@@ -47,7 +47,7 @@ export class ServeCommand extends SvcCommand {
     const loaded = await loadConfig({
       ...(this.configFile() ? { file: this.configFile() as string } : {}),
       env: process.env,
-      flags: this.flagValues(),
+      flags: startupKeyFlagValues(this),
     });
     const config = requireValid(loaded, 'server');
     const logger = createLogger({ level: config.log.level, buffered: true });
@@ -85,18 +85,5 @@ export class ServeCommand extends SvcCommand {
       process.exit(0);
     }, EXIT_GRACE_MS).unref();
     return 0;
-  }
-
-  private flagValues(): Record<string, string> {
-    const flags: Record<string, string | undefined> = {
-      'server.port': this.httpPort,
-      'server.host': this.httpHost,
-      data_dir: this.dataDir,
-      'database.url': this.databaseUrl,
-      'management.endpoint': this.managementEndpoint,
-      replica_id: this.replicaId,
-      'log.level': this.logLevel,
-    };
-    return Object.fromEntries(Object.entries(flags).filter((entry): entry is [string, string] => entry[1] !== undefined));
   }
 }

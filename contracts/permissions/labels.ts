@@ -2,15 +2,18 @@
  * What each room permission lets a person do, in the words pages show next to its checkbox (the
  * room's permission form, the admin settings page): a short label and one line of description.
  * The names (permissions/names.ts) stay the stored identifiers; these words may be reworded at
- * any time, and a permission added there without words here fails to compile.
+ * any time, and a permission added there without words here fails to compile. They are the
+ * English of the web client's catalogue too (roomSettings.permission), so they are written once.
  * docs/2026-11-21-permissions.md has the longer meaning.
  */
 import type { Permission } from './names.js';
 
-export interface PermissionWords {
+// A type, not an interface: the web client's catalogue holds these words as they are, and its
+// trees of words are indexed by name (an interface has no index signature).
+export type PermissionWords = {
   label: string;
   description: string;
-}
+};
 
 export const PERMISSION_WORDS: Readonly<Record<Permission, PermissionWords>> = {
   send_chat: { label: 'Write in the chat', description: 'Send messages to everyone in the room.' },

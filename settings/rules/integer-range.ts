@@ -17,12 +17,6 @@ export function integerRangeRule(range: IntegerRange): string {
   return range.zeroMeansUnlimited ? `${bounds} (0 means unlimited)` : bounds;
 }
 
-/** The range for people: "from 1 to 1000", "from 0 to 10000; 0 means no limit". */
-export function integerRangeInWords(range: IntegerRange): string {
-  const bounds = `from ${range.min} to ${range.max}`;
-  return range.zeroMeansUnlimited ? `${bounds}; 0 means no limit` : bounds;
-}
-
 export function checkIntegerInRange(value: unknown, range: IntegerRange): ValidationResult<number> {
   const ok =
     typeof value === 'number' && Number.isSafeInteger(value) && value >= range.min && value <= range.max;

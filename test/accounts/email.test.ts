@@ -1,5 +1,6 @@
 import * as opaque from '@serenity-kit/opaque';
 import test from 'ava';
+import { defaultConfig } from '../../config/defaults.js';
 import { createMailer } from '../../mail/mailer.js';
 import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../fixtures/smtp-sink.js';
 import { bearer, call, logger, native, opaqueLogin, uniqueIp, startAccountsBed, uname, type AccountsBed, type Answer } from './fixtures.js';
@@ -8,7 +9,7 @@ let bed: AccountsBed;
 let smtp: SmtpSink;
 test.before(async () => {
   smtp = await startSmtpSink();
-  const mailer = createMailer({ host: smtp.host, port: smtp.port, username: smtp.username, password: smtp.password, sender: 'svc <noreply@svc.test>' }, logger);
+  const mailer = createMailer({ ...defaultConfig().smtp, host: smtp.host, port: smtp.port, username: smtp.username, password: smtp.password, sender: 'svc <noreply@svc.test>' }, logger);
   bed = await startAccountsBed('accounts-email', { mailer, publicUrl: 'https://watch.example.net/' });
 });
 test.after.always(async () => {

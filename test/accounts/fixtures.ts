@@ -17,6 +17,7 @@ import type { RegistrationDecisions } from '../../workflows/decisions.js';
 import { capturingLogger, startReviewBed, type ReviewBed } from '../workflows/fixtures.js';
 import { registrationReviewId } from '../../workflows/ids.js';
 import type { ReviewClient } from '../../workflows/review-client.js';
+import { defaultConfig } from '../../config/defaults.js';
 import { generateSecrets } from '../../config/secrets.js';
 import { createHttpApp } from '../../gateways/http/app.js';
 import { createLogger } from '../../observability/logger.js';
@@ -40,7 +41,10 @@ export class RecordingReviews implements ReviewStarter {
 }
 
 /** The relying party of every bed: passkey ceremonies in tests claim this origin. */
-export const WEBAUTHN = { rp_origin: 'https://app.svc.test', rp_id: 'svc.test', rp_name: 'svc' } as const;
+// Sections start from the registry's defaults, so a startup key added there needs no edit here.
+const defaults = defaultConfig();
+
+export const WEBAUTHN = { ...defaults.webauthn, rp_origin: 'https://app.svc.test', rp_id: 'svc.test', rp_name: 'svc' } as const;
 
 export interface AccountsBed {
   url: string;
@@ -77,17 +81,17 @@ export async function startAccountsBed(
     publicUrl: options.publicUrl ?? 'https://svc.test',
     redisPrefix: `t:${randomBytes(6).toString('hex')}`,
     config: {
-      jwt: { secret: secrets['jwt.secret'], previous_secrets: [], access_token_ttl_seconds: 900 },
-      auth: { refresh_token_ttl_days: 30, review_ttl_hours: options.reviewTtlHours ?? 168 },
+      jwt: { ...defaults.jwt, secret: secrets['jwt.secret'], previous_secrets: [], access_token_ttl_seconds: 900 },
+      auth: { ...defaults.auth, refresh_token_ttl_days: 30, review_ttl_hours: options.reviewTtlHours ?? 168 },
       credential_encryption_key: secrets.credential_encryption_key,
       credential_encryption_previous_keys: [],
-      security: { opaque_server_setup_secret: secrets['security.opaque_server_setup_secret'] },
+      security: { ...defaults.security, opaque_server_setup_secret: secrets['security.opaque_server_setup_secret'] },
       webauthn: WEBAUTHN,
     },
   });
   const app = createHttpApp({
     // Tests speak for many clients, told apart by X-Forwarded-For, as behind a proxy on this host.
-    config: { server: { host: '127.0.0.1', port: 0, public_url: '', advertise_url: '', trust_proxy: true, trusted_proxies: ['127.0.0.1/32'], cors_allowed_origins: [] } },
+    config: { server: { ...defaults.server, host: '127.0.0.1', port: 0, public_url: '', advertise_url: '', trust_proxy: true, trusted_proxies: ['127.0.0.1/32'], cors_allowed_origins: [] } },
     logger,
     readiness: fixedProbe([]),
     metrics: createMetrics().http,

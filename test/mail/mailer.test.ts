@@ -4,6 +4,7 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { pino } from 'pino';
+import { defaultConfig } from '../../config/defaults.js';
 import { isAppError } from '../../errors/app-error.js';
 import { createMailer, type Mailer } from '../../mail/mailer.js';
 import { createLogger, type Logger } from '../../observability/logger.js';
@@ -21,7 +22,7 @@ async function sink(t: ExecutionContext): Promise<SmtpSink> {
 /** A mailer pointed at the sink; `overrides` replace its credentials or address. */
 function mailerFor(t: ExecutionContext, target: SmtpSink, overrides: Partial<Parameters<typeof createMailer>[0]> = {}, log: Logger = logger): Mailer {
   const mailer = createMailer(
-    { host: target.host, port: target.port, username: target.username, password: target.password, sender: SENDER, ...overrides },
+    { ...defaultConfig().smtp, host: target.host, port: target.port, username: target.username, password: target.password, sender: SENDER, ...overrides },
     log,
   );
   // Registered after the sink's teardown, so it runs first: ava runs teardowns last-in first-out.
@@ -110,14 +111,14 @@ test('a server that is not there is unavailable, naming the connection failure',
   const smtp = await startSmtpSink();
   const { host, port } = smtp;
   await smtp.close();
-  const mailer = createMailer({ host, port, username: '', password: '', sender: SENDER }, logger);
+  const mailer = createMailer({ ...defaultConfig().smtp, host, port, username: '', password: '', sender: SENDER }, logger);
   t.teardown(() => mailer.close());
 
   t.regex(await unavailable(t, mailer.send({ to: 'erin@example.test', subject: 's', text: 't' })), /^could not send email: .*ECONNREFUSED/);
 });
 
 test('an unconfigured mailer says so and refuses to send', async (t) => {
-  const mailer = createMailer({ host: '', port: 587, username: '', password: '', sender: '' }, logger);
+  const mailer = createMailer({ ...defaultConfig().smtp, host: '', port: 587, username: '', password: '', sender: '' }, logger);
   t.false(mailer.configured);
   // A server without SMTP is a state, not an outage (since 2026-11-29: failed_precondition, no longer unavailable).
   const err = await t.throwsAsync(mailer.send({ to: 'frank@example.test', subject: 's', text: 't' }));

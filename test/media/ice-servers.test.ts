@@ -4,13 +4,16 @@
  */
 import { createHmac } from 'node:crypto';
 import test from 'ava';
+import { defaultConfig } from '../../config/defaults.js';
 import { builtInStun, iceServerSource } from '../../media/webrtc/ice-servers.js';
 
+const defaults = defaultConfig();
+
 const base = {
-  stun: { enabled: true, host: '0.0.0.0', port: 3478, public_host: '' },
-  turn: { urls: [] as string[], shared_secret: '', credential_ttl_seconds: 3600 },
+  stun: { ...defaults.stun, enabled: true, host: '0.0.0.0', port: 3478, public_host: '' },
+  turn: { ...defaults.turn, urls: [] as string[], shared_secret: '', credential_ttl_seconds: 3600 },
   server: { public_url: 'https://watch.example.com/app' } as never,
-  webauthn: { rp_origin: 'http://localhost:8080', rp_id: 'localhost', rp_name: 'svc' },
+  webauthn: { ...defaults.webauthn, rp_origin: 'http://localhost:8080', rp_id: 'localhost', rp_name: 'svc' },
 };
 const external = [{ urls: ['stun:stun.example.net:19302'] }];
 
@@ -23,7 +26,7 @@ test('the built-in STUN URL uses stun.public_host, else the host of server.publi
 
 test('TURN credentials: username <expiry>:<userId>, credential base64(HMAC-SHA1(secret, username))', (t) => {
   const now = 1_800_000_000_000;
-  const source = iceServerSource({ ...base, turn: { urls: ['turn:turn.example.com:3478?transport=udp', 'turns:turn.example.com:5349'], shared_secret: 's3cret', credential_ttl_seconds: 600 } }, () => now);
+  const source = iceServerSource({ ...base, turn: { ...base.turn, urls: ['turn:turn.example.com:3478?transport=udp', 'turns:turn.example.com:5349'], shared_secret: 's3cret', credential_ttl_seconds: 600 } }, () => now);
   const servers = source('guest:abc', external);
   t.deepEqual(servers.slice(0, 2), [...external, { urls: ['stun:watch.example.com:3478'] }]);
   const turn = servers[2]!;

@@ -5,6 +5,7 @@
  */
 import { trace } from '@opentelemetry/api';
 import test from 'ava';
+import { defaultConfig } from '../../config/defaults.js';
 import { createLogger } from '../../observability/logger.js';
 import { otlpEndpointOf, startTracing, tracesUrlOf } from '../../observability/tracing.js';
 import { inSpan, tracingEnabled, UNRECORDED, type SpanOptions } from '../../observability/tracing-context.js';
@@ -15,7 +16,7 @@ const logger = createLogger({ level: 'fatal', destination: 'stderr' });
 const hop = (name: string, options: SpanOptions) =>
   inSpan(name, options, (traced) => Promise.resolve({ fields: traced?.fields, recording: traced?.span.isRecording() ?? false }));
 const options = (otlp_endpoint: string, env: NodeJS.ProcessEnv = {}, sample_ratio = 1, max_traces_per_second = 0) => ({
-  config: { replica_id: 'replica-1', telemetry: { otlp_endpoint, sample_ratio, max_traces_per_second } },
+  config: { replica_id: 'replica-1', telemetry: { ...defaultConfig().telemetry, otlp_endpoint, sample_ratio, max_traces_per_second } },
   roles: ['gateway'],
   version: '0.0.0-test',
   logger,
@@ -138,5 +139,5 @@ test('the OTLP/HTTP traces URL is derived from a base endpoint as the OTel spec 
   t.is(tracesUrlOf('http://collector:4318/'), 'http://collector:4318/v1/traces');
   t.is(tracesUrlOf('https://otel.example.com/ingest'), 'https://otel.example.com/ingest/v1/traces');
   t.is(tracesUrlOf('http://collector:4318/v1/traces'), 'http://collector:4318/v1/traces');
-  t.is(otlpEndpointOf({ telemetry: { otlp_endpoint: 'http://a:4318', sample_ratio: 1, max_traces_per_second: 0 } }, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://b:4318' }), 'http://a:4318');
+  t.is(otlpEndpointOf({ telemetry: { ...defaultConfig().telemetry, otlp_endpoint: 'http://a:4318', sample_ratio: 1, max_traces_per_second: 0 } }, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://b:4318' }), 'http://a:4318');
 });

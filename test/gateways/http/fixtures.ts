@@ -3,6 +3,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import { pino, type Logger } from 'pino';
+import { defaultConfig } from '../../../config/defaults.js';
 import { createHttpApp } from '../../../gateways/http/app.js';
 import { createMetricsApp } from '../../../gateways/http/metrics-listener.js';
 import type { HttpState } from '../../../gateways/http/state.js';
@@ -41,7 +42,7 @@ export function buildApp(options: { readiness?: ReadinessProbe; corsAllowedOrigi
   const metrics = createMetrics();
   const readiness = options.readiness ?? fixedProbe([{ name: 'postgres', ok: true, latencyMs: 1 }]);
   const app = createHttpApp({
-    config: { server: { host: '127.0.0.1', port: 0, public_url: '', advertise_url: '', trust_proxy: false, trusted_proxies: [], cors_allowed_origins: options.corsAllowedOrigins ?? [ALLOWED_ORIGIN] } },
+    config: { server: { ...defaultConfig().server, host: '127.0.0.1', port: 0, public_url: '', advertise_url: '', trust_proxy: false, trusted_proxies: [], cors_allowed_origins: options.corsAllowedOrigins ?? [ALLOWED_ORIGIN] } },
     logger,
     readiness,
     metrics: metrics.http,

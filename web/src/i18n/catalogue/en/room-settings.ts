@@ -1,4 +1,6 @@
 /** A room's settings: the room form, chat moderation, permissions by role, emotes, deleting the room. */
+import { PERMISSION_WORDS } from '../../../../../contracts/permissions/labels.js';
+
 export const roomSettings = {
   heading: 'Settings',
   room: {
@@ -59,29 +61,11 @@ export const roomSettings = {
     saved: 'Permissions saved.',
   },
   /**
-   * What each room permission lets a person do (contracts/permissions/names.ts), next to its
-   * checkbox: the room's permission form and a member's own permissions.
+   * What each room permission lets a person do, next to its checkbox: the room's permission form
+   * and a member's own permissions. Written once, in contracts/permissions/labels.ts, which the
+   * server's settings read too.
    */
-  permission: {
-    send_chat: { label: 'Write in the chat', description: 'Send messages to everyone in the room.' },
-    view_chat_history: { label: 'Read the chat', description: 'See the messages sent before they came in, not only new ones.' },
-    pin_chat: { label: 'Pin messages', description: 'Pin and unpin chat messages for everyone.' },
-    delete_chat: { label: 'Delete others’ messages', description: 'Remove anyone’s chat messages (everyone can delete their own).' },
-    view_member_list: { label: 'See who is here', description: 'See the list of people in the room.' },
-    manage_members: { label: 'Manage people', description: 'Let people in, remove or ban them, and change their roles.' },
-    create_media_resource: { label: 'Add videos', description: 'Add links and livestreams to the playlist.' },
-    view_media_resources: { label: 'See the playlist', description: 'See everything queued, not only what is playing.' },
-    edit_media_resource: { label: 'Edit any video', description: 'Change the title, address and subtitles of anyone’s items.' },
-    delete_media_resource: { label: 'Remove any video', description: 'Remove anyone’s items, or clear the playlist.' },
-    reorder_media_resources: { label: 'Reorder the playlist', description: 'Change what plays next.' },
-    set_current_media: { label: 'Choose what plays', description: 'Pick the video everyone watches, and skip ahead or back.' },
-    control_playback: { label: 'Play, pause and seek', description: 'Steer playback for everyone, speed included.' },
-    use_webrtc: { label: 'Join voice', description: 'Talk and listen in the room’s voice call.' },
-    edit_room_settings: { label: 'Change the room’s settings', description: 'Rename the room, set its password and join rules, and change these permissions.' },
-    vote: { label: 'Vote', description: 'Vote to skip what is playing, and in polls.' },
-    create_poll: { label: 'Open polls', description: 'Ask everyone a question with a few answers to choose from.' },
-    publish_livestream: { label: 'Stream live', description: 'See the stream key of live items and broadcast to them.' },
-  },
+  permission: PERMISSION_WORDS,
   emotes: {
     heading: 'Emotes',
     hint: 'Pictures anyone here can write as :name: in the chat. PNG, GIF or WebP, at most {{kib}} KiB; {{used}} of {{max}} used.',

@@ -1,12 +1,13 @@
 /**
  * A runtime setting's words in the page's language: its label, description, what it accepts,
  * its group's heading and its choices' words. The server sends them in English with each setting
- * (settings/registry.ts); the catalogue's `settingText` area has them by key, and the English
- * there is the server's text exactly (test/web/i18n/setting-text.test.ts). A setting, group or
- * choice the catalogue lacks (an operator's build may add one) shows the server's own words.
+ * (settings/registry.ts); the catalogue's `settingText` area has them by key, and its English is
+ * the one the server reads (contracts/settings/words.ts). A setting, group or choice the
+ * catalogue lacks (an operator's build may add one) shows the server's own words.
  *
  * Plain `t`, not a hook: the views that call these read `useT()`, so a switch re-renders them.
  */
+import { SETTING_EXAMPLES } from '../../../../../contracts/settings/words.js';
 import { t } from '../../../i18n/i18n.js';
 import { wordsOr as words } from '../../../i18n/words-or.js';
 
@@ -34,12 +35,10 @@ export interface SettingWordsSource {
 
 /**
  * Examples inside a setting's sentences, kept out of the catalogue so that a translation holds
- * no addresses (which are not words to translate) and cannot mistype them.
+ * no addresses (which are not words to translate) and cannot mistype them; the server fills the
+ * same ones into the English it sends.
  */
-const EXAMPLES: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map([
-  ['email.whitelistDomains', { domain: 'example.com', address: 'alice@example.com' }],
-  ['cors.allowedOrigins', { origin: 'https://watch.example.com' }],
-]);
+const EXAMPLES: ReadonlyMap<string, Readonly<Record<string, string>>> = new Map(Object.entries(SETTING_EXAMPLES));
 
 const keyPath = (setting: SettingWordsSource, leaf: string): string[] => ['settingText', 'keys', ...setting.key.split('.'), leaf];
 
