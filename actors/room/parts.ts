@@ -10,7 +10,7 @@
  *   - live before playback: a stream's status is forgotten before playback stops for its item;
  *   - vote-skip before playback: the new count is told before the ready wait may start a play,
  *     the last consequence of a change;
- *   - moderation and chat last: they react to nothing.
+ *   - moderation, chat and danmaku last: they react to nothing.
  */
 import type { RoomCommandKind } from '../../contracts/room/commands.js';
 import type { ActorType } from '../runtime/actor-type.js';
@@ -27,6 +27,7 @@ import { voteSkipPart } from './vote-skip/vote-skip-part.js';
 import { playbackPart } from './playback/playback-part.js';
 import { moderationPart } from './moderation/moderation-part.js';
 import { chatPart } from './chat/chat-part.js';
+import { danmakuPart } from './danmaku/danmaku-part.js';
 
 export const ROOM_PARTS = [
   recordPart,
@@ -39,6 +40,7 @@ export const ROOM_PARTS = [
   playbackPart,
   moderationPart,
   chatPart,
+  danmakuPart,
 ] as const;
 
 type KindsOf<P> = P extends RoomPart<infer H> ? keyof H : never;

@@ -1,12 +1,11 @@
 /**
  * The chat part: messages (sent through the host's group-committed chat writer, read from
  * PostgreSQL, never held in memory), replies, edits, pins and mentions; reactions on messages
- * and over the video; danmaku. Retention is a job outside the actor (chat-retention.ts).
+ * and over the video. Retention is a job outside the actor (chat-retention.ts).
  */
 import { roomPart } from '../part.js';
 import { chatHistory, deleteMessage, editMessage, pinMessage, pinnedMessages, sendMessage, unpinMessage } from './chat-handlers.js';
 import { CHAT_WRITER } from './chat-writer.js';
-import { listComments, sendComment } from './danmaku-handlers.js';
 import { react, sendReaction, unreact } from './reaction-handlers.js';
 
 export const chatPart = roomPart({
@@ -23,7 +22,5 @@ export const chatPart = roomPart({
     'chat.react': react,
     'chat.unreact': unreact,
     'reaction.send': sendReaction,
-    'danmaku.send': sendComment,
-    'danmaku.list': listComments,
   },
 });
