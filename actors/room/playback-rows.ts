@@ -25,7 +25,7 @@ export interface PlaybackRow {
   folder_play: unknown;
 }
 
-/** The playback row of room `roomId` (with its folder play, parsed by playback/folder-play-store.ts), or null when it has none. */
+/** The playback row of room `roomId` (with its folder play, parsed by playback/folder-play.ts `folderPlayFrom`), or null when it has none. */
 export async function loadPlaybackRow(db: Db, roomId: string): Promise<{ playback: StoredPlayback; folderPlay: unknown } | null> {
   const { rows } = await db.query<PlaybackRow>('SELECT * FROM room_playback WHERE room_id = $1', [roomId]);
   const row = rows[0];

@@ -20,9 +20,9 @@ export interface RoomOptions {
   readyTimeoutMs: number;
   /** What plays when the current item ends. */
   queueMode: QueueMode;
-  /** Vote-skip threshold in percent of present voters (playback/vote-skip.ts); 0: off. */
+  /** Vote-skip threshold in percent of present voters (vote-skip/vote-skip.ts); 0: off. */
   voteSkipPercent: number;
-  /** Comments pinned to media times, scrolled over the video (chat/danmaku-handlers.ts); off by default. */
+  /** Comments pinned to media times, scrolled over the video (danmaku/danmaku-handlers.ts); off by default. */
   danmaku: boolean;
   /** Seconds between two chat messages (and two danmaku comments) of a member; 0: off (moderation/slow-mode.ts). */
   slowModeSeconds: number;
