@@ -1,8 +1,12 @@
 /**
- * The state of one room activation and the machinery every command handler shares: fenced
- * writes, events, the caller's access. Handlers change state only after their durable write
- * commits, so a failed write leaves memory as it was; playback alone is in memory first and
- * persisted lazily (playback/room-playback.ts). Views are in views.ts, timers in timers.ts.
+ * One room activation. The core holds the records every part reads (the room, its members, who
+ * is present, the playlist and the playback clock), the machinery every handler shares (fenced
+ * writes, `commit`, events, the caller's access), and the parts: their state slices and their
+ * lifecycle hooks, which it runs once per event in the registry's order without knowing what
+ * any part is (parts.ts lists them, part.ts says what one declares; docs/2026-11-29-room-parts.md).
+ *
+ * Handlers change state only after their durable write commits, so a failed write leaves memory
+ * as it was; playback alone is in memory first and persisted lazily (playback/room-playback.ts).
  */
 import type pg from 'pg';
 import type { IceServerSource } from '../../media/webrtc/ice-servers.js';
@@ -11,34 +15,23 @@ import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Permission } from '../../contracts/permissions/names.js';
 import { classifyDatabaseError } from '../../store/errors.js';
-import type { ActivationContext, Caller } from '../runtime/actor-type.js';
+import type { ActivationContext, Caller, DeactivationReason } from '../runtime/actor-type.js';
 import { loadRecentCommands } from '../runtime/command-log.js';
 import { recordResult } from '../runtime/record-result.js';
 import { FencedError, isFencedError, withFence, type Fence } from '../runtime/fencing.js';
-import type { RoomEvent } from '../../contracts/room/events.js';
-import { ROOM_LIMITS } from '../../contracts/room/limits.js';
-import type { PlaybackState, RoomRole } from '../../contracts/room/model.js';
+import type { MemberLeftReason, RoomEvent } from '../../contracts/room/events.js';
+import type { MediaItem, MemberRoomView, PlaybackState, RoomRole } from '../../contracts/room/model.js';
+import type { RoomResults } from '../../contracts/room/results.js';
 import type { SettingsReader } from '../../settings/settings-reader.js';
-import type { MediaChecker } from './media/media-check.js';
-import { LiveStatus } from './media/live-status.js';
-import { ownerPermissions, memberPermissions } from './members/permissions.js';
-import { Presence } from './members/presence.js';
-import { MediaLength } from './playback/media-length.js';
-import { VERSION_BLOCK, extrapolate } from './playback/playback.js';
-import { RoomPlayback } from './playback/room-playback.js';
-import { SkipVotes } from './playback/skip-votes.js';
-import { QueueVoteBook, loadQueueVotes } from './playback/queue-votes.js';
-import { loadPolls } from './polls/poll-store.js';
-import { RoomPolls } from './polls/polls.js';
-import type { SeekProbe } from './playback/seek-probe.js';
-import type { FolderPlay, MemberRecord, RoomRecord } from './records.js';
+import type { MediaChecker } from './media-check.js';
+import { ownerPermissions, memberPermissions } from './permissions.js';
+import { Presence } from './presence.js';
+import type { FolderEntry, MemberRecord, PlaylistEntry, RoomRecord } from './records.js';
 import type { RoomReviewHook } from './review-hook.js';
-import { loadRoom, savePlayback, type FolderEntry, type PlaylistEntry, type StoredPlayback } from './store/room-store.js';
+import { loadRoomRecord } from './room-rows.js';
+import type { SeekProbe } from './seek-probe.js';
 import { RoomTimers } from './timers.js';
 import type { Access, Turn } from './turn.js';
-import { VoiceCall } from './voice/voice.js';
-import { SlowMode } from './moderation/slow-mode.js';
-import type { RoomWriters } from './writers.js';
 
 export type { Access, Turn } from './turn.js';
 
@@ -53,7 +46,7 @@ export interface RoomActorDeps {
   notifications?: NotificationPublisher;
   /** Checks an added or edited item against its provider; without it only the name pattern is checked. */
   media?: MediaChecker;
-  /** Tells whether an item's source can seek (seek-check.ts); without it items are `unknown`. */
+  /** Tells whether an item's source can seek (media/seek-check.ts); without it items are `unknown`. */
   seekProbe?: SeekProbe;
   /** Server clock in ms; injectable so tests can move time. */
   now?: () => number;
@@ -69,89 +62,169 @@ export interface RoomActorDeps {
   liveStatusTtlMs?: number;
 }
 
-export const DEFAULT_PERSIST_INTERVAL_MS = 5000;
-export const DEFAULT_PRESENCE_TTL_MS = 90_000;
-export const DEFAULT_LIVE_STATUS_TTL_MS = 20_000;
+/** A part's state in one activation: made with the activation (`create`), read with `of(core)`. */
+export class StateSlice<S> {
+  constructor(
+    readonly name: string,
+    readonly create: (core: RoomCore) => S,
+  ) {}
+
+  of(core: RoomCore): S {
+    return core.stateOf(this);
+  }
+}
+
+/** What a part shares among all the rooms of one host (a group-committed writer): made once per actor type. */
+export class HostShared<T> {
+  constructor(
+    readonly name: string,
+    readonly create: (deps: RoomActorDeps) => T,
+  ) {}
+
+  of(core: RoomCore): T {
+    return core.sharedOf(this);
+  }
+}
+
+/**
+ * What a part does about a change another part commits: `write` runs inside that command's
+ * transaction (so both land or neither does), `apply` after it committed.
+ */
+export interface Consequence {
+  write?(client: pg.PoolClient): Promise<void>;
+  apply?(): void | Promise<void>;
+}
+
+/** How a member's presence changed: their first connection came, their last went, or one of several went. */
+export type PresenceChange = 'online' | 'offline' | 'connection';
+
+/** A change of the playlist, told to the parts before it is committed. */
+export type PlaylistChange =
+  | { op: 'added'; item: MediaItem }
+  /** Items left the list (`mediaIds`, none when a folder goes and keeps them), with the folder `folderId` when one was removed. */
+  | { op: 'removed'; mediaIds: readonly string[]; folderId: string | null }
+  | { op: 'cleared' };
+
+/** What `member.forget` reports, each part counting what it changed. */
+export type ForgetCounts = RoomResults['member.forget'];
+
+/** What a part changed of a closed account inside the forget transaction, and what it applies once that commits. */
+export interface Forgotten {
+  counts?: Partial<ForgetCounts>;
+  apply?(): void | Promise<void>;
+}
+
+/**
+ * The hooks a part may implement; the core runs each once per event, part after part in the
+ * registry's order (parts.ts says why that order). A hook that publishes does so itself. Hooks
+ * that follow a committed change must not fail the command that made it: a part whose
+ * consequence cannot be saved logs it and leaves its state as it was (see ready-wait.ts).
+ */
+export interface PartHooks {
+  /** The part's state slices, made with every activation. */
+  readonly state?: readonly StateSlice<unknown>[];
+
+  /** Reads the part's rows inside the activation's fenced load transaction; only for a room that exists, after the room and its members. */
+  load?(core: RoomCore, client: pg.PoolClient): Promise<void>;
+  /** After the load committed (also for an id without a room): resume what the part keeps running. */
+  activated?(core: RoomCore): void;
+  /** A room is being created on this id: rows the part writes with it and the state it starts with. */
+  creating?(core: RoomCore): Consequence | undefined;
+  /** The room was deleted: forget everything. */
+  deleted?(core: RoomCore): void;
+  /** The activation is going (idle, drain, shutdown, fenced); its timers are cancelled already. */
+  deactivating?(core: RoomCore, reason: DeactivationReason, signal: AbortSignal): Promise<void> | void;
+  /** True while the part has work in flight that must keep the activation from passivating. */
+  busy?(core: RoomCore): boolean;
+  /** Fields the part adds to an active member's view of the room. */
+  view?(core: RoomCore, access: Access): Partial<MemberRoomView>;
+
+  /** An active member joined (join without approval, or approved). */
+  memberJoined?(core: RoomCore, member: MemberRecord): Promise<void> | void;
+  /** A member's role or own permissions changed. */
+  memberChanged?(core: RoomCore, member: MemberRecord): Promise<void> | void;
+  /** A member left, was kicked, banned or rejected; they are no longer present (`wasOnline`: they were). */
+  memberRemoved?(core: RoomCore, userId: string, removal: { reason: MemberLeftReason; wasOnline: boolean }): Promise<void> | void;
+  /** A member's connections changed. */
+  presenceChanged?(core: RoomCore, userId: string, change: PresenceChange): Promise<void> | void;
+  /** The room record changed (settings, review, ownership); `core.room` is the new one. */
+  roomChanged?(core: RoomCore, before: RoomRecord, by: string): Promise<void> | void;
+  /** The current item changed (the playback part applied it). */
+  currentChanged?(core: RoomCore, mediaId: string | null): void;
+  /** The playlist is about to change as `change` says; written with it and applied after. */
+  playlistChanging?(core: RoomCore, change: PlaylistChange, by: string): Consequence | undefined;
+  /** A closed account is forgotten (`member.forget`), inside its transaction. */
+  forgetting?(core: RoomCore, client: pg.PoolClient, userId: string): Promise<Forgotten | undefined>;
+}
+
+/** The consequences several parts planned for one change: written together, applied in order. */
+export class Consequences {
+  constructor(private readonly list: readonly Consequence[]) {}
+
+  async write(client: pg.PoolClient): Promise<void> {
+    for (const consequence of this.list) await consequence.write?.(client);
+  }
+
+  async apply(): Promise<void> {
+    for (const consequence of this.list) await consequence.apply?.();
+  }
+}
+
+const NO_CONSEQUENCES = new Consequences([]);
 
 export class RoomCore {
   room: RoomRecord | null = null;
   readonly members = new Map<string, MemberRecord>();
+  /** Who is connected now (in memory; members/ changes it, see presence.ts). */
+  readonly presence = new Presence();
+  /** The items in play order; media/ changes them, their order is media/playlist.ts. */
   playlist: PlaylistEntry[] = [];
   /** Playlist folders; their keys share the items' key space (media/playlist.ts). */
   folders: FolderEntry[] = [];
-  /** The folder being played (playback/queue-folder.ts), stored with playback. */
-  folderPlay: FolderPlay | null = null;
-  readonly presence = new Presence();
-  readonly voice = new VoiceCall();
-  /** Live items on air now (not stored; see media/live-status.ts). */
-  readonly live: LiveStatus;
-  /** How long the current item is, as players reported it (see playback/media-length.ts). */
-  readonly mediaLength = new MediaLength();
-  /** The open poll and the kept closed ones (polls/polls.ts), loaded with the room. */
-  readonly polls = new RoomPolls();
-  /** Up-votes of the voting queue mode (playback/queue-votes.ts), loaded with the room. */
-  readonly queueVotes = new QueueVoteBook();
-  /** Votes to skip the current item, in memory only (see playback/vote-skip.ts). */
-  readonly skipVotes = new SkipVotes();
-  /** Each member's last chat and danmaku send while slow mode is on, in memory only (moderation/slow-mode.ts). */
-  readonly slowMode = new SlowMode();
+  /** The room's clock: where playback is. Read by every part, changed only by playback/ (room-playback.ts). */
+  playback: PlaybackState;
   readonly timers: RoomTimers;
-  /** Playback and the ready wait. */
-  readonly play: RoomPlayback;
-  private fencedOut = false;
-
   readonly logger: Logger;
-  readonly persistIntervalMs: number;
-  readonly presenceTtlMs: number;
+  private fencedOut = false;
   private readonly clock: () => number;
+  private readonly states = new Map<StateSlice<unknown>, unknown>();
 
   private constructor(
     readonly deps: RoomActorDeps,
     readonly ctx: ActivationContext,
-    /** The host's group-committed writers, shared by its rooms. */
-    readonly writers: RoomWriters,
+    /** The registered parts, in hook order. */
+    readonly parts: readonly PartHooks[],
+    private readonly shared: ReadonlyMap<HostShared<unknown>, unknown>,
   ) {
     this.logger = ctx.logger;
     this.clock = deps.now ?? Date.now;
-    this.persistIntervalMs = deps.persistIntervalMs ?? DEFAULT_PERSIST_INTERVAL_MS;
-    this.presenceTtlMs = deps.presenceTtlMs ?? DEFAULT_PRESENCE_TTL_MS;
-    this.live = new LiveStatus(deps.liveStatusTtlMs ?? DEFAULT_LIVE_STATUS_TTL_MS);
     this.timers = new RoomTimers(ctx);
-    this.play = new RoomPlayback(this);
+    this.playback = { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: this.clock(), version: 0 };
+    for (const part of parts) for (const slice of part.state ?? []) this.states.set(slice, slice.create(this));
   }
 
   /**
    * Loads the room inside a fenced transaction: claiming the fence first means an older
-   * activation can no longer write once this one has read, so nothing it writes is missed.
-   * The same transaction reserves this activation's block of playback versions.
+   * activation can no longer write once this one has read, so nothing it writes is missed. The
+   * core reads the room and its members; each part then reads its own rows in the same transaction.
    */
-  static async activate(deps: RoomActorDeps, ctx: ActivationContext, writers: RoomWriters): Promise<RoomCore> {
-    const core = new RoomCore(deps, ctx, writers);
-    const now = core.now();
+  static async activate(
+    deps: RoomActorDeps,
+    ctx: ActivationContext,
+    parts: readonly PartHooks[],
+    shared: ReadonlyMap<HostShared<unknown>, unknown>,
+  ): Promise<RoomCore> {
+    const core = new RoomCore(deps, ctx, parts, shared);
     await core.durable('load the room', async (client) => {
       // Read after the fence claim, so it includes every command an older activation committed.
       ctx.rememberReplies(await loadRecentCommands(client, ctx.type, ctx.id));
-      const loaded = await loadRoom(client, ctx.id);
+      const loaded = await loadRoomRecord(client, ctx.id);
       if (!loaded) return;
-      const start: StoredPlayback = {
-        ...extrapolate(loaded.playback, now),
-        version: loaded.playback.versionReserved,
-        versionReserved: loaded.playback.versionReserved + VERSION_BLOCK,
-      };
-      // A playing item removed just before a crash may be gone while playback still names it.
-      if (start.mediaId !== null && !loaded.playlist.some((e) => e.item.id === start.mediaId)) {
-        Object.assign(start, { mediaId: null, playing: false, position: 0 });
-      }
-      await savePlayback(client, ctx.id, start);
       core.room = loaded.room;
       for (const member of loaded.members) core.members.set(member.userId, member);
-      core.playlist = loaded.playlist;
-      core.folders = loaded.folders;
-      core.folderPlay = loaded.folderPlay;
-      core.polls.restore(await loadPolls(client, ctx.id, ROOM_LIMITS.pollsKept + 1));
-      core.queueVotes.restore(await loadQueueVotes(client, ctx.id));
-      core.play.restore(start);
+      for (const part of parts) await part.load?.(core, client);
     });
+    for (const part of parts) part.activated?.(core);
     return core;
   }
 
@@ -163,13 +236,20 @@ export class RoomCore {
     return this.fencedOut;
   }
 
-  /** The room's playback state (the state of `play`). */
-  get playback(): PlaybackState {
-    return this.play.state;
-  }
-
   now(): number {
     return this.clock();
+  }
+
+  stateOf<S>(slice: StateSlice<S>): S {
+    const state = this.states.get(slice);
+    if (state === undefined) throw new Error(`room state "${slice.name}" belongs to no registered part`);
+    return state as S;
+  }
+
+  sharedOf<T>(resource: HostShared<T>): T {
+    const value = this.shared.get(resource);
+    if (value === undefined) throw new Error(`"${resource.name}" is shared by no registered part`);
+    return value as T;
   }
 
   /** Runs `fn` in one fenced transaction (a refusal is handled as in fencedWrite). */
@@ -271,40 +351,96 @@ export class RoomCore {
     return count;
   }
 
-  /** Installs a room just created (and committed) on this id. */
-  adopt(room: RoomRecord, owner: MemberRecord, playback: StoredPlayback): void {
+  // ---- the parts' hooks, each run once per event in registry order ---------------------
+
+  /** What the parts write with a room being created (record/room-handlers.ts), applied by `adopt`. */
+  creating(): Consequences {
+    const list: Consequence[] = [];
+    for (const part of this.parts) {
+      const consequence = part.creating?.(this);
+      if (consequence) list.push(consequence);
+    }
+    return list.length > 0 ? new Consequences(list) : NO_CONSEQUENCES;
+  }
+
+  /** Installs a room just created (and committed) on this id, then each part's start. */
+  async adopt(room: RoomRecord, owner: MemberRecord, created: Consequences): Promise<void> {
     this.room = room;
     this.members.clear();
     this.members.set(owner.userId, owner);
     this.playlist = [];
     this.folders = [];
-    this.folderPlay = null;
-    this.polls.clear();
-    this.queueVotes.clear();
-    this.play.restore(playback);
+    await created.apply();
   }
 
   /** Forgets everything in memory; used when the room is deleted. */
-  reset(): void {
+  deleted(): void {
     this.timers.cancelAll();
     this.room = null;
     this.members.clear();
     this.playlist = [];
     this.folders = [];
-    this.folderPlay = null;
     this.presence.clear();
-    this.voice.clear();
-    this.live.clear();
-    this.play.reset();
-    this.skipVotes.clear();
-    this.polls.clear();
-    this.queueVotes.clear();
-    this.slowMode.clear();
+    // Versions keep counting up: an expectVersion from the deleted room never matches a new one.
+    this.playback = { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: this.now(), version: this.playback.version };
+    for (const part of this.parts) part.deleted?.(this);
   }
 
-  /** Persists what is still only in memory (playback, lazily saved); nothing is written once fenced. */
-  async deactivate(signal?: AbortSignal): Promise<void> {
+  /** Lets each part persist what is still only in memory; nothing is written once fenced. */
+  async deactivate(reason: DeactivationReason, signal: AbortSignal): Promise<void> {
     this.timers.cancelAll();
-    await this.play.flush(signal);
+    for (const part of this.parts) await part.deactivating?.(this, reason, signal);
+  }
+
+  /** True while some part has work in flight (an idle room passivates otherwise). */
+  busy(): boolean {
+    for (const part of this.parts) if (part.busy?.(this)) return true;
+    return false;
+  }
+
+  async memberJoined(member: MemberRecord): Promise<void> {
+    for (const part of this.parts) await part.memberJoined?.(this, member);
+  }
+
+  async memberChanged(member: MemberRecord): Promise<void> {
+    for (const part of this.parts) await part.memberChanged?.(this, member);
+  }
+
+  /** After a member's removal committed: they are no longer present, then every part hears of it. */
+  async memberRemoved(userId: string, reason: MemberLeftReason): Promise<void> {
+    const wasOnline = this.presence.drop(userId);
+    for (const part of this.parts) await part.memberRemoved?.(this, userId, { reason, wasOnline });
+  }
+
+  async presenceChanged(userId: string, change: PresenceChange): Promise<void> {
+    for (const part of this.parts) await part.presenceChanged?.(this, userId, change);
+  }
+
+  async roomChanged(before: RoomRecord, by: string): Promise<void> {
+    for (const part of this.parts) await part.roomChanged?.(this, before, by);
+  }
+
+  currentChanged(mediaId: string | null): void {
+    for (const part of this.parts) part.currentChanged?.(this, mediaId);
+  }
+
+  /** What the parts do about a playlist change (media/): write it with the change, apply after. */
+  playlistChanging(change: PlaylistChange, by: string): Consequences {
+    const list: Consequence[] = [];
+    for (const part of this.parts) {
+      const consequence = part.playlistChanging?.(this, change, by);
+      if (consequence) list.push(consequence);
+    }
+    return list.length > 0 ? new Consequences(list) : NO_CONSEQUENCES;
+  }
+
+  /** Each part's share of forgetting a closed account, inside the forget transaction (members/forget-member.ts). */
+  async forgetting(client: pg.PoolClient, userId: string): Promise<Forgotten[]> {
+    const forgotten: Forgotten[] = [];
+    for (const part of this.parts) {
+      const done = await part.forgetting?.(this, client, userId);
+      if (done) forgotten.push(done);
+    }
+    return forgotten;
   }
 }

@@ -4,7 +4,10 @@
  * room record carries the password hash).
  */
 import type { WordFilter } from '../../contracts/room/moderation.js';
-import type { MemberPermissionOverride, MemberStatus, PermissionOverrides, QueueMode, RoomRole, RoomStatus, RoomVisibility } from '../../contracts/room/model.js';
+import type { MediaItem, MemberPermissionOverride, MemberStatus, PermissionOverrides, QueueMode, RoomRole, RoomStatus, RoomVisibility } from '../../contracts/room/model.js';
+
+/** The word filter option as a room stores it when it has none: a filter without words is off. */
+export const NO_WORD_FILTER: WordFilter = Object.freeze({ mode: 'mask', words: Object.freeze([]) as unknown as string[] });
 
 /** Per-room options, stored in `rooms.settings`. */
 export interface RoomOptions {
@@ -17,9 +20,9 @@ export interface RoomOptions {
   readyTimeoutMs: number;
   /** What plays when the current item ends. */
   queueMode: QueueMode;
-  /** Vote-skip threshold in percent of present voters (playback/vote-skip.ts); 0: off. */
+  /** Vote-skip threshold in percent of present voters (vote-skip/vote-skip.ts); 0: off. */
   voteSkipPercent: number;
-  /** Comments pinned to media times, scrolled over the video (chat/danmaku-handlers.ts); off by default. */
+  /** Comments pinned to media times, scrolled over the video (danmaku/danmaku-handlers.ts); off by default. */
   danmaku: boolean;
   /** Seconds between two chat messages (and two danmaku comments) of a member; 0: off (moderation/slow-mode.ts). */
   slowModeSeconds: number;
@@ -47,18 +50,30 @@ export interface MemberRecord {
   /** Joined as a guest: always holds the guest role. */
   guest: boolean;
   joinedAt: number;
-  /** This member's own grants and denials on top of the role (members/permissions.ts); absent: none. */
+  /** This member's own grants and denials on top of the role (permissions.ts); absent: none. */
   permissionOverride?: MemberPermissionOverride;
 }
 
-/** A folder playing (playlist.folder.play), as the actor holds and stores it (playback/queue-folder.ts plays it). */
-export type FolderPlayOrder = 'in_order' | 'shuffle';
+/** One item of the playlist with its place in the shared key space (media/playlist.ts). */
+export interface PlaylistEntry {
+  item: MediaItem;
+  sortKey: number;
+}
 
-export interface FolderPlay {
-  folderId: string;
-  order: FolderPlayOrder;
-  /** The item the folder play put on; another current item means someone chose otherwise. */
-  current: string;
-  /** For a shuffle: the items still to play, in the order drawn at the start. */
-  remaining: string[];
+/** A playlist folder as stored; its top-level index is derived from the order (media/playlist.ts). */
+export interface FolderRecord {
+  id: string;
+  title: string;
+  createdBy: string;
+  createdAt: number;
+}
+
+export interface FolderEntry {
+  folder: FolderRecord;
+  sortKey: number;
+}
+
+/** Where `mediaId` is in `list`, or -1 (also for no media). */
+export function indexOfMedia(list: readonly PlaylistEntry[], mediaId: string | null): number {
+  return mediaId === null ? -1 : list.findIndex((e) => e.item.id === mediaId);
 }

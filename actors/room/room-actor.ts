@@ -1,123 +1,54 @@
 /**
- * The room as an actor type: activation loads it, and each command passes the same gates
- * before its handler runs — shape, guest switch, existence and review state, membership —
- * so a handler only decides what is particular to it (its permission and its rules).
+ * The room as an actor type, made of parts: activation loads the room and every part's slice,
+ * and each command passes the same gates before its handler runs — shape, guest switch,
+ * existence and review state, membership — so a handler only decides what is particular to it
+ * (its permission and its own rules). The table of handlers, timers and internal commands is
+ * built once per host from the parts it is given (parts.ts).
  */
 import { AppError } from '../../errors/app-error.js';
 import type { Actor, ActorType, Caller, CommandMeta, DeactivationReason } from '../runtime/actor-type.js';
 import { FencedError } from '../runtime/fencing.js';
-import { isRoomCommandKind, type RoomCommandKind, type RoomCommandOf } from '../../contracts/room/commands.js';
+import { isRoomCommandKind, type RoomCommandKind } from '../../contracts/room/commands.js';
 import { parseRoomCommand } from './parse-command.js';
-import { roomWriters } from './writers.js';
-import { ROOM_ACTOR_TYPE, RoomCore, type RoomActorDeps, type Turn } from './core.js';
+import { ROOM_ACTOR_TYPE, RoomCore, type HostShared, type RoomActorDeps, type Turn } from './core.js';
+import type { Handler, InternalHandler, RoomPart, TimerHandler } from './part.js';
 import { TIMER_KIND } from './timers.js';
-import { onLiveTimer } from './media/live-sweep.js';
-import { onPresenceTimer } from './members/presence-sweep.js';
-import * as chat from './chat/chat-handlers.js';
-import * as reactions from './chat/reaction-handlers.js';
-import * as danmaku from './chat/danmaku-handlers.js';
-import * as live from './media/live-handlers.js';
-import * as members from './members/member-handlers.js';
-import * as memberPermissions from './members/member-permissions.js';
-import { forgetMember } from './members/forget-member.js';
-import * as playable from './media/playable-handlers.js';
-import * as playback from './playback/playback-handlers.js';
-import * as playlist from './media/playlist-handlers.js';
-import * as folders from './media/folder-handlers.js';
-import * as polls from './polls/poll-handlers.js';
-import * as queue from './playback/queue-handlers.js';
-import * as queueVotes from './playback/queue-vote-handlers.js';
-import * as room from './room-handlers.js';
-import * as voice from './voice/voice-handlers.js';
-import * as voteSkip from './playback/vote-skip-handlers.js';
-import type { RoomResults } from '../../contracts/room/results.js';
-import { SEEK_RESULT_KIND, abortSeekChecks, recordSeekable, resumeSeekChecks, seekChecksRunning } from './playback/seek-check.js';
-import { onReadyTimeout } from './playback/ready-wait.js';
-
-type Handler<K extends RoomCommandKind> = (core: RoomCore, command: RoomCommandOf<K>, turn: Turn) => Promise<RoomResults[K]>;
-
-/** One handler per command kind; the mapped type makes a missing or mistyped one a compile error. */
-const HANDLERS: { [K in RoomCommandKind]: Handler<K> } = {
-  'room.create': room.createRoom,
-  'room.get': room.getRoom,
-  'room.update': room.updateRoomSettings,
-  'room.delete': room.deleteRoomCommand,
-  'room.review': room.reviewRoom,
-  'owner.transfer': room.transferOwnership,
-  'webrtc.join': room.joinWebrtc,
-  'voice.join': voice.joinVoice,
-  'voice.leave': voice.leaveVoice,
-  'voice.mute': voice.muteVoice,
-  'voice.signal': voice.relaySignal,
-
-  'member.join': members.joinRoom,
-  'member.leave': members.leaveRoom,
-  'member.approve': members.approveMember,
-  'member.reject': members.rejectMember,
-  'member.kick': members.kickMember,
-  'member.ban': members.banMember,
-  'member.unban': members.unbanMember,
-  'member.bans': members.listBans,
-  'member.setRole': members.setMemberRole,
-  'member.setPermissions': memberPermissions.setMemberPermissions,
-  'member.forget': forgetMember,
-  'presence.enter': members.enterPresence,
-  'presence.refresh': members.refreshPresence,
-  'presence.leave': members.leavePresence,
-  'member.player': members.reportPlayer,
-
-  'playlist.push': playlist.pushMedia,
-  'playlist.insert': playlist.insertMediaAt,
-  'playlist.move': playlist.moveMedia,
-  'playlist.remove': playlist.removeMedia,
-  'playlist.clear': playlist.clearMedia,
-  'playlist.setCurrent': playlist.setCurrentMedia,
-  'playlist.edit': playlist.editMedia,
-  'playlist.folder.add': folders.addFolder,
-  'playlist.folder.rename': folders.renamePlaylistFolder,
-  'playlist.folder.move': folders.movePlaylistFolder,
-  'playlist.folder.remove': folders.removePlaylistFolder,
-  'playlist.folder.play': folders.playPlaylistFolder,
-  'playlist.playable': playable.playableMedia,
-  'playlist.vote': queueVotes.voteForItem,
-
-  'playback.play': playback.play,
-  'playback.pause': playback.pause,
-  'playback.seek': playback.seek,
-  'playback.rate': playback.setRate,
-  'playback.next': playback.next,
-  'playback.previous': playback.previous,
-  'playback.ended': queue.ended,
-  'playback.voteSkip': voteSkip.voteSkip,
-
-  'poll.open': polls.openPoll,
-  'poll.vote': polls.votePoll,
-  'poll.close': polls.closePollCommand,
-
-  'chat.send': chat.sendMessage,
-  'chat.history': chat.chatHistory,
-  'chat.delete': chat.deleteMessage,
-  'chat.pin': chat.pinMessage,
-  'chat.unpin': chat.unpinMessage,
-  'chat.pins': chat.pinnedMessages,
-  'chat.edit': chat.editMessage,
-  'chat.react': reactions.react,
-  'chat.unreact': reactions.unreact,
-  'reaction.send': reactions.sendReaction,
-  'danmaku.send': danmaku.sendComment,
-  'danmaku.list': danmaku.listComments,
-
-  'live.authorize': live.authorizePublisher,
-  'live.status': live.setLiveStatus,
-};
 
 /** What someone who is not an active member may send (the rest needs membership). */
 const OPEN_TO_VISITORS: ReadonlySet<RoomCommandKind> = new Set(['room.get', 'member.join', 'member.leave', 'presence.leave', 'room.review']);
 /** What a room rejected in review still answers, for its owner. */
 const OPEN_WHEN_REJECTED: ReadonlySet<RoomCommandKind> = new Set(['room.get', 'room.delete', 'room.review', 'member.forget']);
 
+/** The parts' handlers, timers and internal commands by name, built once per host. */
+interface DispatchTable {
+  handlers: ReadonlyMap<string, Handler<RoomCommandKind>>;
+  timers: ReadonlyMap<string, TimerHandler>;
+  internal: ReadonlyMap<string, InternalHandler>;
+}
+
+/** Adds `name` -> `value` to `into`, refusing a name two parts claim (a registry mistake, caught at start). */
+function claim<V>(into: Map<string, V>, what: string, name: string, value: V, part: string): void {
+  if (into.has(name)) throw new Error(`room part "${part}" declares ${what} "${name}", which another part already has`);
+  into.set(name, value);
+}
+
+function dispatchTable(parts: readonly RoomPart[]): DispatchTable {
+  const handlers = new Map<string, Handler<RoomCommandKind>>();
+  const timers = new Map<string, TimerHandler>();
+  const internal = new Map<string, InternalHandler>();
+  for (const part of parts) {
+    for (const [kind, handler] of Object.entries(part.handlers ?? {})) claim(handlers, 'the handler of', kind, handler as Handler<RoomCommandKind>, part.name);
+    for (const [name, timer] of Object.entries(part.timers ?? {})) claim(timers, 'the timer', name, timer, part.name);
+    for (const [kind, run] of Object.entries(part.internal ?? {})) claim(internal, 'the internal command', kind, run, part.name);
+  }
+  return { handlers, timers, internal };
+}
+
 class RoomActor implements Actor {
-  constructor(private readonly core: RoomCore) {}
+  constructor(
+    private readonly core: RoomCore,
+    private readonly table: DispatchTable,
+  ) {}
 
   async handle(raw: unknown, caller: Caller, meta: CommandMeta): Promise<unknown> {
     const core = this.core;
@@ -127,7 +58,11 @@ class RoomActor implements Actor {
       if (meta.scheduled !== true) throw new AppError('forbidden', 'timer commands are internal to the room');
       return this.onTimer(raw);
     }
-    if (kind === SEEK_RESULT_KIND) return recordSeekable(core, raw, meta);
+    const internal = typeof kind === 'string' ? this.table.internal.get(kind) : undefined;
+    if (internal) {
+      if (meta.scheduled !== true) throw new AppError('forbidden', `${String(kind)} commands are internal to the room`);
+      return internal(core, raw, meta);
+    }
 
     const command = parseRoomCommand(raw);
     if (caller.guest === true && !core.deps.settings.get('user.enableGuest')) {
@@ -157,45 +92,37 @@ class RoomActor implements Actor {
         );
       }
     }
-    const handler = HANDLERS[command.kind] as Handler<RoomCommandKind>;
+    const handler = this.table.handlers.get(command.kind);
+    // The registry proves every kind handled at compile time (parts.ts); this is its run-time twin.
+    if (!handler) throw new AppError('internal', `no room part handles ${command.kind}`);
     return handler(core, command, turn);
   }
 
   private async onTimer(raw: unknown): Promise<{ timer: string | null }> {
     const name = this.core.timers.claim(raw);
-    if (name === 'persist') await this.core.play.onPersistTimer();
-    else if (name === 'ready') await onReadyTimeout(this.core);
-    else if (name === 'presence') await onPresenceTimer(this.core);
-    else if (name === 'live') onLiveTimer(this.core);
-    else if (name === 'poll') await polls.onPollTimer(this.core);
+    if (name !== null) await this.table.timers.get(name)?.(this.core);
     return { timer: name };
   }
 
   idle(): boolean {
-    return this.core.presence.size === 0 && this.core.timers.size === 0 && seekChecksRunning(this.core) === 0;
+    return this.core.presence.size === 0 && this.core.timers.size === 0 && !this.core.busy();
   }
 
   async deactivate(reason: DeactivationReason, signal: AbortSignal): Promise<void> {
-    abortSeekChecks(this.core);
-    if (reason === 'fenced') {
-      this.core.timers.cancelAll();
-      return;
-    }
-    await this.core.deactivate(signal);
+    await this.core.deactivate(reason, signal);
   }
 }
 
-/** The `room` actor type, to register with an actor host. */
-export function createRoomActorType(deps: RoomActorDeps): ActorType {
-  // One set per host: the writes of all its rooms share group commits.
-  const writers = roomWriters(deps.pool);
+/** The `room` actor type made of `parts` (in hook order), to register with an actor host. */
+export function roomActorType(deps: RoomActorDeps, parts: readonly RoomPart[]): ActorType {
+  const table = dispatchTable(parts);
+  // One of each per host: the writes of all its rooms share group commits.
+  const shared = new Map<HostShared<unknown>, unknown>();
+  for (const part of parts) for (const resource of part.shared ?? []) if (!shared.has(resource)) shared.set(resource, resource.create(deps));
   return {
     name: ROOM_ACTOR_TYPE,
     async activate(ctx) {
-      const core = await RoomCore.activate(deps, ctx, writers);
-      resumeSeekChecks(core);
-      polls.schedulePollTimer(core);
-      return new RoomActor(core);
+      return new RoomActor(await RoomCore.activate(deps, ctx, parts, shared), table);
     },
     commandKind: (command) => {
       const kind = typeof command === 'object' && command !== null ? (command as { kind?: unknown }).kind : undefined;

@@ -1,12 +1,14 @@
 /**
  * Timers an activation schedules on itself. Each is delivered back as a command through the
  * mailbox, so a timer runs in a turn like any command; at most one of each name is pending.
+ * Names belong to the parts that declare them (part.ts `timers`: `persist`, `ready`, `presence`, …).
  */
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../errors/app-error.js';
 import type { ActivationContext } from '../runtime/actor-type.js';
 
-export type TimerName = 'persist' | 'ready' | 'presence' | 'live' | 'poll';
+/** A timer's name, as the part that runs it declares it. */
+export type TimerName = string;
 export const TIMER_KIND = 'room.timer';
 
 interface TimerCommand {

@@ -1,23 +1,13 @@
 /**
  * What the room shows of itself: to its members (filtered by their permissions), to visitors
- * (a preview), and in events. Every view is built afresh from the activation's state.
+ * (a preview), and in events. Every view is built afresh from the activation's state; a
+ * member's view is the room's record and standing here, and each part's fields (its `view`).
  */
-import type { Permission } from '../../contracts/permissions/names.js';
-import { ROOM_LIMITS } from '../../contracts/room/limits.js';
 import type { MemberRoomView, MemberView, MyStanding, RoomInfo, RoomPreview, RoomView } from '../../contracts/room/model.js';
 import type { RoomCore } from './core.js';
-import { folderViews } from './media/playlist-state.js';
-import { voteSkipField } from './playback/vote-skip.js';
-import { banPage } from './members/ban-pages.js';
-import { sortedPermissions } from './members/permissions.js';
+import { sortedPermissions } from './permissions.js';
 import type { MemberRecord, RoomRecord } from './records.js';
 import type { Access } from './turn.js';
-import type { WordFilter } from '../../contracts/room/moderation.js';
-import { itemSeenBy } from '../../contracts/room/item-headers.js';
-
-export function wordFilterView(filter: WordFilter): WordFilter {
-  return { mode: filter.mode, words: [...filter.words] };
-}
 
 export function roomInfo(room: RoomRecord): RoomInfo {
   return {
@@ -83,41 +73,9 @@ export function standing(access: Access): MyStanding {
 export function roomView(core: RoomCore, access: Access): RoomView {
   const seq = core.ctx.currentSeq();
   if (!access.active) return { access: 'visitor', room: roomPreview(core), me: standing(access), seq };
-  const byStatus = (status: MemberRecord['status']) =>
-    [...core.members.values()].filter((m) => m.status === status).map((m) => memberView(core, m));
-  const can = (permission: Permission) => access.permissions.has(permission);
-  return {
-    access: 'member',
-    room: roomInfo(core.current),
-    me: standing(access),
-    ...(can('view_member_list') ? { members: byStatus('active') } : {}),
-    ...(can('manage_members') ? managedMembers(core) : {}),
-    ...(can('view_media_resources') ? { playlist: core.playlist.map((e) => itemSeenBy(e.item, access)), playlistFolders: folderViews(core), liveOnline: core.live.online() } : { liveOnline: currentOnAir(core) }),
-    ...voteSkipField(core),
-    polls: core.polls.views(access.userId),
-    ...(can('edit_room_settings') ? { wordFilter: wordFilterView(core.current.options.wordFilter) } : {}),
-    ...(can('view_media_resources') && core.current.options.queueMode === 'vote' ? { queueVotes: core.queueVotes.views(core.playlist) } : {}),
-    playback: core.play.view(),
-    ...(can('use_webrtc') ? { voice: core.voice.participants() } : {}),
-    seq,
-  };
-}
-
-/** The live items on air that a member without view_media_resources may know of: the current one. */
-function currentOnAir(core: RoomCore): string[] {
-  return core.live.online().filter((id) => id === core.playback.mediaId);
-}
-
-/**
- * Join requests and the first page of bans, with the ban count: each list has a cap, but a
- * room stored before the caps may hold more, and the view must still fit in one NATS message.
- */
-function managedMembers(core: RoomCore): Pick<MemberRoomView, 'pendingMembers' | 'bannedMembers' | 'bannedCount'> {
-  const pending: MemberView[] = [];
-  for (const member of core.members.values()) {
-    if (pending.length >= ROOM_LIMITS.pendingJoinRequestsMax) break;
-    if (member.status === 'pending') pending.push(memberView(core, member));
-  }
-  const bans = banPage(core.members, ROOM_LIMITS.bansInView);
-  return { pendingMembers: pending, bannedMembers: bans.bans.map((m) => memberView(core, m)), bannedCount: bans.total };
+  // The playback part always adds `playback`; the registry (parts.ts) holds it.
+  const view = { access: 'member', room: roomInfo(core.current), me: standing(access) } as MemberRoomView;
+  for (const part of core.parts) if (part.view) Object.assign(view, part.view(core, access));
+  view.seq = seq;
+  return view;
 }

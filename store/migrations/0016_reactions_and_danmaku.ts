@@ -6,7 +6,7 @@ import type { Migration } from './types.js';
  * their message (deleted by its author, a moderator or retention). The names are not checked
  * here: the set is the contract's (contracts/room/reactions.ts) and may grow without a migration.
  *
- * Danmaku (actors/room/chat/danmaku-store.ts): comments pinned to a position of a media item,
+ * Danmaku (actors/room/danmaku/danmaku-store.ts): comments pinned to a position of a media item,
  * kept per item up to ROOM_LIMITS.danmakuPerItemMax (the oldest go first), read by item and
  * position for later viewers. Deleting the room deletes them.
  */

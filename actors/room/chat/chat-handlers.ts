@@ -14,10 +14,10 @@ import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { ChatMessage } from '../../../contracts/room/model.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import { checkChatText, displayName } from '../validate.js';
-import { followDisplayName } from '../members/member-name.js';
-import { moderateChat } from '../moderation/moderate-chat.js';
-import { applyWordFilter } from '../moderation/word-filter.js';
+import { followDisplayName } from '../member-name.js';
+import { applyWordFilter, moderateChat } from '../moderation/moderate-chat.js';
 import { mentionsIn, notifyMentioned } from './chat-mentions.js';
+import { CHAT_WRITER } from './chat-writer.js';
 
 /**
  * The key that makes a send idempotent. A client-chosen id wins: it survives the client
@@ -54,7 +54,7 @@ export async function sendMessage(core: RoomCore, command: RoomCommandOf<'chat.s
   const name = (await followDisplayName(core, access))?.name ?? displayName(access.name, access.userId);
   const mentions = mentionsIn(core, text, access.userId);
   const stored = await core.fencedWrite('store the chat message', (fence) =>
-    core.writers.chat.write({ fence, roomId: core.id, message: { userId: access.userId, name, text, commandId: key, replyTo, mentions, createdAt: core.now() } }),
+    CHAT_WRITER.of(core).write({ fence, roomId: core.id, message: { userId: access.userId, name, text, commandId: key, replyTo, mentions, createdAt: core.now() } }),
   );
   // A retry finds the message already stored and already published; publishing again would
   // show it twice to clients that do not de-duplicate by id.

@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import { FencedBatchWriter } from '../../runtime/fenced-batch-writer.js';
 import type { Fence } from '../../runtime/fencing.js';
+import { HostShared } from '../core.js';
 import { findByCommandId, messageFromRow, type MessageRow, type NewMessage } from './chat-store.js';
 import type { ChatMessage } from '../../../contracts/room/model.js';
 
@@ -55,3 +56,6 @@ export function chatWriter(pool: pg.Pool): FencedBatchWriter<ChatSend, StoredMes
 }
 
 export type ChatWriter = ReturnType<typeof chatWriter>;
+
+/** One chat writer per host, shared by its rooms (declared by the chat part). */
+export const CHAT_WRITER = new HostShared('chat writer', (deps) => chatWriter(deps.pool));

@@ -2,7 +2,8 @@
  * Playlist folders (docs/2026-11-26-playlist-folders.md): add, rename, move among the top-level
  * entries, remove (keeping its items at the top level where they were, or with them). The
  * permissions are the item commands' own: adding needs create_media_resource, renaming
- * edit_media_resource, moving reorder_media_resources, removing delete_media_resource.
+ * edit_media_resource, moving reorder_media_resources, removing delete_media_resource. Playing
+ * a folder is the queue's (playback/folder-play-handlers.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../errors/app-error.js';
@@ -11,15 +12,11 @@ import type { RoomResults } from '../../../contracts/room/results.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { FieldIssue } from '../../../errors/app-error.js';
 import type { RoomCore, Turn } from '../core.js';
+import type { FolderRecord } from '../records.js';
 import { checkLabel } from '../validate.js';
-import { deleteFolder, insertFolder, renameFolder, saveFolderPlay, savePlayback, setPlaylistPlaces, type FolderRecord } from '../store/room-store.js';
-import { startFolderPlay } from '../playback/queue-folder.js';
-import { QUEUE_START_LEAD_MS } from '../playback/queue.js';
-import { switchTo } from '../playback/playback-handlers.js';
+import { deleteFolder, insertFolder, renameFolder, setPlaylistPlaces } from './playlist-store.js';
 import { folderItemIds, placeRows, rowIndexFor, topLevelCount } from './playlist.js';
 import { findFolder, folderView, installRows, rowsOf } from './playlist-state.js';
-import { stopIfCurrentGone } from './playlist-handlers.js';
-import { ensureLiveSweep } from './live-sweep.js';
 
 function folderTitle(title: string): string {
   const issues: FieldIssue[] = [];
@@ -107,14 +104,11 @@ export async function removePlaylistFolder(
   const folder = existingFolder(core, command.folderId);
   const rows = rowsOf(core);
   const items = new Set(folderItemIds(rows, folder.id));
-  const gone = command.withItems && core.playback.mediaId !== null && items.has(core.playback.mediaId);
-  const stop = stopIfCurrentGone(core, gone, 'playlist.remove', turn.access.userId);
   const removedItems = command.withItems ? items.size : 0;
-  const playing = core.folderPlay?.folderId === folder.id;
+  const consequences = core.playlistChanging({ op: 'removed', mediaIds: command.withItems ? [...items] : [], folderId: folder.id }, turn.access.userId);
   const result = await core.commit(turn, 'remove a playlist folder', async (client) => {
     await deleteFolder(client, core.id, folder.id, command.withItems);
-    if (playing) await saveFolderPlay(client, core.id, null);
-    if (stop) await savePlayback(client, core.id, core.play.stored(stop));
+    await consequences.write(client);
     return { folderId: folder.id, removedItems };
   });
   // Kept items stay where they were, now at the top level (the folder row's ON DELETE SET NULL).
@@ -122,33 +116,7 @@ export async function removePlaylistFolder(
     .filter((row) => row.id !== folder.id && !(command.withItems && items.has(row.id)))
     .map((row) => (items.has(row.id) ? { ...row, folderId: null } : row));
   installRows(core, next);
-  if (playing) core.folderPlay = null;
-  if (command.withItems) {
-    for (const id of items) core.live.forget(id);
-    ensureLiveSweep(core);
-  }
   core.publish({ type: 'playlist', op: 'folderRemoved', folderId: folder.id, withItems: command.withItems });
-  if (stop) core.play.apply(stop, true);
+  await consequences.apply();
   return result;
-}
-
-/**
- * Plays a folder: its first item (or a random one) starts for everyone, and the queue goes on
- * within the folder (playback/queue-folder.ts). The state is stored before the switch, naming
- * the item it puts on: should the switch not happen, the state names an item that is not
- * current and is ignored.
- */
-export async function playPlaylistFolder(core: RoomCore, command: RoomCommandOf<'playlist.folder.play'>, turn: Turn): Promise<RoomResults['playlist.folder.play']> {
-  core.require(turn.access, 'set_current_media', 'choosing what plays');
-  const folder = existingFolder(core, command.folderId);
-  const ids = folderItemIds(rowsOf(core), folder.id);
-  if (ids.length === 0) throw new AppError('conflict', `folder ${folder.id} holds no items to play`);
-  const state = startFolderPlay(folder.id, command.order, ids);
-  const first = core.playlist.find((e) => e.item.id === state.current)!.item;
-  await core.durable('start a folder play', (client) => saveFolderPlay(client, core.id, state));
-  core.folderPlay = state;
-  // Like the queue going on: everyone loads the item and it starts together shortly.
-  const playing = core.playback.playing || core.play.holding;
-  const playback = await switchTo(core, first, 'playlist.setCurrent', turn, playing ? turn.now + QUEUE_START_LEAD_MS : undefined);
-  return { playback };
 }

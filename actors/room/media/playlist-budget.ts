@@ -8,7 +8,7 @@
  */
 import { AppError } from '../../../errors/app-error.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
-import type { PlaylistEntry } from '../store/room-store.js';
+import type { PlaylistEntry } from '../records.js';
 
 /** The most UTF-8 bytes of JSON the items of one playlist may take together. */
 export const PLAYLIST_MAX_BYTES = 512 * 1024;

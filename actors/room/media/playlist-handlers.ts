@@ -1,26 +1,25 @@
 /**
  * The shared media list. Whoever added an item may edit or remove it while they can still
  * add media (like chat authors and their own messages); anyone else needs the edit or
- * delete permission.
+ * delete permission. What a change does beyond the list (the first item cued, playback stopped
+ * when the current item goes, live status forgotten) is the other parts' `playlistChanging`,
+ * written in the same transaction and applied after it.
  */
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../../../errors/app-error.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { Access, RoomCore, Turn } from '../core.js';
-import type { PlaybackPlan } from '../playback/room-playback.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import { requireProxySwitch } from './proxy-switch.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import { checkPlaylistBudget } from './playlist-budget.js';
-import { containerIndex, folderItemIds, indexOfMedia, placeRows, rowIndexFor, topLevelCount, type PlaylistRow } from './playlist.js';
+import { containerIndex, folderItemIds, placeRows, rowIndexFor, topLevelCount, type PlaylistRow } from './playlist.js';
 import { findFolder, installRows, rowsOf } from './playlist-state.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
-import { clearPlaylist, deleteMedia, insertMedia, saveFolderPlay, savePlayback, setPlaylistPlaces, updateMedia } from '../store/room-store.js';
+import { clearPlaylist, deleteMedia, insertMedia, setPlaylistPlaces, updateMedia } from './playlist-store.js';
+import { indexOfMedia } from '../records.js';
 import { checkMediaFields, checkNewMedia, liveItemUrl, type MediaInput } from '../validate.js';
-import { checkPlaybackGuards } from '../playback/playback-handlers.js';
-import { initialSeekable, startSeekCheck } from '../playback/seek-check.js';
-import { ensureLiveSweep } from './live-sweep.js';
-import { startPosition } from './media-check.js';
+import { initialSeekable, startSeekCheck } from './seek-check.js';
 
 /** Proxying is an operator switch (`proxy.movieProxy`, `proxy.liveProxy`); refuse items that need a disabled one. */
 function checkProxyAllowed(core: RoomCore, item: Pick<MediaItem, 'proxy' | 'live'>): void {
@@ -43,22 +42,6 @@ function mediaIndex(core: RoomCore, mediaId: string): number {
 function requireOwnOr(core: RoomCore, access: Access, item: MediaItem, permission: 'edit_media_resource' | 'delete_media_resource', action: string): void {
   const own = item.addedBy === access.userId && access.permissions.has('create_media_resource');
   if (!own) core.require(access, permission, action);
-}
-
-/**
- * The first item added to a room with nothing current becomes current, cued paused at its
- * start in the same transaction: the player shows it at once and one press of play starts it
- * for everyone (docs/2026-11-26-queue-modes.md says why it does not start by itself).
- */
-function cueIfNothingCurrent(core: RoomCore, item: MediaItem, by: string): PlaybackPlan | undefined {
-  if (core.playback.mediaId !== null) return undefined;
-  return core.play.plan({
-    patch: { mediaId: item.id, playing: false, position: startPosition(core.deps.media, item), updatedAt: core.now() },
-    cause: 'playlist.setCurrent',
-    by,
-    wait: 'close',
-    resetStragglers: true,
-  });
 }
 
 /** A folder named by a command must be one of this playlist's. */
@@ -113,17 +96,17 @@ async function addMedia(
   checkPlaylistBudget(core.playlist, item);
   const change = placeRows(rows, [{ kind: 'item', id, folderId, sortKey: 0 }], rowIndexFor(rows, folderId, index));
   const entry = { item, sortKey: change.written.find((row) => row.id === id)!.sortKey };
-  const cue = cueIfNothingCurrent(core, item, turn.access.userId);
+  const consequences = core.playlistChanging({ op: 'added', item }, turn.access.userId);
   const result = await core.commit(turn, 'add media', async (client) => {
     await insertMedia(client, core.id, entry);
     await setPlaylistPlaces(client, core.id, change.written.filter((row) => row.id !== id));
-    if (cue) await savePlayback(client, core.id, core.play.stored(cue));
+    await consequences.write(client);
     return { item, index };
   });
   installRows(core, change.next, { item });
   core.publish({ type: 'playlist', op: 'added', item, index });
   startSeekCheck(core, item);
-  if (cue) core.play.apply(cue, true);
+  await consequences.apply();
   return result;
 }
 
@@ -160,38 +143,19 @@ export async function moveMedia(core: RoomCore, command: RoomCommandOf<'playlist
   return result;
 }
 
-/**
- * When the current media leaves the list, playback stops with nothing selected, in the same
- * transaction as the removal: the room never plays media that is gone, nor loses media while
- * still playing it.
- */
-export function stopIfCurrentGone(core: RoomCore, gone: boolean, cause: 'playlist.remove' | 'playlist.clear', by: string): PlaybackPlan | undefined {
-  if (!gone) return undefined;
-  return core.play.plan({
-    patch: { mediaId: null, playing: false, position: 0, updatedAt: core.now() },
-    cause,
-    by,
-    wait: 'close',
-    resetStragglers: true,
-  });
-}
-
 export async function removeMedia(core: RoomCore, command: RoomCommandOf<'playlist.remove'>, turn: Turn): Promise<RoomResults['playlist.remove']> {
   const index = mediaIndex(core, command.mediaId);
   const item = (core.playlist[index] as { item: MediaItem }).item;
   requireOwnOr(core, turn.access, item, 'delete_media_resource', 'removing media added by someone else');
-  const stop = stopIfCurrentGone(core, core.playback.mediaId === item.id, 'playlist.remove', turn.access.userId);
+  const consequences = core.playlistChanging({ op: 'removed', mediaIds: [item.id], folderId: null }, turn.access.userId);
   const result = await core.commit(turn, 'remove media', async (client) => {
     await deleteMedia(client, core.id, item.id);
-    if (stop) await savePlayback(client, core.id, core.play.stored(stop));
+    await consequences.write(client);
     return { mediaId: item.id };
   });
   core.playlist = core.playlist.filter((e) => e.item.id !== item.id);
-  // Its stream key went with the row (ON DELETE CASCADE); the ingest ends a running publish.
-  core.live.forget(item.id);
-  ensureLiveSweep(core);
   core.publish({ type: 'playlist', op: 'removed', mediaId: item.id });
-  if (stop) core.play.apply(stop, true);
+  await consequences.apply();
   return result;
 }
 
@@ -199,50 +163,17 @@ export async function clearMedia(core: RoomCore, _command: RoomCommandOf<'playli
   core.require(turn.access, 'delete_media_resource', 'clearing the playlist');
   const removed = core.playlist.length;
   if (removed === 0 && core.folders.length === 0) return { removed };
-  const stop = stopIfCurrentGone(core, core.playback.mediaId !== null, 'playlist.clear', turn.access.userId);
+  const consequences = core.playlistChanging({ op: 'cleared' }, turn.access.userId);
   const result = await core.commit(turn, 'clear the playlist', async (client) => {
     await clearPlaylist(client, core.id);
-    if (core.folderPlay) await saveFolderPlay(client, core.id, null);
-    if (stop) await savePlayback(client, core.id, core.play.stored(stop));
+    await consequences.write(client);
     return { removed };
   });
   core.playlist = [];
   core.folders = [];
-  core.folderPlay = null;
-  core.live.clear();
-  ensureLiveSweep(core);
   core.publish({ type: 'playlist', op: 'cleared' });
-  if (stop) core.play.apply(stop, true);
+  await consequences.apply();
   return result;
-}
-
-export async function setCurrentMedia(
-  core: RoomCore,
-  command: RoomCommandOf<'playlist.setCurrent'>,
-  turn: Turn,
-): Promise<RoomResults['playlist.setCurrent']> {
-  core.require(turn.access, 'set_current_media', 'choosing what plays');
-  checkPlaybackGuards(core, command);
-  const chosen = core.playlist[mediaIndex(core, command.mediaId)]!.item;
-  // An item chosen by hand ends a folder play, even the very item the folder play is on: the
-  // room's queue mode goes on from it (docs/2026-11-26-playlist-folders.md).
-  if (core.folderPlay) {
-    await core.durable('end the folder play', (client) => saveFolderPlay(client, core.id, null));
-    core.folderPlay = null;
-  }
-  // Choosing media cues it up paused at the start, the way a host picks the next video and
-  // then presses play once everyone has it.
-  const playback = await core.play.change(
-    {
-      patch: { mediaId: command.mediaId, playing: false, position: startPosition(core.deps.media, chosen), updatedAt: turn.now },
-      cause: 'playlist.setCurrent',
-      by: turn.access.userId,
-      wait: 'close',
-      resetStragglers: true,
-    },
-    turn,
-  );
-  return { playback };
 }
 
 export async function editMedia(core: RoomCore, command: RoomCommandOf<'playlist.edit'>, turn: Turn): Promise<RoomResults['playlist.edit']> {

@@ -4,7 +4,7 @@
  */
 import type { MediaItem, PlaylistFolder } from '../../../contracts/room/model.js';
 import type { RoomCore } from '../core.js';
-import type { FolderEntry, FolderRecord, PlaylistEntry } from '../store/room-store.js';
+import type { FolderEntry, FolderRecord, PlaylistEntry } from '../records.js';
 import { mergeRows, topLevelIndex, type PlaylistRow } from './playlist.js';
 
 export function rowsOf(core: RoomCore): PlaylistRow[] {

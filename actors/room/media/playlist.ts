@@ -6,7 +6,7 @@
  * (at most `playlistMaxItems + playlistMaxFolders` rows, rarely). Functions here are pure: they
  * return the next rows and the rows to write, and the actor applies them after the write commits.
  */
-import type { PlaylistEntry } from '../store/room-store.js';
+import type { PlaylistEntry } from '../records.js';
 
 export const SORT_KEY_GAP = 1024;
 
@@ -91,8 +91,4 @@ export function placeRows(rows: readonly PlaylistRow[], block: readonly Playlist
     return block.some((b) => b.id === row.id) || was?.sortKey !== row.sortKey;
   });
   return { next, written };
-}
-
-export function indexOfMedia(list: readonly PlaylistEntry[], mediaId: string | null): number {
-  return mediaId === null ? -1 : list.findIndex((e) => e.item.id === mediaId);
 }

@@ -13,14 +13,17 @@
  *   credential, and the room is told in its chat.
  *
  * Repeating it changes nothing more, so a close that failed half way can be repeated.
+ *
+ * The ban and the libraries are this part's; every other part forgets its own records in the
+ * same transaction (its `forgetting` hook: polls, up-votes, skip votes) and counts them.
  */
 import { AppError } from '../../../errors/app-error.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import { FORMER_MEMBER } from '../../../contracts/room/former-member.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
-import type { RoomCore, Turn } from '../core.js';
-import { pollView } from '../polls/polls.js';
-import { anonymiseBan, anonymisePollAuthor, anonymisePollVotes, anonymiseQueueVotes, removeLibrariesConnectedBy } from './forget-store.js';
+import type { ForgetCounts, Forgotten, RoomCore, Turn } from '../core.js';
+import { CHAT_WRITER } from '../chat/chat-writer.js';
+import { anonymiseBan, removeLibrariesConnectedBy } from './forget-store.js';
 
 /** Who the room's own notices in chat are by. No account has this id. */
 export const ROOM_NOTICE = Object.freeze({ userId: 'service:room', name: 'Room' } as const);
@@ -33,41 +36,22 @@ export async function forgetMember(core: RoomCore, command: RoomCommandOf<'membe
     throw new AppError('conflict', `${userId} is still in this room: a closing account leaves its rooms (or hands them over) first`);
   }
   const banned = member?.status === 'banned' && member.name !== FORMER_MEMBER.name;
-  let pollVotes: Array<{ pollId: string; voterId: string }> = [];
-  let queueVotes: Array<{ mediaId: string; voterId: string }> = [];
+  let forgotten: Forgotten[] = [];
   let libraries: Array<{ id: string; name: string }> = [];
   // The result is what the command log keeps for a retry, so the changes travel beside it.
   const result = await core.commit(turn, 'forget a closed account', async (client) => {
-    pollVotes = await anonymisePollVotes(client, core.id, userId);
-    const polls = await anonymisePollAuthor(client, core.id, userId);
-    queueVotes = await anonymiseQueueVotes(client, core.id, userId);
+    forgotten = await core.forgetting(client, userId);
     if (banned) await anonymiseBan(client, core.id, userId);
     libraries = await removeLibrariesConnectedBy(client, core.id, userId);
-    return { pollVotes: pollVotes.length, polls, queueVotes: queueVotes.length, bans: banned ? 1 : 0, libraries: libraries.length };
+    const counts: ForgetCounts = { pollVotes: 0, polls: 0, queueVotes: 0, bans: banned ? 1 : 0, libraries: libraries.length };
+    for (const { counts: theirs = {} } of forgotten) {
+      for (const key of Object.keys(theirs) as Array<keyof ForgetCounts>) counts[key] += theirs[key] ?? 0;
+    }
+    return counts;
   });
 
-  const polls = new Set(core.polls.all().filter((poll) => poll.createdBy === userId));
-  for (const poll of polls) poll.createdBy = FORMER_MEMBER.userId;
-  for (const { pollId, voterId } of pollVotes) {
-    const poll = core.polls.get(pollId);
-    const choice = poll?.votes.get(userId);
-    if (!poll || choice === undefined) continue;
-    poll.votes.delete(userId);
-    poll.votes.set(voterId, choice);
-    polls.add(poll);
-  }
-  for (const poll of polls) core.publish({ type: 'poll', poll: pollView(poll) });
-
-  const items = new Set<string>();
-  for (const { mediaId, voterId } of queueVotes) {
-    core.queueVotes.set(mediaId, userId, false);
-    core.queueVotes.set(mediaId, voterId, true);
-    items.add(mediaId);
-  }
-  for (const mediaId of items) core.publish({ type: 'queue.votes', queueVotes: core.queueVotes.view(mediaId) });
-  core.skipVotes.forget(userId);
+  for (const done of forgotten) await done.apply?.();
   if (member && banned) core.members.set(userId, { ...member, name: FORMER_MEMBER.name });
-
   for (const library of libraries) await announceRemovedLibrary(core, userId, library);
   return result;
 }
@@ -76,7 +60,7 @@ export async function forgetMember(core: RoomCore, command: RoomCommandOf<'membe
 async function announceRemovedLibrary(core: RoomCore, userId: string, library: { id: string; name: string }): Promise<void> {
   const text = `The room library "${library.name}" was removed: the account that connected it was closed, and its credentials went with it.`;
   const stored = await core.fencedWrite('tell the room a library was removed', (fence) =>
-    core.writers.chat.write({
+    CHAT_WRITER.of(core).write({
       fence,
       roomId: core.id,
       message: { ...ROOM_NOTICE, text, commandId: `forget:${userId}:${library.id}`, replyTo: null, mentions: [], createdAt: core.now() },

@@ -1,6 +1,7 @@
 /**
- * Membership (durable: join, approval, leave, kick, ban, roles) and presence (in memory:
- * connections and player states).
+ * Membership (durable: join, approval, leave, kick, ban, roles). What follows from a member
+ * joining, leaving or changing (voice seats, the vote-skip count, the ready wait) is the other
+ * parts' hooks, which the core runs (`memberJoined`, `memberRemoved`, `memberChanged`).
  *
  * Rules beyond the permission names: nobody can kick, ban or re-role the owner; only the
  * owner can promote to admin or act on an admin; a member who joined as a guest holds the
@@ -15,16 +16,11 @@ import type { Access, RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import { checkBanCap, checkJoinRequestCap } from './member-caps.js';
 import type { MemberRecord } from '../records.js';
-import { verifyRoomPassword } from './password.js';
+import { verifyRoomPassword } from '../password.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
-import { deleteMember, upsertMember } from '../store/room-store.js';
+import { deleteMember, upsertMember } from '../room-rows.js';
 import { displayName } from '../validate.js';
-import { memberView, roomView } from '../views.js';
-import { ensurePresenceSweep, wentOffline } from './presence-sweep.js';
-import { followDisplayName } from './member-name.js';
-import { pruneVoice } from '../voice/voice-room.js';
-import { reconsiderReadiness } from '../playback/ready-wait.js';
-import { publishVoteSkip } from '../playback/vote-skip.js';
+import { memberView } from '../views.js';
 
 export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.join'>, turn: Turn): Promise<RoomResults['member.join']> {
   const { access } = turn;
@@ -66,17 +62,8 @@ export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.jo
   core.members.set(member.userId, member);
   const view = result.member;
   core.publish(member.status === 'pending' ? { type: 'member.requested', member: view } : { type: 'member.joined', member: view });
+  if (member.status === 'active') await core.memberJoined(member);
   return result;
-}
-
-/** Takes a user out of the room's presence and its ready wait (kick, ban, leave). */
-async function removeFromPresence(core: RoomCore, userId: string): Promise<void> {
-  pruneVoice(core);
-  core.play.leftBehind.delete(userId);
-  if (core.presence.drop(userId)) {
-    ensurePresenceSweep(core);
-    await reconsiderReadiness(core, null);
-  }
 }
 
 export async function leaveRoom(core: RoomCore, _command: RoomCommandOf<'member.leave'>, turn: Turn): Promise<RoomResults['member.leave']> {
@@ -93,7 +80,7 @@ export async function leaveRoom(core: RoomCore, _command: RoomCommandOf<'member.
   });
   core.members.delete(member.userId);
   core.publish({ type: 'member.left', userId: member.userId, reason: 'left', by: member.userId });
-  await removeFromPresence(core, member.userId);
+  await core.memberRemoved(member.userId, 'left');
   return result;
 }
 
@@ -119,6 +106,7 @@ export async function approveMember(
   core.members.set(member.userId, member);
   core.publish({ type: 'member.joined', member: result.member });
   if (note) core.deps.notifications?.publish(note);
+  await core.memberJoined(member);
   return result;
 }
 
@@ -134,6 +122,7 @@ export async function rejectMember(core: RoomCore, command: RoomCommandOf<'membe
   core.members.delete(member.userId);
   core.publish({ type: 'member.left', userId: member.userId, reason: 'rejected', by: turn.access.userId });
   if (note) core.deps.notifications?.publish(note);
+  await core.memberRemoved(member.userId, 'rejected');
   return result;
 }
 
@@ -159,7 +148,7 @@ export async function kickMember(core: RoomCore, command: RoomCommandOf<'member.
   });
   core.members.delete(target.userId);
   core.publish({ type: 'member.left', userId: target.userId, reason: 'kicked', by: access.userId });
-  await removeFromPresence(core, target.userId);
+  await core.memberRemoved(target.userId, 'kicked');
   return result;
 }
 
@@ -181,7 +170,7 @@ export async function banMember(core: RoomCore, command: RoomCommandOf<'member.b
   core.members.set(banned.userId, banned);
   if (target) core.publish({ type: 'member.left', userId: banned.userId, reason: 'banned', by: access.userId });
   core.publish({ type: 'member.banned', member: result.member, by: access.userId });
-  await removeFromPresence(core, banned.userId);
+  await core.memberRemoved(banned.userId, 'banned');
   return result;
 }
 
@@ -229,72 +218,10 @@ export async function setMemberRole(core: RoomCore, command: RoomCommandOf<'memb
   });
   core.members.set(updated.userId, updated);
   core.publish({ type: 'member.updated', member: result.member });
-  // A role without use_webrtc takes the member out of the call.
-  pruneVoice(core);
+  // A role without use_webrtc ends their voice seat, one without vote changes the vote-skip count.
+  await core.memberChanged(updated);
   if (note) core.deps.notifications?.publish(note);
   return result;
-}
-
-function requirePerson(access: Access): void {
-  if (access.service) throw new AppError('forbidden', 'a service caller has no presence in rooms');
-}
-
-export async function enterPresence(core: RoomCore, command: RoomCommandOf<'presence.enter'>, turn: Turn): Promise<RoomResults['presence.enter']> {
-  const { access } = turn;
-  await announce(core, command.connectionId, turn, true);
-  const view = roomView(core, access);
-  if (view.access !== 'member') throw new AppError('forbidden', 'join the room first');
-  return view;
-}
-
-/**
- * A heartbeat: the room as `presence.enter` would answer it costs a 1,000-member room about
- * 200 KB per socket every 30 s, for a reply nobody reads.
- */
-export async function refreshPresence(core: RoomCore, command: RoomCommandOf<'presence.refresh'>, turn: Turn): Promise<RoomResults['presence.refresh']> {
-  await announce(core, command.connectionId, turn);
-  return { online: true };
-}
-
-/** Adds or refreshes a connection; a member coming online is published and waited for by a held play. */
-async function announce(core: RoomCore, connectionId: string, turn: Turn, entering = false): Promise<void> {
-  const { access } = turn;
-  requirePerson(access);
-  // On entering only: a heartbeat carries the name its socket opened with, maybe older.
-  const member = (entering ? await followDisplayName(core, access) : access.member) as MemberRecord;
-  const cameOnline = core.presence.enter(member.userId, connectionId, turn.now);
-  ensurePresenceSweep(core);
-  if (cameOnline) {
-    core.publish({ type: 'member.updated', member: memberView(core, member) });
-    publishVoteSkip(core);
-    // A newcomer has not loaded the current media: a held play now waits for them too.
-    await reconsiderReadiness(core, null);
-  }
-}
-
-export async function leavePresence(core: RoomCore, command: RoomCommandOf<'presence.leave'>, turn: Turn): Promise<RoomResults['presence.leave']> {
-  const { userId } = turn.access;
-  const lastConnection = core.presence.leave(userId, command.connectionId);
-  pruneVoice(core);
-  if (lastConnection) await wentOffline(core, userId);
-  return { online: core.presence.isOnline(userId) };
-}
-
-export async function reportPlayer(core: RoomCore, command: RoomCommandOf<'member.player'>, turn: Turn): Promise<RoomResults['member.player']> {
-  const { access } = turn;
-  requirePerson(access);
-  const member = access.member as MemberRecord;
-  if (!core.presence.isOnline(member.userId)) {
-    throw new AppError('conflict', 'not connected to the room: announce the connection with presence.enter first');
-  }
-  const before = core.presence.player(member.userId);
-  core.presence.setPlayer(member.userId, { state: command.state, mediaId: command.mediaId });
-  if (command.mediaId !== null) core.mediaLength.record(command.mediaId, core.playback.mediaId, command.duration);
-  if (command.state !== 'buffering' && command.mediaId === core.playback.mediaId) core.play.leftBehind.delete(member.userId);
-  const changed = before?.state !== command.state || before?.mediaId !== command.mediaId;
-  if (changed) core.publish({ type: 'member.updated', member: memberView(core, member) });
-  await reconsiderReadiness(core, access.permissions.has('control_playback') ? member.userId : null);
-  return { member: memberView(core, member), playback: core.play.view() };
 }
 
 function joinDecided(core: RoomCore, approved: boolean): NotificationPayload {

@@ -16,12 +16,10 @@ import type { MemberPermissionOverride, RoomRole } from '../../../contracts/room
 import type { RoomResults } from '../../../contracts/room/results.js';
 import type { RoomCore, Turn } from '../core.js';
 import type { MemberRecord } from '../records.js';
-import { upsertMember } from '../store/room-store.js';
+import { upsertMember } from '../room-rows.js';
 import { memberView } from '../views.js';
-import { pruneVoice } from '../voice/voice-room.js';
-import { publishVoteSkip } from '../playback/vote-skip.js';
 import { checkAuthorityOver } from './member-handlers.js';
-import { lackingForChange, memberPermissions } from './permissions.js';
+import { lackingForChange, memberPermissions } from '../permissions.js';
 
 export async function setMemberPermissions(
   core: RoomCore,
@@ -55,9 +53,8 @@ export async function setMemberPermissions(
   });
   core.members.set(updated.userId, updated);
   core.publish({ type: 'member.updated', member: result.member });
-  // Denying use_webrtc takes the member out of the call; vote changes who counts for a skip.
-  pruneVoice(core);
-  publishVoteSkip(core);
+  // Denying use_webrtc ends their voice seat; vote changes who counts for a skip.
+  await core.memberChanged(updated);
   return result;
 }
 

@@ -3,30 +3,23 @@
  * the activation keeps scheduled while anyone is online (gateways refresh every 30 s).
  */
 import type { RoomCore } from '../core.js';
-import { memberView } from '../views.js';
-import { pruneVoice } from '../voice/voice-room.js';
-import { reconsiderReadiness } from '../playback/ready-wait.js';
-import { publishVoteSkip } from '../playback/vote-skip.js';
+
+/** A connection not re-announced within this is dropped, unless RoomActorDeps.presenceTtlMs says otherwise. */
+export const DEFAULT_PRESENCE_TTL_MS = 90_000;
+
+function presenceTtlMs(core: RoomCore): number {
+  return core.deps.presenceTtlMs ?? DEFAULT_PRESENCE_TTL_MS;
+}
 
 /** Keeps the presence sweep scheduled while anyone is online. */
 export function ensurePresenceSweep(core: RoomCore): void {
-  if (core.presence.size > 0 && !core.timers.has('presence')) core.timers.schedule('presence', core.presenceTtlMs);
+  if (core.presence.size > 0 && !core.timers.has('presence')) core.timers.schedule('presence', presenceTtlMs(core));
   if (core.presence.size === 0) core.timers.cancel('presence');
 }
 
-/** Announces that `userId` went offline (their player state no longer counts). */
-export async function wentOffline(core: RoomCore, userId: string): Promise<void> {
-  core.play.leftBehind.delete(userId);
-  const member = core.members.get(userId);
-  if (member && member.status === 'active') core.publish({ type: 'member.updated', member: memberView(core, member) });
-  publishVoteSkip(core);
-  ensurePresenceSweep(core);
-  await reconsiderReadiness(core, null);
-}
-
 export async function onPresenceTimer(core: RoomCore): Promise<void> {
-  const gone = core.presence.expire(core.now() - core.presenceTtlMs);
-  pruneVoice(core);
-  for (const userId of gone) await wentOffline(core, userId);
+  for (const { userId, online } of core.presence.expire(core.now() - presenceTtlMs(core))) {
+    await core.presenceChanged(userId, online ? 'connection' : 'offline');
+  }
   ensurePresenceSweep(core);
 }

@@ -1,12 +1,17 @@
 /**
  * The one call chat and danmaku make before storing text: the room's word filter, then its
  * slow mode (docs/2026-11-26-chat-moderation.md). A filtered message refused in `block` mode
- * does not use up the sender's slow mode turn.
+ * does not use up the sender's slow mode turn. An edit asks the word filter alone.
  */
-import type { RoomCore } from '../core.js';
+import { StateSlice, type RoomCore } from '../core.js';
 import type { Access } from '../turn.js';
-import type { SlowChannel } from './slow-mode.js';
+import { SlowMode, type SlowChannel } from './slow-mode.js';
 import { applyWordFilter } from './word-filter.js';
+
+export { applyWordFilter };
+
+/** Each member's last chat and danmaku send while slow mode is on, in memory only (slow-mode.ts). */
+export const SLOW_MODE = new StateSlice('slow mode', () => new SlowMode());
 
 /**
  * Who slow mode does not pace: the holders of delete_chat, who moderate the chat (room admins by
@@ -34,8 +39,9 @@ export async function moderateChat(core: RoomCore, access: Access, text: string,
   const filtered = applyWordFilter(text, options.wordFilter);
   if (options.slowModeSeconds > 0 && !exemptFromSlowMode(access)) {
     // The store is asked only for a resend of the last send, the one case it decides.
-    const resend = retry !== undefined && core.slowMode.isLastSend(access.userId, channel, retry.key) && (await retry.stands());
-    core.slowMode.admit(access.userId, channel, options.slowModeSeconds, core.now(), retry?.key, resend);
+    const slowMode = SLOW_MODE.of(core);
+    const resend = retry !== undefined && slowMode.isLastSend(access.userId, channel, retry.key) && (await retry.stands());
+    slowMode.admit(access.userId, channel, options.slowModeSeconds, core.now(), retry?.key, resend);
   }
   return filtered;
 }

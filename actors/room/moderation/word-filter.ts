@@ -18,9 +18,12 @@ import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { WordFilter } from '../../../contracts/room/moderation.js';
 import { foldText } from '../../../contracts/text.js';
 import { foldWithMap } from './folded-text.js';
+import { NO_WORD_FILTER } from '../records.js';
 
-/** The option as the room stores it: a filter without words is off. */
-export const NO_WORD_FILTER: WordFilter = Object.freeze({ mode: 'mask', words: Object.freeze([]) as unknown as string[] });
+/** The filter as editors see it (room.get with edit_room_settings, the room.wordFilter event): a copy. */
+export function wordFilterView(filter: WordFilter): WordFilter {
+  return { mode: filter.mode, words: [...filter.words] };
+}
 
 /** Scripts written without spaces between words: their entries match as substrings. */
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;

@@ -8,6 +8,7 @@
  * next reports (docs/2026-11-26-queue-modes.md).
  */
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
+import { StateSlice } from '../core.js';
 
 /** A reported duration the room can use: positive, finite, within the position bound. */
 export function usableDuration(seconds: number | undefined): number | undefined {
@@ -35,3 +36,6 @@ export class MediaLength {
     return this.mediaId === mediaId ? this.seconds : undefined;
   }
 }
+
+/** The current item's length as players reported it, in memory only. */
+export const MEDIA_LENGTH = new StateSlice('media length', () => new MediaLength());

@@ -7,7 +7,8 @@
 import type pg from 'pg';
 import { FencedBatchWriter } from '../../runtime/fenced-batch-writer.js';
 import type { Fence } from '../../runtime/fencing.js';
-import { PLAYBACK_COLUMNS, playbackValues, savePlaybacksSql, type StoredPlayback } from '../store/room-store.js';
+import { HostShared } from '../core.js';
+import { PLAYBACK_COLUMNS, playbackValues, savePlaybacksSql, type StoredPlayback } from '../playback-rows.js';
 
 export interface PlaybackSave {
   fence: Fence;
@@ -31,3 +32,6 @@ export function playbackWriter(pool: pg.Pool): FencedBatchWriter<PlaybackSave, v
 }
 
 export type PlaybackWriter = ReturnType<typeof playbackWriter>;
+
+/** One playback writer per host, shared by its rooms (declared by the playback part). */
+export const PLAYBACK_WRITER = new HostShared('playback writer', (deps) => playbackWriter(deps.pool));

@@ -5,9 +5,20 @@
  * item played. Pure; the actor keeps the state and stores it (docs/2026-11-26-playlist-folders.md).
  */
 import type { MediaItem, QueueMode } from '../../../contracts/room/model.js';
-import type { PlaylistEntry } from '../store/room-store.js';
+import type { PlaylistEntry } from '../records.js';
 import { followingItem } from './queue.js';
-import type { FolderPlay, FolderPlayOrder } from '../records.js';
+
+/** A folder playing (playlist.folder.play), as the actor holds and stores it (folder-play.ts). */
+export type FolderPlayOrder = 'in_order' | 'shuffle';
+
+export interface FolderPlay {
+  folderId: string;
+  order: FolderPlayOrder;
+  /** The item the folder play put on; another current item means someone chose otherwise. */
+  current: string;
+  /** For a shuffle: the items still to play, in the order drawn at the start. */
+  remaining: string[];
+}
 
 /** The folder play of `itemIds` (the folder's items in order, not empty): its first item is `current`. */
 export function startFolderPlay(folderId: string, order: FolderPlayOrder, itemIds: readonly string[], random: () => number = Math.random): FolderPlay {

@@ -10,16 +10,16 @@
 import { AppError } from '../../../errors/app-error.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
-import { usableDuration } from './media-length.js';
-import type { MediaItem } from '../../../contracts/room/model.js';
-import { END_TOLERANCE_SECONDS, QUEUE_START_LEAD_MS, followingItem } from './queue.js';
+import type { MediaItem, PlaybackView } from '../../../contracts/room/model.js';
+import { END_TOLERANCE_SECONDS, QUEUE_START_LEAD_MS, followingItem, skipTarget } from './queue.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import { switchTo } from './playback-handlers.js';
 import { spendQueueVotes } from './queue-vote-handlers.js';
 import { folderStep, followingAfterFolder } from './queue-folder.js';
-import { folderItemIds } from '../media/playlist.js';
-import { rowsOf } from '../media/playlist-state.js';
-import { saveFolderPlay } from '../store/room-store.js';
+import { FOLDER_PLAY, folderItemIds, saveFolderPlay } from './folder-play.js';
+import { MEDIA_LENGTH, usableDuration } from './media-length.js';
+import { PLAYBACK } from './room-playback.js';
+import { QUEUE_VOTES } from './queue-votes.js';
 
 const seconds = (value: number) => `${Math.round(value * 10) / 10} s`;
 
@@ -29,7 +29,7 @@ const seconds = (value: number) => `${Math.round(value * 10) / 10} s`;
  * against the longest duration any player reported, which a lie cannot shorten.
  */
 function lengthFor(core: RoomCore, command: RoomCommandOf<'playback.ended'>, turn: Turn): number | undefined {
-  const known = core.mediaLength.of(command.mediaId);
+  const known = MEDIA_LENGTH.of(core).of(command.mediaId);
   if (!turn.access.permissions.has('control_playback')) return known;
   return usableDuration(command.duration) ?? known;
 }
@@ -39,7 +39,7 @@ function checkReachedEnd(core: RoomCore, item: MediaItem, length: number | undef
   if (length === undefined) {
     throw new AppError('conflict', `the room does not know the length of media ${item.id} yet: report it with duration`);
   }
-  const position = core.play.positionNow();
+  const position = PLAYBACK.of(core).positionNow();
   if (position < length - END_TOLERANCE_SECONDS) {
     throw new AppError('conflict', `media ${item.id} is at ${seconds(position)} of ${seconds(length)} in the room: it goes on when the room reaches the end`);
   }
@@ -47,11 +47,12 @@ function checkReachedEnd(core: RoomCore, item: MediaItem, length: number | undef
 
 export async function ended(core: RoomCore, command: RoomCommandOf<'playback.ended'>, turn: Turn): Promise<RoomResults['playback.ended']> {
   const playback = core.playback;
-  core.mediaLength.record(command.mediaId, playback.mediaId, command.duration);
+  const play = PLAYBACK.of(core);
+  MEDIA_LENGTH.of(core).record(command.mediaId, playback.mediaId, command.duration);
   // Already handled (the room moved on, repeated or stopped), or paused: nothing to do.
-  if (command.mediaId !== playback.mediaId || !playback.playing) return { playback: core.play.view() };
+  if (command.mediaId !== playback.mediaId || !playback.playing) return { playback: play.view() };
   const item = core.playlist.find((e) => e.item.id === command.mediaId)?.item;
-  if (!item) return { playback: core.play.view() };
+  if (!item) return { playback: play.view() };
   const length = lengthFor(core, command, turn);
   if (item.live) {
     // A stream has no length: its end is the word of someone who may control playback.
@@ -65,25 +66,47 @@ export async function ended(core: RoomCore, command: RoomCommandOf<'playback.end
     return { playback };
   }
   // Stop at the end (once: later reports find the room paused).
-  const position = length === undefined ? core.play.positionNow() : Math.min(core.play.positionNow(), length);
+  const position = length === undefined ? play.positionNow() : Math.min(play.positionNow(), length);
   const patch = { playing: false, position, updatedAt: turn.now };
-  return { playback: await core.play.change({ patch, cause: 'playback.ended', by: turn.access.userId, wait: 'close' }, turn) };
+  return { playback: await play.change({ patch, cause: 'playback.ended', by: turn.access.userId, wait: 'close' }, turn) };
+}
+
+/**
+ * Skips the current item `mediaId` because the room voted it away (vote-skip/): the room goes
+ * on as at the item's end, by its queue mode, scheduled ahead as a queue step is so everyone
+ * loads the new item first (skipTarget never plays the skipped item again). Nothing after it:
+ * the room pauses.
+ */
+export async function skipCurrent(core: RoomCore, mediaId: string, turn: Turn): Promise<PlaybackView> {
+  const votes = QUEUE_VOTES.of(core);
+  const target = skipTarget(core.current.options.queueMode, core.playlist, mediaId, (id) => votes.count(id));
+  const play = PLAYBACK.of(core);
+  if (target) {
+    const startAt = core.playback.playing ? turn.now + QUEUE_START_LEAD_MS : undefined;
+    const playback = await switchTo(core, target, 'playback.voteSkip', turn, startAt);
+    await spendQueueVotes(core, target);
+    return playback;
+  }
+  const patch = { playing: false, position: play.positionNow(), updatedAt: turn.now };
+  return play.change({ patch, cause: 'playback.voteSkip', by: turn.access.userId, wait: 'close' }, turn);
 }
 
 /**
  * What plays after `currentId`: within the folder being played while it lasts, then by the
- * queue mode. The folder play's next state is stored before the switch (see folder-handlers.ts
- * playPlaylistFolder for why that order is safe).
+ * queue mode. The folder play's next state is stored before the switch (see
+ * folder-play-handlers.ts for why that order is safe).
  */
 async function queueFollowing(core: RoomCore, currentId: string): Promise<MediaItem | null> {
   const mode = core.current.options.queueMode;
-  const votes = (id: string) => core.queueVotes.count(id);
-  const state = core.folderPlay;
-  const step = folderStep(state, currentId, state ? folderItemIds(rowsOf(core), state.folderId) : []);
+  const book = QUEUE_VOTES.of(core);
+  const votes = (id: string) => book.count(id);
+  const folderPlay = FOLDER_PLAY.of(core);
+  const state = folderPlay.state;
+  const step = folderStep(state, currentId, state ? folderItemIds(core, state.folderId) : []);
   if (step.kind === 'none') return followingItem(mode, core.playlist, currentId, Math.random, votes);
   const next = step.kind === 'next' ? step.state : null;
   await core.durable('advance the folder play', (client) => saveFolderPlay(client, core.id, next));
-  core.folderPlay = next;
+  folderPlay.state = next;
   if (step.kind === 'next') return core.playlist.find((e) => e.item.id === step.mediaId)!.item;
   return followingAfterFolder(mode, core.playlist, currentId, step.anchor, Math.random, votes);
 }

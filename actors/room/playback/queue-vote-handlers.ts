@@ -7,7 +7,7 @@ import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import type { RoomCore, Turn } from '../core.js';
-import { clearQueueVotes, saveQueueVote } from './queue-votes.js';
+import { QUEUE_VOTES, clearQueueVotes, saveQueueVote } from './queue-votes.js';
 
 export async function voteForItem(core: RoomCore, command: RoomCommandOf<'playlist.vote'>, turn: Turn): Promise<RoomResults['playlist.vote']> {
   const { access } = turn;
@@ -18,18 +18,20 @@ export async function voteForItem(core: RoomCore, command: RoomCommandOf<'playli
   if (!core.playlist.some((entry) => entry.item.id === command.mediaId)) {
     throw new AppError('not_found', `media ${command.mediaId} is not in this room's playlist`);
   }
-  if (core.queueVotes.has(command.mediaId, access.userId) !== command.vote) {
+  const book = QUEUE_VOTES.of(core);
+  if (book.has(command.mediaId, access.userId) !== command.vote) {
     await core.commit(turn, 'record the up-vote', (client) => saveQueueVote(client, core.id, command.mediaId, access.userId, command.vote));
-    core.queueVotes.set(command.mediaId, access.userId, command.vote);
-    core.publish({ type: 'queue.votes', queueVotes: core.queueVotes.view(command.mediaId) });
+    book.set(command.mediaId, access.userId, command.vote);
+    core.publish({ type: 'queue.votes', queueVotes: book.view(command.mediaId) });
   }
-  return { queueVotes: core.queueVotes.view(command.mediaId) };
+  return { queueVotes: book.view(command.mediaId) };
 }
 
 /** The queue started `item` in the voting mode: its votes are spent. */
 export async function spendQueueVotes(core: RoomCore, item: MediaItem): Promise<void> {
-  if (core.current.options.queueMode !== 'vote' || core.queueVotes.count(item.id) === 0) return;
+  const book = QUEUE_VOTES.of(core);
+  if (core.current.options.queueMode !== 'vote' || book.count(item.id) === 0) return;
   await core.durable('clear the up-votes', (client) => clearQueueVotes(client, core.id, item.id));
-  core.queueVotes.clearItem(item.id);
-  core.publish({ type: 'queue.votes', queueVotes: core.queueVotes.view(item.id) });
+  book.clearItem(item.id);
+  core.publish({ type: 'queue.votes', queueVotes: book.view(item.id) });
 }

@@ -5,10 +5,15 @@
  * held in memory by item.
  */
 import type pg from 'pg';
+import { FORMER_MEMBER_ID_PREFIX } from '../../../contracts/room/former-member.js';
 import type { QueueVotes } from '../../../contracts/room/model.js';
-import type { PlaylistEntry } from '../store/room-store.js';
+import { StateSlice } from '../core.js';
+import type { PlaylistEntry } from '../records.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
+
+/** The activation's up-votes, loaded with the room. */
+export const QUEUE_VOTES = new StateSlice('queue votes', () => new QueueVoteBook());
 
 export class QueueVoteBook {
   private readonly byItem = new Map<string, Set<string>>();
@@ -78,4 +83,13 @@ export async function saveQueueVote(db: Db, roomId: string, mediaId: string, use
 
 export async function clearQueueVotes(db: Db, roomId: string, mediaId: string): Promise<void> {
   await db.query('DELETE FROM room_queue_votes WHERE room_id = $1 AND media_id = $2', [roomId, mediaId]);
+}
+
+/** A closed account's up-votes, each under a new id (they keep counting): the new ids by item (members/forget-member.ts). */
+export async function anonymiseQueueVotes(db: Db, roomId: string, userId: string): Promise<Array<{ mediaId: string; voterId: string }>> {
+  const { rows } = await db.query<{ media_id: string; user_id: string }>(
+    `UPDATE room_queue_votes SET user_id = $3::text || gen_random_uuid()::text WHERE room_id = $1 AND user_id = $2 RETURNING media_id, user_id`,
+    [roomId, userId, FORMER_MEMBER_ID_PREFIX],
+  );
+  return rows.map((row) => ({ mediaId: row.media_id, voterId: row.user_id }));
 }

@@ -1,12 +1,11 @@
 /**
  * What plays after the current item ends, by the room's queue mode. Pure: the actor asks it
- * once per accepted end report (handlers/playback.ts `ended`) and applies the answer, so every
+ * once per accepted end report (queue-handlers.ts `ended`) and applies the answer, so every
  * viewer moves together (docs/2026-11-26-queue-modes.md).
  */
 import type { MediaItem, QueueMode } from '../../../contracts/room/model.js';
-import { indexOfMedia } from '../media/playlist.js';
+import { indexOfMedia, type PlaylistEntry } from '../records.js';
 import { mostVoted } from './queue-votes.js';
-import type { PlaylistEntry } from '../store/room-store.js';
 
 /**
  * Lead of the start the room schedules for what plays next: every viewer must receive the
@@ -53,4 +52,19 @@ export function followingItem(
       return (others[Math.floor(random() * others.length)] as PlaylistEntry).item;
     }
   }
+}
+
+/**
+ * What a skip plays (a vote to skip reached its threshold): the queue mode's choice, but never
+ * the skipped item again, and a mode that would keep it (stop, repeat this item) plays the next.
+ */
+export function skipTarget(
+  mode: QueueMode,
+  playlist: readonly PlaylistEntry[],
+  currentId: string,
+  votes: (mediaId: string) => number = () => 0,
+): MediaItem | null {
+  if (mode === 'stop' || mode === 'repeat_one') return playlist[indexOfMedia(playlist, currentId) + 1]?.item ?? null;
+  const following = followingItem(mode, playlist, currentId, Math.random, votes);
+  return following?.id === currentId ? null : following;
 }

@@ -11,7 +11,7 @@ import { messageOf } from '../../runtime/nats-errors.js';
 import type { RoomCore } from '../core.js';
 import type { Turn } from '../turn.js';
 import { positionAt } from './playback.js';
-import { PERSIST_RETRY_FIRST_MS, type PlaybackChange } from './room-playback.js';
+import { PERSIST_RETRY_FIRST_MS, PLAYBACK, type PlaybackChange } from './room-playback.js';
 
 /**
  * Starts playing with `patch` applied, unless the room waits for everyone to be ready and
@@ -27,10 +27,11 @@ export function playChange(
   options: { resetStragglers?: boolean; startAt?: number } = {},
 ): PlaybackChange {
   const now = core.now();
+  const play = PLAYBACK.of(core);
   // Readiness is for the media about to play, which the patch may be switching to.
-  const mediaId = patch.mediaId !== undefined ? patch.mediaId : core.play.state.mediaId;
-  const stragglers = options.resetStragglers ? new Set<string>() : core.play.leftBehind;
-  const hold = core.play.waitsForReady(mediaId) && core.play.notReadyUsers(mediaId, stragglers).length > 0;
+  const mediaId = patch.mediaId !== undefined ? patch.mediaId : core.playback.mediaId;
+  const stragglers = options.resetStragglers ? new Set<string>() : play.leftBehind;
+  const hold = play.waitsForReady(mediaId) && play.notReadyUsers(mediaId, stragglers).length > 0;
   return {
     // A scheduled start (`startAt`, server ms ahead) applies to a play that happens now; a
     // held play starts when the wait ends, with no lead.
@@ -50,7 +51,7 @@ export function requestPlay(
   turn?: Turn,
   startAt?: number,
 ): Promise<PlaybackView> {
-  return core.play.change(playChange(core, patch, cause, by, startAt !== undefined ? { startAt } : {}), turn);
+  return PLAYBACK.of(core).change(playChange(core, patch, cause, by, startAt !== undefined ? { startAt } : {}), turn);
 }
 
 /**
@@ -77,23 +78,24 @@ export async function reconsiderReadiness(core: RoomCore, reporter: string | nul
   const room = core.room;
   if (!room || room.status === 'rejected') return;
   const now = core.now();
+  const play = PLAYBACK.of(core);
   let change: PlaybackChange | undefined;
-  if (core.play.holding) {
-    const waiting = core.play.notReadyUsers();
+  if (play.holding) {
+    const waiting = play.notReadyUsers();
     if (waiting.length > 0) {
-      core.play.refreshWait(waiting);
+      play.refreshWait(waiting);
       return;
     }
     change = { patch: { playing: true, updatedAt: now }, cause: 'ready', by: null, wait: 'close' };
-  } else if (reporter !== null && core.play.state.playing && core.play.waitsForReady()) {
+  } else if (reporter !== null && core.playback.playing && play.waitsForReady()) {
     const report = core.presence.player(reporter);
-    if (report?.state === 'buffering' && report.mediaId === core.play.state.mediaId && !core.play.leftBehind.has(reporter)) {
-      change = { patch: { playing: false, position: positionAt(core.play.state, now), updatedAt: now }, cause: 'buffering', by: reporter, wait: 'open' };
+    if (report?.state === 'buffering' && report.mediaId === core.playback.mediaId && !play.leftBehind.has(reporter)) {
+      change = { patch: { playing: false, position: positionAt(core.playback, now), updatedAt: now }, cause: 'buffering', by: reporter, wait: 'open' };
     }
   }
   if (!change) return;
   try {
-    await core.play.change(change);
+    await play.change(change);
   } catch (err) {
     if (isFencedError(err)) throw err;
     core.logger.warn({ err: messageOf(err), cause: change.cause }, 'could not change playback for readiness; it stays as it was');
@@ -102,10 +104,11 @@ export async function reconsiderReadiness(core: RoomCore, reporter: string | nul
 
 /** The wait ran out: play without the stragglers, and stop waiting for them on this media. */
 export async function onReadyTimeout(core: RoomCore): Promise<void> {
-  if (!core.play.holding) return;
-  const stragglers = core.play.notReadyUsers();
+  const play = PLAYBACK.of(core);
+  if (!play.holding) return;
+  const stragglers = play.notReadyUsers();
   try {
-    await core.play.change({ patch: { playing: true, updatedAt: core.now() }, cause: 'ready.timeout', by: null, wait: 'close', leftBehind: stragglers });
+    await play.change({ patch: { playing: true, updatedAt: core.now() }, cause: 'ready.timeout', by: null, wait: 'close', leftBehind: stragglers });
   } catch (err) {
     if (isFencedError(err)) throw err;
     // Still waiting, past its deadline: try again shortly rather than hold the room forever.

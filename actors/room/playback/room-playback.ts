@@ -1,44 +1,24 @@
 /**
- * The room's synchronized playback: its state, the version blocks reserved in PostgreSQL,
- * the lazy save with its retry, and the ready wait (a play held until everyone present is
- * ready; its policy is in ready-wait.ts). Playback alone changes in memory first and is persisted lazily, except what must
- * survive a crash (the current media) or a version past the reserved block.
+ * The room's synchronized playback: changes to its clock (`RoomCore.playback`, which every
+ * part reads), the version blocks reserved in PostgreSQL, the lazy save with its retry, and the
+ * ready wait (a play held until everyone present is ready; its policy is in ready-wait.ts).
+ * Playback alone changes in memory first and is persisted lazily, except what must survive a
+ * crash (the current media) or a version past the reserved block.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import type { PlaybackCause, RoomEvent } from '../../../contracts/room/events.js';
+import type { PlaybackCause } from '../../../contracts/room/events.js';
 import type { NowPlaying, PlaybackState, PlaybackView, ReadyWait } from '../../../contracts/room/model.js';
-import type { Fence } from '../../runtime/fencing.js';
-import type { Logger } from '../../../observability/logger.js';
 import { messageOf } from '../../runtime/nats-errors.js';
-import type { LiveStatus } from '../media/live-status.js';
-import type { Presence } from '../members/presence.js';
-import type { RoomRecord } from '../records.js';
-import { savePlayback, type PlaylistEntry, type StoredPlayback } from '../store/room-store.js';
-import type { RoomTimers } from '../timers.js';
+import { StateSlice, type RoomCore } from '../core.js';
+import { LIVE } from '../live/live-status.js';
+import { savePlayback, type StoredPlayback } from '../playback-rows.js';
 import type { Turn } from '../turn.js';
-import type { RoomWriters } from '../writers.js';
 import { VERSION_BLOCK, positionAt } from './playback.js';
+import { PLAYBACK_WRITER } from './playback-writer.js';
 
-/** What the playback needs of its activation (RoomCore). */
-export interface PlaybackHost {
-  readonly id: string;
-  readonly current: RoomRecord;
-  readonly room: RoomRecord | null;
-  readonly fenced: boolean;
-  readonly playlist: PlaylistEntry[];
-  readonly presence: Presence;
-  readonly live: LiveStatus;
-  readonly timers: RoomTimers;
-  readonly writers: RoomWriters;
-  readonly logger: Logger;
-  readonly persistIntervalMs: number;
-  now(): number;
-  publish(event: RoomEvent): number;
-  durable<T>(what: string, fn: (client: pg.PoolClient) => Promise<T>): Promise<T>;
-  commit<R>(turn: Turn, what: string, fn: (client: pg.PoolClient) => Promise<R>): Promise<R>;
-  fencedWrite<T>(what: string, fn: (fence: Fence) => Promise<T>): Promise<T>;
-}
+/** How long playback changes may stay only in memory, unless RoomActorDeps.persistIntervalMs says otherwise. */
+export const DEFAULT_PERSIST_INTERVAL_MS = 5000;
 
 /** A playback change as a command or a timer asks for it; see RoomPlayback.plan. */
 export interface PlaybackChange {
@@ -73,7 +53,6 @@ function persistRetryMs(failures: number, intervalMs: number): number {
 }
 
 export class RoomPlayback {
-  state: PlaybackState;
   /** Versions up to this one are reserved in PostgreSQL; a higher one must be reserved first. */
   private versionReserved = 0;
   private dirty = false;
@@ -83,8 +62,19 @@ export class RoomPlayback {
   readonly leftBehind = new Set<string>();
   private readyWait: ReadyWait | null = null;
 
-  constructor(private readonly host: PlaybackHost) {
-    this.state = { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: host.now(), version: 0 };
+  readonly persistIntervalMs: number;
+
+  constructor(private readonly host: RoomCore) {
+    this.persistIntervalMs = host.deps.persistIntervalMs ?? DEFAULT_PERSIST_INTERVAL_MS;
+  }
+
+  /** The room's clock, held by the core. */
+  get state(): PlaybackState {
+    return this.host.playback;
+  }
+
+  private set state(state: PlaybackState) {
+    this.host.playback = state;
   }
 
   /** Takes the stored row as the room's playback (activation, or a room just created). */
@@ -102,12 +92,11 @@ export class RoomPlayback {
     return { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: this.host.now(), version, versionReserved };
   }
 
-  /** Forgets the room's playback (the room was deleted); versions keep counting up. */
+  /** Forgets the room's playback machinery (the room was deleted; the core reset the clock, versions keep counting up). */
   reset(): void {
     this.leftBehind.clear();
     this.readyWait = null;
     this.dirty = false;
-    this.state = { mediaId: null, playing: false, position: 0, rate: 1, updatedAt: this.host.now(), version: this.state.version };
   }
 
   view(): PlaybackView {
@@ -122,7 +111,7 @@ export class RoomPlayback {
   nowPlaying(mediaId: string | null): NowPlaying | null {
     const item = mediaId === null ? undefined : this.host.playlist.find((e) => e.item.id === mediaId)?.item;
     if (!item) return null;
-    const onAir = item.provider === 'live' ? { onAir: this.host.live.online().includes(item.id) } : {};
+    const onAir = item.provider === 'live' ? { onAir: LIVE.of(this.host).online().includes(item.id) } : {};
     return { id: item.id, title: item.title, provider: item.provider, live: item.live, subtitles: item.subtitles, seekable: item.seekable, ...onAir };
   }
 
@@ -176,6 +165,7 @@ export class RoomPlayback {
   apply(plan: PlaybackPlan, written: boolean): PlaybackView {
     const { change, next } = plan;
     const timers = this.host.timers;
+    const mediaChanged = next.mediaId !== this.state.mediaId;
     this.state = next;
     this.leftBehind.clear();
     for (const userId of plan.stragglers) this.leftBehind.add(userId);
@@ -192,11 +182,12 @@ export class RoomPlayback {
       this.dirty = true;
       // Anywhere in the second half of the interval: rooms that changed together (a burst of
       // traffic) would otherwise persist together on every interval, a stall of their host.
-      if (!timers.has('persist')) timers.schedule('persist', this.host.persistIntervalMs * (0.5 + Math.random() / 2));
+      if (!timers.has('persist')) timers.schedule('persist', this.persistIntervalMs * (0.5 + Math.random() / 2));
     }
     // The planned view: the one a command recorded with its reply, so every copy agrees.
     const view = plan.view;
     this.host.publish({ type: 'playback', playback: view, cause: change.cause, by: change.by, ...(change.leftBehind ? { leftBehind: change.leftBehind } : {}) });
+    if (mediaChanged) this.host.currentChanged(next.mediaId);
     return view;
   }
 
@@ -218,7 +209,7 @@ export class RoomPlayback {
   /** Writes playback now (group-committed with other rooms' saves), reserving the next block of versions. */
   private async persist(): Promise<void> {
     const stored: StoredPlayback = { ...this.state, versionReserved: this.state.version + VERSION_BLOCK };
-    await this.host.fencedWrite('persist playback', (fence) => this.host.writers.playback.write({ fence, roomId: this.host.id, playback: stored }));
+    await this.host.fencedWrite('persist playback', (fence) => PLAYBACK_WRITER.of(this.host).write({ fence, roomId: this.host.id, playback: stored }));
     this.versionReserved = stored.versionReserved;
     if (this.state.version === stored.version) {
       this.dirty = false;
@@ -239,7 +230,7 @@ export class RoomPlayback {
     } catch (err) {
       if (this.host.fenced) throw err;
       this.persistFailures += 1;
-      const retryMs = persistRetryMs(this.persistFailures, this.host.persistIntervalMs);
+      const retryMs = persistRetryMs(this.persistFailures, this.persistIntervalMs);
       this.host.logger.warn({ err: messageOf(err), failures: this.persistFailures, retryInMs: retryMs }, 'could not save playback; trying again');
       if (this.dirty && !this.host.timers.has('persist')) this.host.timers.schedule('persist', retryMs);
     }
@@ -262,7 +253,7 @@ export class RoomPlayback {
           this.host.logger.error({ err: messageOf(err) }, 'playback changes since the last save are lost: could not save them before deactivating');
           return;
         }
-        const retryMs = persistRetryMs(failures, this.host.persistIntervalMs);
+        const retryMs = persistRetryMs(failures, this.persistIntervalMs);
         this.host.logger.warn({ err: messageOf(err), retryInMs: retryMs }, 'could not save playback while deactivating; trying again');
         await sleep(retryMs, undefined, { signal }).catch(() => undefined);
       }
@@ -293,3 +284,6 @@ export class RoomPlayback {
     if (this.readyWait) this.readyWait.userIds = userIds;
   }
 }
+
+/** The playback machinery of an activation; its state is the core's clock. */
+export const PLAYBACK = new StateSlice('playback', (core) => new RoomPlayback(core));

@@ -12,17 +12,17 @@ import type { RoomResults } from '../../../contracts/room/results.js';
 import type { RoomCore, Turn } from '../core.js';
 import { checkLabel } from '../validate.js';
 import { closePoll, insertPoll, saveVote } from './poll-store.js';
-import { pollView, type StoredPoll } from './polls.js';
+import { POLLS, pollView, type StoredPoll } from './polls.js';
 
 function findPoll(core: RoomCore, pollId: string): StoredPoll {
-  const poll = core.polls.get(pollId);
+  const poll = POLLS.of(core).get(pollId);
   if (!poll) throw new AppError('not_found', `poll ${pollId} is not in this room`);
   return poll;
 }
 
 /** Schedules the open poll's timer (also after an activation that found one open). */
 export function schedulePollTimer(core: RoomCore): void {
-  const open = core.polls.open();
+  const open = POLLS.of(core).open();
   if (open?.closesAt == null) {
     core.timers.cancel('poll');
     return;
@@ -37,7 +37,7 @@ export async function openPoll(core: RoomCore, command: RoomCommandOf<'poll.open
   const question = checkLabel(command.question, 'question', ROOM_LIMITS.pollQuestionMaxChars, issues);
   const options = command.options.map((option, index) => checkLabel(option, `options.${index}`, ROOM_LIMITS.pollOptionMaxChars, issues));
   if (issues.length > 0) throw AppError.invalid(issues);
-  const open = core.polls.open();
+  const open = POLLS.of(core).open();
   if (open) throw new AppError('conflict', `poll ${open.id} ("${open.question}") is still open: close it first`);
   const poll: Omit<StoredPoll, 'id' | 'votes'> = {
     question,
@@ -49,7 +49,7 @@ export async function openPoll(core: RoomCore, command: RoomCommandOf<'poll.open
   };
   const id = await core.commit(turn, 'open the poll', (client) => insertPoll(client, core.id, poll));
   const stored: StoredPoll = { ...poll, id, votes: new Map() };
-  core.polls.add(stored);
+  POLLS.of(core).add(stored);
   schedulePollTimer(core);
   core.publish({ type: 'poll', poll: pollView(stored) });
   return { poll: pollView(stored, access.userId) };
@@ -73,7 +73,7 @@ export async function votePoll(core: RoomCore, command: RoomCommandOf<'poll.vote
 
 async function close(core: RoomCore, poll: StoredPoll, now: number, write: (what: string, fn: Parameters<RoomCore['durable']>[1]) => Promise<unknown>): Promise<void> {
   await write('close the poll', (client) => closePoll(client, core.id, poll.id, now, ROOM_LIMITS.pollsKept));
-  core.polls.close(poll, now);
+  POLLS.of(core).close(poll, now);
   schedulePollTimer(core);
   core.publish({ type: 'poll', poll: pollView(poll) });
 }
@@ -90,7 +90,7 @@ export async function closePollCommand(core: RoomCore, command: RoomCommandOf<'p
 
 /** The open poll's timer ran out. */
 export async function onPollTimer(core: RoomCore): Promise<void> {
-  const open = core.polls.open();
+  const open = POLLS.of(core).open();
   if (!open || open.closesAt === null) return;
   const now = core.now();
   // A timer delivered early (clock skew between scheduling and now) waits for the rest.

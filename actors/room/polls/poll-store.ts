@@ -4,6 +4,7 @@
  * before it applies it.
  */
 import type pg from 'pg';
+import { FORMER_MEMBER, FORMER_MEMBER_ID_PREFIX } from '../../../contracts/room/former-member.js';
 import type { StoredPoll } from './polls.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
@@ -64,4 +65,21 @@ export async function closePoll(db: Db, roomId: string, pollId: string, closedAt
        SELECT id FROM room_polls WHERE room_id = $1 AND closed_at IS NOT NULL ORDER BY id DESC LIMIT $2)`,
     [roomId, keep],
   );
+}
+
+/** A closed account's votes in the room's polls (member.forget): they keep counting, each under a new id: the new ids by poll. */
+export async function anonymisePollVotes(db: Db, roomId: string, userId: string): Promise<Array<{ pollId: string; voterId: string }>> {
+  const { rows } = await db.query<{ poll_id: string; user_id: string }>(
+    `UPDATE room_poll_votes v SET user_id = $3::text || gen_random_uuid()::text
+       FROM room_polls p WHERE p.id = v.poll_id AND p.room_id = $1 AND v.user_id = $2
+     RETURNING v.poll_id::text AS poll_id, v.user_id`,
+    [roomId, userId, FORMER_MEMBER_ID_PREFIX],
+  );
+  return rows.map((row) => ({ pollId: row.poll_id, voterId: row.user_id }));
+}
+
+/** The polls the account opened, now by "Former member". */
+export async function anonymisePollAuthor(db: Db, roomId: string, userId: string): Promise<number> {
+  const { rowCount } = await db.query('UPDATE room_polls SET created_by = $3 WHERE room_id = $1 AND created_by = $2', [roomId, userId, FORMER_MEMBER.userId]);
+  return rowCount ?? 0;
 }

@@ -5,6 +5,10 @@
  */
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { Poll } from '../../../contracts/room/model.js';
+import { StateSlice } from '../core.js';
+
+/** The room's polls, loaded with the room. */
+export const POLLS = new StateSlice('polls', () => new RoomPolls());
 
 export interface StoredPoll {
   id: string;

@@ -1,6 +1,10 @@
 /** The voice call as the room's membership and permissions shape it. */
 import type { IceServer } from '../../../settings/registry.js';
-import type { RoomCore } from '../core.js';
+import { StateSlice, type RoomCore } from '../core.js';
+import { VoiceCall } from './voice.js';
+
+/** Who is in the call (voice.ts), in memory only. */
+export const VOICE = new StateSlice('voice call', () => new VoiceCall());
 
 /** The runtime ICE servers plus the built-in STUN and TURN credentials for this user. */
 export function iceServersFor(core: RoomCore, userId: string): IceServer[] {
@@ -11,16 +15,18 @@ export function iceServersFor(core: RoomCore, userId: string): IceServer[] {
 /**
  * Takes out of the voice call everyone who may no longer be in it: the connection that
  * joined has left (or expired), or they are no longer an active member with `use_webrtc`
- * (left, kicked, banned, role or overrides changed). Called after every such change.
+ * (left, kicked, banned, role or overrides changed). Run by the voice part's hooks after every
+ * such change.
  */
 export function pruneVoice(core: RoomCore): void {
-  for (const userId of core.voice.userIds()) {
+  const voice = VOICE.of(core);
+  for (const userId of voice.userIds()) {
     const member = core.members.get(userId);
-    const connectionId = core.voice.connectionOf(userId) ?? '';
+    const connectionId = voice.connectionOf(userId) ?? '';
     let reason: 'disconnected' | 'removed' | undefined;
     if (!member || member.status !== 'active') reason = 'removed';
     else if (!core.access({ userId, guest: member.guest }).permissions.has('use_webrtc')) reason = 'removed';
     else if (!core.presence.hasConnection(userId, connectionId)) reason = 'disconnected';
-    if (reason && core.voice.leave(userId)) core.publish({ type: 'voice.left', userId, reason });
+    if (reason && voice.leave(userId)) core.publish({ type: 'voice.left', userId, reason });
   }
 }

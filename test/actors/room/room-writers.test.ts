@@ -7,7 +7,7 @@ import test from 'ava';
 import type pg from 'pg';
 import { chatWriter, type ChatSend } from '../../../actors/room/chat/chat-writer.js';
 import { playbackWriter } from '../../../actors/room/playback/playback-writer.js';
-import type { StoredPlayback } from '../../../actors/room/store/room-store.js';
+import type { StoredPlayback } from '../../../actors/room/playback-rows.js';
 import { isFencedError } from '../../../actors/runtime/fencing.js';
 import { RoomTestBed, nextFence, uid, user, type TestRoom } from './fixtures.js';
 

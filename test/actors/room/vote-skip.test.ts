@@ -5,8 +5,8 @@
 import test from 'ava';
 import type { Caller } from '../../../actors/runtime/actor-type.js';
 import type { QueueMode } from '../../../contracts/room/model.js';
-import { votesNeeded } from '../../../actors/room/playback/vote-skip.js';
-import { skipTarget } from '../../../actors/room/playback/vote-skip-handlers.js';
+import { votesNeeded } from '../../../actors/room/vote-skip/vote-skip.js';
+import { skipTarget } from '../../../actors/room/playback/queue.js';
 import { RoomTestBed, addMember, guest, media, rejects, uid, user } from './fixtures.js';
 import type { TestRoom } from './fixtures.js';
 
@@ -95,6 +95,22 @@ test('only present members count: the threshold follows who is there', async (t)
   t.like(room.lastEvent('vote.skip'), { voteSkip: { votes: 2, needed: 2 } }, 'everyone is told the new threshold');
   await rejects(t, vote(room, carol, ids[0]!), 'conflict', /connect to the room/);
   t.true((await vote(room, bob, ids[0]!)).skipped);
+});
+
+test('a voter who is kicked, banned or leaves stops counting: everyone is told the new count and threshold', async (t) => {
+  for (const how of ['kick', 'ban', 'leave'] as const) {
+    const { room, owner, bob, ids } = await party(50);
+    await vote(room, bob, ids[0]!);
+    t.like(room.lastEvent('vote.skip'), { voteSkip: { votes: 1, needed: 2, voters: [bob.userId] } });
+    const before = room.events('vote.skip').length;
+    if (how === 'kick') await room.send(owner, { kind: 'member.kick', userId: bob.userId });
+    else if (how === 'ban') await room.send(owner, { kind: 'member.ban', userId: bob.userId });
+    else await room.send(bob, { kind: 'member.leave' });
+    // Owner and Carol are left: 2 present voters at 50% need 1 vote, and Bob's no longer counts.
+    t.is(room.events('vote.skip').length, before + 1, `${how}: the count is published once`);
+    t.like(room.lastEvent('vote.skip'), { voteSkip: { mediaId: ids[0], votes: 0, needed: 1, voters: [] } }, `${how}: the published count drops`);
+    t.like(await room.send(owner, { kind: 'room.get' }), { voteSkip: { votes: 0, needed: 1 } });
+  }
 });
 
 test('the skip follows the queue mode, but never replays the skipped item', async (t) => {

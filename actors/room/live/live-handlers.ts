@@ -8,6 +8,7 @@ import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
+import { LIVE } from './live-status.js';
 import { ensureLiveSweep } from './live-sweep.js';
 
 function liveItem(core: RoomCore, mediaId: string): MediaItem {
@@ -22,7 +23,7 @@ function liveItem(core: RoomCore, mediaId: string): MediaItem {
 export function authorizePublisher(core: RoomCore, command: RoomCommandOf<'live.authorize'>, turn: Turn): Promise<RoomResults['live.authorize']> {
   core.require(turn.access, 'publish_livestream', 'publishing a livestream');
   const item = liveItem(core, command.mediaId);
-  return Promise.resolve({ item, online: core.live.online().includes(item.id) });
+  return Promise.resolve({ item, online: LIVE.of(core).online().includes(item.id) });
 }
 
 /**
@@ -33,7 +34,7 @@ export function authorizePublisher(core: RoomCore, command: RoomCommandOf<'live.
 export function setLiveStatus(core: RoomCore, command: RoomCommandOf<'live.status'>, turn: Turn): Promise<RoomResults['live.status']> {
   if (!turn.access.service) throw new AppError('forbidden', 'live status is reported by the RTMP ingest (a service caller)');
   if (command.online) liveItem(core, command.mediaId);
-  const changed = core.live.announce(command.mediaId, command.online, turn.now);
+  const changed = LIVE.of(core).announce(command.mediaId, command.online, turn.now);
   if (changed) core.publish({ type: 'live', mediaId: command.mediaId, online: command.online });
   ensureLiveSweep(core);
   return Promise.resolve({ online: command.online, changed });

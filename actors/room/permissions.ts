@@ -11,10 +11,10 @@
  *   a member's own override -> the role's set, plus its grants, minus its denials; grants obey
  *              the same two ceilings (checked on write too, applied again here)
  */
-import { isWithinGuestCeiling } from '../../../contracts/permissions/defaults.js';
-import { PERMISSIONS, isAdministration, isPermission, type Permission } from '../../../contracts/permissions/names.js';
-import type { SettingsReader } from '../../../settings/settings-reader.js';
-import type { MemberPermissionOverride, PermissionOverrides, RoomRole } from '../../../contracts/room/model.js';
+import { isWithinGuestCeiling } from '../../contracts/permissions/defaults.js';
+import { PERMISSIONS, isAdministration, isPermission, type Permission } from '../../contracts/permissions/names.js';
+import type { SettingsReader } from '../../settings/settings-reader.js';
+import type { MemberPermissionOverride, PermissionOverrides, RoomRole } from '../../contracts/room/model.js';
 
 const DEFAULT_KEYS = {
   admin: 'permissions.adminDefaultPermissions',

@@ -8,7 +8,7 @@ import { AppError } from '../../../errors/app-error.js';
 import type { Permission } from '../../../contracts/permissions/names.js';
 import type { Access } from '../core.js';
 import type { PermissionOverrides } from '../../../contracts/room/model.js';
-import { lackingForChange, rolePermissions } from './permissions.js';
+import { lackingForChange, rolePermissions } from '../permissions.js';
 import type { SettingsReader } from '../../../settings/settings-reader.js';
 
 /** A role's stored override, as a comparable key: null follows the runtime default. */

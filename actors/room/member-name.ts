@@ -1,8 +1,9 @@
-import type { Access, RoomCore } from '../core.js';
-import type { MemberRecord } from '../records.js';
-import { upsertMember } from '../store/room-store.js';
-import { displayName } from '../validate.js';
-import { memberView } from '../views.js';
+/** A member's name follows their display name (chat sends and opened connections rename them). */
+import type { Access, RoomCore } from './core.js';
+import type { MemberRecord } from './records.js';
+import { upsertMember } from './room-rows.js';
+import { displayName } from './validate.js';
+import { memberView } from './views.js';
 
 /**
  * A member's name follows their display name (docs/2026-11-26-profiles-and-accounts.md): the

@@ -5,7 +5,7 @@
  * and repeat it as a heartbeat; a connection not refreshed within the TTL is dropped, so a
  * gateway that dies cannot keep a room awake or hold its playback forever.
  */
-import type { PlayerState } from '../../../contracts/room/model.js';
+import type { PlayerState } from '../../contracts/room/model.js';
 
 export interface PlayerReport {
   state: PlayerState;
@@ -72,19 +72,20 @@ export class Presence {
     if (user) user.player = report;
   }
 
-  /** Drops connections last seen before `cutoff`; returns the users who went offline. */
-  expire(cutoff: number): string[] {
-    const gone: string[] = [];
+  /** Drops connections last seen before `cutoff`; returns the users who lost any, and whether they are still online. */
+  expire(cutoff: number): Array<{ userId: string; online: boolean }> {
+    const changed: Array<{ userId: string; online: boolean }> = [];
     for (const [userId, user] of this.users) {
+      const before = user.connections.size;
       for (const [connectionId, seen] of user.connections) {
         if (seen < cutoff) user.connections.delete(connectionId);
       }
-      if (user.connections.size === 0) {
-        this.users.delete(userId);
-        gone.push(userId);
-      }
+      if (user.connections.size === before) continue;
+      const online = user.connections.size > 0;
+      if (!online) this.users.delete(userId);
+      changed.push({ userId, online });
     }
-    return gone;
+    return changed;
   }
 
   clear(): void {

@@ -3,19 +3,18 @@
  * (docs/2026-11-26-seekable-sources.md). A source whose server ignores Range (`python3 -m
  * http.server`) sends every read from the start: a player told to jump restarts at 0:00, so
  * the room must not jump in it. The actor does no network I/O in its turns: the service
- * injects a `SeekProbe` (media/seek-probe.ts). An add or URL edit stores the item as
- * `checking`; the probe runs outside the turn and its answer comes back as a command the
- * activation schedules to itself, which records it and publishes the edited item. Items the
- * provider decides by nature (HLS: yes, live: no) are settled in the turn, with no probe.
+ * injects a `SeekProbe` (media/seek-probe.ts, through the seam ../seek-probe.ts). An add or URL
+ * edit stores the item as `checking`; the probe runs outside the turn and its answer comes back
+ * as a command the activation schedules to itself, which records it and publishes the edited
+ * item. Items the provider decides by nature (HLS: yes, live: no) are settled in the turn, with
+ * no probe. What playback may do in media that cannot seek is playback/seek-rules.ts.
  */
-import { AppError } from '../../../errors/app-error.js';
-import type { CommandMeta } from '../../runtime/actor-type.js';
 import { isFencedError } from '../../runtime/fencing.js';
 import { messageOf } from '../../runtime/nats-errors.js';
-import type { RoomCore } from '../core.js';
+import { StateSlice, type RoomCore } from '../core.js';
 import type { MediaItem, Seekable } from '../../../contracts/room/model.js';
-import { setMediaSeekable } from '../store/room-store.js';
-import type { ProbedSeekable } from './seek-probe.js';
+import { setMediaSeekable } from './playlist-store.js';
+import type { ProbedSeekable } from '../seek-probe.js';
 
 /** The command a finished probe delivers to its activation (accepted only as a scheduled command). */
 export const SEEK_RESULT_KIND = 'room.seekable';
@@ -29,13 +28,7 @@ interface SeekResult {
 }
 
 /** Probes in flight per activation, by media id: they keep the activation from passivating. */
-const running = new WeakMap<RoomCore, Map<string, AbortController>>();
-
-function probesOf(core: RoomCore): Map<string, AbortController> {
-  let probes = running.get(core);
-  if (!probes) running.set(core, (probes = new Map<string, AbortController>()));
-  return probes;
-}
+export const SEEK_CHECKS = new StateSlice('seek checks', () => new Map<string, AbortController>());
 
 /** The `seekable` an added or re-pointed item starts with. */
 export function initialSeekable(core: RoomCore, item: Pick<MediaItem, 'provider' | 'url' | 'live'>): Seekable {
@@ -47,7 +40,7 @@ export function initialSeekable(core: RoomCore, item: Pick<MediaItem, 'provider'
 export function startSeekCheck(core: RoomCore, item: MediaItem): void {
   const probe = core.deps.seekProbe;
   if (!probe || item.seekable !== 'checking') return;
-  const probes = probesOf(core);
+  const probes = SEEK_CHECKS.of(core);
   probes.get(item.id)?.abort();
   const controller = new AbortController();
   probes.set(item.id, controller);
@@ -66,17 +59,17 @@ export function resumeSeekChecks(core: RoomCore): void {
 }
 
 export function seekChecksRunning(core: RoomCore): number {
-  return running.get(core)?.size ?? 0;
+  return SEEK_CHECKS.of(core).size;
 }
 
 export function abortSeekChecks(core: RoomCore): void {
-  for (const controller of running.get(core)?.values() ?? []) controller.abort();
-  running.delete(core);
+  const probes = SEEK_CHECKS.of(core);
+  for (const controller of probes.values()) controller.abort();
+  probes.clear();
 }
 
-/** Records a probe's answer, unless the item has gone or changed since it was asked. */
-export async function recordSeekable(core: RoomCore, raw: unknown, meta: CommandMeta): Promise<{ recorded: boolean }> {
-  if (meta.scheduled !== true) throw new AppError('forbidden', 'seek checks are internal to the room');
+/** Records a probe's answer, unless the item has gone or changed since it was asked (an internal command: room-actor.ts checks it was scheduled). */
+export async function recordSeekable(core: RoomCore, raw: unknown): Promise<{ recorded: boolean }> {
   const result = raw as SeekResult;
   const index = core.playlist.findIndex((e) => e.item.id === result.mediaId);
   const entry = core.playlist[index];
@@ -93,22 +86,4 @@ export async function recordSeekable(core: RoomCore, raw: unknown, meta: Command
   core.playlist = core.playlist.map((e, i) => (i === index ? { item, sortKey: e.sortKey } : e));
   core.publish({ type: 'playlist', op: 'edited', item });
   return { recorded: true };
-}
-
-/** The room never jumps in media that cannot seek: anywhere but back to its start is refused. */
-export function checkSeekAllowed(item: MediaItem, position: number): void {
-  if (item.seekable !== 'no' || position === 0) return;
-  throw new AppError(
-    'conflict',
-    `"${item.title}" cannot seek: its server does not answer range requests, so everyone watches it from the start without jumping (only a restart from 0:00 is possible)`,
-  );
-}
-
-/**
- * The position a play or pause of `item` may put the room at: the one the sender asked for,
- * except in media that cannot seek, where the room keeps its own (undefined: players there
- * cannot jump; they play on or hold where they are), a restart from 0 aside.
- */
-export function reachablePosition(item: MediaItem, asked: number | undefined): number | undefined {
-  return item.seekable === 'no' && asked !== 0 ? undefined : asked;
 }

@@ -2,7 +2,7 @@
  * What the room needs from the service to learn whether a source can seek (seek-check.ts):
  * the network probe runs outside the actor's turns, so the service injects it.
  */
-import type { MediaItem, Seekable } from '../../../contracts/room/model.js';
+import type { MediaItem, Seekable } from '../../contracts/room/model.js';
 
 export type ProbedSeekable = Exclude<Seekable, 'checking'>;
 

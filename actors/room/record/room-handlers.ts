@@ -1,24 +1,22 @@
 /**
- * Creating, reading, changing, reviewing and deleting the room itself, transferring its
- * ownership, and handing out ICE servers.
+ * Creating, reading, changing, reviewing and deleting the room itself, and transferring its
+ * ownership. What the other parts do about it (a voice seat lost with a permission, a vote-skip
+ * threshold, a held play released) are their hooks: `roomChanged`, `creating`, `deleted`.
  */
-import { publishVoteSkip } from './playback/vote-skip.js';
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
-import type { Notification } from '../../contracts/notifications.js';
-import { recordNotification } from '../../notifications/store.js';
-import type { RoomCommandOf } from '../../contracts/room/commands.js';
-import type { RoomCore, Turn } from './core.js';
-import { ROOM_LIMITS } from '../../contracts/room/limits.js';
-import type { MemberRecord, RoomRecord } from './records.js';
-import { checkOverrideAuthority } from './members/override-authority.js';
-import { hashRoomPassword } from './members/password.js';
-import type { RoomResults } from '../../contracts/room/results.js';
-import { DEFAULT_ROOM_OPTIONS, deleteRoom, insertRoom, lockAndCountOwnedRooms, updateRoom, upsertMember } from './store/room-store.js';
-import { checkLabel, checkPermissionOverrides, displayName } from './validate.js';
-import { memberView, roomInfo, roomView, wordFilterView } from './views.js';
-import { checkWordFilter } from './moderation/word-filter.js';
-import { iceServersFor, pruneVoice } from './voice/voice-room.js';
-import { releaseHeldPlay } from './playback/ready-wait.js';
+import { AppError, type FieldIssue } from '../../../errors/app-error.js';
+import type { Notification } from '../../../contracts/notifications.js';
+import { recordNotification } from '../../../notifications/store.js';
+import type { RoomCommandOf } from '../../../contracts/room/commands.js';
+import type { RoomCore, Turn } from '../core.js';
+import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
+import type { MemberRecord, RoomRecord } from '../records.js';
+import { checkOverrideAuthority } from './override-authority.js';
+import { hashRoomPassword } from '../password.js';
+import type { RoomResults } from '../../../contracts/room/results.js';
+import { DEFAULT_ROOM_OPTIONS, deleteRoom, insertRoom, lockAndCountOwnedRooms, updateRoom, upsertMember } from '../room-rows.js';
+import { checkLabel, checkPermissionOverrides, displayName } from '../validate.js';
+import { memberView, roomInfo, roomView } from '../views.js';
+import { checkWordFilter, wordFilterView } from '../moderation/word-filter.js';
 
 /**
  * `room.passwordPolicy` applies when a password is set or removed; rooms created under an
@@ -109,7 +107,8 @@ export async function createRoom(core: RoomCore, command: RoomCommandOf<'room.cr
     guest: false,
     joinedAt: now,
   };
-  const playback = core.play.initial();
+  // What the parts store with a new room (the playback row) and start it with.
+  const created = core.creating();
   const maxRooms = settings.get('server.maxRoomsPerUser');
   await core.durable('create the room', async (client) => {
     // Counted under a per-owner lock in the same transaction as the insert, so two creations
@@ -118,9 +117,10 @@ export async function createRoom(core: RoomCore, command: RoomCommandOf<'room.cr
     if (owned >= maxRooms) {
       throw new AppError('limit_exceeded', `you already own ${owned} rooms, the most allowed (server.maxRoomsPerUser = ${maxRooms})`);
     }
-    await insertRoom(client, room, owner, playback);
+    await insertRoom(client, room, owner);
+    await created.write(client);
   });
-  core.adopt(room, owner, playback);
+  await core.adopt(room, owner, created);
   if (room.status === 'pending_review') await requestReview(core, room);
   return { room: roomInfo(core.current) };
 }
@@ -169,12 +169,9 @@ export async function updateRoomSettings(
   // Before room.updated: a settings form that remounts on room.updated then reads the new list.
   if (command.wordFilter !== undefined) core.publish({ type: 'room.wordFilter', wordFilter: wordFilterView(next.options.wordFilter) });
   core.publish({ type: 'room.updated', room: result.room });
-  // Overrides that take use_webrtc away take those members out of the call.
-  pruneVoice(core);
-  // A new threshold, or overrides giving or taking `vote`, change the count everyone sees.
-  if (command.voteSkipPercent !== undefined || command.permissionOverrides !== undefined) publishVoteSkip(core);
-  // Turning the ready wait off releases a play it was holding.
-  if (!next.options.waitForAllReady && core.play.holding) await releaseHeldPlay(core, turn.access.userId);
+  // Overrides that take use_webrtc away end voice seats, a new threshold changes the vote-skip
+  // count, turning the ready wait off releases a held play: each part's roomChanged.
+  await core.roomChanged(current, turn.access.userId);
   return result;
 }
 
@@ -184,7 +181,7 @@ export async function deleteRoomCommand(core: RoomCore, _command: RoomCommandOf<
     await deleteRoom(client, core.id);
     return { deleted: true as const };
   });
-  core.reset();
+  core.deleted();
   core.publish({ type: 'room.deleted', roomId: core.id });
   return result;
 }
@@ -214,6 +211,7 @@ export async function reviewRoom(core: RoomCore, command: RoomCommandOf<'room.re
   core.room = next;
   core.publish({ type: 'room.updated', room: result.room });
   if (note) core.deps.notifications?.publish(note);
+  await core.roomChanged(current, turn.access.userId);
   return result;
 }
 
@@ -251,10 +249,7 @@ export async function transferOwnership(
   core.publish({ type: 'member.updated', member: memberView(core, newOwner) });
   // The previous owner stays in the room as an admin.
   if (previousOwner) core.publish({ type: 'member.updated', member: memberView(core, previousOwner) });
+  // Both owners' permissions changed with it.
+  await core.roomChanged(current, turn.access.userId);
   return result;
-}
-
-export function joinWebrtc(core: RoomCore, _command: RoomCommandOf<'webrtc.join'>, turn: Turn): Promise<RoomResults['webrtc.join']> {
-  core.require(turn.access, 'use_webrtc', 'joining voice and video');
-  return Promise.resolve({ iceServers: iceServersFor(core, turn.access.userId) });
 }

@@ -4,7 +4,11 @@
  * follows people arriving and leaving, and a voter who left no longer counts.
  */
 import type { MemberRoomView, VoteSkip } from '../../../contracts/room/model.js';
-import type { RoomCore } from '../core.js';
+import { StateSlice, type RoomCore } from '../core.js';
+import { SkipVotes } from './skip-votes.js';
+
+/** The votes on the current item, in memory only. */
+export const SKIP_VOTES = new StateSlice('skip votes', () => new SkipVotes());
 
 /** Present active members holding `vote` (the owner always does). */
 export function presentVoters(core: RoomCore): Set<string> {
@@ -29,14 +33,15 @@ export function voteSkipTally(core: RoomCore): VoteSkip | null {
   const mediaId = core.playback.mediaId;
   if (percent === 0 || mediaId === null) return null;
   const eligible = presentVoters(core);
-  const voters = core.skipVotes.votersOf(mediaId).filter((userId) => eligible.has(userId));
+  const voters = SKIP_VOTES.of(core).votersOf(mediaId).filter((userId) => eligible.has(userId));
   return { mediaId, votes: voters.length, needed: votesNeeded(eligible.size, percent), voters };
 }
 
 /**
- * Tells everyone the count after someone came or went (the threshold follows who is present).
- * A departure that leaves the votes at the threshold does not skip by itself: the room acts on
- * a vote, so the next vote (a repeat counts) skips.
+ * Tells everyone the count after someone came or went, or their permissions changed (the
+ * threshold follows who is present and holds `vote`): the vote-skip part's hooks. A departure
+ * that leaves the votes at the threshold does not skip by itself: the room acts on a vote, so
+ * the next vote (a repeat counts) skips.
  */
 export function publishVoteSkip(core: RoomCore): void {
   if (!core.room || core.room.options.voteSkipPercent === 0) return;

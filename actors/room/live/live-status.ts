@@ -6,6 +6,14 @@
  * again from the next re-announcement, and an item whose publisher's replica died without
  * saying so goes offline once its announcements stop for `ttlMs`.
  */
+import { StateSlice } from '../core.js';
+
+/** A live item not re-announced within this goes offline (the ingest re-announces every 5 s). */
+export const DEFAULT_LIVE_STATUS_TTL_MS = 20_000;
+
+/** The room's live items on air now, in memory only. */
+export const LIVE = new StateSlice('live status', (core) => new LiveStatus(core.deps.liveStatusTtlMs ?? DEFAULT_LIVE_STATUS_TTL_MS));
+
 export class LiveStatus {
   /** mediaId -> when it was last announced online (server ms). */
   private readonly seen = new Map<string, number>();
