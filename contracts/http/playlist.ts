@@ -42,6 +42,7 @@ const mediaFields = {
   proxy: z.boolean().optional().meta({ description: 'Play through the media proxy (needs proxy.movieProxy / proxy.liveProxy)' }),
 };
 export const MediaInput = z.strictObject(mediaFields).meta({ id: 'MediaInput' });
+export type MediaInput = z.infer<typeof MediaInput>;
 
 const ItemAnswer = z.strictObject({ item: MediaItem, index: z.number().int(), seq }).meta({ id: 'PlaylistItemAnswer' });
 
