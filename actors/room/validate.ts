@@ -9,7 +9,8 @@ import { isAdministration, isPermission, type Permission } from '../../contracts
 import { isWellFormed, LONE_SURROGATE, MULTI_LINE, MULTI_LINE_CONTROL_MESSAGE } from '../../contracts/text.js';
 import { ROOM_LIMITS } from '../../contracts/room/limits.js';
 import type { MediaItem, PermissionOverrides, RoomRole, Subtitle } from '../../contracts/room/model.js';
-import type { SubtitleFormatName } from '../../contracts/room/subtitles.js';
+import type { MediaInput as MediaInputFields } from '../../contracts/http/playlist.js';
+import type { SubtitleInput } from '../../contracts/room/subtitles.js';
 
 /**
  * What a one-line label shown to others may not contain: room names and media titles are
@@ -166,16 +167,8 @@ export function checkHeaders(headers: Record<string, string>, issues: FieldIssue
 
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 
-/** A subtitle as a command gives it (an undefined field is absent). */
-export interface SubtitleInput {
-  name: string;
-  url?: string | undefined;
-  fileId?: string | undefined;
-  stream?: number | undefined;
-  language?: string | undefined;
-  format?: SubtitleFormatName | undefined;
-  default?: boolean | undefined;
-}
+/** A subtitle as a command gives it (contracts/room/subtitles.ts; an undefined field is absent). */
+export type { SubtitleInput };
 
 /** Uploaded subtitle files are named by a UUID (media/subtitles/subtitle-files.ts). */
 const FILE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -224,17 +217,12 @@ export function checkProvider(provider: string, issues: FieldIssue[]): string {
   return provider;
 }
 
-/** The client-given part of a media item. */
-/** A command's media fields as validated; an undefined field is absent. */
-export interface MediaInput {
-  title?: string | undefined;
-  url?: string | undefined;
-  provider?: string | undefined;
-  headers?: Record<string, string> | undefined;
-  subtitles?: SubtitleInput[] | undefined;
-  live?: boolean | undefined;
-  proxy?: boolean | undefined;
-}
+/**
+ * The client-given part of a media item as a command carries it: the fields of the contract's
+ * `MediaInput` (contracts/http/playlist.ts), each optional here since an edit gives only what
+ * it changes (an undefined field is absent).
+ */
+export type MediaInput = { [K in keyof MediaInputFields]?: MediaInputFields[K] | undefined };
 
 /**
  * The `url` of a `live` item: this service's RTMP ingest is its source, so there is nothing
