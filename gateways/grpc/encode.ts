@@ -37,6 +37,15 @@ export class MessageEncoders {
     return this.of(type);
   }
 
+  /** The member of oneof `oneof` of `message` that holds message `type` (`RoomEvent`, `event`, `WordFilterChanged` -> `wordFilter`). */
+  oneofMember(message: string, oneof: string, type: string): string {
+    const owner = this.api.lookupType(message);
+    owner.resolveAll();
+    const member = owner.oneofs[oneof]?.fieldsArray.find((field) => field.resolvedType?.name === type);
+    if (!member) throw new Error(`no member of ${message}.${oneof} holds ${type}`);
+    return member.name;
+  }
+
   private of(type: protobuf.Type): (value: Plain) => Plain {
     let encode = this.built.get(type);
     if (!encode) {

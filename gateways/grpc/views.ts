@@ -1,8 +1,9 @@
 /**
  * The room's views and events as the API's messages. A view is encoded by walking the message
  * generated from its contract (`encode.ts`, `schema/`), so no field is named here: what is
- * written here is which contract each encoder takes and which generated type it answers, which
- * oneof member of `RoomEvent` each event is, and the enum tables requests are read with.
+ * written here is which contract each encoder takes and which generated type it answers, and the
+ * enum tables requests are read with. An event is encoded the same way, as the member of
+ * `RoomEvent` that holds the message generated from its schema.
  */
 import type { z } from 'zod';
 import type { RoomEvent as ContractEvent, RoomEventType } from '../../contracts/room/events.js';
@@ -24,7 +25,7 @@ import type { RoomView } from './gen/svc/v1/RoomView.js';
 import type { VoteSkip } from './gen/svc/v1/VoteSkip.js';
 import type { WordFilter } from './gen/svc/v1/WordFilter.js';
 import { apiEncoders } from './proto.js';
-import { enumNameOf, messageNameOf } from './schema/bindings.js';
+import { envelopeOptions, enumNameOf, messageNameOf, ROOM_EVENT } from './schema/bindings.js';
 import { enumNames } from './schema/proto-model.js';
 
 type Plain = Record<string, unknown>;
@@ -73,41 +74,23 @@ export const QUEUE_MODE = protoEnum(model.QueueMode);
 export const WORD_FILTER_MODE = protoEnum(WordFilterMode);
 
 /**
- * The member of `RoomEvent`'s oneof each event is; null for voice events, which gRPC does not
- * carry (voice is signalled over the WebSocket gateway; a watcher sees a seq gap).
+ * The member of `RoomEvent`'s oneof each event type is: the one holding the message its schema is
+ * generated as (schema/bindings.ts); null for voice events, which gRPC does not carry (voice is
+ * signalled over the WebSocket gateway; a watcher sees a seq gap).
  */
-const EVENT_MEMBER = {
-  'room.updated': 'roomUpdated',
-  'room.deleted': 'roomDeleted',
-  'room.wordFilter': 'wordFilter',
-  'member.joined': 'memberJoined',
-  'member.requested': 'memberRequested',
-  'member.left': 'memberLeft',
-  'member.updated': 'memberUpdated',
-  'member.banned': 'memberBanned',
-  'member.unbanned': 'memberUnbanned',
-  playback: 'playback',
-  playlist: 'playlist',
-  'chat.message': 'chatMessage',
-  'chat.deleted': 'chatDeleted',
-  'chat.edited': 'chatEdited',
-  'chat.pinned': 'chatPinned',
-  'chat.reactions': 'chatReactions',
-  danmaku: 'danmaku',
-  reaction: 'reaction',
-  'voice.joined': null,
-  'voice.left': null,
-  'voice.muted': null,
-  'voice.signal': null,
-  live: 'live',
-  'vote.skip': 'voteSkip',
-  poll: 'poll',
-  'queue.votes': 'queueVotes',
-} as const satisfies Record<RoomEventType, Exclude<keyof RoomEvent, 'seq' | 'at'> | null>;
+let eventMembers: ReadonlyMap<string, string | null> | undefined;
+function eventMember(type: RoomEventType): string | null {
+  eventMembers ??= new Map(
+    [...envelopeOptions(ROOM_EVENT)].map(([value, message]) => [value, message === null ? null : apiEncoders().oneofMember(ROOM_EVENT.name, ROOM_EVENT.oneof, message)]),
+  );
+  const member = eventMembers.get(type);
+  if (member === undefined) throw new Error(`${type} is no option of the RoomEvent contract`);
+  return member;
+}
 
 /** One room event with its seq and publication time; null for the events gRPC does not carry. */
 export function roomEvent(event: ContractEvent, seq: number, at: number): RoomEvent | null {
-  const member = EVENT_MEMBER[event.type];
+  const member = eventMember(event.type);
   if (member === null) return null;
-  return { seq, at, [member]: apiEncoders().member('RoomEvent', member)(event) };
+  return { seq, at, [member]: apiEncoders().member(ROOM_EVENT.name, member)(event) };
 }

@@ -8,7 +8,7 @@
  * and the lock as they must be now.
  */
 import type { z } from 'zod';
-import type { EntryBinding, EnumBinding, FileBinding, ListBinding, ViewBinding } from './bindings.js';
+import { discriminatorValues, type EntryBinding, type EnumBinding, type EnvelopeBinding, type FileBinding, type ListBinding, type ViewBinding } from './bindings.js';
 import { nextNumber, type FieldLock, type LockedField, type LockedMessage } from './lock.js';
 import { INTEGER_SCALARS, type Label, type ProtoEnum, type ProtoField, type ProtoFile, type ProtoMessage, type ProtoType } from './proto-model.js';
 
@@ -54,7 +54,7 @@ export function protoFromContracts(bindings: readonly FileBinding[], previous: F
     for (const binding of file.messages) {
       if (binding.kind === 'view') messagesBySchema.set(binding.schema._zod.def, binding.name);
       else if (binding.kind === 'list') lists.set(binding.name, binding);
-      else entries.set(binding.name, binding);
+      else if (binding.kind === 'entry') entries.set(binding.name, binding);
     }
   }
   const context = { lock, changes, messagesBySchema, enumsBySchema, lists, entries };
@@ -63,10 +63,20 @@ export function protoFromContracts(bindings: readonly FileBinding[], previous: F
     package: file.package,
     comment: file.comment,
     sources: file.sources,
+    imports: file.imports,
     enums: file.enums.map((binding) => enumOf(binding, context)),
-    messages: file.messages.map((binding) =>
-      binding.kind === 'view' ? viewMessage(binding, context) : binding.kind === 'list' ? listMessage(binding, context) : entryMessage(binding, context),
-    ),
+    messages: file.messages.map((binding) => {
+      switch (binding.kind) {
+        case 'view':
+          return viewMessage(binding, context);
+        case 'list':
+          return listMessage(binding, context);
+        case 'entry':
+          return entryMessage(binding, context);
+        case 'envelope':
+          return envelopeMessage(binding, context);
+      }
+    }),
   }));
   return { files, lock, changes };
 }
@@ -103,11 +113,19 @@ function enumOf(binding: EnumBinding, context: Context): ProtoEnum {
   };
 }
 
+/** A field a message must have: its name, its wire form when it is new, and why a locked one no longer fits. */
+interface WantedField {
+  name: string;
+  derive: () => Omit<LockedField, 'number'>;
+  check: (field: LockedField) => string | undefined;
+  description: string | undefined;
+}
+
 function viewMessage(binding: ViewBinding, context: Context): ProtoMessage {
   const locked = lockedMessage(binding.name, context);
   const schema = binding.schema as AnySchema;
   const def = schema._zod.def as { type: string; discriminator?: string; options?: AnySchema[]; shape?: Record<string, AnySchema> };
-  const wanted: Array<{ name: string; derive: () => Omit<LockedField, 'number'>; check: (field: LockedField) => string | undefined; description: string | undefined }> = [];
+  const wanted: WantedField[] = [];
   if (def.type === 'union' && def.discriminator !== undefined) {
     // One member of a oneof named by the discriminator per option, named by its value.
     const oneof = def.discriminator;
@@ -123,16 +141,63 @@ function viewMessage(binding: ViewBinding, context: Context): ProtoMessage {
       });
     }
   } else if (def.type === 'object' && def.shape) {
-    for (const [name, fieldSchema] of Object.entries(def.shape)) {
-      const field = fieldSchemaOf(`${binding.name}.${name}`, fieldSchema, context);
-      if (field.shape.kind === 'discriminator') continue;
-      wanted.push({ name, derive: () => deriveField(field, context), check: (locked) => checkField(field, locked, context), description: field.description });
-    }
+    wanted.push(...objectFields(binding.name, def.shape, context));
   } else {
     throw new ContractProtoError(`${binding.name}: a view is an object or a discriminated union, not ${def.type}`);
   }
+  return settle(binding.name, binding.schema.description, locked, wanted, context);
+}
+
+/** The fields of an object schema, but its discriminators (literals). */
+function objectFields(message: string, shape: Record<string, AnySchema>, context: Context): WantedField[] {
+  const wanted: WantedField[] = [];
+  for (const [name, fieldSchema] of Object.entries(shape)) {
+    const field = fieldSchemaOf(`${message}.${name}`, fieldSchema, context);
+    if (field.shape.kind === 'discriminator') continue;
+    wanted.push({ name, derive: () => deriveField(field, context), check: (locked) => checkField(field, locked, context), description: field.description });
+  }
+  return wanted;
+}
+
+/**
+ * An envelope (bindings.ts): its head's fields, then one oneof member per option of the union.
+ * A member is found in the lock by its message, so its name stays what it was (`word_filter`
+ * carries `room.wordFilter`); a new one is named after the option's discriminator value.
+ */
+function envelopeMessage(binding: EnvelopeBinding, context: Context): ProtoMessage {
+  const locked = lockedMessage(binding.name, context);
+  const wanted = objectFields(binding.name, binding.head.shape, context);
+  const { oneof } = binding;
+  for (const option of binding.union.options as readonly AnySchema[]) {
+    const values = discriminatorValues(option as z.ZodType, binding.union.def.discriminator);
+    if (values.every((value) => binding.skip.includes(value))) continue;
+    const type = context.messagesBySchema.get(option._zod.def);
+    if (type === undefined) {
+      throw new ContractProtoError(
+        `${binding.name}: ${values.join(', ')} is an option of the union that no message is bound to: bind its schema in gateways/grpc/schema/bindings.ts, or skip it there`,
+      );
+    }
+    const isMember = (field: LockedField) => typeof field.label === 'object' && field.label.oneof === oneof && field.type === type;
+    const name = Object.entries(locked.fields).find(([, field]) => isMember(field))?.[0] ?? memberName(values[0] ?? type);
+    wanted.push({
+      name,
+      derive: () => ({ label: { oneof }, type }),
+      check: (field) => (isMember(field) ? undefined : `is locked as ${describe(field)}, not a member of oneof ${oneof} of ${type}`),
+      description: undefined,
+    });
+  }
+  return settle(binding.name, binding.comment, locked, wanted, context);
+}
+
+/** `queue.votes` -> `queueVotes` (rendered `queue_votes`). */
+function memberName(value: string): string {
+  return value.replace(/[._-]([a-zA-Z0-9])/g, (_, next: string) => next.toUpperCase());
+}
+
+/** The message with its wanted fields numbered from the lock (new ones appended to it), and the lock's removed fields reserved. */
+function settle(message: string, comment: string | undefined, locked: LockedMessage, wanted: readonly WantedField[], context: Context): ProtoMessage {
   const fields = wanted.map(({ name, derive, check, description }) => {
-    const where = `${binding.name}.${name}`;
+    const where = `${message}.${name}`;
     let field = locked.fields[name];
     if (field) {
       const problem = check(field);
@@ -148,12 +213,12 @@ function viewMessage(binding: ViewBinding, context: Context): ProtoMessage {
       }
       field = { ...derive(), number: nextNumber([...Object.values(locked.fields).map((f) => f.number), ...Object.values(locked.reserved)], 1) };
       locked.fields[name] = field;
-      context.changes.push(`message ${binding.name}: field ${name} = ${field.number} (${describe(field)})`);
+      context.changes.push(`message ${message}: field ${name} = ${field.number} (${describe(field)})`);
     }
     return { name, number: field.number, type: field.type, label: field.label, ...commentOf(description) } satisfies ProtoField;
   });
-  retireRemoved(binding.name, locked, new Set(wanted.map(({ name }) => name)), context);
-  return { name: binding.name, ...commentOf(binding.schema.description), fields: fields.sort((a, b) => a.number - b.number), reserved: { ...locked.reserved } };
+  retireRemoved(message, locked, new Set(wanted.map(({ name }) => name)), context);
+  return { name: message, ...commentOf(comment), fields: fields.sort((a, b) => a.number - b.number), reserved: { ...locked.reserved } };
 }
 
 function listMessage(binding: ListBinding, context: Context): ProtoMessage {
@@ -190,9 +255,10 @@ function fixedMessage(name: string, comment: string, wanted: Array<Omit<LockedFi
 }
 
 function lockedMessage(name: string, context: Context): LockedMessage {
-  const locked = (context.lock.messages[name] ??= { fields: {}, reserved: {} });
-  if (Object.keys(locked.fields).length === 0 && Object.keys(locked.reserved).length === 0) context.changes.push(`message ${name}: new`);
-  return locked;
+  const existing = context.lock.messages[name];
+  if (existing) return existing;
+  context.changes.push(`message ${name}: new`);
+  return (context.lock.messages[name] = { fields: {}, reserved: {} });
 }
 
 /** A locked field the contract no longer has: its number and name are reserved for ever. */

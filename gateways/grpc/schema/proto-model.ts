@@ -59,6 +59,8 @@ export interface ProtoFile {
   comment: string;
   /** Where its contracts are, for the header. */
   sources: readonly string[];
+  /** Files (relative to proto/) it names messages or enums of. */
+  imports: readonly string[];
   enums: ProtoEnum[];
   messages: ProtoMessage[];
 }

@@ -25,6 +25,7 @@ export function renderProto(file: ProtoFile, lockPath: string): string {
     '',
     `package ${file.package};`,
   );
+  if (file.imports.length > 0) lines.push('', ...file.imports.map((path) => `import "${path}";`));
   for (const protoEnum of file.enums) lines.push('', ...renderEnum(protoEnum));
   for (const message of file.messages) lines.push('', ...renderMessage(message));
   return `${lines.join('\n')}\n`;

@@ -13,7 +13,7 @@ import { renderProto } from '../../../../gateways/grpc/schema/render.js';
 const Colour = z.enum(['red', 'green']);
 
 function file(schema: z.ZodObject, enums: FileBinding['enums'] = [{ name: 'Colour', schemas: [Colour] }]): FileBinding {
-  return { path: 'svc/v1/t.proto', package: 'svc.v1', comment: 'A test file.', sources: ['contracts/t.ts'], enums, messages: [{ kind: 'view', name: 'Thing', schema }] };
+  return { path: 'svc/v1/t.proto', package: 'svc.v1', comment: 'A test file.', sources: ['contracts/t.ts'], imports: [], enums, messages: [{ kind: 'view', name: 'Thing', schema }] };
 }
 
 const empty: FieldLock = { messages: {}, enums: {} };
