@@ -83,3 +83,64 @@ test('enum values keep their numbers; a removed value is reserved, a new one app
   const text = renderProto(files[0]!, 'lock');
   t.regex(text, /COLOUR_UNSPECIFIED = 0;\n {2}COLOUR_GREEN = 2;\n {2}COLOUR_BLUE = 3;\n {2}reserved 1;\n {2}reserved "COLOUR_RED";/);
 });
+
+/** An envelope like RoomEvent: a seq, then one oneof member per bound option of a union. */
+function envelopeFile(options: z.ZodObject[], bound: Array<[string, z.ZodObject]>, skip: string[] = []): FileBinding {
+  return {
+    path: 'svc/v1/t.proto',
+    package: 'svc.v1',
+    comment: 'A test file.',
+    sources: ['contracts/t.ts'],
+    imports: ['svc/v1/other.proto'],
+    enums: [],
+    messages: [
+      ...bound.map(([name, schema]) => ({ kind: 'view' as const, name, schema })),
+      {
+        kind: 'envelope',
+        name: 'Event',
+        comment: 'Any event.',
+        head: z.strictObject({ seq: z.number().int().nonnegative() }),
+        oneof: 'event',
+        union: z.discriminatedUnion('type', options as [z.ZodObject, ...z.ZodObject[]]),
+        skip,
+      },
+    ],
+  };
+}
+
+test('an envelope member keeps the name its message has in the lock; a new event is named after its type; an event neither bound nor skipped fails', (t) => {
+  const Opened = z.strictObject({ type: z.literal('door.opened'), by: z.string() });
+  const Closed = z.strictObject({ type: z.literal('door.closed') });
+  const Knocked = z.strictObject({ type: z.literal('door.knocked'), times: z.number().int().min(1).max(9) });
+  const first = protoFromContracts([envelopeFile([Opened, Closed], [['Opened', Opened], ['Closed', Closed]])], empty);
+  t.deepEqual(first.lock.messages.Event?.fields, {
+    seq: { number: 1, label: 'plain', type: 'uint64' },
+    doorOpened: { number: 2, label: { oneof: 'event' }, type: 'Opened' },
+    doorClosed: { number: 3, label: { oneof: 'event' }, type: 'Closed' },
+  });
+  // A member renamed in the lock (as RoomEvent's word_filter carries room.wordFilter) keeps that name.
+  const renamed = structuredClone(first.lock);
+  const { doorOpened } = renamed.messages.Event!.fields;
+  delete renamed.messages.Event!.fields.doorOpened;
+  renamed.messages.Event!.fields.opened = doorOpened!;
+  const next = protoFromContracts([envelopeFile([Opened, Closed, Knocked], [['Opened', Opened], ['Closed', Closed], ['Knocked', Knocked]])], renamed);
+  t.deepEqual(
+    next.files[0]!.messages.at(-1)!.fields.map((f) => [f.name, f.number, f.type]),
+    [
+      ['seq', 1, 'uint64'],
+      ['opened', 2, 'Opened'],
+      ['doorClosed', 3, 'Closed'],
+      ['doorKnocked', 4, 'Knocked'],
+    ],
+  );
+  const text = renderProto(next.files[0]!, 'lock');
+  t.regex(text, /package svc\.v1;\n\nimport "svc\/v1\/other\.proto";\n/);
+  t.regex(text, /oneof event {\n {4}Opened opened = 2;\n {4}Closed door_closed = 3;\n {4}Knocked door_knocked = 4;\n {2}}/);
+  // A skipped event is not carried; an unbound one that is not skipped fails naming it.
+  const skipped = protoFromContracts([envelopeFile([Opened, Closed, Knocked], [['Opened', Opened], ['Closed', Closed]], ['door.knocked'])], first.lock);
+  t.deepEqual(skipped.changes, []);
+  const error = t.throws(() => protoFromContracts([envelopeFile([Opened, Closed, Knocked], [['Opened', Opened], ['Closed', Closed]])], first.lock), {
+    instanceOf: ContractProtoError,
+  });
+  t.regex(error.message, /Event: door\.knocked is an option of the union that no message is bound to/);
+});
