@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What `npm run build:proto` runs (and build.sh, test.sh, dev.sh, bench.sh before tsc):
-#   1. the .proto files generated from the contracts (proto/svc/v1/room.proto) and their field
-#      lock (proto/svc/v1/fields.lock.json), by gateways/grpc/schema/ compiled alone (it imports
-#      only the contracts). Locally the checked-in copies are rewritten when the contracts changed
+#   1. the .proto files generated from the contracts (proto/svc/v1/room.proto and events.proto)
+#      and their field lock (proto/svc/v1/fields.lock.json), by gateways/grpc/schema/ compiled
+#      alone (it imports only the contracts). Locally the checked-in copies are rewritten when the contracts changed
 #      (the change shows in git as a diff to review and commit); in CI (CI=true, or --check) a
 #      stale copy fails the build. Skipped while the generator's inputs are unchanged;
 #   2. the TypeScript types of every proto/svc/v1/*.proto into gateways/grpc/gen/ (git-ignored)
