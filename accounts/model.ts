@@ -2,11 +2,13 @@
  * The account records other modules see. Service roles are about the whole service
  * (administration, reviews); room roles live in the room actor.
  */
-export const SERVICE_ROLES = ['root', 'admin', 'user'] as const;
-export type ServiceRole = (typeof SERVICE_ROLES)[number];
+import { ServiceRole } from '../contracts/http/common.js';
+import type { UserState } from '../contracts/management.js';
 
-export const USER_STATES = ['active', 'banned'] as const;
-export type UserState = (typeof USER_STATES)[number];
+export const SERVICE_ROLES = ServiceRole.options;
+export type { ServiceRole, UserState };
+
+export const USER_STATES = ['active', 'banned'] as const satisfies readonly UserState[];
 
 /** Signup modes, each behind its own runtime setting and review flag. */
 export const SIGNUP_MODES = ['password', 'email', 'webauthn', 'oauth2'] as const;

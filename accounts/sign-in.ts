@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { AppError } from '../errors/app-error.js';
+import type { SecondFactorRequired } from '../contracts/http/common.js';
 import type { User } from './model.js';
 import type { AccessTokens } from './sessions/access-tokens.js';
 import type { SessionStore } from './sessions/session-store.js';
@@ -26,12 +27,8 @@ export interface SignedIn {
   refreshExpiresAt: Date;
 }
 
-export interface SecondFactorRequired {
-  status: 'second_factor_required';
-  /** Proves the first factor passed; exchanged with a code at /api/auth/2fa/verify. */
-  challengeToken: string;
-  methods: Array<'totp' | 'recovery_code'>;
-}
+/** The sign-in endpoints' answer (contracts/http/common.ts): `challengeToken` proves the first factor passed and is exchanged with a code at /api/auth/2fa/verify. */
+export type { SecondFactorRequired };
 
 export type SignInResult = SignedIn | SecondFactorRequired;
 

@@ -7,38 +7,17 @@
  * write one: docs/2026-11-23-media-providers.md.
  */
 import type { FieldIssue } from '../errors/app-error.js';
-import type { MediaItem, Subtitle } from '../contracts/room/model.js';
-import type { LocalFileRef } from '../contracts/room/local-file.js';
+import type { MediaItem } from '../contracts/room/model.js';
+import type { PlayInfo, SourceType } from '../contracts/http/media.js';
 
 /**
- * How a client plays a source: a progressive file (mp4, webm, mkv), an HLS playlist, HTTP-FLV,
- * an MPEG-DASH manifest, or a video of YouTube's embedded player (never fetched by this service).
+ * How a client plays a source (file, hls, flv, dash, youtube), one way to play an item, and the
+ * answer to "how do I play this item" for one member: the play endpoint's schemas
+ * (contracts/http/media.ts), which every provider answers in. A source's `headers` are for
+ * unproxied items only (a browser cannot set most of them on a media element, which is why
+ * providers with headers usually need the proxy).
  */
-export type SourceType = 'file' | 'hls' | 'flv' | 'dash' | 'youtube';
-
-/** One way to play an item; a client takes the first it can play. */
-export interface PlaySource {
-  url: string;
-  type: SourceType;
-  /**
-   * Request headers the client itself must send (unproxied items only; a browser cannot set
-   * most of them on a media element, which is why providers with headers usually need the proxy).
-   */
-  headers?: Record<string, string>;
-}
-
-/** The answer to "how do I play this item", for one member. */
-export interface PlayInfo {
-  sources: PlaySource[];
-  subtitles: Subtitle[];
-  live: boolean;
-  /** The sources go through this service (signed URLs that expire at `expiresAt`). */
-  proxied: boolean;
-  /** When the signed URLs stop working (ms since the epoch); null when nothing expires. */
-  expiresAt: number | null;
-  /** A file on each viewer's own disk (the `local` provider): no sources; the client asks its viewer to pick this file. */
-  local?: LocalFileRef;
-}
+export type { PlayInfo, PlaySource, SourceType } from '../contracts/http/media.js';
 
 /**
  * Where the bytes of an item are, as the proxy fetches them. Only `headers` go upstream: never

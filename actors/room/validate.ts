@@ -9,7 +9,7 @@ import { isAdministration, isPermission, type Permission } from '../../contracts
 import { isWellFormed, LONE_SURROGATE, MULTI_LINE, MULTI_LINE_CONTROL_MESSAGE } from '../../contracts/text.js';
 import { ROOM_LIMITS } from '../../contracts/room/limits.js';
 import type { MediaItem, PermissionOverrides, RoomRole, Subtitle } from '../../contracts/room/model.js';
-import type { SubtitleFormatName } from '../../contracts/room/subtitles.js';
+import type { SubtitleInput } from '../../contracts/room/subtitles.js';
 
 /**
  * What a one-line label shown to others may not contain: room names and media titles are
@@ -166,16 +166,8 @@ export function checkHeaders(headers: Record<string, string>, issues: FieldIssue
 
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/;
 
-/** A subtitle as a command gives it (an undefined field is absent). */
-export interface SubtitleInput {
-  name: string;
-  url?: string | undefined;
-  fileId?: string | undefined;
-  stream?: number | undefined;
-  language?: string | undefined;
-  format?: SubtitleFormatName | undefined;
-  default?: boolean | undefined;
-}
+/** A subtitle as a command gives it (contracts/room/subtitles.ts; an undefined field is absent). */
+export type { SubtitleInput };
 
 /** Uploaded subtitle files are named by a UUID (media/subtitles/subtitle-files.ts). */
 const FILE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -224,8 +216,11 @@ export function checkProvider(provider: string, issues: FieldIssue[]): string {
   return provider;
 }
 
-/** The client-given part of a media item. */
-/** A command's media fields as validated; an undefined field is absent. */
+/**
+ * A command's media fields as validated (an undefined field is absent). Flat, not the contract's
+ * `MediaInput` (contracts/http/media-input.ts), which is a union by provider: an edit gives only
+ * what it changes, of whichever kind, and the checks below name each field.
+ */
 export interface MediaInput {
   title?: string | undefined;
   url?: string | undefined;

@@ -14,6 +14,7 @@ const TAGS = ['admin'];
 export const AdminRoomSummary = z
   .strictObject({ ...RoomSummary.shape, ownerId: z.string(), ownerUsername: z.string().nullable() })
   .meta({ id: 'AdminRoomSummary' });
+export type AdminRoomSummary = z.infer<typeof AdminRoomSummary>;
 
 export const adminListRooms = defineEndpoint({
   method: 'get',

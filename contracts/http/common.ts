@@ -16,8 +16,10 @@ export const ErrorBody = z
     issues: z.array(z.object({ key: z.string(), message: z.string() })).optional().meta({ description: 'One entry per invalid field.' }),
   })
   .meta({ id: 'Error' });
+export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export const ServiceRole = z.enum(['root', 'admin', 'user']);
+export type ServiceRole = z.infer<typeof ServiceRole>;
 
 export const UserView = z
   .object({
@@ -55,6 +57,7 @@ export const SecondFactorRequired = z
     methods: z.array(z.enum(['totp', 'recovery_code'])),
   })
   .meta({ id: 'SecondFactorRequired' });
+export type SecondFactorRequired = z.infer<typeof SecondFactorRequired>;
 
 export const PendingReview = z
   .object({ status: z.literal('pending_review'), reviewId: z.string() })

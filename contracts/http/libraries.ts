@@ -56,6 +56,7 @@ export const LibraryEntry = z
     duration: z.number().optional().meta({ description: 'Seconds, when the server says' }),
   })
   .meta({ id: 'LibraryEntry' });
+export type LibraryEntry = z.infer<typeof LibraryEntry>;
 
 export const LibraryListing = z
   .strictObject({
@@ -64,6 +65,7 @@ export const LibraryListing = z
     truncated: z.boolean().meta({ description: 'The folder has more entries than one listing shows' }),
   })
   .meta({ id: 'LibraryListing' });
+export type LibraryListing = z.infer<typeof LibraryListing>;
 
 export const LibrarySearchAnswer = z
   .strictObject({

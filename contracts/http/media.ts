@@ -8,13 +8,18 @@ import { defineEndpoint } from './endpoint.js';
 import { Subtitle } from '../room/model.js';
 import { mediaId, roomId } from './room.js';
 
-const PlaySource = z
+/** How a client plays a source (media/provider.ts and the players use this type). */
+export const SourceType = z.enum(['file', 'hls', 'flv', 'dash', 'youtube']);
+export type SourceType = z.infer<typeof SourceType>;
+
+export const PlaySource = z
   .strictObject({
     url: z.string().meta({ description: 'Absolute upstream URL, or a /media/... path on this server (resolve it against the API base URL)' }),
-    type: z.enum(['file', 'hls', 'flv', 'dash', 'youtube']).meta({ description: 'file: progressive (mp4, webm, mkv); hls: m3u8; flv: HTTP-FLV; dash: an MPEG-DASH manifest (mpd); youtube: a video of YouTube\'s embedded player (url: its watch URL)' }),
+    type: SourceType.meta({ description: 'file: progressive (mp4, webm, mkv); hls: m3u8; flv: HTTP-FLV; dash: an MPEG-DASH manifest (mpd); youtube: a video of YouTube\'s embedded player (url: its watch URL)' }),
     headers: z.record(z.string(), z.string()).optional().meta({ description: 'Headers the client must send itself (unproxied sources only)' }),
   })
   .meta({ id: 'PlaySource' });
+export type PlaySource = z.infer<typeof PlaySource>;
 
 const LocalFile = z
   .strictObject({
@@ -34,6 +39,7 @@ export const PlayInfo = z
     local: LocalFile.optional().meta({ description: "Only for a file on each viewer's own disk (provider local): sources is empty; pick your copy and check it against the fingerprint" }),
   })
   .meta({ id: 'PlayInfo' });
+export type PlayInfo = z.infer<typeof PlayInfo>;
 
 export const MediaProviders = z
   .strictObject({

@@ -22,6 +22,7 @@ export const RoomSummary = z
     createdAt: ms('Created'),
   })
   .meta({ id: 'RoomSummary' });
+export type RoomSummary = z.infer<typeof RoomSummary>;
 
 export const RoomPage = z
   .strictObject({

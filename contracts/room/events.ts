@@ -1,90 +1,203 @@
 /**
  * Events a room publishes on `<prefix>.room.<id>.evt`. Each carries enough for a client to
  * update its view without re-reading; a client that sees a gap in `seq` re-reads `room.get`.
+ * Each event is a zod schema and its type is inferred from it, so the gRPC messages
+ * (proto/svc/v1/events.proto) are generated from the same place; the schemas are not parsed
+ * with at run time (the room builds its events).
  */
+import { z } from 'zod';
 import type { Permission } from '../permissions/names.js';
-import type { ChatMessage, ChatReaction, DanmakuComment, MediaItem, MemberView, PlaylistFolder, PlaybackView, Poll, QueueVotes, RoomInfo, VoiceCandidate, VoiceDescription, VoiceParticipant, VoteSkip } from './model.js';
-import type { ReactionName } from './reactions.js';
-import type { WordFilter } from './moderation.js';
+import {
+  ChatMessage,
+  ChatReaction,
+  DanmakuComment,
+  MediaItem,
+  MemberView,
+  PlaylistFolder,
+  PlaybackView,
+  Poll,
+  QueueVotes,
+  RoomInfo,
+  VoiceParticipant,
+  VoteSkip,
+  type VoiceCandidate,
+  type VoiceDescription,
+} from './model.js';
+import { Reaction } from './reactions.js';
+import { WordFilter } from './moderation.js';
 
-export type MemberLeftReason = 'left' | 'kicked' | 'banned' | 'rejected';
+const index = z.number().int().nonnegative();
+
+export const MemberLeftReason = z.enum(['left', 'kicked', 'banned', 'rejected']);
+export type MemberLeftReason = z.infer<typeof MemberLeftReason>;
 
 /** `left`: voice.leave; `disconnected`: the connection that joined left the room; `removed`: no longer a member, or lost use_webrtc. */
-export type VoiceLeftReason = 'left' | 'disconnected' | 'removed';
+export const VoiceLeftReason = z.enum(['left', 'disconnected', 'removed']);
+export type VoiceLeftReason = z.infer<typeof VoiceLeftReason>;
 
-/** Why playback changed: the command kind, or what the room did by itself. */
-export type PlaybackCause =
-  | 'playback.play'
-  | 'playback.pause'
-  | 'playback.seek'
-  | 'playback.rate'
-  | 'playback.next'
-  | 'playback.previous'
-  | 'playback.ended'
-  /** Members voted the current item away (playback.voteSkip reached the threshold). */
-  | 'playback.voteSkip'
-  | 'playlist.setCurrent'
-  | 'playlist.remove'
-  | 'playlist.clear'
-  /** Everyone present became ready: the held play started. */
-  | 'ready'
-  /** The ready wait ran out: the room played without the members in `leftBehind`. */
-  | 'ready.timeout'
-  /** A member started buffering: the room paused for them (it resumes when all are ready). */
-  | 'buffering';
+/**
+ * Why playback changed: the command kind, or what the room did by itself: `playback.voteSkip`,
+ * members voted the current item away (playback.voteSkip reached the threshold); `ready`,
+ * everyone present became ready and the held play started; `ready.timeout`, the ready wait ran
+ * out and the room played without the members in `leftBehind`; `buffering`, a member started
+ * buffering and the room paused for them (it resumes when all are ready).
+ */
+export const PlaybackCause = z
+  .enum([
+    'playback.play',
+    'playback.pause',
+    'playback.seek',
+    'playback.rate',
+    'playback.next',
+    'playback.previous',
+    'playback.ended',
+    'playback.voteSkip',
+    'playlist.setCurrent',
+    'playlist.remove',
+    'playlist.clear',
+    'ready',
+    'ready.timeout',
+    'buffering',
+  ])
+  .meta({
+    description:
+      'Why playback changed: the command, or what the room did by itself: ready (everyone present became ready: the held play started), ' +
+      'ready.timeout (the ready wait ran out: the room played without the members in left_behind), buffering (a member started buffering: ' +
+      'the room paused for them), playback.voteSkip (members voted the current item away).',
+  });
+export type PlaybackCause = z.infer<typeof PlaybackCause>;
 
-export type PlaylistEvent =
-  | { type: 'playlist'; op: 'added'; item: MediaItem; index: number }
-  | { type: 'playlist'; op: 'moved'; mediaId: string; toIndex: number; folderId: string | null }
-  | { type: 'playlist'; op: 'removed'; mediaId: string }
-  | { type: 'playlist'; op: 'cleared' }
-  | { type: 'playlist'; op: 'edited'; item: MediaItem }
-  // Playlist folders: indices count top-level entries; added/moved item indices count within item.folderId.
-  | { type: 'playlist'; op: 'folderAdded'; folder: PlaylistFolder }
-  | { type: 'playlist'; op: 'folderRenamed'; folderId: string; title: string }
-  | { type: 'playlist'; op: 'folderMoved'; folderId: string; toIndex: number }
-  | { type: 'playlist'; op: 'folderRemoved'; folderId: string; withItems: boolean };
+// Playlist folders: indices count top-level entries; added/moved item indices count within item.folderId.
+export const PlaylistAdded = z.strictObject({ type: z.literal('playlist'), op: z.literal('added'), item: MediaItem, index });
+export const PlaylistMoved = z.strictObject({
+  type: z.literal('playlist'),
+  op: z.literal('moved'),
+  mediaId: z.string(),
+  toIndex: index.meta({ description: "Within the target container (folder_id's items, or the top-level entries)" }),
+  folderId: z.string().nullable().meta({ description: 'The folder it is now in; absent: the top level' }),
+});
+export const PlaylistRemoved = z.strictObject({ type: z.literal('playlist'), op: z.literal('removed'), mediaId: z.string() });
+export const PlaylistCleared = z.strictObject({ type: z.literal('playlist'), op: z.literal('cleared') });
+export const PlaylistEdited = z.strictObject({ type: z.literal('playlist'), op: z.literal('edited'), item: MediaItem });
+export const PlaylistFolderAdded = z.strictObject({ type: z.literal('playlist'), op: z.literal('folderAdded'), folder: PlaylistFolder });
+export const PlaylistFolderRenamed = z.strictObject({ type: z.literal('playlist'), op: z.literal('folderRenamed'), folderId: z.string(), title: z.string() });
+export const PlaylistFolderMoved = z.strictObject({
+  type: z.literal('playlist'),
+  op: z.literal('folderMoved'),
+  folderId: z.string(),
+  toIndex: index.meta({ description: 'Among the top-level entries' }),
+});
+export const PlaylistFolderRemoved = z.strictObject({
+  type: z.literal('playlist'),
+  op: z.literal('folderRemoved'),
+  folderId: z.string(),
+  withItems: z.boolean().meta({ description: 'True: its items went with it; false: they stay where they were, at the top level' }),
+});
 
-export type RoomEvent =
-  | { type: 'room.updated'; room: RoomInfo }
-  | { type: 'room.deleted'; roomId: string }
-  | { type: 'member.joined'; member: MemberView }
-  /** A join request waiting for approval. */
-  | { type: 'member.requested'; member: MemberView }
-  | { type: 'member.left'; userId: string; reason: MemberLeftReason; by: string | null }
-  /** Role, online state or player state changed. */
-  | { type: 'member.updated'; member: MemberView }
-  | { type: 'member.banned'; member: MemberView; by: string }
-  | { type: 'member.unbanned'; userId: string; by: string }
-  | { type: 'playback'; playback: PlaybackView; cause: PlaybackCause; by: string | null; leftBehind?: string[] }
-  | PlaylistEvent
-  | { type: 'chat.message'; message: ChatMessage }
-  | { type: 'chat.deleted'; messageId: string; by: string }
-  /** Its author edited it: `message` is the whole message now (text, editedAt, mentions). */
-  | { type: 'chat.edited'; message: ChatMessage }
-  /** Pinned or unpinned: `message.pinned` tells which. */
-  | { type: 'chat.pinned'; message: ChatMessage; by: string }
-  /** A message's reactions changed: `reactions` is its whole list now. */
-  | { type: 'chat.reactions'; messageId: string; reactions: ChatReaction[]; by: string }
-  /** A reaction over the video from `userId`: transient, shown for a moment and forgotten. */
-  | { type: 'reaction'; userId: string; reaction: ReactionName }
-  /** A danmaku comment, to show now (its sender's position is the room's position, within the tolerance). */
-  | { type: 'danmaku'; comment: DanmakuComment }
-  | { type: 'voice.joined'; participant: VoiceParticipant }
-  | { type: 'voice.left'; userId: string; reason: VoiceLeftReason }
-  | { type: 'voice.muted'; userId: string; muted: boolean }
-  /** Addressed to `to` alone: gateways deliver it to nobody else (see gateways/rooms/member-lens.ts). */
-  | { type: 'voice.signal'; from: string; to: string; description?: VoiceDescription; candidate?: VoiceCandidate | null }
-  /** A live item went on air (its RTMP publish started) or off it. */
-  | { type: 'live'; mediaId: string; online: boolean }
-  /** The votes to skip the current item changed (a vote, a retraction, the threshold). */
-  | { type: 'vote.skip'; voteSkip: VoteSkip }
-  /** A poll opened, was voted in (the counts), or closed (`closedAt`); never with `myChoice`. */
-  | { type: 'poll'; poll: Poll }
-  /** An item's up-votes changed (a vote, or it started playing in the voting queue mode). */
-  | { type: 'queue.votes'; queueVotes: QueueVotes }
-  /** The word filter changed: for the holders of edit_room_settings alone, like the list itself. */
-  | { type: 'room.wordFilter'; wordFilter: WordFilter };
+export const PlaylistEvent = z.discriminatedUnion('op', [
+  PlaylistAdded,
+  PlaylistMoved,
+  PlaylistRemoved,
+  PlaylistCleared,
+  PlaylistEdited,
+  PlaylistFolderAdded,
+  PlaylistFolderRenamed,
+  PlaylistFolderMoved,
+  PlaylistFolderRemoved,
+]);
+export type PlaylistEvent = z.infer<typeof PlaylistEvent>;
+
+export const RoomUpdated = z.strictObject({ type: z.literal('room.updated'), room: RoomInfo });
+export const RoomDeleted = z.strictObject({ type: z.literal('room.deleted'), roomId: z.string() });
+export const MemberJoined = z.strictObject({ type: z.literal('member.joined'), member: MemberView });
+export const MemberRequested = z.strictObject({ type: z.literal('member.requested'), member: MemberView }).meta({ description: 'A join request waiting for approval.' });
+export const MemberLeft = z.strictObject({
+  type: z.literal('member.left'),
+  userId: z.string(),
+  reason: MemberLeftReason,
+  by: z.string().nullable().meta({ description: 'Who removed them; absent when they left by themselves' }),
+});
+export const MemberUpdated = z.strictObject({ type: z.literal('member.updated'), member: MemberView }).meta({ description: 'Role, online state or player state changed.' });
+export const MemberBanned = z.strictObject({ type: z.literal('member.banned'), member: MemberView, by: z.string() });
+export const MemberUnbanned = z.strictObject({ type: z.literal('member.unbanned'), userId: z.string(), by: z.string() });
+export const PlaybackChanged = z.strictObject({
+  type: z.literal('playback'),
+  playback: PlaybackView,
+  cause: PlaybackCause,
+  by: z.string().nullable().meta({ description: 'Absent when the room changed it by itself' }),
+  leftBehind: z.array(z.string()).optional().meta({ description: 'With cause ready.timeout: the members the room stopped waiting for' }),
+});
+export const ChatMessagePosted = z.strictObject({ type: z.literal('chat.message'), message: ChatMessage });
+export const ChatMessageDeleted = z.strictObject({ type: z.literal('chat.deleted'), messageId: z.string(), by: z.string() });
+export const ChatMessageEdited = z
+  .strictObject({ type: z.literal('chat.edited'), message: ChatMessage })
+  .meta({ description: 'Its author edited a message: the whole message as it is now (text, editedAt, mentions).' });
+export const ChatMessagePinned = z.strictObject({ type: z.literal('chat.pinned'), message: ChatMessage, by: z.string() }).meta({ description: 'Pinned or unpinned: message.pinned tells which.' });
+export const ChatReactionsChanged = z
+  .strictObject({ type: z.literal('chat.reactions'), messageId: z.string(), reactions: z.array(ChatReaction), by: z.string() })
+  .meta({ description: "A message's reactions changed: reactions is its whole list now." });
+export const VideoReaction = z
+  .strictObject({ type: z.literal('reaction'), userId: z.string(), reaction: Reaction })
+  .meta({ description: 'A reaction over the video from user_id: transient, shown for a moment and forgotten.' });
+export const DanmakuPosted = z
+  .strictObject({ type: z.literal('danmaku'), comment: DanmakuComment })
+  .meta({ description: "A danmaku comment, to show now (its sender's position is the room's position, within the tolerance)." });
+export const VoiceJoined = z.strictObject({ type: z.literal('voice.joined'), participant: VoiceParticipant });
+export const VoiceLeft = z.strictObject({ type: z.literal('voice.left'), userId: z.string(), reason: VoiceLeftReason });
+export const VoiceMuted = z.strictObject({ type: z.literal('voice.muted'), userId: z.string(), muted: z.boolean() });
+/** Addressed to `to` alone: gateways deliver it to nobody else (see gateways/rooms/member-lens.ts). */
+export const VoiceSignal = z.strictObject({
+  type: z.literal('voice.signal'),
+  from: z.string(),
+  to: z.string(),
+  description: z.custom<VoiceDescription>().optional(),
+  candidate: z.custom<VoiceCandidate>().nullable().optional(),
+});
+export const LiveStatusChanged = z
+  .strictObject({ type: z.literal('live'), mediaId: z.string(), online: z.boolean() })
+  .meta({ description: 'A live item went on air (its RTMP publish started) or off it.' });
+export const VoteSkipChanged = z
+  .strictObject({ type: z.literal('vote.skip'), voteSkip: VoteSkip })
+  .meta({ description: 'The votes to skip the current item changed (a vote, a retraction, the threshold).' });
+export const PollChanged = z
+  .strictObject({ type: z.literal('poll'), poll: Poll })
+  .meta({ description: 'A poll opened, was voted in (the counts), or closed (closed_at); never with my_choice.' });
+export const QueueVotesChanged = z
+  .strictObject({ type: z.literal('queue.votes'), queueVotes: QueueVotes })
+  .meta({ description: "An item's up-votes changed (a vote, or it started playing in the voting queue mode)." });
+export const WordFilterChanged = z
+  .strictObject({ type: z.literal('room.wordFilter'), wordFilter: WordFilter })
+  .meta({ description: 'The word filter changed: for the holders of edit_room_settings alone, like the list itself.' });
+
+export const RoomEvent = z.discriminatedUnion('type', [
+  RoomUpdated,
+  RoomDeleted,
+  MemberJoined,
+  MemberRequested,
+  MemberLeft,
+  MemberUpdated,
+  MemberBanned,
+  MemberUnbanned,
+  PlaybackChanged,
+  PlaylistEvent,
+  ChatMessagePosted,
+  ChatMessageDeleted,
+  ChatMessageEdited,
+  ChatMessagePinned,
+  ChatReactionsChanged,
+  VideoReaction,
+  DanmakuPosted,
+  VoiceJoined,
+  VoiceLeft,
+  VoiceMuted,
+  VoiceSignal,
+  LiveStatusChanged,
+  VoteSkipChanged,
+  PollChanged,
+  QueueVotesChanged,
+  WordFilterChanged,
+]);
+export type RoomEvent = z.infer<typeof RoomEvent>;
 
 export type RoomEventType = RoomEvent['type'];
 

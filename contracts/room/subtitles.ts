@@ -52,6 +52,7 @@ export const SubtitleInput = z.strictObject({
   format: SubtitleFormat.optional(),
   default: z.boolean().optional(),
 });
+export type SubtitleInput = z.infer<typeof SubtitleInput>;
 export const subtitleInputs = () => z.array(SubtitleInput).max(ROOM_LIMITS.subtitlesMaxCount);
 
 /** The format a name (URL path or file name) says, if any: `movie.en.srt` is srt. */

@@ -126,9 +126,8 @@ export const ResumedMessage = z.object({
 /** One room event, in seq order; seqs only grow (R5). */
 export const EventMessage = z.object({
   type: z.literal('event'),
-  seq: Seq,
-  /** Server time the room published it. */
-  at: ServerTime,
+  seq: Seq.meta({ description: "The room's event sequence number: strictly increasing, not contiguous across reactivations" }),
+  at: ServerTime.meta({ description: 'Server time the room published it (ms)' }),
   event: object<RoomEvent>(),
 });
 

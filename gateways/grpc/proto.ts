@@ -1,12 +1,16 @@
 /**
  * The public gRPC API's package definition, loaded at run time from `proto/` by
  * @grpc/proto-loader. LOADER_OPTIONS must match the flags of `infra/build-proto.sh`: the types in
- * `gen/` (generated from the same files) describe the objects this loader produces.
+ * `gen/` (generated from the same files) describe the objects this loader produces. The same
+ * files as protobufjs reflection are what the message encoders walk (`encode.ts`).
  */
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import protobuf from 'protobufjs';
+import { MessageEncoders } from './encode.js';
 import type { ProtoGrpcType as AuthProto } from './gen/auth.js';
 import type { ProtoGrpcType as ChatProto } from './gen/chat.js';
 import type { ProtoGrpcType as PlaybackProto } from './gen/playback.js';
@@ -49,4 +53,18 @@ export function loadApi(): { definition: protoLoader.PackageDefinition; api: Api
 export function apiServiceNames(): string[] {
   const { definition } = loadApi();
   return Object.keys(definition).filter((name) => name.startsWith(`${API_PACKAGE}.`) && !('format' in definition[name]!));
+}
+
+let encoders: MessageEncoders | undefined;
+
+/** Encoders of the API's messages over its descriptors, made once per process (camelCase names, as the loader's). */
+export function apiEncoders(): MessageEncoders {
+  if (!encoders) {
+    const root = new protobuf.Root();
+    root.resolvePath = (_origin, target) => join(PROTO_DIR, target);
+    root.loadSync(API_FILES, { keepCase: false });
+    root.resolveAll();
+    encoders = new MessageEncoders(root.lookup(API_PACKAGE) as protobuf.Namespace);
+  }
+  return encoders;
 }

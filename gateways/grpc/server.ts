@@ -25,6 +25,7 @@ import { playbackService } from './services/playback.js';
 import { playlistService } from './services/playlist.js';
 import { RoomPasswordGuesses } from '../rooms/room-password-guesses.js';
 import { roomService } from './services/rooms.js';
+import { addServices } from './service-table.js';
 import { watchRoom } from './services/watch.js';
 
 /** How often the health status is brought in line with the readiness probe. */
@@ -52,13 +53,18 @@ export async function startGrpcServer(gateway: GatewayDeps, readiness: Readiness
   const calls = new GrpcCalls({ logger: gateway.logger, accounts: gateway.accounts, addresses: new ClientAddresses(gateway.config.server) });
   const rooms = new RoomCalls(calls, gateway.commands);
 
-  server.addService(api.AuthService.service, authService(calls, gateway.accounts));
-  server.addService(api.RoomService.service, { ...roomService(calls, rooms, new RoomDirectory(gateway.pool), new RoomPasswordGuesses(gateway.redis)), WatchRoom: watchRoom(calls, gateway.watcher, gateway.connections, gateway.connectionCap) });
-  server.addService(api.MemberService.service, memberService(rooms));
-  server.addService(api.PlaylistService.service, playlistService(rooms));
-  server.addService(api.PlaybackService.service, playbackService(rooms));
-  server.addService(api.ChatService.service, chatService(rooms));
-  server.addService(api.PollService.service, pollService(rooms));
+  addServices(server, api, {
+    AuthService: authService(calls, gateway.accounts),
+    RoomService: {
+      ...roomService(calls, rooms, new RoomDirectory(gateway.pool), new RoomPasswordGuesses(gateway.redis)),
+      WatchRoom: watchRoom(calls, gateway.watcher, gateway.connections, gateway.connectionCap),
+    },
+    MemberService: memberService(rooms),
+    PlaylistService: playlistService(rooms),
+    PlaybackService: playbackService(rooms),
+    ChatService: chatService(rooms),
+    PollService: pollService(rooms),
+  });
 
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);

@@ -1,16 +1,11 @@
 import { STATUS_CODES } from 'node:http';
 import Koa, { type Middleware } from 'koa';
+import type { ErrorBody } from '../../contracts/http/common.js';
 import { isAppError, type ErrorCode, type FieldIssue } from '../../errors/app-error.js';
 import type { HttpContext, HttpState } from './state.js';
 
-/** The body of every HTTP error response (`/health/ready` diagnostics are not errors). */
-export interface ErrorBody {
-  requestId: string;
-  status: number;
-  code: ErrorCode;
-  message: string;
-  issues?: FieldIssue[];
-}
+/** The body of every HTTP error response (`/health/ready` diagnostics are not errors): the contract's `Error`. */
+export type { ErrorBody };
 
 interface Problem {
   status: number;

@@ -17,6 +17,7 @@
  * (./entry-path.ts), naming the field.
  */
 import type { FieldIssue } from '../../errors/app-error.js';
+import type { LibraryEntry, LibraryListing } from '../../contracts/http/libraries.js';
 import type { SourceType } from '../provider.js';
 import type { LibraryHttp } from './library-scope.js';
 
@@ -30,33 +31,21 @@ export interface LibraryAccess {
   secret: string;
 }
 
-export type LibraryEntryKind = 'folder' | 'video' | 'audio' | 'other';
-
-export interface LibraryEntry {
-  /** Opaque outside the connector: a path (WebDAV, Alist) or an item id (Jellyfin, Emby). */
-  id: string;
-  name: string;
-  /** Folders are anything that holds entries: a directory, a library, a series, a season. */
-  kind: LibraryEntryKind;
-  /** Bytes, when the server says. */
-  size?: number;
-  /** Seconds, when the server says. */
-  duration?: number;
-}
+/**
+ * An entry and a folder's listing are what the library endpoints answer
+ * (contracts/http/libraries.ts). An entry's `id` is opaque outside the connector: a path
+ * (WebDAV, Alist) or an item id (Jellyfin, Emby); folders are anything that holds entries: a
+ * directory, a library, a series, a season. A listing's entries come folders first, then files,
+ * each by name (series' episodes in their order); `truncated`: the server had more than the
+ * connector reads in one listing.
+ */
+export type { LibraryEntry, LibraryListing } from '../../contracts/http/libraries.js';
+export type LibraryEntryKind = LibraryEntry['kind'];
 
 /** A search's answer with whether it is whole (see `LibraryConnector.search`; search.ts makes every answer this shape). */
 export interface LibrarySearch {
   entries: LibraryEntry[];
   /** More might match than the connector looked at or answers. */
-  truncated: boolean;
-}
-
-export interface LibraryListing {
-  /** The folder listed (the root when `list` was asked for null). */
-  folder: { id: string; name: string };
-  /** Folders first, then files, each by name (series' episodes in their order). */
-  entries: LibraryEntry[];
-  /** The server had more than the connector reads in one listing. */
   truncated: boolean;
 }
 

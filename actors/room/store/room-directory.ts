@@ -7,19 +7,13 @@
  */
 import type pg from 'pg';
 import { AppError } from '../../../errors/app-error.js';
+import type { AdminRoomSummary } from '../../../contracts/http/admin-rooms.js';
+import type { RoomSummary } from '../../../contracts/http/room.js';
 import type { RoomStatus, RoomVisibility } from '../../../contracts/room/model.js';
 import { ROOM_CURSOR } from '../../../contracts/http/rooms.js';
 
-export interface RoomSummary {
-  id: string;
-  name: string;
-  visibility: RoomVisibility;
-  status: RoomStatus;
-  hasPassword: boolean;
-  requireJoinApproval: boolean;
-  memberCount: number;
-  createdAt: number;
-}
+/** The listings' entries are the endpoints' schemas (contracts/http/room.ts, admin-rooms.ts). */
+export type { AdminRoomSummary, RoomSummary };
 
 export interface Page<T> {
   rooms: T[];
@@ -30,11 +24,6 @@ export interface MyRoom {
   room: RoomSummary;
   role: 'admin' | 'member' | 'guest' | null;
   isOwner: boolean;
-}
-
-export interface AdminRoomSummary extends RoomSummary {
-  ownerId: string;
-  ownerUsername: string | null;
 }
 
 export interface AdminRoomFilter {

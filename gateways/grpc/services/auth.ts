@@ -12,6 +12,7 @@ import { twoFactorVerify } from '../../../contracts/http/two-factor.js';
 import type { z } from 'zod';
 import { parseOrInvalid } from '../../../errors/field-issues.js';
 import type { GrpcCalls } from '../call.js';
+import type { Handlers } from '../service-table.js';
 import type { AuthServiceHandlers } from '../gen/svc/v1/AuthService.js';
 import type { Session__Output } from '../gen/svc/v1/Session.js';
 import type { SignInResponse__Output } from '../gen/svc/v1/SignInResponse.js';
@@ -20,7 +21,7 @@ import type { User__Output } from '../gen/svc/v1/User.js';
 const SERVICE_ROLE = { root: 'SERVICE_ROLE_ROOT', admin: 'SERVICE_ROLE_ADMIN', user: 'SERVICE_ROLE_USER' } as const;
 const USER_STATE = { active: 'USER_STATE_ACTIVE', banned: 'USER_STATE_BANNED' } as const;
 
-export function authService(calls: GrpcCalls, accounts: Accounts): AuthServiceHandlers {
+export function authService(calls: GrpcCalls, accounts: Accounts): Handlers<AuthServiceHandlers> {
   return {
     SignInWithPassword: calls.publicUnary(async (request, ctx) => {
       const body = check(api.passwordLogin.body, { username: request.username, password: request.password });

@@ -1,4 +1,5 @@
 /** ChatService: actor commands chat.*, one row each. */
+import type { Handlers } from '../service-table.js';
 import type { ChatServiceHandlers } from '../gen/svc/v1/ChatService.js';
 import { enumIn, type RoomCalls } from '../room-calls.js';
 import { REACTIONS, type ReactionName } from '../../../contracts/room/reactions.js';
@@ -21,7 +22,7 @@ const reactionsAnswer = (result: { messageId: string; reactions: ChatReaction[] 
   reactions: result.reactions.map(chatReaction),
 });
 
-export function chatService(rooms: RoomCalls): ChatServiceHandlers {
+export function chatService(rooms: RoomCalls): Handlers<ChatServiceHandlers> {
   return {
     Send: rooms.command(
       'chat.send',

@@ -1,6 +1,7 @@
 /** MemberService: the member lists of room.get, the bans a page at a time, and member.setRole/kick/ban/unban/approve/reject: one row each. */
 import type { MemberView } from '../../../contracts/room/model.js';
 import { AppError } from '../../../errors/app-error.js';
+import type { Handlers } from '../service-table.js';
 import type { MemberServiceHandlers } from '../gen/svc/v1/MemberService.js';
 import { enumIn, type RoomCalls } from '../room-calls.js';
 import { member, ROLE } from '../views.js';
@@ -9,7 +10,7 @@ const target = <R extends { userId: string }>(request: R) => ({ userId: request.
 const withMember = (result: { member: MemberView }) => ({ member: member(result.member) });
 const asIs = <T>(result: T): T => result;
 
-export function memberService(rooms: RoomCalls): MemberServiceHandlers {
+export function memberService(rooms: RoomCalls): Handlers<MemberServiceHandlers> {
   return {
     ListMembers: rooms.command(
       'room.get',

@@ -1,6 +1,7 @@
 /** PlaybackService: actor commands playback.*, member.player, and the playback of room.get: one row each. */
 import type { PlaybackView } from '../../../contracts/room/model.js';
 import { AppError } from '../../../errors/app-error.js';
+import type { Handlers } from '../service-table.js';
 import type { PlaybackServiceHandlers } from '../gen/svc/v1/PlaybackService.js';
 import { enumIn, expectedMedia, type RoomCalls } from '../room-calls.js';
 import { member, playback, PLAYER_STATE, voteSkip } from '../views.js';
@@ -12,7 +13,7 @@ const guards = <R extends { expectMediaId?: string; expectVersion?: number }>(re
 const withPlayback = (result: { playback: PlaybackView }) => ({ playback: playback(result.playback) });
 const sentAt = <R extends { sentAt?: number }>(request: R) => request.sentAt;
 
-export function playbackService(rooms: RoomCalls): PlaybackServiceHandlers {
+export function playbackService(rooms: RoomCalls): Handlers<PlaybackServiceHandlers> {
   return {
     GetPlayback: rooms.command(
       'room.get',

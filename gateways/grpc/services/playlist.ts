@@ -3,6 +3,7 @@ import type { MediaItem, Subtitle } from '../../../contracts/room/model.js';
 import { AppError } from '../../../errors/app-error.js';
 import type { Header__Output } from '../gen/svc/v1/Header.js';
 import type { PushMediaRequest__Output } from '../gen/svc/v1/PushMediaRequest.js';
+import type { Handlers } from '../service-table.js';
 import type { PlaylistServiceHandlers } from '../gen/svc/v1/PlaylistService.js';
 import type { Subtitle__Output } from '../gen/svc/v1/Subtitle.js';
 import type { SubtitleFormatName } from '../../../contracts/room/subtitles.js';
@@ -32,7 +33,7 @@ const FOLDER_PLAY_ORDERS: Record<string, string> = {
 const asIs = <T>(result: T): T => result;
 
 /** PlaylistService: one row per actor command. */
-export function playlistService(rooms: RoomCalls): PlaylistServiceHandlers {
+export function playlistService(rooms: RoomCalls): Handlers<PlaylistServiceHandlers> {
   return {
     Push: rooms.command('playlist.push', (request) => ({ ...mediaFields(request), ...intoFolder(request) }), added),
     Insert: rooms.command('playlist.insert', (request) => ({ index: request.index, ...mediaFields(request), ...intoFolder(request) }), added),

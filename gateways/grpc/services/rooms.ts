@@ -15,8 +15,10 @@ import type { GrpcCalls } from '../call.js';
 import type { PermissionOverrides__Output } from '../gen/svc/v1/PermissionOverrides.js';
 import type { PermissionOverridesUpdate__Output } from '../gen/svc/v1/PermissionOverridesUpdate.js';
 import type { RoomServiceHandlers } from '../gen/svc/v1/RoomService.js';
+import type { Handlers } from '../service-table.js';
 import { enumIn, type RoomCalls } from '../room-calls.js';
-import { MEMBER_STATUS, member, QUEUE_MODE, roomInfo, roomView, VISIBILITY, WORD_FILTER_MODE } from '../views.js';
+import { answer, QUEUE_MODE, roomInfo, roomView, VISIBILITY, WORD_FILTER_MODE } from '../views.js';
+import type { JoinRoomResponse } from '../gen/svc/v1/JoinRoomResponse.js';
 import type { WordFilter__Output } from '../gen/svc/v1/WordFilter.js';
 
 /** What newRoomId() makes: 16 random bytes in base64url. */
@@ -25,12 +27,8 @@ const ROLES = ['admin', 'member', 'guest'] as const;
 /** As GET /api/rooms. */
 const MAX_PAGE = 100;
 
-/**
- * Every RoomService method but WatchRoom (`watch.ts`). Not `Omit<RoomServiceHandlers, ...>`: the
- * generated interface extends grpc-js's UntypedServiceImplementation, whose string index
- * signature is all Omit keeps, which left every request here typed `any`.
- */
-type RoomHandlers = Omit<{ [K in keyof RoomServiceHandlers as string extends K ? never : K]: RoomServiceHandlers[K] }, 'WatchRoom'>;
+/** Every RoomService method but WatchRoom (`watch.ts`). */
+type RoomHandlers = Omit<Handlers<RoomServiceHandlers>, 'WatchRoom'>;
 
 /** Absent or UNSPECIFIED leaves the mode as it is (the default, at creation). */
 function queueModeIn(value: string | number | null | undefined): RoomCommandOf<'room.update'>['queueMode'] {
@@ -45,6 +43,7 @@ function wordFilterIn(value: WordFilter__Output | null | undefined): RoomCommand
 }
 
 const withRoom = (result: { room: RoomInfo }) => ({ room: roomInfo(result.room) });
+const joinAnswer = answer<JoinRoomResponse>('JoinRoomResponse');
 
 export function roomService(
   calls: GrpcCalls,
@@ -102,8 +101,7 @@ export function roomService(
     DeleteRoom: rooms.command('room.delete', () => ({}), (result) => result),
     JoinRoom: calls.unary(async (request, ctx) => {
       const attempt = { roomId: request.roomId, userId: subjectOf(ctx.caller), ip: ctx.client.ip, password: request.password };
-      const result = await passwordGuesses.guard(attempt, () => rooms.send(ctx, request.roomId, { kind: 'member.join', password: request.password }));
-      return { status: MEMBER_STATUS[result.status], member: member(result.member) };
+      return joinAnswer(await passwordGuesses.guard(attempt, () => rooms.send(ctx, request.roomId, { kind: 'member.join', password: request.password })));
     }),
     LeaveRoom: rooms.command('member.leave', () => ({}), (result) => result),
     TransferOwnership: rooms.command('owner.transfer', (request) => ({ userId: request.userId }), withRoom),
