@@ -2,8 +2,8 @@
  * The shape of one startup key's row in the registry (config/registry.ts), and one builder per
  * value type, so that a row states only what is particular to its key: its default, its sentence,
  * its range or rules, whether it is secret, who needs it and the flag that sets it. Loading,
- * validation, `svc config show`, the environment and flag names and the README's key table all
- * read these rows.
+ * validation, `svc config show`, the environment and flag names and the key table of
+ * docs/configuration.md all read these rows.
  */
 import type { Range } from './key-rules.js';
 

@@ -1,15 +1,17 @@
 /**
- * The README's table of startup keys, written from the registry (config/registry.ts) and the
- * cross-key rules between two markers by `npm run build:config-table`. A test
- * (test/config/key-table.test.ts) fails while the README's copy differs from what this builds,
- * so the table cannot drift from the keys, as the OpenAPI document cannot drift from the routes.
+ * The table of startup keys in docs/configuration.md, written from the registry
+ * (config/registry.ts) and the cross-key rules between two markers by `npm run build:config-table`.
+ * A test (test/config/key-table.test.ts) fails while that file's copy differs from what this
+ * builds, so the table cannot drift from the keys, as the OpenAPI document cannot drift from the
+ * routes.
  */
+import { dirname, relative } from 'node:path/posix';
 import { CROSS_KEY_RULES } from './cross-key-rules.js';
 import type { ConfigValue } from './key-kinds.js';
 import { acceptsFile, envName, isStartupKey, STARTUP_KEYS, type StartupKey } from './keys.js';
 
 /** Relative to the repository root. */
-export const KEY_TABLE_FILE = 'README.md';
+export const KEY_TABLE_FILE = 'docs/configuration.md';
 export const KEY_TABLE_BUILD_COMMAND = 'npm run build:config-table';
 export const KEY_TABLE_BEGIN = `<!-- startup keys: generated from config/registry.ts by \`${KEY_TABLE_BUILD_COMMAND}\`; edit the registry, not this table -->`;
 export const KEY_TABLE_END = '<!-- startup keys: end -->';
@@ -86,7 +88,11 @@ function valuesOf(key: StartupKey): string {
 function whatItSets(key: StartupKey): string {
   const parts = [prose(key.description)];
   for (const scope of key.neededBy) if (scope !== 'server') parts.push(NEEDED_BY_WORDS[scope]);
-  if (key.see) parts.push(`More: [${key.see}](${key.see}).`);
+  if (key.see) {
+    // `see` is a path from the repository root; the link is written from the table's own file.
+    const link = relative(dirname(KEY_TABLE_FILE), key.see);
+    parts.push(`More: [${link}](${link}).`);
+  }
   return parts.join(' ');
 }
 

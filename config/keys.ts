@@ -6,7 +6,7 @@
 import type { ConfigValue, KeyRow } from './key-kinds.js';
 import { STARTUP_REGISTRY } from './registry.js';
 
-export type { ConfigScope, ConfigValue, KeyType, Sensitivity } from './key-kinds.js';
+export type { ConfigScope, ConfigValue, Sensitivity } from './key-kinds.js';
 
 type Registry = typeof STARTUP_REGISTRY;
 

@@ -2,9 +2,9 @@
  * Every startup key, one typed row each, in documented order: its type, default, range or rules,
  * whether it is secret, who needs it, the flag that sets it and the sentence that says what it
  * is. The type of the loaded configuration (config/types.ts), loading and environment names
- * (config/keys.ts), validation (config/validate.ts), `svc config show` redaction and the README's
- * key table (config/key-table.ts) all come from here, so a new key is a row here plus the code
- * that reads it. Rules that relate several keys are beside it: config/cross-key-rules.ts.
+ * (config/keys.ts), validation (config/validate.ts), `svc config show` redaction and the startup
+ * key table in docs/configuration.md (config/key-table.ts) all come from here, so a new key is a
+ * row here plus the code that reads it. Rules that relate several keys are beside it: config/cross-key-rules.ts.
  * Runtime settings (hot, in PostgreSQL) are a different thing: settings/registry.ts.
  */
 import { randomBytes } from 'node:crypto';

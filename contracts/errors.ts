@@ -85,5 +85,3 @@ export const GRPC_STATUS = {
   bad_gateway: 'UNAVAILABLE',
   internal: 'INTERNAL',
 } as const satisfies Record<ErrorCode, string>;
-
-export type GrpcStatusName = (typeof GRPC_STATUS)[ErrorCode];

@@ -149,13 +149,6 @@ export interface ReviewDecisionRequest {
   reason?: string;
 }
 
-export interface ReviewListQuery {
-  kind?: ReviewKind;
-  mode?: ReviewMode;
-  state?: ReviewState;
-  limit?: number;
-}
-
 export interface SettingView {
   key: string;
   value: unknown;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What `npm run build:config-table` runs: compiles the server and writes the table of startup keys
-# that config/key-table.ts builds from the registry (config/registry.ts) into README.md, between
-# its markers. test/config/key-table.test.ts fails while the README's table differs from the
-# registry's, so a key added, reworded or re-ranged shows up in review as a diff of the table.
+# that config/key-table.ts builds from the registry (config/registry.ts) into the file it names in
+# KEY_TABLE_FILE (docs/configuration.md), between its markers. test/config/key-table.test.ts fails
+# while that table differs from the registry's, so a key added, reworded or re-ranged shows up in
+# review as a diff of the table.
 set -euo pipefail
 SVC_LOG_TAG=config-table
 # shellcheck source=lib/common.sh

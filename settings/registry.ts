@@ -43,11 +43,7 @@ import {
 import { settingWordsOf } from './setting-words.js';
 
 export type { IceServer } from './rules/ice-servers.js';
-export type {
-  GithubProviderSettings,
-  OAuth2ProviderSettings,
-  OidcProviderSettings,
-} from './rules/oauth2-providers.js';
+export type { OAuth2ProviderSettings } from './rules/oauth2-providers.js';
 export type { PasswordPolicy } from './rules/password-policy.js';
 
 export interface SettingValues {

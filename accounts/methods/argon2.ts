@@ -17,15 +17,3 @@ export async function verifyPassword(phc: string, password: string): Promise<boo
     return false;
   }
 }
-
-let dummy: Promise<string> | undefined;
-
-/**
- * Spends the same time as a real verification, for usernames that have no Argon2id
- * credential: otherwise a fast "no" tells an attacker which usernames exist.
- */
-export async function verifyAgainstDummy(password: string): Promise<false> {
-  dummy ??= hashPassword('svc-dummy-password-for-timing');
-  await verifyPassword(await dummy, password);
-  return false;
-}

@@ -34,11 +34,6 @@ export class Avatars {
   }
 }
 
-/** Where a user's current avatar is: a redirect to the hashed URL, or 404 when there is none. */
-export function avatarUrl(userId: string, size: AvatarSize): string {
-  return `/media/avatars/${userId}/${size}`;
-}
-
 /** The immutable URL of one version. */
 export function avatarVersionUrl(userId: string, hash: string, size: AvatarSize): string {
   return `/media/avatars/${userId}/${hash}/${size}.webp`;

@@ -6,7 +6,6 @@
 /** The versions this build speaks, newest first. A client offers one or more. */
 export const PROTOCOL_VERSIONS = ['svc.v1'] as const;
 export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
-export const CURRENT_PROTOCOL: ProtocolVersion = 'svc.v1';
 /** Every version entry, known or not, looks like this; the server selects one of them. */
 export const VERSION_ENTRY = /^svc\.v[1-9][0-9]{0,3}$/;
 /** `ticket.<ticket>`: the single-use ticket from `POST /api/rooms/{roomId}/realtime/ticket`. */
@@ -15,7 +14,6 @@ export const TICKET_ENTRY_PREFIX = 'ticket.';
 export const RESUME_ENTRY_PREFIX = 'resume.';
 
 /** The socket of a room: `GET` with `Upgrade: websocket`. */
-export const REALTIME_PATH = '/api/rooms/{roomId}/realtime';
 export function realtimePath(roomId: string): string {
   return `/api/rooms/${encodeURIComponent(roomId)}/realtime`;
 }

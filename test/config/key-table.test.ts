@@ -1,5 +1,5 @@
 /**
- * The README's table of startup keys is the one config/key-table.ts writes from the registry:
+ * The table of startup keys in docs/configuration.md (KEY_TABLE_FILE) is the one config/key-table.ts writes from the registry:
  * a key added or changed without `npm run build:config-table` fails here, naming the command.
  */
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { KEY_TABLE_BUILD_COMMAND, KEY_TABLE_FILE, keyTableMarkdown, withKeyTable
 import { envName, STARTUP_KEYS } from '../../config/keys.js';
 import { repoRoot } from '../harness/stack.js';
 
-test('the README holds the key table the registry builds', (t) => {
+test('the configuration doc holds the key table the registry builds', (t) => {
   const readme = readFileSync(join(repoRoot(), KEY_TABLE_FILE), 'utf8');
   const built = withKeyTable(readme);
   if (readme === built) return t.pass();

@@ -176,11 +176,6 @@ export function repoRoot(): string {
   return resolve(process.env.SVCTEST_REPO ?? fileURLToPath(new URL('../../../', import.meta.url)));
 }
 
-/** Absolute path of the compiled `svc` CLI, for tests that run it as a child process. */
-export function svcBin(): string {
-  return join(repoRoot(), 'dist', 'cli', 'main.js');
-}
-
 async function runStackScript(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const script = join(repoRoot(), 'infra', 'stack.sh');
   try {

@@ -55,7 +55,5 @@ export function chatWriter(pool: pg.Pool): FencedBatchWriter<ChatSend, StoredMes
   });
 }
 
-export type ChatWriter = ReturnType<typeof chatWriter>;
-
 /** One chat writer per host, shared by its rooms (declared by the chat part). */
 export const CHAT_WRITER = new HostShared('chat writer', (deps) => chatWriter(deps.pool));

@@ -115,17 +115,6 @@ export async function setMediaSeekable(db: Db, roomId: string, mediaId: string, 
   await db.query('UPDATE room_playlist SET seekable = $3 WHERE room_id = $1 AND media_id = $2', [roomId, mediaId, seekable]);
 }
 
-/** Writes new ordering keys for the given items (one moved item, or all after a renumbering). */
-export async function setSortKeys(db: Db, roomId: string, entries: readonly PlaylistEntry[]): Promise<void> {
-  if (entries.length === 0) return;
-  await db.query(
-    `UPDATE room_playlist AS p SET sort_key = k.sort_key
-     FROM unnest($2::text[], $3::bigint[]) AS k (media_id, sort_key)
-     WHERE p.room_id = $1 AND p.media_id = k.media_id`,
-    [roomId, entries.map((e) => e.item.id), entries.map((e) => e.sortKey)],
-  );
-}
-
 export async function deleteMedia(db: Db, roomId: string, mediaId: string): Promise<void> {
   await db.query('DELETE FROM room_playlist WHERE room_id = $1 AND media_id = $2', [roomId, mediaId]);
 }

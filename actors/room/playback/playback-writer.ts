@@ -31,7 +31,5 @@ export function playbackWriter(pool: pg.Pool): FencedBatchWriter<PlaybackSave, v
   });
 }
 
-export type PlaybackWriter = ReturnType<typeof playbackWriter>;
-
 /** One playback writer per host, shared by its rooms (declared by the playback part). */
 export const PLAYBACK_WRITER = new HostShared('playback writer', (deps) => playbackWriter(deps.pool));

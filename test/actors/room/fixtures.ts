@@ -122,15 +122,6 @@ export class TestClock {
   }
 }
 
-export interface RoomDeps {
-  pool: pg.Pool;
-  settings: RuntimeSettings;
-  review: RoomReviewHook;
-  clock: TestClock;
-  persistIntervalMs?: number;
-  presenceTtlMs?: number;
-}
-
 /** One activation of one room, with a mailbox. */
 export class TestRoom {
   private queue: Promise<unknown> = Promise.resolve();

@@ -8,7 +8,6 @@ import { api, call } from '../api/client.js';
 import type { Schemas } from '../api/types.js';
 
 export type MediaProviders = Schemas['MediaProviders'];
-export type ProviderSummary = MediaProviders['providers'][number];
 
 export const mediaProviders = signal<MediaProviders | undefined>(undefined);
 let loading: Promise<MediaProviders> | null = null;

@@ -87,12 +87,6 @@ export async function restoreSession(): Promise<void> {
   }
 }
 
-/** After a profile change: the user as the server has it now. */
-export async function reloadMe(): Promise<void> {
-  const me = await call(api.GET('/api/me'));
-  if (session.value) session.value = { ...session.value, user: me.user ?? null, guest: me.guest ?? null };
-}
-
 export async function signOut(everywhere = false): Promise<void> {
   try {
     await call(api.POST(everywhere ? '/api/auth/logout-all' : '/api/auth/logout'));

@@ -9,7 +9,6 @@ import { t } from '../../../i18n/i18n.js';
 import { choiceLabel, itemLabel, settingLabel } from './setting-words.js';
 
 export type Setting = Schemas['SettingView'];
-export type SettingInput = Schemas['SettingInput'];
 
 /** The value `[redacted]` stands in for a credential the listing hides (settings/secret-fields.ts). */
 export const REDACTED = '[redacted]';

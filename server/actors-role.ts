@@ -1,0 +1,71 @@
+/**
+ * The actors role: an actor host running room actors, with everything a room needs (settings,
+ * reviews, notifications, ICE servers, media providers and the seek probe).
+ */
+import { createRoomActorType, ROOM_ACTOR_TYPE } from '../actors/room/index.js';
+import { ActorHost } from '../actors/runtime/host.js';
+import type { StartupConfig } from '../config/types.js';
+import type { MediaServices } from '../media/media-services.js';
+import { UpstreamSeekProbe } from '../media/seek-probe.js';
+import { iceServerSource } from '../media/webrtc/ice-servers.js';
+import { natsNotificationPublisher } from '../notifications/publisher.js';
+import { actorHostMetrics } from '../observability/actor-metrics.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import type { ReviewClient } from '../workflows/review-client.js';
+import { WorkflowRoomReviewHook } from '../workflows/room-review/hook.js';
+import { reviewWorkflowBundle } from '../workflows/worker.js';
+import type { Connections } from './connections.js';
+import type { Stops } from './stops.js';
+
+export interface ActorsRoleStart {
+  config: StartupConfig;
+  logger: Logger;
+  connections: Connections;
+  settings: RuntimeSettings;
+  reviews: ReviewClient;
+  media: MediaServices;
+  metrics: Metrics;
+  /** This process is a worker too: its workflow bundle is built first. */
+  withWorker: boolean;
+}
+
+export async function startActorsRole(start: ActorsRoleStart, stops: Stops): Promise<ActorHost> {
+  const { config, logger, connections, media, metrics } = start;
+  // Bundling the workflows (webpack) holds the event loop for a second or more: an actor host
+  // started meanwhile misses its heartbeats and logs that it lost its lease on a healthy start.
+  if (start.withWorker) await reviewWorkflowBundle(logger);
+  // The meter may ask for the counts before start returns: none until then.
+  const started: { host?: ActorHost } = {};
+  const actorHost = await ActorHost.start({
+    nc: connections.nats,
+    prefix: config.nats.subject_prefix,
+    hostId: config.replica_id,
+    types: [
+      createRoomActorType({
+        pool: connections.pool,
+        settings: start.settings,
+        logger,
+        review: new WorkflowRoomReviewHook(start.reviews),
+        notifications: natsNotificationPublisher(connections.nats, config.nats.subject_prefix, logger),
+        iceServers: iceServerSource(config),
+        voiceMaxParticipants: config.voice.max_participants,
+        media: media.providers,
+        seekProbe: new UpstreamSeekProbe({ providers: media.providers, http: media.client, logger }),
+      }),
+    ],
+    logger,
+    leaseTtlMs: config.actors.lease_ttl_ms,
+    heartbeatMs: config.actors.heartbeat_ms,
+    idleTimeoutMs: config.actors.idle_timeout_ms,
+    mailboxSize: config.actors.mailbox_size,
+    maxQueueWaitMs: config.actors.max_queue_wait_ms,
+    drainTimeoutMs: config.actors.drain_timeout_ms,
+    meter: actorHostMetrics(metrics.registry, { types: [ROOM_ACTOR_TYPE], activeByType: () => started.host?.activeByType() }),
+  });
+  started.host = actorHost;
+  // Drained before the connections close: rooms are persisted and handed off first.
+  stops.push(() => actorHost.drain());
+  return actorHost;
+}

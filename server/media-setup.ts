@@ -1,0 +1,35 @@
+/**
+ * The media services of a replica with every provider registered, the livestream and library
+ * providers included, before any role uses them: actor hosts check new items against them and
+ * gateways play and proxy through them.
+ */
+import type { Accounts } from '../accounts/accounts.js';
+import type { StartupConfig } from '../config/types.js';
+import { createMediaLibraries } from '../media/libraries/create.js';
+import { createMediaServices, type MediaServices } from '../media/media-services.js';
+import { LibraryProvider } from '../media/providers/library.js';
+import { liveProvider } from '../media/providers/live.js';
+import { mediaToolMetrics } from '../media/tools/tool-metrics.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { Connections } from './connections.js';
+import type { Stops } from './stops.js';
+
+export interface MediaSetup {
+  config: StartupConfig;
+  logger: Logger;
+  connections: Connections;
+  accounts: Accounts;
+  metrics: Metrics;
+}
+
+export function setUpMedia(setup: MediaSetup, stops: Stops): MediaServices {
+  const { config, logger, connections, accounts, metrics } = setup;
+  const media = createMediaServices(config, logger);
+  mediaToolMetrics(metrics.registry, media.tools);
+  if (config.rtmp.enabled) media.providers.register(liveProvider);
+  media.libraries = createMediaLibraries(config, connections.pool, accounts.box, media.client);
+  media.providers.register(new LibraryProvider(media.libraries));
+  stops.push(() => Promise.resolve(media.close()));
+  return media;
+}

@@ -1,0 +1,64 @@
+/**
+ * The worker role: the Temporal worker that runs registration and room review workflows. Its
+ * preparation comes before any connection exists, its namespace is checked before anything
+ * else starts, and the worker itself starts after the actor host (see service.ts for why).
+ */
+import { NativeConnection } from '@temporalio/worker';
+import type { Accounts } from '../accounts/accounts.js';
+import { ActorClient } from '../actors/runtime/client.js';
+import type { StartupConfig } from '../config/types.js';
+import { AppError } from '../errors/app-error.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { createActivities } from '../workflows/activities.js';
+import type { ReviewClient } from '../workflows/review-client.js';
+import { reviewMetricsSinks } from '../workflows/review-metrics-sink.js';
+import { actorRoomDecisions } from '../workflows/room-review/room-decisions.js';
+import { ensureSearchAttributes, installTemporalLogging, prepareReviewWorkflows, startReviewWorker } from '../workflows/worker.js';
+import type { Connections } from './connections.js';
+import type { Stops } from './stops.js';
+
+/** Before any worker connection exists: the Temporal runtime takes its logger when created. */
+export function prepareWorkerRole(logger: Logger): void {
+  installTemporalLogging(logger);
+  prepareReviewWorkflows(logger);
+}
+
+/** The worker role needs its namespace to exist; say so at start rather than at first use. */
+export async function checkTemporalNamespace(connections: Connections, config: StartupConfig): Promise<void> {
+  try {
+    await connections.temporal.workflowService.describeNamespace({ namespace: config.temporal.namespace });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new AppError('unavailable', `temporal.namespace "${config.temporal.namespace}" is not usable at ${config.temporal.address}: ${message}`);
+  }
+}
+
+export interface WorkerRoleStart {
+  config: StartupConfig;
+  logger: Logger;
+  connections: Connections;
+  accounts: Accounts;
+  reviews: ReviewClient;
+  metrics: Metrics;
+}
+
+export async function startWorkerRole(start: WorkerRoleStart, stops: Stops): Promise<void> {
+  const { config, logger, connections } = start;
+  await ensureSearchAttributes(connections.temporal, config.temporal.namespace);
+  const workerConnection = await NativeConnection.connect({ address: config.temporal.address });
+  stops.push(() => workerConnection.close());
+  const worker = await startReviewWorker({
+    connection: workerConnection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.task_queue,
+    activities: createActivities({
+      registrations: start.accounts.registration,
+      rooms: actorRoomDecisions(new ActorClient(connections.nats, config.nats.subject_prefix), logger),
+    }),
+    logger,
+    sinks: reviewMetricsSinks(start.metrics.registry, start.reviews, logger),
+  });
+  // Stopped before the actor host drains: a decision in flight still reaches its room.
+  stops.push(() => worker.stop());
+}
