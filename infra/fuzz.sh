@@ -238,16 +238,18 @@ run_schemathesis() {
   local report="$REPORTS/$name-$seed.ndjson"
   local output="$WORK/$name-$seed.out"
   local narrow=()
+  local phases=${PHASES:-examples,coverage,fuzzing,stateful}
   [[ -z $OPERATIONS ]] || narrow=(--include-operation-id-regex "$OPERATIONS")
   log "schemathesis run: $name, seed $seed"
   local status
   # From the work dir: schemathesis keeps its cache (.schemathesis/) in the current directory.
-  # Every check and every phase (the stateful one follows the document's links and those it infers).
+  # Every check and every phase (the stateful one follows the document's links and those it
+  # infers), unless the pass names its phases (PHASES).
   set +e
   (cd "$WORK" && "$VENV/bin/schemathesis" --config-file "$WORK/schemathesis.toml" run "$BASE/api/openapi.json" \
     --url "$BASE" \
     --checks all \
-    --phases examples,coverage,fuzzing,stateful \
+    --phases "$phases" \
     --max-examples "$EXAMPLES" \
     --max-redirects 0 \
     --output-sanitize false \
@@ -284,9 +286,11 @@ for seed in $SEEDS; do
     --exclude-operation-id-regex "^(logout|logoutEverywhere|revokeSession|deleteRoom|changePassword|changePasswordOpaque|transferRoom|adminDeleteRoom|adminSetUserRole|adminBanUser|$SETTING_WRITES)\$"
   run_schemathesis anonymous "$seed"
 done
+# No stateful phase here: the document's links join the setting writes to no operation of this
+# pass, and schemathesis counts a phase with no link to follow as an error.
 for seed in $SEEDS; do
   fresh_token
-  run_schemathesis settings "$seed" -H "Authorization: Bearer $TOKEN" --include-operation-id-regex "^($SETTING_WRITES|adminListSettings|adminGetSetting|adminSettingHistory)\$"
+  PHASES=examples,coverage,fuzzing run_schemathesis settings "$seed" -H "Authorization: Bearer $TOKEN" --include-operation-id-regex "^($SETTING_WRITES|adminListSettings|adminGetSetting|adminSettingHistory)\$"
 done
 
 server_errors=$(grep -c '"level":50' "$WORK/svc.log" || true)
