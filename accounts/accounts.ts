@@ -16,7 +16,7 @@ import { TotpMethod } from './methods/totp.js';
 import { relyingParty, WebAuthnMethod } from './methods/webauthn.js';
 import { RateLimits } from './rate-limits.js';
 import { Registration, type ReviewStarter } from './registration.js';
-import { SecretBox } from './secret-box.js';
+import { SecretBox } from '../crypto/secret-box.js';
 import { AccessTokens } from './sessions/access-tokens.js';
 import type { RevocationPublisher } from './sessions/revocation.js';
 import { SessionStore } from './sessions/session-store.js';

@@ -7,7 +7,7 @@ import { withTransaction } from '../store/transaction.js';
 import { registrationReviewId } from '../workflows/ids.js';
 import { insertInitialCredential, type InitialCredential } from './credentials.js';
 import type { SignupMode, User } from './model.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import { findUserByReview, insertUser, type Queryable } from './users.js';
 
 /**

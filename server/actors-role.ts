@@ -7,7 +7,7 @@ import { ActorHost } from '../actors/runtime/host.js';
 import type { StartupConfig } from '../config/types.js';
 import type { MediaServices } from '../media/media-services.js';
 import { UpstreamSeekProbe } from '../media/seek-probe.js';
-import { iceServerSource } from '../media/webrtc/ice-servers.js';
+import { iceServerSource } from '../webrtc/ice-servers.js';
 import { natsNotificationPublisher } from '../notifications/publisher.js';
 import { actorHostMetrics } from '../observability/actor-metrics.js';
 import type { Logger } from '../observability/logger.js';

@@ -8,7 +8,7 @@ import { consumeCode, issueCode, nominalExpiry } from '../email/codes.js';
 import { alreadyRegisteredMessage, confirmSignupMessage, emailLink } from '../email/messages.js';
 import type { RateLimits } from '../rate-limits.js';
 import { signupDisabled, signupPolicy, type Registration, type SignupOutcome } from '../registration.js';
-import type { SecretBox } from '../secret-box.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 import { findUserByEmail, findUserByUsernameKey } from '../users.js';
 import { parseUsername } from '../username.js';
 import { passwordSecret, type NewPassword } from './new-password.js';

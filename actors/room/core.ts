@@ -9,7 +9,7 @@
  * as it was; playback alone is in memory first and persisted lazily (playback/room-playback.ts).
  */
 import type pg from 'pg';
-import type { IceServerSource } from '../../media/webrtc/ice-servers.js';
+import type { IceServerSource } from '../../webrtc/ice-servers.js';
 import type { NotificationPublisher } from '../../notifications/publisher.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';

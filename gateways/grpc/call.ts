@@ -13,7 +13,7 @@ import type { ClientAddresses } from '../../net/client-address.js';
 import type { Logger } from '../../observability/logger.js';
 import { inSpan, recordFailure, SpanKind, tracingEnabled, type TracedSpan, type TraceFields } from '../../observability/tracing-context.js';
 import { callerFromBearer } from '../bearer.js';
-import { isSaneRequestId } from '../http/request-id.js';
+import { isSaneRequestId } from '../request-id.js';
 import { unstorableTextIn } from '../../contracts/text.js';
 import { REQUEST_ID_KEY, serviceErrorOf } from './status.js';
 

@@ -20,7 +20,7 @@ import { bearerCallerResolver } from './authenticate.js';
 import { corsPolicy } from './cors.js';
 import { errorResponses } from './errors.js';
 import { healthRoutes } from './health.js';
-import { requestId } from './request-id.js';
+import { requestId } from '../request-id.js';
 import { requestMetrics } from './request-metrics.js';
 import { requestTracing } from './request-tracing.js';
 import { tracingEnabled } from '../../observability/tracing-context.js';

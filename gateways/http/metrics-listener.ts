@@ -16,7 +16,7 @@ import type { ReadinessProbe } from '../../server/readiness.js';
 import { errorResponses } from './errors.js';
 import { detailedReadinessRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
-import { requestId } from './request-id.js';
+import { requestId } from '../request-id.js';
 import type { HttpState } from './state.js';
 import { requestListener } from './request-listener.js';
 

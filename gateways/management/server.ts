@@ -9,7 +9,7 @@ import { unstorableTextIn } from '../../contracts/text.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
 import { errorResponses } from '../http/errors.js';
-import { requestId } from '../http/request-id.js';
+import { requestId } from '../request-id.js';
 import { managementRouter, type ManagementRouteDeps } from './routes.js';
 import { MANAGEMENT_HEADER } from '../../contracts/management.js';
 import { bearerToken, tokensMatch } from './token.js';

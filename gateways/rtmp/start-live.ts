@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { NatsConnection } from 'nats';
 import type pg from 'pg';
-import type { SecretBox } from '../../accounts/secret-box.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 import type { StartupConfig } from '../../config/types.js';
 import { StreamKeys } from '../../media/live/stream-keys.js';
 import type { MediaGrants } from '../../media/media-grant.js';

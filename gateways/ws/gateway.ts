@@ -20,7 +20,7 @@ import { callerFromToken } from '../bearer.js';
 import { AppError } from '../../errors/app-error.js';
 import { ClientAddresses } from '../../net/client-address.js';
 import { reachedAs } from '../../net/same-origin.js';
-import { isSaneRequestId, REQUEST_ID_HEADER } from '../http/request-id.js';
+import { isSaneRequestId, REQUEST_ID_HEADER } from '../request-id.js';
 import type { GatewayDeps } from '../gateway-deps.js';
 import type { FeedEvent } from '../rooms/room-feed.js';
 import { OriginPolicy, readUpgrade, refusalOf, ticketRefusal, UpgradeRefusal, type Refusal, type UpgradeRequest } from './handshake.js';

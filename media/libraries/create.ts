@@ -1,6 +1,6 @@
 /** Builds the media libraries of one process: the store, the connectors and the signer of item URLs. */
 import type pg from 'pg';
-import type { SecretBox } from '../../accounts/secret-box.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 import type { StartupConfig } from '../../config/types.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { LibraryItemUrls, libraryItemKey } from './item-url.js';

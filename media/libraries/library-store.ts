@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { SecretBox } from '../../accounts/secret-box.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 import { AppError } from '../../errors/app-error.js';
 import { LIBRARY_LIMITS } from './access-check.js';
 import type { LibraryAccess } from './connector.js';

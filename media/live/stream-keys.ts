@@ -12,7 +12,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { SecretBox } from '../../accounts/secret-box.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 import { AppError } from '../../errors/app-error.js';
 
 /** Where a stream key publishes to. */

@@ -4,7 +4,7 @@ import type { Migration } from './types.js';
  * Accounts (`accounts/`): users, one table of credentials per sign-in method, sessions with
  * their rotating refresh tokens, registration reviews and emailed one-time codes. Secrets that
  * must be read back (TOTP secrets, provider tokens, review payloads) are stored encrypted by
- * `accounts/secret-box.ts`; secrets that are only compared (refresh tokens, codes) as hashes.
+ * `crypto/secret-box.ts`; secrets that are only compared (refresh tokens, codes) as hashes.
  */
 export const migration0005: Migration = {
   id: '0005_accounts',

@@ -1,7 +1,7 @@
 import type { Migration } from './types.js';
 
 /**
- * Custom room emotes (media/emotes/room-emotes.ts): one row per room and name, the picture as
+ * Custom room emotes (emotes/room-emotes.ts): one row per room and name, the picture as
  * served (re-encoded WebP, a few KiB) with the hash its immutable URL names. PostgreSQL, as the
  * avatars: every replica serves every emote and only the database is shared. Deleting the room
  * deletes them.

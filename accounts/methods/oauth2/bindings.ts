@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { AppError } from '../../../errors/app-error.js';
 import { withTransaction } from '../../../store/transaction.js';
 import { insertProviderBinding, providerTokensContext, type ProviderBinding } from '../../credentials.js';
-import type { SecretBox } from '../../secret-box.js';
+import type { SecretBox } from '../../../crypto/secret-box.js';
 import type { Queryable } from '../../users.js';
 
 /**

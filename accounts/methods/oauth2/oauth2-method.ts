@@ -8,7 +8,7 @@ import type { ProviderBinding } from '../../credentials.js';
 import type { Caller } from '../../model.js';
 import type { RateLimits } from '../../rate-limits.js';
 import { reviewError, signupDisabled, type Registration } from '../../registration.js';
-import type { SecretBox } from '../../secret-box.js';
+import type { SecretBox } from '../../../crypto/secret-box.js';
 import type { ClientInfo, SignInResult, SignIn } from '../../sign-in.js';
 import { findUserByEmail, findUserById } from '../../users.js';
 import { bindIdentity, findBinding, isBindingKeyViolation, listBindings, recordBindingLogin, unbindIdentity, vouchedFor, type BindingView } from './bindings.js';

@@ -9,7 +9,7 @@
  */
 import { createHmac } from 'node:crypto';
 import test from 'ava';
-import { SecretBox } from '../../../accounts/secret-box.js';
+import { SecretBox } from '../../../crypto/secret-box.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import { isAppError } from '../../../errors/app-error.js';
 import { createMediaLibraries } from '../../../media/libraries/create.js';

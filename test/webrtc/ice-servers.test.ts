@@ -1,11 +1,11 @@
 /**
- * The ICE servers a voice participant gets (media/webrtc/ice-servers.ts): the runtime list,
+ * The ICE servers a voice participant gets (webrtc/ice-servers.ts): the runtime list,
  * the built-in STUN listener at its public host, and TURN credentials in the REST API form.
  */
 import { createHmac } from 'node:crypto';
 import test from 'ava';
 import { defaultConfig } from '../../config/defaults.js';
-import { builtInStun, iceServerSource } from '../../media/webrtc/ice-servers.js';
+import { builtInStun, iceServerSource } from '../../webrtc/ice-servers.js';
 
 const defaults = defaultConfig();
 

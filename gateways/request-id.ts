@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '../../observability/logger.js';
-import type { HttpState } from './state.js';
+import type { Logger } from '../observability/logger.js';
+import type { HttpState } from './http/state.js';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 

@@ -4,8 +4,8 @@
  * picture only under the room and hash it was stored with.
  */
 import type pg from 'pg';
-import { EMOTE_LIMITS } from '../../contracts/room/emotes.js';
-import { AppError } from '../../errors/app-error.js';
+import { EMOTE_LIMITS } from '../contracts/room/emotes.js';
+import { AppError } from '../errors/app-error.js';
 import type { EmoteImage } from './emote-image.js';
 
 export interface RoomEmote {

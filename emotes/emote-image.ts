@@ -3,9 +3,9 @@
  * square (never enlarged), re-encoded as WebP with its animation kept. The uploaded bytes are
  * never kept or served, so metadata and anything a crafted file hid are gone.
  */
-import { EMOTE_FORMATS, EMOTE_LIMITS } from '../../contracts/room/emotes.js';
-import { encodeUpload, readImageUpload } from '../../images/read-upload.js';
-import { versionHash } from '../../images/version-hash.js';
+import { EMOTE_FORMATS, EMOTE_LIMITS } from '../contracts/room/emotes.js';
+import { encodeUpload, readImageUpload } from '../images/read-upload.js';
+import { versionHash } from '../images/version-hash.js';
 
 export interface EmoteImage {
   /** Hex SHA-256 prefix of the encoding: the version its URL names. */
