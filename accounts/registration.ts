@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { AppError } from '../errors/app-error.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
-import { advisoryLockNamespaces } from '../store/advisory-locks.js';
-import { recordNotification } from '../notifications/store.js';
-import { withTransaction } from '../store/transaction.js';
+import { advisoryLockNamespaces } from '../postgres/advisory-locks.js';
+import { recordNotification } from '../notifications/inbox.js';
+import { withTransaction } from '../postgres/transaction.js';
 import { registrationReviewId } from '../workflows/ids.js';
 import { insertInitialCredential, type InitialCredential } from './credentials.js';
 import type { SignupMode, User } from './model.js';

@@ -6,7 +6,7 @@ import type { StartupConfig } from '../config/types.js';
 import { AppError } from '../errors/app-error.js';
 import { retryWhileUnavailable } from '../errors/retry-while-unavailable.js';
 import type { Logger } from '../observability/logger.js';
-import { createPool } from '../store/pool.js';
+import { createPool } from '../postgres/pool.js';
 
 /** The clients of the four dependencies one process holds, shared by every role in it. */
 export interface Connections {

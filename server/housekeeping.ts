@@ -7,7 +7,7 @@ import type { Accounts } from '../accounts/accounts.js';
 import { purgeCodes } from '../accounts/email/codes.js';
 import { runChatRetention } from '../actors/room/index.js';
 import { purgeExpiredCommands } from '../actors/runtime/command-log.js';
-import { purgeOldNotifications } from '../notifications/store.js';
+import { purgeOldNotifications } from '../notifications/inbox.js';
 import type { Logger } from '../observability/logger.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
 import type { Connections } from './connections.js';

@@ -11,7 +11,7 @@ import type { Logger } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import { startTracing } from '../observability/tracing.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';
-import { pendingMigrations } from '../store/migrate.js';
+import { pendingMigrations } from '../postgres/migrate.js';
 import { startActorsRole } from './actors-role.js';
 import { openConnections } from './connections.js';
 import { createDependencyProbe } from './dependency-probe.js';

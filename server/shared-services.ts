@@ -10,7 +10,7 @@ import type { StartupConfig } from '../config/types.js';
 import { createMailer } from '../mail/mailer.js';
 import type { Logger } from '../observability/logger.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
-import { migrate } from '../store/migrate.js';
+import { migrate } from '../postgres/migrate.js';
 import { ReviewClient } from '../workflows/review-client.js';
 import type { Connections } from './connections.js';
 import type { Stops } from './stops.js';

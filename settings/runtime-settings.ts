@@ -13,7 +13,7 @@ import {
   type SettingKey,
   type SettingValues,
 } from './registry.js';
-import { SettingsStore, type AppliedChange, type ChangeAuthor, type HistoryEntry, type StoredSetting } from './store.js';
+import { SettingsStore, type AppliedChange, type ChangeAuthor, type HistoryEntry, type StoredSetting } from './settings-table.js';
 
 /** One key's value changing in this process's cache. */
 export type SettingChangeEvent = {

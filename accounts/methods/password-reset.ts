@@ -9,7 +9,7 @@ import type { RateLimits } from '../rate-limits.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { findUserByEmail, findUserById } from '../users.js';
 import { usernameKey } from '../username.js';
-import { withTransaction } from '../../store/transaction.js';
+import { withTransaction } from '../../postgres/transaction.js';
 import { passwordSecret, type NewPassword } from './new-password.js';
 import type { OpaqueMethod } from './opaque.js';
 import type { CodeSent } from './email-signup.js';

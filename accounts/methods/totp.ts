@@ -1,7 +1,7 @@
 import { generateSecret, generateURI, verify } from 'otplib';
 import type pg from 'pg';
 import { AppError } from '../../errors/app-error.js';
-import { withTransaction } from '../../store/transaction.js';
+import { withTransaction } from '../../postgres/transaction.js';
 import type { RateLimits } from '../rate-limits.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import type { ClientInfo, SignedIn, SignIn } from '../sign-in.js';

@@ -14,7 +14,7 @@ import type { NotificationPublisher } from '../../notifications/publisher.js';
 import { AppError } from '../../errors/app-error.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Permission } from '../../contracts/permissions/names.js';
-import { classifyDatabaseError } from '../../store/errors.js';
+import { classifyDatabaseError } from '../../postgres/errors.js';
 import type { ActivationContext, Caller, DeactivationReason } from '../runtime/actor-type.js';
 import { loadRecentCommands } from '../runtime/command-log.js';
 import { recordResult } from '../runtime/record-result.js';

@@ -11,7 +11,7 @@
  */
 import type pg from 'pg';
 import { inSpan, SpanKind, tracingEnabled, type Span } from '../../observability/tracing-context.js';
-import { WriteBatcher } from '../../store/write-batcher.js';
+import { WriteBatcher } from '../../postgres/write-batcher.js';
 import { claimFencesSql, FencedError, fencedWriteAttributes, type Fence } from './fencing.js';
 
 export interface FencedBatchSpec<I extends { fence: Fence }, R> {

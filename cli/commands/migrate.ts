@@ -2,9 +2,9 @@ import { Command } from 'clipanion';
 import { loadConfig, requireValid } from '../../config/load.js';
 import { retryWhileUnavailable } from '../../errors/retry-while-unavailable.js';
 import { createLogger } from '../../observability/logger.js';
-import { classifyDatabaseError } from '../../store/errors.js';
-import { migrate } from '../../store/migrate.js';
-import { createPool } from '../../store/pool.js';
+import { classifyDatabaseError } from '../../postgres/errors.js';
+import { migrate } from '../../postgres/migrate.js';
+import { createPool } from '../../postgres/pool.js';
 import { SvcCommand } from '../svc-command.js';
 import { waitMs, waitOption } from '../wait-option.js';
 

@@ -5,7 +5,7 @@ import { createLogger } from '../../observability/logger.js';
 import { findDefinition, type SettingKey } from '../../settings/registry.js';
 import { RuntimeSettings, type SettingChangeEvent } from '../../settings/runtime-settings.js';
 import { redactSettingValue } from '../../settings/secret-fields.js';
-import { createPool } from '../../store/pool.js';
+import { createPool } from '../../postgres/pool.js';
 import { SvcCommand } from '../svc-command.js';
 
 export class SettingsWatchCommand extends SvcCommand {

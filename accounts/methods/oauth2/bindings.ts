@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { AppError } from '../../../errors/app-error.js';
-import { withTransaction } from '../../../store/transaction.js';
+import { withTransaction } from '../../../postgres/transaction.js';
 import { insertProviderBinding, providerTokensContext, type ProviderBinding } from '../../credentials.js';
 import type { SecretBox } from '../../../crypto/secret-box.js';
 import type { Queryable } from '../../users.js';

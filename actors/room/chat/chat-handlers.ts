@@ -6,7 +6,7 @@
  * docs/2026-11-26-chat-replies-edits-mentions.md.
  */
 import { AppError } from '../../../errors/app-error.js';
-import { classifyDatabaseError } from '../../../store/errors.js';
+import { classifyDatabaseError } from '../../../postgres/errors.js';
 import * as chat from './chat-store.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';

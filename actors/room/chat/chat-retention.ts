@@ -18,8 +18,8 @@
 import type pg from 'pg';
 import type { Logger } from '../../../observability/logger.js';
 import type { SettingsReader } from '../../../settings/settings-reader.js';
-import { advisoryLockNamespaces } from '../../../store/advisory-locks.js';
-import { withLongStatements } from '../../../store/pool.js';
+import { advisoryLockNamespaces } from '../../../postgres/advisory-locks.js';
+import { withLongStatements } from '../../../postgres/pool.js';
 
 /** Rows per age-deletion statement: bounds lock time and WAL per transaction. */
 const AGE_BATCH = 5000;

@@ -6,7 +6,7 @@
  * they are not watching (docs/2026-11-26-reactions-and-danmaku.md).
  */
 import { AppError } from '../../../errors/app-error.js';
-import { classifyDatabaseError } from '../../../store/errors.js';
+import { classifyDatabaseError } from '../../../postgres/errors.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { RoomResults } from '../../../contracts/room/results.js';

@@ -9,7 +9,7 @@
  */
 import { AppError } from '../../../errors/app-error.js';
 import type { Notification, NotificationPayload } from '../../../contracts/notifications.js';
-import { recordNotification } from '../../../notifications/store.js';
+import { recordNotification } from '../../../notifications/inbox.js';
 import { banPage } from './ban-pages.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { Access, RoomCore, Turn } from '../core.js';

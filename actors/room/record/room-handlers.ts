@@ -5,7 +5,7 @@
  */
 import { AppError, type FieldIssue } from '../../../errors/app-error.js';
 import type { Notification } from '../../../contracts/notifications.js';
-import { recordNotification } from '../../../notifications/store.js';
+import { recordNotification } from '../../../notifications/inbox.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';

@@ -7,7 +7,7 @@ import {
   markRead,
   readPreferences,
   updatePreferences,
-} from '../../../notifications/store.js';
+} from '../../../notifications/inbox.js';
 import * as api from '../../../contracts/http/notifications.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 

@@ -17,7 +17,7 @@ import { libraryItemKey } from '../../../media/libraries/item-url.js';
 import { LibraryProvider } from '../../../media/providers/library.js';
 import { AddressPolicy } from '../../../media/proxy/address-policy.js';
 import { UpstreamClient } from '../../../media/proxy/upstream-client.js';
-import { createPool } from '../../../store/pool.js';
+import { createPool } from '../../../postgres/pool.js';
 import type { Nginx } from '../../fixtures/nginx.js';
 import { startWebDav } from '../../fixtures/webdav.js';
 import type { GatewayBed, Member } from '../../gateways/bed.js';

@@ -1,5 +1,5 @@
 /**
- * The pool's bounds on PostgreSQL (store/pool.ts), against the stack's real server: a
+ * The pool's bounds on PostgreSQL (postgres/pool.ts), against the stack's real server: a
  * connection that stops answering (a TCP proxy that black-holes it), a statement that runs too
  * long, a transaction left idle, and the longer bound that maintenance work gets.
  */
@@ -8,9 +8,9 @@ import test, { type ExecutionContext } from 'ava';
 import type pg from 'pg';
 import { isAppError } from '../../errors/app-error.js';
 import { createLogger } from '../../observability/logger.js';
-import { classifyDatabaseError } from '../../store/errors.js';
-import { migrate } from '../../store/migrate.js';
-import { DATABASE_TIMEOUTS, createPool, withLongStatements } from '../../store/pool.js';
+import { classifyDatabaseError } from '../../postgres/errors.js';
+import { migrate } from '../../postgres/migrate.js';
+import { DATABASE_TIMEOUTS, createPool, withLongStatements } from '../../postgres/pool.js';
 import { withDeadline } from '../fixtures/deadline.js';
 import { freshDatabase } from '../harness/stack.js';
 

@@ -4,9 +4,9 @@
  * unstamped (and so never sign in). Run against a database at 0008 with such rows.
  */
 import test from 'ava';
-import { migrations } from '../../../store/migrations/index.js';
-import { migration0009 } from '../../../store/migrations/0009_oauth2_binding_issuer.js';
-import { createPool } from '../../../store/pool.js';
+import { migrations } from '../../../postgres/migrations/index.js';
+import { migration0009 } from '../../../postgres/migrations/0009_oauth2_binding_issuer.js';
+import { createPool } from '../../../postgres/pool.js';
 import { freshDatabase } from '../../harness/stack.js';
 
 test('existing bindings get the kind and issuer of their instance as configured; others stay NULL', async (t) => {

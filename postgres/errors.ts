@@ -4,7 +4,7 @@ import { AppError } from '../errors/app-error.js';
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
 
 /**
- * SQLSTATEs of a statement or session the server ended for taking too long (store/pool.ts):
+ * SQLSTATEs of a statement or session the server ended for taking too long (postgres/pool.ts):
  * 57014 query_canceled (statement_timeout, or an operator's cancel), 25P03 idle in transaction
  * too long. The database is overloaded, locked up or the session was abandoned: try again.
  */

@@ -3,9 +3,9 @@ import pg from 'pg';
 import { AppError } from '../../errors/app-error.js';
 import { createLogger } from '../../observability/logger.js';
 import { SETTINGS_CHANNEL, decodeNotice, type SettingsChangeNotice } from '../../settings/change-notification.js';
-import { SettingsStore } from '../../settings/store.js';
-import { migrate } from '../../store/migrate.js';
-import { createPool } from '../../store/pool.js';
+import { SettingsStore } from '../../settings/settings-table.js';
+import { migrate } from '../../postgres/migrate.js';
+import { createPool } from '../../postgres/pool.js';
 import { withDeadline } from '../fixtures/deadline.js';
 import { freshDatabase } from '../harness/stack.js';
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { WriteBatcher } from '../../store/write-batcher.js';
+import { WriteBatcher } from '../../postgres/write-batcher.js';
 
 /** A write whose batches the test sees and finishes by hand. */
 class ControlledWrite {

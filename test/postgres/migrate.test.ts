@@ -2,9 +2,9 @@ import test from 'ava';
 import type pg from 'pg';
 import { AppError } from '../../errors/app-error.js';
 import { createLogger } from '../../observability/logger.js';
-import { migrate, migrationStatus, pendingMigrations } from '../../store/migrate.js';
-import { migrations } from '../../store/migrations/index.js';
-import { createPool } from '../../store/pool.js';
+import { migrate, migrationStatus, pendingMigrations } from '../../postgres/migrate.js';
+import { migrations } from '../../postgres/migrations/index.js';
+import { createPool } from '../../postgres/pool.js';
 import { freshDatabase } from '../harness/stack.js';
 
 const logger = createLogger({ level: 'silent' });
