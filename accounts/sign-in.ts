@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { AppError } from '../errors/app-error.js';
-import type { SecondFactorRequired } from '../contracts/http/common.js';
+import type { SecondFactorRequired } from '../contracts/http/sign-in-answers.js';
 import type { User } from './model.js';
 import type { AccessTokens } from './sessions/access-tokens.js';
 import type { SessionStore } from './sessions/session-store.js';

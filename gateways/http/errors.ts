@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import Koa, { type Middleware } from 'koa';
-import type { ErrorBody } from '../../contracts/http/common.js';
+import type { ErrorBody } from '../../contracts/http/error-body.js';
 import { isAppError, type ErrorCode, type FieldIssue } from '../../errors/app-error.js';
 import type { HttpContext, HttpState } from './state.js';
 

@@ -1,69 +1,10 @@
 /**
- * Schemas several API resources share: the error body and the session answers of sign-in.
- * A leaf module (zod and error codes only).
+ * Request fields the account resources share (username, display name, passwords, OPAQUE
+ * messages, codes) and the recent-sign-in proof that adding a way in or a second factor needs.
  */
 import { z } from 'zod';
-import { ERROR_CODES } from '../errors.js';
 import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS, USERNAME_NFKC_RULE, USERNAME_RULE, usernameInput, usernamePattern } from '../account-rules.js';
 import { isWellFormed, oneLineText, privateText, WELL_FORMED_MESSAGE } from '../text.js';
-
-export const ErrorBody = z
-  .object({
-    requestId: z.string().meta({ description: 'Correlates the response with server logs (also the X-Request-Id header).' }),
-    status: z.number().int(),
-    code: z.enum(ERROR_CODES).meta({ description: 'Stable machine-readable code; see docs/2026-11-23-api-conventions.md.' }),
-    message: z.string(),
-    issues: z.array(z.object({ key: z.string(), message: z.string() })).optional().meta({ description: 'One entry per invalid field.' }),
-  })
-  .meta({ id: 'Error' });
-export type ErrorBody = z.infer<typeof ErrorBody>;
-
-export const ServiceRole = z.enum(['root', 'admin', 'user']);
-export type ServiceRole = z.infer<typeof ServiceRole>;
-
-export const UserView = z
-  .object({
-    id: z.string(),
-    username: z.string(),
-    displayName: z.string(),
-    email: z.string().nullable(),
-    role: ServiceRole,
-    state: z.enum(['active', 'banned']),
-    createdAt: z.string().meta({ format: 'date-time' }),
-    lastLoginAt: z.string().nullable().meta({ format: 'date-time' }),
-  })
-  .meta({ id: 'User' });
-
-export const SignedIn = z
-  .object({
-    status: z.literal('signed_in'),
-    accessToken: z.string().meta({ description: 'Bearer token for the Authorization header; short-lived.' }),
-    tokenType: z.literal('Bearer'),
-    expiresIn: z.number().int().meta({ description: 'Seconds until the access token expires.' }),
-    refreshToken: z
-      .string()
-      .optional()
-      .meta({ description: 'Only for native clients (header X-Svc-Client: native); browsers get it as an httpOnly cookie.' }),
-    sessionId: z.string(),
-    user: UserView.optional(),
-    guest: z.object({ id: z.string(), displayName: z.string() }).optional(),
-  })
-  .meta({ id: 'SignedIn' });
-
-export const SecondFactorRequired = z
-  .object({
-    status: z.literal('second_factor_required'),
-    challengeToken: z.string().meta({ description: 'Send with a code to POST /api/auth/2fa/verify within 5 minutes.' }),
-    methods: z.array(z.enum(['totp', 'recovery_code'])),
-  })
-  .meta({ id: 'SecondFactorRequired' });
-export type SecondFactorRequired = z.infer<typeof SecondFactorRequired>;
-
-export const PendingReview = z
-  .object({ status: z.literal('pending_review'), reviewId: z.string() })
-  .meta({ id: 'PendingReview', description: 'The signup waits for a reviewer; signing in says so until it is decided.' });
-
-export const SignInAnswer = z.union([SignedIn, SecondFactorRequired]);
 
 /**
  * Unpadded base64url of exactly `bytes` bytes: the characters, the length, and a last character
