@@ -5,18 +5,8 @@
  */
 import { parseNetwork } from '../net/ip-network.js';
 import { parseListenAddress } from '../net/listen-address.js';
-import type { KeyRule, Problems } from './key-kinds.js';
+import type { KeyRule, Problems, Range } from './key-kinds.js';
 import { redactUrl } from './redact-url.js';
-
-/** The numbers a key accepts: checked at validation, and shown in the key table. */
-export interface Range {
-  readonly min: number;
-  readonly max?: number;
-  /** How the key table writes it: `1..=64`, `at least 60`, `greater than 0`. */
-  readonly words: string;
-  /** Why `value` is outside, or undefined when it is inside. */
-  problem(value: number): string | undefined;
-}
 
 interface Shown {
   /** Append `(got <value>)` to the message. */

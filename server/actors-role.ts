@@ -9,7 +9,7 @@ import type { MediaServices } from '../media/media-services.js';
 import { UpstreamSeekProbe } from '../media/seek-probe.js';
 import { iceServerSource } from '../webrtc/ice-servers.js';
 import { natsNotificationPublisher } from '../notifications/publisher.js';
-import { actorHostMetrics } from '../observability/actor-metrics.js';
+import { actorHostMetrics } from '../actors/runtime/actor-metrics.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { RuntimeSettings } from '../settings/runtime-settings.js';

@@ -13,7 +13,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { Connections } from './connections.js';
 import { setUpGatewayDeps } from './gateway-deps-setup.js';
 import { startPublicHttp } from './public-http.js';
-import type { ReadinessProbe } from './readiness.js';
+import type { ReadinessProbe } from '../observability/readiness.js';
 import type { SharedServices } from './shared-services.js';
 import type { Stops } from './stops.js';
 

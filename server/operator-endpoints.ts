@@ -10,7 +10,7 @@ import { startMetricsListener } from '../gateways/http/metrics-listener.js';
 import { startManagementServer } from '../gateways/management/server.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { ReadinessProbe } from './readiness.js';
+import type { ReadinessProbe } from '../observability/readiness.js';
 import type { SharedServices } from './shared-services.js';
 import type { Stops } from './stops.js';
 

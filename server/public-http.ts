@@ -15,7 +15,7 @@ import type { MediaServices } from '../media/media-services.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { ReviewClient } from '../workflows/review-client.js';
 import { temporalUiLink } from '../workflows/review-link.js';
-import type { ReadinessProbe } from './readiness.js';
+import type { ReadinessProbe } from '../observability/readiness.js';
 import type { Stops } from './stops.js';
 
 export interface PublicHttp {

@@ -23,7 +23,7 @@ import type { Role } from './roles.js';
 import { startSharedServices } from './shared-services.js';
 import { Stops } from './stops.js';
 import { collectSystemStats } from './system-stats.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../observability/version.js';
 import { checkTemporalNamespace, prepareWorkerRole, startWorkerRole } from './worker-role.js';
 
 export interface ServiceOptions {

@@ -1,9 +1,9 @@
 import type { SystemStats } from '../contracts/management.js';
 import type { SliceCacheStats } from '../media/cache/types.js';
-import type { ReadinessProbe } from './readiness.js';
+import type { ReadinessProbe } from '../observability/readiness.js';
 import type { Role } from './roles.js';
 import { deploymentMethod } from './deployment.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../observability/version.js';
 
 export interface StatsSources {
   replicaId: string;

@@ -10,7 +10,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { HealthImplementation, protoPath as healthProtoPath, type ServingStatus } from 'grpc-health-check';
 import { AppError } from '../../errors/app-error.js';
 import { ClientAddresses } from '../../net/client-address.js';
-import type { ReadinessProbe } from '../../server/readiness.js';
+import type { ReadinessProbe } from '../../observability/readiness.js';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { RoomDirectory } from '../../actors/room/index.js';
 import { GrpcCalls } from './call.js';

@@ -3,7 +3,7 @@ import type { Accounts } from '../../accounts/accounts.js';
 import type { StartupConfig } from '../../config/types.js';
 import type { Logger } from '../../observability/logger.js';
 import type { HttpMetrics } from '../../observability/metrics.js';
-import type { ReadinessProbe } from '../../server/readiness.js';
+import type { ReadinessProbe } from '../../observability/readiness.js';
 import type { ReviewClient } from '../../workflows/review-client.js';
 import type { ReviewLink } from '../../workflows/review-link.js';
 import type { GatewayDeps } from '../gateway-deps.js';

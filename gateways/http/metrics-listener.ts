@@ -12,7 +12,7 @@ import type { Registry } from 'prom-client';
 import { AppError } from '../../errors/app-error.js';
 import { parseListenAddress } from '../../net/listen-address.js';
 import type { Logger } from '../../observability/logger.js';
-import type { ReadinessProbe } from '../../server/readiness.js';
+import type { ReadinessProbe } from '../../observability/readiness.js';
 import { errorResponses } from './errors.js';
 import { detailedReadinessRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';

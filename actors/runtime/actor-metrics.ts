@@ -4,7 +4,7 @@
  * command turns by kind and outcome with their turn time, and events published.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { HostMeter } from '../actors/runtime/host-meter.js';
+import type { HostMeter } from './host-meter.js';
 
 export interface ActorHostGauges {
   /** The actor types the host registers: their rare series exist from the start. */

@@ -5,7 +5,7 @@ let cached: string | undefined;
 /** The version in package.json, read once; the same file ships with every deployment. */
 export function packageVersion(): string {
   if (cached === undefined) {
-    // dist/server/version.js and server/version.ts both sit two levels below the root.
+    // dist/observability/version.js and observability/version.ts both sit two levels below the root.
     const url = new URL('../../package.json', import.meta.url);
     const fallback = new URL('../package.json', import.meta.url);
     let text: string;
