@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 import type { SecondFactorRequired } from '../contracts/http/sign-in-answers.js';
 import type { User } from './model.js';
 import type { AccessTokens } from './sessions/access-tokens.js';

@@ -1,6 +1,6 @@
-import { loadConfig, requireValid } from '../config/load.js';
-import { resolveManagementEndpoint } from '../config/management-endpoint.js';
-import { ManagementClient } from '../gateways/management/client.js';
+import { loadConfig, requireValid } from '../config/index.js';
+import { resolveManagementEndpoint } from '../config/index.js';
+import { ManagementClient } from '../gateways/index.js';
 
 /**
  * The management client a CLI command uses, configured exactly as the server is (same

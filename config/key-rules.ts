@@ -3,8 +3,8 @@
  * text, URLs with their schemes, host:port addresses and lists checked entry by entry. Each
  * answers the problems of one value, worded as `svc config validate` prints them after the key.
  */
-import { parseNetwork } from '../net/ip-network.js';
-import { parseListenAddress } from '../net/listen-address.js';
+import { parseNetwork } from '../net/index.js';
+import { parseListenAddress } from '../net/index.js';
 import type { KeyRule, Problems, Range } from './key-kinds.js';
 import { redactUrl } from './redact-url.js';
 

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 
 /**
  * Encryption of secrets at rest that must be read back (TOTP secrets, provider tokens,

@@ -4,8 +4,8 @@
  * never kept or served, so metadata and anything a crafted file hid are gone.
  */
 import { EMOTE_FORMATS, EMOTE_LIMITS } from '../contracts/room/emotes.js';
-import { encodeUpload, readImageUpload } from '../images/read-upload.js';
-import { versionHash } from '../images/version-hash.js';
+import { encodeUpload, readImageUpload } from '../images/index.js';
+import { versionHash } from '../images/index.js';
 
 export interface EmoteImage {
   /** Hex SHA-256 prefix of the encoding: the version its URL names. */

@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import { EMOTE_LIMITS } from '../contracts/room/emotes.js';
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 import type { EmoteImage } from './emote-image.js';
 
 export interface RoomEmote {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../observability/index.js';
 import type { HttpState } from './http/state.js';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { AppError } from '../errors/app-error.js';
-import type { Logger } from '../observability/logger.js';
+import { AppError } from '../errors/index.js';
+import type { Logger } from '../observability/index.js';
 import { advisoryLocks } from './advisory-locks.js';
 import { migrations as knownMigrations, type Migration } from './migrations/index.js';
 import { boundedQuery } from './pool.js';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createLogger, type Logger } from '../observability/logger.js';
+import { createLogger, type Logger } from '../observability/index.js';
 
 export interface PoolOptions {
   /** `postgres://` connection URL (startup key `database.url`). */

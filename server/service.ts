@@ -4,14 +4,12 @@
  * stops.ts); each role's own start is in its module (gateway-role.ts, actors-role.ts,
  * worker-role.ts with housekeeping.ts).
  */
-import type { ActorHost } from '../actors/runtime/host.js';
-import type { StartupConfig } from '../config/types.js';
-import type { SliceCache } from '../media/cache/slice-cache.js';
-import type { Logger } from '../observability/logger.js';
-import { createMetrics } from '../observability/metrics.js';
-import { startTracing } from '../observability/tracing.js';
-import type { RuntimeSettings } from '../settings/runtime-settings.js';
-import { pendingMigrations } from '../postgres/migrate.js';
+import type { ActorHost } from '../actors/index.js';
+import type { StartupConfig } from '../config/index.js';
+import type { SliceCache } from '../media/index.js';
+import { createMetrics, type Logger, packageVersion, startTracing } from '../observability/index.js';
+import type { RuntimeSettings } from '../settings/index.js';
+import { pendingMigrations } from '../postgres/index.js';
 import { startActorsRole } from './actors-role.js';
 import { openConnections } from './connections.js';
 import { createDependencyProbe } from './dependency-probe.js';
@@ -23,7 +21,6 @@ import type { Role } from './roles.js';
 import { startSharedServices } from './shared-services.js';
 import { Stops } from './stops.js';
 import { collectSystemStats } from './system-stats.js';
-import { packageVersion } from '../observability/version.js';
 import { checkTemporalNamespace, prepareWorkerRole, startWorkerRole } from './worker-role.js';
 
 export interface ServiceOptions {

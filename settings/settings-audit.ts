@@ -1,4 +1,4 @@
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../observability/index.js';
 import { redactSettingValue } from './secret-fields.js';
 import type { AppliedChange, ChangeAuthor } from './settings-table.js';
 

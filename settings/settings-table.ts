@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { AppError, type FieldIssue } from '../errors/app-error.js';
-import { advisoryLocks } from '../postgres/advisory-locks.js';
-import { classifyDatabaseError } from '../postgres/errors.js';
+import { AppError, type FieldIssue } from '../errors/index.js';
+import { advisoryLocks } from '../postgres/index.js';
+import { classifyDatabaseError } from '../postgres/index.js';
 import { SETTINGS_CHANNEL, encodeNotice } from './change-notification.js';
 import { jsonEqual } from './json-value.js';
 import { findDefinition } from './registry.js';

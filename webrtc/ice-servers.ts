@@ -6,8 +6,8 @@
  * expiring credentials travel, and only in the reply to the one member who asked (never in
  * a room event).
  */
-import type { StartupConfig } from '../config/types.js';
-import type { IceServer } from '../settings/registry.js';
+import type { StartupConfig } from '../config/index.js';
+import type { IceServer } from '../settings/index.js';
 import { turnCredential } from './turn-credentials.js';
 
 /** Computes the list for one user; `external` is the runtime setting as of this call. */

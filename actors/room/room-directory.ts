@@ -6,7 +6,7 @@
  * prefixes through a `simple` text-search vector. docs/2026-11-23-rooms-api.md explains the choices.
  */
 import type pg from 'pg';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import type { AdminRoomSummary } from '../../contracts/http/admin-rooms.js';
 import type { RoomSummary } from '../../contracts/http/room.js';
 import type { RoomStatus, RoomVisibility } from '../../contracts/room/model.js';

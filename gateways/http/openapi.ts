@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import { packageVersion } from '../../observability/version.js';
+import { packageVersion } from '../../observability/index.js';
 import { ErrorBody } from '../../contracts/http/error-body.js';
 import type { Endpoint } from '../../contracts/http/endpoint.js';
 import { ENDPOINTS } from '../../contracts/http/index.js';

@@ -1,4 +1,4 @@
-import type { ServiceRole, User, UserState } from '../../accounts/model.js';
+import type { ServiceRole, User, UserState } from '../../accounts/index.js';
 
 /** A user as JSON, for the public API and the management API alike. */
 export interface UserJson {

@@ -8,7 +8,7 @@
  */
 import cors from '@koa/cors';
 import type { Middleware } from 'koa';
-import type { SettingsReader } from '../../settings/settings-reader.js';
+import type { SettingsReader } from '../../settings/index.js';
 import type { HttpState } from '../http/state.js';
 import { REQUEST_ID_HEADER } from '../request-id.js';
 
