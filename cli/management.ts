@@ -1,6 +1,6 @@
 import { loadConfig, requireValid } from '../config/index.js';
 import { resolveManagementEndpoint } from '../config/index.js';
-import { ManagementClient } from '../gateways/index.js';
+import { ManagementClient } from '../gateways/management/client.js';
 
 /**
  * The management client a CLI command uses, configured exactly as the server is (same

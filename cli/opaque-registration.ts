@@ -6,7 +6,7 @@
  * password rules are applied here, since the server never sees this password.
  */
 import * as opaque from '@serenity-kit/opaque';
-import { checkPassword } from '../accounts/index.js';
+import { checkPassword } from '../accounts/password-policy.js';
 import type { OpaqueRegistrationView } from '../contracts/management.js';
 
 export async function opaqueRecordFor(

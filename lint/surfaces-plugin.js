@@ -30,20 +30,27 @@ const publicEntry = {
   meta: {
     type: 'problem',
     docs: { description: 'Code outside an area imports only its public entry, <area>/index.ts' },
-    schema: [{ type: 'object', properties: { open: { type: 'array', items: { type: 'string' } } }, additionalProperties: false }],
+    schema: [
+      {
+        type: 'object',
+        properties: { open: { type: 'array', items: { type: 'string' } }, entries: { type: 'array', items: { type: 'string' } } },
+        additionalProperties: false,
+      },
+    ],
     messages: {
       bypass: "'{{target}}' is inside {{area}}/: import {{area}}/index.ts (add the name to it if it is part of what {{area}}/ offers)",
     },
   },
   create(context) {
     const open = new Set(context.options[0]?.open ?? []);
+    const entries = new Set(context.options[0]?.entries ?? []);
     const file = fileOf(context);
     const from = file.split('/')[0];
     return onImports((node, specifier) => {
       const target = resolveSpecifier(ROOT, file, specifier);
       if (target === null) return;
       const area = target.split('/')[0];
-      if (area === from || open.has(area) || !target.includes('/') || target === `${area}/index.ts`) return;
+      if (area === from || open.has(area) || !target.includes('/') || target === `${area}/index.ts` || entries.has(target)) return;
       context.report({ node, messageId: 'bypass', data: { target, area } });
     });
   },
