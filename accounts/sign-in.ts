@@ -27,7 +27,7 @@ export interface SignedIn {
   refreshExpiresAt: Date;
 }
 
-/** The sign-in endpoints' answer (contracts/http/common.ts): `challengeToken` proves the first factor passed and is exchanged with a code at /api/auth/2fa/verify. */
+/** The sign-in endpoints' answer (contracts/http/sign-in-answers.ts): `challengeToken` proves the first factor passed and is exchanged with a code at /api/auth/2fa/verify. */
 export type { SecondFactorRequired };
 
 export type SignInResult = SignedIn | SecondFactorRequired;

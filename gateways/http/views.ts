@@ -12,7 +12,7 @@ export interface UserJson {
   lastLoginAt: string | null;
 }
 
-/** How a user record is shown over the API (schema `User` in api/common.ts). */
+/** How a user record is shown over the API (schema `User` in contracts/http/user-view.ts). */
 export function userView(user: User): UserJson {
   return {
     id: user.id,
