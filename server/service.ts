@@ -60,13 +60,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   if (roles.includes('worker')) prepareWorkerRole(logger);
   const connections = await openConnections(config, logger, options.dependencyWaitMs);
   // Before anything that serves: the HTTP app mounts its span middleware only in a traced process.
-  const tracing = startTracing({ config, roles, version: packageVersion(), logger });
+  const tracing = await startTracing({ config, roles, version: packageVersion(), logger });
   const stops = new Stops(logger);
   // First in, so last out: the spans of the shutdown itself are flushed too.
   stops.push(() => tracing.shutdown(), () => connections.close());
 
   // Before the roles: each registers its series on this process registry as it starts.
-  const metrics = createMetrics();
+  const metrics = await createMetrics();
   try {
     const shared = await startSharedServices({ config, logger, connections, migrateFirst: options.migrateFirst ?? false }, stops);
     const { settings, reviews, accounts } = shared;
