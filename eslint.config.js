@@ -8,6 +8,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import i18next from 'eslint-plugin-i18next';
 import regexp from 'eslint-plugin-regexp';
+import surfaces from './lint/surfaces-plugin.js';
 
 export default tseslint.config(
   // gateways/grpc/gen and web/src/api/openapi.gen.ts: generated at build time (infra/build-proto.sh, infra/build-web.sh).
@@ -60,22 +61,39 @@ export default tseslint.config(
     },
   },
   {
+    // No file reaches itself through imports, types included: a circle has no bottom floor to
+    // read first (lint/import-graph.js reads the graph once per run).
+    files: ['**/*.{ts,tsx}'],
+    plugins: { surfaces },
+    rules: { 'surfaces/no-import-cycle': 'error' },
+  },
+  {
+    // Each top-level area is entered through its index.ts (docs/2026-11-29-public-surfaces.md):
+    // what an area offers is one file to read, and its inside can move without touching its
+    // users. contracts/ is open whole: every file there is a schema some party reads. Tests and
+    // benchmarks reach inside on purpose (they measure units); the web client has its own fence.
+    // `entries` are second, light entries for the CLI, which must not load a whole area to
+    // check a password or talk to the management endpoint (accounts/index.ts alone takes 4 s).
+    files: ['**/*.ts'],
+    ignores: ['test/**', 'bench/**', 'web/**'],
+    plugins: { surfaces },
+    rules: {
+      'surfaces/public-entry': [
+        'error',
+        { open: ['contracts'], entries: ['accounts/password-policy.ts', 'gateways/management/client.ts'] },
+      ],
+    },
+  },
+  {
     // The browser client: DOM globals, and no Node built-ins (they would not exist in the page).
+    // It imports its own files and the contracts, nothing else of the repository: an allow-list,
+    // so a server folder added later is fenced off without anyone remembering to list it.
     files: ['web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
+    plugins: { surfaces },
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { regex: '^node:', message: 'the web client runs in a browser: no Node built-ins' },
-            {
-              regex: '^(\\.\\./)+(actors|gateways|workflows|accounts|errors|images|settings|store|media|config|server|cli|notifications|observability)/',
-              message: 'the web client imports the contracts (contracts/), never server folders',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^node:', message: 'the web client runs in a browser: no Node built-ins' }] }],
+      'surfaces/allowed-areas': ['error', { allow: ['web', 'contracts'] }],
     },
   },
   {
@@ -122,7 +140,7 @@ export default tseslint.config(
     // @temporalio/common and the workflow contracts beside it, nothing with I/O (Node built-ins,
     // database or NATS clients, the worker or client SDKs, the rest of the server). Types are free.
     files: [
-      'workflows/index.ts',
+      'workflows/sandbox.ts',
       'workflows/*/workflow.ts',
       'workflows/*/messages.ts',
       'workflows/decision-gate.ts',
@@ -138,7 +156,7 @@ export default tseslint.config(
             {
               regex:
                 '^(?!(@temporalio/(workflow|common)|\\.\\.?/(ids|review-messages|review-metrics|decision-gate)\\.js|(\\.\\./)+contracts/review\\.js|\\./messages\\.js|' +
-                '\\./(registration-review|room-review)/workflow\\.js|\\.\\./errors/app-error\\.js)$)',
+                '\\./(registration-review|room-review)/workflow\\.js|\\.\\./errors/index\\.js)$)',
               message: 'workflow code imports only @temporalio/workflow, @temporalio/common and the sandbox-safe workflow files',
               allowTypeImports: true,
             },

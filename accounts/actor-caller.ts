@@ -1,4 +1,4 @@
-import type { Caller as ActorCaller } from '../actors/runtime/actor-type.js';
+import type { Caller as ActorCaller } from '../actors/index.js';
 import type { Caller } from './model.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../observability/index.js';
 import type { AdminActor } from './admin-policy.js';
 import type { User } from './model.js';
 

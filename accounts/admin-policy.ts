@@ -1,4 +1,4 @@
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 import type { ServiceRole, User, UserState } from './model.js';
 import type { Queryable } from './users.js';
 

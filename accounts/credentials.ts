@@ -1,5 +1,5 @@
 import type { ProviderKind } from './methods/oauth2/instances.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../crypto/index.js';
 import type { User } from './model.js';
 import { USER_COLUMNS, userFromRow, type Queryable, type UserRow } from './users.js';
 

@@ -2,7 +2,7 @@
  * The account records other modules see. Service roles are about the whole service
  * (administration, reviews); room roles live in the room actor.
  */
-import { ServiceRole } from '../contracts/http/common.js';
+import { ServiceRole } from '../contracts/http/user-view.js';
 import type { UserState } from '../contracts/management.js';
 
 export const SERVICE_ROLES = ServiceRole.options;

@@ -1,4 +1,4 @@
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 
 import { PASSWORD_MAX_CHARS, PASSWORD_MIN_CHARS } from '../contracts/account-rules.js';
 

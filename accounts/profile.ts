@@ -1,4 +1,4 @@
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 import type { User } from './model.js';
 import { USER_COLUMNS, userFromRow, type Queryable, type UserRow } from './users.js';
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 import { AVATAR_UPLOAD_RATE } from '../contracts/http/users.js';
 
 /**

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 import { findPassword, type PasswordKind } from './credentials.js';
 import { verifyPassword } from './methods/argon2.js';
 import type { OpaqueOnServer } from './methods/opaque-on-server.js';

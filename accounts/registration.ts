@@ -1,13 +1,13 @@
 import type pg from 'pg';
-import { AppError } from '../errors/app-error.js';
-import type { RuntimeSettings } from '../settings/runtime-settings.js';
-import { advisoryLockNamespaces } from '../store/advisory-locks.js';
-import { recordNotification } from '../notifications/store.js';
-import { withTransaction } from '../store/transaction.js';
-import { registrationReviewId } from '../workflows/ids.js';
+import { AppError } from '../errors/index.js';
+import type { RuntimeSettings } from '../settings/index.js';
+import { advisoryLockNamespaces } from '../postgres/index.js';
+import { recordNotification } from '../notifications/index.js';
+import { withTransaction } from '../postgres/index.js';
+import { registrationReviewId } from '../workflows/index.js';
 import { insertInitialCredential, type InitialCredential } from './credentials.js';
 import type { SignupMode, User } from './model.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../crypto/index.js';
 import { findUserByReview, insertUser, type Queryable } from './users.js';
 
 /**

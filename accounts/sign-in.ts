@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import { AppError } from '../errors/app-error.js';
-import type { SecondFactorRequired } from '../contracts/http/common.js';
+import { AppError } from '../errors/index.js';
+import type { SecondFactorRequired } from '../contracts/http/sign-in-answers.js';
 import type { User } from './model.js';
 import type { AccessTokens } from './sessions/access-tokens.js';
 import type { SessionStore } from './sessions/session-store.js';
@@ -27,7 +27,7 @@ export interface SignedIn {
   refreshExpiresAt: Date;
 }
 
-/** The sign-in endpoints' answer (contracts/http/common.ts): `challengeToken` proves the first factor passed and is exchanged with a code at /api/auth/2fa/verify. */
+/** The sign-in endpoints' answer (contracts/http/sign-in-answers.ts): `challengeToken` proves the first factor passed and is exchanged with a code at /api/auth/2fa/verify. */
 export type { SecondFactorRequired };
 
 export type SignInResult = SignedIn | SecondFactorRequired;

@@ -1,7 +1,7 @@
 import type pg from 'pg';
-import { AppError, isAppError, type FieldIssue } from '../errors/app-error.js';
-import { advisoryLockNamespaces, advisoryLocks } from '../store/advisory-locks.js';
-import { withTransaction } from '../store/transaction.js';
+import { AppError, isAppError, type FieldIssue } from '../errors/index.js';
+import { advisoryLockNamespaces, advisoryLocks } from '../postgres/index.js';
+import { withTransaction } from '../postgres/index.js';
 import { actingRole, checkRoleChange, checkStateChange, keepAnActiveRoot, type AdminActor } from './admin-policy.js';
 import { setPassword } from './credentials.js';
 import { passwordSecret, type NewPassword } from './methods/new-password.js';

@@ -1,5 +1,5 @@
 import { ADMIN_USER_CURSOR } from '../contracts/http/admin.js';
-import { AppError, type FieldIssue } from '../errors/app-error.js';
+import { AppError, type FieldIssue } from '../errors/index.js';
 import type { PasswordKind } from './credentials.js';
 import { SERVICE_ROLES, USER_STATES, type ServiceRole, type User, type UserState } from './model.js';
 import { findUserById, findUserByUsernameKey, isUuid, USER_COLUMNS, userFromRow, type Queryable, type UserRow } from './users.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 import { foldText } from '../contracts/text.js';
 import { USERNAME_CHARS, USERNAME_RULE, usernameInput } from '../contracts/account-rules.js';
 

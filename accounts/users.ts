@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 import type { ServiceRole, User, UserState } from './model.js';
 
 /** A pool or a client inside a transaction: user writes often share a transaction. */

@@ -19,7 +19,7 @@ import { Client, Connection } from '@temporalio/client';
 import { ARGON2_PARAMS } from '../accounts/methods/argon2.js';
 import { createLogger } from '../observability/logger.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
-import { createPool } from '../store/pool.js';
+import { createPool } from '../postgres/pool.js';
 import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../test/harness/replica.js';
 import { freePort, freshDatabase, testStack } from '../test/harness/stack.js';
 import { runSvc } from '../test/harness/svc-process.js';

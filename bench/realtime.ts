@@ -35,7 +35,7 @@ import { newRoomId, RoomClient } from '../gateways/rooms/room-client.js';
 import { RealtimeClient, RealtimeCommandError } from '../test/harness/ws-client.js';
 import { createLogger } from '../observability/logger.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
-import { createPool } from '../store/pool.js';
+import { createPool } from '../postgres/pool.js';
 import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../test/harness/replica.js';
 import { freePort, freshDatabase, testStack } from '../test/harness/stack.js';
 import { runSvc } from '../test/harness/svc-process.js';

@@ -12,9 +12,9 @@
  * Options through the environment: BENCH_WRITES (default 200), BENCH_REPLICAS (default 3).
  */
 import { createLogger } from '../observability/logger.js';
-import { SettingsStore } from '../settings/store.js';
-import { migrate } from '../store/migrate.js';
-import { createPool } from '../store/pool.js';
+import { SettingsStore } from '../settings/settings-table.js';
+import { migrate } from '../postgres/migrate.js';
+import { createPool } from '../postgres/pool.js';
 import { startSettingsWatch, waitForChange } from '../test/fixtures/settings-watch.js';
 import type { SvcProcess } from '../test/harness/svc-process.js';
 import { freshDatabase } from '../test/harness/stack.js';

@@ -11,7 +11,7 @@ import { defaultConfig } from '../config/defaults.js';
 import { findKey } from '../config/keys.js';
 import { createLogger } from '../observability/logger.js';
 import { startTracing, type Tracing } from '../observability/tracing.js';
-import { packageVersion } from '../server/version.js';
+import { packageVersion } from '../observability/version.js';
 
 export interface BenchTracing {
   /** OTLP/HTTP base URL; empty: no tracing. */

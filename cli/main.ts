@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Builtins, Cli } from 'clipanion';
 import { commands } from './commands/index.js';
-import { packageVersion } from '../server/version.js';
+import { packageVersion } from '../observability/index.js';
 
 const cli = new Cli({
   binaryLabel: 'svc — synchronized media rooms',

@@ -1,5 +1,5 @@
-import { loadConfig, requireValid } from '../config/load.js';
-import { resolveManagementEndpoint } from '../config/management-endpoint.js';
+import { loadConfig, requireValid } from '../config/index.js';
+import { resolveManagementEndpoint } from '../config/index.js';
 import { ManagementClient } from '../gateways/management/client.js';
 
 /**

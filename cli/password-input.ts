@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 
 /**
  * Reads a new password for `svc user create-root` and `svc user reset-password`: typed at the

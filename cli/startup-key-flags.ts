@@ -4,7 +4,7 @@
  * its value goes to the configuration's flag layer under the key's own name.
  */
 import { Option } from 'clipanion';
-import { STARTUP_KEYS, type StartupKey } from '../config/keys.js';
+import { STARTUP_KEYS, type StartupKey } from '../config/index.js';
 
 type Flagged = StartupKey & { readonly flag: NonNullable<StartupKey['flag']> };
 

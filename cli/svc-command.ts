@@ -1,5 +1,5 @@
 import { Command, Option } from 'clipanion';
-import { AppError, isAppError } from '../errors/app-error.js';
+import { AppError, isAppError } from '../errors/index.js';
 
 /**
  * Base of every `svc` command: the global `--config` flag and one way of reporting errors

@@ -1,5 +1,5 @@
 import { Option } from 'clipanion';
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 
 const MAX_WAIT_SECONDS = 3600;
 

@@ -5,7 +5,7 @@
  */
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import type { FieldIssue } from '../errors/app-error.js';
+import type { FieldIssue } from '../errors/index.js';
 import { describeFsError } from './fs-error.js';
 import type { StartupKeyName } from './keys.js';
 import { urlProblems } from './key-rules.js';

@@ -5,7 +5,16 @@
  * validation, `svc config show`, the environment and flag names and the key table of
  * docs/configuration.md all read these rows.
  */
-import type { Range } from './key-rules.js';
+
+/** The numbers a key accepts: checked at validation, and shown in the key table. */
+export interface Range {
+  readonly min: number;
+  readonly max?: number;
+  /** How the key table writes it: `1..=64`, `at least 60`, `greater than 0`. */
+  readonly words: string;
+  /** Why `value` is outside, or undefined when it is inside. */
+  problem(value: number): string | undefined;
+}
 
 export type KeyType =
   | { kind: 'string' }

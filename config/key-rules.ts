@@ -3,20 +3,10 @@
  * text, URLs with their schemes, host:port addresses and lists checked entry by entry. Each
  * answers the problems of one value, worded as `svc config validate` prints them after the key.
  */
-import { parseNetwork } from '../net/ip-network.js';
-import { parseListenAddress } from '../net/listen-address.js';
-import type { KeyRule, Problems } from './key-kinds.js';
+import { parseNetwork } from '../net/index.js';
+import { parseListenAddress } from '../net/index.js';
+import type { KeyRule, Problems, Range } from './key-kinds.js';
 import { redactUrl } from './redact-url.js';
-
-/** The numbers a key accepts: checked at validation, and shown in the key table. */
-export interface Range {
-  readonly min: number;
-  readonly max?: number;
-  /** How the key table writes it: `1..=64`, `at least 60`, `greater than 0`. */
-  readonly words: string;
-  /** Why `value` is outside, or undefined when it is inside. */
-  problem(value: number): string | undefined;
-}
 
 interface Shown {
   /** Append `(got <value>)` to the message. */

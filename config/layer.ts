@@ -1,4 +1,4 @@
-import type { FieldIssue } from '../errors/app-error.js';
+import type { FieldIssue } from '../errors/index.js';
 import type { StartupKey } from './keys.js';
 
 /** Where the effective value of a key came from. */

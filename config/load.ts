@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
-import { AppError, type FieldIssue } from '../errors/app-error.js';
+import { AppError, type FieldIssue } from '../errors/index.js';
 import { coerceValue } from './coerce.js';
 import { readEnvLayer } from './env-source.js';
 import { readFlagLayer } from './flag-source.js';

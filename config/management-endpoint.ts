@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { AppError, type FieldIssue } from '../errors/app-error.js';
+import { AppError, type FieldIssue } from '../errors/index.js';
 import type { ManagementEndpoint, StartupConfig } from './types.js';
 
 /** `sun_path` is 108 bytes on Linux, one of which is the terminating NUL. */

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, hostname } from 'node:os';
-import { checkBareOrigin } from '../net/origin.js';
+import { checkBareOrigin } from '../net/index.js';
 import {
   credentialKey,
   formerCredentialKeys,

@@ -4,7 +4,7 @@
  * rules run, so one attempt shows every problem; the result is in key order (spec: the first
  * error is the one to act on).
  */
-import type { FieldIssue } from '../errors/app-error.js';
+import type { FieldIssue } from '../errors/index.js';
 import { CROSS_KEY_RULES } from './cross-key-rules.js';
 import { keyOrder, STARTUP_KEYS, type StartupKeyName } from './keys.js';
 import { getValue } from './paths.js';

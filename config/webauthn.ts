@@ -1,6 +1,6 @@
 import { parse } from 'tldts';
-import type { FieldIssue } from '../errors/app-error.js';
-import { checkBareOrigin, isLoopbackHost } from '../net/origin.js';
+import type { FieldIssue } from '../errors/index.js';
+import { checkBareOrigin, isLoopbackHost } from '../net/index.js';
 import type { StartupConfig } from './types.js';
 
 /**

@@ -1,5 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from './app-error.js';
+
+// The global timer rather than node:timers/promises: errors/ stays free of Node built-ins, so
+// workflow code in Temporal's sandbox may import its entry.
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const FIRST_PAUSE_MS = 250;
 const PAUSE_CAP_MS = 2000;

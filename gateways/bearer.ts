@@ -3,9 +3,9 @@
  * header (HTTP requests, gRPC metadata): the token's signature and expiry, then its session and
  * user as they are now, so a revoked session or a banned user is refused on the very next call.
  */
-import { subjectOf, type Caller } from '../accounts/model.js';
-import type { AccessTokens } from '../accounts/sessions/access-tokens.js';
-import type { SessionStore } from '../accounts/sessions/session-store.js';
+import { subjectOf, type Caller } from '../accounts/index.js';
+import type { AccessTokens } from '../accounts/index.js';
+import type { SessionStore } from '../accounts/index.js';
 
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]{1,4096})\s*$/i;
 

@@ -6,8 +6,8 @@
  * reaching several gateways still holds only a few times `max`, not unbounded.
  * docs/2026-11-26-session-revocation.md.
  */
-import { subjectOf, type Caller } from '../accounts/model.js';
-import { AppError } from '../errors/app-error.js';
+import { subjectOf, type Caller } from '../accounts/index.js';
+import { AppError } from '../errors/index.js';
 
 /** Room tabs, devices and native clients of one person stay far below it; a runaway loop does not. */
 export const MAX_CONNECTIONS_PER_USER = 20;

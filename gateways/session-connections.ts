@@ -7,12 +7,12 @@
  * docs/2026-11-26-session-revocation.md.
  */
 import { Events, type NatsConnection, type Subscription } from 'nats';
-import type { Caller } from '../accounts/model.js';
-import { parseRevocation, REVOCATION_MESSAGES, revocationSubject, type Revocation, type RevocationReason } from '../accounts/sessions/revocation.js';
-import type { SessionStore } from '../accounts/sessions/session-store.js';
+import type { Caller } from '../accounts/index.js';
+import { parseRevocation, REVOCATION_MESSAGES, revocationSubject, type Revocation, type RevocationReason } from '../accounts/index.js';
+import type { SessionStore } from '../accounts/index.js';
 import type { ErrorCode } from '../contracts/errors.js';
-import type { Logger } from '../observability/logger.js';
-import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import type { Logger } from '../observability/index.js';
+import type { RuntimeSettings } from '../settings/index.js';
 
 /** Why a held connection ends: what its transport tells the client. */
 export interface SessionEnding {

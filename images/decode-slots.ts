@@ -5,7 +5,7 @@
  * `size` wait here, in order, for a bounded time; past `maxQueued` waiting, or after
  * `maxWaitMs`, the upload is refused `resource_exhausted` with a Retry-After instead of piling up.
  */
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 
 export interface DecodeSlotLimits {
   /** Decodes running at once. */

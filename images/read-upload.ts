@@ -6,7 +6,7 @@
  * one of the process's decode slots (decode-slots.ts).
  */
 import sharp, { type Metadata, type Sharp } from 'sharp';
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 import { imageDecodes } from './decode-slots.js';
 
 export interface UploadRules {

@@ -8,9 +8,9 @@
  */
 import { createTransport } from 'nodemailer';
 import type { SMTPPoolOptions } from 'nodemailer/lib/smtp-pool';
-import type { StartupConfig } from '../config/types.js';
-import { AppError } from '../errors/app-error.js';
-import type { Logger } from '../observability/logger.js';
+import type { StartupConfig } from '../config/index.js';
+import { AppError } from '../errors/index.js';
+import type { Logger } from '../observability/index.js';
 
 export interface MailMessage {
   to: string;

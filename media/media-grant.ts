@@ -8,7 +8,7 @@
  * ban stops playback long before the grant expires.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 
 export interface MediaGrant {
   roomId: string;

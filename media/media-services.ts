@@ -4,8 +4,8 @@
  * resolution cache. Built once at start from the startup config; the service registers further
  * providers (the livestream one) on `providers` before serving.
  */
-import type { StartupConfig } from '../config/types.js';
-import type { Logger } from '../observability/logger.js';
+import type { StartupConfig } from '../config/index.js';
+import type { Logger } from '../observability/index.js';
 import type { MediaLibraries } from './libraries/libraries.js';
 import { MediaGrants, mediaGrantKey } from './media-grant.js';
 import { builtinProviders } from './providers/builtin.js';

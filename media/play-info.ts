@@ -7,8 +7,8 @@
  * (`proxy.movieProxy`, or `proxy.liveProxy` for live items) is on.
  */
 import type { MediaItem } from '../contracts/room/model.js';
-import type { SettingsReader } from '../settings/settings-reader.js';
-import { requireProxySwitch } from '../actors/room/index.js';
+import type { SettingsReader } from '../settings/index.js';
+import { requireProxySwitch } from '../actors/index.js';
 import type { MediaGrants } from './media-grant.js';
 import type { MediaProvider, PlayInfo } from './provider.js';
 import { fileNameOf, proxyUrl } from './proxy/proxy-url.js';

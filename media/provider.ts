@@ -6,7 +6,7 @@
  * Jellyfin, ...) is one more object implementing `MediaProvider`, registered at start; how to
  * write one: docs/2026-11-23-media-providers.md.
  */
-import type { FieldIssue } from '../errors/app-error.js';
+import type { FieldIssue } from '../errors/index.js';
 import type { MediaItem } from '../contracts/room/model.js';
 import type { PlayInfo, SourceType } from '../contracts/http/media.js';
 

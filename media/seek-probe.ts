@@ -8,9 +8,9 @@
  * the add is never blocked on it. The body is never read: a 200 is cut off at its headers.
  */
 import type { MediaItem, Seekable } from '../contracts/room/model.js';
-import type { ProbedSeekable, SeekProbe } from '../actors/room/index.js';
-import type { Logger } from '../observability/logger.js';
-import { messageOf } from '../actors/runtime/nats-errors.js';
+import type { ProbedSeekable, SeekProbe } from '../actors/index.js';
+import type { Logger } from '../observability/index.js';
+import { messageOf } from '../actors/index.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import type { UpstreamClient } from './proxy/upstream-client.js';
 

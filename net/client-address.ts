@@ -9,13 +9,17 @@
  */
 import type { IncomingMessage } from 'node:http';
 import ipaddr from 'ipaddr.js';
-import type { StartupConfig } from '../config/types.js';
 import { inNetworks, parseNetwork, type IpNetwork } from './ip-network.js';
 
 export const TRUSTED_PROXIES_KEY = 'server.trusted_proxies';
 
 /** `trust_proxy` (without it the socket peer is the client) and `trusted_proxies` (validated at startup). */
-export type ClientAddressOptions = Pick<StartupConfig['server'], 'trust_proxy' | 'trusted_proxies'>;
+// Written here rather than picked from the startup config's type, so net/ (which config/ uses
+// to check addresses) depends on nothing above it.
+export interface ClientAddressOptions {
+  trust_proxy: boolean;
+  trusted_proxies: string[];
+}
 
 /**
  * One X-Forwarded-For entry or socket peer as an address: IPv4-mapped IPv6 as the IPv4 it is,

@@ -1,5 +1,5 @@
 import type { NatsConnection } from 'nats';
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../observability/index.js';
 import type { Notification } from '../contracts/notifications.js';
 import { notificationSubject } from './subjects.js';
 

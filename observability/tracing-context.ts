@@ -20,7 +20,7 @@ import {
   type Context,
   type Span,
 } from '@opentelemetry/api';
-import { isAppError } from '../errors/app-error.js';
+import { isAppError } from '../errors/index.js';
 import { TraceSampler } from './trace-sampler.js';
 
 export { SpanKind, SpanStatusCode };

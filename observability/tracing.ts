@@ -11,7 +11,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import type { StartupConfig } from '../config/types.js';
+import type { StartupConfig } from '../config/index.js';
 import type { Logger } from './logger.js';
 import { TraceSampler } from './trace-sampler.js';
 import { setTracingEnabled } from './tracing-context.js';

@@ -2,20 +2,14 @@
  * The actors role: an actor host running room actors, with everything a room needs (settings,
  * reviews, notifications, ICE servers, media providers and the seek probe).
  */
-import { createRoomActorType, ROOM_ACTOR_TYPE } from '../actors/room/index.js';
-import { ActorHost } from '../actors/runtime/host.js';
-import type { StartupConfig } from '../config/types.js';
-import type { MediaServices } from '../media/media-services.js';
-import { UpstreamSeekProbe } from '../media/seek-probe.js';
-import { iceServerSource } from '../media/webrtc/ice-servers.js';
-import { natsNotificationPublisher } from '../notifications/publisher.js';
-import { actorHostMetrics } from '../observability/actor-metrics.js';
-import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
-import type { RuntimeSettings } from '../settings/runtime-settings.js';
-import type { ReviewClient } from '../workflows/review-client.js';
-import { WorkflowRoomReviewHook } from '../workflows/room-review/hook.js';
-import { reviewWorkflowBundle } from '../workflows/worker.js';
+import { ActorHost, actorHostMetrics, createRoomActorType, ROOM_ACTOR_TYPE } from '../actors/index.js';
+import type { StartupConfig } from '../config/index.js';
+import { type MediaServices, UpstreamSeekProbe } from '../media/index.js';
+import { iceServerSource } from '../webrtc/index.js';
+import { natsNotificationPublisher } from '../notifications/index.js';
+import type { Logger, Metrics } from '../observability/index.js';
+import type { RuntimeSettings } from '../settings/index.js';
+import { type ReviewClient, reviewWorkflowBundle, WorkflowRoomReviewHook } from '../workflows/index.js';
 import type { Connections } from './connections.js';
 import type { Stops } from './stops.js';
 

@@ -2,11 +2,10 @@ import { Connection as TemporalConnection } from '@temporalio/client';
 import { Redis } from 'ioredis';
 import { connect as connectNats, type ConnectionOptions, type NatsConnection } from 'nats';
 import type pg from 'pg';
-import type { StartupConfig } from '../config/types.js';
-import { AppError } from '../errors/app-error.js';
-import { retryWhileUnavailable } from '../errors/retry-while-unavailable.js';
-import type { Logger } from '../observability/logger.js';
-import { createPool } from '../store/pool.js';
+import type { StartupConfig } from '../config/index.js';
+import { AppError, retryWhileUnavailable } from '../errors/index.js';
+import type { Logger } from '../observability/index.js';
+import { createPool } from '../postgres/index.js';
 
 /** The clients of the four dependencies one process holds, shared by every role in it. */
 export interface Connections {

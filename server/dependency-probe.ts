@@ -2,7 +2,7 @@ import type { Connection as TemporalConnection } from '@temporalio/client';
 import type { Redis } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import type pg from 'pg';
-import type { DependencyName, DependencyState, ReadinessProbe } from './readiness.js';
+import type { DependencyName, DependencyState, ReadinessProbe } from '../observability/index.js';
 
 export interface DependencyProbeDeps {
   pool: pg.Pool;

@@ -3,23 +3,11 @@
  * client and command entry, one feed per room, the session connections that end with their
  * session, and the livestreams this gateway ingests.
  */
-import { ActorClient } from '../actors/runtime/client.js';
-import { ActorEvents } from '../actors/runtime/events.js';
-import type { StartupConfig } from '../config/types.js';
-import { ConnectionCap } from '../gateways/connection-cap.js';
-import type { GatewayDeps } from '../gateways/gateway-deps.js';
-import { RoomCommandEntry } from '../gateways/rooms/command-entry.js';
-import { RoomClient } from '../gateways/rooms/room-client.js';
-import { RoomFeeds } from '../gateways/rooms/room-feed.js';
-import { RoomRates } from '../gateways/rooms/room-rates.js';
-import { RoomWatcher } from '../gateways/rooms/room-watch.js';
-import { liveMetrics } from '../gateways/rtmp/live-metrics.js';
-import { startLivestreams } from '../gateways/rtmp/start-live.js';
-import { SessionConnections } from '../gateways/session-connections.js';
-import type { SliceCache } from '../media/cache/slice-cache.js';
-import type { MediaServices } from '../media/media-services.js';
-import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
+import { ActorClient, ActorEvents } from '../actors/index.js';
+import type { StartupConfig } from '../config/index.js';
+import { ConnectionCap, type GatewayDeps, liveMetrics, RoomClient, RoomCommandEntry, RoomFeeds, RoomRates, RoomWatcher, SessionConnections, startLivestreams } from '../gateways/index.js';
+import type { MediaServices, SliceCache } from '../media/index.js';
+import type { Logger, Metrics } from '../observability/index.js';
 import type { Connections } from './connections.js';
 import type { SharedServices } from './shared-services.js';
 import type { Stops } from './stops.js';

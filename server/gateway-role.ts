@@ -3,17 +3,13 @@
  * WebSockets, the STUN listener and the gRPC API, all over one set of gateway dependencies.
  */
 import { join } from 'node:path';
-import type { StartupConfig } from '../config/types.js';
-import { startGrpcServer } from '../gateways/grpc/server.js';
-import { startStunListener } from '../gateways/stun/listener.js';
-import { SliceCache } from '../media/cache/slice-cache.js';
-import type { MediaServices } from '../media/media-services.js';
-import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
+import type { StartupConfig } from '../config/index.js';
+import { startGrpcServer, startStunListener } from '../gateways/index.js';
+import { type MediaServices, SliceCache } from '../media/index.js';
+import type { Logger, Metrics, ReadinessProbe } from '../observability/index.js';
 import type { Connections } from './connections.js';
 import { setUpGatewayDeps } from './gateway-deps-setup.js';
 import { startPublicHttp } from './public-http.js';
-import type { ReadinessProbe } from './readiness.js';
 import type { SharedServices } from './shared-services.js';
 import type { Stops } from './stops.js';
 

@@ -3,13 +3,11 @@
  * commands past their deadline, ended sessions, spent email codes and old notifications. Each
  * is safe when several workers run it at once.
  */
-import type { Accounts } from '../accounts/accounts.js';
-import { purgeCodes } from '../accounts/email/codes.js';
-import { runChatRetention } from '../actors/room/index.js';
-import { purgeExpiredCommands } from '../actors/runtime/command-log.js';
-import { purgeOldNotifications } from '../notifications/store.js';
-import type { Logger } from '../observability/logger.js';
-import type { RuntimeSettings } from '../settings/runtime-settings.js';
+import { type Accounts, purgeCodes } from '../accounts/index.js';
+import { purgeExpiredCommands, runChatRetention } from '../actors/index.js';
+import { purgeOldNotifications } from '../notifications/index.js';
+import type { Logger } from '../observability/index.js';
+import type { RuntimeSettings } from '../settings/index.js';
 import type { Connections } from './connections.js';
 import { startPeriodicJob } from './periodic-job.js';
 import type { Stops } from './stops.js';

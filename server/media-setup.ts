@@ -3,15 +3,10 @@
  * providers included, before any role uses them: actor hosts check new items against them and
  * gateways play and proxy through them.
  */
-import type { Accounts } from '../accounts/accounts.js';
-import type { StartupConfig } from '../config/types.js';
-import { createMediaLibraries } from '../media/libraries/create.js';
-import { createMediaServices, type MediaServices } from '../media/media-services.js';
-import { LibraryProvider } from '../media/providers/library.js';
-import { liveProvider } from '../media/providers/live.js';
-import { mediaToolMetrics } from '../media/tools/tool-metrics.js';
-import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
+import type { Accounts } from '../accounts/index.js';
+import type { StartupConfig } from '../config/index.js';
+import { createMediaLibraries, createMediaServices, LibraryProvider, liveProvider, type MediaServices, mediaToolMetrics } from '../media/index.js';
+import type { Logger, Metrics } from '../observability/index.js';
 import type { Connections } from './connections.js';
 import type { Stops } from './stops.js';
 

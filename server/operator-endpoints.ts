@@ -3,14 +3,10 @@
  * `/metrics` and the detailed `/health/ready`, when `metrics.listen` is set) and the management
  * endpoint the `svc` CLI talks to.
  */
-import { resolveManagementEndpoint } from '../config/management-endpoint.js';
+import { resolveManagementEndpoint, type StartupConfig } from '../config/index.js';
 import type { SystemStats } from '../contracts/management.js';
-import type { StartupConfig } from '../config/types.js';
-import { startMetricsListener } from '../gateways/http/metrics-listener.js';
-import { startManagementServer } from '../gateways/management/server.js';
-import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
-import type { ReadinessProbe } from './readiness.js';
+import { startManagementServer, startMetricsListener } from '../gateways/index.js';
+import type { Logger, Metrics, ReadinessProbe } from '../observability/index.js';
 import type { SharedServices } from './shared-services.js';
 import type { Stops } from './stops.js';
 

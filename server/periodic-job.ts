@@ -1,4 +1,4 @@
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../observability/index.js';
 
 export interface PeriodicJob {
   /** Stops scheduling and waits for a run in progress to finish. */

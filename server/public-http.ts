@@ -5,17 +5,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AppError } from '../errors/app-error.js';
-import { createHttpApp } from '../gateways/http/app.js';
-import { requestListener } from '../gateways/http/request-listener.js';
-import { cookiePolicyFor } from '../gateways/http/session-cookie.js';
-import type { GatewayDeps } from '../gateways/gateway-deps.js';
-import { RealtimeGateway } from '../gateways/ws/gateway.js';
-import type { MediaServices } from '../media/media-services.js';
-import type { Metrics } from '../observability/metrics.js';
-import type { ReviewClient } from '../workflows/review-client.js';
-import { temporalUiLink } from '../workflows/review-link.js';
-import type { ReadinessProbe } from './readiness.js';
+import { AppError } from '../errors/index.js';
+import { cookiePolicyFor, createHttpApp, type GatewayDeps, RealtimeGateway, requestListener } from '../gateways/index.js';
+import type { MediaServices } from '../media/index.js';
+import type { Metrics, ReadinessProbe } from '../observability/index.js';
+import { type ReviewClient, temporalUiLink } from '../workflows/index.js';
 import type { Stops } from './stops.js';
 
 export interface PublicHttp {

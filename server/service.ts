@@ -4,14 +4,12 @@
  * stops.ts); each role's own start is in its module (gateway-role.ts, actors-role.ts,
  * worker-role.ts with housekeeping.ts).
  */
-import type { ActorHost } from '../actors/runtime/host.js';
-import type { StartupConfig } from '../config/types.js';
-import type { SliceCache } from '../media/cache/slice-cache.js';
-import type { Logger } from '../observability/logger.js';
-import { createMetrics } from '../observability/metrics.js';
-import { startTracing } from '../observability/tracing.js';
-import type { RuntimeSettings } from '../settings/runtime-settings.js';
-import { pendingMigrations } from '../store/migrate.js';
+import type { ActorHost } from '../actors/index.js';
+import type { StartupConfig } from '../config/index.js';
+import type { SliceCache } from '../media/index.js';
+import { createMetrics, type Logger, packageVersion, startTracing } from '../observability/index.js';
+import type { RuntimeSettings } from '../settings/index.js';
+import { pendingMigrations } from '../postgres/index.js';
 import { startActorsRole } from './actors-role.js';
 import { openConnections } from './connections.js';
 import { createDependencyProbe } from './dependency-probe.js';
@@ -23,7 +21,6 @@ import type { Role } from './roles.js';
 import { startSharedServices } from './shared-services.js';
 import { Stops } from './stops.js';
 import { collectSystemStats } from './system-stats.js';
-import { packageVersion } from './version.js';
 import { checkTemporalNamespace, prepareWorkerRole, startWorkerRole } from './worker-role.js';
 
 export interface ServiceOptions {
@@ -63,13 +60,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   if (roles.includes('worker')) prepareWorkerRole(logger);
   const connections = await openConnections(config, logger, options.dependencyWaitMs);
   // Before anything that serves: the HTTP app mounts its span middleware only in a traced process.
-  const tracing = startTracing({ config, roles, version: packageVersion(), logger });
+  const tracing = await startTracing({ config, roles, version: packageVersion(), logger });
   const stops = new Stops(logger);
   // First in, so last out: the spans of the shutdown itself are flushed too.
   stops.push(() => tracing.shutdown(), () => connections.close());
 
   // Before the roles: each registers its series on this process registry as it starts.
-  const metrics = createMetrics();
+  const metrics = await createMetrics();
   try {
     const shared = await startSharedServices({ config, logger, connections, migrateFirst: options.migrateFirst ?? false }, stops);
     const { settings, reviews, accounts } = shared;

@@ -4,14 +4,13 @@
  * sign users in, the worker's review activities create the accounts reviewers approve, and the
  * management endpoint (served whatever the roles) reads and decides all of them.
  */
-import { Accounts } from '../accounts/accounts.js';
-import { natsRevocationPublisher } from '../accounts/sessions/revocation.js';
-import type { StartupConfig } from '../config/types.js';
-import { createMailer } from '../mail/mailer.js';
-import type { Logger } from '../observability/logger.js';
-import { RuntimeSettings } from '../settings/runtime-settings.js';
-import { migrate } from '../store/migrate.js';
-import { ReviewClient } from '../workflows/review-client.js';
+import { Accounts, natsRevocationPublisher } from '../accounts/index.js';
+import type { StartupConfig } from '../config/index.js';
+import { createMailer } from '../mail/index.js';
+import type { Logger } from '../observability/index.js';
+import { RuntimeSettings } from '../settings/index.js';
+import { migrate } from '../postgres/index.js';
+import { ReviewClient } from '../workflows/index.js';
 import type { Connections } from './connections.js';
 import type { Stops } from './stops.js';
 

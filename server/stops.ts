@@ -3,7 +3,7 @@
  * so a part stops before what it stands on (sockets before the HTTP server, the actor host's
  * drain before the connections close), and a failing stop does not keep the others from running.
  */
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../observability/index.js';
 
 export type Stop = () => Promise<void>;
 

@@ -1,9 +1,8 @@
 import type { SystemStats } from '../contracts/management.js';
-import type { SliceCacheStats } from '../media/cache/types.js';
-import type { ReadinessProbe } from './readiness.js';
+import type { SliceCacheStats } from '../media/index.js';
+import { packageVersion, type ReadinessProbe } from '../observability/index.js';
 import type { Role } from './roles.js';
 import { deploymentMethod } from './deployment.js';
-import { packageVersion } from './version.js';
 
 export interface StatsSources {
   replicaId: string;

@@ -4,17 +4,12 @@
  * else starts, and the worker itself starts after the actor host (see service.ts for why).
  */
 import { NativeConnection } from '@temporalio/worker';
-import type { Accounts } from '../accounts/accounts.js';
-import { ActorClient } from '../actors/runtime/client.js';
-import type { StartupConfig } from '../config/types.js';
-import { AppError } from '../errors/app-error.js';
-import type { Logger } from '../observability/logger.js';
-import type { Metrics } from '../observability/metrics.js';
-import { createActivities } from '../workflows/activities.js';
-import type { ReviewClient } from '../workflows/review-client.js';
-import { reviewMetricsSinks } from '../workflows/review-metrics-sink.js';
-import { actorRoomDecisions } from '../workflows/room-review/room-decisions.js';
-import { ensureSearchAttributes, installTemporalLogging, prepareReviewWorkflows, startReviewWorker } from '../workflows/worker.js';
+import type { Accounts } from '../accounts/index.js';
+import { ActorClient } from '../actors/index.js';
+import type { StartupConfig } from '../config/index.js';
+import { AppError } from '../errors/index.js';
+import type { Logger, Metrics } from '../observability/index.js';
+import { actorRoomDecisions, createActivities, ensureSearchAttributes, installTemporalLogging, prepareReviewWorkflows, type ReviewClient, reviewMetricsSinks, startReviewWorker } from '../workflows/index.js';
 import type { Connections } from './connections.js';
 import type { Stops } from './stops.js';
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../observability/index.js';
 
 export interface NotifyListenerOptions {
   connectionString: string;

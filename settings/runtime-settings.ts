@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { AppError, type FieldIssue } from '../errors/app-error.js';
-import type { Logger } from '../observability/logger.js';
+import { AppError, type FieldIssue } from '../errors/index.js';
+import type { Logger } from '../observability/index.js';
 import { SETTINGS_CHANNEL, decodeNotice } from './change-notification.js';
 import type { SettingDefinition } from './definition.js';
 import { frozenCopy } from './json-value.js';
@@ -13,7 +13,7 @@ import {
   type SettingKey,
   type SettingValues,
 } from './registry.js';
-import { SettingsStore, type AppliedChange, type ChangeAuthor, type HistoryEntry, type StoredSetting } from './store.js';
+import { SettingsStore, type AppliedChange, type ChangeAuthor, type HistoryEntry, type StoredSetting } from './settings-table.js';
 
 /** One key's value changing in this process's cache. */
 export type SettingChangeEvent = {

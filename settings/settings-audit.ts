@@ -1,6 +1,6 @@
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../observability/index.js';
 import { redactSettingValue } from './secret-fields.js';
-import type { AppliedChange, ChangeAuthor } from './store.js';
+import type { AppliedChange, ChangeAuthor } from './settings-table.js';
 
 /**
  * The audit record of writes to settings that decide who gets in and with what rights: who

@@ -7,7 +7,7 @@
  * `internal` are, as are errors that are not AppErrors (a dropped connection, a bug).
  */
 import { ApplicationFailure } from '@temporalio/common';
-import { isAppError, type ErrorCode } from '../errors/app-error.js';
+import { isAppError, type ErrorCode } from '../errors/index.js';
 
 const RETRYABLE_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['unavailable', 'busy', 'resource_exhausted', 'deadline_exceeded', 'rate_limited', 'internal']);
 

@@ -7,7 +7,7 @@
  * Sandbox-safe: the workflows import the search attribute keys from here.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 import type { RegistrationMode, ReviewKind } from '../contracts/review.js';
 
 /** registration | room */

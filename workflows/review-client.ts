@@ -18,7 +18,7 @@ import {
   type WorkflowExecutionInfo,
 } from '@temporalio/client';
 import type { SearchAttributePair } from '@temporalio/common';
-import { AppError, isAppError } from '../errors/app-error.js';
+import { AppError, isAppError } from '../errors/index.js';
 import { registrationReviewId, reviewKindOf, roomReviewId, SvcReviewKind, SvcReviewMode, SvcReviewState, SvcReviewSubject } from './ids.js';
 import { REGISTRATION_REVIEW_WORKFLOW, type RegistrationReviewInput } from './registration-review/messages.js';
 import {

@@ -6,7 +6,7 @@
 import type { InjectedSinks } from '@temporalio/worker';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { REVIEW_KINDS, type ReviewKind } from '../contracts/review.js';
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../observability/index.js';
 import type { ReviewMetricsSinks } from './review-metrics.js';
 
 /** A scrape every 15 s must not turn into a visibility query each time on several workers. */

@@ -8,7 +8,7 @@
  */
 import { IllegalStateError, type LogLevel, type LogMetadata, type Logger as TemporalLogger } from '@temporalio/common';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../observability/index.js';
 
 const PINO_METHOD: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
   TRACE: 'trace',

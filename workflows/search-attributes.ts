@@ -4,7 +4,7 @@
  * here, when a worker starts. Idempotent, and safe when several workers start at once.
  */
 import type { Connection } from '@temporalio/client';
-import { AppError } from '../errors/app-error.js';
+import { AppError } from '../errors/index.js';
 import { REVIEW_SEARCH_ATTRIBUTES } from './ids.js';
 
 type OperatorService = Connection['operatorService'];

@@ -1,12 +1,12 @@
 /**
  * The review worker that `svc serve --role worker` runs: both review workflows and their
  * activities on `temporal.task_queue`. The workflow code is bundled once per process, at the
- * first start (webpack over the compiled `dist/workflows/index.js`, a few seconds), and every
+ * first start (webpack over the compiled `dist/workflows/sandbox.js`, a few seconds), and every
  * worker and replay of the process reuses that bundle.
  */
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker, type InjectedSinks, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../observability/index.js';
 import type { ReviewActivities } from './activities.js';
 import type { ReviewMetricsSinks } from './review-metrics.js';
 import { temporalLogger } from './runtime-logger.js';
@@ -15,7 +15,7 @@ export { ensureSearchAttributes } from './search-attributes.js';
 export { installTemporalLogging } from './runtime-logger.js';
 
 /** The compiled workflow entry point beside this file: the bundler reads JavaScript. */
-export const REVIEW_WORKFLOWS_PATH = fileURLToPath(new URL('./index.js', import.meta.url));
+export const REVIEW_WORKFLOWS_PATH = fileURLToPath(new URL('./sandbox.js', import.meta.url));
 
 /** Activities still running at shutdown get this long to finish before they are cancelled (and retried elsewhere). */
 const SHUTDOWN_GRACE = '10s';

@@ -1,7 +1,7 @@
-import { AppError } from '../../errors/app-error.js';
-import type { RuntimeSettings } from '../../settings/runtime-settings.js';
-import { allowlistEntries } from '../../settings/rules/email-allowlist.js';
-import { domainNameProblem } from '../../settings/rules/domain-name.js';
+import { AppError } from '../../errors/index.js';
+import type { RuntimeSettings } from '../../settings/index.js';
+import { allowlistEntries } from '../../settings/index.js';
+import { domainNameProblem } from '../../settings/index.js';
 
 /** An email address as typed, and the key accounts are unique and found by. */
 export interface EmailAddress {

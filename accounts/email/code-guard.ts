@@ -1,8 +1,8 @@
 import type { RateLimits } from '../rate-limits.js';
 import { checkCode, type CodePurpose, type LiveCode } from './codes.js';
 import type { Queryable } from '../users.js';
-import { isAppError } from '../../errors/app-error.js';
-import type { Mailer } from '../../mail/mailer.js';
+import { isAppError } from '../../errors/index.js';
+import type { Mailer } from '../../mail/index.js';
 
 /**
  * Checks an emailed code under the code-verification rate limits: per address of the

@@ -1,4 +1,4 @@
-import type { MailMessage } from '../../mail/mailer.js';
+import type { MailMessage } from '../../mail/index.js';
 import { CODE_TTL_MINUTES } from './codes.js';
 
 /**

@@ -1,14 +1,14 @@
 import type pg from 'pg';
-import { AppError } from '../../errors/app-error.js';
-import type { Mailer } from '../../mail/mailer.js';
-import type { RuntimeSettings } from '../../settings/runtime-settings.js';
+import { AppError } from '../../errors/index.js';
+import type { Mailer } from '../../mail/index.js';
+import type { RuntimeSettings } from '../../settings/index.js';
 import { emailAllowed, parseEmail, type EmailAddress } from '../email/address.js';
 import { requireMail, verifyCode } from '../email/code-guard.js';
 import { consumeCode, issueCode, nominalExpiry } from '../email/codes.js';
 import { alreadyRegisteredMessage, confirmSignupMessage, emailLink } from '../email/messages.js';
 import type { RateLimits } from '../rate-limits.js';
 import { signupDisabled, signupPolicy, type Registration, type SignupOutcome } from '../registration.js';
-import type { SecretBox } from '../secret-box.js';
+import type { SecretBox } from '../../crypto/index.js';
 import { findUserByEmail, findUserByUsernameKey } from '../users.js';
 import { parseUsername } from '../username.js';
 import { passwordSecret, type NewPassword } from './new-password.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import type { PasswordKind } from '../credentials.js';
 import { checkPassword } from '../password-policy.js';
 import { hashPassword } from './argon2.js';

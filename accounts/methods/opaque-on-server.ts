@@ -11,7 +11,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import type { OpaqueJob, OpaqueJobResult, OpaqueWorkerData } from './opaque-jobs.js';
 
 /**

@@ -6,7 +6,7 @@
  * error, so it is refused when it arrives (`invalid_argument` naming the field).
  */
 import * as opaque from '@serenity-kit/opaque';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 
 /** 192 bytes in base64url without padding. */
 const RECORD = /^[A-Za-z0-9_-]{256}$/;

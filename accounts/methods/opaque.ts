@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as opaque from '@serenity-kit/opaque';
 import type { Redis } from 'ioredis';
-import { AppError } from '../../errors/app-error.js';
-import type { RuntimeSettings } from '../../settings/runtime-settings.js';
+import { AppError } from '../../errors/index.js';
+import type { RuntimeSettings } from '../../settings/index.js';
 import { findPasswordAccount } from '../credentials.js';
 import { reviewError, signupDisabled, signupPolicy, type Registration, type ReviewState, type SignupOutcome } from '../registration.js';
 import type { ClientInfo, SignIn, SignInResult } from '../sign-in.js';

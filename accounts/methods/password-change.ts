@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { AppError } from '../../errors/app-error.js';
-import { withTransaction } from '../../store/transaction.js';
+import { AppError } from '../../errors/index.js';
+import { withTransaction } from '../../postgres/index.js';
 import { findPassword, setPassword } from '../credentials.js';
 import type { RecentSignIn, SessionUser } from '../recent-sign-in.js';
 import type { SessionStore } from '../sessions/session-store.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { Mailer } from '../../mail/mailer.js';
+import type { Mailer } from '../../mail/index.js';
 import { setPassword } from '../credentials.js';
 import { parseEmail } from '../email/address.js';
 import { requireMail, verifyCode } from '../email/code-guard.js';
@@ -9,7 +9,7 @@ import type { RateLimits } from '../rate-limits.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { findUserByEmail, findUserById } from '../users.js';
 import { usernameKey } from '../username.js';
-import { withTransaction } from '../../store/transaction.js';
+import { withTransaction } from '../../postgres/index.js';
 import { passwordSecret, type NewPassword } from './new-password.js';
 import type { OpaqueMethod } from './opaque.js';
 import type { CodeSent } from './email-signup.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import { findPasswordAccount, type PasswordKind } from '../credentials.js';
 import { checkPassword } from '../password-policy.js';
 import { reviewError, signupDisabled, signupPolicy, type Registration, type SignupOutcome } from '../registration.js';
@@ -6,8 +6,8 @@ import type { ClientInfo, SignIn, SignInResult } from '../sign-in.js';
 import type { SignInGuard } from '../sign-in-guard.js';
 import type { Queryable } from '../users.js';
 import { parseUsername } from '../username.js';
-import type { RuntimeSettings } from '../../settings/runtime-settings.js';
-import type { Logger } from '../../observability/logger.js';
+import type { RuntimeSettings } from '../../settings/index.js';
+import type { Logger } from '../../observability/index.js';
 import { hashPassword, verifyPassword } from './argon2.js';
 import type { OpaqueOnServer } from './opaque-on-server.js';
 

@@ -1,9 +1,9 @@
 import { generateSecret, generateURI, verify } from 'otplib';
 import type pg from 'pg';
-import { AppError } from '../../errors/app-error.js';
-import { withTransaction } from '../../store/transaction.js';
+import { AppError } from '../../errors/index.js';
+import { withTransaction } from '../../postgres/index.js';
 import type { RateLimits } from '../rate-limits.js';
-import type { SecretBox } from '../secret-box.js';
+import type { SecretBox } from '../../crypto/index.js';
 import type { ClientInfo, SignedIn, SignIn } from '../sign-in.js';
 import type { Queryable } from '../users.js';
 import { deleteRecoveryCodes, newRecoveryCodes, replaceRecoveryCodes, spendRecoveryCode } from './recovery-codes.js';

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import { OneTimeStore } from '../one-time-store.js';
 
 /**

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { AppError } from '../../errors/app-error.js';
-import { withTransaction } from '../../store/transaction.js';
+import { AppError } from '../../errors/index.js';
+import { withTransaction } from '../../postgres/index.js';
 import { insertPasskey, type PasskeyRecord } from '../credentials.js';
 import type { Queryable } from '../users.js';
 

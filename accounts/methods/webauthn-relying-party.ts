@@ -8,7 +8,7 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import { CHALLENGE_TTL_SECONDS } from './webauthn-challenges.js';
 
 /**

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { AVATAR_MAX_BYTES, AVATAR_MAX_SIDE } from '../../contracts/http/users.js';
-import { encodeUpload, readImageUpload } from '../../images/read-upload.js';
-import { versionHash } from '../../images/version-hash.js';
+import { encodeUpload, readImageUpload } from '../../images/index.js';
+import { versionHash } from '../../images/index.js';
 
 /**
  * Turns an uploaded picture into the avatar the service serves: decoded once, cropped to a

@@ -1,7 +1,7 @@
 import type { Queryable } from '../users.js';
 import type { AvatarImages, AvatarSize } from './avatar-image.js';
 
-/** The avatars table (store/migrations/0017_profiles.ts): at most one per user. */
+/** The avatars table (postgres/migrations/0017_profiles.ts): at most one per user. */
 export class Avatars {
   constructor(private readonly db: Queryable) {}
 

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import { FORMER_MEMBER, FORMER_MEMBER_ID_PREFIX } from '../../contracts/room/former-member.js';
 import type { SessionStore } from '../sessions/session-store.js';
 

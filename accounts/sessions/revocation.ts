@@ -7,7 +7,7 @@
  */
 import type { NatsConnection } from 'nats';
 import { z } from 'zod';
-import type { Logger } from '../../observability/logger.js';
+import type { Logger } from '../../observability/index.js';
 
 /** Why sessions ended, as gateways tell their clients. */
 export const REVOCATION_REASONS = [

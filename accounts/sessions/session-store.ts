@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { AppError } from '../../errors/app-error.js';
-import { withTransaction } from '../../store/transaction.js';
+import { AppError } from '../../errors/index.js';
+import { withTransaction } from '../../postgres/index.js';
 import type { Caller, ServiceRole } from '../model.js';
 import { isUuid } from '../users.js';
 import type { Revocation, RevocationPublisher, RevocationReason } from './revocation.js';

@@ -9,12 +9,12 @@
  * as it was; playback alone is in memory first and persisted lazily (playback/room-playback.ts).
  */
 import type pg from 'pg';
-import type { IceServerSource } from '../../media/webrtc/ice-servers.js';
-import type { NotificationPublisher } from '../../notifications/publisher.js';
-import { AppError } from '../../errors/app-error.js';
-import type { Logger } from '../../observability/logger.js';
+import type { IceServerSource } from '../../webrtc/index.js';
+import type { NotificationPublisher } from '../../notifications/index.js';
+import { AppError } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
 import type { Permission } from '../../contracts/permissions/names.js';
-import { classifyDatabaseError } from '../../store/errors.js';
+import { classifyDatabaseError } from '../../postgres/index.js';
 import type { ActivationContext, Caller, DeactivationReason } from '../runtime/actor-type.js';
 import { loadRecentCommands } from '../runtime/command-log.js';
 import { recordResult } from '../runtime/record-result.js';
@@ -22,7 +22,7 @@ import { FencedError, isFencedError, withFence, type Fence } from '../runtime/fe
 import type { MemberLeftReason, RoomEvent } from '../../contracts/room/events.js';
 import type { MediaItem, MemberRoomView, PlaybackState, RoomRole } from '../../contracts/room/model.js';
 import type { RoomResults } from '../../contracts/room/results.js';
-import type { SettingsReader } from '../../settings/settings-reader.js';
+import type { SettingsReader } from '../../settings/index.js';
 import type { MediaChecker } from './media-check.js';
 import { ownerPermissions, memberPermissions } from './permissions.js';
 import { Presence } from './presence.js';

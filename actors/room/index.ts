@@ -16,7 +16,7 @@ export { checkNewMedia } from './validate.js';
 export type { MediaChecker, MediaFieldsToCheck } from './media-check.js';
 export { requireProxySwitch } from './media/proxy-switch.js';
 export { memberPermissions, ownerPermissions, rolePermissions } from './permissions.js';
-export { RoomDirectory } from './store/room-directory.js';
+export { RoomDirectory } from './room-directory.js';
 export { ROOM_COMMAND_KINDS, type RoomCommand, type RoomCommandKind, type RoomCommandOf } from '../../contracts/room/commands.js';
 export type { RoomResults, RoomResultOf } from '../../contracts/room/results.js';
 export { EVENT_PERMISSION, type MemberLeftReason, type VoiceLeftReason, type PlaybackCause, type PlaylistEvent, type RoomEvent, type RoomEventType } from '../../contracts/room/events.js';

@@ -4,7 +4,7 @@
  * included): the service injects a checker, backed by the provider registry, that refuses an
  * unknown provider name or an item its provider cannot play, naming the field.
  */
-import type { FieldIssue } from '../../errors/app-error.js';
+import type { FieldIssue } from '../../errors/index.js';
 
 export interface MediaFieldsToCheck {
   provider: string;

@@ -1,7 +1,7 @@
 /** The room's check of an incoming command against its contract (contracts/room/commands.ts). */
 import { isRoomCommandKind, ROOM_COMMAND_SCHEMAS, type RoomCommand } from '../../contracts/room/commands.js';
-import { AppError } from '../../errors/app-error.js';
-import { fieldIssuesOf } from '../../errors/field-issues.js';
+import { AppError } from '../../errors/index.js';
+import { fieldIssuesOf } from '../../errors/index.js';
 
 /** Checks the shape of an incoming command; throws `invalid_argument` naming every bad field. */
 export function parseRoomCommand(raw: unknown): RoomCommand {

@@ -13,7 +13,7 @@
  */
 import { isWithinGuestCeiling } from '../../contracts/permissions/defaults.js';
 import { PERMISSIONS, isAdministration, isPermission, type Permission } from '../../contracts/permissions/names.js';
-import type { SettingsReader } from '../../settings/settings-reader.js';
+import type { SettingsReader } from '../../settings/index.js';
 import type { MemberPermissionOverride, PermissionOverrides, RoomRole } from '../../contracts/room/model.js';
 
 const DEFAULT_KEYS = {

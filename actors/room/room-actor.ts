@@ -5,7 +5,7 @@
  * (its permission and its own rules). The table of handlers, timers and internal commands is
  * built once per host from the parts it is given (parts.ts).
  */
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import type { Actor, ActorType, Caller, CommandMeta, DeactivationReason } from '../runtime/actor-type.js';
 import { FencedError } from '../runtime/fencing.js';
 import { isRoomCommandKind, type RoomCommandKind } from '../../contracts/room/commands.js';

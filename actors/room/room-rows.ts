@@ -6,7 +6,7 @@
  */
 import type pg from 'pg';
 import { isPermission, type Permission } from '../../contracts/permissions/names.js';
-import { advisoryLockNamespaces } from '../../store/advisory-locks.js';
+import { advisoryLockNamespaces } from '../../postgres/index.js';
 import { ROOM_LIMITS } from '../../contracts/room/limits.js';
 import { displayName } from './validate.js';
 import { QUEUE_MODES, ROOM_ROLES, type MemberPermissionOverride, type PermissionOverrides } from '../../contracts/room/model.js';

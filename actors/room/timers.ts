@@ -4,7 +4,7 @@
  * Names belong to the parts that declare them (part.ts `timers`: `persist`, `ready`, `presence`, …).
  */
 import { randomBytes } from 'node:crypto';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import type { ActivationContext } from '../runtime/actor-type.js';
 
 /** A timer's name, as the part that runs it declares it. */

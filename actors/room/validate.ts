@@ -3,7 +3,7 @@
  * overrides. Each check reports the field it failed on; the handlers gather them into one
  * `invalid_argument`.
  */
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import { AppError, type FieldIssue } from '../../errors/index.js';
 import { isWithinGuestCeiling } from '../../contracts/permissions/defaults.js';
 import { isAdministration, isPermission, type Permission } from '../../contracts/permissions/names.js';
 import { isWellFormed, LONE_SURROGATE, MULTI_LINE, MULTI_LINE_CONTROL_MESSAGE } from '../../contracts/text.js';

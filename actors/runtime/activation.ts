@@ -7,9 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Msg, NatsConnection, Subscription } from 'nats';
-import { AppError, isAppError } from '../../errors/app-error.js';
-import type { Logger } from '../../observability/logger.js';
-import { commandKindOf, inSpan, SpanKind, tracingEnabled, type TraceFields } from '../../observability/tracing-context.js';
+import { AppError, isAppError } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
+import { commandKindOf, inSpan, SpanKind, tracingEnabled, type TraceFields } from '../../observability/index.js';
 import type {
   ActivationContext,
   Actor,

@@ -3,8 +3,8 @@
  * as the room (`actors/room/`). The runtime owns addressing, placement, the lease, the
  * mailbox and event sequencing; an actor type owns only its state and its command handling.
  */
-import type { Logger } from '../../observability/logger.js';
-import type { TraceFields } from '../../observability/tracing-context.js';
+import type { Logger } from '../../observability/index.js';
+import type { TraceFields } from '../../observability/index.js';
 import type { RecordedCommand } from './command-log.js';
 
 /** Who sends a command, as asserted by the gateway that authenticated the client. */

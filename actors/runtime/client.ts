@@ -15,8 +15,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NatsConnection } from 'nats';
-import { AppError, httpStatusOf, type ErrorCode } from '../../errors/app-error.js';
-import { commandKindOf, inSpan, SpanKind, tracingEnabled, type TraceFields } from '../../observability/tracing-context.js';
+import { AppError, httpStatusOf, type ErrorCode } from '../../errors/index.js';
+import { commandKindOf, inSpan, SpanKind, tracingEnabled, type TraceFields } from '../../observability/index.js';
 import type { Caller, CommandEnvelope } from './actor-type.js';
 import { activateSubject, assertActorId, assertTypeName, commandSubject } from './names.js';
 import { isConnectionGone, isNoResponders, isRequestTimeout, messageOf } from './nats-errors.js';

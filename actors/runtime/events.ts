@@ -9,7 +9,7 @@
  * grow). Events of a protocol version this build does not know are dropped too.
  */
 import type { NatsConnection, Subscription } from 'nats';
-import type { Logger } from '../../observability/logger.js';
+import type { Logger } from '../../observability/index.js';
 import type { EventEnvelope } from './actor-type.js';
 import { assertActorId, assertTypeName, eventSubject } from './names.js';
 import { decode, PROTOCOL_VERSION, versionOf } from './wire.js';

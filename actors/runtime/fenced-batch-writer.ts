@@ -10,8 +10,8 @@
  * four round trips and a commit; on a loaded host those socket writes were the largest cost.
  */
 import type pg from 'pg';
-import { inSpan, SpanKind, tracingEnabled, type Span } from '../../observability/tracing-context.js';
-import { WriteBatcher } from '../../store/write-batcher.js';
+import { inSpan, SpanKind, tracingEnabled, type Span } from '../../observability/index.js';
+import { WriteBatcher } from '../../postgres/index.js';
 import { claimFencesSql, FencedError, fencedWriteAttributes, type Fence } from './fencing.js';
 
 export interface FencedBatchSpec<I extends { fence: Fence }, R> {

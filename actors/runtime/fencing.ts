@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { AppError } from '../../errors/app-error.js';
-import { inSpan, SpanKind, tracingEnabled, type TraceFields } from '../../observability/tracing-context.js';
+import { AppError } from '../../errors/index.js';
+import { inSpan, SpanKind, tracingEnabled, type TraceFields } from '../../observability/index.js';
 
 /** A durable write was refused because a newer activation of the actor holds a higher token. */
 export class FencedError extends AppError {

@@ -1,6 +1,6 @@
 /**
  * What an actor host tells its meter: activations, their ends, command turns and events. The
- * runtime only calls these hooks; `observability/actor-metrics.ts` turns them into Prometheus
+ * runtime only calls these hooks; `actor-metrics.ts` turns them into Prometheus
  * series. Labels stay bounded: actor type, a command kind the type maps into its own closed
  * set (ActorType.commandKind), an error code from the closed ErrorCode list, never an id.
  */

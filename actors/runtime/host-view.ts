@@ -18,7 +18,7 @@
  * consumer on its own, and could skip messages of a re-created stream silently).
  */
 import { Events, type KV, type KvEntry, type NatsConnection, type QueuedIterator } from 'nats';
-import type { Logger } from '../../observability/logger.js';
+import type { Logger } from '../../observability/index.js';
 import { messageOf } from './nats-errors.js';
 
 /** What a host's liveness key holds (written by liveness.ts). */

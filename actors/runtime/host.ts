@@ -9,8 +9,8 @@
  * the id over when it dies.
  */
 import type { Msg, NatsConnection, Subscription } from 'nats';
-import { AppError } from '../../errors/app-error.js';
-import type { Logger } from '../../observability/logger.js';
+import { AppError } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
 import { Activation } from './activation.js';
 import type { ActorType, CommandReply } from './actor-type.js';
 import { NO_METER, type HostMeter } from './host-meter.js';

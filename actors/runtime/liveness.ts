@@ -31,8 +31,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Events, StorageType, type JetStreamClient, type KV, type NatsConnection } from 'nats';
-import { AppError } from '../../errors/app-error.js';
-import type { Logger } from '../../observability/logger.js';
+import { AppError } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
 import { HostView, type LivenessValue } from './host-view.js';
 import { ConnectionProbe, ProbeResponder, type ProbedOwner } from './liveness-probe.js';
 import { hostKey, hostsBucketName } from './names.js';

@@ -3,7 +3,7 @@
  * and keys. Kept in one place so a host and a client of another process always agree.
  */
 import { createHash } from 'node:crypto';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 
 /** Actor ids are one subject token and one KV key: no dots, wildcards or spaces. */
 const ACTOR_ID = /^[A-Za-z0-9_-]{1,128}$/;

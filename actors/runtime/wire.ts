@@ -2,7 +2,7 @@
  * What travels between clients and hosts, and its JSON encoding. Messages from the network are
  * checked for shape before use: a malformed message must never crash a host.
  */
-import { AppError, isAppError } from '../../errors/app-error.js';
+import { AppError, isAppError } from '../../errors/index.js';
 import type { Caller, CommandEnvelope, CommandReply } from './actor-type.js';
 
 /**

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createLogger } from '../../observability/logger.js';
 import { RuntimeSettings } from '../../settings/runtime-settings.js';
-import { createPool } from '../../store/pool.js';
+import { createPool } from '../../postgres/pool.js';
 import { addressOf, call, expect } from './http.js';
 import type { Account } from './socket-person.js';
 

@@ -1,10 +1,10 @@
 import { Command, Option } from 'clipanion';
-import { AppError } from '../../errors/app-error.js';
-import { STARTUP_KEYS, type Sensitivity } from '../../config/keys.js';
-import { readConfig } from '../../config/load.js';
-import { redactConfig } from '../../config/redact.js';
-import { CONFIG_FORMATS, renderConfig, type ConfigFormat } from '../../config/render.js';
-import { validateConfig } from '../../config/validate.js';
+import { AppError } from '../../errors/index.js';
+import { STARTUP_KEYS, type Sensitivity } from '../../config/index.js';
+import { readConfig } from '../../config/index.js';
+import { redactConfig } from '../../config/index.js';
+import { CONFIG_FORMATS, renderConfig, type ConfigFormat } from '../../config/index.js';
+import { validateConfig } from '../../config/index.js';
 import { SvcCommand } from '../svc-command.js';
 
 // Named from the registry (config/registry.ts), so the list cannot miss a secret key.

@@ -1,5 +1,5 @@
 import { Command } from 'clipanion';
-import { loadConfig } from '../../config/load.js';
+import { loadConfig } from '../../config/index.js';
 import { SvcCommand } from '../svc-command.js';
 
 export class ConfigValidateCommand extends SvcCommand {

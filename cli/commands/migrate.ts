@@ -1,10 +1,10 @@
 import { Command } from 'clipanion';
-import { loadConfig, requireValid } from '../../config/load.js';
-import { retryWhileUnavailable } from '../../errors/retry-while-unavailable.js';
-import { createLogger } from '../../observability/logger.js';
-import { classifyDatabaseError } from '../../store/errors.js';
-import { migrate } from '../../store/migrate.js';
-import { createPool } from '../../store/pool.js';
+import { loadConfig, requireValid } from '../../config/index.js';
+import { retryWhileUnavailable } from '../../errors/index.js';
+import { createLogger } from '../../observability/index.js';
+import { classifyDatabaseError } from '../../postgres/index.js';
+import { migrate } from '../../postgres/index.js';
+import { createPool } from '../../postgres/index.js';
 import { SvcCommand } from '../svc-command.js';
 import { waitMs, waitOption } from '../wait-option.js';
 

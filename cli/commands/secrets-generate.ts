@@ -1,9 +1,9 @@
 import { Command, Option } from 'clipanion';
 import { Document, isMap, isScalar } from 'yaml';
-import { AppError } from '../../errors/app-error.js';
-import { envName } from '../../config/keys.js';
-import { setValue } from '../../config/paths.js';
-import { generateSecrets, type GeneratedSecrets } from '../../config/secrets.js';
+import { AppError } from '../../errors/index.js';
+import { envName } from '../../config/index.js';
+import { setValue } from '../../config/index.js';
+import { generateSecrets, type GeneratedSecrets } from '../../config/index.js';
 import { SvcCommand } from '../svc-command.js';
 
 const FORMATS = ['env', 'yaml'] as const;

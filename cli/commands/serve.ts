@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion';
-import { loadConfig, requireValid } from '../../config/load.js';
-import { createLogger } from '../../observability/logger.js';
-import { resolveRoles, ROLES } from '../../server/roles.js';
+import { loadConfig, requireValid } from '../../config/index.js';
+import { createLogger } from '../../observability/index.js';
+import { resolveRoles, ROLES, startService } from '../../server/index.js';
 import { startupKeyFlagValues, startupKeyOptions } from '../startup-key-flags.js';
 import { SvcCommand } from '../svc-command.js';
 import { waitMs, waitOption } from '../wait-option.js';
@@ -51,9 +51,6 @@ export class ServeCommand extends SvcCommand {
     });
     const config = requireValid(loaded, 'server');
     const logger = createLogger({ level: config.log.level, buffered: true });
-    // Loaded here, not at the top: every other command starts faster without the service's
-    // dependencies (Temporal, gRPC, WebSocket, the room actor).
-    const { startService } = await import('../../server/service.js');
     const service = await startService({ config, roles, logger, migrateFirst: this.migrateFirst, dependencyWaitMs });
 
     const startupMs = Math.round(performance.now());

@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { routes, type SettingHistoryView } from '../../contracts/management.js';
-import { redactSettingValue } from '../../settings/secret-fields.js';
+import { redactSettingValue } from '../../settings/index.js';
 import { managementClientFor } from '../management.js';
 import { formatValue, parseOutputFormat, renderStructured, renderTable } from '../output.js';
 import { SvcCommand } from '../svc-command.js';

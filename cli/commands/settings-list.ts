@@ -1,6 +1,6 @@
 import { Command, Option } from 'clipanion';
 import { routes, type SettingView } from '../../contracts/management.js';
-import { redactSettingValue } from '../../settings/secret-fields.js';
+import { redactSettingValue } from '../../settings/index.js';
 import { managementClientFor } from '../management.js';
 import { fitRows, formatValue, parseOutputFormat, renderStructured, renderTable, terminalWidth } from '../output.js';
 import { SvcCommand } from '../svc-command.js';

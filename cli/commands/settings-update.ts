@@ -1,7 +1,7 @@
 import { Command, Option } from 'clipanion';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import { routes, type UpdateSettingsAnswer, type UpdateSettingsRequest } from '../../contracts/management.js';
-import { redactSettingValue } from '../../settings/secret-fields.js';
+import { redactSettingValue } from '../../settings/index.js';
 import { managementClientFor } from '../management.js';
 import { formatValue } from '../output.js';
 import { SvcCommand } from '../svc-command.js';

@@ -1,11 +1,11 @@
 import { Command, Option } from 'clipanion';
-import { loadConfig, requireValid } from '../../config/load.js';
-import { AppError } from '../../errors/app-error.js';
-import { createLogger } from '../../observability/logger.js';
-import { findDefinition, type SettingKey } from '../../settings/registry.js';
-import { RuntimeSettings, type SettingChangeEvent } from '../../settings/runtime-settings.js';
-import { redactSettingValue } from '../../settings/secret-fields.js';
-import { createPool } from '../../store/pool.js';
+import { loadConfig, requireValid } from '../../config/index.js';
+import { AppError } from '../../errors/index.js';
+import { createLogger } from '../../observability/index.js';
+import { findDefinition, type SettingKey } from '../../settings/index.js';
+import { RuntimeSettings, type SettingChangeEvent } from '../../settings/index.js';
+import { redactSettingValue } from '../../settings/index.js';
+import { createPool } from '../../postgres/index.js';
 import { SvcCommand } from '../svc-command.js';
 
 export class SettingsWatchCommand extends SvcCommand {

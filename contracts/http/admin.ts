@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { oneLineText } from '../text.js';
 import { REASON_MAX_CHARS, REGISTRATION_MODES, REVIEW_KINDS, REVIEW_MODES, REVIEW_STATES } from '../review.js';
-import { ServiceRole, UserView } from './common.js';
+import { ServiceRole, UserView } from './user-view.js';
 import { defineEndpoint } from './endpoint.js';
 
 const TAGS = ['admin'];

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { oneLineText } from '../text.js';
 import { defineEndpoint, type ResponseSpec } from './endpoint.js';
-import { fields, PendingReview, SignedIn, SignInAnswer } from './common.js';
+import { fields } from './account-fields.js';
+import { PendingReview, SignedIn, SignInAnswer } from './sign-in-answers.js';
 
 const SIGNED_IN: ResponseSpec = { description: 'Signed in, or a second factor is required', schema: SignInAnswer };
 const CREATED: ResponseSpec = { description: 'Account created and signed in', schema: SignedIn };

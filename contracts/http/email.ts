@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import { oneLineText } from '../text.js';
-import { fields, PendingReview, SignedIn } from './common.js';
+import { fields } from './account-fields.js';
+import { PendingReview, SignedIn } from './sign-in-answers.js';
 import { defineEndpoint } from './endpoint.js';
 
 const TAGS = ['auth'];

@@ -12,7 +12,8 @@
  */
 import { z } from 'zod';
 import { oneLineText } from '../text.js';
-import { PendingReview, RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn, SignInAnswer } from './common.js';
+import { PendingReview, SignedIn, SignInAnswer } from './sign-in-answers.js';
+import { RECENT_SIGN_IN_RULE, recentSignInProof } from './account-fields.js';
 import { defineEndpoint } from './endpoint.js';
 
 const AUTH_TAGS = ['auth'];

@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { oneLineText } from '../text.js';
-import { fields, RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn } from './common.js';
+import { fields, RECENT_SIGN_IN_RULE, recentSignInProof } from './account-fields.js';
+import { SignedIn } from './sign-in-answers.js';
 import { defineEndpoint } from './endpoint.js';
 
 const TAGS = ['auth'];

@@ -1,6 +1,7 @@
 /** The current user (`/api/me`). A leaf module (zod and the error codes only). */
 import { z } from 'zod';
-import { fields, RECENT_SIGN_IN_RULE, recentSignInProof, UserView } from './common.js';
+import { fields, RECENT_SIGN_IN_RULE, recentSignInProof } from './account-fields.js';
+import { UserView } from './user-view.js';
 import { defineEndpoint } from './endpoint.js';
 
 export const getMe = defineEndpoint({

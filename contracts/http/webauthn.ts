@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import { oneLineText, privateText } from '../text.js';
-import { fields, PendingReview, RECENT_SIGN_IN_RULE, recentSignInProof, SignedIn, SignInAnswer } from './common.js';
+import { fields, RECENT_SIGN_IN_RULE, recentSignInProof } from './account-fields.js';
+import { PendingReview, SignedIn, SignInAnswer } from './sign-in-answers.js';
 import { defineEndpoint, type ResponseSpec } from './endpoint.js';
 
 const AUTH_TAGS = ['auth'];

@@ -6,14 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as grpc from '@grpc/grpc-js';
-import type { Accounts } from '../../accounts/accounts.js';
-import type { Caller } from '../../accounts/model.js';
-import { AppError } from '../../errors/app-error.js';
-import type { ClientAddresses } from '../../net/client-address.js';
-import type { Logger } from '../../observability/logger.js';
-import { inSpan, recordFailure, SpanKind, tracingEnabled, type TracedSpan, type TraceFields } from '../../observability/tracing-context.js';
+import type { Accounts } from '../../accounts/index.js';
+import type { Caller } from '../../accounts/index.js';
+import { AppError } from '../../errors/index.js';
+import type { ClientAddresses } from '../../net/index.js';
+import type { Logger } from '../../observability/index.js';
+import { inSpan, recordFailure, SpanKind, tracingEnabled, type TracedSpan, type TraceFields } from '../../observability/index.js';
 import { callerFromBearer } from '../bearer.js';
-import { isSaneRequestId } from '../http/request-id.js';
+import { isSaneRequestId } from '../request-id.js';
 import { unstorableTextIn } from '../../contracts/text.js';
 import { REQUEST_ID_KEY, serviceErrorOf } from './status.js';
 

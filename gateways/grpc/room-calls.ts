@@ -6,9 +6,9 @@
  * cannot check (enum names) is checked here and named by its field.
  */
 import type * as grpc from '@grpc/grpc-js';
-import type { RoomCommandKind, RoomCommandOf, RoomResultOf } from '../../actors/room/index.js';
-import type { SendResult } from '../../actors/runtime/client.js';
-import { AppError } from '../../errors/app-error.js';
+import type { RoomCommandKind, RoomCommandOf, RoomResultOf } from '../../actors/index.js';
+import type { SendResult } from '../../actors/index.js';
+import { AppError } from '../../errors/index.js';
 import type { RoomCommandEntry } from '../rooms/command-entry.js';
 import type { CallerContext, GrpcCalls } from './call.js';
 

@@ -8,11 +8,11 @@
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { HealthImplementation, protoPath as healthProtoPath, type ServingStatus } from 'grpc-health-check';
-import { AppError } from '../../errors/app-error.js';
-import { ClientAddresses } from '../../net/client-address.js';
-import type { ReadinessProbe } from '../../server/readiness.js';
+import { AppError } from '../../errors/index.js';
+import { ClientAddresses } from '../../net/index.js';
+import type { ReadinessProbe } from '../../observability/index.js';
 import type { GatewayDeps } from '../gateway-deps.js';
-import { RoomDirectory } from '../../actors/room/index.js';
+import { RoomDirectory } from '../../actors/index.js';
 import { GrpcCalls } from './call.js';
 import { apiServiceNames, loadApi } from './proto.js';
 import { addReflection } from './reflection.js';

@@ -5,7 +5,7 @@
  * HTTP client switches on the body's `code`. Internal errors say nothing about their cause.
  */
 import * as grpc from '@grpc/grpc-js';
-import { AppError, isAppError, type FieldIssue } from '../../errors/app-error.js';
+import { AppError, isAppError, type FieldIssue } from '../../errors/index.js';
 import { GRPC_STATUS, isErrorCode, type ErrorCode } from '../../contracts/errors.js';
 
 export const ERROR_CODE_KEY = 'svc-error-code';

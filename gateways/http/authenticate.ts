@@ -1,6 +1,6 @@
-import type { Caller } from '../../accounts/model.js';
-import type { AccessTokens } from '../../accounts/sessions/access-tokens.js';
-import type { SessionStore } from '../../accounts/sessions/session-store.js';
+import type { Caller } from '../../accounts/index.js';
+import type { AccessTokens } from '../../accounts/index.js';
+import type { SessionStore } from '../../accounts/index.js';
 import { callerFromBearer } from '../bearer.js';
 import type { CallerResolver } from './endpoint-router.js';
 import type { HttpContext } from './state.js';

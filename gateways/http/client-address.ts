@@ -7,7 +7,7 @@
  * are the connection's own.
  */
 import type { Middleware } from 'koa';
-import type { ClientAddresses } from '../../net/client-address.js';
+import type { ClientAddresses } from '../../net/index.js';
 import type { HttpState } from './state.js';
 
 const FORWARDED_URL_HEADERS = ['x-forwarded-proto', 'x-forwarded-host'];

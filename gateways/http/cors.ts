@@ -1,8 +1,8 @@
 import cors from '@koa/cors';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
-import { checkBareOrigin } from '../../net/origin.js';
-import { REQUEST_ID_HEADER } from './request-id.js';
+import { AppError, type FieldIssue } from '../../errors/index.js';
+import { checkBareOrigin } from '../../net/index.js';
+import { REQUEST_ID_HEADER } from '../request-id.js';
 import type { HttpState } from './state.js';
 
 const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import Koa, { type Middleware } from 'koa';
-import type { ErrorBody } from '../../contracts/http/common.js';
-import { isAppError, type ErrorCode, type FieldIssue } from '../../errors/app-error.js';
+import type { ErrorBody } from '../../contracts/http/error-body.js';
+import { isAppError, type ErrorCode, type FieldIssue } from '../../errors/index.js';
 import type { HttpContext, HttpState } from './state.js';
 
 /** The body of every HTTP error response (`/health/ready` diagnostics are not errors): the contract's `Error`. */

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { DependencyState, ReadinessProbe } from '../../server/readiness.js';
+import type { DependencyState, ReadinessProbe } from '../../observability/index.js';
 import type { ErrorBody } from './errors.js';
 import type { HttpState } from './state.js';
 

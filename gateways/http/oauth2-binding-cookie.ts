@@ -1,4 +1,4 @@
-import { FLOW_TTL_SECONDS } from '../../accounts/methods/oauth2/flow-state.js';
+import { FLOW_TTL_SECONDS } from '../../accounts/index.js';
 import { trustPolicy, type CookiePolicy } from './session-cookie.js';
 import type { HttpContext } from './state.js';
 

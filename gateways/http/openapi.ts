@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import { packageVersion } from '../../server/version.js';
-import { ErrorBody } from '../../contracts/http/common.js';
+import { packageVersion } from '../../observability/index.js';
+import { ErrorBody } from '../../contracts/http/error-body.js';
 import type { Endpoint } from '../../contracts/http/endpoint.js';
 import { ENDPOINTS } from '../../contracts/http/index.js';
 import { spellOutPatterns } from './openapi-patterns.js';

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { HttpMetrics } from '../../observability/metrics.js';
+import type { HttpMetrics } from '../../observability/index.js';
 import { onResponseDone } from './response-done.js';
 import { routeLabel } from './route-label.js';
 import type { HttpState } from './state.js';

@@ -4,8 +4,8 @@
  * (gateways/rooms/command-entry.ts) with the request's `Idempotency-Key` when the endpoint
  * declares one, so HTTP routes hold no room logic of their own.
  */
-import type { Caller } from '../../accounts/model.js';
-import type { RoomCommandKind, RoomCommandOf, RoomResultOf } from '../../actors/room/index.js';
+import type { Caller } from '../../accounts/index.js';
+import type { RoomCommandKind, RoomCommandOf, RoomResultOf } from '../../actors/index.js';
 import type { Endpoint } from '../../contracts/http/endpoint.js';
 import type { RoomCommandEntry } from '../rooms/command-entry.js';
 import type { EndpointInput, EndpointRouter } from './endpoint-router.js';

@@ -1,5 +1,5 @@
-import type { StartupConfig } from '../../config/types.js';
-import { isLoopbackHost } from '../../net/origin.js';
+import type { StartupConfig } from '../../config/index.js';
+import { isLoopbackHost } from '../../net/index.js';
 import type { HttpContext } from './state.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { DefaultContext, ParameterizedContext } from 'koa';
-import type { TraceFields } from '../../observability/tracing-context.js';
-import type { Logger } from '../../observability/logger.js';
+import type { TraceFields } from '../../observability/index.js';
+import type { Logger } from '../../observability/index.js';
 
 /** What the gateway's own middleware puts on `ctx.state` for every later handler. */
 export interface HttpState {

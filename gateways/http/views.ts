@@ -1,4 +1,4 @@
-import type { ServiceRole, User, UserState } from '../../accounts/model.js';
+import type { ServiceRole, User, UserState } from '../../accounts/index.js';
 
 /** A user as JSON, for the public API and the management API alike. */
 export interface UserJson {
@@ -12,7 +12,7 @@ export interface UserJson {
   lastLoginAt: string | null;
 }
 
-/** How a user record is shown over the API (schema `User` in api/common.ts). */
+/** How a user record is shown over the API (schema `User` in contracts/http/user-view.ts). */
 export function userView(user: User): UserJson {
   return {
     id: user.id,

@@ -3,7 +3,7 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Koa from 'koa';
 import send from 'koa-send';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import type { HttpState } from './state.js';
 
 /**

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { hostname, userInfo } from 'node:os';
-import type { ManagementEndpoint } from '../../config/types.js';
-import { AppError, type ErrorCode, type FieldIssue } from '../../errors/app-error.js';
+import type { ManagementEndpoint } from '../../config/index.js';
+import { AppError, type ErrorCode, type FieldIssue } from '../../errors/index.js';
 import { ACTOR_HEADER, MANAGEMENT_HEADER } from '../../contracts/management.js';
 
 const DEFAULT_TIMEOUT_MS = 15_000;

@@ -1,4 +1,4 @@
-import type { FieldIssue } from '../../errors/app-error.js';
+import type { FieldIssue } from '../../errors/index.js';
 
 /**
  * Reads single-valued query parameters of a management request: a parameter given twice is

@@ -4,8 +4,8 @@
  * management endpoint itself is the authorisation (a 0600 socket or a token).
  */
 import type Router from '@koa/router';
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
-import { MAX_LIST_LIMIT, type ReviewClient, type ReviewFilter } from '../../workflows/review-client.js';
+import { AppError, type FieldIssue } from '../../errors/index.js';
+import { MAX_LIST_LIMIT, type ReviewClient, type ReviewFilter } from '../../workflows/index.js';
 import { isReviewKind, isReviewMode, isReviewState, REASON_MAX_CHARS } from '../../contracts/review.js';
 import { ACTOR_HEADER, routes, type ReviewDecisionRequest } from '../../contracts/management.js';
 import { singleParams } from './query.js';

@@ -1,10 +1,10 @@
 import Router from '@koa/router';
-import type { RuntimeSettings } from '../../settings/runtime-settings.js';
-import { findDefinition, settingDefinitions } from '../../settings/registry.js';
-import { AppError } from '../../errors/app-error.js';
-import type { ReviewClient } from '../../workflows/review-client.js';
-import type { Accounts } from '../../accounts/accounts.js';
-import { issuerChangesOf } from '../../accounts/methods/oauth2/issuer-changes.js';
+import type { RuntimeSettings } from '../../settings/index.js';
+import { findDefinition, settingDefinitions } from '../../settings/index.js';
+import { AppError } from '../../errors/index.js';
+import type { ReviewClient } from '../../workflows/index.js';
+import type { Accounts } from '../../accounts/index.js';
+import { issuerChangesOf } from '../../accounts/index.js';
 import { mountReviewRoutes } from './review-routes.js';
 import { mountUserRoutes } from './user-routes.js';
 import {

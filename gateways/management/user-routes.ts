@@ -6,16 +6,16 @@
  */
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { logAdminAction } from '../../accounts/admin-audit.js';
-import type { AdminActor } from '../../accounts/admin-policy.js';
-import type { User } from '../../accounts/model.js';
-import type { UserAdmin, UserChange } from '../../accounts/user-admin.js';
-import type { UserDetails } from '../../accounts/user-directory.js';
-import { DEFAULT_PAGE, MAX_PAGE } from '../../accounts/user-directory.js';
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import { logAdminAction } from '../../accounts/index.js';
+import type { AdminActor } from '../../accounts/index.js';
+import type { User } from '../../accounts/index.js';
+import type { UserAdmin, UserChange } from '../../accounts/index.js';
+import type { UserDetails } from '../../accounts/index.js';
+import { DEFAULT_PAGE, MAX_PAGE } from '../../accounts/index.js';
+import { AppError, type FieldIssue } from '../../errors/index.js';
 import { userView } from '../http/views.js';
 import { REASON_MAX_CHARS } from '../../contracts/review.js';
-import type { Logger } from '../../observability/logger.js';
+import type { Logger } from '../../observability/index.js';
 import { ACTOR_HEADER, routes, type UserChangeView, type UserDetailView, type UserRole, type UserState } from '../../contracts/management.js';
 import { singleParams } from './query.js';
 

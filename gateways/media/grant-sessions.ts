@@ -5,10 +5,10 @@
  * gateway (gateways/session-connections.ts) forgets the sessions it names at once, so a
  * sign-out or ban stops playback within a second, and within `ttlMs` if its message was lost.
  */
-import { subjectOf, type Caller } from '../../accounts/model.js';
-import type { SessionStore } from '../../accounts/sessions/session-store.js';
-import { AppError } from '../../errors/app-error.js';
-import type { MediaGrant } from '../../media/media-grant.js';
+import { subjectOf, type Caller } from '../../accounts/index.js';
+import type { SessionStore } from '../../accounts/index.js';
+import { AppError } from '../../errors/index.js';
+import type { MediaGrant } from '../../media/index.js';
 import { matches, type SessionConnections } from '../session-connections.js';
 
 export const SESSION_TTL_MS = 10_000;

@@ -8,9 +8,9 @@
  */
 import cors from '@koa/cors';
 import type { Middleware } from 'koa';
-import type { SettingsReader } from '../../settings/settings-reader.js';
+import type { SettingsReader } from '../../settings/index.js';
 import type { HttpState } from '../http/state.js';
-import { REQUEST_ID_HEADER } from '../http/request-id.js';
+import { REQUEST_ID_HEADER } from '../request-id.js';
 
 export const MEDIA_PREFIX = '/media/';
 

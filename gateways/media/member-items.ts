@@ -8,7 +8,7 @@
  * reaches another.
  */
 import type { MediaItem } from '../../contracts/room/model.js';
-import { AppError, isAppError } from '../../errors/app-error.js';
+import { AppError, isAppError } from '../../errors/index.js';
 import type { RoomClient } from '../rooms/room-client.js';
 
 export const MEMBERSHIP_TTL_MS = 30_000;

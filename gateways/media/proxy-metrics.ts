@@ -1,6 +1,6 @@
 /** Counters of the media proxy on `/metrics`: bytes sent to clients, upstream failures by code. */
 import { Counter, type Registry } from 'prom-client';
-import type { ProxyTraffic } from '../../media/proxy/media-proxy.js';
+import type { ProxyTraffic } from '../../media/index.js';
 
 export function proxyTraffic(registry: Registry): ProxyTraffic {
   const bytes =

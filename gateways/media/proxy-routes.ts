@@ -6,14 +6,14 @@
  * A client that goes away aborts the upstream read.
  */
 import Router, { type RouterContext } from '@koa/router';
-import { AppError } from '../../errors/app-error.js';
-import { isSlicePieces } from '../../media/cache/types.js';
-import { writePieces } from '../../media/cache/write-pieces.js';
-import type { MediaServices } from '../../media/media-services.js';
-import { requireProxySwitch } from '../../actors/room/index.js';
-import { isProxied } from '../../media/play-info.js';
-import type { MediaProxy } from '../../media/proxy/media-proxy.js';
-import type { SettingsReader } from '../../settings/settings-reader.js';
+import { AppError } from '../../errors/index.js';
+import { isSlicePieces } from '../../media/index.js';
+import { writePieces } from '../../media/index.js';
+import type { MediaServices } from '../../media/index.js';
+import { requireProxySwitch } from '../../actors/index.js';
+import { isProxied } from '../../media/index.js';
+import type { MediaProxy } from '../../media/index.js';
+import type { SettingsReader } from '../../settings/index.js';
 import type { HttpState } from '../http/state.js';
 import type { GrantSessions } from './grant-sessions.js';
 import type { MemberItems } from './member-items.js';

@@ -7,13 +7,13 @@
  * command's shape once, with the schema of contracts/room/commands.ts that the transports' own
  * schemas are built from; every transport maps the errors with the one table of contracts/errors.ts.
  */
-import type { Caller } from '../../accounts/model.js';
+import type { Caller } from '../../accounts/index.js';
 import { GATEWAY_OWNED_KINDS } from '../../contracts/ws/constants.js';
-import { assertActorId } from '../../actors/runtime/names.js';
-import type { RoomCommandKind, RoomCommandOf, RoomResultOf } from '../../actors/room/index.js';
-import type { SendResult } from '../../actors/runtime/client.js';
-import type { TraceFields } from '../../observability/tracing-context.js';
-import { AppError } from '../../errors/app-error.js';
+import { assertActorId } from '../../actors/index.js';
+import type { RoomCommandKind, RoomCommandOf, RoomResultOf } from '../../actors/index.js';
+import type { SendResult } from '../../actors/index.js';
+import type { TraceFields } from '../../observability/index.js';
+import { AppError } from '../../errors/index.js';
 import { roomCommandId, type CommandTransport } from './command-id.js';
 import type { RoomClient } from './room-client.js';
 

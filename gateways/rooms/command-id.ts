@@ -8,7 +8,7 @@
  * caller as well (actors/runtime/command-key.ts); this keeps the ids apart before they get there.
  */
 import { createHash } from 'node:crypto';
-import { subjectOf, type Caller } from '../../accounts/model.js';
+import { subjectOf, type Caller } from '../../accounts/index.js';
 
 export type CommandTransport = 'http' | 'ws' | 'grpc';
 

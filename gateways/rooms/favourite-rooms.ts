@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { visibleToUser } from '../../actors/room/store/room-directory.js';
-import { AppError } from '../../errors/app-error.js';
+import { visibleToUser } from '../../actors/index.js';
+import { AppError } from '../../errors/index.js';
 
-/** A user's starred rooms (store/migrations/0017_profiles.ts); the home page lists them first. */
+/** A user's starred rooms (postgres/migrations/0017_profiles.ts); the home page lists them first. */
 export const FAVOURITE_ROOMS_MAX = 100;
 
 export class FavouriteRooms {

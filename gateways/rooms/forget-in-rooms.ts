@@ -7,7 +7,7 @@
  * reached fails the close with the account whole, and a repeat finds what is left.
  */
 import type pg from 'pg';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import type { RoomClient } from './room-client.js';
 
 /** Every room holding a poll vote, a poll, an up-vote, a ban or a room library of `userId`. */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { UserCaller } from '../../accounts/model.js';
-import { AppError } from '../../errors/app-error.js';
+import type { UserCaller } from '../../accounts/index.js';
+import { AppError } from '../../errors/index.js';
 import type { RoomClient } from './room-client.js';
 
 /**

@@ -11,9 +11,9 @@
  * publishes one event for all: a playlist item's header values only for those who may edit it
  * (contracts/room/item-headers.ts).
  */
-import { EVENT_PERMISSION, memberPermissions, ownerPermissions, type MemberRoomView, type PermissionOverrides, type RoomEvent, type RoomRole } from '../../actors/room/index.js';
+import { EVENT_PERMISSION, memberPermissions, ownerPermissions, type MemberRoomView, type PermissionOverrides, type RoomEvent, type RoomRole } from '../../actors/index.js';
 import type { MemberPermissionOverride } from '../../contracts/room/model.js';
-import type { SettingsReader } from '../../settings/settings-reader.js';
+import type { SettingsReader } from '../../settings/index.js';
 import type { Permission } from '../../contracts/permissions/names.js';
 import { itemSeenBy } from '../../contracts/room/item-headers.js';
 

@@ -5,14 +5,14 @@
  * the one place a caller's commands are held to their rates (room-rates.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { actorCallerOf } from '../../accounts/actor-caller.js';
-import type { Caller } from '../../accounts/model.js';
-import { ROOM_ACTOR_TYPE, type RoomCommandKind, type RoomCommandOf, type RoomResultOf } from '../../actors/room/index.js';
-import type { ActorClient, SendResult, TypedActorClient } from '../../actors/runtime/client.js';
-import type { TraceFields } from '../../observability/tracing-context.js';
+import { actorCallerOf } from '../../accounts/index.js';
+import type { Caller } from '../../accounts/index.js';
+import { ROOM_ACTOR_TYPE, type RoomCommandKind, type RoomCommandOf, type RoomResultOf } from '../../actors/index.js';
+import type { ActorClient, SendResult, TypedActorClient } from '../../actors/index.js';
+import type { TraceFields } from '../../observability/index.js';
 import type { RoomRates } from './room-rates.js';
-import { AppError, isAppError } from '../../errors/app-error.js';
-import { slowModeWaitMs } from '../../actors/room/moderation/slow-mode.js';
+import { AppError, isAppError } from '../../errors/index.js';
+import { slowModeWaitMs } from '../../actors/index.js';
 
 /**
  * The actor wire carries an error's code, message and issues, not its retry time: a room's own

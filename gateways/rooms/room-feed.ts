@@ -15,11 +15,11 @@
  * topic forgets its coverage and tells its watchers to re-read a snapshot.
  */
 import { Events, type NatsConnection } from 'nats';
-import { ROOM_ACTOR_TYPE, type RoomEvent } from '../../actors/room/index.js';
-import type { EventEnvelope } from '../../actors/runtime/actor-type.js';
-import type { ActorEvents } from '../../actors/runtime/events.js';
-import type { Logger } from '../../observability/logger.js';
-import { SpanKind, startSpan, tracingEnabled } from '../../observability/tracing-context.js';
+import { ROOM_ACTOR_TYPE, type RoomEvent } from '../../actors/index.js';
+import type { EventEnvelope } from '../../actors/index.js';
+import type { ActorEvents } from '../../actors/index.js';
+import type { Logger } from '../../observability/index.js';
+import { SpanKind, startSpan, tracingEnabled } from '../../observability/index.js';
 
 export interface FeedEvent {
   seq: number;

@@ -12,8 +12,8 @@
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { limited } from '../../accounts/rate-limits.js';
-import { AppError, isAppError } from '../../errors/app-error.js';
+import { limited } from '../../accounts/index.js';
+import { AppError, isAppError } from '../../errors/index.js';
 
 interface GuessPolicy {
   points: number;

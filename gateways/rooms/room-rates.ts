@@ -13,11 +13,11 @@
  */
 import type { Redis } from 'ioredis';
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { limited } from '../../accounts/rate-limits.js';
-import { subjectOf, type Caller } from '../../accounts/model.js';
-import type { RoomCommandKind } from '../../actors/room/index.js';
-import type { StartupConfig } from '../../config/types.js';
-import { AppError } from '../../errors/app-error.js';
+import { limited } from '../../accounts/index.js';
+import { subjectOf, type Caller } from '../../accounts/index.js';
+import type { RoomCommandKind } from '../../actors/index.js';
+import type { StartupConfig } from '../../config/index.js';
+import { AppError } from '../../errors/index.js';
 
 export type RoomRateConfig = StartupConfig['rooms'];
 

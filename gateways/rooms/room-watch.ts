@@ -11,11 +11,11 @@
  * the resumed events) and are skipped, so none is delivered twice.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { subjectOf, type Caller } from '../../accounts/model.js';
-import type { MemberRoomView } from '../../actors/room/index.js';
-import type { SettingsReader } from '../../settings/settings-reader.js';
-import { AppError } from '../../errors/app-error.js';
-import type { Logger } from '../../observability/logger.js';
+import { subjectOf, type Caller } from '../../accounts/index.js';
+import type { MemberRoomView } from '../../actors/index.js';
+import type { SettingsReader } from '../../settings/index.js';
+import { AppError } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
 import type { Permission } from '../../contracts/permissions/names.js';
 import { MemberLens, type WatchEndReason } from './member-lens.js';
 import type { RoomClient } from './room-client.js';

@@ -15,7 +15,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../../observability/logger.js';
+import type { Logger } from '../../observability/index.js';
 
 export const PLAYLIST_FILE = 'index.m3u8';
 const SEGMENT_SECONDS = 1;

@@ -3,8 +3,8 @@
  * `ingest` is absent when this replica does not take RTMP (`rtmp.enabled` off): it still
  * serves the streams of other replicas through the registry.
  */
-import type { MediaGrants } from '../../media/media-grant.js';
-import type { StreamKeys, StreamTarget } from '../../media/live/stream-keys.js';
+import type { MediaGrants } from '../../media/index.js';
+import type { StreamKeys, StreamTarget } from '../../media/index.js';
 import type { LiveIngest } from './live-ingest.js';
 import type { LiveRegistry } from './live-registry.js';
 

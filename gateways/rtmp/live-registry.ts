@@ -9,9 +9,9 @@
  */
 import { createHash } from 'node:crypto';
 import { StorageType, type KV, type NatsConnection } from 'nats';
-import { liveBucketName } from '../../actors/runtime/names.js';
-import { decode, encode } from '../../actors/runtime/wire.js';
-import type { StreamTarget } from '../../media/live/stream-keys.js';
+import { liveBucketName } from '../../actors/index.js';
+import { decode, encode } from '../../actors/index.js';
+import type { StreamTarget } from '../../media/index.js';
 
 export const REGISTRY_REFRESH_MS = 5_000;
 const REGISTRY_TTL_MS = 15_000;

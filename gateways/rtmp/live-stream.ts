@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import type { StreamTarget } from '../../media/live/stream-keys.js';
+import type { StreamTarget } from '../../media/index.js';
 import type { HlsTransmuxer } from './hls-transmuxer.js';
 import { newBroadcast, type AvPacket, type NmsBroadcast, type NmsSubscriber } from './nms.js';
 

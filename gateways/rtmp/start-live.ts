@@ -5,11 +5,11 @@
 import { join } from 'node:path';
 import type { NatsConnection } from 'nats';
 import type pg from 'pg';
-import type { SecretBox } from '../../accounts/secret-box.js';
-import type { StartupConfig } from '../../config/types.js';
-import { StreamKeys } from '../../media/live/stream-keys.js';
-import type { MediaGrants } from '../../media/media-grant.js';
-import type { Logger } from '../../observability/logger.js';
+import type { SecretBox } from '../../crypto/index.js';
+import type { StartupConfig } from '../../config/index.js';
+import { StreamKeys } from '../../media/index.js';
+import type { MediaGrants } from '../../media/index.js';
+import type { Logger } from '../../observability/index.js';
 import type { RoomClient } from '../rooms/room-client.js';
 import type { LiveDeps } from './live-deps.js';
 import { announceKeyChange, LiveIngest } from './live-ingest.js';

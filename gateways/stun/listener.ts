@@ -5,7 +5,7 @@
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import type { Logger } from '../../observability/logger.js';
+import type { Logger } from '../../observability/index.js';
 import { bindingSuccess, parseBindingRequest } from './message.js';
 
 export interface StunListener {

@@ -5,10 +5,10 @@
  * the gateway turns that into an HTTP refusal written on the raw socket (R1).
  */
 import type { IncomingMessage } from 'node:http';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import type { ErrorCode } from '../../contracts/errors.js';
-import { checkBareOrigin } from '../../net/origin.js';
-import { isSameOrigin, type ReachedAs } from '../../net/same-origin.js';
+import { checkBareOrigin } from '../../net/index.js';
+import { isSameOrigin, type ReachedAs } from '../../net/index.js';
 import { bearerToken } from '../bearer.js';
 import { RESUME_ENTRY_PREFIX, TICKET_ENTRY_PREFIX, VERSION_ENTRY } from '../../contracts/ws/protocol.js';
 

@@ -6,8 +6,8 @@
  */
 import type { NatsConnection, Subscription } from 'nats';
 import type { Notification } from '../../contracts/notifications.js';
-import { notificationSubject } from '../../notifications/subjects.js';
-import type { Logger } from '../../observability/logger.js';
+import { notificationSubject } from '../../notifications/index.js';
+import type { Logger } from '../../observability/index.js';
 
 export type NotificationListener = (notification: Notification) => void;
 

@@ -5,12 +5,12 @@
  * keep up. The watch (gateways/rooms/room-watch.ts) does presence, filtering and resume.
  */
 import WebSocket from 'ws';
-import type { Caller } from '../../accounts/model.js';
-import type { RoomCommand } from '../../actors/room/index.js';
-import { AppError } from '../../errors/app-error.js';
-import { fieldIssuesOf } from '../../errors/field-issues.js';
-import type { Logger } from '../../observability/logger.js';
-import { inSpan, recordFailure, SpanKind, tracingEnabled, type TracedSpan } from '../../observability/tracing-context.js';
+import type { Caller } from '../../accounts/index.js';
+import type { RoomCommand } from '../../actors/index.js';
+import { AppError } from '../../errors/index.js';
+import { fieldIssuesOf } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
+import { inSpan, recordFailure, SpanKind, tracingEnabled, type TracedSpan } from '../../observability/index.js';
 import { unstorableTextIn } from '../../contracts/text.js';
 import type { RoomCommandEntry } from '../rooms/command-entry.js';
 import type { FeedEvent } from '../rooms/room-feed.js';

@@ -6,8 +6,8 @@
  * replica that lands on.
  */
 import type { Redis } from 'ioredis';
-import { subjectOf, type Caller } from '../../accounts/model.js';
-import { OneTimeStore } from '../../accounts/one-time-store.js';
+import { subjectOf, type Caller } from '../../accounts/index.js';
+import { OneTimeStore } from '../../accounts/index.js';
 
 export const TICKET_TTL_SECONDS = 30;
 /** The Redis key prefix; a ticket is `<prefix>:<ticket>`. */

@@ -23,8 +23,8 @@
  */
 import { open as openFile, rename, unlink, type FileHandle } from 'node:fs/promises';
 import type { Registry } from 'prom-client';
-import { AppError } from '../../errors/app-error.js';
-import type { Logger } from '../../observability/logger.js';
+import { AppError } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
 import { planRange, probeSlice } from './client-range.js';
 import { Flights } from './flights.js';
 import { SliceCacheMeter } from './metrics.js';

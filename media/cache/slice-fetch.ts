@@ -11,7 +11,7 @@
  * The memory is a lease from the caller (`take`, a pooled buffer): see slice-buffers.ts.
  */
 import { finished } from 'node:stream';
-import { AppError, isAppError } from '../../errors/app-error.js';
+import { AppError, isAppError } from '../../errors/index.js';
 import type { SliceLease } from './slice-buffers.js';
 import type { ByteRange, SliceResource, UpstreamReply, Validators } from './types.js';
 

@@ -3,7 +3,7 @@
  * an absolute http(s) URL without credentials in it (they belong in `username` and `secret`,
  * which are sealed; a URL is shown to everyone who may use the library), and the lengths fit.
  */
-import type { FieldIssue } from '../../errors/app-error.js';
+import type { FieldIssue } from '../../errors/index.js';
 import type { LibraryAccess } from './connector.js';
 
 export const LIBRARY_LIMITS = {

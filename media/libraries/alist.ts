@@ -12,7 +12,7 @@
  * token itself (an admin's token from the site's settings), or the site is browsed as its guest.
  */
 import { createHash } from 'node:crypto';
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import { AppError, type FieldIssue } from '../../errors/index.js';
 import { alistPost, alistRawUrl, type AlistAnswer } from '../providers/alist-api.js';
 import { sourceTypeOfUrl } from '../providers/source-type.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';

@@ -16,7 +16,7 @@
  * library's root is asked for with its credentials, and entry ids are checked first
  * (./entry-path.ts), naming the field.
  */
-import type { FieldIssue } from '../../errors/app-error.js';
+import type { FieldIssue } from '../../errors/index.js';
 import type { LibraryEntry, LibraryListing } from '../../contracts/http/libraries.js';
 import type { SourceType } from '../provider.js';
 import type { LibraryHttp } from './library-scope.js';

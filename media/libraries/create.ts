@@ -1,7 +1,7 @@
 /** Builds the media libraries of one process: the store, the connectors and the signer of item URLs. */
 import type pg from 'pg';
-import type { SecretBox } from '../../accounts/secret-box.js';
-import type { StartupConfig } from '../../config/types.js';
+import type { SecretBox } from '../../crypto/index.js';
+import type { StartupConfig } from '../../config/index.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { LibraryItemUrls, libraryItemKey } from './item-url.js';
 import { MediaLibraries } from './libraries.js';

@@ -10,7 +10,7 @@
  * request paths: anything else than letters, digits and dashes is refused, so `..` or `a/b`
  * cannot change which path is asked for.
  */
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import { isUnsafeSegment } from '../proxy/url-scope.js';
 
 const PATH_MAX_CHARS = 4096;

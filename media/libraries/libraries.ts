@@ -11,7 +11,7 @@
  *     (the room's, or the caller's own). Another user's personal library is `not_found`, not
  *     `forbidden`: its existence is not anyone else's business.
  */
-import { AppError, isAppError, type FieldIssue } from '../../errors/app-error.js';
+import { AppError, isAppError, type FieldIssue } from '../../errors/index.js';
 import { ADD_FOLDER_MAX_FOLDERS, ADD_FOLDER_MAX_ITEMS } from '../../contracts/http/libraries.js';
 import { LIBRARY_LIMITS } from './access-check.js';
 import type { LibraryAccess, LibraryCallOptions, LibraryConnector, LibraryEntry, LibraryListing, LibrarySearch } from './connector.js';

@@ -7,7 +7,7 @@
  * bug). The credentials are also bound to the root across redirects (`headersScope`): a hop
  * that leaves it, even on the same server, gets none of them.
  */
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { isWithinScope } from '../proxy/url-scope.js';
 

@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { SecretBox } from '../../accounts/secret-box.js';
-import { AppError } from '../../errors/app-error.js';
+import type { SecretBox } from '../../crypto/index.js';
+import { AppError } from '../../errors/index.js';
 import { LIBRARY_LIMITS } from './access-check.js';
 import type { LibraryAccess } from './connector.js';
 

@@ -14,7 +14,7 @@
  * image-based subtitles (PGS, VobSub, DVB: a browser cannot draw them as text tracks).
  */
 import { createHash } from 'node:crypto';
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import { AppError, type FieldIssue } from '../../errors/index.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { readLimited } from '../proxy/read-body.js';
 import type { SourceType } from '../provider.js';

@@ -5,7 +5,7 @@
  * answered, but not as this kind of server). Network failures stay the upstream client's
  * `bad_gateway` / `deadline_exceeded` / `forbidden` and the connect endpoint names `url` for them.
  */
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 
 export function credentialsRefused(server: string, detail: string, field: 'secret' | 'username' = 'secret'): AppError {
   const message = `${server} refused the credentials: ${detail}`;

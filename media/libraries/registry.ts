@@ -4,7 +4,7 @@
  * routes and the `library` provider only ask by kind, so a connection whose kind is no longer
  * registered answers `not_found` naming it rather than failing.
  */
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { AlistConnector } from './alist.js';
 import { embyConnector } from './emby.js';

@@ -19,8 +19,8 @@
  */
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { limited } from '../../accounts/rate-limits.js';
-import { AppError } from '../../errors/app-error.js';
+import { limited } from '../../accounts/index.js';
+import { AppError } from '../../errors/index.js';
 import type { LibraryHttp } from './library-scope.js';
 
 export const LIBRARY_UPSTREAM_BUDGET = {

@@ -10,7 +10,7 @@
  * client keeps `Authorization` inside it across redirects.
  */
 import { XMLParser } from 'fast-xml-parser';
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import { AppError, type FieldIssue } from '../../errors/index.js';
 import { sourceTypeOfUrl } from '../providers/source-type.js';
 import { readLimited } from '../proxy/read-body.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';

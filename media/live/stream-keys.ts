@@ -12,8 +12,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { SecretBox } from '../../accounts/secret-box.js';
-import { AppError } from '../../errors/app-error.js';
+import type { SecretBox } from '../../crypto/index.js';
+import { AppError } from '../../errors/index.js';
 
 /** Where a stream key publishes to. */
 export interface StreamTarget {

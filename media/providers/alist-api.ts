@@ -4,7 +4,7 @@
  * answer is `{code, message, data}` with HTTP 200 whatever happened; `code` is the real status
  * (200, or 401 for a bad token, 403 for a wrong folder password, 500 for the rest).
  */
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import { readLimited } from '../proxy/read-body.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 

@@ -11,7 +11,7 @@
  * docs/2026-11-23-media-providers.md.
  */
 import type { MediaItem } from '../../contracts/room/model.js';
-import type { FieldIssue } from '../../errors/app-error.js';
+import type { FieldIssue } from '../../errors/index.js';
 import type { MediaProvider, ResolveOptions, Upstream } from '../provider.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import { alistRawUrl } from './alist-api.js';

@@ -11,7 +11,7 @@
  * docs/2026-11-26-media-libraries.md.
  */
 import type { MediaItem } from '../../contracts/room/model.js';
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import { AppError, type FieldIssue } from '../../errors/index.js';
 import type { LibraryItemUrls, SignedLibraryItem } from '../libraries/item-url.js';
 import type { LibraryStore } from '../libraries/library-store.js';
 import type { ConnectorRegistry } from '../libraries/registry.js';

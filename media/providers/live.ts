@@ -5,7 +5,7 @@
  * item: HTTP-FLV first (lowest latency, needs MSE: flv.js / mpegts.js), then HLS.
  * Register it with the provider registry like the built-in ones: `registry.register(liveProvider)`.
  */
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import type { MediaItem } from '../../contracts/room/model.js';
 import type { MediaProvider, PlayContext, PlayInfo, Upstream } from '../provider.js';
 

@@ -5,7 +5,7 @@
  * browser asks its viewer for their copy, checks it against the fingerprint and plays it from a
  * blob URL under the room's sync. Seeking is the viewer's own file's: always possible.
  */
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import { AppError, type FieldIssue } from '../../errors/index.js';
 import type { MediaItem } from '../../contracts/room/model.js';
 import { parseLocalFileUrl } from '../../contracts/room/local-file.js';
 import type { MediaProvider, PlayInfo, Upstream } from '../provider.js';

@@ -5,8 +5,8 @@
  * It is also the room actor's `MediaChecker`, so an unknown provider, or an item its provider
  * refuses, is rejected when added or edited.
  */
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
-import type { MediaChecker, MediaFieldsToCheck } from '../../actors/room/index.js';
+import { AppError, type FieldIssue } from '../../errors/index.js';
+import type { MediaChecker, MediaFieldsToCheck } from '../../actors/index.js';
 import type { MediaProvider, ProxyPolicy } from '../provider.js';
 
 /** What clients are told about a provider (the add-media form's choice). */

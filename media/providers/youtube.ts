@@ -11,7 +11,7 @@
  * admits exactly those two origins (gateways/http/web-client.ts). The end-to-end test points
  * them at a local stand-in of the API's documented surface (test/fixtures/youtube-standin.ts).
  */
-import { AppError, type FieldIssue } from '../../errors/app-error.js';
+import { AppError, type FieldIssue } from '../../errors/index.js';
 import type { MediaItem } from '../../contracts/room/model.js';
 import type { MediaProvider, PlayInfo, Upstream } from '../provider.js';
 

@@ -13,8 +13,8 @@
  * other than unicast, so refused with the rest.
  */
 import ipaddr from 'ipaddr.js';
-import { AppError } from '../../errors/app-error.js';
-import { inNetworks, parseNetwork, type IpNetwork } from '../../net/ip-network.js';
+import { AppError } from '../../errors/index.js';
+import { inNetworks, parseNetwork, type IpNetwork } from '../../net/index.js';
 
 export const ALLOWED_NETWORKS_KEY = 'media_proxy.allowed_networks';
 

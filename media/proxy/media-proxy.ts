@@ -16,7 +16,7 @@
  */
 import { pipeline, Transform, type Readable } from 'node:stream';
 import type { MediaItem } from '../../contracts/room/model.js';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import { isSlicePieces, type ByteRange, type ClientRead, type SliceCacheApi, type SlicePieces, type UpstreamReply, type Validators } from '../cache/types.js';
 import type { SliceLease } from '../cache/slice-buffers.js';
 import type { MediaGrant, MediaGrants } from '../media-grant.js';

@@ -15,7 +15,7 @@
  * DOCTYPE is refused: MPDs have none, and its entities could expand without bound.
  */
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 
 /** One node of fast-xml-parser's ordered tree: `{ tag: children, ':@': attributes }` or `{ '#text': text }`. */
 type XmlNode = Record<string, unknown>;

@@ -2,7 +2,7 @@
  * Reads a small upstream body (an HLS playlist, a provider's JSON answer) into memory, up to a
  * limit: a hostile or broken upstream cannot make the service buffer a movie.
  */
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import type { UpstreamReply } from '../cache/types.js';
 
 export async function readLimited(reply: UpstreamReply, limitBytes: number, what: string): Promise<Buffer> {

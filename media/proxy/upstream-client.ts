@@ -20,7 +20,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import type { UpstreamReply } from '../cache/types.js';
 import type { AddressPolicy } from './address-policy.js';
 import { isWithinScope } from './url-scope.js';

@@ -14,7 +14,7 @@
  * are left out.
  */
 import { SUBTITLE_LIMITS } from '../../contracts/room/subtitles.js';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import { isErrorCode } from '../../contracts/errors.js';
 import { CONTAINER_NAMES, confinedInput, SNIFF_BYTES, sniffContainer, type FileContainer } from '../tools/container-sniff.js';
 import type { MediaTools } from '../tools/media-tools.js';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { SUBTITLE_LIMITS, type SubtitleFormatName } from '../../contracts/room/subtitles.js';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 
 export interface SubtitleFile {
   id: string;

@@ -13,7 +13,7 @@
  */
 import type { MediaItem, Subtitle } from '../../contracts/room/model.js';
 import { formatFromName, servedFormat, SUBTITLE_LIMITS, type ServedFormat, type SubtitleFormatName } from '../../contracts/room/subtitles.js';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import { readLimited } from '../proxy/read-body.js';
 import type { UpstreamClient } from '../proxy/upstream-client.js';
 import type { ProvidedSubtitle } from '../provider.js';

@@ -9,7 +9,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { SUBTITLE_LIMITS, type SubtitleFormatName } from '../../contracts/room/subtitles.js';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 import { WorkPool } from '../tools/work-pool.js';
 import type { StoredSubtitle, SubtitleJob, SubtitleJobResult, TrackText } from './subtitle-read.js';
 import { SubtitleTextError } from './subtitle-text.js';

@@ -7,7 +7,7 @@
  * share one run. The RTMP transmuxer is not a job of this pool: it lives as long as its stream,
  * and the streams bound it (gateways/rtmp/hls-transmuxer.ts).
  */
-import type { Logger } from '../../observability/logger.js';
+import type { Logger } from '../../observability/index.js';
 import { runTool, type MediaToolName, type ToolLimits, type ToolRun } from './run-tool.js';
 import { WorkPool, type PoolOutcome } from './work-pool.js';
 

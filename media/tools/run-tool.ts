@@ -7,7 +7,7 @@
  * here carry sentences of our own.
  */
 import { spawn } from 'node:child_process';
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 
 export type MediaToolName = 'ffprobe' | 'ffmpeg';
 

@@ -6,7 +6,7 @@
  * or waits is not started again: the second caller gets the first one's result (single
  * flight), so a burst of identical asks costs one job and one queue place.
  */
-import { AppError } from '../../errors/app-error.js';
+import { AppError } from '../../errors/index.js';
 
 export interface WorkPoolOptions {
   concurrency: number;

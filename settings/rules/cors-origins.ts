@@ -1,5 +1,5 @@
 import type { ValidationResult } from '../definition.js';
-import { checkBareOrigin } from '../../net/origin.js';
+import { checkBareOrigin } from '../../net/index.js';
 import { describeValue } from './describe-value.js';
 
 /**

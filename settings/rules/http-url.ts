@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '../../net/origin.js';
+import { isLoopbackHost } from '../../net/index.js';
 import { quote } from './describe-value.js';
 
 /**

@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import sharp from 'sharp';
-import { createPool } from '../../store/pool.js';
+import { createPool } from '../../postgres/pool.js';
 import { BED_PASSWORD, startGatewayBed, type GatewayBed, type Member } from '../gateways/bed.js';
 
 let bed: GatewayBed;

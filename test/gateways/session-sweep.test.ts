@@ -10,7 +10,7 @@ import type { Caller } from '../../accounts/model.js';
 import { SessionStore } from '../../accounts/sessions/session-store.js';
 import { SessionConnections, type SessionEnding } from '../../gateways/session-connections.js';
 import { createLogger } from '../../observability/logger.js';
-import { createPool } from '../../store/pool.js';
+import { createPool } from '../../postgres/pool.js';
 import { withDeadline } from '../fixtures/deadline.js';
 import { testStack } from '../harness/stack.js';
 import { startGatewayBed, type GatewayBed } from './bed.js';

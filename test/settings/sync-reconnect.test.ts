@@ -1,8 +1,8 @@
 import test from 'ava';
 import { createLogger } from '../../observability/logger.js';
 import { LISTENER_APPLICATION_NAME, RuntimeSettings, type ReloadEvent } from '../../settings/runtime-settings.js';
-import { migrate } from '../../store/migrate.js';
-import { createPool } from '../../store/pool.js';
+import { migrate } from '../../postgres/migrate.js';
+import { createPool } from '../../postgres/pool.js';
 import { eventually, withDeadline } from '../fixtures/deadline.js';
 import { freshDatabase } from '../harness/stack.js';
 

@@ -1,9 +1,9 @@
 import test from 'ava';
 import type pg from 'pg';
 import { createLogger } from '../../observability/logger.js';
-import { SettingsStore } from '../../settings/store.js';
-import { migrate } from '../../store/migrate.js';
-import { createPool } from '../../store/pool.js';
+import { SettingsStore } from '../../settings/settings-table.js';
+import { migrate } from '../../postgres/migrate.js';
+import { createPool } from '../../postgres/pool.js';
 import { startSettingsWatch, waitForChange } from '../fixtures/settings-watch.js';
 import type { SvcProcess } from '../harness/svc-process.js';
 import { freshDatabase } from '../harness/stack.js';

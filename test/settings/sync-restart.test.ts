@@ -1,9 +1,9 @@
 import test from 'ava';
 import { createLogger } from '../../observability/logger.js';
 import { RuntimeSettings, type ReloadEvent } from '../../settings/runtime-settings.js';
-import { SettingsStore } from '../../settings/store.js';
-import { migrate } from '../../store/migrate.js';
-import { createPool } from '../../store/pool.js';
+import { SettingsStore } from '../../settings/settings-table.js';
+import { migrate } from '../../postgres/migrate.js';
+import { createPool } from '../../postgres/pool.js';
 import { withDeadline } from '../fixtures/deadline.js';
 import { startPrivatePostgres } from '../harness/stack.js';
 

@@ -3,8 +3,8 @@ import type pg from 'pg';
 import { AppError } from '../../errors/app-error.js';
 import { createLogger } from '../../observability/logger.js';
 import { RuntimeSettings, type SettingChangeEvent } from '../../settings/runtime-settings.js';
-import { migrate } from '../../store/migrate.js';
-import { createPool } from '../../store/pool.js';
+import { migrate } from '../../postgres/migrate.js';
+import { createPool } from '../../postgres/pool.js';
 import { withDeadline } from '../fixtures/deadline.js';
 import { freshDatabase } from '../harness/stack.js';
 

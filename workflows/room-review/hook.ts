@@ -4,7 +4,7 @@
  * when the owner retries `room.create` on a pending room): the workflow id is derived from the
  * room id and a running review is found instead of started twice.
  */
-import type { RoomReviewHook, RoomUnderReview } from '../../actors/room/index.js';
+import type { RoomReviewHook, RoomUnderReview } from '../../actors/index.js';
 import type { ReviewClient } from '../review-client.js';
 
 /**

@@ -4,10 +4,10 @@
  * repeated decision with the room as it is, and the command id is the same on every attempt
  * of one decision, so a retry by Temporal never applies anything twice.
  */
-import { ROOM_ACTOR_TYPE } from '../../actors/room/index.js';
-import type { ActorClient } from '../../actors/runtime/client.js';
-import type { Caller } from '../../actors/runtime/actor-type.js';
-import type { Logger } from '../../observability/logger.js';
+import { ROOM_ACTOR_TYPE } from '../../actors/index.js';
+import type { ActorClient } from '../../actors/index.js';
+import type { Caller } from '../../actors/index.js';
+import type { Logger } from '../../observability/index.js';
 import type { RoomDecisions } from '../decisions.js';
 
 /** The caller the room sees; `service` is what lets it send `room.review`. */

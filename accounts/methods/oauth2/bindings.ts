@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { AppError } from '../../../errors/app-error.js';
-import { withTransaction } from '../../../store/transaction.js';
+import { AppError } from '../../../errors/index.js';
+import { withTransaction } from '../../../postgres/index.js';
 import { insertProviderBinding, providerTokensContext, type ProviderBinding } from '../../credentials.js';
-import type { SecretBox } from '../../secret-box.js';
+import type { SecretBox } from '../../../crypto/index.js';
 import type { Queryable } from '../../users.js';
 
 /**

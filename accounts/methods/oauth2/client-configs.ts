@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
-import { AppError } from '../../../errors/app-error.js';
-import { isLoopbackHost } from '../../../net/origin.js';
+import { AppError } from '../../../errors/index.js';
+import { isLoopbackHost } from '../../../net/index.js';
 import { GITHUB_ENDPOINTS, githubServerMetadata, githubTokenFetch, type GithubEndpoints } from './github.js';
 import type { OAuth2Instance } from './instances.js';
 

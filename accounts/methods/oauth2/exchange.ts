@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import { describeError } from './client-configs.js';
 import { fetchGithubProfile, type GithubEndpoints } from './github.js';
 import type { OAuth2Instance } from './instances.js';

@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import { textClaim, type ProviderProfile } from './profile.js';
 
 /**

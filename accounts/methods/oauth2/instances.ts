@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { OAuth2ProviderKind } from '../../../contracts/management.js';
-import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
-import type { OAuth2ProviderSettings } from '../../../settings/registry.js';
+import type { RuntimeSettings } from '../../../settings/index.js';
+import type { OAuth2ProviderSettings } from '../../../settings/index.js';
 
 /**
  * The OAuth2 provider instances of the `oauth2.providers` runtime setting, read on every

@@ -1,4 +1,4 @@
-import type { OAuth2ProviderSettings } from '../../../settings/registry.js';
+import type { OAuth2ProviderSettings } from '../../../settings/index.js';
 import type { IssuerChange } from '../../../contracts/management.js';
 import { toInstance, type OAuth2Instance } from './instances.js';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import { emailClaim, isValidSubject, textClaim, type ProviderProfile } from './profile.js';
 
 /**

@@ -5,8 +5,8 @@
  * and delete their own messages within ROOM_LIMITS.chatEditWindowMs; replies and mentions are
  * docs/2026-11-26-chat-replies-edits-mentions.md.
  */
-import { AppError } from '../../../errors/app-error.js';
-import { classifyDatabaseError } from '../../../store/errors.js';
+import { AppError } from '../../../errors/index.js';
+import { classifyDatabaseError } from '../../../postgres/index.js';
 import * as chat from './chat-store.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';

@@ -7,7 +7,7 @@ import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import { mentionedIds } from '../../../contracts/room/mentions.js';
 import type { ChatMessage } from '../../../contracts/room/model.js';
 import type { Notification } from '../../../contracts/notifications.js';
-import { recordNotification } from '../../../notifications/store.js';
+import { recordNotification } from '../../../notifications/index.js';
 import { messageOf } from '../../runtime/nats-errors.js';
 import type { RoomCore } from '../core.js';
 import { excerptOf } from '../../../contracts/room/chat-excerpt.js';

@@ -16,10 +16,10 @@
  * result on their next history or pins read (no events are published for it).
  */
 import type pg from 'pg';
-import type { Logger } from '../../../observability/logger.js';
-import type { SettingsReader } from '../../../settings/settings-reader.js';
-import { advisoryLockNamespaces } from '../../../store/advisory-locks.js';
-import { withLongStatements } from '../../../store/pool.js';
+import type { Logger } from '../../../observability/index.js';
+import type { SettingsReader } from '../../../settings/index.js';
+import { advisoryLockNamespaces } from '../../../postgres/index.js';
+import { withLongStatements } from '../../../postgres/index.js';
 
 /** Rows per age-deletion statement: bounds lock time and WAL per transaction. */
 const AGE_BATCH = 5000;

@@ -3,7 +3,7 @@
  * (fenced) before it is acknowledged, and history is read straight from PostgreSQL.
  */
 import type pg from 'pg';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { ChatMessage, ChatReplyTo } from '../../../contracts/room/model.js';
 import { excerptOf } from '../../../contracts/room/chat-excerpt.js';
 import { withReactions } from './reaction-store.js';

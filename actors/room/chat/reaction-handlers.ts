@@ -3,7 +3,7 @@
  * (a transient burst, published and forgotten). Both need send_chat, as posting does: a reaction
  * is a small message.
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import type { RoomCore, Turn } from '../core.js';

@@ -5,8 +5,8 @@
  * the room is: on the current item, near the room's clock, so nobody pins comments to moments
  * they are not watching (docs/2026-11-26-reactions-and-danmaku.md).
  */
-import { AppError } from '../../../errors/app-error.js';
-import { classifyDatabaseError } from '../../../store/errors.js';
+import { AppError } from '../../../errors/index.js';
+import { classifyDatabaseError } from '../../../postgres/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { RoomResults } from '../../../contracts/room/results.js';

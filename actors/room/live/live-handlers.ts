@@ -3,7 +3,7 @@
  * on-air status as the RTMP ingest reports it. Stream keys themselves are not room state:
  * the gateway keeps them (media/live/stream-keys.ts) once the room has said yes here.
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
 import type { MediaItem } from '../../../contracts/room/model.js';

@@ -6,11 +6,11 @@
  * a folder is the queue's (playback/folder-play-handlers.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
-import type { FieldIssue } from '../../../errors/app-error.js';
+import type { FieldIssue } from '../../../errors/index.js';
 import type { RoomCore, Turn } from '../core.js';
 import type { FolderRecord } from '../records.js';
 import { checkLabel } from '../validate.js';

@@ -4,7 +4,7 @@
  * member's to watch, guests included; any other item of the list needs
  * `view_media_resources` (docs/2026-11-26-guests-watch.md).
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
 import type { RoomResults } from '../../../contracts/room/results.js';

@@ -6,7 +6,7 @@
  * Half of a default `max_payload` goes to the playlist; the rest stays for the members, bans
  * and everything else of the view (`docs/2026-11-21-room-actor.md`, Playlist).
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import type { PlaylistEntry } from '../records.js';
 

@@ -6,7 +6,7 @@
  * written in the same transaction and applied after it.
  */
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { Access, RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';

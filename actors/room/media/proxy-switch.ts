@@ -3,9 +3,9 @@
  * checked where proxied media is added or edited (the room) and where it is played or read
  * (the play endpoint, the proxy route): one check, one message naming the key.
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
-import type { SettingsReader } from '../../../settings/settings-reader.js';
+import type { SettingsReader } from '../../../settings/index.js';
 
 /** `forbidden` naming the switch when the operator turned this kind of proxying off. */
 export function requireProxySwitch(settings: SettingsReader, item: Pick<MediaItem, 'live'>): void {

@@ -17,7 +17,7 @@
  * The ban and the libraries are this part's; every other part forgets its own records in the
  * same transaction (its `forgetting` hook: polls, up-votes, skip votes) and counts them.
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import { FORMER_MEMBER } from '../../../contracts/room/former-member.js';
 import type { RoomResults } from '../../../contracts/room/results.js';

@@ -3,7 +3,7 @@
  * manager (or a stream of joiners) could otherwise grow them without bound, and the activation
  * holds every row in memory (docs/2026-11-26-room-abuse.md).
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { MemberStatus } from '../../../contracts/room/model.js';
 import type { MemberRecord } from '../records.js';

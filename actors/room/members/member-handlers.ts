@@ -7,9 +7,9 @@
  * owner can promote to admin or act on an admin; a member who joined as a guest holds the
  * guest role only.
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { Notification, NotificationPayload } from '../../../contracts/notifications.js';
-import { recordNotification } from '../../../notifications/store.js';
+import { recordNotification } from '../../../notifications/index.js';
 import { banPage } from './ban-pages.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { Access, RoomCore, Turn } from '../core.js';

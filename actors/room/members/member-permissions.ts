@@ -8,7 +8,7 @@
  * the owner, only changing permissions they hold themselves, the rule of the role overrides
  * (override-authority.ts): a restricted admin cannot arm a member with what they were denied.
  */
-import { AppError, type FieldIssue } from '../../../errors/app-error.js';
+import { AppError, type FieldIssue } from '../../../errors/index.js';
 import { PERMISSIONS, isAdministration, isPermission, type Permission } from '../../../contracts/permissions/names.js';
 import { isWithinGuestCeiling } from '../../../contracts/permissions/defaults.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';

@@ -4,7 +4,7 @@
  * connection going, is told to every part (`presenceChanged`): voice seats, the vote-skip count
  * and the ready wait follow it.
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import type { RoomCore, Turn } from '../core.js';

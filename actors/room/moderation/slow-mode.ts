@@ -8,7 +8,7 @@
  * an idle room woken) starts with none, so a member may send once more early after it. That is
  * one message, not a flood, and not worth a write per message (docs/2026-11-26-chat-moderation.md).
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 
 /** What slow mode paces separately: a chat message does not use up a danmaku comment's turn. */

@@ -13,7 +13,7 @@
  * spaces of a phrase match any run of whitespace. Spelling games (f.u.c.k, leetspeak) are not
  * chased: a list cannot win that race, and guessing would mask innocent words.
  */
-import { AppError, type FieldIssue } from '../../../errors/app-error.js';
+import { AppError, type FieldIssue } from '../../../errors/index.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { WordFilter } from '../../../contracts/room/moderation.js';
 import { foldText } from '../../../contracts/text.js';

@@ -2,7 +2,7 @@
  * `playlist.folder.play` (docs/2026-11-26-playlist-folders.md): the queue plays a folder of the
  * playlist, in its order or shuffled, then goes on by the room's queue mode.
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import type { RoomCore, Turn } from '../core.js';

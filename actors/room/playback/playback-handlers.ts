@@ -5,7 +5,7 @@
  * the sender last looked, and one carrying the send time is placed where the sender meant.
  * Choosing what plays (set current, next, previous) is here too.
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
 import type { PlaybackCause } from '../../../contracts/room/events.js';

@@ -3,7 +3,7 @@
  * with the length it saw. The report is shown to everyone (member.updated), teaches the room
  * the current item's length (media-length.ts) and feeds the ready wait (ready-wait.ts).
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import type { RoomCore, Turn } from '../core.js';

@@ -7,7 +7,7 @@
  * other viewer's copy of an end already handled) change nothing, so many reports advance once.
  * docs/2026-11-26-queue-modes.md has the reasoning, the attacks considered and the limits.
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
 import type { MediaItem, PlaybackView } from '../../../contracts/room/model.js';

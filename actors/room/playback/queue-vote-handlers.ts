@@ -2,7 +2,7 @@
  * `playlist.vote`: an up-vote for an item in the voting queue mode (queue-votes.ts), and the
  * clearing of an item's votes when the queue starts it.
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import type { RoomResults } from '../../../contracts/room/results.js';

@@ -2,7 +2,7 @@
  * What playback may do in media that cannot seek (docs/2026-11-26-seekable-sources.md): whether
  * an item can seek is learned when it is added (media/seek-check.ts); here is what follows.
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
 
 /** The room never jumps in media that cannot seek: anywhere but back to its start is refused. */

@@ -5,7 +5,7 @@
  * admin. Every change is written (fenced) before it is applied and published as a `poll` event
  * with the counts.
  */
-import { AppError, type FieldIssue } from '../../../errors/app-error.js';
+import { AppError, type FieldIssue } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { RoomResults } from '../../../contracts/room/results.js';

@@ -4,12 +4,12 @@
  * only permissions they hold themselves: otherwise an admin the owner restricted could lift the
  * restriction, or arm members with what they themselves were denied (docs/2026-11-26-room-abuse.md).
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { Permission } from '../../../contracts/permissions/names.js';
 import type { Access } from '../core.js';
 import type { PermissionOverrides } from '../../../contracts/room/model.js';
 import { lackingForChange, rolePermissions } from '../permissions.js';
-import type { SettingsReader } from '../../../settings/settings-reader.js';
+import type { SettingsReader } from '../../../settings/index.js';
 
 /** A role's stored override, as a comparable key: null follows the runtime default. */
 function overrideKey(list: readonly Permission[] | undefined): string | null {

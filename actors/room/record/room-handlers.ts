@@ -3,9 +3,9 @@
  * ownership. What the other parts do about it (a voice seat lost with a permission, a vote-skip
  * threshold, a held play released) are their hooks: `roomChanged`, `creating`, `deleted`.
  */
-import { AppError, type FieldIssue } from '../../../errors/app-error.js';
+import { AppError, type FieldIssue } from '../../../errors/index.js';
 import type { Notification } from '../../../contracts/notifications.js';
-import { recordNotification } from '../../../notifications/store.js';
+import { recordNotification } from '../../../notifications/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';

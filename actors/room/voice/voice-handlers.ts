@@ -5,7 +5,7 @@
  * needs `use_webrtc`; a `voice.signal` event is delivered to its addressee alone. `webrtc.join`
  * hands out the ICE servers alone (for a call the client runs itself).
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomCore, Turn } from '../core.js';
 import type { VoiceParticipant } from '../../../contracts/room/model.js';

@@ -1,5 +1,5 @@
 /** The voice call as the room's membership and permissions shape it. */
-import type { IceServer } from '../../../settings/registry.js';
+import type { IceServer } from '../../../settings/index.js';
 import { StateSlice, type RoomCore } from '../core.js';
 import { VoiceCall } from './voice.js';
 

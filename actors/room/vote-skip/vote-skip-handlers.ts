@@ -5,7 +5,7 @@
  * plays the next one instead: the room voted it away. Nothing after it: the room pauses
  * (playback/queue-handlers.ts `skipCurrent`).
  */
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import type { RoomCore, Turn } from '../core.js';

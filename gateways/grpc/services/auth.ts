@@ -3,14 +3,14 @@
  * of `gateways/http/routes/auth.ts` (same input schemas from `api/auth.ts`, same rate limits with
  * the peer's address). The refresh token is always in the answer: gRPC has no cookies.
  */
-import type { Accounts } from '../../../accounts/accounts.js';
-import type { SignInResult } from '../../../accounts/sign-in.js';
-import type { User } from '../../../accounts/model.js';
-import { AppError } from '../../../errors/app-error.js';
+import type { Accounts } from '../../../accounts/index.js';
+import type { SignInResult } from '../../../accounts/index.js';
+import type { User } from '../../../accounts/index.js';
+import { AppError } from '../../../errors/index.js';
 import * as api from '../../../contracts/http/auth.js';
 import { twoFactorVerify } from '../../../contracts/http/two-factor.js';
 import type { z } from 'zod';
-import { parseOrInvalid } from '../../../errors/field-issues.js';
+import { parseOrInvalid } from '../../../errors/index.js';
 import type { GrpcCalls } from '../call.js';
 import type { Handlers } from '../service-table.js';
 import type { AuthServiceHandlers } from '../gen/svc/v1/AuthService.js';

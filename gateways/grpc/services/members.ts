@@ -1,6 +1,6 @@
 /** MemberService: the member lists of room.get, the bans a page at a time, and member.setRole/kick/ban/unban/approve/reject: one row each. */
 import type { MemberView } from '../../../contracts/room/model.js';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { Handlers } from '../service-table.js';
 import type { MemberServiceHandlers } from '../gen/svc/v1/MemberService.js';
 import { enumIn, type RoomCalls } from '../room-calls.js';

@@ -1,6 +1,6 @@
 /** PlaybackService: actor commands playback.*, member.player, and the playback of room.get: one row each. */
 import type { PlaybackView } from '../../../contracts/room/model.js';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { Handlers } from '../service-table.js';
 import type { PlaybackServiceHandlers } from '../gen/svc/v1/PlaybackService.js';
 import { enumIn, expectedMedia, type RoomCalls } from '../room-calls.js';

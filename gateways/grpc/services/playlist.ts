@@ -1,6 +1,6 @@
 /** PlaylistService: actor commands playlist.* with the actor's field names. */
 import type { MediaItem, Subtitle } from '../../../contracts/room/model.js';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { Header__Output } from '../gen/svc/v1/Header.js';
 import type { PushMediaRequest__Output } from '../gen/svc/v1/PushMediaRequest.js';
 import type { Handlers } from '../service-table.js';

@@ -2,15 +2,15 @@
  * RoomService (without WatchRoom, see `watch.ts`): room.create/get/update/delete,
  * member.join/leave, owner.transfer, and the public room list read from PostgreSQL.
  */
-import type { RoomCommandOf, RoomDirectory } from '../../../actors/room/index.js';
+import type { RoomCommandOf, RoomDirectory } from '../../../actors/index.js';
 import type { PermissionOverrides, RoomInfo } from '../../../contracts/room/model.js';
 import type { Permission } from '../../../contracts/permissions/names.js';
-import { AppError } from '../../../errors/app-error.js';
-import { subjectOf } from '../../../accounts/model.js';
+import { AppError } from '../../../errors/index.js';
+import { subjectOf } from '../../../accounts/index.js';
 import { newRoomId } from '../../rooms/room-client.js';
 import type { RoomPasswordGuesses } from '../../rooms/room-password-guesses.js';
 import { listRooms } from '../../../contracts/http/rooms.js';
-import { parseOrInvalid } from '../../../errors/field-issues.js';
+import { parseOrInvalid } from '../../../errors/index.js';
 import type { GrpcCalls } from '../call.js';
 import type { PermissionOverrides__Output } from '../gen/svc/v1/PermissionOverrides.js';
 import type { PermissionOverridesUpdate__Output } from '../gen/svc/v1/PermissionOverridesUpdate.js';

@@ -10,9 +10,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type * as grpc from '@grpc/grpc-js';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { RoomWatcher, WatchEndReason } from '../../rooms/room-watch.js';
-import type { Caller } from '../../../accounts/model.js';
+import type { Caller } from '../../../accounts/index.js';
 import type { ConnectionCap } from '../../connection-cap.js';
 import type { SessionConnections } from '../../session-connections.js';
 import type { GrpcCalls } from '../call.js';

@@ -1,6 +1,6 @@
-import type { UserCaller } from '../../../accounts/model.js';
+import type { UserCaller } from '../../../accounts/index.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
-import { RoomDirectory } from '../../../actors/room/index.js';
+import { RoomDirectory } from '../../../actors/index.js';
 import * as api from '../../../contracts/http/admin-rooms.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { memberView } from './room-calls.js';

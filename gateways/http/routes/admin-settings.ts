@@ -1,8 +1,8 @@
-import { issuerChangesOf } from '../../../accounts/methods/oauth2/issuer-changes.js';
-import { AppError, type FieldIssue } from '../../../errors/app-error.js';
-import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
-import { definitionsOfGroup, findDefinition, settingDefinitions } from '../../../settings/registry.js';
-import { keepRedactedSecrets, redactSettingValue } from '../../../settings/secret-fields.js';
+import { issuerChangesOf } from '../../../accounts/index.js';
+import { AppError, type FieldIssue } from '../../../errors/index.js';
+import type { RuntimeSettings } from '../../../settings/index.js';
+import { definitionsOfGroup, findDefinition, settingDefinitions } from '../../../settings/index.js';
+import { keepRedactedSecrets, redactSettingValue } from '../../../settings/index.js';
 import * as api from '../../../contracts/http/admin-settings.js';
 import { SETTING_GROUPS } from '../../../contracts/http/setting-values.js';
 import type { EndpointRouter } from '../endpoint-router.js';

@@ -1,7 +1,7 @@
-import type { Accounts } from '../../../accounts/accounts.js';
-import type { SignupOutcome } from '../../../accounts/registration.js';
-import type { ClientInfo, GuestSignedIn, SignedIn, SignInResult } from '../../../accounts/sign-in.js';
-import { AppError } from '../../../errors/app-error.js';
+import type { Accounts } from '../../../accounts/index.js';
+import type { SignupOutcome } from '../../../accounts/index.js';
+import type { ClientInfo, GuestSignedIn, SignedIn, SignInResult } from '../../../accounts/index.js';
+import { AppError } from '../../../errors/index.js';
 import * as api from '../../../contracts/http/auth.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { clearRefreshCookie, isNativeClient, refreshCookie, setRefreshCookie, type CookiePolicy } from '../session-cookie.js';

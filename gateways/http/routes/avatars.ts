@@ -6,11 +6,11 @@
  * Only re-encoded WebP is ever served (image-response.ts).
  */
 import Router from '@koa/router';
-import { isUuid, type Queryable } from '../../../accounts/users.js';
-import { Avatars, avatarVersionUrl } from '../../../accounts/profiles/avatars.js';
-import type { AvatarSize } from '../../../accounts/profiles/avatar-image.js';
-import { AppError } from '../../../errors/app-error.js';
-import { isVersionHash } from '../../../images/version-hash.js';
+import { isUuid, type Queryable } from '../../../accounts/index.js';
+import { Avatars, avatarVersionUrl } from '../../../accounts/index.js';
+import type { AvatarSize } from '../../../accounts/index.js';
+import { AppError } from '../../../errors/index.js';
+import { isVersionHash } from '../../../images/index.js';
 import { sendVersionedWebp } from '../image-response.js';
 import type { HttpState } from '../state.js';
 

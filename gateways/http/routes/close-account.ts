@@ -3,10 +3,10 @@
  * through their actors; only then is anything of the account itself removed, so a room that
  * cannot be reached (unavailable, busy) leaves the account whole and the request can be repeated.
  */
-import type { Accounts } from '../../../accounts/accounts.js';
-import { closeAccountRecords } from '../../../accounts/profiles/close-account.js';
-import { usernameKey } from '../../../accounts/username.js';
-import { AppError } from '../../../errors/app-error.js';
+import type { Accounts } from '../../../accounts/index.js';
+import { closeAccountRecords } from '../../../accounts/index.js';
+import { usernameKey } from '../../../accounts/index.js';
+import { AppError } from '../../../errors/index.js';
 import * as api from '../../../contracts/http/users.js';
 import { forgetInRooms } from '../../rooms/forget-in-rooms.js';
 import { leaveEveryRoom } from '../../rooms/leave-every-room.js';

@@ -1,4 +1,4 @@
-import type { Accounts } from '../../../accounts/accounts.js';
+import type { Accounts } from '../../../accounts/index.js';
 import * as api from '../../../contracts/http/email.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { CookiePolicy } from '../session-cookie.js';

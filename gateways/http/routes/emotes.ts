@@ -6,12 +6,12 @@
  */
 import Router from '@koa/router';
 import type pg from 'pg';
-import { subjectOf, type Caller } from '../../../accounts/model.js';
+import { subjectOf, type Caller } from '../../../accounts/index.js';
 import type { MemberRoomView } from '../../../contracts/room/model.js';
-import { AppError } from '../../../errors/app-error.js';
-import { isVersionHash } from '../../../images/version-hash.js';
-import { makeEmote } from '../../../media/emotes/emote-image.js';
-import { RoomEmotes } from '../../../media/emotes/room-emotes.js';
+import { AppError } from '../../../errors/index.js';
+import { isVersionHash } from '../../../images/index.js';
+import { makeEmote } from '../../../emotes/index.js';
+import { RoomEmotes } from '../../../emotes/index.js';
 import * as api from '../../../contracts/http/emotes.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import type { EndpointRouter } from '../endpoint-router.js';

@@ -1,6 +1,6 @@
 /** Favourite rooms (contracts/http/rooms.ts): star, unstar, and the list the home page shows first. */
 import type pg from 'pg';
-import { RoomDirectory } from '../../../actors/room/store/room-directory.js';
+import { RoomDirectory } from '../../../actors/index.js';
 import * as api from '../../../contracts/http/rooms.js';
 import { FavouriteRooms } from '../../rooms/favourite-rooms.js';
 import type { EndpointRouter } from '../endpoint-router.js';

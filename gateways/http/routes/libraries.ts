@@ -8,12 +8,12 @@
  * per file, as the caller, so the room applies its own rules (create_media_resource, the
  * playlist's size) exactly as for any other add.
  */
-import { subjectOf, type Caller } from '../../../accounts/model.js';
+import { subjectOf, type Caller } from '../../../accounts/index.js';
 import type { MediaItem, PlaylistFolder } from '../../../contracts/room/model.js';
-import { AppError, isAppError } from '../../../errors/app-error.js';
-import type { LibraryStanding, MediaLibraries, OpenLibrary } from '../../../media/libraries/libraries.js';
-import { LibraryUpstreamBudget } from '../../../media/libraries/upstream-budget.js';
-import type { LibraryRecord } from '../../../media/libraries/library-store.js';
+import { AppError, isAppError } from '../../../errors/index.js';
+import type { LibraryStanding, MediaLibraries, OpenLibrary } from '../../../media/index.js';
+import { LibraryUpstreamBudget } from '../../../media/index.js';
+import type { LibraryRecord } from '../../../media/index.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import * as api from '../../../contracts/http/libraries.js';
 import type { EndpointRouter } from '../endpoint-router.js';

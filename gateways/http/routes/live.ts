@@ -1,7 +1,7 @@
-import { actorCallerOf } from '../../../accounts/actor-caller.js';
-import type { Caller } from '../../../accounts/model.js';
-import { AppError } from '../../../errors/app-error.js';
-import { publishUrls } from '../../../media/live/publish-url.js';
+import { actorCallerOf } from '../../../accounts/index.js';
+import type { Caller } from '../../../accounts/index.js';
+import { AppError } from '../../../errors/index.js';
+import { publishUrls } from '../../../media/index.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import type { LiveDeps } from '../../rtmp/live-deps.js';
 import * as api from '../../../contracts/http/live.js';

@@ -20,19 +20,19 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import Router from '@koa/router';
-import { AppError } from '../../../errors/app-error.js';
-import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
+import { AppError } from '../../../errors/index.js';
+import type { RuntimeSettings } from '../../../settings/index.js';
 import { PLAYLIST_FILE } from '../../rtmp/hls-transmuxer.js';
 import type { LiveDeps } from '../../rtmp/live-deps.js';
 import type { LiveStream } from '../../rtmp/live-stream.js';
-import type { Caller } from '../../../accounts/model.js';
-import type { MediaGrant } from '../../../media/media-grant.js';
+import type { Caller } from '../../../accounts/index.js';
+import type { MediaGrant } from '../../../media/index.js';
 import type { GrantSessions } from '../../media/grant-sessions.js';
 import type { MemberItems } from '../../media/member-items.js';
 import { endsMembership } from '../../rooms/member-lens.js';
 import type { RoomFeeds, TopicListener } from '../../rooms/room-feed.js';
 import type { SessionConnections } from '../../session-connections.js';
-import { LIVE_RESOURCE } from '../../../media/providers/live.js';
+import { LIVE_RESOURCE } from '../../../media/index.js';
 import type { HttpContext, HttpState } from '../state.js';
 
 /** Marks a request forwarded by another replica: answered from here or 404, never forwarded again. */

@@ -1,6 +1,6 @@
-import type { MediaServices } from '../../../media/media-services.js';
-import { playInfoFor } from '../../../media/play-info.js';
-import { subjectOf } from '../../../accounts/model.js';
+import type { MediaServices } from '../../../media/index.js';
+import { playInfoFor } from '../../../media/index.js';
+import { subjectOf } from '../../../accounts/index.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import * as api from '../../../contracts/http/media.js';
 import type { EndpointRouter } from '../endpoint-router.js';

@@ -1,5 +1,5 @@
 /** The member endpoints of contracts/http/members.ts: one room command each. */
-import type { RuntimeSettings } from '../../../settings/runtime-settings.js';
+import type { RuntimeSettings } from '../../../settings/index.js';
 import type { PermissionOverrides } from '../../../contracts/room/model.js';
 import * as api from '../../../contracts/http/members.js';
 import { roomCommand, type RoomRoute } from '../room-command-route.js';

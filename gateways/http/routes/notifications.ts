@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import {
   deleteNotification,
   listNotifications,
@@ -7,7 +7,7 @@ import {
   markRead,
   readPreferences,
   updatePreferences,
-} from '../../../notifications/store.js';
+} from '../../../notifications/index.js';
 import * as api from '../../../contracts/http/notifications.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 

@@ -1,5 +1,5 @@
-import type { Accounts } from '../../../accounts/accounts.js';
-import type { StartRequest } from '../../../accounts/methods/oauth2/oauth2-method.js';
+import type { Accounts } from '../../../accounts/index.js';
+import type { StartRequest } from '../../../accounts/index.js';
 import * as api from '../../../contracts/http/oauth2.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { oauth2BindingCookie, setOAuth2BindingCookie } from '../oauth2-binding-cookie.js';

@@ -3,10 +3,10 @@
  * add, which checks every item with the actor's own content rules before the first command (so
  * invalid input writes nothing) and then sends them one by one, in order.
  */
-import { AppError, isAppError, type FieldIssue } from '../../../errors/app-error.js';
-import { checkNewMedia } from '../../../actors/room/index.js';
+import { AppError, isAppError, type FieldIssue } from '../../../errors/index.js';
+import { checkNewMedia } from '../../../actors/index.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
-import type { MediaServices } from '../../../media/media-services.js';
+import type { MediaServices } from '../../../media/index.js';
 import * as api from '../../../contracts/http/playlist.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { RoomCommandEntry } from '../../rooms/command-entry.js';

@@ -1,5 +1,5 @@
-import type { Accounts } from '../../../accounts/accounts.js';
-import { packageVersion } from '../../../server/version.js';
+import type { Accounts } from '../../../accounts/index.js';
+import { packageVersion } from '../../../observability/index.js';
 import * as api from '../../../contracts/http/public.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 

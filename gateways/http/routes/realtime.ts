@@ -1,7 +1,7 @@
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
 import { RoomRates } from '../../rooms/room-rates.js';
-import { reachedAs } from '../../../net/same-origin.js';
+import { reachedAs } from '../../../net/index.js';
 import { OriginPolicy, UpgradeRefusal } from '../../ws/handshake.js';
 import { connectProtocols, realtimePath } from '../../../contracts/ws/protocol.js';
 import { RealtimeTickets } from '../../ws/tickets.js';

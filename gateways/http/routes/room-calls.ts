@@ -1,6 +1,6 @@
 /** What room routes share: room.get views narrowed to what an endpoint answers. */
 import type { MemberRoomView, RoomView } from '../../../contracts/room/model.js';
-import { AppError } from '../../../errors/app-error.js';
+import { AppError } from '../../../errors/index.js';
 
 /** The member view of a room, or `forbidden` for someone who is not an active member. */
 export function memberView(view: RoomView): MemberRoomView {

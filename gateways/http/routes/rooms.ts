@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { subjectOf, type Caller } from '../../../accounts/model.js';
+import { subjectOf, type Caller } from '../../../accounts/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
-import { RoomDirectory } from '../../../actors/room/index.js';
+import { RoomDirectory } from '../../../actors/index.js';
 import { newRoomId } from '../../rooms/room-client.js';
 import { RoomPasswordGuesses } from '../../rooms/room-password-guesses.js';
 import * as api from '../../../contracts/http/rooms.js';

@@ -5,18 +5,18 @@
  * endpoint's own check: the current item for every member, guests included).
  */
 import type { Socket } from 'node:net';
-import { subjectOf, type Caller } from '../../../accounts/model.js';
-import { requireProxySwitch } from '../../../actors/room/index.js';
+import { subjectOf, type Caller } from '../../../accounts/index.js';
+import { requireProxySwitch } from '../../../actors/index.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import { formatFromName } from '../../../contracts/room/subtitles.js';
-import { AppError } from '../../../errors/app-error.js';
-import type { MediaServices } from '../../../media/media-services.js';
-import { isProxied } from '../../../media/play-info.js';
-import { fileNameOf, proxyUrl } from '../../../media/proxy/proxy-url.js';
-import { SubtitleFiles } from '../../../media/subtitles/subtitle-files.js';
-import { SubtitleTextError } from '../../../media/subtitles/subtitle-text.js';
-import { upstreamReadKey } from '../../../media/read-key.js';
-import { SubtitleTracks, type EmbeddedSource, type ProvidedSource } from '../../../media/subtitles/subtitle-tracks.js';
+import { AppError } from '../../../errors/index.js';
+import type { MediaServices } from '../../../media/index.js';
+import { isProxied } from '../../../media/index.js';
+import { fileNameOf, proxyUrl } from '../../../media/index.js';
+import { SubtitleFiles } from '../../../media/index.js';
+import { SubtitleTextError } from '../../../media/index.js';
+import { upstreamReadKey } from '../../../media/index.js';
+import { SubtitleTracks, type EmbeddedSource, type ProvidedSource } from '../../../media/index.js';
 import { SUBTITLE_LIMITS } from '../../../contracts/room/subtitles.js';
 import * as api from '../../../contracts/http/subtitles.js';
 import type { GatewayDeps } from '../../gateway-deps.js';

@@ -1,10 +1,10 @@
-import type { Accounts } from '../../../accounts/accounts.js';
-import { updateDisplayName } from '../../../accounts/profile.js';
-import { makeAvatar } from '../../../accounts/profiles/avatar-image.js';
-import { Avatars, avatarVersionUrl } from '../../../accounts/profiles/avatars.js';
-import { describeUser } from '../../../accounts/user-directory.js';
-import { findUserById } from '../../../accounts/users.js';
-import { AppError } from '../../../errors/app-error.js';
+import type { Accounts } from '../../../accounts/index.js';
+import { updateDisplayName } from '../../../accounts/index.js';
+import { makeAvatar } from '../../../accounts/index.js';
+import { Avatars, avatarVersionUrl } from '../../../accounts/index.js';
+import { describeUser } from '../../../accounts/index.js';
+import { findUserById } from '../../../accounts/index.js';
+import { AppError } from '../../../errors/index.js';
 import * as api from '../../../contracts/http/users.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import { userView } from '../views.js';

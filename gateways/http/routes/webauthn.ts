@@ -1,6 +1,6 @@
-import type { Accounts } from '../../../accounts/accounts.js';
-import type { StoredPasskey } from '../../../accounts/methods/webauthn-passkeys.js';
-import type { SignInResult } from '../../../accounts/sign-in.js';
+import type { Accounts } from '../../../accounts/index.js';
+import type { StoredPasskey } from '../../../accounts/index.js';
+import type { SignInResult } from '../../../accounts/index.js';
 import * as api from '../../../contracts/http/webauthn.js';
 import type { EndpointRouter } from '../endpoint-router.js';
 import type { CookiePolicy } from '../session-cookie.js';

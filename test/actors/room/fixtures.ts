@@ -14,8 +14,8 @@ import type { ActivationContext, Actor, ActorType, Caller, CommandMeta, EventEnv
 import { isCommandAlreadyApplied, type RecordedCommand } from '../../../actors/runtime/command-log.js';
 import { createLogger, type Logger } from '../../../observability/logger.js';
 import { RuntimeSettings } from '../../../settings/runtime-settings.js';
-import { migrate } from '../../../store/migrate.js';
-import { createPool } from '../../../store/pool.js';
+import { migrate } from '../../../postgres/migrate.js';
+import { createPool } from '../../../postgres/pool.js';
 import { freshDatabase } from '../../harness/stack.js';
 
 export const logger: Logger = createLogger({ level: process.env.SVCTEST_LOG_LEVEL ?? 'silent', destination: 'stderr' });

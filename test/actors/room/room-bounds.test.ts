@@ -9,7 +9,7 @@ import test from 'ava';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import { DEFAULT_ROOM_OPTIONS, insertRoom } from '../../../actors/room/room-rows.js';
 import { connectGrpc } from '../../../gateways/grpc/client.js';
-import { createPool } from '../../../store/pool.js';
+import { createPool } from '../../../postgres/pool.js';
 import type pg from 'pg';
 import { startGatewayBed, type GatewayBed, type Member } from '../../gateways/bed.js';
 import { uid } from './fixtures.js';

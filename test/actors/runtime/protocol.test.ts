@@ -11,7 +11,7 @@ import { ActorEvents } from '../../../actors/runtime/events.js';
 import { ActorHost } from '../../../actors/runtime/host.js';
 import { PROTOCOL_VERSION } from '../../../actors/runtime/wire.js';
 import { createLogger } from '../../../observability/logger.js';
-import { createPool } from '../../../store/pool.js';
+import { createPool } from '../../../postgres/pool.js';
 import { connectNats, uniquePrefix } from '../../fixtures/actor-host-process.js';
 import { counterType, type CounterResult } from '../../fixtures/counter-actor.js';
 import { withDeadline } from '../../fixtures/deadline.js';

@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { connect as connectNats, type NatsConnection } from 'nats';
 import pg from 'pg';
 import { createDependencyProbe, describeError } from '../../../server/dependency-probe.js';
-import type { DependencyState } from '../../../server/readiness.js';
+import type { DependencyState } from '../../../observability/readiness.js';
 import { testStack } from '../../harness/stack.js';
 
 // Only reads (SELECT 1) go to the shared cluster, so no fresh database is needed.

@@ -8,7 +8,7 @@ import { createHttpApp } from '../../../gateways/http/app.js';
 import { createMetricsApp } from '../../../gateways/http/metrics-listener.js';
 import type { HttpState } from '../../../gateways/http/state.js';
 import { createMetrics } from '../../../observability/metrics.js';
-import type { DependencyState, ReadinessProbe } from '../../../server/readiness.js';
+import type { DependencyState, ReadinessProbe } from '../../../observability/readiness.js';
 import { requestListener } from '../../../gateways/http/request-listener.js';
 
 export { waitFor } from '../../fixtures/deadline.js';

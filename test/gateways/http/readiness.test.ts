@@ -5,9 +5,9 @@ import { connect as connectNats, type NatsConnection } from 'nats';
 import type pg from 'pg';
 import type { ReadinessBody } from '../../../gateways/http/health.js';
 import { createDependencyProbe } from '../../../server/dependency-probe.js';
-import { migrate, pendingMigrations } from '../../../store/migrate.js';
-import { migrations } from '../../../store/migrations/index.js';
-import { createPool } from '../../../store/pool.js';
+import { migrate, pendingMigrations } from '../../../postgres/migrate.js';
+import { migrations } from '../../../postgres/migrations/index.js';
+import { createPool } from '../../../postgres/pool.js';
 import { startPrivatePostgres, testStack, type PrivatePostgres } from '../../harness/stack.js';
 import { buildApp, capturingLogger, waitFor, type TestApp } from './fixtures.js';
 

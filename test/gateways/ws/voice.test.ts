@@ -9,7 +9,7 @@ import test from 'ava';
 import type { RoomEvent, VoiceParticipant } from '../../../actors/room/index.js';
 import { RealtimeCommandError, type RealtimeClient } from '../../harness/ws-client.js';
 import type { EventMessage } from '../../../contracts/ws/protocol.js';
-import { turnCredential } from '../../../media/webrtc/turn-credentials.js';
+import { turnCredential } from '../../../webrtc/turn-credentials.js';
 import { BUILTIN_MEMBER_PERMISSIONS } from '../../../contracts/permissions/defaults.js';
 import { startCoturn, type Coturn } from '../../fixtures/coturn.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../bed.js';

@@ -9,7 +9,7 @@
  */
 import { createHmac } from 'node:crypto';
 import test from 'ava';
-import { SecretBox } from '../../../accounts/secret-box.js';
+import { SecretBox } from '../../../crypto/secret-box.js';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import { isAppError } from '../../../errors/app-error.js';
 import { createMediaLibraries } from '../../../media/libraries/create.js';
@@ -17,7 +17,7 @@ import { libraryItemKey } from '../../../media/libraries/item-url.js';
 import { LibraryProvider } from '../../../media/providers/library.js';
 import { AddressPolicy } from '../../../media/proxy/address-policy.js';
 import { UpstreamClient } from '../../../media/proxy/upstream-client.js';
-import { createPool } from '../../../store/pool.js';
+import { createPool } from '../../../postgres/pool.js';
 import type { Nginx } from '../../fixtures/nginx.js';
 import { startWebDav } from '../../fixtures/webdav.js';
 import type { GatewayBed, Member } from '../../gateways/bed.js';

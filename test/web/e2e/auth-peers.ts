@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import type { TestOidcProvider } from '../../fixtures/oidc-provider.js';
 import type { SmtpSink } from '../../fixtures/smtp-sink.js';
 import { oidcInstance } from '../../accounts/oauth2/fixtures.js';
-import { createPool } from '../../../store/pool.js';
+import { createPool } from '../../../postgres/pool.js';
 import type { WebBed } from './browser.js';
 
 /** The startup configuration that sends the service's mail to `sink`. */
