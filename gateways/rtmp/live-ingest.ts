@@ -30,7 +30,7 @@ import type { RoomClient } from '../rooms/room-client.js';
 import { HlsTransmuxer } from './hls-transmuxer.js';
 import { REGISTRY_REFRESH_MS, type LiveRegistry } from './live-registry.js';
 import { LiveStream } from './live-stream.js';
-import { newRtmpSession, type AvPacket, type NmsRtmpSession } from './nms.js';
+import { newRtmpSession, ownedPacket, type AvPacket, type NmsRtmpSession } from './nms.js';
 import { AppError } from '../../errors/index.js';
 
 /** Packets a publish may send while its key is being checked (a few seconds of media). */
@@ -171,7 +171,7 @@ export class LiveIngest {
     };
     session.rtmp.onPacketCallback = (packet) => {
       if (holder.stream) holder.stream.push(packet);
-      else if (pending.length < PENDING_PACKETS_MAX) pending.push(packet);
+      else if (pending.length < PENDING_PACKETS_MAX) pending.push(ownedPacket(packet));
       else socket.destroy();
     };
     session.rtmp.onPushCallback = () => void this.accept(session, app, name, pending, holder);

@@ -13,8 +13,11 @@ import type { Socket } from 'node:net';
 
 const require = createRequire(import.meta.url);
 
-/** One media packet as the RTMP parser hands it over (opaque here). */
-export type AvPacket = object;
+/** One media packet as the RTMP parser hands it over: its bytes are `data[0, size)`. */
+export interface AvPacket {
+  size: number;
+  data: Buffer;
+}
 
 export interface NmsRtmpProtocol {
   onConnectCallback: (req: { app: string; name: string; host: string; query: Record<string, unknown> }) => void;
@@ -61,6 +64,17 @@ nmsLogger.level = 'error';
 
 export function newRtmpSession(socket: Socket): NmsRtmpSession {
   return new RtmpSession(socket);
+}
+
+/**
+ * A copy of `packet` that owns its bytes. The parser hands every packet over with `data` set to
+ * its own buffer for that chunk stream, which the next message on the stream overwrites (the
+ * BroadcastServer copies at once). A packet kept past the callback, queued while a publish is
+ * checked, must be copied: kept as it came, the stream's metadata later held the bytes of an audio
+ * frame and no player could read the start of the stream.
+ */
+export function ownedPacket(packet: AvPacket): AvPacket {
+  return { ...packet, data: Buffer.from(packet.data.subarray(0, packet.size)) };
 }
 
 export function newBroadcast(streamPath: string): NmsBroadcast {

@@ -4,11 +4,14 @@
  * waiting on a condition with a deadline.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { MediaGrants, mediaGrantKey } from '../../media/media-grant.js';
 import type { GatewayBed } from '../gateways/bed.js';
 
 export interface Publisher {
   child: ChildProcess;
+  /** Resolves once ffmpeg has sent this many seconds of the stream (its -progress reports). */
+  sent(seconds: number, timeoutMs?: number): Promise<void>;
   /** Resolves when ffmpeg exits, with its code and the tail of its stderr. */
   exited: Promise<{ code: number | null; stderr: string }>;
   stop(): Promise<void>;
@@ -24,10 +27,25 @@ export function publish(url: string): Publisher {
       '-re', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
       '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30',
       '-c:a', 'aac', '-b:a', '64k',
+      '-progress', 'pipe:1', '-stats_period', '0.2',
       '-f', 'flv', url,
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  let sentUs = 0;
+  const progress = new EventEmitter();
+  let line = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const lines = (line + chunk.toString('utf8')).split('\n');
+    line = lines.pop() ?? '';
+    for (const entry of lines) {
+      const match = /^out_time_us=(\d+)$/.exec(entry.trim());
+      if (match) {
+        sentUs = Number(match[1]);
+        progress.emit('progress');
+      }
+    }
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
@@ -36,6 +54,25 @@ export function publish(url: string): Publisher {
   return {
     child,
     exited,
+    sent(seconds, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = (): void => {
+          if (sentUs < seconds * 1e6) return;
+          done();
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`ffmpeg sent ${(sentUs / 1e6).toFixed(1)} s of the stream, not ${seconds} s, within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const done = (): void => {
+          clearTimeout(timer);
+          progress.off('progress', check);
+        };
+        progress.on('progress', check);
+        check();
+      });
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);

@@ -5,13 +5,18 @@
  * rotated keys refused, segments disguised as PNG, and the playback refusals (403/404),
  * membership among them.
  */
+import { createRequire } from 'node:module';
 import test from 'ava';
+import pg from 'pg';
 import type { MemberRoomView } from '../../contracts/room/model.js';
 import { liveProvider } from '../../media/providers/live.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../gateways/bed.js';
 import { callerOf, createRoom, open, roomsOf, type Rooms } from '../gateways/ws/fixtures.js';
 import { waitFor, withDeadline } from '../fixtures/deadline.js';
 import { ffprobe, firstBytes, liveLink, openFlv, publish, type OpenFlv } from './live-fixtures.js';
+
+// node-media-server's own AMF0 decoder reads the script tag as the relay wrote it.
+const { decodeAmf0Data } = createRequire(import.meta.url)('node-media-server/src/protocol/amf.js') as { decodeAmf0Data(this: void, data: Buffer): unknown };
 
 interface StreamKey {
   mediaId: string;
@@ -152,6 +157,69 @@ test.serial('a publish goes live in the room, plays as FLV and HLS on both repli
     t.is(gone.body.code, 'not_found');
   }
   await socket.close();
+});
+
+/** The FLV tags at the start of `bytes` (after the 9-byte header): type and payload. */
+function flvTags(bytes: Buffer): Array<{ type: number; payload: Buffer }> {
+  const tags: Array<{ type: number; payload: Buffer }> = [];
+  let offset = bytes.readUInt32BE(5) + 4;
+  while (offset + 11 <= bytes.length) {
+    const size = bytes.readUIntBE(offset + 1, 3);
+    if (offset + 11 + size > bytes.length) break;
+    tags.push({ type: bytes[offset] as number, payload: bytes.subarray(offset + 11, offset + 11 + size) });
+    offset += 11 + size + 4;
+  }
+  return tags;
+}
+
+test.serial('a publish whose key is checked slowly keeps what it sent meanwhile whole: the FLV starts with readable metadata and sequence headers', async (t) => {
+  const owner = await a.signUp('slowcheck');
+  const { roomId, mediaId } = await liveRoom(owner);
+  const key = await streamKey(roomId, mediaId, owner);
+  const link = liveLink(a, { roomId, userId: owner.userId, sessionId: owner.sessionId, mediaId });
+  const socket = await open(a, roomId, owner);
+
+  // The key lookup waits on a lock while ffmpeg sends its metadata, sequence headers and two
+  // seconds of frames, which the ingest holds until the key is known.
+  const locker = new pg.Client({ connectionString: a.databaseUrl });
+  await locker.connect();
+  t.teardown(() => locker.end());
+  await locker.query('BEGIN');
+  await locker.query('LOCK TABLE live_stream_keys IN ACCESS EXCLUSIVE MODE');
+  const publisher = publish(key.url);
+  try {
+    const observer = new pg.Client({ connectionString: a.databaseUrl });
+    await observer.connect();
+    t.teardown(() => observer.end());
+    await waitFor('the key lookup waiting on the lock', async () => {
+      const { rows } = await observer.query(
+        "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%FROM live_stream_keys%'",
+      );
+      return rows.length > 0 ? true : undefined;
+    });
+    await publisher.sent(2);
+    await locker.query('COMMIT');
+    await socket.waitForEvent((m) => m.event.type === 'live', 15_000);
+
+    const { status, bytes } = await firstBytes(`${a.url}${link}/stream.flv`, 64 * 1024);
+    t.is(status, 200);
+    const [metadata, ...headers] = flvTags(bytes);
+    t.is(metadata?.type, 18, 'a script tag first');
+    const decoded = decodeAmf0Data(metadata?.payload ?? Buffer.alloc(0)) as { cmd?: string; dataObj?: { width?: number; height?: number } };
+    t.true(decoded.cmd === '@setDataFrame' || decoded.cmd === 'onMetaData', `the script tag is the stream's metadata, not ${JSON.stringify(decoded.cmd)}`);
+    t.like(decoded.dataObj, { width: 320, height: 240 });
+    const audio = headers.find((tag) => tag.type === 8);
+    const video = headers.find((tag) => tag.type === 9);
+    // AAC sequence header (0xAF 0x00) and AVC sequence header (keyframe 0x17, packet type 0, then
+    // an AVCDecoderConfigurationRecord, version 1, of the stream's Baseline profile).
+    t.deepEqual([...(audio?.payload.subarray(0, 2) ?? [])], [0xaf, 0x00]);
+    t.deepEqual([...(video?.payload.subarray(0, 2) ?? [])], [0x17, 0x00]);
+    t.is(video?.payload[5], 1, 'an AVC configuration record');
+  } finally {
+    await locker.query('ROLLBACK').catch(() => undefined);
+    await publisher.stop();
+    await socket.close();
+  }
 });
 
 test.serial('a wrong key is refused without a room event; rotating the key ends the publish and refuses the old key', async (t) => {
