@@ -2,7 +2,8 @@
 # What `npm test` runs: install what is missing, compile, lint, then run ava against a throwaway
 # stack (PostgreSQL, Redis, NATS, Temporal on free ports) that is removed afterwards; last, build
 # the container images (npm run image -- --dependencies) and run the deployment tests.
-# Arguments go to ava: `npm test -- dist/test/config/` runs only those files.
+# Arguments go to ava: `npm test -- dist/test/config/` runs only those files, and prepares only
+# what they need (the previous release, the shared browser, the images).
 set -euo pipefail
 SVC_LOG_TAG="test"
 # shellcheck source=lib/common.sh
@@ -16,11 +17,34 @@ bash infra/install.sh --containers
 bash infra/build.sh
 log "linting (eslint)"
 npx eslint .
+# The test files the arguments select, as paths under dist/test (all of them when no argument
+# names a file, folder or glob: `npm test -- --match '*sync*'` runs ava over every file).
+selected_files() {
+  local arg named=false
+  for arg in "$@"; do
+    [[ $arg == -* ]] && continue
+    arg=${arg#./}
+    arg=${arg%%:[0-9]*} # ava's file.js:12 line selection
+    if [[ -d $arg ]]; then
+      named=true
+      find "$arg" -name '*.test.js'
+    elif [[ $arg == *.js || $arg == *'*'* ]]; then
+      named=true
+      compgen -G "$arg" || true
+    fi
+  done
+  $named || find dist/test -name '*.test.js'
+}
+selection=$(selected_files "$@")
+selects() { grep -q "^$1" <<<"$selection"; }
+
 # The rolling-upgrade test runs the previous release beside this build: built once into
 # ~/.cache/svc/releases/<sha> (minutes the first time, nothing after), before the stack is up.
 # A failure here is reported by that test, with the reason, rather than stopping the run.
-log "preparing the previous release (test/upgrade/previous-release)"
-node dist/test/upgrade/prepare-previous-release.js || log "warning: the previous release could not be built; the rolling-upgrade test will fail"
+if selects dist/test/upgrade/; then
+  log "preparing the previous release (test/upgrade/previous-release)"
+  node dist/test/upgrade/prepare-previous-release.js || log "warning: the previous release could not be built; the rolling-upgrade test will fail"
+fi
 
 throwaway_stack_up
 log "running ava against the stack in $SVCTEST_STACK_DIR"
@@ -33,8 +57,32 @@ export SVCTEST_CADDY=$CADDY_BIN
 export SVCTEST_PODMAN_COMPOSE=$PODMAN_COMPOSE_BIN
 # The trace test exports to and queries a real Jaeger (built by install.sh --containers).
 export SVCTEST_JAEGER=$JAEGER_BIN
+# The browser tests share one Chromium per set of flags (test/web/e2e/browser-keeper.ts), stopped
+# with the stack; its stdin is a pipe from this script, so it ends even if this script is killed.
+if selects dist/test/web/e2e/; then
+  keeper_url=$SVCTEST_STACK_DIR/browsers.url keeper_log=$SVCTEST_STACK_DIR/browsers.log
+  exec {keeper_stdin}> >(exec node dist/test/web/e2e/browser-keeper.js "$keeper_url" >"$keeper_log" 2>&1)
+  keeper_pid=$!
+  trap 'kill "$keeper_pid" 2>/dev/null || true; throwaway_stack_down' EXIT
+  keeper_alive() { kill -0 "$keeper_pid" 2>/dev/null; }
+  keeper_ready() { [[ -s $keeper_url ]]; }
+  wait_ready "the shared browser keeper" 30 "$keeper_log" keeper_alive keeper_ready
+  SVCTEST_BROWSERS_URL=$(<"$keeper_url")
+  export SVCTEST_BROWSERS_URL
+fi
+# The deployments need the image (built here, on a cached base; a second run reuses its layers)
+# and the stand-ins for the images the Compose file names.
+build_images() {
+  bash infra/image.sh --dependencies && return 0
+  log "error: building the images failed; the container tests did not run"
+  return 1
+}
 if [[ $# -gt 0 ]]; then
-  env -u SVC_CACHE_DIR npx ava "$@" || status=$?
+  if ! selects dist/test/containers/ || build_images; then
+    env -u SVC_CACHE_DIR npx ava "$@" || status=$?
+  else
+    status=1
+  fi
 else
   # The browser tests (Chromium with fake devices, ffmpeg, coturn) run after the rest, two files
   # at a time: beside three other suites on a 2-core machine, their 30 s waits for playback and
@@ -42,12 +90,10 @@ else
   mapfile -t suites < <(find dist/test -name '*.test.js' -not -path 'dist/test/web/e2e/*' -not -path 'dist/test/containers/*' | sort)
   env -u SVC_CACHE_DIR npx ava "${suites[@]}" || status=$?
   env -u SVC_CACHE_DIR npx ava --concurrency 2 'dist/test/web/e2e/*.test.js' || status=$?
-  # Last, the deployments: the image (built here, on a cached base; a second run reuses its
-  # layers), the Compose stack and the Kubernetes manifests, one at a time.
-  if bash infra/image.sh --dependencies; then
+  # Last, the deployments: the image, the Compose stack and the Kubernetes manifests, one at a time.
+  if build_images; then
     env -u SVC_CACHE_DIR npx ava --concurrency 1 'dist/test/containers/*.test.js' || status=$?
   else
-    log "error: building the images failed; the container tests did not run"
     status=1
   fi
 fi

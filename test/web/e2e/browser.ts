@@ -16,6 +16,7 @@ import { chromium, type Browser, type BrowserContext, type CDPSession, type Page
 import { BED_PASSWORD, startGatewayBed, type BedOptions, type GatewayBed } from '../../gateways/bed.js';
 import { uniqueIp } from '../../fixtures/client-address.js';
 import { freePort } from '../../harness/stack.js';
+import type { BrowserAnswer, BrowserRequest } from './browser-keeper.js';
 
 export const CHROMIUM_PATH = process.env.SVCTEST_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -73,6 +74,21 @@ export interface WebBedOptions extends BedOptions {
   fakeMedia?: boolean;
 }
 
+/**
+ * Chromium with these flags: in `npm test`, the run's shared one (browser-keeper.ts), where
+ * closing the answer closes this file's contexts and disconnects; elsewhere (a benchmark, ava
+ * run by hand) one launched for this file.
+ */
+async function chromiumWith(args: string[]): Promise<Browser> {
+  const keeper = process.env.SVCTEST_BROWSERS_URL;
+  if (!keeper) return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args });
+  const request: BrowserRequest = { executablePath: CHROMIUM_PATH, args };
+  const response = await fetch(keeper, { method: 'POST', body: JSON.stringify(request) });
+  const { wsEndpoint, error } = (await response.json()) as BrowserAnswer;
+  if (!wsEndpoint) throw new Error(`the run's Chromium (${args.join(' ')}) did not start: ${error ?? `HTTP ${response.status}`}`);
+  return chromium.connect(wsEndpoint);
+}
+
 export async function startWebBed(label: string, options: WebBedOptions = {}): Promise<WebBed> {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
@@ -87,16 +103,12 @@ export async function startWebBed(label: string, options: WebBedOptions = {}): P
     },
   });
   const launch = (autoplay: boolean): Promise<Browser> =>
-    chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: [
-        // Containers often have a tiny /dev/shm; Chromium then crashes tabs under load.
-        '--disable-dev-shm-usage',
-        ...(autoplay ? ['--autoplay-policy=no-user-gesture-required'] : []),
-        ...(options.fakeMedia ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] : []),
-      ],
-    });
+    chromiumWith([
+      // Containers often have a tiny /dev/shm; Chromium then crashes tabs under load.
+      '--disable-dev-shm-usage',
+      ...(autoplay ? ['--autoplay-policy=no-user-gesture-required'] : []),
+      ...(options.fakeMedia ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] : []),
+    ]);
   const browser = await launch(options.autoplay ?? false);
   let strictBrowser: Promise<Browser> | null = null;
   const contexts: BrowserContext[] = [];
