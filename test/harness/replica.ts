@@ -70,7 +70,8 @@ export async function startReplica(args: string[], env: Record<string, string>):
   const process = await starting(async () => {
     const started = new SvcProcess(['serve', ...args], env);
     try {
-      await started.waitForLine(/^management: /, 30_000);
+      // A start takes seconds; beside the other suites on a loaded 2-core machine, 30 s ran out.
+      await started.waitForLine(/^management: /, 60_000);
     } catch (err) {
       await started.terminate('SIGKILL');
       throw err;

@@ -1,6 +1,7 @@
 /**
  * Every runtime setting, one form per group, in the registry's order. A save reloads the list so
- * every field shows what the server now holds (a form is rebuilt from it by its version key).
+ * every field shows what the server now holds (a form is rebuilt from it by its version key), and
+ * says it saved once the rebuilt form is there.
  */
 import { useState } from 'preact/hooks';
 import { api, call } from '../../../api/client.js';
@@ -53,8 +54,10 @@ export function SettingsPage() {
           label={labelOf(group, settings)}
           settings={settings}
           onSaved={(message) => {
-            setSaved(message);
-            loaded.reload();
+            // "Saved" shows with the reloaded form: shown before it, a value typed at once was
+            // wiped when the form was rebuilt from the server's answer.
+            setSaved('');
+            void loaded.reloaded().then(() => setSaved(message));
           }}
         />
       ))}
