@@ -12,11 +12,21 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 source "$SVC_REPO_ROOT/infra/lib/throwaway-stack.sh"
 cd "$SVC_REPO_ROOT"
 
+# timed <what> <command...>: runs it and says how long it took (where a run's minutes go).
+timed() {
+  local what=$1 started=$SECONDS
+  shift
+  local code=0
+  "$@" || code=$?
+  log "$what: $((SECONDS - started)) s"
+  return "$code"
+}
+
 scrub_svc_environment
 bash infra/install.sh --containers
-bash infra/build.sh
+timed "build" bash infra/build.sh
 log "linting (eslint)"
-npx eslint .
+timed "lint" npx eslint .
 # The test files the arguments select, as paths under dist/test (all of them when no argument
 # names a file, folder or glob: `npm test -- --match '*sync*'` runs ava over every file).
 selected_files() {
@@ -88,11 +98,11 @@ else
   # at a time: beside three other suites on a 2-core machine, their 30 s waits for playback and
   # call events ran out.
   mapfile -t suites < <(find dist/test -name '*.test.js' -not -path 'dist/test/web/e2e/*' -not -path 'dist/test/containers/*' | sort)
-  env -u SVC_CACHE_DIR npx ava "${suites[@]}" || status=$?
-  env -u SVC_CACHE_DIR npx ava --concurrency 2 'dist/test/web/e2e/*.test.js' || status=$?
+  timed "server tests" env -u SVC_CACHE_DIR npx ava "${suites[@]}" || status=$?
+  timed "browser tests" env -u SVC_CACHE_DIR npx ava --concurrency 2 'dist/test/web/e2e/*.test.js' || status=$?
   # Last, the deployments: the image, the Compose stack and the Kubernetes manifests, one at a time.
-  if build_images; then
-    env -u SVC_CACHE_DIR npx ava --concurrency 1 'dist/test/containers/*.test.js' || status=$?
+  if timed "images" build_images; then
+    timed "deployment tests" env -u SVC_CACHE_DIR npx ava --concurrency 1 'dist/test/containers/*.test.js' || status=$?
   else
     status=1
   fi
