@@ -6,31 +6,23 @@
  * 2.5 s each on a busy 2-core machine, 33 files a run).
  *
  *   node dist/test/web/e2e/browser-keeper.js <url-file>
- * writes http://127.0.0.1:<port> to <url-file> once it listens; POST / with {executablePath,
- * args} answers {wsEndpoint} of a browser with those flags, launched the first time it is asked
- * for. SIGTERM closes the browsers and exits; so does the end of its parent (stdin closes).
+ * writes http://127.0.0.1:<port> to <url-file> once it listens; POST / with {args} (flags of
+ * CHROMIUM_FLAGS only) answers {wsEndpoint} of CHROMIUM_PATH with those flags, launched the first
+ * time it is asked for. SIGTERM closes the browsers and exits; so does the end of its parent
+ * (stdin closes).
  */
 import { rename, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage } from 'node:http';
 import { chromium, type BrowserServer } from 'playwright-core';
-
-export interface BrowserRequest {
-  executablePath: string;
-  args: string[];
-}
-
-export interface BrowserAnswer {
-  wsEndpoint?: string;
-  error?: string;
-}
+import { CHROMIUM_PATH, isChromiumFlag, type BrowserAnswer, type BrowserRequest } from './chromium.js';
 
 const servers = new Map<string, Promise<BrowserServer>>();
 
-function serverFor({ executablePath, args }: BrowserRequest): Promise<BrowserServer> {
-  const key = JSON.stringify([executablePath, [...args].sort()]);
+function serverFor({ args }: BrowserRequest): Promise<BrowserServer> {
+  const key = JSON.stringify([...new Set(args)].sort());
   let server = servers.get(key);
   if (!server) {
-    server = chromium.launchServer({ executablePath, headless: true, args });
+    server = chromium.launchServer({ executablePath: CHROMIUM_PATH, headless: true, args });
     // A launch that failed is tried again by the next file rather than failing every one.
     server.catch(() => servers.delete(key));
     servers.set(key, server);
@@ -41,9 +33,12 @@ function serverFor({ executablePath, args }: BrowserRequest): Promise<BrowserSer
 async function readRequest(request: IncomingMessage): Promise<BrowserRequest> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Partial<BrowserRequest>;
-  if (typeof body.executablePath !== 'string' || !Array.isArray(body.args)) throw new Error('expected {executablePath, args}');
-  return { executablePath: body.executablePath, args: body.args.map(String) };
+  const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { args?: unknown };
+  if (!Array.isArray(body.args)) throw new Error('expected {args: [flags]}');
+  const args: unknown[] = body.args;
+  const unknown = args.find((flag) => !isChromiumFlag(flag));
+  if (unknown !== undefined) throw new Error(`args: ${JSON.stringify(unknown)} is not one of the test flags (test/web/e2e/chromium.ts)`);
+  return { args: args.filter(isChromiumFlag) };
 }
 
 const http = createServer((request, response) => {

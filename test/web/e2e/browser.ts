@@ -16,9 +16,9 @@ import { chromium, type Browser, type BrowserContext, type CDPSession, type Page
 import { BED_PASSWORD, startGatewayBed, type BedOptions, type GatewayBed } from '../../gateways/bed.js';
 import { uniqueIp } from '../../fixtures/client-address.js';
 import { freePort } from '../../harness/stack.js';
-import type { BrowserAnswer, BrowserRequest } from './browser-keeper.js';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH, type BrowserAnswer, type BrowserRequest, type ChromiumFlag } from './chromium.js';
 
-export const CHROMIUM_PATH = process.env.SVCTEST_CHROMIUM ?? '/usr/bin/chromium';
+export { CHROMIUM_PATH } from './chromium.js';
 
 /** Screenshots and other artifacts of the browser tests (git-ignored; CI keeps the folder). */
 export const ARTIFACTS_DIR = resolve(fileURLToPath(new URL('../../../../test-artifacts', import.meta.url)));
@@ -79,10 +79,10 @@ export interface WebBedOptions extends BedOptions {
  * closing the answer closes this file's contexts and disconnects; elsewhere (a benchmark, ava
  * run by hand) one launched for this file.
  */
-async function chromiumWith(args: string[]): Promise<Browser> {
+async function chromiumWith(args: ChromiumFlag[]): Promise<Browser> {
   const keeper = process.env.SVCTEST_BROWSERS_URL;
   if (!keeper) return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args });
-  const request: BrowserRequest = { executablePath: CHROMIUM_PATH, args };
+  const request: BrowserRequest = { args };
   const response = await fetch(keeper, { method: 'POST', body: JSON.stringify(request) });
   const { wsEndpoint, error } = (await response.json()) as BrowserAnswer;
   if (!wsEndpoint) throw new Error(`the run's Chromium (${args.join(' ')}) did not start: ${error ?? `HTTP ${response.status}`}`);
@@ -104,10 +104,9 @@ export async function startWebBed(label: string, options: WebBedOptions = {}): P
   });
   const launch = (autoplay: boolean): Promise<Browser> =>
     chromiumWith([
-      // Containers often have a tiny /dev/shm; Chromium then crashes tabs under load.
-      '--disable-dev-shm-usage',
-      ...(autoplay ? ['--autoplay-policy=no-user-gesture-required'] : []),
-      ...(options.fakeMedia ? ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] : []),
+      CHROMIUM_FLAGS.smallShm,
+      ...(autoplay ? [CHROMIUM_FLAGS.autoplay] : []),
+      ...(options.fakeMedia ? [CHROMIUM_FLAGS.fakeDevices, CHROMIUM_FLAGS.fakePrompt] : []),
     ]);
   const browser = await launch(options.autoplay ?? false);
   let strictBrowser: Promise<Browser> | null = null;
