@@ -24,6 +24,7 @@ import { readFile } from 'node:fs/promises';
 import { uniqueIp } from '../test/fixtures/client-address.js';
 import { waitFor } from '../test/fixtures/deadline.js';
 import { CHROMIUM_PATH, signInPage, waitForPage } from '../test/web/e2e/browser.js';
+import { CHROMIUM_FLAGS } from '../test/web/e2e/chromium.js';
 import { childrenOf, cpuSeconds } from './proc.js';
 
 /** Runs in each page before its scripts: fills `window.__benchReactions`. */
@@ -101,7 +102,7 @@ export class ReactionScreens {
 
   /** A Chromium page per member, signed in, on the room's page with its socket's snapshot in. */
   static async open(roomId: string, members: ScreenMember[]): Promise<ReactionScreens> {
-    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--disable-dev-shm-usage'] });
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: [CHROMIUM_FLAGS.smallShm] });
     const screens = new ReactionScreens(browser, [], []);
     try {
       for (const member of members) {

@@ -4,8 +4,8 @@
  * waiting on a condition with a deadline.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { EventEmitter } from 'node:events';
 import { MediaGrants, mediaGrantKey } from '../../media/media-grant.js';
+import { waitFor } from '../fixtures/deadline.js';
 import type { GatewayBed } from '../gateways/bed.js';
 
 export interface Publisher {
@@ -33,7 +33,6 @@ export function publish(url: string): Publisher {
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let sentUs = 0;
-  const progress = new EventEmitter();
   let line = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     const lines = (line + chunk.toString('utf8')).split('\n');
@@ -42,7 +41,6 @@ export function publish(url: string): Publisher {
       const match = /^out_time_us=(\d+)$/.exec(entry.trim());
       if (match) {
         sentUs = Number(match[1]);
-        progress.emit('progress');
       }
     }
   });
@@ -54,24 +52,8 @@ export function publish(url: string): Publisher {
   return {
     child,
     exited,
-    sent(seconds, timeoutMs = 20_000) {
-      return new Promise((resolve, reject) => {
-        const check = (): void => {
-          if (sentUs < seconds * 1e6) return;
-          done();
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(new Error(`ffmpeg sent ${(sentUs / 1e6).toFixed(1)} s of the stream, not ${seconds} s, within ${timeoutMs} ms`));
-        }, timeoutMs);
-        const done = (): void => {
-          clearTimeout(timer);
-          progress.off('progress', check);
-        };
-        progress.on('progress', check);
-        check();
-      });
+    async sent(seconds, timeoutMs = 20_000) {
+      await waitFor(`ffmpeg to send ${seconds} s of the stream`, () => (sentUs >= seconds * 1e6 ? true : undefined), timeoutMs);
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
