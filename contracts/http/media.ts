@@ -29,6 +29,18 @@ const LocalFile = z
   })
   .meta({ id: 'LocalFile' });
 
+export const PlayTranscode = z
+  .strictObject({
+    how: z.enum(['remux', 'audio', 'video']).meta({ description: "What the shared transcode does: the container only, the audio, or the video too (the item's reach)" }),
+    heights: z.array(z.number().int()).meta({ description: 'The quality rungs of the master playlist, highest first (video converted); one entry, the source height, otherwise' }),
+    refused: z
+      .string()
+      .optional()
+      .meta({ description: 'Set when no transcoder could take the item (all busy, none running): why, in words; sources then play the media as it is if a browser can' }),
+  })
+  .meta({ id: 'PlayTranscode', description: "The item is played through the service's shared transcode (HLS, fMP4, one encode for the whole room)" });
+export type PlayTranscode = z.infer<typeof PlayTranscode>;
+
 export const PlayInfo = z
   .strictObject({
     sources: z.array(PlaySource).meta({ description: 'Ways to play the item; take the first you can play' }),
@@ -36,6 +48,7 @@ export const PlayInfo = z
     live: z.boolean(),
     proxied: z.boolean().meta({ description: 'The sources are signed URLs of this server' }),
     expiresAt: z.number().int().nullable().meta({ description: 'When the URLs stop working (ms since the epoch): ask again before; null: they do not expire' }),
+    transcode: PlayTranscode.optional(),
     local: LocalFile.optional().meta({ description: "Only for a file on each viewer's own disk (provider local): sources is empty; pick your copy and check it against the fingerprint" }),
   })
   .meta({ id: 'PlayInfo' });

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { PERMISSIONS } from '../permissions/names.js';
 import { Subtitle } from './subtitles.js';
+import { MediaReach } from './reach.js';
 import { Reaction } from './reactions.js';
 import { WordFilter } from './moderation.js';
 
@@ -115,6 +116,7 @@ export const MediaItem = z
     live: z.boolean(),
     proxy: z.boolean(),
     seekable: Seekable,
+    reach: MediaReach.nullable().meta({ description: "How the media reaches browsers (probed when added); null until known or when it cannot be probed (not a file, no transcoder)" }),
     addedBy: z.string(),
     addedAt: ms('Added'),
     folderId: z.string().nullable().meta({ description: 'The playlist folder holding the item; null at the top level' }),

@@ -62,7 +62,7 @@ test.after.always(async () => {
 });
 
 function item(url: string, provider: string, headers: Record<string, string> = {}): MediaItem {
-  return { id: randomBytes(4).toString('hex'), title: 't', url, provider, headers, subtitles: [], live: false, proxy: true, seekable: 'unknown', addedBy: 'u', addedAt: 0, folderId: null };
+  return { id: randomBytes(4).toString('hex'), title: 't', url, provider, headers, subtitles: [], live: false, proxy: true, seekable: 'unknown', reach: null, addedBy: 'u', addedAt: 0, folderId: null };
 }
 
 function proxyFor(): MediaProxy {

@@ -406,7 +406,7 @@ test.serial('a co-host who is demoted, kicked or banned loses their stream key: 
 
 test('the live provider plays through signed /media/live URLs, FLV first', async (t) => {
   const info = await liveProvider.play!(
-    { id: 'm1', title: 'x', url: 'live:m1', provider: 'live', headers: {}, subtitles: [], live: true, proxy: false, seekable: 'no', addedBy: 'u', addedAt: 0, folderId: null },
+    { id: 'm1', title: 'x', url: 'live:m1', provider: 'live', headers: {}, subtitles: [], live: true, proxy: false, seekable: 'no', reach: null, addedBy: 'u', addedAt: 0, folderId: null },
     { roomId: 'r', userId: 'u', grant: (resource) => ({ token: `tok-${resource}`, expiresAt: 42 }) },
   );
   t.deepEqual(info, {

@@ -86,6 +86,7 @@ async function addMedia(
     live: fields.live ?? false,
     proxy: fields.proxy ?? false,
     seekable: 'unknown',
+    reach: null,
     addedBy: turn.access.userId,
     addedAt: turn.now,
     folderId,
@@ -194,6 +195,7 @@ export async function editMedia(core: RoomCore, command: RoomCommandOf<'playlist
   if (source) {
     checkWithProvider(core, item);
     item.seekable = initialSeekable(core, item);
+    item.reach = null;
   }
   checkProxyAllowed(core, item);
   checkPlaylistBudget(core.playlist, item, item.id);

@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import type { MediaItem, Seekable, Subtitle } from '../../../contracts/room/model.js';
+import type { MediaReach } from '../../../contracts/room/reach.js';
 import type { FolderEntry, PlaylistEntry } from '../records.js';
 
 type Db = Pick<pg.PoolClient, 'query'>;
@@ -20,6 +21,7 @@ interface MediaRow {
   live: boolean;
   proxy: boolean;
   seekable: Seekable;
+  reach: MediaReach | null;
   added_by: string;
   added_at: Date;
   folder_id: string | null;
@@ -46,6 +48,7 @@ function mediaFromRow(row: MediaRow): PlaylistEntry {
       live: row.live,
       proxy: row.proxy,
       seekable: row.seekable,
+      reach: row.reach,
       addedBy: row.added_by,
       addedAt: row.added_at.getTime(),
       folderId: row.folder_id,
@@ -93,7 +96,7 @@ export async function insertMedia(db: Db, roomId: string, entry: PlaylistEntry):
 
 export async function updateMedia(db: Db, roomId: string, item: MediaItem): Promise<void> {
   await db.query(
-    `UPDATE room_playlist SET title = $3, url = $4, provider = $5, headers = $6, subtitles = $7, live = $8, proxy = $9, seekable = $10
+    `UPDATE room_playlist SET title = $3, url = $4, provider = $5, headers = $6, subtitles = $7, live = $8, proxy = $9, seekable = $10, reach = $11
      WHERE room_id = $1 AND media_id = $2`,
     [
       roomId,
@@ -106,13 +109,14 @@ export async function updateMedia(db: Db, roomId: string, item: MediaItem): Prom
       item.live,
       item.proxy,
       item.seekable,
+      item.reach === null ? null : JSON.stringify(item.reach),
     ],
   );
 }
 
-/** Records what a seek check found (seek-check.ts). */
-export async function setMediaSeekable(db: Db, roomId: string, mediaId: string, seekable: Seekable): Promise<void> {
-  await db.query('UPDATE room_playlist SET seekable = $3 WHERE room_id = $1 AND media_id = $2', [roomId, mediaId, seekable]);
+/** Records what a media check found (seek-check.ts): whether it seeks, and how it reaches browsers. */
+export async function setMediaChecked(db: Db, roomId: string, mediaId: string, seekable: Seekable, reach: MediaReach | null): Promise<void> {
+  await db.query('UPDATE room_playlist SET seekable = $3, reach = $4 WHERE room_id = $1 AND media_id = $2', [roomId, mediaId, seekable, reach === null ? null : JSON.stringify(reach)]);
 }
 
 export async function deleteMedia(db: Db, roomId: string, mediaId: string): Promise<void> {

@@ -18,6 +18,7 @@ import * as events from '../../../contracts/room/events.js';
 import * as model from '../../../contracts/room/model.js';
 import { WordFilter, WordFilterMode } from '../../../contracts/room/moderation.js';
 import { Subtitle } from '../../../contracts/room/subtitles.js';
+import * as reach from '../../../contracts/room/reach.js';
 import { EventMessage } from '../../../contracts/ws/protocol.js';
 import type { ProtoType } from './proto-model.js';
 
@@ -90,7 +91,7 @@ export const ROOM_PROTO: FileBinding = {
     "The room as the room actor shows it: the views of every transport. Field names are the actor's, in snake_case, so the JSON " +
     "(and the generated TypeScript) names are its camelCase ones. Times are server milliseconds since the epoch; positions are " +
     'seconds. A null or absent contract value is an absent field.',
-  sources: ['contracts/room/model.ts', 'contracts/room/subtitles.ts', 'contracts/room/moderation.ts'],
+  sources: ['contracts/room/model.ts', 'contracts/room/subtitles.ts', 'contracts/room/moderation.ts', 'contracts/room/reach.ts'],
   imports: [],
   enums: [
     { name: 'RoomVisibility', schemas: [model.RoomVisibility] },
@@ -100,6 +101,9 @@ export const ROOM_PROTO: FileBinding = {
     { name: 'QueueMode', schemas: [model.QueueMode] },
     { name: 'PlayerState', schemas: [model.PlayerState] },
     { name: 'MediaSeekable', schemas: [model.Seekable] },
+    { name: 'MediaReachHow', schemas: [reach.MediaReach.shape.how], comment: 'direct: plays as is; remux: container changed; audio: audio converted; video: video converted.' },
+    { name: 'StreamTreatment', schemas: [reach.StreamTreatment] },
+    { name: 'BlockerKind', schemas: [reach.Blocker.shape.kind] },
     { name: 'WordFilterMode', schemas: [WordFilterMode], comment: 'What the word filter does with a message containing a listed word: star the word out (mask), or refuse the message (block).' },
   ],
   messages: [
@@ -113,6 +117,9 @@ export const ROOM_PROTO: FileBinding = {
     { kind: 'list', name: 'MemberList', field: 'members', item: 'Member', comment: 'Members, where absent and empty differ.' },
     view('Subtitle', Subtitle),
     { kind: 'entry', name: 'Header', key: 'name', value: 'value', comment: 'One HTTP request header of a media item; names are unique within an item.' },
+    view('ReachBlocker', reach.Blocker),
+    view('ImageSubtitle', reach.ImageSubtitle),
+    view('MediaReach', reach.MediaReach),
     view('MediaItem', model.MediaItem),
     view('PlaylistFolder', model.PlaylistFolder),
     view('NowPlaying', model.NowPlaying),

@@ -210,7 +210,7 @@ test('folder commands need the permissions of the matching item commands', async
 
 test('the tree form round-trips the flat form', (t) => {
   const item = (id: string, folderId: string | null) => ({
-    id, title: id, url: 'https://m.invalid/', provider: 'direct', headers: {}, subtitles: [], live: false, proxy: false, seekable: 'unknown' as const, addedBy: 'u', addedAt: 1, folderId,
+    id, title: id, url: 'https://m.invalid/', provider: 'direct', headers: {}, subtitles: [], live: false, proxy: false, seekable: 'unknown' as const, reach: null, addedBy: 'u', addedAt: 1, folderId,
   });
   const folder = (id: string, index: number) => ({ id, title: id, index, createdBy: 'u', createdAt: 1 });
   const flat = { playlist: [item('a', null), item('b', 'F'), item('c', null)], playlistFolders: [folder('E', 0), folder('F', 2)] };

@@ -6,14 +6,33 @@
  */
 import test from 'ava';
 import type { MediaItem } from '../../../contracts/room/model.js';
-import type { ProbedSeekable, SeekProbe } from '../../../actors/room/index.js';
+import type { ProbedMedia, SeekProbe } from '../../../actors/room/index.js';
+import type { MediaReach } from '../../../contracts/room/reach.js';
 import { waitFor } from '../../fixtures/deadline.js';
 import { RoomTestBed, TestClock, rejects, uid, user, type TestRoom } from './fixtures.js';
 
-/** `no` for URLs under /whole/, `yes` otherwise. */
+/** What the transcoder pool would say of an HEVC file: its video is converted. */
+const hevc: MediaReach = {
+  how: 'video',
+  container: 'matroska',
+  video: 'HEVC Main 10, 1920×1080',
+  audio: 'E-AC3 5.1',
+  blockers: [{ kind: 'video', name: 'HEVC 10-bit' }, { kind: 'audio', name: 'E-AC3' }],
+  height: 1080,
+  heights: [1080, 720, 480],
+  durationSeconds: 600,
+  videoStream: 0,
+  audioStream: 1,
+  videoTreatment: 'convert',
+  audioTreatment: 'convert',
+  imageSubtitles: [],
+};
+
+/** `no` for URLs under /whole/, `yes` otherwise; the HEVC reach for .mkv URLs, none otherwise. */
 const probe: SeekProbe = {
   initial: () => 'checking',
-  probe: (item: MediaItem): Promise<ProbedSeekable> => Promise.resolve(item.url.includes('/whole/') ? 'no' : 'yes'),
+  probe: (item: MediaItem): Promise<ProbedMedia> =>
+    Promise.resolve({ seekable: item.url.includes('/whole/') ? 'no' : 'yes', reach: item.url.endsWith('.mkv') ? hevc : null }),
 };
 
 let bed: RoomTestBed;
@@ -74,4 +93,19 @@ test('a probe answer for a URL since edited is not recorded', async (t) => {
   const stale = await room.sendRaw({ userId: 'runtime', service: true }, { kind: 'room.seekable', mediaId: item.id, url: 'https://old.example.com/x.mp4', seekable: 'yes' }, { scheduled: true });
   t.deepEqual(stale, { recorded: false });
   await rejects(t, room.sendRaw(owner, { kind: 'room.seekable', mediaId: item.id, url: item.url, seekable: 'yes' }), 'forbidden', /internal/);
+});
+
+test('how an item reaches browsers is recorded with its check, kept across activations, and forgotten when its URL changes', async (t) => {
+  const { room, item } = await playing('https://media.example.com/ranged/film.mkv');
+  t.deepEqual(item.reach, hevc);
+  await room.deactivate();
+  const again = await bed.activate(room.id, { clock: new TestClock() });
+  const view = await again.send(owner, { kind: 'room.get' });
+  if (view.access !== 'member') return t.fail('the owner is a member');
+  t.deepEqual(view.playlist?.find((entry) => entry.id === item.id)?.reach, hevc, 'the playlist says it after a passivation');
+
+  const { item: edited } = await again.send(owner, { kind: 'playlist.edit', mediaId: item.id, url: 'https://media.example.com/ranged/film.mp4' });
+  t.is(edited.reach, null, 'another file: not known until probed');
+  const rechecked = await waitFor('the new check', () => Promise.resolve(again.events('playlist').flatMap((e) => (e.op === 'edited' && e.item.id === item.id && e.item.url.endsWith('.mp4') && e.item.seekable !== 'checking' ? [e.item] : []))[0]), 5000, 10);
+  t.is(rechecked.reach, null);
 });

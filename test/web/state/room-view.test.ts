@@ -6,7 +6,7 @@ import test from 'ava';
 import type { MediaItem } from '../../../contracts/room/model.js';
 import { applyChatEvent, applyPinEvent, applyRoomEvent, type ChatMessage, type MemberRoomView, type MemberView } from '../../../web/src/state/room-view.js';
 
-const item = (id: string): MediaItem => ({ id, title: id, url: `https://media.invalid/${id}`, provider: 'direct', headers: {}, subtitles: [], live: false, proxy: false, seekable: 'unknown', addedBy: 'u1', addedAt: 1, folderId: null });
+const item = (id: string): MediaItem => ({ id, title: id, url: `https://media.invalid/${id}`, provider: 'direct', headers: {}, subtitles: [], live: false, proxy: false, seekable: 'unknown', reach: null, addedBy: 'u1', addedAt: 1, folderId: null });
 const member = (userId: string, online = true): MemberView => ({ userId, name: userId, role: 'member', status: 'active', guest: false, isOwner: false, joinedAt: 1, online, player: null, permissionOverride: null });
 const message = (id: string, pinned = false): ChatMessage => ({ id, userId: 'u1', name: 'u1', text: `m${id}`, pinned, createdAt: 1, reactions: [], mentions: [] });
 
