@@ -30,6 +30,23 @@ export const ImageSubtitle = z.strictObject({
   title: z.string().nullable(),
 });
 
+/**
+ * The source facts the transcode needs beyond the treatment (media/transcode/encode-plan.ts):
+ * every gateway writes the master playlist's variants from them (resolution, codecs, bandwidth)
+ * and a transcoder plans its encoder, without probing the media again.
+ */
+export const SourceFacts = z.strictObject({
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  frameRate: z.number().nullable(),
+  profile: z.string().nullable().meta({ description: "ffprobe's profile of the video stream (High, Main 10, ...)" }),
+  level: z.number().int().nullable().meta({ description: "ffprobe's level of the video stream (31 for 3.1)" }),
+  hdr: z.enum(['pq', 'hlg']).nullable().meta({ description: 'The HDR transfer of the video: pq (HDR10, Dolby Vision base layer) or hlg; null for SDR' }),
+  videoBitrate: z.number().int().nullable().meta({ description: 'Bits per second of the video stream, when known' }),
+  audioSampleRate: z.number().int().nullable(),
+  audioProfile: z.string().nullable().meta({ description: "ffprobe's profile of the audio stream (LC, HE-AAC, ...)" }),
+});
+
 export const MediaReach = z
   .strictObject({
     how: z.enum(REACH_HOWS).meta({ description: 'direct (plays as is), remux (container changed), audio (audio converted), video (video converted)' }),
@@ -45,8 +62,10 @@ export const MediaReach = z
     videoTreatment: StreamTreatment.nullable(),
     audioTreatment: StreamTreatment.nullable(),
     imageSubtitles: z.array(ImageSubtitle).meta({ description: 'Image subtitle streams, which can be burned into converted video on request' }),
+    facts: SourceFacts,
   })
   .meta({ id: 'MediaReach', description: "How the item's media reaches browsers, found when it was added; null until known" });
 
 export type MediaReach = z.infer<typeof MediaReach>;
 export type ImageSubtitle = z.infer<typeof ImageSubtitle>;
+export type SourceFacts = z.infer<typeof SourceFacts>;

@@ -104,6 +104,7 @@ export const ROOM_PROTO: FileBinding = {
     { name: 'MediaReachHow', schemas: [reach.MediaReach.shape.how], comment: 'direct: plays as is; remux: container changed; audio: audio converted; video: video converted.' },
     { name: 'StreamTreatment', schemas: [reach.StreamTreatment] },
     { name: 'BlockerKind', schemas: [reach.Blocker.shape.kind] },
+    { name: 'HdrTransfer', schemas: [reach.SourceFacts.shape.hdr.unwrap()] },
     { name: 'WordFilterMode', schemas: [WordFilterMode], comment: 'What the word filter does with a message containing a listed word: star the word out (mask), or refuse the message (block).' },
   ],
   messages: [
@@ -119,6 +120,7 @@ export const ROOM_PROTO: FileBinding = {
     { kind: 'entry', name: 'Header', key: 'name', value: 'value', comment: 'One HTTP request header of a media item; names are unique within an item.' },
     view('ReachBlocker', reach.Blocker),
     view('ImageSubtitle', reach.ImageSubtitle),
+    view('SourceFacts', reach.SourceFacts),
     view('MediaReach', reach.MediaReach),
     view('MediaItem', model.MediaItem),
     view('PlaylistFolder', model.PlaylistFolder),

@@ -26,6 +26,7 @@ const hevc: MediaReach = {
   videoTreatment: 'convert',
   audioTreatment: 'convert',
   imageSubtitles: [],
+  facts: { width: 1920, height: 1080, frameRate: 24, profile: 'Main 10', level: 120, hdr: null, videoBitrate: null, audioSampleRate: 48000, audioProfile: null },
 };
 
 /** `no` for URLs under /whole/, `yes` otherwise; the HEVC reach for .mkv URLs, none otherwise. */

@@ -60,6 +60,7 @@ const item: MediaItem = {
     videoTreatment: 'convert',
     audioTreatment: 'convert',
     imageSubtitles: [{ index: 3, codec: 'hdmv_pgs_subtitle', language: 'eng', title: null }],
+    facts: { width: 1920, height: 1080, frameRate: 23.976, profile: 'Main 10', level: 120, hdr: 'pq', videoBitrate: null, audioSampleRate: 48000, audioProfile: null },
   },
   addedBy: 'u1',
   addedAt: 7,
