@@ -38,6 +38,10 @@ const PROCESS_START_TAG = randomBytes(3).toString('hex');
  * text conversion take a core while they run: one per core, and no more than 8 whole-file reads
  * at once on a big machine.
  */
+function defaultEncodes(): number {
+  return Math.max(1, Math.floor(availableParallelism() / 2));
+}
+
 function defaultToolConcurrency(): number {
   return Math.max(1, Math.min(8, availableParallelism()));
 }
@@ -306,6 +310,33 @@ export const STARTUP_REGISTRY = {
     default: 15_000,
     range: integerIn(100, 600_000, { showValue: true }),
     description: 'Longest a media tool job waits for a place, in ms, before its request is answered resource_exhausted.',
+  }),
+  'transcoder.max_encodes': int({
+    default: defaultEncodes,
+    shownDefault: 'half its cores, at least 1',
+    range: integerIn(1, 64, { showValue: true }),
+    description: 'Encoders (ffmpeg processes of the shared transcode) one transcoder process runs at once; past it new items are refused (resource_exhausted) and play as they are.',
+    see: 'docs/2026-11-29-how-items-reach-browsers.md',
+  }),
+  'transcoder.max_height': int({
+    default: 1080,
+    range: integerIn(240, 4320, { showValue: true }),
+    description: 'The tallest rung of a converted video (pixels); taller sources are scaled down to it, then 1080, 720 and 480 below it are offered.',
+  }),
+  'transcoder.cache_mb': int({
+    default: 4096,
+    range: integerIn(64, 1_048_576, { showValue: true }),
+    description: 'Disk a transcoder keeps segments in, under <data_dir>/transcode/, in MiB; least recently read segments of idle encoders go first.',
+  }),
+  'transcoder.cores': int({
+    default: availableParallelism,
+    shownDefault: 'its cores',
+    range: integerIn(1, 1024, { showValue: true }),
+    description: 'Cores the transcoder may use: the software encoder\'s preset is chosen to run in real time on them.',
+  }),
+  'transcoder.hardware_encoders': bool({
+    default: true,
+    description: 'Use VAAPI, NVENC or QSV H.264 encoders when a one-frame test encode at start works; software (libx264) otherwise.',
   }),
   'youtube.iframe_api_url': text({
     default: 'https://www.youtube.com/iframe_api',

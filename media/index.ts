@@ -24,3 +24,5 @@ export { SubtitleFiles } from './subtitles/subtitle-files.js';
 export { SubtitleTextError } from './subtitles/subtitle-text.js';
 export { SubtitleTracks, type EmbeddedSource, type ProvidedSource } from './subtitles/subtitle-tracks.js';
 export { mediaToolMetrics } from './tools/tool-metrics.js';
+export { masterPlaylistOf, rungPlaylistOf, TRANSCODE_RESOURCE, transcodeRungs } from './transcode/ladder.js';
+export { openTranscodeClient, type TranscodeClient } from './transcode/transcode-client.js';

@@ -15,6 +15,7 @@ import { Resolutions } from './proxy/resolutions.js';
 import { UpstreamClient } from './proxy/upstream-client.js';
 import { SubtitleWorkers } from './subtitles/subtitle-workers.js';
 import { MediaTools } from './tools/media-tools.js';
+import type { TranscodeClient } from './transcode/transcode-client.js';
 
 /** HLS playlists are rewritten in memory; a VOD playlist of many hours is well under this. */
 export const PLAYLIST_LIMIT_BYTES = 4 * 1024 * 1024;
@@ -32,6 +33,8 @@ export interface MediaServices {
   subtitleWorkers: SubtitleWorkers;
   /** Connected media libraries (media/libraries/): set by the service with the database and the secret box, with the `library` provider. */
   libraries?: MediaLibraries;
+  /** The transcoder pool (media/transcode/): set by the service once NATS is connected. */
+  transcode?: TranscodeClient;
   close(): Promise<void>;
 }
 

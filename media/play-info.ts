@@ -9,10 +9,14 @@
 import type { MediaItem } from '../contracts/room/model.js';
 import type { SettingsReader } from '../settings/index.js';
 import { requireProxySwitch } from '../actors/index.js';
+import { isAppError } from '../errors/index.js';
+import type { PlayTranscode } from '../contracts/http/media.js';
 import type { MediaGrants } from './media-grant.js';
 import type { MediaProvider, PlayInfo } from './provider.js';
 import { fileNameOf, proxyUrl } from './proxy/proxy-url.js';
 import type { Resolutions } from './proxy/resolutions.js';
+import { TRANSCODE_RESOURCE, transcodeRungs, transcodeUrl } from './transcode/ladder.js';
+import type { TranscodeClient } from './transcode/transcode-client.js';
 
 export interface PlayInfoDeps {
   grants: MediaGrants;
@@ -20,6 +24,8 @@ export interface PlayInfoDeps {
   settings: SettingsReader;
   /** How long a signed URL works. */
   grantTtlMs: number;
+  /** The transcoder pool, when the service has NATS (every replica does; tests may not). */
+  transcode?: TranscodeClient;
   now?: () => number;
 }
 
@@ -44,6 +50,36 @@ export async function playInfoFor(
   };
   if (provider.play) return provider.play(item, { roomId, userId, grant });
 
+  const transcode = await transcodeFor(deps, roomId, item);
+  if (transcode && transcode.refused === undefined) {
+    const { token, expiresAt } = grant(TRANSCODE_RESOURCE);
+    return { sources: [{ url: transcodeUrl(token, 'master.m3u8'), type: 'hls' }], subtitles: item.subtitles, live: false, proxied: true, expiresAt, transcode };
+  }
+  const asIs = await sourcesAsIs(deps, roomId, item, provider, grant);
+  return transcode ? { ...asIs, transcode } : asIs;
+}
+
+/**
+ * Whether the item plays through the shared transcode: it needs one (its reach), the server may
+ * read media (`proxy.movieProxy`), and a transcoder admits it now. Refused, the item plays as it
+ * is and the answer says why (a browser may still play some of it: the picture of a file whose
+ * audio it cannot decode).
+ */
+async function transcodeFor(deps: PlayInfoDeps, roomId: string, item: MediaItem): Promise<PlayTranscode | undefined> {
+  const reach = item.reach;
+  if (!reach || reach.how === 'direct' || !deps.transcode) return undefined;
+  const answer: PlayTranscode = { how: reach.how, heights: reach.videoTreatment === 'convert' ? reach.heights : reach.height === null ? [] : [reach.height] };
+  try {
+    requireProxySwitch(deps.settings, item);
+    await deps.transcode.admit(roomId, item, transcodeRungs(reach)[0] ?? 0);
+    return answer;
+  } catch (err) {
+    if (!isAppError(err)) throw err;
+    return { ...answer, refused: err.message };
+  }
+}
+
+async function sourcesAsIs(deps: PlayInfoDeps, roomId: string, item: MediaItem, provider: MediaProvider, grant: (resource: string) => { token: string; expiresAt: number }): Promise<PlayInfo> {
   const upstream = await deps.resolutions.get(roomId, item, provider);
   const live = item.live || provider.live;
   if (!isProxied(provider, item)) {

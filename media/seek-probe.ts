@@ -8,7 +8,7 @@
  * the add is never blocked on it. The body is never read: a 200 is cut off at its headers.
  */
 import type { MediaItem, Seekable } from '../contracts/room/model.js';
-import type { ProbedMedia, ProbedSeekable, SeekProbe } from '../actors/index.js';
+import type { ProbedSeekable, SeekProbe } from '../actors/index.js';
 import type { MediaReach } from '../contracts/room/reach.js';
 import type { Logger } from '../observability/index.js';
 import { messageOf } from '../actors/index.js';
@@ -23,10 +23,7 @@ export interface SeekProbeOptions {
   http: Pick<UpstreamClient, 'request'>;
   logger: Logger;
   timeoutMs?: number;
-  /**
-   * How the item reaches browsers, asked of the transcoder pool (media/transcode/): null when
-   * it cannot tell. Runs beside the Range probe, with its own bounds.
-   */
+  /** How the item reaches browsers, asked of the transcoder pool (media/transcode/); may reject. */
   reach?: (item: MediaItem, signal: AbortSignal, roomId: string) => Promise<MediaReach | null>;
 }
 
@@ -52,16 +49,17 @@ export class UpstreamSeekProbe implements SeekProbe {
     return provider ? 'checking' : 'unknown';
   }
 
-  async probe(item: MediaItem, signal: AbortSignal, roomId: string): Promise<ProbedMedia> {
-    const reach = this.options.reach?.(item, signal, roomId).catch((err: unknown) => {
+  async reach(item: MediaItem, signal: AbortSignal, roomId: string): Promise<MediaReach | null> {
+    if (!this.options.reach) return null;
+    try {
+      return await this.options.reach(item, signal, roomId);
+    } catch (err) {
       this.options.logger.info({ mediaId: item.id, reason: messageOf(err) }, 'media probe failed; the item plays as it is');
       return null;
-    });
-    const seekable = await this.seekable(item, signal, roomId);
-    return { seekable, reach: (await reach) ?? null };
+    }
   }
 
-  private async seekable(item: MediaItem, signal: AbortSignal, roomId: string): Promise<ProbedSeekable> {
+  async probe(item: MediaItem, signal: AbortSignal, roomId: string): Promise<ProbedSeekable> {
     const provider = this.options.providers.get(item.provider);
     if (!provider) return 'unknown';
     // A timer of our own, not AbortSignal.timeout(): inside AbortSignal.any() that signal is

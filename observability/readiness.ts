@@ -15,4 +15,9 @@ export interface DependencyState {
 export interface ReadinessProbe {
   /** Checks every dependency concurrently, each bounded by a short deadline. */
   check(): Promise<DependencyState[]>;
+  /**
+   * What a role says of itself beside its dependencies, for operators (the transcoder names its
+   * encoder: `{ transcoder: { encoder: 'libx264 (superfast, 2 threads)', running: 1, limit: 1 } }`).
+   */
+  details?(): Record<string, unknown>;
 }

@@ -4,7 +4,8 @@
  */
 import { ActorHost, actorHostMetrics, createRoomActorType, ROOM_ACTOR_TYPE } from '../actors/index.js';
 import type { StartupConfig } from '../config/index.js';
-import { type MediaServices, UpstreamSeekProbe } from '../media/index.js';
+import { type MediaServices, type TranscodeClient, UpstreamSeekProbe } from '../media/index.js';
+import type { MediaItem } from '../contracts/room/model.js';
 import { iceServerSource } from '../webrtc/index.js';
 import { natsNotificationPublisher } from '../notifications/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
@@ -46,7 +47,12 @@ export async function startActorsRole(start: ActorsRoleStart, stops: Stops): Pro
         iceServers: iceServerSource(config),
         voiceMaxParticipants: config.voice.max_participants,
         media: media.providers,
-        seekProbe: new UpstreamSeekProbe({ providers: media.providers, http: media.client, logger }),
+        seekProbe: new UpstreamSeekProbe({
+          providers: media.providers,
+          http: media.client,
+          logger,
+          ...(media.transcode ? { reach: transcodeProbe(media.transcode) } : {}),
+        }),
       }),
     ],
     logger,
@@ -62,4 +68,9 @@ export async function startActorsRole(start: ActorsRoleStart, stops: Stops): Pro
   // Drained before the connections close: rooms are persisted and handed off first.
   stops.push(() => actorHost.drain());
   return actorHost;
+}
+
+/** The seek probe's `reach`: the transcoder pool's probe of the item. */
+function transcodeProbe(transcode: TranscodeClient) {
+  return (item: MediaItem, signal: AbortSignal, roomId: string) => transcode.probe(roomId, item, signal);
 }

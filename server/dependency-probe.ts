@@ -14,6 +14,8 @@ export interface DependencyProbeDeps {
   pendingMigrations: () => Promise<string[]>;
   /** Deadline of each check, default 2000 ms. */
   timeoutMs?: number;
+  /** What the process's roles say of themselves (ReadinessProbe.details). */
+  details?: () => Record<string, unknown>;
 }
 
 const DEFAULT_TIMEOUT_MS = 2000;
@@ -33,6 +35,7 @@ export function createDependencyProbe(deps: DependencyProbeDeps): ReadinessProbe
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   return {
+    ...(deps.details ? { details: deps.details } : {}),
     async check(): Promise<DependencyState[]> {
       const postgres = timedCheck('postgres', timeoutMs, async () => {
         await deps.pool.query('SELECT 1');

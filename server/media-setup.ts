@@ -1,11 +1,12 @@
 /**
  * The media services of a replica with every provider registered, the livestream and library
  * providers included, before any role uses them: actor hosts check new items against them and
- * gateways play and proxy through them.
+ * gateways play and proxy through them. Every replica follows the transcoder pool: actor hosts
+ * ask it to probe new items, gateways to transcode what browsers cannot play.
  */
 import type { Accounts } from '../accounts/index.js';
 import type { StartupConfig } from '../config/index.js';
-import { createMediaLibraries, createMediaServices, LibraryProvider, liveProvider, type MediaServices, mediaToolMetrics } from '../media/index.js';
+import { createMediaLibraries, createMediaServices, LibraryProvider, liveProvider, type MediaServices, mediaToolMetrics, openTranscodeClient } from '../media/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import type { Connections } from './connections.js';
 import type { Stops } from './stops.js';
@@ -18,7 +19,7 @@ export interface MediaSetup {
   metrics: Metrics;
 }
 
-export function setUpMedia(setup: MediaSetup, stops: Stops): MediaServices {
+export async function setUpMedia(setup: MediaSetup, stops: Stops): Promise<MediaServices> {
   const { config, logger, connections, accounts, metrics } = setup;
   const media = createMediaServices(config, logger);
   mediaToolMetrics(metrics.registry, media.tools);
@@ -26,5 +27,8 @@ export function setUpMedia(setup: MediaSetup, stops: Stops): MediaServices {
   media.libraries = createMediaLibraries(config, connections.pool, accounts.box, media.client);
   media.providers.register(new LibraryProvider(media.libraries));
   stops.push(() => Promise.resolve(media.close()));
+  const transcode = await openTranscodeClient(connections.nats, config.nats.subject_prefix);
+  media.transcode = transcode;
+  stops.push(() => transcode.close());
   return media;
 }

@@ -1,8 +1,9 @@
 /**
  * Process roles of one `svc serve` (ARCHITECTURE "Shape"): operators scale each pool on its
- * own by running processes with different roles; no role means all three.
+ * own by running processes with different roles; no role means all of them. The transcoder
+ * runs the shared transcodes of items browsers cannot decode (media/transcode/).
  */
-export const ROLES = ['gateway', 'actors', 'worker'] as const;
+export const ROLES = ['gateway', 'actors', 'worker', 'transcoder'] as const;
 export type Role = (typeof ROLES)[number];
 
 export function isRole(value: string): value is Role {

@@ -22,6 +22,7 @@ import { startSharedServices } from './shared-services.js';
 import { Stops } from './stops.js';
 import { collectSystemStats } from './system-stats.js';
 import { checkTemporalNamespace, prepareWorkerRole, startWorkerRole } from './worker-role.js';
+import { startTranscoderRole } from './transcoder-role.js';
 
 export interface ServiceOptions {
   config: StartupConfig;
@@ -75,7 +76,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       startHousekeeping({ logger, connections, settings, accounts }, stops);
     }
     // Providers are registered here, before any role uses them (the livestream provider too).
-    const media = setUpMedia({ config, logger, connections, accounts, metrics }, stops);
+    const media = await setUpMedia({ config, logger, connections, accounts, metrics }, stops);
+    // Before the actor host (its first probes) and the gateway (its first plays) ask for it.
+    const transcoder = roles.includes('transcoder') ? await startTranscoderRole({ config, logger, connections, media, metrics, settings }, stops) : undefined;
 
     let host: ActorHost | undefined;
     if (roles.includes('actors')) {
@@ -89,6 +92,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       nats: connections.nats,
       temporal: connections.temporal,
       pendingMigrations: () => pendingMigrations(connections.pool),
+      ...(transcoder ? { details: () => ({ transcoder: transcoder.details() }) } : {}),
     });
     let gateway: GatewayRole | undefined;
     if (roles.includes('gateway')) gateway = await startGatewayRole({ config, logger, connections, shared, media, metrics, readiness }, stops);

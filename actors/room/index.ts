@@ -9,7 +9,7 @@ export { DEFAULT_LIVE_STATUS_TTL_MS } from './live/live-status.js';
 export { DEFAULT_PERSIST_INTERVAL_MS } from './playback/room-playback.js';
 export { DEFAULT_PRESENCE_TTL_MS } from './members/presence-sweep.js';
 export type { RoomReviewHook, RoomUnderReview } from './review-hook.js';
-export type { ProbedMedia, ProbedSeekable, SeekProbe } from './seek-probe.js';
+export type { ProbedSeekable, SeekProbe } from './seek-probe.js';
 export { runChatRetention, type ChatRetentionResult } from './chat/chat-retention.js';
 export { parseRoomCommand } from './parse-command.js';
 export { checkNewMedia } from './validate.js';

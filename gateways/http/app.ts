@@ -11,6 +11,7 @@ import { mediaCors } from '../media/media-cors.js';
 import { GrantSessions } from '../media/grant-sessions.js';
 import { MemberItems } from '../media/member-items.js';
 import { mediaProxyRoutes } from '../media/proxy-routes.js';
+import { transcodeRoutes } from '../media/transcode-routes.js';
 import { proxyTraffic } from '../media/proxy-metrics.js';
 import { MediaProxy } from '../../media/index.js';
 import { ClientAddresses } from '../../net/index.js';
@@ -131,6 +132,9 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     const proxyRoutes = mediaProxyRoutes({ media, proxy, members, sessions: grantSessions, settings: gatewayDeps.settings });
     app.use(proxyRoutes.routes());
     app.use(proxyRoutes.allowedMethods());
+    const transcoded = transcodeRoutes({ media, members, sessions: grantSessions, settings: gatewayDeps.settings });
+    app.use(transcoded.routes());
+    app.use(transcoded.allowedMethods());
   }
 
   if (options.api) {

@@ -8,16 +8,18 @@ import type { HttpState } from './state.js';
  * deliberately not the error shape. The public port never shows it: dependency errors name
  * hosts, users and versions.
  */
-export type ReadinessBody =
+export type ReadinessBody = (
   | { status: 'ready'; dependencies: DependencyState[] }
-  | { status: 'not_ready'; firstError: string; dependencies: DependencyState[] };
+  | { status: 'not_ready'; firstError: string; dependencies: DependencyState[] }
+) & { details?: Record<string, unknown> };
 
-export function readinessBody(dependencies: DependencyState[]): ReadinessBody {
+export function readinessBody(dependencies: DependencyState[], details?: Record<string, unknown>): ReadinessBody {
+  const extra = details && Object.keys(details).length > 0 ? { details } : {};
   // The probe lists dependencies in start-up order, so the first failure is usually the
   // cause of the later ones (migrations are unknown while PostgreSQL is down).
   const failed = dependencies.find((dependency) => !dependency.ok);
-  if (!failed) return { status: 'ready', dependencies };
-  return { status: 'not_ready', firstError: `${failed.name}: ${failed.error ?? 'not ready'}`, dependencies };
+  if (!failed) return { status: 'ready', dependencies, ...extra };
+  return { status: 'not_ready', firstError: `${failed.name}: ${failed.error ?? 'not ready'}`, dependencies, ...extra };
 }
 
 /**
@@ -54,7 +56,7 @@ export function healthRoutes(readiness: ReadinessProbe): Router<HttpState> {
 export function detailedReadinessRoutes(readiness: ReadinessProbe): Router<HttpState> {
   const router = new Router<HttpState>();
   router.get('/health/ready', async (ctx) => {
-    const body = readinessBody(await readiness.check());
+    const body = readinessBody(await readiness.check(), readiness.details?.());
     ctx.set('Cache-Control', 'no-store');
     ctx.status = body.status === 'ready' ? 200 : 503;
     ctx.body = body;

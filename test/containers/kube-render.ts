@@ -59,7 +59,7 @@ export interface KubeTarget {
   /** Folder holding the Secret's files. */
   secretsDir: string;
   /** Loopback ports: the gateway's HTTP, gRPC, RTMP, and one metrics listener per role. */
-  ports: { http: number; grpc: number; rtmp: number; metrics: Record<'gateway' | 'actors' | 'worker', number> };
+  ports: { http: number; grpc: number; rtmp: number; metrics: Record<'gateway' | 'actors' | 'worker' | 'transcoder', number> };
   /** Keeps this deployment's rooms and reviews apart from others on the shared test stack. */
   isolation: { natsSubjectPrefix: string; temporalTaskQueue: string };
 }
@@ -139,7 +139,7 @@ export function renderKube(target: KubeTarget): Rendered {
     spec: hostPod(job.metadata.name, { ...job.spec.template.spec, restartPolicy: 'OnFailure' }, { SVC_DATABASE_URL_FILE: '/run/secrets/svc/database_url' }, {}),
   };
 
-  const listenersOf = (role: 'gateway' | 'actors' | 'worker'): { env: Record<string, string>; ports: Record<string, number> } => {
+  const listenersOf = (role: 'gateway' | 'actors' | 'worker' | 'transcoder'): { env: Record<string, string>; ports: Record<string, number> } => {
     const metrics = target.ports.metrics[role];
     const env: Record<string, string> = { SVC_METRICS_LISTEN: `127.0.0.1:${metrics}` };
     const ports: Record<string, number> = { metrics };
@@ -160,14 +160,14 @@ export function renderKube(target: KubeTarget): Rendered {
 
   const deployments = byKind('Deployment').map((deployment) => {
     const role = deployment.metadata.labels?.['app.kubernetes.io/component'];
-    if (role !== 'gateway' && role !== 'actors' && role !== 'worker') throw new Error(`${deployment.metadata.name}: unknown component ${String(role)}`);
+    if (role !== 'gateway' && role !== 'actors' && role !== 'worker' && role !== 'transcoder') throw new Error(`${deployment.metadata.name}: unknown component ${String(role)}`);
     if (!deployment.spec) throw new Error(`${deployment.metadata.name}: no spec`);
     const { env, ports } = listenersOf(role);
     deployment.spec.replicas = 1;
     hostPod(deployment.metadata.name, deployment.spec.template.spec, env, ports);
     return deployment;
   });
-  if (deployments.length !== 3) throw new Error(`deploy/k8s/svc.yaml: expected 3 Deployments, found ${deployments.length}`);
+  if (deployments.length !== 4) throw new Error(`deploy/k8s/svc.yaml: expected 4 Deployments, found ${deployments.length}`);
 
   const asYaml = (docs: unknown[]) => docs.map((doc) => stringify(doc, { lineWidth: 0 })).join('---\n');
   return { migrate: asYaml([migratePod]), pools: asYaml([configMap, ...deployments]) };

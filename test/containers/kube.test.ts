@@ -23,7 +23,7 @@ test('the Kubernetes manifests run every role and carry a watch party', async (t
     http: await freePort(),
     grpc: await freePort(),
     rtmp: await freePort(),
-    metrics: { gateway: await freePort(), actors: await freePort(), worker: await freePort() },
+    metrics: { gateway: await freePort(), actors: await freePort(), worker: await freePort(), transcoder: await freePort() },
   };
   const rendered = renderKube({
     image: SVC_IMAGE,
@@ -57,7 +57,7 @@ test('the Kubernetes manifests run every role and carry a watch party', async (t
   t.is(migrated, 'exited 0', await logsOf('svc-migrate-migrate'));
 
   await podmanOk(['kube', 'play', files.pools]);
-  const containers = (await podmanOk(['ps', '--format', '{{.Names}}'])).split('\n').filter((name) => /^svc-(gateway|actors|worker)-pod/.test(name));
+  const containers = (await podmanOk(['ps', '--format', '{{.Names}}'])).split('\n').filter((name) => /^svc-(gateway|actors|worker|transcoder)-pod/.test(name));
   const diagnostics = async () => (await Promise.all(containers.map((name) => logsOf(name)))).join('\n');
   for (const [role, port] of Object.entries(ports.metrics)) {
     await waitReady(`http://127.0.0.1:${port}`, `the ${role} pod to be ready`, 180_000, diagnostics);

@@ -20,6 +20,7 @@ import { clearPlaylist, deleteMedia, insertMedia, setPlaylistPlaces, updateMedia
 import { indexOfMedia } from '../records.js';
 import { checkMediaFields, checkNewMedia, liveItemUrl, type MediaInput } from '../validate.js';
 import { initialSeekable, startSeekCheck } from './seek-check.js';
+import { startReachCheck } from './reach-check.js';
 
 /** Proxying is an operator switch (`proxy.movieProxy`, `proxy.liveProxy`); refuse items that need a disabled one. */
 function checkProxyAllowed(core: RoomCore, item: Pick<MediaItem, 'proxy' | 'live'>): void {
@@ -107,6 +108,7 @@ async function addMedia(
   installRows(core, change.next, { item });
   core.publish({ type: 'playlist', op: 'added', item, index });
   startSeekCheck(core, item);
+  startReachCheck(core, item);
   await consequences.apply();
   return result;
 }
@@ -205,6 +207,9 @@ export async function editMedia(core: RoomCore, command: RoomCommandOf<'playlist
   });
   core.playlist = core.playlist.map((e, i) => (i === index ? { item, sortKey: e.sortKey } : e));
   core.publish({ type: 'playlist', op: 'edited', item });
-  if (source) startSeekCheck(core, item);
+  if (source) {
+    startSeekCheck(core, item);
+    startReachCheck(core, item);
+  }
   return result;
 }

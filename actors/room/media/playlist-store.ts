@@ -114,9 +114,14 @@ export async function updateMedia(db: Db, roomId: string, item: MediaItem): Prom
   );
 }
 
-/** Records what a media check found (seek-check.ts): whether it seeks, and how it reaches browsers. */
-export async function setMediaChecked(db: Db, roomId: string, mediaId: string, seekable: Seekable, reach: MediaReach | null): Promise<void> {
-  await db.query('UPDATE room_playlist SET seekable = $3, reach = $4 WHERE room_id = $1 AND media_id = $2', [roomId, mediaId, seekable, reach === null ? null : JSON.stringify(reach)]);
+/** Records what a seek check found (seek-check.ts). */
+export async function setMediaSeekable(db: Db, roomId: string, mediaId: string, seekable: Seekable): Promise<void> {
+  await db.query('UPDATE room_playlist SET seekable = $3 WHERE room_id = $1 AND media_id = $2', [roomId, mediaId, seekable]);
+}
+
+/** Records what a reach check found (reach-check.ts). */
+export async function setMediaReach(db: Db, roomId: string, mediaId: string, reach: MediaReach): Promise<void> {
+  await db.query('UPDATE room_playlist SET reach = $3 WHERE room_id = $1 AND media_id = $2', [roomId, mediaId, JSON.stringify(reach)]);
 }
 
 export async function deleteMedia(db: Db, roomId: string, mediaId: string): Promise<void> {

@@ -7,16 +7,14 @@
  * edit stores the item as `checking`; the probe runs outside the turn and its answer comes back
  * as a command the activation schedules to itself, which records it and publishes the edited
  * item. Items the provider decides by nature (HLS: yes, live: no) are settled in the turn, with
- * no probe. What playback may do in media that cannot seek is playback/seek-rules.ts. The same
- * probe learns how the media reaches browsers (contracts/room/reach.ts: as is, remuxed, or
- * converted by the shared transcode), recorded with it; an edit of the source forgets it.
+ * no probe. What playback may do in media that cannot seek is playback/seek-rules.ts.
  */
 import { isFencedError } from '../../runtime/fencing.js';
 import { messageOf } from '../../runtime/nats-errors.js';
 import { StateSlice, type RoomCore } from '../core.js';
 import type { MediaItem, Seekable } from '../../../contracts/room/model.js';
-import { setMediaChecked } from './playlist-store.js';
-import type { ProbedMedia } from '../seek-probe.js';
+import { setMediaSeekable } from './playlist-store.js';
+import type { ProbedSeekable } from '../seek-probe.js';
 
 /** The command a finished probe delivers to its activation (accepted only as a scheduled command). */
 export const SEEK_RESULT_KIND = 'room.seekable';
@@ -26,8 +24,7 @@ interface SeekResult {
   mediaId: string;
   /** The URL probed: an edit since then makes the answer stale. */
   url: string;
-  seekable: ProbedMedia['seekable'];
-  reach?: ProbedMedia['reach'];
+  seekable: ProbedSeekable;
 }
 
 /** Probes in flight per activation, by media id: they keep the activation from passivating. */
@@ -47,13 +44,13 @@ export function startSeekCheck(core: RoomCore, item: MediaItem): void {
   probes.get(item.id)?.abort();
   const controller = new AbortController();
   probes.set(item.id, controller);
-  const finish = (found: ProbedMedia): void => {
+  const finish = (seekable: ProbedSeekable): void => {
     if (probes.get(item.id) === controller) probes.delete(item.id);
     if (controller.signal.aborted) return;
-    const result: SeekResult = { kind: SEEK_RESULT_KIND, mediaId: item.id, url: item.url, seekable: found.seekable, reach: found.reach };
+    const result: SeekResult = { kind: SEEK_RESULT_KIND, mediaId: item.id, url: item.url, seekable };
     core.ctx.schedule(0, result);
   };
-  probe.probe(item, controller.signal, core.id).then(finish, () => finish({ seekable: 'unknown', reach: null }));
+  probe.probe(item, controller.signal, core.id).then(finish, () => finish('unknown'));
 }
 
 /** A new activation probes again what a crash (or a passivation) left `checking`. */
@@ -78,14 +75,14 @@ export async function recordSeekable(core: RoomCore, raw: unknown): Promise<{ re
   const entry = core.playlist[index];
   if (!entry || entry.item.url !== result.url || entry.item.seekable !== 'checking') return { recorded: false };
   try {
-    await core.durable('record whether media can seek', (client) => setMediaChecked(client, core.id, result.mediaId, result.seekable, result.reach ?? null));
+    await core.durable('record whether media can seek', (client) => setMediaSeekable(client, core.id, result.mediaId, result.seekable));
   } catch (err) {
     if (isFencedError(err)) throw err;
     // It stays `checking` (seeking allowed meanwhile); the next activation probes again.
     core.logger.warn({ err: messageOf(err), mediaId: result.mediaId }, 'could not record whether media can seek');
     return { recorded: false };
   }
-  const item: MediaItem = { ...entry.item, seekable: result.seekable, reach: result.reach ?? null };
+  const item: MediaItem = { ...entry.item, seekable: result.seekable };
   core.playlist = core.playlist.map((e, i) => (i === index ? { item, sortKey: e.sortKey } : e));
   core.publish({ type: 'playlist', op: 'edited', item });
   return { recorded: true };

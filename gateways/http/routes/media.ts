@@ -27,7 +27,7 @@ export function mountMediaRoutes(router: EndpointRouter, deps: GatewayDeps, medi
       const item = result.item;
       const provider = media.providers.require(item.provider);
       const info = await playInfoFor(
-        { grants: media.grants, resolutions: media.resolutions, settings: deps.settings, grantTtlMs: media.grantTtlMs },
+        { grants: media.grants, resolutions: media.resolutions, settings: deps.settings, grantTtlMs: media.grantTtlMs, ...(media.transcode ? { transcode: media.transcode } : {}) },
         params.roomId,
         { userId: subjectOf(caller), sessionId: caller.sessionId },
         item,

@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import type { MediaItem } from '../../../contracts/room/model.js';
-import type { ProbedMedia, SeekProbe } from '../../../actors/room/index.js';
+import type { ProbedSeekable, SeekProbe } from '../../../actors/room/index.js';
 import type { MediaReach } from '../../../contracts/room/reach.js';
 import { waitFor } from '../../fixtures/deadline.js';
 import { RoomTestBed, TestClock, rejects, uid, user, type TestRoom } from './fixtures.js';
@@ -32,8 +32,8 @@ const hevc: MediaReach = {
 /** `no` for URLs under /whole/, `yes` otherwise; the HEVC reach for .mkv URLs, none otherwise. */
 const probe: SeekProbe = {
   initial: () => 'checking',
-  probe: (item: MediaItem): Promise<ProbedMedia> =>
-    Promise.resolve({ seekable: item.url.includes('/whole/') ? 'no' : 'yes', reach: item.url.endsWith('.mkv') ? hevc : null }),
+  probe: (item: MediaItem): Promise<ProbedSeekable> => Promise.resolve(item.url.includes('/whole/') ? 'no' : 'yes'),
+  reach: (item: MediaItem) => Promise.resolve(item.url.endsWith('.mkv') ? hevc : null),
 };
 
 let bed: RoomTestBed;
@@ -96,17 +96,28 @@ test('a probe answer for a URL since edited is not recorded', async (t) => {
   await rejects(t, room.sendRaw(owner, { kind: 'room.seekable', mediaId: item.id, url: item.url, seekable: 'yes' }), 'forbidden', /internal/);
 });
 
-test('how an item reaches browsers is recorded with its check, kept across activations, and forgotten when its URL changes', async (t) => {
-  const { room, item } = await playing('https://media.example.com/ranged/film.mkv');
-  t.deepEqual(item.reach, hevc);
+test('how an item reaches browsers is recorded when it is added, kept across activations, and forgotten when its URL changes', async (t) => {
+  const room = await bed.activate(uid('room'), { clock: new TestClock() });
+  await room.send(owner, { kind: 'room.create', name: 'Cinema', visibility: 'public' });
+  const { item } = await room.send(owner, { kind: 'playlist.push', title: 'Film', url: 'https://media.example.com/ranged/film.mkv' });
+  t.is(item.reach, null, 'not known until probed');
+  const edited = (r: TestRoom, test: (item: MediaItem) => boolean) =>
+    waitFor('the edited item', () => Promise.resolve(r.events('playlist').flatMap((e) => (e.op === 'edited' && e.item.id === item.id && test(e.item) ? [e.item] : []))[0]), 5000, 10);
+  t.deepEqual((await edited(room, (i) => i.reach !== null)).reach, hevc);
+
   await room.deactivate();
   const again = await bed.activate(room.id, { clock: new TestClock() });
   const view = await again.send(owner, { kind: 'room.get' });
   if (view.access !== 'member') return t.fail('the owner is a member');
   t.deepEqual(view.playlist?.find((entry) => entry.id === item.id)?.reach, hevc, 'the playlist says it after a passivation');
 
-  const { item: edited } = await again.send(owner, { kind: 'playlist.edit', mediaId: item.id, url: 'https://media.example.com/ranged/film.mp4' });
-  t.is(edited.reach, null, 'another file: not known until probed');
-  const rechecked = await waitFor('the new check', () => Promise.resolve(again.events('playlist').flatMap((e) => (e.op === 'edited' && e.item.id === item.id && e.item.url.endsWith('.mp4') && e.item.seekable !== 'checking' ? [e.item] : []))[0]), 5000, 10);
-  t.is(rechecked.reach, null);
+  const { item: repointed } = await again.send(owner, { kind: 'playlist.edit', mediaId: item.id, url: 'https://media.example.com/ranged/film.mp4' });
+  t.is(repointed.reach, null, 'another file: not known until probed');
+  await edited(again, (i) => i.url.endsWith('.mp4') && i.seekable !== 'checking');
+  // A late answer for the old URL is not recorded over the new one.
+  const stale = await again.sendRaw({ userId: 'runtime', service: true }, { kind: 'room.reach', mediaId: item.id, url: 'https://media.example.com/ranged/film.mkv', reach: hevc }, { scheduled: true });
+  t.deepEqual(stale, { recorded: false });
+  const after = await again.send(owner, { kind: 'room.get' });
+  if (after.access !== 'member') return t.fail('the owner is a member');
+  t.is(after.playlist?.find((entry) => entry.id === item.id)?.reach, null);
 });

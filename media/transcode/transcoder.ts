@@ -1,0 +1,251 @@
+/**
+ * The transcoder role's service (`svc serve --role transcoder`, inside `all`): it answers
+ * probes for the pool (queue group), and reads of the transcodes it runs on its own subject
+ * (transcode-wire.ts), and keeps its key in the transcoders bucket alive while it serves.
+ *
+ * A job is one rung of one source: keyed by what is read (the upstream's identity and
+ * credentials, media/read-key.ts) and how (the treatment of each stream and the rung), not by
+ * room or item, so every room playing one source shares one encoder and one set of segments.
+ * Its encoder (rung-encoder.ts) reads the media from this process's loopback source server.
+ *
+ * Admission: at most `maxEncodes` encoders run at once. A read that needs an encoder started
+ * (a new job, or one whose encoder stopped) past that is answered `resource_exhausted` with a
+ * sentence, and the reader tries the next transcoder or tells the viewer; reads of segments
+ * already made, or of a running encoder, are always served. A job nobody read for IDLE_JOB_MS
+ * is closed and its place freed (its encoder stopped itself well before).
+ */
+import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { open as openFile } from 'node:fs/promises';
+import { decode } from '../../actors/index.js';
+import type { MediaItem } from '../../contracts/room/model.js';
+import type { MediaReach } from '../../contracts/room/reach.js';
+import { AppError, isAppError } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
+import type { MediaProvider } from '../provider.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { Resolutions } from '../proxy/resolutions.js';
+import { upstreamReadKey } from '../read-key.js';
+import type { MediaTools } from '../tools/media-tools.js';
+import { probeMedia } from './probe.js';
+import { reachOf } from './reach.js';
+import type { OpenSource, SourceServer } from './source-server.js';
+import { errorHeaders } from './transcode-client.js';
+import { probeSubject, READ_PIECE_BYTES, readSubject, SIZE_HEADER, transcodersQueue, type ProbeRequest, type ReadRequest } from './transcode-wire.js';
+import { TranscoderHeartbeat } from './transcoder-directory.js';
+
+/** A job nobody read for this long is closed. */
+const IDLE_JOB_MS = 120_000;
+/** A job admitted counts against the limit this long before its encoder reports running. */
+const ADMISSION_GRACE_MS = 10_000;
+
+/** One rung's files, as the encoder makes them (rung-encoder.ts). */
+export interface RungFiles {
+  /** The path of the init segment, once made. */
+  init(signal: AbortSignal): Promise<string>;
+  /** The path of segment n, once made (restarting the encoder there when it is far). */
+  segment(n: number, signal: AbortSignal): Promise<string>;
+  /** Whether the file is on disk now (a read of it starts nothing). */
+  has(file: 'init' | number): boolean;
+  /** An ffmpeg process runs for it now. */
+  readonly running: boolean;
+  close(): void;
+}
+
+/** What the role gives the service to make one rung's encoder. */
+export type OpenRung = (job: { key: string; source: OpenSource; reach: MediaReach; rung: number }) => RungFiles;
+
+export interface TranscoderObserver {
+  read(outcome: 'hit' | 'made' | 'refused'): void;
+  bytes(count: number): void;
+}
+
+export interface TranscoderOptions {
+  nc: NatsConnection;
+  prefix: string;
+  /** This transcoder's id (its replica id, subject-safe). */
+  id: string;
+  providers: Pick<ProviderRegistry, 'get'>;
+  resolutions: Resolutions;
+  tools: MediaTools;
+  sources: SourceServer;
+  openRung: OpenRung;
+  maxEncodes: number;
+  /** The tallest rung offered (runtime setting `transcode.maxHeight`). */
+  maxHeight: () => number;
+  /** Throws when the operator turned server-side reads of media off (`proxy.movieProxy`). */
+  requireReads: (item: MediaItem) => void;
+  /** The H.264 encoder in use, for the directory and the log. */
+  encoder: string;
+  logger: Logger;
+  observer?: TranscoderObserver;
+}
+
+interface Job {
+  key: string;
+  rung: RungFiles;
+  source: OpenSource;
+  lastReadAt: number;
+  admittedAt: number;
+}
+
+export class Transcoder {
+  private readonly jobs = new Map<string, Job>();
+  private readonly subscriptions: Subscription[] = [];
+  private heartbeat: TranscoderHeartbeat | undefined;
+  private reaper: NodeJS.Timeout | undefined;
+  private waiting = 0;
+
+  private constructor(private readonly options: TranscoderOptions) {}
+
+  static async start(options: TranscoderOptions): Promise<Transcoder> {
+    const transcoder = new Transcoder(options);
+    const { nc, prefix, id, logger } = options;
+    transcoder.subscriptions.push(
+      nc.subscribe(probeSubject(prefix), { queue: transcodersQueue(prefix), callback: (err, msg) => !err && void transcoder.onProbe(msg) }),
+      nc.subscribe(readSubject(prefix, id), { callback: (err, msg) => !err && void transcoder.onRead(msg) }),
+    );
+    await nc.flush();
+    transcoder.heartbeat = await TranscoderHeartbeat.start(nc, prefix, () => ({ id, running: transcoder.running, limit: options.maxEncodes, encoder: options.encoder }));
+    transcoder.reaper = setInterval(() => transcoder.reap(), 10_000);
+    transcoder.reaper.unref();
+    logger.info({ transcoder: id, maxEncodes: options.maxEncodes, encoder: options.encoder }, 'transcoder serving');
+    return transcoder;
+  }
+
+  /** Encoders running now (and those admitted moments ago that have yet to start). */
+  get running(): number {
+    const now = Date.now();
+    return [...this.jobs.values()].filter((job) => job.rung.running || now - job.admittedAt < ADMISSION_GRACE_MS).length;
+  }
+
+  /** Reads waiting for an encoder to reach their segment. */
+  get queued(): number {
+    return this.waiting;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.reaper);
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+    await this.heartbeat?.stop();
+    for (const job of this.jobs.values()) this.closeJob(job);
+  }
+
+  private async onProbe(msg: Msg): Promise<void> {
+    try {
+      const request = decode(msg.data) as ProbeRequest;
+      const reach = await this.probe(request.roomId, request.item);
+      msg.respond(Buffer.from(JSON.stringify(reach)));
+    } catch (err) {
+      msg.respond(new Uint8Array(0), { headers: errorHeaders(this.asAppError(err, 'probing media')) });
+    }
+  }
+
+  private async probe(roomId: string, item: MediaItem): Promise<MediaReach | null> {
+    const provider = this.options.providers.get(item.provider);
+    if (!provider || provider.play || provider.live || item.live) return null;
+    this.options.requireReads(item);
+    const upstream = await this.options.resolutions.get(roomId, item, provider);
+    if (upstream.type !== 'file') return null;
+    const source = this.options.sources.open(roomId, item, provider, 'probe');
+    try {
+      const profile = await probeMedia(this.options.tools, { url: source.url, identity: upstreamReadKey(upstream) });
+      return reachOf(profile, { maxHeight: this.options.maxHeight() });
+    } finally {
+      source.close();
+    }
+  }
+
+  private async onRead(msg: Msg): Promise<void> {
+    const aborter = new AbortController();
+    try {
+      const request = decode(msg.data) as ReadRequest;
+      const piece = await this.read(request, aborter.signal);
+      const headers = natsHeaders();
+      headers.set(SIZE_HEADER, String(piece.size));
+      msg.respond(piece.bytes, { headers });
+      this.options.observer?.bytes(piece.bytes.length);
+    } catch (err) {
+      msg.respond(new Uint8Array(0), { headers: errorHeaders(this.asAppError(err, 'reading a transcoded segment')) });
+    }
+  }
+
+  private async read(request: ReadRequest, signal: AbortSignal): Promise<{ size: number; bytes: Uint8Array }> {
+    const { roomId, item, rung, file } = request;
+    const reach = item.reach;
+    if (!reach || reach.how === 'direct') throw new AppError('failed_precondition', 'this item plays as it is: it has no transcode');
+    if (!(rung === 0 ? reach.videoTreatment !== 'convert' : reach.heights.includes(rung))) {
+      throw AppError.invalid([{ key: 'rung', message: `${rung} is not one of this item's rungs` }]);
+    }
+    const provider = this.options.providers.get(item.provider);
+    if (!provider) throw new AppError('failed_precondition', `the provider ${item.provider} is not on this server`);
+    this.options.requireReads(item);
+    const job = await this.job(roomId, item, provider, reach, rung, file);
+    if (file === 'admit') return { size: 0, bytes: new Uint8Array(0) };
+    const hit = job.rung.has(file);
+    this.waiting += hit ? 0 : 1;
+    let path: string;
+    try {
+      path = file === 'init' ? await job.rung.init(signal) : await job.rung.segment(file, signal);
+    } finally {
+      this.waiting -= hit ? 0 : 1;
+      job.lastReadAt = Date.now();
+    }
+    if (request.offset === 0) this.options.observer?.read(hit ? 'hit' : 'made');
+    return readPiece(path, request.offset);
+  }
+
+  /** The job of this source and rung: found, or admitted and made. */
+  private async job(roomId: string, item: MediaItem, provider: MediaProvider, reach: MediaReach, rung: number, file: ReadRequest['file']): Promise<Job> {
+    const upstream = await this.options.resolutions.get(roomId, item, provider);
+    const key = `${upstreamReadKey(upstream)}\0${reach.videoStream}:${reach.videoTreatment}\0${reach.audioStream}:${reach.audioTreatment}\0${rung}`;
+    const found = this.jobs.get(key);
+    const needsEncoder = !found || (!found.rung.running && (file === 'admit' || !found.rung.has(file)));
+    if (needsEncoder && this.running >= this.options.maxEncodes && !(found && Date.now() - found.admittedAt < ADMISSION_GRACE_MS)) {
+      this.options.observer?.read('refused');
+      throw new AppError('resource_exhausted', `all ${this.options.maxEncodes} encoders of the transcoder ${this.options.id} are in use; try again in 10 s`, [], { retryAfterSeconds: 10 });
+    }
+    if (found) {
+      if (needsEncoder) found.admittedAt = Date.now();
+      found.lastReadAt = Date.now();
+      return found;
+    }
+    const source = this.options.sources.open(roomId, item, provider, `${item.id}-${rung}`);
+    const job: Job = { key, rung: this.options.openRung({ key, source, reach, rung }), source, lastReadAt: Date.now(), admittedAt: Date.now() };
+    this.jobs.set(key, job);
+    this.options.logger.info({ mediaId: item.id, roomId, rung, how: reach.how }, 'transcode job opened');
+    return job;
+  }
+
+  private reap(): void {
+    const now = Date.now();
+    for (const job of this.jobs.values()) {
+      if (now - job.lastReadAt > IDLE_JOB_MS && !job.rung.running) this.closeJob(job);
+    }
+  }
+
+  private closeJob(job: Job): void {
+    this.jobs.delete(job.key);
+    job.rung.close();
+    job.source.close();
+  }
+
+  private asAppError(err: unknown, doing: string): AppError {
+    if (isAppError(err)) return err;
+    this.options.logger.error({ err }, `transcoder failed ${doing}`);
+    return new AppError('internal', `the transcoder failed ${doing}`);
+  }
+}
+
+async function readPiece(path: string, offset: number): Promise<{ size: number; bytes: Uint8Array }> {
+  const file = await openFile(path, 'r');
+  try {
+    const { size } = await file.stat();
+    if (offset > size) throw AppError.invalid([{ key: 'offset', message: `is past the end of the file (${size} bytes)` }]);
+    const length = Math.min(READ_PIECE_BYTES, size - offset);
+    const bytes = Buffer.alloc(length);
+    await file.read(bytes, 0, length, offset);
+    return { size, bytes };
+  } finally {
+    await file.close();
+  }
+}
