@@ -24,3 +24,7 @@ export { SubtitleFiles } from './subtitles/subtitle-files.js';
 export { SubtitleTextError } from './subtitles/subtitle-text.js';
 export { SubtitleTracks, type EmbeddedSource, type ProvidedSource } from './subtitles/subtitle-tracks.js';
 export { mediaToolMetrics } from './tools/tool-metrics.js';
+export { type ToolSource } from './tools/proxied-read.js';
+export { type AudioProfile, type HdrFormat, type MediaProfile, type SubtitleProfile, type VideoProfile } from './transcode/media-profile.js';
+export { probeMedia } from './transcode/probe.js';
+export { ladderOf, playedAudio, reachOf, type ReachOptions } from './transcode/reach.js';
