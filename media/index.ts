@@ -26,3 +26,7 @@ export { SubtitleTracks, type EmbeddedSource, type ProvidedSource } from './subt
 export { mediaToolMetrics } from './tools/tool-metrics.js';
 export { masterPlaylistOf, rungPlaylistOf, TRANSCODE_RESOURCE, transcodeRungs } from './transcode/ladder.js';
 export { openTranscodeClient, type TranscodeClient } from './transcode/transcode-client.js';
+export { type ToolSource } from './tools/proxied-read.js';
+export { type AudioProfile, type HdrFormat, type MediaProfile, type SubtitleProfile, type VideoProfile } from './transcode/media-profile.js';
+export { probeMedia } from './transcode/probe.js';
+export { ladderOf, playedAudio, reachOf, type ReachOptions } from './transcode/reach.js';

@@ -50,7 +50,7 @@ export const SourceFacts = z.strictObject({
 export const MediaReach = z
   .strictObject({
     how: z.enum(REACH_HOWS).meta({ description: 'direct (plays as is), remux (container changed), audio (audio converted), video (video converted)' }),
-    container: z.string().meta({ description: "The media's container as ffprobe names it (matroska, mov, avi, mpegts, ...)" }),
+    container: z.string().meta({ description: "The media's container as ffprobe names it (matroska, mov, avi, mpegts, ogg, mp3, flac, wav, aac), or webm for a Matroska file whose DocType says WebM" }),
     video: z.string().nullable().meta({ description: 'The video stream in words: "HEVC Main 10, 1920×1080, HDR10"; null without video' }),
     audio: z.string().nullable().meta({ description: 'The audio stream in words: "E-AC3 5.1"; null without audio' }),
     blockers: z.array(Blocker).meta({ description: 'What browsers cannot take ({kind: video, name: HEVC 10-bit}); empty when direct' }),
@@ -69,3 +69,4 @@ export const MediaReach = z
 export type MediaReach = z.infer<typeof MediaReach>;
 export type ImageSubtitle = z.infer<typeof ImageSubtitle>;
 export type SourceFacts = z.infer<typeof SourceFacts>;
+export type Blocker = z.infer<typeof Blocker>;

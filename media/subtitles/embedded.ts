@@ -10,15 +10,14 @@
  * playlist, manifest or script posing as a file is never handed to a tool that would follow
  * it. Each probe and extraction is a job of the process's tool pool (media/tools/), with a
  * deadline and an output cap. What a tool prints goes to the log, with the signed URL taken
- * out; callers get sentences of our own. Image subtitles (PGS, DVB, VobSub) are not text and
+ * out (media/tools/proxied-read.ts); callers get sentences of our own. Image subtitles (PGS, DVB, VobSub) are not text and
  * are left out.
  */
 import { SUBTITLE_LIMITS } from '../../contracts/room/subtitles.js';
 import { AppError } from '../../errors/index.js';
-import { isErrorCode } from '../../contracts/errors.js';
-import { CONTAINER_NAMES, confinedInput, SNIFF_BYTES, sniffContainer, type FileContainer } from '../tools/container-sniff.js';
+import { CONTAINER_NAMES, confinedInput, sniffContainer, type FileContainer } from '../tools/container-sniff.js';
 import type { MediaTools } from '../tools/media-tools.js';
-import type { ToolRun } from '../tools/run-tool.js';
+import { firstBytes, logFailure, type ToolSource } from '../tools/proxied-read.js';
 
 export interface EmbeddedStream {
   /** ffprobe's stream index (over all streams of the file). */
@@ -36,12 +35,6 @@ export interface ProbedMedia {
   streams: EmbeddedStream[];
 }
 
-/** The media as the tools read it: this service's proxy URL, and what is read (the pool's job key: media/read-key.ts). */
-export interface ToolSource {
-  url: string;
-  identity: string;
-}
-
 /** Text subtitle codecs ffmpeg can write as WebVTT or ASS. */
 const TEXT_CODECS = new Set(['subrip', 'srt', 'ass', 'ssa', 'webvtt', 'mov_text', 'text', 'microdvd', 'subviewer', 'subviewer1', 'realtext', 'sami', 'stl', 'jacosub', 'mpl2', 'pjs', 'vplayer']);
 
@@ -51,7 +44,7 @@ const PROBE_OUTPUT_MAX_BYTES = 1024 * 1024;
 /** The text subtitle streams of the media at `source`. */
 export function listEmbedded(tools: MediaTools, source: ToolSource): Promise<ProbedMedia> {
   return tools.job(`probe\0${source.identity}`, async () => {
-    const container = sniffContainer(await firstBytes(source.url));
+    const container = sniffContainer(await firstBytes(source.url, PROBE_TIMEOUT_MS));
     if (!container) return { streams: [] };
     const args = ['-v', 'error', ...confinedInput(container, source.url), '-select_streams', 's', '-show_entries', 'stream=index,codec_name:stream_tags=language,title', '-of', 'json'];
     const result = await tools.run('ffprobe', args, { timeoutMs: PROBE_TIMEOUT_MS, maxBytes: PROBE_OUTPUT_MAX_BYTES, what: 'reading the media\'s streams' });
@@ -86,52 +79,4 @@ export function extractEmbedded(tools: MediaTools, source: ToolSource, container
     }
     return result.stdout.toString('utf8');
   });
-}
-
-/**
- * The first bytes of the media, read through the proxy like the tools will (no redirects: the
- * proxy answers none). A refusal of the proxy (its own sentence and code) is passed on.
- */
-async function firstBytes(url: string): Promise<Uint8Array> {
-  const signal = AbortSignal.timeout(PROBE_TIMEOUT_MS);
-  let response: Response;
-  try {
-    response = await fetch(url, { headers: { range: `bytes=0-${SNIFF_BYTES - 1}` }, redirect: 'error', signal });
-  } catch (err) {
-    throw new AppError(signal.aborted ? 'deadline_exceeded' : 'bad_gateway', 'the media could not be read through the media proxy', [], { cause: err });
-  }
-  if (!response.ok) throw await proxyRefusal(response);
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < SNIFF_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } catch (err) {
-    throw new AppError('bad_gateway', 'the media could not be read through the media proxy', [], { cause: err });
-  } finally {
-    // The proxy may send the whole file when its upstream ignores Range: the rest is not needed.
-    void reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).subarray(0, SNIFF_BYTES);
-}
-
-async function proxyRefusal(response: Response): Promise<AppError> {
-  try {
-    const body = (await response.json()) as { code?: unknown; message?: unknown };
-    if (isErrorCode(body.code) && typeof body.message === 'string') return new AppError(body.code, body.message);
-  } catch {
-    // not one of our error bodies
-  }
-  return new AppError('bad_gateway', `the media proxy answered HTTP ${response.status} for the media`);
-}
-
-/** The tool's own words, for operators: the signed proxy URL (a credential until it expires) taken out. */
-function logFailure(tools: MediaTools, tool: string, result: ToolRun, source: ToolSource, container: FileContainer): void {
-  const stderr = result.stderr.split(source.url).join('<media>').trim();
-  tools.logger.warn({ tool, code: result.code, container, stderr }, `${tool} could not read a proxied media file`);
 }

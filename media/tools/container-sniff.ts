@@ -12,6 +12,8 @@
  * FLAC) has no subtitle streams to find, and anything else is not a media file we read.
  */
 
+import type { AudioFile } from './audio-sniff.js';
+
 /** ffmpeg's demuxer names of the containers we read. */
 export type FileContainer = 'matroska' | 'mov' | 'avi' | 'mpegts' | 'ogg';
 
@@ -52,9 +54,10 @@ export const CONTAINER_NAMES: Record<FileContainer, string> = {
 
 /**
  * The input options and input of a tool reading `url` (this service's own proxy, so `http` and
- * the `tcp` under it are all it may open) as `container` and nothing else.
+ * the `tcp` under it are all it may open) as `container` (or, for the media probe, a plain
+ * audio file: media/tools/audio-sniff.ts) and nothing else.
  */
-export function confinedInput(container: FileContainer, url: string): string[] {
+export function confinedInput(container: FileContainer | AudioFile, url: string): string[] {
   return [
     '-protocol_whitelist', 'http,tcp',
     '-format_whitelist', container,
