@@ -11,21 +11,47 @@
  * local-file.ts) and it plays from a blob URL (`data-source-type` "local"). The libraries are imported
  * dynamically, only when an item needs them, so they stay out of the initial bundle. Signed
  * URLs expire: the sources are asked again a minute before, and swapped in at the same time.
+ *
+ * An item browsers cannot decode plays through the server's shared transcode: one `hls` source
+ * (a master playlist, one variant per rung when the video is converted) and `transcode` saying
+ * what was converted, or why nothing could be (`refused`; the sources then play it as it is).
+ * Each time sources attach (a renewal attaches anew) the player view is told what plays
+ * (`Playing`): the transcode, and the quality rungs when hls.js plays (hls-quality.ts; the
+ * viewer's remembered choice, quality.ts, is where it starts). Safari's own HLS has no level
+ * API, so there it has none. `data-quality` on the element is the height playing.
  */
 import type { NowPlaying } from '../../../contracts/room/model.js';
 import { api, call } from '../api/client.js';
 import type { Schemas } from '../api/types.js';
 import type { LocalFileRef } from './local-file.js';
 import { t } from '../i18n/i18n.js';
+import { HlsQuality } from './hls-quality.js';
+import { storedQuality, type QualityControl } from './quality.js';
 
 /** Detaches the source from the element and frees what the loader holds. */
 export type Detach = () => void;
 
 type PlayInfo = Schemas['PlayInfo'];
 type PlaySource = PlayInfo['sources'][number];
+export type PlayTranscode = Schemas['PlayTranscode'];
+
+/** What plays now, told to the player view each time sources attach. */
+export interface Playing {
+  /** What the server's shared transcode does to the item; null when it plays as it is. */
+  transcode: PlayTranscode | null;
+  /** The rungs the viewer may choose between; null where the player has no level API. */
+  quality: QualityControl | null;
+}
+export type OnPlaying = (playing: Playing) => void;
+
 /** Tells the player why a source that attached stopped loading (the element's own errors aside). */
 type OnFailure = (message: string) => void;
-type SourceLoader = (video: HTMLVideoElement, source: PlaySource, live: boolean, failed: OnFailure) => Promise<Detach>;
+/** What a loader attached: how to take it off, and its quality rungs (hls.js only). */
+interface Attached {
+  detach: Detach;
+  quality?: QualityControl;
+}
+type SourceLoader = (video: HTMLVideoElement, source: PlaySource, live: boolean, failed: OnFailure) => Promise<Attached>;
 /** Plays a source in an embedded player rather than the element (the player view builds it and swaps the sync over). */
 export type Embedder = (source: PlaySource, failed: OnFailure) => Promise<Detach>;
 
@@ -43,9 +69,11 @@ const FLV_FIRST_FRAME_MS = 10_000;
 
 const file: SourceLoader = (video, source) => {
   video.src = source.url;
-  return Promise.resolve(() => {
-    video.removeAttribute('src');
-    video.load();
+  return Promise.resolve({
+    detach: () => {
+      video.removeAttribute('src');
+      video.load();
+    },
   });
 };
 
@@ -57,9 +85,21 @@ const hls: SourceLoader = async (video, source, live, failed) => {
   player.on(Hls.Events.ERROR, (_event, data) => {
     if (data.fatal) failed(t('player.sources.streamFailed', { details: data.details }));
   });
+  const quality = new HlsQuality(player);
+  player.on(Hls.Events.MANIFEST_PARSED, () => quality.start(storedQuality()));
+  player.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => quality.switched(data.level));
+  quality.onChange(() => {
+    if (quality.current !== null) video.dataset.quality = String(quality.current);
+  });
   player.loadSource(source.url);
   player.attachMedia(video);
-  return () => player.destroy();
+  return {
+    detach: () => {
+      delete video.dataset.quality;
+      player.destroy();
+    },
+    quality,
+  };
 };
 
 const flv: SourceLoader = async (video, source, live, failed) => {
@@ -95,9 +135,11 @@ const flv: SourceLoader = async (video, source, live, failed) => {
     }, afterMs);
   };
   if (live) reopenUnlessStarted(FLV_FIRST_FRAME_MS);
-  return () => {
-    clearTimeout(timer);
-    close(player);
+  return {
+    detach: () => {
+      clearTimeout(timer);
+      close(player);
+    },
   };
 };
 
@@ -114,7 +156,7 @@ const dash: SourceLoader = async (video, source, _live, failed) => {
   });
   // The sync decides when to play: dash.js must not start on its own.
   player.initialize(video, source.url, false);
-  return () => player.destroy();
+  return { detach: () => player.destroy() };
 };
 
 const LOADERS: Record<Exclude<PlaySource['type'], 'youtube'>, SourceLoader> = { file, hls, flv, dash };
@@ -138,16 +180,17 @@ function playInfo(roomId: string, mediaId: string): Promise<PlayInfo> {
   return call(api.GET('/api/rooms/{roomId}/playlist/{mediaId}/play', { params: { path: { roomId, mediaId } } }));
 }
 
-/** Attaches the first of the sources this browser can play; throws why none could be. */
-async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: OnFailure, embed: Embedder): Promise<Detach> {
+/** Attaches the first of the sources this browser can play, and tells what plays; throws why none could be. */
+async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: OnFailure, embed: Embedder, played: OnPlaying): Promise<Detach> {
   let reason: unknown = new Error(t('player.sources.noWay'));
   for (const source of info.sources) {
     try {
-      const detach = source.type === 'youtube' ? await embed(source, failed) : await LOADERS[source.type](video, source, info.live, failed);
+      const attached = source.type === 'youtube' ? { detach: await embed(source, failed) } : await LOADERS[source.type](video, source, info.live, failed);
       video.dataset.sourceType = source.type;
+      played({ transcode: info.transcode ?? null, quality: attached.quality ?? null });
       return () => {
         delete video.dataset.sourceType;
-        detach();
+        attached.detach();
       };
     } catch (error) {
       // This browser lacks what the source needs (or its library did not load): try the next.
@@ -157,11 +200,19 @@ async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: O
   throw reason;
 }
 
-export async function loadSource(video: HTMLVideoElement, item: Pick<NowPlaying, 'id'>, roomId: string, failed: OnFailure, embed: Embedder, pickLocal?: PickLocal): Promise<Detach> {
+export async function loadSource(
+  video: HTMLVideoElement,
+  item: Pick<NowPlaying, 'id'>,
+  roomId: string,
+  failed: OnFailure,
+  embed: Embedder,
+  pickLocal?: PickLocal,
+  played: OnPlaying = () => undefined,
+): Promise<Detach> {
   const info = await playInfo(roomId, item.id);
   // Nothing to renew: the copy is the viewer's own.
   if (info.local) return attachLocal(video, info.local, pickLocal);
-  let detach = await attachPlayable(video, info, failed, embed);
+  let detach = await attachPlayable(video, info, failed, embed, played);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
@@ -176,7 +227,7 @@ export async function loadSource(video: HTMLVideoElement, item: Pick<NowPlaying,
       const position = video.currentTime;
       const paused = video.paused;
       detach();
-      detach = await attachPlayable(video, next, failed, embed);
+      detach = await attachPlayable(video, next, failed, embed, played);
       if (!next.live) video.currentTime = position;
       if (!paused) await video.play().catch(() => undefined);
       schedule(next.expiresAt);

@@ -14,6 +14,7 @@ import { useAction } from '../../ui/use-action.js';
 import { useMediaProviders } from '../../state/media-providers.js';
 import type { MediaItem } from '../../../../contracts/room/model.js';
 import { SeekableNote } from './seekable-note.js';
+import { ReachNote } from './reach-note.js';
 import { playlistOnly, playlistVideos } from '../../player/players/youtube-playlist.js';
 import { LibrarySource } from './library/library-source.js';
 import { SubtitleFields, subtitleTracks, type SubtitleRow } from './subtitle-fields.js';
@@ -43,7 +44,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
   // What is sent: the policy decides for `required` and `never`; the member only for `optional`.
   const proxy = provider?.proxy === 'required' ? true : provider?.proxy === 'optional' ? proxyChosen && proxySwitchOn === true : false;
   const action = useAction();
-  // The item just added: its seek check answers a moment later, in the room's view.
+  // The item just added: its seek check (and how it reaches browsers) answers a moment later, in the room's view.
   const [added, setAdded] = useState<MediaItem | null>(null);
   const addedNow = added && (props.session.view.value?.playlist?.find((item) => item.id === added.id) ?? added);
   const issue = (key: string) => issueFor(action.error, key);
@@ -94,6 +95,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
       <h3 id="add-media-heading">{t('playlist.add.heading')}</h3>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       {addedNow && <SeekableNote item={addedNow} where="form" />}
+      {addedNow && <ReachNote reach={addedNow.reach ?? null} where="form" />}
       <Field label={t('playlist.add.url')} type="url" required value={url} onValue={setUrl} error={issue('url')} placeholder={URL_EXAMPLE} />
       <Field label={t('playlist.add.title')} required value={title} onValue={setTitle} maxLength={200} error={issue('title')} />
       {media && (

@@ -1,5 +1,6 @@
 /**
- * The shared playlist: the current item marked, folders as collapsible groups, and (as
+ * The shared playlist: the current item marked, how an item reaches browsers when it is
+ * converted for them (reach-note.tsx), folders as collapsible groups, and (as
  * permissions allow) play this, reorder, move into or out of a folder, remove and clear.
  * Reordering works by drag and drop (onto a folder's header to put an item in), by the move
  * buttons, and by Alt+Arrow on a focused item; "Move to folder" is the keyboard way between
@@ -19,6 +20,7 @@ import { useT } from '../../i18n/use-t.js';
 import { playlistTree } from '../../../../contracts/room/playlist-tree.js';
 import type { MediaItem, PlaylistFolder } from '../../../../contracts/room/model.js';
 import { providerLabel } from '../../i18n/server-labels.js';
+import { ReachNote } from './reach-note.js';
 
 /** Symbols, not words: the buttons are named by their aria-label. */
 const UP = '↑';
@@ -170,6 +172,7 @@ export function PlaylistPanel(props: { session: RoomSession }) {
           </button>
         )}
       </div>
+      <ReachNote reach={item.reach ?? null} where="playlist" />
     </li>
   );
 

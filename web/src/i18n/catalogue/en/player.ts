@@ -59,6 +59,28 @@ export const player = {
     listFailed: 'Subtitles could not be listed: {{reason}}',
     showFailed: 'The subtitles "{{name}}" could not be shown: {{reason}}',
   },
+  /** The quality menu (quality-menu.tsx): Auto or a height, this viewer's choice. */
+  quality: {
+    menu: 'Quality',
+    auto: 'Auto',
+    /** Under Auto: the rung it plays now ("720p"). */
+    autoUsing: '({{height}})',
+    /** A rung by its height in pixels. */
+    height: '{{height}}p',
+  },
+  /** The line while an item plays through the server's shared transcode (web/src/player/reach-words.ts). */
+  transcode: {
+    remux: 'Container converted for browsers',
+    audio: 'Audio converted for browsers',
+    /** `{{height}}` is "720p". */
+    video: 'Converted: {{height}}',
+    videoAuto: 'Converted: {{height}} (auto)',
+    /** `{{heights}}` is "1080p / 720p / 480p". */
+    videoTo: 'Converted to {{heights}}',
+    videoAny: 'Video converted for browsers',
+    /** `{{reason}}` is the server's sentence, without its full stop. */
+    refused: 'Could not convert this item: {{reason}}. Playing it as it is.',
+  },
   localFile: {
     heading: 'Pick your copy of {{name}} ({{size}})',
     hint: 'It plays from your disk, in step with the room; nothing is uploaded.',

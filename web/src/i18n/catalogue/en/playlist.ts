@@ -10,6 +10,30 @@ export const playlist = {
   nowPlaying: 'Now playing',
   live: 'Live',
   proxied: 'Proxied',
+  /** How an item reaches browsers (web/src/player/reach-words.ts); nothing is said of one that plays as it is. */
+  reach: {
+    remux: 'Container converted for browsers',
+    audio: 'Audio converted for browsers',
+    /** `{{audio}}` is the source's audio in words ("E-AC3 5.1"). */
+    audioFrom: 'Audio converted for browsers ({{audio}} → AAC)',
+    /** `{{heights}}` is "1080p / 720p / 480p". */
+    video: 'Converted to {{heights}}',
+    videoAny: 'Video converted for browsers',
+    heightsSeparator: ' / ',
+    /** `{{blockers}}` are `blocker` joined with `blockersSeparator`. */
+    why: 'Browsers cannot play: {{blockers}}',
+    blocker: {
+      container: '{{name}} container',
+      video: '{{name}} video',
+      audio: '{{name}} audio',
+    },
+    blockersSeparator: ', ',
+    /** The source's streams in words ("HEVC Main 10, 1920×1080, HDR10"). */
+    sourceVideo: 'Video: {{video}}',
+    sourceAudio: 'Audio: {{audio}}',
+    imageSubtitles_one: '{{count}} image subtitle track (can be burned in)',
+    imageSubtitles_other: '{{count}} image subtitle tracks (can be burned in)',
+  },
   /** `{{title}}` is the item's title, heard by screen readers only. */
   play: 'Play{{title}}',
   remove: 'Remove{{title}}',

@@ -58,6 +58,21 @@ export const player: Translation<typeof en> = {
     listFailed: '无法列出字幕：{{reason}}',
     showFailed: '无法显示字幕“{{name}}”：{{reason}}',
   },
+  quality: {
+    menu: '画质',
+    auto: '自动',
+    autoUsing: '（{{height}}）',
+    height: '{{height}}p',
+  },
+  transcode: {
+    remux: '已为浏览器转换封装格式',
+    audio: '已为浏览器转换音频',
+    video: '已转码：{{height}}',
+    videoAuto: '已转码：{{height}}（自动）',
+    videoTo: '已转码为 {{heights}}',
+    videoAny: '已为浏览器转码视频',
+    refused: '无法转码此视频：{{reason}}。将按原样播放。',
+  },
   localFile: {
     heading: '选择你的 {{name}} 副本（{{size}}）',
     hint: '从你的磁盘播放，与房间保持同步；不会上传任何内容。',

@@ -12,6 +12,8 @@ const PATHS = {
   fullscreen: 'M5 5h5v2H7v3H5zm9 0h5v5h-2V7h-3zM5 14h2v3h3v2H5zm12 0h2v5h-5v-2h3z',
   exitFullscreen: 'M8 5h2v5H5V8h3zm6 0h2v3h3v2h-5zM5 14h5v5H8v-3H5zm9 0h5v2h-3v3h-2z',
   theatre: 'M3 6h18v12H3zm2 2v8h14V8z',
+  /** Two sliders: the quality menu. */
+  quality: 'M3 6h9v2H3zm13 0h5v2h-5zm-3-2h2v6h-2zM3 16h5v2H3zm9 0h9v2h-9zm-3-2h2v6H9z',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -2,7 +2,9 @@
  * The synchronized player of a room: a <video> element for the current playlist item (or, for a
  * YouTube item, YouTube's embedded player in its place), kept in step with the room by
  * PlayerSync (player-sync.ts), with controls, a status line, and a "Click to join playback"
- * overlay when the browser refuses to play without a gesture.
+ * overlay when the browser refuses to play without a gesture. An item played through the
+ * server's shared transcode gets a line saying so (transcode-note.tsx), and a quality menu when
+ * it has several rungs (quality-menu.tsx): both follow what sources.ts reports as playing.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { MediaItem, NowPlaying } from '../../../../../contracts/room/model.js';
@@ -11,7 +13,7 @@ import { Controls } from './controls.js';
 import { PlayerSync } from '../../../player/player-sync.js';
 import { VideoPlayer } from '../../../player/players/video-player.js';
 import { explainMediaError } from '../../../player/media-error.js';
-import { loadSource, type Embedder } from '../../../player/sources.js';
+import { loadSource, type Embedder, type Playing } from '../../../player/sources.js';
 import { YouTubePlayer } from '../../../player/players/youtube-player.js';
 import { videoIdOf } from '../../../player/players/youtube-api.js';
 import { loadMediaProviders } from '../../../state/media-providers.js';
@@ -21,6 +23,8 @@ import { SeekableNote } from '../seekable-note.js';
 import { statusText, type LastChange } from '../../../player/status.js';
 import { useSubtitles } from '../../../player/subtitles/use-subtitles.js';
 import { SubtitleMenu } from './subtitle-menu.js';
+import { QualityMenu } from './quality-menu.js';
+import { TranscodeNote } from './transcode-note.js';
 import { ReactionBurst, ReactionButton } from '../reactions/reaction-burst.js';
 import { DanmakuBar } from '../danmaku/danmaku-bar.js';
 import { DanmakuLayer } from '../danmaku/danmaku-layer.js';
@@ -42,6 +46,8 @@ export function Player(props: { room: RoomSession }) {
   // A file on each viewer's own disk: the loader waits on this for the viewer's copy.
   const localFile = useMemo(() => new LocalFileRequest(), []);
   const [loadError, setLoadError] = useState<string | null>(null);
+  /** What the loaded sources play: the transcode and the quality rungs (none until they attach). */
+  const [playing, setPlaying] = useState<Playing | null>(null);
   const [last, setLast] = useState<LastChange | null>(null);
   const [display, setDisplay] = useState({ position: 0, duration: 0, volume: 1, muted: false });
   const view = room.view.value;
@@ -84,6 +90,7 @@ export function Player(props: { room: RoomSession }) {
     const video = videoRef.current;
     if (!video || !sync) return;
     setLoadError(null);
+    setPlaying(null);
     if (!item) {
       sync.setMedia(null, false);
       return;
@@ -113,7 +120,15 @@ export function Player(props: { room: RoomSession }) {
         setEmbedded(false);
       };
     };
-    loadSource(video, item, room.roomId, (message) => !cancelled && setLoadError(message), embed, (ref) => localFile.request(ref, aborted.signal)).then(
+    loadSource(
+      video,
+      item,
+      room.roomId,
+      (message) => !cancelled && setLoadError(message),
+      embed,
+      (ref) => localFile.request(ref, aborted.signal),
+      (now) => !cancelled && setPlaying(now),
+    ).then(
       (release) => {
         if (cancelled) return release();
         detach = release;
@@ -125,6 +140,7 @@ export function Player(props: { room: RoomSession }) {
       cancelled = true;
       aborted.abort();
       detach?.();
+      setPlaying(null);
     };
   }, [sync, itemKey]); // itemKey stands for the fields of item that matter
 
@@ -174,6 +190,7 @@ export function Player(props: { room: RoomSession }) {
       <DanmakuBar room={room} sync={sync} mediaId={item?.id ?? null} />
       <LocalFilePicker request={localFile} room={room} mediaId={item?.id ?? null} />
       {item && <SeekableNote item={item} where="player" />}
+      <TranscodeNote transcode={playing?.transcode ?? null} quality={playing?.quality ?? null} />
       {subtitles.problem && <p class="notice">{subtitles.problem}</p>}
       {loadError && (
         <div class="notice notice-error" role="alert">
@@ -194,6 +211,7 @@ export function Player(props: { room: RoomSession }) {
           extra={
             <>
               <ReactionButton session={room} />
+              <QualityMenu control={playing?.quality ?? null} />
               <SubtitleMenu state={subtitles} />
             </>
           }
