@@ -9,9 +9,13 @@
  *   the segment muxer with `-hls_segment_options`); with it, segment n's `tfdt` is n × D in a
  *   run from 0 and in a run from s alike. (`-copyts` gives the same for a source that starts at
  *   0, and a wrong timeline for one that does not, as MPEG-TS files do.)
- * - The AAC encoder's priming packet has a negative time; in a run from 0 ffmpeg would shift
- *   every stream by it (21 ms) to keep times non-negative, and a run from s would not. It is
- *   dropped (`noise=drop=lt(pts\,0)` on the audio), in every run alike.
+ * - Times below zero are left alone (`-avoid_negative_ts disabled`): otherwise a run from 0
+ *   shifts every stream by the B-frame delay of the video (80 ms with x264's 3 B-frames), and
+ *   a run from s does not. The video's first decode time may then be negative; the fMP4 muxer
+ *   (with its edit list) writes the first presentation time as the `tfdt`, which is n × D.
+ * - The AAC encoder's priming packet (1024 samples before 0) would still be negative, and a
+ *   negative audio `tfdt` wraps around; it is dropped (`noise=drop=lt(pts\,0)` on the audio),
+ *   in every run alike.
  * - The HLS muxer cuts at the first keyframe at least k × D after the run's first packet. With
  *   converted video keyframes are forced at exactly n × D and the run's first frame is s × D,
  *   so every cut is exact. With copied video, `-copypriorss:v 0` drops the packets before s × D
@@ -96,7 +100,7 @@ export function encoderArgs(plan: RungPlan, options: RunOptions): string[] {
     else args.push('-c:a', 'copy', '-copypriorss:a', '0');
     args.push('-bsf:a', 'noise=drop=lt(pts\\,0)');
   }
-  args.push('-output_ts_offset', String(start), '-max_muxing_queue_size', '4096');
+  args.push('-output_ts_offset', String(start), '-avoid_negative_ts', 'disabled', '-max_muxing_queue_size', '4096');
   const segmentOptions = ['movflags=+frag_discont', ...(plan.audio && plan.video ? [`video_track_timescale=${plan.audio.sampleRate}`] : [])];
   args.push(
     '-f', 'hls',
