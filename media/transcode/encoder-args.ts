@@ -58,7 +58,9 @@ function videoFilter(plan: RungPlan, options: RunOptions): string {
   if (video.hdr && options.zscale) {
     // Linear light in float, BT.2020 → BT.709 primaries, Hable's curve, then BT.709 limited range (what the encoder is tagged with).
     const transfer = video.hdr === 'pq' ? 'smpte2084' : 'arib-std-b67';
-    chain = `zscale=w=${width}:h=${height}:tin=${transfer}:min=bt2020nc:pin=bt2020:t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv`;
+    // The input's transfer, matrix, primaries and range are named, not read from the stream: many files leave them untagged,
+    // and zscale finds "no path between colorspaces" then. The primaries stay BT.2020 while linear, or it finds none either.
+    chain = `zscale=w=${width}:h=${height}:tin=${transfer}:min=bt2020nc:pin=bt2020:rin=tv:t=linear:npl=100:p=bt2020,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv`;
   } else {
     chain = `scale=${width}:${height}`;
   }

@@ -6,11 +6,12 @@
  * and finding that out on a viewer's first segment would be too late.
  *
  * libx264's preset is picked for real time on the cores the transcodes may use
- * (`cores`, by default the machine's). Measured on 2 shared cores (load ~5 from other work),
- * HEVC 10-bit 1080p → 720p at 2.8 Mbit/s plus AAC, as bench/transcode-encoder.ts does:
- * veryfast 1.36×, superfast 2.63×, ultrafast 3.97× real time. A rung must stay above real time
- * while the decoder, the scaler, the audio and other rungs share those cores, so 2 cores get
- * superfast; each doubling of the cores buys one slower (better) preset.
+ * (`cores`, by default the machine's). Measured on 2 cores shared with other work (load 5-6),
+ * HEVC 10-bit 1080p (testsrc2, 25 fps) → 720p at 2.8 Mbit/s plus AAC: veryfast 1.36× to 3.4×,
+ * superfast 2.6× to 3.7× (bench/transcode-encoder.ts), superfast with HDR tone mapping 2.1×;
+ * ultrafast 4.0×. A test pattern is easy on the encoder and films are not, and the decoder,
+ * the scaler, the audio and other rungs share those cores, so 2 cores get superfast; each
+ * doubling of the cores buys one slower (better) preset.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

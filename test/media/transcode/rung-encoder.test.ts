@@ -11,6 +11,7 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,7 +23,7 @@ import { createLogger } from '../../../observability/index.js';
 import { avcCodecOfInit } from '../../../media/transcode/codec-strings.js';
 import { planRung, type SourceFacts, type TranscodeSource } from '../../../media/transcode/encode-plan.js';
 import { masterPlaylist, mediaPlaylist } from '../../../media/transcode/hls-playlists.js';
-import { softwareEncoder } from '../../../media/transcode/hw-encoders.js';
+import { detectH264Encoder, softwareEncoder } from '../../../media/transcode/hw-encoders.js';
 import { RungEncoder, runInitName, type RungEncoderEvents, type RungEncoderOptions } from '../../../media/transcode/rung-encoder.js';
 import { SegmentStore } from '../../../media/transcode/segment-store.js';
 import { withDeadline } from '../../fixtures/deadline.js';
@@ -134,7 +135,15 @@ test.serial('converted video: segments start at n × D in a run from 0 and in a 
 test.serial('segments on disk are served without ffmpeg; two asks for one segment share one run', async (t) => {
   const { encoder, starts, shelf } = await encoderOf(await source('hevc10-eac3-mkv', 'convert'), { height: 240 });
   t.teardown(() => encoder.close());
+  const gaveUp = new AbortController();
+  const abandoned = encoder.segment(4, gaveUp.signal);
+  const outcome = abandoned.then(
+    () => 'served',
+    (err: unknown) => (err as { name?: string }).name,
+  );
+  gaveUp.abort();
   const [a, b] = await within(Promise.all([encoder.segment(4), encoder.segment(4)]), 'two asks for segment 4');
+  t.is(await outcome, 'AbortError', 'an ask given up on is rejected with its signal');
   t.is(a, b);
   t.deepEqual(starts(), [4], 'one run for both');
   await within(encoder.close(), 'the run stopping');
@@ -202,6 +211,25 @@ test.serial('copied video (H.264 + AC3): the video is left as it is, the audio b
   t.like(streams.find((stream) => stream.codec_type === 'audio'), { codec_name: 'aac', channels: 2 });
   t.is(avcCodecOfInit(await readFile(init)), plan.variant.codecs.split(',')[0], "the copied stream's CODECS from its ffprobe profile and level match its avcC");
   t.deepEqual(starts(), [0]);
+});
+
+test.serial('without a GPU the encoder is libx264, its preset named for the log', async (t) => {
+  const encoder = await within(detectH264Encoder({ cores: 2, testTimeoutMs: 10_000 }), 'the encoder test');
+  t.is(encoder.name, existsSync('/dev/dri') ? encoder.name : 'libx264');
+  t.regex(encoder.label, /^(libx264 \(superfast, 2 threads\)|h264_)/);
+});
+
+test.serial('an HDR (PQ) source is tone-mapped to SDR BT.709', async (t) => {
+  const src = await source('hevc10-eac3-mkv', 'convert');
+  const { encoder, shelf } = await encoderOf({ ...src, facts: { ...src.facts, hdr: 'pq' } }, { height: 240 });
+  t.teardown(() => encoder.close());
+  const init = await within(encoder.init(), 'the init segment');
+  const segment = await within(encoder.segment(0), 'segment 0');
+  const whole = join(shelf.folder, 'check.mp4');
+  await writeFile(whole, Buffer.concat([await readFile(init), await readFile(segment)]));
+  const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v', '-show_entries', 'stream=color_primaries,color_transfer,color_space,pix_fmt,height', '-of', 'json', whole]);
+  const [video] = (JSON.parse(stdout) as { streams: unknown[] }).streams;
+  t.like(video, { color_primaries: 'bt709', color_transfer: 'bt709', color_space: 'bt709', pix_fmt: 'yuv420p', height: 240 });
 });
 
 test.serial('a run that fails rejects the asks with our own sentence, without the URL', async (t) => {
