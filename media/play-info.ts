@@ -9,7 +9,7 @@
 import type { MediaItem } from '../contracts/room/model.js';
 import type { SettingsReader } from '../settings/index.js';
 import { requireProxySwitch } from '../actors/index.js';
-import { isAppError } from '../errors/index.js';
+import { AppError, isAppError } from '../errors/index.js';
 import type { PlayTranscode } from '../contracts/http/media.js';
 import type { MediaGrants } from './media-grant.js';
 import type { MediaProvider, PlayInfo } from './provider.js';
@@ -71,6 +71,7 @@ async function transcodeFor(deps: PlayInfoDeps, roomId: string, item: MediaItem)
   const answer: PlayTranscode = { how: reach.how, heights: reach.videoTreatment === 'convert' ? reach.heights : reach.height === null ? [] : [reach.height] };
   try {
     requireProxySwitch(deps.settings, item);
+    if (reach.durationSeconds === null) throw new AppError('failed_precondition', 'the media does not say how long it is, so it cannot be converted on a fixed timeline');
     await deps.transcode.admit(roomId, item, transcodeRungs(reach)[0] ?? 0);
     return answer;
   } catch (err) {

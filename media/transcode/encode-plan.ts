@@ -14,36 +14,23 @@
  * burned in, scaled to the output. Audio is copied, or converted to AAC-LC stereo at 48 kHz
  * with ffmpeg's native `aac` encoder.
  */
-import type { MediaReach } from '../../contracts/room/reach.js';
+import type { MediaReach, SourceFacts } from '../../contracts/room/reach.js';
 import { AppError } from '../../errors/index.js';
+import type { AudioFile } from '../tools/audio-sniff.js';
 import { confinedInput, type FileContainer } from '../tools/container-sniff.js';
 import { aacCodecString, avcCodecString } from './codec-strings.js';
 import { segmentCount, segmentSecondsFor } from './timeline.js';
 
-/** The source facts a plan needs that the reach does not carry (from the same ffprobe of the item). */
-export interface SourceFacts {
-  width?: number;
-  height?: number;
-  /** ffprobe's H.264 `profile` and `level` of the video stream: the CODECS of copied video. */
-  profile?: string;
-  level?: number;
-  frameRate?: number;
-  /** PQ (HDR10, Dolby Vision's base layer) or HLG: tone-mapped when converted. */
-  hdr?: 'pq' | 'hlg';
-  /** Bits per second of the video stream, when known: the BANDWIDTH of copied video. */
-  videoBitrate?: number;
-  /** The audio stream's sample rate and (for AAC) ffprobe's profile name, for copied audio. */
-  audioSampleRate?: number;
-  audioProfile?: string;
-}
+/** What the probe found of the source beyond the treatments (the reach's `facts`); any may be unknown. */
+export type PlanFacts = Partial<SourceFacts>;
 
 /** The media of one item as the transcode reads it. */
 export interface TranscodeSource {
   /** This service's proxy URL of the media, on loopback: a credential until it expires, kept out of logs. */
   url: string;
-  container: FileContainer;
+  container: FileContainer | AudioFile;
   reach: Pick<MediaReach, 'durationSeconds' | 'videoStream' | 'audioStream' | 'videoTreatment' | 'audioTreatment' | 'height'>;
-  facts?: SourceFacts;
+  facts?: PlanFacts;
 }
 
 /** What a rung asks beyond the source: the converted height, an image subtitle stream to burn in. */
@@ -112,15 +99,20 @@ function rungFor(height: number) {
 }
 
 /** An even width for `height` at the source's aspect (16:9 when it is not known). */
-function widthFor(height: number, facts: SourceFacts): number {
+function widthFor(height: number, facts: PlanFacts): number {
   const aspect = facts.width && facts.height ? facts.width / facts.height : 16 / 9;
   return Math.max(2, Math.round((height * aspect) / 2) * 2);
 }
 
 /** The plan of one rung of `source`. */
 export function planRung(source: TranscodeSource, request: RungRequest = {}): RungPlan {
-  const { reach } = source;
-  const facts = source.facts ?? {};
+  return { ...shapeRung(source.reach, source.facts ?? {}, request), url: source.url, input: confinedInput(source.container, source.url) };
+}
+
+/** What a rung of `reach` is, without its input: all a playlist needs (the gateways write them without reading the media). */
+export type RungShape = Omit<RungPlan, 'url' | 'input'>;
+
+export function shapeRung(reach: TranscodeSource['reach'], facts: PlanFacts, request: RungRequest = {}): RungShape {
   if (reach.durationSeconds === null || reach.durationSeconds <= 0) throw new AppError('failed_precondition', 'the media has no known duration, so it cannot be transcoded on a fixed timeline');
   if (reach.videoStream === null && reach.audioStream === null) throw new AppError('failed_precondition', 'the media has neither a video nor an audio stream to transcode');
   const segmentSeconds = segmentSecondsFor(reach.videoStream === null ? null : reach.videoTreatment);
@@ -152,7 +144,7 @@ export function planRung(source: TranscodeSource, request: RungRequest = {}): Ru
       resolution = { width, height: even };
     } else {
       video = { treatment: 'copy', stream: reach.videoStream };
-      videoCodec = facts.profile !== undefined && facts.level !== undefined ? avcCodecString(facts.profile, facts.level) : undefined;
+      videoCodec = facts.profile != null && facts.level != null ? avcCodecString(facts.profile, facts.level) : undefined;
       // Without the stream's bitrate, twice the converted rate of its height: BANDWIDTH only ranks variants, and a copy is the only one.
       videoBandwidth = facts.videoBitrate ?? rungFor(reach.height ?? 720).kbps * 2000;
       if (facts.width && facts.height) resolution = { width: facts.width, height: facts.height };
@@ -164,7 +156,7 @@ export function planRung(source: TranscodeSource, request: RungRequest = {}): Ru
   if (reach.audioStream !== null) {
     if (reach.audioTreatment === 'copy') {
       audio = { treatment: 'copy', stream: reach.audioStream, sampleRate: facts.audioSampleRate ?? AUDIO_SAMPLE_RATE };
-      audioCodec = aacCodecString(facts.audioProfile);
+      audioCodec = aacCodecString(facts.audioProfile ?? undefined);
     } else {
       const small = video?.treatment === 'convert' && video.height <= 480;
       audio = { treatment: 'convert', stream: reach.audioStream, bitrateKbps: small ? AUDIO_KBPS_SMALL : AUDIO_KBPS, sampleRate: AUDIO_SAMPLE_RATE };
@@ -175,8 +167,6 @@ export function planRung(source: TranscodeSource, request: RungRequest = {}): Ru
 
   return {
     name: video?.treatment === 'convert' ? `${video.height}p` : video ? 'copy' : 'audio',
-    url: source.url,
-    input: confinedInput(source.container, source.url),
     durationSeconds: reach.durationSeconds,
     segmentSeconds,
     segmentCount: segmentCount(reach.durationSeconds, segmentSeconds),

@@ -73,10 +73,14 @@ function hardwareCandidates(): H264Encoder[] {
       codecArgs: ['-c:v', 'h264_vaapi', '-profile:v', 'high'],
     });
   }
-  candidates.push(
-    { name: 'h264_nvenc', label: 'h264_nvenc', globalArgs: [], filterTail: 'format=yuv420p', codecArgs: ['-c:v', 'h264_nvenc', '-preset', 'p4', '-profile:v', 'high'] },
-    { name: 'h264_qsv', label: 'h264_qsv', globalArgs: [], filterTail: 'format=nv12', codecArgs: ['-c:v', 'h264_qsv', '-preset', 'medium', '-profile:v', 'high'] },
-  );
+  // Each test encode is an ffmpeg start: only where the device it needs exists (every replica
+  // with the transcoder role runs this at start, tests included).
+  if (existsSync('/dev/nvidiactl')) {
+    candidates.push({ name: 'h264_nvenc', label: 'h264_nvenc', globalArgs: [], filterTail: 'format=yuv420p', codecArgs: ['-c:v', 'h264_nvenc', '-preset', 'p4', '-profile:v', 'high'] });
+  }
+  if (renderNode) {
+    candidates.push({ name: 'h264_qsv', label: 'h264_qsv', globalArgs: [], filterTail: 'format=nv12', codecArgs: ['-c:v', 'h264_qsv', '-preset', 'medium', '-profile:v', 'high'] });
+  }
   return candidates;
 }
 

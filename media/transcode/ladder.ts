@@ -5,6 +5,8 @@
  * converted), which keeps the source's picture.
  */
 import type { MediaReach } from '../../contracts/room/reach.js';
+import { shapeRung, type RungRequest } from './encode-plan.js';
+import { masterPlaylist, mediaPlaylist } from './hls-playlists.js';
 
 /** The grant resource of a transcode's files: one grant reads every rung of its item. */
 export const TRANSCODE_RESOURCE = 'transcode';
@@ -17,4 +19,20 @@ export function transcodeUrl(token: string, path: string): string {
 /** The rungs of an item's transcode, highest first. */
 export function transcodeRungs(reach: MediaReach): number[] {
   return reach.videoTreatment === 'convert' ? reach.heights : [0];
+}
+
+/** The master playlist: one variant per rung, highest first, each at `<rung>/index.m3u8`. */
+export function masterPlaylistOf(reach: MediaReach): string {
+  return masterPlaylist(transcodeRungs(reach).map((rung) => ({ url: `${rung}/index.m3u8`, ...shapeRung(reach, reach.facts, rungRequest(rung)).variant })));
+}
+
+/** The VOD playlist of a rung (every rung of an item has the same one: the timeline is shared). */
+export function rungPlaylistOf(reach: MediaReach): string {
+  const shape = shapeRung(reach, reach.facts);
+  return mediaPlaylist({ durationSeconds: shape.durationSeconds, segmentSeconds: shape.segmentSeconds, initUrl: 'init.mp4', segmentUrl: (n) => `${n}.m4s` });
+}
+
+/** What a rung asks of the plan: its height, when the video is converted. */
+export function rungRequest(rung: number): RungRequest {
+  return rung === 0 ? {} : { height: rung };
 }

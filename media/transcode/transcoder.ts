@@ -15,6 +15,7 @@
  * is closed and its place freed (its encoder stopped itself well before).
  */
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { createHash } from 'node:crypto';
 import { open as openFile } from 'node:fs/promises';
 import { decode } from '../../actors/index.js';
 import type { MediaItem } from '../../contracts/room/model.js';
@@ -29,6 +30,7 @@ import type { MediaTools } from '../tools/media-tools.js';
 import { probeMedia } from './probe.js';
 import { reachOf } from './reach.js';
 import type { OpenSource, SourceServer } from './source-server.js';
+import type { RungEncoder } from './rung-encoder.js';
 import { errorHeaders } from './transcode-client.js';
 import { probeSubject, READ_PIECE_BYTES, readSubject, SIZE_HEADER, transcodersQueue, type ProbeRequest, type ReadRequest } from './transcode-wire.js';
 import { TranscoderHeartbeat } from './transcoder-directory.js';
@@ -38,24 +40,18 @@ const IDLE_JOB_MS = 120_000;
 /** A job admitted counts against the limit this long before its encoder reports running. */
 const ADMISSION_GRACE_MS = 10_000;
 
-/** One rung's files, as the encoder makes them (rung-encoder.ts). */
-export interface RungFiles {
-  /** The path of the init segment, once made. */
-  init(signal: AbortSignal): Promise<string>;
-  /** The path of segment n, once made (restarting the encoder there when it is far). */
-  segment(n: number, signal: AbortSignal): Promise<string>;
-  /** Whether the file is on disk now (a read of it starts nothing). */
-  has(file: 'init' | number): boolean;
-  /** An ffmpeg process runs for it now. */
-  readonly running: boolean;
-  close(): void;
+/** One rung's encoder and its segments on disk, as the role makes them (server/transcoder-role.ts). */
+export interface OpenedRung {
+  encoder: Pick<RungEncoder, 'init' | 'segment' | 'running' | 'close'>;
+  /** Whether segment n is on disk now (a read of it starts nothing). */
+  has(n: number): boolean;
 }
 
-/** What the role gives the service to make one rung's encoder. */
-export type OpenRung = (job: { key: string; source: OpenSource; reach: MediaReach; rung: number }) => RungFiles;
+/** What the role gives the service to open one rung of a source it serves at `source.url`. */
+export type OpenRung = (job: { key: string; source: OpenSource; reach: MediaReach; rung: number }) => Promise<OpenedRung>;
 
 export interface TranscoderObserver {
-  read(outcome: 'hit' | 'made' | 'refused'): void;
+  refused(): void;
   bytes(count: number): void;
 }
 
@@ -78,11 +74,13 @@ export interface TranscoderOptions {
   encoder: string;
   logger: Logger;
   observer?: TranscoderObserver;
+  /** A job was closed: its segments may go (the role drops its shelf). */
+  closed?: (key: string) => void;
 }
 
 interface Job {
   key: string;
-  rung: RungFiles;
+  rung: OpenedRung;
   source: OpenSource;
   lastReadAt: number;
   admittedAt: number;
@@ -90,6 +88,8 @@ interface Job {
 
 export class Transcoder {
   private readonly jobs = new Map<string, Job>();
+  /** Jobs being opened (their rung's folder made, the source sniffed): a second read waits for the first. */
+  private readonly opening = new Map<string, Promise<Job>>();
   private readonly subscriptions: Subscription[] = [];
   private heartbeat: TranscoderHeartbeat | undefined;
   private reaper: NodeJS.Timeout | undefined;
@@ -115,7 +115,8 @@ export class Transcoder {
   /** Encoders running now (and those admitted moments ago that have yet to start). */
   get running(): number {
     const now = Date.now();
-    return [...this.jobs.values()].filter((job) => job.rung.running || now - job.admittedAt < ADMISSION_GRACE_MS).length;
+    const admitted = [...this.jobs.values()].filter((job) => job.rung.encoder.running || now - job.admittedAt < ADMISSION_GRACE_MS).length;
+    return admitted + this.opening.size;
   }
 
   /** Reads waiting for an encoder to reach their segment. */
@@ -181,27 +182,32 @@ export class Transcoder {
     this.options.requireReads(item);
     const job = await this.job(roomId, item, provider, reach, rung, file);
     if (file === 'admit') return { size: 0, bytes: new Uint8Array(0) };
-    const hit = job.rung.has(file);
-    this.waiting += hit ? 0 : 1;
+    const waits = file === 'init' || !job.rung.has(file);
+    this.waiting += waits ? 1 : 0;
     let path: string;
     try {
-      path = file === 'init' ? await job.rung.init(signal) : await job.rung.segment(file, signal);
+      path = file === 'init' ? await job.rung.encoder.init(signal) : await job.rung.encoder.segment(file, signal);
     } finally {
-      this.waiting -= hit ? 0 : 1;
+      this.waiting -= waits ? 1 : 0;
       job.lastReadAt = Date.now();
     }
-    if (request.offset === 0) this.options.observer?.read(hit ? 'hit' : 'made');
     return readPiece(path, request.offset);
   }
 
-  /** The job of this source and rung: found, or admitted and made. */
+  /** The job of this source and rung: found, or admitted and opened. */
   private async job(roomId: string, item: MediaItem, provider: MediaProvider, reach: MediaReach, rung: number, file: ReadRequest['file']): Promise<Job> {
     const upstream = await this.options.resolutions.get(roomId, item, provider);
-    const key = `${upstreamReadKey(upstream)}\0${reach.videoStream}:${reach.videoTreatment}\0${reach.audioStream}:${reach.audioTreatment}\0${rung}`;
+    const key = createHash('sha256')
+      .update(`${upstreamReadKey(upstream)}\0${reach.videoStream}:${reach.videoTreatment}\0${reach.audioStream}:${reach.audioTreatment}\0${rung}`)
+      .digest('hex')
+      .slice(0, 32);
+    const opening = this.opening.get(key);
+    if (opening) return opening;
     const found = this.jobs.get(key);
-    const needsEncoder = !found || (!found.rung.running && (file === 'admit' || !found.rung.has(file)));
-    if (needsEncoder && this.running >= this.options.maxEncodes && !(found && Date.now() - found.admittedAt < ADMISSION_GRACE_MS)) {
-      this.options.observer?.read('refused');
+    const needsEncoder = !found || (!found.rung.encoder.running && (typeof file !== 'number' || !found.rung.has(file)));
+    const recentlyAdmitted = found !== undefined && Date.now() - found.admittedAt < ADMISSION_GRACE_MS;
+    if (needsEncoder && !recentlyAdmitted && this.running >= this.options.maxEncodes) {
+      this.options.observer?.refused();
       throw new AppError('resource_exhausted', `all ${this.options.maxEncodes} encoders of the transcoder ${this.options.id} are in use; try again in 10 s`, [], { retryAfterSeconds: 10 });
     }
     if (found) {
@@ -209,24 +215,40 @@ export class Transcoder {
       found.lastReadAt = Date.now();
       return found;
     }
+    const opened = this.open(key, roomId, item, provider, reach, rung);
+    this.opening.set(key, opened);
+    try {
+      return await opened;
+    } finally {
+      this.opening.delete(key);
+    }
+  }
+
+  private async open(key: string, roomId: string, item: MediaItem, provider: MediaProvider, reach: MediaReach, rung: number): Promise<Job> {
     const source = this.options.sources.open(roomId, item, provider, `${item.id}-${rung}`);
-    const job: Job = { key, rung: this.options.openRung({ key, source, reach, rung }), source, lastReadAt: Date.now(), admittedAt: Date.now() };
-    this.jobs.set(key, job);
-    this.options.logger.info({ mediaId: item.id, roomId, rung, how: reach.how }, 'transcode job opened');
-    return job;
+    try {
+      const opened = await this.options.openRung({ key, source, reach, rung });
+      const job: Job = { key, rung: opened, source, lastReadAt: Date.now(), admittedAt: Date.now() };
+      this.jobs.set(key, job);
+      this.options.logger.info({ mediaId: item.id, roomId, rung, how: reach.how }, 'transcode job opened');
+      return job;
+    } catch (err) {
+      source.close();
+      throw err;
+    }
   }
 
   private reap(): void {
     const now = Date.now();
     for (const job of this.jobs.values()) {
-      if (now - job.lastReadAt > IDLE_JOB_MS && !job.rung.running) this.closeJob(job);
+      if (now - job.lastReadAt > IDLE_JOB_MS && !job.rung.encoder.running) this.closeJob(job);
     }
   }
 
   private closeJob(job: Job): void {
     this.jobs.delete(job.key);
-    job.rung.close();
-    job.source.close();
+    void job.rung.encoder.close().finally(() => job.source.close());
+    this.options.closed?.(job.key);
   }
 
   private asAppError(err: unknown, doing: string): AppError {

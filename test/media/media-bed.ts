@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join as joinPath } from 'node:path';
 import { waitFor } from '../fixtures/deadline.js';
 import { startGatewayBed, type GatewayBed, type Member } from '../gateways/bed.js';
+import type { Role } from '../../server/roles.js';
 
 export interface PlaySource {
   url: string;
@@ -22,8 +23,8 @@ export interface PlayInfo {
   expiresAt: number | null;
 }
 
-export async function startMediaBed(label: string, env: Record<string, string> = {}): Promise<GatewayBed> {
-  return startGatewayBed(label, { env: { SVC_MEDIA_PROXY_ALLOWED_NETWORKS: '127.0.0.0/8', ...env } });
+export async function startMediaBed(label: string, env: Record<string, string> = {}, roles?: Role[]): Promise<GatewayBed> {
+  return startGatewayBed(label, { env: { SVC_MEDIA_PROXY_ALLOWED_NETWORKS: '127.0.0.0/8', ...env }, ...(roles ? { roles } : {}) });
 }
 
 export async function createRoom(bed: GatewayBed, owner: Member): Promise<string> {

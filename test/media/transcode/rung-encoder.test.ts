@@ -21,7 +21,7 @@ import { promisify } from 'node:util';
 import { isAppError } from '../../../errors/index.js';
 import { createLogger } from '../../../observability/index.js';
 import { avcCodecOfInit } from '../../../media/transcode/codec-strings.js';
-import { planRung, type SourceFacts, type TranscodeSource } from '../../../media/transcode/encode-plan.js';
+import { planRung, type PlanFacts, type TranscodeSource } from '../../../media/transcode/encode-plan.js';
 import { masterPlaylist, mediaPlaylist } from '../../../media/transcode/hls-playlists.js';
 import { detectH264Encoder, softwareEncoder } from '../../../media/transcode/hw-encoders.js';
 import { RungEncoder, runInitName, type RungEncoderEvents, type RungEncoderOptions } from '../../../media/transcode/rung-encoder.js';
@@ -65,7 +65,7 @@ async function source(name: FixtureName, treatment: 'copy' | 'convert'): Promise
   const path = await fixture(name);
   const { streams, format } = await probe(path);
   const video = streams.find((stream) => stream.codec_type === 'video');
-  const facts: SourceFacts = { width: Number(video?.width), height: Number(video?.height), frameRate: 25, audioSampleRate: 48_000 };
+  const facts: PlanFacts = { width: Number(video?.width), height: Number(video?.height), frameRate: 25, audioSampleRate: 48_000 };
   if (typeof video?.profile === 'string') facts.profile = video.profile;
   if (typeof video?.level === 'number') facts.level = video.level;
   return {
