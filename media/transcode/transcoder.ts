@@ -37,7 +37,7 @@ import { TranscoderHeartbeat } from './transcoder-directory.js';
 
 /** A job nobody read for this long is closed. */
 const IDLE_JOB_MS = 120_000;
-/** A job admitted counts against the limit this long before its encoder reports running. */
+/** A job admitted counts against the limit this long before its encoder first delivers (a play answered, the player yet to ask). */
 const ADMISSION_GRACE_MS = 10_000;
 
 /** One rung's encoder and its segments on disk, as the role makes them (server/transcoder-role.ts). */
@@ -187,6 +187,8 @@ export class Transcoder {
     let path: string;
     try {
       path = file === 'init' ? await job.rung.encoder.init(signal) : await job.rung.encoder.segment(file, signal);
+      // The encoder has run: from now on its own state says whether it holds a place.
+      job.admittedAt = 0;
     } finally {
       this.waiting -= waits ? 1 : 0;
       job.lastReadAt = Date.now();
