@@ -4,6 +4,7 @@
  * what `RoomClient` answers for the same room.
  */
 import { connect, type NatsConnection } from 'nats';
+import type { MediaReach } from '../../../contracts/room/reach.js';
 import type { UserCaller } from '../../../accounts/model.js';
 import type { ChatMessage, MediaItem, MemberView, PlaybackView, RoomInfo } from '../../../actors/room/index.js';
 import { ActorClient } from '../../../actors/runtime/client.js';
@@ -58,7 +59,22 @@ export function mediaMessage(item: MediaItem): Record<string, unknown> {
     headers: Object.entries(item.headers).map(([name, value]) => ({ name, value })),
     subtitles: item.subtitles.map((subtitle) => ({ ...subtitle })),
     seekable: upper('MEDIA_SEEKABLE', item.seekable),
+    reach: item.reach ? reachMessage(item.reach) : null,
   };
+}
+
+/** A reach as the .proto has it: enums by name, nulls absent. */
+function reachMessage(reach: MediaReach): Record<string, unknown> {
+  const present = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null));
+  return present({
+    ...reach,
+    how: upper('MEDIA_REACH_HOW', reach.how),
+    videoTreatment: reach.videoTreatment && upper('STREAM_TREATMENT', reach.videoTreatment),
+    audioTreatment: reach.audioTreatment && upper('STREAM_TREATMENT', reach.audioTreatment),
+    blockers: reach.blockers.map((blocker) => ({ ...blocker, kind: upper('BLOCKER_KIND', blocker.kind) })),
+    imageSubtitles: reach.imageSubtitles.map((subtitle) => present({ ...subtitle })),
+    facts: present({ ...reach.facts, hdr: reach.facts.hdr && upper('HDR_TRANSFER', reach.facts.hdr) }),
+  });
 }
 
 export function playbackMessage(playback: PlaybackView): Record<string, unknown> {

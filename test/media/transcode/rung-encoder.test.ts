@@ -45,7 +45,7 @@ let root: string;
 let rungs = 0;
 
 test.before(async () => {
-  const files = await Promise.all([fixture('hevc10-eac3-mkv'), fixture('h264-ac3-mkv')]);
+  const files = await Promise.all([fixture('hevc10-eac3-mkv', LONG), fixture('h264-ac3-mkv', LONG), fixture('h264-aac-pgs-srt-mkv')]);
   server = await serveFiles(files);
   root = await mkdtemp(join(tmpdir(), 'svc-transcode-'));
   store = new SegmentStore({ root, maxBytes: 512 * 1024 * 1024 });
@@ -61,8 +61,11 @@ async function probe(path: string): Promise<{ streams: Array<Record<string, stri
   return JSON.parse(stdout) as { streams: Array<Record<string, string | number>>; format: { duration?: string } };
 }
 
+/** Long enough for the seeks and the running ahead of these tests. */
+const LONG = { seconds: 20 };
+
 async function source(name: FixtureName, treatment: 'copy' | 'convert'): Promise<TranscodeSource> {
-  const path = await fixture(name);
+  const path = await fixture(name, name === 'h264-aac-pgs-srt-mkv' ? {} : LONG);
   const { streams, format } = await probe(path);
   const video = streams.find((stream) => stream.codec_type === 'video');
   const facts: PlanFacts = { width: Number(video?.width), height: Number(video?.height), frameRate: 25, audioSampleRate: 48_000 };
@@ -276,24 +279,32 @@ test.serial('the ladder plays in ffprobe: master playlist, rung playlists and se
   t.true(Math.abs(Number(format.duration) - src.reach.durationSeconds!) < 1, `the ladder lasts the media's ${src.reach.durationSeconds} s (${format.duration})`);
 });
 
-test.serial('an image subtitle burned in (needs the PGS fixture)', async (t) => {
-  let path: string;
-  try {
-    path = await fixture('hevc10-pgs-mkv' as FixtureName);
-  } catch {
-    t.log('no PGS fixture here (test/media/transcode/fixtures.ts): skipped');
-    t.pass();
-    return;
-  }
+test.serial('an image subtitle burned in: the picture carries the caption while it shows, and is untouched when it does not', async (t) => {
+  const path = await fixture('h264-aac-pgs-srt-mkv');
   const { streams } = await probe(path);
   const subtitle = streams.findIndex((stream) => stream.codec_name === 'hdmv_pgs_subtitle');
-  const src = await source('hevc10-eac3-mkv', 'convert');
-  const files = await serveFiles([path]);
-  t.teardown(() => files.close());
-  const plan = planRung({ ...src, url: files.url(path) }, { height: 240, burnSubtitle: subtitle });
-  const shelf = await store.shelf('burned');
-  const encoder = new RungEncoder({ plan, shelf, encoder: softwareEncoder(2), zscale: true, logger });
-  t.teardown(() => encoder.close());
-  const segment = await within(encoder.segment(0), 'a burned segment');
-  t.truthy(segment);
+  t.true(subtitle > 0, 'the fixture has a PGS stream');
+  const src = await source('h264-aac-pgs-srt-mkv', 'convert');
+  const encoders = await Promise.all(
+    [{ height: 360 }, { height: 360, burnSubtitle: subtitle }].map(async (request, i) => {
+      const encoder = new RungEncoder({ plan: planRung(src, request), shelf: await store.shelf(`pgs-${i}`), encoder: softwareEncoder(2), zscale: true, logger });
+      t.teardown(() => encoder.close());
+      return encoder;
+    }),
+  );
+  /** The first picture of segment n, 64×36 grey bytes. */
+  const picture = async (encoder: RungEncoder, n: number): Promise<Buffer> => {
+    const [init, segment] = await within(Promise.all([encoder.init(), encoder.segment(n)]), `segment ${n}`);
+    const joined = join(root, `joined-${n}-${encoders.indexOf(encoder)}.mp4`);
+    await writeFile(joined, Buffer.concat([await readFile(init), await readFile(segment)]));
+    const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', joined, '-frames:v', '1', '-vf', 'scale=64:36,format=gray', '-f', 'rawvideo', 'pipe:1'], { encoding: 'buffer', maxBuffer: 1 << 20 });
+    return stdout;
+  };
+  const difference = async (n: number): Promise<number> => {
+    const [plain, burned] = await Promise.all(encoders.map((encoder) => picture(encoder, n)));
+    return plain!.reduce((sum, value, i) => sum + Math.abs(value - burned![i]!), 0) / plain!.length;
+  };
+  // PGS_CAPTIONS: one from 1 s to 4 s, one from 5 s to 8 s; segment 1 starts at 2 s, segment 5 at 10 s.
+  t.true((await difference(1)) > 1, 'the caption is in the picture at 2 s');
+  t.true((await difference(5)) < 0.5, 'no caption at 10 s: the same picture');
 });
