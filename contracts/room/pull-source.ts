@@ -17,13 +17,20 @@ export type PullScheme = (typeof PULL_SCHEMES)[number];
  */
 export const SRT_OPTIONS = ['streamid', 'passphrase', 'pbkeylen', 'latency'] as const;
 
-const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u00a0\u2028\u2029]/;
+/** A control character or white space (C0, space, DEL, C1, no-break space, line and paragraph separators). */
+function hasControlOrSpace(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code <= 0x20 || (code >= 0x7f && code <= 0xa0) || code === 0x2028 || code === 0x2029) return true;
+  }
+  return false;
+}
 
 /** What is wrong with `text` as a pulled stream's URL, in a sentence; undefined when its form is right. */
 export function pullUrlProblem(text: string, maxChars: number): string | undefined {
   if (text.length === 0) return 'must not be empty';
   if (text.length > maxChars) return `must be at most ${maxChars} characters`;
-  if (CONTROL_OR_SPACE.test(text)) return 'must not contain white space or control characters';
+  if (hasControlOrSpace(text)) return 'must not contain white space or control characters';
   let url: URL;
   try {
     url = new URL(text);
