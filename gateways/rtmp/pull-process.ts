@@ -58,6 +58,8 @@ function outputArgs(convert: Conversion): string[] {
       ? ['-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p', '-force_key_frames', 'expr:gte(t,n_forced*1)']
       : ['-c:v', 'copy']),
     ...(convert.audio ? ['-c:a', 'aac', '-b:a', '128k', '-ac', '2'] : ['-c:a', 'copy']),
+    // Each packet leaves at once: AVIO's 32 KiB buffer would hold a small stream's first frames for a fraction of a second.
+    '-flush_packets', '1',
     '-f', 'flv', '-flvflags', 'no_duration_filesize',
     'pipe:1',
   ];
@@ -76,8 +78,8 @@ export class PullProcess {
       '-hide_banner', '-nostdin', '-nostats',
       // info: ffmpeg describes its input (the codecs decided on below) and says when it redirects.
       '-loglevel', 'info',
-      // Start as soon as the streams are known: a second of probing at most.
-      '-analyzeduration', '1000000', '-probesize', '500000',
+      // Start as soon as the streams are known: half a second of probing at most, nothing buffered on the way in.
+      '-fflags', 'nobuffer', '-analyzeduration', '500000', '-probesize', '500000',
       ...input.args,
       ...outputArgs(convert),
     ];
