@@ -34,7 +34,7 @@ const POLL_MS = 20;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits for the first FLV tag of type audio (8) or video (9) and returns when it arrived. */
-async function firstFlvMedia(url: string, deadline: number): Promise<number> {
+export async function firstFlvMedia(url: string, deadline: number): Promise<number> {
   while (Date.now() < deadline) {
     const abort = new AbortController();
     try {
@@ -72,7 +72,7 @@ async function firstFlvMedia(url: string, deadline: number): Promise<number> {
   throw new Error('no FLV media before the deadline');
 }
 
-async function firstHlsSegment(base: string, deadline: number): Promise<number> {
+export async function firstHlsSegment(base: string, deadline: number): Promise<number> {
   while (Date.now() < deadline) {
     try {
       const playlist = await fetch(`${base}/index.m3u8`);

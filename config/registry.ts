@@ -141,6 +141,19 @@ export const STARTUP_REGISTRY = {
   'rtmp.enabled': bool({ default: true, description: 'Accept RTMP livestream publishing (rtmp://<host>:<port>/live/<stream-key>).' }),
   'rtmp.host': text({ default: '0.0.0.0', description: 'RTMP listen address.', rules: [required] }),
   'rtmp.port': port({ default: 1935, description: 'RTMP listen port.' }),
+  'live_pull.max_streams': int({
+    default: 8,
+    range: integerIn(0, 1000, { showValue: true }),
+    description:
+      'Live streams from a URL (provider pull: RTMP, RTSP, SRT, HLS) one gateway pulls at once, one ffmpeg each; a player asking for one more is refused with resource_exhausted. 0 turns the pull provider off.',
+    see: 'docs/2026-11-29-pulled-live-streams.md',
+  }),
+  'live_pull.idle_seconds': int({
+    default: 30,
+    range: integerIn(5, 3600, { showValue: true }),
+    description: 'A pulled live stream that no HTTP-FLV player holds and no HLS player asked for in this many seconds stops (it starts again when a player asks).',
+    see: 'docs/2026-11-29-pulled-live-streams.md',
+  }),
   'stun.enabled': bool({ default: false, description: 'Run the built-in STUN listener (UDP, gateway role; RFC 5389 Binding).' }),
   'stun.host': text({ default: '0.0.0.0', description: 'STUN listen address.', rules: [required] }),
   'stun.port': port({ default: 3478, description: 'STUN listen port.' }),

@@ -33,6 +33,8 @@ ulimit -n "$(ulimit -Hn)" 2>/dev/null || log "warning: could not raise the open-
 throwaway_stack_up durable
 # bench:containers starts the Compose stack with the podman-compose install.sh installed.
 export SVCTEST_PODMAN_COMPOSE=$PODMAN_COMPOSE_BIN
+# bench:live-pull pulls RTSP from a MediaMTX (built by install.sh).
+export SVCTEST_MEDIAMTX=$MEDIAMTX_BIN
 # bench:tracing exports to a Jaeger of its own (built by install.sh --containers).
 export SVCTEST_JAEGER=$JAEGER_BIN
 log "running $program against the stack in $SVCTEST_STACK_DIR"

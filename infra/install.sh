@@ -2,7 +2,8 @@
 # Installs what building, testing and running svc locally need, and only what is missing:
 #   - Debian packages: the PostgreSQL server, Redis, Chromium, ffmpeg, nginx and the rest of
 #     DEBIAN_PACKAGES in versions.sh (apt-get, with sudo when not root);
-#   - nats-server, the Temporal CLI and grpcurl (for the gRPC tests) at the versions pinned in
+#   - nats-server, the Temporal CLI, grpcurl (for the gRPC tests) and MediaMTX (the RTSP server of
+#     the pulled-livestream tests) at the versions pinned in
 #     infra/versions.sh, built with `go install` into ${SVC_CACHE_DIR:-~/.cache/svc}/bin/<name>-<version>/ (outside the clone);
 #   - with --containers (npm test, the benchmarks, npm run image): podman and debootstrap
 #     (DEBIAN_CONTAINER_PACKAGES), Caddy (for the reverse-proxy tests, built like the above),
@@ -117,6 +118,39 @@ build_go_tool() {
   log "built $target in $((SECONDS - started)) s"
 }
 
+# build_mediamtx <target path>: MediaMTX, whose module `go install` cannot build (its go:generate
+# steps write internal/core/VERSION and fetch hls.js for its HLS page from GitHub). The module is
+# downloaded from the Go module proxy, the version file written and the HLS page's script left
+# empty (svc's tests use its RTSP server only), then built; staged and moved into place like
+# build_go_binary.
+build_mediamtx() {
+  local target=$1
+  [[ -x $target ]] && return 0
+  local go
+  go=$(find_go) || die "Go is needed once to build $MEDIAMTX_MODULE@$MEDIAMTX_VERSION (into $target); install it from go.dev/dl"
+  local folder staging dir
+  folder=$(dirname "$target")
+  mkdir -p "$(dirname "$folder")"
+  staging=$(mktemp -d "$folder.building.XXXXXX")
+  log "building $MEDIAMTX_MODULE@$MEDIAMTX_VERSION (once; cached in $folder)"
+  if ! dir=$(cd "$staging" && GOFLAGS=-mod=mod "$go" mod download -json "$MEDIAMTX_MODULE@$MEDIAMTX_VERSION" | node -e 'let s="";process.stdin.on("data",(c)=>(s+=c)).on("end",()=>process.stdout.write(JSON.parse(s).Dir))'); then
+    rm -rf "$staging"
+    die "downloading $MEDIAMTX_MODULE@$MEDIAMTX_VERSION failed"
+  fi
+  cp -r "$dir" "$staging/src"
+  chmod -R u+w "$staging/src"
+  printf '%s\n' "$MEDIAMTX_VERSION" >"$staging/src/internal/core/VERSION"
+  printf '/* hls.js is not embedded: svc runs MediaMTX for RTSP only */\n' >"$staging/src/internal/servers/hls/hls.min.js"
+  if ! (cd "$staging/src" && GOFLAGS=-mod=mod "$go" build -o "$staging/mediamtx" .); then
+    rm -rf "$staging"
+    die "building $MEDIAMTX_MODULE@$MEDIAMTX_VERSION failed"
+  fi
+  mkdir -p "$folder"
+  mv "$staging/mediamtx" "$target"
+  rm -rf "$staging"
+  log "built $target"
+}
+
 # podman-compose from PyPI, into a virtual environment of its own in the cache.
 install_podman_compose() {
   [[ -x $PODMAN_COMPOSE_BIN ]] && return 0
@@ -165,10 +199,11 @@ pg_bindir >/dev/null || die "PostgreSQL server binaries not found after installi
 build_go_binary "$NATS_SERVER_MODULE" "$NATS_SERVER_VERSION" "$NATS_SERVER_BIN"
 build_go_binary "$TEMPORAL_CLI_MODULE" "$TEMPORAL_CLI_VERSION" "$TEMPORAL_BIN"
 build_go_binary "$GRPCURL_MODULE" "$GRPCURL_VERSION" "$GRPCURL_BIN"
+build_mediamtx "$MEDIAMTX_BIN"
 if $containers; then
   build_go_binary "$CADDY_MODULE" "$CADDY_VERSION" "$CADDY_BIN"
   build_go_tool "$JAEGER_MODULE" "$JAEGER_VERSION" "$JAEGER_BIN"
   install_podman_compose
 fi
 install_node_modules
-log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, grpcurl $GRPCURL_VERSION,$($containers && printf ' caddy %s, jaeger %s, podman, podman-compose %s,' "$CADDY_VERSION" "$JAEGER_VERSION" "$PODMAN_COMPOSE_VERSION") node_modules"
+log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, grpcurl $GRPCURL_VERSION, mediamtx $MEDIAMTX_VERSION,$($containers && printf ' caddy %s, jaeger %s, podman, podman-compose %s,' "$CADDY_VERSION" "$JAEGER_VERSION" "$PODMAN_COMPOSE_VERSION") node_modules"

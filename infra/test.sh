@@ -65,6 +65,8 @@ export SVCTEST_GRPCURL=$GRPCURL_BIN
 # with podman-compose (both built or installed by install.sh).
 export SVCTEST_CADDY=$CADDY_BIN
 export SVCTEST_PODMAN_COMPOSE=$PODMAN_COMPOSE_BIN
+# The pulled-livestream tests publish RTSP to a real MediaMTX (built by install.sh).
+export SVCTEST_MEDIAMTX=$MEDIAMTX_BIN
 # The trace test exports to and queries a real Jaeger (built by install.sh --containers).
 export SVCTEST_JAEGER=$JAEGER_BIN
 # The browser tests share one Chromium per set of flags (test/web/e2e/browser-keeper.ts), stopped

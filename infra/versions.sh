@@ -14,6 +14,13 @@ TEMPORAL_CLI_VERSION=v1.5.1
 GRPCURL_MODULE=github.com/fullstorydev/grpcurl/cmd/grpcurl
 GRPCURL_VERSION=v1.9.4
 
+# MediaMTX, the RTSP server the pulled-livestream tests and bench:live-pull publish a camera
+# stand-in to (ffmpeg pushes RTSP to it, the service pulls from it). `go install` refuses it (the
+# proxy will not list the module's versions, and its go:generate steps fetch files from GitHub):
+# install.sh downloads the module, writes the two generated files it embeds and builds it.
+MEDIAMTX_MODULE=github.com/bluenviron/mediamtx
+MEDIAMTX_VERSION=v1.12.3
+
 # Caddy, the second reverse proxy whose documented configuration (deploy/caddy/Caddyfile) the
 # tests run; Debian has no package of it.
 CADDY_MODULE=github.com/caddyserver/caddy/v2/cmd/caddy

@@ -24,6 +24,8 @@ export interface MediaServices {
   providers: ProviderRegistry;
   grants: MediaGrants;
   client: UpstreamClient;
+  /** Which addresses the server connects to for members' URLs (`media_proxy.allowed_networks`): the proxy's and the live pulls'. */
+  policy: AddressPolicy;
   resolutions: Resolutions;
   grantTtlMs: number;
   playlistLimitBytes: number;
@@ -41,8 +43,9 @@ export interface MediaServices {
 export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 'media_tools' | 'credential_encryption_key' | 'youtube'>, logger: Logger): MediaServices {
   const options = config.media_proxy;
   const subtitleWorkers = new SubtitleWorkers();
+  const policy = new AddressPolicy(options.allowed_networks);
   const client = new UpstreamClient({
-    policy: new AddressPolicy(options.allowed_networks),
+    policy,
     headersTimeoutMs: options.headers_timeout_ms,
     idleTimeoutMs: options.idle_timeout_ms,
     maxRedirects: options.max_redirects,
@@ -51,6 +54,7 @@ export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 
     providers: builtinProviders(client, config.youtube.iframe_api_url === '' ? null : { script: config.youtube.iframe_api_url, frameOrigin: config.youtube.embed_origin }),
     grants: new MediaGrants(mediaGrantKey(config.credential_encryption_key)),
     client,
+    policy,
     resolutions: new Resolutions({ timeoutMs: options.headers_timeout_ms * 2 }),
     grantTtlMs: options.grant_ttl_seconds * 1000,
     playlistLimitBytes: PLAYLIST_LIMIT_BYTES,

@@ -39,12 +39,13 @@ export async function setUpGatewayDeps(setup: GatewayDepsSetup, stops: Stops): P
     nats: connections.nats,
     box: accounts.box,
     grants: media.grants,
+    media,
     rooms,
     logger,
     httpUrl: setup.httpUrl,
   });
   stops.push(() => livestreams.stop());
-  liveMetrics(setup.metrics.registry, () => livestreams.live.ingest);
+  liveMetrics(setup.metrics.registry, [() => livestreams.live.ingest, () => livestreams.live.pulls]);
   return {
     config,
     logger,

@@ -6,7 +6,7 @@
  */
 import type { Accounts } from '../accounts/index.js';
 import type { StartupConfig } from '../config/index.js';
-import { createMediaLibraries, createMediaServices, LibraryProvider, liveProvider, type MediaServices, mediaToolMetrics, openTranscodeClient } from '../media/index.js';
+import { createMediaLibraries, createMediaServices, LibraryProvider, liveProvider, type MediaServices, mediaToolMetrics, openTranscodeClient, PullProvider } from '../media/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import type { Connections } from './connections.js';
 import type { Stops } from './stops.js';
@@ -24,6 +24,8 @@ export async function setUpMedia(setup: MediaSetup, stops: Stops): Promise<Media
   const media = createMediaServices(config, logger);
   mediaToolMetrics(metrics.registry, media.tools);
   if (config.rtmp.enabled) media.providers.register(liveProvider);
+  // Live streams pulled from a URL (docs/2026-11-29-pulled-live-streams.md): any gateway pulls them, RTMP ingest or not.
+  if (config.live_pull.max_streams > 0) media.providers.register(new PullProvider(media.policy));
   media.libraries = createMediaLibraries(config, connections.pool, accounts.box, media.client);
   media.providers.register(new LibraryProvider(media.libraries));
   stops.push(() => Promise.resolve(media.close()));

@@ -10,6 +10,7 @@ import { isWellFormed, LONE_SURROGATE, MULTI_LINE, MULTI_LINE_CONTROL_MESSAGE } 
 import { ROOM_LIMITS } from '../../contracts/room/limits.js';
 import type { MediaItem, PermissionOverrides, RoomRole, Subtitle } from '../../contracts/room/model.js';
 import type { SubtitleInput } from '../../contracts/room/subtitles.js';
+import { pullUrlProblem } from '../../contracts/room/pull-source.js';
 
 /**
  * What a one-line label shown to others may not contain: room names and media titles are
@@ -265,8 +266,25 @@ function checkLocalItemUrl(value: string, issues: FieldIssue[]): string {
 }
 
 /**
+ * The `url` of a live stream the server pulls (provider `pull`): rtmp, rtsp, srt or an HLS
+ * playlist, so not only http. The form is checked here (contracts/room/pull-source.ts); the
+ * `pull` provider checks an address given as an IP literal against the address policy
+ * (MediaChecker), and the gateway checks every address again when it pulls.
+ */
+function checkPullItemUrl(value: string, issues: FieldIssue[]): string {
+  const text = value.trim();
+  const problem = pullUrlProblem(text, ROOM_LIMITS.urlMaxChars);
+  if (problem !== undefined) issues.push({ key: 'url', message: problem });
+  return text;
+}
+
+/** Providers whose items are live streams whatever `live` says. */
+const LIVE_PROVIDERS = new Set(['live', 'pull']);
+
+/**
  * Checks the fields present in `input` and returns them normalised. A `live` provider implies
- * a live item, whatever `live` says, and its `url` is not checked (see liveItemUrl).
+ * a live item, whatever `live` says, and its `url` is not checked (see liveItemUrl); a `pull`
+ * item is live too and its url is a stream's (checkPullItemUrl).
  */
 export function checkMediaFields(input: MediaInput): Partial<Omit<MediaItem, 'id' | 'addedBy' | 'addedAt'>> {
   const issues: FieldIssue[] = [];
@@ -274,13 +292,14 @@ export function checkMediaFields(input: MediaInput): Partial<Omit<MediaItem, 'id
   if (input.title !== undefined) out.title = checkLabel(input.title, 'title', ROOM_LIMITS.titleMaxChars, issues);
   if (input.url !== undefined && input.provider === 'library') out.url = checkLibraryItemUrl(input.url, issues);
   else if (input.url !== undefined && input.provider === 'local') out.url = checkLocalItemUrl(input.url, issues);
+  else if (input.url !== undefined && input.provider === 'pull') out.url = checkPullItemUrl(input.url, issues);
   else if (input.url !== undefined && input.provider !== 'live') out.url = checkHttpUrl(input.url, 'url', issues);
   if (input.provider !== undefined) out.provider = checkProvider(input.provider, issues);
   if (input.headers !== undefined) out.headers = checkHeaders(input.headers, issues);
   if (input.subtitles !== undefined) out.subtitles = checkSubtitles(input.subtitles, issues);
   if (input.live !== undefined) out.live = input.live;
   if (input.proxy !== undefined) out.proxy = input.proxy;
-  if (out.provider === 'live') out.live = true;
+  if (out.provider !== undefined && LIVE_PROVIDERS.has(out.provider)) out.live = true;
   if (issues.length > 0) throw AppError.invalid(issues);
   return out;
 }

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { labelText, oneLineChars } from '../text.js';
 import { ROOM_LIMITS } from '../room/limits.js';
 import { SubtitleFormat } from '../room/subtitles.js';
+import { PULL_SCHEMES, pullUrlProblem } from '../room/pull-source.js';
 
 // The white space String.prototype.trim removes that the one-line rule lets through.
 const SPACE = '[ \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*';
@@ -196,6 +197,18 @@ const common = {
   proxy: z.boolean().optional().meta({ description: 'Play through the media proxy (needs proxy.movieProxy / proxy.liveProxy)' }),
 };
 
+/** A live stream's URL the server pulls: the room's rules (contracts/room/pull-source.ts), each problem in its words. */
+function pullUrl(): z.ZodString {
+  return z
+    .string()
+    .max(ROOM_LIMITS.urlMaxChars, { abort: true })
+    .superRefine((value, ctx) => {
+      const problem = pullUrlProblem(value.trim(), ROOM_LIMITS.urlMaxChars);
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .meta({ description: `A live stream's URL: ${PULL_SCHEMES.join(', ')} (http and https for an HLS playlist); no user name or password for rtmp and srt, only the srt options streamid, passphrase, pbkeylen, latency` });
+}
+
 /** A url field of `pattern`, at most the room's URL length. */
 function url(pattern: RegExp, what: string): z.ZodString {
   // A text over the limit is refused before the pattern reads it.
@@ -222,6 +235,12 @@ function variants<U extends z.ZodType, T extends z.ZodType, S extends z.ZodRawSh
       provider: z.literal('live').meta({ description: 'A livestream published to this server (RTMP); the server names it live:<mediaId>' }),
       url: oneLineChars(ROOM_LIMITS.urlMaxChars).optional().meta({ description: 'Ignored: the server names the stream live:<mediaId>' }),
       headers: headers.optional(),
+    }),
+    z.strictObject({
+      ...fields,
+      provider: z.literal('pull').meta({ description: 'A live stream this server pulls from elsewhere (RTMP, RTSP, SRT or an HLS playlist) and serves as HTTP-FLV and HLS' }),
+      url: need(pullUrl()),
+      headers: noHeaders.optional(),
     }),
     z.strictObject({
       ...fields,
@@ -254,7 +273,7 @@ const required = (schema: z.ZodString): z.ZodString => schema;
 const optional = (schema: z.ZodString): z.ZodOptional<z.ZodString> => schema.optional();
 
 const KINDS =
-  'By provider: direct (default), hls and dash take an http or https URL; live none (the server names the stream); youtube a YouTube video link; alist a file\'s URL on an Alist server; local a local file reference; library a URL the library endpoints signed (POST /api/rooms/{roomId}/libraries/{libraryId}/add adds them).';
+  'By provider: direct (default), hls and dash take an http or https URL; live none (the server names the stream); pull a live stream\'s rtmp, rtsp, srt or HLS URL; youtube a YouTube video link; alist a file\'s URL on an Alist server; local a local file reference; library a URL the library endpoints signed (POST /api/rooms/{roomId}/libraries/{libraryId}/add adds them).';
 
 /** A new item, with `extra` fields (index, folderId) on every kind. */
 export function newMedia<S extends z.ZodRawShape>(extra: S) {

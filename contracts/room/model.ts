@@ -141,7 +141,7 @@ export const NowPlaying = z
     provider: z.string(),
     live: z.boolean(),
     subtitles: z.array(Subtitle),
-    onAir: z.boolean().optional().meta({ description: 'Only for an item of the live provider: on air when this was sent' }),
+    onAir: z.boolean().optional().meta({ description: 'Only for an item of the live or pull provider: on air when this was sent' }),
     seekable: Seekable,
   })
   .meta({

@@ -29,6 +29,7 @@ import type { Logger } from '../../observability/index.js';
 import type { RoomClient } from '../rooms/room-client.js';
 import { HlsTransmuxer } from './hls-transmuxer.js';
 import { REGISTRY_REFRESH_MS, type LiveRegistry } from './live-registry.js';
+import { LiveOnAir } from './live-on-air.js';
 import { LiveStream } from './live-stream.js';
 import { newRtmpSession, ownedPacket, type AvPacket, type NmsRtmpSession } from './nms.js';
 import { AppError } from '../../errors/index.js';
@@ -87,6 +88,7 @@ export class LiveIngest {
   private revocations: Subscription | undefined;
   /** The rooms of running publishes: their events may take a holder's right away. */
   private readonly roomEvents: ActorEvents;
+  private readonly onAir: LiveOnAir;
   private stopped = false;
   /** The port actually bound (rtmp.port 0 picks a free one). */
   port = 0;
@@ -94,6 +96,7 @@ export class LiveIngest {
   private constructor(private readonly options: LiveIngestOptions) {
     this.server = createServer((socket) => this.onConnection(socket));
     this.roomEvents = new ActorEvents(options.nats, options.subjectPrefix, options.logger);
+    this.onAir = new LiveOnAir({ ...options, caller: INGEST_CALLER });
   }
 
   static async start(options: LiveIngestOptions): Promise<LiveIngest> {
@@ -245,36 +248,12 @@ export class LiveIngest {
     const stream = publish.stream;
     if (!stream) return;
     this.options.logger.info({ ...target, reason }, 'RTMP publish ended');
-    stream.end();
-    await Promise.allSettled([
-      stream.hls.stop(),
-      this.options.registry.withdraw(target),
-      this.options.rooms.sendAsService(target.roomId, { kind: 'live.status', mediaId: target.mediaId, online: false }, INGEST_CALLER),
-    ]).then((results) => {
-      for (const result of results) {
-        if (result.status === 'rejected') this.options.logger.warn({ err: result.reason as unknown, ...target }, 'cleanup after a livestream failed');
-      }
-    });
+    await this.onAir.takeOff(target, stream);
   }
 
   /** The registry entry and the room's on-air status; a room that no longer has the item ends the stream. */
   private async announce(stream: LiveStream, first: boolean): Promise<void> {
-    const { registry, rooms, logger, replicaId } = this.options;
-    const { target } = stream;
-    try {
-      await registry.announce(target, { baseUrl: this.options.advertiseUrl(), replicaId, startedAt: stream.startedAt });
-    } catch (err) {
-      logger.warn({ err, ...target }, 'could not refresh the live registry entry; other replicas may not find this stream');
-    }
-    try {
-      await rooms.sendAsService(target.roomId, { kind: 'live.status', mediaId: target.mediaId, online: true }, INGEST_CALLER);
-    } catch (err) {
-      if (isAppError(err) && (err.code === 'not_found' || err.code === 'invalid_argument')) {
-        await this.end(target, `the room refused it: ${err.message}`);
-      } else if (first) {
-        logger.warn({ err, ...target }, 'could not tell the room the item is live; retrying with the next refresh');
-      }
-    }
+    if (!(await this.onAir.announce(stream, first))) await this.end(stream.target, 'the room no longer has the item');
   }
 
   /**

@@ -44,6 +44,21 @@ export class LiveRegistry {
     await this.kv.put(keyOf(target), encode(entry));
   }
 
+  /**
+   * Writes `entry` only if no replica holds `target` now (compare-and-set create): true when it
+   * was written. A pulled stream is claimed this way, so two replicas asked for it at once do not
+   * both pull it.
+   */
+  async claim(target: StreamTarget, entry: LiveEntry): Promise<boolean> {
+    try {
+      await this.kv.create(keyOf(target), encode(entry));
+      return true;
+    } catch (err) {
+      if ((await this.find(target)) !== null) return false;
+      throw err;
+    }
+  }
+
   async withdraw(target: StreamTarget): Promise<void> {
     await this.kv.delete(keyOf(target));
   }

@@ -17,6 +17,10 @@ const require = createRequire(import.meta.url);
 export interface AvPacket {
   size: number;
   data: Buffer;
+  /** FLV tag type: 8 audio, 9 video, 18 script. */
+  codec_type?: number;
+  /** 0 audio header, 1 keyframe, 2 video header, 3 inter frame, 5 metadata, ... (node-media-server's). */
+  flags?: number;
 }
 
 export interface NmsRtmpProtocol {
@@ -52,12 +56,20 @@ export interface NmsBroadcast {
   readonly subscribers: Map<string, NmsSubscriber>;
 }
 
+/** node-media-server's FLV reader: bytes in, one packet per tag out (its `data` reused for the next tag). */
+export interface NmsFlvParser {
+  onPacketCallback: (packet: AvPacket) => void;
+  /** Feeds bytes; an error sentence when the stream is not FLV. */
+  parserData(buffer: Buffer): string | null;
+}
+
 interface Logger {
   level: string;
 }
 
 const RtmpSession = require('node-media-server/src/session/rtmp_session.js') as new (socket: Socket) => NmsRtmpSession;
 const BroadcastServer = require('node-media-server/src/server/broadcast_server.js') as new (streamPath: string) => NmsBroadcast;
+const Flv = require('node-media-server/src/protocol/flv.js') as new () => NmsFlvParser;
 const nmsLogger = require('node-media-server/src/core/logger.js') as Logger;
 // Its logger prints every session to stdout; ours logs what matters.
 nmsLogger.level = 'error';
@@ -79,4 +91,11 @@ export function ownedPacket(packet: AvPacket): AvPacket {
 
 export function newBroadcast(streamPath: string): NmsBroadcast {
   return new BroadcastServer(streamPath);
+}
+
+/** An FLV reader handing each tag to `onPacket` as the packet a publish would bring (pulled streams). */
+export function newFlvParser(onPacket: (packet: AvPacket) => void): NmsFlvParser {
+  const parser = new Flv();
+  parser.onPacketCallback = onPacket;
+  return parser;
 }

@@ -22,18 +22,24 @@ export const liveProvider: MediaProvider = {
   resolve(item: MediaItem): Promise<Upstream> {
     return Promise.reject(new AppError('invalid_argument', `media ${item.id} is a livestream of this server: play it through the play endpoint, there is no upstream to fetch`));
   },
-  play(item: MediaItem, context: PlayContext): Promise<PlayInfo> {
-    const { token, expiresAt } = context.grant(LIVE_RESOURCE);
-    const base = `/media/live/${encodeURIComponent(token)}`;
-    return Promise.resolve({
-      sources: [
-        { type: 'flv', url: `${base}/stream.flv` },
-        { type: 'hls', url: `${base}/index.m3u8` },
-      ],
-      subtitles: item.subtitles,
-      live: true,
-      proxied: false,
-      expiresAt,
-    });
-  },
+  play: (item, context) => Promise.resolve(liveStreamPlay(item, context)),
 };
+
+/**
+ * How a member plays a stream this server serves (published or pulled): signed
+ * `/media/live/<grant>/` links, HTTP-FLV first, then HLS.
+ */
+export function liveStreamPlay(item: MediaItem, context: PlayContext): PlayInfo {
+  const { token, expiresAt } = context.grant(LIVE_RESOURCE);
+  const base = `/media/live/${encodeURIComponent(token)}`;
+  return {
+    sources: [
+      { type: 'flv', url: `${base}/stream.flv` },
+      { type: 'hls', url: `${base}/index.m3u8` },
+    ],
+    subtitles: item.subtitles,
+    live: true,
+    proxied: false,
+    expiresAt,
+  };
+}

@@ -17,8 +17,16 @@ export interface Publisher {
   stop(): Promise<void>;
 }
 
+export interface PublishOptions {
+  /** The muxer: flv (RTMP, the default), rtsp (to an RTSP server), mpegts (SRT). */
+  format?: 'flv' | 'rtsp' | 'mpegts';
+  /** The audio encoder's arguments (default AAC at 64 kb/s); `['-c:a', 'pcm_mulaw', '-ar', '8000']` is a camera's G.711. */
+  audio?: string[];
+}
+
 /** ffmpeg pushing 320x240 testsrc2 at 30 fps (1 s GOP) with a sine tone, in real time. */
-export function publish(url: string): Publisher {
+export function publish(url: string, options: PublishOptions = {}): Publisher {
+  const format = options.format ?? 'flv';
   const child = spawn(
     'ffmpeg',
     [
@@ -26,9 +34,10 @@ export function publish(url: string): Publisher {
       '-re', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=30',
       '-re', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
       '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '30',
-      '-c:a', 'aac', '-b:a', '64k',
+      ...(options.audio ?? ['-c:a', 'aac', '-b:a', '64k']),
       '-progress', 'pipe:1', '-stats_period', '0.2',
-      '-f', 'flv', url,
+      ...(format === 'rtsp' ? ['-rtsp_transport', 'tcp'] : []),
+      '-f', format, url,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );

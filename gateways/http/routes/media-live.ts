@@ -7,7 +7,10 @@
  *   /media/live/<token>/seg<N>.ts    its segments (seg<N>.png with rtmp.tsDisguisedAsPng)
  * A stream published to another replica is fetched from it (live registry) and streamed
  * through, so a stream that exists never answers 404 here (spec 7.2); one that exists nowhere
- * answers 404 `not_found` "offline". `proxy.liveProxy` off answers 403.
+ * answers 404 `not_found` "offline". `proxy.liveProxy` off answers 403. An item of the `pull`
+ * provider is pulled from its source when its first player asks (gateways/rtmp/live-pulls.ts),
+ * on this replica unless another already pulls it; the request waits for the source's first
+ * frames (up to 10 s).
  *
  * A link is good for `media_proxy.grant_ttl_seconds` (hours), so, as for the media proxy, its
  * session must still be live (GrantSessions: a sign-out or ban stops it within a second) and the
@@ -32,7 +35,7 @@ import type { MemberItems } from '../../media/member-items.js';
 import { endsMembership } from '../../rooms/member-lens.js';
 import type { RoomFeeds, TopicListener } from '../../rooms/room-feed.js';
 import type { SessionConnections } from '../../session-connections.js';
-import { LIVE_RESOURCE } from '../../../media/index.js';
+import { LIVE_RESOURCE, PULL_PROVIDER } from '../../../media/index.js';
 import type { HttpContext, HttpState } from '../state.js';
 
 /** Marks a request forwarded by another replica: answered from here or 404, never forwarded again. */
@@ -73,14 +76,20 @@ export function mediaLiveRoutes(live: LiveDeps, settings: RuntimeSettings, acces
     const grant = live.grants.verify(token);
     if (grant.resource !== LIVE_RESOURCE) throw new AppError('forbidden', 'this media link is not for a livestream');
     const holder = await access.sessions.holder(grant);
-    await access.members.item(grant.roomId, grant.userId, grant.mediaId);
+    const item = await access.members.item(grant.roomId, grant.userId, grant.mediaId);
     if (file !== 'stream.flv' && file !== PLAYLIST_FILE && !SEGMENT.test(file)) {
       throw new AppError('not_found', `a livestream has stream.flv, ${PLAYLIST_FILE} and its segments, not "${file.slice(0, 64)}"`);
     }
     const target = { roomId: grant.roomId, mediaId: grant.mediaId };
-    const stream = live.ingest?.local(target);
+    let stream = live.ingest?.local(target) ?? live.pulls?.local(target);
+    // A pulled item's first player starts its pull here, unless another replica holds it (then undefined: forwarded).
+    if (!stream && item.provider === PULL_PROVIDER) {
+      if (!live.pulls) throw new AppError('unavailable', 'this server does not pull live streams (live_pull.max_streams is 0)');
+      stream = await live.pulls.want(target, item.url);
+    }
     if (file === 'stream.flv') cutWhenEnded(ctx, access, holder, grant);
     if (stream) {
+      live.pulls?.touch(target);
       ctx.set(MEDIA_HEADERS);
       if (file === 'stream.flv') serveFlv(ctx, stream);
       else if (file === PLAYLIST_FILE) await servePlaylist(ctx, stream, settings.get('rtmp.tsDisguisedAsPng'));

@@ -180,6 +180,7 @@ export const playlist = {
     hls: 'HLS stream (m3u8)',
     dash: 'MPEG-DASH stream (mpd)',
     live: 'Livestream (RTMP to this server)',
+    pull: 'Live stream from a URL (RTMP, RTSP, SRT, HLS)',
     local: "A file on each viewer's disk",
     alist: 'Alist file',
     youtube: 'YouTube video',

@@ -162,6 +162,7 @@ export const playlist: Translation<typeof en> = {
     hls: 'HLS 流（m3u8）',
     dash: 'DASH 流（mpd）',
     live: '直播（RTMP 推流到本服务器）',
+    pull: '来自网址的直播流（RTMP、RTSP、SRT、HLS）',
     local: '每位观众自己磁盘上的文件',
     alist: 'Alist 文件',
     youtube: 'YouTube 视频',
