@@ -2,10 +2,10 @@
 # Installs what building, testing and running svc locally need, and only what is missing:
 #   - Debian packages: the PostgreSQL server, Redis, Chromium, ffmpeg, nginx and the rest of
 #     DEBIAN_PACKAGES in versions.sh (apt-get, with sudo when not root);
-#   - nats-server, the Temporal CLI, grpcurl (for the gRPC tests) and MediaMTX (the RTSP server of
-#     the pulled-livestream tests) at the versions pinned in
+#   - nats-server, the Temporal CLI and grpcurl (for the gRPC tests) at the versions pinned in
 #     infra/versions.sh, built with `go install` into ${SVC_CACHE_DIR:-~/.cache/svc}/bin/<name>-<version>/ (outside the clone);
-#   - with --containers (npm test, the benchmarks, npm run image): podman and debootstrap
+#   - with --containers (npm test, the benchmarks, npm run image): MediaMTX (the RTSP server of the
+#     pulled-livestream tests, built from its module), podman and debootstrap
 #     (DEBIAN_CONTAINER_PACKAGES), Caddy (for the reverse-proxy tests, built like the above),
 #     Jaeger (the trace test's backend, built as a tool of a throwaway module) and
 #     podman-compose from PyPI, into ${SVC_CACHE_DIR:-~/.cache/svc}/venv/podman-compose-<version>/;
@@ -199,11 +199,12 @@ pg_bindir >/dev/null || die "PostgreSQL server binaries not found after installi
 build_go_binary "$NATS_SERVER_MODULE" "$NATS_SERVER_VERSION" "$NATS_SERVER_BIN"
 build_go_binary "$TEMPORAL_CLI_MODULE" "$TEMPORAL_CLI_VERSION" "$TEMPORAL_BIN"
 build_go_binary "$GRPCURL_MODULE" "$GRPCURL_VERSION" "$GRPCURL_BIN"
-build_mediamtx "$MEDIAMTX_BIN"
 if $containers; then
+  # Only the tests and benchmarks run it: `npm run dev` does not wait for its build.
+  build_mediamtx "$MEDIAMTX_BIN"
   build_go_binary "$CADDY_MODULE" "$CADDY_VERSION" "$CADDY_BIN"
   build_go_tool "$JAEGER_MODULE" "$JAEGER_VERSION" "$JAEGER_BIN"
   install_podman_compose
 fi
 install_node_modules
-log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, grpcurl $GRPCURL_VERSION, mediamtx $MEDIAMTX_VERSION,$($containers && printf ' caddy %s, jaeger %s, podman, podman-compose %s,' "$CADDY_VERSION" "$JAEGER_VERSION" "$PODMAN_COMPOSE_VERSION") node_modules"
+log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, grpcurl $GRPCURL_VERSION,$($containers && printf ' mediamtx %s, caddy %s, jaeger %s, podman, podman-compose %s,' "$MEDIAMTX_VERSION" "$CADDY_VERSION" "$JAEGER_VERSION" "$PODMAN_COMPOSE_VERSION") node_modules"
