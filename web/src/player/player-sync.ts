@@ -133,6 +133,14 @@ export class PlayerSync {
     this.engine.reset();
   }
 
+  /** Where the room is in `mediaId` now (seconds), when it plays that item and the clock is known. */
+  roomPosition(mediaId: string): number | undefined {
+    const playback = this.room.view.value?.playback;
+    const now = this.serverNow();
+    if (!playback || playback.mediaId !== mediaId || now === undefined) return undefined;
+    return roomPositionAt(playback, now);
+  }
+
   /** Server time now, when the clock is known (the `sentAt` of commands). */
   serverNow(): number | undefined {
     const server = this.clock.serverTime(localNow());

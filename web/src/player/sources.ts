@@ -1,8 +1,8 @@
 /**
  * How a playlist item gets into the <video> element. The server says how to play it
  * (`GET /api/rooms/{roomId}/playlist/{mediaId}/play`): upstream URLs, or signed URLs of its
- * media proxy, each with a type. A `file` plays natively, `hls` natively where the browser has
- * it (Safari) else through hls.js, `flv` through mpegts.js, `dash` through dash.js; a
+ * media proxy, each with a type. A `file` plays natively, `hls` through hls.js where the browser
+ * has Media Source Extensions (else natively: iPhone Safari), `flv` through mpegts.js, `dash` through dash.js; a
  * `youtube` source plays in YouTube's embedded player instead of the element (`Embedder`). Sources are tried in the server's
  * order and one this browser cannot play is skipped: a livestream offers FLV first, which needs
  * MSE, and HLS after it for browsers without (iPhone Safari plays HLS natively). The element's
@@ -51,7 +51,9 @@ interface Attached {
   detach: Detach;
   quality?: QualityControl;
 }
-type SourceLoader = (video: HTMLVideoElement, source: PlaySource, live: boolean, failed: OnFailure) => Promise<Attached>;
+/** Where the room is in the media now (seconds), when known: a player that loads by segments starts there. */
+export type StartAt = () => number | undefined;
+type SourceLoader = (video: HTMLVideoElement, source: PlaySource, live: boolean, failed: OnFailure, startAt: StartAt) => Promise<Attached>;
 /** Plays a source in an embedded player rather than the element (the player view builds it and swaps the sync over). */
 export type Embedder = (source: PlaySource, failed: OnFailure) => Promise<Detach>;
 
@@ -77,11 +79,19 @@ const file: SourceLoader = (video, source) => {
   });
 };
 
-const hls: SourceLoader = async (video, source, live, failed) => {
-  if (video.canPlayType('application/vnd.apple.mpegurl')) return file(video, source, live, failed);
-  const { default: Hls } = await import('hls.js');
-  if (!Hls.isSupported()) throw new Error(t('player.sources.noHls'));
-  const player = new Hls({ lowLatencyMode: live });
+/**
+ * hls.js wherever Media Source Extensions are (it offers the quality levels, and plays alike in
+ * every browser); the browser's own HLS only without them (iPhone Safari). A VOD starts loading
+ * where the room is: the shared transcode's encoder then starts there too, not at 0.
+ */
+const hls: SourceLoader = async (video, source, live, failed, startAt) => {
+  const { default: Hls } = await import('hls.js').catch(() => ({ default: undefined }));
+  if (!Hls?.isSupported()) {
+    if (video.canPlayType('application/vnd.apple.mpegurl')) return file(video, source, live, failed, startAt);
+    throw new Error(t('player.sources.noHls'));
+  }
+  const startPosition = live ? undefined : startAt();
+  const player = new Hls({ lowLatencyMode: live, ...(startPosition !== undefined ? { startPosition } : {}) });
   player.on(Hls.Events.ERROR, (_event, data) => {
     if (data.fatal) failed(t('player.sources.streamFailed', { details: data.details }));
   });
@@ -181,11 +191,11 @@ function playInfo(roomId: string, mediaId: string): Promise<PlayInfo> {
 }
 
 /** Attaches the first of the sources this browser can play, and tells what plays; throws why none could be. */
-async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: OnFailure, embed: Embedder, played: OnPlaying): Promise<Detach> {
+async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: OnFailure, embed: Embedder, played: OnPlaying, startAt: StartAt): Promise<Detach> {
   let reason: unknown = new Error(t('player.sources.noWay'));
   for (const source of info.sources) {
     try {
-      const attached = source.type === 'youtube' ? { detach: await embed(source, failed) } : await LOADERS[source.type](video, source, info.live, failed);
+      const attached = source.type === 'youtube' ? { detach: await embed(source, failed) } : await LOADERS[source.type](video, source, info.live, failed, startAt);
       video.dataset.sourceType = source.type;
       played({ transcode: info.transcode ?? null, quality: attached.quality ?? null });
       return () => {
@@ -208,11 +218,12 @@ export async function loadSource(
   embed: Embedder,
   pickLocal?: PickLocal,
   played: OnPlaying = () => undefined,
+  startAt: StartAt = () => undefined,
 ): Promise<Detach> {
   const info = await playInfo(roomId, item.id);
   // Nothing to renew: the copy is the viewer's own.
   if (info.local) return attachLocal(video, info.local, pickLocal);
-  let detach = await attachPlayable(video, info, failed, embed, played);
+  let detach = await attachPlayable(video, info, failed, embed, played, startAt);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
@@ -227,7 +238,7 @@ export async function loadSource(
       const position = video.currentTime;
       const paused = video.paused;
       detach();
-      detach = await attachPlayable(video, next, failed, embed, played);
+      detach = await attachPlayable(video, next, failed, embed, played, () => position);
       if (!next.live) video.currentTime = position;
       if (!paused) await video.play().catch(() => undefined);
       schedule(next.expiresAt);

@@ -128,6 +128,7 @@ export function Player(props: { room: RoomSession }) {
       embed,
       (ref) => localFile.request(ref, aborted.signal),
       (now) => !cancelled && setPlaying(now),
+      () => sync.roomPosition(item.id),
     ).then(
       (release) => {
         if (cancelled) return release();
