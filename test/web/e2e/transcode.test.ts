@@ -1,0 +1,96 @@
+/**
+ * Media browsers cannot decode, in Chromium against the whole service with a transcoder (nginx
+ * serving test files made with ffmpeg): the playlist says what each item needs; an H.264 + AC3
+ * file (its audio converted, its video copied) and an HEVC 10-bit + E-AC3 file (converted to a
+ * ladder) play on three pages in step, with sound; a seek in the converted item lands in step;
+ * the quality menu switches one viewer to another rung and the room stays in step across rungs;
+ * the choice is remembered by the browser.
+ */
+import { copyFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import type { Page } from 'playwright-core';
+import { startNginx, type Nginx } from '../../fixtures/nginx.js';
+import type { Member } from '../../gateways/bed.js';
+import { waitFor } from '../../fixtures/deadline.js';
+import { fixture } from '../../media/transcode/fixtures.js';
+import { FULLSCREEN, openRoomPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
+import { seekFromControls, settled, TOLERANCE_S } from './in-sync.js';
+
+let bed: WebBed;
+let nginx: Nginx;
+
+test.before(async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-web-transcode-'));
+  const [ac3, hevc] = await Promise.all([fixture('h264-ac3-mkv', { seconds: 60 }), fixture('hevc10-eac3-mkv', { seconds: 60, width: 854, height: 480 })]);
+  await Promise.all([copyFile(ac3, join(dir, 'ac3.mkv')), copyFile(hevc, join(dir, 'hevc.mkv'))]);
+  nginx = await startNginx({ root: dir });
+  bed = await startWebBed('web_transcode', {
+    autoplay: true,
+    roles: ['gateway', 'actors', 'transcoder'],
+    env: { SVC_MEDIA_PROXY_ALLOWED_NETWORKS: '127.0.0.0/8', SVC_TRANSCODER_MAX_ENCODES: '3' },
+  });
+});
+test.after.always(async () => {
+  await Promise.allSettled([bed?.close(), nginx?.stop()]);
+});
+
+/** A room with the owner and two members, the item at `path` added and probed, made current and playing. */
+async function party(path: string, title: string): Promise<{ roomId: string; pages: Person[]; owner: Member }> {
+  const [owner, ...members] = await Promise.all([bed.signUp('tc-owner'), bed.signUp('tc-a'), bed.signUp('tc-b')]);
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: title }, owner!.token);
+  const roomId = created.body.room.id;
+  for (const member of members) await bed.call('POST', `/api/rooms/${roomId}/join`, {}, member.token);
+  const added = await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title, url: `${nginx.url}/${path}` }, owner!.token);
+  const mediaId = added.body.item.id;
+  await waitFor(
+    'the probe of the item',
+    async () => (await bed.call<{ items: Array<{ id: string; reach: unknown }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, owner!.token)).body.items.find((i) => i.id === mediaId)?.reach ?? undefined,
+    30_000,
+    200,
+  );
+  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId }, owner!.token);
+  await bed.call('POST', `/api/rooms/${roomId}/playback/play`, {}, owner!.token);
+  const pages = await Promise.all([owner!, ...members].map((member) => openRoomPage(bed, member, roomId, { until: FULLSCREEN })));
+  return { roomId, pages, owner: owner! };
+}
+
+const video = (page: Page, expression: string) => page.evaluate(`(() => { const v = document.querySelector('video'); return ${expression}; })()`);
+
+test.serial('an H.264 + AC3 file: the playlist says its audio is converted; three pages play it in step, with sound', async (t) => {
+  const { pages } = await party('ac3.mkv', 'Surround');
+  const [first] = pages;
+  await first!.page.locator('[data-reach="audio"]').first().waitFor({ timeout: 15_000 });
+  t.regex(await first!.page.locator('[data-reach="audio"]').first().innerText(), /Audio converted for browsers/);
+  for (const { page } of pages) await waitForPage(page, `document.querySelector('video').currentTime > 2`, 30_000);
+  const spread = await settled(pages.map((person) => person.page), 2);
+  t.true(spread <= TOLERANCE_S, `spread ${spread} s`);
+  for (const { page } of pages) {
+    t.is(await video(page, 'v.dataset.sourceType'), 'hls');
+    t.true(((await video(page, 'v.webkitAudioDecodedByteCount')) as number) > 0, 'the converted audio is decoded: not silent');
+  }
+  t.deepEqual(pages.flatMap((person) => person.problems), []);
+});
+
+test.serial('an HEVC 10-bit file converted to a ladder: in step on three pages, a seek lands in step, one viewer on another rung stays in step', async (t) => {
+  const { pages } = await party('hevc.mkv', 'Ladder');
+  const [owner, second] = pages;
+  await owner!.page.locator('[data-reach="video"]').first().waitFor({ timeout: 15_000 });
+  t.regex(await owner!.page.locator('[data-reach="video"]').first().innerText(), /Converted to 480p \/ 360p/);
+  for (const { page } of pages) await waitForPage(page, `document.querySelector('video').currentTime > 2`, 30_000);
+  t.true((await settled(pages.map((person) => person.page), 2)) <= TOLERANCE_S);
+
+  await seekFromControls(owner!.page, 40);
+  const afterSeek = await settled(pages.map((person) => person.page), 40);
+  t.true(afterSeek <= TOLERANCE_S, `after the seek: spread ${afterSeek} s`);
+
+  // The second viewer picks 360p; the others stay on what Auto chose.
+  await second!.page.getByRole('button', { name: 'Quality' }).click();
+  await second!.page.getByRole('menuitemradio', { name: '360p' }).click();
+  await waitForPage(second!.page, `document.querySelector('video').dataset.quality === '360'`, 30_000);
+  const acrossRungs = await settled(pages.map((person) => person.page), 40);
+  t.true(acrossRungs <= TOLERANCE_S, `across rungs: spread ${acrossRungs} s`);
+  t.is(await second!.page.evaluate(`localStorage.getItem('svc.quality')`), '360', 'the choice is remembered by this browser');
+  t.deepEqual(pages.flatMap((person) => person.problems), []);
+});
