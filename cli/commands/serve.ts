@@ -15,7 +15,7 @@ export class ServeCommand extends SvcCommand {
     category: 'Server',
     description: 'Run the server (gateway, actor host and workflow worker roles)',
     details: `
-      Starts one replica. Without \`--role\` it runs all three roles in one process, which is what \`npm run dev\` does; operators scale each pool by running processes with one role each.
+      Starts one replica. Without \`--role\` it runs all four roles in one process, which is what \`npm run dev\` does; operators scale each pool by running processes with one role each.
 
       - \`gateway\`: the web client and the public HTTP API, the room WebSockets, the gRPC API (\`grpc.host\`/\`grpc.port\`), the media proxy and RTMP ingest.
       - \`actors\`: hosts room actors reached over NATS.
