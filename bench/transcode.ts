@@ -162,7 +162,7 @@ async function main(): Promise<void> {
 
     // (4) CPU with 1 viewer, then with 5 (a fresh item each time: the same file, another room's encode is shared and already made).
     const cpuWith = async (viewers: number): Promise<number> => {
-      const one = await openRoom(bed, members.slice(0, viewers), Array(viewers).fill('720'));
+      const one = await openRoom(bed, members.slice(0, viewers), Array.from({ length: viewers }, () => '720'));
       await playNew(bed, one, `${nginx.url}/hevc.mkv?viewers=${viewers}`);
       await sleep(5000);
       const cores = await encoderCores(CPU_WINDOW_MS);

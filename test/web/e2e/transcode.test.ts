@@ -39,22 +39,22 @@ test.after.always(async () => {
 /** A room with the owner and two members, the item at `path` added and probed, made current and playing. */
 async function party(path: string, title: string): Promise<{ roomId: string; pages: Person[]; owner: Member }> {
   const [owner, ...members] = await Promise.all([bed.signUp('tc-owner'), bed.signUp('tc-a'), bed.signUp('tc-b')]);
-  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: title }, owner!.token);
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: title }, owner.token);
   const roomId = created.body.room.id;
   for (const member of members) await bed.call('POST', `/api/rooms/${roomId}/join`, {}, member.token);
-  const added = await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title, url: `${nginx.url}/${path}` }, owner!.token);
+  const added = await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title, url: `${nginx.url}/${path}` }, owner.token);
   const mediaId = added.body.item.id;
   await waitFor(
     'the probe of the item',
-    async () => (await bed.call<{ items: Array<{ id: string; reach: unknown }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, owner!.token)).body.items.find((i) => i.id === mediaId)?.reach ?? undefined,
+    async () => (await bed.call<{ items: Array<{ id: string; reach: unknown }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, owner.token)).body.items.find((i) => i.id === mediaId)?.reach ?? undefined,
     30_000,
     200,
   );
-  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId }, owner!.token);
-  await bed.call('POST', `/api/rooms/${roomId}/playback/play`, {}, owner!.token);
+  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId }, owner.token);
+  await bed.call('POST', `/api/rooms/${roomId}/playback/play`, {}, owner.token);
   // The owner's page shows the playlist, the others the room's default panel.
-  const pages = await Promise.all([owner!, ...members].map((member, i) => openRoomPage(bed, member, roomId, { until: FULLSCREEN, ...(i === 0 ? { tab: 'Playlist' } : {}) })));
-  return { roomId, pages, owner: owner! };
+  const pages = await Promise.all([owner, ...members].map((member, i) => openRoomPage(bed, member, roomId, { until: FULLSCREEN, ...(i === 0 ? { tab: 'Playlist' } : {}) })));
+  return { roomId, pages, owner: owner };
 }
 
 const video = (page: Page, expression: string) => page.evaluate(`(() => { const v = document.querySelector('video'); return ${expression}; })()`);
