@@ -29,6 +29,7 @@ export { SubtitleFiles } from './subtitles/subtitle-files.js';
 export { SubtitleTextError } from './subtitles/subtitle-text.js';
 export { SubtitleTracks, type EmbeddedSource, type ProvidedSource } from './subtitles/subtitle-tracks.js';
 export { mediaToolMetrics } from './tools/tool-metrics.js';
+export { burnableOf, burnedReach, masterName, parseMasterName, parseRungName, requireBurnable } from './transcode/burn.js';
 export { TRANSCODE_RESOURCE, masterPlaylistOf, rungPlaylistOf, transcodeRungs } from './transcode/ladder.js';
 export { openTranscoder, type RunningTranscoder } from './transcode/open-transcoder.js';
 export { openTranscodeClient, type TranscodeClient } from './transcode/transcode-client.js';

@@ -29,6 +29,12 @@ export interface MediaServices {
   resolutions: Resolutions;
   grantTtlMs: number;
   playlistLimitBytes: number;
+  /**
+   * `transcoder.max_height`: the height a burned variant of copied video is converted at, at
+   * most (media/transcode/burn.ts). Gateways write its playlists, transcoders encode it: one
+   * deployment's config says it to both.
+   */
+  transcodeMaxHeight: number;
   /** The pool every ffprobe and ffmpeg of a request runs in (`media_tools.*`). */
   tools: MediaTools;
   /** The worker threads subtitle files are checked and converted in, off the event loop. */
@@ -40,7 +46,7 @@ export interface MediaServices {
   close(): Promise<void>;
 }
 
-export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 'media_tools' | 'credential_encryption_key' | 'youtube'>, logger: Logger): MediaServices {
+export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 'media_tools' | 'credential_encryption_key' | 'youtube' | 'transcoder'>, logger: Logger): MediaServices {
   const options = config.media_proxy;
   const subtitleWorkers = new SubtitleWorkers();
   const policy = new AddressPolicy(options.allowed_networks);
@@ -58,6 +64,7 @@ export function createMediaServices(config: Pick<StartupConfig, 'media_proxy' | 
     resolutions: new Resolutions({ timeoutMs: options.headers_timeout_ms * 2 }),
     grantTtlMs: options.grant_ttl_seconds * 1000,
     playlistLimitBytes: PLAYLIST_LIMIT_BYTES,
+    transcodeMaxHeight: config.transcoder.max_height,
     tools: new MediaTools({ concurrency: config.media_tools.concurrency, queueSize: config.media_tools.queue_size, queueWaitMs: config.media_tools.queue_wait_ms, logger }),
     subtitleWorkers,
     close: async () => {

@@ -10,11 +10,12 @@ import type { MediaItem } from '../contracts/room/model.js';
 import type { SettingsReader } from '../settings/index.js';
 import { requireProxySwitch } from '../actors/index.js';
 import { AppError, isAppError } from '../errors/index.js';
-import type { PlayTranscode } from '../contracts/http/media.js';
+import type { BurnableSubtitle, PlayTranscode } from '../contracts/http/media.js';
 import type { MediaGrants } from './media-grant.js';
 import type { MediaProvider, PlayInfo } from './provider.js';
 import { fileNameOf, proxyUrl } from './proxy/proxy-url.js';
 import type { Resolutions } from './proxy/resolutions.js';
+import { burnableOf, masterName } from './transcode/burn.js';
 import { TRANSCODE_RESOURCE, transcodeRungs, transcodeUrl } from './transcode/ladder.js';
 import type { TranscodeClient } from './transcode/transcode-client.js';
 
@@ -53,7 +54,16 @@ export async function playInfoFor(
   const transcode = await transcodeFor(deps, roomId, item);
   if (transcode && transcode.refused === undefined) {
     const { token, expiresAt } = grant(TRANSCODE_RESOURCE);
-    return { sources: [{ url: transcodeUrl(token, 'master.m3u8'), type: 'hls' }], subtitles: item.subtitles, live: false, proxied: true, expiresAt, transcode };
+    // The burned variants are read under the same grant (media/transcode/burn.ts).
+    const burnable: BurnableSubtitle[] = (item.reach ? burnableOf(item.reach) : []).map((stream) => ({ ...stream, url: transcodeUrl(token, masterName(stream.index)) }));
+    return {
+      sources: [{ url: transcodeUrl(token, masterName(undefined)), type: 'hls' }],
+      subtitles: item.subtitles,
+      live: false,
+      proxied: true,
+      expiresAt,
+      transcode: burnable.length > 0 ? { ...transcode, burnable } : transcode,
+    };
   }
   const asIs = await sourcesAsIs(deps, roomId, item, provider, grant);
   return transcode ? { ...asIs, transcode } : asIs;
@@ -63,7 +73,8 @@ export async function playInfoFor(
  * Whether the item plays through the shared transcode: it needs one (its reach), the server may
  * read media (`proxy.movieProxy`), and a transcoder admits it now. Refused, the item plays as it
  * is and the answer says why (a browser may still play some of it: the picture of a file whose
- * audio it cannot decode).
+ * audio it cannot decode). Admitted, the answer also lists the picture subtitles a player may
+ * have burned in (each a master playlist of its own, admitted like any job when first read).
  */
 async function transcodeFor(deps: PlayInfoDeps, roomId: string, item: MediaItem): Promise<PlayTranscode | undefined> {
   const reach = item.reach;

@@ -29,6 +29,17 @@ const LocalFile = z
   })
   .meta({ id: 'LocalFile' });
 
+export const BurnableSubtitle = z
+  .strictObject({
+    index: z.number().int().meta({ description: "The image subtitle stream's index in the media (ffprobe's; MediaReach.imageSubtitles)" }),
+    codec: z.string().meta({ description: 'hdmv_pgs_subtitle (PGS), dvd_subtitle (VobSub), dvb_subtitle' }),
+    language: z.string().nullable(),
+    title: z.string().nullable(),
+    url: z.string().meta({ description: 'The master playlist (HLS) of the transcode with this stream burned into the picture, a /media/transcode/... path on this server under the same grant as sources: play it instead of the plain one to see these subtitles' }),
+  })
+  .meta({ id: 'BurnableSubtitle', description: 'A picture subtitle stream a player cannot draw, offered burned into the video by the shared transcode' });
+export type BurnableSubtitle = z.infer<typeof BurnableSubtitle>;
+
 export const PlayTranscode = z
   .strictObject({
     how: z.enum(['remux', 'audio', 'video']).meta({ description: "What the shared transcode does: the container only, the audio, or the video too (the item's reach)" }),
@@ -37,6 +48,13 @@ export const PlayTranscode = z
       .string()
       .optional()
       .meta({ description: 'Set when no transcoder could take the item (all busy, none running): why, in words; sources then play the media as it is if a browser can' }),
+    burnable: z
+      .array(BurnableSubtitle)
+      .optional()
+      .meta({
+        description:
+          "The item's picture subtitle streams (PGS, VobSub, DVB) a player may switch to, burned in; the whole source switches (a burned variant of copied video is converted at the source height, on 2 s segments instead of 6 s: the room's sync works on media time). Absent when the item has none, or when refused is set",
+      }),
   })
   .meta({ id: 'PlayTranscode', description: "The item is played through the service's shared transcode (HLS, fMP4, one encode for the whole room)" });
 export type PlayTranscode = z.infer<typeof PlayTranscode>;

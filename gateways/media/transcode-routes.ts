@@ -6,12 +6,17 @@
  * the operator's switch is on). The playlists are written here from the item's reach alone
  * (every gateway writes the same text); the segments come from the transcoder pool over NATS.
  * The paths are relative inside the playlists, so one grant reads every rung of its item.
+ *
+ * A burned variant (media/transcode/burn.ts) is read under the same grant: `master-s<index>.m3u8`
+ * lists rungs `<height>-s<index>`, whose files are named as the plain rungs' are. `<index>` must
+ * be one of the item's burnable image subtitle streams, else 404 naming those it has.
  */
 import Router, { type RouterContext } from '@koa/router';
 import { requireProxySwitch } from '../../actors/index.js';
+import type { MediaReach } from '../../contracts/room/reach.js';
 import { AppError } from '../../errors/index.js';
 import type { MediaServices } from '../../media/index.js';
-import { masterPlaylistOf, rungPlaylistOf, TRANSCODE_RESOURCE, transcodeRungs } from '../../media/index.js';
+import { burnedReach, masterPlaylistOf, parseMasterName, parseRungName, requireBurnable, rungPlaylistOf, TRANSCODE_RESOURCE, transcodeRungs } from '../../media/index.js';
 import type { SettingsReader } from '../../settings/index.js';
 import type { HttpState } from '../http/state.js';
 import type { GrantSessions } from './grant-sessions.js';
@@ -42,30 +47,47 @@ export function transcodeRoutes(deps: TranscodeRouteDeps): Router<HttpState> {
     return { grant, item, reach, transcode };
   };
 
-  const rungOf = (ctx: RouterContext<HttpState>, rungs: number[]): number => {
-    const rung = Number(ctx.params.rung);
-    if (!Number.isInteger(rung) || !rungs.includes(rung)) throw new AppError('not_found', `this transcode has no rung ${ctx.params.rung ?? ''}; it has ${rungs.join(', ')}`);
-    return rung;
+  /** The reach the playlists of a variant are written from: the item's, or with `burn` its burned reach. */
+  const variantReach = (reach: MediaReach, burn: number | undefined): MediaReach => {
+    if (burn === undefined) return reach;
+    requireBurnable(reach, burn);
+    return burnedReach(reach, deps.media.transcodeMaxHeight);
   };
 
-  router.get('/media/transcode/:token/master.m3u8', async (ctx) => {
+  /** The rung (and burned stream) the path names, checked against the variant's rungs. */
+  const rungOf = (ctx: RouterContext<HttpState>, reach: MediaReach): { rung: number; burn: number | undefined; reach: MediaReach } => {
+    const named = parseRungName(ctx.params.rung ?? '');
+    const variant = variantReach(reach, named?.burn);
+    const rungs = transcodeRungs(variant);
+    if (!named || !rungs.includes(named.rung)) {
+      const names = rungs.map((rung) => (named?.burn === undefined ? String(rung) : `${rung}-s${named.burn}`));
+      throw new AppError('not_found', `this transcode has no rung ${ctx.params.rung ?? ''}; it has ${names.join(', ')}`);
+    }
+    return { rung: named.rung, burn: named.burn, reach: variant };
+  };
+
+  router.get('/media/transcode/:token/:master', async (ctx) => {
     const { reach } = await authorised(ctx);
+    const name = ctx.params.master ?? '';
+    const master = parseMasterName(name);
+    if (!master) throw new AppError('not_found', `no file ${name} in a transcode: master.m3u8, or master-s<index>.m3u8 with a picture subtitle burned in`);
+    const variant = variantReach(reach, master.burn);
     ctx.set('Cache-Control', 'private, max-age=3600');
     ctx.type = PLAYLIST_TYPE;
-    ctx.body = masterPlaylistOf(reach);
+    ctx.body = masterPlaylistOf(variant, master.burn);
   });
 
   router.get('/media/transcode/:token/:rung/index.m3u8', async (ctx) => {
     const { reach } = await authorised(ctx);
-    rungOf(ctx, transcodeRungs(reach));
+    const { reach: variant } = rungOf(ctx, reach);
     ctx.set('Cache-Control', 'private, max-age=3600');
     ctx.type = PLAYLIST_TYPE;
-    ctx.body = rungPlaylistOf(reach);
+    ctx.body = rungPlaylistOf(variant);
   });
 
   router.get('/media/transcode/:token/:rung/:file', async (ctx) => {
     const { grant, item, reach, transcode } = await authorised(ctx);
-    const rung = rungOf(ctx, transcodeRungs(reach));
+    const { rung, burn } = rungOf(ctx, reach);
     const name = ctx.params.file ?? '';
     const segment = /^(0|[1-9][0-9]{0,6})\.m4s$/.exec(name);
     if (name !== 'init.mp4' && !segment) throw new AppError('not_found', `no file ${name} in a transcode: init.mp4 or <n>.m4s`);
@@ -73,7 +95,7 @@ export function transcodeRoutes(deps: TranscodeRouteDeps): Router<HttpState> {
     ctx.res.once('close', () => {
       if (!ctx.res.writableFinished) aborter.abort();
     });
-    const read = await transcode.read(grant.roomId, item, rung, segment ? Number(segment[1]) : 'init', aborter.signal);
+    const read = await transcode.read(grant.roomId, item, { rung, burn }, segment ? Number(segment[1]) : 'init', aborter.signal);
     ctx.body = read.body;
     ctx.type = 'video/mp4';
     ctx.length = read.size;

@@ -59,7 +59,7 @@ export type VideoPlan =
 export type AudioPlan = { treatment: 'copy'; stream: number; sampleRate: number } | { treatment: 'convert'; stream: number; bitrateKbps: number; sampleRate: number };
 
 export interface RungPlan {
-  /** "720p", "copy": names the rung's folder and its log lines. */
+  /** "720p", "720p-s3" (stream 3 burned in), "copy": names the rung's folder and its log lines. */
   name: string;
   /** The proxy URL read (to take out of what ffmpeg prints before it is logged). */
   url: string;
@@ -166,7 +166,7 @@ export function shapeRung(reach: TranscodeSource['reach'], facts: PlanFacts, req
   const audioBandwidth = audio?.treatment === 'convert' ? audio.bitrateKbps * 1000 : audio ? AUDIO_KBPS * 1000 : 0;
 
   return {
-    name: video?.treatment === 'convert' ? `${video.height}p` : video ? 'copy' : 'audio',
+    name: video?.treatment === 'convert' ? `${video.height}p${video.burnSubtitle === null ? '' : `-s${video.burnSubtitle}`}` : video ? 'copy' : 'audio',
     durationSeconds: reach.durationSeconds,
     segmentSeconds,
     segmentCount: segmentCount(reach.durationSeconds, segmentSeconds),

@@ -58,11 +58,11 @@ export async function openTranscoder(start: TranscoderStart): Promise<RunningTra
   const holder: { transcoder?: Transcoder } = {};
   const meter = transcodeMetrics(start.registry, () => holder.transcoder, store, start.maxEncodes);
 
-  const openRung: OpenRung = async ({ key, source, reach, rung }) => {
+  const openRung: OpenRung = async ({ key, source, reach, rung, burn }) => {
     const head = await firstBytes(source.url, SNIFF_TIMEOUT_MS);
     const container = sniffContainer(head) ?? sniffAudioFile(head);
     if (!container) throw new AppError('failed_precondition', 'the media no longer starts like a file this server reads; its source may have changed since it was added');
-    const plan = planRung({ url: source.url, container, reach, facts: reach.facts }, rungRequest(rung));
+    const plan = planRung({ url: source.url, container, reach, facts: reach.facts }, rungRequest(rung, burn));
     const shelf = await store.shelf(key);
     const rungEncoder = new RungEncoder({ plan, shelf, encoder, zscale, logger });
     rungEncoder.on('progress', ({ speed }) => meter.speed(speed));

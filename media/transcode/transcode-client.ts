@@ -24,6 +24,12 @@ const PROBE_TIMEOUT_MS = 30_000;
 /** Longest one read may wait: a segment the encoder has yet to reach, after a restart at a seek. */
 const READ_TIMEOUT_MS = 30_000;
 
+/** Which rung: its height (0: copied video), and in a burned variant the image subtitle stream burned in. */
+export interface RungOf {
+  rung: number;
+  burn?: number | undefined;
+}
+
 export interface TranscodeRead {
   size: number;
   body: Readable;
@@ -56,9 +62,9 @@ export class TranscodeClient {
     await this.piece({ roomId, item, rung, file: 'admit', offset: 0 });
   }
 
-  /** A rung's init segment or segment n, as a stream of its pieces. */
-  async read(roomId: string, item: MediaItem, rung: number, file: Exclude<TranscodeFile, 'admit'>, signal: AbortSignal): Promise<TranscodeRead> {
-    const request: ReadRequest = { roomId, item, rung, file, offset: 0 };
+  /** A rung's init segment or segment n, as a stream of its pieces; `burn`: of the variant with that image subtitle stream burned in. */
+  async read(roomId: string, item: MediaItem, rung: RungOf, file: Exclude<TranscodeFile, 'admit'>, signal: AbortSignal): Promise<TranscodeRead> {
+    const request: ReadRequest = { roomId, item, rung: rung.rung, ...(rung.burn === undefined ? {} : { burn: rung.burn }), file, offset: 0 };
     const first = await this.piece(request);
     const size = first.size;
     let offset = first.bytes.length;

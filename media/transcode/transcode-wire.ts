@@ -9,7 +9,8 @@
  *   to one transcoder, the one that rendezvous hashing on the item picks (transcode-client.ts),
  *   so every gateway's readers of one item meet on one encoder.
  *
- * A request is self-contained (the room, the item, the rung): a transcoder that never saw the
+ * A request is self-contained (the room, the item, the rung, the image subtitle stream burned
+ * in, if any: media/transcode/burn.ts): a transcoder that never saw the
  * item, after another one died, starts its encoder where the first read lands. Bytes travel in
  * pieces of at most READ_PIECE_BYTES (NATS's default max payload is 1 MiB; a segment of a remux
  * can be tens of MiB), the piece in the body and the file's size in a header.
@@ -28,6 +29,12 @@ export interface ReadRequest {
   item: MediaItem;
   /** The rung's height; 0 for the one rung of a remux or an audio conversion (video copied). */
   rung: number;
+  /**
+   * ffprobe's index of an image subtitle stream (one of the item's `reach.imageSubtitles`) to
+   * burn in: a rung of the burned variant, whose video is always converted. Absent: the plain
+   * transcode (and from builds that know no burning).
+   */
+  burn?: number;
   file: TranscodeFile;
   offset: number;
 }

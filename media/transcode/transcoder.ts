@@ -4,8 +4,10 @@
  * (transcode-wire.ts), and keeps its key in the transcoders bucket alive while it serves.
  *
  * A job is one rung of one source: keyed by what is read (the upstream's identity and
- * credentials, media/read-key.ts) and how (the treatment of each stream and the rung), not by
- * room or item, so every room playing one source shares one encoder and one set of segments.
+ * credentials, media/read-key.ts) and how (the treatment of each stream, the rung, and the image
+ * subtitle stream burned in: burn.ts), not by room or item, so every room playing one source
+ * (and every viewer choosing one picture subtitle of it) shares one encoder and one set of
+ * segments. A burned rung is a job like any other: admission counts it the same.
  * Its encoder (rung-encoder.ts) reads the media from this process's loopback source server.
  *
  * Admission: at most `maxEncodes` encoders run at once. A read that needs an encoder started
@@ -27,6 +29,7 @@ import type { ProviderRegistry } from '../providers/registry.js';
 import type { Resolutions } from '../proxy/resolutions.js';
 import { upstreamReadKey } from '../read-key.js';
 import type { MediaTools } from '../tools/media-tools.js';
+import { burnedReach, requireBurnable } from './burn.js';
 import { probeMedia } from './probe.js';
 import { reachOf } from './reach.js';
 import type { OpenSource, SourceServer } from './source-server.js';
@@ -47,8 +50,11 @@ export interface OpenedRung {
   has(n: number): boolean;
 }
 
-/** What the role gives the service to open one rung of a source it serves at `source.url`. */
-export type OpenRung = (job: { key: string; source: OpenSource; reach: MediaReach; rung: number }) => Promise<OpenedRung>;
+/**
+ * What the role gives the service to open one rung of a source it serves at `source.url`;
+ * `burn`: the image subtitle stream to burn in (then `reach` is the burned reach, its video converted).
+ */
+export type OpenRung = (job: { key: string; source: OpenSource; reach: MediaReach; rung: number; burn?: number }) => Promise<OpenedRung>;
 
 export interface TranscoderObserver {
   refused(): void;
@@ -171,16 +177,21 @@ export class Transcoder {
   }
 
   private async read(request: ReadRequest, signal: AbortSignal): Promise<{ size: number; bytes: Uint8Array }> {
-    const { roomId, item, rung, file } = request;
-    const reach = item.reach;
-    if (!reach || reach.how === 'direct') throw new AppError('failed_precondition', 'this item plays as it is: it has no transcode');
+    const { roomId, item, rung, file, burn } = request;
+    const itemReach = item.reach;
+    if (!itemReach || itemReach.how === 'direct') throw new AppError('failed_precondition', 'this item plays as it is: it has no transcode');
+    if (burn !== undefined && !Number.isInteger(burn)) throw AppError.invalid([{ key: 'burn', message: 'is not a stream index' }]);
+    if (burn !== undefined) requireBurnable(itemReach, burn);
+    // A burned variant converts the video, on the item's ladder or at its capped source height.
+    const reach = burn === undefined ? itemReach : burnedReach(itemReach, this.options.maxHeight());
     if (!(rung === 0 ? reach.videoTreatment !== 'convert' : reach.heights.includes(rung))) {
-      throw AppError.invalid([{ key: 'rung', message: `${rung} is not one of this item's rungs` }]);
+      const rungs = reach.videoTreatment === 'convert' ? reach.heights.join(', ') : '0';
+      throw AppError.invalid([{ key: 'rung', message: `${rung} is not one of the rungs of this ${burn === undefined ? 'transcode' : `burned variant (s${burn})`}: ${rungs}` }]);
     }
     const provider = this.options.providers.get(item.provider);
     if (!provider) throw new AppError('failed_precondition', `the provider ${item.provider} is not on this server`);
     this.options.requireReads(item);
-    const job = await this.job(roomId, item, provider, reach, rung, file);
+    const job = await this.job(roomId, item, provider, reach, { rung, burn }, file);
     if (file === 'admit') return { size: 0, bytes: new Uint8Array(0) };
     const waits = file === 'init' || !job.rung.has(file);
     this.waiting += waits ? 1 : 0;
@@ -196,11 +207,14 @@ export class Transcoder {
     return readPiece(path, request.offset);
   }
 
-  /** The job of this source and rung: found, or admitted and opened. */
-  private async job(roomId: string, item: MediaItem, provider: MediaProvider, reach: MediaReach, rung: number, file: ReadRequest['file']): Promise<Job> {
+  /** The job of this source and rung (and burned stream): found, or admitted and opened. */
+  private async job(roomId: string, item: MediaItem, provider: MediaProvider, reach: MediaReach, which: { rung: number; burn: number | undefined }, file: ReadRequest['file']): Promise<Job> {
     const upstream = await this.options.resolutions.get(roomId, item, provider);
+    const { rung, burn } = which;
+    // The burned stream only when there is one: the plain rungs keep the keys they always had.
+    const burned = burn === undefined ? '' : `\0burn:${burn}`;
     const key = createHash('sha256')
-      .update(`${upstreamReadKey(upstream)}\0${reach.videoStream}:${reach.videoTreatment}\0${reach.audioStream}:${reach.audioTreatment}\0${rung}`)
+      .update(`${upstreamReadKey(upstream)}\0${reach.videoStream}:${reach.videoTreatment}\0${reach.audioStream}:${reach.audioTreatment}\0${rung}${burned}`)
       .digest('hex')
       .slice(0, 32);
     const opening = this.opening.get(key);
@@ -217,7 +231,7 @@ export class Transcoder {
       found.lastReadAt = Date.now();
       return found;
     }
-    const opened = this.open(key, roomId, item, provider, reach, rung);
+    const opened = this.open(key, roomId, item, provider, reach, which);
     this.opening.set(key, opened);
     try {
       return await opened;
@@ -226,13 +240,14 @@ export class Transcoder {
     }
   }
 
-  private async open(key: string, roomId: string, item: MediaItem, provider: MediaProvider, reach: MediaReach, rung: number): Promise<Job> {
-    const source = this.options.sources.open(roomId, item, provider, `${item.id}-${rung}`);
+  private async open(key: string, roomId: string, item: MediaItem, provider: MediaProvider, reach: MediaReach, which: { rung: number; burn: number | undefined }): Promise<Job> {
+    const { rung, burn } = which;
+    const source = this.options.sources.open(roomId, item, provider, `${item.id}-${rung}${burn === undefined ? '' : `-s${burn}`}`);
     try {
-      const opened = await this.options.openRung({ key, source, reach, rung });
+      const opened = await this.options.openRung({ key, source, reach, rung, ...(burn === undefined ? {} : { burn }) });
       const job: Job = { key, rung: opened, source, lastReadAt: Date.now(), admittedAt: Date.now() };
       this.jobs.set(key, job);
-      this.options.logger.info({ mediaId: item.id, roomId, rung, how: reach.how }, 'transcode job opened');
+      this.options.logger.info({ mediaId: item.id, roomId, rung, burn, how: reach.how }, 'transcode job opened');
       return job;
     } catch (err) {
       source.close();

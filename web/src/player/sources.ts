@@ -19,6 +19,11 @@
  * (`Playing`): the transcode, and the quality rungs when hls.js plays (hls-quality.ts; the
  * viewer's remembered choice, quality.ts, is where it starts). Safari's own HLS has no level
  * API, so there it has none. `data-quality` on the element is the height playing.
+ *
+ * A picture subtitle the viewer chose to see burned in (subtitles/burn.ts) plays from its own
+ * master playlist (PlayInfo.transcode.burnable) in place of the sources, renewals included;
+ * `data-burned` on the element is its stream index while it plays. Switching is a new load of
+ * the item: the room's sync seeks the new source to where the room is.
  */
 import type { NowPlaying } from '../../../contracts/room/model.js';
 import { api, call } from '../api/client.js';
@@ -27,6 +32,7 @@ import type { LocalFileRef } from './local-file.js';
 import { t } from '../i18n/i18n.js';
 import { HlsQuality } from './hls-quality.js';
 import { storedQuality, type QualityControl } from './quality.js';
+import { sourcesFor } from './subtitles/burn.js';
 
 /** Detaches the source from the element and frees what the loader holds. */
 export type Detach = () => void;
@@ -41,6 +47,8 @@ export interface Playing {
   transcode: PlayTranscode | null;
   /** The rungs the viewer may choose between; null where the player has no level API. */
   quality: QualityControl | null;
+  /** The picture subtitle stream burned into what plays; null: none. */
+  burned: number | null;
 }
 export type OnPlaying = (playing: Playing) => void;
 
@@ -190,16 +198,22 @@ function playInfo(roomId: string, mediaId: string): Promise<PlayInfo> {
   return call(api.GET('/api/rooms/{roomId}/playlist/{mediaId}/play', { params: { path: { roomId, mediaId } } }));
 }
 
-/** Attaches the first of the sources this browser can play, and tells what plays; throws why none could be. */
-async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: OnFailure, embed: Embedder, played: OnPlaying, startAt: StartAt): Promise<Detach> {
+/**
+ * Attaches the first of the sources this browser can play (the burned master instead, when
+ * `burn` is offered), and tells what plays; throws why none could be.
+ */
+async function attachPlayable(video: HTMLVideoElement, info: PlayInfo, failed: OnFailure, embed: Embedder, played: OnPlaying, burn: number | null, startAt: StartAt): Promise<Detach> {
   let reason: unknown = new Error(t('player.sources.noWay'));
-  for (const source of info.sources) {
+  const { sources, burned } = sourcesFor(info, burn);
+  for (const source of sources) {
     try {
       const attached = source.type === 'youtube' ? { detach: await embed(source, failed) } : await LOADERS[source.type](video, source, info.live, failed, startAt);
       video.dataset.sourceType = source.type;
-      played({ transcode: info.transcode ?? null, quality: attached.quality ?? null });
+      if (burned !== null) video.dataset.burned = String(burned);
+      played({ transcode: info.transcode ?? null, quality: attached.quality ?? null, burned });
       return () => {
         delete video.dataset.sourceType;
+        delete video.dataset.burned;
         attached.detach();
       };
     } catch (error) {
@@ -218,12 +232,13 @@ export async function loadSource(
   embed: Embedder,
   pickLocal?: PickLocal,
   played: OnPlaying = () => undefined,
+  burn: number | null = null,
   startAt: StartAt = () => undefined,
 ): Promise<Detach> {
   const info = await playInfo(roomId, item.id);
   // Nothing to renew: the copy is the viewer's own.
   if (info.local) return attachLocal(video, info.local, pickLocal);
-  let detach = await attachPlayable(video, info, failed, embed, played, startAt);
+  let detach = await attachPlayable(video, info, failed, embed, played, burn, startAt);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
@@ -238,7 +253,7 @@ export async function loadSource(
       const position = video.currentTime;
       const paused = video.paused;
       detach();
-      detach = await attachPlayable(video, next, failed, embed, played, () => position);
+      detach = await attachPlayable(video, next, failed, embed, played, burn, () => position);
       if (!next.live) video.currentTime = position;
       if (!paused) await video.play().catch(() => undefined);
       schedule(next.expiresAt);

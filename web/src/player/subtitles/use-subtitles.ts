@@ -2,7 +2,8 @@
  * The subtitles of the playing item for one player: the item's tracks (GET .../subtitles: its
  * own, then those found inside proxied media), the one to show by this browser's choice
  * (choice.ts), its text (GET .../subtitles/{trackId}: WebVTT or ASS, converted by the server)
- * shown over the video (render.ts), and the text size of native tracks.
+ * shown over the video (render.ts), and the text size of native tracks. While a picture
+ * subtitle is burned into the video (`burning`, burn.ts) no text track shows over it.
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { NowPlaying } from '../../../../contracts/room/model.js';
@@ -22,7 +23,7 @@ export interface SubtitleState {
 /** Native cues are 5% of the video's height in Chromium and Firefox; sizes scale that. */
 const CUE_HEIGHT_SHARE = 0.05;
 
-export function useSubtitles(roomId: string, item: NowPlaying | null, video: HTMLVideoElement | null): SubtitleState {
+export function useSubtitles(roomId: string, item: NowPlaying | null, video: HTMLVideoElement | null, burning = false): SubtitleState {
   const [tracks, setTracks] = useState<SubtitleTrack[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const choice = subtitleChoice.value;
@@ -43,7 +44,7 @@ export function useSubtitles(roomId: string, item: NowPlaying | null, video: HTM
     };
   }, [roomId, itemKey]); // itemKey stands for the fields of item that matter
 
-  const track = pickTrack(tracks, choice.track);
+  const track = burning ? null : pickTrack(tracks, choice.track);
   const trackKey = track && item ? `${item.id}|${track.id}|${track.name}` : '';
   useEffect(() => {
     if (!video || !track || !item) return;

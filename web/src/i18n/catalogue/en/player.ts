@@ -58,6 +58,10 @@ export const player = {
     textSize: 'Text size',
     listFailed: 'Subtitles could not be listed: {{reason}}',
     showFailed: 'The subtitles "{{name}}" could not be shown: {{reason}}',
+    /** A picture subtitle (PGS, VobSub) the server burns into the video: `{{name}}` is its language or title. */
+    burned: '{{name}} (picture, burned in)',
+    /** A picture subtitle stream without language or title, by its number in the media. */
+    stream: 'stream {{index}}',
   },
   /** The quality menu (quality-menu.tsx): Auto or a height, this viewer's choice. */
   quality: {

@@ -57,6 +57,8 @@ export const player: Translation<typeof en> = {
     textSize: '文字大小',
     listFailed: '无法列出字幕：{{reason}}',
     showFailed: '无法显示字幕“{{name}}”：{{reason}}',
+    burned: '{{name}}（图形字幕，烧录到画面）',
+    stream: '第 {{index}} 路',
   },
   quality: {
     menu: '画质',

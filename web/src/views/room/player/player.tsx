@@ -4,7 +4,9 @@
  * PlayerSync (player-sync.ts), with controls, a status line, and a "Click to join playback"
  * overlay when the browser refuses to play without a gesture. An item played through the
  * server's shared transcode gets a line saying so (transcode-note.tsx), and a quality menu when
- * it has several rungs (quality-menu.tsx): both follow what sources.ts reports as playing.
+ * it has several rungs (quality-menu.tsx): both follow what sources.ts reports as playing. A
+ * picture subtitle chosen in the subtitle menu (player/subtitles/burn.ts) loads the item again
+ * from its burned master; the choice is forgotten when the item changes.
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { MediaItem, NowPlaying } from '../../../../../contracts/room/model.js';
@@ -22,6 +24,7 @@ import { LocalFilePicker } from './local-file-picker.js';
 import { SeekableNote } from '../seekable-note.js';
 import { statusText, type LastChange } from '../../../player/status.js';
 import { useSubtitles } from '../../../player/subtitles/use-subtitles.js';
+import { burnChoice, burnFor, forgetBurnUnless, type BurnableSubtitle } from '../../../player/subtitles/burn.js';
 import { SubtitleMenu } from './subtitle-menu.js';
 import { QualityMenu } from './quality-menu.js';
 import { TranscodeNote } from './transcode-note.js';
@@ -56,7 +59,12 @@ export function Player(props: { room: RoomSession }) {
   // reloads); else what the room says is playing, which every member may watch.
   const entry: MediaItem | undefined = view?.playlist?.find((candidate) => candidate.id === mediaId);
   const item: NowPlaying | null = entry ?? view?.playback.item ?? null;
-  const subtitles = useSubtitles(room.roomId, item, sync ? videoRef.current : null);
+  // A picture subtitle burned in: of this item only, forgotten when another plays.
+  const burn = burnFor(burnChoice.value, item?.id ?? null);
+  useEffect(() => forgetBurnUnless(item?.id ?? null), [item?.id]);
+  /** The item's burnable picture subtitles, as its last load was told (kept while a switch reloads). */
+  const [burnable, setBurnable] = useState<{ mediaId: string; streams: BurnableSubtitle[] } | null>(null);
+  const subtitles = useSubtitles(room.roomId, item, sync ? videoRef.current : null, burn !== null);
 
   // The <video> element exists once the room's view has arrived: the sync starts with it.
   const opened = view !== null;
@@ -127,7 +135,12 @@ export function Player(props: { room: RoomSession }) {
       (message) => !cancelled && setLoadError(message),
       embed,
       (ref) => localFile.request(ref, aborted.signal),
-      (now) => !cancelled && setPlaying(now),
+      (now) => {
+        if (cancelled) return;
+        setPlaying(now);
+        setBurnable({ mediaId: item.id, streams: now.transcode && now.transcode.refused === undefined ? (now.transcode.burnable ?? []) : [] });
+      },
+      burn,
       () => sync.roomPosition(item.id),
     ).then(
       (release) => {
@@ -143,7 +156,7 @@ export function Player(props: { room: RoomSession }) {
       detach?.();
       setPlaying(null);
     };
-  }, [sync, itemKey]); // itemKey stands for the fields of item that matter
+  }, [sync, itemKey, burn]); // itemKey stands for the fields of item that matter
 
   if (!view) {
     const connection = room.connection.status.value;
@@ -213,7 +226,7 @@ export function Player(props: { room: RoomSession }) {
             <>
               <ReactionButton session={room} />
               <QualityMenu control={playing?.quality ?? null} />
-              <SubtitleMenu state={subtitles} />
+              <SubtitleMenu state={subtitles} mediaId={item?.id ?? null} burnable={burnable !== null && burnable.mediaId === item?.id ? burnable.streams : []} />
             </>
           }
         />
