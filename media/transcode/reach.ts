@@ -134,7 +134,13 @@ export function reachOf(profile: MediaProfile, options: ReachOptions): MediaReac
   if (direct === undefined || (videoOk && audioOk && !fits)) blockers.push({ kind: 'container', name: codecName(CONTAINER_NAMES, container) });
   if (video && !videoOk) blockers.push({ kind: 'video', name: videoBlocker(video) });
   if (audio && !audioOk) blockers.push({ kind: 'audio', name: audioName(audio) });
-  const how = !videoOk ? 'video' : !audioOk ? 'audio' : fits ? 'direct' : 'remux';
+  // In the transcode's HLS (every way but direct) only H.264 and AAC are copied: for those two
+  // the master playlist's CODECS and every player's fMP4 support are certain (MP3 or Opus in
+  // fMP4, VP9 or AV1 in HLS are not); a browser codec of another kind is converted too.
+  const playable = !videoOk ? 'video' : !audioOk ? 'audio' : fits ? 'direct' : 'remux';
+  const copyVideo = video !== null && videoOk && (playable === 'direct' || video.codec === 'h264');
+  const copyAudio = audio !== null && audioOk && (playable === 'direct' || audio.codec === 'aac');
+  const how = video && !copyVideo ? 'video' : audio && !copyAudio && playable !== 'video' ? 'audio' : playable;
   const imageSubtitles: ImageSubtitle[] = profile.subtitles
     .filter((stream) => stream.kind === 'image')
     .map((stream) => ({ index: stream.index, codec: stream.codec, language: stream.language, title: stream.title }));
@@ -149,8 +155,8 @@ export function reachOf(profile: MediaProfile, options: ReachOptions): MediaReac
     durationSeconds: profile.durationSeconds,
     videoStream: video ? video.index : null,
     audioStream: audio ? audio.index : null,
-    videoTreatment: video ? (videoOk ? 'copy' : 'convert') : null,
-    audioTreatment: audio ? (audioOk ? 'copy' : 'convert') : null,
+    videoTreatment: video ? (copyVideo ? 'copy' : 'convert') : null,
+    audioTreatment: audio ? (copyAudio ? 'copy' : 'convert') : null,
     imageSubtitles,
     facts: {
       width: video?.width ?? null,

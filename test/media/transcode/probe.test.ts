@@ -131,7 +131,7 @@ const CASES: Record<FixtureName, Case> = {
       blockers: [{ kind: 'container', name: 'AVI' }, { kind: 'video', name: 'MPEG-4 Part 2' }],
       heights: [360],
       videoTreatment: 'convert',
-      audioTreatment: 'copy',
+      audioTreatment: 'convert',
     },
   },
   'h264-mp2-ts': {

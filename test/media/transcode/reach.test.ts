@@ -48,18 +48,20 @@ test('video codecs: H.264 8-bit 4:2:0, VP8, VP9 profile 0 and AV1 up to 10-bit a
   t.deepEqual(how({ codec: 'wmv3', profile: 'Main' }), ['video', 'WMV9']);
 });
 
-test('audio codecs: AAC LC/HE, MP3, Opus, Vorbis and FLAC are copied; AC3, E-AC3, DTS, TrueHD, MP2, WMA and PCM converted', (t) => {
+test('audio codecs: AAC LC/HE copied into a transcode; MP3, Opus, Vorbis and FLAC play as they are but are converted in one; AC3, E-AC3, DTS, TrueHD, MP2, WMA and PCM converted', (t) => {
   const how = (fields: Partial<AudioProfile>) => {
     const reached = reachOf(profile({ container: 'matroska', docType: 'matroska', audio: [audio(fields)] }), { maxHeight: 1080 });
-    return [reached.how, reached.audio, reached.blockers.find((blocker) => blocker.kind === 'audio')?.name ?? null];
+    return [reached.how, reached.audio, reached.blockers.find((blocker) => blocker.kind === 'audio')?.name ?? null, reached.audioTreatment];
   };
-  t.deepEqual(how({ profile: 'HE-AAC' }), ['remux', 'AAC HE-AAC stereo', null]);
-  t.deepEqual(how({ codec: 'flac', profile: null, channels: 6, layout: '5.1' }), ['remux', 'FLAC 5.1', null]);
-  t.deepEqual(how({ codec: 'vorbis', profile: null, channels: 1, layout: 'mono' }), ['remux', 'Vorbis mono', null]);
-  t.deepEqual(how({ codec: 'truehd', profile: null, channels: 8, layout: '7.1' }), ['audio', 'TrueHD 7.1', 'TrueHD']);
-  t.deepEqual(how({ codec: 'dts', profile: 'DTS-HD MA', channels: 6, layout: '5.1(side)' }), ['audio', 'DTS-HD MA 5.1', 'DTS-HD MA']);
-  t.deepEqual(how({ codec: 'pcm_s16le', profile: null }), ['audio', 'PCM stereo', 'PCM']);
-  t.deepEqual(how({ codec: 'wmav2', profile: null }), ['audio', 'WMA stereo', 'WMA']);
+  t.deepEqual(how({ profile: 'HE-AAC' }), ['remux', 'AAC HE-AAC stereo', null, 'copy']);
+  // Browsers play them, but not from a transcode's fMP4 everywhere: converted, with no blocker named.
+  t.deepEqual(how({ codec: 'flac', profile: null, channels: 6, layout: '5.1' }), ['audio', 'FLAC 5.1', null, 'convert']);
+  t.deepEqual(how({ codec: 'vorbis', profile: null, channels: 1, layout: 'mono' }), ['audio', 'Vorbis mono', null, 'convert']);
+  t.deepEqual(how({ codec: 'mp3', profile: null }), ['audio', 'MP3 stereo', null, 'convert']);
+  t.deepEqual(how({ codec: 'truehd', profile: null, channels: 8, layout: '7.1' }), ['audio', 'TrueHD 7.1', 'TrueHD', 'convert']);
+  t.deepEqual(how({ codec: 'dts', profile: 'DTS-HD MA', channels: 6, layout: '5.1(side)' }), ['audio', 'DTS-HD MA 5.1', 'DTS-HD MA', 'convert']);
+  t.deepEqual(how({ codec: 'pcm_s16le', profile: null }), ['audio', 'PCM stereo', 'PCM', 'convert']);
+  t.deepEqual(how({ codec: 'wmav2', profile: null }), ['audio', 'WMA stereo', 'WMA', 'convert']);
 });
 
 test('the default audio stream is played, else the first', (t) => {

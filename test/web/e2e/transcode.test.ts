@@ -21,10 +21,19 @@ import { seekFromControls, settled, TOLERANCE_S } from './in-sync.js';
 let bed: WebBed;
 let nginx: Nginx;
 
+/** The other test media: how each reaches browsers, as the playlist says it. */
+const OTHERS = {
+  'h264-dts-mkv': { path: 'dts.mkv', how: 'audio', words: /Audio converted for browsers \(DTS 5\.1.* → AAC\)/ },
+  'mpeg4-mp3-avi': { path: 'xvid.avi', how: 'video', words: /Converted to 360p/ },
+  'h264-mp2-ts': { path: 'mp2.ts', how: 'audio', words: /Audio converted for browsers/ },
+  'h264-aac-pgs-srt-mkv': { path: 'pgs.mkv', how: 'remux', words: /Container converted for browsers/ },
+} as const;
+
 test.before(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'svc-web-transcode-'));
   const [ac3, hevc] = await Promise.all([fixture('h264-ac3-mkv', { seconds: 60 }), fixture('hevc10-eac3-mkv', { seconds: 60, width: 1280, height: 720 })]);
   await Promise.all([copyFile(ac3, join(dir, 'ac3.mkv')), copyFile(hevc, join(dir, 'hevc.mkv'))]);
+  for (const [name, file] of Object.entries(OTHERS)) await copyFile(await fixture(name as keyof typeof OTHERS, { seconds: 30 }), join(dir, file.path));
   nginx = await startNginx({ root: dir });
   bed = await startWebBed('web_transcode', {
     autoplay: true,
@@ -99,5 +108,40 @@ test.serial('an HEVC 10-bit file converted to a ladder: in step on three pages, 
   const acrossRungs = await settled(pages.map((person) => person.page), 40);
   t.true(acrossRungs <= TOLERANCE_S, `across rungs: spread ${acrossRungs} s`);
   t.is(await second!.page.evaluate(`localStorage.getItem('svc.quality')`), '480', 'the choice is remembered by this browser');
+  t.deepEqual(pages.flatMap((person) => person.problems), []);
+  await Promise.all(pages.map((person) => person.context.close()));
+});
+
+test.serial('DTS in MKV, an AVI, MPEG-TS and an MKV with PGS and SRT: each says what it needs and plays on two pages in step; the PGS track can be burned in', async (t) => {
+  const [owner, friend] = await Promise.all([bed.signUp('tc-others'), bed.signUp('tc-friend')]);
+  const roomId = (await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Everything plays' }, owner.token)).body.room.id;
+  await bed.call('POST', `/api/rooms/${roomId}/join`, {}, friend.token);
+  const ids: string[] = [];
+  for (const { path } of Object.values(OTHERS)) {
+    ids.push((await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: path, url: `${nginx.url}/${path}` }, owner.token)).body.item.id);
+  }
+  const pages = await Promise.all([owner, friend].map((member, i) => openRoomPage(bed, member, roomId, i === 0 ? { tab: 'Playlist' } : {})));
+  const [ownerPage, friendPage] = pages.map((person) => person.page);
+  for (const [i, { path, how, words }] of Object.values(OTHERS).entries()) {
+    const row = ownerPage!.locator('.playlist-item').filter({ hasText: path });
+    await row.locator(`[data-reach="${how}"]`).waitFor({ state: 'attached', timeout: 30_000 });
+    t.regex(await row.locator(`[data-reach="${how}"] summary`).innerText(), words, path);
+    await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: ids[i] }, owner.token);
+    await bed.call('POST', `/api/rooms/${roomId}/playback/play`, {}, owner.token);
+    try {
+      for (const page of [ownerPage!, friendPage!]) await waitForPage(page, `document.querySelector('video').dataset.sourceType === 'hls' && document.querySelector('video').currentTime > 2`, 30_000);
+    } catch (err) {
+      for (const person of pages) t.log(path, await video(person.page, '[v.currentTime, v.readyState, v.error && v.error.message, v.dataset.sourceType, document.querySelector(".player").innerText.slice(0, 300)]'), person.problems);
+      throw err;
+    }
+    const spread = await settled([ownerPage!, friendPage!], 2);
+    t.true(spread <= TOLERANCE_S, `${path}: spread ${spread} s`);
+  }
+  // The MKV with PGS plays now: the friend burns its picture subtitles in.
+  await friendPage!.locator('summary[aria-label="Subtitles"]').click();
+  await friendPage!.getByRole('radio', { name: /\(picture, burned in\)/ }).check();
+  await waitForPage(friendPage!, `document.querySelector('video').dataset.burned !== undefined && document.querySelector('video').currentTime > 1`, 30_000);
+  const burned = await settled([ownerPage!, friendPage!]);
+  t.true(burned <= TOLERANCE_S, `one page burned in, the other not: spread ${burned} s`);
   t.deepEqual(pages.flatMap((person) => person.problems), []);
 });
