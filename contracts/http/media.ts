@@ -37,6 +37,13 @@ export const PlayTranscode = z
       .string()
       .optional()
       .meta({ description: 'Set when no transcoder could take the item (all busy, none running): why, in words; sources then play the media as it is if a browser can' }),
+    by: z
+      .literal('server')
+      .optional()
+      .meta({
+        description:
+          "Set when the item's library server (Jellyfin, Emby) converts it instead, in one play session shared by the room (the library's transcoder setting): the source is that server's HLS through this server's proxy, heights its one variant's",
+      }),
   })
   .meta({ id: 'PlayTranscode', description: "The item is played through the service's shared transcode (HLS, fMP4, one encode for the whole room)" });
 export type PlayTranscode = z.infer<typeof PlayTranscode>;
