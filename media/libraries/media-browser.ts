@@ -211,7 +211,7 @@ export class MediaBrowserConnector implements LibraryConnector {
       const subtitles: LibrarySubtitle[] = streams.filter(isTextSubtitle).map((stream) => ({
         name: stream.DisplayTitle ?? stream.Title ?? stream.Language ?? `Subtitle ${stream.Index}`,
         ...(stream.Language ? { language: stream.Language } : {}),
-        url: base + this.dialect.subtitlePath(item.Id, source.Id!, stream.Index),
+        url: base + this.dialect.subtitlePath(item.Id, source.Id, stream.Index),
         headers,
       }));
       return {
@@ -231,7 +231,7 @@ export class MediaBrowserConnector implements LibraryConnector {
     return this.withSession(access, options, async (session) => {
       const { item, source } = await this.playable(access, entryId, session, options);
       const media = AUDIO_TYPES.has(item.Type ?? '') ? 'Audio' : 'Videos';
-      return baseUrl(access.url) + this.dialect.masterPlaylistPath(media, item.Id, { ...transcodeSession(this.kind, access, options.share), mediaSourceId: source.Id! });
+      return baseUrl(access.url) + this.dialect.masterPlaylistPath(media, item.Id, { ...transcodeSession(this.kind, access, options.share), mediaSourceId: source.Id });
     });
   }
 
