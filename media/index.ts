@@ -6,7 +6,7 @@ export { SliceCache } from './cache/slice-cache.js';
 export { isSlicePieces, type SliceCacheApi, type SliceCacheStats } from './cache/types.js';
 export { writePieces } from './cache/write-pieces.js';
 export { createMediaLibraries } from './libraries/create.js';
-export { type LibraryStanding, type MediaLibraries, type OpenLibrary } from './libraries/libraries.js';
+export { type ConnectInput, type LibraryStanding, type MediaLibraries, type OpenLibrary } from './libraries/libraries.js';
 export { type LibraryRecord } from './libraries/library-store.js';
 export { LibraryUpstreamBudget } from './libraries/upstream-budget.js';
 export { RTMP_APP, publishUrls } from './live/publish-url.js';

@@ -4,7 +4,9 @@
  * the provider's proxy policy and the item's switch decide: unproxied, the member gets the
  * upstream URL and the headers it must send; proxied, a signed `/media/proxy/...` URL for this
  * member, session and item that works until the grant expires or the session ends, and only while the operator's switch
- * (`proxy.movieProxy`, or `proxy.liveProxy` for live items) is on.
+ * (`proxy.movieProxy`, or `proxy.liveProxy` for live items) is on. An item browsers cannot play
+ * as it is goes through a transcode: its source's own when the source converts media itself (a
+ * Jellyfin or Emby library set to), else this service's shared one.
  */
 import type { MediaItem } from '../contracts/room/model.js';
 import type { SettingsReader } from '../settings/index.js';
@@ -30,6 +32,9 @@ export interface PlayInfoDeps {
   now?: () => number;
 }
 
+/** Signs a grant for this member, item and `resource`. */
+type Grant = (resource: string) => { token: string; expiresAt: number };
+
 /** Whether an item's bytes go through the proxy, by its provider's policy and its own switch. */
 export function isProxied(provider: MediaProvider, item: MediaItem): boolean {
   return provider.proxy === 'required' || (provider.proxy === 'optional' && item.proxy);
@@ -45,12 +50,14 @@ export async function playInfoFor(
 ): Promise<PlayInfo> {
   const now = (deps.now ?? Date.now)();
   const { userId, sessionId } = holder;
-  const grant = (resource: string): { token: string; expiresAt: number } => {
+  const grant: Grant = (resource) => {
     const expiresAt = now + deps.grantTtlMs;
     return { token: deps.grants.sign({ roomId, userId, sessionId, mediaId: item.id, resource, expiresAt }), expiresAt };
   };
   if (provider.play) return provider.play(item, { roomId, userId, grant });
 
+  const bySource = await sourceTranscodeFor(deps, roomId, item, provider, grant);
+  if (bySource) return bySource;
   const transcode = await transcodeFor(deps, roomId, item);
   if (transcode && transcode.refused === undefined) {
     const { token, expiresAt } = grant(TRANSCODE_RESOURCE);
@@ -67,6 +74,26 @@ export async function playInfoFor(
   }
   const asIs = await sourcesAsIs(deps, roomId, item, provider, grant);
   return transcode ? { ...asIs, transcode } : asIs;
+}
+
+/** How long the source may take to say where its transcode is (one item lookup on a library server). */
+const SOURCE_TRANSCODE_TIMEOUT_MS = 15_000;
+
+/**
+ * The source's own transcode, when it converts the item itself (`MediaProvider.sourceTranscode`):
+ * its master playlist through the proxy, signed as a resource of the item the way a playlist's
+ * variants are, so the proxy reads it, and the variants and segments it names, inside the item's
+ * scope with the item's headers. Such an item never reaches this service's transcoder.
+ */
+async function sourceTranscodeFor(deps: PlayInfoDeps, roomId: string, item: MediaItem, provider: MediaProvider, grant: Grant): Promise<PlayInfo | undefined> {
+  const reach = item.reach;
+  if (!provider.sourceTranscode || !reach || reach.how === 'direct') return undefined;
+  const master = await provider.sourceTranscode(item, { roomId, signal: AbortSignal.timeout(SOURCE_TRANSCODE_TIMEOUT_MS) });
+  if (master === null) return undefined;
+  requireProxySwitch(deps.settings, item);
+  const { token, expiresAt } = grant(master);
+  const transcode: PlayTranscode = { how: reach.how, heights: reach.height === null ? [] : [reach.height], by: 'server' };
+  return { sources: [{ url: proxyUrl(token, 'master.m3u8'), type: 'hls' }], subtitles: item.subtitles, live: false, proxied: true, expiresAt, transcode };
 }
 
 /**
@@ -91,7 +118,7 @@ async function transcodeFor(deps: PlayInfoDeps, roomId: string, item: MediaItem)
   }
 }
 
-async function sourcesAsIs(deps: PlayInfoDeps, roomId: string, item: MediaItem, provider: MediaProvider, grant: (resource: string) => { token: string; expiresAt: number }): Promise<PlayInfo> {
+async function sourcesAsIs(deps: PlayInfoDeps, roomId: string, item: MediaItem, provider: MediaProvider, grant: Grant): Promise<PlayInfo> {
   const upstream = await deps.resolutions.get(roomId, item, provider);
   const live = item.live || provider.live;
   if (!isProxied(provider, item)) {

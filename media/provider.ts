@@ -108,6 +108,15 @@ export interface MediaProvider {
   /** Where the bytes are now. Called again with `refresh` when the last answer stopped working. */
   resolve(item: MediaItem, options: ResolveOptions): Promise<Upstream>;
   /**
+   * For sources that convert media themselves (a Jellyfin or Emby library set to `transcoder:
+   * server`): the URL of the source's HLS master playlist of the item in codecs browsers take,
+   * one per room and item so that every member reads the same conversion; null when this item's
+   * source leaves conversion to this service. Asked only for items whose reach is not `direct`
+   * (media/play-info.ts), which then never go to this service's transcoder. The URL and all it
+   * names must lie inside `resolve`'s `scope`: the proxy reads them with `resolve`'s headers.
+   */
+  sourceTranscode?(item: MediaItem, options: Omit<ResolveOptions, 'refresh'>): Promise<string | null>;
+  /**
    * Asked each time a remembered answer of `resolve` is used again (media/proxy/resolutions.ts):
    * throws when the item may no longer be read in `roomId` (a library whose owner left the room),
    * so a remembered answer does not outlive the right to it. Answers from memory for a few seconds.

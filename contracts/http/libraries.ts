@@ -24,6 +24,20 @@ export const libraryId = z
 
 const entryId = oneLineText().min(1).max(4096).meta({ description: 'An entry id from a listing or search (opaque: a path for WebDAV and Alist)' });
 
+/**
+ * Who converts the library's items that browsers cannot play as they are (their `reach` is not
+ * `direct`): `svc`, this service's shared transcode (the default), or `server`, the Jellyfin or
+ * Emby server's own HLS transcode, one session per room and item. Only Jellyfin and Emby
+ * libraries take `server` (docs/2026-11-29-how-items-reach-browsers.md).
+ */
+export const LIBRARY_TRANSCODERS = ['svc', 'server'] as const;
+export const LibraryTranscoder = z.enum(LIBRARY_TRANSCODERS).meta({
+  id: 'LibraryTranscoder',
+  description:
+    "Who converts items browsers cannot play as they are: svc (this service's shared transcode, the default) or server (the Jellyfin or Emby server's own HLS transcode, one session per room and item; Jellyfin and Emby only)",
+});
+export type LibraryTranscoder = z.infer<typeof LibraryTranscoder>;
+
 export const LibraryKind = z.strictObject({ kind: z.string(), label: z.string() }).meta({ id: 'LibraryKind' });
 
 export const Library = z
@@ -36,6 +50,7 @@ export const Library = z
     owner: z
       .discriminatedUnion('kind', [z.strictObject({ kind: z.literal('user'), userId: z.string() }), z.strictObject({ kind: z.literal('room'), roomId: z.string() })])
       .meta({ description: 'A personal library (its user) or a room\'s' }),
+    transcoder: LibraryTranscoder,
     createdAt: ms('Connected'),
   })
   .meta({ id: 'Library' });
@@ -83,10 +98,17 @@ const connectFields = {
   url: oneLineText().min(1).max(2048).meta({ description: 'The server: a WebDAV collection URL, an Alist site, ...' }),
   username: oneLineText().max(256).optional().meta({ description: 'Absent or "" when the server takes a token alone' }),
   secret: z.string().max(4096).optional().meta({ description: 'Password or token; stored encrypted, never answered' }),
+  transcoder: LibraryTranscoder.optional().meta({ description: 'svc when absent; server only for jellyfin and emby' }),
 };
 const CONNECT_DESCRIPTION =
   'The server lists the library\'s root with the credentials first and stores nothing if that fails: refused credentials name `secret` (or `username`), a server that cannot be reached or is not of this kind names `url`.';
 const ConnectLibrary = z.strictObject(connectFields).meta({ id: 'ConnectLibrary' });
+const EditLibrary = z
+  .strictObject({ name: connectFields.name.optional(), transcoder: connectFields.transcoder })
+  .refine((body) => body.name !== undefined || body.transcoder !== undefined, { error: 'name or transcoder is required' })
+  .meta({ id: 'EditLibrary' });
+const EDIT_DESCRIPTION = 'Changes what is given, nothing else (the address and credentials are set by connecting again). `transcoder: server` on a library that is not Jellyfin or Emby is refused naming `transcoder`. Items already added play by the new setting from their next play request.';
+const LibraryAnswer = z.strictObject({ library: Library }).meta({ id: 'LibraryAnswer' });
 
 export const listMyLibraries = defineEndpoint({
   method: 'get',
@@ -108,8 +130,22 @@ export const connectMyLibrary = defineEndpoint({
   tags: TAGS,
   access: 'user',
   body: ConnectLibrary,
-  responses: { 201: { description: 'Connected', schema: z.strictObject({ library: Library }).meta({ id: 'LibraryAnswer' }) } },
+  responses: { 201: { description: 'Connected', schema: LibraryAnswer } },
   errors: ['unauthenticated', 'forbidden', 'limit_exceeded', 'rate_limited', 'deadline_exceeded'],
+});
+
+export const editMyLibrary = defineEndpoint({
+  method: 'patch',
+  path: '/api/libraries/{libraryId}',
+  operationId: 'editMyLibrary',
+  summary: 'Rename one of your personal libraries, or choose who converts its items',
+  description: EDIT_DESCRIPTION,
+  tags: TAGS,
+  access: 'user',
+  params: z.strictObject({ libraryId }),
+  body: EditLibrary,
+  responses: { 200: { description: 'Changed', schema: LibraryAnswer } },
+  errors: ['unauthenticated', 'forbidden', 'not_found'],
 });
 
 export const deleteMyLibrary = defineEndpoint({
@@ -149,8 +185,22 @@ export const connectRoomLibrary = defineEndpoint({
   access: 'user_or_guest',
   params: roomParams,
   body: ConnectLibrary,
-  responses: { 201: { description: 'Connected', schema: z.strictObject({ library: Library }) } },
+  responses: { 201: { description: 'Connected', schema: LibraryAnswer } },
   errors: [...ROOM_ERRORS, 'limit_exceeded'],
+});
+
+export const editRoomLibrary = defineEndpoint({
+  method: 'patch',
+  path: '/api/rooms/{roomId}/libraries/{libraryId}',
+  operationId: 'editRoomLibrary',
+  summary: 'Rename a room library, or choose who converts its items (edit_room_settings); or one of your own',
+  description: EDIT_DESCRIPTION,
+  tags: TAGS,
+  access: 'user_or_guest',
+  params: libraryParams,
+  body: EditLibrary,
+  responses: { 200: { description: 'Changed', schema: LibraryAnswer } },
+  errors: [...ROOM_ERRORS],
 });
 
 export const deleteRoomLibrary = defineEndpoint({

@@ -55,6 +55,13 @@ export const PlayTranscode = z
         description:
           "The item's picture subtitle streams (PGS, VobSub, DVB) a player may switch to, burned in; the whole source switches (a burned variant of copied video is converted at the source height, on 2 s segments instead of 6 s: the room's sync works on media time). Absent when the item has none, or when refused is set",
       }),
+    by: z
+      .literal('server')
+      .optional()
+      .meta({
+        description:
+          "Set when the item's library server (Jellyfin, Emby) converts it instead, in one play session shared by the room (the library's transcoder setting): the source is that server's HLS through this server's proxy, heights its one variant's",
+      }),
   })
   .meta({ id: 'PlayTranscode', description: "The item is played through the service's shared transcode (HLS, fMP4, one encode for the whole room)" });
 export type PlayTranscode = z.infer<typeof PlayTranscode>;

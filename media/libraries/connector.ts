@@ -101,4 +101,12 @@ export interface LibraryConnector {
   search(access: LibraryAccess, query: string, options: LibraryCallOptions): Promise<LibraryEntry[] | LibrarySearch>;
   /** Where a file's bytes are now; `refresh` after the last answer stopped working. */
   file(access: LibraryAccess, entryId: string, options: LibraryCallOptions & { refresh: boolean }): Promise<LibraryFile>;
+  /**
+   * Servers that convert media themselves (Jellyfin, Emby): the URL of the server's HLS master
+   * playlist of a file in codecs browsers take (H.264, AAC stereo), for the play session `share`
+   * names. The same `share` must give the same URL, so that everyone reading it reads one
+   * server-side transcode. The URL lies inside the file's `scope` and is read with its `headers`.
+   * Absent: the kind cannot, and a library of it refuses `transcoder: server`.
+   */
+  serverTranscode?(access: LibraryAccess, entryId: string, options: LibraryCallOptions & { share: string }): Promise<string>;
 }

@@ -1,7 +1,7 @@
 /**
  * Emby (https://emby.media) as a media library, through its REST API as Emby documents it
  * (dev.emby.media, "API Reference": UserService, UserViewsService, ItemsService,
- * UserLibraryService, VideoService, SubtitleService). Emby keeps the user-scoped paths
+ * UserLibraryService, VideoService, SubtitleService, DynamicHlsService). Emby keeps the user-scoped paths
  * (`/Users/{UserId}/Views`, `/Users/{UserId}/Items`) and PascalCase query names; the client is
  * described in `X-Emby-Authorization` and the token travels in `X-Emby-Token`, never in a URL.
  * Shared behaviour: ./media-browser.ts.
@@ -14,6 +14,7 @@ import {
   DEVICE_NAME,
   MediaBrowserConnector,
   queryString,
+  TRANSCODE_TARGET,
   type ItemsQuery,
   type MediaBrowserDialect,
 } from './media-browser.js';
@@ -46,6 +47,17 @@ export const embyDialect: MediaBrowserDialect = {
   itemPath: (userId, itemId) => `/Users/${encodeURIComponent(userId)}/Items/${encodeURIComponent(itemId)}`,
   usersPath: () => '/Users',
   streamPath: (itemId, mediaSourceId) => `/Videos/${encodeURIComponent(itemId)}/stream${queryString({ Static: true, MediaSourceId: mediaSourceId })}`,
+  // DynamicHlsService's getVideosByIdMasterM3u8 ("Http Live Streaming": MediaSourceId and DeviceId required).
+  masterPlaylistPath: (media, itemId, session) =>
+    `/${media}/${encodeURIComponent(itemId)}/master.m3u8${queryString({
+      MediaSourceId: session.mediaSourceId,
+      DeviceId: session.deviceId,
+      PlaySessionId: session.playSessionId,
+      VideoCodec: media === 'Videos' ? TRANSCODE_TARGET.videoCodec : undefined,
+      AudioCodec: TRANSCODE_TARGET.audioCodec,
+      TranscodingMaxAudioChannels: TRANSCODE_TARGET.audioChannels,
+      SegmentContainer: TRANSCODE_TARGET.segmentContainer,
+    })}`,
   subtitlePath: (itemId, mediaSourceId, index) => `/Videos/${encodeURIComponent(itemId)}/${encodeURIComponent(mediaSourceId)}/Subtitles/${index}/Stream.vtt`,
 };
 

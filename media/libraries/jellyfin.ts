@@ -13,6 +13,7 @@ import {
   DEVICE_NAME,
   MediaBrowserConnector,
   queryString,
+  TRANSCODE_TARGET,
   type ItemsQuery,
   type MediaBrowserDialect,
 } from './media-browser.js';
@@ -46,6 +47,19 @@ export const jellyfinDialect: MediaBrowserDialect = {
   itemPath: (userId, itemId) => `/Items/${encodeURIComponent(itemId)}${queryString({ userId })}`,
   usersPath: () => '/Users',
   streamPath: (itemId, mediaSourceId) => `/Videos/${encodeURIComponent(itemId)}/stream${queryString({ static: true, mediaSourceId })}`,
+  // DynamicHlsController's GetMasterHlsVideoPlaylist (and its Audio twin). One variant, not the
+  // adaptive ladder Jellyfin adds by default: each variant would be an encode of its own.
+  masterPlaylistPath: (media, itemId, session) =>
+    `/${media}/${encodeURIComponent(itemId)}/master.m3u8${queryString({
+      mediaSourceId: session.mediaSourceId,
+      deviceId: session.deviceId,
+      playSessionId: session.playSessionId,
+      videoCodec: media === 'Videos' ? TRANSCODE_TARGET.videoCodec : undefined,
+      audioCodec: TRANSCODE_TARGET.audioCodec,
+      transcodingMaxAudioChannels: TRANSCODE_TARGET.audioChannels,
+      segmentContainer: TRANSCODE_TARGET.segmentContainer,
+      enableAdaptiveBitrateStreaming: false,
+    })}`,
   subtitlePath: (itemId, mediaSourceId, index) => `/Videos/${encodeURIComponent(itemId)}/${encodeURIComponent(mediaSourceId)}/Subtitles/${index}/Stream.vtt`,
 };
 

@@ -3,7 +3,7 @@
  * by listing its root before anything is stored), list the ones usable in a room, browse,
  * search, and collect a folder's playable files for the playlist. Who may do what is decided
  * here from the caller's standing in the room, which the route asks the room for:
- *   - a room library is connected and removed with `edit_room_settings` (it configures the
+ *   - a room library is connected, edited and removed with `edit_room_settings` (it configures the
  *     room for everyone, like its other settings);
  *   - a personal library belongs to an account (guests have none) and is usable by its owner
  *     in any room;
@@ -12,12 +12,12 @@
  *     `forbidden`: its existence is not anyone else's business.
  */
 import { AppError, isAppError, type FieldIssue } from '../../errors/index.js';
-import { ADD_FOLDER_MAX_FOLDERS, ADD_FOLDER_MAX_ITEMS } from '../../contracts/http/libraries.js';
+import { ADD_FOLDER_MAX_FOLDERS, ADD_FOLDER_MAX_ITEMS, type LibraryTranscoder } from '../../contracts/http/libraries.js';
 import { LIBRARY_LIMITS } from './access-check.js';
 import type { LibraryAccess, LibraryCallOptions, LibraryConnector, LibraryEntry, LibraryListing, LibrarySearch } from './connector.js';
 import type { LibraryItemUrls } from './item-url.js';
 import type { LibraryHttp } from './library-scope.js';
-import type { LibraryOwner, LibraryRecord, LibraryStore } from './library-store.js';
+import type { LibraryChanges, LibraryOwner, LibraryRecord, LibraryStore } from './library-store.js';
 import type { ConnectorRegistry } from './registry.js';
 import { searchAnswer } from './search.js';
 
@@ -30,6 +30,7 @@ export interface LibraryStanding {
 export interface ConnectInput extends LibraryAccess {
   kind: string;
   name: string;
+  transcoder: LibraryTranscoder;
 }
 
 /** A library opened for one call: its record, its connector and its credentials. */
@@ -81,24 +82,43 @@ export class MediaLibraries {
     }
     const connector = this.connectors.require(input.kind);
     const access: LibraryAccess = { url: input.url.trim(), username: input.username, secret: input.secret };
-    issues.push(...connector.check(access));
+    issues.push(...connector.check(access), ...transcoderIssues(connector, input.transcoder));
     if (issues.length > 0) throw AppError.invalid(issues);
     try {
       await connector.list(access, null, { signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
     } catch (err) {
       throw connectFailure(err);
     }
-    return this.store.insert({ ...access, kind: input.kind, name, owner, createdBy });
+    return this.store.insert({ ...access, kind: input.kind, name, owner, transcoder: input.transcoder, createdBy });
+  }
+
+  /** Renames a library or changes who converts its items: its owner (personal), or `edit_room_settings` in its room. */
+  async edit(libraryId: string, changes: LibraryChanges, by: { userId: string | null; roomId?: string; standing?: LibraryStanding }): Promise<LibraryRecord> {
+    const record = await this.editable(libraryId, by, 'edit the room\'s library');
+    const issues: FieldIssue[] = [];
+    const name = changes.name?.trim();
+    if (name !== undefined && (name.length === 0 || [...name].length > LIBRARY_LIMITS.nameMaxChars)) issues.push({ key: 'name', message: `must be 1..${LIBRARY_LIMITS.nameMaxChars} characters` });
+    if (changes.transcoder !== undefined) issues.push(...transcoderIssues(this.connectors.require(record.kind), changes.transcoder));
+    if (issues.length > 0) throw AppError.invalid(issues);
+    const updated = await this.store.update(libraryId, { ...(name !== undefined ? { name } : {}), ...(changes.transcoder !== undefined ? { transcoder: changes.transcoder } : {}) });
+    if (!updated) throw new AppError('not_found', `library ${libraryId} was removed`);
+    return updated;
   }
 
   /** Removes a library: its owner (personal), or `edit_room_settings` in its room. */
   async remove(libraryId: string, by: { userId: string | null; roomId?: string; standing?: LibraryStanding }): Promise<void> {
+    await this.editable(libraryId, by, 'remove the room\'s library');
+    await this.store.delete(libraryId);
+  }
+
+  /** The library if `by` may change it: their own, or the room's with `edit_room_settings`. */
+  private async editable(libraryId: string, by: { userId: string | null; roomId?: string; standing?: LibraryStanding }, what: string): Promise<LibraryRecord> {
     const record = await this.store.get(libraryId);
     const mine = record?.owner.kind === 'user' && by.userId !== null && record.owner.userId === by.userId;
     const roomsOwn = record?.owner.kind === 'room' && by.roomId !== undefined && record.owner.roomId === by.roomId;
     if (!record || (!mine && !roomsOwn)) throw new AppError('not_found', `no library ${libraryId} ${by.roomId ? 'in this room' : 'of yours'}`);
-    if (roomsOwn) requirePermission(by.standing ?? { userId: null, permissions: [] }, 'edit_room_settings', 'remove the room\'s library');
-    await this.store.delete(libraryId);
+    if (roomsOwn) requirePermission(by.standing ?? { userId: null, permissions: [] }, 'edit_room_settings', what);
+    return record;
   }
 
   /** A library the member may browse in this room, opened for connector calls. */
@@ -180,6 +200,12 @@ function callOptions(library: OpenLibrary, timeoutMs: number): LibraryCallOption
 
 function requirePermission(standing: LibraryStanding, permission: string, what: string): void {
   if (!standing.permissions.includes(permission)) throw new AppError('forbidden', `to ${what} you need the ${permission} permission in this room`);
+}
+
+/** `server` only for a kind whose servers convert media themselves (Jellyfin, Emby). */
+function transcoderIssues(connector: LibraryConnector, transcoder: LibraryTranscoder): FieldIssue[] {
+  if (transcoder !== 'server' || connector.serverTranscode) return [];
+  return [{ key: 'transcoder', message: `a ${connector.label} server does not convert media itself: only Jellyfin and Emby libraries take server; ${connector.label} libraries are converted by svc` }];
 }
 
 /** A failed check of a new connection as the field to fix: the connector's own, or `url`. */

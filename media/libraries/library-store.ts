@@ -2,12 +2,14 @@
  * Connected libraries in `media_libraries` (migration 0013): who owns each (a user or a room),
  * where it is, and its password or token sealed with the secret box under "library:<id>", so a
  * sealed secret copied to another row does not open there. Only this module opens secrets, and
- * only to hand them to a connector; views never carry them.
+ * only to hand them to a connector; views never carry them. `transcoder` (migration 0024) says who
+ * converts its items browsers cannot play as they are (contracts/http/libraries.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { SecretBox } from '../../crypto/index.js';
 import { AppError } from '../../errors/index.js';
+import type { LibraryTranscoder } from '../../contracts/http/libraries.js';
 import { LIBRARY_LIMITS } from './access-check.js';
 import type { LibraryAccess } from './connector.js';
 
@@ -20,14 +22,22 @@ export interface LibraryRecord {
   url: string;
   username: string;
   owner: LibraryOwner;
+  transcoder: LibraryTranscoder;
   createdBy: string;
   createdAt: number;
+}
+
+/** What an edit may change: the name and who converts its items. */
+export interface LibraryChanges {
+  name?: string | undefined;
+  transcoder?: LibraryTranscoder | undefined;
 }
 
 export interface NewLibrary extends LibraryAccess {
   kind: string;
   name: string;
   owner: LibraryOwner;
+  transcoder: LibraryTranscoder;
   createdBy: string;
 }
 
@@ -39,15 +49,16 @@ interface Row {
   username: string;
   owner_user_id: string | null;
   owner_room_id: string | null;
+  transcoder: LibraryTranscoder;
   created_by: string;
   created_at: Date;
 }
 
-const COLUMNS = 'id, kind, name, url, username, owner_user_id, owner_room_id, created_by, created_at';
+const COLUMNS = 'id, kind, name, url, username, owner_user_id, owner_room_id, transcoder, created_by, created_at';
 
 function recordOf(row: Row): LibraryRecord {
   const owner: LibraryOwner = row.owner_user_id !== null ? { kind: 'user', userId: row.owner_user_id } : { kind: 'room', roomId: row.owner_room_id! };
-  return { id: row.id, kind: row.kind, name: row.name, url: row.url, username: row.username, owner, createdBy: row.created_by, createdAt: row.created_at.getTime() };
+  return { id: row.id, kind: row.kind, name: row.name, url: row.url, username: row.username, owner, transcoder: row.transcoder, createdBy: row.created_by, createdAt: row.created_at.getTime() };
 }
 
 function context(id: string): string {
@@ -131,9 +142,9 @@ export class LibraryStore {
         throw new AppError('limit_exceeded', `${whose} ${LIBRARY_LIMITS.perOwner} libraries, the most allowed; remove one first`);
       }
       const { rows } = await client.query<Row>(
-        `INSERT INTO media_libraries (id, kind, name, url, username, secret_sealed, owner_user_id, owner_room_id, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${COLUMNS}`,
-        [id, library.kind, library.name, library.url, library.username, this.box.seal(library.secret, context(id)), user, room, library.createdBy],
+        `INSERT INTO media_libraries (id, kind, name, url, username, secret_sealed, owner_user_id, owner_room_id, transcoder, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING ${COLUMNS}`,
+        [id, library.kind, library.name, library.url, library.username, this.box.seal(library.secret, context(id)), user, room, library.transcoder, library.createdBy],
       );
       await client.query('COMMIT');
       return recordOf(rows[0]!);
@@ -144,6 +155,15 @@ export class LibraryStore {
     } finally {
       client.release();
     }
+  }
+
+  /** Applies an edit; null when the library is gone. */
+  async update(id: string, changes: LibraryChanges): Promise<LibraryRecord | null> {
+    const { rows } = await this.pool.query<Row>(
+      `UPDATE media_libraries SET name = COALESCE($2, name), transcoder = COALESCE($3, transcoder) WHERE id = $1 RETURNING ${COLUMNS}`,
+      [id, changes.name ?? null, changes.transcoder ?? null],
+    );
+    return rows[0] ? recordOf(rows[0]) : null;
   }
 
   async delete(id: string): Promise<boolean> {

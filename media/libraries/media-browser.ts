@@ -9,9 +9,14 @@
  * (./entry-path.ts: `..` or `a/b` would change the request's path), listings hand out only such
  * ids, and every request stays under the server's address (./library-scope.ts).
  *
+ * A file's bytes are the static file (the media proxy serves its ranges). Only a library set to
+ * `transcoder: server` asks the server to convert (`serverTranscode`): its HLS master playlist
+ * (`/Videos/{id}/master.m3u8`, H.264 and AAC stereo in MPEG-TS segments), one play session per
+ * room and item (`transcodeSession`).
+ *
  * Deliberately not used: resume positions (no UserData is asked for or read, `enableUserData`
- * is false), transcoding (the stream is the static file; the media proxy serves its ranges), and
- * image-based subtitles (PGS, VobSub, DVB: a browser cannot draw them as text tracks).
+ * is false), and image-based subtitles (PGS, VobSub, DVB: a browser cannot draw them as text
+ * tracks).
  */
 import { createHash } from 'node:crypto';
 import { AppError, type FieldIssue } from '../../errors/index.js';
@@ -121,6 +126,8 @@ export interface MediaBrowserDialect {
   /** Users, to pick whose views an API key browses. */
   usersPath(): string;
   streamPath(itemId: string, mediaSourceId: string): string;
+  /** The server's HLS master playlist of the item converted for browsers (`media`: `Videos` or `Audio`), in the play session given. */
+  masterPlaylistPath(media: 'Videos' | 'Audio', itemId: string, session: TranscodeSession & { mediaSourceId: string }): string;
   subtitlePath(itemId: string, mediaSourceId: string, index: number): string;
 }
 
@@ -197,21 +204,14 @@ export class MediaBrowserConnector implements LibraryConnector {
   async file(access: LibraryAccess, entryId: string, options: LibraryCallOptions & { refresh: boolean }): Promise<LibraryFile> {
     checkedItemId(entryId, 'entryId');
     return this.withSession(access, options, async (session) => {
-      const item = await this.getJson<MediaBrowserItem>(access, this.dialect.itemPath(session.userId, entryId), session, options);
-      if (!VIDEO_TYPES.has(item.Type ?? '') && !AUDIO_TYPES.has(item.Type ?? '')) {
-        throw new AppError('invalid_argument', `the ${this.label} item ${entryId} is a ${item.Type ?? 'item'}, not a video or audio file`, [{ key: 'entryId', message: 'not a playable file' }]);
-      }
-      const source = item.MediaSources?.[0];
-      if (!source?.Id) throw new AppError('not_found', `the ${this.label} item ${entryId} has no media source to play`);
-      // Both go into the stream's path: the server's answer gets the same scrutiny as a client's id.
-      if (!isItemId(item.Id) || !MEDIA_SOURCE_ID.test(source.Id)) throw new AppError('bad_gateway', `the ${this.label} server answered an item or media source id that is not an id`);
+      const { item, source } = await this.playable(access, entryId, session, options);
       const base = baseUrl(access.url);
       const headers = this.dialect.authHeaders(session.token, session.device);
       const streams = source.MediaStreams ?? item.MediaStreams ?? [];
       const subtitles: LibrarySubtitle[] = streams.filter(isTextSubtitle).map((stream) => ({
         name: stream.DisplayTitle ?? stream.Title ?? stream.Language ?? `Subtitle ${stream.Index}`,
         ...(stream.Language ? { language: stream.Language } : {}),
-        url: base + this.dialect.subtitlePath(item.Id, source.Id!, stream.Index),
+        url: base + this.dialect.subtitlePath(item.Id, source.Id, stream.Index),
         headers,
       }));
       return {
@@ -224,6 +224,28 @@ export class MediaBrowserConnector implements LibraryConnector {
         scope: libraryRoot(base),
       };
     });
+  }
+
+  async serverTranscode(access: LibraryAccess, entryId: string, options: LibraryCallOptions & { share: string }): Promise<string> {
+    checkedItemId(entryId, 'entryId');
+    return this.withSession(access, options, async (session) => {
+      const { item, source } = await this.playable(access, entryId, session, options);
+      const media = AUDIO_TYPES.has(item.Type ?? '') ? 'Audio' : 'Videos';
+      return baseUrl(access.url) + this.dialect.masterPlaylistPath(media, item.Id, { ...transcodeSession(this.kind, access, options.share), mediaSourceId: source.Id });
+    });
+  }
+
+  /** A video or audio item with its first media source, both ids checked (they go into paths). */
+  private async playable(access: LibraryAccess, entryId: string, session: Session, options: LibraryCallOptions): Promise<{ item: MediaBrowserItem; source: MediaBrowserSource & { Id: string } }> {
+    const item = await this.getJson<MediaBrowserItem>(access, this.dialect.itemPath(session.userId, entryId), session, options);
+    if (!VIDEO_TYPES.has(item.Type ?? '') && !AUDIO_TYPES.has(item.Type ?? '')) {
+      throw new AppError('invalid_argument', `the ${this.label} item ${entryId} is a ${item.Type ?? 'item'}, not a video or audio file`, [{ key: 'entryId', message: 'not a playable file' }]);
+    }
+    const source = item.MediaSources?.[0];
+    if (!source?.Id) throw new AppError('not_found', `the ${this.label} item ${entryId} has no media source to play`);
+    // Both go into the stream's path: the server's answer gets the same scrutiny as a client's id.
+    if (!isItemId(item.Id) || !MEDIA_SOURCE_ID.test(source.Id)) throw new AppError('bad_gateway', `the ${this.label} server answered an item or media source id that is not an id`);
+    return { item, source: { ...source, Id: source.Id } };
   }
 
   /** Runs `call` with a session, logging in again once if the server stopped honouring the cached token. */
@@ -417,6 +439,29 @@ export function authorizationParams(params: Record<string, string>): string {
 export function deviceId(kind: string, access: LibraryAccess): string {
   return createHash('sha256').update(JSON.stringify(['svc', kind, baseUrl(access.url), access.username])).digest('hex').slice(0, 32);
 }
+
+/** The play session a server transcode runs in. */
+export interface TranscodeSession {
+  playSessionId: string;
+  deviceId: string;
+}
+
+/**
+ * The play session and device of one room's server transcode of one item (`share` names the
+ * room and item). Servers key a transcode by them: Jellyfin names the job's output after the
+ * DeviceId and PlaySessionId and finds, restarts (on a seek) and stops the job by them; Emby
+ * likewise. So every member of the room, whose reads the proxy sends with the same pair, reads
+ * one server-side transcode, where a pair per viewer would start one encode per viewer, each
+ * restarted by the others' requests. Derived, not stored: stable across requests and replicas,
+ * different per room, server and user, and naming nothing (hashes).
+ */
+export function transcodeSession(kind: string, access: LibraryAccess, share: string): TranscodeSession {
+  const hash = (purpose: string): string => createHash('sha256').update(JSON.stringify(['svc', purpose, kind, baseUrl(access.url), access.username, share])).digest('hex').slice(0, 32);
+  return { playSessionId: hash('play session'), deviceId: hash('transcode device') };
+}
+
+/** What the server is asked to convert to: the codecs every browser's player takes. */
+export const TRANSCODE_TARGET = { videoCodec: 'h264', audioCodec: 'aac', audioChannels: 2, segmentContainer: 'ts' } as const;
 
 /** `name=value` pairs, values URL-encoded, empty ones dropped. */
 export function queryString(params: Record<string, string | number | boolean | undefined>): string {

@@ -8,12 +8,13 @@
  * (`scope`) the proxy may read. The proxy is required: the credentials (a Basic password, a
  * token) never reach members' browsers, and links that expire are resolved again when the
  * upstream refuses them. A library removed since answers `not_found` naming it.
- * docs/2026-11-26-media-libraries.md.
+ * docs/2026-11-26-media-libraries.md. A Jellyfin or Emby library set to `transcoder: server`
+ * converts its items itself (`sourceTranscode`): docs/2026-11-29-how-items-reach-browsers.md.
  */
 import type { MediaItem } from '../../contracts/room/model.js';
 import { AppError, type FieldIssue } from '../../errors/index.js';
 import type { LibraryItemUrls, SignedLibraryItem } from '../libraries/item-url.js';
-import type { LibraryStore } from '../libraries/library-store.js';
+import type { LibraryRecord, LibraryStore } from '../libraries/library-store.js';
 import type { ConnectorRegistry } from '../libraries/registry.js';
 import type { LibraryAccess, LibraryConnector } from '../libraries/connector.js';
 import type { MediaProvider, ProvidedSubtitle, ResolveOptions, Upstream } from '../provider.js';
@@ -57,6 +58,16 @@ export class LibraryProvider implements MediaProvider {
     };
   }
 
+  /**
+   * The library server's own transcode when the library is set to convert there: shared by the
+   * room (the connector derives the server's play session from `share`, the room and item).
+   */
+  async sourceTranscode(item: MediaItem, options: { signal: AbortSignal; roomId: string }): Promise<string | null> {
+    const { record, connector, access, entryId } = await this.open(item, options.roomId);
+    if (record.transcoder !== 'server' || !connector.serverTranscode) return null;
+    return connector.serverTranscode(access, entryId, { signal: options.signal, share: JSON.stringify([options.roomId, item.id]) });
+  }
+
   async readableIn(item: MediaItem, roomId: string): Promise<void> {
     await this.requireUsable(this.signed(item, roomId), roomId);
   }
@@ -68,13 +79,13 @@ export class LibraryProvider implements MediaProvider {
   }
 
   /** The item's library, opened for a read in `roomId`: its connector and credentials, and the entry the item names. */
-  private async open(item: MediaItem, roomId: string): Promise<{ connector: LibraryConnector; access: LibraryAccess; entryId: string }> {
+  private async open(item: MediaItem, roomId: string): Promise<{ record: LibraryRecord; connector: LibraryConnector; access: LibraryAccess; entryId: string }> {
     const ref = this.signed(item, roomId);
     const record = await this.libraries.store.get(ref.libraryId);
     const access = record ? await this.libraries.store.access(ref.libraryId) : null;
     if (!record || !access) throw new AppError('not_found', `the library ${ref.libraryId} this item was added from has been removed`);
     await this.requireUsable(ref, roomId, true);
-    return { connector: this.libraries.connectors.require(record.kind), access, entryId: ref.entryId };
+    return { record, connector: this.libraries.connectors.require(record.kind), access, entryId: ref.entryId };
   }
 
   /** The item's signed link, when it was signed for `roomId` (or is of the old form, judged by its library). */

@@ -19,9 +19,10 @@ import { migration0020 } from './0020_member_permissions.js';
 import { migration0021 } from './0021_playlist_folders.js';
 import { migration0022 } from './0022_room_emotes.js';
 import { migration0023 } from './0023_media_reach.js';
+import { migration0024 } from './0024_library_transcoder.js';
 import type { Migration } from './types.js';
 
 export type { Migration };
 
 /** Every migration this binary knows, in the order they run. Append only; never edit a shipped one. */
-export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017, migration0018, migration0020, migration0021, migration0022, migration0023];
+export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017, migration0018, migration0020, migration0021, migration0022, migration0023, migration0024];

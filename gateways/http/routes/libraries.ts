@@ -11,7 +11,7 @@
 import { subjectOf, type Caller } from '../../../accounts/index.js';
 import type { MediaItem, PlaylistFolder } from '../../../contracts/room/model.js';
 import { AppError, isAppError } from '../../../errors/index.js';
-import type { LibraryStanding, MediaLibraries, OpenLibrary } from '../../../media/index.js';
+import type { ConnectInput, LibraryStanding, MediaLibraries, OpenLibrary } from '../../../media/index.js';
 import { LibraryUpstreamBudget } from '../../../media/index.js';
 import type { LibraryRecord } from '../../../media/index.js';
 import type { GatewayDeps } from '../../gateway-deps.js';
@@ -22,7 +22,7 @@ import type { HttpContext } from '../state.js';
 
 /** A library as clients see it: never its secret. */
 function view(record: LibraryRecord) {
-  return { id: record.id, kind: record.kind, name: record.name, url: record.url, username: record.username, owner: record.owner, createdAt: record.createdAt };
+  return { id: record.id, kind: record.kind, name: record.name, url: record.url, username: record.username, owner: record.owner, transcoder: record.transcoder, createdAt: record.createdAt };
 }
 
 export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, libraries: MediaLibraries): void {
@@ -47,8 +47,12 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
     })
     .mount(api.connectMyLibrary, async (ctx, { caller, body }) => {
       await deps.accounts.limits.consume('libraryConnectsPerCaller', caller.userId, 'connecting libraries');
-      const record = await libraries.connect({ kind: body.kind, name: body.name, url: body.url, username: body.username ?? '', secret: body.secret ?? '' }, { kind: 'user', userId: caller.userId }, caller.userId);
+      const record = await libraries.connect(connectInput(body), { kind: 'user', userId: caller.userId }, caller.userId);
       ctx.status = 201;
+      ctx.body = { library: view(record) };
+    })
+    .mount(api.editMyLibrary, async (ctx, { caller, params, body }) => {
+      const record = await libraries.edit(params.libraryId, body, { userId: caller.userId });
       ctx.body = { library: view(record) };
     })
     .mount(api.deleteMyLibrary, async (ctx, { caller, params }) => {
@@ -65,13 +69,13 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
       const standing = await standingIn(ctx, caller, params.roomId, api.connectRoomLibrary.operationId);
       const createdBy = caller.kind === 'user' ? caller.userId : caller.guestId;
       await deps.accounts.limits.consume('libraryConnectsPerCaller', createdBy, 'connecting libraries');
-      const record = await libraries.connect(
-        { kind: body.kind, name: body.name, url: body.url, username: body.username ?? '', secret: body.secret ?? '' },
-        { kind: 'room', roomId: params.roomId },
-        createdBy,
-        standing,
-      );
+      const record = await libraries.connect(connectInput(body), { kind: 'room', roomId: params.roomId }, createdBy, standing);
       ctx.status = 201;
+      ctx.body = { library: view(record) };
+    })
+    .mount(api.editRoomLibrary, async (ctx, { caller, params, body }) => {
+      const standing = await standingIn(ctx, caller, params.roomId, api.editRoomLibrary.operationId);
+      const record = await libraries.edit(params.libraryId, body, { userId: standing.userId, roomId: params.roomId, standing });
       ctx.body = { library: view(record) };
     })
     .mount(api.deleteRoomLibrary, async (ctx, { caller, params }) => {
@@ -169,6 +173,11 @@ export function mountLibraryRoutes(router: EndpointRouter, deps: GatewayDeps, li
       ctx.status = 201;
       ctx.body = { added, capped, ...(folder ? { folder } : {}), ...(rejected ? { rejected } : {}), seq };
     });
+}
+
+/** A connect request's fields, with the defaults of what it may leave out. */
+function connectInput(body: { kind: string; name: string; url: string; username?: string | undefined; secret?: string | undefined; transcoder?: ConnectInput['transcoder'] | undefined }): ConnectInput {
+  return { kind: body.kind, name: body.name, url: body.url, username: body.username ?? '', secret: body.secret ?? '', transcoder: body.transcoder ?? 'svc' };
 }
 
 /** A folder's name when the client gave none: the last segment of a path-shaped id, else the id. */

@@ -12,6 +12,7 @@ export type LibraryKind = Schemas['LibraryKind'];
 export type LibraryEntry = Schemas['LibraryEntry'];
 export type LibraryListing = Schemas['LibraryListing'];
 export type LibraryAddAnswer = Schemas['LibraryAddAnswer'];
+export type LibraryTranscoder = Schemas['LibraryTranscoder'];
 
 export interface ConnectFields {
   kind: string;
@@ -19,6 +20,7 @@ export interface ConnectFields {
   url: string;
   username: string;
   secret: string;
+  transcoder: LibraryTranscoder;
 }
 
 export function usableLibraries(roomId: string): Promise<Schemas['LibraryList']> {
@@ -28,10 +30,16 @@ export function usableLibraries(roomId: string): Promise<Schemas['LibraryList']>
 /** `forRoom`: the room's library (edit_room_settings); otherwise the caller's own (accounts only). */
 export async function connectLibrary(roomId: string, fields: ConnectFields, forRoom: boolean): Promise<Library> {
   // The kinds the form offers are the server's (the listing's kinds).
-  const body = { kind: fields.kind as Schemas['ConnectLibrary']['kind'], name: fields.name.trim(), url: fields.url.trim(), ...(fields.username ? { username: fields.username } : {}), ...(fields.secret ? { secret: fields.secret } : {}) };
+  const body = { kind: fields.kind as Schemas['ConnectLibrary']['kind'], name: fields.name.trim(), url: fields.url.trim(), ...(fields.username ? { username: fields.username } : {}), ...(fields.secret ? { secret: fields.secret } : {}), ...(fields.transcoder !== 'svc' ? { transcoder: fields.transcoder } : {}) };
   const answer = forRoom
     ? await call(api.POST('/api/rooms/{roomId}/libraries', { params: { path: { roomId } }, body }))
     : await call(api.POST('/api/libraries', { body }));
+  return answer.library;
+}
+
+/** Who converts the library's files browsers cannot play (its owner, or edit_room_settings for the room's). */
+export async function setLibraryTranscoder(roomId: string, libraryId: string, transcoder: LibraryTranscoder): Promise<Library> {
+  const answer = await call(api.PATCH('/api/rooms/{roomId}/libraries/{libraryId}', { params: { path: { roomId, libraryId } }, body: { transcoder } }));
   return answer.library;
 }
 

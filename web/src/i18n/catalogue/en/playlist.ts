@@ -131,6 +131,12 @@ export const playlist = {
     connectAnother: 'Connect another',
     remove: 'Remove{{name}}',
     noneHere: 'No library is connected here, and connecting one needs an account (or the room\'s settings permission).',
+    transcoder: {
+      legend: 'Files browsers cannot play as they are',
+      svc: 'Converted by this service, once for the whole room',
+      server: 'Converted by the media server itself (its own transcoding, one session for the room)',
+      hint: 'Jellyfin and Emby can convert for browsers themselves; this service still checks each file.',
+    },
     connect: {
       heading: 'Connect a library',
       kind: 'Kind',

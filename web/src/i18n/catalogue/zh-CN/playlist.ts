@@ -119,6 +119,12 @@ export const playlist: Translation<typeof en> = {
     connectAnother: '连接其他媒体库',
     remove: '移除{{name}}',
     noneHere: '这里没有连接任何媒体库；连接媒体库需要账号（或房间的设置权限）。',
+    transcoder: {
+      legend: '浏览器无法直接播放的文件',
+      svc: '由本服务转码，整个房间共用一次',
+      server: '由媒体服务器自己转码（使用它的转码，整个房间共用一个会话）',
+      hint: 'Jellyfin 和 Emby 可以自己为浏览器转码；本服务仍会检查每个文件。',
+    },
     connect: {
       heading: '连接媒体库',
       kind: '类型',

@@ -1,17 +1,19 @@
 /**
  * Connecting a media library: its kind (from the server's list), a name, the server URL, a user
  * name and a password or token, and whose it is: the member's own (usable by them in any room;
- * accounts only) or the room's (edit_room_settings). The server lists the library before it
- * stores anything and names the field to fix (`secret`, `username`, `url`).
+ * accounts only) or the room's (edit_room_settings); for Jellyfin and Emby, who converts what
+ * browsers cannot play (./transcoder-choice.tsx). The server lists the library before it
+ * stores anything and names the field to fix (`secret`, `username`, `url`, `transcoder`).
  */
 import { useState } from 'preact/hooks';
 import { issueFor } from '../../../api/errors.js';
-import { connectLibrary, type Library, type LibraryKind } from '../../../state/libraries.js';
+import { connectLibrary, type Library, type LibraryKind, type LibraryTranscoder } from '../../../state/libraries.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { Field, SubmitButton } from '../../../ui/field.js';
 import { useAction } from '../../../ui/use-action.js';
 import { useT } from '../../../i18n/use-t.js';
 import { libraryKindLabel } from '../../../i18n/server-labels.js';
+import { SELF_CONVERTING_KINDS, TranscoderChoice } from './transcoder-choice.js';
 
 /** The hint under the server URL for each kind, with an example address. */
 const URL_HINTS = {
@@ -28,6 +30,8 @@ export function ConnectLibraryForm(props: { roomId: string; kinds: LibraryKind[]
   const [username, setUsername] = useState('');
   const [secret, setSecret] = useState('');
   const [forRoom, setForRoom] = useState(!props.canPersonal);
+  const [transcoder, setTranscoder] = useState<LibraryTranscoder>('svc');
+  const converts = SELF_CONVERTING_KINDS.includes(kind);
   const action = useAction();
   const issue = (key: string) => issueFor(action.error, key);
   const urlHint = URL_HINTS[kind as keyof typeof URL_HINTS] as (typeof URL_HINTS)[keyof typeof URL_HINTS] | undefined;
@@ -35,7 +39,7 @@ export function ConnectLibraryForm(props: { roomId: string; kinds: LibraryKind[]
   const submit = async (event: Event) => {
     event.preventDefault();
     await action.run(async () => {
-      const library = await connectLibrary(props.roomId, { kind, name, url, username, secret }, forRoom);
+      const library = await connectLibrary(props.roomId, { kind, name, url, username, secret, transcoder: converts ? transcoder : 'svc' }, forRoom);
       setSecret('');
       props.onConnected(library);
     });
@@ -68,6 +72,7 @@ export function ConnectLibraryForm(props: { roomId: string; kinds: LibraryKind[]
       />
       <Field label={t('playlist.library.connect.username')} value={username} onValue={setUsername} autocomplete="off" error={issue('username')} hint={t('playlist.library.connect.usernameHint')} />
       <Field label={t('playlist.library.connect.secret')} type="password" value={secret} onValue={setSecret} autocomplete="new-password" error={issue('secret')} hint={t('playlist.library.connect.secretHint')} />
+      {converts && <TranscoderChoice name="library-transcoder" value={transcoder} onValue={setTranscoder} error={issue('transcoder')} />}
       {props.canPersonal && props.canRoom && (
         <fieldset class="library-owner">
           <legend>{t('playlist.library.connect.owner')}</legend>

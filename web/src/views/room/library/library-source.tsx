@@ -6,7 +6,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { session as signedIn } from '../../../state/session.js';
 import type { RoomSession } from '../../../state/room.js';
-import { removeLibrary, usableLibraries, type Library, type LibraryKind } from '../../../state/libraries.js';
+import { removeLibrary, setLibraryTranscoder, usableLibraries, type Library, type LibraryKind } from '../../../state/libraries.js';
+import { SELF_CONVERTING_KINDS, TranscoderChoice } from './transcoder-choice.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { useAction } from '../../../ui/use-action.js';
 import { ConnectLibraryForm } from './connect-library-form.js';
@@ -97,6 +98,17 @@ function LibraryPicker(props: { session: RoomSession }) {
             )}
           </div>
         </div>
+      )}
+      {library && removable && !connecting && SELF_CONVERTING_KINDS.includes(library.kind) && (
+        <TranscoderChoice
+          name={`library-transcoder-${library.id}`}
+          value={library.transcoder}
+          disabled={load.busy}
+          onValue={(transcoder) => void load.run(async () => {
+            await setLibraryTranscoder(roomId, library.id, transcoder);
+            await reload(library.id);
+          })}
+        />
       )}
       {libraries && libraries.length === 0 && !connecting && <p class="muted">{t('playlist.library.noneHere')}</p>}
       {connecting && (
