@@ -6,8 +6,12 @@
  * module: the web client and the API schema read the same rules.
  */
 
-/** rtmp(s) and rtsp(s) and srt pulled by ffmpeg; http(s) is an HLS playlist, read by the server's own checked reader. */
-export const PULL_SCHEMES = ['rtmp', 'rtmps', 'rtsp', 'rtsps', 'srt', 'http', 'https'] as const;
+/**
+ * rtmp(s), rtsp and srt pulled by ffmpeg; http(s) is an HLS playlist, read by the server's own
+ * checked reader. Not rtsps: RTSP is read through a guard that refuses redirects to unchecked
+ * hosts (media/live/rtsp-guard.ts), which cannot read a TLS connection.
+ */
+export const PULL_SCHEMES = ['rtmp', 'rtmps', 'rtsp', 'srt', 'http', 'https'] as const;
 export type PullScheme = (typeof PULL_SCHEMES)[number];
 
 /**

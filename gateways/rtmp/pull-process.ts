@@ -12,7 +12,9 @@
  * converting what needs it (H.264 with a keyframe every second, AAC), one rung, no ladder.
  *
  * ffmpeg's RTSP client follows a server's redirect to another host without asking, which would
- * skip the address check; the pull ends (`refused`) as soon as ffmpeg says it is redirecting.
+ * skip the address check: it reads RTSP through a guard that never passes a redirect on
+ * (media/live/rtsp-guard.ts), and the pull ends (`refused`) when the guard saw one. Other
+ * protocols' redirects, should ffmpeg follow one, end it as soon as ffmpeg says so.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
@@ -49,6 +51,10 @@ const COPYABLE_AUDIO = new Set(['aac', 'mp3']);
 const STDERR_KEPT_CHARS = 4000;
 /** Lines of ffmpeg's input description: "  Stream #0:0: Video: h264 (High), ..." or "Stream #0:1[0x101]: Audio: aac (LC) ...". */
 const STREAM_LINE = /Stream #0:\d+(?:\[[0-9a-fx]+\])?(?:\([^)]*\))?: (Video|Audio): ([a-z0-9_]+)/;
+
+function redirectRefusal(): AppError {
+  return new AppError('forbidden', "url: the source redirected the pull elsewhere; this server does not follow a stream's redirects", [{ key: 'url', message: 'redirected elsewhere, which a pull does not follow' }]);
+}
 
 function outputArgs(convert: Conversion): string[] {
   return [
@@ -98,7 +104,7 @@ export class PullProcess {
       pending = lines.pop() ?? '';
       for (const line of lines) {
         if (/Redirecting to/i.test(line)) {
-          this.finish({ kind: 'refused', error: new AppError('forbidden', 'url: the source redirected the pull elsewhere; this server does not follow a stream\'s redirects', [{ key: 'url', message: 'redirected elsewhere, which a pull does not follow' }]) });
+          this.finish({ kind: 'refused', error: redirectRefusal() });
           return;
         }
         const stream = decided ? null : STREAM_LINE.exec(line);
@@ -127,6 +133,7 @@ export class PullProcess {
       else held.push(chunk);
     });
     child.stdin?.on('error', () => undefined);
+    void options.input.guard?.redirected.then(() => this.finish({ kind: 'refused', error: redirectRefusal() }));
     this.ended = new Promise<PullEnd>((resolve) => {
       child.once('error', (err) => {
         this.finish({ kind: 'ended', reason: `ffmpeg could not be started: ${err.message}` });
@@ -179,6 +186,7 @@ export class PullProcess {
   private finish(end: PullEnd): void {
     if (this.end) return;
     this.end = end;
+    this.options.input.guard?.close();
     this.feedAbort.abort();
     const child = this.child;
     if (child.exitCode === null && child.signalCode === null) {

@@ -16,6 +16,7 @@ import { isIP } from 'node:net';
 import { redactPullUrl, type PullScheme } from '../../contracts/room/pull-source.js';
 import { AppError } from '../../errors/index.js';
 import type { AddressPolicy } from '../proxy/address-policy.js';
+import { openRtspGuard, type RtspGuard } from './rtsp-guard.js';
 
 export interface PullInput {
   scheme: PullScheme;
@@ -27,7 +28,11 @@ export interface PullInput {
   hlsPlaylist?: string;
   /** Strings of the URL that are secret (user name, password, SRT passphrase): removed from anything logged. */
   secrets: string[];
+  /** For RTSP: the loopback guard ffmpeg reads through (./rtsp-guard.ts); closed with the pull. */
+  guard?: RtspGuard;
 }
+
+const RTSP_PORT = 554;
 
 export type Lookup = (host: string) => Promise<Array<{ address: string; family: number }>>;
 
@@ -70,12 +75,12 @@ async function checkedAddress(host: string, policy: AddressPolicy, lookup: Looku
   return addresses[0]!;
 }
 
-/** `url` with its host replaced by `address` (bracketed when IPv6), everything else as it was. */
-function pinned(url: URL, scheme: string, address: string, search: string): string {
+/** `url` with its host replaced by `address` (bracketed when IPv6), and its port by `port` if given; everything else as it was. */
+function pinned(url: URL, scheme: string, address: string, search: string, port = url.port): string {
   const host = address.includes(':') ? `[${address}]` : address;
   const user = url.username === '' && url.password === '' ? '' : `${url.username}${url.password === '' ? '' : `:${url.password}`}@`;
-  const port = url.port === '' ? '' : `:${url.port}`;
-  return `${scheme}://${user}${host}${port}${url.pathname}${search}`;
+  const portPart = port === '' ? '' : `:${port}`;
+  return `${scheme}://${user}${host}${portPart}${url.pathname}${search}`;
 }
 
 /** The checked way for ffmpeg to read `text` (a URL whose form the room accepted). */
@@ -94,28 +99,30 @@ export async function pullInput(text: string, policy: AddressPolicy, lookup: Loo
     return { scheme, args: ['-protocol_whitelist', 'pipe', '-format_whitelist', 'mpegts', '-f', 'mpegts', '-i', 'pipe:0'], shown, hlsPlaylist: url.href, secrets };
   }
   const address = await checkedAddress(url.hostname, policy, lookup);
-  const tls = scheme === 'rtmps' || scheme === 'rtsps';
+  const tls = scheme === 'rtmps';
   const name = ipLiteralOf(url.hostname) === undefined ? url.hostname : undefined;
   // TLS to an IP literal: the certificate check and the server name (SNI) still use the name given.
   const verifyHost = tls && name !== undefined ? ['-verifyhost', name] : [];
   switch (scheme) {
-    case 'rtsp':
-    case 'rtsps':
+    case 'rtsp': {
+      // Through the guard, which never lets ffmpeg see a redirect to an unchecked host.
+      const guard = await openRtspGuard(address, url.port === '' ? RTSP_PORT : Number(url.port));
       return {
         scheme,
         args: [
-          '-protocol_whitelist', tls ? 'rtsps,tcp,tls' : 'rtsp,tcp',
+          '-protocol_whitelist', 'rtsp,tcp',
           '-format_whitelist', 'rtsp',
-          ...verifyHost,
           // Interleaved over the one TCP connection: no UDP ports opened towards the source.
           '-rtsp_transport', 'tcp',
           '-timeout', IO_TIMEOUT_US,
           '-f', 'rtsp',
-          '-i', pinned(url, scheme, address, ''),
+          '-i', pinned(url, scheme, '127.0.0.1', '', String(guard.port)),
         ],
         shown,
         secrets,
+        guard,
       };
+    }
     case 'rtmp':
     case 'rtmps': {
       const app = url.pathname.split('/').filter((part) => part !== '')[0] ?? '';

@@ -10,6 +10,8 @@
  * Replica a allows loopback (`media_proxy.allowed_networks` 127.0.0.0/8, as the proxy tests do
  * for their peers); replica b keeps the default policy, which refuses it.
  */
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import test from 'ava';
 import { pino } from 'pino';
 import { pullUrlProblem } from '../../contracts/room/pull-source.js';
@@ -142,7 +144,9 @@ test.serial('every pull is refused for the addresses the proxy refuses, naming u
     t.notRegex(error?.message ?? '', /secret/);
   }
   const input = await pullInput('rtsp://user:secret@camera.example.com:8554/live', policy, resolvesTo(['93.184.216.34']));
-  t.true(input.args.includes('rtsp://user:secret@93.184.216.34:8554/live'), 'ffmpeg connects to the checked address');
+  t.truthy(input.guard, 'RTSP is read through the guard, which connects to the checked address');
+  t.true(input.args.includes(`rtsp://user:secret@127.0.0.1:${input.guard!.port}/live`), 'ffmpeg connects to the guard on loopback');
+  input.guard!.close();
   t.is(input.shown, 'rtsp://***@camera.example.com:8554/live');
   t.deepEqual(input.args.slice(input.args.indexOf('-protocol_whitelist'), input.args.indexOf('-protocol_whitelist') + 2), ['-protocol_whitelist', 'rtsp,tcp']);
   const rtmp = await pullInput('rtmp://live.example.com/app/key', policy, resolvesTo(['93.184.216.34']));
@@ -160,7 +164,8 @@ test.serial('the URL of a pull item is refused for other schemes and unsafe opti
   const owner = await a.signUp('schemes');
   const room = await createRoom(rooms, owner);
   const cases: Array<[string, RegExp]> = [
-    ['file:///etc/passwd', /schemes rtmp, rtmps, rtsp, rtsps, srt, http, https/],
+    ['file:///etc/passwd', /schemes rtmp, rtmps, rtsp, srt, http, https/],
+    ['rtsps://cam.example.com:322/stream', /not "rtsps"|schemes rtmp, rtmps, rtsp, srt/],
     ['udp://239.0.0.1:1234', /not "udp"/],
     ['concat:/etc/passwd', /schemes/],
     ['srt://example.com:9000?mode=listener', /srt option "mode"/],
@@ -176,7 +181,38 @@ test.serial('the URL of a pull item is refused for other schemes and unsafe opti
     t.regex(refused.body.issues?.[0]?.message ?? '', message, url);
     t.regex(pullUrlProblem(url, 2048) ?? '', message, `the room's own check: ${url}`);
   }
-  t.is(pullUrlProblem('rtsps://u:p@cam.example.com:322/stream', 2048), undefined);
+});
+
+test.serial('an RTSP source that redirects is refused, naming url, and ffmpeg never reaches where it pointed', async (t) => {
+  const owner = await a.signUp('redirect');
+  // Where the redirect points: any connection here is the hole the guard closes.
+  const reached: string[] = [];
+  const trap = createServer((socket) => {
+    reached.push('connected');
+    socket.destroy();
+  });
+  trap.listen(0, '127.0.0.1');
+  await once(trap, 'listening');
+  const trapPort = (trap.address() as AddressInfo).port;
+  // An RTSP source at an allowed address that answers every request with a redirect.
+  const source = createServer((socket) => {
+    socket.on('data', (data: Buffer) => {
+      const cseq = /CSeq:\s*(\d+)/i.exec(data.toString('latin1'))?.[1] ?? '1';
+      socket.write(`RTSP/1.0 302 Moved Temporarily\r\nCSeq: ${cseq}\r\nLocation: rtsp://127.0.0.1:${trapPort}/camera\r\n\r\n`);
+    });
+  });
+  source.listen(0, '127.0.0.1');
+  await once(source, 'listening');
+  t.teardown(() => {
+    trap.close();
+    source.close();
+  });
+  const item = await pullItem(owner, `rtsp://127.0.0.1:${(source.address() as AddressInfo).port}/camera`);
+  const refused = await a.call<{ code: string; message: string }>('GET', `${item.link}/stream.flv`);
+  t.is(refused.status, 403);
+  t.is(refused.body.code, 'forbidden');
+  t.regex(refused.body.message, /^url: the source redirected the pull elsewhere/);
+  t.deepEqual(reached, [], 'nothing connected where the redirect pointed');
 });
 
 test.serial('beyond live_pull.max_streams a player is refused with resource_exhausted', async (t) => {
