@@ -38,8 +38,9 @@ const PROCESS_START_TAG = randomBytes(3).toString('hex');
  * text conversion take a core while they run: one per core, and no more than 8 whole-file reads
  * at once on a big machine.
  */
+/** One encode per core, at least two: a viewer switching quality (auto) needs a second rung at once. */
 function defaultEncodes(): number {
-  return Math.max(1, Math.floor(availableParallelism() / 2));
+  return Math.max(2, availableParallelism());
 }
 
 function defaultToolConcurrency(): number {
@@ -326,7 +327,7 @@ export const STARTUP_REGISTRY = {
   }),
   'transcoder.max_encodes': int({
     default: defaultEncodes,
-    shownDefault: 'half its cores, at least 1',
+    shownDefault: 'its cores, at least 2',
     range: integerIn(1, 64, { showValue: true }),
     description: 'Encoders (ffmpeg processes of the shared transcode) one transcoder process runs at once; past it new items are refused (resource_exhausted) and play as they are.',
     see: 'docs/2026-11-29-how-items-reach-browsers.md',

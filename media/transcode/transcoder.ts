@@ -40,7 +40,7 @@ import { TranscoderHeartbeat } from './transcoder-directory.js';
 
 /** A job nobody read for this long is closed. */
 const IDLE_JOB_MS = 120_000;
-/** A job admitted counts against the limit this long before its encoder first delivers (a play answered, the player yet to ask). */
+/** A job opened or restarted by a read counts against the limit until its encoder first delivers, at most this long. */
 const ADMISSION_GRACE_MS = 10_000;
 
 /** One rung's encoder and its segments on disk, as the role makes them (server/transcoder-role.ts). */
@@ -86,6 +86,8 @@ export interface TranscoderOptions {
 
 interface Job {
   key: string;
+  /** What it reads (media/read-key.ts): every rung of one source has the same. */
+  readKey: string;
   rung: OpenedRung;
   source: OpenSource;
   lastReadAt: number;
@@ -191,8 +193,11 @@ export class Transcoder {
     const provider = this.options.providers.get(item.provider);
     if (!provider) throw new AppError('failed_precondition', `the provider ${item.provider} is not on this server`);
     this.options.requireReads(item);
+    if (file === 'admit') {
+      await this.admit(roomId, item, provider);
+      return { size: 0, bytes: new Uint8Array(0) };
+    }
     const job = await this.job(roomId, item, provider, reach, { rung, burn }, file);
-    if (file === 'admit') return { size: 0, bytes: new Uint8Array(0) };
     const waits = file === 'init' || !job.rung.has(file);
     this.waiting += waits ? 1 : 0;
     let path: string;
@@ -207,14 +212,32 @@ export class Transcoder {
     return readPiece(path, request.offset);
   }
 
+  /**
+   * Whether this transcoder would take the item now (the play endpoint asks before handing out
+   * the transcode): it already encodes its source, or has a free place. Nothing is reserved: the
+   * player's first read, on the rung it chooses, is admitted like any other.
+   */
+  private async admit(roomId: string, item: MediaItem, provider: MediaProvider): Promise<void> {
+    const readKey = upstreamReadKey(await this.options.resolutions.get(roomId, item, provider));
+    if ([...this.jobs.values()].some((job) => job.readKey === readKey)) return;
+    if (this.running < this.options.maxEncodes) return;
+    this.options.observer?.refused();
+    throw this.busy();
+  }
+
+  private busy(): AppError {
+    return new AppError('resource_exhausted', `all ${this.options.maxEncodes} encoders of the transcoder ${this.options.id} are in use; try again in 10 s`, [], { retryAfterSeconds: 10 });
+  }
+
   /** The job of this source and rung (and burned stream): found, or admitted and opened. */
   private async job(roomId: string, item: MediaItem, provider: MediaProvider, reach: MediaReach, which: { rung: number; burn: number | undefined }, file: ReadRequest['file']): Promise<Job> {
     const upstream = await this.options.resolutions.get(roomId, item, provider);
     const { rung, burn } = which;
     // The burned stream only when there is one: the plain rungs keep the keys they always had.
     const burned = burn === undefined ? '' : `\0burn:${burn}`;
+    const readKey = upstreamReadKey(upstream);
     const key = createHash('sha256')
-      .update(`${upstreamReadKey(upstream)}\0${reach.videoStream}:${reach.videoTreatment}\0${reach.audioStream}:${reach.audioTreatment}\0${rung}${burned}`)
+      .update(`${readKey}\0${reach.videoStream}:${reach.videoTreatment}\0${reach.audioStream}:${reach.audioTreatment}\0${rung}${burned}`)
       .digest('hex')
       .slice(0, 32);
     const opening = this.opening.get(key);
@@ -224,14 +247,14 @@ export class Transcoder {
     const recentlyAdmitted = found !== undefined && Date.now() - found.admittedAt < ADMISSION_GRACE_MS;
     if (needsEncoder && !recentlyAdmitted && this.running >= this.options.maxEncodes) {
       this.options.observer?.refused();
-      throw new AppError('resource_exhausted', `all ${this.options.maxEncodes} encoders of the transcoder ${this.options.id} are in use; try again in 10 s`, [], { retryAfterSeconds: 10 });
+      throw this.busy();
     }
     if (found) {
       if (needsEncoder) found.admittedAt = Date.now();
       found.lastReadAt = Date.now();
       return found;
     }
-    const opened = this.open(key, roomId, item, provider, reach, which);
+    const opened = this.open(key, readKey, roomId, item, provider, reach, which);
     this.opening.set(key, opened);
     try {
       return await opened;
@@ -240,12 +263,12 @@ export class Transcoder {
     }
   }
 
-  private async open(key: string, roomId: string, item: MediaItem, provider: MediaProvider, reach: MediaReach, which: { rung: number; burn: number | undefined }): Promise<Job> {
+  private async open(key: string, readKey: string, roomId: string, item: MediaItem, provider: MediaProvider, reach: MediaReach, which: { rung: number; burn: number | undefined }): Promise<Job> {
     const { rung, burn } = which;
     const source = this.options.sources.open(roomId, item, provider, `${item.id}-${rung}${burn === undefined ? '' : `-s${burn}`}`);
     try {
       const opened = await this.options.openRung({ key, source, reach, rung, ...(burn === undefined ? {} : { burn }) });
-      const job: Job = { key, rung: opened, source, lastReadAt: Date.now(), admittedAt: Date.now() };
+      const job: Job = { key, readKey, rung: opened, source, lastReadAt: Date.now(), admittedAt: Date.now() };
       this.jobs.set(key, job);
       this.options.logger.info({ mediaId: item.id, roomId, rung, burn, how: reach.how }, 'transcode job opened');
       return job;
