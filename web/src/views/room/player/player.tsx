@@ -92,8 +92,10 @@ export function Player(props: { room: RoomSession }) {
   // A livestream of this server is loaded again when it goes on or off air: a player that
   // loaded it while offline got a 404 and would otherwise never start.
   const onAir = item?.provider === 'live' && (view?.liveOnline ?? []).includes(item.id);
-  // Load the current item when it changes (by id, url, provider or proxy; an edit of its title does not reload).
-  const itemKey = item ? `${item.id}|${entry?.url}|${item.provider}|${item.live}|${entry?.proxy}|${JSON.stringify(entry?.headers)}|${onAir}` : '';
+  // Load the current item when it changes (by id, url, provider or proxy; an edit of its title
+  // does not reload), and when its probe answers: an item cued as it was added loaded before the
+  // room knew it needs the shared transcode.
+  const itemKey = item ? `${item.id}|${entry?.url}|${item.provider}|${item.live}|${entry?.proxy}|${JSON.stringify(entry?.headers)}|${onAir}|${entry?.reach?.how ?? ''}` : '';
   useEffect(() => {
     const video = videoRef.current;
     if (!video || !sync) return;
