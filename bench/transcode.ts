@@ -186,29 +186,29 @@ async function main(): Promise<void> {
     // (2) audio converted, three pages.
     let room: Room;
     if (PHASES.has(2)) {
-    room = await openRoom(bed, members.slice(0, 3), []);
-    const since = await mark();
-    const from = await playNew(bed, room, `${nginx.url}/ac3.mkv`);
-    const ac3InStep = await inStepAfter(room, from, 8000);
-    const ac3Cores = await encoderCores(since, CPU_WINDOW_MS);
-    const ac3Resume = await pauseThenPlay(bed, room);
-    await close(room);
-    console.log(`(2) H.264 + AC3 5.1 1080p (audio converted), 3 pages: new item made current and played → in step (${IN_STEP_MS} ms) ${fmt(ac3InStep)} ms; Play pressed on the loaded item → in step ${fmt(ac3Resume)} ms (target < 1500); encoder CPU ${ac3Cores.toFixed(2)} cores (averaged over its first ${Math.round(CPU_WINDOW_MS / 1000) + 8} s)`);
+      room = await openRoom(bed, members.slice(0, 3), []);
+      const since = await mark();
+      const from = await playNew(bed, room, `${nginx.url}/ac3.mkv`);
+      const ac3InStep = await inStepAfter(room, from, 8000);
+      const ac3Cores = await encoderCores(since, CPU_WINDOW_MS);
+      const ac3Resume = await pauseThenPlay(bed, room);
+      await close(room);
+      console.log(`(2) H.264 + AC3 5.1 1080p (audio converted), 3 pages: new item made current and played → in step (${IN_STEP_MS} ms) ${fmt(ac3InStep)} ms; Play pressed on the loaded item → in step ${fmt(ac3Resume)} ms (target < 1500); encoder CPU ${ac3Cores.toFixed(2)} cores (averaged over its first ${Math.round(CPU_WINDOW_MS / 1000) + 8} s)`);
     }
 
     // (3) converted to 720p, three pages; a seek; steady pairwise.
     if (PHASES.has(3)) {
-    room = await openRoom(bed, members.slice(0, 3), ['720', '720', '720']);
-    const since = await mark();
-    const from = await playNew(bed, room, `${nginx.url}/hevc.mkv`);
-    const hevcInStep = await inStepAfter(room, from, 10_000);
-    const hevcCores = await encoderCores(since, CPU_WINDOW_MS);
-    const hevcResume = await pauseThenPlay(bed, room);
-    const seekAt = await wallNow(room.people[0]!.page);
-    await seekFromControls(room.people[0]!.page, 90);
-    const seekInStep = await inStepAfter(room, seekAt, 8000);
-    await close(room);
-    console.log(`(3) HEVC 10-bit 1080p → 720p, 3 pages: new item made current and played → in step ${fmt(hevcInStep)} ms; Play pressed on the loaded item → in step ${fmt(hevcResume)} ms (target < 4000); seek (past what was made) → in step ${fmt(seekInStep)} ms (target < 3000); encoder CPU ${hevcCores.toFixed(2)} cores`);
+      room = await openRoom(bed, members.slice(0, 3), ['720', '720', '720']);
+      const since = await mark();
+      const from = await playNew(bed, room, `${nginx.url}/hevc.mkv`);
+      const hevcInStep = await inStepAfter(room, from, 10_000);
+      const hevcCores = await encoderCores(since, CPU_WINDOW_MS);
+      const hevcResume = await pauseThenPlay(bed, room);
+      const seekAt = await wallNow(room.people[0]!.page);
+      await seekFromControls(room.people[0]!.page, 90);
+      const seekInStep = await inStepAfter(room, seekAt, 8000);
+      await close(room);
+      console.log(`(3) HEVC 10-bit 1080p → 720p, 3 pages: new item made current and played → in step ${fmt(hevcInStep)} ms; Play pressed on the loaded item → in step ${fmt(hevcResume)} ms (target < 4000); seek (past what was made) → in step ${fmt(seekInStep)} ms (target < 3000); encoder CPU ${hevcCores.toFixed(2)} cores`);
     }
 
     // (4) CPU with 1 viewer, then with 5 (a fresh item each time: the same file, another room's encode is shared and already made).
@@ -221,24 +221,24 @@ async function main(): Promise<void> {
       return cores;
     };
     if (PHASES.has(4)) {
-    const oneViewer = await cpuWith(1);
-    const fiveViewers = await cpuWith(5);
-    console.log(`(4) HEVC → 720p encoder CPU: 1 viewer ${oneViewer.toFixed(2)} cores, 5 viewers ${fiveViewers.toFixed(2)} cores (shared: the same)`);
+      const oneViewer = await cpuWith(1);
+      const fiveViewers = await cpuWith(5);
+      console.log(`(4) HEVC → 720p encoder CPU: 1 viewer ${oneViewer.toFixed(2)} cores, 5 viewers ${fiveViewers.toFixed(2)} cores (shared: the same)`);
     }
 
     // (5) five pages: steady pairwise on one rung, then with two of them on another rung.
     if (PHASES.has(5)) {
-    room = await openRoom(bed, members, ['720', '720', '720', '720', '720']);
-    await playNew(bed, room, `${nginx.url}/hevc.mkv?pages=5`);
-    await sleep(8000);
-    const oneRung = await steadyPairs(room);
-    await close(room);
-    room = await openRoom(bed, members, ['720', '720', '720', '480', '480']);
-    await playNew(bed, room, `${nginx.url}/hevc.mkv?rungs=2`);
-    await sleep(8000);
-    const twoRungs = await steadyPairs(room);
-    await close(room);
-    console.log(`(5) 5 pages, ${SECONDS} s steady: one rung pairwise p50 ${fmt(oneRung.p50)} / p99 ${fmt(oneRung.p99)} / max ${fmt(oneRung.max)} ms; two rungs (720p, 480p) p50 ${fmt(twoRungs.p50)} / p99 ${fmt(twoRungs.p99)} / max ${fmt(twoRungs.max)} ms (target p99 ≤ ${IN_STEP_MS})`);
+      room = await openRoom(bed, members, ['720', '720', '720', '720', '720']);
+      await playNew(bed, room, `${nginx.url}/hevc.mkv?pages=5`);
+      await sleep(8000);
+      const oneRung = await steadyPairs(room);
+      await close(room);
+      room = await openRoom(bed, members, ['720', '720', '720', '480', '480']);
+      await playNew(bed, room, `${nginx.url}/hevc.mkv?rungs=2`);
+      await sleep(8000);
+      const twoRungs = await steadyPairs(room);
+      await close(room);
+      console.log(`(5) 5 pages, ${SECONDS} s steady: one rung pairwise p50 ${fmt(oneRung.p50)} / p99 ${fmt(oneRung.p99)} / max ${fmt(oneRung.max)} ms; two rungs (720p, 480p) p50 ${fmt(twoRungs.p50)} / p99 ${fmt(twoRungs.p99)} / max ${fmt(twoRungs.max)} ms (target p99 ≤ ${IN_STEP_MS})`);
     }
   } finally {
     cpu.stop();

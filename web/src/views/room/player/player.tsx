@@ -48,6 +48,8 @@ export function Player(props: { room: RoomSession }) {
   const [embedded, setEmbedded] = useState(false);
   // A file on each viewer's own disk: the loader waits on this for the viewer's copy.
   const localFile = useMemo(() => new LocalFileRequest(), []);
+  /** The element's loads, in turn (see the load effect). */
+  const loads = useRef<Promise<void>>(Promise.resolve());
   const [loadError, setLoadError] = useState<string | null>(null);
   /** What the loaded sources play: the transcode and the quality rungs (none until they attach). */
   const [playing, setPlaying] = useState<Playing | null>(null);
@@ -130,28 +132,33 @@ export function Player(props: { room: RoomSession }) {
         setEmbedded(false);
       };
     };
-    loadSource(
-      video,
-      item,
-      room.roomId,
-      (message) => !cancelled && setLoadError(message),
-      embed,
-      (ref) => localFile.request(ref, aborted.signal),
-      (now) => {
-        if (cancelled) return;
-        setPlaying(now);
-        setBurnable({ mediaId: item.id, streams: now.transcode && now.transcode.refused === undefined ? (now.transcode.burnable ?? []) : [] });
-      },
-      burn,
-      () => sync.roomPosition(item.id),
-    ).then(
-      (release) => {
+    // Loads run one after another on the element: a load cancelled while it attached releases
+    // what it attached (its detach resets the element) before the next one attaches.
+    loads.current = loads.current.then(async () => {
+      if (cancelled) return;
+      try {
+        const release = await loadSource(
+          video,
+          item,
+          room.roomId,
+          (message) => !cancelled && setLoadError(message),
+          embed,
+          (ref) => localFile.request(ref, aborted.signal),
+          (now) => {
+            if (cancelled) return;
+            setPlaying(now);
+            setBurnable({ mediaId: item.id, streams: now.transcode && now.transcode.refused === undefined ? (now.transcode.burnable ?? []) : [] });
+          },
+          burn,
+          () => sync.roomPosition(item.id),
+        );
         if (cancelled) return release();
         detach = release;
         sync.setMedia(item.id, item.live);
-      },
-      (error: unknown) => !cancelled && setLoadError(error instanceof Error ? error.message : String(error)),
-    );
+      } catch (error) {
+        if (!cancelled) setLoadError(error instanceof Error ? error.message : String(error));
+      }
+    });
     return () => {
       cancelled = true;
       aborted.abort();
