@@ -18,12 +18,14 @@ import {
   Poll,
   QueueVotes,
   RoomInfo,
+  Seekable,
   VoiceParticipant,
   VoteSkip,
   type VoiceCandidate,
   type VoiceDescription,
 } from './model.js';
 import { Reaction } from './reactions.js';
+import { ReachHow } from './reach.js';
 import { WordFilter } from './moderation.js';
 
 const index = z.number().int().nonnegative();
@@ -156,6 +158,12 @@ export const VoiceSignal = z.strictObject({
 export const LiveStatusChanged = z
   .strictObject({ type: z.literal('live'), mediaId: z.string(), online: z.boolean() })
   .meta({ description: 'A live item went on air (its RTMP publish started) or off it.' });
+export const MediaChecked = z
+  .strictObject({ type: z.literal('media.checked'), mediaId: z.string(), seekable: Seekable, reachHow: ReachHow.nullable() })
+  .meta({
+    description:
+      "An item's checks answered (whether it seeks, how it reaches browsers): for those who see the playlist, and for everyone when it is the current item, whose NowPlaying it updates.",
+  });
 export const VoteSkipChanged = z
   .strictObject({ type: z.literal('vote.skip'), voteSkip: VoteSkip })
   .meta({ description: 'The votes to skip the current item changed (a vote, a retraction, the threshold).' });
@@ -192,6 +200,7 @@ export const RoomEvent = z.discriminatedUnion('type', [
   VoiceMuted,
   VoiceSignal,
   LiveStatusChanged,
+  MediaChecked,
   VoteSkipChanged,
   PollChanged,
   QueueVotesChanged,
@@ -232,6 +241,8 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   'voice.signal': 'use_webrtc',
   // The current item's reaches every member (gateways/rooms/member-lens.ts).
   live: 'view_media_resources',
+  // Likewise: the current item's reaches every member.
+  'media.checked': 'view_media_resources',
   // The count is part of watching together, like playback.
   'vote.skip': null,
   poll: null,

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { PERMISSIONS } from '../permissions/names.js';
 import { Subtitle } from './subtitles.js';
-import { MediaReach } from './reach.js';
+import { MediaReach, ReachHow } from './reach.js';
 import { Reaction } from './reactions.js';
 import { WordFilter } from './moderation.js';
 
@@ -143,6 +143,7 @@ export const NowPlaying = z
     subtitles: z.array(Subtitle),
     onAir: z.boolean().optional().meta({ description: 'Only for an item of the live or pull provider: on air when this was sent' }),
     seekable: Seekable,
+    reachHow: ReachHow.nullable().meta({ description: "How it reaches browsers (its probe's reach.how); null until known. A player loads it again when this changes: the play answer differs" }),
   })
   .meta({
     id: 'NowPlaying',

@@ -12,7 +12,8 @@ import { z } from 'zod';
  * converted (to the heights of `heights`), the audio converted or copied as it needs.
  */
 export const REACH_HOWS = ['direct', 'remux', 'audio', 'video'] as const;
-export type ReachHow = (typeof REACH_HOWS)[number];
+export const ReachHow = z.enum(REACH_HOWS).meta({ description: 'direct (plays as is), remux (container changed), audio (audio converted), video (video converted)' });
+export type ReachHow = z.infer<typeof ReachHow>;
 
 /** What the transcoder does with one stream kind. */
 export const StreamTreatment = z.enum(['copy', 'convert']);
@@ -49,7 +50,7 @@ export const SourceFacts = z.strictObject({
 
 export const MediaReach = z
   .strictObject({
-    how: z.enum(REACH_HOWS).meta({ description: 'direct (plays as is), remux (container changed), audio (audio converted), video (video converted)' }),
+    how: ReachHow,
     container: z.string().meta({ description: "The media's container as ffprobe names it (matroska, mov, avi, mpegts, ogg, mp3, flac, wav, aac), or webm for a Matroska file whose DocType says WebM" }),
     video: z.string().nullable().meta({ description: 'The video stream in words: "HEVC Main 10, 1920×1080, HDR10"; null without video' }),
     audio: z.string().nullable().meta({ description: 'The audio stream in words: "E-AC3 5.1"; null without audio' }),

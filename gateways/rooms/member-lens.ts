@@ -71,7 +71,7 @@ export class MemberLens {
     if (event.type === 'voice.signal') return event.to === this.userId && this.permissions().has('use_webrtc');
     if (isAbout(event, this.userId)) return true;
     // Whether what is playing is on air is part of watching it (docs/2026-11-26-guests-watch.md).
-    if (event.type === 'live' && event.mediaId === this.currentMediaId) return true;
+    if ((event.type === 'live' || event.type === 'media.checked') && event.mediaId === this.currentMediaId) return true;
     const needed = EVENT_PERMISSION[event.type];
     return needed === null || this.permissions().has(needed);
   }

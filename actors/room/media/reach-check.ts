@@ -77,5 +77,6 @@ export async function recordReach(core: RoomCore, raw: unknown): Promise<{ recor
   const item: MediaItem = { ...entry.item, reach: result.reach };
   core.playlist = core.playlist.map((e, i) => (i === index ? { item, sortKey: e.sortKey } : e));
   core.publish({ type: 'playlist', op: 'edited', item });
+  core.publish({ type: 'media.checked', mediaId: item.id, seekable: item.seekable, reachHow: result.reach.how });
   return { recorded: true };
 }

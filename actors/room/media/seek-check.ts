@@ -85,5 +85,6 @@ export async function recordSeekable(core: RoomCore, raw: unknown): Promise<{ re
   const item: MediaItem = { ...entry.item, seekable: result.seekable };
   core.playlist = core.playlist.map((e, i) => (i === index ? { item, sortKey: e.sortKey } : e));
   core.publish({ type: 'playlist', op: 'edited', item });
+  core.publish({ type: 'media.checked', mediaId: item.id, seekable: item.seekable, reachHow: item.reach?.how ?? null });
   return { recorded: true };
 }

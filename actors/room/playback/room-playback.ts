@@ -112,7 +112,7 @@ export class RoomPlayback {
     const item = mediaId === null ? undefined : this.host.playlist.find((e) => e.item.id === mediaId)?.item;
     if (!item) return null;
     const onAir = item.provider === 'live' || item.provider === 'pull' ? { onAir: LIVE.of(this.host).online().includes(item.id) } : {};
-    return { id: item.id, title: item.title, provider: item.provider, live: item.live, subtitles: item.subtitles, seekable: item.seekable, ...onAir };
+    return { id: item.id, title: item.title, provider: item.provider, live: item.live, subtitles: item.subtitles, seekable: item.seekable, reachHow: item.reach?.how ?? null, ...onAir };
   }
 
   positionNow(): number {

@@ -43,7 +43,7 @@ test("a guest's view has what is playing and its playback, without the playlist 
   const view = memberView(t, await room.send(visitor, { kind: 'room.get' }));
   t.false('playlist' in view, 'the list stays behind view_media_resources');
   t.like(view.playback, { mediaId: a.id, playing: true });
-  t.deepEqual(view.playback.item, { id: a.id, title: 'A', provider: 'direct', live: false, subtitles: [], seekable: 'unknown' });
+  t.deepEqual(view.playback.item, { id: a.id, title: 'A', provider: 'direct', live: false, subtitles: [], seekable: 'unknown', reachHow: null });
   t.deepEqual(view.liveOnline, []);
   // The event that changes what plays carries it, so a guest needs no second read.
   const { playback } = room.lastEvent('playback')!;

@@ -74,7 +74,7 @@ const state: PlaybackView = {
   updatedAt: 9,
   version: 4,
   waitingForReady: { userIds: ['u2'], deadline: 10 },
-  item: { id: 'm1', title: 'Film', provider: 'direct', live: false, subtitles: [], seekable: 'yes' },
+  item: { id: 'm1', title: 'Film', provider: 'direct', live: false, subtitles: [], seekable: 'yes', reachHow: 'audio' },
 };
 const message: ChatMessage = {
   id: '42',

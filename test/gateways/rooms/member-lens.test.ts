@@ -19,7 +19,7 @@ const playback = (mediaId: string | null): PlaybackView => ({
   updatedAt: 1,
   version: 1,
   waitingForReady: null,
-  item: mediaId === null ? null : { id: mediaId, title: mediaId, provider: 'live', live: true, subtitles: [], seekable: 'no' },
+  item: mediaId === null ? null : { id: mediaId, title: mediaId, provider: 'live', live: true, subtitles: [], seekable: 'no', reachHow: null },
 });
 
 function guestSnapshot(mediaId: string | null): MemberRoomView {
@@ -64,6 +64,13 @@ test("a guest receives the current item's live status and no other item's, follo
 
   lens.reset(guestSnapshot(null));
   t.false(lens.admit(live('b')));
+});
+
+test("a guest receives the current item's checks (how it reaches browsers) and no other item's", (t) => {
+  const lens = new MemberLens('gus', guestSnapshot('a'), settings);
+  const checked = (mediaId: string): RoomEvent => ({ type: 'media.checked', mediaId, seekable: 'yes', reachHow: 'video' });
+  t.true(lens.admit(checked('a')));
+  t.false(lens.admit(checked('b')), 'another item is behind view_media_resources');
 });
 
 test("a member's own grants and denials decide what they receive from the next event on", (t) => {

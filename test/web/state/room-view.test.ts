@@ -110,3 +110,10 @@ test('chat: an edit replaces the message and re-quotes its replies; deleting an 
   chat = applyChatEvent(chat, { type: 'chat.deleted', messageId: '1', by: 'u1' });
   t.deepEqual(chat.map((m) => m.replyTo), [{ id: '1', deleted: true, userId: '', name: '', excerpt: '' }]);
 });
+
+test("an item's checks reach what is playing (a guest has no playlist): its seekable and how it reaches browsers", (t) => {
+  const playing = { ...view(), playlist: undefined, playback: { ...view().playback, mediaId: 'a', item: { id: 'a', title: 'a', provider: 'direct', live: false, subtitles: [], seekable: 'checking' as const, reachHow: null } } };
+  const checked = applyRoomEvent(playing, { type: 'media.checked', mediaId: 'a', seekable: 'yes', reachHow: 'video' });
+  t.like(checked.playback.item, { id: 'a', seekable: 'yes', reachHow: 'video' });
+  t.is(applyRoomEvent(playing, { type: 'media.checked', mediaId: 'b', seekable: 'no', reachHow: 'audio' }), playing, 'another item changes nothing');
+});

@@ -86,6 +86,12 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
       const others = (view.liveOnline ?? []).filter((id) => id !== event.mediaId);
       return { ...view, liveOnline: event.online ? [...others, event.mediaId] : others };
     }
+    case 'media.checked': {
+      // What is playing learns its checks (a guest sees no playlist): its player loads it again when the reach changes.
+      const item = view.playback.item;
+      if (!item || item.id !== event.mediaId) return view;
+      return { ...view, playback: { ...view.playback, item: { ...item, seekable: event.seekable, reachHow: event.reachHow } } };
+    }
     case 'vote.skip':
       return { ...view, voteSkip: event.voteSkip };
     case 'poll':

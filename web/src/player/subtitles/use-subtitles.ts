@@ -23,7 +23,7 @@ export interface SubtitleState {
 /** Native cues are 5% of the video's height in Chromium and Firefox; sizes scale that. */
 const CUE_HEIGHT_SHARE = 0.05;
 
-export function useSubtitles(roomId: string, item: NowPlaying | null, video: HTMLVideoElement | null, burning = false): SubtitleState {
+export function useSubtitles(roomId: string, item: Pick<NowPlaying, 'id' | 'subtitles' | 'live'> | null, video: HTMLVideoElement | null, burning = false): SubtitleState {
   const [tracks, setTracks] = useState<SubtitleTrack[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const choice = subtitleChoice.value;

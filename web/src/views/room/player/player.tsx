@@ -60,7 +60,8 @@ export function Player(props: { room: RoomSession }) {
   // The playlist's entry when this member may see the list (it has the source, so an edit of it
   // reloads); else what the room says is playing, which every member may watch.
   const entry: MediaItem | undefined = view?.playlist?.find((candidate) => candidate.id === mediaId);
-  const item: NowPlaying | null = entry ?? view?.playback.item ?? null;
+  // (The fields both have: the reach is read from each below.)
+  const item: Omit<NowPlaying, 'reachHow'> | null = entry ?? view?.playback.item ?? null;
   // A picture subtitle burned in: of this item only, forgotten when another plays.
   const burn = burnFor(burnChoice.value, item?.id ?? null);
   useEffect(() => forgetBurnUnless(item?.id ?? null), [item?.id]);
@@ -97,7 +98,8 @@ export function Player(props: { room: RoomSession }) {
   // Load the current item when it changes (by id, url, provider or proxy; an edit of its title
   // does not reload), and when its probe answers: an item cued as it was added loaded before the
   // room knew it needs the shared transcode.
-  const itemKey = item ? `${item.id}|${entry?.url}|${item.provider}|${item.live}|${entry?.proxy}|${JSON.stringify(entry?.headers)}|${onAir}|${entry?.reach?.how ?? ''}` : '';
+  const reachHow = entry ? (entry.reach?.how ?? null) : (view?.playback.item?.reachHow ?? null);
+  const itemKey = item ? `${item.id}|${entry?.url}|${item.provider}|${item.live}|${entry?.proxy}|${JSON.stringify(entry?.headers)}|${onAir}|${reachHow ?? ''}` : '';
   useEffect(() => {
     const video = videoRef.current;
     if (!video || !sync) return;
