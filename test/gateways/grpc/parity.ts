@@ -63,6 +63,17 @@ export function mediaMessage(item: MediaItem): Record<string, unknown> {
   };
 }
 
+/** What is playing as the .proto has it: its reach's how by name, absent until known. */
+function nowPlayingMessage(item: NonNullable<PlaybackView['item']>): Record<string, unknown> {
+  const { reachHow, ...rest } = item;
+  return {
+    ...rest,
+    subtitles: item.subtitles.map((subtitle) => ({ ...subtitle })),
+    seekable: upper('MEDIA_SEEKABLE', item.seekable),
+    ...(reachHow !== null ? { reachHow: upper('MEDIA_REACH_HOW', reachHow) } : {}),
+  };
+}
+
 /** A reach as the .proto has it: enums by name, nulls absent. */
 function reachMessage(reach: MediaReach): Record<string, unknown> {
   const present = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null));
@@ -83,7 +94,7 @@ export function playbackMessage(playback: PlaybackView): Record<string, unknown>
     ...rest,
     ...(mediaId !== null ? { mediaId } : {}),
     waitingForReady: waitingForReady ? { ...waitingForReady } : null,
-    item: item ? { ...item, subtitles: item.subtitles.map((subtitle) => ({ ...subtitle })), seekable: upper('MEDIA_SEEKABLE', item.seekable) } : null,
+    item: item ? nowPlayingMessage(item) : null,
   };
 }
 
