@@ -22,7 +22,7 @@ test('the ingest reports a live item on air and off; repeats refresh it silently
   const ingest = service('rtmp-ingest');
 
   await rejects(t, room.send(owner, { kind: 'live.status', mediaId: item.id, online: true }), 'forbidden', /ingest/);
-  await rejects(t, room.send(ingest, { kind: 'live.status', mediaId: file.item.id, online: true }), 'invalid_argument', /not a live item/);
+  await rejects(t, room.send(ingest, { kind: 'live.status', mediaId: file.item.id, online: true }), 'invalid_argument', /is not a livestream this server serves \(provider "direct"\)/);
 
   t.deepEqual(await room.send(ingest, { kind: 'live.status', mediaId: item.id, online: true }), { online: true, changed: true });
   t.deepEqual(room.lastEvent('live'), { type: 'live', mediaId: item.id, online: true });
