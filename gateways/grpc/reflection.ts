@@ -3,7 +3,11 @@
  * the health service's, with one repair: protobufjs names the implicit entry type of a map field
  * after the field (`Statuses`) where protoc names it `StatusesEntry`, and Go clients (grpcurl)
  * refuse such a descriptor ("invalid map: incorrect implicit map entry name",
- * fullstorydev/grpcurl#519). Our own protos use no maps; grpc.health.v1's List does.
+ * fullstorydev/grpcurl#519). Our own protos use no maps; grpc.health.v1's List does. And a
+ * second: protobufjs writes a reserved range's end as it parsed it, inclusive (`reserved 8;` is
+ * 8 to 8), where a descriptor's end is exclusive, so Go clients refuse the message ("reserved
+ * ranges has invalid range: 8 to 7"); a field removed from a contract leaves its number
+ * reserved (proto/svc/v1/fields.lock.json), which reflection must describe right.
  */
 import type * as grpc from '@grpc/grpc-js';
 import type * as protoLoader from '@grpc/proto-loader';
@@ -15,6 +19,7 @@ interface MessageDescriptor {
   field?: Array<{ name?: string; typeName?: string }>;
   nestedType?: MessageDescriptor[];
   options?: { mapEntry?: boolean } | null;
+  reservedRange?: Array<{ start?: number; end?: number }>;
 }
 
 export function addReflection(server: grpc.Server, definition: protoLoader.PackageDefinition): void {
@@ -29,7 +34,7 @@ export function addReflection(server: grpc.Server, definition: protoLoader.Packa
     const fileDescriptorProtos = files.map((bin) => {
       let out = repaired.get(bin);
       if (!out) {
-        out = repairMapEntries(bin);
+        out = repairDescriptor(bin);
         repaired.set(bin, out);
       }
       return out;
@@ -39,10 +44,15 @@ export function addReflection(server: grpc.Server, definition: protoLoader.Packa
   new ReflectionService(fixed).addToServer(server);
 }
 
-function repairMapEntries(bin: Buffer): Buffer {
+function repairDescriptor(bin: Buffer): Buffer {
   const file = descriptor.FileDescriptorProto.decode(bin) as unknown as { messageType?: MessageDescriptor[] };
   let changed = false;
   const visit = (message: MessageDescriptor): void => {
+    for (const range of message.reservedRange ?? []) {
+      if (range.start === undefined || range.end === undefined) continue;
+      range.end += 1;
+      changed = true;
+    }
     for (const nested of message.nestedType ?? []) {
       visit(nested);
       if (!nested.options?.mapEntry || !nested.name) continue;

@@ -51,7 +51,7 @@ test('a guest gets the current item and its play info, never another item\'s; th
   t.false('playlist' in view.body);
   t.like(view.body.playback.item, { id: a, title: 'A', provider: 'direct', live: false, subtitles: [] });
   // What is playing, never where it comes from (the upstream address and its headers).
-  t.deepEqual(Object.keys(view.body.playback.item ?? {}).sort(), ['id', 'live', 'provider', 'seekable', 'subtitles', 'title']);
+  t.deepEqual(Object.keys(view.body.playback.item ?? {}).sort(), ['id', 'live', 'provider', 'reachHow', 'seekable', 'subtitles', 'title']);
   t.deepEqual(view.body.me.permissions, ['view_chat_history', 'view_member_list']);
   t.deepEqual(view.body.members?.map((m) => m.userId).sort(), [owner.userId, gus.userId].sort());
   t.is((await bed.call('GET', `/api/rooms/${roomId}/chat`, undefined, gus.token)).status, 200, 'a guest reads the chat');

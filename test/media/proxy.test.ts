@@ -245,7 +245,7 @@ test('unknown providers and items a provider refuses are rejected when added, na
   t.deepEqual(
     listed.body.providers.map((provider) => [provider.name, provider.proxy]),
     // `live` too: the bed runs RTMP ingest, and livestreams are served by this service itself.
-    [['direct', 'optional'], ['hls', 'optional'], ['dash', 'optional'], ['local', 'never'], ['alist', 'required'], ['youtube', 'never'], ['live', 'never'], ['library', 'required']],
+    [['direct', 'optional'], ['hls', 'optional'], ['dash', 'optional'], ['local', 'never'], ['alist', 'required'], ['youtube', 'never'], ['live', 'never'], ['pull', 'never'], ['library', 'required']],
   );
   t.true(listed.body.movieProxy);
 });

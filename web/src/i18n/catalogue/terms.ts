@@ -10,7 +10,7 @@ export const KEPT_TERMS: readonly string[] = [
   'YouTube', 'WebDAV', 'Alist', 'OpenList', 'Jellyfin', 'Emby', 'OBS',
   'OAuth2', 'OIDC', 'OpenID', 'TOTP', 'PostgreSQL', 'Redis', 'NATS', 'Temporal', 'SMTP',
   'PNG', 'JPEG', 'GIF', 'WebP', 'AVIF', 'emoji',
-  'localhost', 'KiB', 'Alt', 'WebSocket', 'H.264', 'AAC',
+  'localhost', 'KiB', 'Alt', 'WebSocket', 'H.264', 'AAC', 'RTSP',
   'm3u8', 'mpd', 'dav', 'Nextcloud', 'ownCloud', 'Synology', 'rclone',
   'GitHub',
 ];
