@@ -40,6 +40,8 @@ import { TranscoderHeartbeat } from './transcoder-directory.js';
 
 /** A job nobody read for this long is closed. */
 const IDLE_JOB_MS = 120_000;
+/** A job nobody read for this long gives its encoder up when a new one needs the place (the room moved on). */
+const UNREAD_PREEMPT_MS = 10_000;
 /** A job opened or restarted by a read counts against the limit until its encoder first delivers, at most this long. */
 const ADMISSION_GRACE_MS = 10_000;
 
@@ -220,9 +222,23 @@ export class Transcoder {
   private async admit(roomId: string, item: MediaItem, provider: MediaProvider): Promise<void> {
     const readKey = upstreamReadKey(await this.options.resolutions.get(roomId, item, provider));
     if ([...this.jobs.values()].some((job) => job.readKey === readKey)) return;
-    if (this.running < this.options.maxEncodes) return;
+    if (this.hasPlace()) return;
     this.options.observer?.refused();
     throw this.busy();
+  }
+
+  /**
+   * Whether one more encoder may start: a place is free, or one is made by closing the jobs
+   * whose encoders run for nobody (no read for UNREAD_PREEMPT_MS: the room moved on, the
+   * viewers left), so a room going through its playlist is not refused by its own past items.
+   */
+  private hasPlace(): boolean {
+    if (this.running < this.options.maxEncodes) return true;
+    const now = Date.now();
+    for (const job of [...this.jobs.values()]) {
+      if (job.rung.encoder.running && now - job.lastReadAt > UNREAD_PREEMPT_MS && now - job.admittedAt > ADMISSION_GRACE_MS) this.closeJob(job);
+    }
+    return this.running < this.options.maxEncodes;
   }
 
   private busy(): AppError {
@@ -245,7 +261,7 @@ export class Transcoder {
     const found = this.jobs.get(key);
     const needsEncoder = !found || (!found.rung.encoder.running && (typeof file !== 'number' || !found.rung.has(file)));
     const recentlyAdmitted = found !== undefined && Date.now() - found.admittedAt < ADMISSION_GRACE_MS;
-    if (needsEncoder && !recentlyAdmitted && this.running >= this.options.maxEncodes) {
+    if (needsEncoder && !recentlyAdmitted && !this.hasPlace()) {
       this.options.observer?.refused();
       throw this.busy();
     }

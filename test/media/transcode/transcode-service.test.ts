@@ -145,6 +145,8 @@ test.serial('a busy transcoder answers clearly, and the item plays as it is', as
 
   const other = await addItem(bed, roomId, owner, { url: `${nginx.url}/ac3.mkv`, title: 'AC3', proxy: true });
   t.like((await probed(roomId, other)).reach, { how: 'audio', videoTreatment: 'copy', audioTreatment: 'convert' });
+  // Someone still watches the slow item (a read just now): its encoder is not given up.
+  t.is(await segmentStart(base, 1), 2);
   const refused = (await playInfo(bed, roomId, other, owner)) as unknown as Play;
   t.is(refused.transcode?.how, 'audio');
   t.regex(refused.transcode?.refused ?? '', /all 1 encoders of the transcoder .* are in use; try again in 10 s/);
