@@ -10,7 +10,7 @@
  * gets the refusal.
  */
 import { Readable } from 'node:stream';
-import { headers as natsHeaders, type Msg, type NatsConnection } from 'nats';
+import { ErrorCode, headers as natsHeaders, type Msg, type NatsConnection } from 'nats';
 import type { MediaItem } from '../../contracts/room/model.js';
 import type { MediaReach } from '../../contracts/room/reach.js';
 import { isErrorCode } from '../../contracts/errors.js';
@@ -91,7 +91,8 @@ export class TranscodeClient {
       try {
         reply = await this.nc.request(readSubject(this.prefix, transcoder.id), encode(request), { timeout: READ_TIMEOUT_MS, noMux: true });
       } catch (err) {
-        if ((err as { code?: string }).code === '503') {
+        // No responders: its connection is closed (it died or stopped); the next one takes the item.
+        if ((err as { code?: string }).code === ErrorCode.NoResponders) {
           this.directory.markGone(transcoder.id);
           continue;
         }
