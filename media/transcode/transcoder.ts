@@ -222,7 +222,7 @@ export class Transcoder {
   private async admit(roomId: string, item: MediaItem, provider: MediaProvider): Promise<void> {
     const readKey = upstreamReadKey(await this.options.resolutions.get(roomId, item, provider));
     if ([...this.jobs.values()].some((job) => job.readKey === readKey)) return;
-    if (this.hasPlace()) return;
+    if (this.placeFree()) return;
     this.options.observer?.refused();
     throw this.busy();
   }
@@ -232,7 +232,7 @@ export class Transcoder {
    * whose encoders run for nobody (no read for UNREAD_PREEMPT_MS: the room moved on, the
    * viewers left), so a room going through its playlist is not refused by its own past items.
    */
-  private hasPlace(): boolean {
+  private placeFree(): boolean {
     if (this.running < this.options.maxEncodes) return true;
     const now = Date.now();
     for (const job of [...this.jobs.values()]) {
@@ -261,7 +261,7 @@ export class Transcoder {
     const found = this.jobs.get(key);
     const needsEncoder = !found || (!found.rung.encoder.running && (typeof file !== 'number' || !found.rung.has(file)));
     const recentlyAdmitted = found !== undefined && Date.now() - found.admittedAt < ADMISSION_GRACE_MS;
-    if (needsEncoder && !recentlyAdmitted && !this.hasPlace()) {
+    if (needsEncoder && !recentlyAdmitted && !this.placeFree()) {
       this.options.observer?.refused();
       throw this.busy();
     }
@@ -315,6 +315,7 @@ export class Transcoder {
 }
 
 async function readPiece(path: string, offset: number): Promise<{ size: number; bytes: Uint8Array }> {
+  if (!Number.isSafeInteger(offset) || offset < 0) throw AppError.invalid([{ key: 'offset', message: 'must be a whole number of bytes, at least 0' }]);
   const file = await openFile(path, 'r');
   try {
     const { size } = await file.stat();
