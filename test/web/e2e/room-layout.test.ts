@@ -62,6 +62,43 @@ function inFirstScreen(found: { x: number; y: number; width: number; height: num
 
 const isPlaying = (page: Page) => page.getByRole('button', { name: 'Pause', exact: true }).isVisible();
 
+test('at 360x740 an owner who has just started a room, with its join link, status and favourite rows, has the video and the chat input in the first screen', async (t) => {
+  const owner = await bed.signUp('starter');
+  const phone = await signedIn(owner, 'phone');
+  const { page } = phone;
+  await page.goto('/');
+  const start = page.getByRole('region', { name: 'Start a room' });
+  const name = `Phone film ${randomUUID().slice(0, 6)}`;
+  await start.getByLabel('Room name').fill(name);
+  await start.getByRole('button', { name: 'Start the room' }).click();
+  await page.getByText(/^Your room is ready/).waitFor();
+  const roomId = new URL(page.url()).pathname.split('/').pop()!;
+  const added = await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'Test clock', url: media.url('clock.webm') }, owner.token);
+  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: added.body.item.id }, owner.token);
+  for (let n = 1; n <= 20; n++) await bed.call('POST', `/api/rooms/${roomId}/chat`, { text: `Message ${n}: who brought the popcorn?`, clientMessageId: randomUUID() }, owner.token);
+  await page.getByRole('button', { name: 'Fullscreen' }).waitFor({ timeout: DEADLINE_MS });
+  await page.getByRole('button', { name: /favourite/i }).first().waitFor();
+  // An owner with a new room lands on the playlist; the chat is one tab away.
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  await page.getByRole('list', { name: 'Messages' }).getByText('Message 20:').waitFor();
+  await screenshot(page, 'room-first-screen-owner');
+  t.is(await page.evaluate('document.documentElement.scrollWidth'), VIEWPORTS.phone.width, 'nothing wider than the screen');
+  const video = await box(page.locator('video'));
+  const input = await box(page.getByLabel('Message', { exact: true }));
+  t.true(inFirstScreen(video, VIEWPORTS.phone), `video at ${JSON.stringify(video)}`);
+  t.true(inFirstScreen(input, VIEWPORTS.phone), `chat input at ${JSON.stringify(input)}`);
+  t.true(await page.getByText(/^Your room is ready/).isVisible(), 'the ready note stays');
+  // The playlist panel with its add forms fits the phone's width too.
+  await page.getByRole('tab', { name: 'Playlist' }).click();
+  await page.getByLabel('Media URL').waitFor();
+  await screenshot(page, 'room-playlist-owner');
+  const wider = await page.evaluate(
+    `[...document.querySelectorAll('main *')].filter((e) => !e.closest('[role=tablist]') && e.getClientRects().length && e.getBoundingClientRect().right > ${VIEWPORTS.phone.width} + 0.5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`,
+  );
+  t.deepEqual(wider, [], 'nothing in the playlist panel is wider than the screen');
+  t.deepEqual(phone.problems, []);
+});
+
 test('a signed-in person starts a room from the home page with a name alone, lands in it with the link ready; a friend from the link is one name away', async (t) => {
   const host = await signedIn(await bed.signUp('host'));
   const { page } = host;

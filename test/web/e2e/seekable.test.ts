@@ -25,7 +25,8 @@ test.before(async () => {
   const video = await makeTestVideo({ seconds: 60 });
   pythonPort = await freePort();
   pythonHost = `127.0.0.1:${pythonPort}`;
-  python = spawn('python3', ['-m', 'http.server', String(pythonPort), '--bind', '127.0.0.1', '--directory', video.dir], { stdio: 'ignore' });
+  // Both loopbacks: 127.0.0.1 is an address the server may fetch (its seek probe answers), ::1 one it may not.
+  python = spawn('python3', ['-m', 'http.server', String(pythonPort), '--bind', '::', '--directory', video.dir], { stdio: 'ignore' });
   await waitFor('python3 -m http.server', async () => ((await fetch(`http://${pythonHost}/clock.webm`, { method: 'HEAD' }).catch(() => null))?.ok ? true : undefined), 15_000);
   bed = await startWebBed('web_seekable', { autoplay: true, env: { SVC_MEDIA_PROXY_ALLOWED_NETWORKS: '127.0.0.0/8' } });
 });
@@ -109,5 +110,31 @@ test.serial('a proxied item at an address the server refuses shows the proxy\'s 
   t.regex(text, /does not connect to ::1: it is a loopback address/);
   t.regex(text, /media_proxy\.allowed_networks/);
   t.regex(text, /Ask an admin or use another link\./);
+  t.deepEqual(a.problems, []);
+});
+
+test.serial('a source without Range support at an address the server does not fetch: the player says it cannot seek, from what the browser reports', async (t) => {
+  const owner = await bed.signUp('unprobed-owner');
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Unprobed' }, owner.token);
+  const roomId = created.body.room.id;
+  const added = await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'LAN clock', url: `http://[::1]:${pythonPort}/clock.webm` }, owner.token);
+  const mediaId = added.body.item.id;
+  const probed = await waitFor(
+    "the server's seek check",
+    async () => {
+      const items = (await bed.call<{ items: Array<{ id: string; seekable: string }> }>('GET', `/api/rooms/${roomId}/playlist`, undefined, owner.token)).body.items;
+      const seekable = items.find((item) => item.id === mediaId)?.seekable;
+      return seekable && seekable !== 'checking' ? seekable : undefined;
+    },
+    15_000,
+  );
+  t.is(probed, 'unknown', 'the server could not check it');
+  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId }, owner.token);
+  const a = await bed.person({ allowHosts: [`[::1]:${pythonPort}`] });
+  await signInPage(a.page, owner.username);
+  await a.page.goto(`/rooms/${roomId}`);
+  const note = a.page.locator('.player .seekable-note');
+  await note.waitFor({ timeout: 15_000 });
+  t.is(await note.innerText(), "This source can't seek: everyone will watch it from the start, without jumping.");
   t.deepEqual(a.problems, []);
 });

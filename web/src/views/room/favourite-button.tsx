@@ -35,7 +35,7 @@ export function FavouriteButton(props: { roomId: string }) {
     <>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       <button type="button" class="button-quiet" aria-pressed={starred} disabled={action.busy} onClick={toggle}>
-        <span aria-hidden="true">{starred ? STAR.on : STAR.off}</span> {t('room.favourite')}
+        <span aria-hidden="true">{starred ? STAR.on : STAR.off}</span> <span class="favourite-word">{t('room.favourite')}</span>
       </button>
     </>
   );

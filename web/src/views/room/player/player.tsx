@@ -22,6 +22,7 @@ import { loadMediaProviders } from '../../../state/media-providers.js';
 import { LocalFileRequest } from '../../../player/local-file.js';
 import { LocalFilePicker } from './local-file-picker.js';
 import { SeekableNote } from '../seekable-note.js';
+import { useElementCannotSeek } from '../../../player/use-element-cannot-seek.js';
 import { statusText, type LastChange } from '../../../player/status.js';
 import { useSubtitles } from '../../../player/subtitles/use-subtitles.js';
 import { burnChoice, burnFor, forgetBurnUnless, type BurnableSubtitle } from '../../../player/subtitles/burn.js';
@@ -100,6 +101,7 @@ export function Player(props: { room: RoomSession }) {
   // room knew it needs the shared transcode.
   const reachHow = entry ? (entry.reach?.how ?? null) : (view?.playback.item?.reachHow ?? null);
   const itemKey = item ? `${item.id}|${entry?.url}|${item.provider}|${item.live}|${entry?.proxy}|${JSON.stringify(entry?.headers)}|${onAir}|${reachHow ?? ''}` : '';
+  const elementCannotSeek = useElementCannotSeek(videoRef, itemKey);
   useEffect(() => {
     const video = videoRef.current;
     if (!video || !sync) return;
@@ -180,6 +182,8 @@ export function Player(props: { room: RoomSession }) {
     );
   }
   if (sync) sync.seekable = item?.seekable ?? null;
+  // The browser's own word counts where the server could not check (a LAN or loopback source).
+  const seekable = item && elementCannotSeek ? 'no' : (item?.seekable ?? null);
   const blocked = sync?.blocked.value === true && view.playback.playing;
   const status = statusText(view, room.connection.status.value, last);
 
@@ -214,7 +218,7 @@ export function Player(props: { room: RoomSession }) {
       </p>
       <DanmakuBar room={room} sync={sync} mediaId={item?.id ?? null} />
       <LocalFilePicker request={localFile} room={room} mediaId={item?.id ?? null} />
-      {item && <SeekableNote item={item} where="player" />}
+      {item && seekable && <SeekableNote item={{ live: item.live, seekable }} where="player" />}
       <TranscodeNote transcode={playing?.transcode ?? null} quality={playing?.quality ?? null} />
       {subtitles.problem && <p class="notice">{subtitles.problem}</p>}
       {loadError && (
