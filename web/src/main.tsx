@@ -3,7 +3,12 @@ import { App } from './app.js';
 import { startI18n } from './i18n/switch-locale.js';
 import { restoreSession } from './state/session.js';
 import './styles.css';
+import { startTvMode } from './tv/tv-mode.js';
+import { startRemote } from './tv/remote.js';
 
+// Before the first render, so the TV layout's type size is there from the first paint.
+startTvMode();
+startRemote();
 void restoreSession();
 // The first render waits for the visitor's language (a chunk of its own unless English), so no
 // page flashes in English first.

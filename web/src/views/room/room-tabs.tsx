@@ -14,6 +14,7 @@ import { PollsPanel } from './polls-panel.js';
 import { SettingsPanel } from './settings-panel.js';
 import { VoicePanel } from './voice-panel.js';
 import { useT } from '../../i18n/use-t.js';
+import { tvMode } from '../../tv/tv-mode.js';
 
 type Tab = 'playlist' | 'chat' | 'members' | 'polls' | 'voice' | 'settings';
 
@@ -34,6 +35,8 @@ export function RoomTabs(props: { session: RoomSession }) {
     const index = tabs.indexOf(active);
     const next = event.key === 'ArrowRight' ? index + 1 : event.key === 'ArrowLeft' ? index - 1 : event.key === 'Home' ? 0 : event.key === 'End' ? tabs.length - 1 : null;
     if (next === null) return;
+    // With a remote, left of the first tab and right of the last leave the list (tv/spatial-nav.ts).
+    if (tvMode.value && (next < 0 || next >= tabs.length)) return;
     event.preventDefault();
     const tab = tabs[(next + tabs.length) % tabs.length]!;
     setSelected(tab);
