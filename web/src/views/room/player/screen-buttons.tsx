@@ -29,7 +29,7 @@ export function PipButton(props: { video: HTMLVideoElement | null }) {
 }
 
 /** The video and the chat in an always-on-top window; `onOpen` tells the player the video left the page. */
-export function PipChatButton(props: { video: HTMLVideoElement | null; room: RoomSession; open: boolean; onOpen(open: boolean): void }) {
+export function PipChatButton(props: { video: HTMLVideoElement | null; room: RoomSession; open: boolean; onOpen: (open: boolean) => void }) {
   const t = useT();
   const { video, room, onOpen } = props;
   const opened = useRef<DocumentPipWindow | null>(null);
