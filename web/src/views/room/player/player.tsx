@@ -210,8 +210,8 @@ export function Player(props: { room: RoomSession }) {
         <DanmakuLayer room={room} sync={sync} mediaId={item?.id ?? null} />
         <ReactionBurst session={room} />
         {!item && <p class="player-empty">{t('player.nothingPlaying')}</p>}
-        {item && remote?.state.value === 'connected' && <p class="player-empty">{t('player.screens.onOtherScreen')}</p>}
-        {item && popped && <p class="player-empty">{t('player.screens.inPipWindow')}</p>}
+        {item && remote?.state.value === 'connected' && <p class="player-empty player-elsewhere">{t('player.screens.onOtherScreen')}</p>}
+        {item && popped && <p class="player-empty player-elsewhere">{t('player.screens.inPipWindow')}</p>}
         {item?.provider === 'live' && !onAir && <p class="player-empty">{t('player.liveOffline')}</p>}
         {blocked && (
           <div class="player-overlay">
