@@ -50,6 +50,23 @@ export const player = {
     exitFullscreen: 'Exit fullscreen',
     exitFullscreenTitle: 'Exit fullscreen (f)',
   },
+  /** Other screens: picture-in-picture, the lock screen, casting (docs/2026-11-29-pip-lock-screen-cast.md). */
+  screens: {
+    pip: 'Picture-in-picture',
+    exitPip: 'Exit picture-in-picture',
+    pipChat: 'Picture-in-picture with chat',
+    exitPipChat: 'Close picture-in-picture with chat',
+    /** Over the player while the video is in the window with the chat. */
+    inPipWindow: 'Playing in the picture-in-picture window',
+    cast: 'Play on another screen',
+    /** The cast button while connected: it opens the browser's picker, where the viewer stops casting. */
+    castConnected: 'Playing on another screen: choose or stop',
+    castConnecting: 'Connecting to the other screen…',
+    /** Over the player while casting: the picture is on the TV, the room still steers it. */
+    onOtherScreen: 'Playing on another screen',
+    /** A lock screen or headset button pressed by a member who may not steer playback. */
+    notAllowed: 'You may not play or pause in this room, so the lock screen and headset buttons cannot steer it.',
+  },
   subtitles: {
     menu: 'Subtitles',
     badge: 'CC',

@@ -49,6 +49,18 @@ export const player: Translation<typeof en> = {
     exitFullscreen: '退出全屏',
     exitFullscreenTitle: '退出全屏（F）',
   },
+  screens: {
+    pip: '画中画',
+    exitPip: '退出画中画',
+    pipChat: '带聊天的画中画',
+    exitPipChat: '关闭带聊天的画中画',
+    inPipWindow: '正在画中画窗口中播放',
+    cast: '在其他屏幕上播放',
+    castConnected: '正在其他屏幕上播放：选择或停止',
+    castConnecting: '正在连接其他屏幕…',
+    onOtherScreen: '正在其他屏幕上播放',
+    notAllowed: '你没有在此房间播放或暂停的权限，因此锁屏和耳机按钮无法控制播放。',
+  },
   subtitles: {
     menu: '字幕',
     badge: 'CC',

@@ -5,18 +5,22 @@
  * `sentAt` (the server time estimate) and play/seek a `startInMs` lead so every member starts at
  * the same instant. Everyone has volume, mute, theatre and fullscreen, which stay local.
  * Fullscreen takes the whole player (video and these controls), not the bare <video>, so the
- * room's controls stay in reach there.
+ * room's controls stay in reach there. The lock screen, a headset and the picture-in-picture
+ * window steer the room through the same commands (player/use-media-session.ts).
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { RoomCommand } from '../../../../../contracts/room/commands.js';
 import type { RoomSession } from '../../../state/room.js';
+import { ApiError } from '../../../api/errors.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { theatre, toggleTheatre } from '../view-mode.js';
 import { Icon } from './icons.js';
 import type { PlayerSync } from '../../../player/player-sync.js';
 import type { MediaPlayer } from '../../../player/players/media-player.js';
 import { usePlayerShortcuts } from '../../../player/shortcuts.js';
+import { lockScreenHandlers } from '../../../player/media-session.js';
+import { useMediaSession } from '../../../player/use-media-session.js';
 import { clockText } from '../../../player/status.js';
 import { useAutoHide } from '../../../ui/use-auto-hide.js';
 import { useT } from '../../../i18n/use-t.js';
@@ -66,10 +70,12 @@ export function Controls(props: ControlsProps) {
     setDragging(null);
     send({ kind: 'playback.seek', position, startInMs: sync.startInMs('seek') });
   };
+  const play = (): void => send({ kind: 'playback.play', startInMs: sync.startInMs('play') });
+  const pause = (): void => send({ kind: 'playback.pause', ...(!props.live ? { position: player.currentTime } : {}) });
   const togglePlay = (): void => {
     if (!steer || !hasMedia) return;
-    if (playing) send({ kind: 'playback.pause', ...(!props.live ? { position: player.currentTime } : {}) });
-    else send({ kind: 'playback.play', startInMs: sync.startInMs('play') });
+    if (playing) pause();
+    else play();
   };
   const toggleFullscreen = (): void => {
     const player = root.current?.closest<HTMLElement>('.player');
@@ -89,6 +95,26 @@ export function Controls(props: ControlsProps) {
     fullscreen: toggleFullscreen,
     theatre: toggleTheatre,
     mute: toggleMute,
+  });
+  useMediaSession({
+    title: playback?.item?.title ?? null,
+    roomName: room.view.value?.room.name ?? '',
+    playback,
+    duration: duration > 0 && !props.live ? duration : undefined,
+    serverNow: () => sync.serverNow(),
+    handlers: lockScreenHandlers(
+      { steer, skip, seek: canSeek },
+      {
+        play,
+        pause,
+        seek: seekTo,
+        next: () => send({ kind: 'playback.next' }),
+        previous: () => send({ kind: 'playback.previous' }),
+        refuse: () => setError(new ApiError({ requestId: '', status: 403, code: 'forbidden', message: t('player.screens.notAllowed') })),
+      },
+      () => props.position,
+      () => duration,
+    ),
   });
   const position = dragging ?? props.position;
 

@@ -14,6 +14,12 @@ const PATHS = {
   theatre: 'M3 6h18v12H3zm2 2v8h14V8z',
   /** Two sliders: the quality menu. */
   quality: 'M3 6h9v2H3zm13 0h5v2h-5zm-3-2h2v6h-2zM3 16h5v2H3zm9 0h9v2h-9zm-3-2h2v6H9z',
+  /** A small picture inside the screen: picture-in-picture. */
+  pip: 'M3 5h18v14H3zm2 2v10h14V7zm7 5h6v4h-6z',
+  /** The small picture beside lines of chat: picture-in-picture with the chat. */
+  pipChat: 'M3 5h18v14H3zm2 2v10h14V7zm1 1h6v4H6zm0 6h6v1.5H6zm0 2h4v1.5H6z',
+  /** A screen with waves from its corner: play on another screen. */
+  cast: 'M3 4h18v16h-7v-2h5V6H5v3H3zm0 7a9 9 0 0 1 9 9h-2a7 7 0 0 0-7-7zm0 4a5 5 0 0 1 5 5H6a3 3 0 0 0-3-3zm0 4a1 1 0 0 1 1 1H3z',
 } as const;
 
 export type IconName = keyof typeof PATHS;

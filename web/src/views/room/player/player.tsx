@@ -6,7 +6,10 @@
  * server's shared transcode gets a line saying so (transcode-note.tsx), and a quality menu when
  * it has several rungs (quality-menu.tsx): both follow what sources.ts reports as playing. A
  * picture subtitle chosen in the subtitle menu (player/subtitles/burn.ts) loads the item again
- * from its burned master; the choice is forgotten when the item changes.
+ * from its burned master; the choice is forgotten when the item changes. Picture-in-picture (alone
+ * or with the chat) and casting are buttons of the controls (screen-buttons.tsx); while the video
+ * is in the window with the chat, or cast to another screen, the frame says where it plays. The
+ * screen stays on while the room plays (player/wake-lock.ts).
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { MediaItem, NowPlaying } from '../../../../../contracts/room/model.js';
@@ -32,6 +35,9 @@ import { TranscodeNote } from './transcode-note.js';
 import { ReactionBurst, ReactionButton } from '../reactions/reaction-burst.js';
 import { DanmakuBar } from '../danmaku/danmaku-bar.js';
 import { DanmakuLayer } from '../danmaku/danmaku-layer.js';
+import { CastButton, PipButton, PipChatButton } from './screen-buttons.js';
+import { useRemoteScreen } from '../../../player/use-remote-screen.js';
+import { useWakeLock } from '../../../player/wake-lock.js';
 import { useT } from '../../../i18n/use-t.js';
 import './player.css';
 
@@ -69,6 +75,11 @@ export function Player(props: { room: RoomSession }) {
   /** The item's burnable picture subtitles, as its last load was told (kept while a switch reloads). */
   const [burnable, setBurnable] = useState<{ mediaId: string; streams: BurnableSubtitle[] } | null>(null);
   const subtitles = useSubtitles(room.roomId, item, sync ? videoRef.current : null, burn !== null);
+  const video = sync ? videoRef.current : null;
+  const remote = useRemoteScreen(video);
+  /** The video is in the picture-in-picture window with the chat. */
+  const [popped, setPopped] = useState(false);
+  useWakeLock(view?.playback.playing === true && mediaId !== null);
 
   // The <video> element exists once the room's view has arrived: the sync starts with it.
   const opened = view !== null;
@@ -203,6 +214,8 @@ export function Player(props: { room: RoomSession }) {
         <DanmakuLayer room={room} sync={sync} mediaId={item?.id ?? null} />
         <ReactionBurst session={room} />
         {!item && <p class="player-empty">{t('player.nothingPlaying')}</p>}
+        {item && remote?.state.value === 'connected' && <p class="player-empty player-elsewhere">{t('player.screens.onOtherScreen')}</p>}
+        {item && popped && <p class="player-empty player-elsewhere">{t('player.screens.inPipWindow')}</p>}
         {item?.provider === 'live' && !onAir && <p class="player-empty">{t('player.liveOffline')}</p>}
         {blocked && (
           <div class="player-overlay">
@@ -242,6 +255,9 @@ export function Player(props: { room: RoomSession }) {
               <ReactionButton session={room} />
               <QualityMenu control={playing?.quality ?? null} />
               <SubtitleMenu state={subtitles} mediaId={item?.id ?? null} burnable={burnable !== null && burnable.mediaId === item?.id ? burnable.streams : []} />
+              <PipButton video={embedded ? null : video} />
+              <PipChatButton video={embedded ? null : video} room={room} open={popped} onOpen={setPopped} />
+              <CastButton screen={embedded ? null : remote} sync={sync} mediaId={item?.id ?? null} />
             </>
           }
         />
