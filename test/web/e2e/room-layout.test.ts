@@ -82,6 +82,8 @@ test('at 360x740 an owner who has just started a room, with its join link, statu
   await page.getByRole('tab', { name: 'Chat' }).click();
   await page.getByRole('list', { name: 'Messages' }).getByText('Message 20:').waitFor();
   await screenshot(page, 'room-first-screen-owner');
+  const below = await page.evaluate<number>(`document.documentElement.scrollHeight - (document.querySelector('main').getBoundingClientRect().bottom + window.scrollY)`);
+  t.true(below <= 1, `the page ends with its content, not ${below} px of blank below it`);
   t.is(await page.evaluate('document.documentElement.scrollWidth'), VIEWPORTS.phone.width, 'nothing wider than the screen');
   const video = await box(page.locator('video'));
   const input = await box(page.getByLabel('Message', { exact: true }));
