@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { serviceWorker } from './build/service-worker.js';
 import { sizeReport } from './build/size-report.js';
 
 /** Initial JavaScript budget (gzip): the entry chunk and every chunk it imports statically. */
@@ -26,5 +27,9 @@ export default defineConfig({
     rolldownOptions: { checks: { bundlerTimings: false } },
   },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  plugins: [sizeReport({ initialBudgetBytes: INITIAL_JS_BUDGET_BYTES })],
+  plugins: [
+    sizeReport({ initialBudgetBytes: INITIAL_JS_BUDGET_BYTES }),
+    // The installable app's worker, at /sw.js (docs/2026-11-29-installable-app.md).
+    serviceWorker({ entry: fileURLToPath(new URL('src/pwa/sw.ts', import.meta.url)) }),
+  ],
 });

@@ -17,6 +17,8 @@ export const WEB_CLIENT_ROOT = fileURLToPath(new URL('../../web-client/', import
 /** Vite puts every hashed build output here; a changed file gets a new name, so it may be cached for good. */
 const HASHED_PREFIX = '/assets/';
 const INDEX = 'index.html';
+/** The web app manifest (web/public/): its registered type, whatever a MIME table says of the extension. */
+const MANIFEST = 'manifest.webmanifest';
 /** What the build writes besides index.html (web/vite.config.ts, compress-assets.mjs): missing ones answer 404. */
 const ASSET_EXTENSIONS = new Set(['.js', '.mjs', '.css', '.map', '.wasm', '.woff', '.woff2', '.svg', '.png', '.ico', '.webp', '.json', '.html', '.br', '.gz', '.txt', '.webmanifest']);
 
@@ -28,6 +30,8 @@ const ASSET_EXTENSIONS = new Set(['.js', '.mjs', '.css', '.map', '.wasm', '.woff
  * Scripts, styles, fonts and frames never come from elsewhere, except the embedded players the
  * service offers (YouTube's IFrame API script and its player frames: exactly the configured
  * origins); `wasm-unsafe-eval` is what OPAQUE's WebAssembly needs and does not allow `eval` of scripts.
+ * The installable app (docs/2026-11-29-installable-app.md) needs `manifest-src 'self'` and the
+ * service worker at /sw.js `worker-src 'self'`; `blob:` there is hls.js's demuxing worker.
  */
 export function contentSecurityPolicy(embeds: ReadonlyArray<{ script: string; frameOrigin: string }> = []): string {
   const scripts = [...new Set(embeds.map((embed) => new URL(embed.script).origin))];
@@ -92,8 +96,11 @@ export function webClient(options: WebClientOptions = {}): Koa.Middleware<HttpSt
       // Only hashed assets are immutable; the index page must be revalidated to pick up a new build.
       maxage: path.startsWith(HASHED_PREFIX.slice(1)) ? 365 * 24 * 3600 * 1000 : 0,
       immutable: path.startsWith(HASHED_PREFIX.slice(1)),
+      // Unhashed files are revalidated on every fetch: sw.js above all, whose new bytes are how a
+      // browser learns of a new build (the worker itself keeps the shell for offline visits).
       setHeaders: (res) => {
         if (!path.startsWith(HASHED_PREFIX.slice(1))) res.setHeader('Cache-Control', 'no-cache');
+        if (path === MANIFEST) res.setHeader('Content-Type', 'application/manifest+json');
       },
     });
   };

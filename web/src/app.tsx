@@ -15,6 +15,7 @@ const SignUp = lazy(() => import('./views/auth/sign-up.js').then((m) => m.SignUp
 const OAuth2Callback = lazy(() => import('./views/auth/oauth2-callback.js').then((m) => m.OAuth2Callback));
 const Account = lazy(() => import('./views/account/account.js').then((m) => m.Account));
 const Admin = lazy(() => import('./views/admin/admin.js').then((m) => m.Admin));
+const ShareTarget = lazy(() => import('./pwa/share-target.js').then((m) => m.ShareTarget));
 
 export function App() {
   return (
@@ -36,6 +37,8 @@ export function App() {
             {/* preact-iso's "/admin/*" needs a segment after /admin, so the overview needs its own line. */}
             <Route path="/admin" component={Admin} />
             <Route path="/admin/*" component={Admin} />
+            {/* "Share → svc" from the installed app (the manifest's share_target). */}
+            <Route path="/share" component={ShareTarget} />
             <Route default component={NotFound} />
           </Router>
         </ErrorBoundary>

@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { App } from './app.js';
 import { startI18n } from './i18n/switch-locale.js';
+import { startInstallableApp } from './pwa/index.js';
 import { restoreSession } from './state/session.js';
 import './styles.css';
 import { startTvMode } from './tv/tv-mode.js';
@@ -12,4 +13,8 @@ startRemote();
 void restoreSession();
 // The first render waits for the visitor's language (a chunk of its own unless English), so no
 // page flashes in English first.
-void startI18n().finally(() => render(<App />, document.getElementById('app')!));
+void startI18n().finally(() => {
+  render(<App />, document.getElementById('app')!);
+  // The service worker and the offline / new-version notices (web/src/pwa/).
+  startInstallableApp();
+});

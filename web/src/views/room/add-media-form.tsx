@@ -21,6 +21,7 @@ import { SubtitleFields, subtitleTracks, type SubtitleRow } from './subtitle-fie
 import { LocalFileForm } from './local-file-form.js';
 import { useT } from '../../i18n/use-t.js';
 import { providerLabel } from '../../i18n/server-labels.js';
+import { useSharedLink } from '../../pwa/shared-link.js';
 
 /** The shape of a media URL, shown in the empty field. */
 const URL_EXAMPLE = 'https://…';
@@ -32,8 +33,10 @@ interface HeaderRow {
 
 export function AddMediaForm(props: { session: RoomSession }) {
   const t = useT();
-  const [url, setUrl] = useState('');
-  const [title, setTitle] = useState('');
+  // A link shared to the installed app ("Share → svc") arrives filled in (web/src/pwa/share-target.tsx).
+  const shared = useSharedLink(props.session.roomId);
+  const [url, setUrl] = useState(shared.url);
+  const [title, setTitle] = useState(shared.title);
   const [headers, setHeaders] = useState<HeaderRow[]>([]);
   const [subtitles, setSubtitles] = useState<SubtitleRow[]>([]);
   const [providerName, setProviderName] = useState('direct');
@@ -91,7 +94,7 @@ export function AddMediaForm(props: { session: RoomSession }) {
 
   return (
     <>
-    <form class="form add-media" onSubmit={(event) => void submit(event)} aria-labelledby="add-media-heading">
+    <form ref={shared.formRef} class="form add-media" onSubmit={(event) => void submit(event)} aria-labelledby="add-media-heading">
       <h3 id="add-media-heading">{t('playlist.add.heading')}</h3>
       <ErrorNotice error={action.error} onDismiss={action.clear} />
       {addedNow && <SeekableNote item={addedNow} where="form" />}

@@ -15,6 +15,7 @@ import { SettingsPanel } from './settings-panel.js';
 import { VoicePanel } from './voice-panel.js';
 import { useT } from '../../i18n/use-t.js';
 import { tvMode } from '../../tv/tv-mode.js';
+import { sharedLinkWaits } from '../../pwa/shared-link.js';
 
 type Tab = 'playlist' | 'chat' | 'members' | 'polls' | 'voice' | 'settings';
 
@@ -27,7 +28,8 @@ export function RoomTabs(props: { session: RoomSession }) {
   tabs.push('polls');
   if (session.can('use_webrtc')) tabs.push('voice');
   if (session.can('edit_room_settings') || view?.me.isOwner) tabs.push('settings');
-  const [selected, setSelected] = useState<Tab>(() => (view?.playback.mediaId == null && session.can('create_media_resource') ? 'playlist' : 'chat'));
+  // A link shared to the app opens the playlist too: its add form has the link filled in.
+  const [selected, setSelected] = useState<Tab>(() => ((view?.playback.mediaId == null || sharedLinkWaits(session.roomId)) && session.can('create_media_resource') ? 'playlist' : 'chat'));
   const refs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
   const active = tabs.includes(selected) ? selected : tabs[0]!;
 

@@ -15,5 +15,6 @@ import { members } from './members.js';
 import { roomSettings } from './room-settings.js';
 import { admin } from './admin.js';
 import { settingText } from './setting-text.js';
+import { pwa } from './pwa.js';
 
-export const zhCN: Translation<typeof en> = { common, shell, errors, auth, account, rooms, room, chat, player, playlist, members, roomSettings, admin, settingText };
+export const zhCN: Translation<typeof en> = { common, shell, errors, auth, account, rooms, room, chat, player, playlist, members, roomSettings, admin, settingText, pwa };

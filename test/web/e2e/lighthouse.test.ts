@@ -1,0 +1,53 @@
+/**
+ * The installable app as Chromium and Lighthouse judge it, in an ordinary (not incognito)
+ * browser profile: Chromium's installability verdict is empty of errors once the service worker
+ * controls the page, and Lighthouse's accessibility and best-practices audits all pass on a
+ * member's room page at phone and desktop form factors. One Lighthouse run per form factor (each
+ * costs seconds); a repeat visit, so the worker serves the shell.
+ */
+import { readFile } from 'node:fs/promises';
+import test from 'ava';
+import { signInPage, startWebBed, waitForPage, type WebBed } from './browser.js';
+import { failedAudits, openProfile, runLighthouse, type FormFactor, type Profile } from './lighthouse.js';
+
+let bed: WebBed;
+let profile: Profile;
+let roomUrl: string;
+test.before(async () => {
+  bed = await startWebBed('web_lighthouse');
+  const owner = await bed.signUp('lighthouse');
+  // A person without a picture makes the page ask /media/avatars/<id>/small and get the
+  // documented 404 (the initials show instead), which Chromium logs as a console error and
+  // Lighthouse's errors-in-console counts: this member has a picture (the app's own icon).
+  const picture = await readFile(new URL('../../../../web/public/icons/icon-96.png', import.meta.url));
+  await bed.call('PUT', '/api/me/avatar', { content: picture.toString('base64') }, owner.token);
+  const room = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Lighthouse night' }, owner.token);
+  roomUrl = `${bed.origin}/rooms/${room.body.room.id}`;
+  profile = await openProfile(bed.origin);
+  await signInPage(profile.page, owner.username);
+  await profile.page.goto(roomUrl);
+  await profile.page.getByRole('heading', { name: 'Lighthouse night' }).waitFor();
+  await waitForPage(profile.page, 'navigator.serviceWorker.controller !== null', 30_000);
+});
+test.after.always(async () => {
+  await profile?.close();
+  await bed?.close();
+});
+
+test.serial('Chromium finds the app installable: the manifest parses cleanly and nothing stands in the way', async (t) => {
+  const cdp = await profile.context.newCDPSession(profile.page);
+  const manifest = await cdp.send('Page.getAppManifest');
+  t.deepEqual(manifest.errors, []);
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  t.deepEqual(installabilityErrors, []);
+  t.is(await profile.page.evaluate<string>('navigator.serviceWorker.controller.scriptURL'), `${bed.origin}/sw.js`);
+  await cdp.detach();
+});
+
+for (const formFactor of ['phone', 'desktop'] as FormFactor[]) {
+  test.serial(`Lighthouse on a room page (${formFactor}): every accessibility and best-practices audit that applies passes`, async (t) => {
+    const result = await runLighthouse(roomUrl, profile.port, formFactor, { onlyCategories: ['accessibility', 'best-practices'], throttlingMethod: 'provided' });
+    t.is(result.finalDisplayedUrl, roomUrl);
+    t.deepEqual([...failedAudits(result, 'accessibility'), ...failedAudits(result, 'best-practices')], []);
+  });
+}
