@@ -21,6 +21,8 @@ export interface GatewayRoleStart {
   media: MediaServices;
   metrics: Metrics;
   readiness: ReadinessProbe;
+  /** The built web client to serve, when not the default (ServiceOptions.webClientRoot). */
+  webClientRoot?: string;
 }
 
 export interface GatewayRole {
@@ -50,7 +52,7 @@ export async function startGatewayRole(start: GatewayRoleStart, stops: Stops): P
   // Livestreams learn the public address once the server listens, after they start.
   const listening: { url?: string } = {};
   const gateway = await setUpGatewayDeps({ ...start, sliceCache, httpUrl: () => listening.url ?? '' }, stops);
-  const http = await startPublicHttp({ gateway, reviews: start.shared.reviews, media: start.media, readiness, metrics }, stops);
+  const http = await startPublicHttp({ gateway, reviews: start.shared.reviews, media: start.media, readiness, metrics, ...(start.webClientRoot ? { webClientRoot: start.webClientRoot } : {}) }, stops);
   listening.url = http.url;
   let stunPort: number | undefined;
   if (config.stun.enabled) {

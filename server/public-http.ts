@@ -24,6 +24,7 @@ export interface PublicHttpStart {
   media: MediaServices;
   readiness: ReadinessProbe;
   metrics: Metrics;
+  webClientRoot?: string;
 }
 
 export async function startPublicHttp(start: PublicHttpStart, stops: Stops): Promise<PublicHttp> {
@@ -35,7 +36,7 @@ export async function startPublicHttp(start: PublicHttpStart, stops: Stops): Pro
     readiness,
     metrics: metrics.http,
     api: { accounts, cookies: cookiePolicyFor(config), reviews, gateway, reviewLink: temporalUiLink(config.temporal.ui_url, config.temporal.namespace) },
-    webClient: { embeds: media.providers.embeds() },
+    webClient: { embeds: media.providers.embeds(), ...(start.webClientRoot ? { root: start.webClientRoot } : {}) },
   });
   const server = createServer(requestListener(app));
   const realtime = new RealtimeGateway(gateway, { registry: metrics.registry });

@@ -32,6 +32,8 @@ export interface ServiceOptions {
   migrateFirst?: boolean;
   /** How long to keep trying while a dependency cannot be reached at start (default 0). */
   dependencyWaitMs?: number;
+  /** The built web client the gateway serves (default dist/web-client; a test serves a changed copy). */
+  webClientRoot?: string;
 }
 
 export interface RunningService {
@@ -95,7 +97,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(transcoder ? { details: () => ({ transcoder: transcoder.details() }) } : {}),
     });
     let gateway: GatewayRole | undefined;
-    if (roles.includes('gateway')) gateway = await startGatewayRole({ config, logger, connections, shared, media, metrics, readiness }, stops);
+    if (roles.includes('gateway')) gateway = await startGatewayRole({ config, logger, connections, shared, media, metrics, readiness, ...(options.webClientRoot ? { webClientRoot: options.webClientRoot } : {}) }, stops);
     const sliceCache = gateway?.sliceCache;
 
     const operators = await startOperatorEndpoints(

@@ -97,7 +97,7 @@ export const AvatarView = z
     large: z.string().meta({ description: 'URL of the 256x256 WebP (immutable)' }),
     small: z.string().meta({ description: 'URL of the 64x64 WebP (immutable)' }),
   })
-  .meta({ id: 'Avatar', description: 'Any user\'s current avatar is also at /media/avatars/{userId}/large|small, a redirect to these, or 404 when none.' });
+  .meta({ id: 'Avatar', description: 'Any user\'s current avatar is also at /media/avatars/{userId}/large|small, a redirect to these, or 204 No Content when none.' });
 
 export const putMyAvatar = defineEndpoint({
   method: 'put',

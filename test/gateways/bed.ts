@@ -74,6 +74,8 @@ export interface BedOptions {
   env?: Record<string, string>;
   /** The service's logger, for tests that read what it logs (default: fatal only, to stderr). */
   logger?: Logger;
+  /** The built web client to serve instead of dist/web-client (a test that changes a built file works on a copy). */
+  webClientRoot?: string;
 }
 
 export async function startGatewayBed(label: string, options: BedOptions = {}): Promise<GatewayBed> {
@@ -121,7 +123,7 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
     delete env.SVC_MANAGEMENT_ENDPOINT;
     config = requireValid(await loadConfig({ env }), 'server');
     try {
-      service = await startService({ config, roles: options.roles ?? ['gateway', 'actors'], logger: options.logger ?? logger });
+      service = await startService({ config, roles: options.roles ?? ['gateway', 'actors'], logger: options.logger ?? logger, ...(options.webClientRoot ? { webClientRoot: options.webClientRoot } : {}) });
       break;
     } catch (err) {
       if (attempt >= 3 || !(err instanceof AppError && err.code === 'unavailable' && /already in use/.test(err.message))) throw err;

@@ -1,9 +1,12 @@
 /**
  * Avatars, outside `/api` because an <img> sends no bearer token (docs/2026-11-26-profiles-and-accounts.md):
- *   /media/avatars/<userId>/large|small               302 to the current version, or 404 none
+ *   /media/avatars/<userId>/large|small               302 to the current version, or 204 none
  *   /media/avatars/<userId>/<hash>/large|small.webp   the bytes, cached forever
  * Public like a profile picture anywhere: whoever knows a user id (room members do) may see it.
- * Only re-encoded WebP is ever served (image-response.ts).
+ * Only re-encoded WebP is ever served (image-response.ts). "None" is 204 No Content rather than
+ * 404: the client shows initials under every <img>, asks for everyone it shows, and a browser
+ * logs each 404 image as a console error (Lighthouse's best-practices audit fails on it), while
+ * an empty 204 only fires the image's error event.
  */
 import Router from '@koa/router';
 import { isUuid, type Queryable } from '../../../accounts/index.js';
@@ -30,10 +33,14 @@ export function avatarRoutes(db: Queryable): Router<HttpState> {
   router.get('/:userId/:size', async (ctx) => {
     const { userId, size } = ctx.params as { userId: string; size: string };
     const which = sizeOf(size);
-    const hash = isUuid(userId) ? await avatars.hashOf(userId) : undefined;
-    if (hash === undefined) throw noAvatar();
+    if (!isUuid(userId)) throw noAvatar();
+    const hash = await avatars.hashOf(userId);
     // Revalidated every time, so a new upload shows at once; the target is what is cached.
     ctx.set('Cache-Control', 'no-cache');
+    if (hash === undefined) {
+      ctx.status = 204;
+      return;
+    }
     ctx.redirect(avatarVersionUrl(userId, hash, which));
   });
 

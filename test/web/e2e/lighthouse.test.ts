@@ -5,7 +5,7 @@
  * member's room page at phone and desktop form factors. One Lighthouse run per form factor (each
  * costs seconds); a repeat visit, so the worker serves the shell.
  */
-import { readFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import test from 'ava';
 import { signInPage, startWebBed, waitForPage, type WebBed } from './browser.js';
 import { failedAudits, openProfile, runLighthouse, type FormFactor, type Profile } from './lighthouse.js';
@@ -16,12 +16,12 @@ let roomUrl: string;
 test.before(async () => {
   bed = await startWebBed('web_lighthouse');
   const owner = await bed.signUp('lighthouse');
-  // A person without a picture makes the page ask /media/avatars/<id>/small and get the
-  // documented 404 (the initials show instead), which Chromium logs as a console error and
-  // Lighthouse's errors-in-console counts: this member has a picture (the app's own icon).
-  const picture = await readFile(new URL('../../../../web/public/icons/icon-96.png', import.meta.url));
-  await bed.call('PUT', '/api/me/avatar', { content: picture.toString('base64') }, owner.token);
+  const friend = await bed.signUp('lighthouse-friend');
   const room = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Lighthouse night' }, owner.token);
+  // Two people without a picture in the header, the member list and the chat: their avatars are
+  // asked for and answered "none" (initials instead), which must not count as a console error.
+  await bed.call('POST', `/api/rooms/${room.body.room.id}/join`, {}, friend.token);
+  await bed.call('POST', `/api/rooms/${room.body.room.id}/chat`, { text: 'Popcorn is ready', clientMessageId: randomUUID() }, friend.token);
   roomUrl = `${bed.origin}/rooms/${room.body.room.id}`;
   profile = await openProfile(bed.origin);
   await signInPage(profile.page, owner.username);

@@ -5,7 +5,8 @@
  * in a room's add-media form. Chromium's installability verdict and Lighthouse's audits need
  * a browser profile that is not incognito: lighthouse.test.ts.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import test from 'ava';
@@ -15,11 +16,16 @@ import { BED_PASSWORD } from '../../gateways/bed.js';
 import { WEB_CLIENT_ROOT } from '../../../gateways/http/web-client.js';
 
 let bed: WebBed;
+/** This file's own copy of the built client: the update test changes its sw.js, which no other test file may see. */
+let webClientRoot: string;
 test.before(async () => {
-  bed = await startWebBed('web_pwa');
+  webClientRoot = await mkdtemp(join(tmpdir(), 'svc-web-pwa-'));
+  await cp(WEB_CLIENT_ROOT, webClientRoot, { recursive: true });
+  bed = await startWebBed('web_pwa', { webClientRoot });
 });
 test.after.always(async () => {
   await bed?.close();
+  if (webClientRoot) await rm(webClientRoot, { recursive: true, force: true });
 });
 
 interface Manifest {
@@ -105,7 +111,7 @@ test('offline, a reload opens the shell from the worker and says so in words; no
   t.deepEqual(problems.filter((line) => !line.includes('net::ERR_INTERNET_DISCONNECTED')), []);
 });
 
-// Serial: it swaps the built sw.js for the length of the test (see nextBuild).
+// Serial: it swaps this file's sw.js for the length of the test (see nextBuild).
 test.serial('a new version: the notice says so, and Reload lets the new worker take over', async (t) => {
   const { page, problems } = await bed.person();
   await page.goto('/');
@@ -179,12 +185,12 @@ const NEXT_VERSION = 'fedcba9876543210';
 
 /**
  * The next build as the browser's update check finds it: the built sw.js with another version
- * (and so another cache), put where the gateway serves it (with its .br and .gz), until the
- * returned function puts the build's own back. Playwright's routes do not see a worker's update
- * fetch, so the file itself changes.
+ * (and so another cache), put where this file's gateway serves it (with its .br and .gz), until
+ * the returned function puts the build's own back. Playwright's routes do not see a worker's
+ * update fetch, so the file itself changes (in this file's copy of the client).
  */
 async function nextBuild(): Promise<() => Promise<void>> {
-  const path = join(WEB_CLIENT_ROOT, 'sw.js');
+  const path = join(webClientRoot, 'sw.js');
   const files = [path, `${path}.br`, `${path}.gz`];
   const originals = await Promise.all(files.map((file) => readFile(file)));
   const next = Buffer.from(originals[0]!.toString().replace(/(version\\":\\")[0-9a-f]{16}/, `$1${NEXT_VERSION}`));
