@@ -53,9 +53,9 @@ export class MpvPlayer {
   private expectedEntry: number | null = null;
   private startedEntry: number | null = null;
   private ranges: Array<[number, number]> | undefined;
-  /** Pause changes we asked for and mpv has not reported yet; our last request; what mpv last reported. */
+  /** Pause changes we asked for and mpv has not reported yet (each for OURS_MS at most); our last request; what mpv last reported. */
   private ourPauses: Array<{ value: boolean; at: number }> = [];
-  private lastPauseRequest = { value: true, at: Number.NEGATIVE_INFINITY };
+  private lastPauseRequest = true;
   private observedPause = true;
   /** When our latest seek command went out, while mpv has not said `seek` for it (mpv folds seeks queued together into one). */
   private ourSeekAt: number | null = null;
@@ -212,7 +212,7 @@ export class MpvPlayer {
     const now = localNow();
     // Only a change mpv will report is waited for: setting what it already has reports nothing.
     if (paused !== this.observedPause || this.ourPauses.length > 0) this.ourPauses.push({ value: paused, at: now });
-    this.lastPauseRequest = { value: paused, at: now };
+    this.lastPauseRequest = paused;
     this.isPaused = paused;
     this.ipc.fire(['set_property', 'pause', paused]);
   }
@@ -243,11 +243,12 @@ export class MpvPlayer {
     this.isPaused = paused;
     this.observedPause = paused;
     if (ours >= 0) {
-      this.ourPauses.splice(0, ours + 1);
+      // mpv may fold quick changes of ours into fewer reports: once it reports what we asked
+      // last, nothing earlier is still to come.
+      if (paused === this.lastPauseRequest) this.ourPauses = [];
+      else this.ourPauses.splice(0, ours + 1);
       return;
     }
-    // mpv may fold two quick changes of ours into one report: what we asked last is still ours.
-    if (paused === this.lastPauseRequest.value && now - this.lastPauseRequest.at < OURS_MS) return;
     if (paused === wasPaused || !this.ready || this.mediaId === null) return;
     // keep-open holds the last frame paused at the end: that is the item ending, not a person.
     if (paused && (this.eof || (this.length !== undefined && this.timePos >= this.length - END_MARGIN_S))) return;

@@ -9,8 +9,7 @@
  */
 import type { PlaybackView } from '../../contracts/room/model.js';
 import type { PlayerState } from '../../contracts/ws/protocol.js';
-import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type SyncPhase } from '../../web/src/sync/index.js';
-import type { RoomConnection } from '../../web/src/realtime/connection.js';
+import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type RoomConnection, type SyncPhase } from '../../web/index.js';
 import { localNow, type MpvPlayer } from './mpv-player.js';
 
 const TIMER_MS = 50;

@@ -6,7 +6,7 @@
  */
 import WebSocket from 'ws';
 import { ticketPath } from '../../contracts/ws/constants.js';
-import type { ConnectionEnvironment, RoomSocket } from '../../web/src/realtime/connection.js';
+import type { ConnectionEnvironment, RoomSocket } from '../../web/index.js';
 import type { RoomApi } from './room-api.js';
 
 export function nodeEnvironment(api: RoomApi): ConnectionEnvironment {

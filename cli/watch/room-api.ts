@@ -5,7 +5,7 @@
  * Failures are the web client's `ApiError` (the documented `{requestId, status, code,
  * message}`), which the shared realtime connection (web/src/realtime/connection.ts) reads.
  */
-import { ApiError } from '../../web/src/api/errors.js';
+import { ApiError } from '../../web/index.js';
 import type { ErrorCode } from '../../contracts/errors.js';
 
 export interface Session {

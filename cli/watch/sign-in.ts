@@ -6,7 +6,7 @@
  */
 import * as opaque from '@serenity-kit/opaque';
 import { AppError } from '../../errors/index.js';
-import { ApiError } from '../../web/src/api/errors.js';
+import { ApiError } from '../../web/index.js';
 import type { RoomApi } from './room-api.js';
 
 interface SignInAnswer {

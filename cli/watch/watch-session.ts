@@ -8,8 +8,7 @@
 import type { MemberRoomView, NowPlaying, PlaybackView } from '../../contracts/room/model.js';
 import type { RoomCommand } from '../../contracts/room/commands.js';
 import type { RoomEvent } from '../../contracts/room/events.js';
-import { RoomConnection, type ConnectionStatus } from '../../web/src/realtime/connection.js';
-import { applyRoomEvent } from '../../web/src/state/room-view.js';
+import { applyRoomEvent, RoomConnection, type ConnectionStatus } from '../../web/index.js';
 import { chatLine } from './chat-osd.js';
 import { planItem } from './item-source.js';
 import type { MpvPlayer } from './mpv-player.js';

@@ -14,7 +14,7 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { MpvIpc } from '../../../cli/watch/mpv-ipc.js';
 import { BED_PASSWORD, type Member } from '../../gateways/bed.js';
-import { SvcProcess } from '../../harness/svc-process.js';
+import { runSvc, SvcProcess } from '../../harness/svc-process.js';
 import { openRoomPage, startWebBed, waitForPage, type WebBed } from './browser.js';
 import { positionAt as pagePositionAt, TOLERANCE_S } from './in-sync.js';
 import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
@@ -149,4 +149,26 @@ test.serial('a guest without control_playback has their keys refused: the room s
   const after = await roomPlayback();
   t.true(after.playing, 'the room still plays');
   t.is(after.updatedAt, before.updatedAt, 'the room did not move');
+});
+
+test.serial('what stops svc watch is said in a sentence: a bad link, a wrong password, a room password, no mpv', async (t) => {
+  // Signed in rather than as guests: new guest sessions are limited per address, and every svc here comes from 127.0.0.1.
+  const stranger = await bed.signUp('stranger');
+  const signedIn = { SVC_WATCH_PASSWORD: BED_PASSWORD };
+  const locked = (await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'Locked', password: 'popcorn' }, owner.token)).body.room.id;
+  const lockedLink = `${bed.origin}/rooms/${locked}`;
+  // Independent of one another: run together.
+  const [bad, wrong, noPassword, wrongRoomPassword, noMpv] = await Promise.all([
+    runSvc(['watch', `${bed.origin}/room/${roomId}`, '--guest', 'Sam'], {}),
+    runSvc(['watch', link(), '--username', owner.username], { SVC_WATCH_PASSWORD: 'not the password at all' }),
+    runSvc(['watch', lockedLink, '--username', stranger.username], signedIn),
+    runSvc(['watch', lockedLink, '--username', stranger.username, '--room-password', 'crisps'], signedIn),
+    runSvc(['watch', link(), '--username', stranger.username, '--mpv', join(dir, 'no-such-mpv')], signedIn),
+  ]);
+  t.deepEqual([bad.code, wrong.code, noPassword.code, wrongRoomPassword.code, noMpv.code], [1, 1, 1, 1, 1]);
+  t.regex(bad.stderr, /is not a room link \(its path is not \/rooms\/<room id>\)/);
+  t.regex(wrong.stderr, /wrong username or password/);
+  t.regex(noPassword.stderr, /the room "Locked" has a password: give it with --room-password/);
+  t.regex(wrongRoomPassword.stderr, /joining "Locked": /);
+  t.regex(noMpv.stderr, /mpv was not found at .*no-such-mpv: install it/);
 });
