@@ -18,11 +18,12 @@
  *  (c) pauses from the controls: from sending to the pause being applied in every other page;
  *  (d) as (b) with one context behind an emulated 200 ms round trip with jitter (its socket
  *      only; media requests are not delayed).
- *  (e) per player kind (bench/sync-kinds.ts): BENCH_KINDS (file,hls,dash,youtube) each in a
+ *  (e) per player kind (bench/sync-kinds.ts): BENCH_KINDS (file,hls,dash,youtube,mpv) each in a
  *      fresh room of the 5 contexts, served by Debian's nginx (CORS on, as hls.js and dash.js
  *      fetch with XHR) or the YouTube stand-in: a seek, then BENCH_KIND_SECONDS (30) of
  *      playback, pairwise p50/p99 measured on the <video> that draws (targets: p99 < 50 ms for
- *      <video> kinds, < 150 ms for embedded players).
+ *      <video> kinds, < 150 ms for embedded players); and `mpv` (bench/sync-mpv.ts): mpv driven by
+ *      `svc watch` beside two of the pages, pairwise p99 of mpv against the pages (target ≤ 33 ms).
  * BENCH_JOINS_ONLY=1 stops after (a); BENCH_KINDS_ONLY=1 runs (e) alone.
  * Run with `npm run bench:sync [-- <runs>]`.
  */
@@ -34,6 +35,7 @@ import { seekFromControls } from '../test/web/e2e/in-sync.js';
 import { makeTestDash, makeTestHls, makeTestVideo, serveMedia } from '../test/web/e2e/media.js';
 import type { Member } from '../test/gateways/bed.js';
 import { kindFigures, type KindSource } from './sync-kinds.js';
+import { mpvFigures } from './sync-mpv.js';
 import { percentile } from './percentile.js';
 import { actionsOf, framesOf, STEADY_MARGIN_MS, steadyAfter, wallNow } from './sync-frames.js';
 import { CLOSE_MS, joinerRow, joinerSummary, lateJoiners, type Joiner } from './sync-joiners.js';
@@ -48,7 +50,7 @@ const PAUSES = Number(process.env.BENCH_PAUSES ?? 8);
 const JOINS = Number(process.env.BENCH_JOINS ?? 5);
 const JOINS_ONLY = process.env.BENCH_JOINS_ONLY === '1';
 const KINDS_ONLY = process.env.BENCH_KINDS_ONLY === '1';
-const KINDS = (process.env.BENCH_KINDS ?? 'file,hls,dash,youtube').split(',').filter((kind) => kind !== '');
+const KINDS = (process.env.BENCH_KINDS ?? 'file,hls,dash,youtube,mpv').split(',').filter((kind) => kind !== '');
 const KIND_SECONDS = Number(process.env.BENCH_KIND_SECONDS ?? 30);
 /** hls.js and dash.js fetch with (preflighted) XHR: the media host answers CORS. */
 const CORS = `location / {
@@ -135,8 +137,14 @@ async function perKind(bed: WebBed, members: Member[], dir: string, file: string
   try {
     const rows: Array<Record<string, string>> = [];
     for (const kind of KINDS) {
+      if (kind === 'mpv') {
+        // mpv (svc watch) beside two pages: the same file, from the same host.
+        rows.push(await mpvFigures(bed, members, sources.file!.url, [host], KIND_SECONDS));
+        console.table(rows.at(-1));
+        continue;
+      }
       const source = sources[kind];
-      if (!source) throw new Error(`BENCH_KINDS: unknown kind "${kind}" (known: ${Object.keys(sources).join(', ')})`);
+      if (!source) throw new Error(`BENCH_KINDS: unknown kind "${kind}" (known: ${Object.keys(sources).join(', ')}, mpv)`);
       rows.push(await kindFigures(bed, members, source, KIND_SECONDS));
       console.table(rows.at(-1));
     }

@@ -27,6 +27,17 @@ export async function readNewPassword(io: PasswordIo, options: { fromStdin: bool
   return first;
 }
 
+/**
+ * Reads an existing password (to sign in with, `svc watch`): typed once without echo at a
+ * terminal, or the first line of stdin when stdin is not a terminal.
+ */
+export async function readPassword(io: PasswordIo, prompt: string): Promise<string> {
+  if (!io.stdin.isTTY || !io.stdin.setRawMode) return readStdinLine(io.stdin);
+  const password = await promptHidden(io, prompt);
+  if (password.length === 0) throw AppError.invalid([{ key: 'password', message: 'is required' }]);
+  return password;
+}
+
 /** The first line of stdin, without its line ending; stdin must hold nothing else. */
 export async function readStdinLine(stdin: Readable): Promise<string> {
   const chunks: Buffer[] = [];

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building, testing and running svc locally need, and only what is missing:
-#   - Debian packages: the PostgreSQL server, Redis, Chromium, ffmpeg, nginx and the rest of
+#   - Debian packages: the PostgreSQL server, Redis, Chromium, ffmpeg, nginx, mpv (svc watch) and the rest of
 #     DEBIAN_PACKAGES in versions.sh (apt-get, with sudo when not root);
 #   - nats-server, the Temporal CLI and grpcurl (for the gRPC tests) at the versions pinned in
 #     infra/versions.sh, built with `go install` into ${SVC_CACHE_DIR:-~/.cache/svc}/bin/<name>-<version>/ (outside the clone);

@@ -47,8 +47,9 @@ POSTGRES_MAJOR=15
 # bench:sync play and transmuxes livestreams to HLS; nginx, the Range-capable (and 200-only)
 # upstream of the media proxy tests and bench:media, and the reverse proxy of the deployment
 # tests, with its WebDAV module (dav-ext answers PROPFIND: the WebDAV library of the media
-# library tests); coturn, the TURN relay of the voice test.
-DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core fonts-wqy-microhei ffmpeg nginx-light libnginx-mod-http-dav-ext coturn)
+# library tests); coturn, the TURN relay of the voice test; mpv, the desktop player of `svc watch`
+# and its test (test/web/e2e/watch.test.ts) and bench:sync's mpv kind.
+DEBIAN_PACKAGES=(postgresql redis-server chromium fonts-dejavu-core fonts-wqy-microhei ffmpeg nginx-light libnginx-mod-http-dav-ext coturn mpv)
 
 # What the container tests and `npm run image` need besides (install.sh --containers): podman
 # with Debian's runc, netavark and aardvark-dns (names between containers) and iptables (netavark

@@ -21,6 +21,7 @@ import { UserResetPasswordCommand } from './user-reset-password.js';
 import { UserSetRoleCommand } from './user-set-role.js';
 import { UserShowCommand } from './user-show.js';
 import { UserUnbanCommand } from './user-unban.js';
+import { WatchCommand } from './watch.js';
 
 export const commands: CommandClass[] = [
   ServeCommand,
@@ -45,4 +46,5 @@ export const commands: CommandClass[] = [
   UserUnbanCommand,
   UserSetRoleCommand,
   UserResetPasswordCommand,
+  WatchCommand,
 ];
