@@ -47,6 +47,8 @@ export async function playInfoFor(
   holder: { userId: string; sessionId: string },
   item: MediaItem,
   provider: MediaProvider,
+  /** `original`: the item's own source even where browsers need a transcode (a desktop player decodes it). */
+  options: { original?: boolean } = {},
 ): Promise<PlayInfo> {
   const now = (deps.now ?? Date.now)();
   const { userId, sessionId } = holder;
@@ -55,6 +57,7 @@ export async function playInfoFor(
     return { token: deps.grants.sign({ roomId, userId, sessionId, mediaId: item.id, resource, expiresAt }), expiresAt };
   };
   if (provider.play) return provider.play(item, { roomId, userId, grant });
+  if (options.original) return sourcesAsIs(deps, roomId, item, provider, grant);
 
   const bySource = await sourceTranscodeFor(deps, roomId, item, provider, grant);
   if (bySource) return bySource;

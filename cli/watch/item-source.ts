@@ -1,9 +1,9 @@
 /**
  * What mpv opens for the room's current item, or why it cannot: the play info the web client
- * asks for (`GET .../playlist/{mediaId}/play`). mpv decodes nearly everything, so the first
- * source is taken as the server offers it (the proxy's signed URL when the room proxies the
- * item; the shared transcode's HLS when browsers need one, which mpv plays as well, on the same
- * media timeline). Only http(s) URLs of the play answer are opened (resolved against the
+ * asks for (`GET .../playlist/{mediaId}/play`), with `original=true`: mpv decodes nearly
+ * everything, so it gets the item's own source (the proxy's signed URL when the room proxies the
+ * item) even where browsers get the shared transcode, in full quality and on the same media
+ * timeline. Only http(s) URLs of the play answer are opened (resolved against the
  * server): never another scheme a room member could have typed in. YouTube items need yt-dlp,
  * which mpv does not ship with; a "local file" item is the viewer's own copy (`--file`),
  * checked against the item's fingerprint as the web client checks it.
@@ -22,7 +22,8 @@ const MIB = 1024 * 1024;
 
 export async function planItem(api: RoomApi, roomId: string, item: NowPlaying, localFile: string | undefined): Promise<ItemPlan> {
   if (item.provider === 'youtube') return youtube(item);
-  const info = await api.get<PlayInfo>(`/api/rooms/${encodeURIComponent(roomId)}/playlist/${encodeURIComponent(item.id)}/play`);
+  // mpv decodes what browsers cannot: the source as it is, never the shared transcode (a rung of it).
+  const info = await api.get<PlayInfo>(`/api/rooms/${encodeURIComponent(roomId)}/playlist/${encodeURIComponent(item.id)}/play?original=true`);
   if (info.local) {
     if (!localFile) return { kind: 'cannot', why: `"${item.title}" is a file on each viewer's own disk (${info.local.name}): start svc watch with --file <your copy> to play it` };
     const mismatch = await localMismatch(localFile, info.local);

@@ -120,6 +120,12 @@ export const getPlayInfo = defineEndpoint({
   tags: ['playlist'],
   access: 'user_or_guest',
   params: z.strictObject({ roomId, mediaId }),
+  query: z.strictObject({
+    original: z
+      .enum(['true', 'false'])
+      .optional()
+      .meta({ description: "true: the item's own source, never a transcode (for a player that decodes any codec, such as svc watch's mpv); default false" }),
+  }),
   responses: { 200: { description: 'Sources', schema: PlayInfo } },
   errors: ['unauthenticated', 'forbidden', 'not_found', 'unavailable', 'busy', 'rate_limited', 'deadline_exceeded', 'bad_gateway'],
 });

@@ -22,7 +22,7 @@ export function mountMediaRoutes(router: EndpointRouter, deps: GatewayDeps, medi
       };
       return Promise.resolve();
     })
-    .mount(api.getPlayInfo, async (ctx, { caller, params }) => {
+    .mount(api.getPlayInfo, async (ctx, { caller, params, query }) => {
       const { result } = await deps.rooms.send(params.roomId, { kind: 'playlist.playable', mediaId: params.mediaId }, caller);
       const item = result.item;
       const provider = media.providers.require(item.provider);
@@ -32,6 +32,7 @@ export function mountMediaRoutes(router: EndpointRouter, deps: GatewayDeps, medi
         { userId: subjectOf(caller), sessionId: caller.sessionId },
         item,
         provider,
+        { original: query.original === 'true' },
       );
       ctx.set('Cache-Control', 'no-store');
       ctx.body = info;

@@ -107,6 +107,15 @@ test.serial('an HEVC 10-bit file: the playlist says it is converted, the player 
   t.is(await segmentStart(base, 1), 2);
   const missing = await read(`${base}99.m4s`);
   t.is(missing.status, 404);
+
+  // A desktop player that decodes HEVC (svc watch's mpv) asks for the item as it is.
+  const original = await bed.call<Play>('GET', `/api/rooms/${roomId}/playlist/${mediaId}/play?original=true`, undefined, owner.token);
+  t.is(original.status, 200);
+  t.is(original.body.sources[0]?.url, `${nginx.url}/hevc.mkv`);
+  t.is(original.body.transcode, undefined);
+  const bad = await bed.call<{ code: string; issues: Array<{ key: string }> }>('GET', `/api/rooms/${roomId}/playlist/${mediaId}/play?original=yes`, undefined, owner.token);
+  t.is(bad.status, 400);
+  t.is(bad.body.issues[0]?.key, 'original');
 });
 
 async function metric(name: string, labels = ''): Promise<number> {
