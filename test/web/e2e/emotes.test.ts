@@ -42,7 +42,7 @@ test('an emote uploaded in the settings is picked from the composer by a member,
   const picture = await sharp({ create: { width: 200, height: 200, channels: 4, background: '#2a8' } })
     .png()
     .toBuffer();
-  await a.getByLabel('Picture').setInputFiles({ name: 'wave.png', mimeType: 'image/png', buffer: picture });
+  await a.getByLabel('Picture', { exact: true }).setInputFiles({ name: 'wave.png', mimeType: 'image/png', buffer: picture });
   await a.getByRole('button', { name: 'Upload the emote' }).click();
   await a.getByRole('status').filter({ hasText: ':wave: saved.' }).waitFor({ timeout: STEP_MS });
   await a.getByRole('list', { name: "This room's emotes" }).getByRole('button', { name: 'Remove :wave:' }).waitFor();

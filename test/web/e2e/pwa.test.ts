@@ -107,6 +107,10 @@ test('offline, a reload opens the shell from the worker and says so in words; no
 
   await context.setOffline(false);
   await page.getByText('You are offline.').waitFor({ state: 'detached' });
+  // The refresh that could not reach the server while offline did not sign the person out: back
+  // online, the session is asked for again and the room comes back.
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.getByRole('tab', { name: 'Chat' }).waitFor();
   // Chromium logs the requests that failed while offline; nothing else may be wrong.
   t.deepEqual(problems.filter((line) => !line.includes('net::ERR_INTERNET_DISCONNECTED')), []);
 });

@@ -20,7 +20,7 @@ interface AccessToken {
 }
 
 let access: AccessToken | null = null;
-let refreshing: Promise<Schemas['SignedIn'] | null> | null = null;
+let refreshing: Promise<RefreshOutcome> | null = null;
 const listeners = new Set<(signedIn: Schemas['SignedIn'] | null) => void>();
 
 /** Renew this long before the server's expiry, so a request in flight never carries a stale token. */
@@ -38,7 +38,14 @@ export function accessToken(): string | null {
   return access?.token ?? null;
 }
 
-/** Called with every refresh outcome (a new session view, or null once the session is gone). */
+/**
+ * What a refresh came to: a new session view, null once the server refused the cookie (the
+ * session is gone), or `unreachable` when the server could not be asked (offline, or the page
+ * leaving mid-request), which says nothing about the session.
+ */
+export type RefreshOutcome = Schemas['SignedIn'] | null | 'unreachable';
+
+/** Called with every refresh that reached the server (a new session view, or null once the session is gone). */
 export function onRefresh(listener: (signedIn: Schemas['SignedIn'] | null) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
@@ -57,7 +64,7 @@ async function exchangeRefreshCookie(): Promise<Schemas['SignedIn'] | null> {
  * same time, and one tab at a time (the server rotates the refresh token, so two parallel
  * refreshes would race).
  */
-export function refreshAccess(): Promise<Schemas['SignedIn'] | null> {
+export function refreshAccess(): Promise<RefreshOutcome> {
   refreshing ??= (async () => {
     try {
       const signedIn = await tabs.run(exchangeRefreshCookie);
@@ -68,13 +75,13 @@ export function refreshAccess(): Promise<Schemas['SignedIn'] | null> {
       useAccess(signedIn);
       return signedIn;
     } catch {
-      return null; // offline: keep the token we have; the request itself will report the failure
+      return 'unreachable' as const; // offline: keep the token we have; the request itself will report the failure
     } finally {
       refreshing = null;
     }
-  })().then((signedIn) => {
-    for (const listener of listeners) listener(signedIn);
-    return signedIn;
+  })().then((outcome) => {
+    if (outcome !== 'unreachable') for (const listener of listeners) listener(outcome);
+    return outcome;
   });
   return refreshing;
 }
@@ -95,7 +102,7 @@ const authentication: Middleware = {
     retries.delete(id);
     if (response.status !== 401 || !retry || !access || NO_AUTH_RETRY.test(new URL(request.url).pathname)) return response;
     const renewed = await refreshAccess();
-    if (!renewed) return response;
+    if (!renewed || renewed === 'unreachable') return response;
     retry.headers.set('Authorization', `Bearer ${renewed.accessToken}`);
     return fetch(retry);
   },

@@ -73,6 +73,14 @@ onRefresh((answer) => {
 
 export async function restoreSession(): Promise<void> {
   const answer = marked() ? await refreshAccess() : null;
+  if (answer === 'unreachable') {
+    // Offline, or a reload cut the exchange short: the cookie may be as good as ever, so the
+    // mark stays (clearing it signed the person out for good) and the session is asked for
+    // again when the browser says it is online, or in a few seconds (it does not always say).
+    session.value = null;
+    askAgainSoon();
+    return;
+  }
   if (!answer) {
     mark(false);
     session.value = null;
@@ -85,6 +93,19 @@ export async function restoreSession(): Promise<void> {
   } catch {
     session.value = null;
   }
+}
+
+const ASK_AGAIN_MS = 5_000;
+let askAgain: ReturnType<typeof setTimeout> | undefined;
+function askAgainSoon(): void {
+  const again = () => {
+    clearTimeout(askAgain);
+    window.removeEventListener('online', again);
+    if (session.value === null && marked()) void restoreSession();
+  };
+  clearTimeout(askAgain);
+  askAgain = setTimeout(again, ASK_AGAIN_MS);
+  window.addEventListener('online', again, { once: true });
 }
 
 export async function signOut(everywhere = false): Promise<void> {
