@@ -88,7 +88,27 @@ export class PlayerSync {
       }
       wasOpen = open;
     });
-    this.stopBack = onPageBack(() => this.pageBack());
+    const networkBack = (): void => this.recoverMedia();
+    const stopPageBack = onPageBack(() => this.pageBack());
+    window.addEventListener('online', networkBack);
+    this.stopBack = () => {
+      stopPageBack();
+      window.removeEventListener('online', networkBack);
+    };
+  }
+
+  /**
+   * A media element that ran out of buffer while the network was gone has failed for good
+   * (MEDIA_ERR_NETWORK: bench:background, offline for a minute): with the network or the page
+   * back, load its source again; the engine then seeks it to the room as for a late joiner.
+   * Only a plain source: hls.js and dash.js (a blob: MediaSource) retry by themselves.
+   */
+  private recoverMedia(): void {
+    const element = this.player.element;
+    if (!element || element.error?.code !== MediaError.MEDIA_ERR_NETWORK) return;
+    if (!element.currentSrc || element.currentSrc.startsWith('blob:')) return;
+    this.engine.reset();
+    element.load();
   }
 
   /**
@@ -102,6 +122,7 @@ export class PlayerSync {
    */
   private pageBack(): void {
     recordBack(this.stats, localNow());
+    this.recoverMedia();
     this.clock.reset();
     this.clearStart();
     this.engine.resume();
