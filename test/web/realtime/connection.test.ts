@@ -8,6 +8,7 @@
 import test from 'ava';
 import { ApiError } from '../../../web/src/api/errors.js';
 import {
+  BACK_WINDOW_MS,
   CONNECT_TIMEOUT_MS,
   KEEPALIVE_MS,
   MISSED_PONGS,
@@ -145,6 +146,12 @@ class FakeBrowser implements ConnectionEnvironment {
     this.clock = until;
   }
 
+  /** A frozen page: timers due in the next `ms` run only once it is over. */
+  freezeTimers(ms: number): void {
+    const until = this.clock + ms;
+    for (const timer of this.timers) timer.at = Math.max(timer.at, until);
+  }
+
   latest(): FakeSocket {
     const socket = this.sockets.at(-1);
     if (!socket) throw new Error('no socket was opened');
@@ -270,20 +277,80 @@ test('a tab back in view reconnects at once instead of waiting out a long backof
   t.deepEqual(connection.status.value, { state: 'open' });
 });
 
-test('a tab back in view after a stall probes its socket, and reconnects when nothing answers', async (t) => {
+test('a tab back in view after a stall probes its socket, and reconnects at once when nothing answers', async (t) => {
   const { browser, connection } = await openRoom();
   const stalled = browser.latest();
   await browser.emit('visible');
   t.is(stalled.pings().length, 1, 'one ping at once');
   await browser.advance(PROBE_TIMEOUT_MS);
   t.true(stalled.closedByClient, 'the silent socket was given up');
-  const status = connection.status.value;
-  t.is(status.state, 'reconnecting');
-  if (status.state !== 'reconnecting') return;
-  t.is(status.problem?.kind, 'unreachable');
-  await browser.advance(status.inMs);
-  t.not(browser.latest(), stalled, 'a new socket');
+  t.deepEqual(connection.status.value, { state: 'connecting', cause: 'page_back' });
+  t.not(browser.latest(), stalled, 'a new socket at once, not after the backoff');
   t.true(browser.latest().protocols.includes('resume.7'));
+  browser.latest().admit(8);
+  t.deepEqual(connection.status.value, { state: 'open' });
+});
+
+test('a socket that died while the page was away reconnects the moment it is back, not after the backoff, and says why', async (t) => {
+  const { browser, connection } = await openRoom();
+  const old = browser.latest();
+  // A phone unlocked: the page is shown, and the close the OS made while it slept arrives.
+  await browser.emit('visible');
+  old.drop(1006);
+  t.deepEqual(connection.status.value, { state: 'connecting', cause: 'page_back' });
+  await browser.advance(0);
+  t.is(browser.sockets.length, 2, 'opened without waiting for a timer');
+  t.true(browser.latest().protocols.includes('resume.7'));
+  browser.latest().admit(9);
+  t.deepEqual(connection.status.value, { state: 'open' });
+
+  // Long after coming back, a drop is an ordinary one: the backoff applies again.
+  await browser.advance(BACK_WINDOW_MS + 1);
+  browser.latest().drop(1006);
+  t.is(connection.status.value.state, 'reconnecting');
+});
+
+test('a close queued before the page came back, then the page shown, reconnects at once too', async (t) => {
+  const { browser, connection } = await openRoom();
+  // A frozen page gets the close first (backoff scheduled), then the visibility change.
+  browser.latest().drop(1006);
+  t.is(connection.status.value.state, 'reconnecting');
+  await browser.emit('visible');
+  t.deepEqual(connection.status.value, { state: 'connecting', cause: 'page_back' });
+  t.is(browser.sockets.length, 2);
+});
+
+test('a socket that lived through an offline spell is replaced as soon as the network is back', async (t) => {
+  const { browser, connection } = await openRoom();
+  const old = browser.latest();
+  await browser.emit('offline');
+  t.deepEqual(connection.status.value, { state: 'open' }, 'a blip does not close it');
+  await browser.emit('online');
+  t.true(old.closedByClient, 'the socket of the old network is given up');
+  t.deepEqual(connection.status.value, { state: 'connecting', cause: 'network_back' });
+  t.is(browser.sockets.length, 2);
+  t.true(browser.latest().protocols.includes('resume.7'));
+  browser.latest().admit(8);
+  t.deepEqual(connection.status.value, { state: 'open' });
+  // An `online` without an `offline` before it changes nothing.
+  await browser.emit('online');
+  t.is(browser.sockets.length, 2);
+});
+
+test('a keepalive tick that comes late, as in a frozen or throttled page, pings again instead of giving up', async (t) => {
+  const { browser, connection } = await openRoom();
+  const socket = browser.latest();
+  await browser.advance(KEEPALIVE_MS * MISSED_PONGS);
+  t.is(socket.pings().length, MISSED_PONGS, 'the pings so far went unanswered');
+  // The page is frozen for a minute: its next tick runs late, and the pongs are still queued.
+  browser.freezeTimers(60_000);
+  await browser.advance(60_000);
+  t.false(socket.closedByClient, 'not given up on a tick that could not have heard');
+  t.is(socket.pings().length, MISSED_PONGS + 1);
+  socket.answerPings();
+  await browser.advance(KEEPALIVE_MS * 3);
+  t.false(socket.closedByClient);
+  t.deepEqual(connection.status.value, { state: 'open' });
 });
 
 test('a tab back in view whose socket answers the probe stays connected', async (t) => {

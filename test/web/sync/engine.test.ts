@@ -363,3 +363,18 @@ test('a player without smooth rates leaves a drift under its seek threshold alon
   t.is(sim.count('seek'), 0);
   t.is(sim.count('setRate'), 0);
 });
+
+test('back from the background: after resume() the first frame far from the room seeks at once; the stale drift window would have held it back', (t) => {
+  for (const resumed of [false, true]) {
+    const sim = new Sim({ room: playingRoom(100), mediaTime: 100, seekLatencyMs: 200, noiseMs: 1 });
+    sim.run(5);
+    const before = sim.log.length;
+    // The page was frozen and its media stood still for 0.8 s while the room went on.
+    sim.mediaTime -= 0.8;
+    if (resumed) sim.engine.resume();
+    sim.frame();
+    const seeks = sim.count('seek', before);
+    if (resumed) t.is(seeks, 1, 'a seek on the first frame after resume()');
+    else t.is(seeks, 0, 'without resume() the median of the in-step frames before holds the seek back');
+  }
+});

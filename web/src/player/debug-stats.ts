@@ -19,6 +19,10 @@ export interface PlayerStats {
   events: Array<[number, string, number, number]>;
   /** Local ms at which this player sent a pause command. */
   pauseSentAt: number[];
+  /** The room connection's states: [local ms, state, why an attempt started at once (page_back, network_back) or null]. */
+  connection: Array<[number, string, string | null]>;
+  /** Local ms at which the page came back from the background (visible, resumed, restored). */
+  backAt: number[];
 }
 
 const MAX_ENTRIES = 20_000;
@@ -33,7 +37,7 @@ function enabled(): boolean {
 
 export function createStats(): PlayerStats | null {
   if (!enabled()) return null;
-  const stats: PlayerStats = { frames: [], actions: [], ticks: [], clock: [], events: [], pauseSentAt: [] };
+  const stats: PlayerStats = { frames: [], actions: [], ticks: [], clock: [], events: [], pauseSentAt: [], connection: [], backAt: [] };
   (window as unknown as { __svcPlayerStats?: PlayerStats }).__svcPlayerStats = stats;
   return stats;
 }
@@ -59,6 +63,14 @@ export function recordAction(stats: PlayerStats | null, at: number, action: Play
 
 export function recordClock(stats: PlayerStats | null, at: number, sample: { offset: number; rtt: number }, estimate: number | null): void {
   if (stats) capped(stats.clock, [at, sample.offset, sample.rtt, estimate]);
+}
+
+export function recordConnection(stats: PlayerStats | null, at: number, state: string, cause: string | null): void {
+  if (stats) capped(stats.connection, [at, state, cause]);
+}
+
+export function recordBack(stats: PlayerStats | null, at: number): void {
+  if (stats) capped(stats.backAt, at);
 }
 
 /** The element events worth seeing in a timeline (seeks, stalls, starts). */

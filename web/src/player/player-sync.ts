@@ -11,10 +11,11 @@
  */
 import { effect, signal } from '@preact/signals';
 import type { PlayerState, Seekable } from '../../../contracts/room/model.js';
+import { onPageBack } from '../realtime/page-back.js';
 import type { RoomSession } from '../state/room.js';
 import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type SyncPhase } from '../sync/index.js';
 import { localNow } from './clock.js';
-import { createStats, recordAction, recordClock, recordEvents, recordFrame, recordTick } from './debug-stats.js';
+import { createStats, recordAction, recordBack, recordClock, recordConnection, recordEvents, recordFrame, recordTick } from './debug-stats.js';
 import type { MediaPlayer } from './players/media-player.js';
 import { seekTarget } from './seek-guard.js';
 import { rememberedStartLatency, rememberStartLatency } from './start-latency.js';
@@ -50,6 +51,7 @@ export class PlayerSync {
   private timer: ReturnType<typeof setInterval> | null = null;
   private startTimer: ReturnType<typeof setTimeout> | null = null;
   private stopStatus: (() => void) | null = null;
+  private stopBack: (() => void) | null = null;
   /** Undoes what watches the current player (frames, its events). */
   private unwatch: (() => void) | null = null;
   private readonly wake = (): void => this.tick(this.player.currentTime, localNow(), false);
@@ -77,13 +79,55 @@ export class PlayerSync {
     // A reconnect may reach another gateway over another path: measure the clock afresh and
     // tell the room our state again. The element keeps playing; the engine corrects gently.
     this.stopStatus = effect(() => {
-      const open = this.room.connection.status.value.state === 'open';
+      const status = this.room.connection.status.value;
+      recordConnection(this.stats, localNow(), status.state, status.state === 'connecting' ? (status.cause ?? null) : null);
+      const open = status.state === 'open';
       if (open && !wasOpen) {
         if (this.clock.sampleCount > 0) this.clock.reset();
         if (this.lastReport) this.room.connection.reportPlayer(this.lastReport, this.mediaId, this.duration());
       }
       wasOpen = open;
     });
+    const networkBack = (): void => this.recoverMedia();
+    const stopPageBack = onPageBack(() => this.pageBack());
+    window.addEventListener('online', networkBack);
+    this.stopBack = () => {
+      stopPageBack();
+      window.removeEventListener('online', networkBack);
+    };
+  }
+
+  /**
+   * A media element that ran out of buffer while the network was gone has failed for good
+   * (MEDIA_ERR_NETWORK: bench:background, offline for a minute): with the network or the page
+   * back, load its source again; the engine then seeks it to the room as for a late joiner.
+   * Only a plain source: hls.js and dash.js (a blob: MediaSource) retry by themselves.
+   */
+  private recoverMedia(): void {
+    const element = this.player.element;
+    if (!element || element.error?.code !== MediaError.MEDIA_ERR_NETWORK) return;
+    if (!element.currentSrc || element.currentSrc.startsWith('blob:')) return;
+    this.engine.reset();
+    element.load();
+  }
+
+  /**
+   * The page is back from the background (docs/2026-11-29-background-resume.md). The clock
+   * estimate may be wrong by the time away (a phone's monotonic clock stops while the device
+   * sleeps, so server minus local moved by that much) and the engine's drift window describes
+   * the player before it: both start over, so the first tick with a fresh clock sample (one
+   * round trip; the burst pings at once) seeks to the room's position when it is far, instead
+   * of a stale median holding the correction back or aiming it with the old offset. A start
+   * scheduled with the old offset is dropped; the engine schedules again.
+   */
+  private pageBack(): void {
+    recordBack(this.stats, localNow());
+    this.recoverMedia();
+    this.clock.reset();
+    this.clearStart();
+    this.engine.resume();
+    this.lastFrameAt = Number.NEGATIVE_INFINITY;
+    this.onTimer();
   }
 
   stop(): void {
@@ -93,6 +137,7 @@ export class PlayerSync {
     this.unwatch?.();
     this.unwatch = null;
     this.stopStatus?.();
+    this.stopBack?.();
   }
 
   /**

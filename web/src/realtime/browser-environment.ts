@@ -1,10 +1,12 @@
 /**
  * The browser under a room connection (connection.ts): the ticket request through the API
  * client, WebSocket beside the page's address, timers, and the window's online and offline
- * events and the document's visibility.
+ * events and the page coming back (page-back.ts: shown, unfrozen, or restored from the
+ * back/forward cache, whose sockets were closed when the page went in).
  */
 import { api, call } from '../api/client.js';
 import type { ConnectionEnvironment, RoomSocket } from './connection.js';
+import { onPageBack } from './page-back.js';
 
 export function browserEnvironment(): ConnectionEnvironment {
   return {
@@ -34,16 +36,13 @@ export function browserEnvironment(): ConnectionEnvironment {
     watch: (listener) => {
       const online = (): void => listener('online');
       const offline = (): void => listener('offline');
-      const visibility = (): void => {
-        if (document.visibilityState === 'visible') listener('visible');
-      };
+      const stopBack = onPageBack(() => listener('visible'));
       window.addEventListener('online', online);
       window.addEventListener('offline', offline);
-      document.addEventListener('visibilitychange', visibility);
       return () => {
         window.removeEventListener('online', online);
         window.removeEventListener('offline', offline);
-        document.removeEventListener('visibilitychange', visibility);
+        stopBack();
       };
     },
   };

@@ -16,6 +16,12 @@
  * comes back into view. While the browser says it is offline the connection waits for the
  * network instead of retrying; it reconnects as soon as the network or the tab is back.
  *
+ * A phone that locked or switched apps comes back through here (docs/2026-11-29-background-resume.md):
+ * a socket that closed while the page was away, or fails its probe on coming back, is replaced
+ * at once rather than after the backoff, and one that lived through an `offline` is replaced
+ * as soon as the network is back (its connection went with the old network; a resume costs a
+ * ticket and replays what was missed). Such attempts say why in the status (`cause`).
+ *
  * The browser (sockets, timers, the ticket request, online and visibility events) comes in
  * through a `ConnectionEnvironment` (browser-environment.ts), so the rules here run under test.
  */
@@ -51,7 +57,10 @@ export interface ConnectionEnvironment {
   random(): number;
   /** False only when the browser knows it has no network (navigator.onLine). */
   online(): boolean;
-  /** Calls back when the network comes or goes, and when the page becomes visible; returns the unsubscribe. */
+  /**
+   * Calls back when the network comes or goes, and when the page is back (`visible`: shown
+   * again, resumed from frozen, or restored from the back/forward cache); returns the unsubscribe.
+   */
   watch(listener: (change: 'online' | 'offline' | 'visible') => void): () => void;
 }
 
@@ -66,8 +75,12 @@ export interface ConnectionProblem {
   message: string;
 }
 
+/** Why an attempt started at once instead of on the backoff: the page came back, or the network did. */
+export type ReconnectCause = 'page_back' | 'network_back';
+
 export type ConnectionStatus =
-  | { state: 'connecting' }
+  /** `cause`: a reconnect started at once by the page or the network coming back (absent: the first connect, or the user's "Try now"). */
+  | { state: 'connecting'; cause?: ReconnectCause }
   | { state: 'open' }
   /** `retryAt` is a `Date.now()` time; `problem` is absent for an ordinary drop (a restart, a network blip). */
   | { state: 'reconnecting'; attempt: number; inMs: number; retryAt: number; problem?: ConnectionProblem }
@@ -102,6 +115,11 @@ export const KEEPALIVE_MS = 10_000;
 export const MISSED_PONGS = 2;
 /** A tab back in view probes its socket; no answer within this long and it reconnects. */
 export const PROBE_TIMEOUT_MS = 5_000;
+/**
+ * A socket that closes this soon after the page came back died while it was away (the OS closed
+ * it, or the close was queued while the page was frozen): reconnect at once, not on the backoff.
+ */
+export const BACK_WINDOW_MS = 3_000;
 /** WebSocket.OPEN, which Node's types do not have. */
 const OPEN = 1;
 
@@ -133,6 +151,12 @@ export class RoomConnection {
   /** Whether the socket said anything since the last keepalive tick, and pings unanswered in a row. */
   private heard = false;
   private missed = 0;
+  /** When the keepalive's next tick is due: a tick far later than that ran in a throttled or frozen page. */
+  private keepaliveDue = 0;
+  /** env.now() when the page last came back (visible, resumed, restored). */
+  private backAt = Number.NEGATIVE_INFINITY;
+  /** The open socket lived through an `offline`: its connection probably went with that network. */
+  private throughOffline = false;
   private unwatch: (() => void) | null = null;
   private readonly pending = new Map<string, Pending>();
   private readonly pings = new Map<number, (pong: Pick<PongMessage, 't0' | 't1' | 't2'>) => void>();
@@ -152,6 +176,11 @@ export class RoomConnection {
     this.closedByUs = false;
     this.unwatch ??= this.env.watch((change) => this.environmentChanged(change));
     this.status.value = this.attempt === 0 ? { state: 'connecting' } : this.status.value;
+    await this.connect();
+  }
+
+  /** One attempt: a ticket, then the socket, within CONNECT_TIMEOUT_MS. */
+  private async connect(): Promise<void> {
     const generation = ++this.generation;
     this.connectTimer = this.env.setTimer(
       () => this.giveUp(generation, { kind: 'unreachable', message: `the room did not answer within ${CONNECT_TIMEOUT_MS / 1000} seconds` }),
@@ -190,6 +219,17 @@ export class RoomConnection {
     if ((state !== 'reconnecting' && state !== 'offline') || this.closedByUs) return;
     this.clearRetryTimer();
     void this.open();
+  }
+
+  /**
+   * An attempt now, because the page or the network came back. `scheduled`: it replaces a retry
+   * that was already counted (the wait is skipped); else it is counted, as a scheduled one would be.
+   */
+  private reconnectNow(cause: ReconnectCause, scheduled = false): void {
+    this.clearRetryTimer();
+    if (!scheduled) this.attempt += 1;
+    this.status.value = { state: 'connecting', cause };
+    void this.connect();
   }
 
   close(): void {
@@ -281,6 +321,7 @@ export class RoomConnection {
   private connected(): void {
     this.attempt = 0;
     this.drops = 0;
+    this.throughOffline = false;
     this.clearConnectTimer();
     this.startKeepalive();
     this.status.value = { state: 'open' };
@@ -319,6 +360,11 @@ export class RoomConnection {
       return;
     }
     const neverOpened = this.status.value.state !== 'open';
+    if (!neverOpened && this.env.now() - this.backAt <= BACK_WINDOW_MS && this.env.online()) {
+      // It died while the page was away; the page is back, and someone is looking at it.
+      this.reconnectNow('page_back');
+      return;
+    }
     if (neverOpened && code === 1006) this.drops += 1;
     if (this.drops >= DROPS_BEFORE_PROBLEM) {
       this.scheduleReconnect({
@@ -334,7 +380,7 @@ export class RoomConnection {
    * Gives up attempt `generation` (or the open socket, when it is that attempt's) without
    * waiting for the socket to close: a dead network may not tell it for minutes.
    */
-  private giveUp(generation: number, problem?: ConnectionProblem): void {
+  private giveUp(generation: number, problem?: ConnectionProblem, now?: ReconnectCause): void {
     if (generation !== this.generation || this.closedByUs) return;
     this.generation += 1;
     const socket = this.socket;
@@ -347,7 +393,8 @@ export class RoomConnection {
     this.clearConnectTimer();
     this.stopKeepalive();
     this.failPending(t('room.connection.lostPending'));
-    this.scheduleReconnect(problem);
+    if (now && this.env.online()) this.reconnectNow(now);
+    else this.scheduleReconnect(problem);
   }
 
   private startKeepalive(): void {
@@ -356,8 +403,15 @@ export class RoomConnection {
     this.missed = 0;
     const generation = this.generation;
     const tick = (): void => {
+      // A hidden page's timers are throttled (to once a minute in Chromium after five hidden
+      // minutes, unless it plays sound) and a frozen one's do not run: a tick that comes a whole
+      // interval late judged pings the page could not hear answered. It pings again instead.
+      const late = this.env.now() - this.keepaliveDue > KEEPALIVE_MS;
       if (this.heard) this.missed = 0;
-      else if (this.missed >= MISSED_PONGS) {
+      else if (late) {
+        this.missed = 1;
+        this.sendLivenessPing();
+      } else if (this.missed >= MISSED_PONGS) {
         this.giveUp(generation, { kind: 'unreachable', message: 'the room stopped answering' });
         return;
       } else {
@@ -365,8 +419,10 @@ export class RoomConnection {
         this.sendLivenessPing();
       }
       this.heard = false;
+      this.keepaliveDue = this.env.now() + KEEPALIVE_MS;
       this.keepaliveTimer = this.env.setTimer(tick, KEEPALIVE_MS);
     };
+    this.keepaliveDue = this.env.now() + KEEPALIVE_MS;
     this.keepaliveTimer = this.env.setTimer(tick, KEEPALIVE_MS);
   }
 
@@ -386,16 +442,25 @@ export class RoomConnection {
     if (this.closedByUs) return;
     const state = this.status.value.state;
     if (change === 'offline') {
-      // A retry now would fail at once: wait for the network instead.
+      // A retry now would fail at once: wait for the network instead. An open socket is kept
+      // (the browser says offline for blips too), but is replaced when the network is back.
+      if (state === 'open') this.throughOffline = true;
       if (state === 'reconnecting') {
         this.clearRetryTimer();
         this.status.value = { state: 'offline', attempt: this.attempt };
       }
       return;
     }
+    if (change === 'visible') this.backAt = this.env.now();
     // Back online, or back in view (where the backoff timer may have been throttled): try now.
     if (state === 'offline' || state === 'reconnecting') {
-      this.retryNow();
+      this.reconnectNow(change === 'online' ? 'network_back' : 'page_back', true);
+      return;
+    }
+    if (change === 'online' && state === 'open' && this.throughOffline) {
+      // The network changed under the socket: its connection is most likely gone (a new address,
+      // a NAT that forgot it) and would only be found dead by the keepalive, 20-30 s from now.
+      this.giveUp(this.generation, undefined, 'network_back');
       return;
     }
     if (change === 'visible' && state === 'open' && this.probeTimer === null) {
@@ -405,7 +470,7 @@ export class RoomConnection {
       const generation = this.generation;
       this.probeTimer = this.env.setTimer(() => {
         this.probeTimer = null;
-        if (!this.heard) this.giveUp(generation, { kind: 'unreachable', message: 'the room stopped answering' });
+        if (!this.heard) this.giveUp(generation, { kind: 'unreachable', message: 'the room stopped answering' }, 'page_back');
       }, PROBE_TIMEOUT_MS);
     }
   }

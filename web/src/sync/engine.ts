@@ -234,6 +234,18 @@ export class SyncEngine {
     this.forgetState();
   }
 
+  /**
+   * The page was away (frozen, hidden, the device asleep): the drift window, the frame steps, a
+   * seek in flight and an announced start are from before, and the seek cooldown guards nothing.
+   * The next tick measures afresh and, when the room is far, seeks at once; the readiness
+   * reported and the learned latencies stay.
+   */
+  resume(): void {
+    this.stateKey = '';
+    this.frameSteps = [];
+    this.noClockSince = null;
+  }
+
   /** The dead band now (ms): just over half the frame interval on screen, within bounds (thresholds.ts). */
   get deadBandMs(): number {
     const frame = this.frameMs();

@@ -209,6 +209,8 @@ export function Player(props: { room: RoomSession }) {
           preload="auto"
           aria-label={item ? t('player.videoOf', { title: item.title }) : t('player.video')}
           onError={(event) => item && void explainMediaError(event.currentTarget).then(setLoadError)}
+          // A source loaded again after a network error (PlayerSync.recoverMedia) plays: the error is over.
+          onLoadedData={() => setLoadError(null)}
         >
         </video>
         <DanmakuLayer room={room} sync={sync} mediaId={item?.id ?? null} />
