@@ -2,8 +2,9 @@
  * Arrow keys between controls: whether an arrow leaves the focused element (or is its own key),
  * and where it goes (spatial-pick.ts over focusables.ts). The rules, so no control loses a key it
  * needs:
- * - a text field keeps left and right (they move the caret); up and down leave it (a textarea's
- *   only from its first or last character);
+ * - a text field keeps left and right (they move the caret) until the caret is at that end (an
+ *   empty field lets them go at once, as a TV keyboard field does); up and down leave it (a
+ *   textarea's only from its first or last character);
  * - a slider (the seek bar) keeps left and right (they change its value) until its end that way;
  * - a radio keeps the arrows within its group, and leaves it past the group's first or last;
  * - a scrolled element (the chat log) scrolls with up and down until its end, then leaves;
@@ -31,12 +32,26 @@ export function arrowLeaves(element: Element | null, direction: Direction): bool
   }
   if (element.isContentEditable) return vertical;
   if (element instanceof HTMLInputElement) {
-    if (TEXT_INPUTS.has(element.type)) return vertical;
+    if (TEXT_INPUTS.has(element.type)) return vertical || caretAtEnd(element, direction);
     if (element.type === 'range') return vertical || sliderAtEnd(element, direction);
     if (element.type === 'radio') return radioAtEnd(element, direction);
   }
   if (vertical && scrollsFurther(element, direction)) return false;
   return true;
+}
+
+/** A collapsed caret at the field's start (left) or end (right); fields without a caret (email, number, dates) keep their arrows. */
+function caretAtEnd(input: HTMLInputElement, direction: 'left' | 'right'): boolean {
+  let start: number | null;
+  let end: number | null;
+  try {
+    start = input.selectionStart;
+    end = input.selectionEnd;
+  } catch {
+    return false;
+  }
+  if (start === null || end === null || start !== end) return false;
+  return direction === 'left' ? start === 0 : end === input.value.length;
 }
 
 /** Whether the arrow can still scroll `element` itself that way (a focused chat log). */
