@@ -78,14 +78,30 @@ export interface BedOptions {
   webClientRoot?: string;
 }
 
+/**
+ * Migrates a bed's fresh database. Setting up is not what a test checks: with four test files
+ * starting services on two cores, a new connection once waited past the pool's 5 s connect
+ * limit (DATABASE_TIMEOUTS.connectMs, right for a live service) and failed a whole file's
+ * `before`. Set-up tries such a timeout again; any other error fails at once.
+ */
+async function migrateForSetUp(databaseUrl: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const pool = createPool({ url: databaseUrl, max: 2 });
+    try {
+      await migrate(pool, logger);
+      return;
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof Error && /connection timeout/i.test(err.message))) throw err;
+    } finally {
+      await pool.end();
+    }
+  }
+}
+
 export async function startGatewayBed(label: string, options: BedOptions = {}): Promise<GatewayBed> {
   const stack = testStack();
   const databaseUrl = options.databaseUrl ?? (await freshDatabase(label));
-  if (!options.databaseUrl) {
-    const pool = createPool({ url: databaseUrl, max: 2 });
-    await migrate(pool, logger);
-    await pool.end();
-  }
+  if (!options.databaseUrl) await migrateForSetUp(databaseUrl);
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-gateway-'));
   const envWithFreshPorts = async (): Promise<Record<string, string>> => ({
     ...(await secretsOnce),
