@@ -64,6 +64,7 @@ async function englishOn(page: Page, where: string, names: string[]): Promise<st
   for (const [element, text] of strings) {
     const words = text
       .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+|\S+@\S+/gi, ' ') // addresses (a share link, a media URL, an email)
+      .replace(/\b[0-9a-f]{1,4}(?::[0-9a-f]{0,4}){2,7}\b/gi, ' ') // IPv6 addresses (a session's, whose groups can read as a word: "fdac")
       .split(/[^A-Za-z0-9_'.-]+/)
       .map((token) => token.replace(/^[.'-]+|[.'-]+$/g, ''))
       // Host and file names (stun.example.com, clip.webm) are names, not words.
