@@ -47,8 +47,12 @@ export async function playInfoFor(
   holder: { userId: string; sessionId: string },
   item: MediaItem,
   provider: MediaProvider,
-  /** `original`: the item's own source even where browsers need a transcode (a desktop player decodes it). */
-  options: { original?: boolean } = {},
+  /**
+   * `original`: the item's own source even where browsers need a transcode (a desktop player
+   * decodes it). `current`: the item is the one the room plays now (the room has moved on from
+   * its other items, so a transcoder may give their encoders up for it).
+   */
+  options: { original?: boolean; current?: boolean } = {},
 ): Promise<PlayInfo> {
   const now = (deps.now ?? Date.now)();
   const { userId, sessionId } = holder;
@@ -61,7 +65,7 @@ export async function playInfoFor(
 
   const bySource = await sourceTranscodeFor(deps, roomId, item, provider, grant);
   if (bySource) return bySource;
-  const transcode = await transcodeFor(deps, roomId, item);
+  const transcode = await transcodeFor(deps, roomId, item, options.current === true);
   if (transcode && transcode.refused === undefined) {
     const { token, expiresAt } = grant(TRANSCODE_RESOURCE);
     // The burned variants are read under the same grant (media/transcode/burn.ts).
@@ -106,14 +110,14 @@ async function sourceTranscodeFor(deps: PlayInfoDeps, roomId: string, item: Medi
  * audio it cannot decode). Admitted, the answer also lists the picture subtitles a player may
  * have burned in (each a master playlist of its own, admitted like any job when first read).
  */
-async function transcodeFor(deps: PlayInfoDeps, roomId: string, item: MediaItem): Promise<PlayTranscode | undefined> {
+async function transcodeFor(deps: PlayInfoDeps, roomId: string, item: MediaItem, current: boolean): Promise<PlayTranscode | undefined> {
   const reach = item.reach;
   if (!reach || reach.how === 'direct' || !deps.transcode) return undefined;
   const answer: PlayTranscode = { how: reach.how, heights: reach.videoTreatment === 'convert' ? reach.heights : reach.height === null ? [] : [reach.height] };
   try {
     requireProxySwitch(deps.settings, item);
     if (reach.durationSeconds === null) throw new AppError('failed_precondition', 'the media does not say how long it is, so it cannot be converted on a fixed timeline');
-    await deps.transcode.admit(roomId, item, transcodeRungs(reach)[0] ?? 0);
+    await deps.transcode.admit(roomId, item, transcodeRungs(reach)[0] ?? 0, current);
     return answer;
   } catch (err) {
     if (!isAppError(err)) throw err;

@@ -57,9 +57,12 @@ export class TranscodeClient {
     return decode(reply.data) as MediaReach | null;
   }
 
-  /** Throws `resource_exhausted` (or `unavailable` with no transcoder) when no transcoder can take the item now. */
-  async admit(roomId: string, item: MediaItem, rung: number): Promise<void> {
-    await this.piece({ roomId, item, rung, file: 'admit', offset: 0 });
+  /**
+   * Throws `resource_exhausted` (or `unavailable` with no transcoder) when no transcoder can take
+   * the item now; `current`: the room plays it now (see ReadRequest).
+   */
+  async admit(roomId: string, item: MediaItem, rung: number, current = false): Promise<void> {
+    await this.piece({ roomId, item, rung, file: 'admit', offset: 0, ...(current ? { current } : {}) });
   }
 
   /** A rung's init segment or segment n, as a stream of its pieces; `burn`: of the variant with that image subtitle stream burned in. */

@@ -37,6 +37,11 @@ export interface ReadRequest {
   burn?: number;
   file: TranscodeFile;
   offset: number;
+  /**
+   * `admit` only: the item is the room's current one, so the room has moved on from whatever
+   * else it had converted and those encoders may go at once (a room plays one item at a time).
+   */
+  current?: boolean;
 }
 
 export interface ProbeRequest {

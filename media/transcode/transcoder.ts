@@ -93,6 +93,8 @@ interface Job {
   rung: OpenedRung;
   source: OpenSource;
   lastReadAt: number;
+  /** When each room last read it: a room asking for another source has moved on from this one. */
+  readers: Map<string, number>;
   admittedAt: number;
 }
 
@@ -181,7 +183,7 @@ export class Transcoder {
   }
 
   private async read(request: ReadRequest, signal: AbortSignal): Promise<{ size: number; bytes: Uint8Array }> {
-    const { roomId, item, rung, file, burn } = request;
+    const { roomId, item, rung, file, burn, current } = request;
     const itemReach = item.reach;
     if (!itemReach || itemReach.how === 'direct') throw new AppError('failed_precondition', 'this item plays as it is: it has no transcode');
     if (burn !== undefined && !Number.isInteger(burn)) throw AppError.invalid([{ key: 'burn', message: 'is not a stream index' }]);
@@ -196,7 +198,7 @@ export class Transcoder {
     if (!provider) throw new AppError('failed_precondition', `the provider ${item.provider} is not on this server`);
     this.options.requireReads(item);
     if (file === 'admit') {
-      await this.admit(roomId, item, provider);
+      await this.admit(roomId, item, provider, current === true);
       return { size: 0, bytes: new Uint8Array(0) };
     }
     const job = await this.job(roomId, item, provider, reach, { rung, burn }, file);
@@ -209,7 +211,7 @@ export class Transcoder {
       job.admittedAt = 0;
     } finally {
       this.waiting -= waits ? 1 : 0;
-      job.lastReadAt = Date.now();
+      markRead(job, roomId);
     }
     return readPiece(path, request.offset);
   }
@@ -219,10 +221,10 @@ export class Transcoder {
    * the transcode): it already encodes its source, or has a free place. Nothing is reserved: the
    * player's first read, on the rung it chooses, is admitted like any other.
    */
-  private async admit(roomId: string, item: MediaItem, provider: MediaProvider): Promise<void> {
+  private async admit(roomId: string, item: MediaItem, provider: MediaProvider, current: boolean): Promise<void> {
     const readKey = upstreamReadKey(await this.options.resolutions.get(roomId, item, provider));
     if ([...this.jobs.values()].some((job) => job.readKey === readKey)) return;
-    if (this.placeFree()) return;
+    if (this.placeFree(current ? { roomId, readKey } : undefined)) return;
     this.options.observer?.refused();
     throw this.busy();
   }
@@ -231,12 +233,17 @@ export class Transcoder {
    * Whether one more encoder may start: a place is free, or one is made by closing the jobs
    * whose encoders run for nobody (no read for UNREAD_PREEMPT_MS: the room moved on, the
    * viewers left), so a room going through its playlist is not refused by its own past items.
+   * `movedOn`: a room admitting its current item has moved on from its other sources at once:
+   * the jobs only it read lately are closed without waiting.
    */
-  private placeFree(): boolean {
+  private placeFree(movedOn?: { roomId: string; readKey: string }): boolean {
     if (this.running < this.options.maxEncodes) return true;
     const now = Date.now();
     for (const job of [...this.jobs.values()]) {
-      if (job.rung.encoder.running && now - job.lastReadAt > UNREAD_PREEMPT_MS && now - job.admittedAt > ADMISSION_GRACE_MS) this.closeJob(job);
+      if (!job.rung.encoder.running && now - job.admittedAt > ADMISSION_GRACE_MS) continue;
+      const unread = now - job.lastReadAt > UNREAD_PREEMPT_MS && now - job.admittedAt > ADMISSION_GRACE_MS;
+      const leftBehind = movedOn !== undefined && job.readKey !== movedOn.readKey && [...job.readers].every(([reader, at]) => reader === movedOn.roomId || now - at > UNREAD_PREEMPT_MS);
+      if (unread || leftBehind) this.closeJob(job);
     }
     return this.running < this.options.maxEncodes;
   }
@@ -267,7 +274,7 @@ export class Transcoder {
     }
     if (found) {
       if (needsEncoder) found.admittedAt = Date.now();
-      found.lastReadAt = Date.now();
+      markRead(found, roomId);
       return found;
     }
     const opened = this.open(key, readKey, roomId, item, provider, reach, which);
@@ -284,7 +291,7 @@ export class Transcoder {
     const source = this.options.sources.open(roomId, item, provider, `${item.id}-${rung}${burn === undefined ? '' : `-s${burn}`}`);
     try {
       const opened = await this.options.openRung({ key, source, reach, rung, ...(burn === undefined ? {} : { burn }) });
-      const job: Job = { key, readKey, rung: opened, source, lastReadAt: Date.now(), admittedAt: Date.now() };
+      const job: Job = { key, readKey, rung: opened, source, lastReadAt: Date.now(), readers: new Map([[roomId, Date.now()]]), admittedAt: Date.now() };
       this.jobs.set(key, job);
       this.options.logger.info({ mediaId: item.id, roomId, rung, burn, how: reach.how }, 'transcode job opened');
       return job;
@@ -312,6 +319,11 @@ export class Transcoder {
     this.options.logger.error({ err }, `transcoder failed ${doing}`);
     return new AppError('internal', `the transcoder failed ${doing}`);
   }
+}
+
+function markRead(job: Job, roomId: string): void {
+  job.lastReadAt = Date.now();
+  job.readers.set(roomId, job.lastReadAt);
 }
 
 async function readPiece(path: string, offset: number): Promise<{ size: number; bytes: Uint8Array }> {

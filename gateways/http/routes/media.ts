@@ -32,7 +32,7 @@ export function mountMediaRoutes(router: EndpointRouter, deps: GatewayDeps, medi
         { userId: subjectOf(caller), sessionId: caller.sessionId },
         item,
         provider,
-        { original: query.original === 'true' },
+        { original: query.original === 'true', current: result.current },
       );
       ctx.set('Cache-Control', 'no-store');
       ctx.body = info;

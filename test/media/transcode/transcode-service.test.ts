@@ -4,7 +4,7 @@
  * the playlist says how it reaches browsers; the play endpoint answers the transcode's master
  * playlist; segments come on the fixed timeline, from where a player asks (a seek restarts the
  * encoder there); two rooms playing one file share one encode; a busy transcoder answers
- * clearly and the item plays as it is; a probe of an address the proxy refuses is refused.
+ * clearly and the item plays as it is, until the room moves on to it; a probe of an address the proxy refuses is refused.
  */
 import { copyFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -161,6 +161,12 @@ test.serial('a busy transcoder answers clearly, and the item plays as it is', as
   t.regex(refused.transcode?.refused ?? '', /all 1 encoders of the transcoder .* are in use; try again in 10 s/);
   t.is(refused.sources[0]?.type, 'file', 'the media as it is, through the proxy');
   t.regex(refused.sources[0]?.url ?? '', /^\/media\/proxy\//);
+
+  // The room moves on to the other item: the encoder only this room read gives its place up at once.
+  t.is((await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: other }, owner.token)).status, 200);
+  const admitted = (await playInfo(bed, roomId, other, owner)) as unknown as Play;
+  t.is(admitted.transcode?.refused, undefined);
+  t.is(admitted.sources[0]?.type, 'hls');
 });
 
 test.serial('a probe of an address the proxy refuses is refused before any tool runs', async (t) => {
