@@ -51,6 +51,17 @@ export const CROSS_KEY_RULES: readonly CrossKeyRule[] = [
     },
   },
   {
+    name: 'sfu.url, sfu.api_key and sfu.api_secret are set together',
+    keys: ['sfu.url', 'sfu.api_key', 'sfu.api_secret'],
+    check: ({ sfu }) => {
+      if (sfu.url === '') return sfu.api_key !== '' || sfu.api_secret !== '' ? [issue('sfu.url', 'is required when sfu.api_key or sfu.api_secret is set')] : [];
+      const issues = [];
+      if (sfu.api_key === '') issues.push(issue('sfu.api_key', 'is required when sfu.url is set'));
+      if (sfu.api_secret.length < 32) issues.push(issue('sfu.api_secret', 'is required when sfu.url is set, at least 32 characters'));
+      return issues;
+    },
+  },
+  {
     name: 'turn.urls and turn.shared_secret are set together',
     keys: ['turn.urls', 'turn.shared_secret'],
     check: ({ turn }) => {

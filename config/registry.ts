@@ -178,6 +178,27 @@ export const STARTUP_REGISTRY = {
     range: between(60, 86_400),
     description: 'Lifetime of the TURN credentials handed out, in seconds.',
   }),
+  'sfu.url': text({
+    default: '',
+    sensitivity: 'url_credentials',
+    description: "The SFU's (LiveKit server's) HTTP address as this service reaches it, for its API (http(s)://host:7880); empty: no SFU, so voice stays a mesh and screen sharing and cameras are off.",
+    rules: [emptyOr(url(HTTP, 'http://host:7880'))],
+    see: 'docs/2026-11-29-sfu.md',
+  }),
+  'sfu.public_url': text({
+    default: '',
+    description: 'The address browsers open to reach the SFU (ws(s)://host:7880); empty: sfu.url with the ws scheme.',
+    rules: [emptyOr(url(['ws:', 'wss:'], 'wss://sfu.example.org'))],
+  }),
+  'sfu.api_key': text({
+    default: '',
+    description: "The API key this service signs the SFU's access tokens with (a key of the LiveKit server's `keys`).",
+  }),
+  'sfu.api_secret': text({
+    default: '',
+    sensitivity: 'value',
+    description: 'The secret of sfu.api_key (at least 32 characters).',
+  }),
   'voice.max_participants': int({
     default: 8,
     range: between(1, 64),

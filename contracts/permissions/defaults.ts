@@ -17,6 +17,7 @@ export const BUILTIN_MEMBER_PERMISSIONS: readonly Permission[] = Object.freeze([
   'control_playback',
   'use_webrtc',
   'vote',
+  'share_screen',
 ] as const);
 
 /**

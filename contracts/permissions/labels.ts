@@ -34,4 +34,5 @@ export const PERMISSION_WORDS: Readonly<Record<Permission, PermissionWords>> = {
   vote: { label: 'Vote', description: 'Vote to skip what is playing, and in polls.' },
   create_poll: { label: 'Open polls', description: 'Ask everyone a question with a few answers to choose from.' },
   publish_livestream: { label: 'Stream live', description: 'See the stream key of live items and broadcast to them.' },
+  share_screen: { label: 'Share a screen', description: 'Show a screen, a window or a tab to everyone in the room.' },
 };

@@ -29,6 +29,8 @@ export const PERMISSIONS = [
   'vote',
   /** Open polls (and close them; their authors and admins close any). */
   'create_poll',
+  /** Show a screen, a window or a tab to the room through the SFU (docs/2026-11-29-sfu.md). */
+  'share_screen',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

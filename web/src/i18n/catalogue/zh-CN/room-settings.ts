@@ -77,6 +77,7 @@ export const roomSettings: Translation<typeof en> = {
     edit_room_settings: { label: '更改房间设置', description: '重命名房间、设置密码和加入规则，以及更改这些权限。' },
     vote: { label: '投票', description: '投票跳过正在播放的内容，以及参与投票。' },
     create_poll: { label: '发起投票', description: '向所有人提一个问题，并给出几个选项。' },
+    share_screen: { label: '共享屏幕', description: '向房间里的所有人展示屏幕、窗口或标签页。' },
     publish_livestream: { label: '直播推流', description: '查看直播条目的推流密钥并向其推流。' },
   },
   emotes: {
