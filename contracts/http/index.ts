@@ -17,6 +17,7 @@ import * as notifications from './notifications.js';
 import * as oauth2 from './oauth2.js';
 import * as playback from './playback.js';
 import * as playlist from './playlist.js';
+import * as call from './call.js';
 import * as polls from './polls.js';
 import * as publicInfo from './public.js';
 import * as realtime from './realtime.js';
@@ -47,6 +48,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...endpointsOf(subtitles),
   ...endpointsOf(chat),
   ...endpointsOf(polls),
+  ...endpointsOf(call),
   ...endpointsOf(danmaku),
   ...endpointsOf(emotes),
   ...endpointsOf(admin),

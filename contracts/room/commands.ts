@@ -257,6 +257,22 @@ const SCHEMAS = {
       .optional(),
   }),
 
+  /**
+   * Show a screen to the room (share_screen; the service needs an SFU). At most
+   * `sfu.maxSharesPerRoom` at once, else conflict naming who shares. `keepPlaying`: the synced
+   * item plays on under the share; absent or false: the room pauses it.
+   */
+  'stage.start': command('stage.start', { keepPlaying: z.boolean().optional() }),
+  /** Stop a share: one's own (userId absent or one's own), anyone's with manage_members. */
+  'stage.stop': command('stage.stop', { userId: userId.optional() }),
+  /**
+   * What the caller may send and receive in the room's SFU call (gateway-owned: the call
+   * endpoint signs an SFU token from the answer; a client's own is refused).
+   */
+  'call.admit': command('call.admit', {}),
+  /** Mute someone's microphone in the SFU call (manage_members); they may unmute themselves. */
+  'call.mute': command('call.mute', { userId }),
+
   /** May the caller publish to this live item (see and rotate its stream key)? Answers the item. */
   'live.authorize': command('live.authorize', { mediaId }),
   /** The RTMP ingest (a service caller) says a live item went on air or off it. */

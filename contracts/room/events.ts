@@ -20,6 +20,7 @@ import {
   RoomInfo,
   Seekable,
   VoiceParticipant,
+  StageShare,
   VoteSkip,
   type VoiceCandidate,
   type VoiceDescription,
@@ -155,6 +156,22 @@ export const VoiceSignal = z.strictObject({
   description: z.custom<VoiceDescription>().optional(),
   candidate: z.custom<VoiceCandidate>().nullable().optional(),
 });
+/**
+ * Why a share ended: `stopped` by the sharer; `moderator`: by someone with manage_members;
+ * `left`: the sharer left the room or the call; `removed`: no longer a member, or lost
+ * share_screen; `sfu`: the SFU lost the sharer's media (their node failed and they did not come back).
+ */
+export const StageStopReason = z.enum(['stopped', 'moderator', 'left', 'removed', 'sfu']);
+export type StageStopReason = z.infer<typeof StageStopReason>;
+export const StageStarted = z
+  .strictObject({ type: z.literal('stage.started'), share: StageShare })
+  .meta({ description: 'Someone started showing a screen: the room shows it as the stage.' });
+export const StageStopped = z
+  .strictObject({ type: z.literal('stage.stopped'), userId: z.string(), reason: StageStopReason, by: z.string().optional() })
+  .meta({ description: "A share ended; `by`: who stopped it, when not the sharer." });
+export const CallMuted = z
+  .strictObject({ type: z.literal('call.muted'), userId: z.string(), by: z.string() })
+  .meta({ description: "A moderator muted someone's microphone in the SFU call." });
 export const LiveStatusChanged = z
   .strictObject({ type: z.literal('live'), mediaId: z.string(), online: z.boolean() })
   .meta({ description: 'A live item went on air (its RTMP publish started) or off it.' });
@@ -199,6 +216,9 @@ export const RoomEvent = z.discriminatedUnion('type', [
   VoiceLeft,
   VoiceMuted,
   VoiceSignal,
+  StageStarted,
+  StageStopped,
+  CallMuted,
   LiveStatusChanged,
   MediaChecked,
   VoteSkipChanged,
@@ -239,6 +259,10 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   'voice.muted': 'use_webrtc',
   // Further narrowed to its addressee by the gateways.
   'voice.signal': 'use_webrtc',
+  // The stage takes the video's place: everyone in the room sees who shows what.
+  'stage.started': null,
+  'stage.stopped': null,
+  'call.muted': 'use_webrtc',
   // The current item's reaches every member (gateways/rooms/member-lens.ts).
   live: 'view_media_resources',
   // Likewise: the current item's reaches every member.

@@ -244,6 +244,23 @@ export const VoiceParticipant = z
   .meta({ id: 'VoiceParticipant' });
 
 /**
+ * A screen, window or tab shown to the room through the SFU (docs/2026-11-29-sfu.md): the room
+ * shows it as the stage in place of the video while it lasts.
+ */
+export const StageShare = z
+  .strictObject({
+    userId: z.string(),
+    name: z.string(),
+    startedAt: ms('Started sharing'),
+    keepPlaying: z.boolean().meta({ description: 'The synced item plays on under the share; false: the room paused it when the share began' }),
+  })
+  .meta({ id: 'StageShare' });
+
+/** What one may send to the room's SFU call (a LiveKit track source). */
+export const CALL_SOURCES = ['microphone', 'camera', 'screen_share', 'screen_share_audio'] as const;
+export const CallSource = z.enum(CALL_SOURCES).meta({ id: 'CallSource' });
+
+/**
  * The votes to skip the current item (docs/2026-11-26-votes-and-polls.md): `needed` of the
  * present members holding `vote` skip it; `voters` are those who voted and are still present.
  */
@@ -292,6 +309,7 @@ export const MemberRoomView = z
       .optional()
       .meta({ description: 'Ids of the live items on air now: all of them with view_media_resources, else at most the current item' }),
     voice: z.array(VoiceParticipant).optional().meta({ description: "With use_webrtc: who is in the room's voice call, in join order" }),
+    stage: z.array(StageShare).optional().meta({ description: 'The screens shared now, oldest first (absent: none)' }),
     voteSkip: VoteSkip.optional().meta({ description: 'When the room has vote-skip on and an item is current' }),
     queueVotes: z.array(QueueVotes).optional().meta({ description: 'In the voting queue mode: the items with up-votes' }),
     polls: z.array(Poll).optional().meta({ description: 'The open poll first, then closed ones, newest first' }),
@@ -330,6 +348,8 @@ export type ChatReplyTo = z.infer<typeof ChatReplyTo>;
 export type DanmakuComment = z.infer<typeof DanmakuComment>;
 export type MyStanding = z.infer<typeof MyStanding>;
 export type VoiceParticipant = z.infer<typeof VoiceParticipant>;
+export type StageShare = z.infer<typeof StageShare>;
+export type CallSource = z.infer<typeof CallSource>;
 export type VoteSkip = z.infer<typeof VoteSkip>;
 export type Poll = z.infer<typeof Poll>;
 export type QueueVotes = z.infer<typeof QueueVotes>;

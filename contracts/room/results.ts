@@ -3,7 +3,7 @@
  * `rooms.send(roomId, command)` as `RoomResultOf<typeof command.kind>`.
  */
 import type { RoomCommandKind } from './commands.js';
-import type { ChatMessage, ChatReaction, DanmakuComment, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, PlaylistFolder, Poll, QueueVotes, RoomInfo, RoomView, VoiceParticipant, VoteSkip } from './model.js';
+import type { CallSource, ChatMessage, ChatReaction, DanmakuComment, IceServer, MediaItem, MemberRoomView, MemberView, PlaybackView, PlaylistFolder, Poll, QueueVotes, RoomInfo, RoomView, StageShare, VoiceParticipant, VoteSkip } from './model.js';
 
 export interface RoomResults {
   'room.create': { room: RoomInfo };
@@ -91,6 +91,17 @@ export interface RoomResults {
   'voice.leave': { left: boolean };
   'voice.mute': { participant: VoiceParticipant };
   'voice.signal': { delivered: true };
+
+  'stage.start': { share: StageShare };
+  /** False when there was no such share. */
+  'stage.stop': { stopped: boolean };
+  /**
+   * `identity`: the caller's participant identity in the call (their user or guest id);
+   * `sources`: what they may publish now (screen_share only while they hold a share);
+   * `moderator`: may mute others and stop their shares.
+   */
+  'call.admit': { identity: string; name: string; sources: CallSource[]; moderator: boolean };
+  'call.mute': { muted: boolean };
 
   'live.authorize': { item: MediaItem; online: boolean };
   'live.status': { online: boolean; changed: boolean };

@@ -138,6 +138,7 @@ export const ROOM_PROTO: FileBinding = {
     view('Poll', model.Poll),
     view('VoteSkip', model.VoteSkip),
     view('VoiceParticipant', model.VoiceParticipant),
+    view('StageShare', model.StageShare),
     view('VisitorRoomView', model.VisitorRoomView),
     view('RoomView', model.RoomView),
     view('WordFilter', WordFilter),
@@ -149,12 +150,12 @@ export const ROOM_EVENT: EnvelopeBinding = {
   kind: 'envelope',
   name: 'RoomEvent',
   comment:
-    "One room event and its place in the room's sequence. Voice events are not carried: voice is signalled over the WebSocket " +
-    'gateway, and a watcher sees a gap in seq where one was.',
+    "One room event and its place in the room's sequence. Voice events and call mutes are not carried: voice is signalled over the WebSocket " +
+    'gateway and the call runs in the SFU, and a watcher sees a gap in seq where one was.',
   head: EventMessage.pick({ seq: true, at: true }),
   oneof: 'event',
   union: events.RoomEvent,
-  skip: ['voice.joined', 'voice.left', 'voice.muted', 'voice.signal'],
+  skip: ['voice.joined', 'voice.left', 'voice.muted', 'voice.signal', 'call.muted'],
 };
 
 export const EVENTS_PROTO: FileBinding = {
@@ -168,6 +169,7 @@ export const EVENTS_PROTO: FileBinding = {
   enums: [
     { name: 'PlaybackCause', schemas: [events.PlaybackCause] },
     { name: 'MemberLeftReason', schemas: [events.MemberLeftReason] },
+    { name: 'StageStopReason', schemas: [events.StageStopReason] },
   ],
   messages: [
     view('RoomUpdated', events.RoomUpdated),
@@ -202,6 +204,8 @@ export const EVENTS_PROTO: FileBinding = {
     view('PollChanged', events.PollChanged),
     view('QueueVotesChanged', events.QueueVotesChanged),
     view('WordFilterChanged', events.WordFilterChanged),
+    view('StageStarted', events.StageStarted),
+    view('StageStopped', events.StageStopped),
     ROOM_EVENT,
   ],
 };

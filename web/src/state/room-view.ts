@@ -82,6 +82,17 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
       return { ...view, voice: (view.voice ?? []).map((p) => (p.userId === event.userId ? { ...p, muted: event.muted } : p)) };
     case 'voice.signal':
       return view; // signalling is for the call itself (web/src/voice/)
+    case 'stage.started': {
+      const others = (view.stage ?? []).filter((share) => share.userId !== event.share.userId);
+      return { ...view, stage: [...others, event.share] };
+    }
+    case 'stage.stopped': {
+      const stage = (view.stage ?? []).filter((share) => share.userId !== event.userId);
+      const { stage: _gone, ...rest } = view;
+      return stage.length > 0 ? { ...view, stage } : rest;
+    }
+    case 'call.muted':
+      return view; // the SFU mutes the track itself; the call shows it (web/src/call/)
     case 'live': {
       const others = (view.liveOnline ?? []).filter((id) => id !== event.mediaId);
       return { ...view, liveOnline: event.online ? [...others, event.mediaId] : others };
