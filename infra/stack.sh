@@ -40,6 +40,10 @@ for component in "${selected[@]}"; do
 done
 
 STACK_DIR=${SVC_STACK_DIR:-$SVC_REPO_ROOT/.svc/stack}
+# One spelling of the path for every call (a LiveKit node is told from another by its config
+# file's path, which the components derive from it when sourced below).
+[[ $action != start ]] || mkdir -p "$STACK_DIR"
+if [[ -d $STACK_DIR ]]; then STACK_DIR=$(cd "$STACK_DIR" && pwd -P); fi
 THROWAWAY=${SVC_STACK_THROWAWAY:-0}
 HEADLESS=${SVC_STACK_TEMPORAL_HEADLESS:-0}
 PORTS_FILE="$STACK_DIR/ports.env"
@@ -174,8 +178,6 @@ done
 
 case $action in
 start)
-  mkdir -p "$STACK_DIR"
-  STACK_DIR=$(cd "$STACK_DIR" && pwd -P)
   # The postgres user must be able to pass through the stack dir to reach its cluster.
   if is_root; then chmod a+x "$STACK_DIR"; fi
   take_lock
