@@ -71,9 +71,10 @@ test('a two-node LiveKit cluster places rooms on both, and opens a SIGKILLed nod
   const killedAt = Date.now();
   await victim.kill();
   // A client whose node died reconnects to an address that reaches a live node (here the
-  // survivor's own). LiveKit moves the room once the dead node's stats are older than 5 s.
+  // survivor's own), giving up an attempt that has not answered within a second. LiveKit moves
+  // the room once the dead node's stats are older than 5 s.
   const token = await joinToken(cluster, orphan, 'rejoined');
-  const session = await waitFor('the orphaned room to open on the surviving node', () => joinSignal(survivor.publicUrl, token), 20_000, 100);
+  const session = await waitFor('the orphaned room to open on the surviving node', () => joinSignal(survivor.publicUrl, token, { timeoutMs: 1_000 }), 20_000, 100);
   t.teardown(() => session.close());
   t.log(`a room of the SIGKILLed node was joined on the other ${Date.now() - killedAt} ms after the kill`);
   t.is(await cluster.roomNode(orphan), survivor);
