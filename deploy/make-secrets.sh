@@ -37,3 +37,5 @@ if [[ ! -s $dir/postgres_password ]]; then
   rm -f "$dir/database_url"
 fi
 write database_url "postgres://svc:$(cat "$dir/postgres_password")@postgres:5432/svc"
+# The SFU's API secret (LiveKit wants 32 characters or more), shared by LiveKit and svc.
+write sfu_api_secret "$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')"

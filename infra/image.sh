@@ -4,7 +4,7 @@
 #   --base <image>   build on that image (e.g. docker.io/library/node:22-trixie-slim, the
 #                    Containerfile's default) instead of the local Debian base;
 #   --dependencies   also build the local stand-ins for the images deploy/compose.yaml names for
-#                    PostgreSQL, Redis, NATS and Temporal (deploy/local-images/; for machines that
+#                    PostgreSQL, Redis, NATS, Temporal and LiveKit (deploy/local-images/; for machines that
 #                    reach no registry, like the one svc is developed on).
 # Without --base, the image is built on a Debian trixie base made here from Debian's packages
 # (debootstrap), because this machine reaches no container registry; the Containerfile is the same.

@@ -2,7 +2,7 @@
 # Installs what building, testing and running svc locally need, and only what is missing:
 #   - Debian packages: the PostgreSQL server, Redis, Chromium, ffmpeg, nginx, mpv (svc watch) and the rest of
 #     DEBIAN_PACKAGES in versions.sh (apt-get, with sudo when not root);
-#   - nats-server, the Temporal CLI and grpcurl (for the gRPC tests) at the versions pinned in
+#   - nats-server, the Temporal CLI, grpcurl (for the gRPC tests) and LiveKit's server (the SFU) at the versions pinned in
 #     infra/versions.sh, built with `go install` into ${SVC_CACHE_DIR:-~/.cache/svc}/bin/<name>-<version>/ (outside the clone);
 #   - with --containers (npm test, the benchmarks, npm run image): MediaMTX (the RTSP server of the
 #     pulled-livestream tests, built from its module), podman and debootstrap
@@ -65,15 +65,16 @@ find_go() {
   fi
 }
 
-# build_go_binary <module> <version> <target path>
+# build_go_binary <module> <version> <target path> [name go install gives it]
 build_go_binary() {
-  local module=$1 version=$2 target=$3
+  local module=$1 version=$2 target=$3 built=${4:-}
   [[ -x $target ]] && return 0
   local go
   go=$(find_go) || die "Go is needed once to build $module@$version (into $target); install it from go.dev/dl"
   local folder name staging
   folder=$(dirname "$target")
   name=$(basename "$target")
+  [[ -n $built ]] || built=$name
   mkdir -p "$(dirname "$folder")"
   # Build into a staging folder and move into place at the end, so an interrupted build never
   # leaves something that a later run would take for a finished binary.
@@ -85,7 +86,7 @@ build_go_binary() {
     die "building $module@$version failed"
   fi
   mkdir -p "$folder"
-  mv "$staging/$name" "$target"
+  mv "$staging/$built" "$target"
   rm -rf "$staging"
   log "built $target"
 }
@@ -199,6 +200,8 @@ pg_bindir >/dev/null || die "PostgreSQL server binaries not found after installi
 build_go_binary "$NATS_SERVER_MODULE" "$NATS_SERVER_VERSION" "$NATS_SERVER_BIN"
 build_go_binary "$TEMPORAL_CLI_MODULE" "$TEMPORAL_CLI_VERSION" "$TEMPORAL_BIN"
 build_go_binary "$GRPCURL_MODULE" "$GRPCURL_VERSION" "$GRPCURL_BIN"
+# LiveKit's command package is cmd/server: `go install` names the binary `server`.
+build_go_binary "$LIVEKIT_SERVER_MODULE" "$LIVEKIT_SERVER_VERSION" "$LIVEKIT_SERVER_BIN" server
 if $containers; then
   # Only the tests and benchmarks run it: `npm run dev` does not wait for its build.
   build_mediamtx "$MEDIAMTX_BIN"
@@ -207,4 +210,4 @@ if $containers; then
   install_podman_compose
 fi
 install_node_modules
-log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, grpcurl $GRPCURL_VERSION,$($containers && printf ' mediamtx %s, caddy %s, jaeger %s, podman, podman-compose %s,' "$MEDIAMTX_VERSION" "$CADDY_VERSION" "$JAEGER_VERSION" "$PODMAN_COMPOSE_VERSION") node_modules"
+log "ready: PostgreSQL in $(pg_bindir), redis-server, nats-server $NATS_SERVER_VERSION, temporal $TEMPORAL_CLI_VERSION, grpcurl $GRPCURL_VERSION, livekit-server $LIVEKIT_SERVER_VERSION,$($containers && printf ' mediamtx %s, caddy %s, jaeger %s, podman, podman-compose %s,' "$MEDIAMTX_VERSION" "$CADDY_VERSION" "$JAEGER_VERSION" "$PODMAN_COMPOSE_VERSION") node_modules"

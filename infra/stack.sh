@@ -1,26 +1,29 @@
 #!/usr/bin/env bash
-# The local stack: PostgreSQL, Redis, NATS (JetStream) and Temporal on 127.0.0.1, with data, logs
-# and pid files under one directory.
+# The local stack: PostgreSQL, Redis, NATS (JetStream), Temporal and LiveKit (the SFU) on
+# 127.0.0.1, with data, logs and pid files under one directory.
 #
-#   infra/stack.sh start|stop|status [postgres|redis|nats|temporal ...]    (default: all four)
+#   infra/stack.sh start|stop|status [postgres|redis|nats|temporal|livekit ...]  (default: all five)
 #
 # Environment:
 #   SVC_STACK_DIR                 where everything lives (default <repo>/.svc/stack)
 #   SVC_STACK_<NAME>_PORT         PG, REDIS, NATS, NATS_MONITOR, TEMPORAL, TEMPORAL_UI,
-#                                 TEMPORAL_HTTP, TEMPORAL_METRICS; unset ones are picked free on
-#                                 first start and kept in $SVC_STACK_DIR/ports.env
+#                                 TEMPORAL_HTTP, TEMPORAL_METRICS, LIVEKIT, LIVEKIT_RTC_TCP,
+#                                 LIVEKIT_RTC_UDP; unset ones are picked free on first start and
+#                                 kept in $SVC_STACK_DIR/ports.env
 #   SVC_STACK_THROWAWAY=1         no durability (fsync off, no Redis snapshots): test stacks
 #   SVC_STACK_TEMPORAL_HEADLESS=1 Temporal without its Web UI
+#   SVC_STACK_LIVEKIT_*           LiveKit's Redis and API key (see infra/stack/livekit.sh)
 #
 # `start` waits until each component answers and writes $SVC_STACK_DIR/stack.env, the svc startup
-# configuration (SVC_DATABASE_URL, ...) for this stack. Starting a running component or stopping
-# a stopped one does nothing.
+# configuration (SVC_DATABASE_URL, ..., SVC_SFU_API_SECRET: it is readable by its owner only) for
+# this stack. Starting a running component or stopping a stopped one does nothing.
 set -euo pipefail
 SVC_LOG_TAG=stack
 # shellcheck source=lib/common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 
-COMPONENTS=(postgres redis nats temporal)
+# LiveKit after Redis, which it keeps its rooms in.
+COMPONENTS=(postgres redis nats temporal livekit)
 
 usage() {
   echo "usage: infra/stack.sh start|stop|status [${COMPONENTS[*]}]" >&2
@@ -37,6 +40,10 @@ for component in "${selected[@]}"; do
 done
 
 STACK_DIR=${SVC_STACK_DIR:-$SVC_REPO_ROOT/.svc/stack}
+# One spelling of the path for every call (a LiveKit node is told from another by its config
+# file's path, which the components derive from it when sourced below).
+[[ $action != start ]] || mkdir -p "$STACK_DIR"
+if [[ -d $STACK_DIR ]]; then STACK_DIR=$(cd "$STACK_DIR" && pwd -P); fi
 THROWAWAY=${SVC_STACK_THROWAWAY:-0}
 HEADLESS=${SVC_STACK_TEMPORAL_HEADLESS:-0}
 PORTS_FILE="$STACK_DIR/ports.env"
@@ -51,6 +58,7 @@ declare -A PORT_VARS=(
   [redis]=SVC_STACK_REDIS_PORT
   [nats]="SVC_STACK_NATS_PORT SVC_STACK_NATS_MONITOR_PORT"
   [temporal]="SVC_STACK_TEMPORAL_PORT SVC_STACK_TEMPORAL_UI_PORT SVC_STACK_TEMPORAL_HTTP_PORT SVC_STACK_TEMPORAL_METRICS_PORT"
+  [livekit]="SVC_STACK_LIVEKIT_PORT SVC_STACK_LIVEKIT_RTC_TCP_PORT SVC_STACK_LIVEKIT_RTC_UDP_PORT"
 )
 # PERSISTED: ports.env as found. PORTS: what this run uses (env overrides for started components).
 declare -A PERSISTED=() PORTS=()
@@ -124,6 +132,8 @@ check_running_ports() {
 
 write_stack_env() {
   local ui_url=
+  # Readable by its owner only: it holds the SFU's API secret.
+  (umask 077 && : >"$STACK_ENV_FILE.tmp")
   {
     echo "# Startup configuration of svc for the stack in $STACK_DIR (written by infra/stack.sh start)."
     if [[ -n ${PORTS[SVC_STACK_PG_PORT]:-} ]]; then
@@ -141,6 +151,13 @@ write_stack_env() {
         ui_url=http://127.0.0.1:${PORTS[SVC_STACK_TEMPORAL_UI_PORT]}
       fi
       echo "export SVC_TEMPORAL_UI_URL=$ui_url"
+    fi
+    # The service signs LiveKit's access tokens with the node's key; browsers open the same port.
+    if [[ -n ${PORTS[SVC_STACK_LIVEKIT_PORT]:-} ]] && livekit_read_key; then
+      echo "export SVC_SFU_URL=http://127.0.0.1:${PORTS[SVC_STACK_LIVEKIT_PORT]}"
+      echo "export SVC_SFU_PUBLIC_URL=ws://127.0.0.1:${PORTS[SVC_STACK_LIVEKIT_PORT]}"
+      echo "export SVC_SFU_API_KEY=$LIVEKIT_API_KEY"
+      echo "export SVC_SFU_API_SECRET=$LIVEKIT_API_SECRET"
     fi
   } >"$STACK_ENV_FILE.tmp"
   mv "$STACK_ENV_FILE.tmp" "$STACK_ENV_FILE"
@@ -161,8 +178,6 @@ done
 
 case $action in
 start)
-  mkdir -p "$STACK_DIR"
-  STACK_DIR=$(cd "$STACK_DIR" && pwd -P)
   # The postgres user must be able to pass through the stack dir to reach its cluster.
   if is_root; then chmod a+x "$STACK_DIR"; fi
   take_lock

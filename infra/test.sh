@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What `npm test` runs: install what is missing, compile, lint, then run ava against a throwaway
-# stack (PostgreSQL, Redis, NATS, Temporal on free ports) that is removed afterwards; last, build
+# stack (PostgreSQL, Redis, NATS, Temporal, LiveKit on free ports) that is removed afterwards; last, build
 # the container images (npm run image -- --dependencies) and run the deployment tests.
 # Arguments go to ava: `npm test -- dist/test/config/` runs only those files, and prepares only
 # what they need (the previous release, the shared browser, the images).

@@ -14,6 +14,13 @@ TEMPORAL_CLI_VERSION=v1.5.1
 GRPCURL_MODULE=github.com/fullstorydev/grpcurl/cmd/grpcurl
 GRPCURL_VERSION=v1.9.4
 
+# LiveKit's server, the SFU that carries screen shares, cameras and voice past the mesh limit
+# (docs/2026-11-29-sfu-deployment.md); its command package builds a binary named `server`.
+# v1.13.5 is the newest release that builds here: v1.13.8 and later have go.mod replace
+# directives to LiveKit's own forks of pion, which the Go module proxy does not serve.
+LIVEKIT_SERVER_MODULE=github.com/livekit/livekit-server/cmd/server
+LIVEKIT_SERVER_VERSION=v1.13.5
+
 # MediaMTX, the RTSP server the pulled-livestream tests and bench:live-pull publish a camera
 # stand-in to (ffmpeg pushes RTSP to it, the service pulls from it). `go install` refuses it (the
 # proxy will not list the module's versions, and its go:generate steps fetch files from GitHub):

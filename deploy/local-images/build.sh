@@ -16,7 +16,7 @@ if [[ -z $base ]]; then
   ensure_local_base_image
   base=$LOCAL_BASE_IMAGE
 fi
-[[ -x $NATS_SERVER_BIN && -x $TEMPORAL_BIN ]] || die "nats-server and temporal are not built yet: run bash infra/install.sh"
+[[ -x $NATS_SERVER_BIN && -x $TEMPORAL_BIN && -x $LIVEKIT_SERVER_BIN ]] || die "nats-server, temporal and livekit-server are not built yet: run bash infra/install.sh"
 
 context=$(mktemp -d)
 trap 'rm -rf "$context" "$context.log"' EXIT
@@ -35,3 +35,4 @@ stand_in postgres docker.io/library/postgres:17
 stand_in redis docker.io/library/redis:8
 stand_in nats "docker.io/library/nats:${NATS_SERVER_VERSION#v}-alpine" "$NATS_SERVER_BIN"
 stand_in temporal "docker.io/temporalio/temporal:${TEMPORAL_CLI_VERSION#v}" "$TEMPORAL_BIN"
+stand_in livekit "docker.io/livekit/livekit-server:$LIVEKIT_SERVER_VERSION" "$LIVEKIT_SERVER_BIN"

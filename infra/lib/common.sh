@@ -10,6 +10,7 @@ source "$SVC_REPO_ROOT/infra/versions.sh"
 SVC_CACHE_DIR=${SVC_CACHE_DIR:-$HOME/.cache/svc}
 NATS_SERVER_BIN="$SVC_CACHE_DIR/bin/nats-server-$NATS_SERVER_VERSION/nats-server"
 TEMPORAL_BIN="$SVC_CACHE_DIR/bin/temporal-$TEMPORAL_CLI_VERSION/temporal"
+LIVEKIT_SERVER_BIN="$SVC_CACHE_DIR/bin/livekit-server-$LIVEKIT_SERVER_VERSION/livekit-server"
 GRPCURL_BIN="$SVC_CACHE_DIR/bin/grpcurl-$GRPCURL_VERSION/grpcurl"
 CADDY_BIN="$SVC_CACHE_DIR/bin/caddy-$CADDY_VERSION/caddy"
 MEDIAMTX_BIN="$SVC_CACHE_DIR/bin/mediamtx-$MEDIAMTX_VERSION/mediamtx"

@@ -1,10 +1,12 @@
 # shellcheck shell=bash
-# A throwaway stack for one test or benchmark run: a fresh temp dir, free ports, Temporal headless,
-# and no durability unless asked for. Sourced by test.sh and bench.sh after lib/common.sh.
+# A throwaway stack for one test or benchmark run (PostgreSQL, Redis, NATS, Temporal, LiveKit): a
+# fresh temp dir, free ports, Temporal headless, and no durability unless asked for. Sourced by
+# test.sh and bench.sh after lib/common.sh.
 #
 # Harness contract (test/harness/stack.ts): private PostgreSQL clusters that tests start live in
-# "$SVCTEST_STACK_DIR"/private-pg-*/ and private-nats-*/ (and `npm run soak` keeps its whole stack in
-# private-soak-*/); they are stopped here too, in case a test or the soak never got to.
+# "$SVCTEST_STACK_DIR"/private-pg-*/ and private-nats-*/, private LiveKit clusters in private-sfu-*/
+# (their nodes in private-sfu-*/node-*/), and `npm run soak` keeps its whole stack in
+# private-soak-*/; they are stopped here too, in case a test or the soak never got to.
 
 # scrub_svc_environment: the tests' environment must not depend on the developer's shell, so every
 # SVC_* and SVCTEST_* variable goes, except SVC_CACHE_DIR (where the infra scripts find binaries).
@@ -25,7 +27,9 @@ throwaway_stack_down() {
   # inherit the ignored signals.
   trap '' INT TERM
   local private
-  for private in "$THROWAWAY_STACK_DIR"/private-pg-*/ "$THROWAWAY_STACK_DIR"/private-nats-*/ "$THROWAWAY_STACK_DIR"/private-soak-*/; do
+  # A cluster's nodes before the Redis they keep their rooms in.
+  for private in "$THROWAWAY_STACK_DIR"/private-pg-*/ "$THROWAWAY_STACK_DIR"/private-nats-*/ "$THROWAWAY_STACK_DIR"/private-sfu-*/node-*/ \
+    "$THROWAWAY_STACK_DIR"/private-sfu-*/ "$THROWAWAY_STACK_DIR"/private-soak-*/; do
     [[ -d $private ]] || continue
     SVC_STACK_DIR=$private bash "$SVC_REPO_ROOT/infra/stack.sh" stop 2>/dev/null ||
       log "warning: could not stop the private server in $private"
@@ -55,12 +59,17 @@ throwaway_stack_up() {
 
   # stack.env holds the svc startup configuration; the tests get the same addresses as SVCTEST_*.
   local SVC_DATABASE_URL SVC_REDIS_URL SVC_NATS_URL SVC_TEMPORAL_ADDRESS SVC_TEMPORAL_UI_URL
+  local SVC_SFU_URL SVC_SFU_PUBLIC_URL SVC_SFU_API_KEY SVC_SFU_API_SECRET
   # shellcheck source=/dev/null
   source "$THROWAWAY_STACK_DIR/stack.env"
   export SVCTEST_PG_URL=$SVC_DATABASE_URL
   export SVCTEST_REDIS_URL=$SVC_REDIS_URL
   export SVCTEST_NATS_URL=$SVC_NATS_URL
   export SVCTEST_TEMPORAL_ADDRESS=$SVC_TEMPORAL_ADDRESS
+  export SVCTEST_SFU_URL=$SVC_SFU_URL
+  export SVCTEST_SFU_PUBLIC_URL=$SVC_SFU_PUBLIC_URL
+  export SVCTEST_SFU_API_KEY=$SVC_SFU_API_KEY
+  export SVCTEST_SFU_API_SECRET=$SVC_SFU_API_SECRET
   export SVCTEST_STACK_DIR=$THROWAWAY_STACK_DIR
   export SVCTEST_REPO=$SVC_REPO_ROOT
 }

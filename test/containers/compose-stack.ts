@@ -19,6 +19,10 @@ export interface ComposeStack {
   /** The gateway's published HTTP address. */
   url: string;
   temporalUiUrl: string;
+  /** LiveKit's published signalling (HTTP and WebSocket) address. */
+  sfuUrl: string;
+  /** The folder deploy/make-secrets.sh wrote the secret files into. */
+  secretsDir: string;
   /** Services of the file, in its order. */
   services: string[];
   /** The container of a service (podman-compose names them <project>_<service>_1). */
@@ -37,11 +41,21 @@ export async function composeDependencyImages(): Promise<string[]> {
 export async function startComposeStack(): Promise<ComposeStack> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-compose-'));
   await copyFile(COMPOSE_FILE, join(dir, 'compose.yaml'));
-  const secrets = await run('bash', [join(repoRoot(), 'deploy/make-secrets.sh'), join(dir, 'secrets')], { env: { SVC_IMAGE } });
+  await copyFile(join(repoRoot(), 'deploy/livekit.yaml'), join(dir, 'livekit.yaml'));
+  const secretsDir = join(dir, 'secrets');
+  const secrets = await run('bash', [join(repoRoot(), 'deploy/make-secrets.sh'), secretsDir], { env: { SVC_IMAGE } });
   if (secrets.code !== 0) throw new Error(`deploy/make-secrets.sh failed: ${secrets.stderr}`);
   const services = Object.keys((parse(await readFile(COMPOSE_FILE, 'utf8')) as { services: Record<string, unknown> }).services);
 
-  const ports = { http: await freePort(), grpc: await freePort(), rtmp: await freePort(), temporalUi: await freePort() };
+  const ports = {
+    http: await freePort(),
+    grpc: await freePort(),
+    rtmp: await freePort(),
+    temporalUi: await freePort(),
+    sfu: await freePort(),
+    sfuTcp: await freePort(),
+    sfuUdp: await freePort(),
+  };
   const url = `http://127.0.0.1:${ports.http}`;
   const project = `svct${randomUUID().slice(0, 8)}`;
   const env = {
@@ -50,6 +64,11 @@ export async function startComposeStack(): Promise<ComposeStack> {
     SVC_GRPC_PUBLISH: `127.0.0.1:${ports.grpc}`,
     SVC_RTMP_PUBLISH: `127.0.0.1:${ports.rtmp}`,
     SVC_TEMPORAL_UI_PUBLISH: `127.0.0.1:${ports.temporalUi}`,
+    // Signalling only: media would need the RTC ports published under their own numbers.
+    SVC_SFU_PUBLISH: `127.0.0.1:${ports.sfu}`,
+    SVC_SFU_RTC_TCP_PUBLISH: `127.0.0.1:${ports.sfuTcp}`,
+    SVC_SFU_RTC_UDP_PUBLISH: `127.0.0.1:${ports.sfuUdp}`,
+    SVC_SFU_PUBLIC_URL: `ws://127.0.0.1:${ports.sfu}`,
     SVC_PUBLIC_URL: url,
     SVC_PUBLIC_HOST: '127.0.0.1',
   };
@@ -71,5 +90,15 @@ export async function startComposeStack(): Promise<ComposeStack> {
     await down();
     throw err;
   }
-  return { project, url, temporalUiUrl: `http://127.0.0.1:${ports.temporalUi}`, services, container, readyMs: performance.now() - startedAt, down };
+  return {
+    project,
+    url,
+    temporalUiUrl: `http://127.0.0.1:${ports.temporalUi}`,
+    sfuUrl: `http://127.0.0.1:${ports.sfu}`,
+    secretsDir,
+    services,
+    container,
+    readyMs: performance.now() - startedAt,
+    down,
+  };
 }

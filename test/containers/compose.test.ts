@@ -1,4 +1,7 @@
 import test from 'ava';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { RoomServiceClient } from 'livekit-server-sdk';
 import { waitFor } from '../fixtures/deadline.js';
 import { watchParty } from '../deploy/watch-party.js';
 import { composeDependencyImages, startComposeStack } from './compose-stack.js';
@@ -35,4 +38,13 @@ test('the Compose stack starts every service and carries a watch party', async (
   // The Temporal Web UI the README points reviewers at.
   const ui = await fetch(`${stack.temporalUiUrl}/`);
   t.is(ui.status, 200);
+
+  // LiveKit answers on its published port and takes the key pair svc signs with (the default
+  // key name and the secret file make-secrets.sh wrote).
+  await waitFor('LiveKit to pass its health check', async () => ((await podman(['healthcheck', 'run', stack.container('livekit')])).code === 0 ? true : undefined), 60_000, 500);
+  t.is(await (await fetch(stack.sfuUrl)).text(), 'OK');
+  const secret = (await readFile(join(stack.secretsDir, 'sfu_api_secret'), 'utf8')).trim();
+  const rooms = new RoomServiceClient(stack.sfuUrl, 'svc', secret);
+  await rooms.createRoom({ name: 'compose-check', emptyTimeout: 10 });
+  t.true((await rooms.listRooms()).some((room) => room.name === 'compose-check'));
 });

@@ -2,7 +2,8 @@
  * deploy/k8s/svc.yaml made playable by `podman kube play` (4.3) on one machine, changing only what
  * a single host without a cluster forces, each change said here:
  *   - the dependencies take the external-service switch: the ConfigMap points at the test stack's
- *     PostgreSQL, Redis, NATS and Temporal (as external-dependencies.yaml would name them);
+ *     PostgreSQL, Redis, NATS, Temporal and LiveKit (as external-dependencies.yaml would name
+ *     them);
  *   - pods share the host's network (podman has no Services), so every listener gets a free
  *     loopback port of its own, and the probes use it in place of the named container ports;
  *   - podman 4.3 knows no Secret or Job: the Secret volume becomes a hostPath folder with the
@@ -56,6 +57,8 @@ export interface KubeTarget {
   redisUrl: string;
   natsUrl: string;
   temporalAddress: string;
+  /** The test stack's LiveKit; its API secret is among the Secret's files. */
+  sfu: { url: string; publicUrl: string; apiKey: string };
   /** Folder holding the Secret's files. */
   secretsDir: string;
   /** Loopback ports: the gateway's HTTP, gRPC, RTMP, and one metrics listener per role. */
@@ -84,6 +87,9 @@ export function renderKube(target: KubeTarget): Rendered {
     SVC_REDIS_URL: target.redisUrl,
     SVC_NATS_URL: target.natsUrl,
     SVC_TEMPORAL_ADDRESS: target.temporalAddress,
+    SVC_SFU_URL: target.sfu.url,
+    SVC_SFU_PUBLIC_URL: target.sfu.publicUrl,
+    SVC_SFU_API_KEY: target.sfu.apiKey,
     SVC_NATS_SUBJECT_PREFIX: target.isolation.natsSubjectPrefix,
     SVC_TEMPORAL_TASK_QUEUE: target.isolation.temporalTaskQueue,
     SVC_SERVER_PUBLIC_URL: publicUrl,
@@ -94,7 +100,7 @@ export function renderKube(target: KubeTarget): Rendered {
   });
   // Per pod here (one host network); podman 4.3 lets envFrom override a container's env.
   delete configMap.data.SVC_METRICS_LISTEN;
-  for (const key of ['SVC_DATABASE_URL_FILE', 'SVC_JWT_SECRET_FILE']) {
+  for (const key of ['SVC_DATABASE_URL_FILE', 'SVC_JWT_SECRET_FILE', 'SVC_SFU_API_SECRET_FILE']) {
     if (!configMap.data[key]?.startsWith('/run/secrets/svc/')) throw new Error(`deploy/k8s/svc.yaml: ${key} is not in the Secret volume`);
   }
 

@@ -17,7 +17,7 @@ test('the Kubernetes manifests run every role and carry a watch party', async (t
   await requireImages();
   const stack = testStack();
   const databaseUrl = await freshDatabase('kube_play');
-  const secretsDir = await secretFiles(databaseUrl);
+  const secretsDir = await secretFiles(databaseUrl, stack.sfu.apiSecret);
   const tag = randomUUID().slice(0, 8);
   const ports = {
     http: await freePort(),
@@ -30,6 +30,7 @@ test('the Kubernetes manifests run every role and carry a watch party', async (t
     redisUrl: stack.redisUrl,
     natsUrl: stack.natsUrl,
     temporalAddress: stack.temporalAddress,
+    sfu: stack.sfu,
     secretsDir,
     ports,
     isolation: { natsSubjectPrefix: `kube${tag}`, temporalTaskQueue: `kube-${tag}` },

@@ -93,7 +93,7 @@ export async function logsOf(container: string, lines = 60): Promise<string> {
  * (jwt_secret, opaque_server_setup_secret, credential_encryption_key) plus database_url; 0644,
  * because the containers' non-root users must read them.
  */
-export async function secretFiles(databaseUrl: string): Promise<string> {
+export async function secretFiles(databaseUrl: string, sfuApiSecret?: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-secrets-'));
   await mkdir(dir, { recursive: true });
   const env = await generatedSecrets();
@@ -102,6 +102,7 @@ export async function secretFiles(databaseUrl: string): Promise<string> {
     opaque_server_setup_secret: env.SVC_SECURITY_OPAQUE_SERVER_SETUP_SECRET ?? '',
     credential_encryption_key: env.SVC_CREDENTIAL_ENCRYPTION_KEY ?? '',
     database_url: databaseUrl,
+    ...(sfuApiSecret === undefined ? {} : { sfu_api_secret: sfuApiSecret }),
   };
   for (const [name, value] of Object.entries(files)) {
     if (!value) throw new Error(`svc secrets generate gave no ${name}`);

@@ -1,7 +1,7 @@
 /**
  * The tests' view of the real services. `npm test` (infra/test.sh) starts a throwaway stack —
- * PostgreSQL, Redis, NATS and Temporal on free ports — and describes it in SVCTEST_* variables;
- * this module reads them and hands out isolated pieces of it.
+ * PostgreSQL, Redis, NATS, Temporal and LiveKit on free ports — and describes it in SVCTEST_*
+ * variables; this module reads them and hands out isolated pieces of it.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
@@ -23,13 +23,15 @@ export interface TestStack {
   temporalAddress: string;
   /** The stack's own temp directory; removed after the run. */
   dir: string;
-  /** The LiveKit server of the stack (SVCTEST_SFU_*), when it runs one. */
-  sfu?: TestSfu;
+  /** The stack's LiveKit node (read when first used: a test that needs none runs without it). */
+  readonly sfu: TestSfu;
 }
 
-/** A LiveKit server: its HTTP API, the ws:// address browsers open, and an API key of it. */
+/** A LiveKit node as svc's sfu.* keys describe it. */
 export interface TestSfu {
+  /** Its HTTP address, for the API (svc's sfu.url). */
   url: string;
+  /** The address browsers open (svc's sfu.public_url). */
   publicUrl: string;
   apiKey: string;
   apiSecret: string;
@@ -57,15 +59,26 @@ const STACK_VARIABLES = {
   dir: 'SVCTEST_STACK_DIR',
 } as const satisfies Record<Exclude<keyof TestStack, 'sfu'>, string>;
 
-/** The running test stack. Throws when the tests were not started through `npm test`. */
-export function testStack(): TestStack {
-  const missing = Object.values(STACK_VARIABLES).filter((name) => !process.env[name]);
+const SFU_VARIABLES = {
+  url: 'SVCTEST_SFU_URL',
+  publicUrl: 'SVCTEST_SFU_PUBLIC_URL',
+  apiKey: 'SVCTEST_SFU_API_KEY',
+  apiSecret: 'SVCTEST_SFU_API_SECRET',
+} as const satisfies Record<keyof TestSfu, string>;
+
+function missingVariables(names: readonly string[]): void {
+  const missing = names.filter((name) => !process.env[name]);
   if (missing.length > 0) {
     throw new Error(
       `no test stack: ${missing.join(', ')} not set. Run the tests through npm test ` +
         '(for example `npm test -- dist/test/harness/`), which starts a throwaway stack and sets them.',
     );
   }
+}
+
+/** The running test stack. Throws when the tests were not started through `npm test`. */
+export function testStack(): TestStack {
+  missingVariables(Object.values(STACK_VARIABLES));
   const read = (name: string): string => process.env[name] as string;
   return {
     pgUrl: read(STACK_VARIABLES.pgUrl),
@@ -73,16 +86,16 @@ export function testStack(): TestStack {
     natsUrl: read(STACK_VARIABLES.natsUrl),
     temporalAddress: read(STACK_VARIABLES.temporalAddress),
     dir: read(STACK_VARIABLES.dir),
-    ...sfuOfEnvironment(),
+    get sfu(): TestSfu {
+      missingVariables(Object.values(SFU_VARIABLES));
+      return {
+        url: read(SFU_VARIABLES.url),
+        publicUrl: read(SFU_VARIABLES.publicUrl),
+        apiKey: read(SFU_VARIABLES.apiKey),
+        apiSecret: read(SFU_VARIABLES.apiSecret),
+      };
+    },
   };
-}
-
-function sfuOfEnvironment(): { sfu?: TestSfu } {
-  const url = process.env.SVCTEST_SFU_URL;
-  const apiKey = process.env.SVCTEST_SFU_API_KEY;
-  const apiSecret = process.env.SVCTEST_SFU_API_SECRET;
-  if (!url || !apiKey || !apiSecret) return {};
-  return { sfu: { url, publicUrl: process.env.SVCTEST_SFU_PUBLIC_URL || url.replace(/^http/, 'ws'), apiKey, apiSecret } };
 }
 
 /**
@@ -195,7 +208,8 @@ export function repoRoot(): string {
   return resolve(process.env.SVCTEST_REPO ?? fileURLToPath(new URL('../../../', import.meta.url)));
 }
 
-async function runStackScript(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+/** Runs `infra/stack.sh <args>` with `env`; a failure carries the script's explanation. */
+export async function runStackScript(args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const script = join(repoRoot(), 'infra', 'stack.sh');
   try {
     await execFileAsync('bash', [script, ...args], { env, cwd: repoRoot(), timeout: 120_000 });

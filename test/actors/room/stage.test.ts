@@ -19,8 +19,8 @@ let livekit: RoomServiceClient;
 const peers: SignalPeer[] = [];
 
 test.before(async () => {
+  // Throws, naming the SVCTEST_SFU_* variables, when the stack runs no LiveKit.
   const stackSfu = testStack().sfu;
-  if (!stackSfu) throw new Error('the stage tests need the stack\'s LiveKit server (SVCTEST_SFU_*)');
   sfu = { url: stackSfu.url, publicUrl: stackSfu.publicUrl, apiKey: stackSfu.apiKey, apiSecret: stackSfu.apiSecret, prefix: uid('stage') };
   warden = new CallWarden(sfu, { logger, pollMs: 100 });
   livekit = new RoomServiceClient(sfu.url, sfu.apiKey, sfu.apiSecret, { failover: false });
