@@ -85,6 +85,11 @@ export default tseslint.config(
     },
   },
   {
+    // Plain scripts that benchmarks load into Chromium pages as they are.
+    files: ['bench/**/page.mjs'],
+    languageOptions: { globals: globals.browser },
+  },
+  {
     // The browser client: DOM globals, and no Node built-ins (they would not exist in the page).
     // It imports its own files and the contracts, nothing else of the repository: an allow-list,
     // so a server folder added later is fenced off without anyone remembering to list it.

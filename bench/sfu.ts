@@ -1,0 +1,286 @@
+/**
+ * SFU figures (issue 42, docs/2026-11-29-sfu.md), on this machine, against a LiveKit node of
+ * the bench's own and Debian's Chromium:
+ *  - screen: one 1080p30 screen share (a synthetic capture: a canvas carrying its clock in a
+ *    pixel code, bench/sfu/page.mjs) to RECEIVERS receivers (default 30), RENDER of which
+ *    present every frame and read the code back: glass-to-glass p50/p95/p99 (target p99 <
+ *    400 ms), frames lost, the receivers' CPU (their own Chromium) and the SFU's CPU per
+ *    receiver. The publisher runs in a Chromium of its own, so the receivers' CPU is theirs.
+ *  - voice: MEMBERS (default 16) members in a call, each a tone of its own; each join is timed
+ *    from the start of the join to hearing every other member: p50/p99 (target p99 < 1.5 s),
+ *    and the SFU's CPU per member with all of them talking.
+ * Run with `npm run bench:sfu [-- screen|voice]`. Environment: BENCH_SFU_RECEIVERS,
+ * BENCH_SFU_RENDER, BENCH_SFU_SECONDS (the measured window, default 20), BENCH_SFU_MEMBERS.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFile, mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AccessToken } from 'livekit-server-sdk';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { freePort } from '../test/harness/stack.js';
+import { waitFor } from '../test/fixtures/deadline.js';
+import { percentile } from './percentile.js';
+import { childrenOf, cpuSeconds } from './proc.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const RECEIVERS = Number(process.env.BENCH_SFU_RECEIVERS ?? 30);
+const RENDER = Number(process.env.BENCH_SFU_RENDER ?? 3);
+const SECONDS = Number(process.env.BENCH_SFU_SECONDS ?? 20);
+const MEMBERS = Number(process.env.BENCH_SFU_MEMBERS ?? 16);
+/** Receivers (or members) one page holds: pages are processes, and thirty of them would not fit. */
+const PER_PAGE = 10;
+const KEY = 'bench';
+const SECRET = randomBytes(24).toString('hex');
+const CHROMIUM_FLAGS = ['--autoplay-policy=no-user-gesture-required', '--use-fake-ui-for-media-stream', '--disable-renderer-backgrounding', '--disable-background-timer-throttling'];
+
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+const ms = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'n/a');
+
+/** What a presenting receiver saw (page.mjs measures()). */
+interface Presented {
+  samples: number[];
+  presented: number;
+  first: number | null;
+  last: number | null;
+  misread: number;
+}
+
+/** One simulcast layer the sharer sends (page.mjs sentLayers()). */
+interface SentLayer {
+  rid: string;
+  framesSent: number;
+  frameHeight: number;
+  limit: string;
+}
+
+/** One receiver's inbound video (page.mjs videoStats()). */
+interface VideoStats {
+  framesReceived: number;
+  framesDecoded: number;
+  framesDropped: number;
+  packetsLost: number;
+  frameHeight: number;
+}
+
+interface LiveKit {
+  url: string;
+  wsUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** One LiveKit node on free loopback ports, with the bench's key. */
+async function startLiveKit(): Promise<LiveKit> {
+  const binary = process.env.SVCTEST_LIVEKIT;
+  if (!binary) throw new Error('SVCTEST_LIVEKIT (the LiveKit server binary) is not set: run through npm run bench:sfu');
+  const [port, tcp, udp] = [await freePort(), await freePort(), await freePort()];
+  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-sfu-'));
+  const config = [
+    `port: ${port}`,
+    'bind_addresses: ["127.0.0.1"]',
+    `rtc: {tcp_port: ${tcp}, udp_port: ${udp}, use_external_ip: false, node_ip: 127.0.0.1}`,
+    `keys: {${KEY}: ${SECRET}}`,
+    'logging: {level: error}',
+  ].join('\n');
+  await writeFile(join(dir, 'livekit.yaml'), config);
+  const child: ChildProcess = spawn(binary, ['--config', join(dir, 'livekit.yaml')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor('LiveKit to answer', async () => ((await fetch(url).catch(() => undefined))?.ok ? true : undefined), 20_000, 100);
+  return {
+    url,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((done) => child.once('exit', done));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Serves an empty page that loads bench/sfu/page.mjs (as window.bench) and livekit-client's bundle. */
+async function servePage(): Promise<{ url: string; close(): Promise<void> }> {
+  const files: Record<string, string> = {
+    '/page.mjs': join(ROOT, 'bench/sfu/page.mjs'),
+    '/livekit-client.mjs': join(ROOT, 'node_modules/livekit-client/dist/livekit-client.esm.mjs'),
+  };
+  const server: Server = createServer((request, response) => {
+    const file = files[request.url ?? ''];
+    if (request.url === '/') {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end(`<!doctype html><title>bench:sfu</title><script type="module">import * as bench from '/page.mjs'; window.bench = bench; document.title = 'ready';</script>`);
+      return;
+    }
+    if (!file) {
+      response.writeHead(404).end();
+      return;
+    }
+    void readFile(file).then((body) => {
+      response.writeHead(200, { 'content-type': 'text/javascript' });
+      response.end(body);
+    });
+  });
+  const port = await freePort();
+  await new Promise<void>((done) => server.listen(port, '127.0.0.1', done));
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((done) => server.close(() => done())) };
+}
+
+async function token(identity: string, room: string, publish: boolean): Promise<string> {
+  const grant = new AccessToken(KEY, SECRET, { identity, ttl: 600 });
+  grant.addGrant({ roomJoin: true, room, canSubscribe: true, canPublish: publish, canPublishData: false });
+  return grant.toJwt();
+}
+
+/** Calls `bench.<name>(arg)` of bench/sfu/page.mjs in the page (in-page code is a string: no DOM types here). */
+async function call<T>(page: Page, name: string, arg?: unknown): Promise<T> {
+  return page.evaluate<T>(`window.bench.${name}(${arg === undefined ? '' : JSON.stringify(arg)})`);
+}
+
+async function openPage(browser: Browser, url: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(url);
+  await page.waitForFunction(`document.title === 'ready'`);
+  return page;
+}
+
+const browserPids = new Map<Browser, number>();
+
+/** Launches a Chromium of its own, remembering its process (playwright-core does not say it). */
+async function launch(): Promise<Browser> {
+  const before = new Set(await childrenOf(process.pid));
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_FLAGS });
+  const pid = (await childrenOf(process.pid)).find((child) => !before.has(child));
+  if (pid === undefined) throw new Error('the Chromium just launched is not a child of this process');
+  browserPids.set(browser, pid);
+  return browser;
+}
+
+/** CPU seconds of a Chromium: its browser process and every process under it. */
+async function browserCpu(browser: Browser): Promise<number> {
+  const tree: number[] = [];
+  const walk = async (pid: number): Promise<void> => {
+    tree.push(pid);
+    for (const child of await childrenOf(pid).catch(() => [])) await walk(child);
+  };
+  await walk(browserPids.get(browser)!);
+  return (await Promise.all(tree.map(cpuSeconds))).reduce((sum, seconds) => sum + seconds, 0);
+}
+
+async function screen(sfu: LiveKit, pageUrl: string): Promise<void> {
+  const room = `screen-${randomBytes(3).toString('hex')}`;
+  const publisherBrowser = await launch();
+  const receiverBrowser = await launch();
+  try {
+    const publisher = await openPage(publisherBrowser, pageUrl);
+    await call(publisher, 'publishScreen', { url: sfu.wsUrl, token: await token('sharer', room, true), width: 1920, height: 1080, fps: 30, kbps: 4000 });
+    const pages: Page[] = [];
+    for (let first = 0; first < RECEIVERS; first += PER_PAGE) {
+      const page = await openPage(receiverBrowser, pageUrl);
+      const count = Math.min(PER_PAGE, RECEIVERS - first);
+      const tokens = await Promise.all(Array.from({ length: count }, async (_, i) => ({ name: `r${first + i}`, token: await token(`r${first + i}`, room, false) })));
+      // One presenting receiver in each of the first RENDER pages.
+      const render = pages.length < RENDER ? 1 : 0;
+      await call(page, 'receive', { url: sfu.wsUrl, tokens, render });
+      pages.push(page);
+    }
+    console.log(`screen: 1 share, 1920x1080 at 30 fps, 4000 kbit/s cap; ${RECEIVERS} receivers in ${pages.length} pages, ${Math.min(RENDER, pages.length)} presenting every frame`);
+    await sleep(5_000); // warm-up: the layers settle, the receivers reach the top one
+    const stats = async () => (await Promise.all(pages.map((page) => call<VideoStats[]>(page, 'videoStats')))).flat();
+    await Promise.all(pages.map((page) => call(page, 'resetMeasures')));
+    const sentBefore = await call<number>(publisher, 'sent');
+    const layersBefore = await call<SentLayer[]>(publisher, 'sentLayers');
+    const statsBefore = await stats();
+    const [sfuBefore, receiversBefore] = [await cpuSeconds(sfu.pid), await browserCpu(receiverBrowser)];
+    const started = Date.now();
+    await sleep(SECONDS * 1000);
+    const seconds = (Date.now() - started) / 1000;
+    const [sfuAfter, receiversAfter] = [await cpuSeconds(sfu.pid), await browserCpu(receiverBrowser)];
+    const sentFrames = (await call<number>(publisher, 'sent')) - sentBefore;
+    const layersAfter = await call<SentLayer[]>(publisher, 'sentLayers');
+    const statsAfter = await stats();
+    const measured = (await Promise.all(pages.map((page) => call<Presented[]>(page, 'measures')))).flat();
+
+    const samples = measured.flatMap((m) => m.samples).sort((a, b) => a - b);
+    console.log(
+      `glass-to-glass (${samples.length} frames presented by ${measured.length} receivers): p50 ${ms(percentile(samples, 50))}, p95 ${ms(percentile(samples, 95))}, p99 ${ms(percentile(samples, 99))}, max ${ms(samples.at(-1) ?? Number.NaN)} (target p99 < 400 ms)`,
+    );
+    for (const m of measured) {
+      const span = m.first === null || m.last === null ? 0 : m.last - m.first + 1;
+      console.log(`  presenting receiver: ${m.presented} of the ${span} frames in its window presented (${span - m.presented} never shown), ${m.misread} frames unreadable`);
+    }
+    const layers = layersAfter.map((after) => {
+      const sentInWindow = after.framesSent - (layersBefore.find((before) => before.rid === after.rid)?.framesSent ?? 0);
+      return `${after.frameHeight}p ${(sentInWindow / seconds).toFixed(1)} fps${after.limit === 'none' ? '' : ` (limited by ${after.limit})`}`;
+    });
+    console.log(`sharer's layers: ${layers.join(', ')}`);
+    const received = statsAfter.map((after, i) => after.framesReceived - (statsBefore[i]?.framesReceived ?? 0));
+    const lost = statsAfter.map((after, i) => after.packetsLost - (statsBefore[i]?.packetsLost ?? 0));
+    const heights = [...new Set(statsAfter.map((s) => s.frameHeight))].join(', ');
+    const sortedReceived = [...received].sort((a, b) => a - b);
+    console.log(
+      `frames: ${sentFrames} drawn by the sharer in ${seconds.toFixed(1)} s; received per receiver: min ${sortedReceived[0]}, median ${percentile(sortedReceived, 50)}, max ${sortedReceived.at(-1)} (layers received: ${heights} px high); packets lost in all: ${lost.reduce((a, b) => a + b, 0)}`,
+    );
+    const sfuCpu = (sfuAfter - sfuBefore) / seconds;
+    const receiverCpu = (receiversAfter - receiversBefore) / seconds;
+    console.log(`SFU CPU: ${(sfuCpu * 100).toFixed(1)} % of a core, ${((sfuCpu * 100) / RECEIVERS).toFixed(2)} % per receiver`);
+    console.log(`receivers' Chromium CPU: ${(receiverCpu * 100).toFixed(0)} % of a core in all, ${((receiverCpu * 100) / RECEIVERS).toFixed(1)} % per receiver`);
+  } finally {
+    await Promise.allSettled([publisherBrowser.close(), receiverBrowser.close()]);
+  }
+}
+
+async function voice(sfu: LiveKit, pageUrl: string): Promise<void> {
+  const room = `voice-${randomBytes(3).toString('hex')}`;
+  const browser = await launch();
+  try {
+    const pages: Page[] = [];
+    for (let i = 0; i < Math.ceil(MEMBERS / PER_PAGE); i++) pages.push(await openPage(browser, pageUrl));
+    const pageOf = (member: number): Page => pages[Math.floor(member / PER_PAGE)]!;
+    const join = async (member: number, others: number): Promise<number> =>
+      call<number>(pageOf(member), 'speakAndHear', {
+        url: sfu.wsUrl,
+        token: await token(`m${member}`, room, true),
+        name: `m${member}`,
+        tone: 220 + member * 40,
+        others,
+        giveUpMs: 10_000,
+      });
+    // The room fills one member at a time: each join is timed to hearing all who are already in.
+    const joins: number[] = [];
+    for (let member = 0; member < MEMBERS; member++) {
+      const took = await join(member, member);
+      if (member > 0) joins.push(took);
+    }
+    // Then the last member leaves and joins again, to time joins into the full room.
+    for (let again = 0; again < 10; again++) {
+      await call(pageOf(MEMBERS - 1), 'leave', `m${MEMBERS - 1}`);
+      joins.push(await join(MEMBERS - 1, MEMBERS - 1));
+    }
+    const sorted = [...joins].sort((a, b) => a - b);
+    console.log(`voice: ${MEMBERS} members, ${joins.length} joins timed from the start of the join to hearing every other member`);
+    console.log(`join to hearing: p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1) ?? Number.NaN)} (target p99 < 1.5 s)`);
+    const before = await cpuSeconds(sfu.pid);
+    const started = Date.now();
+    await sleep(SECONDS * 1000);
+    const sfuCpu = (await cpuSeconds(sfu.pid)) - before;
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`SFU CPU with all ${MEMBERS} talking: ${((sfuCpu / seconds) * 100).toFixed(1)} % of a core, ${((sfuCpu / seconds / MEMBERS) * 100).toFixed(2)} % per member`);
+  } finally {
+    await browser.close();
+  }
+}
+
+const which = process.argv[2] ?? 'all';
+const sfu = await startLiveKit();
+const page = await servePage();
+try {
+  if (which === 'all' || which === 'screen') await screen(sfu, page.url);
+  if (which === 'all' || which === 'voice') await voice(sfu, page.url);
+} finally {
+  await page.close();
+  await sfu.stop();
+}
