@@ -12,17 +12,15 @@
  * Run with `npm run bench:sfu [-- screen|voice]`. Environment: BENCH_SFU_RECEIVERS,
  * BENCH_SFU_RENDER, BENCH_SFU_SECONDS (the measured window, default 20), BENCH_SFU_MEMBERS.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFile, mkdtemp, writeFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AccessToken } from 'livekit-server-sdk';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort } from '../test/harness/stack.js';
-import { waitFor } from '../test/fixtures/deadline.js';
+import { startSfuCluster } from '../test/fixtures/livekit.js';
 import { percentile } from './percentile.js';
 import { childrenOf, cpuSeconds } from './proc.js';
 
@@ -33,8 +31,6 @@ const SECONDS = Number(process.env.BENCH_SFU_SECONDS ?? 20);
 const MEMBERS = Number(process.env.BENCH_SFU_MEMBERS ?? 16);
 /** Receivers (or members) one page holds: pages are processes, and thirty of them would not fit. */
 const PER_PAGE = 10;
-const KEY = 'bench';
-const SECRET = randomBytes(24).toString('hex');
 const CHROMIUM_FLAGS = ['--autoplay-policy=no-user-gesture-required', '--use-fake-ui-for-media-stream', '--disable-renderer-backgrounding', '--disable-background-timer-throttling'];
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
@@ -67,39 +63,17 @@ interface VideoStats {
 }
 
 interface LiveKit {
-  url: string;
   wsUrl: string;
-  pid: number;
+  pid(): Promise<number>;
+  keys: { apiKey: string; apiSecret: string };
   stop(): Promise<void>;
 }
 
-/** One LiveKit node on free loopback ports, with the bench's key. */
+/** One LiveKit node of the bench's own (test/fixtures/livekit.ts), so its CPU is the bench's alone. */
 async function startLiveKit(): Promise<LiveKit> {
-  const binary = process.env.SVCTEST_LIVEKIT;
-  if (!binary) throw new Error('SVCTEST_LIVEKIT (the LiveKit server binary) is not set: run through npm run bench:sfu');
-  const [port, tcp, udp] = [await freePort(), await freePort(), await freePort()];
-  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-sfu-'));
-  const config = [
-    `port: ${port}`,
-    'bind_addresses: ["127.0.0.1"]',
-    `rtc: {tcp_port: ${tcp}, udp_port: ${udp}, use_external_ip: false, node_ip: 127.0.0.1}`,
-    `keys: {${KEY}: ${SECRET}}`,
-    'logging: {level: error}',
-  ].join('\n');
-  await writeFile(join(dir, 'livekit.yaml'), config);
-  const child: ChildProcess = spawn(binary, ['--config', join(dir, 'livekit.yaml')], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor('LiveKit to answer', async () => ((await fetch(url).catch(() => undefined))?.ok ? true : undefined), 20_000, 100);
-  return {
-    url,
-    wsUrl: `ws://127.0.0.1:${port}`,
-    pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((done) => child.once('exit', done));
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  const cluster = await startSfuCluster({ nodes: 1 });
+  const node = cluster.nodes[0]!;
+  return { wsUrl: node.publicUrl, pid: () => node.pid(), keys: cluster, stop: () => cluster.destroy() };
 }
 
 /** Serves an empty page that loads bench/sfu/page.mjs (as window.bench) and livekit-client's bundle. */
@@ -130,7 +104,8 @@ async function servePage(): Promise<{ url: string; close(): Promise<void> }> {
 }
 
 async function token(identity: string, room: string, publish: boolean): Promise<string> {
-  const grant = new AccessToken(KEY, SECRET, { identity, ttl: 600 });
+  const { keys } = sfu;
+  const grant = new AccessToken(keys.apiKey, keys.apiSecret, { identity, ttl: 600 });
   grant.addGrant({ roomJoin: true, room, canSubscribe: true, canPublish: publish, canPublishData: false });
   return grant.toJwt();
 }
@@ -194,11 +169,11 @@ async function screen(sfu: LiveKit, pageUrl: string): Promise<void> {
     const sentBefore = await call<number>(publisher, 'sent');
     const layersBefore = await call<SentLayer[]>(publisher, 'sentLayers');
     const statsBefore = await stats();
-    const [sfuBefore, receiversBefore] = [await cpuSeconds(sfu.pid), await browserCpu(receiverBrowser)];
+    const [sfuBefore, receiversBefore] = [await cpuSeconds(await sfu.pid()), await browserCpu(receiverBrowser)];
     const started = Date.now();
     await sleep(SECONDS * 1000);
     const seconds = (Date.now() - started) / 1000;
-    const [sfuAfter, receiversAfter] = [await cpuSeconds(sfu.pid), await browserCpu(receiverBrowser)];
+    const [sfuAfter, receiversAfter] = [await cpuSeconds(await sfu.pid()), await browserCpu(receiverBrowser)];
     const sentFrames = (await call<number>(publisher, 'sent')) - sentBefore;
     const layersAfter = await call<SentLayer[]>(publisher, 'sentLayers');
     const statsAfter = await stats();
@@ -263,10 +238,10 @@ async function voice(sfu: LiveKit, pageUrl: string): Promise<void> {
     const sorted = [...joins].sort((a, b) => a - b);
     console.log(`voice: ${MEMBERS} members, ${joins.length} joins timed from the start of the join to hearing every other member`);
     console.log(`join to hearing: p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1) ?? Number.NaN)} (target p99 < 1.5 s)`);
-    const before = await cpuSeconds(sfu.pid);
+    const before = await cpuSeconds(await sfu.pid());
     const started = Date.now();
     await sleep(SECONDS * 1000);
-    const sfuCpu = (await cpuSeconds(sfu.pid)) - before;
+    const sfuCpu = (await cpuSeconds(await sfu.pid())) - before;
     const seconds = (Date.now() - started) / 1000;
     console.log(`SFU CPU with all ${MEMBERS} talking: ${((sfuCpu / seconds) * 100).toFixed(1)} % of a core, ${((sfuCpu / seconds / MEMBERS) * 100).toFixed(2)} % per member`);
   } finally {
