@@ -63,6 +63,8 @@ export class RoomCall {
   /** What happened to the call, in words (lost its server, muted by a moderator); empty: nothing to say. */
   readonly notice = signal('');
   readonly error = signal<unknown>(null);
+  /** Why a share could not start or stop (the server's refusal: stage full, no permission, SFU full). */
+  readonly shareError = signal<unknown>(null);
   /** Joins and leaves, for a polite live region. */
   readonly announcement = signal('');
   /** Bumped on every change of the LiveKit room, so views reading it render again. */
@@ -111,11 +113,12 @@ export class RoomCall {
         this.mode.value = 'sfu';
       },
       (error: unknown) => {
-        if (error instanceof ApiError && error.code === 'unavailable') this.mode.value = 'mesh';
-        else {
+        // Refused: this member has no call. Anything else (no SFU: `unavailable`; a server that
+        // predates the endpoint; a failure) leaves the room its mesh voice, which needs no SFU.
+        if (error instanceof ApiError && (error.code === 'forbidden' || error.code === 'unauthenticated')) {
           this.error.value = error;
           this.mode.value = 'off';
-        }
+        } else this.mode.value = 'mesh';
       },
     );
   }
@@ -213,7 +216,7 @@ export class RoomCall {
    */
   async startShare(keepPlaying: boolean): Promise<void> {
     if (this.share.value !== 'idle' || !this.grant) return;
-    this.error.value = null;
+    this.shareError.value = null;
     const budget = callBudget(this.grant.limits, true);
     let tracks: LocalTrack[];
     try {
@@ -227,7 +230,7 @@ export class RoomCall {
     } catch (error) {
       // The person closed the picker: nothing was started.
       if (error instanceof Error && error.name === 'NotAllowedError') return;
-      this.error.value = error;
+      this.shareError.value = error;
       return;
     }
     this.share.value = 'starting';
@@ -240,7 +243,7 @@ export class RoomCall {
         }),
       );
     } catch (error) {
-      this.error.value = error;
+      this.shareError.value = error;
       this.dropScreen();
       return;
     }
@@ -263,7 +266,7 @@ export class RoomCall {
       this.share.value = 'on';
       this.bump();
     } catch (error) {
-      this.error.value = error;
+      this.shareError.value = error;
       await this.stopShare();
     }
   }
@@ -310,7 +313,7 @@ export class RoomCall {
     try {
       await call(api.DELETE('/api/rooms/{roomId}/stage/{userId}', { params: { path: { roomId: this.session.roomId, userId } } }));
     } catch (error) {
-      this.error.value = error;
+      this.shareError.value = error;
     }
   }
 

@@ -69,15 +69,6 @@ export function CallPanel(props: { session: RoomSession; call: RoomCall }) {
           ) : null}
         </div>
       )}
-      {everyone.length === 0 ? (
-        <p>{t('call.empty')}</p>
-      ) : (
-        <ul class="member-list voice-participants" aria-label={t('call.list')}>
-          {everyone.map((participant) => (
-            <Member key={participant.identity} participant={participant} call={call} me={view.me.userId} />
-          ))}
-        </ul>
-      )}
       {cameras.length > 0 ? (
         <ul class="call-tiles" aria-label={t('call.cameras')}>
           {cameras.map((participant) => (
@@ -88,6 +79,15 @@ export function CallPanel(props: { session: RoomSession; call: RoomCall }) {
           ))}
         </ul>
       ) : null}
+      {everyone.length === 0 ? (
+        <p>{t('call.empty')}</p>
+      ) : (
+        <ul class="member-list voice-participants" aria-label={t('call.list')}>
+          {everyone.map((participant) => (
+            <Member key={participant.identity} participant={participant} call={call} me={view.me.userId} />
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

@@ -7,6 +7,7 @@
 import { useState } from 'preact/hooks';
 import type { RoomCall } from '../../../call/room-call.js';
 import type { RoomSession } from '../../../state/room.js';
+import { ErrorNotice } from '../../../ui/error-notice.js';
 import { useT } from '../../../i18n/use-t.js';
 
 export const canCaptureScreen = (): boolean => typeof navigator !== 'undefined' && typeof navigator.mediaDevices?.getDisplayMedia === 'function';
@@ -19,6 +20,7 @@ export function ShareControls(props: { session: RoomSession; call: RoomCall }) {
   const share = call.share.value;
   return (
     <div class="share-controls">
+      <ErrorNotice error={call.shareError.value} onDismiss={() => (call.shareError.value = null)} />
       {share === 'idle' ? (
         <>
           <button type="button" onClick={() => void call.startShare(keepPlaying)}>

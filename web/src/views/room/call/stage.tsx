@@ -9,7 +9,6 @@ import type { StageShare } from '../../../../../contracts/room/model.js';
 import type { RoomCall } from '../../../call/room-call.js';
 import { viewerCount } from '../../../call/subscriptions.js';
 import type { RoomSession } from '../../../state/room.js';
-import { ErrorNotice } from '../../../ui/error-notice.js';
 import { useT } from '../../../i18n/use-t.js';
 import { TrackVideo } from './track-video.js';
 import './call.css';
@@ -22,7 +21,6 @@ export function Stage(props: { session: RoomSession; call: RoomCall }) {
   const participants = call.participants();
   return (
     <section class={shares.length > 1 ? 'stage is-several' : 'stage'} aria-label={t('call.stage.label')}>
-      <ErrorNotice error={call.error.value} onDismiss={() => (call.error.value = null)} />
       {call.notice.value ? (
         <p class="notice" role="status">
           {call.notice.value}
