@@ -13,6 +13,7 @@ import type { SliceCacheApi } from '../media/index.js';
 import type { MediaServices } from '../media/index.js';
 import type { Logger } from '../observability/index.js';
 import type { RuntimeSettings } from '../settings/index.js';
+import type { SfuConfig, SfuRooms } from '../sfu/index.js';
 import type { ReviewClient } from '../workflows/index.js';
 import type { RoomClient } from './rooms/room-client.js';
 import type { RoomCommandEntry } from './rooms/command-entry.js';
@@ -48,6 +49,8 @@ export interface GatewayDeps {
   live?: LiveDeps;
   /** Providers, media URL grants and the upstream client; without it the media endpoints and `/media/proxy` are not served. */
   media?: MediaServices;
+  /** The SFU (sfu.url) and its room API; without it the call endpoints answer `unavailable`. */
+  sfu?: { config: SfuConfig; rooms: SfuRooms };
   /** The proxy's slice cache (proxy_slice_cache.enabled); without it proxied reads go straight upstream. */
   sliceCache?: SliceCacheApi;
 }

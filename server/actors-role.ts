@@ -7,6 +7,7 @@ import type { StartupConfig } from '../config/index.js';
 import { type MediaServices, type TranscodeClient, UpstreamSeekProbe } from '../media/index.js';
 import type { MediaItem } from '../contracts/room/model.js';
 import { iceServerSource } from '../webrtc/index.js';
+import { CallWarden, sfuConfigOf } from '../sfu/index.js';
 import { natsNotificationPublisher } from '../notifications/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
 import type { RuntimeSettings } from '../settings/index.js';
@@ -33,6 +34,13 @@ export async function startActorsRole(start: ActorsRoleStart, stops: Stops): Pro
   if (start.withWorker) await reviewWorkflowBundle(logger);
   // The meter may ask for the counts before start returns: none until then.
   const started: { host?: ActorHost } = {};
+  // The warden runs here, beside the rooms whose changes it carries to the SFU (docs/2026-11-29-sfu.md).
+  const sfu = sfuConfigOf(config);
+  const warden = sfu ? new CallWarden(sfu, { logger }) : undefined;
+  if (warden) {
+    warden.listenForRevocations(connections.nats, config.nats.subject_prefix);
+    stops.push(() => Promise.resolve(warden.close()));
+  }
   const actorHost = await ActorHost.start({
     nc: connections.nats,
     prefix: config.nats.subject_prefix,
@@ -46,6 +54,7 @@ export async function startActorsRole(start: ActorsRoleStart, stops: Stops): Pro
         notifications: natsNotificationPublisher(connections.nats, config.nats.subject_prefix, logger),
         iceServers: iceServerSource(config),
         voiceMaxParticipants: config.voice.max_participants,
+        ...(warden ? { sfu: warden } : {}),
         media: media.providers,
         seekProbe: new UpstreamSeekProbe({
           providers: media.providers,

@@ -8,6 +8,7 @@ import type { StartupConfig } from '../config/index.js';
 import { ConnectionCap, type GatewayDeps, liveMetrics, RoomClient, RoomCommandEntry, RoomFeeds, RoomRates, RoomWatcher, SessionConnections, startLivestreams } from '../gateways/index.js';
 import type { MediaServices, SliceCache } from '../media/index.js';
 import type { Logger, Metrics } from '../observability/index.js';
+import { SfuRooms, sfuConfigOf } from '../sfu/index.js';
 import type { Connections } from './connections.js';
 import type { SharedServices } from './shared-services.js';
 import type { Stops } from './stops.js';
@@ -46,6 +47,7 @@ export async function setUpGatewayDeps(setup: GatewayDepsSetup, stops: Stops): P
   });
   stops.push(() => livestreams.stop());
   liveMetrics(setup.metrics.registry, [() => livestreams.live.ingest, () => livestreams.live.pulls]);
+  const sfu = sfuConfigOf(config);
   return {
     config,
     logger,
@@ -63,6 +65,7 @@ export async function setUpGatewayDeps(setup: GatewayDepsSetup, stops: Stops): P
     connections: sessionConnections,
     connectionCap: new ConnectionCap(),
     ...(sliceCache ? { sliceCache } : {}),
+    ...(sfu ? { sfu: { config: sfu, rooms: new SfuRooms(sfu) } } : {}),
     live: livestreams.live,
     media,
   };

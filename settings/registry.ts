@@ -72,6 +72,12 @@ export interface SettingValues {
   'email.whitelistEnabled': boolean;
   'email.whitelistDomains': string;
   'webrtc.externalIceServers': IceServer[];
+  'sfu.maxSharesPerRoom': number;
+  'sfu.shareMaxKbps': number;
+  'sfu.cameraMaxKbps': number;
+  'sfu.memberMaxKbps': number;
+  'sfu.roomMaxKbps': number;
+  'sfu.maxParticipantsPerRoom': number;
   'chat.maxMessagesPerRoom': number;
   'chat.maxPinnedMessagesPerRoom': number;
   'chat.messageRetentionDays': number;
@@ -172,6 +178,14 @@ const SETTINGS: { readonly [K in SettingKey]: SettingSpec<SettingValues[K]> } = 
     validate: checkIceServers,
     example: '[{"urls":["stun:stun.example.com:3478"]}]',
   }),
+
+  // The SFU call (docs/2026-11-29-sfu.md); they matter only on a server with sfu.url set.
+  'sfu.maxSharesPerRoom': integerSetting({ type: 'i64', range: { min: 1, max: 16 }, default: 1 }),
+  'sfu.shareMaxKbps': integerSetting({ type: 'i64', range: { min: 100, max: 50_000 }, default: 4000 }),
+  'sfu.cameraMaxKbps': integerSetting({ type: 'i64', range: { min: 50, max: 20_000 }, default: 1200 }),
+  'sfu.memberMaxKbps': integerSetting({ type: 'i64', range: { min: 100, max: 100_000 }, default: 6000 }),
+  'sfu.roomMaxKbps': integerSetting({ type: 'i64', range: { min: 1000, max: 10_000_000 }, default: 40_000 }),
+  'sfu.maxParticipantsPerRoom': integerSetting({ type: 'i64', range: { min: 2, max: 10_000 }, default: 100 }),
 
   'chat.maxMessagesPerRoom': integerSetting({
     type: 'u64',

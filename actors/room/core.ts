@@ -60,6 +60,26 @@ export interface RoomActorDeps {
   voiceMaxParticipants?: number;
   /** A live item not re-announced within this goes offline; default 20000 (the ingest re-announces every 5 s). */
   liveStatusTtlMs?: number;
+  /** The SFU's warden (sfu/call-warden.ts); absent: this service has no SFU (no stage, no SFU call). */
+  sfu?: RoomSfu;
+  /** How long a sharer may be missing from the SFU call before their share ends (reason sfu); default 5000. */
+  sfuLossMs?: number;
+}
+
+/**
+ * What the room asks of the SFU: sfu/call-warden.ts's CallWarden, written out here because sfu/
+ * reaches accounts/, which reaches the actors. The effects run in the background, once per change.
+ */
+export interface RoomSfu {
+  shareStarted(roomId: string, userId: string): void;
+  shareStopped(roomId: string, userId: string): void;
+  eject(roomId: string, userId: string, why: string): void;
+  closeCall(roomId: string): void;
+  /** Awaited: false when they have no microphone in the call. */
+  muteMicrophone(roomId: string, userId: string): Promise<boolean>;
+  watchSharers(roomId: string, userIds: readonly string[]): void;
+  missingForMs(roomId: string, userId: string): number;
+  settled(roomId?: string): Promise<void>;
 }
 
 /** A part's state in one activation: made with the activation (`create`), read with `of(core)`. */

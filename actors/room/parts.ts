@@ -3,7 +3,7 @@
  * docs/2026-11-29-room-parts.md). A new concern is its own folder exporting one part, and a line
  * here. The order is behaviour:
  *   - record first: it holds no state, and its commands make the room the others hang on;
- *   - voice before members: a seat ends (voice.left) before its member is shown offline;
+ *   - voice and stage before members: a seat or a share ends (voice.left, stage.stopped) before its member is shown offline;
  *   - members before the rest: a change of someone is announced before what follows from it;
  *   - media before playback, polls before playback: the playlist is loaded before playback
  *     checks its current item against it, and a closed account's polls are told before its up-votes;
@@ -19,6 +19,7 @@ import type { RoomPart } from './part.js';
 import { roomActorType } from './room-actor.js';
 import { recordPart } from './record/record-part.js';
 import { voicePart } from './voice/voice-part.js';
+import { stagePart } from './stage/stage-part.js';
 import { membersPart } from './members/members-part.js';
 import { mediaPart } from './media/media-part.js';
 import { livePart } from './live/live-part.js';
@@ -32,6 +33,7 @@ import { danmakuPart } from './danmaku/danmaku-part.js';
 export const ROOM_PARTS = [
   recordPart,
   voicePart,
+  stagePart,
   membersPart,
   mediaPart,
   livePart,

@@ -35,7 +35,11 @@ export const CallGrant = z
         shareKbps: kbps('One screen share, its audio included (sfu.shareMaxKbps)'),
         cameraKbps: kbps('One camera (sfu.cameraMaxKbps)'),
       })
-      .meta({ description: 'The bitrate caps the client encodes within; the service also checks what is published' }),
+      .meta({ description: 'The bitrate caps the client encodes within' }),
+    cameraRefused: z
+      .string()
+      .optional()
+      .meta({ description: "Why camera is not among the sources although the caller may talk: the room's bandwidth is taken (sfu.roomMaxKbps)" }),
   })
   .meta({ id: 'CallGrant' });
 export type CallGrant = z.infer<typeof CallGrant>;
@@ -44,7 +48,7 @@ export const joinCall = defineEndpoint({
   method: 'post',
   path: '/api/rooms/{roomId}/call',
   operationId: 'joinCall',
-  summary: "A token for the room's SFU call (use_webrtc); unavailable when the service has no SFU",
+  summary: "A token for the room's SFU call: every member may watch the stage, use_webrtc to talk; unavailable when the service has no SFU",
   tags: TAGS,
   access: 'user_or_guest',
   params: roomParams,

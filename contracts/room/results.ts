@@ -98,9 +98,10 @@ export interface RoomResults {
   /**
    * `identity`: the caller's participant identity in the call (their user or guest id);
    * `sources`: what they may publish now (screen_share only while they hold a share);
-   * `moderator`: may mute others and stop their shares.
+   * `moderator`: may mute others and stop their shares; `cameraRefused`: why `camera` is not
+   * among the sources although they hold use_webrtc (the room's bandwidth, sfu.roomMaxKbps).
    */
-  'call.admit': { identity: string; name: string; sources: CallSource[]; moderator: boolean };
+  'call.admit': { identity: string; name: string; sources: CallSource[]; moderator: boolean; cameraRefused?: string };
   'call.mute': { muted: boolean };
 
   'live.authorize': { item: MediaItem; online: boolean };

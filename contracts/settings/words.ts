@@ -22,6 +22,7 @@ export const SETTING_WORDS = {
     rtmp: 'Live streaming',
     email: 'Email sign-up',
     webrtc: 'Voice and video calls',
+    sfu: 'Screen sharing and cameras',
     chat: 'Chat',
     cors: 'Other sites',
   },
@@ -148,6 +149,32 @@ export const SETTING_WORDS = {
         label: 'Servers that connect calls (STUN/TURN)',
         description: 'The STUN and TURN servers that help voice and video calls connect between people on different networks.',
         accepts: 'A list of servers, each with one or more addresses like stun:host:port or turn:host:port; a TURN server also needs a username and credential.',
+      },
+    },
+    sfu: {
+      maxSharesPerRoom: {
+        label: 'Screens shared at once per room',
+        description: 'How many people can show their screen in one room at the same time.',
+      },
+      shareMaxKbps: {
+        label: 'Bandwidth of one shared screen (kbit/s)',
+        description: 'The most one shared screen, with its sound, may send.',
+      },
+      cameraMaxKbps: {
+        label: 'Bandwidth of one camera (kbit/s)',
+        description: 'The most one camera may send.',
+      },
+      memberMaxKbps: {
+        label: 'Bandwidth of one person (kbit/s)',
+        description: 'The most one person may send in a call, microphone, camera and screen together.',
+      },
+      roomMaxKbps: {
+        label: 'Bandwidth of one room (kbit/s)',
+        description: 'The most all the screens and cameras of one room may send together; a screen or camera beyond it is refused.',
+      },
+      maxParticipantsPerRoom: {
+        label: 'People in one call',
+        description: 'How many people can be in the call of one room at the same time, watching or talking.',
       },
     },
     chat: {

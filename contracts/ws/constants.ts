@@ -63,9 +63,11 @@ export type CloseCode = (typeof CLOSE)[keyof typeof CLOSE];
  * Command kinds the gateway sends on the socket's behalf and a client may not (R6).
  * `playlist.playable` answers an item's upstream address and headers to the gateways that turn
  * it into play info or a proxy link; a guest asking it directly would read the upstream secrets
- * of a proxied item (docs/2026-11-26-guests-watch.md).
+ * of a proxied item (docs/2026-11-26-guests-watch.md). `call.admit` answers what the caller may
+ * publish in the SFU call, which the call endpoint signs into a token; it changes the room's call
+ * seats, so only that endpoint sends it (docs/2026-11-29-sfu.md).
  */
-export const GATEWAY_OWNED_KINDS: readonly string[] = ['presence.enter', 'presence.refresh', 'presence.leave', 'playlist.playable'];
+export const GATEWAY_OWNED_KINDS: readonly string[] = ['presence.enter', 'presence.refresh', 'presence.leave', 'playlist.playable', 'call.admit'];
 
 /**
  * The clock offset and round trip of one sample (R10), t3 being the client's receive time:

@@ -32,6 +32,7 @@ import { mountAdminRoomRoutes } from './routes/admin-rooms.js';
 import { mountAdminSettingRoutes } from './routes/admin-settings.js';
 import { mountAdminRoutes } from './routes/admin.js';
 import { mountAuthRoutes } from './routes/auth.js';
+import { CALL_ROUTES, mountCallRoutes } from './routes/call.js';
 import { CHAT_ROUTES } from './routes/chat.js';
 import { POLL_ROUTES } from './routes/polls.js';
 import { DANMAKU_ROUTES } from './routes/danmaku.js';
@@ -153,7 +154,8 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
       mountRoomRoutes(api, gateway);
       mountCloseAccountRoute(api, accounts, gateway);
       mountFavouriteRoutes(api, gateway.pool);
-      mountRoomCommands(api, gateway.commands, [...memberRoutes(gateway.settings), ...playlistRoutes(gateway.media), ...PLAYBACK_ROUTES, ...CHAT_ROUTES, ...POLL_ROUTES, ...DANMAKU_ROUTES]);
+      mountRoomCommands(api, gateway.commands, [...memberRoutes(gateway.settings), ...playlistRoutes(gateway.media), ...PLAYBACK_ROUTES, ...CHAT_ROUTES, ...POLL_ROUTES, ...DANMAKU_ROUTES, ...CALL_ROUTES]);
+      mountCallRoutes(api, gateway);
       if (gateway.media) mountMediaRoutes(api, gateway, gateway.media);
       if (gateway.media) mountSubtitleRoutes(api, gateway, gateway.media);
       mountEmoteRoutes(api, gateway);

@@ -23,7 +23,7 @@ const SPEC: ReadonlyArray<readonly [string, SettingType, unknown]> = [
   [
     'permissions.memberDefaultPermissions',
     'json',
-    ['send_chat', 'view_chat_history', 'view_member_list', 'view_media_resources', 'create_media_resource', 'control_playback', 'use_webrtc', 'vote'],
+    ['send_chat', 'view_chat_history', 'view_member_list', 'view_media_resources', 'create_media_resource', 'control_playback', 'use_webrtc', 'vote', 'share_screen'],
   ],
   ['permissions.guestDefaultPermissions', 'json', ['view_member_list', 'view_chat_history']],
   ['room.disableCreateRoom', 'bool', false],
@@ -44,14 +44,20 @@ const SPEC: ReadonlyArray<readonly [string, SettingType, unknown]> = [
   ['email.whitelistEnabled', 'bool', false],
   ['email.whitelistDomains', 'string', ''],
   ['webrtc.externalIceServers', 'json', [{ urls: ['stun:stun.l.google.com:19302'] }, { urls: ['stun:stun1.l.google.com:19302'] }]],
+  ['sfu.maxSharesPerRoom', 'i64', 1],
+  ['sfu.shareMaxKbps', 'i64', 4000],
+  ['sfu.cameraMaxKbps', 'i64', 1200],
+  ['sfu.memberMaxKbps', 'i64', 6000],
+  ['sfu.roomMaxKbps', 'i64', 40000],
+  ['sfu.maxParticipantsPerRoom', 'i64', 100],
   ['chat.maxMessagesPerRoom', 'u64', 500],
   ['chat.maxPinnedMessagesPerRoom', 'u64', 20],
   ['chat.messageRetentionDays', 'i64', 90],
   ['cors.allowedOrigins', 'json', []],
 ];
 
-test('the registry holds exactly the 29 keys of spec 2.1, in spec order', (t) => {
-  t.is(SPEC.length, 29);
+test('the registry holds exactly the 29 keys of spec 2.1 and the 6 of the SFU (issue 42), in order', (t) => {
+  t.is(SPEC.length, 35);
   t.deepEqual(
     settingDefinitions.map((d) => d.key),
     SPEC.map(([key]) => key),
@@ -109,7 +115,7 @@ test('lookups: findDefinition, isSettingKey, definitionOf', (t) => {
 });
 
 test('groups come in spec order and hold their keys in spec order', (t) => {
-  t.deepEqual(settingGroups(), ['server', 'permissions', 'room', 'user', 'oauth2', 'proxy', 'rtmp', 'email', 'webrtc', 'chat', 'cors']);
+  t.deepEqual(settingGroups(), ['server', 'permissions', 'room', 'user', 'oauth2', 'proxy', 'rtmp', 'email', 'webrtc', 'sfu', 'chat', 'cors']);
   t.deepEqual(
     definitionsOfGroup('chat').map((d) => d.name),
     ['maxMessagesPerRoom', 'maxPinnedMessagesPerRoom', 'messageRetentionDays'],
@@ -188,6 +194,12 @@ const CASES: Record<SettingKey, Row> = {
     accept: [[], [{ urls: ['stun:stun.example.com'] }], [{ urls: ['turns:turn.example.com:5349'], username: 'u', credential: 'c' }]],
     reject: [[[{ urls: [] }], 'urls must be a non-empty array'], [[{ urls: ['turn:turn.example.com'] }], 'need both a non-empty username and credential']],
   },
+  'sfu.maxSharesPerRoom': { accept: [1, 16], reject: [[0, 'must be an integer in 1..=16'], [17, '1..=16']] },
+  'sfu.shareMaxKbps': { accept: [100, 50000], reject: [[99, 'must be an integer in 100..=50000']] },
+  'sfu.cameraMaxKbps': { accept: [50, 20000], reject: [[49, 'must be an integer in 50..=20000']] },
+  'sfu.memberMaxKbps': { accept: [100, 100000], reject: [[99, 'must be an integer in 100..=100000']] },
+  'sfu.roomMaxKbps': { accept: [1000, 10000000], reject: [[999, 'must be an integer in 1000..=10000000']] },
+  'sfu.maxParticipantsPerRoom': { accept: [2, 10000], reject: [[1, 'must be an integer in 2..=10000']] },
   'chat.maxMessagesPerRoom': { accept: [0, 100000], reject: [[100001, 'must be an integer in 0..=100000 (0 means unlimited)'], [true, 'got true']] },
   'chat.maxPinnedMessagesPerRoom': { accept: [0, 20, 1000], reject: [[1001, 'must be an integer in 0..=1000'], [-1, 'got -1']] },
   'chat.messageRetentionDays': { accept: [1, 3650], reject: [[0, 'must be an integer in 1..=3650'], [3651, '1..=3650']] },
@@ -221,6 +233,12 @@ const RANGES: Record<string, readonly [min: number, max: number]> = {
   'server.maxRoomsPerUser': [1, 1000],
   'server.maxMembersPerRoom': [1, 10000],
   'server.maxChatMessages': [0, 10000],
+  'sfu.maxSharesPerRoom': [1, 16],
+  'sfu.shareMaxKbps': [100, 50000],
+  'sfu.cameraMaxKbps': [50, 20000],
+  'sfu.memberMaxKbps': [100, 100000],
+  'sfu.roomMaxKbps': [1000, 10000000],
+  'sfu.maxParticipantsPerRoom': [2, 10000],
   'chat.maxMessagesPerRoom': [0, 100000],
   'chat.maxPinnedMessagesPerRoom': [0, 1000],
   'chat.messageRetentionDays': [1, 3650],

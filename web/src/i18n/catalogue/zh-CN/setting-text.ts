@@ -12,6 +12,7 @@ export const settingText: Translation<typeof en> = {
     rtmp: '直播推流',
     email: '邮箱注册',
     webrtc: '语音和视频通话',
+    sfu: '屏幕共享和摄像头',
     chat: '聊天',
     cors: '其他网站',
   },
@@ -136,6 +137,32 @@ export const settingText: Translation<typeof en> = {
         label: '帮助建立通话的服务器（STUN/TURN）',
         description: '帮助处在不同网络中的人建立语音和视频通话的 STUN 和 TURN 服务器。',
         accepts: '服务器列表，每个服务器有一个或多个地址，如 stun:主机:端口 或 turn:主机:端口；TURN 服务器还需要用户名和凭据。',
+      },
+    },
+    sfu: {
+      maxSharesPerRoom: {
+        label: '每个房间同时共享的屏幕数',
+        description: '一个房间里同时最多可以有几个人共享屏幕。',
+      },
+      shareMaxKbps: {
+        label: '一个共享屏幕的带宽（kbit/s）',
+        description: '一个共享屏幕（含声音）最多可以发送的码率。',
+      },
+      cameraMaxKbps: {
+        label: '一个摄像头的带宽（kbit/s）',
+        description: '一个摄像头最多可以发送的码率。',
+      },
+      memberMaxKbps: {
+        label: '每人的带宽（kbit/s）',
+        description: '一个人在通话中最多可以发送的码率，麦克风、摄像头和屏幕合计。',
+      },
+      roomMaxKbps: {
+        label: '每个房间的带宽（kbit/s）',
+        description: '一个房间所有屏幕和摄像头合计最多可以发送的码率；超出时新的屏幕或摄像头会被拒绝。',
+      },
+      maxParticipantsPerRoom: {
+        label: '一次通话的人数',
+        description: '一个房间的通话里同时最多可以有多少人，观看或发言都算。',
       },
     },
     chat: {
