@@ -76,6 +76,15 @@ export interface BedOptions {
   logger?: Logger;
   /** The built web client to serve instead of dist/web-client (a test that changes a built file works on a copy). */
   webClientRoot?: string;
+  /** Configure the stack's LiveKit server as the SFU (sfu.*); the stack must run one (SVCTEST_SFU_*). */
+  sfu?: boolean;
+}
+
+/** The sfu.* startup keys of the stack's LiveKit server. */
+export function sfuEnv(): Record<string, string> {
+  const sfu = testStack().sfu;
+  if (!sfu) throw new Error('this test needs the stack\'s LiveKit server: SVCTEST_SFU_URL, SVCTEST_SFU_API_KEY and SVCTEST_SFU_API_SECRET are not set');
+  return { SVC_SFU_URL: sfu.url, SVC_SFU_PUBLIC_URL: sfu.publicUrl, SVC_SFU_API_KEY: sfu.apiKey, SVC_SFU_API_SECRET: sfu.apiSecret };
 }
 
 /**
@@ -127,6 +136,7 @@ export async function startGatewayBed(label: string, options: BedOptions = {}): 
     SVC_SERVER_CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
     SVC_WEBAUTHN_RP_ORIGIN: 'https://svc.test',
     SVC_WEBAUTHN_RP_ID: 'svc.test',
+    ...(options.sfu ? sfuEnv() : {}),
     ...options.env,
   });
   // A port free when picked can be taken before the service binds it (another test process

@@ -23,6 +23,16 @@ export interface TestStack {
   temporalAddress: string;
   /** The stack's own temp directory; removed after the run. */
   dir: string;
+  /** The LiveKit server of the stack (SVCTEST_SFU_*), when it runs one. */
+  sfu?: TestSfu;
+}
+
+/** A LiveKit server: its HTTP API, the ws:// address browsers open, and an API key of it. */
+export interface TestSfu {
+  url: string;
+  publicUrl: string;
+  apiKey: string;
+  apiSecret: string;
 }
 
 /** A server of the stack's kind that a test may stop and start under the service. */
@@ -45,7 +55,7 @@ const STACK_VARIABLES = {
   natsUrl: 'SVCTEST_NATS_URL',
   temporalAddress: 'SVCTEST_TEMPORAL_ADDRESS',
   dir: 'SVCTEST_STACK_DIR',
-} as const satisfies Record<keyof TestStack, string>;
+} as const satisfies Record<Exclude<keyof TestStack, 'sfu'>, string>;
 
 /** The running test stack. Throws when the tests were not started through `npm test`. */
 export function testStack(): TestStack {
@@ -63,7 +73,16 @@ export function testStack(): TestStack {
     natsUrl: read(STACK_VARIABLES.natsUrl),
     temporalAddress: read(STACK_VARIABLES.temporalAddress),
     dir: read(STACK_VARIABLES.dir),
+    ...sfuOfEnvironment(),
   };
+}
+
+function sfuOfEnvironment(): { sfu?: TestSfu } {
+  const url = process.env.SVCTEST_SFU_URL;
+  const apiKey = process.env.SVCTEST_SFU_API_KEY;
+  const apiSecret = process.env.SVCTEST_SFU_API_SECRET;
+  if (!url || !apiKey || !apiSecret) return {};
+  return { sfu: { url, publicUrl: process.env.SVCTEST_SFU_PUBLIC_URL || url.replace(/^http/, 'ws'), apiKey, apiSecret } };
 }
 
 /**

@@ -20,6 +20,8 @@ export async function startShare(core: RoomCore, command: RoomCommandOf<'stage.s
   core.require(access, 'share_screen', 'showing a screen');
   if (access.service) throw new AppError('forbidden', 'a service caller cannot show a screen');
   const sfu = requireSfu(core, 'showing a screen');
+  // A share lasts while its sharer is in the room (their last connection going ends it).
+  if (!core.presence.isOnline(access.userId)) throw new AppError('conflict', 'showing a screen needs you in the room: connect to it (a realtime connection) first');
   const stage = STAGE.of(core);
   const existing = stage.share(access.userId);
   // A retry, or a second tab: the share is already there.
