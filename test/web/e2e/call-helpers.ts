@@ -1,25 +1,10 @@
 /**
- * Shared by the SFU call's browser tests (stage.test.ts, call.test.ts): the service's sfu.* keys
- * pointing at the run's LiveKit node (the harness's SVCTEST_SFU_* variables), a room with
- * members opened in their own browser contexts, and waits on what a <video> plays.
+ * Shared by the SFU call's browser tests (stage.test.ts, call.test.ts): a room with members
+ * opened in their own browser contexts, and waits on what a <video> plays.
  */
 import type { Page } from 'playwright-core';
 import type { Member } from '../../gateways/bed.js';
 import { signInPage, waitForPage, type Person, type WebBed } from './browser.js';
-
-const SFU_VARIABLES = ['SVCTEST_SFU_URL', 'SVCTEST_SFU_PUBLIC_URL', 'SVCTEST_SFU_API_KEY', 'SVCTEST_SFU_API_SECRET'] as const;
-
-/** The service's startup keys for the run's LiveKit node. */
-export function sfuEnv(): Record<string, string> {
-  const missing = SFU_VARIABLES.filter((name) => !process.env[name]);
-  if (missing.length > 0) throw new Error(`the SFU tests need the stack's LiveKit node: ${missing.join(', ')} unset (infra/test.sh and qt.sh export them)`);
-  return {
-    SVC_SFU_URL: process.env.SVCTEST_SFU_URL!,
-    SVC_SFU_PUBLIC_URL: process.env.SVCTEST_SFU_PUBLIC_URL!,
-    SVC_SFU_API_KEY: process.env.SVCTEST_SFU_API_KEY!,
-    SVC_SFU_API_SECRET: process.env.SVCTEST_SFU_API_SECRET!,
-  };
-}
 
 /** A room owned by the first member, the others joined. */
 export async function roomWith(bed: WebBed, name: string, owner: Member, others: Member[]): Promise<string> {

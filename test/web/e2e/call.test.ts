@@ -9,7 +9,7 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { startCoturn, type Coturn } from '../../fixtures/coturn.js';
 import { checkAtBothWidths, evaluateQuietly, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
-import { openRoom, roomWith, sfuEnv } from './call-helpers.js';
+import { openRoom, roomWith } from './call-helpers.js';
 
 const CALL_MS = 45_000;
 let bed: WebBed;
@@ -17,7 +17,7 @@ let coturn: Coturn;
 
 test.before(async () => {
   coturn = await startCoturn({ secret: 'e2e-call-secret' });
-  bed = await startWebBed('web_call', { fakeMedia: true, env: { ...sfuEnv(), SVC_TURN_URLS: coturn.url, SVC_TURN_SHARED_SECRET: coturn.secret } });
+  bed = await startWebBed('web_call', { fakeMedia: true, sfu: true, env: { SVC_TURN_URLS: coturn.url, SVC_TURN_SHARED_SECRET: coturn.secret } });
 });
 test.after.always(async () => {
   await bed?.close();

@@ -9,13 +9,13 @@
 import test from 'ava';
 import type { Page } from 'playwright-core';
 import { checkAtBothWidths, startWebBed, waitForPage, type WebBed } from './browser.js';
-import { framesAdvance, openRoom, roomWith, sfuEnv } from './call-helpers.js';
+import { framesAdvance, openRoom, roomWith } from './call-helpers.js';
 
 const STAGE_MS = 30_000;
 let bed: WebBed;
 
 test.before(async () => {
-  bed = await startWebBed('web_stage', { fakeMedia: true, env: sfuEnv() });
+  bed = await startWebBed('web_stage', { fakeMedia: true, sfu: true });
 });
 test.after.always(async () => {
   await bed?.close();

@@ -69,6 +69,8 @@ export class RoomCall {
   readonly announcement = signal('');
   /** Bumped on every change of the LiveKit room, so views reading it render again. */
   readonly revision = signal(0);
+  /** Why this member may not turn a camera on now, in the server's words (the room's bandwidth is taken); null: they may. */
+  readonly cameraRefused = signal<string | null>(null);
   /** May mute others and stop their shares (from the last grant). */
   readonly moderator = signal(false);
 
@@ -101,15 +103,11 @@ export class RoomCall {
 
   /** Whether the room's calls go through an SFU: a first grant answers it. */
   private probe(): void {
-    if (!this.session.can('use_webrtc')) {
-      this.mode.value = 'off';
-      return;
-    }
+    // Every member may watch the stage; what one may publish is in the grant's sources.
     this.probing = true;
     this.fetchGrant().then(
       (grant) => {
-        this.grant = grant;
-        this.moderator.value = grant.moderator;
+        this.useGrant(grant);
         this.mode.value = 'sfu';
       },
       (error: unknown) => {
@@ -121,6 +119,12 @@ export class RoomCall {
         } else this.mode.value = 'mesh';
       },
     );
+  }
+
+  private useGrant(grant: CallGrant): void {
+    this.grant = grant;
+    this.moderator.value = grant.moderator;
+    this.cameraRefused.value = grant.sources.includes('camera') ? null : (grant.cameraRefused ?? null);
   }
 
   private fetchGrant(): Promise<CallGrant> {
@@ -159,9 +163,15 @@ export class RoomCall {
       }
     }
     this.cameraOn.value = false;
-    if ((this.session.view.value?.stage ?? []).length === 0 && this.share.value === 'idle') await this.disconnect();
-    else this.subscribeAsWanted();
+    if (!(await this.disconnectIfUnused())) this.subscribeAsWanted();
     this.bump();
+  }
+
+  /** Leaves the SFU when nothing keeps this browser there (not in the call, no share on the stage, not sharing); true if it left. */
+  private async disconnectIfUnused(): Promise<boolean> {
+    if (this.inCall.value || this.share.value !== 'idle' || (this.session.view.value?.stage ?? []).length > 0) return false;
+    await this.disconnect();
+    return true;
   }
 
   async setMuted(muted: boolean): Promise<void> {
@@ -210,9 +220,10 @@ export class RoomCall {
 
   /**
    * Shows this member's screen on the stage. The browser's picker comes first, on the click (it
-   * needs the gesture): cancelling it starts nothing. Then the service starts the share (it may
-   * refuse: the stage is full, no permission, the SFU is full), the SFU lets us publish the
-   * screen (its permission update), and the screen goes out within the share's cap.
+   * needs the gesture): cancelling it starts nothing. Then, connected to the call, the service
+   * starts the share (it may refuse: the stage is full, no permission, the room's bandwidth is
+   * taken), the SFU lets us publish the screen (its permission update), and the screen goes out
+   * within the share's cap.
    */
   async startShare(keepPlaying: boolean): Promise<void> {
     if (this.share.value !== 'idle' || !this.grant) return;
@@ -236,6 +247,8 @@ export class RoomCall {
     this.share.value = 'starting';
     this.screenTracks = tracks;
     try {
+      // In the call first: the SFU grants screen_share to a participant it has.
+      await this.connect();
       await call(
         api.POST('/api/rooms/{roomId}/stage', {
           params: { path: { roomId: this.session.roomId } },
@@ -245,10 +258,10 @@ export class RoomCall {
     } catch (error) {
       this.shareError.value = error;
       this.dropScreen();
+      await this.disconnectIfUnused();
       return;
     }
     try {
-      await this.connect();
       await this.mayPublishScreen();
       const room = this.room!;
       for (const track of tracks) {
@@ -360,8 +373,7 @@ export class RoomCall {
   private async open(): Promise<void> {
     this.connection.value = this.connection.value === 'rejoining' ? 'rejoining' : 'connecting';
     const grant = await this.fetchGrant();
-    this.grant = grant;
-    this.moderator.value = grant.moderator;
+    this.useGrant(grant);
     const room = new Room({ adaptiveStream: true, dynacast: true, stopLocalTrackOnUnpublish: true, disconnectOnPageLeave: true });
     this.room = room;
     this.wire(room);
@@ -554,7 +566,7 @@ export class RoomCall {
   private dropScreen(): void {
     const room = this.room;
     for (const track of this.screenTracks) {
-      if (room) void room.localParticipant.unpublishTrack(track).catch(() => undefined);
+      if (room && track.sid) void room.localParticipant.unpublishTrack(track).catch(() => undefined);
       track.stop();
     }
     this.screenTracks = [];

@@ -19,6 +19,7 @@ import { RoomTabs } from './room-tabs.js';
 import { ShareLink } from './share-link.js';
 import { theatre } from './view-mode.js';
 import { VoteSkip } from './vote-skip.js';
+import { CallNotice } from './call/call-notice.js';
 import { ShareControls } from './call/share-controls.js';
 import { Stage } from './call/stage.js';
 import { useT } from '../../i18n/use-t.js';
@@ -54,6 +55,7 @@ export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
           <div hidden={(view.stage ?? []).length > 0}>
             <Player room={session} />
           </div>
+          <CallNotice call={roomCall} />
           <ShareControls session={session} call={roomCall} />
           <VoteSkip session={session} />
         </div>

@@ -48,7 +48,7 @@ export const call = {
     stopLabel: 'Stop {{name}}’s share',
     viewers_one: '{{count}} watching',
     viewers_other: '{{count}} watching',
-    noCall: 'Watching a shared screen needs the permission to use voice and video in this room.',
+    noCall: 'This screen cannot be shown to you in this room.',
     noSfu: 'This server has no call server, so the screen cannot be shown here.',
   },
 };

@@ -49,7 +49,7 @@ export const call: Translation<typeof en> = {
     stop: '停止',
     stopLabel: '停止 {{name}} 的共享',
     viewers_other: '{{count}} 人在看',
-    noCall: '观看共享屏幕需要这个房间里使用语音和视频的权限。',
+    noCall: '在这个房间里无法向你显示这个屏幕。',
     noSfu: '这个服务器没有通话服务器，所以这里无法显示共享的屏幕。',
   },
 };

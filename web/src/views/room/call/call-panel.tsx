@@ -3,11 +3,12 @@
  * mute, the camera (off by default, per member), who is in the call with who speaks (ringed),
  * a moderator's Mute on the others, and the cameras as tiles with names. A room without an SFU
  * keeps the mesh voice panel. What happened to the call (it lost its server, a moderator muted
- * you) is said in words in a status line.
+ * you) is said under the player (call-notice.tsx), whichever tab is open.
  */
 import { Track, type Participant } from 'livekit-client';
 import type { RoomCall } from '../../../call/room-call.js';
 import type { RoomSession } from '../../../state/room.js';
+import { asSentence } from '../../../api/errors.js';
 import { ErrorNotice } from '../../../ui/error-notice.js';
 import { useT } from '../../../i18n/use-t.js';
 import { VoicePanel } from '../voice-panel.js';
@@ -33,11 +34,6 @@ export function CallPanel(props: { session: RoomSession; call: RoomCall }) {
     <section aria-labelledby="call-heading" class="call-panel">
       <h2 id="call-heading">{t('call.heading')}</h2>
       <ErrorNotice error={call.error.value} onDismiss={() => (call.error.value = null)} />
-      {call.notice.value ? (
-        <p class="notice" role="status">
-          {call.notice.value}
-        </p>
-      ) : null}
       <p class="visually-hidden" aria-live="polite">
         {call.announcement.value}
       </p>
@@ -57,18 +53,14 @@ export function CallPanel(props: { session: RoomSession; call: RoomCall }) {
           <button type="button" aria-pressed={muted} onClick={() => void call.setMuted(!muted)}>
             {muted ? t('call.unmute') : t('call.mute')}
           </button>
-          {inCall ? (
+          {inCall && (camera || call.cameraRefused.value === null) ? (
             <button type="button" aria-pressed={camera} onClick={() => void call.setCamera(!camera)}>
               {camera ? t('call.cameraOff') : t('call.cameraOn')}
             </button>
           ) : null}
-          {call.soundBlocked.value && connection === 'connected' ? (
-            <button type="button" onClick={() => void call.playSound()}>
-              {t('call.playSound')}
-            </button>
-          ) : null}
         </div>
       )}
+      {inCall && !camera && call.cameraRefused.value !== null ? <p class="call-camera-refused">{asSentence(call.cameraRefused.value)}</p> : null}
       {cameras.length > 0 ? (
         <ul class="call-tiles" aria-label={t('call.cameras')}>
           {cameras.map((participant) => (

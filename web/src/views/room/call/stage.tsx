@@ -21,11 +21,6 @@ export function Stage(props: { session: RoomSession; call: RoomCall }) {
   const participants = call.participants();
   return (
     <section class={shares.length > 1 ? 'stage is-several' : 'stage'} aria-label={t('call.stage.label')}>
-      {call.notice.value ? (
-        <p class="notice" role="status">
-          {call.notice.value}
-        </p>
-      ) : null}
       <div class="stage-shares">
         {shares.map((share) => (
           <StageItem key={share.userId} share={share} session={session} call={call} participants={participants} />
