@@ -4,7 +4,7 @@
  * member's cap, a phone gets a low layer whenever the cap affords one, and a cap of 0 sends nothing.
  */
 import test from 'ava';
-import { callBudget, planBps, videoPlan, CAMERA_SIZE, SCREEN_SIZE } from '../../../web/src/call/budget.js';
+import { callBudget, cameraPlan, planBps, videoPlan, CAMERA_SIZE, CAMERA_SMALL, SCREEN_SIZE } from '../../../web/src/call/budget.js';
 
 const GENEROUS = { memberKbps: 6000, shareKbps: 4000, cameraKbps: 800 };
 
@@ -34,6 +34,14 @@ test("the member's cap comes first: microphone, then the share, then the camera 
   t.true(total <= 1_500_000, `${total} bit/s`);
   t.is(planBps(budget.screen) + budget.screenAudio, 1_200_000);
   t.is(planBps(budget.camera), 1_500_000 - 32_000 - 1_200_000);
+});
+
+test('a low camera cap captures one small layer instead of a starved 360p', (t) => {
+  const low = cameraPlan(100_000)!;
+  t.deepEqual([low.top.width, low.top.height, low.top.maxBitrate], [CAMERA_SMALL.width, CAMERA_SMALL.height, 100_000]);
+  t.is(low.lower.length, 0);
+  t.is(cameraPlan(800_000)!.top.width, CAMERA_SIZE.width);
+  t.is(cameraPlan(49_000), null);
 });
 
 test('a cap too small for two layers sends one; too small for one sends none; 0 sends nothing', (t) => {

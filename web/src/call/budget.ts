@@ -48,6 +48,12 @@ const LOW_SHARE = 0.25;
 /** Camera: small tiles in a grid of up to a dozen, so 360p is the most anyone sees of one. */
 export const CAMERA_SIZE = { width: 640, height: 360, fps: 24 } as const;
 const CAMERA_LOW = { width: 320, height: 180, fps: 15 } as const;
+/**
+ * Below this a 360p camera is mush: a room with a low camera cap (sfu.cameraMaxKbps) captures and
+ * sends one small layer instead, which also costs every member's browser far less to encode and decode.
+ */
+export const CAMERA_FULL_MIN_BPS = 400_000;
+export const CAMERA_SMALL = { width: 320, height: 180, fps: 12 } as const;
 /** A screen: text must stay legible on the top layer; the low one is for phones. */
 export const SCREEN_SIZE = { width: 1920, height: 1080, fps: 15 } as const;
 const SCREEN_LOW = { width: 640, height: 360, fps: 5 } as const;
@@ -84,6 +90,13 @@ export function callBudget(limits: CallLimits, sharing: boolean): CallBudget {
     screen = videoPlan(share - screenAudio, SCREEN_SIZE, SCREEN_LOW);
     left -= screenAudio + planBps(screen);
   }
-  const camera = videoPlan(Math.min(limits.cameraKbps * 1000, left), CAMERA_SIZE, CAMERA_LOW);
+  const camera = cameraPlan(Math.min(limits.cameraKbps * 1000, left));
   return { microphone, camera, screen, screenAudio };
+}
+
+/** A camera within `bps`: 360p over 180p with room for both, else one small layer; the capture size is the top layer's. */
+export function cameraPlan(bps: number): VideoPlan | null {
+  if (bps >= CAMERA_FULL_MIN_BPS) return videoPlan(bps, CAMERA_SIZE, CAMERA_LOW);
+  if (bps < MIN_LAYER_BPS) return null;
+  return { top: { width: CAMERA_SMALL.width, height: CAMERA_SMALL.height, maxBitrate: Math.floor(bps), maxFramerate: CAMERA_SMALL.fps }, lower: [] };
 }

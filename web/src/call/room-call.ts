@@ -31,8 +31,8 @@ import { ApiError } from '../api/errors.js';
 import type { Schemas } from '../api/types.js';
 import { iceTransportPolicy } from '../voice/ice-policy.js';
 import { t } from '../i18n/i18n.js';
-import { CAMERA_SIZE, callBudget, SCREEN_SIZE, type Layer, type VideoPlan } from './budget.js';
-import { afterDisconnect, REJOIN_ATTEMPTS, rejoinDelayMs } from './rejoin.js';
+import { callBudget, SCREEN_SIZE, type Layer, type VideoPlan } from './budget.js';
+import { afterDisconnect, ownReconnectDelayMs, REJOIN_ATTEMPTS, rejoinDelayMs, rejoinTimeoutMs } from './rejoin.js';
 import { wantsSource } from './subscriptions.js';
 
 export type CallGrant = Schemas['CallGrant'];
@@ -46,6 +46,8 @@ export type ShareState = 'idle' | 'starting' | 'on';
 const SOURCE_SCREEN_SHARE = 3;
 /** How long a share waits for the SFU to let it publish its screen after the service started it. */
 const SHARE_PERMISSION_MS = 10_000;
+/** How often the views re-read the call's state while connected (see connect). */
+const REFRESH_MS = 1000;
 
 const preset = (layer: Layer) => new VideoPreset(layer.width, layer.height, layer.maxBitrate, layer.maxFramerate);
 const encodingOf = (layer: Layer) => ({ maxBitrate: layer.maxBitrate, maxFramerate: layer.maxFramerate });
@@ -55,6 +57,8 @@ export class RoomCall {
   readonly connection = signal<Connection>('idle');
   /** In the call: the microphone published, every track received. */
   readonly inCall = signal(false);
+  /** Between the click on Join and the microphone going out. */
+  readonly joining = signal(false);
   readonly muted = signal(false);
   readonly cameraOn = signal(false);
   readonly share = signal<ShareState>('idle');
@@ -139,16 +143,20 @@ export class RoomCall {
 
   /** Joins the call: connects if needed, publishes the microphone, receives everything. */
   async join(): Promise<void> {
-    if (this.inCall.value) return;
+    if (this.inCall.value || this.joining.value) return;
     this.error.value = null;
-    this.inCall.value = true;
+    this.joining.value = true;
     try {
       await this.connect();
       await this.publishMicrophone();
+      // In the call once the microphone is out: from here everything is received.
+      this.inCall.value = true;
       this.subscribeAsWanted();
     } catch (error) {
       this.error.value = error;
       await this.leave();
+    } finally {
+      this.joining.value = false;
     }
   }
 
@@ -197,7 +205,7 @@ export class RoomCall {
         if (!plan) throw new Error(t('call.cameraNoBudget'));
         await room.localParticipant.setCameraEnabled(
           true,
-          { resolution: { width: CAMERA_SIZE.width, height: CAMERA_SIZE.height, frameRate: CAMERA_SIZE.fps } },
+          { resolution: { width: plan.top.width, height: plan.top.height, frameRate: plan.top.maxFramerate } },
           { videoEncoding: encodingOf(plan.top), simulcast: plan.lower.length > 0, videoSimulcastLayers: plan.lower.map(preset) },
         );
         this.cameraOn.value = true;
@@ -362,24 +370,33 @@ export class RoomCall {
   }
 
   private connecting: Promise<void> | null = null;
+  private refresh: ReturnType<typeof setInterval> | null = null;
 
   /** Connects once, however many callers ask at the same time (the stage and a click). */
-  private connect(): Promise<void> {
+  private connect(joinTimeoutMs?: number): Promise<void> {
     if (this.room && !this.connecting) return Promise.resolve();
-    this.connecting ??= this.open().finally(() => (this.connecting = null));
+    this.connecting ??= this.open(joinTimeoutMs).finally(() => (this.connecting = null));
     return this.connecting;
   }
 
-  private async open(): Promise<void> {
+  /** `joinTimeoutMs`: give the join up after this long (a rejoin asks again soon; rejoin.ts). */
+  private async open(joinTimeoutMs?: number): Promise<void> {
     this.connection.value = this.connection.value === 'rejoining' ? 'rejoining' : 'connecting';
     const grant = await this.fetchGrant();
     this.useGrant(grant);
-    const room = new Room({ adaptiveStream: true, dynacast: true, stopLocalTrackOnUnpublish: true, disconnectOnPageLeave: true });
+    const room = new Room({
+      adaptiveStream: true,
+      dynacast: true,
+      stopLocalTrackOnUnpublish: true,
+      disconnectOnPageLeave: true,
+      reconnectPolicy: { nextRetryDelayInMs: ({ retryCount, elapsedMs }) => ownReconnectDelayMs(retryCount, elapsedMs) },
+    });
     this.room = room;
     this.wire(room);
     try {
       await room.connect(grant.url, grant.token, {
         autoSubscribe: false,
+        ...(joinTimeoutMs !== undefined ? { websocketTimeout: joinTimeoutMs, maxRetries: 0 } : {}),
         rtcConfig: { iceServers: grant.iceServers, iceTransportPolicy: iceTransportPolicy() },
       });
     } catch (error) {
@@ -393,12 +410,22 @@ export class RoomCall {
       return;
     }
     this.connection.value = 'connected';
+    // LiveKit changes some state without an event: a moderator's mute reaches the others as the
+    // publication's metadata, and when the remote track had already gone quiet (no packets) it
+    // emits nothing. The views read state from the room, so they are refreshed once a second too.
+    // The same tick asks again for any publication whose event was missed (a busy page).
+    this.refresh ??= setInterval(() => {
+      this.subscribeAsWanted();
+      this.bump();
+    }, REFRESH_MS);
     this.soundBlocked.value = !room.canPlaybackAudio;
     this.subscribeAsWanted();
     this.bump();
   }
 
   private async disconnect(): Promise<void> {
+    if (this.refresh) clearInterval(this.refresh);
+    this.refresh = null;
     const room = this.room;
     this.room = null;
     this.connection.value = 'idle';
@@ -485,8 +512,14 @@ export class RoomCall {
     for (const identity of [...this.audio.keys()]) this.detachAudio(identity);
   }
 
+  /** What this browser last asked of each publication (setSubscribed sends a request each time). */
+  private readonly asked = new WeakMap<RemoteTrackPublication, boolean>();
+
   private subscribeIfWanted(publication: RemoteTrackPublication): void {
-    publication.setSubscribed(wantsSource(publication.source, this.inCall.value));
+    const wanted = wantsSource(publication.source, this.inCall.value);
+    if (this.asked.get(publication) === wanted) return;
+    this.asked.set(publication, wanted);
+    publication.setSubscribed(wanted);
   }
 
   private subscribeAsWanted(): void {
@@ -510,6 +543,8 @@ export class RoomCall {
     const wasInCall = this.inCall.value;
     const wasCamera = this.cameraOn.value;
     this.room = null;
+    if (this.refresh) clearInterval(this.refresh);
+    this.refresh = null;
     room.removeAllListeners();
     this.detachAllAudio();
     this.dropScreen();
@@ -545,7 +580,7 @@ export class RoomCall {
       }
       try {
         this.connection.value = 'rejoining';
-        await this.connect();
+        await this.connect(rejoinTimeoutMs(attempt));
         if (inCall) await this.publishMicrophone();
         if (camera) await this.setCamera(true);
         this.notice.value = '';

@@ -28,7 +28,7 @@ export function CallPanel(props: { session: RoomSession; call: RoomCall }) {
   const camera = call.cameraOn.value;
   const everyone = call.participants().filter((participant) => call.isInCall(participant));
   const cameras = inCall ? everyone.filter((participant) => participant.getTrackPublication(Track.Source.Camera)?.track) : [];
-  const busy = connection === 'connecting' || connection === 'rejoining';
+  const busy = call.joining.value || connection === 'connecting' || connection === 'rejoining';
 
   return (
     <section aria-labelledby="call-heading" class="call-panel">
@@ -89,6 +89,9 @@ const nameOf = (participant: Participant, call: RoomCall): string => participant
 function Member(props: { participant: Participant; call: RoomCall; me: string }) {
   const t = useT();
   const { participant, call, me } = props;
+  // The participant is the same object as it changes: read the call's revision so that this row
+  // renders again with it (@preact/signals skips a component whose props and signals are unchanged).
+  void call.revision.value;
   const name = nameOf(participant, call);
   const mine = participant.identity === me;
   const microphone = participant.getTrackPublication(Track.Source.Microphone);

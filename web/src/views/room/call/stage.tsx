@@ -33,6 +33,7 @@ export function Stage(props: { session: RoomSession; call: RoomCall }) {
 function StageItem(props: { share: StageShare; session: RoomSession; call: RoomCall; participants: Participant[] }) {
   const t = useT();
   const { share, session, call, participants } = props;
+  void call.revision.value; // see call-panel.tsx Member
   const me = session.view.value?.me.userId;
   const mine = share.userId === me;
   const sharer = participants.find((participant) => participant.identity === share.userId);
