@@ -8,7 +8,7 @@
  * (rejoin.ts). It connects without joining the call while a share is on, so every member with
  * use_webrtc sees the stage.
  */
-import { effect, signal } from '@preact/signals';
+import { effect, signal, untracked } from '@preact/signals';
 import {
   ConnectionState,
   createLocalScreenTracks,
@@ -92,9 +92,13 @@ export class RoomCall {
       effect(() => {
         const view = session.view.value;
         if (!view) return;
-        if (this.mode.value === 'probing' && !this.probing) this.probe();
+        const mode = this.mode.value;
         const staged = (view.stage ?? []).length > 0;
-        if (this.mode.value === 'sfu') this.followStage(staged);
+        // What these start reads signals of its own; the effect follows the view and the mode only.
+        untracked(() => {
+          if (mode === 'probing' && !this.probing) this.probe();
+          if (mode === 'sfu') this.followStage(staged);
+        });
       }),
     );
   }
@@ -137,8 +141,10 @@ export class RoomCall {
 
   /** Connected for the stage while a share is on; gone again once it ends, unless in the call or sharing. */
   private followStage(staged: boolean): void {
-    if (staged && this.connection.value === 'idle') void this.connect().catch((error: unknown) => (this.error.value = error));
-    else if (!staged && this.connection.value === 'connected' && !this.inCall.value && this.share.value === 'idle') void this.disconnect();
+    // Peeked, not read: the effect follows the stage alone, not the call's own state (a join
+    // between connecting and its microphone going out must not look like "nothing keeps us here").
+    if (staged && this.connection.peek() === 'idle') void this.connect().catch((error: unknown) => (this.error.value = error));
+    else if (!staged && this.connection.peek() === 'connected') void this.disconnectIfUnused();
   }
 
   /** Joins the call: connects if needed, publishes the microphone, receives everything. */
@@ -177,7 +183,7 @@ export class RoomCall {
 
   /** Leaves the SFU when nothing keeps this browser there (not in the call, no share on the stage, not sharing); true if it left. */
   private async disconnectIfUnused(): Promise<boolean> {
-    if (this.inCall.value || this.share.value !== 'idle' || (this.session.view.value?.stage ?? []).length > 0) return false;
+    if (this.inCall.peek() || this.joining.peek() || this.share.peek() !== 'idle' || (this.session.view.peek()?.stage ?? []).length > 0) return false;
     await this.disconnect();
     return true;
   }
