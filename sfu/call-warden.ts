@@ -162,6 +162,12 @@ export class CallWarden {
     }
   }
 
+  /** Whether a watched sharer was in the call when last looked at. */
+  sharerInCall(roomId: string, userId: string): boolean {
+    const watch = this.watches.get(roomId);
+    return (watch?.seen.has(userId) ?? false) && !watch?.missingSince.has(userId);
+  }
+
   /** How long a watched sharer, once seen in the call, has been missing from it (0: there, or never seen). */
   missingForMs(roomId: string, userId: string): number {
     const since = this.watches.get(roomId)?.missingSince.get(userId);

@@ -139,6 +139,7 @@ export const adminUpdateProxySettings = groupWrite('proxy', 'adminUpdateProxySet
 export const adminUpdateRtmpSettings = groupWrite('rtmp', 'adminUpdateRtmpSettings');
 export const adminUpdateEmailSettings = groupWrite('email', 'adminUpdateEmailSettings');
 export const adminUpdateWebrtcSettings = groupWrite('webrtc', 'adminUpdateWebrtcSettings');
+export const adminUpdateSfuSettings = groupWrite('sfu', 'adminUpdateSfuSettings');
 export const adminUpdateChatSettings = groupWrite('chat', 'adminUpdateChatSettings');
 export const adminUpdateCorsSettings = groupWrite('cors', 'adminUpdateCorsSettings');
 
@@ -153,6 +154,7 @@ export const SETTING_GROUP_WRITES: { readonly [G in SettingGroupName]: ReturnTyp
   rtmp: adminUpdateRtmpSettings,
   email: adminUpdateEmailSettings,
   webrtc: adminUpdateWebrtcSettings,
+  sfu: adminUpdateSfuSettings,
   chat: adminUpdateChatSettings,
   cors: adminUpdateCorsSettings,
 };

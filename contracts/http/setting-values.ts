@@ -126,6 +126,14 @@ export const SETTING_VALUES = {
         'A list of {urls: ["stun:|stuns:|turn:|turns:host[:port]", ...], username?, credential?}; TURN needs username and credential; a credential of "[redacted]" keeps the stored one (settings/rules/ice-servers.ts)',
     }),
   },
+  sfu: {
+    maxSharesPerRoom: integer(1, 16),
+    shareMaxKbps: integer(100, 50_000),
+    cameraMaxKbps: integer(50, 20_000),
+    memberMaxKbps: integer(100, 100_000),
+    roomMaxKbps: integer(1000, 10_000_000),
+    maxParticipantsPerRoom: integer(2, 10_000),
+  },
   chat: {
     maxMessagesPerRoom: integer(0, 100000, true),
     maxPinnedMessagesPerRoom: integer(0, 1000),

@@ -13,7 +13,7 @@ const GUEST = 'permissions.guestDefaultPermissions';
 const PERMISSION_KEYS = ['permissions.adminDefaultPermissions', 'permissions.memberDefaultPermissions', GUEST];
 const CEILING_MESSAGE = 'guest permissions may only include view_member_list, view_chat_history, use_webrtc';
 
-test('the permission names are exactly the fifteen of the spec plus publish_livestream (issue 12), vote and create_poll (issue 31)', (t) => {
+test('the permission names are exactly the fifteen of the spec plus publish_livestream (issue 12), vote and create_poll (issue 31), share_screen (issue 42)', (t) => {
   t.deepEqual([...PERMISSIONS].sort(), [
     'control_playback',
     'create_media_resource',
@@ -28,6 +28,7 @@ test('the permission names are exactly the fifteen of the spec plus publish_live
     'reorder_media_resources',
     'send_chat',
     'set_current_media',
+    'share_screen',
     'use_webrtc',
     'view_chat_history',
     'view_media_resources',
@@ -50,6 +51,7 @@ test('built-in role sets', (t) => {
     'control_playback',
     'create_media_resource',
     'send_chat',
+    'share_screen',
     'use_webrtc',
     'view_chat_history',
     'view_media_resources',

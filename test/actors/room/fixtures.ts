@@ -248,7 +248,7 @@ export class RecordingReviewHook implements RoomReviewHook {
 }
 
 /** Dependencies a test may give the room actor type (the rest are the bed's own). */
-export type RoomBedOptions = Partial<Pick<RoomActorDeps, 'persistIntervalMs' | 'presenceTtlMs' | 'media' | 'seekProbe'>>;
+export type RoomBedOptions = Partial<Pick<RoomActorDeps, 'persistIntervalMs' | 'presenceTtlMs' | 'media' | 'seekProbe' | 'sfu' | 'sfuLossMs'>>;
 
 /** A database of its own, migrated, with runtime settings following it. */
 export class RoomTestBed {
