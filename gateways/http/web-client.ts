@@ -26,7 +26,9 @@ const ASSET_EXTENSIONS = new Set(['.js', '.mjs', '.css', '.map', '.wasm', '.woff
  * Same-origin everything, except media: an item played without the media proxy (its `proxy`
  * switch off, or `proxy.movieProxy` off on this server) is fetched by the browser from the URL
  * a member added, so `media-src`/`connect-src` (hls.js and mpegts.js fetch with XHR/fetch) admit
- * http(s) hosts. Proxied items and livestreams come from this origin (`/media/`).
+ * http(s) hosts. Proxied items and livestreams come from this origin (`/media/`). The room's
+ * SFU call (LiveKit) signals over a WebSocket to the SFU's own address (sfu.public_url), so
+ * `connect-src` admits ws(s) hosts too; its media flows over WebRTC, which CSP does not govern.
  * Scripts, styles, fonts and frames never come from elsewhere, except the embedded players the
  * service offers (YouTube's IFrame API script and its player frames: exactly the configured
  * origins); `wasm-unsafe-eval` is what OPAQUE's WebAssembly needs and does not allow `eval` of scripts.
@@ -42,7 +44,7 @@ export function contentSecurityPolicy(embeds: ReadonlyArray<{ script: string; fr
     "style-src 'self'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
-    "connect-src 'self' https: http:",
+    "connect-src 'self' https: http: wss: ws:",
     "media-src 'self' blob: https: http:",
     "worker-src 'self' blob:",
     "manifest-src 'self'",
@@ -58,7 +60,8 @@ const SECURITY_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
   'Cross-Origin-Opener-Policy': 'same-origin',
-  'Permissions-Policy': 'camera=(), geolocation=(), payment=()',
+  // The room's call publishes a camera (and a microphone, and a screen: allowed to the page itself by default).
+  'Permissions-Policy': 'camera=(self), geolocation=(), payment=()',
 };
 
 /** Paths that belong to the service itself: never answered with the client's index page. */

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { api, call } from '../../api/client.js';
 import { RoomSession } from '../../state/room.js';
+import { RoomCall } from '../../call/room-call.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { Page } from '../../ui/page.js';
 import { ConnectionEnded, ConnectionNotice } from './connection-notice.js';
@@ -18,6 +19,9 @@ import { RoomTabs } from './room-tabs.js';
 import { ShareLink } from './share-link.js';
 import { theatre } from './view-mode.js';
 import { VoteSkip } from './vote-skip.js';
+import { CallNotice } from './call/call-notice.js';
+import { ShareControls } from './call/share-controls.js';
+import { Stage } from './call/stage.js';
 import { useT } from '../../i18n/use-t.js';
 
 export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
@@ -27,6 +31,9 @@ export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
     session.start();
     return () => session.stop();
   }, [session]);
+  // The SFU call: the Voice tab and the stage share it; it ends with the room page.
+  const roomCall = useMemo(() => new RoomCall(session), [session]);
+  useEffect(() => () => roomCall.dispose(), [roomCall]);
   const status = session.connection.status.value;
   const view = session.view.value;
 
@@ -43,10 +50,16 @@ export function MemberRoom(props: { roomId: string; onLeft: () => void }) {
       <ShareLink roomId={view.room.id} />
       <div class={theatre.value ? 'room-layout is-theatre' : 'room-layout'}>
         <div class="room-main">
-          <Player room={session} />
+          <Stage session={session} call={roomCall} />
+          {/* The stage takes the video's place; the player stays underneath, playing or paused as the room has it. */}
+          <div hidden={(view.stage ?? []).length > 0}>
+            <Player room={session} />
+          </div>
+          <CallNotice call={roomCall} />
+          <ShareControls session={session} call={roomCall} />
           <VoteSkip session={session} />
         </div>
-        <RoomTabs session={session} />
+        <RoomTabs session={session} call={roomCall} />
       </div>
     </Page>
   );

@@ -12,14 +12,15 @@ import { MembersPanel } from './members-panel.js';
 import { PlaylistPanel } from './playlist-panel.js';
 import { PollsPanel } from './polls-panel.js';
 import { SettingsPanel } from './settings-panel.js';
-import { VoicePanel } from './voice-panel.js';
+import { CallPanel } from './call/call-panel.js';
+import type { RoomCall } from '../../call/room-call.js';
 import { useT } from '../../i18n/use-t.js';
 import { tvMode } from '../../tv/tv-mode.js';
 import { sharedLinkWaits } from '../../pwa/shared-link.js';
 
 type Tab = 'playlist' | 'chat' | 'members' | 'polls' | 'voice' | 'settings';
 
-export function RoomTabs(props: { session: RoomSession }) {
+export function RoomTabs(props: { session: RoomSession; call: RoomCall }) {
   const t = useT();
   const { session } = props;
   const view = session.view.value;
@@ -78,7 +79,7 @@ export function RoomTabs(props: { session: RoomSession }) {
           ) : tab === 'polls' ? (
             <PollsPanel session={session} />
           ) : tab === 'voice' ? (
-            <VoicePanel session={session} />
+            <CallPanel session={session} call={props.call} />
           ) : (
             <SettingsPanel session={session} />
           )}

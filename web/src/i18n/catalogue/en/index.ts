@@ -14,5 +14,6 @@ import { roomSettings } from './room-settings.js';
 import { admin } from './admin.js';
 import { settingText } from './setting-text.js';
 import { pwa } from './pwa.js';
+import { call } from './call.js';
 
-export const en = { common, shell, errors, auth, account, rooms, room, chat, player, playlist, members, roomSettings, admin, settingText, pwa };
+export const en = { common, shell, errors, auth, account, rooms, room, chat, player, playlist, members, roomSettings, admin, settingText, pwa, call };

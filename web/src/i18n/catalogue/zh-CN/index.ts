@@ -16,5 +16,6 @@ import { roomSettings } from './room-settings.js';
 import { admin } from './admin.js';
 import { settingText } from './setting-text.js';
 import { pwa } from './pwa.js';
+import { call } from './call.js';
 
-export const zhCN: Translation<typeof en> = { common, shell, errors, auth, account, rooms, room, chat, player, playlist, members, roomSettings, admin, settingText, pwa };
+export const zhCN: Translation<typeof en> = { common, shell, errors, auth, account, rooms, room, chat, player, playlist, members, roomSettings, admin, settingText, pwa, call };

@@ -1,0 +1,35 @@
+/**
+ * Shared by the SFU call's browser tests (stage.test.ts, call.test.ts): a room with members
+ * opened in their own browser contexts, and waits on what a <video> plays.
+ */
+import type { Page } from 'playwright-core';
+import type { Member } from '../../gateways/bed.js';
+import { signInPage, waitForPage, type Person, type WebBed } from './browser.js';
+
+/** A room owned by the first member, the others joined. */
+export async function roomWith(bed: WebBed, name: string, owner: Member, others: Member[]): Promise<string> {
+  const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name }, owner.token);
+  const roomId = created.body.room.id;
+  for (const member of others) await bed.call('POST', `/api/rooms/${roomId}/join`, {}, member.token);
+  return roomId;
+}
+
+/** The member signed in, in their own context, on the room's page. */
+export async function openRoom(bed: WebBed, member: Member, roomId: string, init?: string): Promise<Person> {
+  const person = await bed.person();
+  if (init) await person.context.addInitScript({ content: init });
+  await signInPage(person.page, member.username);
+  await person.page.goto(`/rooms/${roomId}`);
+  return person;
+}
+
+/**
+ * Waits until the video matched by `selector` shows a picture (videoWidth > 0) and then keeps
+ * decoding new frames: a frozen or black-holed track would stop the count.
+ */
+export async function framesAdvance(page: Page, selector: string, timeoutMs = 30_000): Promise<void> {
+  const frames = `(() => { const v = document.querySelector(${JSON.stringify(selector)}); return v && v.videoWidth > 0 ? v.getVideoPlaybackQuality().totalVideoFrames : -1; })()`;
+  await waitForPage(page, `${frames} > 0`, timeoutMs);
+  const first = (await page.evaluate<number>(frames));
+  await waitForPage(page, `${frames} > ${first + 5}`, timeoutMs);
+}

@@ -1,0 +1,150 @@
+/**
+ * The room's SFU call in Chromium against the whole service, the run's LiveKit node and a real
+ * coturn (docs/2026-11-29-call-and-stage-client.md): two members talk with every packet through
+ * the TURN relay (the grant's TURN REST credentials, relay-only ICE as the mesh voice test forces
+ * it), a moderator's mute reaches the muted person in words; and twelve members, each in their
+ * own context with Chromium's fake camera, each see the eleven others' camera tiles.
+ */
+import test from 'ava';
+import type { Page } from 'playwright-core';
+import { startCoturn, type Coturn } from '../../fixtures/coturn.js';
+import { checkAtBothWidths, evaluateQuietly, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
+import { openRoom, roomWith } from './call-helpers.js';
+
+const CALL_MS = 45_000;
+let bed: WebBed;
+let coturn: Coturn;
+
+test.before(async () => {
+  coturn = await startCoturn({ secret: 'e2e-call-secret' });
+  bed = await startWebBed('web_call', { fakeMedia: true, sfu: true, env: { SVC_TURN_URLS: coturn.url, SVC_TURN_SHARED_SECRET: coturn.secret } });
+});
+test.after.always(async () => {
+  await bed?.close();
+  await coturn?.stop();
+});
+
+/** Relay-only ICE (web/src/voice/ice-policy.ts), and every RTCPeerConnection kept where the test reads its stats. */
+const RELAY_ONLY = `
+  try { localStorage.setItem('svc.voice.iceTransportPolicy', 'relay'); } catch {}
+  (() => {
+    const Native = window.RTCPeerConnection;
+    window.__callPeers = [];
+    window.RTCPeerConnection = class extends Native {
+      constructor(...args) { super(...args); window.__callPeers.push(this); }
+    };
+  })();
+`;
+
+/** Audio bytes received over the page's connections, and the candidate types of the pairs carrying them. */
+const RECEIVED = `(async () => {
+  let bytes = 0; const locals = []; const policies = [];
+  for (const pc of window.__callPeers.filter((pc) => pc.connectionState === 'connected')) {
+    policies.push(pc.getConfiguration().iceTransportPolicy);
+    const stats = await pc.getStats();
+    const byId = new Map(); stats.forEach((s) => byId.set(s.id, s));
+    let received = 0, pair = null;
+    stats.forEach((s) => {
+      if (s.type === 'inbound-rtp' && s.kind === 'audio') received += s.bytesReceived;
+      if (s.type === 'transport' && s.selectedCandidatePairId) pair = byId.get(s.selectedCandidatePairId);
+    });
+    if (received > 0 && pair) { bytes += received; locals.push(byId.get(pair.localCandidateId).candidateType); }
+  }
+  return { bytes, locals, policies };
+})()`;
+
+interface Received {
+  bytes: number;
+  locals: string[];
+  policies: string[];
+}
+
+async function receivedAudio(page: Page, moreThan = 0): Promise<Received> {
+  const deadline = Date.now() + CALL_MS;
+  for (;;) {
+    const received = (await evaluateQuietly(page, RECEIVED)) as Received;
+    if (received.bytes > moreThan) return received;
+    if (Date.now() > deadline) throw new Error(`no audio received within ${CALL_MS} ms: ${JSON.stringify(received)}\n${await coturn.log().then((log) => log.slice(-2000))}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+const inCall = (page: Page) => page.getByRole('list', { name: 'In the call' }).getByRole('listitem');
+
+async function joinCall(person: Person, options: { muted?: boolean; camera?: boolean } = {}): Promise<void> {
+  const { page } = person;
+  await page.getByRole('tab', { name: 'Voice' }).click();
+  if (options.muted) await page.getByRole('button', { name: 'Mute microphone' }).click();
+  await page.getByRole('button', { name: 'Join call' }).click({ timeout: CALL_MS });
+  await page.getByRole('button', { name: 'Leave call' }).waitFor({ timeout: CALL_MS });
+  if (options.camera) await page.getByRole('button', { name: 'Turn camera on' }).click();
+}
+
+test.serial('two members talk through the TURN relay only; a moderator mutes one and it is said to them', async (t) => {
+  const [alice, bob] = await Promise.all([bed.signUp('alice'), bed.signUp('bob')]);
+  const roomId = await roomWith(bed, 'Relay call', alice, [bob]);
+  const a = await openRoom(bed, alice, roomId, RELAY_ONLY);
+  const b = await openRoom(bed, bob, roomId, RELAY_ONLY);
+  await joinCall(a);
+  await joinCall(b);
+  await inCall(a.page).filter({ hasText: bob.username }).waitFor({ timeout: CALL_MS });
+  await inCall(b.page).filter({ hasText: alice.username }).waitFor({ timeout: CALL_MS });
+
+  // Each receives the other's voice from the SFU, over relay candidates only, and keeps receiving.
+  for (const page of [a.page, b.page]) {
+    const first = await receivedAudio(page);
+    t.true(first.policies.length > 0 && first.policies.every((policy) => policy === 'relay'), JSON.stringify(first));
+    t.deepEqual([...new Set(first.locals)], ['relay']);
+    const later = await receivedAudio(page, first.bytes);
+    t.true(later.bytes > first.bytes);
+  }
+
+  // Alice (the owner: a moderator) mutes Bob: his list shows it, and he is told who did.
+  await inCall(a.page).filter({ hasText: bob.username }).getByRole('button', { name: `Mute ${bob.username}` }).click();
+  await b.page.getByText(`${alice.username} muted your microphone.`).waitFor({ timeout: CALL_MS });
+  await inCall(a.page).filter({ hasText: bob.username }).filter({ hasText: 'muted' }).waitFor({ timeout: CALL_MS });
+  t.is(await b.page.getByRole('button', { name: 'Unmute microphone' }).getAttribute('aria-pressed'), 'true');
+  t.deepEqual(await checkAtBothWidths(a.page, 'room-call'), []);
+
+  await b.page.getByRole('button', { name: 'Leave call' }).click();
+  await inCall(a.page).filter({ hasText: bob.username }).waitFor({ state: 'detached', timeout: CALL_MS });
+  t.deepEqual([...a.problems, ...b.problems], []);
+});
+
+test.serial('cameras in a room of twelve: every member sees the eleven others as tiles', async (t) => {
+  // Twelve pages join one after the other on a machine of two cores: minutes, not seconds.
+  t.timeout(8 * 60_000);
+  // A low camera cap: each camera is one 320x180 layer at 12 fps (web/src/call/budget.ts).
+  await bed.set('sfu', { cameraMaxKbps: 100 });
+  const members = await Promise.all(Array.from({ length: 12 }, (_, index) => bed.signUp(`cam${index}`)));
+  const [owner, ...others] = members as [(typeof members)[0], ...typeof members];
+  const roomId = await roomWith(bed, 'Twelve cameras', owner, others);
+  const people: Person[] = [];
+  for (const member of members) {
+    const person = await openRoom(bed, member, roomId);
+    // Muted: the test is about cameras, and twelve silent microphones cost the two cores less.
+    await joinCall(person, { muted: true, camera: true });
+    // Back to the chat: the tiles stay in the (hidden) Voice panel, and adaptive stream and
+    // dynacast stop sending and encoding what nobody shows, which is what lets twelve pages
+    // share two cores. The last page shows them below.
+    await person.page.getByRole('tab', { name: 'Chat' }).click();
+    people.push(person);
+    t.log(`${people.length} in the call`);
+  }
+  const remoteTiles = (member: (typeof members)[0]) => `document.querySelectorAll('.call-tile:not([data-user-id="${member.userId}"]) video').length`;
+  for (const [index, person] of people.entries()) {
+    await waitForPage(person.page, `${remoteTiles(members[index]!)} === 11`, CALL_MS * 2).catch(async (error: unknown) => {
+      const panel = await person.page.locator('#panel-voice').innerText();
+      throw new Error(`page ${index + 1}: ${String(error)}\n${panel}`);
+    });
+    t.log(`page ${index + 1} shows eleven others`);
+  }
+  // The tiles play once shown: on the last page to join, the first tiles (in view; those scrolled
+  // out of the panel get no video, by adaptive stream) have a picture.
+  const last = people[people.length - 1]!.page;
+  await last.getByRole('tab', { name: 'Voice' }).click();
+  await waitForPage(last, `[...document.querySelectorAll('.call-tile video')].slice(0, 3).every((v) => v.videoWidth > 0)`, CALL_MS * 2);
+  t.deepEqual(await checkAtBothWidths(last, 'room-call-cameras'), []);
+  t.deepEqual(people.flatMap((person) => person.problems), []);
+  await Promise.all(people.map((person) => person.context.close()));
+});
