@@ -20,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { AccessToken } from 'livekit-server-sdk';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort } from '../test/harness/stack.js';
+import { startStunListener } from '../gateways/index.js';
+import { createLogger } from '../observability/index.js';
 import { startSfuCluster } from '../test/fixtures/livekit.js';
 import { percentile } from './percentile.js';
 import { childrenOf, cpuSeconds } from './proc.js';
@@ -64,6 +66,8 @@ interface VideoStats {
 
 interface LiveKit {
   wsUrl: string;
+  /** For the pages' ICE: the stack's LiveKit gathers candidates on loopback only (infra/stack/livekit.sh), and Chromium offers none there; a STUN answer from loopback gives it one, as the service's own STUN listener does for its clients. */
+  iceServers: Array<{ urls: string[] }>;
   pid(): Promise<number>;
   keys: { apiKey: string; apiSecret: string };
   stop(): Promise<void>;
@@ -73,7 +77,17 @@ interface LiveKit {
 async function startLiveKit(): Promise<LiveKit> {
   const cluster = await startSfuCluster({ nodes: 1 });
   const node = cluster.nodes[0]!;
-  return { wsUrl: node.publicUrl, pid: () => node.pid(), keys: cluster, stop: () => cluster.destroy() };
+  const stun = await startStunListener('127.0.0.1', 0, createLogger({ level: 'silent' }));
+  return {
+    wsUrl: node.publicUrl,
+    iceServers: [{ urls: [`stun:127.0.0.1:${stun.address.port}`] }],
+    pid: () => node.pid(),
+    keys: cluster,
+    stop: async () => {
+      await stun.close();
+      await cluster.destroy();
+    },
+  };
 }
 
 /** Serves an empty page that loads bench/sfu/page.mjs (as window.bench) and livekit-client's bundle. */
@@ -151,7 +165,7 @@ async function screen(sfu: LiveKit, pageUrl: string): Promise<void> {
   const receiverBrowser = await launch();
   try {
     const publisher = await openPage(publisherBrowser, pageUrl);
-    await call(publisher, 'publishScreen', { url: sfu.wsUrl, token: await token('sharer', room, true), width: 1920, height: 1080, fps: 30, kbps: 4000 });
+    await call(publisher, 'publishScreen', { url: sfu.wsUrl, iceServers: sfu.iceServers, token: await token('sharer', room, true), width: 1920, height: 1080, fps: 30, kbps: 4000 });
     const pages: Page[] = [];
     for (let first = 0; first < RECEIVERS; first += PER_PAGE) {
       const page = await openPage(receiverBrowser, pageUrl);
@@ -159,7 +173,7 @@ async function screen(sfu: LiveKit, pageUrl: string): Promise<void> {
       const tokens = await Promise.all(Array.from({ length: count }, async (_, i) => ({ name: `r${first + i}`, token: await token(`r${first + i}`, room, false) })));
       // One presenting receiver in each of the first RENDER pages.
       const render = pages.length < RENDER ? 1 : 0;
-      await call(page, 'receive', { url: sfu.wsUrl, tokens, render });
+      await call(page, 'receive', { url: sfu.wsUrl, iceServers: sfu.iceServers, tokens, render });
       pages.push(page);
     }
     console.log(`screen: 1 share, 1920x1080 at 30 fps, 4000 kbit/s cap; ${RECEIVERS} receivers in ${pages.length} pages, ${Math.min(RENDER, pages.length)} presenting every frame`);
@@ -218,6 +232,7 @@ async function voice(sfu: LiveKit, pageUrl: string): Promise<void> {
     const join = async (member: number, others: number): Promise<number> =>
       call<number>(pageOf(member), 'speakAndHear', {
         url: sfu.wsUrl,
+        iceServers: sfu.iceServers,
         token: await token(`m${member}`, room, true),
         name: `m${member}`,
         tone: 220 + member * 40,

@@ -24,7 +24,7 @@ const rooms = new Map();
 let sentFrames = 0;
 
 /** Shares a width x height canvas at fps as screen_share, within kbps, with simulcast layers. */
-export async function publishScreen({ url, token, width, height, fps, kbps }) {
+export async function publishScreen({ url, iceServers, token, width, height, fps, kbps }) {
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
@@ -44,7 +44,7 @@ export async function publishScreen({ url, token, width, height, fps, kbps }) {
   draw();
   setInterval(draw, 1000 / fps);
   const [mediaTrack] = canvas.captureStream(fps).getVideoTracks();
-  const room = await join('publisher', url, token, { adaptiveStream: false, dynacast: true });
+  const room = await join('publisher', url, iceServers, token, { adaptiveStream: false, dynacast: true });
   await room.localParticipant.publishTrack(new LocalVideoTrack(mediaTrack), {
     source: Track.Source.ScreenShare,
     simulcast: true,
@@ -87,10 +87,10 @@ const measured = new Map();
  * Joins one receiver per token. `render` of them attach the screen to a <video> and read the
  * code of each frame; the others subscribe at the top layer and do nothing else.
  */
-export async function receive({ url, tokens, render }) {
+export async function receive({ url, iceServers, tokens, render }) {
   await Promise.all(
     tokens.map(async ({ name, token }, index) => {
-      const room = await join(name, url, token, { adaptiveStream: false, dynacast: false });
+      const room = await join(name, url, iceServers, token, { adaptiveStream: false, dynacast: false });
       const onTrack = (track, publication) => {
         if (track.kind !== Track.Kind.Video) return;
         publication.setVideoQuality(VideoQuality.HIGH);
@@ -189,7 +189,7 @@ export async function videoStats() {
  * the join to the moment every one of `others` is heard (audio energy above the floor on their
  * track), or rejects after `giveUpMs`.
  */
-export async function speakAndHear({ url, token, name, tone, others, giveUpMs }) {
+export async function speakAndHear({ url, iceServers, token, name, tone, others, giveUpMs }) {
   const started = performance.now();
   const audio = new AudioContext();
   await audio.resume();
@@ -225,7 +225,7 @@ export async function speakAndHear({ url, token, name, tone, others, giveUpMs })
     document.body.append(element);
     listen();
   });
-  await room.connect(url, token, { autoSubscribe: true });
+  await room.connect(url, token, { autoSubscribe: true, rtcConfig: { iceServers } });
   await room.localParticipant.publishTrack(new LocalAudioTrack(destination.stream.getAudioTracks()[0]), {
     source: Track.Source.Microphone,
     audioPreset: AudioPresets.speech,
@@ -237,10 +237,10 @@ export async function speakAndHear({ url, token, name, tone, others, giveUpMs })
 
 // ---- common --------------------------------------------------------------------------------
 
-async function join(name, url, token, options) {
+async function join(name, url, iceServers, token, options) {
   const room = new Room(options);
   rooms.set(name, room);
-  await room.connect(url, token, { autoSubscribe: true });
+  await room.connect(url, token, { autoSubscribe: true, rtcConfig: { iceServers } });
   return room;
 }
 
