@@ -36,7 +36,11 @@ export async function startPublicHttp(start: PublicHttpStart, stops: Stops): Pro
     readiness,
     metrics: metrics.http,
     api: { accounts, cookies: cookiePolicyFor(config), reviews, gateway, reviewLink: temporalUiLink(config.temporal.ui_url, config.temporal.namespace) },
-    webClient: { embeds: media.providers.embeds(), ...(start.webClientRoot ? { root: start.webClientRoot } : {}) },
+    webClient: {
+      embeds: media.providers.embeds(),
+      ...(gateway.sfu ? { sfuPublicUrl: gateway.sfu.config.publicUrl } : {}),
+      ...(start.webClientRoot ? { root: start.webClientRoot } : {}),
+    },
   });
   const server = createServer(requestListener(app));
   const realtime = new RealtimeGateway(gateway, { registry: metrics.registry });

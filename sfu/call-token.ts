@@ -1,6 +1,7 @@
 /**
- * The access token a member opens the room's call with (LiveKit's JWT): this room's call only,
- * as their user or guest id, with exactly the sources the room admitted (call.admit). No data
+ * The access token a member opens one of the room's SFU rooms with (LiveKit's JWT): this room's
+ * stage or call only (room-name.ts), as their user or guest id, with exactly the sources the room
+ * admitted for it (call.admit). No data
  * channel (chat and reactions go through the room, where moderation and history are), and a
  * short life: it only opens the call; a connected call stays up, and LiveKit refreshes the
  * token of a connected participant itself.
@@ -10,7 +11,7 @@ import { AccessToken } from 'livekit-server-sdk';
 import type { CallSource } from '../contracts/room/model.js';
 import type { SfuConfig } from './sfu-config.js';
 import { trackSourceOf } from './sources.js';
-import { sfuRoomName } from './room-name.js';
+import { sfuRoomName, type SfuPart } from './room-name.js';
 
 /** Five minutes: long enough to open the call from a slow page, short enough that a leaked one dies soon. */
 export const CALL_TOKEN_TTL_S = 300;
@@ -21,6 +22,7 @@ export const GUEST_ATTRIBUTE = 'svc.guest';
 
 export interface CallTokenRequest {
   roomId: string;
+  part: SfuPart;
   /** The member's user or guest id: their participant identity. */
   identity: string;
   /** Their name in the room. */
@@ -51,7 +53,7 @@ export async function signCallToken(sfu: SfuConfig, request: CallTokenRequest): 
   });
   token.addGrant({
     roomJoin: true,
-    room: sfuRoomName(sfu.prefix, request.roomId),
+    room: sfuRoomName(sfu.prefix, request.roomId, request.part),
     canSubscribe: true,
     // Set even when empty: without canPublishSources LiveKit would allow every source.
     canPublish: request.sources.length > 0,

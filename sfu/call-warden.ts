@@ -8,9 +8,12 @@
  * in the background (the turn does not wait for the SFU), one at a time per participant so a
  * stop never overtakes its start, and are tried again while the SFU is unreachable.
  *
- * It also watches the sharers: a sharer seen in the call and then missing from it (their SFU
+ * Each svc room has two SFU rooms (room-name.ts): shares act on the stage's, microphones on the
+ * call's, and someone removed from the room leaves both.
+ *
+ * It also watches the sharers: a sharer seen on the stage and then missing from it (their SFU
  * node died, their browser went) is reported by `missingForMs`, and the stage ends the share
- * after a few seconds (reason `sfu`). A sharer found in the call without screen_share (they
+ * after a few seconds (reason `sfu`). A sharer found on the stage without screen_share (they
  * joined while the grant was on its way) is granted it then.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,7 +23,7 @@ import type { CallSource } from '../contracts/room/model.js';
 import { AppError } from '../errors/index.js';
 import type { Logger } from '../observability/index.js';
 import { GUEST_ATTRIBUTE, SESSION_ATTRIBUTE, sessionDigest } from './call-token.js';
-import { roomIdOfSfuRoom, sfuRoomName } from './room-name.js';
+import { roomOfSfuRoom, SFU_PARTS, sfuRoomName, type SfuPart } from './room-name.js';
 import type { SfuConfig } from './sfu-config.js';
 import { SfuRooms, type CallParticipant } from './sfu-rooms.js';
 import { SHARE_SOURCES } from './sources.js';
@@ -66,8 +69,8 @@ export class CallWarden {
     this.now = options.now ?? Date.now;
   }
 
-  roomName(roomId: string): string {
-    return sfuRoomName(this.sfu.prefix, roomId);
+  roomName(roomId: string, part: SfuPart): string {
+    return sfuRoomName(this.sfu.prefix, roomId, part);
   }
 
   // ---- what the room decided, told to the SFU --------------------------------------------
@@ -82,23 +85,27 @@ export class CallWarden {
     this.effect(roomId, userId, 'revoke screen sharing', () => this.changeSources(roomId, userId, (sources) => sources.filter((s) => !SHARE_SOURCES.includes(s))));
   }
 
-  /** Out of the call: kicked, banned, left the room, or lost use_webrtc. */
-  eject(roomId: string, userId: string, why: string): void {
+  /** Out of the room's SFU rooms: kicked, banned or left (both), or lost use_webrtc (the call alone). */
+  eject(roomId: string, userId: string, why: string, parts: readonly SfuPart[] = SFU_PARTS): void {
     this.effect(roomId, userId, `remove a participant (${why})`, async () => {
-      if (await this.rooms.remove(this.roomName(roomId), userId)) this.logger.info({ roomId, userId, why }, 'removed a participant from the call');
+      for (const part of parts) {
+        if (await this.rooms.remove(this.roomName(roomId, part), userId)) this.logger.info({ roomId, userId, why, part }, 'removed a participant from the SFU');
+      }
     });
   }
 
-  /** The room is gone: its call ends for everyone in it. */
+  /** The room is gone: its stage and call end for everyone in them. */
   closeCall(roomId: string): void {
     this.watches.delete(roomId);
-    this.effect(roomId, '', 'close the call', () => this.rooms.deleteRoom(this.roomName(roomId)));
+    this.effect(roomId, '', 'close the call', async () => {
+      for (const part of SFU_PARTS) await this.rooms.deleteRoom(this.roomName(roomId, part));
+    });
   }
 
   /** Mutes their published microphone now (the moderator waits for the answer); false when they have none. */
   async muteMicrophone(roomId: string, userId: string): Promise<boolean> {
     await this.chains.get(chainKey(roomId, userId));
-    return this.rooms.muteMicrophone(this.roomName(roomId), userId);
+    return this.rooms.muteMicrophone(this.roomName(roomId, 'call'), userId);
   }
 
   /** Settles when every effect queued so far (for one room, or all) is done: tests, and a room handed off. */
@@ -107,10 +114,11 @@ export class CallWarden {
     for (let pending = mine(); pending.length > 0; pending = mine()) await Promise.all(pending);
   }
 
+  /** Changes what a participant of the stage may publish (screens are the stage's only sources). */
   private async changeSources(roomId: string, userId: string, change: (sources: CallSource[]) => CallSource[]): Promise<void> {
-    const room = this.roomName(roomId);
+    const room = this.roomName(roomId, 'stage');
     const participant = await this.rooms.participant(room, userId);
-    // Not in the call: the token they join with carries what the room admits then (call.admit).
+    // Not on the stage: the token they join with carries what the room admits then (call.admit).
     if (!participant) return;
     const next = change(participant.sources);
     if (sameSet(next, participant.sources)) return;
@@ -187,7 +195,7 @@ export class CallWarden {
   private async pollRoom(roomId: string, watch: Watch): Promise<void> {
     let present: Map<string, CallParticipant>;
     try {
-      present = new Map((await this.rooms.participants(this.roomName(roomId))).map((p) => [p.identity, p]));
+      present = new Map((await this.rooms.participants(this.roomName(roomId, 'stage'))).map((p) => [p.identity, p]));
     } catch (err) {
       // An SFU that cannot be asked says nothing about the sharers: nobody is counted missing.
       this.logger.debug({ err: err instanceof Error ? err.message : String(err), roomId }, "could not read the sharers' presence in the call");
@@ -227,7 +235,7 @@ export class CallWarden {
   async revoked(revocation: Revocation): Promise<number> {
     const matches = participantMatcher(revocation);
     let removed = 0;
-    const names = (await this.rooms.roomNames()).filter((name) => roomIdOfSfuRoom(this.sfu.prefix, name) !== undefined);
+    const names = (await this.rooms.roomNames()).filter((name) => roomOfSfuRoom(this.sfu.prefix, name) !== undefined);
     await Promise.all(
       names.map(async (room) => {
         for (const participant of await this.rooms.participants(room)) {

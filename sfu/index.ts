@@ -6,7 +6,7 @@
  */
 export { CALL_TOKEN_TTL_S, signCallToken, type CallToken, type CallTokenRequest } from './call-token.js';
 export { CallWarden, type CallWardenOptions } from './call-warden.js';
-export { roomIdOfSfuRoom, sfuRoomName } from './room-name.js';
+export { roomOfSfuRoom, SFU_PARTS, sfuRoomName, type SfuPart } from './room-name.js';
 export { sfuConfigOf, type SfuConfig } from './sfu-config.js';
 export { SfuRooms, type CallParticipant } from './sfu-rooms.js';
 export { SHARE_SOURCES } from './sources.js';

@@ -20,7 +20,7 @@ import { loadRecentCommands } from '../runtime/command-log.js';
 import { recordResult } from '../runtime/record-result.js';
 import { FencedError, isFencedError, withFence, type Fence } from '../runtime/fencing.js';
 import type { MemberLeftReason, RoomEvent } from '../../contracts/room/events.js';
-import type { MediaItem, MemberRoomView, PlaybackState, RoomRole } from '../../contracts/room/model.js';
+import type { MediaItem, MemberRoomView, PlaybackState, RoomRole, SfuPart } from '../../contracts/room/model.js';
 import type { RoomResults } from '../../contracts/room/results.js';
 import type { SettingsReader } from '../../settings/index.js';
 import type { MediaChecker } from './media-check.js';
@@ -73,7 +73,9 @@ export interface RoomActorDeps {
 export interface RoomSfu {
   shareStarted(roomId: string, userId: string): void;
   shareStopped(roomId: string, userId: string): void;
-  eject(roomId: string, userId: string, why: string): void;
+  /** Out of the room's SFU rooms: both (kicked, banned, left), or the call alone (lost use_webrtc: they still watch the stage). */
+  eject(roomId: string, userId: string, why: string, parts?: readonly SfuPart[]): void;
+  /** Ends both SFU rooms of the svc room. */
   closeCall(roomId: string): void;
   /** Awaited: false when they have no microphone in the call. */
   muteMicrophone(roomId: string, userId: string): Promise<boolean>;

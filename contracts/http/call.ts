@@ -1,11 +1,12 @@
 /**
- * The room's SFU call and its stage (docs/2026-11-29-sfu.md): a token for the call, a screen
- * share started and stopped, a microphone muted by a moderator. The call's media flows between
+ * The room's SFU call and its stage (docs/2026-11-29-sfu.md): a token for the stage or the call
+ * (two SFU rooms: every member watches the stage, use_webrtc talks in the call), a screen share
+ * started and stopped, a microphone muted by a moderator. The call's media flows between
  * the browser and the SFU (LiveKit); these endpoints decide who may send what. A leaf module.
  */
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
-import { CallSource, StageShare } from '../room/model.js';
+import { CallSource, SfuPart, StageShare } from '../room/model.js';
 import { idempotencyHeaders, roomId, seq } from './room.js';
 import { userId } from '../room/fields.js';
 
@@ -23,10 +24,11 @@ const kbps = (what: string) => z.number().int().min(0).meta({ description: `${wh
 export const CallGrant = z
   .strictObject({
     url: z.string().meta({ description: 'The SFU address the browser opens (ws: or wss:)' }),
-    token: z.string().meta({ description: 'The SFU access token: the call of this room only, as this caller, with what they may publish' }),
+    part: SfuPart.meta({ description: 'Which of the room\'s SFU rooms the token opens: the stage (screens) or the call (voices and cameras)' }),
+    token: z.string().meta({ description: 'The SFU access token: this room\'s stage or call only, as this caller, with what they may publish there' }),
     expiresAt: z.number().int().meta({ description: 'Epoch ms after which the token no longer opens the call (a connected call stays up)' }),
     identity: z.string().meta({ description: "The caller's participant identity in the call (their user or guest id)" }),
-    sources: z.array(CallSource).meta({ description: 'What the caller may publish now: screen_share only while they hold a share' }),
+    sources: z.array(CallSource).meta({ description: 'What the caller may publish there now: on the stage, screen_share while they hold a share; in the call, microphone and camera' }),
     moderator: z.boolean().meta({ description: 'May mute others and stop their shares (manage_members)' }),
     iceServers: z.array(IceServerSchema).meta({ description: "The service's own TURN servers, with credentials, for a network where only a relay gets through" }),
     limits: z
@@ -48,10 +50,12 @@ export const joinCall = defineEndpoint({
   method: 'post',
   path: '/api/rooms/{roomId}/call',
   operationId: 'joinCall',
-  summary: "A token for the room's SFU call: every member may watch the stage, use_webrtc to talk; unavailable when the service has no SFU",
+  summary: "A token for the room's SFU stage (every member) or call (use_webrtc, else forbidden); unavailable when the service has no SFU",
   tags: TAGS,
   access: 'user_or_guest',
   params: roomParams,
+  body: z.strictObject({ part: SfuPart }),
+  bodyExamples: { stage: { part: 'stage' }, call: { part: 'call' } },
   responses: { 200: { description: 'The SFU address and a token for it', schema: CallGrant } },
   errors: [...ERRORS],
 });

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { multiLineText, oneLineText, privateText } from '../text.js';
 import { ROOM_LIMITS } from './limits.js';
 import { subtitleInputs } from './subtitles.js';
-import { QUEUE_MODES, ROOM_ROLES } from './model.js';
+import { QUEUE_MODES, ROOM_ROLES, SfuPart } from './model.js';
 import { Reaction } from './reactions.js';
 import { slowModeSeconds, wordFilterInput } from './moderation.js';
 import { duration, mediaId, messageId, playbackGuards, position, startInMs, userId } from './fields.js';
@@ -266,10 +266,11 @@ const SCHEMAS = {
   /** Stop a share: one's own (userId absent or one's own), anyone's with manage_members. */
   'stage.stop': command('stage.stop', { userId: userId.optional() }),
   /**
-   * What the caller may send and receive in the room's SFU call (gateway-owned: the call
-   * endpoint signs an SFU token from the answer; a client's own is refused).
+   * What the caller may send and receive in one of the room's SFU rooms (gateway-owned: the call
+   * endpoint signs an SFU token from the answer; a client's own is refused). `stage`: every
+   * member, publishing a screen while they hold a share; `call`: use_webrtc, else forbidden.
    */
-  'call.admit': command('call.admit', {}),
+  'call.admit': command('call.admit', { part: SfuPart }),
   /** Mute someone's microphone in the SFU call (manage_members); they may unmute themselves. */
   'call.mute': command('call.mute', { userId }),
 

@@ -261,6 +261,13 @@ export const CALL_SOURCES = ['microphone', 'camera', 'screen_share', 'screen_sha
 export const CallSource = z.enum(CALL_SOURCES).meta({ id: 'CallSource' });
 
 /**
+ * The room's two SFU rooms (sfu/room-name.ts): `stage`, the screens shown, for every member;
+ * `call`, voices and cameras, for members with use_webrtc.
+ */
+export const SFU_PART_NAMES = ['call', 'stage'] as const;
+export const SfuPart = z.enum(SFU_PART_NAMES).meta({ id: 'SfuPart' });
+
+/**
  * The votes to skip the current item (docs/2026-11-26-votes-and-polls.md): `needed` of the
  * present members holding `vote` skip it; `voters` are those who voted and are still present.
  */
@@ -350,6 +357,7 @@ export type MyStanding = z.infer<typeof MyStanding>;
 export type VoiceParticipant = z.infer<typeof VoiceParticipant>;
 export type StageShare = z.infer<typeof StageShare>;
 export type CallSource = z.infer<typeof CallSource>;
+export type SfuPart = z.infer<typeof SfuPart>;
 export type VoteSkip = z.infer<typeof VoteSkip>;
 export type Poll = z.infer<typeof Poll>;
 export type QueueVotes = z.infer<typeof QueueVotes>;

@@ -27,16 +27,19 @@ const ASSET_EXTENSIONS = new Set(['.js', '.mjs', '.css', '.map', '.wasm', '.woff
  * switch off, or `proxy.movieProxy` off on this server) is fetched by the browser from the URL
  * a member added, so `media-src`/`connect-src` (hls.js and mpegts.js fetch with XHR/fetch) admit
  * http(s) hosts. Proxied items and livestreams come from this origin (`/media/`). The room's
- * SFU call (LiveKit) signals over a WebSocket to the SFU's own address (sfu.public_url), so
- * `connect-src` admits ws(s) hosts too; its media flows over WebRTC, which CSP does not govern.
+ * stage and call (LiveKit) signal over a WebSocket to the SFU's own address (sfu.public_url), so
+ * `connect-src` admits exactly that origin when there is an SFU; its media flows over WebRTC,
+ * which CSP does not govern.
  * Scripts, styles, fonts and frames never come from elsewhere, except the embedded players the
  * service offers (YouTube's IFrame API script and its player frames: exactly the configured
  * origins); `wasm-unsafe-eval` is what OPAQUE's WebAssembly needs and does not allow `eval` of scripts.
  * The installable app (docs/2026-11-29-installable-app.md) needs `manifest-src 'self'` and the
  * service worker at /sw.js `worker-src 'self'`; `blob:` there is hls.js's demuxing worker.
  */
-export function contentSecurityPolicy(embeds: ReadonlyArray<{ script: string; frameOrigin: string }> = []): string {
+export function contentSecurityPolicy(embeds: ReadonlyArray<{ script: string; frameOrigin: string }> = [], sfuPublicUrl?: string): string {
   const scripts = [...new Set(embeds.map((embed) => new URL(embed.script).origin))];
+  // `ws://host:port`: a WebSocket URL's origin is its scheme, host and port (the path does not matter to CSP).
+  const sfu = sfuPublicUrl ? ` ${new URL(sfuPublicUrl).origin}` : '';
   const frames = [...new Set(embeds.map((embed) => embed.frameOrigin))];
   return [
     "default-src 'none'",
@@ -44,7 +47,7 @@ export function contentSecurityPolicy(embeds: ReadonlyArray<{ script: string; fr
     "style-src 'self'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
-    "connect-src 'self' https: http: wss: ws:",
+    `connect-src 'self' https: http:${sfu}`,
     "media-src 'self' blob: https: http:",
     "worker-src 'self' blob:",
     "manifest-src 'self'",
@@ -72,11 +75,13 @@ export interface WebClientOptions {
   root?: string;
   /** The embedded players' origins the pages may load (the providers' `embed`). */
   embeds?: ReadonlyArray<{ script: string; frameOrigin: string }>;
+  /** The SFU's address for browsers (sfu.public_url), when the service has one. */
+  sfuPublicUrl?: string;
 }
 
 export function webClient(options: WebClientOptions = {}): Koa.Middleware<HttpState> {
   const root = options.root ?? WEB_CLIENT_ROOT;
-  const headers = { ...SECURITY_HEADERS, 'Content-Security-Policy': contentSecurityPolicy(options.embeds) };
+  const headers = { ...SECURITY_HEADERS, 'Content-Security-Policy': contentSecurityPolicy(options.embeds, options.sfuPublicUrl) };
   return async (ctx, next) => {
     await next();
     if (ctx.status !== 404 || ctx.body != null) return;

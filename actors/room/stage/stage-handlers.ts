@@ -4,7 +4,9 @@
  * room's bandwidth) and, unless they keep it playing, pauses the synced item as a playback change
  * everyone sees. `stage.stop` ends one's own share, or anyone's with manage_members.
  * `call.admit` (gateway-owned: the call endpoint signs an SFU token from its answer) says what
- * the caller may publish; `call.mute` mutes someone's microphone in the SFU (manage_members).
+ * the caller may publish in one of the room's two SFU rooms: the stage (every member; their
+ * screen while they hold a share) or the call (use_webrtc; microphone and camera);
+ * `call.mute` mutes someone's microphone in the SFU (manage_members).
  */
 import { AppError } from '../../../errors/index.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
@@ -67,39 +69,34 @@ export function stopShare(core: RoomCore, command: RoomCommandOf<'stage.stop'>, 
   return Promise.resolve({ stopped });
 }
 
-export function admitCall(core: RoomCore, _command: RoomCommandOf<'call.admit'>, turn: Turn): Promise<RoomResults['call.admit']> {
+export function admitCall(core: RoomCore, command: RoomCommandOf<'call.admit'>, turn: Turn): Promise<RoomResults['call.admit']> {
   const { access } = turn;
   if (access.service) throw new AppError('forbidden', 'a service caller cannot join a call');
-  requireSfu(core, 'joining the call');
+  requireSfu(core, command.part === 'stage' ? 'watching the stage' : 'joining the call');
   const member = access.member as MemberRecord;
-  // Every member may watch the stage, as every member sees what plays; talking needs use_webrtc.
-  const sources: CallSource[] = [];
-  let cameraRefused: string | undefined;
-  if (access.permissions.has('use_webrtc')) {
-    const seats = CALL_SEATS.of(core);
-    seats.talkers.add(access.userId);
-    sources.push('microphone');
-    if (seats.cameras.has(access.userId)) sources.push('camera');
-    else {
-      const cameraKbps = core.deps.settings.get('sfu.cameraMaxKbps');
-      const roomKbps = core.deps.settings.get('sfu.roomMaxKbps');
-      const allotted = allottedKbps(core);
-      if (allotted + cameraKbps <= roomKbps) {
-        seats.cameras.add(access.userId);
-        sources.push('camera');
-      } else {
-        cameraRefused = `no camera: this room's screens and cameras have ${allotted} of ${roomKbps} kbit/s (sfu.roomMaxKbps), and a camera needs ${cameraKbps} (sfu.cameraMaxKbps); join again when one stops`;
-      }
-    }
+  const answer = (sources: CallSource[], cameraRefused?: string): Promise<RoomResults['call.admit']> =>
+    Promise.resolve({
+      identity: access.userId,
+      name: member.name,
+      sources,
+      moderator: access.permissions.has('manage_members'),
+      ...(cameraRefused !== undefined ? { cameraRefused } : {}),
+    });
+  // Every member may watch the stage, as every member sees what plays.
+  if (command.part === 'stage') return answer(STAGE.of(core).share(access.userId) ? ['screen_share', 'screen_share_audio'] : []);
+  // The call's room carries every voice and camera: only those who may talk receive them.
+  core.require(access, 'use_webrtc', 'joining the call');
+  const seats = CALL_SEATS.of(core);
+  seats.talkers.add(access.userId);
+  if (seats.cameras.has(access.userId)) return answer(['microphone', 'camera']);
+  const cameraKbps = core.deps.settings.get('sfu.cameraMaxKbps');
+  const roomKbps = core.deps.settings.get('sfu.roomMaxKbps');
+  const allotted = allottedKbps(core);
+  if (allotted + cameraKbps > roomKbps) {
+    return answer(['microphone'], `no camera: this room's screens and cameras have ${allotted} of ${roomKbps} kbit/s (sfu.roomMaxKbps), and a camera needs ${cameraKbps} (sfu.cameraMaxKbps); join again when one stops`);
   }
-  if (STAGE.of(core).share(access.userId)) sources.push('screen_share', 'screen_share_audio');
-  return Promise.resolve({
-    identity: access.userId,
-    name: member.name,
-    sources,
-    moderator: access.permissions.has('manage_members'),
-    ...(cameraRefused !== undefined ? { cameraRefused } : {}),
-  });
+  seats.cameras.add(access.userId);
+  return answer(['microphone', 'camera']);
 }
 
 export async function muteInCall(core: RoomCore, command: RoomCommandOf<'call.mute'>, turn: Turn): Promise<RoomResults['call.mute']> {

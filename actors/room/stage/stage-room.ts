@@ -60,7 +60,8 @@ export function checkSharers(core: RoomCore): void {
  * Whenever who may share or talk can change (a connection gone, a member removed, a role,
  * permissions or the room's overrides changed): shares whose sharer is no longer here end
  * (`left`: offline; `removed`: no longer a member or lost share_screen), and call seats whose
- * member is gone or lost use_webrtc are freed — losing use_webrtc also ends their SFU call.
+ * member is gone or lost use_webrtc are freed — losing use_webrtc also ends their SFU call (the
+ * stage stays theirs to watch).
  */
 export function pruneStage(core: RoomCore): void {
   for (const userId of STAGE.of(core).userIds()) {
@@ -74,8 +75,9 @@ export function pruneStage(core: RoomCore): void {
     const mayTalk = member?.status === 'active' && core.access({ userId, guest: member.guest }).permissions.has('use_webrtc');
     if (!mayTalk) {
       seats.release(userId);
-      // Still a member: they may come back as a listener (call.admit); a removed member was ejected by memberRemoved.
-      if (member?.status === 'active') core.deps.sfu?.eject(core.id, userId, 'lost use_webrtc');
+      // Still a member: out of the call, which carries every voice and camera, while they watch the
+      // stage on; a removed member was ejected from both by memberRemoved.
+      if (member?.status === 'active') core.deps.sfu?.eject(core.id, userId, 'lost use_webrtc', ['call']);
     } else if (!core.presence.isOnline(userId)) seats.release(userId);
   }
 }

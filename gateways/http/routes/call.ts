@@ -1,8 +1,9 @@
 /**
  * The call endpoints of contracts/http/call.ts (docs/2026-11-29-sfu.md). `joinCall` asks the
- * room what the caller may publish (`call.admit`, a command only gateways send: it is the room's
- * to decide, like `playlist.playable` for the play endpoint), makes sure the call's room exists on
- * the SFU with its participant cap, and signs a LiveKit token with exactly those sources. The
+ * room whether the caller may enter the stage or the call and what they may publish there
+ * (`call.admit`, a command only gateways send: it is the room's to decide, like
+ * `playlist.playable` for the play endpoint), makes sure that SFU room exists with its
+ * participant cap, and signs a LiveKit token for it with exactly those sources. The
  * stage and the moderator's mute are plain room commands.
  */
 import { subjectOf } from '../../../accounts/index.js';
@@ -21,14 +22,16 @@ export function mountCallRoutes(router: EndpointRouter, deps: GatewayDeps): void
   // The service's own STUN and TURN (with credentials for the caller), as voice gets them; the
   // operator's webrtc.externalIceServers are the browser's own business in a mesh, not the SFU's.
   const iceServers = iceServerSource(deps.config);
-  router.mount(api.joinCall, async (ctx, { caller, params }) => {
+  router.mount(api.joinCall, async (ctx, { caller, params, body }) => {
     const sfu = deps.sfu;
     if (!sfu) throw new AppError('unavailable', NO_SFU);
     checkRoomId(params.roomId);
-    const { result } = await deps.rooms.send(params.roomId, { kind: 'call.admit' }, caller, ctx.state.trace ? { trace: ctx.state.trace } : {});
-    await sfu.rooms.ensureRoom(sfuRoomName(sfu.config.prefix, params.roomId), deps.settings.get('sfu.maxParticipantsPerRoom'));
+    const { part } = body;
+    const { result } = await deps.rooms.send(params.roomId, { kind: 'call.admit', part }, caller, ctx.state.trace ? { trace: ctx.state.trace } : {});
+    await sfu.rooms.ensureRoom(sfuRoomName(sfu.config.prefix, params.roomId, part), deps.settings.get('sfu.maxParticipantsPerRoom'));
     const { token, expiresAt } = await signCallToken(sfu.config, {
       roomId: params.roomId,
+      part,
       identity: result.identity,
       name: result.name,
       sources: result.sources,
@@ -38,6 +41,7 @@ export function mountCallRoutes(router: EndpointRouter, deps: GatewayDeps): void
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       url: sfu.config.publicUrl,
+      part,
       token,
       expiresAt,
       identity: result.identity,

@@ -15,6 +15,7 @@ import { sfuRoomName } from '../../../sfu/index.js';
 
 interface Grant {
   url: string;
+  part: string;
   token: string;
   expiresAt: number;
   identity: string;
@@ -34,7 +35,7 @@ const peers: SignalPeer[] = [];
 
 test.before(async () => {
   bed = await startGatewayBed('http_call', { sfu: true });
-  const sfu = testStack().sfu!;
+  const sfu = testStack().sfu;
   livekit = new RoomServiceClient(sfu.url, sfu.apiKey, sfu.apiSecret, { failover: false });
 });
 test.after.always(async () => {
@@ -49,8 +50,9 @@ async function roomWith(owner: Member, members: Member[]): Promise<string> {
   return roomId;
 }
 
-async function joinCall(roomId: string, member: Member): Promise<{ grant: Grant; peer: SignalPeer }> {
-  const answer = await bed.call<Grant>('POST', `/api/rooms/${roomId}/call`, undefined, member.token);
+/** A grant for the room's call or stage, and a signalling peer in that SFU room. */
+async function joinCall(roomId: string, member: Member, part: 'call' | 'stage' = 'call'): Promise<{ grant: Grant; peer: SignalPeer }> {
+  const answer = await bed.call<Grant>('POST', `/api/rooms/${roomId}/call`, { part }, member.token);
   if (answer.status !== 200) throw new Error(`joinCall: ${answer.status} ${JSON.stringify(answer.body)}`);
   const peer = await joinSignalling(answer.body.url, answer.body.token);
   peers.push(peer);
@@ -58,8 +60,8 @@ async function joinCall(roomId: string, member: Member): Promise<{ grant: Grant;
 }
 
 /** What LiveKit lets `identity` publish, by source name. */
-async function publishable(roomId: string, identity: string): Promise<string[]> {
-  const participant = await livekit.getParticipant(sfuRoomName(bed.config.nats.subject_prefix, roomId), identity);
+async function publishable(roomId: string, identity: string, part: 'call' | 'stage' = 'call'): Promise<string[]> {
+  const participant = await livekit.getParticipant(sfuRoomName(bed.config.nats.subject_prefix, roomId, part), identity);
   const permission = participant.permission;
   if (!permission?.canPublish) return [];
   return permission.canPublishSources.map((source) => TrackSource[source]).sort();
@@ -86,13 +88,13 @@ async function within(closed: Promise<number>, ms: number): Promise<boolean> {
   }
 }
 
-test('the call token is accepted by LiveKit and carries exactly what the permissions give: talk with use_webrtc, watch without', async (t) => {
+test('the tokens are accepted by LiveKit and carry exactly what the permissions give: the call with use_webrtc, the stage for every member', async (t) => {
   const [owner, bob] = [await bed.signUp('callowner'), await bed.signUp('callbob')];
   const guest = await bed.guest('Gus');
   const roomId = await roomWith(owner, [bob, guest]);
 
   const { grant } = await joinCall(roomId, bob);
-  t.is(grant.url, testStack().sfu!.publicUrl);
+  t.is(grant.url, testStack().sfu.publicUrl);
   t.is(grant.identity, bob.userId);
   t.deepEqual(grant.sources, ['microphone', 'camera']);
   t.false(grant.moderator);
@@ -100,23 +102,34 @@ test('the call token is accepted by LiveKit and carries exactly what the permiss
   t.true(grant.expiresAt > Date.now() && grant.expiresAt <= Date.now() + 301_000);
   t.deepEqual(await publishable(roomId, bob.userId), ['CAMERA', 'MICROPHONE']);
 
-  const asGuest = await joinCall(roomId, guest);
-  t.deepEqual(asGuest.grant.sources, [], 'guests hold no use_webrtc by default: they watch');
-  t.deepEqual(await publishable(roomId, guest.userId), []);
+  // Guests hold no use_webrtc by default: the call, which carries every voice and camera, is not theirs;
+  // the stage is, with nothing to send.
+  const notTheirs = await bed.call<ErrorBody>('POST', `/api/rooms/${roomId}/call`, { part: 'call' }, guest.token);
+  t.is(notTheirs.status, 403);
+  t.regex(notTheirs.body.message, /use_webrtc/);
+  const asGuest = await joinCall(roomId, guest, 'stage');
+  t.is(asGuest.grant.part, 'stage');
+  t.deepEqual(asGuest.grant.sources, []);
+  t.deepEqual(await publishable(roomId, guest.userId, 'stage'), []);
 
   const asOwner = await joinCall(roomId, owner);
   t.true(asOwner.grant.moderator);
 
-  // The token opens this room's call only, with no data channel.
-  const sfu = testStack().sfu!;
-  const claims = await new TokenVerifier(sfu.apiKey, sfu.apiSecret).verify(grant.token);
-  t.like(claims.video, { roomJoin: true, room: sfuRoomName(bed.config.nats.subject_prefix, roomId), canSubscribe: true, canPublishData: false });
+  // Each token opens one SFU room of this room, with no data channel.
+  const sfu = testStack().sfu;
+  const verifier = new TokenVerifier(sfu.apiKey, sfu.apiSecret);
+  const claims = await verifier.verify(grant.token);
+  t.like(claims.video, { roomJoin: true, room: sfuRoomName(bed.config.nats.subject_prefix, roomId, 'call'), canSubscribe: true, canPublishData: false });
   t.falsy(claims.video?.roomAdmin);
   t.falsy(claims.video?.roomCreate);
+  t.like((await verifier.verify(asGuest.grant.token)).video, { room: sfuRoomName(bed.config.nats.subject_prefix, roomId, 'stage'), canPublish: false });
 
   const outsider = await bed.signUp('calloutsider');
-  const refused = await bed.call<ErrorBody>('POST', `/api/rooms/${roomId}/call`, undefined, outsider.token);
+  const refused = await bed.call<ErrorBody>('POST', `/api/rooms/${roomId}/call`, { part: 'stage' }, outsider.token);
   t.is(refused.status, 403);
+  const bad = await bed.call<ErrorBody>('POST', `/api/rooms/${roomId}/call`, { part: 'everything' }, bob.token);
+  t.is(bad.status, 400);
+  t.regex(bad.body.message, /part/);
 });
 
 test('a share: refused without share_screen or a connection, pauses the room, full names the sharer, stopped by a moderator; the warden grants and revokes screen_share', async (t) => {
@@ -130,7 +143,7 @@ test('a share: refused without share_screen or a connection, pauses the room, fu
   try {
     const played = await bed.call<{ playback: { playing: boolean } }>('POST', `/api/rooms/${roomId}/playback/play`, {}, owner.token);
     t.true(played.body.playback.playing);
-    await joinCall(roomId, bob);
+    await joinCall(roomId, bob, 'stage');
 
     const noPermission = await bed.call<ErrorBody>('POST', `/api/rooms/${roomId}/stage`, {}, guest.token);
     t.is(noPermission.status, 403);
@@ -154,8 +167,8 @@ test('a share: refused without share_screen or a connection, pauses the room, fu
     const pause = await guestSocket.waitForEvent((m) => m.event.type === 'playback' && m.event.cause === 'playback.pause');
     t.like(pause.event, { by: bob.userId, playback: { playing: false } });
     await guestSocket.waitForEvent((m) => m.event.type === 'stage.started');
-    t.true(await eventually(async () => (await publishable(roomId, bob.userId)).includes('SCREEN_SHARE')), 'the warden granted screen_share');
-    t.deepEqual(await publishable(roomId, bob.userId), ['CAMERA', 'MICROPHONE', 'SCREEN_SHARE', 'SCREEN_SHARE_AUDIO']);
+    t.true(await eventually(async () => (await publishable(roomId, bob.userId, 'stage')).includes('SCREEN_SHARE')), 'the warden granted screen_share');
+    t.deepEqual(await publishable(roomId, bob.userId, 'stage'), ['SCREEN_SHARE', 'SCREEN_SHARE_AUDIO']);
     const view = await bed.call<{ stage?: Array<{ userId: string }> }>('GET', `/api/rooms/${roomId}`, undefined, guest.token);
     t.deepEqual(view.body.stage?.map((s) => s.userId), [bob.userId]);
 
@@ -170,7 +183,7 @@ test('a share: refused without share_screen or a connection, pauses the room, fu
     t.deepEqual(stopped.body.stopped, true);
     const ended = await bobSocket.waitForEvent((m) => m.event.type === 'stage.stopped');
     t.like(ended.event, { userId: bob.userId, reason: 'moderator', by: owner.userId });
-    t.true(await eventually(async () => !(await publishable(roomId, bob.userId)).includes('SCREEN_SHARE')), 'the warden revoked screen_share');
+    t.true(await eventually(async () => !(await publishable(roomId, bob.userId, 'stage')).includes('SCREEN_SHARE')), 'the warden revoked screen_share');
     const again = await bed.call<{ stopped: boolean }>('DELETE', `/api/rooms/${roomId}/stage/${bob.userId}`, undefined, owner.token);
     t.false(again.body.stopped);
   } finally {
@@ -178,17 +191,19 @@ test('a share: refused without share_screen or a connection, pauses the room, fu
   }
 });
 
-test("a kicked sharer's share ends and their participant leaves the call within a second", async (t) => {
+test("a kicked sharer's share ends and they leave the stage and the call within a second", async (t) => {
   const [owner, bob] = [await bed.signUp('kickowner'), await bed.signUp('kickbob')];
   const roomId = await roomWith(owner, [bob]);
   const ownerSocket = await open(bed, roomId, owner);
   const bobSocket = await open(bed, roomId, bob);
   try {
     const { peer } = await joinCall(roomId, bob);
+    const { peer: stagePeer } = await joinCall(roomId, bob, 'stage');
     t.is((await bed.call('POST', `/api/rooms/${roomId}/stage`, { keepPlaying: true }, bob.token)).status, 201);
     const kicked = await bed.call('POST', `/api/rooms/${roomId}/members/${bob.userId}/kick`, undefined, owner.token);
     t.is(kicked.status, 200);
-    t.true(await within(peer.closed, 1000), 'LiveKit closed the kicked member within a second');
+    t.true(await within(peer.closed, 1000), 'LiveKit closed the call of the kicked member within a second');
+    t.true(await within(stagePeer.closed, 1000), 'and their stage');
     const ended = await ownerSocket.waitForEvent((m) => m.event.type === 'stage.stopped');
     t.like(ended.event, { userId: bob.userId, reason: 'removed' });
   } finally {
@@ -200,9 +215,11 @@ test("a signed-out session's participant leaves the call within a second", async
   const [owner, carol] = [await bed.signUp('outowner'), await bed.signUp('outcarol')];
   const roomId = await roomWith(owner, [carol]);
   const { peer } = await joinCall(roomId, carol);
+  const { peer: stagePeer } = await joinCall(roomId, carol, 'stage');
   const { peer: ownerPeer } = await joinCall(roomId, owner);
   t.is((await bed.call('POST', '/api/auth/logout', undefined, carol.token)).status, 204);
   t.true(await within(peer.closed, 1000), 'LiveKit closed the signed-out session within a second');
+  t.true(await within(stagePeer.closed, 1000), 'on the stage too');
   t.false(await within(ownerPeer.closed, 200), 'others stay');
 });
 
@@ -226,7 +243,7 @@ test('without an SFU the call endpoints answer unavailable with a sentence', asy
   try {
     const owner = await plain.signUp('nosfu');
     const created = await plain.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'No SFU' }, owner.token);
-    const answer = await plain.call<ErrorBody>('POST', `/api/rooms/${created.body.room.id}/call`, undefined, owner.token);
+    const answer = await plain.call<ErrorBody>('POST', `/api/rooms/${created.body.room.id}/call`, { part: 'call' }, owner.token);
     t.is(answer.status, 503);
     t.is(answer.body.code, 'unavailable');
     t.regex(answer.body.message, /this server has no SFU/);

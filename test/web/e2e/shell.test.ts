@@ -25,6 +25,9 @@ test('GET / is the client with a strict CSP, revalidated on every visit', async 
   t.is(policy, contentSecurityPolicy([{ script: 'https://www.youtube.com/iframe_api', frameOrigin: 'https://www.youtube-nocookie.com' }]));
   t.regex(policy ?? '', /script-src 'self' 'wasm-unsafe-eval' https:\/\/www\.youtube\.com;/);
   t.regex(policy ?? '', /frame-src https:\/\/www\.youtube-nocookie\.com$/);
+  // No SFU here: no WebSocket origin beyond the page's own; with one, exactly its origin.
+  t.regex(policy ?? '', /connect-src 'self' https: http:;/);
+  t.regex(contentSecurityPolicy([], 'wss://sfu.example.com:7443/rtc'), /connect-src 'self' https: http: wss:\/\/sfu\.example\.com:7443;/);
   t.is(response.headers.get('x-content-type-options'), 'nosniff');
   const html = await response.text();
   t.regex(html, /<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js"><\/script>/);

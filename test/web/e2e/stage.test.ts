@@ -1,8 +1,8 @@
 /**
  * The stage in Chromium against the whole service and the run's LiveKit node
  * (docs/2026-11-29-call-and-stage-client.md): a member shares their screen (Chromium's fake
- * capture, granted without a picker) and three pages show it in the video's place, playing; a
- * second share is refused in the server's words; a moderator stops the share and the stage goes
+ * capture, granted without a picker) and three pages show it in the video's place, playing, one
+ * of them a member without use_webrtc (the stage is everyone's, the call is not); a second share is refused in the server's words; a moderator stops the share and the stage goes
  * on every page. A member without share_screen has no Share button, and the endpoint refuses
  * them when forced. Screenshots: test-artifacts/screenshots/room-stage-*.
  */
@@ -24,9 +24,11 @@ test.after.always(async () => {
 const stageOf = (page: Page) => page.getByRole('region', { name: 'Stage' });
 const shareButton = (page: Page) => page.getByRole('button', { name: 'Share your screen' });
 
-test.serial('a share is seen playing by three pages, a second one is refused in words, and a moderator stops it on every page', async (t) => {
+test.serial('a share is seen playing by three pages (one without use_webrtc), a second one is refused in words, and a moderator stops it on every page', async (t) => {
   const [alice, bob, carol] = await Promise.all([bed.signUp('alice'), bed.signUp('bob'), bed.signUp('carol')]);
   const roomId = await roomWith(bed, 'Show and tell', alice, [bob, carol]);
+  // Carol may not talk: the call is not hers, the stage is.
+  t.is((await bed.call('PUT', `/api/rooms/${roomId}/members/${carol.userId}/permissions`, { grant: [], deny: ['use_webrtc'] }, alice.token)).status, 200);
   const [a, b, c] = [await openRoom(bed, alice, roomId), await openRoom(bed, bob, roomId), await openRoom(bed, carol, roomId)];
 
   await shareButton(b.page).click();
@@ -38,6 +40,7 @@ test.serial('a share is seen playing by three pages, a second one is refused in 
   t.false(await a.page.locator('.player').isVisible());
   // Alice and Carol watch; Bob, who shares, is not counted.
   await stageOf(a.page).getByText('2 watching').waitFor({ timeout: STAGE_MS });
+  t.is(await c.page.getByRole('tab', { name: 'Voice' }).count(), 0, 'no call for Carol');
 
   // One share at a time: Carol's is refused, and the page says why in the server's words.
   await shareButton(c.page).click();

@@ -1,60 +1,38 @@
 /**
- * This browser's part in the room's SFU call (LiveKit, docs/2026-11-29-call-and-stage-client.md):
+ * This browser's part in the room's SFU media (LiveKit, docs/2026-11-29-call-and-stage-client.md):
  * one per room page, shared by the call panel and the stage. It asks the service whether the
- * room has an SFU (`joinCall`; 503 `unavailable`: the room keeps the mesh voice of web/src/voice/),
- * connects with a CallGrant (the grant's TURN servers, relay-only where ice-policy.ts says so),
- * publishes the microphone, camera and screen within the grant's limits (budget.ts), receives
- * what subscriptions.ts says, and joins again with a new grant when the call loses its server
- * (rejoin.ts). It connects without joining the call while a share is on, so every member with
- * use_webrtc sees the stage.
+ * room has an SFU (a stage grant; 503 `unavailable`: the room keeps the mesh voice of
+ * web/src/voice/) and keeps two links (sfu-link.ts): the stage, connected while a share is on or
+ * this member shares (every member watches it), and the call, connected while this member is in
+ * it (use_webrtc). It publishes the microphone and camera to the call and the screen to the stage,
+ * within the grant's limits (budget.ts).
  */
-import { effect, signal, untracked } from '@preact/signals';
-import {
-  ConnectionState,
-  createLocalScreenTracks,
-  LocalAudioTrack,
-  LocalVideoTrack,
-  Room,
-  RoomEvent,
-  Track,
-  TrackEvent,
-  VideoPreset,
-  type LocalTrack,
-  type Participant,
-  type RemoteTrack,
-  type RemoteTrackPublication,
-} from 'livekit-client';
+import { computed, effect, signal, untracked } from '@preact/signals';
+import { createLocalScreenTracks, LocalAudioTrack, LocalVideoTrack, RoomEvent, Track, TrackEvent, VideoPreset, type LocalTrack, type Participant, type Room } from 'livekit-client';
 import type { RoomEvent as RoomViewEvent } from '../state/room-view.js';
 import type { RoomSession } from '../state/room.js';
 import { api, call } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
-import type { Schemas } from '../api/types.js';
-import { iceTransportPolicy } from '../voice/ice-policy.js';
 import { t } from '../i18n/i18n.js';
 import { callBudget, SCREEN_SIZE, type Layer, type VideoPlan } from './budget.js';
-import { afterDisconnect, ownReconnectDelayMs, REJOIN_ATTEMPTS, rejoinDelayMs, rejoinTimeoutMs } from './rejoin.js';
-import { wantsSource } from './subscriptions.js';
+import type { AfterDisconnect } from './rejoin.js';
+import { SfuLink, type CallGrant, type Connection } from './sfu-link.js';
 
-export type CallGrant = Schemas['CallGrant'];
+export type { CallGrant, Connection };
 /** `probing`: asking the service; `sfu`: calls go through the SFU; `mesh`: no SFU, the mesh voice; `off`: no call for this member. */
 export type CallMode = 'probing' | 'sfu' | 'mesh' | 'off';
-/** The connection to the SFU: `rejoining` after it lost its server, with a new grant. */
-export type Connection = 'idle' | 'connecting' | 'connected' | 'rejoining';
 export type ShareState = 'idle' | 'starting' | 'on';
 
 /** LiveKit's TrackSource number for a screen share (ParticipantPermission.canPublishSources). */
 const SOURCE_SCREEN_SHARE = 3;
 /** How long a share waits for the SFU to let it publish its screen after the service started it. */
 const SHARE_PERMISSION_MS = 10_000;
-/** How often the views re-read the call's state while connected (see connect). */
-const REFRESH_MS = 1000;
 
 const preset = (layer: Layer) => new VideoPreset(layer.width, layer.height, layer.maxBitrate, layer.maxFramerate);
 const encodingOf = (layer: Layer) => ({ maxBitrate: layer.maxBitrate, maxFramerate: layer.maxFramerate });
 
 export class RoomCall {
   readonly mode = signal<CallMode>('probing');
-  readonly connection = signal<Connection>('idle');
   /** In the call: the microphone published, every track received. */
   readonly inCall = signal(false);
   /** Between the click on Join and the microphone going out. */
@@ -62,8 +40,10 @@ export class RoomCall {
   readonly muted = signal(false);
   readonly cameraOn = signal(false);
   readonly share = signal<ShareState>('idle');
-  /** The browser blocked the call's sound until a click (autoplay policy). */
-  readonly soundBlocked = signal(false);
+  /** The stage: screens, for every member. */
+  readonly stage: SfuLink;
+  /** The call: voices and cameras, for members with use_webrtc. */
+  readonly talk: SfuLink;
   /** What happened to the call, in words (lost its server, muted by a moderator); empty: nothing to say. */
   readonly notice = signal('');
   readonly error = signal<unknown>(null);
@@ -78,16 +58,52 @@ export class RoomCall {
   /** May mute others and stop their shares (from the last grant). */
   readonly moderator = signal(false);
 
-  room: Room | null = null;
-  private grant: CallGrant | null = null;
+  /** The call's connection (the stage's is `stage.connection`). */
+  readonly connection = computed<Connection>(() => this.talk.connection.value);
+  /** The browser blocked the sound of the call or of a shared screen until a click (autoplay policy). */
+  readonly soundBlocked = computed(() => this.talk.soundBlocked.value || this.stage.soundBlocked.value);
+
   private screenTracks: LocalTrack[] = [];
-  private readonly audio = new Map<string, HTMLMediaElement[]>();
   private disposed = false;
   private readonly stops: Array<() => void> = [];
+  private probing = false;
+  /** What was out in the call when it lost its server, sent again once it is back. */
+  private lostCamera = false;
 
   constructor(private readonly session: RoomSession) {
+    const bump = () => this.bump();
+    this.stage = new SfuLink(session, 'stage', {
+      granted: (grant) => this.useGrant(grant),
+      changed: bump,
+      lost: (next) => this.stageLost(next),
+      // Someone still shows a screen (a share does not survive its server: ours ended with it).
+      wanted: () => this.staged(),
+      rejoined: () => Promise.resolve(),
+      rejoining: () => undefined,
+      gaveUp: (error) => {
+        if (error) this.error.value = error;
+      },
+    });
+    this.talk = new SfuLink(session, 'call', {
+      granted: (grant) => this.useGrant(grant),
+      changed: bump,
+      wire: (room) => this.wireCall(room),
+      lost: (next) => this.callLost(next),
+      wanted: () => this.inCall.peek(),
+      rejoined: async () => {
+        await this.publishMicrophone();
+        if (this.lostCamera) await this.setCamera(true);
+        this.lostCamera = false;
+      },
+      rejoining: (on) => (this.notice.value = on ? t('call.lostServer') : ''),
+      gaveUp: (error) => {
+        if (error) this.error.value = error;
+        this.inCall.value = false;
+        this.notice.value = t('call.gaveUp');
+      },
+    });
     this.stops.push(session.onEvent((event) => this.onRoomEvent(event)));
-    // Probe once the member's view arrives; connect for the stage while a share is on.
+    // Probe once the member's view arrives; watch the stage while a share is on.
     this.stops.push(
       effect(() => {
         const view = session.view.value;
@@ -103,21 +119,19 @@ export class RoomCall {
     );
   }
 
-  private probing = false;
-
   private get me(): string | undefined {
     return this.session.view.value?.me.userId;
   }
 
-  /** Whether the room's calls go through an SFU: a first grant answers it. */
+  private staged(): boolean {
+    return (this.session.view.peek()?.stage ?? []).length > 0;
+  }
+
+  /** Whether the room's calls go through an SFU: a stage grant (every member's) answers it. */
   private probe(): void {
-    // Every member may watch the stage; what one may publish is in the grant's sources.
     this.probing = true;
-    this.fetchGrant().then(
-      (grant) => {
-        this.useGrant(grant);
-        this.mode.value = 'sfu';
-      },
+    this.stage.fetchGrant().then(
+      () => (this.mode.value = 'sfu'),
       (error: unknown) => {
         // Refused: this member has no call. Anything else (no SFU: `unavailable`; a server that
         // predates the endpoint; a failure) leaves the room its mesh voice, which needs no SFU.
@@ -130,34 +144,32 @@ export class RoomCall {
   }
 
   private useGrant(grant: CallGrant): void {
-    this.grant = grant;
     this.moderator.value = grant.moderator;
-    this.cameraRefused.value = grant.sources.includes('camera') ? null : (grant.cameraRefused ?? null);
+    if (grant.part === 'call') this.cameraRefused.value = grant.sources.includes('camera') ? null : (grant.cameraRefused ?? null);
   }
 
-  private fetchGrant(): Promise<CallGrant> {
-    return call(api.POST('/api/rooms/{roomId}/call', { params: { path: { roomId: this.session.roomId } } }));
-  }
-
-  /** Connected for the stage while a share is on; gone again once it ends, unless in the call or sharing. */
+  /** Connected to the stage while a share is on; gone again once it ends, unless sharing. */
   private followStage(staged: boolean): void {
-    // Peeked, not read: the effect follows the stage alone, not the call's own state (a join
-    // between connecting and its microphone going out must not look like "nothing keeps us here").
-    if (staged && this.connection.peek() === 'idle') void this.connect().catch((error: unknown) => (this.error.value = error));
-    else if (!staged && this.connection.peek() === 'connected') void this.disconnectIfUnused();
+    // Peeked, not read: the effect follows the stage alone.
+    if (staged && this.stage.connection.peek() === 'idle') void this.stage.connect().catch((error: unknown) => (this.error.value = error));
+    else if (!staged && this.stage.connection.peek() === 'connected') void this.leaveStageIfUnused();
   }
 
-  /** Joins the call: connects if needed, publishes the microphone, receives everything. */
+  /** Leaves the stage's SFU room when nothing keeps this browser there (no share on, not sharing). */
+  private async leaveStageIfUnused(): Promise<void> {
+    if (this.share.peek() !== 'idle' || this.staged()) return;
+    await this.stage.disconnect();
+  }
+
+  /** Joins the call: connects, publishes the microphone, receives everyone in it. */
   async join(): Promise<void> {
     if (this.inCall.value || this.joining.value) return;
     this.error.value = null;
     this.joining.value = true;
     try {
-      await this.connect();
+      await this.talk.connect();
       await this.publishMicrophone();
-      // In the call once the microphone is out: from here everything is received.
       this.inCall.value = true;
-      this.subscribeAsWanted();
     } catch (error) {
       this.error.value = error;
       await this.leave();
@@ -166,31 +178,17 @@ export class RoomCall {
     }
   }
 
-  /** Leaves the call; stays connected for the stage while a share is on. */
+  /** Leaves the call (the stage stays while a share is on). */
   async leave(): Promise<void> {
     this.inCall.value = false;
-    const room = this.room;
-    if (room) {
-      for (const source of [Track.Source.Microphone, Track.Source.Camera]) {
-        const track = room.localParticipant.getTrackPublication(source)?.track;
-        if (track) await room.localParticipant.unpublishTrack(track).catch(() => undefined);
-      }
-    }
     this.cameraOn.value = false;
-    if (!(await this.disconnectIfUnused())) this.subscribeAsWanted();
+    await this.talk.disconnect();
     this.bump();
-  }
-
-  /** Leaves the SFU when nothing keeps this browser there (not in the call, no share on the stage, not sharing); true if it left. */
-  private async disconnectIfUnused(): Promise<boolean> {
-    if (this.inCall.peek() || this.joining.peek() || this.share.peek() !== 'idle' || (this.session.view.peek()?.stage ?? []).length > 0) return false;
-    await this.disconnect();
-    return true;
   }
 
   async setMuted(muted: boolean): Promise<void> {
     this.muted.value = muted;
-    const track = this.room?.localParticipant.getTrackPublication(Track.Source.Microphone)?.track;
+    const track = this.talk.room?.localParticipant.getTrackPublication(Track.Source.Microphone)?.track;
     if (!track) return;
     try {
       if (muted) await track.mute();
@@ -203,11 +201,12 @@ export class RoomCall {
   }
 
   async setCamera(on: boolean): Promise<void> {
-    const room = this.room;
-    if (!room || !this.grant) return;
+    const room = this.talk.room;
+    const grant = this.talk.grant;
+    if (!room || !grant) return;
     try {
       if (on) {
-        const plan = callBudget(this.grant.limits, this.share.value !== 'idle').camera;
+        const plan = callBudget(grant.limits, this.share.value !== 'idle').camera;
         if (!plan) throw new Error(t('call.cameraNoBudget'));
         await room.localParticipant.setCameraEnabled(
           true,
@@ -226,23 +225,24 @@ export class RoomCall {
     this.bump();
   }
 
-  /** Lets the call's sound play after the browser blocked it (a click calls this). */
+  /** Lets the call's and the screens' sound play after the browser blocked it (a click calls this). */
   async playSound(): Promise<void> {
-    await this.room?.startAudio().catch(() => undefined);
-    this.soundBlocked.value = !(this.room?.canPlaybackAudio ?? true);
+    await Promise.all([this.talk.playSound(), this.stage.playSound()]);
   }
 
   /**
    * Shows this member's screen on the stage. The browser's picker comes first, on the click (it
-   * needs the gesture): cancelling it starts nothing. Then, connected to the call, the service
+   * needs the gesture): cancelling it starts nothing. Then, connected to the stage, the service
    * starts the share (it may refuse: the stage is full, no permission, the room's bandwidth is
    * taken), the SFU lets us publish the screen (its permission update), and the screen goes out
    * within the share's cap.
    */
   async startShare(keepPlaying: boolean): Promise<void> {
-    if (this.share.value !== 'idle' || !this.grant) return;
+    // The probe's stage grant carries the caps; the Share button shows only once it came.
+    const grant = this.stage.grant;
+    if (this.share.value !== 'idle' || !grant) return;
     this.shareError.value = null;
-    const budget = callBudget(this.grant.limits, true);
+    const budget = callBudget(grant.limits, true);
     let tracks: LocalTrack[];
     try {
       tracks = await createLocalScreenTracks({
@@ -261,8 +261,8 @@ export class RoomCall {
     this.share.value = 'starting';
     this.screenTracks = tracks;
     try {
-      // In the call first: the SFU grants screen_share to a participant it has.
-      await this.connect();
+      // On the stage first: the SFU grants screen_share to a participant it has.
+      await this.stage.connect();
       await call(
         api.POST('/api/rooms/{roomId}/stage', {
           params: { path: { roomId: this.session.roomId } },
@@ -272,12 +272,11 @@ export class RoomCall {
     } catch (error) {
       this.shareError.value = error;
       this.dropScreen();
-      await this.disconnectIfUnused();
+      await this.leaveStageIfUnused();
       return;
     }
     try {
-      await this.mayPublishScreen();
-      const room = this.room!;
+      const room = await this.mayPublishScreen();
       for (const track of tracks) {
         if (track instanceof LocalVideoTrack) {
           // The browser's own "Stop sharing" ends the capture: end the share everywhere.
@@ -303,14 +302,12 @@ export class RoomCall {
     return { screenShareEncoding: encodingOf(plan.top), simulcast: plan.lower.length > 0, screenShareSimulcastLayers: plan.lower.map(preset) };
   }
 
-  /** Resolves once the SFU lets this participant publish a screen (the service grants it just after starting the share). */
-  private mayPublishScreen(): Promise<void> {
-    const room = this.room!;
-    const allowed = () => {
-      const sources = room.localParticipant.permissions?.canPublishSources ?? [];
-      return sources.length === 0 || sources.includes(SOURCE_SCREEN_SHARE);
-    };
-    if (allowed()) return Promise.resolve();
+  /** Resolves with the stage's room once the SFU lets this participant publish a screen (the service grants it just after starting the share). */
+  private mayPublishScreen(): Promise<Room> {
+    const room = this.stage.room;
+    if (!room) return Promise.reject(new Error(t('call.share.notAllowed')));
+    const allowed = () => (room.localParticipant.permissions?.canPublishSources ?? []).includes(SOURCE_SCREEN_SHARE);
+    if (allowed()) return Promise.resolve(room);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         room.off(RoomEvent.ParticipantPermissionsChanged, check);
@@ -320,7 +317,7 @@ export class RoomCall {
         if (!allowed()) return;
         clearTimeout(timer);
         room.off(RoomEvent.ParticipantPermissionsChanged, check);
-        resolve();
+        resolve(room);
       };
       room.on(RoomEvent.ParticipantPermissionsChanged, check);
     });
@@ -353,259 +350,76 @@ export class RoomCall {
     }
   }
 
-  /** Leaves the call and the SFU (the room page went away). */
+  /** Leaves the call and the stage (the room page went away). */
   dispose(): void {
     this.disposed = true;
     for (const stop of this.stops) stop();
     if (this.share.value !== 'idle') void this.stopShare();
-    void this.disconnect();
+    this.stage.dispose();
+    this.talk.dispose();
   }
 
-  /** The participants connected to the call, this browser first when connected. */
+  /** The participants in the call, this browser first when in it. */
   participants(): Participant[] {
     void this.revision.value;
-    const room = this.room;
-    if (!room || room.state !== ConnectionState.Connected) return [];
-    return [room.localParticipant, ...room.remoteParticipants.values()];
+    return this.talk.participants();
   }
 
-  /** A participant is in the call (not only watching the stage) when their microphone is published. */
+  /** The participants watching the stage (the sharers included), this browser first. */
+  stageParticipants(): Participant[] {
+    void this.revision.value;
+    return this.stage.participants();
+  }
+
+  /** Whether a participant of the call has joined it (this browser: once its microphone is out). */
   isInCall(participant: Participant): boolean {
-    if (participant === this.room?.localParticipant) return this.inCall.value;
-    return participant.getTrackPublication(Track.Source.Microphone) !== undefined;
+    if (participant === this.talk.room?.localParticipant) return this.inCall.value;
+    return true;
   }
 
-  private connecting: Promise<void> | null = null;
-  private refresh: ReturnType<typeof setInterval> | null = null;
-
-  /** Connects once, however many callers ask at the same time (the stage and a click). */
-  private connect(joinTimeoutMs?: number): Promise<void> {
-    if (this.room && !this.connecting) return Promise.resolve();
-    this.connecting ??= this.open(joinTimeoutMs).finally(() => (this.connecting = null));
-    return this.connecting;
-  }
-
-  /** `joinTimeoutMs`: give the join up after this long (a rejoin asks again soon; rejoin.ts). */
-  private async open(joinTimeoutMs?: number): Promise<void> {
-    this.connection.value = this.connection.value === 'rejoining' ? 'rejoining' : 'connecting';
-    const grant = await this.fetchGrant();
-    this.useGrant(grant);
-    const room = new Room({
-      adaptiveStream: true,
-      dynacast: true,
-      stopLocalTrackOnUnpublish: true,
-      disconnectOnPageLeave: true,
-      reconnectPolicy: { nextRetryDelayInMs: ({ retryCount, elapsedMs }) => ownReconnectDelayMs(retryCount, elapsedMs) },
-    });
-    this.room = room;
-    this.wire(room);
-    try {
-      await room.connect(grant.url, grant.token, {
-        autoSubscribe: false,
-        ...(joinTimeoutMs !== undefined ? { websocketTimeout: joinTimeoutMs, maxRetries: 0 } : {}),
-        rtcConfig: { iceServers: grant.iceServers, iceTransportPolicy: iceTransportPolicy() },
-      });
-    } catch (error) {
-      room.removeAllListeners();
-      this.room = null;
-      this.connection.value = 'idle';
-      throw error;
-    }
-    if (this.disposed) {
-      await room.disconnect();
-      return;
-    }
-    this.connection.value = 'connected';
-    // LiveKit changes some state without an event: a moderator's mute reaches the others as the
-    // publication's metadata, and when the remote track had already gone quiet (no packets) it
-    // emits nothing. The views read state from the room, so they are refreshed once a second too.
-    // The same tick asks again for any publication whose event was missed (a busy page).
-    this.refresh ??= setInterval(() => {
-      this.subscribeAsWanted();
-      this.bump();
-    }, REFRESH_MS);
-    this.soundBlocked.value = !room.canPlaybackAudio;
-    this.subscribeAsWanted();
-    this.bump();
-  }
-
-  private async disconnect(): Promise<void> {
-    if (this.refresh) clearInterval(this.refresh);
-    this.refresh = null;
-    const room = this.room;
-    this.room = null;
-    this.connection.value = 'idle';
-    if (room) {
-      room.removeAllListeners();
-      await room.disconnect().catch(() => undefined);
-    }
-    this.detachAllAudio();
-    this.bump();
-  }
-
-  private wire(room: Room): void {
-    const bump = () => this.bump();
-    for (const event of [
-      RoomEvent.ParticipantConnected,
-      RoomEvent.TrackPublished,
-      RoomEvent.TrackUnpublished,
-      RoomEvent.TrackSubscribed,
-      RoomEvent.TrackUnsubscribed,
-      RoomEvent.TrackMuted,
-      RoomEvent.TrackUnmuted,
-      RoomEvent.ActiveSpeakersChanged,
-      RoomEvent.LocalTrackPublished,
-      RoomEvent.LocalTrackUnpublished,
-      RoomEvent.ParticipantNameChanged,
-    ] as const) {
-      room.on(event, bump);
-    }
-    room.on(RoomEvent.ParticipantConnected, (participant) => {
-      for (const publication of participant.trackPublications.values()) this.subscribeIfWanted(publication);
-    });
-    room.on(RoomEvent.ParticipantDisconnected, (participant) => {
-      if (participant.getTrackPublication(Track.Source.Microphone)) this.announce('call.left', participant);
-      this.detachAudio(participant.identity);
-      this.bump();
-    });
-    room.on(RoomEvent.TrackPublished, (publication, participant) => {
-      this.subscribeIfWanted(publication);
-      if (publication.source === Track.Source.Microphone) this.announce('call.joined', participant);
-    });
-    room.on(RoomEvent.TrackUnpublished, (publication, participant) => {
-      if (publication.source === Track.Source.Microphone) this.announce('call.left', participant);
-    });
-    room.on(RoomEvent.TrackSubscribed, (track, _publication, participant) => this.onSubscribed(track, participant.identity));
-    room.on(RoomEvent.TrackUnsubscribed, (track) => {
-      for (const element of track.detach()) element.remove();
-    });
+  private wireCall(room: Room): void {
+    room.on(RoomEvent.ParticipantDisconnected, (participant) => this.announce('call.left', participant));
+    room.on(RoomEvent.ParticipantConnected, (participant) => this.announce('call.joined', participant));
     room.on(RoomEvent.TrackMuted, (publication, participant) => {
       // A moderator's mute reaches us as the SFU muting our microphone.
       if (participant === room.localParticipant && publication.source === Track.Source.Microphone) this.muted.value = true;
     });
-    room.on(RoomEvent.AudioPlaybackStatusChanged, () => (this.soundBlocked.value = !room.canPlaybackAudio));
     room.on(RoomEvent.Reconnecting, () => (this.notice.value = t('call.reconnecting')));
     room.on(RoomEvent.Reconnected, () => (this.notice.value = ''));
-    room.on(RoomEvent.Disconnected, (reason) => void this.onDisconnected(room, reason));
   }
 
   private announce(key: 'call.joined' | 'call.left', participant: Participant): void {
     this.announcement.value = t(key, { name: participant.name || this.nameOf(participant.identity) });
   }
 
-  private onSubscribed(track: RemoteTrack, identity: string): void {
-    if (track.kind !== Track.Kind.Audio) {
-      this.bump();
-      return;
-    }
-    const element = track.attach();
-    const list = this.audio.get(identity) ?? [];
-    list.push(element);
-    this.audio.set(identity, list);
-    this.bump();
-  }
-
-  private detachAudio(identity: string): void {
-    for (const element of this.audio.get(identity) ?? []) {
-      element.pause();
-      element.srcObject = null;
-      element.remove();
-    }
-    this.audio.delete(identity);
-  }
-
-  private detachAllAudio(): void {
-    for (const identity of [...this.audio.keys()]) this.detachAudio(identity);
-  }
-
-  /** What this browser last asked of each publication (setSubscribed sends a request each time). */
-  private readonly asked = new WeakMap<RemoteTrackPublication, boolean>();
-
-  private subscribeIfWanted(publication: RemoteTrackPublication): void {
-    const wanted = wantsSource(publication.source, this.inCall.value);
-    if (this.asked.get(publication) === wanted) return;
-    this.asked.set(publication, wanted);
-    publication.setSubscribed(wanted);
-  }
-
-  private subscribeAsWanted(): void {
-    for (const participant of this.room?.remoteParticipants.values() ?? []) {
-      for (const publication of participant.trackPublications.values()) this.subscribeIfWanted(publication);
-    }
-  }
-
   private async publishMicrophone(): Promise<void> {
-    const room = this.room;
-    if (!room || !this.grant) return;
-    const { microphone } = callBudget(this.grant.limits, this.share.value !== 'idle');
+    const room = this.talk.room;
+    const grant = this.talk.grant;
+    if (!room || !grant) return;
+    const { microphone } = callBudget(grant.limits, this.share.value !== 'idle');
     await room.localParticipant.setMicrophoneEnabled(true, { echoCancellation: true, noiseSuppression: true }, { audioPreset: { maxBitrate: microphone }, dtx: true });
     if (this.muted.value) await room.localParticipant.getTrackPublication(Track.Source.Microphone)?.track?.mute();
   }
 
-  /** The call ended without us leaving: join again with a new grant, or say why not. */
-  private async onDisconnected(room: Room, reason: number | undefined): Promise<void> {
-    if (room !== this.room) return;
-    const wasSharing = this.share.value !== 'idle';
-    const wasInCall = this.inCall.value;
-    const wasCamera = this.cameraOn.value;
-    this.room = null;
-    if (this.refresh) clearInterval(this.refresh);
-    this.refresh = null;
-    room.removeAllListeners();
-    this.detachAllAudio();
-    this.dropScreen();
+  /** The call ended without us leaving: say why, and remember the camera for the rejoin. */
+  private callLost(next: AfterDisconnect): void {
+    this.lostCamera = this.cameraOn.value;
     this.cameraOn.value = false;
-    this.bump();
-    const next = afterDisconnect(reason);
-    if (next === 'ended' || this.disposed) {
-      this.connection.value = 'idle';
-      return;
-    }
-    if (next !== 'rejoin') {
-      this.connection.value = 'idle';
+    if (next === 'elsewhere' || next === 'removed') {
       this.inCall.value = false;
       this.notice.value = next === 'elsewhere' ? t('call.elsewhere') : t('call.removed');
-      return;
     }
-    // A share does not survive its server: the service ends it (reason `sfu`); the sharer starts again.
-    if (wasSharing) this.notice.value = t('call.lostShare');
-    await this.rejoin(wasInCall, wasCamera);
   }
 
-  private async rejoin(inCall: boolean, camera: boolean): Promise<void> {
-    this.connection.value = 'rejoining';
-    this.notice.value = t('call.lostServer');
-    for (let attempt = 0; attempt < REJOIN_ATTEMPTS && !this.disposed; attempt += 1) {
-      const delay = rejoinDelayMs(attempt);
-      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      if (this.disposed || this.room) return;
-      if (!inCall && (this.session.view.value?.stage ?? []).length === 0) {
-        this.connection.value = 'idle';
-        this.notice.value = '';
-        return;
-      }
-      try {
-        this.connection.value = 'rejoining';
-        await this.connect(rejoinTimeoutMs(attempt));
-        if (inCall) await this.publishMicrophone();
-        if (camera) await this.setCamera(true);
-        this.notice.value = '';
-        return;
-      } catch (error) {
-        // A refusal from the service (no longer a member, no use_webrtc) is final.
-        if (error instanceof ApiError && error.code !== 'unavailable' && error.code !== 'busy' && error.status < 500) {
-          this.error.value = error;
-          break;
-        }
-      }
-    }
-    this.connection.value = 'idle';
-    this.inCall.value = false;
-    this.notice.value = t('call.gaveUp');
+  /** The stage ended without us leaving: a share does not survive its server (the service ends it, reason `sfu`). */
+  private stageLost(next: AfterDisconnect): void {
+    const wasSharing = this.share.value !== 'idle';
+    this.dropScreen();
+    if (wasSharing && next === 'rejoin') this.notice.value = t('call.lostShare');
   }
 
   private dropScreen(): void {
-    const room = this.room;
+    const room = this.stage.room;
     for (const track of this.screenTracks) {
       if (room && track.sid) void room.localParticipant.unpublishTrack(track).catch(() => undefined);
       track.stop();
@@ -639,6 +453,6 @@ export class RoomCall {
   }
 
   private bump(): void {
-    this.revision.value += 1;
+    if (!this.disposed) this.revision.value += 1;
   }
 }

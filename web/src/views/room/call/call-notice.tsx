@@ -11,7 +11,7 @@ export function CallNotice(props: { call: RoomCall }) {
   const t = useT();
   const { call } = props;
   const notice = call.notice.value;
-  const blocked = call.soundBlocked.value && call.connection.value === 'connected';
+  const blocked = call.soundBlocked.value;
   return (
     <div class="call-notice">
       <p role="status" class={notice ? 'notice' : 'visually-hidden'}>

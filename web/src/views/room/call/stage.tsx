@@ -1,13 +1,13 @@
 /**
  * The stage: while someone shares a screen (`view.stage`), it takes the video's place in the
  * room. Each share shows the sharer's screen track, "<name> is sharing their screen", how many
- * people in the call watch it (the sharer not counted), and a Stop button for the sharer and for
+ * people watch it (everyone on the stage's connection but the sharer), and a Stop button for the sharer and for
  * moderators. Several shares (a room that allows more than one) sit side by side.
  */
 import { Track, type Participant } from 'livekit-client';
 import type { StageShare } from '../../../../../contracts/room/model.js';
 import type { RoomCall } from '../../../call/room-call.js';
-import { viewerCount } from '../../../call/subscriptions.js';
+import { viewerCount } from '../../../call/viewers.js';
 import type { RoomSession } from '../../../state/room.js';
 import { useT } from '../../../i18n/use-t.js';
 import { TrackVideo } from './track-video.js';
@@ -18,7 +18,7 @@ export function Stage(props: { session: RoomSession; call: RoomCall }) {
   const { session, call } = props;
   const shares = session.view.value?.stage ?? [];
   if (shares.length === 0) return null;
-  const participants = call.participants();
+  const participants = call.stageParticipants();
   return (
     <section class={shares.length > 1 ? 'stage is-several' : 'stage'} aria-label={t('call.stage.label')}>
       <div class="stage-shares">
@@ -55,7 +55,7 @@ function StageItem(props: { share: StageShare; session: RoomSession; call: RoomC
       </div>
       <figcaption class="stage-caption">
         <span class="stage-who">{mine ? t('call.stage.you') : t('call.stage.sharing', { name: share.name })}</span>
-        {call.connection.value === 'connected' ? <span class="stage-viewers">{t('call.stage.viewers', { count: viewers })}</span> : null}
+        {call.stage.connection.value === 'connected' ? <span class="stage-viewers">{t('call.stage.viewers', { count: viewers })}</span> : null}
         {canStop ? (
           <button
             type="button"
