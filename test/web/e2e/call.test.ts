@@ -2,7 +2,8 @@
  * The room's SFU call in Chromium against the whole service, the run's LiveKit node and a real
  * coturn (docs/2026-11-29-call-and-stage-client.md): two members talk with every packet through
  * the TURN relay (the grant's TURN REST credentials, relay-only ICE as the mesh voice test forces
- * it), a moderator's mute reaches the muted person in words; and twelve members, each in their
+ * it), a moderator's mute reaches the muted person in words; a kicked member's camera and voice
+ * leave the others' pages within a second; and twelve members, each in their
  * own context with Chromium's fake camera, each see the eleven others' camera tiles.
  */
 import test from 'ava';
@@ -109,6 +110,34 @@ test.serial('two members talk through the TURN relay only; a moderator mutes one
   await b.page.getByRole('button', { name: 'Leave call' }).click();
   await inCall(a.page).filter({ hasText: bob.username }).waitFor({ state: 'detached', timeout: CALL_MS });
   t.deepEqual([...a.problems, ...b.problems], []);
+});
+
+test.serial("a kicked member's camera and voice leave the others' pages within a second, and the kicked page is told", async (t) => {
+  const [alice, bob] = await Promise.all([bed.signUp('alice'), bed.signUp('bob')]);
+  const roomId = await roomWith(bed, 'Kick from the call', alice, [bob]);
+  const a = await openRoom(bed, alice, roomId, RELAY_ONLY);
+  const b = await openRoom(bed, bob, roomId, RELAY_ONLY);
+  await joinCall(a, { camera: true });
+  await joinCall(b, { camera: true });
+  const bobsTile = `.call-tile[data-user-id="${bob.userId}"] video`;
+  await waitForPage(a.page, `document.querySelector('${bobsTile}')?.videoWidth > 0`, CALL_MS);
+  await receivedAudio(a.page);
+  // The moment Alice's page loses Bob's tile, by the page's own clock (the machine's, as this process's).
+  await a.page.evaluate(`(() => {
+    const gone = () => !document.querySelector('${bobsTile}') && ![...document.querySelectorAll('[aria-label="In the call"] li')].some((li) => li.textContent.includes(${JSON.stringify(bob.username)}));
+    new MutationObserver((_, observer) => { if (gone()) { window.__bobGoneAt = performance.timeOrigin + performance.now(); observer.disconnect(); } }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  })()`);
+
+  const kickedAt = Date.now();
+  t.is((await bed.call('POST', `/api/rooms/${roomId}/members/${bob.userId}/kick`, undefined, alice.token)).status, 200);
+  await waitForPage(a.page, 'window.__bobGoneAt !== undefined', CALL_MS);
+  const goneMs = (await a.page.evaluate<number>('window.__bobGoneAt')) - kickedAt;
+  t.log(`Bob's camera and voice left Alice's page ${goneMs.toFixed(0)} ms after the kick was sent`);
+  t.true(goneMs < 1000, `${goneMs} ms`);
+  // Bob's page says he was removed, and the room is no longer his.
+  await b.page.getByText(/removed|kicked/i).first().waitFor({ timeout: CALL_MS });
+  t.deepEqual(a.problems, []);
+  await Promise.all([a.context.close(), b.context.close()]);
 });
 
 test.serial('cameras in a room of twelve: every member sees the eleven others as tiles', async (t) => {
