@@ -2,15 +2,20 @@
  * SFU figures (issue 42, docs/2026-11-29-sfu.md), on this machine, against a LiveKit node of
  * the bench's own and Debian's Chromium:
  *  - screen: one 1080p30 screen share (a synthetic capture: a canvas carrying its clock in a
- *    pixel code, bench/sfu/page.mjs) to RECEIVERS receivers (default 30), RENDER of which
- *    present every frame and read the code back: glass-to-glass p50/p95/p99 (target p99 <
- *    400 ms), frames lost, the receivers' CPU (their own Chromium) and the SFU's CPU per
- *    receiver. The publisher runs in a Chromium of its own, so the receivers' CPU is theirs.
+ *    pixel code, bench/sfu/page.mjs) to RECEIVERS receivers (default 30), all on the top layer.
+ *    RENDER of them (default 3) decode and present every frame and read the code back:
+ *    glass-to-glass p50/p95/p99 (target p99 < 400 ms) and a presenting receiver's CPU. The
+ *    others count the frames they receive without decoding them (thirty decoders of 1080p would
+ *    be thirty viewers' machines, not this one's two cores). Also: frames and packets lost, the
+ *    sharer's layers, and the SFU's CPU per receiver. The sharer, the presenting and the
+ *    counting receivers each run in a Chromium of their own, so each CPU figure is theirs.
  *  - voice: MEMBERS (default 16) members in a call, each a tone of its own; each join is timed
  *    from the start of the join to hearing every other member: p50/p99 (target p99 < 1.5 s),
  *    and the SFU's CPU per member with all of them talking.
  * Run with `npm run bench:sfu [-- screen|voice]`. Environment: BENCH_SFU_RECEIVERS,
- * BENCH_SFU_RENDER, BENCH_SFU_SECONDS (the measured window, default 20), BENCH_SFU_MEMBERS.
+ * BENCH_SFU_RENDER, BENCH_SFU_SECONDS (the measured window, default 20), BENCH_SFU_MEMBERS,
+ * BENCH_SFU_CODEC (the share's codec: vp8, the web client's, by default; h264, vp9, av1),
+ * BENCH_SFU_PLI_THROTTLE (the SFU's key frame requests per layer at most one per, default 10s).
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -23,6 +28,7 @@ import { freePort } from '../test/harness/stack.js';
 import { startStunListener } from '../gateways/index.js';
 import { createLogger } from '../observability/index.js';
 import { startSfuCluster } from '../test/fixtures/livekit.js';
+import { callBudget, SCREEN_SIZE } from '../web/src/call/budget.js';
 import { percentile } from './percentile.js';
 import { childrenOf, cpuSeconds } from './proc.js';
 
@@ -31,6 +37,8 @@ const RECEIVERS = Number(process.env.BENCH_SFU_RECEIVERS ?? 30);
 const RENDER = Number(process.env.BENCH_SFU_RENDER ?? 3);
 const SECONDS = Number(process.env.BENCH_SFU_SECONDS ?? 20);
 const MEMBERS = Number(process.env.BENCH_SFU_MEMBERS ?? 16);
+const CODEC = process.env.BENCH_SFU_CODEC ?? 'vp8';
+const PLI_THROTTLE = process.env.BENCH_SFU_PLI_THROTTLE ?? '10s';
 /** Receivers (or members) one page holds: pages are processes, and thirty of them would not fit. */
 const PER_PAGE = 10;
 const CHROMIUM_FLAGS = ['--autoplay-policy=no-user-gesture-required', '--use-fake-ui-for-media-stream', '--disable-renderer-backgrounding', '--disable-background-timer-throttling'];
@@ -53,6 +61,15 @@ interface SentLayer {
   framesSent: number;
   frameHeight: number;
   limit: string;
+  keyFrames: number;
+  plis: number;
+}
+
+/** What a counting receiver took in (page.mjs counted()). */
+interface Counted {
+  frames: number;
+  bytes: number;
+  keyFrames: number;
 }
 
 /** One receiver's inbound video (page.mjs videoStats()). */
@@ -75,7 +92,10 @@ interface LiveKit {
 
 /** One LiveKit node of the bench's own (test/fixtures/livekit.ts), so its CPU is the bench's alone. */
 async function startLiveKit(): Promise<LiveKit> {
-  const cluster = await startSfuCluster({ nodes: 1 });
+  // The counting receivers' decoders never get a frame and ask for a key frame every second,
+  // which no real viewer does; one per 10 s keeps that from costing the sharer a 1080p key frame
+  // a second (bench/sfu/page.mjs). Real loss would ask as often; this bench loses no packets.
+  const cluster = await startSfuCluster({ nodes: 1, pliThrottle: PLI_THROTTLE });
   const node = cluster.nodes[0]!;
   const stun = await startStunListener('127.0.0.1', 0, createLogger({ level: 'silent' }));
   return {
@@ -161,37 +181,46 @@ async function browserCpu(browser: Browser): Promise<number> {
 
 async function screen(sfu: LiveKit, pageUrl: string): Promise<void> {
   const room = `screen-${randomBytes(3).toString('hex')}`;
-  const publisherBrowser = await launch();
-  const receiverBrowser = await launch();
+  const [publisherBrowser, presentBrowser, countBrowser] = [await launch(), await launch(), await launch()];
   try {
     const publisher = await openPage(publisherBrowser, pageUrl);
-    await call(publisher, 'publishScreen', { url: sfu.wsUrl, iceServers: sfu.iceServers, token: await token('sharer', room, true), width: 1920, height: 1080, fps: 30, kbps: 4000 });
-    const pages: Page[] = [];
-    for (let first = 0; first < RECEIVERS; first += PER_PAGE) {
-      const page = await openPage(receiverBrowser, pageUrl);
-      const count = Math.min(PER_PAGE, RECEIVERS - first);
+    // What the web client sends for a share within the default caps (sfu.shareMaxKbps 4000, sfu.memberMaxKbps 6000).
+    const plan = callBudget({ memberKbps: 6000, shareKbps: 4000, cameraKbps: 1200 }, true).screen!;
+    const { width, height, fps } = SCREEN_SIZE;
+    await call(publisher, 'publishScreen', { url: sfu.wsUrl, iceServers: sfu.iceServers, token: await token('sharer', room, true), width, height, fps, plan, codec: CODEC });
+    const receivers = async (browser: Browser, first: number, count: number, present: boolean): Promise<Page> => {
+      const page = await openPage(browser, pageUrl);
       const tokens = await Promise.all(Array.from({ length: count }, async (_, i) => ({ name: `r${first + i}`, token: await token(`r${first + i}`, room, false) })));
-      // One presenting receiver in each of the first RENDER pages.
-      const render = pages.length < RENDER ? 1 : 0;
-      await call(page, 'receive', { url: sfu.wsUrl, iceServers: sfu.iceServers, tokens, render });
-      pages.push(page);
-    }
-    console.log(`screen: 1 share, 1920x1080 at 30 fps, 4000 kbit/s cap; ${RECEIVERS} receivers in ${pages.length} pages, ${Math.min(RENDER, pages.length)} presenting every frame`);
+      await call(page, 'receive', { url: sfu.wsUrl, iceServers: sfu.iceServers, tokens, present });
+      return page;
+    };
+    const render = Math.min(RENDER, RECEIVERS);
+    // A presenting receiver per page: each is a viewer's tab of its own.
+    const presenting: Page[] = [];
+    for (let i = 0; i < render; i++) presenting.push(await receivers(presentBrowser, i, 1, true));
+    const counting: Page[] = [];
+    for (let first = render; first < RECEIVERS; first += PER_PAGE) counting.push(await receivers(countBrowser, first, Math.min(PER_PAGE, RECEIVERS - first), false));
+    const pages = [...presenting, ...counting];
+    const layers = [plan.top, ...plan.lower].map((layer) => `${layer.height}p${layer.maxFramerate} ${layer.maxBitrate / 1000} kbit/s`).join(' over ');
+    console.log(`screen: 1 share, ${width}x${height} drawn at ${fps} fps, ${CODEC}, the web client's layers (${layers}); ${RECEIVERS} receivers on the top layer: ${render} presenting every frame (a page each), ${RECEIVERS - render} counting without decoding (${counting.length} pages)`);
     await sleep(5_000); // warm-up: the layers settle, the receivers reach the top one
     const stats = async () => (await Promise.all(pages.map((page) => call<VideoStats[]>(page, 'videoStats')))).flat();
-    await Promise.all(pages.map((page) => call(page, 'resetMeasures')));
+    const countedNow = async () => Object.assign({}, ...(await Promise.all(counting.map((page) => call<Record<string, Counted>>(page, 'counted'))))) as Record<string, Counted>;
+    await Promise.all(presenting.map((page) => call(page, 'resetMeasures')));
     const sentBefore = await call<number>(publisher, 'sent');
     const layersBefore = await call<SentLayer[]>(publisher, 'sentLayers');
-    const statsBefore = await stats();
-    const [sfuBefore, receiversBefore] = [await cpuSeconds(await sfu.pid()), await browserCpu(receiverBrowser)];
+    const [statsBefore, countedBefore] = [await stats(), await countedNow()];
+    const cpuNow = async () => Promise.all([cpuSeconds(await sfu.pid()), browserCpu(presentBrowser), browserCpu(countBrowser), browserCpu(publisherBrowser)]);
+    const cpuBefore = await cpuNow();
     const started = Date.now();
     await sleep(SECONDS * 1000);
     const seconds = (Date.now() - started) / 1000;
-    const [sfuAfter, receiversAfter] = [await cpuSeconds(await sfu.pid()), await browserCpu(receiverBrowser)];
+    const cpuAfter = await cpuNow();
+    const [sfuCpu, presentCpu, countCpu, publisherCpu] = cpuAfter.map((after, i) => (after - cpuBefore[i]!) / seconds) as [number, number, number, number];
     const sentFrames = (await call<number>(publisher, 'sent')) - sentBefore;
     const layersAfter = await call<SentLayer[]>(publisher, 'sentLayers');
-    const statsAfter = await stats();
-    const measured = (await Promise.all(pages.map((page) => call<Presented[]>(page, 'measures')))).flat();
+    const [statsAfter, countedAfter] = [await stats(), await countedNow()];
+    const measured = (await Promise.all(presenting.map((page) => call<Presented[]>(page, 'measures')))).flat();
 
     const samples = measured.flatMap((m) => m.samples).sort((a, b) => a - b);
     console.log(
@@ -201,24 +230,28 @@ async function screen(sfu: LiveKit, pageUrl: string): Promise<void> {
       const span = m.first === null || m.last === null ? 0 : m.last - m.first + 1;
       console.log(`  presenting receiver: ${m.presented} of the ${span} frames in its window presented (${span - m.presented} never shown), ${m.misread} frames unreadable`);
     }
-    const layers = layersAfter.map((after) => {
-      const sentInWindow = after.framesSent - (layersBefore.find((before) => before.rid === after.rid)?.framesSent ?? 0);
-      return `${after.frameHeight}p ${(sentInWindow / seconds).toFixed(1)} fps${after.limit === 'none' ? '' : ` (limited by ${after.limit})`}`;
+    const sentLayers = layersAfter.map((after) => {
+      const before = layersBefore.find((layer) => layer.rid === after.rid);
+      const sentInWindow = after.framesSent - (before?.framesSent ?? 0);
+      const keyFrames = after.keyFrames - (before?.keyFrames ?? 0);
+      const plis = after.plis - (before?.plis ?? 0);
+      return `${after.frameHeight}p ${(sentInWindow / seconds).toFixed(1)} fps, ${keyFrames} key frames for ${plis} PLIs${after.limit === 'none' ? '' : ` (limited by ${after.limit})`}`;
     });
-    console.log(`sharer's layers: ${layers.join(', ')}`);
-    const received = statsAfter.map((after, i) => after.framesReceived - (statsBefore[i]?.framesReceived ?? 0));
+    console.log(`sharer's layers: ${sentLayers.join('; ')}`);
     const lost = statsAfter.map((after, i) => after.packetsLost - (statsBefore[i]?.packetsLost ?? 0));
-    const heights = [...new Set(statsAfter.map((s) => s.frameHeight))].join(', ');
-    const sortedReceived = [...received].sort((a, b) => a - b);
+    const presentedReceived = statsAfter.slice(0, render).map((after, i) => after.framesReceived - (statsBefore[i]?.framesReceived ?? 0));
+    const countedFrames = Object.entries(countedAfter).map(([name, after]) => after.frames - (countedBefore[name]?.frames ?? 0)).sort((a, b) => a - b);
+    const countedMbps = Object.entries(countedAfter).map(([name, after]) => ((after.bytes - (countedBefore[name]?.bytes ?? 0)) * 8) / seconds / 1e6);
+    const topSent = Math.max(0, ...layersAfter.map((after) => after.framesSent - (layersBefore.find((layer) => layer.rid === after.rid)?.framesSent ?? 0)));
     console.log(
-      `frames: ${sentFrames} drawn by the sharer in ${seconds.toFixed(1)} s; received per receiver: min ${sortedReceived[0]}, median ${percentile(sortedReceived, 50)}, max ${sortedReceived.at(-1)} (layers received: ${heights} px high); packets lost in all: ${lost.reduce((a, b) => a + b, 0)}`,
+      `frames: ${sentFrames} drawn, ${topSent} sent on the top layer in ${seconds.toFixed(1)} s; received per counting receiver: min ${countedFrames[0] ?? 'n/a'}, median ${percentile(countedFrames, 50)}, max ${countedFrames.at(-1) ?? 'n/a'} (${(countedMbps.reduce((a, b) => a + b, 0) / Math.max(1, countedMbps.length)).toFixed(2)} Mbit/s each); per presenting receiver: ${presentedReceived.join(', ')}; packets lost in all: ${lost.reduce((a, b) => a + b, 0)}`,
     );
-    const sfuCpu = (sfuAfter - sfuBefore) / seconds;
-    const receiverCpu = (receiversAfter - receiversBefore) / seconds;
     console.log(`SFU CPU: ${(sfuCpu * 100).toFixed(1)} % of a core, ${((sfuCpu * 100) / RECEIVERS).toFixed(2)} % per receiver`);
-    console.log(`receivers' Chromium CPU: ${(receiverCpu * 100).toFixed(0)} % of a core in all, ${((receiverCpu * 100) / RECEIVERS).toFixed(1)} % per receiver`);
+    console.log(
+      `a presenting receiver's Chromium (decoding and showing 1080p): ${((presentCpu * 100) / Math.max(1, render)).toFixed(0)} % of a core; a counting receiver's: ${((countCpu * 100) / Math.max(1, RECEIVERS - render)).toFixed(1)} %; the sharer's (drawing, encoding three layers): ${(publisherCpu * 100).toFixed(0)} %`,
+    );
   } finally {
-    await Promise.allSettled([publisherBrowser.close(), receiverBrowser.close()]);
+    await Promise.allSettled([publisherBrowser.close(), presentBrowser.close(), countBrowser.close()]);
   }
 }
 

@@ -7,8 +7,12 @@
  * then 16 of the frame number, each a 40 px black or white square. A receiver that renders
  * reads the row back on every frame it presents (requestVideoFrameCallback) and records
  * glass-to-glass: the frame's presentation time minus the clock it carries. Every page of the
- * bench runs in one machine, so the clocks agree. Receivers that do not render only subscribe,
- * and are counted through WebRTC's statistics.
+ * bench runs in one machine, so the clocks agree. The other receivers count: each takes the
+ * top layer from the SFU like a presenting one, but reads its frames from an encoded stream
+ * (encodedInsertableStreams) and never hands them on, so none reaches a decoder: one machine
+ * holds thirty receivers without decoding thirty 1080p streams on two cores (thirty viewers
+ * bring thirty machines). What the SFU sends, and what it costs the SFU, is the same; their
+ * decoders, starved, ask for a key frame about once a second, which the bench reports.
  */
 import { AudioPresets, LocalAudioTrack, LocalVideoTrack, Room, RoomEvent, Track, VideoPreset, VideoQuality } from '/livekit-client.mjs';
 
@@ -24,7 +28,7 @@ const rooms = new Map();
 let sentFrames = 0;
 
 /** Shares a width x height canvas at fps as screen_share, within kbps, with simulcast layers. */
-export async function publishScreen({ url, iceServers, token, width, height, fps, kbps }) {
+export async function publishScreen({ url, iceServers, token, width, height, fps, plan, codec }) {
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;
@@ -45,11 +49,14 @@ export async function publishScreen({ url, iceServers, token, width, height, fps
   setInterval(draw, 1000 / fps);
   const [mediaTrack] = canvas.captureStream(fps).getVideoTracks();
   const room = await join('publisher', url, iceServers, token, { adaptiveStream: false, dynacast: true });
+  // The layers the web client sends (web/src/call/budget.ts, given by bench/sfu.ts as `plan`).
+  const encoding = (layer) => ({ maxBitrate: layer.maxBitrate, maxFramerate: layer.maxFramerate });
   await room.localParticipant.publishTrack(new LocalVideoTrack(mediaTrack), {
     source: Track.Source.ScreenShare,
-    simulcast: true,
-    videoEncoding: { maxBitrate: kbps * 1000, maxFramerate: fps },
-    screenShareSimulcastLayers: [new VideoPreset(640, 360, 600_000, 15), new VideoPreset(1280, 720, 1_500_000, 30)],
+    videoCodec: codec,
+    simulcast: plan.lower.length > 0,
+    screenShareEncoding: encoding(plan.top),
+    screenShareSimulcastLayers: plan.lower.map((layer) => new VideoPreset(layer.width, layer.height, layer.maxBitrate, layer.maxFramerate)),
   });
   return { width, height, fps };
 }
@@ -72,7 +79,14 @@ export async function sentLayers() {
     if (!sender) continue;
     for (const report of (await sender.getStats()).values()) {
       if (report.type !== 'outbound-rtp') continue;
-      layers.push({ rid: report.rid ?? '', framesSent: report.framesSent ?? 0, frameHeight: report.frameHeight ?? 0, limit: report.qualityLimitationReason ?? 'none' });
+      layers.push({
+        rid: report.rid ?? '',
+        framesSent: report.framesSent ?? 0,
+        frameHeight: report.frameHeight ?? 0,
+        limit: report.qualityLimitationReason ?? 'none',
+        keyFrames: report.keyFramesEncoded ?? 0,
+        plis: report.pliCount ?? 0,
+      });
     }
   }
   return layers;
@@ -84,17 +98,20 @@ export async function sentLayers() {
 const measured = new Map();
 
 /**
- * Joins one receiver per token. `render` of them attach the screen to a <video> and read the
- * code of each frame; the others subscribe at the top layer and do nothing else.
+ * Joins one receiver per token, each taking the top layer. `present`: each attaches the screen
+ * to a <video> and reads the code of every frame it presents; else each counts the encoded
+ * frames it receives and decodes none (see the head of this file).
  */
-export async function receive({ url, iceServers, tokens, render }) {
+export async function receive({ url, iceServers, tokens, present }) {
   await Promise.all(
-    tokens.map(async ({ name, token }, index) => {
-      const room = await join(name, url, iceServers, token, { adaptiveStream: false, dynacast: false });
+    tokens.map(async ({ name, token }) => {
+      // A counting receiver's frames go to an encoded stream it reads and never writes back: none reaches a decoder.
+      const room = await join(name, url, iceServers, token, { adaptiveStream: false, dynacast: false }, present ? {} : { encodedInsertableStreams: true });
       const onTrack = (track, publication) => {
         if (track.kind !== Track.Kind.Video) return;
         publication.setVideoQuality(VideoQuality.HIGH);
-        if (index < render) watch(name, track);
+        if (present) watch(name, track);
+        else count(name, track);
       };
       room.on(RoomEvent.TrackSubscribed, onTrack);
       for (const participant of room.remoteParticipants.values()) {
@@ -102,6 +119,29 @@ export async function receive({ url, iceServers, tokens, render }) {
       }
     }),
   );
+}
+
+/** What each counting receiver took in, by name: its encoded frames, counted and kept from the decoder. */
+const totals = {};
+
+function count(name, track) {
+  const total = (totals[name] ??= { frames: 0, bytes: 0, keyFrames: 0 });
+  // The receivers' connections are made with encodedInsertableStreams (receive()): every frame passes here first.
+  const reader = track.receiver.createEncodedStreams().readable.getReader();
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      total.frames++;
+      total.bytes += value.data.byteLength;
+      if (value.type === 'key') total.keyFrames++;
+    }
+  })();
+}
+
+/** What each counting receiver of this page got: { name: { frames, bytes, keyFrames } }. */
+export function counted() {
+  return structuredClone(totals);
 }
 
 function watch(name, track) {
@@ -237,10 +277,10 @@ export async function speakAndHear({ url, iceServers, token, name, tone, others,
 
 // ---- common --------------------------------------------------------------------------------
 
-async function join(name, url, iceServers, token, options) {
+async function join(name, url, iceServers, token, options, rtcConfig = {}) {
   const room = new Room(options);
   rooms.set(name, room);
-  await room.connect(url, token, { autoSubscribe: true, rtcConfig: { iceServers } });
+  await room.connect(url, token, { autoSubscribe: true, rtcConfig: { iceServers, ...rtcConfig } });
   return room;
 }
 

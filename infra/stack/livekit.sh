@@ -12,6 +12,9 @@
 #                                 this stack's Redis)
 #   SVC_STACK_LIVEKIT_REDIS_DB    its database number (default 1; svc itself uses 0)
 #   SVC_STACK_LIVEKIT_API_KEY, SVC_STACK_LIVEKIT_API_SECRET
+#   SVC_STACK_LIVEKIT_PLI_THROTTLE  the least time between key frames a receiver's loss may ask of
+#                                 a publisher's layer, e.g. 10s (default: LiveKit's, 0.5-1 s);
+#                                 bench:sfu's receivers that never decode ask once a second
 #                                 the API key to accept; default: one generated on the first start
 #                                 and kept in livekit/api-key.env (a cluster's nodes share one)
 
@@ -83,6 +86,14 @@ livekit_redis_address() {
   fi
 }
 
+# The rtc.pli_throttle block, or nothing (LiveKit's defaults).
+livekit_pli_throttle() {
+  local throttle=${SVC_STACK_LIVEKIT_PLI_THROTTLE:-}
+  [[ -z $throttle ]] && return 0
+  [[ $throttle =~ ^[0-9]+(ms|s)$ ]] || die "SVC_STACK_LIVEKIT_PLI_THROTTLE=$throttle is not a duration such as 500ms or 10s"
+  printf '  pli_throttle:\n    low_quality: %s\n    mid_quality: %s\n    high_quality: %s' "$throttle" "$throttle" "$throttle"
+}
+
 livekit_write_config() {
   local port=$1 tcp_port=$2 udp_port=$3 redis=$4 db=$5
   (
@@ -101,6 +112,7 @@ rtc:
   enable_loopback_candidate: true
   interfaces:
     includes: [lo]
+$(livekit_pli_throttle)
 redis:
   address: $redis
   db: $db

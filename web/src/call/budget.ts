@@ -54,9 +54,13 @@ const CAMERA_LOW = { width: 320, height: 180, fps: 15 } as const;
  */
 export const CAMERA_FULL_MIN_BPS = 400_000;
 export const CAMERA_SMALL = { width: 320, height: 180, fps: 12 } as const;
-/** A screen: text must stay legible on the top layer; the low one is for phones. */
-export const SCREEN_SIZE = { width: 1920, height: 1080, fps: 15 } as const;
-const SCREEN_LOW = { width: 640, height: 360, fps: 5 } as const;
+/**
+ * A screen: text must stay legible on the top layer, and in a watch party the screen is often a
+ * game or a video playing in a tab, so it moves at 30 fps (the encoder gives up frames, not
+ * sharpness, when it runs short: contentHint `detail`). The low layer is for phones.
+ */
+export const SCREEN_SIZE = { width: 1920, height: 1080, fps: 30 } as const;
+const SCREEN_LOW = { width: 640, height: 360, fps: 15 } as const;
 
 type Size = { readonly width: number; readonly height: number; readonly fps: number };
 
