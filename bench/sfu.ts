@@ -275,23 +275,29 @@ async function voice(sfu: LiveKit, pageUrl: string): Promise<void> {
     // The room fills one member at a time: each join is timed to hearing all who are already in.
     const joins: number[] = [];
     for (let member = 0; member < MEMBERS; member++) {
-      const took = await join(member, member);
+      const took = await join(member, member).catch((error: unknown) => {
+        throw new Error(`member ${member + 1} of ${MEMBERS} (page ${Math.floor(member / PER_PAGE) + 1}): ${String(error)}`);
+      });
       if (member > 0) joins.push(took);
+      console.log(`  member ${member + 1} heard the ${member} before it in ${ms(took)}`);
     }
     // Then the last member leaves and joins again, to time joins into the full room.
     for (let again = 0; again < 10; again++) {
       await call(pageOf(MEMBERS - 1), 'leave', `m${MEMBERS - 1}`);
-      joins.push(await join(MEMBERS - 1, MEMBERS - 1));
+      const took = await join(MEMBERS - 1, MEMBERS - 1);
+      joins.push(took);
+      console.log(`  member ${MEMBERS} joined again and heard the ${MEMBERS - 1} others in ${ms(took)}`, JSON.stringify(await pageOf(MEMBERS - 1).evaluate('window.lastJoin')));
     }
     const sorted = [...joins].sort((a, b) => a - b);
     console.log(`voice: ${MEMBERS} members, ${joins.length} joins timed from the start of the join to hearing every other member`);
     console.log(`join to hearing: p50 ${ms(percentile(sorted, 50))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1) ?? Number.NaN)} (target p99 < 1.5 s)`);
-    const before = await cpuSeconds(await sfu.pid());
+    const [before, browserBefore] = [await cpuSeconds(await sfu.pid()), await browserCpu(browser)];
     const started = Date.now();
     await sleep(SECONDS * 1000);
-    const sfuCpu = (await cpuSeconds(await sfu.pid())) - before;
+    const [sfuCpu, browserUsed] = [(await cpuSeconds(await sfu.pid())) - before, (await browserCpu(browser)) - browserBefore];
     const seconds = (Date.now() - started) / 1000;
     console.log(`SFU CPU with all ${MEMBERS} talking: ${((sfuCpu / seconds) * 100).toFixed(1)} % of a core, ${((sfuCpu / seconds / MEMBERS) * 100).toFixed(2)} % per member`);
+    console.log(`the members' Chromium (each sending its tone, receiving every voice, playing none): ${((browserUsed / seconds / MEMBERS) * 100).toFixed(1)} % of a core per member`);
   } finally {
     await browser.close();
   }

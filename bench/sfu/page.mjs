@@ -227,26 +227,46 @@ export async function videoStats() {
 /**
  * Joins a member who speaks (a tone of its own) and hears: resolves with ms from the start of
  * the join to the moment every one of `others` is heard (audio energy above the floor on their
- * track), or rejects after `giveUpMs`.
+ * track), or rejects after `giveUpMs`. Once timed, the member stops playing what it receives:
+ * Chromium decodes a remote voice only while something plays it, and sixteen members each
+ * decoding fifteen voices would be sixteen machines' work on this one's two cores. The SFU still
+ * sends every voice to every member.
  */
+/** Each member's tone, stopped when it leaves. */
+const tones = new Map();
+
+/** One AudioContext per page for every member in it: each context is a real-time audio thread of its own. */
+let sharedAudio = null;
+async function audioContext() {
+  sharedAudio ??= new AudioContext();
+  await sharedAudio.resume();
+  return sharedAudio;
+}
+
 export async function speakAndHear({ url, iceServers, token, name, tone, others, giveUpMs }) {
   const started = performance.now();
-  const audio = new AudioContext();
-  await audio.resume();
+  const audio = await audioContext();
   const oscillator = audio.createOscillator();
   oscillator.frequency.value = tone;
   const destination = audio.createMediaStreamDestination();
   oscillator.connect(destination);
   oscillator.start();
+  tones.set(name, oscillator);
   const heard = new Set();
+  const subscribedAt = [];
+  /** What plays the received voices while this member is timed: stopped once it is. */
+  const playing = [];
+  let timed = false;
   let done;
   const all = new Promise((resolve) => (done = resolve));
   const room = new Room({ adaptiveStream: false, dynacast: false });
   rooms.set(name, room);
   room.on(RoomEvent.TrackSubscribed, (track, _publication, participant) => {
-    if (track.kind !== Track.Kind.Audio) return;
+    if (track.kind !== Track.Kind.Audio || timed) return;
+    subscribedAt.push(performance.now() - started);
     const analyser = audio.createAnalyser();
-    audio.createMediaStreamSource(new MediaStream([track.mediaStreamTrack])).connect(analyser);
+    const source = audio.createMediaStreamSource(new MediaStream([track.mediaStreamTrack]));
+    source.connect(analyser);
     const levels = new Float32Array(analyser.fftSize);
     const listen = () => {
       analyser.getFloatTimeDomainData(levels);
@@ -263,16 +283,35 @@ export async function speakAndHear({ url, iceServers, token, name, tone, others,
     const element = track.attach();
     element.volume = 0.01;
     document.body.append(element);
+    playing.push({ track, element, source });
     listen();
   });
   await room.connect(url, token, { autoSubscribe: true, rtcConfig: { iceServers } });
+  const connectedMs = performance.now() - started;
   await room.localParticipant.publishTrack(new LocalAudioTrack(destination.stream.getAudioTracks()[0]), {
     source: Track.Source.Microphone,
     audioPreset: AudioPresets.speech,
     dtx: false,
   });
-  if (others === 0) return 0;
-  return Promise.race([all, new Promise((_, reject) => setTimeout(() => reject(new Error(`heard ${heard.size} of ${others} in ${giveUpMs} ms`)), giveUpMs))]);
+  const stopPlaying = () => {
+    timed = true;
+    for (const { track, element, source } of playing.splice(0)) {
+      source.disconnect();
+      track.detach(element);
+      element.remove();
+    }
+  };
+  if (others === 0) {
+    stopPlaying();
+    return 0;
+  }
+  try {
+    const took = await Promise.race([all, new Promise((_, reject) => setTimeout(() => reject(new Error(`heard ${heard.size} of ${others} in ${giveUpMs} ms`)), giveUpMs))]);
+    window.lastJoin = { connectedMs, firstSubscribedMs: subscribedAt[0], lastSubscribedMs: subscribedAt.at(-1), took };
+    return took;
+  } finally {
+    stopPlaying();
+  }
 }
 
 // ---- common --------------------------------------------------------------------------------
@@ -287,5 +326,7 @@ async function join(name, url, iceServers, token, options, rtcConfig = {}) {
 export async function leave(name) {
   const room = rooms.get(name);
   rooms.delete(name);
+  tones.get(name)?.stop();
+  tones.delete(name);
   await room?.disconnect();
 }
