@@ -5,7 +5,7 @@
  * then backing off.
  */
 import test from 'ava';
-import { afterDisconnect, DISCONNECT, OWN_RECONNECT_MS, ownReconnectDelayMs, REJOIN_ATTEMPTS, rejoinDelayMs, rejoinTimeoutMs } from '../../../web/src/call/rejoin.js';
+import { afterDisconnect, DISCONNECT, gone, noteFlow, OWN_RECONNECT_MS, ownReconnectDelayMs, REJOIN_ATTEMPTS, rejoinDelayMs, rejoinTimeoutMs, SILENCE_LOST_MS } from '../../../web/src/call/rejoin.js';
 
 test('only a loss of the server, not a decision, makes the call join again', (t) => {
   t.is(afterDisconnect(DISCONNECT.CLIENT_INITIATED), 'ended');
@@ -33,4 +33,16 @@ test("LiveKit's own reconnection gets a few quick tries, then the call asks for 
   t.is(ownReconnectDelayMs(1, 200), 300);
   t.is(ownReconnectDelayMs(3, 1_000), null);
   t.is(ownReconnectDelayMs(1, OWN_RECONNECT_MS), null);
+});
+
+test('a link is lost when every track it receives stops moving for two seconds, and not while one moves or none is received', (t) => {
+  t.false(gone([], 10_000), 'nothing received (alone in the call): never lost');
+  let voice = noteFlow(undefined, 10, 0);
+  let camera = noteFlow(undefined, 50, 0);
+  voice = noteFlow(voice, 10, 1_000);
+  camera = noteFlow(camera, 90, 1_000);
+  t.is(voice.movedAt, 0, 'the same count keeps the time it last moved');
+  t.is(camera.movedAt, 1_000);
+  t.false(gone([voice, camera], SILENCE_LOST_MS + 500), 'the camera still moved 1.5 s ago');
+  t.true(gone([voice, camera], 1_000 + SILENCE_LOST_MS));
 });

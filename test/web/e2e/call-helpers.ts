@@ -14,9 +14,20 @@ export async function roomWith(bed: WebBed, name: string, owner: Member, others:
   return roomId;
 }
 
-/** The member signed in, in their own context, on the room's page. */
-export async function openRoom(bed: WebBed, member: Member, roomId: string, init?: string): Promise<Person> {
-  const person = await bed.person();
+/** Every RTCPeerConnection the page makes, kept in `window.__callPeers` where a test reads its stats. */
+export const RECORD_PEERS = `
+  (() => {
+    const Native = window.RTCPeerConnection;
+    window.__callPeers = [];
+    window.RTCPeerConnection = class extends Native {
+      constructor(...args) { super(...args); window.__callPeers.push(this); }
+    };
+  })();
+`;
+
+/** The member signed in, in their own context, on the room's page; `init` runs first in every page. */
+export async function openRoom(bed: WebBed, member: Member, roomId: string, init?: string, options: Parameters<WebBed['person']>[0] = {}): Promise<Person> {
+  const person = await bed.person(options);
   if (init) await person.context.addInitScript({ content: init });
   await signInPage(person.page, member.username);
   await person.page.goto(`/rooms/${roomId}`);

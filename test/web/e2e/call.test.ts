@@ -10,7 +10,7 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { startCoturn, type Coturn } from '../../fixtures/coturn.js';
 import { checkAtBothWidths, evaluateQuietly, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
-import { openRoom, roomWith } from './call-helpers.js';
+import { openRoom, RECORD_PEERS, roomWith } from './call-helpers.js';
 
 const CALL_MS = 45_000;
 let bed: WebBed;
@@ -28,13 +28,7 @@ test.after.always(async () => {
 /** Relay-only ICE (web/src/voice/ice-policy.ts), and every RTCPeerConnection kept where the test reads its stats. */
 const RELAY_ONLY = `
   try { localStorage.setItem('svc.voice.iceTransportPolicy', 'relay'); } catch {}
-  (() => {
-    const Native = window.RTCPeerConnection;
-    window.__callPeers = [];
-    window.RTCPeerConnection = class extends Native {
-      constructor(...args) { super(...args); window.__callPeers.push(this); }
-    };
-  })();
+  ${RECORD_PEERS}
 `;
 
 /** Audio bytes received over the page's connections, and the candidate types of the pairs carrying them. */

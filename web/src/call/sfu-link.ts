@@ -15,7 +15,18 @@ import { api, call } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import type { Schemas } from '../api/types.js';
 import { iceTransportPolicy } from '../voice/ice-policy.js';
-import { afterDisconnect, ownReconnectDelayMs, REJOIN_ATTEMPTS, rejoinDelayMs, rejoinTimeoutMs, type AfterDisconnect } from './rejoin.js';
+import {
+  afterDisconnect,
+  gone,
+  noteFlow,
+  OWN_RESUME_MS,
+  ownReconnectDelayMs,
+  REJOIN_ATTEMPTS,
+  rejoinDelayMs,
+  rejoinTimeoutMs,
+  type AfterDisconnect,
+  type Flow,
+} from './rejoin.js';
 
 export type CallGrant = Schemas['CallGrant'];
 export type SfuPart = CallGrant['part'];
@@ -24,6 +35,8 @@ export type Connection = 'idle' | 'connecting' | 'connected' | 'rejoining';
 
 /** How often the views re-read a connected link's state (see open). */
 const REFRESH_MS = 1000;
+/** How often a connected link reads whether its received tracks still flow (rejoin.ts SILENCE_LOST_MS). */
+const FLOW_CHECK_MS = 500;
 
 export interface LinkHooks {
   /** Every grant fetched (the first answers whether the room has an SFU). */
@@ -53,6 +66,9 @@ export class SfuLink {
   private readonly audio = new Map<string, HTMLMediaElement[]>();
   private connecting: Promise<void> | null = null;
   private refresh: ReturnType<typeof setInterval> | null = null;
+  private flowCheck: ReturnType<typeof setInterval> | null = null;
+  private readonly flows = new Map<string, Flow>();
+  private resumeTimer: ReturnType<typeof setTimeout> | null = null;
   private disposed = false;
 
   constructor(
@@ -151,6 +167,8 @@ export class SfuLink {
     // publication's metadata, and when the remote track had already gone quiet (no packets) it
     // emits nothing. The views read state from the room, so they are refreshed once a second too.
     this.refresh ??= setInterval(() => this.hooks.changed(), REFRESH_MS);
+    this.flows.clear();
+    this.flowCheck ??= setInterval(() => void this.checkFlow(room), FLOW_CHECK_MS);
     this.soundBlocked.value = !room.canPlaybackAudio;
     this.hooks.changed();
   }
@@ -182,7 +200,14 @@ export class SfuLink {
       for (const element of track.detach()) element.remove();
     });
     room.on(RoomEvent.AudioPlaybackStatusChanged, () => (this.soundBlocked.value = !room.canPlaybackAudio));
-    room.on(RoomEvent.Disconnected, (reason) => void this.onDisconnected(room, reason));
+    room.on(RoomEvent.Disconnected, (reason) => void this.lose(room, afterDisconnect(reason)));
+    room.on(RoomEvent.Reconnecting, () => this.onResuming(room));
+    room.on(RoomEvent.SignalReconnecting, () => this.onResuming(room));
+    room.on(RoomEvent.Reconnected, () => {
+      if (this.resumeTimer) clearTimeout(this.resumeTimer);
+      this.resumeTimer = null;
+      this.flows.clear();
+    });
     this.hooks.wire?.(room);
   }
 
@@ -211,17 +236,54 @@ export class SfuLink {
 
   private stopRefresh(): void {
     if (this.refresh) clearInterval(this.refresh);
-    this.refresh = null;
+    if (this.flowCheck) clearInterval(this.flowCheck);
+    if (this.resumeTimer) clearTimeout(this.resumeTimer);
+    this.refresh = this.flowCheck = this.resumeTimer = null;
+    this.flows.clear();
   }
 
-  /** The room ended without us leaving: join again with a new grant, or say why not. */
-  private async onDisconnected(room: Room, reason: number | undefined): Promise<void> {
+  /** Gives the room up as lost when every voice it receives (not muted) has gone quiet (rejoin.ts). */
+  private async checkFlow(room: Room): Promise<void> {
+    if (room !== this.room || room.state !== ConnectionState.Connected) return;
+    const now = performance.now();
+    const live: Flow[] = [];
+    for (const participant of room.remoteParticipants.values()) {
+      for (const publication of participant.trackPublications.values()) {
+        const track = publication.track;
+        const receiver = track?.receiver;
+        // Only sound the SFU should be sending now (not muted, not paused): a voice sends at least
+        // every 400 ms, silent or not. Video is left out: a still screen sends no frames at all.
+        if (publication.kind !== Track.Kind.Audio || !publication.isSubscribed || publication.isMuted || track?.streamState !== Track.StreamState.Active || !receiver) continue;
+        let packets = 0;
+        (await receiver.getStats()).forEach((report: RTCStats) => {
+          if (report.type === 'inbound-rtp') packets += (report as RTCInboundRtpStreamStats).packetsReceived ?? 0;
+        });
+        const flow = noteFlow(this.flows.get(publication.trackSid), packets, now);
+        this.flows.set(publication.trackSid, flow);
+        live.push(flow);
+      }
+    }
+    if (room === this.room && gone(live, now)) void this.lose(room, 'rejoin');
+  }
+
+  /** LiveKit tries to resume by itself; a resume that has not come back soon is given up for a new join. */
+  private onResuming(room: Room): void {
+    if (this.resumeTimer) return;
+    this.resumeTimer = setTimeout(() => {
+      this.resumeTimer = null;
+      if (room === this.room && room.state !== ConnectionState.Connected) void this.lose(room, 'rejoin');
+    }, OWN_RESUME_MS);
+  }
+
+  /** The room ended without us leaving (or we gave it up as lost): join again with a new grant, or say why not. */
+  private async lose(room: Room, next: AfterDisconnect): Promise<void> {
     if (room !== this.room) return;
     this.room = null;
     this.stopRefresh();
     room.removeAllListeners();
+    // Given up while LiveKit still tries: its own attempts end here (no event: the listeners are gone).
+    if (room.state !== ConnectionState.Disconnected) void room.disconnect().catch(() => undefined);
     this.detachAllAudio();
-    const next = afterDisconnect(reason);
     this.hooks.lost(next);
     this.hooks.changed();
     if (next !== 'rejoin' || this.disposed) {
