@@ -52,8 +52,19 @@ test.serial('a share is seen playing by three pages (one without use_webrtc), a 
   t.deepEqual(await checkAtBothWidths(a.page, 'room-stage'), []);
 
   // Alice (the owner: a moderator) stops Bob's share; the stage goes on every page and the video is back.
+  const answers: string[] = [];
+  a.page.on('response', (response) => {
+    if (response.url().includes('/stage')) answers.push(`${response.request().method()} ${response.status()} at ${Date.now()}`);
+  });
   await stageOf(a.page).getByRole('button', { name: `Stop ${bob.username}’s share` }).click();
-  for (const page of [a.page, b.page, c.page]) await stageOf(page).waitFor({ state: 'detached', timeout: STAGE_MS });
+  for (const [i, page] of [a.page, b.page, c.page].entries()) {
+    await stageOf(page)
+      .waitFor({ state: 'detached', timeout: STAGE_MS })
+      .catch(async (error: unknown) => {
+        const texts = await Promise.all([a.page, b.page, c.page].map((p) => p.evaluate(`[document.querySelector('.stage')?.innerText, [...document.querySelectorAll('[role=alert],[role=status]')].map((e) => e.innerText).join(' | ')]`)));
+        throw new Error(`page ${i}: ${String(error)}\n${JSON.stringify(texts)}\n${answers.join('; ')}\n${[...a.problems, ...b.problems, ...c.problems].join('\n')}`);
+      });
+  }
   await a.page.locator('.player').waitFor({ state: 'visible' });
   await b.page.getByText(`${alice.username} stopped your share.`).waitFor();
   // Bob's capture ended with it: the browser no longer sends his screen.
