@@ -54,7 +54,7 @@ test.serial('a share is seen playing by three pages (one without use_webrtc), a 
   // Alice (the owner: a moderator) stops Bob's share; the stage goes on every page and the video is back.
   const answers: string[] = [];
   a.page.on('response', (response) => {
-    if (response.url().includes('/stage')) answers.push(`${response.request().method()} ${response.status()} at ${Date.now()}`);
+    if (response.url().includes('/stage')) void response.text().then((body) => answers.push(`${response.request().method()} ${response.url()} ${response.status()} ${body}`));
   });
   await stageOf(a.page).getByRole('button', { name: `Stop ${bob.username}’s share` }).click();
   for (const [i, page] of [a.page, b.page, c.page].entries()) {
