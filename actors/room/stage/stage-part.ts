@@ -41,12 +41,17 @@ export const stagePart = roomPart({
     CALL_SEATS.of(core).clear();
     core.deps.sfu?.watchSharers(core.id, []);
   },
-  deactivating: async (core) => {
+  deactivating: async (core, reason) => {
     // The next activation starts with an empty stage (in memory, like the voice call): the
-    // sharers' screens are taken back now rather than left running with nobody's share on it.
+    // sharers' screens are taken back now rather than left running with nobody's share on it,
+    // and everyone is told, or their pages would show a stage the next activation has not.
+    // A fenced activation publishes nothing (another one owns the room); it only lets go.
     const sfu = core.deps.sfu;
+    for (const userId of STAGE.of(core).userIds()) {
+      if (reason === 'fenced') sfu?.shareStopped(core.id, userId);
+      else endShare(core, userId, 'sfu');
+    }
     if (!sfu) return;
-    for (const userId of STAGE.of(core).userIds()) sfu.shareStopped(core.id, userId);
     sfu.watchSharers(core.id, []);
     await sfu.settled(core.id);
   },

@@ -166,6 +166,8 @@ test("a handoff takes the sharer's screen back; the next activation starts with 
   t.true((await publishable(room.id, bob.userId)).includes('SCREEN_SHARE'));
   await room.deactivate('drain');
   t.deepEqual(await publishable(room.id, bob.userId), []);
+  // Everyone is told, or their pages would keep a stage the next activation has not.
+  t.like(room.lastEvent('stage.stopped'), { userId: bob.userId, reason: 'sfu' });
   const again = await tb.activate(room.id);
   t.is((await view(again, bob)).stage, undefined);
 });
