@@ -4,8 +4,11 @@
  * bounds and, for an animation, its frames and their pixels together. Each caller keeps its own
  * limits and words; the refusals name the field. The decode itself (`encodeUpload`) waits for
  * one of the process's decode slots (decode-slots.ts).
+ *
+ * sharp (with libvips) loads at the first upload, not with the service: 0.1 s of CPU that every
+ * gateway start (and each test file's service) paid whether or not a picture came.
  */
-import sharp, { type Metadata, type Sharp } from 'sharp';
+import type { Metadata, Sharp } from 'sharp';
 import { AppError } from '../errors/index.js';
 import { imageDecodes } from './decode-slots.js';
 
@@ -46,6 +49,7 @@ export async function readImageUpload(bytes: Buffer, rules: UploadRules): Promis
       { key: field, message: `must be at most ${maxBytes} bytes` },
     ]);
   }
+  const { default: sharp } = await import('sharp');
   const frames = rules.animated ? { animated: true } : { pages: 1 };
   let metadata: Metadata;
   try {

@@ -2,7 +2,9 @@
  * One replica: its connections, what every role shares, then each role it was given, then the
  * endpoints operators reach. The order is the start order and, reversed, the stop order (see
  * stops.ts); each role's own start is in its module (gateway-role.ts, actors-role.ts,
- * worker-role.ts with housekeeping.ts).
+ * worker-role.ts with housekeeping.ts). worker-role.ts is loaded only when the process has that
+ * role: Temporal's worker SDK is about 680 CommonJS files and 0.4 s of loading that a gateway or
+ * an actor host (and each test file's service) does not need.
  */
 import type { ActorHost } from '../actors/index.js';
 import type { StartupConfig } from '../config/index.js';
@@ -21,7 +23,6 @@ import type { Role } from './roles.js';
 import { startSharedServices } from './shared-services.js';
 import { Stops } from './stops.js';
 import { collectSystemStats } from './system-stats.js';
-import { checkTemporalNamespace, prepareWorkerRole, startWorkerRole } from './worker-role.js';
 import { startTranscoderRole } from './transcoder-role.js';
 
 export interface ServiceOptions {
@@ -60,7 +61,8 @@ export interface RunningService {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { config, roles, logger } = options;
   const startedAt = new Date();
-  if (roles.includes('worker')) prepareWorkerRole(logger);
+  const workerRole = roles.includes('worker') ? await import('./worker-role.js') : undefined;
+  await workerRole?.prepareWorkerRole(logger);
   const connections = await openConnections(config, logger, options.dependencyWaitMs);
   // Before anything that serves: the HTTP app mounts its span middleware only in a traced process.
   const tracing = await startTracing({ config, roles, version: packageVersion(), logger });
@@ -73,8 +75,8 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
   try {
     const shared = await startSharedServices({ config, logger, connections, migrateFirst: options.migrateFirst ?? false }, stops);
     const { settings, reviews, accounts } = shared;
-    if (roles.includes('worker')) {
-      await checkTemporalNamespace(connections, config);
+    if (workerRole) {
+      await workerRole.checkTemporalNamespace(connections, config);
       startHousekeeping({ logger, connections, settings, accounts }, stops);
     }
     // Providers are registered here, before any role uses them (the livestream provider too).
@@ -86,7 +88,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     if (roles.includes('actors')) {
       host = await startActorsRole({ config, logger, connections, settings, reviews, media, metrics, withWorker: roles.includes('worker') }, stops);
     }
-    if (roles.includes('worker')) await startWorkerRole({ config, logger, connections, accounts, reviews, metrics }, stops);
+    if (workerRole) await workerRole.startWorkerRole({ config, logger, connections, accounts, reviews, metrics }, stops);
 
     const readiness = createDependencyProbe({
       pool: connections.pool,

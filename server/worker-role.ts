@@ -2,6 +2,8 @@
  * The worker role: the Temporal worker that runs registration and room review workflows. Its
  * preparation comes before any connection exists, its namespace is checked before anything
  * else starts, and the worker itself starts after the actor host (see service.ts for why).
+ * service.ts loads this module only for a process with the worker role: it brings Temporal's
+ * worker SDK (NativeConnection here, the worker and its bundler through workflows/).
  */
 import { NativeConnection } from '@temporalio/worker';
 import type { Accounts } from '../accounts/index.js';
@@ -14,9 +16,9 @@ import type { Connections } from './connections.js';
 import type { Stops } from './stops.js';
 
 /** Before any worker connection exists: the Temporal runtime takes its logger when created. */
-export function prepareWorkerRole(logger: Logger): void {
-  installTemporalLogging(logger);
-  prepareReviewWorkflows(logger);
+export async function prepareWorkerRole(logger: Logger): Promise<void> {
+  await installTemporalLogging(logger);
+  await prepareReviewWorkflows(logger);
 }
 
 /** The worker role needs its namespace to exist; say so at start rather than at first use. */

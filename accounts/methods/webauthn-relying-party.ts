@@ -1,12 +1,8 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { AppError } from '../../errors/index.js';
 import { CHALLENGE_TTL_SECONDS } from './webauthn-challenges.js';
@@ -20,6 +16,10 @@ import { CHALLENGE_TTL_SECONDS } from './webauthn-challenges.js';
  *
  * User verification (PIN or biometrics) is required: a passkey here is the whole sign-in, not a
  * second factor, so possession of the device alone must not be enough.
+ *
+ * The library loads at the first ceremony, not with the accounts: with its X.509 and ASN.1
+ * stack (@peculiar/*, tsyringe) it is about 290 CommonJS files and 0.12 s of loading, which
+ * every gateway process (and each test file's service) paid whether or not a passkey came.
  */
 export interface RelyingParty {
   /** The exact origin browsers run the app on (`webauthn.rp_origin`). */
@@ -74,10 +74,18 @@ const KNOWN_TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', '
 
 const TIMEOUT_MS = CHALLENGE_TTL_SECONDS * 1000;
 
-export function creationOptions(
+let loaded: Promise<typeof import('@simplewebauthn/server')> | undefined;
+/** @simplewebauthn/server, loaded once, at the first call. */
+function library(): Promise<typeof import('@simplewebauthn/server')> {
+  loaded ??= import('@simplewebauthn/server');
+  return loaded;
+}
+
+export async function creationOptions(
   rp: RelyingParty,
   input: { userName: string; displayName: string; userHandle?: Uint8Array; exclude: CredentialDescriptor[] },
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await library();
   return generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -92,7 +100,8 @@ export function creationOptions(
   });
 }
 
-export function requestOptions(rp: RelyingParty, allow: CredentialDescriptor[]): Promise<PublicKeyCredentialRequestOptionsJSON> {
+export async function requestOptions(rp: RelyingParty, allow: CredentialDescriptor[]): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const { generateAuthenticationOptions } = await library();
   return generateAuthenticationOptions({
     rpID: rp.id,
     allowCredentials: allow.map(descriptor),
@@ -115,6 +124,7 @@ export async function verifyRegistration(rp: RelyingParty, response: Registratio
     ...(response.authenticatorAttachment ? { authenticatorAttachment: response.authenticatorAttachment } : {}),
     clientExtensionResults: {},
   };
+  const { verifyRegistrationResponse } = await library();
   let result;
   try {
     result = await verifyRegistrationResponse({
@@ -166,6 +176,7 @@ export async function verifyAssertion(
     ...(response.authenticatorAttachment ? { authenticatorAttachment: response.authenticatorAttachment } : {}),
     clientExtensionResults: {},
   };
+  const { verifyAuthenticationResponse } = await library();
   let result;
   try {
     result = await verifyAuthenticationResponse({

@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { AVATAR_MAX_BYTES, AVATAR_MAX_SIDE } from '../../contracts/http/users.js';
 import { encodeUpload, readImageUpload } from '../../images/index.js';
 import { versionHash } from '../../images/index.js';
@@ -52,6 +51,8 @@ export async function makeAvatar(bytes: Buffer): Promise<AvatarImages> {
       .resize(AVATAR_LIMITS.largePx, AVATAR_LIMITS.largePx, { fit: 'cover', position: 'attention' })
       .raw()
       .toBuffer({ resolveWithObject: true });
+    // Loaded by readImageUpload already (sharp loads at the first upload).
+    const { default: sharp } = await import('sharp');
     const square = () => sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
     const large = await square().webp({ quality: 82 }).toBuffer();
     const small = await square().resize(AVATAR_LIMITS.smallPx, AVATAR_LIMITS.smallPx).webp({ quality: 82 }).toBuffer();

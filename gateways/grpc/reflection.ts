@@ -23,25 +23,19 @@ interface MessageDescriptor {
 }
 
 export function addReflection(server: grpc.Server, definition: protoLoader.PackageDefinition): void {
+  // Every message and service of a package definition carries the same array of file
+  // descriptors, and ReflectionService decodes the array of each entry it is given: for our
+  // API that was about 190 ms of each gateway start (a test file's service included). Each
+  // distinct descriptor, repaired, in the order first met, gives the service the same files
+  // in the same order (it keeps the first file of each name), decoded once.
   const repaired = new Map<Buffer, Buffer>();
-  const fixed: protoLoader.PackageDefinition = {};
-  for (const [name, value] of Object.entries(definition)) {
+  for (const value of Object.values(definition)) {
     const files = (value as { fileDescriptorProtos?: Buffer[] }).fileDescriptorProtos;
-    if (!Array.isArray(files)) {
-      fixed[name] = value;
-      continue;
-    }
-    const fileDescriptorProtos = files.map((bin) => {
-      let out = repaired.get(bin);
-      if (!out) {
-        out = repairDescriptor(bin);
-        repaired.set(bin, out);
-      }
-      return out;
-    });
-    fixed[name] = { ...value, fileDescriptorProtos } as protoLoader.PackageDefinition[string];
+    if (!Array.isArray(files)) continue;
+    for (const bin of files) if (!repaired.has(bin)) repaired.set(bin, repairDescriptor(bin));
   }
-  new ReflectionService(fixed).addToServer(server);
+  const files = { fileDescriptorProtos: [...repaired.values()] } as unknown as protoLoader.PackageDefinition[string];
+  new ReflectionService({ files }).addToServer(server);
 }
 
 function repairDescriptor(bin: Buffer): Buffer {

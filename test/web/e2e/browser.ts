@@ -215,6 +215,19 @@ export async function waitForPage(page: Page, expression: string, timeoutMs = 10
 }
 
 /**
+ * Waits until the service worker controls the page, as it does a first visit once it activates
+ * (web/src/pwa/sw.ts claims the pages open then). A page whose navigation was still in flight at
+ * that moment (a sign-in that goes on to the room) was fetched without the worker and is not
+ * among the pages claimed: it stays uncontrolled until its next load, as in any browser. So once
+ * the worker is active, such a page is reloaded, as the person's next visit would.
+ */
+export async function controlledByWorker(page: Page, timeoutMs = 30_000): Promise<void> {
+  await waitForPage(page, `navigator.serviceWorker.getRegistration().then((registration) => registration?.active?.state === 'activated')`, timeoutMs);
+  if ((await evaluateQuietly(page, 'navigator.serviceWorker.controller === null')) === true) await page.reload();
+  await waitForPage(page, 'navigator.serviceWorker.controller !== null', timeoutMs);
+}
+
+/**
  * Signs the page in as an existing password account the way the client keeps a session: the
  * login made from the page (so the httpOnly refresh cookie lands in this browser) and the
  * client's signed-in mark. The next navigation or reload restores the session.

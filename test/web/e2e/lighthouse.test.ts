@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import test from 'ava';
-import { signInPage, startWebBed, waitForPage, type WebBed } from './browser.js';
+import { controlledByWorker, signInPage, startWebBed, type WebBed } from './browser.js';
 import { failedAudits, openProfile, runLighthouse, type FormFactor, type Profile } from './lighthouse.js';
 
 let bed: WebBed;
@@ -27,7 +27,8 @@ test.before(async () => {
   await signInPage(profile.page, owner.username);
   await profile.page.goto(roomUrl);
   await profile.page.getByRole('heading', { name: 'Lighthouse night' }).waitFor();
-  await waitForPage(profile.page, 'navigator.serviceWorker.controller !== null', 30_000);
+  await controlledByWorker(profile.page);
+  await profile.page.getByRole('heading', { name: 'Lighthouse night' }).waitFor();
 });
 test.after.always(async () => {
   await profile?.close();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { accessibilityProblems, startWebBed, waitForPage, type WebBed } from './browser.js';
+import { accessibilityProblems, controlledByWorker, startWebBed, waitForPage, type WebBed } from './browser.js';
 import { BED_PASSWORD } from '../../gateways/bed.js';
 import { WEB_CLIENT_ROOT } from '../../../gateways/http/web-client.js';
 
@@ -92,7 +92,8 @@ test('offline, a reload opens the shell from the worker and says so in words; no
   const { page, context, problems } = await bed.person({ viewport: 'phone' });
   await signIn(page, owner.username, `/rooms/${room.body.room.id}`);
   await page.getByRole('heading', { name: 'Offline night' }).waitFor();
-  await waitForPage(page, CONTROLLED, 30_000);
+  await controlledByWorker(page);
+  await page.getByRole('heading', { name: 'Offline night' }).waitFor();
   t.is(await page.evaluate<string>('navigator.serviceWorker.controller.scriptURL'), `${bed.origin}/sw.js`);
 
   await context.setOffline(true);
@@ -119,7 +120,7 @@ test('offline, a reload opens the shell from the worker and says so in words; no
 test.serial('a new version: the notice says so, and Reload lets the new worker take over', async (t) => {
   const { page, problems } = await bed.person();
   await page.goto('/');
-  await waitForPage(page, CONTROLLED, 30_000);
+  await controlledByWorker(page);
   const [before] = await page.evaluate<string[]>('caches.keys()');
   t.regex(before ?? '', /^svc-shell-[0-9a-f]{16}$/);
 

@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { checkAtBothWidths, FULLSCREEN, openRoomPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
 import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
 import type { Member } from '../../gateways/bed.js';
+import { waitFor } from '../../fixtures/deadline.js';
 
 const CLIP_SECONDS = 3;
 /** Long enough for a clip, its end, the room's 1.5 s lead and the next start on a busy machine. */
@@ -70,7 +71,13 @@ test.serial('the room moves to the next item on both pages by itself, stops afte
   // After the last item the room stops, paused at its end, on both pages.
   const stopped = `(() => { const v = document.querySelector('video[aria-label="Video: Clip B"]'); return !!v && v.paused && v.currentTime > ${CLIP_SECONDS - 1}; })()`;
   await Promise.all([waitForPage(a.page, stopped, STEP_MS), waitForPage(b.page, stopped, STEP_MS)]);
-  t.like(await playback(), { mediaId: second.body.item.id, playing: false });
+  // A page's element pauses at its own end; the room records the stop when its clock reaches the
+  // item's end, which may come a moment later: wait for it rather than read once.
+  const roomStopped = await waitFor('the room to stop after its last item', async () => {
+    const now = await playback();
+    return now.playing ? undefined : now;
+  }, STEP_MS, 100);
+  t.like(roomStopped, { mediaId: second.body.item.id, playing: false });
 
   // "Repeat this item", chosen in the settings panel: A plays, ends, and plays again for both.
   await a.page.getByRole('tab', { name: 'Settings' }).click();
