@@ -247,6 +247,9 @@ export class RoomCore {
       for (const part of parts) await part.load?.(core, client);
     });
     for (const part of parts) part.activated?.(core);
+    // The activation before ended uncleanly, so nobody was told that the stage, the voice call
+    // and presence went with it: the gateways answer this with a fresh snapshot for every watch.
+    if (ctx.inherited && core.room) core.publish({ type: 'room.activated' });
     return core;
   }
 

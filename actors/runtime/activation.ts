@@ -53,6 +53,8 @@ export interface ActivationDeps {
   id: string;
   /** The ownership record's revision: the first fencing token. */
   revision: number;
+  /** The activation before did not release the id (ActivationContext.inherited). */
+  inherited?: boolean;
   logger: Logger;
   mailboxSize: number;
   recentCommands: number;
@@ -127,6 +129,7 @@ export class Activation {
     const ctx = {
       type: this.type,
       id: this.id,
+      inherited: deps.inherited === true,
       logger: deps.logger,
       publish: (event: unknown) => this.publish(event),
       currentSeq: () => this.currentSeq(),

@@ -78,6 +78,11 @@ export interface ActivationContext {
   readonly type: string;
   readonly id: string;
   /**
+   * The activation before this one never released the id (its host crashed, lost its lease or
+   * was fenced): what it kept in memory is gone, and its subscribers may still hold it.
+   */
+  readonly inherited?: boolean;
+  /**
    * The lease revision of this activation: the fencing token every durable write of this
    * actor's state must carry. Strictly greater than any earlier activation's token. It can
    * grow during an activation (the runtime renews the lease when the event counter of one

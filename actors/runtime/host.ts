@@ -290,6 +290,7 @@ export class ActorHost {
         actorType: pool.type,
         id,
         revision: acquired.revision,
+        inherited: acquired.inherited,
         logger: log.child({ fence: acquired.revision }),
         mailboxSize: this.options.mailboxSize,
         recentCommands: this.options.recentCommands,

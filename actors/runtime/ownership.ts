@@ -25,8 +25,12 @@ export interface OwnerRecord extends HostIdentity {
 }
 
 export type Acquisition =
-  /** `takenOver`: the record named a host (or an older incarnation of this one) whose liveness was gone. */
-  | { ok: true; revision: number; takenOver: boolean }
+  /**
+   * `takenOver`: the record named a host (or an older incarnation of this one) whose liveness was
+   * gone. `inherited`: a record was there at all, so the activation before did not release the
+   * id (a crash, a lost lease, a fence) and did not end cleanly.
+   */
+  | { ok: true; revision: number; takenOver: boolean; inherited: boolean }
   | { ok: false; retryAfterMs: number; reason: string; owner?: string };
 
 /** Compare-and-set races lost in a row before giving the caller a retry hint instead. */
@@ -49,7 +53,7 @@ export class Owners {
     const record = encode({ ...self, since: Date.now() } satisfies OwnerRecord);
     for (let race = 0; race < MAX_RACES; race++) {
       try {
-        return { ok: true, revision: await this.kv.create(id, record), takenOver: false };
+        return { ok: true, revision: await this.kv.create(id, record), takenOver: false, inherited: false };
       } catch (err) {
         if (!isWrongLastSequence(err)) throw err;
       }
@@ -67,7 +71,7 @@ export class Owners {
       // The owner is dead (or the record is a leftover of this very incarnation): take it over,
       // unless another host's takeover lands first.
       try {
-        return { ok: true, revision: await this.kv.update(id, record, entry.revision), takenOver: !ownRecord };
+        return { ok: true, revision: await this.kv.update(id, record, entry.revision), takenOver: !ownRecord, inherited: true };
       } catch (err) {
         if (!isWrongLastSequence(err)) throw err;
       }

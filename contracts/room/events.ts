@@ -193,6 +193,10 @@ export const QueueVotesChanged = z
 export const WordFilterChanged = z
   .strictObject({ type: z.literal('room.wordFilter'), wordFilter: WordFilter })
   .meta({ description: 'The word filter changed: for the holders of edit_room_settings alone, like the list itself.' });
+export const RoomActivated = z.strictObject({ type: z.literal('room.activated') }).meta({
+  description:
+    'The room came back on a new activation after the one before ended uncleanly (a crash, a lost lease): what that one held in memory (the stage, the voice call, presence) is gone. Gateways answer it with a fresh snapshot; clients never receive it.',
+});
 
 export const RoomEvent = z.discriminatedUnion('type', [
   RoomUpdated,
@@ -225,6 +229,7 @@ export const RoomEvent = z.discriminatedUnion('type', [
   PollChanged,
   QueueVotesChanged,
   WordFilterChanged,
+  RoomActivated,
 ]);
 export type RoomEvent = z.infer<typeof RoomEvent>;
 
@@ -273,4 +278,6 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   'queue.votes': 'view_media_resources',
   // Who sees the list could write around it.
   'room.wordFilter': 'edit_room_settings',
+  // Turned into a snapshot by each watch (gateways/rooms/room-watch.ts).
+  'room.activated': null,
 });

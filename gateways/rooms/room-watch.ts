@@ -31,7 +31,7 @@ export type WatchStart =
 export interface WatchListener {
   /** An event this member may see; seqs only increase. */
   event(event: FeedEvent): void;
-  /** Events may have been lost in the gateway (NATS reconnected): replace the client's state with this. */
+  /** Events may have been lost in the gateway (NATS reconnected), or the room came back without what it held in memory: replace the client's state with this. */
   snapshot(view: MemberRoomView): void;
   /** The member is no longer in the room; the watch is closed. Called once. */
   ended(reason: WatchEndReason, message: string): void;
@@ -173,7 +173,9 @@ export class RoomWatch {
     if (this.topic.missedSince(resumeFrom, snapshotSeq) === undefined) return undefined;
     // The events the snapshot counts may still be on their way here.
     if (!(await this.topic.reached(snapshotSeq, CATCH_UP_MS))) return undefined;
-    return this.topic.missedSince(resumeFrom, snapshotSeq);
+    const missed = this.topic.missedSince(resumeFrom, snapshotSeq);
+    // Across an unclean reactivation the events do not say what the old activation lost.
+    return missed?.some((entry) => entry.event.type === 'room.activated') ? undefined : missed;
   }
 
   /** Delivers the events that arrived since the start, then every later one, to `listener`. */
@@ -209,6 +211,13 @@ export class RoomWatch {
   private deliver(entry: FeedEvent): void {
     if (entry.seq <= this.lastSeq || !this.listener) return;
     this.lastSeq = entry.seq;
+    // A new activation after an unclean end: what the old one held in memory (the stage, the
+    // voice call, presence) is gone, so the client's view is replaced, and reading it announces
+    // this connection to the new activation at once rather than at the next heartbeat.
+    if (entry.event.type === 'room.activated') {
+      void this.resnapshot();
+      return;
+    }
     const ends = this.lens.endsWatch(entry.event);
     if (this.lens.admit(entry.event)) this.listener.event(this.shaped(entry));
     if (ends) this.end(ends);
@@ -236,7 +245,7 @@ export class RoomWatch {
   }
 
   /**
-   * After a NATS reconnect: a fresh snapshot replaces whatever the client holds. The room is
+   * After a NATS reconnect, or the room's unclean reactivation: a fresh snapshot replaces whatever the client holds. The room is
    * read again until it answers (its host may reconnect later than this gateway), and again if
    * another reconnect came while it was read; a refusal ends the watch.
    */
@@ -260,7 +269,7 @@ export class RoomWatch {
         return;
       } catch (err) {
         if (this.state !== 'started' || this.endOnRefusal(err)) return;
-        this.logger.warn({ err, roomId: this.roomId, attempt }, 'reading the room after a NATS reconnect failed; trying again');
+        this.logger.warn({ err, roomId: this.roomId, attempt }, 'reading the room again (a NATS reconnect or its reactivation) failed; trying again');
       }
       await sleep(Math.min(RESNAPSHOT_RETRY.initialMs * 2 ** attempt, RESNAPSHOT_RETRY.maxMs), undefined, { ref: false });
       if (this.state !== 'started') return;

@@ -155,7 +155,7 @@ export const ROOM_EVENT: EnvelopeBinding = {
   head: EventMessage.pick({ seq: true, at: true }),
   oneof: 'event',
   union: events.RoomEvent,
-  skip: ['voice.joined', 'voice.left', 'voice.muted', 'voice.signal', 'call.muted'],
+  skip: ['voice.joined', 'voice.left', 'voice.muted', 'voice.signal', 'call.muted', 'room.activated'],
 };
 
 export const EVENTS_PROTO: FileBinding = {

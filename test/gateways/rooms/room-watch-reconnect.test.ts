@@ -15,7 +15,7 @@ import { generatedSecrets, replicaEnv, startReplica, type Replica } from '../../
 import { startPrivateNats, type PrivateServer } from '../../harness/stack.js';
 import { startGatewayBed, type GatewayBed } from '../bed.js';
 
-// Both tests restart the one NATS server.
+// The tests restart the one NATS server, or the rooms' host.
 let nats: PrivateServer;
 let bed: GatewayBed;
 /** The rooms' actor host, a `svc serve --role actors` of its own so that a test can pause it. */
@@ -47,6 +47,7 @@ interface Watched {
   owner: UserCaller;
   member: UserCaller;
   roomId: string;
+  connectionId: string;
   watch: RoomWatch;
   snapshots: MemberRoomView[];
   events: FeedEvent[];
@@ -64,12 +65,13 @@ async function watchNewRoom(): Promise<Watched> {
   const roomId = newRoomId();
   await rooms.send(roomId, { kind: 'room.create', name: 'Resilient', visibility: 'public' }, owner);
   await rooms.send(roomId, { kind: 'member.join' }, member);
-  const watch = await watcher.open({ roomId, caller: member, connectionId: randomUUID() });
+  const connectionId = randomUUID();
+  const watch = await watcher.open({ roomId, caller: member, connectionId });
   const snapshots: MemberRoomView[] = [];
   const events: FeedEvent[] = [];
   watch.begin({ event: (event) => events.push(event), snapshot: (view) => snapshots.push(view), ended: () => undefined });
   return {
-    rooms, owner, member, roomId, watch, snapshots, events, logged: lines,
+    rooms, owner, member, roomId, connectionId, watch, snapshots, events, logged: lines,
     async close() {
       await watch.close();
       feeds.close();
@@ -113,12 +115,39 @@ test.serial('when the room\'s host comes back after the gateway does, the watch 
   t.teardown(() => void host.process.child.kill('SIGCONT'));
   await nats.stop();
   await nats.start();
-  const failedRead = (line: Record<string, unknown>) => line.msg === 'reading the room after a NATS reconnect failed; trying again';
+  const failedRead = (line: Record<string, unknown>) => line.msg === 'reading the room again (a NATS reconnect or its reactivation) failed; trying again';
   await eventually(() => watched.logged.some(failedRead), 30_000, 'a failed read of the room while its host is stopped');
   t.is(watched.snapshots.length, 0);
 
   host.process.child.kill('SIGCONT');
   await eventually(() => watched.snapshots.length > 0, 60_000, 'a fresh snapshot once the host is back');
   t.is(watched.snapshots.length, 1, 'one snapshot for one outage');
+  await carriesOn(t, watched);
+});
+
+test.serial("when the room's host dies, its next activation hands every watch a fresh snapshot: the voice call it held in memory is gone and the member is online at once", async (t) => {
+  const watched = await watchNewRoom();
+  t.teardown(() => watched.close());
+  const { rooms, owner, member, roomId, connectionId } = watched;
+  await rooms.send(roomId, { kind: 'voice.join', connectionId, muted: true }, member);
+  await eventually(() => watched.events.some((entry) => entry.event.type === 'voice.joined'), 10_000, 'the member in the voice call');
+  const before = watched.events.at(-1)!.seq;
+
+  // No drain, so nobody is told the call ended; a new host takes the room over.
+  const { env } = host;
+  await host.process.stop('SIGKILL');
+  host = await startReplica(['--role', 'actors', '--replica-id', 'rooms-host-2'], env);
+  await eventually(
+    async () => (await rooms.send(roomId, { kind: 'room.get' }, owner).then(() => true, () => false)),
+    30_000,
+    'the room answering from the new host',
+  );
+  await eventually(() => watched.snapshots.length > 0, 30_000, 'a fresh snapshot from the new activation');
+  const view = watched.snapshots.at(-1)!;
+  t.true(Math.floor(view.seq / 2 ** 20) > Math.floor(before / 2 ** 20), 'read from the new activation');
+  t.false((view.voice ?? []).some((p) => p.userId === member.userId), 'the voice call went with the old activation');
+  // Reading the room announced the connection: no wait for the next presence heartbeat (30 s).
+  t.true(view.members!.some((m) => m.userId === member.userId && m.online));
+  t.false(watched.events.some((entry) => entry.event.type === 'room.activated'), 'the marker itself never reaches a client');
   await carriesOn(t, watched);
 });

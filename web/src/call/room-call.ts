@@ -103,6 +103,15 @@ export class RoomCall {
       },
     });
     this.stops.push(session.onEvent((event) => this.onRoomEvent(event)));
+    // A snapshot in the middle of the room (its activation ended uncleanly, or a reconnect that
+    // could not resume) may show our share gone with no stage.stopped ever sent: stop sending.
+    this.stops.push(
+      session.onSnapshot((view) => {
+        if (this.share.value !== 'on' || (view.stage ?? []).some((share) => share.userId === view.me.userId)) return;
+        this.dropScreen();
+        this.notice.value = t('call.share.lostRoom');
+      }),
+    );
     // Probe once the member's view arrives; watch the stage while a share is on.
     this.stops.push(
       effect(() => {

@@ -93,6 +93,8 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
     }
     case 'call.muted':
       return view; // the SFU mutes the track itself; the call shows it (web/src/call/)
+    case 'room.activated':
+      return view; // the gateway sends a fresh snapshot in its place
     case 'live': {
       const others = (view.liveOnline ?? []).filter((id) => id !== event.mediaId);
       return { ...view, liveOnline: event.online ? [...others, event.mediaId] : others };

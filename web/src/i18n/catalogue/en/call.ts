@@ -37,6 +37,7 @@ export const call = {
     keepPlaying: 'Keep the video playing',
     notAllowed: 'The call did not let your screen through in time; try sharing again.',
     stoppedBy: '{{name}} stopped your share.',
+    lostRoom: 'The room moved to another server and your share ended; share again to go on.',
   },
   stage: {
     label: 'Stage',

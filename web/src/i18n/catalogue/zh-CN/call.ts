@@ -39,6 +39,7 @@ export const call: Translation<typeof en> = {
     keepPlaying: '视频继续播放',
     notAllowed: '通话没有及时放行你的屏幕，请再共享一次。',
     stoppedBy: '{{name}} 停止了你的共享。',
+    lostRoom: '房间转到了另一台服务器，你的共享已结束；请重新共享。',
   },
   stage: {
     label: '舞台',
