@@ -102,7 +102,7 @@ const ServerTime = z.number().int();
  */
 export const SnapshotMessage = z.object({
   type: z.literal('snapshot'),
-  /** Why: `connect` (no resume asked), `resume_unavailable` (the missed events are no longer held), `reset` (the gateway lost its stream). */
+  /** Why: `connect` (no resume asked), `resume_unavailable` (the missed events are no longer held), `reset` (the gateway lost its stream, or the room came back without what it held in memory). */
   reason: z.enum(['connect', 'resume_unavailable', 'reset']),
   connectionId: z.string(),
   seq: Seq,
