@@ -64,9 +64,11 @@ export async function startComposeStack(): Promise<ComposeStack> {
     SVC_GRPC_PUBLISH: `127.0.0.1:${ports.grpc}`,
     SVC_RTMP_PUBLISH: `127.0.0.1:${ports.rtmp}`,
     SVC_TEMPORAL_UI_PUBLISH: `127.0.0.1:${ports.temporalUi}`,
-    // Signalling only: media would need the RTC ports published under their own numbers.
     SVC_SFU_PUBLISH: `127.0.0.1:${ports.sfu}`,
+    // ICE over TCP is announced on 7881, which is not this host's: media takes the UDP port,
+    // which keeps its number inside and out as LiveKit announces it.
     SVC_SFU_RTC_TCP_PUBLISH: `127.0.0.1:${ports.sfuTcp}`,
+    SVC_SFU_RTC_UDP_PORT: String(ports.sfuUdp),
     SVC_SFU_RTC_UDP_PUBLISH: `127.0.0.1:${ports.sfuUdp}`,
     SVC_SFU_PUBLIC_URL: `ws://127.0.0.1:${ports.sfu}`,
     SVC_PUBLIC_URL: url,

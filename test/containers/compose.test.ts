@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import { RoomServiceClient } from 'livekit-server-sdk';
 import { waitFor } from '../fixtures/deadline.js';
 import { watchParty } from '../deploy/watch-party.js';
+import { screenShare } from '../deploy/screen-share.js';
 import { composeDependencyImages, startComposeStack } from './compose-stack.js';
 import { BED_PASSWORD } from '../gateways/bed.js';
 import { createRootIn, logsOf, podman, requireImages } from './podman.js';
 
 
 // deploy/compose.yaml as a self-hoster starts it: the secrets script, `compose up`, the root
-// account from the CLI inside the gateway, then a watch party through the published port.
-test('the Compose stack starts every service and carries a watch party', async (t) => {
+// account from the CLI inside the gateway, then a watch party through the published port, and a
+// screen share from Chromium through the stack's LiveKit.
+test('the Compose stack starts every service and carries a watch party and a screen share', async (t) => {
   t.timeout(10 * 60_000);
   await requireImages(...(await composeDependencyImages()));
   const stack = await startComposeStack();
@@ -47,4 +49,9 @@ test('the Compose stack starts every service and carries a watch party', async (
   const rooms = new RoomServiceClient(stack.sfuUrl, 'svc', secret);
   await rooms.createRoom({ name: 'compose-check', emptyTimeout: 10 });
   t.true((await rooms.listRooms()).some((room) => room.name === 'compose-check'));
+
+  // A share seen by a guest: media through the published UDP port at the announced address.
+  const share = await screenShare({ url: stack.url, username: 'composehost', password: BED_PASSWORD });
+  t.is(share.stageSeenByGuest, 'composehost is sharing their screen');
+  t.true(share.guestPicture.width > 0 && share.guestPicture.height > 0, JSON.stringify(share.guestPicture));
 });

@@ -6,13 +6,15 @@ import { join } from 'node:path';
 import { waitFor } from '../fixtures/deadline.js';
 import { freePort, freshDatabase, testStack } from '../harness/stack.js';
 import { watchParty } from '../deploy/watch-party.js';
+import { screenShare } from '../deploy/screen-share.js';
 import { renderKube } from './kube-render.js';
 import { BED_PASSWORD } from '../gateways/bed.js';
 import { createRootIn, logsOf, podman, podmanOk, requireImages, secretFiles, SVC_IMAGE, waitReady } from './podman.js';
 
 
-// deploy/k8s/svc.yaml played by podman, every role in its own pod, then a watch party through it.
-test('the Kubernetes manifests run every role and carry a watch party', async (t) => {
+// deploy/k8s/svc.yaml played by podman, every role in its own pod, then a watch party through it,
+// and a screen share from Chromium through the SFU the ConfigMap names (the test stack's LiveKit).
+test('the Kubernetes manifests run every role and carry a watch party and a screen share', async (t) => {
   t.timeout(8 * 60_000);
   await requireImages();
   const stack = testStack();
@@ -72,4 +74,8 @@ test('the Kubernetes manifests run every role and carry a watch party', async (t
   const party = await watchParty({ url: `http://127.0.0.1:${ports.http}`, username: 'kubehost', password: BED_PASSWORD });
   t.is(party.chatSeenByGuest, 'hello from kubehost');
   t.true(party.playingSeenByGuest);
+
+  const share = await screenShare({ url: `http://127.0.0.1:${ports.http}`, username: 'kubehost', password: BED_PASSWORD });
+  t.is(share.stageSeenByGuest, 'kubehost is sharing their screen');
+  t.true(share.guestPicture.width > 0 && share.guestPicture.height > 0, JSON.stringify(share.guestPicture));
 });
