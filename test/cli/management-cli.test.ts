@@ -130,7 +130,7 @@ test.serial('settings list shows every key in json, yaml and table form', async 
   const json = await runSvc(['settings', 'list', '--output', 'json'], unixReplica.cliEnv);
   t.is(json.code, 0, json.stderr);
   const settings = JSON.parse(json.stdout) as Array<{ key: string; isDefault: boolean }>;
-  t.is(settings.length, 29);
+  t.is(settings.length, 35);
   t.false(settings.find((s) => s.key === 'server.maxRoomsPerUser')?.isDefault);
   t.true(settings.find((s) => s.key === 'chat.messageRetentionDays')?.isDefault);
 

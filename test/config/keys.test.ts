@@ -28,6 +28,7 @@ test('secrets are marked sensitive, ordinary keys are not', (t) => {
     'jwt.secret',
     'management.token',
     'security.opaque_server_setup_secret',
+    'sfu.api_secret',
     'smtp.password',
     'turn.shared_secret',
   ]);
