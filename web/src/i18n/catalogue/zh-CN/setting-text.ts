@@ -145,19 +145,19 @@ export const settingText: Translation<typeof en> = {
         description: '一个房间里同时最多可以有几个人共享屏幕。',
       },
       shareMaxKbps: {
-        label: '一个共享屏幕的带宽（kbit/s）',
+        label: '一个共享屏幕的带宽（千比特每秒）',
         description: '一个共享屏幕（含声音）最多可以发送的码率。',
       },
       cameraMaxKbps: {
-        label: '一个摄像头的带宽（kbit/s）',
+        label: '一个摄像头的带宽（千比特每秒）',
         description: '一个摄像头最多可以发送的码率。',
       },
       memberMaxKbps: {
-        label: '每人的带宽（kbit/s）',
+        label: '每人的带宽（千比特每秒）',
         description: '一个人在通话中最多可以发送的码率，麦克风、摄像头和屏幕合计。',
       },
       roomMaxKbps: {
-        label: '每个房间的带宽（kbit/s）',
+        label: '每个房间的带宽（千比特每秒）',
         description: '一个房间所有屏幕和摄像头合计最多可以发送的码率；超出时新的屏幕或摄像头会被拒绝。',
       },
       maxParticipantsPerRoom: {
