@@ -34,6 +34,11 @@ export const PublicInfo = z
       maxRoomsPerUser: z.number().int(),
       maxMembersPerRoom: z.number().int(),
     }),
+    calls: z.strictObject({
+      sfu: z.boolean().meta({
+        description: 'The server has an SFU (startup key sfu.url): screen sharing, cameras and the SFU call. Without it, voice runs between browsers.',
+      }),
+    }),
   })
   .meta({ id: 'PublicInfo' });
 

@@ -148,8 +148,8 @@ export function createHttpApp(options: HttpAppOptions): Koa<HttpState> {
     mountWebAuthnRoutes(api, accounts, cookies);
     mountOAuth2Routes(api, accounts, cookies);
     mountAdminRoutes(api, accounts, options.api.reviews, options.api.reviewLink);
-    mountPublicRoutes(api, accounts);
     const { gateway } = options.api;
+    mountPublicRoutes(api, accounts, { sfu: gateway?.sfu !== undefined });
     if (gateway) {
       mountRoomRoutes(api, gateway);
       mountCloseAccountRoute(api, accounts, gateway);

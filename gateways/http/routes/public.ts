@@ -7,7 +7,7 @@ import type { EndpointRouter } from '../endpoint-router.js';
  * `GET /api/public/info` and `/time`. The info is read on every request from the runtime
  * settings cache and the startup config, so a settings change shows at once.
  */
-export function mountPublicRoutes(router: EndpointRouter, accounts: Accounts): void {
+export function mountPublicRoutes(router: EndpointRouter, accounts: Accounts, offers: { sfu: boolean }): void {
   const { settings, config } = accounts.deps;
   router
     .mount(api.getPublicInfo, (ctx) => {
@@ -42,6 +42,7 @@ export function mountPublicRoutes(router: EndpointRouter, accounts: Accounts): v
           maxRoomsPerUser: settings.get('server.maxRoomsPerUser'),
           maxMembersPerRoom: settings.get('server.maxMembersPerRoom'),
         },
+        calls: { sfu: offers.sfu },
       };
       return Promise.resolve();
     })

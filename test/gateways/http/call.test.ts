@@ -238,9 +238,12 @@ test('muting needs manage_members; a member without a published microphone is no
   t.regex(bad.body.message, /userId/);
 });
 
-test('without an SFU the call endpoints answer unavailable with a sentence', async (t) => {
+test('without an SFU the public info says so, and the call endpoints answer unavailable with a sentence', async (t) => {
   const plain = await startGatewayBed('http_call_nosfu');
   try {
+    // What the web client reads before it asks for a grant.
+    t.deepEqual((await plain.call<{ calls: unknown }>('GET', '/api/public/info')).body.calls, { sfu: false });
+    t.deepEqual((await bed.call<{ calls: unknown }>('GET', '/api/public/info')).body.calls, { sfu: true });
     const owner = await plain.signUp('nosfu');
     const created = await plain.call<{ room: { id: string } }>('POST', '/api/rooms', { name: 'No SFU' }, owner.token);
     const answer = await plain.call<ErrorBody>('POST', `/api/rooms/${created.body.room.id}/call`, { part: 'call' }, owner.token);

@@ -2,7 +2,7 @@
  * An SFU node's loss, in Chromium against the whole service and a two-node LiveKit cluster of
  * the test's own (test/fixtures/livekit.ts; docs/2026-11-29-sfu-deployment.md): two members talk
  * in a call whose LiveKit room lives on the second node; that node is SIGKILLed; both pages say
- * the call lost its server, fetch new grants, join again through the first node (where LiveKit
+ * the call dropped (lost its server, or LiveKit reconnecting), fetch new grants, join again through the first node (where LiveKit
  * opens the room once it gives the dead node up) and hear each other again, with nothing clicked.
  * The time from the kill to both hearing again is logged (the issue's figure: within 5 s).
  */
@@ -17,6 +17,14 @@ import { openRoom, RECORD_PEERS, roomWith } from './call-helpers.js';
 const CALL_MS = 45_000;
 /** Each connection's states with the local time they were first seen, in `window.__pcLog`. */
 const PC_LOG = `window.__pcLog = []; setInterval(() => (window.__callPeers || []).forEach((pc, i) => { const k = i + ':' + pc.connectionState; if (!pc.__seen?.has(k)) { (pc.__seen ??= new Set()).add(k); window.__pcLog.push([Date.now(), i, pc.connectionState]); } }), 50);`;
+/**
+ * What each page told its member about the loss, in `window.__notices`: under load a page may get
+ * its call back through LiveKit's own reconnection (the "reconnecting" notice) before it gives the
+ * room up (the "lost its server" one), and a notice can be on screen for a moment only.
+ */
+const LOST = 'The call lost its server; joining again…';
+const RECONNECTING = 'The call’s connection dropped; reconnecting…';
+const NOTICES = `window.__notices = []; new MutationObserver(() => { const text = document.body ? document.body.textContent : ''; for (const notice of ${JSON.stringify([LOST, RECONNECTING])}) if (text.includes(notice) && !window.__notices.includes(notice)) window.__notices.push(notice); }).observe(document, { subtree: true, childList: true, characterData: true });`;
 let cluster: SfuCluster;
 let bed: WebBed;
 
@@ -67,7 +75,7 @@ test('a killed SFU node: both members are told, join again on the other node by 
   const allowHosts = [new URL(first.url).host];
   const people: Person[] = [];
   for (const member of [alice, bob]) {
-    const person = await openRoom(bed, member, roomId, RECORD_PEERS + PC_LOG, { allowHosts });
+    const person = await openRoom(bed, member, roomId, RECORD_PEERS + PC_LOG + NOTICES, { allowHosts });
     await person.page.getByRole('tab', { name: 'Voice' }).click();
     await person.page.getByRole('button', { name: 'Join call' }).click({ timeout: CALL_MS });
     await person.page.getByRole('button', { name: 'Leave call' }).waitFor({ timeout: CALL_MS });
@@ -79,9 +87,12 @@ test('a killed SFU node: both members are told, join again on the other node by 
   const before = await Promise.all(people.map(({ page }) => page.evaluate<number>('window.__callPeers.length')));
   const killedAt = Date.now();
   await second.kill();
-  const told = people.map(({ page }) => page.getByText('The call lost its server; joining again…').waitFor({ timeout: CALL_MS }));
   await Promise.all(people.map(({ page }, i) => hears(page, before[i]!, CALL_MS)));
-  await Promise.all(told);
+  for (const { page } of people) {
+    const notices = await page.evaluate<string[]>('window.__notices');
+    t.true(notices.length > 0, 'the page said the call dropped');
+    t.log(`told: ${notices.join(' / ')}`);
+  }
   // When each page's connections closed and came back, from the kill (ms): detection, then LiveKit's placement.
   for (const { page } of people) t.log(JSON.stringify(await page.evaluate(`window.__pcLog.map(([at, i, what]) => [at - ${killedAt}, i, what])`)));
   t.log(`both members heard each other again ${Date.now() - killedAt} ms after the node was killed`);
@@ -90,7 +101,7 @@ test('a killed SFU node: both members are told, join again on the other node by 
     // Still in the call, with the other member listed; the notice of the lost server is gone.
     await page.getByRole('button', { name: 'Leave call' }).waitFor();
     await page.getByRole('list', { name: 'In the call' }).getByRole('listitem').nth(1).waitFor({ timeout: CALL_MS });
-    await page.getByText('The call lost its server; joining again…').waitFor({ state: 'hidden', timeout: CALL_MS });
+    for (const notice of [LOST, RECONNECTING]) await page.getByText(notice).waitFor({ state: 'hidden', timeout: CALL_MS });
   }
   t.deepEqual(people.flatMap((person) => person.problems), []);
   await Promise.all(people.map((person) => person.context.close()));

@@ -14,6 +14,7 @@ import type { RoomSession } from '../state/room.js';
 import { api, call } from '../api/client.js';
 import { ApiError } from '../api/errors.js';
 import { t } from '../i18n/i18n.js';
+import { loadPublicInfo } from '../state/public-info.js';
 import { callBudget, SCREEN_SIZE, type Layer, type VideoPlan } from './budget.js';
 import type { AfterDisconnect } from './rejoin.js';
 import { SfuLink, type CallGrant, type Connection } from './sfu-link.js';
@@ -136,11 +137,20 @@ export class RoomCall {
     return (this.session.view.peek()?.stage ?? []).length > 0;
   }
 
-  /** Whether the room's calls go through an SFU: a stage grant (every member's) answers it. */
+  /** Whether the room's calls go through an SFU: the server says whether it has one, and a stage grant (every member's) confirms it. */
   private probe(): void {
     this.probing = true;
-    this.stage.fetchGrant().then(
-      () => (this.mode.value = 'sfu'),
+    loadPublicInfo()
+      .then((info) => {
+        if (info.calls.sfu) return this.stage.fetchGrant();
+        // No SFU here: asking for a grant would only be refused (and logged as a failed request).
+        this.mode.value = 'mesh';
+        return undefined;
+      })
+      .then(
+      (grant) => {
+        if (grant) this.mode.value = 'sfu';
+      },
       (error: unknown) => {
         // Refused: this member has no call. Anything else (no SFU: `unavailable`; a server that
         // predates the endpoint; a failure) leaves the room its mesh voice, which needs no SFU.
