@@ -28,20 +28,25 @@ const STAGE_MS = 60_000;
 /** What the web client keeps after a sign-in, so that the page opens signed in. */
 const SIGNED_IN = `localStorage.setItem('svc.signedIn', '1')`;
 
-/** Runs `fetch` in the page (its cookies, its origin) and returns the status and body. */
-async function pageFetch(page: Page, method: string, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+/**
+ * Runs `fetch` in the page (its origin, its cookies: a sign-in leaves the refresh cookie the web
+ * client opens with) and returns the status and body; `token` is the access token, sent as the
+ * web client sends it.
+ */
+async function pageFetch(page: Page, method: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
   return page.evaluate(
-    async ([m, p, b]) => {
-      const response = await fetch(p, { method: m, headers: { 'content-type': 'application/json' }, credentials: 'same-origin', body: JSON.stringify(b) });
+    async ([m, p, b, bearer]) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) };
+      const response = await fetch(p, { method: m, headers, credentials: 'same-origin', body: JSON.stringify(b) });
       const text = await response.text();
       return { status: response.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
     },
-    [method, path, body] as const,
+    [method, path, body, token] as const,
   );
 }
 
-async function expectOk(page: Page, method: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const answer = await pageFetch(page, method, path, body);
+async function expectOk(page: Page, method: string, path: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
+  const answer = await pageFetch(page, method, path, body, token);
   if (answer.status >= 300) throw new Error(`${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body;
 }
@@ -60,15 +65,15 @@ export async function screenShare(options: ShareOptions): Promise<ShareResult> {
     };
     // Signed in as the web client is (a cookie session), which the page then remembers.
     const host = await page();
-    await expectOk(host, 'POST', '/api/auth/password/login', { username: options.username, password: options.password });
+    const signedIn = await expectOk(host, 'POST', '/api/auth/password/login', { username: options.username, password: options.password });
     await host.evaluate(SIGNED_IN);
-    const created = await expectOk(host, 'POST', '/api/rooms', { name: 'Show and tell', visibility: 'public' });
+    const created = await expectOk(host, 'POST', '/api/rooms', { name: 'Show and tell', visibility: 'public' }, signedIn.accessToken as string);
     const roomId = (created.room as { id: string }).id;
 
     const guest = await page();
-    await expectOk(guest, 'POST', '/api/auth/guest', { displayName: 'Viewer' });
+    const visitor = await expectOk(guest, 'POST', '/api/auth/guest', { displayName: 'Viewer' });
     await guest.evaluate(SIGNED_IN);
-    await expectOk(guest, 'POST', `/api/rooms/${roomId}/join`, {});
+    await expectOk(guest, 'POST', `/api/rooms/${roomId}/join`, {}, visitor.accessToken as string);
 
     await Promise.all([host.goto(`/rooms/${roomId}`), guest.goto(`/rooms/${roomId}`)]);
     // The button shows once the page knows the room's calls go through an SFU.
