@@ -107,15 +107,14 @@ else
   # call events ran out.
   mapfile -t suites < <(find dist/test -name '*.test.js' -not -path 'dist/test/web/e2e/*' -not -path 'dist/test/containers/*' | sort)
   timed "server tests" env -u SVC_CACHE_DIR npx ava "${suites[@]}" || status=$?
-  # The heaviest browser files run one at a time after them, each alone: the transcode file
-  # (three pages decoding while the transcoder encodes a 720p HEVC source into two rungs), the
-  # SFU call (twelve pages each sending a camera and receiving eleven) and the SFU failover (a
-  # LiveKit cluster of its own). Beside another browser file they take both cores: its waits ran
-  # out, and the other file's room host missed its lease.
-  alone=(dist/test/web/e2e/{transcode,call,call-failover}.test.js)
+  # The two heaviest browser files run one after the other after them, each alone: the transcode
+  # file (three pages decoding while the transcoder encodes a 720p HEVC source into two rungs) and
+  # the SFU call (twelve pages each sending a camera). Beside another browser file they take both
+  # cores: its waits ran out, and the other file's room host missed its lease.
+  alone=(dist/test/web/e2e/{transcode,call}.test.js)
   mapfile -t browser_suites < <(find dist/test/web/e2e -name '*.test.js' | grep -v -x -F "${alone[@]/#/-e}" | sort)
   timed "browser tests" env -u SVC_CACHE_DIR npx ava --concurrency 2 "${browser_suites[@]}" || status=$?
-  timed "browser tests (transcode, call, call-failover, each alone)" env -u SVC_CACHE_DIR npx ava --concurrency 1 "${alone[@]}" || status=$?
+  timed "browser tests (transcode, call, each alone)" env -u SVC_CACHE_DIR npx ava --concurrency 1 "${alone[@]}" || status=$?
   # Last, the deployments: the image, the Compose stack and the Kubernetes manifests, one at a time.
   if timed "images" build_images; then
     timed "deployment tests" env -u SVC_CACHE_DIR npx ava --concurrency 1 'dist/test/containers/*.test.js' || status=$?

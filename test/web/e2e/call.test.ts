@@ -138,6 +138,7 @@ test.serial('cameras in a room of twelve: every member sees the eleven others as
   // Twelve pages join one after the other on a machine of two cores: minutes, not seconds.
   t.timeout(8 * 60_000);
   // A low camera cap: each camera is one 320x180 layer at 12 fps (web/src/call/budget.ts).
+  const started = Date.now();
   await bed.set('sfu', { cameraMaxKbps: 100 });
   const members = await Promise.all(Array.from({ length: 12 }, (_, index) => bed.signUp(`cam${index}`)));
   const [owner, ...others] = members as [(typeof members)[0], ...typeof members];
@@ -152,7 +153,7 @@ test.serial('cameras in a room of twelve: every member sees the eleven others as
     // share two cores. The last page shows them below.
     await person.page.getByRole('tab', { name: 'Chat' }).click();
     people.push(person);
-    t.log(`${people.length} in the call`);
+    t.log(`${people.length} in the call at ${Date.now() - started} ms`);
   }
   const remoteTiles = (member: (typeof members)[0]) => `document.querySelectorAll('.call-tile:not([data-user-id="${member.userId}"]) video').length`;
   for (const [index, person] of people.entries()) {

@@ -38,6 +38,15 @@ const REFRESH_MS = 1000;
 /** How often a connected link reads whether its received tracks still flow (rejoin.ts SILENCE_LOST_MS). */
 const FLOW_CHECK_MS = 500;
 
+/** What the views show that LiveKit may change silently: who is in the room and which of their tracks are muted. */
+function shownState(room: Room): string {
+  const shown: string[] = [];
+  for (const participant of [room.localParticipant, ...room.remoteParticipants.values()]) {
+    for (const publication of participant.trackPublications.values()) shown.push(`${participant.identity}/${publication.trackSid}:${publication.isMuted ? 'muted' : 'on'}`);
+  }
+  return shown.join(' ');
+}
+
 export interface LinkHooks {
   /** Every grant fetched (the first answers whether the room has an SFU). */
   granted(grant: CallGrant): void;
@@ -165,8 +174,16 @@ export class SfuLink {
     this.connection.value = 'connected';
     // LiveKit changes some state without an event: a moderator's mute reaches the others as the
     // publication's metadata, and when the remote track had already gone quiet (no packets) it
-    // emits nothing. The views read state from the room, so they are refreshed once a second too.
-    this.refresh ??= setInterval(() => this.hooks.changed(), REFRESH_MS);
+    // emits nothing. The views read state from the room, so it is looked at once a second too,
+    // and they are redrawn when what they show of it changed (redrawing twelve tiles every second
+    // in every page of a call cost more than the call's own work on a small machine).
+    let shown = shownState(room);
+    this.refresh ??= setInterval(() => {
+      const now = shownState(room);
+      if (now === shown) return;
+      shown = now;
+      this.hooks.changed();
+    }, REFRESH_MS);
     this.flows.clear();
     this.flowCheck ??= setInterval(() => void this.checkFlow(room), FLOW_CHECK_MS);
     this.soundBlocked.value = !room.canPlaybackAudio;
