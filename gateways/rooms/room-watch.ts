@@ -51,6 +51,9 @@ export interface RoomWatcherOptions {
   presenceIntervalMs?: number;
 }
 
+/** The room's new activation after an unclean end, which every watch answers with a snapshot. */
+const reactivated = (entry: FeedEvent): boolean => entry.event.type === 'room.activated';
+
 /** Longest wait for in-flight events before a resume falls back to a snapshot. */
 const CATCH_UP_MS = 1_000;
 
@@ -175,7 +178,7 @@ export class RoomWatch {
     if (!(await this.topic.reached(snapshotSeq, CATCH_UP_MS))) return undefined;
     const missed = this.topic.missedSince(resumeFrom, snapshotSeq);
     // Across an unclean reactivation the events do not say what the old activation lost.
-    return missed?.some((entry) => entry.event.type === 'room.activated') ? undefined : missed;
+    return missed?.some(reactivated) ? undefined : missed;
   }
 
   /** Delivers the events that arrived since the start, then every later one, to `listener`. */
@@ -214,7 +217,7 @@ export class RoomWatch {
     // A new activation after an unclean end: what the old one held in memory (the stage, the
     // voice call, presence) is gone, so the client's view is replaced, and reading it announces
     // this connection to the new activation at once rather than at the next heartbeat.
-    if (entry.event.type === 'room.activated') {
+    if (reactivated(entry)) {
       void this.resnapshot();
       return;
     }

@@ -12,11 +12,11 @@
 #                                 this stack's Redis)
 #   SVC_STACK_LIVEKIT_REDIS_DB    its database number (default 1; svc itself uses 0)
 #   SVC_STACK_LIVEKIT_API_KEY, SVC_STACK_LIVEKIT_API_SECRET
+#                                 the API key to accept; default: one generated on the first start
+#                                 and kept in livekit/api-key.env (a cluster's nodes share one)
 #   SVC_STACK_LIVEKIT_PLI_THROTTLE  the least time between key frames a receiver's loss may ask of
 #                                 a publisher's layer, e.g. 10s (default: LiveKit's, 0.5-1 s);
 #                                 bench:sfu's receivers that never decode ask once a second
-#                                 the API key to accept; default: one generated on the first start
-#                                 and kept in livekit/api-key.env (a cluster's nodes share one)
 
 LIVEKIT_DIR="$STACK_DIR/livekit"
 LIVEKIT_PID="$LIVEKIT_DIR/livekit-server.pid"

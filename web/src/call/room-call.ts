@@ -140,26 +140,26 @@ export class RoomCall {
   /** Whether the room's calls go through an SFU: the server says whether it has one, and a stage grant (every member's) confirms it. */
   private probe(): void {
     this.probing = true;
-    loadPublicInfo()
-      .then((info) => {
-        if (info.calls.sfu) return this.stage.fetchGrant();
-        // No SFU here: asking for a grant would only be refused (and logged as a failed request).
+    void this.decideMode();
+  }
+
+  private async decideMode(): Promise<void> {
+    try {
+      // No SFU here: asking for a grant would only be refused (and logged as a failed request).
+      if (!(await loadPublicInfo()).calls.sfu) {
         this.mode.value = 'mesh';
-        return undefined;
-      })
-      .then(
-      (grant) => {
-        if (grant) this.mode.value = 'sfu';
-      },
-      (error: unknown) => {
-        // Refused: this member has no call. Anything else (no SFU: `unavailable`; a server that
-        // predates the endpoint; a failure) leaves the room its mesh voice, which needs no SFU.
-        if (error instanceof ApiError && (error.code === 'forbidden' || error.code === 'unauthenticated')) {
-          this.error.value = error;
-          this.mode.value = 'off';
-        } else this.mode.value = 'mesh';
-      },
-    );
+        return;
+      }
+      await this.stage.fetchGrant();
+      this.mode.value = 'sfu';
+    } catch (error) {
+      // Refused: this member has no call. Anything else (a server that predates the endpoint; a
+      // failure) leaves the room its mesh voice, which needs no SFU.
+      if (error instanceof ApiError && (error.code === 'forbidden' || error.code === 'unauthenticated')) {
+        this.error.value = error;
+        this.mode.value = 'off';
+      } else this.mode.value = 'mesh';
+    }
   }
 
   private useGrant(grant: CallGrant): void {
