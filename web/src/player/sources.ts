@@ -31,6 +31,7 @@ import type { Schemas } from '../api/types.js';
 import type { LocalFileRef } from './local-file.js';
 import { t } from '../i18n/i18n.js';
 import { HlsQuality } from './hls-quality.js';
+import { restartWhenStuck } from './hls-restart.js';
 import { storedQuality, type QualityControl } from './quality.js';
 import { sourcesFor } from './subtitles/burn.js';
 
@@ -90,7 +91,8 @@ const file: SourceLoader = (video, source) => {
 /**
  * hls.js wherever Media Source Extensions are (it offers the quality levels, and plays alike in
  * every browser); the browser's own HLS only without them (iPhone Safari). A VOD starts loading
- * where the room is: the shared transcode's encoder then starts there too, not at 0.
+ * where the room is: the shared transcode's encoder then starts there too, not at 0; one that shows
+ * no picture for a while is told to load again from there (hls-restart.ts).
  */
 const hls: SourceLoader = async (video, source, live, failed, startAt) => {
   const { default: Hls } = await import('hls.js').catch(() => ({ default: undefined }));
@@ -111,8 +113,10 @@ const hls: SourceLoader = async (video, source, live, failed, startAt) => {
   });
   player.loadSource(source.url);
   player.attachMedia(video);
+  const stopWatch = live ? () => undefined : restartWhenStuck(video, player, startAt);
   return {
     detach: () => {
+      stopWatch();
       delete video.dataset.quality;
       player.destroy();
     },
