@@ -108,7 +108,7 @@ else
   mapfile -t suites < <(find dist/test -name '*.test.js' -not -path 'dist/test/web/e2e/*' -not -path 'dist/test/containers/*' | sort)
   timed "server tests" env -u SVC_CACHE_DIR npx ava "${suites[@]}" || status=$?
   # The two heaviest browser files run one after the other after them, each alone: the transcode
-  # file (three pages decoding while the transcoder encodes a 720p HEVC source into two rungs) and
+  # file (three pages decoding while the transcoder encodes an HEVC source into two rungs) and
   # the SFU call (twelve pages each sending a camera). Beside another browser file they take both
   # cores: its waits ran out, and the other file's room host missed its lease.
   alone=(dist/test/web/e2e/{transcode,call}.test.js)

@@ -8,7 +8,7 @@ import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import type { Page } from 'playwright-core';
-import { checkAtBothWidths, FULLSCREEN, openRoomPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
+import { checkAtBothWidths, evaluateQuietly, FULLSCREEN, openRoomPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
 import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
 import type { Member } from '../../gateways/bed.js';
 import { waitFor } from '../../fixtures/deadline.js';
@@ -40,13 +40,42 @@ interface Playback {
 const openRoom = (member: Member, roomId: string): Promise<Person> =>
   openRoomPage(bed, member, roomId, { allowHosts: [media.host], until: FULLSCREEN, timeoutMs: STEP_MS });
 
-/** The page plays `title` from near its start (a new item, or the same one again). */
-const playingFromStart = (page: Page, title: string) =>
-  waitForPage(page, `(() => { const v = document.querySelector('video[aria-label="Video: ${title}"]'); return !!v && !v.paused && v.currentTime > 0.1 && v.currentTime < 1.5; })()`, STEP_MS);
+/**
+ * Records in the page every position a video was at while playing (its `timeupdate`s, about four
+ * a second, with the video's label): a check that reads the record cannot miss a moment by
+ * polling late on a busy machine, as reading currentTime could.
+ */
+const RECORD_PLAYED = `(() => {
+  if (window.__played) return;
+  window.__played = [];
+  document.addEventListener('timeupdate', (event) => {
+    const video = event.target;
+    if (video instanceof HTMLVideoElement && !video.paused) window.__played.push([video.getAttribute('aria-label'), video.currentTime]);
+  }, true);
+})()`;
 
-/** The page has played `title` close to its end. */
-const nearEnd = (page: Page, title: string) =>
-  waitForPage(page, `(() => { const v = document.querySelector('video[aria-label="Video: ${title}"]'); return !!v && v.currentTime > ${CLIP_SECONDS - 1}; })()`, STEP_MS);
+/** How many positions the page has recorded so far (a later check reads only what came after). */
+const recorded = async (page: Page): Promise<number> => (await evaluateQuietly(page, 'window.__played.length')) as number;
+
+/**
+ * The page played `title` from its start, after its record's entry `from`: a position before
+ * the clip's last second (not the end of the item before, nor a page left at the end). A page
+ * that loaded the item late on a busy machine joins it where the room is, up to a second or two in.
+ */
+const playedFromStart = (page: Page, title: string, from = 0) =>
+  waitForPage(page, `window.__played.slice(${from}).some(([label, at]) => label === 'Video: ${title}' && at > 0.1 && at < ${CLIP_SECONDS - 1})`, STEP_MS);
+
+/** After its record's entry `from`, the page played `title` into its last second, then from its start again. */
+const playedToEndAndAgain = (page: Page, title: string, from: number) =>
+  waitForPage(
+    page,
+    `(() => {
+      const played = window.__played.slice(${from}).filter(([label]) => label === 'Video: ${title}').map(([, at]) => at);
+      const end = played.findIndex((at) => at > ${CLIP_SECONDS - 1});
+      return end >= 0 && played.slice(end + 1).some((at) => at > 0.1 && at < ${CLIP_SECONDS - 1});
+    })()`,
+    2 * STEP_MS,
+  );
 
 test.serial('the room moves to the next item on both pages by itself, stops after the last, and repeats an item when asked', async (t) => {
   const [alice, bob] = await Promise.all([bed.signUp('alice'), bed.signUp('bob')]);
@@ -61,11 +90,12 @@ test.serial('the room moves to the next item on both pages by itself, stops afte
 
   const a = await openRoom(alice, roomId);
   const b = await openRoom(bob, roomId);
+  for (const person of [a, b]) await evaluateQuietly(person.page, RECORD_PLAYED);
   await a.page.getByRole('button', { name: 'Play', exact: true }).click();
-  await Promise.all([playingFromStart(a.page, 'Clip A'), playingFromStart(b.page, 'Clip A')]);
+  await Promise.all([playedFromStart(a.page, 'Clip A'), playedFromStart(b.page, 'Clip A')]);
 
   // Nobody touches anything: at the end of A both pages go on to B together.
-  await Promise.all([playingFromStart(a.page, 'Clip B'), playingFromStart(b.page, 'Clip B')]);
+  await Promise.all([playedFromStart(a.page, 'Clip B'), playedFromStart(b.page, 'Clip B')]);
   t.like(await playback(), { mediaId: second.body.item.id, playing: true });
 
   // After the last item the room stops, paused at its end, on both pages.
@@ -87,9 +117,9 @@ test.serial('the room moves to the next item on both pages by itself, stops afte
   t.is(await a.page.getByLabel('When an item ends').inputValue(), 'repeat_one', 'the form shows the saved mode');
   t.deepEqual(await checkAtBothWidths(a.page, 'room-settings-queue-mode'), []);
   await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: first.body.item.id }, alice.token);
+  const [fromA, fromB] = await Promise.all([recorded(a.page), recorded(b.page)]);
   await a.page.getByRole('button', { name: 'Play', exact: true }).click();
-  await Promise.all([nearEnd(a.page, 'Clip A'), nearEnd(b.page, 'Clip A')]);
-  await Promise.all([playingFromStart(a.page, 'Clip A'), playingFromStart(b.page, 'Clip A')]);
+  await Promise.all([playedToEndAndAgain(a.page, 'Clip A', fromA), playedToEndAndAgain(b.page, 'Clip A', fromB)]);
   t.like(await playback(), { mediaId: first.body.item.id, playing: true });
   t.deepEqual([...a.problems, ...b.problems], []);
 });

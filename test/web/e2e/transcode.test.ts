@@ -31,7 +31,9 @@ const OTHERS = {
 
 test.before(async () => {
   const dir = await mkdtemp(join(tmpdir(), 'svc-web-transcode-'));
-  const [ac3, hevc] = await Promise.all([fixture('h264-ac3-mkv', { seconds: 60 }), fixture('hevc10-eac3-mkv', { seconds: 60, width: 1280, height: 720 })]);
+  // The HEVC source is 540p, the smallest with a ladder of two rungs (540p, 480p): at 720p its
+  // encoder fell behind real time on two cores beside three decoding pages, and the seek never settled.
+  const [ac3, hevc] = await Promise.all([fixture('h264-ac3-mkv', { seconds: 60 }), fixture('hevc10-eac3-mkv', { seconds: 60, width: 960, height: 540 })]);
   await Promise.all([copyFile(ac3, join(dir, 'ac3.mkv')), copyFile(hevc, join(dir, 'hevc.mkv'))]);
   for (const [name, file] of Object.entries(OTHERS)) await copyFile(await fixture(name as keyof typeof OTHERS, { seconds: 30 }), join(dir, file.path));
   nginx = await startNginx({ root: dir });
@@ -88,7 +90,7 @@ test.serial('an HEVC 10-bit file converted to a ladder: in step on three pages, 
   const { pages } = await party('hevc.mkv', 'Ladder');
   const [owner, second] = pages;
   await owner!.page.locator('[data-reach="video"]').first().waitFor({ timeout: 15_000 });
-  t.regex(await owner!.page.locator('[data-reach="video"]').first().innerText(), /Converted to 720p \/ 480p/);
+  t.regex(await owner!.page.locator('[data-reach="video"]').first().innerText(), /Converted to 540p \/ 480p/);
   try {
     for (const { page } of pages) await waitForPage(page, `document.querySelector('video').currentTime > 2`, 30_000);
   } catch (err) {
