@@ -13,7 +13,7 @@
 import type Hls from 'hls.js';
 
 /** How long a VOD may go without a picture where it stands before hls.js is told to load again. */
-export const HLS_NO_PICTURE_MS = 8_000;
+const HLS_NO_PICTURE_MS = 8_000;
 
 /** HTMLMediaElement.HAVE_CURRENT_DATA: a picture where the element stands. */
 const HAVE_CURRENT_DATA = 2;
