@@ -11,6 +11,7 @@ export { ActorClient, type SendResult, type TypedActorClient } from './runtime/c
 export { purgeExpiredCommands } from './runtime/command-log.js';
 export { ActorEvents } from './runtime/events.js';
 export { ActorHost } from './runtime/host.js';
+export { openBucket } from './runtime/kv-bucket.js';
 export { assertActorId, liveBucketName } from './runtime/names.js';
 export { messageOf } from './runtime/nats-errors.js';
 export { decode, encode } from './runtime/wire.js';

@@ -257,6 +257,14 @@ export const STARTUP_REGISTRY = {
     description: 'First token(s) of every NATS subject, so several deployments can share a NATS.',
     rules: [subjectPrefix],
   }),
+  'nats.replicas': int({
+    default: 1,
+    range: integerIn(1, 5, { showValue: true }),
+    description:
+      'Copies JetStream keeps of each KV bucket svc uses (room owners, host liveness, transcoders, live streams): 1 on a single NATS server, ' +
+      '3 on a three-node cluster (survives the loss of any one node). Existing buckets are changed to it at start.',
+    see: 'docs/2026-11-30-nats-topologies.md',
+  }),
   'actors.lease_ttl_ms': int({
     default: 1500,
     range: integerIn(300, 600_000, { showValue: true }),

@@ -10,6 +10,7 @@
 #                                 TEMPORAL_HTTP, TEMPORAL_METRICS, LIVEKIT, LIVEKIT_RTC_TCP,
 #                                 LIVEKIT_RTC_UDP; unset ones are picked free on first start and
 #                                 kept in $SVC_STACK_DIR/ports.env
+#   SVC_STACK_NATS_NODES=3        NATS as a three-node cluster (default 1; see infra/stack/nats.sh)
 #   SVC_STACK_THROWAWAY=1         no durability (fsync off, no Redis snapshots): test stacks
 #   SVC_STACK_TEMPORAL_HEADLESS=1 Temporal without its Web UI
 #   SVC_STACK_LIVEKIT_*           LiveKit's Redis and API key (see infra/stack/livekit.sh)
@@ -67,7 +68,7 @@ load_persisted_ports() {
   [[ -f $PORTS_FILE ]] || return 0
   local name value
   while IFS='=' read -r name value; do
-    [[ $name =~ ^SVC_STACK_[A-Z_]+_PORT$ && $value =~ ^[0-9]+$ ]] || continue
+    [[ $name =~ ^SVC_STACK_[A-Z0-9_]+_PORT$ && $value =~ ^[0-9]+$ ]] || continue
     PERSISTED[$name]=$value
     PORTS[$name]=$value
   done <"$PORTS_FILE"
@@ -143,7 +144,9 @@ write_stack_env() {
       echo "export SVC_REDIS_URL=redis://127.0.0.1:${PORTS[SVC_STACK_REDIS_PORT]}"
     fi
     if [[ -n ${PORTS[SVC_STACK_NATS_PORT]:-} ]]; then
-      echo "export SVC_NATS_URL=nats://127.0.0.1:${PORTS[SVC_STACK_NATS_PORT]}"
+      echo "export SVC_NATS_URL=$(nats_urls)"
+      # One copy of each bucket per node: a cluster survives the loss of any one.
+      echo "export SVC_NATS_REPLICAS=$NATS_NODES"
     fi
     if [[ -n ${PORTS[SVC_STACK_TEMPORAL_PORT]:-} ]]; then
       echo "export SVC_TEMPORAL_ADDRESS=127.0.0.1:${PORTS[SVC_STACK_TEMPORAL_PORT]}"

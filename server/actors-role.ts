@@ -44,6 +44,7 @@ export async function startActorsRole(start: ActorsRoleStart, stops: Stops): Pro
   const actorHost = await ActorHost.start({
     nc: connections.nats,
     prefix: config.nats.subject_prefix,
+    bucketReplicas: config.nats.replicas,
     hostId: config.replica_id,
     types: [
       createRoomActorType({

@@ -29,7 +29,7 @@ export async function setUpMedia(setup: MediaSetup, stops: Stops): Promise<Media
   media.libraries = createMediaLibraries(config, connections.pool, accounts.box, media.client);
   media.providers.register(new LibraryProvider(media.libraries));
   stops.push(() => Promise.resolve(media.close()));
-  const transcode = await openTranscodeClient(connections.nats, config.nats.subject_prefix);
+  const transcode = await openTranscodeClient(connections.nats, config.nats.subject_prefix, config.nats.replicas);
   media.transcode = transcode;
   stops.push(() => transcode.close());
   return media;

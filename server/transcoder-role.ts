@@ -30,6 +30,7 @@ export async function startTranscoderRole(start: TranscoderRoleStart, stops: Sto
   const transcoder = await openTranscoder({
     nc: connections.nats,
     prefix: config.nats.subject_prefix,
+    bucketReplicas: config.nats.replicas,
     replicaId: config.replica_id,
     media,
     folder: join(config.data_dir, 'transcode'),

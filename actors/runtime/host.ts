@@ -19,6 +19,7 @@ import { activateSubject, assertTypeName, hostsQueueGroup, isValidActorId } from
 import { messageOf } from './nats-errors.js';
 import { Outbox } from './outbox.js';
 import { Pacer } from './pacer.js';
+import type { BucketReplication } from './kv-bucket.js';
 import { Owners } from './ownership.js';
 import { decode, encode, parseActivateRequest, type ActivateReply } from './wire.js';
 
@@ -30,6 +31,8 @@ export interface ActorHostOptions {
   hostId: string;
   types: ActorType[];
   logger: Logger;
+  /** Copies JetStream keeps of the hosts and owners buckets (`nats.replicas`). Default 1. */
+  bucketReplicas?: number;
   /** Lease TTL: max-age of the hosts bucket, and how long a dead host blocks its actors. Default 1500. */
   leaseTtlMs?: number;
   /** Heartbeat interval; default TTL/5, at most TTL/3. */
@@ -62,6 +65,7 @@ interface TypePool {
 type HostState = 'running' | 'draining' | 'stopped';
 
 const DEFAULTS = {
+  bucketReplicas: 1,
   leaseTtlMs: 1500,
   idleTimeoutMs: 300_000,
   mailboxSize: 1024,
@@ -116,6 +120,7 @@ export class ActorHost {
     }
     const host = new ActorHost({
       ...options,
+      bucketReplicas: options.bucketReplicas ?? DEFAULTS.bucketReplicas,
       leaseTtlMs,
       heartbeatMs: options.heartbeatMs ?? Math.floor(leaseTtlMs / 5),
       idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
@@ -178,11 +183,16 @@ export class ActorHost {
   private async join(): Promise<void> {
     const { nc, prefix } = this.options;
     const js = nc.jetstream();
+    const replication: BucketReplication = {
+      replicas: this.options.bucketReplicas,
+      onResized: (bucket, from, to) => this.logger.info({ bucket, from, to }, 'changed the copies JetStream keeps of a bucket (nats.replicas)'),
+    };
     this.liveness = await Liveness.start({
       nc,
       js,
       prefix,
       hostId: this.hostId,
+      replication,
       leaseTtlMs: this.options.leaseTtlMs,
       heartbeatMs: this.options.heartbeatMs,
       logger: this.logger,
@@ -193,7 +203,7 @@ export class ActorHost {
     });
     try {
       for (const type of this.options.types) {
-        const owners = await Owners.open(js, prefix, type.name);
+        const owners = await Owners.open(js, prefix, type.name, replication);
         this.pools.set(type.name, { type, owners, activateSub: undefined, activations: new Map(), activating: new Map() });
       }
     } catch (err) {

@@ -30,10 +30,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Events, StorageType, type JetStreamClient, type KV, type NatsConnection } from 'nats';
+import { Events, type JetStreamClient, type KV, type NatsConnection } from 'nats';
 import { AppError } from '../../errors/index.js';
 import type { Logger } from '../../observability/index.js';
 import { HostView, type LivenessValue } from './host-view.js';
+import { openBucket, type BucketReplication } from './kv-bucket.js';
 import { ConnectionProbe, ProbeResponder, type ProbedOwner } from './liveness-probe.js';
 import { hostKey, hostsBucketName } from './names.js';
 import { isWrongLastSequence, messageOf } from './nats-errors.js';
@@ -57,6 +58,7 @@ export interface LivenessOptions {
   js: JetStreamClient;
   prefix: string;
   hostId: string;
+  replication: BucketReplication;
   leaseTtlMs: number;
   heartbeatMs: number;
   logger: Logger;
@@ -113,7 +115,7 @@ export class Liveness {
   /** Opens the bucket and writes this host's first liveness key. */
   static async start(options: LivenessOptions): Promise<Liveness> {
     const logger = options.logger;
-    const kv = await openHostsBucket(options.js, options.prefix, options.leaseTtlMs);
+    const kv = await openHostsBucket(options.js, options.prefix, options.leaseTtlMs, options.replication);
     const bucketTtl = (await kv.status()).ttl;
     let ttlMs = options.leaseTtlMs;
     if (bucketTtl > 0 && bucketTtl !== options.leaseTtlMs) {
@@ -295,7 +297,7 @@ export class Liveness {
         this.ownIncarnations.add(this.identity.incarnation);
         this.startedAt = Date.now();
         // The bucket is memory-backed: after a NATS restart it must be created again.
-        this.kv = await openHostsBucket(this.options.js, this.options.prefix, this.ttlMs);
+        this.kv = await openHostsBucket(this.options.js, this.options.prefix, this.ttlMs, this.options.replication);
         // Whatever happened to the bucket, sightings count again from here.
         this.view.rebind(this.kv);
         if (this.state !== 'recovering') return;
@@ -416,14 +418,13 @@ export class Liveness {
 /** Longest pause between attempts to restore the liveness (see recover()). */
 const RECOVER_PAUSE_MAX_MS = 250;
 
-function openHostsBucket(js: JetStreamClient, prefix: string, ttlMs: number): Promise<KV> {
-  return js.views.kv(hostsBucketName(prefix), {
-    ttl: ttlMs,
-    history: 1,
-    storage: StorageType.Memory,
+function openHostsBucket(js: JetStreamClient, prefix: string, ttlMs: number, replication: BucketReplication): Promise<KV> {
+  return openBucket(
+    js,
     // A heartbeat that cannot complete within the TTL is useless; fail it and let isLive() decide.
-    timeout: ttlMs,
-  });
+    { name: hostsBucketName(prefix), storage: 'memory', ttlMs, timeoutMs: ttlMs },
+    replication,
+  );
 }
 
 function duplicateHostId(hostId: string, holder: LivenessValue | undefined): AppError {

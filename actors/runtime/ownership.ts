@@ -12,7 +12,8 @@
  * fencing every new activation. Records have no max-age; a live activation's record must
  * never vanish on its own. Released ids leave a delete marker (one small message per id).
  */
-import { StorageType, type JetStreamClient, type KV } from 'nats';
+import type { JetStreamClient, KV } from 'nats';
+import { openBucket, type BucketReplication } from './kv-bucket.js';
 import type { HostIdentity, Liveness } from './liveness.js';
 import { ownersBucketName } from './names.js';
 import { isWrongLastSequence } from './nats-errors.js';
@@ -42,8 +43,8 @@ export class Owners {
     readonly type: string,
   ) {}
 
-  static async open(js: JetStreamClient, prefix: string, type: string): Promise<Owners> {
-    const kv = await js.views.kv(ownersBucketName(prefix, type), { history: 1, storage: StorageType.File });
+  static async open(js: JetStreamClient, prefix: string, type: string, replication?: BucketReplication): Promise<Owners> {
+    const kv = await openBucket(js, { name: ownersBucketName(prefix, type), storage: 'file' }, replication);
     return new Owners(kv, type);
   }
 

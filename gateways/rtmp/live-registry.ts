@@ -8,9 +8,8 @@
  * "alive while refreshed"; a bucket max-age can.
  */
 import { createHash } from 'node:crypto';
-import { StorageType, type KV, type NatsConnection } from 'nats';
-import { liveBucketName } from '../../actors/index.js';
-import { decode, encode } from '../../actors/index.js';
+import type { KV, NatsConnection } from 'nats';
+import { decode, encode, liveBucketName, openBucket } from '../../actors/index.js';
 import type { StreamTarget } from '../../media/index.js';
 
 export const REGISTRY_REFRESH_MS = 5_000;
@@ -31,12 +30,9 @@ function keyOf(target: StreamTarget): string {
 export class LiveRegistry {
   private constructor(private readonly kv: KV) {}
 
-  static async open(nc: NatsConnection, prefix: string): Promise<LiveRegistry> {
-    const kv = await nc.jetstream().views.kv(liveBucketName(prefix), {
-      ttl: REGISTRY_TTL_MS,
-      history: 1,
-      storage: StorageType.Memory,
-    });
+  /** `replicas`: startup key `nats.replicas`. */
+  static async open(nc: NatsConnection, prefix: string, replicas: number): Promise<LiveRegistry> {
+    const kv = await openBucket(nc.jetstream(), { name: liveBucketName(prefix), storage: 'memory', ttlMs: REGISTRY_TTL_MS }, { replicas });
     return new LiveRegistry(kv);
   }
 

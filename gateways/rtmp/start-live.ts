@@ -36,7 +36,7 @@ export async function startLivestreams(options: LiveStart): Promise<{ live: Live
   const { config, nats, logger } = options;
   const prefix = config.nats.subject_prefix;
   const keys = new StreamKeys(options.pool, options.box);
-  const registry = await LiveRegistry.open(nats, prefix);
+  const registry = await LiveRegistry.open(nats, prefix, config.nats.replicas);
   const ingest = config.rtmp.enabled
     ? await LiveIngest.start({
         host: config.rtmp.host,

@@ -31,6 +31,8 @@ const SNIFF_TIMEOUT_MS = 20_000;
 export interface TranscoderStart {
   nc: NatsConnection;
   prefix: string;
+  /** Copies of the transcoders bucket (`nats.replicas`). */
+  bucketReplicas: number;
   replicaId: string;
   media: MediaServices;
   folder: string;
@@ -72,6 +74,7 @@ export async function openTranscoder(start: TranscoderStart): Promise<RunningTra
   const transcoder = await Transcoder.start({
     nc: start.nc,
     prefix: start.prefix,
+    bucketReplicas: start.bucketReplicas,
     id: transcoderToken(start.replicaId),
     providers: media.providers,
     resolutions: media.resolutions,

@@ -114,8 +114,8 @@ export class TranscodeClient {
 }
 
 /** The pool as this process sees it, following the transcoders bucket until `close`. */
-export async function openTranscodeClient(nc: NatsConnection, prefix: string): Promise<TranscodeClient> {
-  return new TranscodeClient(nc, prefix, await TranscoderDirectory.open(nc, prefix));
+export async function openTranscodeClient(nc: NatsConnection, prefix: string, replicas: number): Promise<TranscodeClient> {
+  return new TranscodeClient(nc, prefix, await TranscoderDirectory.open(nc, prefix, replicas));
 }
 
 /**

@@ -12,16 +12,17 @@
  * and when a transcoder goes only its items move.
  */
 import { createHash } from 'node:crypto';
-import { StorageType, type KV, type KvWatchInclude, type NatsConnection, type QueuedIterator, type KvEntry } from 'nats';
-import { decode, encode } from '../../actors/index.js';
+import { type KV, type KvWatchInclude, type NatsConnection, type QueuedIterator, type KvEntry } from 'nats';
+import { decode, encode, openBucket } from '../../actors/index.js';
 import { transcodersBucket, type TranscoderEntry } from './transcode-wire.js';
 
 /** How often a transcoder rewrites its key, and how long the key outlives the last rewrite. */
 export const HEARTBEAT_MS = 2_000;
 const ENTRY_TTL_MS = 8_000;
 
-export async function openTranscodersBucket(nc: NatsConnection, prefix: string): Promise<KV> {
-  return nc.jetstream().views.kv(transcodersBucket(prefix), { ttl: ENTRY_TTL_MS, history: 1, storage: StorageType.Memory });
+/** `replicas`: startup key `nats.replicas`. */
+export async function openTranscodersBucket(nc: NatsConnection, prefix: string, replicas: number): Promise<KV> {
+  return openBucket(nc.jetstream(), { name: transcodersBucket(prefix), storage: 'memory', ttlMs: ENTRY_TTL_MS }, { replicas });
 }
 
 export class TranscoderDirectory {
@@ -33,8 +34,8 @@ export class TranscoderDirectory {
 
   private constructor(private readonly kv: KV) {}
 
-  static async open(nc: NatsConnection, prefix: string): Promise<TranscoderDirectory> {
-    const directory = new TranscoderDirectory(await openTranscodersBucket(nc, prefix));
+  static async open(nc: NatsConnection, prefix: string, replicas: number): Promise<TranscoderDirectory> {
+    const directory = new TranscoderDirectory(await openTranscodersBucket(nc, prefix, replicas));
     await directory.follow();
     return directory;
   }
@@ -98,8 +99,8 @@ export class TranscoderHeartbeat {
     private readonly entry: () => TranscoderEntry,
   ) {}
 
-  static async start(nc: NatsConnection, prefix: string, entry: () => TranscoderEntry): Promise<TranscoderHeartbeat> {
-    const heartbeat = new TranscoderHeartbeat(await openTranscodersBucket(nc, prefix), entry);
+  static async start(nc: NatsConnection, prefix: string, replicas: number, entry: () => TranscoderEntry): Promise<TranscoderHeartbeat> {
+    const heartbeat = new TranscoderHeartbeat(await openTranscodersBucket(nc, prefix, replicas), entry);
     await heartbeat.beat();
     heartbeat.timer = setInterval(() => void heartbeat.beat().catch(() => undefined), HEARTBEAT_MS);
     heartbeat.timer.unref();

@@ -66,6 +66,8 @@ export interface TranscoderObserver {
 export interface TranscoderOptions {
   nc: NatsConnection;
   prefix: string;
+  /** Copies of the transcoders bucket (`nats.replicas`). */
+  bucketReplicas: number;
   /** This transcoder's id (its replica id, subject-safe). */
   id: string;
   providers: Pick<ProviderRegistry, 'get'>;
@@ -117,7 +119,7 @@ export class Transcoder {
       nc.subscribe(readSubject(prefix, id), { callback: (err, msg) => !err && void transcoder.onRead(msg) }),
     );
     await nc.flush();
-    transcoder.heartbeat = await TranscoderHeartbeat.start(nc, prefix, () => ({ id, running: transcoder.running, limit: options.maxEncodes, encoder: options.encoder }));
+    transcoder.heartbeat = await TranscoderHeartbeat.start(nc, prefix, options.bucketReplicas, () => ({ id, running: transcoder.running, limit: options.maxEncodes, encoder: options.encoder }));
     transcoder.reaper = setInterval(() => transcoder.reap(), 10_000);
     transcoder.reaper.unref();
     logger.info({ transcoder: id, maxEncodes: options.maxEncodes, encoder: options.encoder }, 'transcoder serving');

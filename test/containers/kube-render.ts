@@ -1,9 +1,15 @@
 /**
- * deploy/k8s/svc.yaml made playable by `podman kube play` (4.3) on one machine, changing only what
- * a single host without a cluster forces, each change said here:
- *   - the dependencies take the external-service switch: the ConfigMap points at the test stack's
- *     PostgreSQL, Redis, NATS, Temporal and LiveKit (as external-dependencies.yaml would name
+ * deploy/k8s/svc.yaml made playable by `podman kube play` (4.3) on one machine, with the NATS
+ * cluster of deploy/k8s/dependencies.yaml, changing only what a single host without a cluster
+ * forces, each change said here:
+ *   - the other dependencies take the external-service switch: the ConfigMap points at the test
+ *     stack's PostgreSQL, Redis, Temporal and LiveKit (as external-dependencies.yaml would name
  *     them);
+ *   - the NATS StatefulSet's three pods are played as three Pods (podman knows no StatefulSet),
+ *     each on loopback ports of its own: the routes name those ports instead of the pods'
+ *     headless-Service names, and the server name is the pod's name written out (`$(POD_NAME)`);
+ *     its volume claim becomes an emptyDir per pod, and the preStop lame-duck hook is left out
+ *     (podman stops a pod with SIGTERM, which NATS also answers);
  *   - pods share the host's network (podman has no Services), so every listener gets a free
  *     loopback port of its own, and the probes use it in place of the named container ports;
  *   - podman 4.3 knows no Secret or Job: the Secret volume becomes a hostPath folder with the
@@ -29,6 +35,7 @@ interface Container {
   image: string;
   args: string[];
   env?: EnvVar[];
+  lifecycle?: unknown;
   ports?: Array<{ name: string; containerPort: number }>;
   volumeMounts?: Array<{ name: string; mountPath: string }>;
   startupProbe?: Probe;
@@ -48,15 +55,16 @@ interface Manifest {
   kind: string;
   metadata: { name: string; labels?: Record<string, string> };
   data?: Record<string, string>;
-  spec?: { replicas?: number; template: { metadata?: unknown; spec: PodSpec } };
+  spec?: { replicas?: number; template: { metadata?: { labels?: Record<string, string> }; spec: PodSpec } };
 }
 
 export interface KubeTarget {
   image: string;
   /** The test stack's dependencies (external-service switch); the database URL is in the secrets. */
   redisUrl: string;
-  natsUrl: string;
   temporalAddress: string;
+  /** Loopback ports of the NATS StatefulSet's pods, one entry per replica. */
+  nats: Array<{ client: number; cluster: number; monitor: number }>;
   /** The test stack's LiveKit; its API secret is among the Secret's files. */
   sfu: { url: string; publicUrl: string; apiKey: string };
   /** Folder holding the Secret's files. */
@@ -68,15 +76,61 @@ export interface KubeTarget {
 }
 
 export interface Rendered {
-  /** The migration Job's pod, played first. */
+  /** The NATS StatefulSet's pods, played before anything else. */
+  nats: string;
+  /** The migration Job's pod, played next. */
   migrate: string;
   /** The ConfigMap and the three Deployments. */
   pools: string;
 }
 
+function readManifests(file: string): Manifest[] {
+  const text = readFileSync(join(repoRoot(), 'deploy/k8s', file), 'utf8');
+  return parseAllDocuments(text).map((doc) => doc.toJS() as Manifest);
+}
+
+/** The NATS StatefulSet of dependencies.yaml as one Pod per replica on loopback ports. */
+function renderNats(target: KubeTarget): unknown[] {
+  const statefulSet = readManifests('dependencies.yaml').find((m) => m.kind === 'StatefulSet' && m.metadata.name === 'nats');
+  if (!statefulSet?.spec) throw new Error('deploy/k8s/dependencies.yaml: no NATS StatefulSet');
+  if (statefulSet.spec.replicas !== target.nats.length) throw new Error(`the NATS StatefulSet has ${statefulSet.spec.replicas} replicas, the test plays ${target.nats.length}`);
+  const routes = target.nats.map((node) => `nats://127.0.0.1:${node.cluster}`).join(',');
+  return target.nats.map((node, k) => {
+    const name = `${statefulSet.metadata.name}-${k}`;
+    const spec = structuredClone(statefulSet.spec!.template.spec);
+    const [container] = spec.containers;
+    if (!container || spec.containers.length !== 1) throw new Error('the NATS pod should have one container');
+    const rewritten: Record<string, string> = {
+      '--server_name': name,
+      '--http_port': String(node.monitor),
+      '--cluster': `nats://127.0.0.1:${node.cluster}`,
+      '--cluster_advertise': `127.0.0.1:${node.cluster}`,
+      '--routes': routes,
+    };
+    const seen = new Set<string>();
+    container.args = container.args.map((arg) => {
+      const flag = arg.split('=')[0]!;
+      if (!(flag in rewritten)) return arg;
+      seen.add(flag);
+      return `${flag}=${rewritten[flag]}`;
+    });
+    const missing = Object.keys(rewritten).filter((flag) => !seen.has(flag));
+    if (missing.length > 0) throw new Error(`the NATS container's args lack ${missing.join(', ')}`);
+    container.args.push('--addr=127.0.0.1', `--port=${node.client}`);
+    delete container.env;
+    delete container.ports;
+    delete container.lifecycle;
+    if (container.readinessProbe?.httpGet) container.readinessProbe.httpGet.port = node.monitor;
+    spec.hostNetwork = true;
+    spec.volumes = [{ name: `${name}-data`, emptyDir: {} }];
+    for (const mount of container.volumeMounts ?? []) mount.name = `${name}-data`;
+    delete (spec as { affinity?: unknown }).affinity;
+    return { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: statefulSet.spec!.template.metadata?.labels }, spec };
+  });
+}
+
 export function renderKube(target: KubeTarget): Rendered {
-  const text = readFileSync(join(repoRoot(), 'deploy/k8s/svc.yaml'), 'utf8');
-  const manifests = parseAllDocuments(text).map((doc) => doc.toJS() as Manifest);
+  const manifests = readManifests('svc.yaml');
   const byKind = (kind: string) => manifests.filter((m) => m.kind === kind);
 
   const [configMap] = byKind('ConfigMap');
@@ -85,7 +139,7 @@ export function renderKube(target: KubeTarget): Rendered {
   const publicUrl = `http://127.0.0.1:${target.ports.http}`;
   Object.assign(configMap.data, {
     SVC_REDIS_URL: target.redisUrl,
-    SVC_NATS_URL: target.natsUrl,
+    SVC_NATS_URL: target.nats.map((node) => `nats://127.0.0.1:${node.client}`).join(','),
     SVC_TEMPORAL_ADDRESS: target.temporalAddress,
     SVC_SFU_URL: target.sfu.url,
     SVC_SFU_PUBLIC_URL: target.sfu.publicUrl,
@@ -176,5 +230,6 @@ export function renderKube(target: KubeTarget): Rendered {
   if (deployments.length !== 4) throw new Error(`deploy/k8s/svc.yaml: expected 4 Deployments, found ${deployments.length}`);
 
   const asYaml = (docs: unknown[]) => docs.map((doc) => stringify(doc, { lineWidth: 0 })).join('---\n');
-  return { migrate: asYaml([migratePod]), pools: asYaml([configMap, ...deployments]) };
+  if (configMap.data.SVC_NATS_REPLICAS !== String(target.nats.length)) throw new Error(`svc-config keeps ${configMap.data.SVC_NATS_REPLICAS} copies of each bucket on a NATS of ${target.nats.length}`);
+  return { nats: asYaml(renderNats(target)), migrate: asYaml([migratePod]), pools: asYaml([configMap, ...deployments]) };
 }

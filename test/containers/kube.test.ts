@@ -5,6 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '../fixtures/deadline.js';
 import { freePort, freshDatabase, testStack } from '../harness/stack.js';
+import { connect } from 'nats';
+import { ROOM_ACTOR_TYPE } from '../../actors/index.js';
+import { ownersBucketName } from '../../actors/runtime/names.js';
 import { watchParty } from '../deploy/watch-party.js';
 import { screenShare } from '../deploy/screen-share.js';
 import { renderKube } from './kube-render.js';
@@ -12,15 +15,19 @@ import { BED_PASSWORD } from '../gateways/bed.js';
 import { createRootIn, logsOf, podman, podmanOk, requireImages, secretFiles, SVC_IMAGE, waitReady } from './podman.js';
 
 
-// deploy/k8s/svc.yaml played by podman, every role in its own pod, then a watch party through it,
-// and a screen share from Chromium through the SFU the ConfigMap names (the test stack's LiveKit).
-test('the Kubernetes manifests run every role and carry a watch party and a screen share', async (t) => {
+// deploy/k8s/svc.yaml played by podman, every role in its own pod, on the three-node NATS of
+// dependencies.yaml, then a watch party through it, and a screen share from Chromium through the
+// SFU the ConfigMap names (the test stack's LiveKit); then the NATS pod leading the rooms'
+// ownership bucket is killed and another watch party still opens its room.
+test('the Kubernetes manifests run every role on a three-node NATS and carry a watch party and a screen share', async (t) => {
   t.timeout(8 * 60_000);
   await requireImages();
   const stack = testStack();
   const databaseUrl = await freshDatabase('kube_play');
   const secretsDir = await secretFiles(databaseUrl, stack.sfu.apiSecret);
   const tag = randomUUID().slice(0, 8);
+  const nats = [];
+  for (let k = 0; k < 3; k++) nats.push({ client: await freePort(), cluster: await freePort(), monitor: await freePort() });
   const ports = {
     http: await freePort(),
     grpc: await freePort(),
@@ -30,7 +37,7 @@ test('the Kubernetes manifests run every role and carry a watch party and a scre
   const rendered = renderKube({
     image: SVC_IMAGE,
     redisUrl: stack.redisUrl,
-    natsUrl: stack.natsUrl,
+    nats,
     temporalAddress: stack.temporalAddress,
     sfu: stack.sfu,
     secretsDir,
@@ -38,13 +45,25 @@ test('the Kubernetes manifests run every role and carry a watch party and a scre
     isolation: { natsSubjectPrefix: `kube${tag}`, temporalTaskQueue: `kube-${tag}` },
   });
   const dir = await mkdtemp(join(tmpdir(), 'svc-kube-'));
-  const files = { migrate: join(dir, 'migrate.yaml'), pools: join(dir, 'pools.yaml') };
+  const files = { nats: join(dir, 'nats.yaml'), migrate: join(dir, 'migrate.yaml'), pools: join(dir, 'pools.yaml') };
+  await writeFile(files.nats, rendered.nats);
   await writeFile(files.migrate, rendered.migrate);
   await writeFile(files.pools, rendered.pools);
   t.teardown(async () => {
     await podman(['kube', 'down', files.pools]);
     await podman(['kube', 'down', files.migrate]);
+    await podman(['kube', 'down', files.nats]);
   });
+
+  await podmanOk(['kube', 'play', files.nats]);
+  const natsDiagnostics = async () => (await Promise.all([0, 1, 2].map((k) => logsOf(`nats-${k}-nats`)))).join('\n');
+  for (const node of nats) {
+    await waitFor('a NATS pod to be healthy', async () => ((await fetch(`http://127.0.0.1:${node.monitor}/healthz`).catch(() => undefined))?.ok ? true : undefined), 60_000, 100).catch(
+      async (err: Error) => {
+        throw new Error(`${err.message}\n${await natsDiagnostics()}`);
+      },
+    );
+  }
 
   // The Job first: the pools would wait for the schema anyway, but a release migrates first.
   await podmanOk(['kube', 'play', files.migrate]);
@@ -78,4 +97,16 @@ test('the Kubernetes manifests run every role and carry a watch party and a scre
   const share = await screenShare({ url: `http://127.0.0.1:${ports.http}`, username: 'kubehost', password: BED_PASSWORD });
   t.is(share.stageSeenByGuest, 'kubehost is sharing their screen');
   t.true(share.guestPicture.width > 0 && share.guestPicture.height > 0, JSON.stringify(share.guestPicture));
+
+  // The rooms' ownership bucket has three copies; its leader's pod dies and rooms still open.
+  const nc = await connect({ servers: nats.map((node) => `nats://127.0.0.1:${node.client}`) });
+  t.teardown(() => nc.close());
+  const owners = await (await nc.jetstreamManager()).streams.info(`KV_${ownersBucketName(`kube${tag}`, ROOM_ACTOR_TYPE)}`);
+  t.is(owners.config.num_replicas, 3, 'svc-config asks for three copies of each bucket');
+  const leader = /^nats-(\d)$/.exec(owners.cluster?.leader ?? '')?.[1];
+  t.truthy(leader, `the owners bucket's leader is one of the pods: ${owners.cluster?.leader}`);
+  await podmanOk(['kill', `nats-${leader}-nats`]);
+  const again = await watchParty({ url: `http://127.0.0.1:${ports.http}`, username: 'kubehost', password: BED_PASSWORD });
+  t.is(again.chatSeenByGuest, 'hello from kubehost', await natsDiagnostics());
+  t.true(again.playingSeenByGuest);
 });

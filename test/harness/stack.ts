@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +50,20 @@ export interface PrivateServer {
 }
 
 export type PrivatePostgres = PrivateServer;
+
+/** One node of a private NATS cluster. */
+export interface ClusterNode {
+  /** `svc-nats-<client port>`, as the node names itself (JetStream's peer and leader names). */
+  name: string;
+  url: string;
+  monitorUrl: string;
+  pidFile: string;
+}
+
+/** A private three-node NATS cluster (routes, JetStream on each node). */
+export interface PrivateCluster extends PrivateServer {
+  nodes: ClusterNode[];
+}
 
 const STACK_VARIABLES = {
   pgUrl: 'SVCTEST_PG_URL',
@@ -139,6 +153,46 @@ export function startPrivatePostgres(): Promise<PrivatePostgres> {
 /** A NATS server (JetStream on, store on disk) of its own, for tests that restart NATS under the service. */
 export function startPrivateNats(): Promise<PrivateServer> {
   return startPrivateServer('nats', 'nats', (port) => `nats://127.0.0.1:${port}`);
+}
+
+/**
+ * Three NATS servers in one cluster of their own (`SVC_STACK_NATS_NODES=3`): `url` lists all
+ * three. start() brings back whichever nodes are down, alone into the cluster.
+ */
+export async function startPrivateNatsCluster(): Promise<PrivateCluster> {
+  const dir = await mkdtemp(join(testStack().dir, 'private-nats-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, SVC_STACK_DIR: dir, SVC_STACK_NATS_NODES: '3', SVC_STACK_THROWAWAY: '1' };
+  const stack = (action: 'start' | 'stop') => runStackScript([action, 'nats'], env);
+  const destroy = async () => {
+    await stack('stop');
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await stack('start');
+  } catch (err) {
+    await destroy().catch(() => undefined);
+    throw err;
+  }
+  const ports = new Map(
+    (await readFile(join(dir, 'ports.env'), 'utf8'))
+      .split('\n')
+      .map((line) => line.split('='))
+      .filter((pair): pair is [string, string] => pair.length === 2),
+  );
+  const port = (k: number, kind: '' | 'MONITOR_') => ports.get(k === 1 ? `SVC_STACK_NATS_${kind}PORT` : `SVC_STACK_NATS${k}_${kind}PORT`);
+  const nodes = [1, 2, 3].map((k) => ({
+    name: `svc-nats-${port(k, '')}`,
+    url: `nats://127.0.0.1:${port(k, '')}`,
+    monitorUrl: `http://127.0.0.1:${port(k, 'MONITOR_')}`,
+    pidFile: join(dir, 'nats', `node${k}`, 'nats-server.pid'),
+  }));
+  return {
+    url: nodes.map((node) => node.url).join(','),
+    nodes,
+    start: () => stack('start'),
+    stop: () => stack('stop'),
+    destroy,
+  };
 }
 
 async function startPrivateServer(component: 'postgres' | 'nats', short: 'pg' | 'nats', urlOf: (port: number) => string): Promise<PrivateServer> {

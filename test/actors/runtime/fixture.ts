@@ -53,7 +53,11 @@ export async function processPool(t: Teardown, label: string, names: string[], o
     hosts.push(host);
     return host;
   };
-  await Promise.all(names.map((name) => addHost(name)));
+  // Every start settles before a failure is thrown: a host still starting when another failed
+  // would otherwise join `hosts` after the teardown ran, and outlive the test.
+  const started = await Promise.allSettled(names.map((name) => addHost(name)));
+  const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) throw failed.reason;
   return { ...space, hosts, nc, client: new ActorClient(nc, space.prefix), addHost };
 }
 

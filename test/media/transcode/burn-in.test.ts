@@ -50,7 +50,7 @@ test.before(async () => {
   bed = await startMediaBed('transcode_burn', { SVC_TRANSCODER_MAX_ENCODES: '2' }, ['gateway', 'actors', 'transcoder']);
   owner = await bed.signUp('burn-owner');
   nats = await connect({ servers: testStack().natsUrl });
-  client = await openTranscodeClient(nats, bed.config.nats.subject_prefix);
+  client = await openTranscodeClient(nats, bed.config.nats.subject_prefix, bed.config.nats.replicas);
 });
 test.after.always(async () => {
   await client?.close();

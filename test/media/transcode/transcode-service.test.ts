@@ -47,7 +47,7 @@ test.before(async () => {
   bed = await startMediaBed('transcode_service', { SVC_TRANSCODER_MAX_ENCODES: '1' }, ['gateway', 'actors', 'transcoder']);
   owner = await bed.signUp('transcode-owner');
   nats = await connect({ servers: testStack().natsUrl });
-  client = await openTranscodeClient(nats, bed.config.nats.subject_prefix);
+  client = await openTranscodeClient(nats, bed.config.nats.subject_prefix, bed.config.nats.replicas);
 });
 test.after.always(async () => {
   await client?.close();
