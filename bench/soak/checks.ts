@@ -21,13 +21,21 @@ export function availability(records: readonly CommandRecord[]): Availability {
   return { commands: records.length, within1s: latencies.filter((ms) => ms <= 1_000).length, within2s: latencies.filter((ms) => ms <= 2_000).length };
 }
 
-/** Commands sent within FAULT_WINDOW_MS of the start of a fault of each kind. */
-export function availabilityByFault(records: readonly CommandRecord[], faults: readonly Fault[]): Map<string, Availability & { faults: number }> {
-  const out = new Map<string, Availability & { faults: number }>();
+export interface FaultAvailability extends Availability {
+  faults: number;
+  /** The lowest share ok within 2 s among the windows of single faults of the kind. */
+  worstWithin2s: number;
+}
+
+/** Commands sent within FAULT_WINDOW_MS of the start of a fault of each kind; and the worst single fault's window. */
+export function availabilityByFault(records: readonly CommandRecord[], faults: readonly Fault[]): Map<string, FaultAvailability> {
+  const out = new Map<string, FaultAvailability>();
+  const inWindowOf = (fault: Fault) => (record: CommandRecord) => record.sentAt >= fault.startAt && record.sentAt < fault.startAt + FAULT_WINDOW_MS;
   for (const kind of new Set(faults.map((fault) => fault.kind))) {
     const ofKind = faults.filter((fault) => fault.kind === kind);
-    const inWindow = records.filter((record) => ofKind.some((fault) => record.sentAt >= fault.startAt && record.sentAt < fault.startAt + FAULT_WINDOW_MS));
-    out.set(kind, { ...availability(inWindow), faults: ofKind.length });
+    const inWindow = records.filter((record) => ofKind.some((fault) => inWindowOf(fault)(record)));
+    const shares = ofKind.map((fault) => availability(records.filter(inWindowOf(fault)))).map((a) => (a.commands === 0 ? 1 : a.within2s / a.commands));
+    out.set(kind, { ...availability(inWindow), faults: ofKind.length, worstWithin2s: Math.min(...shares) });
   }
   return out;
 }

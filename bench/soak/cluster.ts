@@ -215,6 +215,7 @@ async function slotEnv(addresses: StackAddresses, secrets: Record<string, string
     SVC_DATABASE_URL: addresses.databaseUrl,
     SVC_REDIS_URL: addresses.redisUrl,
     SVC_NATS_URL: addresses.natsUrl,
+    SVC_NATS_REPLICAS: String(addresses.natsReplicas),
     SVC_TEMPORAL_ADDRESS: addresses.temporalAddress,
     SVC_DATA_DIR: await mkdtemp(join(tmpdir(), 'svc-soak-')),
     SVC_SERVER_HOST: '127.0.0.1',

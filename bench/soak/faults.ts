@@ -3,8 +3,15 @@
  * with the seeded generator: kill -9 of any svc process (the supervisor starts a new one),
  * SIGSTOP of an actor host or a gateway for 3-5 s (past the 1.5 s lease) then SIGCONT, SIGTERM
  * of any svc process (a new one once it has exited), and a restart of NATS, PostgreSQL, Redis or
- * Temporal. Each fault's start and end are recorded, with what it hit.
+ * Temporal. On a NATS cluster also: kill -9 of one node (the meta leader, the leader of the rooms'
+ * owners bucket, or any), brought back 3-8 s later as a supervisor would; and a rolling restart
+ * of all three nodes, each back and caught up before the next goes. Each fault's start and end
+ * are recorded, with what it hit.
  */
+import { connect, type NatsConnection } from 'nats';
+import { hostsBucketName, ownersBucketName } from '../../actors/runtime/names.js';
+import { eventually } from '../../test/fixtures/deadline.js';
+import { metaLeader, nodeNamed, stopNode, streamLeader, streamsCurrent } from '../../test/harness/nats-cluster.js';
 import type { Cluster, Incarnation, Slot } from './cluster.js';
 import type { Dependency, PrivateStack } from './dependencies.js';
 import type { FaultKind } from './options.js';
@@ -28,6 +35,8 @@ export interface Fault {
 export class FaultInjector {
   readonly faults: Fault[] = [];
   private stopped = false;
+  /** For the NATS cluster's leaders (cluster faults only). */
+  private nc: NatsConnection | undefined;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
 
@@ -55,6 +64,7 @@ export class FaultInjector {
     this.stopped = true;
     this.wake?.();
     await this.loop;
+    await this.nc?.close();
   }
 
   private pause(ms: number): Promise<void> {
@@ -75,6 +85,10 @@ export class FaultInjector {
         return this.signalSlot(kind, this.random.pick(this.cluster.slots), 'SIGTERM');
       case 'stop':
         return this.stopSlot(this.random.pick([...this.cluster.hosts, ...this.cluster.hosts, ...this.cluster.gateways]));
+      case 'nats-node':
+        return this.killNatsNode();
+      case 'nats-rolling':
+        return this.rollNats();
       default:
         return this.restart(kind);
     }
@@ -116,7 +130,59 @@ export class FaultInjector {
     fault.referenceAt = fault.endAt;
   }
 
-  private async restart(kind: Dependency & FaultKind): Promise<void> {
+  /** The soak's cluster runs with the default subject prefix. */
+  private readonly buckets = [`KV_${ownersBucketName('svc', 'room')}`, `KV_${hostsBucketName('svc')}`];
+
+  private async natsConnection(): Promise<NatsConnection> {
+    this.nc ??= await connect({ servers: this.stack.natsNodes.map((node) => node.url), name: 'soak-faults', maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    return this.nc;
+  }
+
+  /** Back: whichever nodes are down started, and every bucket's copies current again. */
+  private async natsBack(nc: NatsConnection): Promise<void> {
+    await this.stack.start('nats');
+    await eventually(() => streamsCurrent(nc, this.buckets), 120_000, 'the NATS cluster caught up');
+  }
+
+  private async killNatsNode(): Promise<void> {
+    const nc = await this.natsConnection();
+    const nodes = this.stack.natsNodes;
+    const which = this.random.pick(['meta leader', 'owners leader', 'any node'] as const);
+    const name = which === 'meta leader' ? await metaLeader(nodes) : which === 'owners leader' ? await streamLeader(nc, this.buckets[0]!).catch(() => undefined) : undefined;
+    const node = name ? nodeNamed(nodes, name) : this.random.pick(nodes);
+    const fault = this.record('nats-node', `${node.name} (${which})`, 'dependency', undefined);
+    const downMs = this.random.int(3_000, 8_000);
+    this.log(`fault nats-node: kill -9 ${node.name} (${which}), back in ${downMs} ms`);
+    try {
+      await stopNode(node, 'SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await this.natsBack(nc);
+    } catch (err) {
+      fault.error = String(err);
+      await this.stack.start('nats').catch(() => undefined);
+    }
+    fault.endAt = Date.now();
+    this.log(`fault nats-node ${node.name}: back and caught up after ${((fault.endAt - fault.startAt) / 1000).toFixed(2)} s`);
+  }
+
+  private async rollNats(): Promise<void> {
+    const nc = await this.natsConnection();
+    const fault = this.record('nats-rolling', 'nats', 'dependency', undefined);
+    this.log('fault nats-rolling: each node in turn stops (SIGTERM) and comes back');
+    try {
+      for (const node of this.stack.natsNodes) {
+        await stopNode(node, 'SIGTERM');
+        await this.natsBack(nc);
+      }
+    } catch (err) {
+      fault.error = String(err);
+      await this.stack.start('nats').catch(() => undefined);
+    }
+    fault.endAt = Date.now();
+    this.log(`fault nats-rolling: all three restarted after ${((fault.endAt - fault.startAt) / 1000).toFixed(2)} s`);
+  }
+
+  private async restart(kind: Dependency): Promise<void> {
     const fault = this.record(kind, kind, 'dependency', undefined);
     this.log(`fault restart ${kind}`);
     try {

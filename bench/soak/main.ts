@@ -32,12 +32,15 @@ const log = (line: string): void => console.error(`soak +${((Date.now() - began)
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   const random = new Random(options.seed);
-  log(`seed ${options.seed}; ${options.clients} sockets, ${options.rooms} rooms, ${options.reviews} reviews, ${options.durationS} s, faults ${options.faults.join(',') || 'none'}`);
+  log(
+    `seed ${options.seed}; ${options.clients} sockets, ${options.rooms} rooms, ${options.reviews} reviews, ${options.durationS} s, ` +
+      `NATS ${options.natsNodes === 3 ? 'a cluster of 3' : 'one server'}, faults ${options.faults.join(',') || 'none'}`,
+  );
   log(`load: a chat every ~${RATES.chatEveryS} s and a playback command every ~${RATES.playbackEveryS} s per socket, a move every ~${RATES.moveEveryS} s per non-owner, ${RATES.httpPerS} HTTP and ${RATES.grpcPerS} gRPC calls/s`);
 
   let cluster: Cluster | undefined;
   killOnExit(() => cluster);
-  const stack = await PrivateStack.start();
+  const stack = await PrivateStack.start(options.natsNodes);
   const onSignal = (): void => {
     log('interrupted: stopping the private stack');
     void stack.destroy().finally(() => process.exit(130));

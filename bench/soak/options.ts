@@ -1,9 +1,12 @@
 /**
  * The soak's command line: `npm run soak -- [--duration 600] [--faults kill,stop,...]
- * [--clients 300] [--rooms 200] [--seed N]`. Wrong input stops the run before anything starts.
+ * [--clients 300] [--rooms 200] [--seed N] [--nats-cluster 3]`. Wrong input stops the run before
+ * anything starts.
  */
-export const FAULT_KINDS = ['kill', 'stop', 'term', 'nats', 'postgres', 'redis', 'temporal'] as const;
+export const FAULT_KINDS = ['kill', 'stop', 'term', 'nats', 'postgres', 'redis', 'temporal', 'nats-node', 'nats-rolling'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+/** Faults of one node of a NATS cluster: they need `--nats-cluster 3`. */
+const CLUSTER_FAULTS: readonly FaultKind[] = ['nats-node', 'nats-rolling'];
 
 export interface SoakOptions {
   /** Seconds of load with faults (setup and the final checks come on top). */
@@ -14,17 +17,22 @@ export interface SoakOptions {
   seed: number;
   /** Rooms created under review at the start and decided during the run. */
   reviews: number;
+  /** NATS servers: 1, or a cluster of 3 with every bucket kept in three copies. */
+  natsNodes: 1 | 3;
 }
 
-const DEFAULTS: SoakOptions = { durationS: 600, faults: [...FAULT_KINDS], clients: 300, rooms: 200, seed: Date.now() % 1_000_000, reviews: 24 };
+const DEFAULTS: SoakOptions = { durationS: 600, faults: [], clients: 300, rooms: 200, seed: Date.now() % 1_000_000, reviews: 24, natsNodes: 1 };
 
 export const USAGE =
   'usage: npm run soak -- [--duration <seconds>] [--faults ' +
   FAULT_KINDS.join(',') +
-  '] [--clients <n>] [--rooms <n>] [--reviews <n>] [--seed <n>] (duration at most 3000)';
+  '] [--clients <n>] [--rooms <n>] [--reviews <n>] [--seed <n>] [--nats-cluster 1|3] (duration at most 3000; ' +
+  CLUSTER_FAULTS.join(' and ') +
+  ' need --nats-cluster 3; without --faults, every kind the NATS topology allows)';
 
 export function parseOptions(argv: readonly string[]): SoakOptions {
   const options: SoakOptions = { ...DEFAULTS, faults: [...DEFAULTS.faults] };
+  let faults: FaultKind[] | undefined;
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
     const value = argv[i + 1];
@@ -49,12 +57,19 @@ export function parseOptions(argv: readonly string[]): SoakOptions {
         options.seed = integer(flag, value, 0, Number.MAX_SAFE_INTEGER);
         break;
       case '--faults':
-        options.faults = faultList(value);
+        faults = faultList(value);
+        break;
+      case '--nats-cluster':
+        if (value !== '1' && value !== '3') throw new Error(`--nats-cluster must be 1 or 3, not "${value}"`);
+        options.natsNodes = value === '3' ? 3 : 1;
         break;
       default:
         throw new Error(`unknown option ${flag}\n${USAGE}`);
     }
   }
+  options.faults = faults ?? FAULT_KINDS.filter((kind) => options.natsNodes === 3 || !CLUSTER_FAULTS.includes(kind));
+  const needCluster = options.faults.filter((kind) => CLUSTER_FAULTS.includes(kind));
+  if (needCluster.length > 0 && options.natsNodes !== 3) throw new Error(`--faults ${needCluster.join(',')}: a fault of one NATS node needs --nats-cluster 3`);
   if (options.rooms > options.clients) throw new Error(`--rooms (${options.rooms}) must be at most --clients (${options.clients}): every room needs a member`);
   return options;
 }

@@ -5,12 +5,13 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { clusterNodes, type ClusterNode } from './nats-cluster.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -50,15 +51,6 @@ export interface PrivateServer {
 }
 
 export type PrivatePostgres = PrivateServer;
-
-/** One node of a private NATS cluster. */
-export interface ClusterNode {
-  /** `svc-nats-<client port>`, as the node names itself (JetStream's peer and leader names). */
-  name: string;
-  url: string;
-  monitorUrl: string;
-  pidFile: string;
-}
 
 /** A private three-node NATS cluster (routes, JetStream on each node). */
 export interface PrivateCluster extends PrivateServer {
@@ -173,19 +165,7 @@ export async function startPrivateNatsCluster(): Promise<PrivateCluster> {
     await destroy().catch(() => undefined);
     throw err;
   }
-  const ports = new Map(
-    (await readFile(join(dir, 'ports.env'), 'utf8'))
-      .split('\n')
-      .map((line) => line.split('='))
-      .filter((pair): pair is [string, string] => pair.length === 2),
-  );
-  const port = (k: number, kind: '' | 'MONITOR_') => ports.get(k === 1 ? `SVC_STACK_NATS_${kind}PORT` : `SVC_STACK_NATS${k}_${kind}PORT`);
-  const nodes = [1, 2, 3].map((k) => ({
-    name: `svc-nats-${port(k, '')}`,
-    url: `nats://127.0.0.1:${port(k, '')}`,
-    monitorUrl: `http://127.0.0.1:${port(k, 'MONITOR_')}`,
-    pidFile: join(dir, 'nats', `node${k}`, 'nats-server.pid'),
-  }));
+  const nodes = await clusterNodes(dir);
   return {
     url: nodes.map((node) => node.url).join(','),
     nodes,

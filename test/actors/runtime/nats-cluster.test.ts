@@ -7,7 +7,6 @@
  * SVC_STACK_NATS_NODES=3); the invariants are the single-activation audit, exactly-once
  * increments and seq order (counter-load.ts). And a single server refuses three copies by name.
  */
-import { readFile } from 'node:fs/promises';
 import test from 'ava';
 import { StorageType, type NatsConnection, type StreamInfo } from 'nats';
 import { pino } from 'pino';
@@ -18,7 +17,8 @@ import { connectNats, uniquePrefix } from '../../fixtures/actor-host-process.js'
 import type { ActorType } from '../../../actors/runtime/actor-type.js';
 import { COUNTER_TYPE } from '../../fixtures/counter-actor.js';
 import { eventually } from '../../fixtures/deadline.js';
-import { startPrivateNatsCluster, type ClusterNode, type PrivateCluster } from '../../harness/stack.js';
+import { metaLeader, nodeNamed, stopNode, streamLeader, streamsCurrent } from '../../harness/nats-cluster.js';
+import { startPrivateNatsCluster, type PrivateCluster } from '../../harness/stack.js';
 import { answeredMore, checkInvariants, startLoad } from './counter-load.js';
 import { processPool } from './fixture.js';
 
@@ -38,47 +38,6 @@ async function streamInfo(nc: NatsConnection, bucket: string): Promise<StreamInf
   return jsm.streams.info(`KV_${bucket}`);
 }
 
-function nodeNamed(name: string | undefined): ClusterNode {
-  const node = cluster.nodes.find((candidate) => candidate.name === name);
-  if (!node) throw new Error(`no node of the cluster is named ${String(name)}`);
-  return node;
-}
-
-/** The JetStream meta leader as a node's monitor reports it. */
-async function metaLeader(): Promise<string | undefined> {
-  for (const node of cluster.nodes) {
-    try {
-      const jsz = (await (await fetch(`${node.monitorUrl}/jsz`)).json()) as { meta_cluster?: { leader?: string } };
-      if (jsz.meta_cluster?.leader) return jsz.meta_cluster.leader;
-    } catch {
-      // That node is down; ask the next.
-    }
-  }
-  return undefined;
-}
-
-async function killNode(node: ClusterNode): Promise<void> {
-  const pid = Number((await readFile(node.pidFile, 'utf8')).trim());
-  process.kill(pid, 'SIGKILL');
-  await eventually(() => !alive(pid), 10_000, `${node.name} gone`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Every stream of the bucket current on all three nodes again (a restarted node caught up). */
-async function allCurrent(nc: NatsConnection, bucket: string): Promise<boolean> {
-  const info = await streamInfo(nc, bucket).catch(() => undefined);
-  const replicas = info?.cluster?.replicas ?? [];
-  return info?.cluster?.leader !== undefined && replicas.length === 2 && replicas.every((replica) => replica.current && !replica.offline);
-}
-
 test.serial('the runtime keeps three copies of its buckets and its promises while cluster nodes are killed and restarted under load', async (t) => {
   t.timeout(300_000);
   const { prefix, pgUrl, hosts, nc } = await processPool(t, 'cluster_kill', ['a', 'b'], { natsUrl: cluster.url, replicas: 3, trace: true });
@@ -96,28 +55,27 @@ test.serial('the runtime keeps three copies of its buckets and its promises whil
   await answeredMore(load, 200, 30_000, 'load under way');
 
   const victims: Array<[string, () => Promise<string | undefined>]> = [
-    ["the owners stream's leader", async () => (await streamInfo(nc, owners)).cluster?.leader],
-    ["the hosts stream's leader", async () => (await streamInfo(nc, hostsBucket)).cluster?.leader],
-    ['the meta leader', metaLeader],
+    ["the owners stream's leader", () => streamLeader(nc, `KV_${owners}`)],
+    ["the hosts stream's leader", () => streamLeader(nc, `KV_${hostsBucket}`)],
+    ['the meta leader', () => metaLeader(cluster.nodes)],
   ];
+  const buckets = [`KV_${owners}`, `KV_${hostsBucket}`];
   for (const [what, leaderName] of victims) {
-    const node = nodeNamed(await leaderName());
-    await killNode(node);
+    const node = nodeNamed(cluster.nodes, await leaderName());
+    await stopNode(node, 'SIGKILL');
     t.log(`killed ${what}, ${node.name}`);
     await answeredMore(load, 200, 60_000, `actors served with ${what} dead`);
     await cluster.start();
-    await eventually(async () => (await allCurrent(nc, owners)) && (await allCurrent(nc, hostsBucket)), 60_000, `${node.name} caught up`);
+    await eventually(() => streamsCurrent(nc, buckets), 60_000, `${node.name} caught up`);
     await answeredMore(load, 100, 30_000, `actors served after ${node.name} came back`);
   }
 
   // A rolling restart: each node in turn stops gracefully and comes back before the next goes.
   for (const node of cluster.nodes) {
-    const pid = Number((await readFile(node.pidFile, 'utf8')).trim());
-    process.kill(pid, 'SIGTERM');
-    await eventually(() => !alive(pid), 30_000, `${node.name} stopped`);
+    await stopNode(node, 'SIGTERM');
     await answeredMore(load, 100, 60_000, `actors served with ${node.name} restarting`);
     await cluster.start();
-    await eventually(async () => (await allCurrent(nc, owners)) && (await allCurrent(nc, hostsBucket)), 60_000, `${node.name} caught up`);
+    await eventually(() => streamsCurrent(nc, buckets), 60_000, `${node.name} caught up`);
   }
   await answeredMore(load, 100, 30_000, 'actors served after the rolling restart');
   await load.stop();
