@@ -43,6 +43,13 @@ export async function startPublicHttp(start: PublicHttpStart, stops: Stops): Pro
     },
   });
   const server = createServer(requestListener(app));
+  // An idle keep-alive connection is for the proxy in front or the client to close, not us: a
+  // server that closes one just as the other side sends its next request on it fails that
+  // request ("socket hang up", a 502 at the proxy). Load balancers keep idle upstream
+  // connections 60 s; Node closes them after 5 s, and under load the test suite met that race
+  // (fetch failed on a reused connection). The header timeout must exceed it.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   const realtime = new RealtimeGateway(gateway, { registry: metrics.registry });
   realtime.attach(server);
   const connectedClients = countConnections(server);
@@ -60,6 +67,9 @@ export async function startPublicHttp(start: PublicHttpStart, stops: Stops): Pro
   stops.push(() => realtime.close());
   return { url: `http://${host}:${port}`, connectedClients };
 }
+
+/** Longer than the idle timeout of the usual proxies and load balancers (60 s). */
+const KEEP_ALIVE_MS = 75_000;
 
 /** Open client connections of the public HTTP server (WebSocket clients ride on them). */
 function countConnections(server: Server): () => number {

@@ -40,7 +40,8 @@ export class PrivateStack {
    * Starts all four in a new directory: under SVCTEST_STACK_DIR when infra/bench.sh runs us (its
    * exit trap stops `private-soak-*` stacks left behind), else under the system temp dir.
    */
-  static async start(natsNodes: 1 | 3 = 1): Promise<PrivateStack> {
+  /** `extra`: more infra/stack.sh variables (the NATS route proxies'). */
+  static async start(natsNodes: 1 | 3 = 1, extra: Record<string, string> = {}): Promise<PrivateStack> {
     const parent = process.env.SVCTEST_STACK_DIR ?? tmpdir();
     const dir = await mkdtemp(join(parent, 'private-soak-'));
     // When run as root the cluster belongs to the postgres user, who must enter this dir.
@@ -51,6 +52,7 @@ export class PrivateStack {
       SVC_STACK_THROWAWAY: '0',
       SVC_STACK_TEMPORAL_HEADLESS: '1',
       SVC_STACK_NATS_NODES: String(natsNodes),
+      ...extra,
     };
     await runStack(env, 'start', [...DEPENDENCIES]);
     return new PrivateStack(dir, await readStackEnv(dir), natsNodes === 3 ? await clusterNodes(dir) : [], env);

@@ -5,17 +5,22 @@
  * of any svc process (a new one once it has exited), and a restart of NATS, PostgreSQL, Redis or
  * Temporal. On a NATS cluster also: kill -9 of one node (the meta leader, the leader of the rooms'
  * owners bucket, or any), brought back 3-8 s later as a supervisor would; and a rolling restart
- * of all three nodes, each back and caught up before the next goes. Each fault's start and end
- * are recorded, with what it hit.
+ * of all three nodes, each back and caught up before the next goes; and one node (chosen the same
+ * way) cut off from the other two for 10 s, its clients still connected to it (route-proxies.ts).
+ * Each fault's start and end are recorded, with what it hit.
  */
 import { connect, type NatsConnection } from 'nats';
 import { hostsBucketName, ownersBucketName } from '../../actors/runtime/names.js';
 import { eventually } from '../../test/fixtures/deadline.js';
-import { metaLeader, nodeNamed, stopNode, streamLeader, streamsCurrent } from '../../test/harness/nats-cluster.js';
+import { metaLeader, nodeNamed, stopNode, streamLeader, streamsCurrent, type ClusterNode } from '../../test/harness/nats-cluster.js';
 import type { Cluster, Incarnation, Slot } from './cluster.js';
 import type { Dependency, PrivateStack } from './dependencies.js';
 import type { FaultKind } from './options.js';
 import type { Random } from './random.js';
+import type { RouteProxies } from './route-proxies.js';
+
+/** How long a partitioned NATS node stays cut off. */
+const PARTITION_MS = 10_000;
 
 export interface Fault {
   kind: FaultKind;
@@ -46,6 +51,7 @@ export class FaultInjector {
     private readonly stack: PrivateStack,
     private readonly random: Random,
     private readonly log: (line: string) => void,
+    private readonly routes?: RouteProxies,
   ) {}
 
   start(): void {
@@ -89,6 +95,8 @@ export class FaultInjector {
         return this.killNatsNode();
       case 'nats-rolling':
         return this.rollNats();
+      case 'nats-partition':
+        return this.partitionNats();
       default:
         return this.restart(kind);
     }
@@ -144,12 +152,35 @@ export class FaultInjector {
     await eventually(() => streamsCurrent(nc, this.buckets), 120_000, 'the NATS cluster caught up');
   }
 
-  private async killNatsNode(): Promise<void> {
-    const nc = await this.natsConnection();
+  /** A node of the cluster: the meta leader, the owners bucket's leader or any, at random. */
+  private async pickNatsNode(nc: NatsConnection): Promise<{ node: ClusterNode; which: string }> {
     const nodes = this.stack.natsNodes;
     const which = this.random.pick(['meta leader', 'owners leader', 'any node'] as const);
     const name = which === 'meta leader' ? await metaLeader(nodes) : which === 'owners leader' ? await streamLeader(nc, this.buckets[0]!).catch(() => undefined) : undefined;
-    const node = name ? nodeNamed(nodes, name) : this.random.pick(nodes);
+    return { node: name ? nodeNamed(nodes, name) : this.random.pick(nodes), which };
+  }
+
+  private async partitionNats(): Promise<void> {
+    const nc = await this.natsConnection();
+    if (!this.routes) throw new Error('nats-partition needs the route proxies of --nats-cluster 3');
+    const { node, which } = await this.pickNatsNode(nc);
+    const fault = this.record('nats-partition', `${node.name} (${which})`, 'dependency', undefined);
+    this.log(`fault nats-partition: ${node.name} (${which}) cut off from the other nodes for ${PARTITION_MS} ms`);
+    this.routes.partition(this.stack.natsNodes.indexOf(node));
+    await new Promise((resolve) => setTimeout(resolve, PARTITION_MS));
+    this.routes.heal();
+    try {
+      await eventually(() => streamsCurrent(nc, this.buckets), 120_000, 'the NATS cluster caught up after the partition');
+    } catch (err) {
+      fault.error = String(err);
+    }
+    fault.endAt = Date.now();
+    this.log(`fault nats-partition ${node.name}: healed and caught up after ${((fault.endAt - fault.startAt) / 1000).toFixed(2)} s`);
+  }
+
+  private async killNatsNode(): Promise<void> {
+    const nc = await this.natsConnection();
+    const { node, which } = await this.pickNatsNode(nc);
     const fault = this.record('nats-node', `${node.name} (${which})`, 'dependency', undefined);
     const downMs = this.random.int(3_000, 8_000);
     this.log(`fault nats-node: kill -9 ${node.name} (${which}), back in ${downMs} ms`);

@@ -22,6 +22,7 @@ import { parseOptions } from './options.js';
 import { Random } from './random.js';
 import { printReport } from './report.js';
 import { Reviewer } from './reviews.js';
+import { RouteProxies } from './route-proxies.js';
 import { setUp } from './setup.js';
 
 const began = Date.now();
@@ -40,7 +41,9 @@ async function main(): Promise<number> {
 
   let cluster: Cluster | undefined;
   killOnExit(() => cluster);
-  const stack = await PrivateStack.start(options.natsNodes);
+  // A cluster's routes go through proxies the nats-partition fault can cut.
+  const routes = options.natsNodes === 3 ? await RouteProxies.start(3) : undefined;
+  const stack = await PrivateStack.start(options.natsNodes, routes?.env());
   const onSignal = (): void => {
     log('interrupted: stopping the private stack');
     void stack.destroy().finally(() => process.exit(130));
@@ -64,7 +67,7 @@ async function main(): Promise<number> {
 
     const durationMs = options.durationS * 1000;
     const reviewer = new Reviewer(world, gateways);
-    const faults = new FaultInjector(options.faults, cluster, stack, random.fork('faults'), log);
+    const faults = new FaultInjector(options.faults, cluster, stack, random.fork('faults'), log, routes);
     const runStart = Date.now();
     load.start();
     reviewer.start(durationMs);
@@ -129,6 +132,7 @@ async function main(): Promise<number> {
   } finally {
     await cluster?.stop().catch(() => undefined);
     await stack.destroy();
+    await routes?.close();
   }
 }
 

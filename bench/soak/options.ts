@@ -3,10 +3,10 @@
  * [--clients 300] [--rooms 200] [--seed N] [--nats-cluster 3]`. Wrong input stops the run before
  * anything starts.
  */
-export const FAULT_KINDS = ['kill', 'stop', 'term', 'nats', 'postgres', 'redis', 'temporal', 'nats-node', 'nats-rolling'] as const;
+export const FAULT_KINDS = ['kill', 'stop', 'term', 'nats', 'postgres', 'redis', 'temporal', 'nats-node', 'nats-rolling', 'nats-partition'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 /** Faults of one node of a NATS cluster: they need `--nats-cluster 3`. */
-const CLUSTER_FAULTS: readonly FaultKind[] = ['nats-node', 'nats-rolling'];
+const CLUSTER_FAULTS: readonly FaultKind[] = ['nats-node', 'nats-rolling', 'nats-partition'];
 
 export interface SoakOptions {
   /** Seconds of load with faults (setup and the final checks come on top). */

@@ -9,6 +9,11 @@
 # SVC_STACK_NATS[k]_PORT, SVC_STACK_NATS[k]_MONITOR_PORT and SVC_STACK_NATS[k]_CLUSTER_PORT (node
 # 1's route port is SVC_STACK_NATS_CLUSTER_PORT). `start nats` starts the nodes that are not
 # running, so a node killed by a test or the soak comes back alone into its cluster.
+#
+# For a partition test (the soak's nats-partition fault), the routes can go through proxies:
+# SVC_STACK_NATS_ROUTES_<k> replaces node k's route URLs (comma-separated), and
+# SVC_STACK_NATS_ADVERTISE_<k> the cluster address it tells the others; pass the same values on
+# every call, as a node that restarts reads them again.
 
 NATS_DIR="$STACK_DIR/nats"
 NATS_NODES_FILE="$NATS_DIR/nodes"
@@ -83,12 +88,14 @@ nats_spawn_node() {
     for ((j = 1; j <= NATS_NODES; j++)); do
       ((j == k)) || routes+=("nats-route://127.0.0.1:${PORTS[$(nats_var "$j" CLUSTER_)]}")
     done
+    local routes_var="SVC_STACK_NATS_ROUTES_$k" advertise_var="SVC_STACK_NATS_ADVERTISE_$k" route_list
+    route_list=${!routes_var:-$(
+      IFS=,
+      echo "${routes[*]}"
+    )}
     # The cluster is named after node 1's client port, so two stacks' clusters never merge.
-    args+=(--cluster "nats://127.0.0.1:$cluster_port" --cluster_name "svc-$(nats_client_port 1)"
-      --routes "$(
-        IFS=,
-        echo "${routes[*]}"
-      )")
+    args+=(--cluster "nats://127.0.0.1:$cluster_port" --cluster_name "svc-$(nats_client_port 1)" --routes "$route_list")
+    [[ -z ${!advertise_var:-} ]] || args+=(--cluster_advertise "${!advertise_var}")
   fi
   spawn_daemon "$(nats_node_pid "$k")" "$(nats_node_log "$k")" "$NATS_SERVER_BIN" "${args[@]}"
 }

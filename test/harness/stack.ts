@@ -153,26 +153,9 @@ export function startPrivateNats(): Promise<PrivateServer> {
  */
 export async function startPrivateNatsCluster(): Promise<PrivateCluster> {
   const dir = await mkdtemp(join(testStack().dir, 'private-nats-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, SVC_STACK_DIR: dir, SVC_STACK_NATS_NODES: '3', SVC_STACK_THROWAWAY: '1' };
-  const stack = (action: 'start' | 'stop') => runStackScript([action, 'nats'], env);
-  const destroy = async () => {
-    await stack('stop');
-    await rm(dir, { recursive: true, force: true });
-  };
-  try {
-    await stack('start');
-  } catch (err) {
-    await destroy().catch(() => undefined);
-    throw err;
-  }
+  const control = await startedStack(dir, 'nats', { SVC_STACK_NATS_NODES: '3' });
   const nodes = await clusterNodes(dir);
-  return {
-    url: nodes.map((node) => node.url).join(','),
-    nodes,
-    start: () => stack('start'),
-    stop: () => stack('stop'),
-    destroy,
-  };
+  return { url: nodes.map((node) => node.url).join(','), nodes, ...control };
 }
 
 async function startPrivateServer(component: 'postgres' | 'nats', short: 'pg' | 'nats', urlOf: (port: number) => string): Promise<PrivateServer> {
@@ -180,31 +163,28 @@ async function startPrivateServer(component: 'postgres' | 'nats', short: 'pg' | 
   // When the tests run as root the cluster belongs to the postgres user, who must enter this dir.
   await chmod(dir, 0o755);
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    SVC_STACK_DIR: dir,
+  const control = await startedStack(dir, component, {
     [component === 'postgres' ? 'SVC_STACK_PG_PORT' : 'SVC_STACK_NATS_PORT']: String(port),
     ...(component === 'nats' ? { SVC_STACK_NATS_MONITOR_PORT: String(await freePort()) } : {}),
-    SVC_STACK_THROWAWAY: '1',
-  };
+  });
+  return { url: urlOf(port), ...control };
+}
+
+/** Starts `component` of a throwaway stack in `dir`; its controls, which destroy the dir at the end. */
+async function startedStack(dir: string, component: 'postgres' | 'nats', extra: Record<string, string>): Promise<Omit<PrivateServer, 'url'>> {
+  const env: NodeJS.ProcessEnv = { ...process.env, SVC_STACK_DIR: dir, SVC_STACK_THROWAWAY: '1', ...extra };
   const stack = (action: 'start' | 'stop') => runStackScript([action, component], env);
   const destroy = async () => {
     await stack('stop');
     await rm(dir, { recursive: true, force: true });
   };
-
   try {
     await stack('start');
   } catch (err) {
     await destroy().catch(() => undefined);
     throw err;
   }
-  return {
-    url: urlOf(port),
-    start: () => stack('start'),
-    stop: () => stack('stop'),
-    destroy,
-  };
+  return { start: () => stack('start'), stop: () => stack('stop'), destroy };
 }
 
 /**
