@@ -108,18 +108,14 @@ test('the Kubernetes manifests run every role on a three-node NATS and carry a w
   t.truthy(leader, `the owners bucket's leader is one of the pods: ${owners.cluster?.leader}`);
   await podmanOk(['kill', `nats-${leader}-nats`]);
   // NATS elects a new leader when a follower's election timer fires (4-9 s in nats-server
-  // 2.12); until then no room can be activated (docs/2026-11-30-nats-topologies.md).
+  // 2.12); until every bucket of this deployment has one, rooms cannot all be activated or
+  // hosts renew their leases (docs/2026-11-30-nats-topologies.md).
   const jsm = await nc.jetstreamManager();
-  await waitFor(
-    'a new leader of the owners bucket',
-    async () => {
-      const info = await jsm.streams.info(owners.config.name).catch(() => undefined);
-      const now = info?.cluster?.leader;
-      return now && now !== `nats-${leader}` ? now : undefined;
-    },
-    60_000,
-    200,
-  );
+  const led = async (): Promise<boolean> => {
+    const streams = (await jsm.streams.list().next()).filter((info) => info.config.name.startsWith(`KV_kube${tag}_`));
+    return streams.length > 0 && streams.every((info) => info.cluster?.leader !== undefined && info.cluster.leader !== `nats-${leader}`);
+  };
+  await waitFor('every bucket with a new leader', async () => ((await led().catch(() => false)) ? true : undefined), 60_000, 200);
   const again = await watchParty({ url: `http://127.0.0.1:${ports.http}`, username: 'kubehost', password: BED_PASSWORD });
   t.is(again.chatSeenByGuest, 'hello from kubehost', await natsDiagnostics());
   t.true(again.playingSeenByGuest);
