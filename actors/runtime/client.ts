@@ -14,12 +14,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Msg, NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { AppError, httpStatusOf, type ErrorCode } from '../../errors/index.js';
 import { commandKindOf, inSpan, SpanKind, tracingEnabled, type TraceFields } from '../../observability/index.js';
 import type { Caller, CommandEnvelope } from './actor-type.js';
 import { activateSubject, assertActorId, assertTypeName, commandSubject } from './names.js';
 import { isConnectionGone, isNoResponders, isRequestTimeout, messageOf } from './nats-errors.js';
+import { hedged } from './hedged-request.js';
 import { Requester } from './requester.js';
 import { bytesOverLimit, decode, encode, parseActivateReply, parseCommandReply, PROTOCOL_VERSION } from './wire.js';
 
@@ -282,52 +283,6 @@ export class ActorClient {
       return { kind: 'refused', reason: messageOf(err), retryAfterMs: this.retryPauseMs };
     }
   }
-}
-
-/**
- * An activate request goes to one host of the pool's queue group, at random. A paused host
- * (SIGSTOP, a blocked event loop) still holds its place in the group and never answers, while
- * any live host answers in a few ms; so after an owner did not answer (it may be that paused
- * host), when no answer has come after ACTIVATE_HEDGE_MS the request goes out again, likely to another host, at most ACTIVATE_HEDGES times, and the first
- * answer wins. Duplicates are harmless: a host shares an activation in progress, and ownership's
- * compare-and-set lets one host win; the other answers who owns it. Measured with three hosts
- * and one paused (`bench:actors` (d)): a third of the activate requests waited out their 500 ms
- * try before, which made stall failover p99 3.3 s against a 1.5 s lease.
- */
-const ACTIVATE_HEDGE_MS = 100;
-const ACTIVATE_HEDGES = 2;
-
-/** `request`, repeated as above; rejects with the first error that is not a timeout, or the last timeout. */
-function hedged(request: (timeoutMs: number) => Promise<Msg>, timeoutMs: number): Promise<Msg> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise<Msg>((resolve, reject) => {
-    let settled = false;
-    let outstanding = 0;
-    let sent = 0;
-    let timer: NodeJS.Timeout | undefined;
-    const settle = (finish: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      finish();
-    };
-    const send = (): void => {
-      const left = deadline - Date.now();
-      if (settled || left <= 0) return;
-      sent += 1;
-      outstanding += 1;
-      request(left).then(
-        (msg) => settle(() => resolve(msg)),
-        (err: unknown) => {
-          outstanding -= 1;
-          // No responders, a closed connection: the next copy would meet the same.
-          if (!isRequestTimeout(err) || (outstanding === 0 && timer === undefined)) settle(() => reject(err));
-        },
-      );
-      timer = sent <= ACTIVATE_HEDGES && left > ACTIVATE_HEDGE_MS ? setTimeout(send, ACTIVATE_HEDGE_MS) : undefined;
-    };
-    send();
-  });
 }
 
 /** An error code from the wire; one this build does not know (a newer host) becomes `internal`. */
