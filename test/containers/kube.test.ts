@@ -102,7 +102,9 @@ test('the Kubernetes manifests run every role on a three-node NATS and carry a w
   // The rooms' ownership bucket has three copies; its leader's pod dies and rooms still open.
   const nc = await connect({ servers: nats.map((node) => `nats://127.0.0.1:${node.client}`) });
   t.teardown(() => nc.close());
-  const owners = await (await nc.jetstreamManager()).streams.info(`KV_${ownersBucketName(`kube${tag}`, ROOM_ACTOR_TYPE)}`);
+  // Made before the kill: making one asks JetStream, which does not answer during an election.
+  const jsm = await nc.jetstreamManager();
+  const owners = await jsm.streams.info(`KV_${ownersBucketName(`kube${tag}`, ROOM_ACTOR_TYPE)}`);
   t.is(owners.config.num_replicas, 3, 'svc-config asks for three copies of each bucket');
   const leader = /^nats-(\d)$/.exec(owners.cluster?.leader ?? '')?.[1];
   t.truthy(leader, `the owners bucket's leader is one of the pods: ${owners.cluster?.leader}`);
@@ -110,7 +112,6 @@ test('the Kubernetes manifests run every role on a three-node NATS and carry a w
   // NATS elects a new leader when a follower's election timer fires (4-9 s in nats-server
   // 2.12); until every bucket of this deployment has one, rooms cannot all be activated or
   // hosts renew their leases (docs/2026-11-30-nats-topologies.md).
-  const jsm = await nc.jetstreamManager();
   const led = async (): Promise<boolean> => {
     const streams = (await jsm.streams.list().next()).filter((info) => info.config.name.startsWith(`KV_kube${tag}_`));
     return streams.length > 0 && streams.every((info) => info.cluster?.leader !== undefined && info.cluster.leader !== `nats-${leader}`);
