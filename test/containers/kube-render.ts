@@ -73,6 +73,11 @@ export interface KubeTarget {
   ports: { http: number; grpc: number; rtmp: number; metrics: Record<'gateway' | 'actors' | 'worker' | 'transcoder', number> };
   /** Keeps this deployment's rooms and reviews apart from others on the shared test stack. */
   isolation: { natsSubjectPrefix: string; temporalTaskQueue: string };
+  /**
+   * Appended to every pod's name. Podman keeps pods by name on the machine, and a run that was
+   * killed before its teardown leaves its pods behind; a fixed name would refuse the next run.
+   */
+  instance: string;
 }
 
 export interface Rendered {
@@ -82,6 +87,11 @@ export interface Rendered {
   migrate: string;
   /** The ConfigMap and the three Deployments. */
   pools: string;
+}
+
+/** A played pod's name: the manifest's name, the ordinal for a StatefulSet's replica, the run. */
+export function podName(manifestName: string, ordinal: number | undefined, instance: string): string {
+  return [manifestName, ...(ordinal === undefined ? [] : [String(ordinal)]), instance].join('-');
 }
 
 function readManifests(file: string): Manifest[] {
@@ -96,7 +106,7 @@ function renderNats(target: KubeTarget): unknown[] {
   if (statefulSet.spec.replicas !== target.nats.length) throw new Error(`the NATS StatefulSet has ${statefulSet.spec.replicas} replicas, the test plays ${target.nats.length}`);
   const routes = target.nats.map((node) => `nats://127.0.0.1:${node.cluster}`).join(',');
   return target.nats.map((node, k) => {
-    const name = `${statefulSet.metadata.name}-${k}`;
+    const name = podName(statefulSet.metadata.name, k, target.instance);
     const spec = structuredClone(statefulSet.spec!.template.spec);
     const [container] = spec.containers;
     if (!container || spec.containers.length !== 1) throw new Error('the NATS pod should have one container');
@@ -192,11 +202,12 @@ export function renderKube(target: KubeTarget): Rendered {
     return spec;
   };
 
+  const migrateName = podName(job.metadata.name, undefined, target.instance);
   const migratePod = {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: job.metadata.name, labels: job.metadata.labels },
-    spec: hostPod(job.metadata.name, { ...job.spec.template.spec, restartPolicy: 'OnFailure' }, { SVC_DATABASE_URL_FILE: '/run/secrets/svc/database_url' }, {}),
+    metadata: { name: migrateName, labels: job.metadata.labels },
+    spec: hostPod(migrateName, { ...job.spec.template.spec, restartPolicy: 'OnFailure' }, { SVC_DATABASE_URL_FILE: '/run/secrets/svc/database_url' }, {}),
   };
 
   const listenersOf = (role: 'gateway' | 'actors' | 'worker' | 'transcoder'): { env: Record<string, string>; ports: Record<string, number> } => {
@@ -224,6 +235,7 @@ export function renderKube(target: KubeTarget): Rendered {
     if (!deployment.spec) throw new Error(`${deployment.metadata.name}: no spec`);
     const { env, ports } = listenersOf(role);
     deployment.spec.replicas = 1;
+    deployment.metadata.name = podName(deployment.metadata.name, undefined, target.instance);
     hostPod(deployment.metadata.name, deployment.spec.template.spec, env, ports);
     return deployment;
   });

