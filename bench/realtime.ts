@@ -13,7 +13,7 @@
  *  (e) a reactions burst: 100 members of one room (signed-up users: guests may not react) each
  *      send one video reaction (reaction.send) at a random moment of one second; latency from
  *      sending to the event's receipt on every socket of the room (the sender's included), and
- *      how many sends the chat rate refused. Run alone with BENCH_ONLY=reactions.
+ *      how many sends the chat rate refused. Run alone with BENCH_ONLY=reactions (or e).
  *  (e2) the same burst to on-screen: BENCH_REACTION_PAGES (1) Chromium pages of more members
  *      of the room (Debian's chromium, half on each gateway) record when each reaction's span is
  *      in a painted frame over the player; latency from sending to that, per page, and how many
@@ -23,7 +23,8 @@
  * token (Authorization: Bearer), which skips one ticket request per socket; a socket is the
  * same either way once open. Times are wall-clock (performance.timeOrigin + now) across
  * processes of one machine. Run with `npm run bench:realtime`; BENCH_SECONDS,
- * BENCH_FANOUT_MEMBERS, BENCH_IDLE_SOCKETS, BENCH_REACTION_PEOPLE tune it.
+ * BENCH_FANOUT_MEMBERS, BENCH_ROOM_RATE (commands/s per room in (b)), BENCH_IDLE_SOCKETS,
+ * BENCH_REACTION_PEOPLE tune it; BENCH_PROF_DIR (infra/bench.sh) profiles every process of it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -32,7 +33,7 @@ import { connect } from 'nats';
 import type { Caller } from '../accounts/model.js';
 import { ActorClient } from '../actors/runtime/client.js';
 import { newRoomId, RoomClient } from '../gateways/rooms/room-client.js';
-import { RealtimeClient, RealtimeCommandError } from '../test/harness/ws-client.js';
+import { RealtimeClient, RealtimeCommandError, RealtimeRefused } from '../test/harness/ws-client.js';
 import { createLogger } from '../observability/logger.js';
 import { RuntimeSettings } from '../settings/runtime-settings.js';
 import { createPool } from '../postgres/pool.js';
@@ -42,14 +43,14 @@ import { runSvc } from '../test/harness/svc-process.js';
 import { REACTIONS } from '../contracts/room/reactions.js';
 import { percentile } from './percentile.js';
 import { ReactionScreens } from './reactions-on-screen.js';
-import { machineBusySeconds, rssBytes } from './proc.js';
+import { cpuSeconds, machineBusySeconds, rssBytes } from './proc.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const FANOUT_MEMBERS = Number(process.env.BENCH_FANOUT_MEMBERS ?? 1000);
 const FANOUT_COMMANDS = Number(process.env.BENCH_FANOUT_COMMANDS ?? 200);
 const ROOMS = 100;
 const ROOM_MEMBERS = 20;
-const COMMANDS_PER_ROOM_PER_SECOND = 5;
+const COMMANDS_PER_ROOM_PER_SECOND = Number(process.env.BENCH_ROOM_RATE ?? 5);
 const IDLE_SOCKETS = Number(process.env.BENCH_IDLE_SOCKETS ?? 10_000);
 const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? 4);
 const PREFIX = 'benchrt';
@@ -59,10 +60,18 @@ const REACTION_WINDOW_MS = 1000;
 // third of a core), so more pages measure the machine's contention (docs/2026-11-26-reactions-on-screen-bench.md).
 const REACTION_PAGES = Number(process.env.BENCH_REACTION_PAGES ?? 1);
 const PASSWORD = 'bench password 0123';
-/** `reactions`: only (e). */
-const ONLY = process.env.BENCH_ONLY;
+/**
+ * Which parts run: a comma list of their letters (`a,b`), `reactions` for (e). (c) and (d) use
+ * (b)'s rooms, so either runs (b) too.
+ */
+const PARTS = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e').split(',').map((part) => (part.trim() === 'reactions' ? 'e' : part.trim())));
+const runs = (part: 'a' | 'b' | 'c' | 'd' | 'e'): boolean => PARTS.has(part) || (part === 'b' && (PARTS.has('c') || PARTS.has('d')));
 
 const now = (): number => performance.timeOrigin + performance.now();
+/** With BENCH_PROF_DIR set, a part's span on the monotonic clock the CPU profiles are timed by (µs). */
+const profileMark = (label: string): void => {
+  if (process.env.BENCH_PROF_DIR) console.log(`     profile window ${label}: ${(process.hrtime.bigint() / 1000n).toString()} µs`);
+};
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
 const sleep = (millis: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, millis));
 
@@ -91,10 +100,28 @@ type FromWorker = {
   refused?: number;
 };
 
+/**
+ * A socket as the web client opens one: an actor host that sheds load (503 `busy`, its commands
+ * queued past 100 ms) is asked again after a jittered pause, as the client's reconnect does.
+ */
+async function connectRetryingBusy(options: Parameters<typeof RealtimeClient.connect>[0]): Promise<RealtimeClient> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await RealtimeClient.connect(options);
+    } catch (err) {
+      const busy = err instanceof RealtimeRefused && err.status === 503 && (err.body as { code?: unknown }).code === 'busy';
+      if (!busy || attempt >= 10) throw err;
+      await sleep(100 * attempt + Math.random() * 200);
+    }
+  }
+}
+
 function clientWorker(): void {
   const sockets: Array<{ client: RealtimeClient; roomId: string }> = [];
   let receipts = new Map<string, number[]>();
   const reply = (message: FromWorker): void => void process.send!(message);
+  // An exit rather than the signal's default, so that a CPU profile (BENCH_PROF_DIR) is written.
+  process.on('SIGTERM', () => process.exit(0));
   process.on('message', (message: ToWorker) => {
     void (async () => {
       if (message.op === 'open') {
@@ -106,7 +133,7 @@ function clientWorker(): void {
             for (let i = next++; i < message.connections.length; i = next++) {
               const { url, roomId, token } = message.connections[i]!;
               try {
-                const client = await RealtimeClient.connect({ url, roomId, token, validate: false, keepEvents: false, timeoutMs: 60_000 });
+                const client = await connectRetryingBusy({ url, roomId, token, validate: false, keepEvents: false, timeoutMs: 60_000 });
                 client.onMessage((received) => {
                   if (received.type === 'event' && (received.event.type === 'playback' || received.event.type === 'reaction')) {
                     const at = now();
@@ -164,7 +191,7 @@ class Workers {
 
   constructor(count: number) {
     for (let i = 0; i < count; i += 1) {
-      this.children.push(fork(fileURLToPath(import.meta.url), ['client'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--enable-source-maps'] }));
+      this.children.push(fork(fileURLToPath(import.meta.url), ['client'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--enable-source-maps', ...(process.env.BENCH_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF_DIR}`] : [])] }));
     }
   }
 
@@ -217,6 +244,10 @@ class Workers {
 
   stop(): void {
     for (const child of this.children) child.kill();
+  }
+
+  get pids(): number[] {
+    return this.children.map((child) => child.pid!);
   }
 }
 
@@ -288,6 +319,27 @@ async function heapUsed(url: string): Promise<number> {
   return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)![1]);
 }
 
+/** CPU seconds used so far by each part of the bench: where a window's time went. */
+interface CpuSplit {
+  gateways: number;
+  actors: number;
+  clients: number;
+  machine: number;
+}
+
+async function cpuSplit(gatewayPids: number[], actorsPid: number, clientPids: number[]): Promise<CpuSplit> {
+  const sum = async (pids: number[]): Promise<number> => (await Promise.all(pids.map(cpuSeconds))).reduce((a, b) => a + b, 0);
+  return { gateways: await sum(gatewayPids), actors: await cpuSeconds(actorsPid), clients: await sum(clientPids), machine: await machineBusySeconds() };
+}
+
+/** The CPU milliseconds each part spent per unit of work between two splits, and the machine's share. */
+function cpuPer(before: CpuSplit, after: CpuSplit, units: number, unit: string, seconds: number): string {
+  const per = (key: keyof CpuSplit): string => `${(((after[key] - before[key]) * 1000) / units).toFixed(2)}`;
+  const rest = (after.machine - before.machine - (after.gateways - before.gateways) - (after.actors - before.actors) - (after.clients - before.clients)) * 1000;
+  const busy = (after.machine - before.machine) / (seconds * availableParallelism());
+  return `CPU ms per ${unit}: gateways ${per('gateways')}, actor host ${per('actors')}, client processes ${per('clients')}, the rest (NATS, PostgreSQL, kernel threads) ${(rest / units).toFixed(2)}; the machine ${(busy * 100).toFixed(0)} % busy`;
+}
+
 async function main(): Promise<void> {
   const logger = createLogger({ level: 'warn', destination: 'stderr' });
   const databaseUrl = await freshDatabase('bench_realtime');
@@ -320,6 +372,7 @@ async function main(): Promise<void> {
     const gateways = [await startReplica(['--role', 'gateway'], await gatewayEnv()), await startReplica(['--role', 'gateway'], await gatewayEnv())];
     replicas.push(...gateways);
     const [g1, g2] = gateways.map((gateway) => gateway.httpUrl) as [string, string];
+    const cpuNow = (): Promise<CpuSplit> => cpuSplit(gateways.map((gateway) => gateway.process.child.pid!), replicas[0]!.process.child.pid!, workers.pids);
 
     const ownerSocket = async (url: string, roomId: string, owner: Person): Promise<RealtimeClient> => {
       const client = await RealtimeClient.connect({ url, roomId, token: owner.token, validate: false, keepEvents: false });
@@ -333,7 +386,7 @@ async function main(): Promise<void> {
     console.log(`realtime benchmark: 1 actor host, 2 gateway processes, ${CLIENT_PROCESSES} client processes, ${availableParallelism()} cores shared by all of them and the stack`);
 
     // (e) A reactions burst in one room; (e2) the same burst seen in Chromium pages of more members.
-    {
+    if (runs('e')) {
       const people = await Promise.all(Array.from({ length: REACTION_PEOPLE }, (_, i) => signUp(i % 2 === 0 ? g1 : g2, `react_${i}_${Date.now().toString(36)}`)));
       const [owner, ...others] = people as [Person, ...Person[]];
       const roomId = newRoomId();
@@ -384,13 +437,13 @@ async function main(): Promise<void> {
         await screens?.close();
       }
     }
-    if (ONLY === 'reactions') return;
+    if (!runs('a') && !runs('b')) return;
     // The people of (a) to (d), made only when those run.
     const owners = await Promise.all(Array.from({ length: 1 + ROOMS / 10 }, (_, i) => signUp(g1, `owner_${i}_${Date.now().toString(36)}`)));
     const pool2000 = await guests(g1, Math.max(FANOUT_MEMBERS, ROOMS * (ROOM_MEMBERS - 1)));
 
     // (a) Fan-out in one big room.
-    {
+    if (runs('a')) {
       const owner = owners[0]!;
       const roomId = newRoomId();
       await rooms.send(roomId, { kind: 'room.create', name: 'Big room', visibility: 'public' }, owner.caller, { timeoutMs: 30_000 });
@@ -402,12 +455,17 @@ async function main(): Promise<void> {
       console.log(`(a) ${FANOUT_MEMBERS} member sockets open in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       const host = await ownerSocket(g1, roomId, owner);
       const sentAt = new Map<string, number>();
+      profileMark('(a) from');
+      const cpuFrom = await cpuNow();
+      const cpuAt = performance.now();
       for (let i = 0; i < FANOUT_COMMANDS + 20; i += 1) {
         const t0 = now();
         const { seq } = await host.command({ kind: 'playback.seek', position: i + 1 });
         if (i >= 20) sentAt.set(`${roomId}:${seq}`, t0);
         await sleep(25);
       }
+      profileMark('(a) to');
+      const cpuUsed = cpuPer(cpuFrom, await cpuNow(), FANOUT_COMMANDS + 20, 'command', (performance.now() - cpuAt) / 1000);
       await sleep(1_000);
       const receipts = await workers.collect();
       const latencies: number[] = [];
@@ -417,7 +475,8 @@ async function main(): Promise<void> {
         missing += FANOUT_MEMBERS - times.length;
         for (const at of times) latencies.push(at - t0);
       }
-      console.log(`(a) fan-out, playback command -> receipt on each of ${FANOUT_MEMBERS} sockets, ${sentAt.size} commands: ${summary(latencies)}  missing ${missing}  target p99 < 30 ms`);
+      console.log(`(a) fan-out, playback command -> receipt on each of ${FANOUT_MEMBERS} sockets, ${sentAt.size} commands: ${summary(latencies)}  missing ${missing}  target p99 < 20 ms`);
+      console.log(`    ${cpuUsed}`);
       await workers.closeAll();
       await host.close();
     }
@@ -426,7 +485,7 @@ async function main(): Promise<void> {
     const roomIds: string[] = [];
     const roomOwner = (r: number): Person => owners[1 + Math.floor(r / 10)]!;
     const roomGuests = (r: number): Person[] => pool2000.slice(r * (ROOM_MEMBERS - 1), (r + 1) * (ROOM_MEMBERS - 1));
-    {
+    if (runs('b')) {
       for (let r = 0; r < ROOMS; r += 1) roomIds.push(newRoomId());
       await inParallel([...roomIds.keys()], 16, async (r) => {
         await rooms.send(roomIds[r]!, { kind: 'room.create', name: `Room ${r}`, visibility: 'public' }, roomOwner(r).caller, { timeoutMs: 30_000 });
@@ -441,6 +500,8 @@ async function main(): Promise<void> {
       const rate = ROOMS * COMMANDS_PER_ROOM_PER_SECOND;
       const inFlight: Array<Promise<void>> = [];
       let errors = 0;
+      profileMark('(b) from');
+      const cpuFrom = await cpuNow();
       const begun = performance.now();
       let n = 0;
       for (let elapsed = 0; elapsed < SECONDS * 1000; elapsed = performance.now() - begun) {
@@ -457,6 +518,8 @@ async function main(): Promise<void> {
         await sleep(1);
       }
       await Promise.all(inFlight);
+      profileMark('(b) to');
+      const cpuUsed = cpuPer(cpuFrom, await cpuNow(), n, 'command', (performance.now() - begun) / 1000);
       await sleep(1_000);
       const receipts = await workers.collect();
       const latencies: number[] = [];
@@ -467,14 +530,15 @@ async function main(): Promise<void> {
         for (const at of times) latencies.push(at - t0);
       }
       console.log(
-        `(b) ${ROOMS} rooms x ${ROOM_MEMBERS} members, ${COMMANDS_PER_ROOM_PER_SECOND} commands/s per room (${rate}/s) for ${SECONDS} s: command -> receipt ${summary(latencies)}  missing ${missing}  errors ${errors}  target p99 < 20 ms`,
+        `(b) ${ROOMS} rooms x ${ROOM_MEMBERS} members, ${COMMANDS_PER_ROOM_PER_SECOND} commands/s per room (${rate}/s) for ${SECONDS} s: command -> receipt ${summary(latencies)}  missing ${missing}  errors ${errors}  target p99 < 10 ms`,
       );
+      console.log(`    ${cpuUsed}`);
       await workers.closeAll();
       await Promise.all(hosts.map((host) => host.close()));
     }
 
     // (c) Idle sockets on one gateway.
-    {
+    if (runs('c')) {
       const gateway = gateways[0]!;
       const pid = gateway.process.child.pid!;
       await sleep(3_000);
@@ -500,7 +564,7 @@ async function main(): Promise<void> {
     }
 
     // (d) HTTP reads of a room with a warm actor.
-    {
+    if (runs('d')) {
       const owner = owners[1]!;
       const roomId = roomIds[0]!;
       const probe = await fetch(`${g1}/api/rooms/${roomId}`, { headers: { authorization: `Bearer ${owner.token}` } });

@@ -36,6 +36,9 @@ interface Held {
  */
 export const DEFAULT_RECHECK_MS = 30_000;
 
+/** Sessions read per query by a sweep: one round trip for a gateway's worth rather than one each. */
+const SWEEP_BATCH = 500;
+
 export class SessionConnections {
   private readonly bySession = new Map<string, Set<Held>>();
   private readonly observers = new Set<(revocation: Revocation) => void>();
@@ -48,7 +51,7 @@ export class SessionConnections {
   constructor(
     nc: NatsConnection,
     prefix: string,
-    private readonly sessions: Pick<SessionStore, 'resolve'>,
+    private readonly sessions: Pick<SessionStore, 'resolve' | 'liveAmong'>,
     private readonly settings: RuntimeSettings,
     private readonly logger: Logger,
     recheckMs = DEFAULT_RECHECK_MS,
@@ -114,9 +117,9 @@ export class SessionConnections {
     if (this.sweeping) return;
     this.sweeping = true;
     try {
-      for (const entries of [...this.bySession.values()]) {
-        const [first] = entries;
-        if (first && !this.closed) await this.recheckSession(first.caller);
+      const held = [...this.bySession.keys()];
+      for (let from = 0; from < held.length && !this.closed; from += SWEEP_BATCH) {
+        await this.recheckSessions(held.slice(from, from + SWEEP_BATCH));
       }
     } finally {
       this.sweeping = false;
@@ -154,11 +157,23 @@ export class SessionConnections {
     if (ending) this.end(held, ending);
   }
 
-  /** Ends every connection of `caller`'s session if the session is no longer live. */
-  private async recheckSession(caller: Caller): Promise<void> {
-    const ending = await this.endingNow(caller);
-    if (!ending) return;
-    for (const held of [...(this.bySession.get(caller.sessionId) ?? [])]) this.end(held, ending);
+  /** Ends every connection of those of `sessionIds` that are no longer live. */
+  private async recheckSessions(sessionIds: string[]): Promise<void> {
+    let live: Set<string>;
+    try {
+      live = await this.sessions.liveAmong(sessionIds);
+    } catch (err) {
+      // Live when last read; announcements and the next sweep still apply.
+      this.logger.warn({ err, sessions: sessionIds.length }, 'could not re-read held sessions');
+      return;
+    }
+    const guestsAllowed = this.settings.get('user.enableGuest');
+    for (const sessionId of sessionIds) {
+      for (const held of [...(this.bySession.get(sessionId) ?? [])]) {
+        if (!live.has(sessionId)) this.end(held, endingOf('ended'));
+        else if (held.caller.kind === 'guest' && !guestsAllowed) this.end(held, endingOf('guests_disabled'));
+      }
+    }
   }
 
   /** Why `caller`'s connections must end now, or undefined while its session is live (or cannot be read). */

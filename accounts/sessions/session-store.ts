@@ -158,6 +158,22 @@ export class SessionStore {
     return { kind: 'user', userId: row.user_id, sessionId, username: row.username, displayName: row.display_name ?? row.username, role: row.role };
   }
 
+  /**
+   * Which of `sessionIds` `resolve` would still answer for, in one query: a gateway holding
+   * thousands of connections reads them all again at each sweep (gateways/session-connections.ts).
+   */
+  async liveAmong(sessionIds: readonly string[]): Promise<Set<string>> {
+    const ids = sessionIds.filter(isUuid);
+    if (ids.length === 0) return new Set();
+    const { rows } = await this.pool.query<{ id: string }>(
+      `SELECT s.id FROM sessions s LEFT JOIN users u ON u.id = s.user_id
+        WHERE s.id = ANY($1::uuid[]) AND s.revoked_at IS NULL AND s.expires_at > $2
+          AND (s.user_id IS NULL OR (u.state = 'active' AND u.role IS NOT NULL AND u.username IS NOT NULL))`,
+      [ids, new Date()],
+    );
+    return new Set(rows.map((row) => row.id));
+  }
+
   async list(userId: string): Promise<SessionInfo[]> {
     const { rows } = await this.pool.query<{ id: string; method: string; user_agent: string | null; ip: string | null; created_at: Date; last_used_at: Date; expires_at: Date }>(
       `SELECT id, method, user_agent, ip, created_at, last_used_at, expires_at FROM sessions

@@ -29,6 +29,8 @@ import { UserNotifications } from './notifications.js';
 import { CLOSE, PROTOCOL_VERSIONS, type EventMessage } from '../../contracts/ws/protocol.js';
 import { RealtimeSession, type SessionLimits } from './session.js';
 import { RealtimeTickets } from './tickets.js';
+import { sharedTextFrame, type SharedFrame } from './shared-frame.js';
+import { LivenessRounds } from './liveness-rounds.js';
 
 export const DEFAULT_SEND_BUFFER_LIMIT_BYTES = 1024 * 1024;
 /** Incoming frames; a command is small (a playlist item with every header and subtitle stays far below). */
@@ -64,12 +66,12 @@ export class RealtimeGateway {
   /** The protocol entry the handshake answers with, decided before `handleUpgrade`. */
   private readonly selected = new WeakMap<IncomingMessage, string>();
   /** An event's frame is built once per process, whatever the number of sockets it goes to. */
-  private readonly eventFrames = new WeakMap<FeedEvent, Buffer>();
+  private readonly eventFrames = new WeakMap<FeedEvent, SharedFrame>();
   private readonly tickets: RealtimeTickets;
   private readonly origins: OriginPolicy;
   private readonly addresses: ClientAddresses;
   private readonly limits: SessionLimits;
-  private readonly liveness: NodeJS.Timeout;
+  private readonly liveness: LivenessRounds<RealtimeSession>;
   private closing = false;
 
   constructor(
@@ -98,10 +100,7 @@ export class RealtimeGateway {
       roomSubscriptions: () => deps.events.subscriptionCount(),
       notificationSubscriptions: () => this.notifications.subscriptionCount(),
     });
-    this.liveness = setInterval(() => {
-      for (const session of this.sessions) session.probe();
-    }, options.livenessIntervalMs ?? 30_000);
-    this.liveness.unref();
+    this.liveness = new LivenessRounds(options.livenessIntervalMs ?? 30_000);
   }
 
   /** Serves room sockets on `server` (its `upgrade` event). */
@@ -119,7 +118,7 @@ export class RealtimeGateway {
    */
   async close(graceMs = 2_000): Promise<void> {
     this.closing = true;
-    clearInterval(this.liveness);
+    this.liveness.stop();
     const sessions = [...this.sessions];
     await Promise.all(sessions.map((session) => session.shutdown(CLOSE.serviceRestart, 'the gateway is restarting: reconnect and resume', graceMs)));
     await Promise.race([Promise.all(sessions.map((session) => session.left)), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
@@ -217,6 +216,7 @@ export class RealtimeGateway {
         eventFrame: (event) => this.eventFrame(event),
         onClose: (closed) => {
           this.sessions.delete(closed);
+          this.liveness.delete(closed);
           release();
           releaseSlot();
         },
@@ -224,6 +224,7 @@ export class RealtimeGateway {
       const opened = session;
       const release = this.deps.connections.hold(caller, (ending) => opened.close(CLOSE.sessionEnded, ending.message));
       this.sessions.add(session);
+      this.liveness.add(session);
       this.metrics.accepted.inc();
       log.debug({ version }, 'room socket accepted');
       session.start();
@@ -303,11 +304,11 @@ export class RealtimeGateway {
   }
 
   /** Encoded once (JSON and UTF-8) per process: each socket sends the same bytes. */
-  private eventFrame(event: FeedEvent): Buffer {
+  private eventFrame(event: FeedEvent): SharedFrame {
     let frame = this.eventFrames.get(event);
     if (frame === undefined) {
       const message: EventMessage = { type: 'event', seq: event.seq, at: event.at, event: event.event };
-      frame = Buffer.from(JSON.stringify(message), 'utf8');
+      frame = sharedTextFrame(Buffer.from(JSON.stringify(message), 'utf8'));
       this.eventFrames.set(event, frame);
     }
     return frame;

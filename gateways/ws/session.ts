@@ -17,6 +17,7 @@ import type { FeedEvent } from '../rooms/room-feed.js';
 import type { RoomWatch, WatchEndReason } from '../rooms/room-watch.js';
 import type { RealtimeMetrics } from './metrics.js';
 import type { UserNotifications } from './notifications.js';
+import { sendShared, type SharedFrame } from './shared-frame.js';
 import { ClientMessage, CLOSE, type ErrorShape, type ServerMessage } from '../../contracts/ws/protocol.js';
 
 export interface SessionLimits {
@@ -43,7 +44,7 @@ export interface SessionContext {
   metrics: RealtimeMetrics;
   limits: SessionLimits;
   /** The frame of an event, serialised once per process and shared by every socket that sends it. */
-  eventFrame: (event: FeedEvent) => Buffer;
+  eventFrame: (event: FeedEvent) => SharedFrame;
   onClose: (session: RealtimeSession) => void;
 }
 
@@ -143,16 +144,17 @@ export class RealtimeSession {
    * Every frame goes through here. A client that stopped reading makes `bufferedAmount` grow
    * (the kernel's buffers are full); past the limit it is closed instead of queueing more (R14).
    */
-  private sendFrame(frame: string | Buffer): void {
+  private sendFrame(frame: string | SharedFrame): void {
     const { ws, limits } = this.ctx;
     if (ws.readyState !== WebSocket.OPEN) return;
     // A string's length (UTF-16 units) is a lower bound of its bytes; close enough for a limit of this size.
-    if (ws.bufferedAmount + frame.length > limits.sendBufferLimitBytes) {
+    const length = typeof frame === 'string' ? frame.length : frame.wire.length;
+    if (ws.bufferedAmount + length > limits.sendBufferLimitBytes) {
       this.slowConsumer();
       return;
     }
-    // Text frames either way; a Buffer (a shared event frame) is sent as it is.
-    ws.send(frame, { binary: false });
+    if (typeof frame === 'string') ws.send(frame, { binary: false });
+    else sendShared(ws, frame);
   }
 
   private slowConsumer(): void {
