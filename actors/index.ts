@@ -12,6 +12,7 @@ export { purgeExpiredCommands } from './runtime/command-log.js';
 export { ActorEvents } from './runtime/events.js';
 export { ActorHost } from './runtime/host.js';
 export { openBucket } from './runtime/kv-bucket.js';
+export { RecreatingBucket } from './runtime/recreating-bucket.js';
 export { assertActorId, liveBucketName } from './runtime/names.js';
 export { messageOf } from './runtime/nats-errors.js';
 export { decode, encode } from './runtime/wire.js';

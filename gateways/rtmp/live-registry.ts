@@ -8,8 +8,8 @@
  * "alive while refreshed"; a bucket max-age can.
  */
 import { createHash } from 'node:crypto';
-import type { KV, NatsConnection } from 'nats';
-import { decode, encode, liveBucketName, openBucket } from '../../actors/index.js';
+import type { NatsConnection } from 'nats';
+import { decode, encode, liveBucketName, openBucket, RecreatingBucket } from '../../actors/index.js';
 import type { StreamTarget } from '../../media/index.js';
 
 export const REGISTRY_REFRESH_MS = 5_000;
@@ -28,16 +28,17 @@ function keyOf(target: StreamTarget): string {
 }
 
 export class LiveRegistry {
-  private constructor(private readonly kv: KV) {}
+  private constructor(private readonly bucket: RecreatingBucket) {}
 
   /** `replicas`: startup key `nats.replicas`. */
   static async open(nc: NatsConnection, prefix: string, replicas: number): Promise<LiveRegistry> {
-    const kv = await openBucket(nc.jetstream(), { name: liveBucketName(prefix), storage: 'memory', ttlMs: REGISTRY_TTL_MS }, { replicas });
-    return new LiveRegistry(kv);
+    // Memory-backed: a NATS server that restarted comes back without it; the next refresh makes it again.
+    const open = () => openBucket(nc.jetstream(), { name: liveBucketName(prefix), storage: 'memory', ttlMs: REGISTRY_TTL_MS }, { replicas });
+    return new LiveRegistry(new RecreatingBucket(await open(), open));
   }
 
   async announce(target: StreamTarget, entry: LiveEntry): Promise<void> {
-    await this.kv.put(keyOf(target), encode(entry));
+    await this.bucket.use((kv) => kv.put(keyOf(target), encode(entry)));
   }
 
   /**
@@ -47,7 +48,7 @@ export class LiveRegistry {
    */
   async claim(target: StreamTarget, entry: LiveEntry): Promise<boolean> {
     try {
-      await this.kv.create(keyOf(target), encode(entry));
+      await this.bucket.use((kv) => kv.create(keyOf(target), encode(entry)));
       return true;
     } catch (err) {
       if ((await this.find(target)) !== null) return false;
@@ -56,11 +57,11 @@ export class LiveRegistry {
   }
 
   async withdraw(target: StreamTarget): Promise<void> {
-    await this.kv.delete(keyOf(target));
+    await this.bucket.use((kv) => kv.delete(keyOf(target)));
   }
 
   async find(target: StreamTarget): Promise<LiveEntry | null> {
-    const entry = await this.kv.get(keyOf(target));
+    const entry = await this.bucket.use((kv) => kv.get(keyOf(target)));
     if (!entry || entry.operation !== 'PUT' || entry.value.length === 0) return null;
     return decode(entry.value) as LiveEntry;
   }

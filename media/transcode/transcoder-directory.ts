@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type KV, type KvWatchInclude, type NatsConnection, type QueuedIterator, type KvEntry } from 'nats';
-import { decode, encode, openBucket } from '../../actors/index.js';
+import { decode, encode, openBucket, RecreatingBucket } from '../../actors/index.js';
 import { transcodersBucket, type TranscoderEntry } from './transcode-wire.js';
 
 /** How often a transcoder rewrites its key, and how long the key outlives the last rewrite. */
@@ -95,12 +95,14 @@ export class TranscoderHeartbeat {
   private timer: NodeJS.Timeout | undefined;
 
   private constructor(
-    private readonly kv: KV,
+    private readonly bucket: RecreatingBucket,
     private readonly entry: () => TranscoderEntry,
   ) {}
 
   static async start(nc: NatsConnection, prefix: string, replicas: number, entry: () => TranscoderEntry): Promise<TranscoderHeartbeat> {
-    const heartbeat = new TranscoderHeartbeat(await openTranscodersBucket(nc, prefix, replicas), entry);
+    // Memory-backed: a NATS server that restarted comes back without it, and the next beat makes it again.
+    const open = () => openTranscodersBucket(nc, prefix, replicas);
+    const heartbeat = new TranscoderHeartbeat(new RecreatingBucket(await open(), open), entry);
     await heartbeat.beat();
     heartbeat.timer = setInterval(() => void heartbeat.beat().catch(() => undefined), HEARTBEAT_MS);
     heartbeat.timer.unref();
@@ -109,11 +111,11 @@ export class TranscoderHeartbeat {
 
   async stop(): Promise<void> {
     clearInterval(this.timer);
-    await this.kv.delete(this.entry().id).catch(() => undefined);
+    await this.bucket.use((kv) => kv.delete(this.entry().id)).catch(() => undefined);
   }
 
   private async beat(): Promise<void> {
     const entry = this.entry();
-    await this.kv.put(entry.id, encode(entry));
+    await this.bucket.use((kv) => kv.put(entry.id, encode(entry)));
   }
 }
