@@ -19,4 +19,7 @@ bash infra/build-proto.sh
 bash infra/build-api-types.sh
 log "compiling the server (tsc --build, incremental)"
 npx tsc --build tsconfig.json
+# A workflow bundle made from an earlier build would run old workflow code: only an image, whose
+# code never changes after its build, keeps one (workflows/prebuilt-bundle.ts).
+rm -f dist/workflows/review-workflows.bundle.js
 [[ ${1:-} == --no-web ]] || bash infra/build-web.sh

@@ -9,7 +9,7 @@
  * this entry. So the functions below load it when called.
  */
 import type { Logger } from '../observability/index.js';
-import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { WorkflowBundle } from '@temporalio/worker';
 import type { ReviewWorker, ReviewWorkerOptions } from './worker.js';
 
 export { createActivities } from './activities.js';
@@ -34,8 +34,8 @@ export async function prepareReviewWorkflows(logger: Logger): Promise<void> {
   worker.prepareReviewWorkflows(logger);
 }
 
-/** The review workflows' bundle of this process (worker.ts), built at its first call. */
-export async function reviewWorkflowBundle(logger: Logger): Promise<WorkflowBundleWithSourceMap> {
+/** The review workflows' bundle of this process (worker.ts): the image's, or built at its first call. */
+export async function reviewWorkflowBundle(logger: Logger): Promise<WorkflowBundle> {
   const worker = await import('./worker.js');
   return worker.reviewWorkflowBundle(logger);
 }

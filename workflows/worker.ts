@@ -1,38 +1,36 @@
 /**
  * The review worker that `svc serve --role worker` runs: both review workflows and their
  * activities on `temporal.task_queue`. The workflow code is bundled once per process, at the
- * first start (webpack over the compiled `dist/workflows/sandbox.js`, a few seconds), and every
- * worker and replay of the process reuses that bundle.
+ * first start (webpack over the compiled `dist/workflows/sandbox.js`, about 1.5 s), and every
+ * worker and replay of the process reuses that bundle; an image carries one made at its build
+ * (prebuilt-bundle.ts), which is read instead.
  */
-import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, Worker, type InjectedSinks, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { readFile } from 'node:fs/promises';
+import { Worker, type InjectedSinks, type NativeConnection, type WorkflowBundle } from '@temporalio/worker';
 import type { Logger } from '../observability/index.js';
 import type { ReviewActivities } from './activities.js';
+import { bundleReviewWorkflows, PREBUILT_BUNDLE_PATH } from './prebuilt-bundle.js';
 import type { ReviewMetricsSinks } from './review-metrics.js';
-import { temporalLogger } from './runtime-logger.js';
 
 export { ensureSearchAttributes } from './search-attributes.js';
 export { installTemporalLogging } from './runtime-logger.js';
 
-/** The compiled workflow entry point beside this file: the bundler reads JavaScript. */
-export const REVIEW_WORKFLOWS_PATH = fileURLToPath(new URL('./sandbox.js', import.meta.url));
-
 /** Activities still running at shutdown get this long to finish before they are cancelled (and retried elsewhere). */
 const SHUTDOWN_GRACE = '10s';
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+let bundle: Promise<WorkflowBundle> | undefined;
 
 /**
- * The review workflows' bundle, built at the first call of the process (about 1.5 s of
- * webpack); a failed build is tried again at the next call.
+ * The review workflows' bundle: the image's, made at its build, or else built at the first call
+ * of the process (about 1.5 s of webpack); a failed build is tried again at the next call.
  */
-export function reviewWorkflowBundle(logger: Logger): Promise<WorkflowBundleWithSourceMap> {
+export function reviewWorkflowBundle(logger: Logger): Promise<WorkflowBundle> {
   if (!bundle) {
     const startedAt = performance.now();
-    bundle = bundleWorkflowCode({ workflowsPath: REVIEW_WORKFLOWS_PATH, logger: temporalLogger(logger, { quiet: true }) }).then(
-      (built) => {
-        logger.info({ ms: Math.round(performance.now() - startedAt), bytes: built.code.length }, 'review workflows bundled');
-        return built;
+    bundle = prebuiltOrBundled(logger).then(
+      ({ code, prebuilt }) => {
+        logger.info({ ms: Math.round(performance.now() - startedAt), bytes: code.length, prebuilt }, prebuilt ? 'review workflows read from the image' : 'review workflows bundled');
+        return { code };
       },
       (err: unknown) => {
         bundle = undefined;
@@ -41,6 +39,14 @@ export function reviewWorkflowBundle(logger: Logger): Promise<WorkflowBundleWith
     );
   }
   return bundle;
+}
+
+async function prebuiltOrBundled(logger: Logger): Promise<{ code: string; prebuilt: boolean }> {
+  const prebuilt = await readFile(PREBUILT_BUNDLE_PATH, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  return prebuilt === undefined ? { code: await bundleReviewWorkflows(logger), prebuilt: false } : { code: prebuilt, prebuilt: true };
 }
 
 /**

@@ -54,6 +54,8 @@ test('each role starts in its container, serves a watch party, and drains on SIG
   }
   const gateway = running.gateway!;
   const actors = running.actors!;
+  // The review workflows were bundled at the image's build, not by webpack at the worker's start.
+  t.regex(await logsOf(running.worker!.name, 400), /review workflows read from the image/);
 
   const created = await createRootIn(gateway.name, 'imagehost');
   t.is(created.code, 0, created.stderr);
