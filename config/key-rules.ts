@@ -3,7 +3,7 @@
  * text, URLs with their schemes, host:port addresses and lists checked entry by entry. Each
  * answers the problems of one value, worded as `svc config validate` prints them after the key.
  */
-import { parseNetwork } from '../net/index.js';
+import { parseNetwork, parsePostgresUrl, type PostgresUrl } from '../net/index.js';
 import { parseListenAddress } from '../net/index.js';
 import type { KeyRule, Problems, Range } from './key-kinds.js';
 import { redactUrl } from './redact-url.js';
@@ -80,6 +80,25 @@ export function urlProblems(text: string, protocols: readonly string[], example:
   if (parsed.hostname === '') return [`${shown} has no host`];
   return [];
 }
+
+/**
+ * A PostgreSQL URL, libpq's multi-host form included (`postgres://u@db1:5432,db2:5432/svc?
+ * target_session_attrs=read-write`): every host must make a URL of its own.
+ */
+export function postgresUrl(example: string): KeyRule<string> {
+  return (value) => {
+    let parsed: PostgresUrl;
+    try {
+      parsed = parsePostgresUrl(value);
+    } catch (err) {
+      const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value.trim());
+      if (scheme && !/^postgres(ql)?:\/\//i.test(scheme[0])) return urlProblems(value, POSTGRES_SCHEMES, example);
+      return [`"${redactUrl(value)}" ${(err as Error).message} (expected something like ${example})`];
+    }
+    return parsed.hosts.flatMap((host) => urlProblems(parsed.urlFor(host), POSTGRES_SCHEMES, example));
+  };
+}
+const POSTGRES_SCHEMES = ['postgres:', 'postgresql:'];
 
 /** A `host:port` (`127.0.0.1:9464`, `[::1]:9464`); `suffix` ends the message (", or empty"). */
 export function listenAddress(example: string, suffix = ''): KeyRule<string> {

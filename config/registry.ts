@@ -22,7 +22,7 @@ import {
   turnUrls,
 } from './key-checks.js';
 import { bool, int, list, number, oneOf, port, text } from './key-kinds.js';
-import { atLeast, between, eachEntry, emptyOr, greaterThan, integerIn, listenAddress, matching, networks, required, url } from './key-rules.js';
+import { atLeast, between, eachEntry, emptyOr, greaterThan, integerIn, listenAddress, matching, networks, postgresUrl, required, url } from './key-rules.js';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 
@@ -229,8 +229,9 @@ export const STARTUP_REGISTRY = {
   'database.url': text({
     default: 'postgres://svc@127.0.0.1:5432/svc',
     sensitivity: 'url_credentials',
-    description: 'PostgreSQL connection URL (postgres:// or postgresql://).',
-    rules: [url(['postgres:', 'postgresql:'], 'postgres://user@host:5432/db')],
+    description:
+      'PostgreSQL connection URL (postgres:// or postgresql://). Several hosts (postgres://u@db1:5432,db2:5432/svc?target_session_attrs=read-write) let svc find the primary after a failover.',
+    rules: [postgresUrl('postgres://user@host:5432/db')],
     alsoNeededBy: ['database'],
     flag: { name: '--database-url', help: 'PostgreSQL URL' },
   }),

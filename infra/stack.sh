@@ -3,6 +3,7 @@
 # 127.0.0.1, with data, logs and pid files under one directory.
 #
 #   infra/stack.sh start|stop|status [postgres|redis|nats|temporal|livekit ...]  (default: all five)
+#   infra/stack.sh promote postgres   (a PostgreSQL pair: the standby becomes the primary)
 #
 # Environment:
 #   SVC_STACK_DIR                 where everything lives (default <repo>/.svc/stack)
@@ -11,6 +12,7 @@
 #                                 LIVEKIT_RTC_UDP; unset ones are picked free on first start and
 #                                 kept in $SVC_STACK_DIR/ports.env
 #   SVC_STACK_NATS_NODES=3        NATS as a three-node cluster (default 1; see infra/stack/nats.sh)
+#   SVC_STACK_PG_STANDBY=1        PostgreSQL as a primary and a streaming standby (infra/stack/postgres.sh)
 #   SVC_STACK_THROWAWAY=1         no durability (fsync off, no Redis snapshots): test stacks
 #   SVC_STACK_TEMPORAL_HEADLESS=1 Temporal without its Web UI
 #   SVC_STACK_LIVEKIT_*           LiveKit's Redis and API key (see infra/stack/livekit.sh)
@@ -28,17 +30,19 @@ COMPONENTS=(postgres redis nats temporal livekit)
 
 usage() {
   echo "usage: infra/stack.sh start|stop|status [${COMPONENTS[*]}]" >&2
+  echo "       infra/stack.sh promote postgres" >&2
   exit 2
 }
 
 action=${1:-}
-[[ $action == start || $action == stop || $action == status ]] || usage
+[[ $action == start || $action == stop || $action == status || $action == promote ]] || usage
 shift
 selected=("$@")
 ((${#selected[@]})) || selected=("${COMPONENTS[@]}")
 for component in "${selected[@]}"; do
   [[ " ${COMPONENTS[*]} " == *" $component "* ]] || usage
 done
+[[ $action != promote || "${selected[*]}" == postgres ]] || usage
 
 STACK_DIR=${SVC_STACK_DIR:-$SVC_REPO_ROOT/.svc/stack}
 # One spelling of the path for every call (a LiveKit node is told from another by its config
@@ -138,7 +142,7 @@ write_stack_env() {
   {
     echo "# Startup configuration of svc for the stack in $STACK_DIR (written by infra/stack.sh start)."
     if [[ -n ${PORTS[SVC_STACK_PG_PORT]:-} ]]; then
-      echo "export SVC_DATABASE_URL=postgres://svc@127.0.0.1:${PORTS[SVC_STACK_PG_PORT]}/svc"
+      echo "export SVC_DATABASE_URL=$(postgres_url)"
     fi
     if [[ -n ${PORTS[SVC_STACK_REDIS_PORT]:-} ]]; then
       echo "export SVC_REDIS_URL=redis://127.0.0.1:${PORTS[SVC_STACK_REDIS_PORT]}"
@@ -211,13 +215,20 @@ stop)
   # Reverse start order.
   for ((i = ${#selected[@]} - 1; i >= 0; i--)); do
     component=${selected[i]}
-    if "${component}_running"; then
+    # A cluster with some nodes down still has the others to stop.
+    if "${component}_running" || { declare -F "${component}_any_running" >/dev/null && "${component}_any_running"; }; then
       "${component}_stop"
       log "$component stopped"
     else
       log "$component already stopped"
     fi
   done
+  ;;
+promote)
+  [[ -d $STACK_DIR ]] || die "no stack in $STACK_DIR"
+  take_lock
+  load_persisted_ports
+  postgres_promote
   ;;
 status)
   [[ ! -d $STACK_DIR ]] || load_persisted_ports

@@ -20,9 +20,10 @@ const UNREACHABLE_MESSAGE = /timeout exceeded when trying to connect|Connection 
  * Turns "PostgreSQL is not reachable right now" (or not answering in time) into `unavailable`,
  * so callers answer 503 and clients retry, instead of a 500 that reads like a bug. Anything
  * else is returned unchanged: a constraint violation or syntax error is a defect and must
- * surface as one.
+ * surface as one. `detail: false` keeps the driver's message (hosts, ports) out of the error's
+ * own message, for errors answered to clients at the gateways.
  */
-export function classifyDatabaseError(err: unknown, what: string): unknown {
+export function classifyDatabaseError(err: unknown, what: string, options: { detail?: boolean } = {}): unknown {
   if (err instanceof AppError || !(err instanceof Error)) return err;
   const code = (err as { code?: unknown }).code;
   const unreachable =
@@ -30,5 +31,8 @@ export function classifyDatabaseError(err: unknown, what: string): unknown {
       // Class 08: connection exception; 57P0x: server shutting down or backend terminated.
       (code.startsWith('08') || code.startsWith('57P') || NETWORK_CODES.has(code) || TIMEOUT_CODES.has(code))) ||
     UNREACHABLE_MESSAGE.test(err.message);
-  return unreachable ? new AppError('unavailable', `${what}: PostgreSQL is unavailable (${err.message})`) : err;
+  if (!unreachable) return err;
+  // The detail names hosts and ports: for operators and logs (the cause), not for any client.
+  const message = options.detail === false ? `${what}: the database is unavailable; try again` : `${what}: PostgreSQL is unavailable (${err.message})`;
+  return new AppError('unavailable', message, [], { cause: err });
 }

@@ -4,6 +4,7 @@
  */
 export { advisoryLockNamespaces, advisoryLocks } from './advisory-locks.js';
 export { classifyDatabaseError } from './errors.js';
+export { HostSelector, selectingClient } from './host-selector.js';
 export { migrate, pendingMigrations } from './migrate.js';
 export { createPool, withLongStatements } from './pool.js';
 export { withTransaction } from './transaction.js';

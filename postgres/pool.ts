@@ -1,8 +1,10 @@
 import pg from 'pg';
+import { parsePostgresUrl } from '../net/index.js';
 import { createLogger, type Logger } from '../observability/index.js';
+import { HostSelector, selectingClient } from './host-selector.js';
 
 export interface PoolOptions {
-  /** `postgres://` connection URL (startup key `database.url`). */
+  /** `postgres://` connection URL (startup key `database.url`), one host or several. */
   url: string;
   /** Upper bound of open connections; default 10. */
   max?: number;
@@ -48,7 +50,9 @@ const KEEPALIVE_DELAY_MS = 10_000;
 const READ_TIMEOUT_MESSAGE = 'Query read timeout';
 
 /**
- * The connection pool every PostgreSQL user in the process shares. An idle client whose
+ * The connection pool every PostgreSQL user in the process shares. With several hosts in the
+ * URL, new connections go to the one `target_session_attrs` asks for (host-selector.ts), so
+ * the pool follows the primary through a failover. An idle client whose
  * server connection drops (restart, failover, `pg_terminate_backend`) makes pg-pool emit
  * `error`; without a listener that would crash the process, so it is logged and the pool
  * replaces the client on next use. A client in use gets a listener of its own for the same
@@ -56,8 +60,11 @@ const READ_TIMEOUT_MESSAGE = 'Query read timeout';
  * on the client side is closed at once, so it is never handed out again.
  */
 export function createPool(options: PoolOptions): pg.Pool {
+  const target = parsePostgresUrl(options.url);
+  const selector = new HostSelector(target);
   const pool = new pg.Pool({
-    connectionString: options.url,
+    ...selector.configFor(selector.firstHost),
+    Client: selectingClient(selector),
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'svc',
     connectionTimeoutMillis: DATABASE_TIMEOUTS.connectMs,

@@ -1,7 +1,10 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { parsePostgresUrl } from '../net/index.js';
 import type { Logger } from '../observability/index.js';
+import { HostSelector, selectingClient } from '../postgres/index.js';
 
 export interface NotifyListenerOptions {
+  /** `database.url`: with several hosts, the listener follows the primary (NOTIFY is not replicated). */
   connectionString: string;
   channel: string;
   /** Shown in `pg_stat_activity`, so the listener's backend can be found. */
@@ -46,6 +49,8 @@ interface Session {
 export class NotifyListener {
   private readonly options: NotifyListenerOptions;
   private readonly backoff: { initialMs: number; maxMs: number };
+  private readonly Client: typeof pg.Client;
+  private readonly selector: HostSelector;
   private session: Session | undefined;
   private stopped = false;
   private everListened = false;
@@ -55,6 +60,8 @@ export class NotifyListener {
   constructor(options: NotifyListenerOptions) {
     this.options = options;
     this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.selector = new HostSelector(parsePostgresUrl(options.connectionString));
+    this.Client = selectingClient(this.selector);
   }
 
   /** Connects and listens once; rejects if that fails, so a replica does not start blind. */
@@ -81,8 +88,8 @@ export class NotifyListener {
   }
 
   private async openSession(): Promise<void> {
-    const client = new pg.Client({
-      connectionString: this.options.connectionString,
+    const client = new this.Client({
+      ...this.selector.configFor(this.selector.firstHost),
       application_name: this.options.applicationName,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       query_timeout: QUERY_TIMEOUT_MS,

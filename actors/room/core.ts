@@ -319,7 +319,7 @@ export class RoomCore {
         this.ctx.fenced(`a newer activation holds room ${this.id}; refused to ${what}`);
         throw err;
       }
-      throw classifyDatabaseError(err, `room ${this.id}: could not ${what}`);
+      throw classifyDatabaseError(err, `room ${this.id}: could not ${what}`, { detail: false });
     }
   }
 

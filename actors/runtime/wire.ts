@@ -3,6 +3,7 @@
  * checked for shape before use: a malformed message must never crash a host.
  */
 import { AppError, isAppError } from '../../errors/index.js';
+import { classifyDatabaseError } from '../../postgres/index.js';
 import type { Caller, CommandEnvelope, CommandReply } from './actor-type.js';
 
 /**
@@ -53,8 +54,12 @@ export function decode(data: Uint8Array): unknown {
   }
 }
 
-/** The wire form of an error thrown by an actor: typed errors keep their code, others are `internal`. */
-export function replyError(err: unknown): ReplyError {
+/**
+ * The wire form of an error thrown by an actor: typed errors keep their code, a database that
+ * cannot be reached is `unavailable` (retry), others are `internal`.
+ */
+export function replyError(thrown: unknown): ReplyError {
+  const err = classifyDatabaseError(thrown, 'command', { detail: false });
   if (isAppError(err)) {
     return {
       code: err.code,

@@ -3,7 +3,9 @@
  * under the benchmark's throwaway stack, started and restarted through `infra/stack.sh` (the
  * shared stack of infra/bench.sh must never be restarted under other users). Durable settings,
  * so a restart keeps the data: same directory, same ports (kept in its ports.env). NATS is one
- * server or a cluster of three (`--nats-cluster 3`: every bucket in three copies).
+ * server or a cluster of three (`--nats-cluster 3`: every bucket in three copies); PostgreSQL is
+ * one server, or a primary with a synchronous standby when the postgres-failover fault is in the
+ * mix (svc then gets both hosts with `target_session_attrs=read-write`).
  */
 import { execFile } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -41,7 +43,7 @@ export class PrivateStack {
    * exit trap stops `private-soak-*` stacks left behind), else under the system temp dir.
    */
   /** `extra`: more infra/stack.sh variables (the NATS route proxies'). */
-  static async start(natsNodes: 1 | 3 = 1, extra: Record<string, string> = {}): Promise<PrivateStack> {
+  static async start(natsNodes: 1 | 3 = 1, extra: Record<string, string> = {}, postgresStandby = false): Promise<PrivateStack> {
     const parent = process.env.SVCTEST_STACK_DIR ?? tmpdir();
     const dir = await mkdtemp(join(parent, 'private-soak-'));
     // When run as root the cluster belongs to the postgres user, who must enter this dir.
@@ -52,6 +54,7 @@ export class PrivateStack {
       SVC_STACK_THROWAWAY: '0',
       SVC_STACK_TEMPORAL_HEADLESS: '1',
       SVC_STACK_NATS_NODES: String(natsNodes),
+      SVC_STACK_PG_STANDBY: postgresStandby ? '1' : '0',
       ...extra,
     };
     await runStack(env, 'start', [...DEPENDENCIES]);
@@ -67,6 +70,11 @@ export class PrivateStack {
     await runStack(this.env, 'start', [dependency]);
   }
 
+  /** A PostgreSQL pair's standby made the primary (`infra/stack.sh promote postgres`). */
+  async promotePostgres(): Promise<void> {
+    await runStack(this.env, 'promote', ['postgres']);
+  }
+
   /** Stops everything and deletes the data. */
   async destroy(): Promise<void> {
     await runStack(this.env, 'stop', [...DEPENDENCIES]).catch((err: unknown) => console.error(`soak: could not stop the private stack: ${String(err)}`));
@@ -74,7 +82,7 @@ export class PrivateStack {
   }
 }
 
-async function runStack(env: NodeJS.ProcessEnv, action: 'start' | 'stop', components: string[]): Promise<void> {
+async function runStack(env: NodeJS.ProcessEnv, action: 'start' | 'stop' | 'promote', components: string[]): Promise<void> {
   try {
     await execFileAsync('bash', [join(repoRoot(), 'infra', 'stack.sh'), action, ...components], { env, cwd: repoRoot(), timeout: 180_000 });
   } catch (err) {

@@ -7,12 +7,15 @@
  * owners bucket, or any), brought back 3-8 s later as a supervisor would; and a rolling restart
  * of all three nodes, each back and caught up before the next goes; and one node (chosen the same
  * way) cut off from the other two for 10 s, its clients still connected to it (route-proxies.ts).
+ * With a PostgreSQL pair, a failover: kill -9 of the primary, its standby promoted at once (as a
+ * failover manager would), and the lost node copied back in as the new standby.
  * Each fault's start and end are recorded, with what it hit.
  */
 import { connect, type NatsConnection } from 'nats';
 import { hostsBucketName, ownersBucketName } from '../../actors/runtime/names.js';
 import { eventually } from '../../test/fixtures/deadline.js';
 import { metaLeader, nodeNamed, stopNode, streamLeader, streamsCurrent, type ClusterNode } from '../../test/harness/nats-cluster.js';
+import { killNode, postgresNodes, primaryNode } from '../../test/harness/postgres-pair.js';
 import type { Cluster, Incarnation, Slot } from './cluster.js';
 import type { Dependency, PrivateStack } from './dependencies.js';
 import type { FaultKind } from './options.js';
@@ -97,6 +100,8 @@ export class FaultInjector {
         return this.rollNats();
       case 'nats-partition':
         return this.partitionNats();
+      case 'postgres-failover':
+        return this.failoverPostgres();
       default:
         return this.restart(kind);
     }
@@ -211,6 +216,26 @@ export class FaultInjector {
     }
     fault.endAt = Date.now();
     this.log(`fault nats-rolling: all three restarted after ${((fault.endAt - fault.startAt) / 1000).toFixed(2)} s`);
+  }
+
+  /** The fault's end is the promotion (svc can write again); the copy back comes after it. */
+  private async failoverPostgres(): Promise<void> {
+    const nodes = await postgresNodes(this.stack.dir);
+    const old = await primaryNode(nodes);
+    const fault = this.record('postgres-failover', `node ${old.k}`, 'dependency', undefined);
+    this.log(`fault postgres-failover: kill -9 of the primary (node ${old.k}), its standby promoted`);
+    try {
+      await killNode(old);
+      await this.stack.promotePostgres();
+      fault.endAt = Date.now();
+      await this.stack.start('postgres');
+      this.log(`fault postgres-failover: promoted after ${((fault.endAt - fault.startAt) / 1000).toFixed(2)} s; node ${old.k} a standby again after ${((Date.now() - fault.startAt) / 1000).toFixed(2)} s`);
+    } catch (err) {
+      fault.error = String(err);
+      fault.endAt ??= Date.now();
+      this.log(`fault postgres-failover failed: ${String(err)}`);
+      await this.stack.start('postgres').catch(() => undefined);
+    }
   }
 
   private async restart(kind: Dependency): Promise<void> {

@@ -35,7 +35,8 @@ async function main(): Promise<number> {
   const random = new Random(options.seed);
   log(
     `seed ${options.seed}; ${options.clients} sockets, ${options.rooms} rooms, ${options.reviews} reviews, ${options.durationS} s, ` +
-      `NATS ${options.natsNodes === 3 ? 'a cluster of 3' : 'one server'}, faults ${options.faults.join(',') || 'none'}`,
+      `NATS ${options.natsNodes === 3 ? 'a cluster of 3' : 'one server'}, ` +
+      `PostgreSQL ${options.faults.includes('postgres-failover') ? 'a primary and a synchronous standby' : 'one server'}, faults ${options.faults.join(',') || 'none'}`,
   );
   log(`load: a chat every ~${RATES.chatEveryS} s and a playback command every ~${RATES.playbackEveryS} s per socket, a move every ~${RATES.moveEveryS} s per non-owner, ${RATES.httpPerS} HTTP and ${RATES.grpcPerS} gRPC calls/s`);
 
@@ -43,7 +44,7 @@ async function main(): Promise<number> {
   killOnExit(() => cluster);
   // A cluster's routes go through proxies the nats-partition fault can cut.
   const routes = options.natsNodes === 3 ? await RouteProxies.start(3) : undefined;
-  const stack = await PrivateStack.start(options.natsNodes, routes?.env());
+  const stack = await PrivateStack.start(options.natsNodes, routes?.env(), options.faults.includes('postgres-failover'));
   const onSignal = (): void => {
     log('interrupted: stopping the private stack');
     void stack.destroy().finally(() => process.exit(130));

@@ -3,7 +3,7 @@
  * [--clients 300] [--rooms 200] [--seed N] [--nats-cluster 3]`. Wrong input stops the run before
  * anything starts.
  */
-export const FAULT_KINDS = ['kill', 'stop', 'term', 'nats', 'postgres', 'redis', 'temporal', 'nats-node', 'nats-rolling', 'nats-partition'] as const;
+export const FAULT_KINDS = ['kill', 'stop', 'term', 'nats', 'postgres', 'redis', 'temporal', 'nats-node', 'nats-rolling', 'nats-partition', 'postgres-failover'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 /** Faults of one node of a NATS cluster: they need `--nats-cluster 3`. */
 const CLUSTER_FAULTS: readonly FaultKind[] = ['nats-node', 'nats-rolling', 'nats-partition'];

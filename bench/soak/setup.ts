@@ -4,7 +4,7 @@
  * item, the others joined to a room each, an admin, and rooms created under review.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { createLogger } from '../../observability/logger.js';
 import { RuntimeSettings } from '../../settings/runtime-settings.js';
 import { createPool } from '../../postgres/pool.js';
@@ -107,13 +107,13 @@ async function withSettings<T>(databaseUrl: string, work: (settings: RuntimeSett
   }
 }
 
+/** One query on the primary (the URL may list a pair: createPool finds which is which). */
 export async function sql<R extends pg.QueryResultRow>(databaseUrl: string, text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
+  const pool = createPool({ url: databaseUrl, max: 1 });
   try {
-    return (await client.query<R>(text, values)).rows;
+    return (await pool.query<R>(text, values)).rows;
   } finally {
-    await client.end();
+    await pool.end();
   }
 }
 

@@ -256,6 +256,12 @@ export class SocketPerson {
           this.open = open;
           this.gateway = gateway;
           this.startedRoom = roomId;
+          // Moved while this socket was opening: moveTo had no socket to close, so this one
+          // must go, or the person would sit in the old room for good.
+          if (roomId !== this.roomId) {
+            this.leaving = true;
+            ws.close(1000, 'moving');
+          }
           this.wake();
           resolve('started');
         };

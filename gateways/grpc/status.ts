@@ -6,6 +6,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { AppError, isAppError, type FieldIssue } from '../../errors/index.js';
+import { classifyDatabaseError } from '../../postgres/index.js';
 import { GRPC_STATUS, isErrorCode, type ErrorCode } from '../../contracts/errors.js';
 
 export const ERROR_CODE_KEY = 'svc-error-code';
@@ -22,7 +23,9 @@ export function grpcStatusOf(code: ErrorCode): grpc.status {
 }
 
 /** What the server sends for an error: the status, the message, and the svc-* trailers. */
-export function serviceErrorOf(err: unknown, requestId: string): Partial<grpc.StatusObject> & { code: grpc.status; details: string; metadata: grpc.Metadata } {
+export function serviceErrorOf(thrown: unknown, requestId: string): Partial<grpc.StatusObject> & { code: grpc.status; details: string; metadata: grpc.Metadata } {
+  // A database that cannot be reached (restart, failover) is UNAVAILABLE to retry, not a defect.
+  const err = classifyDatabaseError(thrown, 'call', { detail: false });
   const appError = isAppError(err) ? err : undefined;
   const code: ErrorCode = appError?.code ?? 'internal';
   const metadata = new grpc.Metadata();

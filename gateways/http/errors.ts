@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import Koa, { type Middleware } from 'koa';
 import type { ErrorBody } from '../../contracts/http/error-body.js';
 import { isAppError, type ErrorCode, type FieldIssue } from '../../errors/index.js';
+import { classifyDatabaseError } from '../../postgres/index.js';
 import type { HttpContext, HttpState } from './state.js';
 
 /** The body of every HTTP error response (`/health/ready` diagnostics are not errors): the contract's `Error`. */
@@ -99,7 +100,9 @@ function bodilessProblem(ctx: HttpContext): Problem {
   return { ...problem, message: genericMessage(status) };
 }
 
-function problemOf(err: unknown): Problem {
+function problemOf(thrown: unknown): Problem {
+  // A database that cannot be reached (restart, failover) is a 503 to retry, not a defect.
+  const err = classifyDatabaseError(thrown, 'request', { detail: false });
   if (isAppError(err)) {
     const headers: Record<string, string> = err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(Math.max(1, Math.ceil(err.retryAfterSeconds))) };
     return { status: err.status, code: err.code, message: err.message, issues: err.issues, headers };

@@ -9,6 +9,7 @@ import type { Caller } from '../../accounts/index.js';
 import type { RoomCommand } from '../../actors/index.js';
 import { AppError } from '../../errors/index.js';
 import { fieldIssuesOf } from '../../errors/index.js';
+import { classifyDatabaseError } from '../../postgres/index.js';
 import type { Logger } from '../../observability/index.js';
 import { inSpan, recordFailure, SpanKind, tracingEnabled, type TracedSpan } from '../../observability/index.js';
 import { unstorableTextIn } from '../../contracts/text.js';
@@ -269,7 +270,9 @@ export class RealtimeSession {
     this.send({ type: 'error', id, error: this.errorShape(id, err) });
   }
 
-  private errorShape(id: string | null, err: unknown): ErrorShape {
+  private errorShape(id: string | null, thrown: unknown): ErrorShape {
+    // A database that cannot be reached (restart, failover) is unavailable, to retry.
+    const err = classifyDatabaseError(thrown, 'command', { detail: false });
     const requestId = id === null ? this.ctx.requestId : `${this.ctx.requestId}/${id}`;
     if (err instanceof AppError) {
       if (err.status >= 500) this.ctx.log.warn({ err, requestId }, 'room command failed');

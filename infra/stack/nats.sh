@@ -52,6 +52,12 @@ nats_node_log() { echo "$(nats_node_dir "$1")/nats-server.log"; }
 
 nats_node_running() { pidfile_alive "$(nats_node_pid "$1")" nats-server; }
 
+nats_any_running() {
+  local k
+  for ((k = 1; k <= NATS_NODES; k++)); do nats_node_running "$k" && return 0; done
+  return 1
+}
+
 nats_running() {
   local k
   for ((k = 1; k <= NATS_NODES; k++)); do nats_node_running "$k" || return 1; done

@@ -84,9 +84,13 @@ test('options: defaults, and wrong input named precisely', (t) => {
   t.throws(() => parseOptions(['--clients', '5', '--rooms', '9']), { message: /--rooms \(9\) must be at most --clients \(5\)/ });
 });
 
-test('options: faults of one NATS node come with a NATS cluster, in either order', (t) => {
-  t.deepEqual(parseOptions([]).faults, ['kill', 'stop', 'term', 'nats', 'postgres', 'redis', 'temporal']);
-  t.like(parseOptions(['--nats-cluster', '3']), { natsNodes: 3, faults: ['kill', 'stop', 'term', 'nats', 'postgres', 'redis', 'temporal', 'nats-node', 'nats-rolling', 'nats-partition'] });
+test('options: faults of one NATS node come with a NATS cluster, in either order; a PostgreSQL failover with either', (t) => {
+  t.deepEqual(parseOptions([]).faults, ['kill', 'stop', 'term', 'nats', 'postgres', 'redis', 'temporal', 'postgres-failover']);
+  t.like(parseOptions(['--nats-cluster', '3']), {
+    natsNodes: 3,
+    faults: ['kill', 'stop', 'term', 'nats', 'postgres', 'redis', 'temporal', 'nats-node', 'nats-rolling', 'nats-partition', 'postgres-failover'],
+  });
+  t.deepEqual(parseOptions(['--faults', 'postgres-failover']).faults, ['postgres-failover']);
   t.deepEqual(parseOptions(['--faults', 'nats-node,kill', '--nats-cluster', '3']).faults, ['nats-node', 'kill']);
   t.throws(() => parseOptions(['--faults', 'kill,nats-rolling']), { message: /--faults nats-rolling: a fault of one NATS node needs --nats-cluster 3/ });
   t.throws(() => parseOptions(['--nats-cluster', '2']), { message: /--nats-cluster must be 1 or 3, not "2"/ });

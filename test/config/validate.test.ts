@@ -234,6 +234,12 @@ test('service URLs must use their scheme; passwords stay out of messages', async
   t.regex(message, /postgres:\/\/ or postgresql:\/\//);
   t.false(message.includes('hunter2'));
   await rejected(t, { SVC_DATABASE_URL: 'not a url' }, 'database.url');
+  // libpq's multi-host form, for a primary and its standbys; each host is checked.
+  await accepted(t, { SVC_DATABASE_URL: 'postgres://svc:pw@db1:5432,db2:5432/svc?target_session_attrs=read-write' });
+  const hosts = await rejected(t, { SVC_DATABASE_URL: 'postgres://svc:hunter2@db1:5432,db2:0/svc' }, 'database.url');
+  t.regex(hosts, /host 2 "db2:0" with port 0/);
+  t.false(hosts.includes('hunter2'));
+  t.regex(await rejected(t, { SVC_DATABASE_URL: 'postgres://svc@db1,db2/svc?target_session_attrs=standby' }, 'database.url'), /target_session_attrs=standby/);
   await rejected(t, { SVC_DATABASE_POOL_MAX: '0' }, 'database.pool_max');
   await rejected(t, { SVC_REDIS_URL: 'http://cache:6379' }, 'redis.url');
   await rejected(t, { SVC_NATS_URL: 'nats://n1:4222,http://n2:4222' }, 'nats.url');

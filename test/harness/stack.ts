@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { clusterNodes, type ClusterNode } from './nats-cluster.js';
+import { postgresNodes, type PostgresNode } from './postgres-pair.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -55,6 +56,13 @@ export type PrivatePostgres = PrivateServer;
 /** A private three-node NATS cluster (routes, JetStream on each node). */
 export interface PrivateCluster extends PrivateServer {
   nodes: ClusterNode[];
+}
+
+/** A private PostgreSQL pair: a primary and a synchronous streaming standby. */
+export interface PrivatePostgresPair extends PrivateServer {
+  nodes: PostgresNode[];
+  /** `infra/stack.sh promote postgres`: the running standby becomes the primary. */
+  promote(): Promise<void>;
 }
 
 const STACK_VARIABLES = {
@@ -156,6 +164,25 @@ export async function startPrivateNatsCluster(): Promise<PrivateCluster> {
   const control = await startedStack(dir, 'nats', { SVC_STACK_NATS_NODES: '3' });
   const nodes = await clusterNodes(dir);
   return { url: nodes.map((node) => node.url).join(','), nodes, ...control };
+}
+
+/**
+ * A primary and a streaming standby of their own (`SVC_STACK_PG_STANDBY=1`), durable so that
+ * replication is synchronous: `url` lists both with `target_session_attrs=read-write`.
+ * start() copies a node that is down back in as the standby.
+ */
+export async function startPrivatePostgresPair(): Promise<PrivatePostgresPair> {
+  const dir = await mkdtemp(join(testStack().dir, 'private-pg-pair-'));
+  await chmod(dir, 0o755);
+  const env = { SVC_STACK_PG_STANDBY: '1', SVC_STACK_THROWAWAY: '0' };
+  const control = await startedStack(dir, 'postgres', env);
+  const nodes = await postgresNodes(dir);
+  return {
+    url: `postgres://svc@${nodes.map((node) => `127.0.0.1:${node.port}`).join(',')}/svc?target_session_attrs=read-write`,
+    nodes,
+    promote: () => runStackScript(['promote', 'postgres'], { ...process.env, SVC_STACK_DIR: dir, ...env }),
+    ...control,
+  };
 }
 
 async function startPrivateServer(component: 'postgres' | 'nats', short: 'pg' | 'nats', urlOf: (port: number) => string): Promise<PrivateServer> {

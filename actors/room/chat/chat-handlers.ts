@@ -34,7 +34,7 @@ async function read<T>(core: RoomCore, what: string, fn: () => Promise<T>): Prom
   try {
     return await fn();
   } catch (err) {
-    throw classifyDatabaseError(err, `room ${core.id}: could not ${what}`);
+    throw classifyDatabaseError(err, `room ${core.id}: could not ${what}`, { detail: false });
   }
 }
 

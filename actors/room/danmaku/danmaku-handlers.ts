@@ -58,6 +58,6 @@ export async function listComments(core: RoomCore, command: RoomCommandOf<'danma
   try {
     return { comments: await commentsOf(core.deps.pool, core.id, command.mediaId, ROOM_LIMITS.danmakuPerItemMax) };
   } catch (err) {
-    throw classifyDatabaseError(err, `room ${core.id}: could not read danmaku`);
+    throw classifyDatabaseError(err, `room ${core.id}: could not read danmaku`, { detail: false });
   }
 }
