@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { NatsConnection } from 'nats';
 import { eventually } from '../fixtures/deadline.js';
+import { processAlive, stackPorts } from './stack-files.js';
 
 /** One node of a stack's NATS cluster. */
 export interface ClusterNode {
@@ -20,12 +21,7 @@ export interface ClusterNode {
 
 /** The nodes of the NATS cluster in stack dir `dir`, in node order. */
 export async function clusterNodes(dir: string): Promise<ClusterNode[]> {
-  const ports = new Map(
-    (await readFile(join(dir, 'ports.env'), 'utf8'))
-      .split('\n')
-      .map((line) => line.split('='))
-      .filter((pair): pair is [string, string] => pair.length === 2),
-  );
+  const ports = await stackPorts(dir);
   const port = (k: number, kind: '' | 'MONITOR_') => ports.get(k === 1 ? `SVC_STACK_NATS_${kind}PORT` : `SVC_STACK_NATS${k}_${kind}PORT`);
   return [1, 2, 3].map((k) => ({
     name: `svc-nats-${port(k, '')}`,
@@ -64,16 +60,7 @@ export async function streamLeader(nc: NatsConnection, stream: string): Promise<
 export async function stopNode(node: ClusterNode, signal: 'SIGKILL' | 'SIGTERM', timeoutMs = 30_000): Promise<void> {
   const pid = Number((await readFile(node.pidFile, 'utf8')).trim());
   process.kill(pid, signal);
-  await eventually(() => !alive(pid), timeoutMs, `${node.name} gone after ${signal}`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  await eventually(() => !processAlive(pid), timeoutMs, `${node.name} gone after ${signal}`);
 }
 
 /** Whether each stream has a leader and both followers current (a restarted node caught up). */

@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { eventually } from '../fixtures/deadline.js';
+import { processAlive, stackPorts } from './stack-files.js';
 
 export interface PostgresNode {
   /** 1 or 2, as infra/stack.sh numbers them. */
@@ -20,12 +21,7 @@ export interface PostgresNode {
 
 /** The two nodes of the pair in stack dir `dir`. */
 export async function postgresNodes(dir: string): Promise<PostgresNode[]> {
-  const ports = new Map(
-    (await readFile(join(dir, 'ports.env'), 'utf8'))
-      .split('\n')
-      .map((line) => line.split('='))
-      .filter((pair): pair is [string, string] => pair.length === 2),
-  );
+  const ports = await stackPorts(dir);
   return [1, 2].map((k) => {
     const port = Number(ports.get(k === 1 ? 'SVC_STACK_PG_PORT' : `SVC_STACK_PG${k}_PORT`));
     if (!Number.isInteger(port) || port <= 0) throw new Error(`no port of PostgreSQL node ${k} in ${dir}/ports.env`);
@@ -64,17 +60,8 @@ export async function primaryNode(nodes: readonly PostgresNode[]): Promise<Postg
 export async function killNode(node: PostgresNode): Promise<void> {
   const pid = Number((await readFile(node.pidFile, 'utf8')).split('\n')[0]);
   process.kill(pid, 'SIGKILL');
-  await eventually(() => !alive(pid), 30_000, `PostgreSQL node ${node.k} (pid ${pid}) gone after SIGKILL`);
+  await eventually(() => !processAlive(pid), 30_000, `PostgreSQL node ${node.k} (pid ${pid}) gone after SIGKILL`);
   // Backends notice their postmaster's death on their own; until they do the port may still
   // answer a connection that is then refused, which is not yet the failover to measure.
   await eventually(async () => (await isPrimary(node)) === undefined, 30_000, `PostgreSQL node ${node.k} no longer answering`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
