@@ -178,11 +178,13 @@ test.serial('cameras in a room of twelve: every member sees the eleven others as
   // Likewise LiveKit's client logs an error and drops a track whose participant it does not know
   // at that moment (one sid on five pages, in a CI run where the twelfth page took 130 s to
   // join): the media path and the signal path slipped apart. Every camera still arrived, as the
-  // eleven tiles on every page show.
-  const starved = /: no reply within \d+ ms \(|^console: Tried to add a track for a participant, that's not present\./;
+  // eleven tiles on every page show. And a WebRTC negotiation may time out on a starved page
+  // (LiveKit logs NegotiationError and negotiates again; a CI run saw it once, with every page
+  // still showing the eleven others).
+  const starved = /: no reply within \d+ ms \(|^console: Tried to add a track for a participant, that's not present\.|^console: NegotiationError: negotiation timed out/;
   const problems = people.flatMap((person) => person.problems);
   const tolerated = problems.filter((problem) => starved.test(problem)).length;
-  if (tolerated > 0) t.log(`${tolerated} room commands timed out or stale SFU tracks were dropped while twelve pages shared the cores`);
+  if (tolerated > 0) t.log(`${tolerated} room commands timed out, stale SFU tracks were dropped or negotiations timed out while twelve pages shared the cores`);
   t.deepEqual(problems.filter((problem) => !starved.test(problem)), []);
   await Promise.all(people.map((person) => person.context.close()));
 });

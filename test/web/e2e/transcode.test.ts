@@ -61,8 +61,14 @@ async function party(path: string, title: string): Promise<{ roomId: string; pag
     30_000,
     200,
   );
-  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId }, owner.token);
-  await bed.call('POST', `/api/rooms/${roomId}/playback/play`, {}, owner.token);
+  // Checked: a refused play leaves the room paused, and the pages would wait for nothing.
+  for (const [method, path, body] of [
+    ['PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId }],
+    ['POST', `/api/rooms/${roomId}/playback/play`, {}],
+  ] as const) {
+    const answer = await bed.call(method, path, body, owner.token);
+    if (answer.status < 200 || answer.status > 299) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+  }
   // The owner's page shows the playlist, the others the room's default panel.
   const pages = await Promise.all([owner, ...members].map((member, i) => openRoomPage(bed, member, roomId, { until: FULLSCREEN, ...(i === 0 ? { tab: 'Playlist' } : {}) })));
   return { roomId, pages, owner: owner };
