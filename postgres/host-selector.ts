@@ -30,10 +30,12 @@ export class NoSuitableHostError extends Error {
 export class HostSelector {
   private chosen: PostgresHost | undefined;
   private probing: Promise<PostgresHost> | undefined;
+  /** One host and no condition: nothing to choose, and nothing to probe. */
+  private readonly fixed: boolean;
 
   constructor(private readonly target: PostgresUrl) {
-    // One host and no condition: nothing to choose, and nothing to probe.
-    if (target.hosts.length === 1 && target.targetSessionAttrs === 'any') this.chosen = target.hosts[0];
+    this.fixed = target.hosts.length === 1 && target.targetSessionAttrs === 'any';
+    if (this.fixed) this.chosen = target.hosts[0];
   }
 
   /** The URL's first host: for a client's configuration, before `host()` picks where it goes. */
@@ -60,8 +62,7 @@ export class HostSelector {
 
   /** A connection to `host` failed or found it unsuitable: the next one probes again. */
   forget(host: PostgresHost): void {
-    if (this.target.hosts.length === 1 && !this.mustWrite) return;
-    if (this.chosen === host) this.chosen = undefined;
+    if (!this.fixed && this.chosen === host) this.chosen = undefined;
   }
 
   /**
