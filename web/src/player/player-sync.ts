@@ -9,7 +9,7 @@
  * shows a seek's frame (rVFC) before it clears `seeking`, and waiting for the timer after it
  * cost a late joiner up to 150 ms, which its scheduled start then missed (bench:sync).
  */
-import { effect, signal } from '@preact/signals';
+import { effect, signal, untracked } from '@preact/signals';
 import type { PlayerState, Seekable } from '../../../contracts/room/model.js';
 import { onPageBack } from '../realtime/page-back.js';
 import type { RoomSession } from '../state/room.js';
@@ -51,6 +51,7 @@ export class PlayerSync {
   private timer: ReturnType<typeof setInterval> | null = null;
   private startTimer: ReturnType<typeof setTimeout> | null = null;
   private stopStatus: (() => void) | null = null;
+  private stopPlaybackWatch: (() => void) | null = null;
   private stopBack: (() => void) | null = null;
   /** Undoes what watches the current player (frames, its events). */
   private unwatch: (() => void) | null = null;
@@ -87,6 +88,17 @@ export class PlayerSync {
         if (this.lastReport) this.room.connection.reportPlayer(this.lastReport, this.mediaId, this.duration());
       }
       wasOpen = open;
+    });
+    // A pause, a play or a seek from the room is acted on when its event arrives, not at the
+    // next frame or timer tick (up to a frame, or 50 ms when paused, later): bench:sync's
+    // pause is timed from the click to every other page's player.pause().
+    let playbackKey = '';
+    this.stopPlaybackWatch = effect(() => {
+      const playback = this.room.view.value?.playback;
+      const key = playback ? `${playback.mediaId}|${playback.playing}|${playback.position}|${playback.rate}|${playback.updatedAt}` : '';
+      if (key === playbackKey) return;
+      playbackKey = key;
+      untracked(() => this.tick(this.player.currentTime, localNow(), false));
     });
     const networkBack = (): void => this.recoverMedia();
     const stopPageBack = onPageBack(() => this.pageBack());
@@ -137,6 +149,7 @@ export class PlayerSync {
     this.unwatch?.();
     this.unwatch = null;
     this.stopStatus?.();
+    this.stopPlaybackWatch?.();
     this.stopBack?.();
   }
 
