@@ -231,7 +231,8 @@ export class Activation {
    * go elsewhere, and deactivate once the turn in progress (if any) has finished.
    */
   cutOff(reason: DeactivationReason): Promise<void> {
-    this.endReason = reason;
+    // Known to be superseded stays so: a lost lease found after a refused write must not make the actor save again.
+    if (this.endReason !== 'fenced') this.endReason = reason;
     this.silenced = true;
     this.giveUp.abort();
     if (this.state !== 'stopped') {
@@ -462,6 +463,8 @@ export class Activation {
   private fenced(reason: string): void {
     if (this.fencedReason !== undefined) return;
     this.fencedReason = reason;
+    // Refused while already ending (a resumed host whose lease ran out): it ends as superseded, saving nothing.
+    if (this.endReason !== undefined) this.endReason = 'fenced';
     // While starting, start() reports it; the host never saw this activation as live.
     if (this.state !== 'starting') this.deps.onFenced(this, reason);
   }

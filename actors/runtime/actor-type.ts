@@ -114,9 +114,12 @@ export interface ActivationContext {
 
 /**
  * Why an activation ends: `idle` passivation, host `drain` (SIGTERM), `fenced` (a newer
- * activation exists or this host lost its liveness), `shutdown` (the host stopped abruptly).
+ * activation exists: a write under this one's fence was refused, or the liveness was lost while
+ * it loaded), `lease-lost` (this host lost its liveness: another host may own the actor by now,
+ * so nothing may be published, but a write under this activation's fence is still safe, as the
+ * database refuses it once a newer activation has claimed), `shutdown` (the host stopped abruptly).
  */
-export type DeactivationReason = 'idle' | 'drain' | 'fenced' | 'shutdown';
+export type DeactivationReason = 'idle' | 'drain' | 'fenced' | 'lease-lost' | 'shutdown';
 
 /** What the runtime knows about a command besides its body and caller. */
 export interface CommandMeta {

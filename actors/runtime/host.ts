@@ -380,8 +380,8 @@ export class ActorHost {
       for (const activation of pool.activations.values()) {
         count += 1;
         const { id } = activation;
-        void activation.cutOff('fenced').then(() =>
-          this.logger.info({ actorType: pool.type.name, actorId: id, reason: 'fenced' }, 'actor deactivated'),
+        void activation.cutOff('lease-lost').then(() =>
+          this.logger.info({ actorType: pool.type.name, actorId: id, reason: 'lease-lost' }, 'actor deactivated'),
         );
       }
       pool.activations.clear();

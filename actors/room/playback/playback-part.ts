@@ -128,7 +128,9 @@ export const playbackPart = roomPart({
     FOLDER_PLAY.of(core).state = null;
     QUEUE_VOTES.of(core).clear();
   },
-  // A fenced activation writes nothing; otherwise what is only in memory is saved.
+  // A fenced activation writes nothing; otherwise what is only in memory is saved, also when the
+  // host lost its lease (one try, its signal already aborted): the fence lets the save land only
+  // while no newer activation has claimed the room, and nobody else would ever write it.
   deactivating: (core, reason, signal) => (reason === 'fenced' ? undefined : PLAYBACK.of(core).flush(signal)),
   view: (core, access) => ({
     playback: PLAYBACK.of(core).view(),

@@ -186,6 +186,8 @@ export class RoomPlayback {
     }
     // The planned view: the one a command recorded with its reply, so every copy agrees.
     const view = plan.view;
+    // The events say what happened and why, but nothing keeps them: a room that paused by itself is explained here.
+    this.host.logger.debug({ cause: change.cause, by: change.by, mediaId: next.mediaId, playing: next.playing, position: next.position, version: next.version }, 'playback changed');
     this.host.publish({ type: 'playback', playback: view, cause: change.cause, by: change.by, ...(change.leftBehind ? { leftBehind: change.leftBehind } : {}) });
     if (mediaChanged) this.host.currentChanged(next.mediaId);
     return view;

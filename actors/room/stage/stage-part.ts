@@ -45,10 +45,11 @@ export const stagePart = roomPart({
     // The next activation starts with an empty stage (in memory, like the voice call): the
     // sharers' screens are taken back now rather than left running with nobody's share on it,
     // and everyone is told, or their pages would show a stage the next activation has not.
-    // A fenced activation publishes nothing (another one owns the room); it only lets go.
+    // A fenced activation, or one whose host lost its lease, publishes nothing (another one may
+    // own the room); it only lets go.
     const sfu = core.deps.sfu;
     for (const userId of STAGE.of(core).userIds()) {
-      if (reason === 'fenced') sfu?.shareStopped(core.id, userId);
+      if (reason === 'fenced' || reason === 'lease-lost') sfu?.shareStopped(core.id, userId);
       else endShare(core, userId, 'sfu');
     }
     if (!sfu) return;

@@ -10,7 +10,7 @@ import type pg from 'pg';
 import { AppError, isAppError, type ErrorCode } from '../../../errors/app-error.js';
 import { createRoomActorType, type RoomActorDeps, type RoomReviewHook, type RoomUnderReview } from '../../../actors/room/index.js';
 import type { RoomCommand, RoomCommandKind, RoomEvent, RoomResults } from '../../../actors/room/index.js';
-import type { ActivationContext, Actor, ActorType, Caller, CommandMeta, EventEnvelope } from '../../../actors/runtime/actor-type.js';
+import type { ActivationContext, Actor, ActorType, Caller, CommandMeta, DeactivationReason, EventEnvelope } from '../../../actors/runtime/actor-type.js';
 import { isCommandAlreadyApplied, type RecordedCommand } from '../../../actors/runtime/command-log.js';
 import { createLogger, type Logger } from '../../../observability/logger.js';
 import { RuntimeSettings } from '../../../settings/runtime-settings.js';
@@ -214,7 +214,7 @@ export class TestRoom {
   }
 
   /** Deactivates the way the runtime does on passivation or drain. */
-  async deactivate(reason: 'idle' | 'drain' | 'fenced' | 'shutdown' = 'drain'): Promise<void> {
+  async deactivate(reason: DeactivationReason = 'drain'): Promise<void> {
     await this.enqueue(() => this.actor.deactivate(reason, new AbortController().signal));
     this.abandon();
   }

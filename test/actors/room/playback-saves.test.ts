@@ -92,3 +92,22 @@ test('a lazy save that fails is tried again until it lands; the acknowledged see
   const next = await bed.activate(room.id, { type: bed.otherHost() });
   t.is((await view(next, owner)).playback.position, 600);
 });
+
+test('a host that lost its lease saves the acknowledged play under its fence; once a newer activation holds the room, that save is refused', async (t) => {
+  // Lost and nobody took over (a starved host missed its heartbeats): the play is kept.
+  const { room, owner } = await roomWithTwoItems();
+  await room.send(owner, { kind: 'playback.play' });
+  t.true(room.hasTimer('persist'), 'the play is only in memory until the lazy save');
+  await room.deactivate('lease-lost');
+  const next = await bed.activate(room.id, { type: bed.otherHost() });
+  t.true((await view(next, owner)).playback.playing, 'the next activation plays');
+
+  // Lost and already taken over: the old activation's seek never reaches the database.
+  const { room: old, owner: other } = await roomWithTwoItems();
+  await old.send(other, { kind: 'playback.seek', position: 999 });
+  const newer = await bed.activate(old.id, { type: bed.otherHost() });
+  await t.notThrowsAsync(old.deactivate('lease-lost'));
+  const stored = await bed.pool.query<{ position: number }>('SELECT position FROM room_playback WHERE room_id = $1', [old.id]);
+  t.not(stored.rows[0]?.position, 999);
+  t.not((await view(newer, other)).playback.position, 999);
+});
