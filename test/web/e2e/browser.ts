@@ -255,6 +255,8 @@ export interface RoomPageOptions extends PersonOptions {
   tab?: string;
   /** How long `until` and `tab` may take. */
   timeoutMs?: number;
+  /** The player records what it did (`window.__svcPlayerStats`, debug-stats.ts), for a failure's log. */
+  debugSync?: boolean;
 }
 
 /** The player's Fullscreen button: the room is drawn with a current item. */
@@ -265,9 +267,10 @@ export const FULLSCREEN: RoomControl = { role: 'button', name: 'Fullscreen' };
  * most room tests start every page with.
  */
 export async function openRoomPage(bed: WebBed, member: { username: string }, roomId: string, options: RoomPageOptions = {}): Promise<Person> {
-  const { until, tab, timeoutMs = 20_000, ...personOptions } = options;
+  const { until, tab, timeoutMs = 20_000, debugSync = false, ...personOptions } = options;
   const person = await bed.person(personOptions);
   await signInPage(person.page, member.username);
+  if (debugSync) await person.page.evaluate(`localStorage.setItem('svc.debug.sync', '1')`);
   await person.page.goto(`/rooms/${roomId}`);
   if (until) {
     const { role, ...named } = until;

@@ -43,6 +43,14 @@ export async function positionAt(host: PlayerHost, at: number, reading: Reading 
   return time + ((at - now) / 1000) * rate;
 }
 
+/**
+ * A page expression: the page's video plays past `seconds`. Playing, not only there: a page
+ * that seeks while paused (a late joiner aiming ahead of the room) stands at its target at once,
+ * before a frame of it has arrived.
+ */
+export const playingPast = (seconds: number): string =>
+  `(() => { const v = document.querySelector('video'); return !v.paused && v.readyState >= 3 && v.currentTime > ${seconds}; })()`;
+
 /** Polls until every host is within tolerance of the first and past `minimum` seconds; answers the spread. */
 export async function settled(hosts: PlayerHost[], minimum = 0, tolerance = TOLERANCE_S, reading: Reading = 'clock'): Promise<number> {
   const deadline = Date.now() + SETTLE_MS;

@@ -9,14 +9,14 @@
 import { copyFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import type { Page } from 'playwright-core';
 import { startNginx, type Nginx } from '../../fixtures/nginx.js';
 import type { Member } from '../../gateways/bed.js';
 import { waitFor } from '../../fixtures/deadline.js';
 import { fixture } from '../../media/transcode/fixtures.js';
 import { FULLSCREEN, openRoomPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
-import { readings, seekFromControls, settled, TOLERANCE_S } from './in-sync.js';
+import { playingPast, readings, seekFromControls, settled, TOLERANCE_S } from './in-sync.js';
 
 let bed: WebBed;
 let nginx: Nginx;
@@ -70,24 +70,57 @@ async function party(path: string, title: string): Promise<{ roomId: string; pag
     if (answer.status < 200 || answer.status > 299) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
   }
   // The owner's page shows the playlist, the others the room's default panel.
-  const pages = await Promise.all([owner, ...members].map((member, i) => openRoomPage(bed, member, roomId, { until: FULLSCREEN, ...(i === 0 ? { tab: 'Playlist' } : {}) })));
+  const pages = await Promise.all([owner, ...members].map((member, i) => openRoomPage(bed, member, roomId, { until: FULLSCREEN, debugSync: true, ...(i === 0 ? { tab: 'Playlist' } : {}) })));
   return { roomId, pages, owner: owner };
 }
 
 const video = (page: Page, expression: string) => page.evaluate(`(() => { const v = document.querySelector('video'); return ${expression}; })()`);
+
+/** For a failure's log: each page's element state and the last things its player did and saw (debug-stats.ts). */
+const STORY = `(() => {
+  const v = document.querySelector('video');
+  const s = window.__svcPlayerStats;
+  const buffered = Array.from({ length: v.buffered.length }, (_, i) => [v.buffered.start(i), v.buffered.end(i)]);
+  const tail = (list, n) => (list ?? []).slice(-n).map((e) => JSON.stringify(e)).join(' ');
+  return [
+    'at ' + Math.round(performance.timeOrigin + performance.now()) + ' t=' + v.currentTime.toFixed(3) + ' paused=' + v.paused + ' ready=' + v.readyState + ' net=' + v.networkState + ' rate=' + v.playbackRate + ' src=' + v.dataset.sourceType + '/' + v.dataset.quality + ' error=' + (v.error && v.error.message) + ' buffered=' + JSON.stringify(buffered),
+    'page loaded at ' + Math.round(performance.timeOrigin) + ' by ' + performance.getEntriesByType('navigation').map((n) => n.type + ' ' + n.name).join() + ', connection: ' + tail(s && s.connection, 6),
+    'actions: ' + tail(s && s.actions, 12),
+    'events: ' + tail(s && s.events, 16),
+    'ticks: ' + tail(s && s.ticks.filter((tick, i, all) => i === 0 || tick[2] !== all[i - 1][2]), 10),
+    'page: ' + document.body.innerText.slice(0, 300).replace(/\\s+/g, ' '),
+  ].join('\\n');
+})()`;
+
+async function tellStories(t: ExecutionContext, pages: Person[]): Promise<void> {
+  for (const [i, { page, problems }] of pages.entries()) t.log(`page ${i}:\n${(await page.evaluate<string>(STORY).catch((err: Error) => err.message))}`, problems);
+}
+
+/** Waits until every page's video plays past `seconds` (playingPast), telling each page's story if one does not. */
+async function allPast(t: ExecutionContext, pages: Person[], seconds: number): Promise<void> {
+  try {
+    for (const { page } of pages) await waitForPage(page, playingPast(seconds), 30_000);
+  } catch (err) {
+    await tellStories(t, pages);
+    throw err;
+  }
+}
 
 test.serial('an H.264 + AC3 file: the playlist says its audio is converted; three pages play it in step, with sound', async (t) => {
   const { pages } = await party('ac3.mkv', 'Surround');
   const [first] = pages;
   await first!.page.locator('[data-reach="audio"]').first().waitFor({ timeout: 15_000 });
   t.regex(await first!.page.locator('[data-reach="audio"]').first().innerText(), /Audio converted for browsers/);
-  for (const { page } of pages) await waitForPage(page, `document.querySelector('video').currentTime > 2`, 30_000);
+  await allPast(t, pages, 2);
   const spread = await settled(pages.map((person) => person.page), 2);
   t.true(spread <= TOLERANCE_S, `spread ${spread} s`);
-  for (const { page } of pages) {
-    t.is(await video(page, 'v.dataset.sourceType'), 'hls');
-    t.true(((await video(page, 'v.webkitAudioDecodedByteCount')) as number) > 0, 'the converted audio is decoded: not silent');
+  for (const { page } of pages) t.is(await video(page, 'v.dataset.sourceType'), 'hls');
+  const audio = await Promise.all(pages.map(({ page }) => video(page, '[v.webkitAudioDecodedByteCount, v.muted, v.volume]') as Promise<[number, boolean, number]>));
+  if (audio.some(([bytes]) => bytes === 0)) {
+    t.log('[audio bytes decoded, muted, volume] of each page:', audio);
+    await tellStories(t, pages);
   }
+  t.true(audio.every(([bytes]) => bytes > 0), 'the converted audio is decoded: not silent');
   t.deepEqual(pages.flatMap((person) => person.problems), []);
   await Promise.all(pages.map((person) => person.context.close()));
 });
@@ -97,19 +130,19 @@ test.serial('an HEVC 10-bit file converted to a ladder: in step on three pages, 
   const [owner, second] = pages;
   await owner!.page.locator('[data-reach="video"]').first().waitFor({ timeout: 15_000 });
   t.regex(await owner!.page.locator('[data-reach="video"]').first().innerText(), /Converted to 540p \/ 480p/);
-  try {
-    for (const { page } of pages) await waitForPage(page, `document.querySelector('video').currentTime > 2`, 30_000);
-  } catch (err) {
-    for (const { page, problems } of pages) t.log(await video(page, '[v.currentTime, v.readyState, v.networkState, v.error && v.error.message, v.dataset.sourceType, v.dataset.quality, document.body.innerText.slice(0, 600)]'), problems);
-    throw err;
-  }
+  await allPast(t, pages, 2);
   t.true((await settled(pages.map((person) => person.page), 2)) <= TOLERANCE_S);
 
   // Far enough to restart the encoder, near enough that the rung check below is not racing the end (60 s).
   // Measured once every page has played a second past it: a stalled page waiting for the encoder's first
   // segment is "at 20" too.
   await seekFromControls(owner!.page, 20);
+  await allPast(t, pages, 21);
   const afterSeek = await settled(pages.map((person) => person.page), 21);
+  if (afterSeek > TOLERANCE_S) {
+    t.log('after the seek, [clock, screen] s of each page:', await readings(pages.map((person) => person.page)));
+    await tellStories(t, pages);
+  }
   t.true(afterSeek <= TOLERANCE_S, `after the seek: spread ${afterSeek} s`);
 
   // The second viewer picks 480p; the others stay on what Auto chose.
@@ -146,7 +179,7 @@ test.serial('DTS in MKV, an AVI, MPEG-TS and an MKV with PGS and SRT: each says 
     await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: ids[i] }, owner.token);
     await bed.call('POST', `/api/rooms/${roomId}/playback/play`, {}, owner.token);
     try {
-      for (const page of [ownerPage!, friendPage!]) await waitForPage(page, `document.querySelector('video').dataset.sourceType === 'hls' && document.querySelector('video').currentTime > 2`, 30_000);
+      for (const page of [ownerPage!, friendPage!]) await waitForPage(page, `document.querySelector('video').dataset.sourceType === 'hls' && ${playingPast(2)}`, 30_000);
     } catch (err) {
       for (const person of pages) t.log(path, await video(person.page, '[v.currentTime, v.readyState, v.error && v.error.message, v.dataset.sourceType, document.querySelector(".player").innerText.slice(0, 300)]'), person.problems);
       throw err;
