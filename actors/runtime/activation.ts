@@ -231,8 +231,7 @@ export class Activation {
    * go elsewhere, and deactivate once the turn in progress (if any) has finished.
    */
   cutOff(reason: DeactivationReason): Promise<void> {
-    // Known to be superseded stays so: a lost lease found after a refused write must not make the actor save again.
-    if (this.endReason !== 'fenced') this.endReason = reason;
+    this.endReason = reason;
     this.silenced = true;
     this.giveUp.abort();
     if (this.state !== 'stopped') {
@@ -463,8 +462,6 @@ export class Activation {
   private fenced(reason: string): void {
     if (this.fencedReason !== undefined) return;
     this.fencedReason = reason;
-    // Refused while already ending (a resumed host whose lease ran out): it ends as superseded, saving nothing.
-    if (this.endReason !== undefined) this.endReason = 'fenced';
     // While starting, start() reports it; the host never saw this activation as live.
     if (this.state !== 'starting') this.deps.onFenced(this, reason);
   }
@@ -489,8 +486,10 @@ export class Activation {
     return new Promise((resolve) => this.quietWaiters.push(resolve));
   }
 
-  private async callDeactivate(reason: DeactivationReason): Promise<void> {
+  private async callDeactivate(asked: DeactivationReason): Promise<void> {
     if (!this.actor) return;
+    // Refused by the fence, it ends as superseded whatever else ended it (a resumed host whose lease ran out): it saves nothing.
+    const reason = this.fencedReason !== undefined ? 'fenced' : asked;
     if (this.started) this.deps.meter.deactivation(this.type, reason);
     try {
       await this.actor.deactivate(reason, this.giveUp.signal);
