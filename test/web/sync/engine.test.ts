@@ -103,6 +103,31 @@ test('a join seek that fetched and landed late is followed by one into the media
   t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs, `ends at ${sim.lagMs()} ms`);
 });
 
+test('a scheduled seek whose lead is shorter than this player takes to land: no start while it still seeks; it aims ahead and is in step without a rate correction', (t) => {
+  // bench:sync on a busy machine, trying a 200 ms lead: buffered seeks took 130-250 ms. Started
+  // by the timer mid-seek, a player ran 60-150 ms late and the rate took seconds to close it
+  // ("seek → all within 50 ms": 3,400 ms).
+  const sim = new Sim({ room: playingRoom(40), mediaTime: 40, bufferAheadS: 30, bufferedSeekLatencyMs: 260, seekLatencyMs: 600, offsetError: 2, startingCurrentTimeLeadMs: 100 });
+  sim.run(3);
+  t.is(sim.count('seek'), 0);
+  const seekAt = sim.server;
+  sim.room = { mediaId: 'm1', playing: true, position: 41, rate: 1, updatedAt: seekAt + 200 };
+  const history = track(sim, 4);
+  const after = sim.log.filter((entry) => entry.server >= seekAt);
+  t.false(
+    after.some((entry) => entry.action.type === 'play' && entry.whileSeeking),
+    'nothing plays while a seek is in flight',
+  );
+  let inStepFrom: number | null = null;
+  for (const point of history) {
+    if (Math.abs(point.lag) >= 50) inStepFrom = null;
+    else inStepFrom ??= point.server;
+  }
+  t.true(inStepFrom !== null && inStepFrom - seekAt < 1000, `within 50 ms ${inStepFrom === null ? 'never' : `${inStepFrom - seekAt} ms`} after the seek`);
+  t.false(after.some((entry) => entry.action.type === 'setRate' && entry.action.rate !== 1), 'no rate correction was needed');
+  t.true(Math.abs(sim.lagMs()) < sim.engine.deadBandMs, `ends at ${sim.lagMs()} ms`);
+});
+
 test('a start is measured from its frames: currentTime, ahead of the screen while starting, starts no correction the wrong way', (t) => {
   // bench:sync: the ticks between play() and the first frame read currentTime 150 ms ahead,
   // and the median of the first frames said "ahead": a joiner running behind slowed down.

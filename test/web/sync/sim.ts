@@ -227,8 +227,12 @@ export class Sim {
       this.bufferAround(this.mediaTime);
       if (this.startAt !== null && this.server >= this.startAt) {
         this.startAt = null;
-        if (this.paused) this.begin(this.server);
-        this.paused = false;
+        // As PlayerSync's start timer: not while a seek is still in flight.
+        if (this.seeking) this.engine.startMissed();
+        else {
+          if (this.paused) this.begin(this.server);
+          this.paused = false;
+        }
       }
     }
   }

@@ -369,7 +369,8 @@ export class PlayerSync {
         this.startTimer = setTimeout(
           () => {
             this.startTimer = null;
-            this.play();
+            if (player.seeking) this.engine.startMissed();
+            else this.play();
           },
           Math.max(0, action.at - localNow()),
         );

@@ -220,6 +220,16 @@ export class SyncEngine {
     return this.latencyMs;
   }
 
+  /**
+   * The host's start timer fired while the player was still seeking, and it did not play: that
+   * would run late by what the seek still takes, closed at 50 ms a second by the rate. The start
+   * is no longer announced, so the tick after the seek lands announces it again (a start still
+   * ahead plays at once) or, past the instant, starts from that frame or aims a seek ahead.
+   */
+  startMissed(): void {
+    this.announcedStart = null;
+  }
+
   /** The learned start-up latency (ms): how long before a scheduled instant play() is called. */
   get startLatencyMs(): number {
     return this.startLatency;
