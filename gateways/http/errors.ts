@@ -63,12 +63,15 @@ export function errorResponses(): Middleware<HttpState> {
 }
 
 /**
- * Another server failing (a media host a member named, a library server: bad_gateway) is its
- * fault, not this service's: logged at warn, so the error level holds this service's own faults
- * (a URL whose host does not resolve, added by anyone, would otherwise write an error line per
- * play). deadline_exceeded stays an error: a room actor too slow to answer is ours.
+ * Logged at warn, so the error level holds this service's own faults:
+ * - another server failing (a media host a member named, a library server: bad_gateway): a URL
+ *   whose host does not resolve, added by anyone, would otherwise write an error line per play;
+ * - a dependency that cannot be reached now (unavailable): PostgreSQL failing over answers
+ *   dozens of 503s a second per gateway, while /health/ready and the dependency's own log and
+ *   metrics already say so.
+ * deadline_exceeded stays an error: a room actor too slow to answer is ours.
  */
-const NOT_OURS: ReadonlySet<string> = new Set(['bad_gateway']);
+const NOT_OURS: ReadonlySet<string> = new Set(['bad_gateway', 'unavailable']);
 
 function logProblem(ctx: HttpContext, problem: Problem, err?: unknown): void {
   const fields = { status: problem.status, code: problem.code };

@@ -29,6 +29,9 @@ test.before(async () => {
   router.get('/test/upstream', () => {
     throw new AppError('bad_gateway', 'the upstream host z. could not be resolved (ENOTFOUND)');
   });
+  router.get('/test/unavailable', () => {
+    throw new AppError('unavailable', 'the database cannot be reached');
+  });
   router.get('/test/http-error', (ctx) => {
     ctx.throw(400, 'request body is not valid JSON');
   });
@@ -157,8 +160,8 @@ test('the access log shows a media path\'s signed grant as <grant>', async (t) =
   t.false(JSON.stringify(line).includes('c2lnbmF0dXJl'));
 });
 
-test('another server failing (502 bad_gateway) is logged at warn: the error log holds this service\'s own faults', async (t) => {
-  for (const [path, status] of [['/test/upstream', 502]] as const) {
+test('another server failing (502 bad_gateway) or a dependency out of reach (503 unavailable) is logged at warn: the error log holds this service\'s own faults', async (t) => {
+  for (const [path, status] of [['/test/upstream', 502], ['/test/unavailable', 503]] as const) {
     const { res } = await getJson(path);
     t.is(res.status, status);
     const requestId = res.headers.get('x-request-id');
