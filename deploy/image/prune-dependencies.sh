@@ -1,15 +1,33 @@
 #!/bin/sh
-# Removes from the production node_modules what the image's platform never loads: the Temporal
-# core bridge ships a native library for five platforms (about 37 MB each) and loads one.
+# Removes from the production node_modules what the image's platform never loads:
+# - the Temporal core bridge ships a native library for five platforms (about 37 MB each) and
+#   loads one;
+# - sharp installs its libvips for glibc, for musl and as WebAssembly (about 47 MB) and, on a
+#   glibc Linux with a native build, loads the first.
 set -eu
-releases=node_modules/@temporalio/core-bridge/releases
-[ -d "$releases" ] || exit 0
 case "$(uname -m)" in
-  x86_64) keep=x86_64-unknown-linux-gnu ;;
-  aarch64) keep=aarch64-unknown-linux-gnu ;;
+  x86_64) triple=x86_64-unknown-linux-gnu sharp=linux-x64 ;;
+  aarch64) triple=aarch64-unknown-linux-gnu sharp=linux-arm64 ;;
   *) exit 0 ;;
 esac
-[ -d "$releases/$keep" ] || { echo "prune-dependencies.sh: no $keep in $releases; keeping all" >&2; exit 0; }
-for platform in "$releases"/*; do
-  [ "$(basename "$platform")" = "$keep" ] || rm -rf "$platform"
-done
+
+releases=node_modules/@temporalio/core-bridge/releases
+if [ -d "$releases/$triple" ]; then
+  for platform in "$releases"/*; do
+    [ "$(basename "$platform")" = "$triple" ] || rm -rf "$platform"
+  done
+elif [ -d "$releases" ]; then
+  echo "prune-dependencies.sh: no $triple in $releases; keeping all" >&2
+fi
+
+img=node_modules/@img
+if [ -d "$img/sharp-$sharp" ] && [ -d "$img/sharp-libvips-$sharp" ]; then
+  for package in "$img"/*; do
+    case "$(basename "$package")" in
+      "sharp-$sharp" | "sharp-libvips-$sharp" | colour) ;;
+      *) rm -rf "$package" ;;
+    esac
+  done
+elif [ -d "$img" ]; then
+  echo "prune-dependencies.sh: no sharp-$sharp in $img; keeping all" >&2
+fi

@@ -35,6 +35,26 @@ test('the image runs as a non-root user under tini, with a health check, ffmpeg 
   t.regex(version ?? '', /\d+\.\d+\.\d+/);
 });
 
+// The image leaves out what a server never loads (ffmpeg's display drivers, other platforms'
+// native builds): what svc runs with them must still work.
+test("the image's ffmpeg encodes and segments what the transcoder and the live path make, ffprobe reads it, and sharp draws", async (t) => {
+  await requireImages();
+  const made = await podman([
+    'run', '--rm', '--entrypoint', 'sh', '--workdir', '/app', SVC_IMAGE, '-c',
+    [
+      'cd /tmp',
+      'ffmpeg -hide_banner -loglevel error -f lavfi -i testsrc2=size=320x180:rate=25 -f lavfi -i sine=frequency=440 -t 2 -c:v libx264 -preset veryfast -pix_fmt yuv420p -c:a aac -f hls -hls_time 1 -hls_segment_type fmp4 out.m3u8',
+      'ffprobe -v error -show_entries stream=codec_name -of csv=p=0 out.m3u8 | sort -u | tr "\\n" " "; echo',
+      'cd /app',
+      `node -e "import('sharp').then((m) => m.default({ create: { width: 4, height: 4, channels: 3, background: 'red' } }).webp().toBuffer()).then((b) => console.log('sharp webp', b.length > 0))"`,
+    ].join(' && '),
+  ]);
+  t.is(made.code, 0, made.stderr);
+  const [codecs, sharp] = made.stdout.trim().split('\n');
+  t.is(codecs?.trim(), 'aac h264');
+  t.is(sharp, 'sharp webp true');
+});
+
 // Each role in its own container (host network, on the test stack), as an operator runs them:
 // ready, a watch party through them, then SIGTERM through tini drains (sockets told to come back,
 // rooms handed off) and the containers exit 0.
