@@ -16,6 +16,7 @@ import { ApiError } from '../api/errors.js';
 import { t } from '../i18n/i18n.js';
 import { loadPublicInfo } from '../state/public-info.js';
 import { callBudget, SCREEN_SIZE, type Layer, type VideoPlan } from './budget.js';
+import { CallNotices } from './call-notices.js';
 import type { AfterDisconnect } from './rejoin.js';
 import { SfuLink, type CallGrant, type Connection } from './sfu-link.js';
 
@@ -46,7 +47,8 @@ export class RoomCall {
   /** The call: voices and cameras, for members with use_webrtc. */
   readonly talk: SfuLink;
   /** What happened to the call, in words (lost its server, muted by a moderator); empty: nothing to say. */
-  readonly notice = signal('');
+  private readonly notices = new CallNotices();
+  readonly notice = this.notices.text;
   readonly error = signal<unknown>(null);
   /** Why a share could not start or stop (the server's refusal: stage full, no permission, SFU full). */
   readonly shareError = signal<unknown>(null);
@@ -96,11 +98,11 @@ export class RoomCall {
         if (this.lostCamera) await this.setCamera(true);
         this.lostCamera = false;
       },
-      rejoining: (on) => (this.notice.value = on ? t('call.lostServer') : ''),
+      rejoining: (on) => this.notices.connection(on ? t('call.lostServer') : null),
       gaveUp: (error) => {
         if (error) this.error.value = error;
         this.inCall.value = false;
-        this.notice.value = t('call.gaveUp');
+        this.notices.happened(t('call.gaveUp'));
       },
     });
     this.stops.push(session.onEvent((event) => this.onRoomEvent(event)));
@@ -110,7 +112,7 @@ export class RoomCall {
       session.onSnapshot((view) => {
         if (this.share.value !== 'on' || (view.stage ?? []).some((share) => share.userId === view.me.userId)) return;
         this.dropScreen();
-        this.notice.value = t('call.share.lostRoom');
+        this.notices.happened(t('call.share.lostRoom'));
       }),
     );
     // Probe once the member's view arrives; watch the stage while a share is on.
@@ -212,7 +214,7 @@ export class RoomCall {
     try {
       if (muted) await track.mute();
       else await track.unmute();
-      if (!muted) this.notice.value = '';
+      if (!muted) this.notices.happened('');
     } catch (error) {
       this.error.value = error;
     }
@@ -403,8 +405,8 @@ export class RoomCall {
       // A moderator's mute reaches us as the SFU muting our microphone.
       if (participant === room.localParticipant && publication.source === Track.Source.Microphone) this.muted.value = true;
     });
-    room.on(RoomEvent.Reconnecting, () => (this.notice.value = t('call.reconnecting')));
-    room.on(RoomEvent.Reconnected, () => (this.notice.value = ''));
+    room.on(RoomEvent.Reconnecting, () => this.notices.connection(t('call.reconnecting')));
+    room.on(RoomEvent.Reconnected, () => this.notices.connection(null));
   }
 
   private announce(key: 'call.joined' | 'call.left', participant: Participant): void {
@@ -426,7 +428,7 @@ export class RoomCall {
     this.cameraOn.value = false;
     if (next === 'elsewhere' || next === 'removed') {
       this.inCall.value = false;
-      this.notice.value = next === 'elsewhere' ? t('call.elsewhere') : t('call.removed');
+      this.notices.happened(next === 'elsewhere' ? t('call.elsewhere') : t('call.removed'));
     }
   }
 
@@ -434,7 +436,7 @@ export class RoomCall {
   private stageLost(next: AfterDisconnect): void {
     const wasSharing = this.share.value !== 'idle';
     this.dropScreen();
-    if (wasSharing && next === 'rejoin') this.notice.value = t('call.lostShare');
+    if (wasSharing && next === 'rejoin') this.notices.happened(t('call.lostShare'));
   }
 
   private dropScreen(): void {
@@ -454,12 +456,12 @@ export class RoomCall {
       case 'stage.stopped':
         // A moderator (or the service) ended our share: stop sending the screen.
         if (event.userId === me && this.share.value !== 'idle') this.dropScreen();
-        if (event.userId === me && event.reason === 'moderator') this.notice.value = t('call.share.stoppedBy', { name: this.nameOf(event.by) });
+        if (event.userId === me && event.reason === 'moderator') this.notices.happened(t('call.share.stoppedBy', { name: this.nameOf(event.by) }));
         return;
       case 'call.muted':
         if (event.userId !== me) return;
         this.muted.value = true;
-        this.notice.value = t('call.mutedBy', { name: this.nameOf(event.by) });
+        this.notices.happened(t('call.mutedBy', { name: this.nameOf(event.by) }));
         return;
       default:
         return;
