@@ -6,27 +6,21 @@
  * notice it covered comes back: a reconnect right after a moderator stopped your share used to
  * erase the only word of why.
  */
-import { signal, type ReadonlySignal } from '@preact/signals';
+import { computed, signal, type ReadonlySignal } from '@preact/signals';
 
 export class CallNotices {
-  private readonly shown = signal('');
-  private standing = '';
-  private passing: string | null = null;
-
+  private readonly standing = signal('');
+  private readonly passing = signal<string | null>(null);
   /** The notice to show; empty: nothing to say. */
-  get text(): ReadonlySignal<string> {
-    return this.shown;
-  }
+  readonly text: ReadonlySignal<string> = computed(() => this.passing.value ?? this.standing.value);
 
   /** Something happened (empty: the last one no longer applies); a passing state still shows over it. */
   happened(text: string): void {
-    this.standing = text;
-    if (this.passing === null) this.shown.value = text;
+    this.standing.value = text;
   }
 
   /** A connection state begins (or changes); null: it has passed, and what it covered shows again. */
   connection(text: string | null): void {
-    this.passing = text;
-    this.shown.value = text ?? this.standing;
+    this.passing.value = text;
   }
 }
