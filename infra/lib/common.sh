@@ -108,7 +108,15 @@ spawn_daemon() {
   # fork again and $! is the daemon's own pid. Descriptor 9 is the stack lock; the daemon must
   # not inherit it.
   setsid nohup "$@" >>"$logfile" 2>&1 </dev/null 9>&- &
-  printf '%s\n' "$!" >"$pidfile"
+  local pid=$! own end=$((SECONDS + 10))
+  printf '%s\n' "$pid" >"$pidfile"
+  # Until the child has exec'd, ps shows it with this shell's command line, so a liveness check
+  # (pid_alive matches the daemon's command line) in that window took a daemon that had not yet
+  # started for one that had exited, with an empty log. Seen under load; wait out the window.
+  own=$(ps -o args= -p "$$" 2>/dev/null) || return 0
+  while [[ $(ps -o args= -p "$pid" 2>/dev/null) == "$own" ]] && ((SECONDS < end)); do
+    sleep 0.01
+  done
 }
 
 # wait_pid_exit <pid> <command-substring> <deadline-seconds>: true once the process has exited.
