@@ -7,6 +7,12 @@
  * work was most of the gateway's fan-out time (docs/2026-11-30-fan-out.md). A frame written here
  * goes to the socket as one buffer, in order with everything `ws` writes, because `ws` (with
  * permessage-deflate off, as this gateway runs it) writes each frame synchronously too.
+ *
+ * The frames written to one socket in one turn go to the kernel in one write: the socket is
+ * corked at its first frame and uncorked when the turn ends. When a busy gateway reads many
+ * events from NATS at once (a crowd's chat, a burst of reactions), a socket gets them in one
+ * system call rather than one each, and an idle gateway sends exactly as before
+ * (docs/2026-11-30-crowds.md).
  */
 import type WebSocket from 'ws';
 
@@ -38,17 +44,42 @@ export function sharedTextFrame(payload: Buffer): SharedFrame {
   return { payload, wire };
 }
 
+interface RawSocket {
+  write(chunk: Buffer): boolean;
+  cork(): void;
+  uncork(): void;
+  writable: boolean;
+}
+
 /** The parts of `ws`'s socket this writes through; not in its types. */
 interface WsInternals {
-  _socket?: { write(chunk: Buffer): boolean; writable: boolean };
+  _socket?: RawSocket;
   /** 0 (DEFAULT) unless a frame is waiting on compression or a Blob's bytes; then it queues. */
   _sender?: { _state?: number };
 }
 
-/** Sends `frame` on `ws` (which must be open): its bytes at once when `ws` has nothing queued, else through `ws`. */
+/** The sockets corked in this turn; uncorked together when it ends. */
+const corked = new Set<RawSocket>();
+
+function uncorkAll(): void {
+  const sockets = [...corked];
+  corked.clear();
+  for (const socket of sockets) socket.uncork();
+}
+
+/** Sends `frame` on `ws` (which must be open): its bytes when `ws` has nothing queued, else through `ws`. */
 export function sendShared(ws: WebSocket, frame: SharedFrame): void {
   const internals = ws as unknown as WsInternals;
   const socket = internals._socket;
-  if (socket?.writable && internals._sender?._state === 0) socket.write(frame.wire);
-  else ws.send(frame.payload, { binary: false });
+  if (!socket?.writable || internals._sender?._state !== 0) {
+    ws.send(frame.payload, { binary: false });
+    return;
+  }
+  // Corked writes keep their order with what `ws` writes meanwhile: both queue on the socket.
+  if (!corked.has(socket)) {
+    if (corked.size === 0) process.nextTick(uncorkAll);
+    corked.add(socket);
+    socket.cork();
+  }
+  socket.write(frame.wire);
 }

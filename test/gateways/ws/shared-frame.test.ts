@@ -46,3 +46,48 @@ test('shared frames reach a ws client as their text, at every length encoding, i
   );
   t.true(received.every((message, i) => message.text === expected[i]!.text));
 });
+
+test('the frames written to one socket in one turn go to the kernel in one write, still in order with ws sends', async (t) => {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+  t.teardown(() => server.close());
+  await once(server, 'listening');
+  const writes: number[] = [];
+  server.on('connection', (ws) => {
+    // What the socket hands the kernel: one _writev per uncork with everything queued, or one _write for a lone chunk.
+    const socket = (ws as unknown as { _socket: { _writev: (...args: unknown[]) => void; _write: (...args: unknown[]) => void } })._socket;
+    const writev = socket._writev.bind(socket);
+    const write = socket._write.bind(socket);
+    socket._writev = (chunks: unknown, callback: unknown) => {
+      writes.push((chunks as unknown[]).length);
+      writev(chunks, callback);
+    };
+    socket._write = (chunk: unknown, encoding: unknown, callback: unknown) => {
+      writes.push(1);
+      write(chunk, encoding, callback);
+    };
+    // A burst read from NATS in one go: five events, with a message of ws's own among them.
+    for (let i = 0; i < 5; i++) {
+      sendShared(ws, sharedTextFrame(Buffer.from(`event ${i}`)));
+      if (i === 2) ws.send('between');
+    }
+    // The next turn's event is written on its own.
+    setImmediate(() => sendShared(ws, sharedTextFrame(Buffer.from('later'))));
+  });
+  const client = new WebSocket(`ws://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  t.teardown(() => client.terminate());
+  const received: string[] = [];
+  await withDeadline(
+    new Promise<void>((resolve, reject) => {
+      client.on('error', reject);
+      client.on('message', (data) => {
+        received.push((data as Buffer).toString('utf8'));
+        if (received.length === 7) resolve();
+      });
+    }),
+    10_000,
+    'every message',
+  );
+  t.deepEqual(received, ['event 0', 'event 1', 'event 2', 'between', 'event 3', 'event 4', 'later']);
+  // ws writes its own message as two chunks (header, payload): 5 + 2 in the burst's one write.
+  t.deepEqual(writes, [7, 1], 'the burst, with ws’s message in its place, in one write; the later event in another');
+});
