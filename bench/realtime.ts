@@ -19,6 +19,13 @@
  *      in a painted frame over the player; latency from sending to that, per page, and how many
  *      were drawn (bench/reactions-on-screen.ts says how a span is tied to its send). The
  *      senders take the reaction names in turn, so that tie is checked.
+ *  (f) a crowd (BENCH_ONLY=f or crowd): one room of BENCH_CROWD_MEMBERS (10,000) over four
+ *      gateway processes. A join storm (each fan joins over HTTP and opens a socket, at an even
+ *      pace over BENCH_CROWD_STORM_SECONDS, 60), then playback commands, chat at
+ *      BENCH_CROWD_CHAT_RATE (50) messages/s for BENCH_CROWD_CHAT_SECONDS (5) from signed-up
+ *      members, and a burst of reactions from them; send -> receipt p50/p99/p999 on every fan's
+ *      socket, the gateways' memory per socket, and the CPU split that names the bottleneck
+ *      (docs/2026-11-30-crowds.md).
  * Members are guests (POST /api/auth/guest) and connect as native clients with their access
  * token (Authorization: Bearer), which skips one ticket request per socket; a socket is the
  * same either way once open. Times are wall-clock (performance.timeOrigin + now) across
@@ -60,12 +67,19 @@ const REACTION_WINDOW_MS = 1000;
 // third of a core), so more pages measure the machine's contention (docs/2026-11-26-reactions-on-screen-bench.md).
 const REACTION_PAGES = Number(process.env.BENCH_REACTION_PAGES ?? 1);
 const PASSWORD = 'bench password 0123';
+const CROWD_MEMBERS = Number(process.env.BENCH_CROWD_MEMBERS ?? 10_000);
+const CROWD_TALKERS = Number(process.env.BENCH_CROWD_TALKERS ?? 100);
+const CROWD_STORM_MS = Number(process.env.BENCH_CROWD_STORM_SECONDS ?? 60) * 1000;
+const CROWD_COMMANDS = 20;
+const CROWD_CHAT_RATE = Number(process.env.BENCH_CROWD_CHAT_RATE ?? 50);
+const CROWD_CHAT_SECONDS = Number(process.env.BENCH_CROWD_CHAT_SECONDS ?? 5);
 /**
- * Which parts run: a comma list of their letters (`a,b`), `reactions` for (e). (c) and (d) use
+ * Which parts run: a comma list of their letters (`a,b`), `reactions` for (e), `crowd` for (f). (c) and (d) use
  * (b)'s rooms, so either runs (b) too.
  */
-const PARTS = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e').split(',').map((part) => (part.trim() === 'reactions' ? 'e' : part.trim())));
-const runs = (part: 'a' | 'b' | 'c' | 'd' | 'e'): boolean => PARTS.has(part) || (part === 'b' && (PARTS.has('c') || PARTS.has('d')));
+const PART_NAMES: Record<string, string> = { reactions: 'e', crowd: 'f' };
+const PARTS = new Set((process.env.BENCH_ONLY ?? 'a,b,c,d,e,f').split(',').map((part) => PART_NAMES[part.trim()] ?? part.trim()));
+const runs = (part: 'a' | 'b' | 'c' | 'd' | 'e' | 'f'): boolean => PARTS.has(part) || (part === 'b' && (PARTS.has('c') || PARTS.has('d')));
 
 const now = (): number => performance.timeOrigin + performance.now();
 /** With BENCH_PROF_DIR set, a part's span on the monotonic clock the CPU profiles are timed by (µs). */
@@ -82,10 +96,14 @@ interface Connection {
   url: string;
   roomId: string;
   token: string;
+  /** A join storm's: join over HTTP first, at this wall-clock time (ms). */
+  joinAt?: number;
 }
 type ToWorker =
   | { op: 'open'; id: number; connections: Connection[] }
   | { op: 'collect'; id: number }
+  /** How many receipts are held (without taking them): to wait until a backlog drains. */
+  | { op: 'count'; id: number }
   | { op: 'closeAll'; id: number }
   /** Every socket sends one video reaction at a random moment of the next `withinMs`. */
   | { op: 'burst'; id: number; withinMs: number };
@@ -98,6 +116,11 @@ type FromWorker = {
   /** burst: `roomId:seq` of each send and when it left. */
   sent?: Array<[string, number]>;
   refused?: number;
+  /** A join storm's, per connection: from its time to joined, and to its socket open (ms). */
+  joinMs?: number[];
+  openMs?: number[];
+  busyRetries?: number;
+  count?: number;
 };
 
 /**
@@ -116,6 +139,26 @@ async function connectRetryingBusy(options: Parameters<typeof RealtimeClient.con
   }
 }
 
+/** Joins the room over HTTP as the web client does, asking again while the room's host sheds load. */
+async function joinOverHttp(connection: Connection): Promise<number> {
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await fetch(`${connection.url}/api/rooms/${connection.roomId}/join`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-client': 'native', authorization: `Bearer ${connection.token}` },
+      body: '{}',
+    });
+    const text = await response.text();
+    if (response.status === 200) return attempt - 1;
+    // Shed (503), rate limited (429) or not answered in time (504): joining is idempotent, so ask again.
+    const busy = response.status === 503 || response.status === 429 || response.status === 504;
+    if (!busy || attempt >= 20) throw new Error(`join: ${response.status} ${text.slice(0, 200)}`);
+    await sleep(100 * attempt + Math.random() * 200);
+  }
+}
+
+/** The events whose receipt the client processes time. */
+const TIMED_EVENTS: ReadonlySet<string> = new Set(['playback', 'reaction', 'chat.message']);
+
 function clientWorker(): void {
   const sockets: Array<{ client: RealtimeClient; roomId: string }> = [];
   let receipts = new Map<string, number[]>();
@@ -128,14 +171,24 @@ function clientWorker(): void {
         let next = 0;
         let failed = 0;
         let firstError: string | undefined;
+        const joinMs: number[] = [];
+        const openMs: number[] = [];
+        let busyRetries = 0;
+        const paced = message.connections.some((connection) => connection.joinAt !== undefined);
+        // A storm's joins keep their pace whoever is slow; plain opens go 32 at a time.
         await Promise.all(
-          Array.from({ length: 32 }, async () => {
+          Array.from({ length: paced ? message.connections.length : 32 }, async () => {
             for (let i = next++; i < message.connections.length; i = next++) {
-              const { url, roomId, token } = message.connections[i]!;
+              const { url, roomId, token, joinAt } = message.connections[i]!;
               try {
+                if (joinAt !== undefined) {
+                  await sleep(Math.max(0, joinAt - now()));
+                  busyRetries += await joinOverHttp(message.connections[i]!);
+                  joinMs.push(now() - joinAt);
+                }
                 const client = await connectRetryingBusy({ url, roomId, token, validate: false, keepEvents: false, timeoutMs: 60_000 });
                 client.onMessage((received) => {
-                  if (received.type === 'event' && (received.event.type === 'playback' || received.event.type === 'reaction')) {
+                  if (received.type === 'event' && TIMED_EVENTS.has(received.event.type)) {
                     const at = now();
                     const key = `${roomId}:${received.seq}`;
                     const list = receipts.get(key);
@@ -144,6 +197,7 @@ function clientWorker(): void {
                   }
                 });
                 sockets.push({ client, roomId });
+                if (joinAt !== undefined) openMs.push(now() - joinAt);
               } catch (err) {
                 failed += 1;
                 firstError ??= String(err);
@@ -151,7 +205,7 @@ function clientWorker(): void {
             }
           }),
         );
-        reply({ id: message.id, opened: sockets.length, failed, ...(firstError ? { firstError } : {}) });
+        reply({ id: message.id, opened: sockets.length, failed, joinMs, openMs, busyRetries, ...(firstError ? { firstError } : {}) });
       } else if (message.op === 'burst') {
         const sent: Array<[string, number]> = [];
         let refused = 0;
@@ -174,6 +228,10 @@ function clientWorker(): void {
           }),
         );
         reply({ id: message.id, sent, refused, failed, ...(firstError ? { firstError } : {}) });
+      } else if (message.op === 'count') {
+        let count = 0;
+        for (const times of receipts.values()) count += times.length;
+        reply({ id: message.id, count });
       } else if (message.op === 'collect') {
         reply({ id: message.id, receipts: [...receipts] });
         receipts = new Map();
@@ -208,13 +266,45 @@ class Workers {
     });
   }
 
-  /** Spreads the connections over the client processes; resolves when all are open. */
+  /** Spreads the connections over the client processes; resolves when all are open (throws if any failed). */
   async open(connections: Connection[]): Promise<void> {
+    const opened = await this.tryOpen(connections);
+    if (opened.failed > 0) throw new Error(`${opened.failed} of ${connections.length} sockets failed to open (first: ${opened.firstError})`);
+  }
+
+  /** Like `open`, but says how many failed rather than throwing: a storm's figures. */
+  async tryOpen(connections: Connection[]): Promise<{ joinMs: number[]; openMs: number[]; busyRetries: number; failed: number; firstError?: string }> {
     const shares = this.children.map((): Connection[] => []);
     connections.forEach((connection, i) => shares[i % shares.length]!.push(connection));
     const answers = await Promise.all(this.children.map((child, i) => this.ask(child, { op: 'open', connections: shares[i]! })));
-    const failed = answers.reduce((sum, answer) => sum + (answer.failed ?? 0), 0);
-    if (failed > 0) throw new Error(`${failed} of ${connections.length} sockets failed to open (first: ${answers.find((answer) => answer.firstError)?.firstError})`);
+    const firstError = answers.find((answer) => answer.firstError)?.firstError;
+    return {
+      joinMs: answers.flatMap((answer) => answer.joinMs ?? []),
+      openMs: answers.flatMap((answer) => answer.openMs ?? []),
+      busyRetries: answers.reduce((sum, answer) => sum + (answer.busyRetries ?? 0), 0),
+      failed: answers.reduce((sum, answer) => sum + (answer.failed ?? 0), 0),
+      ...(firstError ? { firstError } : {}),
+    };
+  }
+
+  /** Receipts held by every client process, left in place. */
+  async count(): Promise<number> {
+    const answers = await Promise.all(this.children.map((child) => this.ask(child, { op: 'count' })));
+    return answers.reduce((sum, answer) => sum + (answer.count ?? 0), 0);
+  }
+
+  /** Waits until no receipt has arrived for `quietMs` (a backlog drained), at most `maxMs`; the receipts held then. */
+  async settle(quietMs: number, maxMs: number): Promise<number> {
+    const end = performance.now() + maxMs;
+    let last = await this.count();
+    let since = performance.now();
+    while (performance.now() < end) {
+      await sleep(250);
+      const count = await this.count();
+      if (count !== last) [last, since] = [count, performance.now()];
+      else if (performance.now() - since >= quietMs) break;
+    }
+    return last;
   }
 
   /** Receipt times by `roomId:seq`, from every client process, since the last collect. */
@@ -309,9 +399,31 @@ async function inParallel<T>(items: T[], concurrency: number, work: (item: T) =>
   );
 }
 
-function summary(samples: number[]): string {
+function summary(samples: number[], tail = false): string {
   const sorted = [...samples].sort((a, b) => a - b);
-  return `p50 ${ms(percentile(sorted, 50))}  p99 ${ms(percentile(sorted, 99))}  max ${ms(sorted.at(-1) ?? Number.NaN)}  (n=${sorted.length})`;
+  const p999 = tail ? `  p999 ${ms(percentile(sorted, 99.9))}` : '';
+  return `p50 ${ms(percentile(sorted, 50))}  p99 ${ms(percentile(sorted, 99))}${p999}  max ${ms(sorted.at(-1) ?? Number.NaN)}  (n=${sorted.length})`;
+}
+
+/**
+ * Send -> receipt for each send's `roomId:seq` on every socket, how many of the `expected`
+ * receipts each never had, and the rate they arrived at (from the first send to the last receipt).
+ */
+function receiptLatencies(sent: Map<string, number>, receipts: Map<string, number[]>, expected: number): { latencies: number[]; missing: number; perSecond: number } {
+  const latencies: number[] = [];
+  let missing = 0;
+  let first = Infinity;
+  let last = -Infinity;
+  for (const [key, t0] of sent) {
+    const times = receipts.get(key) ?? [];
+    missing += expected - times.length;
+    first = Math.min(first, t0);
+    for (const at of times) {
+      latencies.push(at - t0);
+      last = Math.max(last, at);
+    }
+  }
+  return { latencies, missing, perSecond: (latencies.length * 1000) / (last - first) };
 }
 
 async function heapUsed(url: string): Promise<number> {
@@ -411,13 +523,7 @@ async function main(): Promise<void> {
         const machineCpu = (await machineBusySeconds()) - cpuBefore.machine;
         const cpuWindow = (performance.now() - cpuBefore.at) / 1000;
         const receipts = await workers.collect();
-        const latencies: number[] = [];
-        let missing = 0;
-        for (const [key, t0] of burst.sent) {
-          const times = receipts.get(key) ?? [];
-          missing += REACTION_PEOPLE - times.length;
-          for (const at of times) latencies.push(at - t0);
-        }
+        const { latencies, missing } = receiptLatencies(burst.sent, receipts, REACTION_PEOPLE);
         console.log(
           `(e) reactions burst, ${REACTION_PEOPLE} people each reacting once within ${REACTION_WINDOW_MS} ms in one room, send -> receipt on each of ${REACTION_PEOPLE} sockets: ${summary(latencies)}  missing ${missing}  refused by the chat rate ${burst.refused}  target p99 < 100 ms (to on-screen)`,
         );
@@ -436,6 +542,111 @@ async function main(): Promise<void> {
       } finally {
         await screens?.close();
       }
+    }
+    // (f) A crowd: one room of CROWD_MEMBERS over four gateways.
+    if (runs('f')) {
+      const more = [await startReplica(['--role', 'gateway'], await gatewayEnv()), await startReplica(['--role', 'gateway'], await gatewayEnv())];
+      replicas.push(...more);
+      const crowdGateways = [...gateways, ...more];
+      const urls = crowdGateways.map((gateway) => gateway.httpUrl);
+      const gatewayPids = crowdGateways.map((gateway) => gateway.process.child.pid!);
+      const cpuCrowd = (): Promise<CpuSplit> => cpuSplit(gatewayPids, replicas[0]!.process.child.pid!, workers.pids);
+      const owner = await signUp(g1, `crowd_owner_${Date.now().toString(36)}`);
+      const talkers = await Promise.all(Array.from({ length: CROWD_TALKERS }, (_, i) => signUp(urls[i % urls.length]!, `talker_${i}_${Date.now().toString(36)}`)));
+      const fanCount = CROWD_MEMBERS - 1 - CROWD_TALKERS;
+      const made = performance.now();
+      const fans = await guests(g1, fanCount);
+      console.log(`(f) crowd: ${fanCount} guests and ${CROWD_TALKERS} signed-up talkers made in ${((performance.now() - made) / 1000).toFixed(1)} s (not part of the storm)`);
+      const roomId = newRoomId();
+      await rooms.send(roomId, { kind: 'room.create', name: 'Stadium', visibility: 'public' }, owner.caller, { timeoutMs: 30_000 });
+      await playable(roomId, owner);
+      await inParallel(talkers, 16, (talker) => rooms.send(roomId, { kind: 'member.join' }, talker.caller, { timeoutMs: 30_000 }));
+      const host = await ownerSocket(g1, roomId, owner);
+      const talking = await Promise.all(talkers.map((talker, i) => ownerSocket(urls[i % urls.length]!, roomId, talker)));
+
+      // The join storm: each fan joins over HTTP and opens a socket, at an even pace.
+      const rssBefore = await Promise.all(gatewayPids.map(rssBytes));
+      const stormCpu = await cpuCrowd();
+      profileMark('(f) storm from');
+      const stormFrom = now() + 1_000;
+      const storm = await workers.tryOpen(fans.map((fan, i) => ({ url: urls[i % urls.length]!, roomId, token: fan.token, joinAt: stormFrom + (i * CROWD_STORM_MS) / fanCount })));
+      const stormSeconds = (now() - stormFrom) / 1000;
+      profileMark('(f) storm to');
+      const connected = fanCount - storm.failed;
+      const stormCpuUsed = cpuPer(stormCpu, await cpuCrowd(), connected, 'join', stormSeconds);
+      const counted = await rooms.send(roomId, { kind: 'room.get' }, owner.caller);
+      const headcount = counted.result.access === 'member' ? counted.result.headcount : undefined;
+      const failures = storm.failed > 0 ? `; ${storm.failed} failed (first: ${storm.firstError?.slice(0, 200)})` : '';
+      console.log(
+        `(f) join storm: ${connected} of ${fanCount} fans joined and connected over ${urls.length} gateways in ${stormSeconds.toFixed(1)} s (paced over ${CROWD_STORM_MS / 1000} s)${failures}; join ${summary(storm.joinMs, true)}; join + socket open ${summary(storm.openMs, true)}; joins asked again (503, 504, 429): ${storm.busyRetries}; the room counts ${JSON.stringify(headcount)}`,
+      );
+      console.log(`    ${stormCpuUsed}`);
+      await sleep(5_000);
+      const rssAfter = await Promise.all(gatewayPids.map(rssBytes));
+      const grown = rssAfter.reduce((sum, rss, i) => sum + rss - rssBefore[i]!, 0);
+      console.log(`(f) gateway memory: RSS ${rssAfter.map((rss) => `${(rss / 2 ** 20).toFixed(0)}`).join(' + ')} MiB; ${(grown / 1024 / (connected + CROWD_TALKERS)).toFixed(1)} KiB per socket`);
+      await workers.collect(); // what the storm itself carried (headcounts) is not the subject
+
+      // Playback commands to all of them, one a second.
+      const played = new Map<string, number>();
+      const playCpu = await cpuCrowd();
+      const playFrom = performance.now();
+      for (let i = 0; i < CROWD_COMMANDS; i += 1) {
+        const t0 = now();
+        const { seq } = await host.command({ kind: 'playback.seek', position: i + 1 });
+        played.set(`${roomId}:${seq}`, t0);
+        await sleep(1_000);
+      }
+      const playCpuUsed = cpuPer(playCpu, await cpuCrowd(), CROWD_COMMANDS, 'command', (performance.now() - playFrom) / 1000);
+      await workers.settle(2_000, 60_000);
+      const plays = receiptLatencies(played, await workers.collect(), connected);
+      console.log(`(f) playback command -> receipt on each of ${connected} fans' sockets, ${CROWD_COMMANDS} commands: ${summary(plays.latencies, true)}  missing ${plays.missing}`);
+      console.log(`    ${playCpuUsed}`);
+
+      // Chat with slow mode off: CROWD_CHAT_RATE messages/s from the talkers in turn.
+      const chatted = new Map<string, number>();
+      let refusedChat = 0;
+      const chatCpu = await cpuCrowd();
+      const chatFrom = performance.now();
+      const chats: Array<Promise<void>> = [];
+      for (let n = 0; n < CROWD_CHAT_RATE * CROWD_CHAT_SECONDS; n += 1) {
+        await sleep(Math.max(0, chatFrom + (n * 1000) / CROWD_CHAT_RATE - performance.now()));
+        const t0 = now();
+        chats.push(
+          talking[n % talking.length]!.command({ kind: 'chat.send', text: `goal ${n}` }).then(
+            ({ seq }) => void chatted.set(`${roomId}:${seq}`, t0),
+            () => void (refusedChat += 1),
+          ),
+        );
+      }
+      await Promise.all(chats);
+      await workers.settle(2_000, 600_000);
+      const chatCpuUsed = cpuPer(chatCpu, await cpuCrowd(), chatted.size, 'message', (performance.now() - chatFrom) / 1000);
+      const chat = receiptLatencies(chatted, await workers.collect(), connected);
+      console.log(
+        `(f) chat at ${CROWD_CHAT_RATE}/s for ${CROWD_CHAT_SECONDS} s (${chatted.size} sent, ${refusedChat} refused; ${CROWD_CHAT_RATE * connected} deliveries/s asked) -> receipt on each of ${connected} fans' sockets: ${summary(chat.latencies, true)}  missing ${chat.missing}; delivered at ${chat.perSecond.toFixed(0)}/s`,
+      );
+      console.log(`    ${chatCpuUsed}`);
+
+      // A burst of reactions: every talker once within a second.
+      const reacted = new Map<string, number>();
+      await Promise.all(
+        talking.map(async (talker, i) => {
+          await sleep(Math.random() * REACTION_WINDOW_MS);
+          const t0 = now();
+          const { seq } = await talker.command({ kind: 'reaction.send', reaction: REACTIONS[i % REACTIONS.length]! });
+          reacted.set(`${roomId}:${seq}`, t0);
+        }),
+      );
+      await workers.settle(2_000, 600_000);
+      const reactions = receiptLatencies(reacted, await workers.collect(), connected);
+      console.log(
+        `(f) reactions burst, ${CROWD_TALKERS} within ${REACTION_WINDOW_MS} ms -> receipt on each of ${connected} fans' sockets: ${summary(reactions.latencies, true)}  missing ${reactions.missing}; delivered at ${reactions.perSecond.toFixed(0)}/s`,
+      );
+      await workers.closeAll();
+      await Promise.all([host, ...talking].map((client) => client.close().catch(() => undefined)));
+      for (const gateway of more) await gateway.process.stop();
+      replicas.splice(replicas.indexOf(more[0]!), more.length);
     }
     if (!runs('a') && !runs('b')) return;
     // The people of (a) to (d), made only when those run.
@@ -468,13 +679,7 @@ async function main(): Promise<void> {
       const cpuUsed = cpuPer(cpuFrom, await cpuNow(), FANOUT_COMMANDS + 20, 'command', (performance.now() - cpuAt) / 1000);
       await sleep(1_000);
       const receipts = await workers.collect();
-      const latencies: number[] = [];
-      let missing = 0;
-      for (const [key, t0] of sentAt) {
-        const times = receipts.get(key) ?? [];
-        missing += FANOUT_MEMBERS - times.length;
-        for (const at of times) latencies.push(at - t0);
-      }
+      const { latencies, missing } = receiptLatencies(sentAt, receipts, FANOUT_MEMBERS);
       console.log(`(a) fan-out, playback command -> receipt on each of ${FANOUT_MEMBERS} sockets, ${sentAt.size} commands: ${summary(latencies)}  missing ${missing}  target p99 < 20 ms`);
       console.log(`    ${cpuUsed}`);
       await workers.closeAll();
@@ -522,13 +727,7 @@ async function main(): Promise<void> {
       const cpuUsed = cpuPer(cpuFrom, await cpuNow(), n, 'command', (performance.now() - begun) / 1000);
       await sleep(1_000);
       const receipts = await workers.collect();
-      const latencies: number[] = [];
-      let missing = 0;
-      for (const [key, t0] of sentAt) {
-        const times = receipts.get(key) ?? [];
-        missing += ROOM_MEMBERS - 1 - times.length;
-        for (const at of times) latencies.push(at - t0);
-      }
+      const { latencies, missing } = receiptLatencies(sentAt, receipts, ROOM_MEMBERS - 1);
       console.log(
         `(b) ${ROOMS} rooms x ${ROOM_MEMBERS} members, ${COMMANDS_PER_ROOM_PER_SECOND} commands/s per room (${rate}/s) for ${SECONDS} s: command -> receipt ${summary(latencies)}  missing ${missing}  errors ${errors}  target p99 < 10 ms`,
       );

@@ -18,15 +18,38 @@ const MemberList = z.strictObject({ members: z.array(MemberView), seq }).meta({ 
 const MemberAnswer = z.strictObject({ member: MemberView, seq }).meta({ id: 'MemberAnswer' });
 const UserIdAnswer = z.strictObject({ userId: z.string(), seq }).meta({ id: 'UserIdAnswer' });
 
+const MemberPage = z
+  .strictObject({
+    members: z.array(MemberView),
+    nextCursor: z.string().optional().meta({ description: 'Pass as cursor for the next page; absent on the last' }),
+    total: z.number().int().meta({ description: 'Every active member the filters match' }),
+    seq,
+  })
+  .meta({ id: 'MemberPage' });
+
 export const listMembers = defineEndpoint({
   method: 'get',
   path: '/api/rooms/{roomId}/members',
   operationId: 'listMembers',
-  summary: 'Active members of the room, with their role and presence (view_member_list)',
+  summary:
+    'Active members of the room with their role and presence, a page at a time by user id (view_member_list). ' +
+    "A crowd's room view lists only its owner and admins; this reads everyone (docs/2026-11-30-crowds.md)",
   tags: TAGS,
   access: 'user_or_guest',
   params: roomParams,
-  responses: { 200: { description: 'The members', schema: MemberList } },
+  query: z.strictObject({
+    cursor: userId.optional().meta({ description: 'nextCursor of the previous page: members after that user id' }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(ROOM_LIMITS.memberPageMaxLimit)
+      .optional()
+      .meta({ description: `Default ${ROOM_LIMITS.memberPageDefaultLimit}` }),
+    online: z.enum(['true', 'false']).optional().meta({ description: 'Only those online (true) or offline (false)' }),
+    q: z.string().max(ROOM_LIMITS.memberQueryMaxChars).optional().meta({ description: 'Only those whose display name contains this, in any case' }),
+  }),
+  responses: { 200: { description: 'One page; nextCursor is absent on the last', schema: MemberPage } },
   errors: [...ROOM_ERRORS],
 });
 

@@ -97,6 +97,13 @@ const SCHEMAS = {
     after: userId.optional(),
     limit: z.number().int().min(1).max(ROOM_LIMITS.banPageMaxLimit).optional(),
   }),
+  /** A page of active members, by user id (view_member_list): how a crowd's list is read. */
+  'member.list': command('member.list', {
+    after: userId.optional(),
+    limit: z.number().int().min(1).max(ROOM_LIMITS.memberPageMaxLimit).optional(),
+    online: z.boolean().optional(),
+    query: oneLineText().max(ROOM_LIMITS.memberQueryMaxChars).optional(),
+  }),
   'member.setRole': command('member.setRole', { userId, role: z.enum(ROOM_ROLES) }),
   /** Replaces one member's own grants and denials (manage_members); both empty: the role's alone. */
   'member.setPermissions': command('member.setPermissions', { userId, grant: permissionList, deny: permissionList }),

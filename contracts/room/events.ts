@@ -11,6 +11,7 @@ import {
   ChatMessage,
   ChatReaction,
   DanmakuComment,
+  Headcount,
   MediaItem,
   MemberView,
   PlaylistFolder,
@@ -119,9 +120,17 @@ export const MemberLeft = z.strictObject({
   userId: z.string(),
   reason: MemberLeftReason,
   by: z.string().nullable().meta({ description: 'Who removed them; absent when they left by themselves' }),
+  quiet: z.literal(true).optional().meta({ description: "A crowd's plain member leaving by themselves: only their own connections receive it" }),
 });
 export const MemberUpdated = z.strictObject({ type: z.literal('member.updated'), member: MemberView }).meta({ description: 'Role, online state or player state changed.' });
 export const MemberBanned = z.strictObject({ type: z.literal('member.banned'), member: MemberView, by: z.string() });
+export const HeadcountChanged = z
+  .strictObject({
+    type: z.literal('headcount'),
+    headcount: Headcount,
+    relist: z.literal(true).optional().meta({ description: 'The room stopped being a crowd: gateways answer it with a fresh snapshot, whose list is whole again; clients never receive it' }),
+  })
+  .meta({ description: 'How many members the room has and how many are online, at most once a second; and whether it is a crowd (docs/2026-11-30-crowds.md).' });
 export const MemberUnbanned = z.strictObject({ type: z.literal('member.unbanned'), userId: z.string(), by: z.string() });
 export const PlaybackChanged = z.strictObject({
   type: z.literal('playback'),
@@ -207,6 +216,7 @@ export const RoomEvent = z.discriminatedUnion('type', [
   MemberUpdated,
   MemberBanned,
   MemberUnbanned,
+  HeadcountChanged,
   PlaybackChanged,
   PlaylistEvent,
   ChatMessagePosted,
@@ -249,6 +259,8 @@ export const EVENT_PERMISSION: Readonly<Record<RoomEventType, Permission | null>
   'member.updated': 'view_member_list',
   'member.banned': 'manage_members',
   'member.unbanned': 'manage_members',
+  // Everyone may know how many watch with them (a visitor's preview counts members too).
+  headcount: null,
   playback: null,
   playlist: 'view_media_resources',
   // Live chat is part of being in the room; view_chat_history guards earlier messages only.

@@ -72,6 +72,22 @@ export const ROOM_LIMITS = {
   banPageDefaultLimit: 50,
   banPageMaxLimit: 200,
 
+  /**
+   * A room with more active members than this becomes a crowd, and one with fewer than
+   * `crowdLeaveMembers` stops being one (the gap keeps a room near the line from flipping).
+   * A crowd lists its owner and admins, counts everyone and pages the rest
+   * (docs/2026-11-30-crowds.md).
+   */
+  crowdEnterMembers: 200,
+  crowdLeaveMembers: 150,
+  /** The owner and admins a crowd's view lists, at most. */
+  crowdListedMax: 100,
+  /** The headcount event goes out at most this often. */
+  headcountIntervalMs: 1000,
+  memberPageDefaultLimit: 100,
+  memberPageMaxLimit: 500,
+  memberQueryMaxChars: 64,
+
   /** An audio-only SDP from a browser is 2-6 KB; video and many codecs stay well under this. */
   voiceSdpMaxChars: 65_536,
   voiceCandidateMaxChars: 1024,

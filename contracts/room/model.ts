@@ -96,6 +96,15 @@ export const MemberView = z
   })
   .meta({ id: 'MemberView' });
 
+export const Headcount = z
+  .strictObject({
+    members: z.number().int().meta({ description: 'Active members' }),
+    online: z.number().int().meta({ description: 'Members with a live connection' }),
+    crowd: z.boolean().meta({
+      description: 'The room is a crowd: its views list only the owner and admins, the rest are read a page at a time (GET /members), and plain members coming, going and playing are counted here, not told one by one',
+    }),
+  })
+  .meta({ id: 'Headcount' });
 
 export { Subtitle };
 
@@ -305,7 +314,8 @@ export const MemberRoomView = z
     access: z.literal('member'),
     room: RoomInfo,
     me: MyStanding,
-    members: z.array(MemberView).optional().meta({ description: 'With view_member_list' }),
+    members: z.array(MemberView).optional().meta({ description: 'With view_member_list: every active member, or in a crowd the owner and admins' }),
+    headcount: Headcount,
     pendingMembers: z.array(MemberView).optional().meta({ description: 'Join requests, with manage_members' }),
     bannedMembers: z.array(MemberView).optional().meta({ description: 'With manage_members: the first page of bans by user id (GET /bans pages through all)' }),
     bannedCount: z.number().int().optional().meta({ description: 'With manage_members: every ban of the room' }),
@@ -333,6 +343,7 @@ export const VisitorRoomView = z
 export const RoomView = z.discriminatedUnion('access', [MemberRoomView, VisitorRoomView]).meta({ id: 'RoomView' });
 
 export type RoomRole = z.infer<typeof RoomRole>;
+export type Headcount = z.infer<typeof Headcount>;
 export type RoomVisibility = z.infer<typeof RoomVisibility>;
 export type RoomStatus = z.infer<typeof RoomStatus>;
 export type MemberStatus = z.infer<typeof MemberStatus>;

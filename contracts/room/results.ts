@@ -23,6 +23,8 @@ export interface RoomResults {
   'member.unban': { userId: string };
   /** `nextAfter` is null on the last page; `total` counts every ban of the room. */
   'member.bans': { members: MemberView[]; nextAfter: string | null; total: number };
+  /** `nextAfter` is null on the last page; `total` counts the members the filters match. */
+  'member.list': { members: MemberView[]; nextAfter: string | null; total: number };
   'member.setRole': { member: MemberView };
   'member.setPermissions': { member: MemberView };
   'owner.transfer': { room: RoomInfo };

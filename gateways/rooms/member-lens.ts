@@ -69,6 +69,8 @@ export class MemberLens {
     // Signalling is for its addressee only (and only while they may use voice): SDP and ICE
     // candidates carry network addresses.
     if (event.type === 'voice.signal') return event.to === this.userId && this.permissions().has('use_webrtc');
+    // A crowd's plain member leaving ends their own watches and concerns nobody else (docs/2026-11-30-crowds.md).
+    if (event.type === 'member.left' && event.quiet) return event.userId === this.userId;
     if (isAbout(event, this.userId)) return true;
     // Whether what is playing is on air is part of watching it (docs/2026-11-26-guests-watch.md).
     if ((event.type === 'live' || event.type === 'media.checked') && event.mediaId === this.currentMediaId) return true;

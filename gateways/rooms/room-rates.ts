@@ -28,7 +28,7 @@ export type CommandClass = 'chat' | 'command' | 'read' | 'exempt';
  * Reads answer from the room's memory and change nothing; WebRTC signalling counts with them
  * because a call's set-up sends a burst of ICE candidates to every peer at once.
  */
-const READ_KINDS: ReadonlySet<RoomCommandKind> = new Set(['room.get', 'chat.history', 'chat.pins', 'live.authorize', 'voice.signal', 'playlist.playable', 'danmaku.list']);
+const READ_KINDS: ReadonlySet<RoomCommandKind> = new Set(['room.get', 'chat.history', 'chat.pins', 'live.authorize', 'voice.signal', 'playlist.playable', 'danmaku.list', 'member.list', 'member.bans']);
 /** Sent by the gateway for a connection (WebSocket or WatchRoom), never by a client: a refused leave would leave a ghost. */
 const EXEMPT_KINDS: ReadonlySet<RoomCommandKind> = new Set(['presence.enter', 'presence.refresh', 'presence.leave']);
 

@@ -51,8 +51,11 @@ export interface RoomWatcherOptions {
   presenceIntervalMs?: number;
 }
 
-/** The room's new activation after an unclean end, which every watch answers with a snapshot. */
-const reactivated = (entry: FeedEvent): boolean => entry.event.type === 'room.activated';
+/**
+ * What every watch answers with a snapshot: the room's new activation after an unclean end, and
+ * a crowd ending (its list is whole again, docs/2026-11-30-crowds.md).
+ */
+const replacesTheView = (entry: FeedEvent): boolean => entry.event.type === 'room.activated' || (entry.event.type === 'headcount' && entry.event.relist === true);
 
 /** Longest wait for in-flight events before a resume falls back to a snapshot. */
 const CATCH_UP_MS = 1_000;
@@ -178,7 +181,7 @@ export class RoomWatch {
     if (!(await this.topic.reached(snapshotSeq, CATCH_UP_MS))) return undefined;
     const missed = this.topic.missedSince(resumeFrom, snapshotSeq);
     // Across an unclean reactivation the events do not say what the old activation lost.
-    return missed?.some(reactivated) ? undefined : missed;
+    return missed?.some(replacesTheView) ? undefined : missed;
   }
 
   /** Delivers the events that arrived since the start, then every later one, to `listener`. */
@@ -216,8 +219,9 @@ export class RoomWatch {
     this.lastSeq = entry.seq;
     // A new activation after an unclean end: what the old one held in memory (the stage, the
     // voice call, presence) is gone, so the client's view is replaced, and reading it announces
-    // this connection to the new activation at once rather than at the next heartbeat.
-    if (reactivated(entry)) {
+    // this connection to the new activation at once rather than at the next heartbeat. A crowd
+    // ending is answered alike: the events never named its plain members.
+    if (replacesTheView(entry)) {
       void this.resnapshot();
       return;
     }

@@ -46,6 +46,7 @@ const MESSAGES: ReadonlyArray<[string, z.ZodObject]> = [
   ['DanmakuComment', model.DanmakuComment],
   ['MyStanding', model.MyStanding],
   ['MemberRoomView', model.MemberRoomView],
+  ['Headcount', model.Headcount],
   ['VisitorRoomView', model.VisitorRoomView.omit({ access: true })],
   ['VoiceParticipant', model.VoiceParticipant],
   ['VoteSkip', model.VoteSkip],

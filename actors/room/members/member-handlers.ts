@@ -10,7 +10,8 @@
 import { AppError } from '../../../errors/index.js';
 import type { Notification, NotificationPayload } from '../../../contracts/notifications.js';
 import { recordNotification } from '../../../notifications/index.js';
-import { banPage } from './ban-pages.js';
+import { banPage } from './member-pages.js';
+import { namedOneByOne } from './headcount.js';
 import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { Access, RoomCore, Turn } from '../core.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
@@ -61,7 +62,9 @@ export async function joinRoom(core: RoomCore, command: RoomCommandOf<'member.jo
   });
   core.members.set(member.userId, member);
   const view = result.member;
-  core.publish(member.status === 'pending' ? { type: 'member.requested', member: view } : { type: 'member.joined', member: view });
+  // A crowd's plain member joining is counted (headcount.ts), not told to everyone.
+  if (member.status === 'pending') core.publish({ type: 'member.requested', member: view });
+  else if (namedOneByOne(core, member)) core.publish({ type: 'member.joined', member: view });
   if (member.status === 'active') await core.memberJoined(member);
   return result;
 }
@@ -78,8 +81,10 @@ export async function leaveRoom(core: RoomCore, _command: RoomCommandOf<'member.
     await deleteMember(client, core.id, member.userId);
     return { left: true };
   });
+  // Their own connections learn it (their watch ends); in a crowd, nobody else.
+  const quiet = !namedOneByOne(core, member);
   core.members.delete(member.userId);
-  core.publish({ type: 'member.left', userId: member.userId, reason: 'left', by: member.userId });
+  core.publish({ type: 'member.left', userId: member.userId, reason: 'left', by: member.userId, ...(quiet ? { quiet: true as const } : {}) });
   await core.memberRemoved(member.userId, 'left');
   return result;
 }
@@ -178,7 +183,7 @@ export async function banMember(core: RoomCore, command: RoomCommandOf<'member.b
 export function listBans(core: RoomCore, command: RoomCommandOf<'member.bans'>, turn: Turn): Promise<RoomResults['member.bans']> {
   core.require(turn.access, 'manage_members', 'seeing bans');
   const page = banPage(core.members, command.limit ?? ROOM_LIMITS.banPageDefaultLimit, command.after);
-  return Promise.resolve({ members: page.bans.map((ban) => memberView(core, ban)), nextAfter: page.nextAfter, total: page.total });
+  return Promise.resolve({ members: page.members.map((ban) => memberView(core, ban)), nextAfter: page.nextAfter, total: page.total });
 }
 
 export async function unbanMember(core: RoomCore, command: RoomCommandOf<'member.unban'>, turn: Turn): Promise<RoomResults['member.unban']> {

@@ -2,15 +2,14 @@
  * The members part: membership (join, approval, leave, kick, ban, roles, a member's own
  * permissions, forgetting a closed account) and presence (connections and their sweep). The
  * core holds the members and who is present; this part changes them and tells the others
- * through the core's hooks. Views list the members by what the viewer may see.
+ * through the core's hooks. Views list the members by what the viewer may see; a crowd's list
+ * only its owner and admins, and count the rest (headcount.ts).
  */
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
 import type { MemberRoomView, MemberView } from '../../../contracts/room/model.js';
 import type { RoomCore } from '../core.js';
 import { roomPart } from '../part.js';
-import type { MemberRecord } from '../records.js';
 import { memberView } from '../views.js';
-import { banPage } from './ban-pages.js';
 import { forgetMember } from './forget-member.js';
 import {
   approveMember,
@@ -26,6 +25,8 @@ import {
 import { setMemberPermissions } from './member-permissions.js';
 import { enterPresence, leavePresence, refreshPresence } from './presence-handlers.js';
 import { ensurePresenceSweep, onPresenceTimer } from './presence-sweep.js';
+import { HEADCOUNT, HEADCOUNT_TIMER, headcount, headcountChanged, isCrowd, namedOneByOne, onHeadcountTimer } from './headcount.js';
+import { banPage, listMembers } from './member-pages.js';
 
 /**
  * Join requests and the first page of bans, with the ban count: each list has a cap, but a
@@ -38,11 +39,19 @@ function managedMembers(core: RoomCore): Pick<MemberRoomView, 'pendingMembers' |
     if (member.status === 'pending') pending.push(memberView(core, member));
   }
   const bans = banPage(core.members, ROOM_LIMITS.bansInView);
-  return { pendingMembers: pending, bannedMembers: bans.bans.map((m) => memberView(core, m)), bannedCount: bans.total };
+  return { pendingMembers: pending, bannedMembers: bans.members.map((m) => memberView(core, m)), bannedCount: bans.total };
 }
 
-function withStatus(core: RoomCore, status: MemberRecord['status']): MemberView[] {
-  return [...core.members.values()].filter((m) => m.status === status).map((m) => memberView(core, m));
+/** Every active member; in a crowd, its owner and admins (the rest are read with `member.list`). */
+function listed(core: RoomCore): MemberView[] {
+  const crowd = isCrowd(core);
+  const views: MemberView[] = [];
+  for (const member of core.members.values()) {
+    if (member.status !== 'active' || (crowd && !namedOneByOne(core, member))) continue;
+    if (crowd && views.length >= ROOM_LIMITS.crowdListedMax) break;
+    views.push(memberView(core, member));
+  }
+  return views;
 }
 
 export const membersPart = roomPart({
@@ -56,6 +65,7 @@ export const membersPart = roomPart({
     'member.ban': banMember,
     'member.unban': unbanMember,
     'member.bans': listBans,
+    'member.list': listMembers,
     'member.setRole': setMemberRole,
     'member.setPermissions': setMemberPermissions,
     'member.forget': forgetMember,
@@ -63,19 +73,25 @@ export const membersPart = roomPart({
     'presence.refresh': refreshPresence,
     'presence.leave': leavePresence,
   },
-  timers: { presence: onPresenceTimer },
+  state: [HEADCOUNT],
+  timers: { presence: onPresenceTimer, [HEADCOUNT_TIMER]: onHeadcountTimer },
   view: (core, access) => ({
-    ...(access.permissions.has('view_member_list') ? { members: withStatus(core, 'active') } : {}),
+    headcount: headcount(core),
+    ...(access.permissions.has('view_member_list') ? { members: listed(core) } : {}),
     ...(access.permissions.has('manage_members') ? managedMembers(core) : {}),
   }),
   presenceChanged: (core, userId, change) => {
     if (change === 'connection') return;
-    // Everyone sees who is online (their player state no longer counts once they are not).
+    // Everyone sees who is online (their player state no longer counts once they are not); a
+    // crowd counts its plain members instead.
     const member = core.members.get(userId);
-    if (member && member.status === 'active') core.publish({ type: 'member.updated', member: memberView(core, member) });
+    if (member && member.status === 'active' && namedOneByOne(core, member)) core.publish({ type: 'member.updated', member: memberView(core, member) });
+    headcountChanged(core);
     ensurePresenceSweep(core);
   },
+  memberJoined: (core) => headcountChanged(core),
   memberRemoved: (core, _userId, { wasOnline }) => {
+    headcountChanged(core);
     if (wasOnline) ensurePresenceSweep(core);
   },
 });

@@ -9,6 +9,7 @@ import type { RoomResults } from '../../../contracts/room/results.js';
 import type { RoomCore, Turn } from '../core.js';
 import type { MemberRecord } from '../records.js';
 import { memberView } from '../views.js';
+import { namedOneByOne } from '../members/headcount.js';
 import { MEDIA_LENGTH } from './media-length.js';
 import { reconsiderReadiness } from './ready-wait.js';
 import { PLAYBACK } from './room-playback.js';
@@ -26,7 +27,8 @@ export async function reportPlayer(core: RoomCore, command: RoomCommandOf<'membe
   if (command.mediaId !== null) MEDIA_LENGTH.of(core).record(command.mediaId, core.playback.mediaId, command.duration);
   if (command.state !== 'buffering' && command.mediaId === core.playback.mediaId) play.leftBehind.delete(member.userId);
   const changed = before?.state !== command.state || before?.mediaId !== command.mediaId;
-  if (changed) core.publish({ type: 'member.updated', member: memberView(core, member) });
+  // A crowd's plain members' players are not told one by one (members/headcount.ts).
+  if (changed && namedOneByOne(core, member)) core.publish({ type: 'member.updated', member: memberView(core, member) });
   await reconsiderReadiness(core, access.permissions.has('control_playback') ? member.userId : null);
   return { member: memberView(core, member), playback: play.view() };
 }

@@ -12,6 +12,7 @@ import type { NowPlaying, PlaybackState, PlaybackView, ReadyWait } from '../../.
 import { messageOf } from '../../runtime/nats-errors.js';
 import { StateSlice, type RoomCore } from '../core.js';
 import { LIVE } from '../live/live-status.js';
+import { isCrowd } from '../members/headcount.js';
 import { savePlayback, type StoredPlayback } from '../playback-rows.js';
 import type { Turn } from '../turn.js';
 import { VERSION_BLOCK, positionAt } from './playback.js';
@@ -272,8 +273,12 @@ export class RoomPlayback {
     });
   }
 
+  /**
+   * A crowd does not wait (members/headcount.ts): one of thousands buffering would pause
+   * everyone, and the wait's list of who is not ready would go out with every playback event.
+   */
   waitsForReady(mediaId: string | null = this.state.mediaId): boolean {
-    return this.host.current.options.waitForAllReady && mediaId !== null;
+    return this.host.current.options.waitForAllReady && mediaId !== null && !isCrowd(this.host);
   }
 
   /** True while a play is held back for members who are not ready. */

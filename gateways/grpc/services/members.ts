@@ -1,4 +1,4 @@
-/** MemberService: the member lists of room.get, the bans a page at a time, and member.setRole/kick/ban/unban/approve/reject: one row each. */
+/** MemberService: the member lists of room.get, the members and the bans a page at a time, and member.setRole/kick/ban/unban/approve/reject: one row each. */
 import type { MemberView } from '../../../contracts/room/model.js';
 import { AppError } from '../../../errors/index.js';
 import type { Handlers } from '../service-table.js';
@@ -28,6 +28,11 @@ export function memberService(rooms: RoomCalls): Handlers<MemberServiceHandlers>
     ListBans: rooms.command(
       'member.bans',
       (request) => ({ after: request.after, limit: request.limit }),
+      (result) => ({ members: result.members.map(member), ...(result.nextAfter !== null ? { nextAfter: result.nextAfter } : {}), total: result.total }),
+    ),
+    PageMembers: rooms.command(
+      'member.list',
+      (request) => ({ after: request.after, limit: request.limit, online: request.online, query: request.query }),
       (result) => ({ members: result.members.map(member), ...(result.nextAfter !== null ? { nextAfter: result.nextAfter } : {}), total: result.total }),
     ),
     SetRole: rooms.command('member.setRole', (request) => ({ userId: request.userId, role: enumIn(ROLE, request.role, 'role') }), withMember),

@@ -16,7 +16,15 @@ export function memberRoutes(settings: RuntimeSettings): readonly RoomRoute[] {
   const none = () => ({});
 
   return [
-    roomCommand(api.listMembers, 'room.get', { command: none, answer: (view, seq) => ({ members: requirePart(memberView(view).members, 'view_member_list'), seq }) }),
+    roomCommand(api.listMembers, 'member.list', {
+      command: ({ query }) => ({
+        ...(query.cursor ? { after: query.cursor } : {}),
+        ...(query.limit ? { limit: query.limit } : {}),
+        ...(query.online ? { online: query.online === 'true' } : {}),
+        ...(query.q ? { query: query.q } : {}),
+      }),
+      answer: (result, seq) => ({ members: result.members, ...(result.nextAfter ? { nextCursor: result.nextAfter } : {}), total: result.total, seq }),
+    }),
     roomCommand(api.listBans, 'member.bans', {
       command: ({ query }) => ({ ...(query.cursor ? { after: query.cursor } : {}), ...(query.limit ? { limit: query.limit } : {}) }),
       answer: (result, seq) => ({ members: result.members, ...(result.nextAfter ? { nextCursor: result.nextAfter } : {}), total: result.total, seq }),

@@ -193,7 +193,7 @@ export class TestRoom {
   }
 
   /** Delivers the pending timer whose command has this name now, instead of waiting for it. */
-  async fire(name: 'persist' | 'ready' | 'presence' | 'live' | 'poll'): Promise<void> {
+  async fire(name: 'persist' | 'ready' | 'presence' | 'live' | 'poll' | 'headcount'): Promise<void> {
     const timer = this.ctx.pending().find((t) => (t.command as { name?: string }).name === name);
     if (!timer) throw new Error(`no pending ${name} timer`);
     timer.fired = true;

@@ -3,7 +3,8 @@
  * service: bans and join requests stop at their caps with `limit_exceeded`, and a room stored
  * with thousands of bans (written before the caps) still opens for its owner, whose view
  * carries one page of them while GET /bans (and gRPC ListBans) pages through the rest with a
- * cursor; pinned messages page the same way.
+ * cursor; pinned messages page the same way. A stadium room's view names its owner and
+ * admins and counts the rest, which GET /members (and gRPC PageMembers) page through.
  */
 import test from 'ava';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
@@ -12,6 +13,7 @@ import { connectGrpc } from '../../../gateways/grpc/client.js';
 import { createPool } from '../../../postgres/pool.js';
 import type pg from 'pg';
 import { startGatewayBed, type GatewayBed, type Member } from '../../gateways/bed.js';
+import { RealtimeClient } from '../../harness/ws-client.js';
 import { uid } from './fixtures.js';
 
 let bed: GatewayBed;
@@ -37,7 +39,7 @@ const LONG_NAME = '😀'.repeat(ROOM_LIMITS.nameMaxChars);
  * before the caps would be: its first activation loads them all. Commands would take minutes
  * for thousands.
  */
-async function storedRoom(owner: Member, bans: number, pending = 0): Promise<string> {
+async function storedRoom(owner: Member, bans: number, pending = 0, fans = 0): Promise<string> {
   const roomId = uid('bounds');
   const now = Date.now();
   await insertRoom(
@@ -65,6 +67,11 @@ async function storedRoom(owner: Member, bans: number, pending = 0): Promise<str
     `INSERT INTO room_members (room_id, user_id, name, role, status, guest, joined_at)
      SELECT $1, 'asker-' || n, 'Asker', 'member', 'pending', false, now() FROM generate_series(1, $2) AS n`,
     [roomId, pending],
+  );
+  await pool.query(
+    `INSERT INTO room_members (room_id, user_id, name, role, status, guest, joined_at)
+     SELECT $1, 'fan-' || lpad(n::text, 5, '0'), 'Fan ' || lpad(n::text, 5, '0'), 'member', 'active', false, now() FROM generate_series(0, $2 - 1) AS n`,
+    [roomId, fans],
   );
   return roomId;
 }
@@ -198,4 +205,61 @@ test('pinned messages page through with a cursor over HTTP and gRPC, however lon
   const next = await grpcClient.chat.ListPins({ roomId, before: first.nextBefore ?? '', limit: ROOM_LIMITS.chatHistoryMaxLimit });
   t.deepEqual(next.messages.map((message) => message.id), seen.slice(ROOM_LIMITS.chatHistoryDefaultLimit));
   t.is(next.nextBefore, undefined);
+});
+
+test('a stadium room: its view names the owner and counts everyone, the members page through over HTTP and gRPC, and a watch gets the whole list again once it thins out', async (t) => {
+  const owner = await bed.signUp('owner');
+  const crowd = ROOM_LIMITS.crowdEnterMembers + 1;
+  const roomId = await storedRoom(owner, 0, 0, crowd);
+
+  const opened = await bed.call<{ members: Array<{ userId: string }>; headcount: { members: number; online: number; crowd: boolean } }>('GET', `/api/rooms/${roomId}`, undefined, owner.token);
+  t.is(opened.status, 200);
+  t.deepEqual(opened.body.headcount, { members: crowd + 1, online: 0, crowd: true });
+  t.deepEqual(opened.body.members.map((member) => member.userId), [owner.userId]);
+
+  const seen: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await bed.call<BanPage>('GET', `/api/rooms/${roomId}/members?limit=${ROOM_LIMITS.memberPageDefaultLimit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, owner.token);
+    t.is(page.status, 200);
+    t.is(page.body.total, crowd + 1);
+    seen.push(...page.body.members.map((member) => member.userId));
+    cursor = page.body.nextCursor;
+  } while (cursor);
+  t.is(new Set(seen).size, crowd + 1, 'everyone once');
+  const found = await bed.call<BanPage>('GET', `/api/rooms/${roomId}/members?q=${encodeURIComponent('FAN 00042')}`, undefined, owner.token);
+  t.deepEqual(found.body.members.map((member) => member.userId), ['fan-00042']);
+  const refused = await bed.call<{ code: string; message: string }>('GET', `/api/rooms/${roomId}/members?limit=${ROOM_LIMITS.memberPageMaxLimit + 1}`, undefined, owner.token);
+  t.is(refused.status, 400);
+  t.regex(refused.body.message, /limit/);
+
+  const grpcClient = connectGrpc(bed.grpcAddress).as({ token: owner.token });
+  t.teardown(() => grpcClient.close());
+  const first = await grpcClient.members.PageMembers({ roomId, limit: 50 });
+  t.is(first.total, crowd + 1);
+  t.deepEqual(first.members.map((member) => member.userId), seen.slice(0, 50));
+  t.deepEqual((await grpcClient.members.PageMembers({ roomId, after: first.nextAfter ?? '', limit: 3 })).members.map((m) => m.userId), seen.slice(50, 53));
+
+  // A watching owner: kicks down to one short of crowdLeaveMembers end the crowd, and the watch
+  // is sent a fresh snapshot that lists everyone.
+  const watch = await RealtimeClient.connect({ url: bed.url, roomId, token: owner.token });
+  t.teardown(() => watch.close());
+  const kicks = crowd + 1 - (ROOM_LIMITS.crowdLeaveMembers - 1);
+  for (let i = 0; i < kicks; i++) {
+    const kick = () => bed.call('POST', `/api/rooms/${roomId}/members/fan-${String(i).padStart(5, '0')}/kick`, undefined, owner.token);
+    let kicked = await kick();
+    // The owner's command rate (rooms.command_rate) is what a moderator's burst meets too.
+    while (kicked.status === 429) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      kicked = await kick();
+    }
+    t.is(kicked.status, 200);
+  }
+  const deadline = Date.now() + 10_000;
+  while (watch.snapshot?.view.members?.length !== ROOM_LIMITS.crowdLeaveMembers - 1) {
+    if (Date.now() > deadline) return t.fail(`no relisting snapshot: ${JSON.stringify(watch.snapshot?.view.headcount)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  t.like(watch.snapshot?.view, { headcount: { members: ROOM_LIMITS.crowdLeaveMembers - 1, crowd: false } });
+  t.false(watch.events.some((event) => event.event.type === 'headcount' && 'relist' in event.event), 'relist is answered, never passed on');
 });

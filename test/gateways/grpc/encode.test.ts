@@ -106,6 +106,7 @@ test('a list the view may leave out is absent, an empty one is an empty wrapper;
     access: 'member',
     room,
     me: { userId: 'u1', status: 'none', role: null, isOwner: false, permissions: [], permissionOverride: null },
+    headcount: { members: 0, online: 0, crowd: false },
     members: [],
     playback: state,
     seq: 3,

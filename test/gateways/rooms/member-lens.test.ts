@@ -43,6 +43,7 @@ function guestSnapshot(mediaId: string | null): MemberRoomView {
       createdAt: 1,
       updatedAt: 1,
     },
+    headcount: { members: 1, online: 1, crowd: false },
     me: { userId: 'gus', status: 'active', role: 'guest', isOwner: false, permissions: ['view_chat_history', 'view_member_list'], permissionOverride: null },
     playback: playback(mediaId),
     seq: 1,
@@ -91,4 +92,13 @@ test("a member's own grants and denials decide what they receive from the next e
   lens.reset({ ...guestSnapshot('a'), me: { ...guestSnapshot('a').me, permissionOverride: { grant: [], deny: ['view_member_list'] } } });
   t.false(lens.visible(voice), 'a fresh snapshot without the grant');
   t.false(lens.visible(joined), "the snapshot's denial");
+});
+
+test("a crowd's plain member leaving reaches their own connections only; a kick still reaches those who see the list", (t) => {
+  const lens = new MemberLens('gus', guestSnapshot('a'), settings);
+  t.false(lens.admit({ type: 'member.left', userId: 'someone', reason: 'left', by: 'someone', quiet: true }));
+  t.true(lens.admit({ type: 'member.left', userId: 'someone', reason: 'kicked', by: 'owner' }));
+  const own: RoomEvent = { type: 'member.left', userId: 'gus', reason: 'left', by: 'gus', quiet: true };
+  t.true(lens.admit(own));
+  t.is(lens.endsWatch(own), 'left');
 });

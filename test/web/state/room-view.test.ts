@@ -15,6 +15,7 @@ function view(): MemberRoomView {
     access: 'member',
     room: { id: 'r', name: 'R', ownerId: 'u1', visibility: 'public', status: 'active', hasPassword: false, requireJoinApproval: true, waitForAllReady: false, readyTimeoutMs: 10_000, queueMode: 'next', voteSkipPercent: 0, danmaku: false, permissionOverrides: {}, slowModeSeconds: 0, createdAt: 1, updatedAt: 1 },
     me: { userId: 'u1', status: 'active', role: 'admin', isOwner: true, permissions: [], permissionOverride: null },
+    headcount: { members: 2, online: 0, crowd: false },
     members: [member('u1'), member('u2')],
     pendingMembers: [],
     bannedMembers: [],
@@ -53,6 +54,20 @@ test('members: a request, its approval, an update, a ban and an unban', (t) => {
   v = applyRoomEvent(v, { type: 'member.unbanned', userId: 'u2', by: 'u1' });
   t.deepEqual(v.bannedMembers, []);
   v = applyRoomEvent(v, { type: 'member.left', userId: 'u3', reason: 'kicked', by: 'u1' });
+  t.deepEqual(v.members!.map((m) => m.userId), ['u1']);
+});
+
+test('a crowd: the list keeps only the owner and admins, follows role changes by that rule, and the count follows headcount', (t) => {
+  const owner = { ...member('u1'), isOwner: true, role: 'admin' as const };
+  let v: MemberRoomView = { ...view(), members: [owner, member('u2'), member('u3')] };
+  v = applyRoomEvent(v, { type: 'headcount', headcount: { members: 201, online: 40, crowd: true } });
+  t.deepEqual(v.headcount, { members: 201, online: 40, crowd: true });
+  t.deepEqual(v.members!.map((m) => m.userId), ['u1'], "a plain member's entry would go stale: it is dropped");
+  v = applyRoomEvent(v, { type: 'member.updated', member: { ...member('u2'), role: 'admin' } });
+  t.deepEqual(v.members!.map((m) => m.userId), ['u1', 'u2'], 'a new admin is named');
+  v = applyRoomEvent(v, { type: 'member.updated', member: member('u2') });
+  t.deepEqual(v.members!.map((m) => m.userId), ['u1'], 'and no longer once demoted');
+  v = applyRoomEvent(v, { type: 'member.joined', member: member('u9') });
   t.deepEqual(v.members!.map((m) => m.userId), ['u1']);
 });
 

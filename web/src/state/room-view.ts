@@ -6,6 +6,7 @@ import type { RoomEvent } from '../../../contracts/room/events.js';
 import { applyPlaylistEvent } from '../../../contracts/room/playlist-tree.js';
 import type { ChatMessage, MemberRoomView, MemberView, Poll } from '../../../contracts/room/model.js';
 import { excerptOf } from '../../../contracts/room/chat-excerpt.js';
+import { listedInCrowd } from '../../../contracts/room/crowd.js';
 
 export type { ChatMessage, MemberRoomView, MemberView, RoomEvent };
 
@@ -15,6 +16,11 @@ const upsert = (list: MemberView[] | undefined, member: MemberView): MemberView[
   const index = list.findIndex((entry) => entry.userId === member.userId);
   return index < 0 ? [...list, member] : list.map((entry, i) => (i === index ? member : entry));
 };
+
+/** A member as the list keeps them: a crowd's list names its owner and admins only (docs/2026-11-30-crowds.md). */
+function keep(view: MemberRoomView, member: MemberView): MemberView[] | undefined {
+  return view.headcount.crowd && !listedInCrowd(member) ? without(view.members, member.userId) : upsert(view.members, member);
+}
 
 export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRoomView {
   switch (event.type) {
@@ -26,13 +32,18 @@ export function applyRoomEvent(view: MemberRoomView, event: RoomEvent): MemberRo
     case 'room.wordFilter':
       return { ...view, wordFilter: event.wordFilter };
     case 'member.joined':
-      return { ...view, members: upsert(view.members, event.member), pendingMembers: without(view.pendingMembers, event.member.userId) };
+      return { ...view, members: keep(view, event.member), pendingMembers: without(view.pendingMembers, event.member.userId) };
     case 'member.requested':
       return { ...view, pendingMembers: upsert(view.pendingMembers ?? [], event.member) };
     case 'member.left':
       return { ...view, members: without(view.members, event.userId), pendingMembers: without(view.pendingMembers, event.userId) };
     case 'member.updated':
-      return { ...view, members: upsert(view.members, event.member) };
+      return { ...view, members: keep(view, event.member) };
+    case 'headcount': {
+      // Becoming a crowd: its plain members are counted from now on, no longer followed.
+      const members = event.headcount.crowd ? view.members?.filter(listedInCrowd) : view.members;
+      return { ...view, headcount: event.headcount, members };
+    }
     case 'member.banned':
       return {
         ...view,

@@ -3,6 +3,24 @@ export const members = {
   heading: 'Members',
   list: 'Room members',
   cannotSee: 'You cannot see the member list.',
+  /** Under the heading: `{{members}}` is `memberCount`, `{{online}}` is `onlineCount`. */
+  headcount: '{{members}} · {{online}}',
+  memberCount_one: '{{count}} member',
+  memberCount_other: '{{count}} members',
+  onlineCount_one: '{{count}} online',
+  onlineCount_other: '{{count}} online',
+  /** A crowd (a room of hundreds or thousands) lists its owner and admins under this… */
+  hosts: 'Hosts',
+  /** …and everyone else, a page at a time, under this. */
+  everyone: 'Everyone',
+  search: 'Search by name',
+  onlineOnly: 'Online only',
+  loading: 'Loading members…',
+  noMatch: 'No member matches.',
+  /** `{{count}}` is every member the search matches. */
+  shown_one: '{{shown}} of {{count}} member',
+  shown_other: '{{shown}} of {{count}} members',
+  showMore: 'Show more',
   you: ' (you)',
   owner: 'Owner',
   /** The badge of a member's role. */
