@@ -87,7 +87,8 @@ async function stop(child: ChildProcess, profile: string): Promise<void> {
     child.kill();
     await exited;
   }
-  await rm(profile, { recursive: true, force: true });
+  // Chromium may still be writing into the profile as it exits: rm retries a directory that is not empty yet.
+  await rm(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
 }
 
 /** Signed in as `member` (password sign-in from the page, as browser.ts signInPage does) with the room's page open and its player drawn. */
