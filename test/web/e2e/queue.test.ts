@@ -96,7 +96,9 @@ test.serial('the room moves to the next item on both pages by itself, stops afte
 
   // Nobody touches anything: at the end of A both pages go on to B together.
   await Promise.all([playedFromStart(a.page, 'Clip B'), playedFromStart(b.page, 'Clip B')]);
-  t.like(await playback(), { mediaId: second.body.item.id, playing: true });
+  // Both pages playing B from its start is what shows the room plays it: B is short, and by the
+  // time a loaded machine reads the room it may have stopped after it already.
+  t.is((await playback()).mediaId, second.body.item.id);
 
   // After the last item the room stops, paused at its end, on both pages.
   const stopped = `(() => { const v = document.querySelector('video[aria-label="Video: Clip B"]'); return !!v && v.paused && v.currentTime > ${CLIP_SECONDS - 1}; })()`;
