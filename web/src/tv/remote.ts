@@ -100,6 +100,16 @@ function keepFocus(): void {
     queued = true;
     requestAnimationFrame(check);
   };
-  document.addEventListener('focusin', queue);
+  // Where a control is when it takes the focus is noted at once, not at the next frame: a key
+  // pressed before that frame (Enter on theatre mode) may already have moved it, and a place first
+  // noted after the move would never count as one.
+  const focused = (event: FocusEvent) => {
+    if (tvMode.value && event.target instanceof Element && event.target === document.activeElement) {
+      const box = boxOf(event.target);
+      last = { element: event.target, box, onPage: { left: box.left + scrollX, top: box.top + scrollY } };
+    }
+    queue();
+  };
+  document.addEventListener('focusin', focused);
   new MutationObserver(queue).observe(document.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden', 'class', 'open', 'disabled', 'inert'] });
 }
