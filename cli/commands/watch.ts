@@ -39,15 +39,7 @@ export class WatchCommand extends SvcCommand {
         { key: this.username === undefined ? 'username' : 'guest', message: 'exactly one of --username and --guest' },
       ]);
     }
-    // Loaded here, not at the top: `svc` loads every command to start, and these bring the
-    // web client's connection and engine, which only this command needs.
-    const { parseRoomLink } = await import('../watch/room-link.js');
-    const { RoomApi } = await import('../watch/room-api.js');
-    const { signInAsGuest, signInWithPassword } = await import('../watch/sign-in.js');
-    const { enterRoom } = await import('../watch/join-room.js');
-    const { attachMpv, startMpv } = await import('../watch/mpv-process.js');
-    const { MpvPlayer } = await import('../watch/mpv-player.js');
-    const { WatchSession } = await import('../watch/watch-session.js');
+    const { parseRoomLink, RoomApi, signInAsGuest, signInWithPassword, enterRoom, attachMpv, startMpv, MpvPlayer, WatchSession } = await loadWatch();
 
     const link = parseRoomLink(this.link);
     const api = new RoomApi(link.origin);
@@ -84,5 +76,28 @@ export class WatchCommand extends SvcCommand {
       player.close();
       await mpv.stop();
     }
+  }
+}
+
+/**
+ * Loaded when the command runs, not at the top: `svc` loads every command to start, and these
+ * bring the web client's connection and engine, which only this command needs. The container
+ * image leaves the web client's modules out (a server has no mpv), so there it says so.
+ */
+async function loadWatch() {
+  try {
+    const [roomLink, roomApi, signIn, joinRoom, mpvProcess, mpvPlayer, watchSession] = await Promise.all([
+      import('../watch/room-link.js'),
+      import('../watch/room-api.js'),
+      import('../watch/sign-in.js'),
+      import('../watch/join-room.js'),
+      import('../watch/mpv-process.js'),
+      import('../watch/mpv-player.js'),
+      import('../watch/watch-session.js'),
+    ]);
+    return { ...roomLink, ...roomApi, ...signIn, ...joinRoom, ...mpvProcess, ...mpvPlayer, ...watchSession };
+  } catch (err) {
+    if ((err as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    throw new AppError('failed_precondition', 'svc watch is not part of this installation (the container image has only the server): run it from a checkout of svc on the computer that runs mpv (npm run build, then npm run svc -- watch <link>)', [], { cause: err });
   }
 }

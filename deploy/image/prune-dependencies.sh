@@ -3,8 +3,13 @@
 # - the Temporal core bridge ships a native library for five platforms (about 37 MB each) and
 #   loads one;
 # - sharp installs its libvips for glibc, for musl and as WebAssembly (about 47 MB) and, on a
-#   glibc Linux with a native build, loads the first.
+#   glibc Linux with a native build, loads the first;
+# - packages ship their TypeScript sources and declarations, source maps and documents (about
+#   60 MB), which Node.js never loads (a stack trace through a dependency shows its JavaScript).
 set -eu
+
+find node_modules -type f \( -name '*.ts' -o -name '*.mts' -o -name '*.cts' -o -name '*.map' -o -name '*.md' -o -name '*.markdown' \) \
+  ! -iname 'licen[cs]e*' ! -iname 'copying*' ! -iname 'notice*' -delete
 case "$(uname -m)" in
   x86_64) triple=x86_64-unknown-linux-gnu sharp=linux-x64 ;;
   aarch64) triple=aarch64-unknown-linux-gnu sharp=linux-arm64 ;;

@@ -25,14 +25,19 @@ test('the image runs as a non-root user under tini, with a health check, ffmpeg 
 
   const look = await podman([
     'run', '--rm', '--entrypoint', 'sh', SVC_IMAGE, '-c',
-    'id -u; ffmpeg -hide_banner -version | head -n 1; ls /app/node_modules/typescript /app/node_modules/ava /app/dist/test 2>&1 | grep -c "No such file"; svc --version',
+    'id -u; ffmpeg -hide_banner -version | head -n 1; ls /app/node_modules/typescript /app/node_modules/ava /app/dist/test /app/node_modules/webpack/lib /app/node_modules/@swc/core-linux-x64-gnu /var/cache/apt/archives/*.deb 2>&1 | grep -c "No such file"; svc --version',
   ]);
   t.is(look.code, 0, look.stderr);
   const [uid, ffmpeg, missing, version] = look.stdout.trim().split('\n');
   t.is(uid, '10001');
   t.regex(ffmpeg ?? '', /^ffmpeg version/);
-  t.is(missing, '3', 'no TypeScript, no test runner, no compiled tests in the image');
+  t.is(missing, '6', 'no TypeScript, no test runner, no compiled tests, no workflow bundler, no downloaded packages in the image');
   t.regex(version ?? '', /\d+\.\d+\.\d+/);
+
+  // The desktop player's command needs the web client's modules, which the image leaves out.
+  const watch = await podman(['run', '--rm', SVC_IMAGE, 'watch', 'http://127.0.0.1:1/rooms/r1', '--guest', 'Sam']);
+  t.not(watch.code, 0);
+  t.regex(watch.stderr, /svc watch is not part of this installation/);
 });
 
 // The image leaves out what a server never loads (ffmpeg's display drivers, other platforms'
