@@ -5,7 +5,10 @@
  */
 import { resolveManagementEndpoint, type StartupConfig } from '../config/index.js';
 import type { SystemStats } from '../contracts/management.js';
-import { startManagementServer, startMetricsListener } from '../gateways/index.js';
+// Their own light entries, not gateways/index.ts: every role serves these, and the whole gateway
+// (its HTTP app, sockets and gRPC) is half a second of loading an actor host or worker never uses.
+import { startManagementServer } from '../gateways/management/server.js';
+import { startMetricsListener } from '../gateways/http/metrics-listener.js';
 import type { Logger, Metrics, ReadinessProbe } from '../observability/index.js';
 import type { SharedServices } from './shared-services.js';
 import type { Stops } from './stops.js';

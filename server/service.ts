@@ -2,9 +2,10 @@
  * One replica: its connections, what every role shares, then each role it was given, then the
  * endpoints operators reach. The order is the start order and, reversed, the stop order (see
  * stops.ts); each role's own start is in its module (gateway-role.ts, actors-role.ts,
- * worker-role.ts with housekeeping.ts). worker-role.ts is loaded only when the process has that
- * role: Temporal's worker SDK is about 680 CommonJS files and 0.4 s of loading that a gateway or
- * an actor host (and each test file's service) does not need.
+ * worker-role.ts with housekeeping.ts). Each role's module is loaded only when the process has
+ * that role: a role's modules are most of a process's start (2026-12-01: importing the gateway's
+ * took 1.6 s, the actor host's 1.3 s and Temporal's worker SDK, about 680 CommonJS files, 0.9 s),
+ * which the other roles' processes need not spend.
  */
 import type { ActorHost } from '../actors/index.js';
 import type { StartupConfig } from '../config/index.js';
@@ -12,10 +13,9 @@ import type { SliceCache } from '../media/index.js';
 import { createMetrics, type Logger, packageVersion, startTracing } from '../observability/index.js';
 import type { RuntimeSettings } from '../settings/index.js';
 import { pendingMigrations } from '../postgres/index.js';
-import { startActorsRole } from './actors-role.js';
 import { openConnections } from './connections.js';
 import { createDependencyProbe } from './dependency-probe.js';
-import { startGatewayRole, type GatewayRole } from './gateway-role.js';
+import type { GatewayRole } from './gateway-role.js';
 import { startHousekeeping } from './housekeeping.js';
 import { setUpMedia } from './media-setup.js';
 import { startOperatorEndpoints } from './operator-endpoints.js';
@@ -23,7 +23,6 @@ import type { Role } from './roles.js';
 import { startSharedServices } from './shared-services.js';
 import { Stops } from './stops.js';
 import { collectSystemStats } from './system-stats.js';
-import { startTranscoderRole } from './transcoder-role.js';
 
 export interface ServiceOptions {
   config: StartupConfig;
@@ -61,7 +60,12 @@ export interface RunningService {
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const { config, roles, logger } = options;
   const startedAt = new Date();
-  const workerRole = roles.includes('worker') ? await import('./worker-role.js') : undefined;
+  const [gatewayRole, actorsRole, workerRole, transcoderRole] = await Promise.all([
+    roles.includes('gateway') ? import('./gateway-role.js') : undefined,
+    roles.includes('actors') ? import('./actors-role.js') : undefined,
+    roles.includes('worker') ? import('./worker-role.js') : undefined,
+    roles.includes('transcoder') ? import('./transcoder-role.js') : undefined,
+  ]);
   await workerRole?.prepareWorkerRole(logger);
   const connections = await openConnections(config, logger, options.dependencyWaitMs);
   // Before anything that serves: the HTTP app mounts its span middleware only in a traced process.
@@ -82,11 +86,11 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     // Providers are registered here, before any role uses them (the livestream provider too).
     const media = await setUpMedia({ config, logger, connections, accounts, metrics }, stops);
     // Before the actor host (its first probes) and the gateway (its first plays) ask for it.
-    const transcoder = roles.includes('transcoder') ? await startTranscoderRole({ config, logger, connections, media, metrics, settings }, stops) : undefined;
+    const transcoder = transcoderRole ? await transcoderRole.startTranscoderRole({ config, logger, connections, media, metrics, settings }, stops) : undefined;
 
     let host: ActorHost | undefined;
-    if (roles.includes('actors')) {
-      host = await startActorsRole({ config, logger, connections, settings, reviews, media, metrics, withWorker: roles.includes('worker') }, stops);
+    if (actorsRole) {
+      host = await actorsRole.startActorsRole({ config, logger, connections, settings, reviews, media, metrics, withWorker: roles.includes('worker') }, stops);
     }
     if (workerRole) await workerRole.startWorkerRole({ config, logger, connections, accounts, reviews, metrics }, stops);
 
@@ -99,7 +103,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ...(transcoder ? { details: () => ({ transcoder: transcoder.details() }) } : {}),
     });
     let gateway: GatewayRole | undefined;
-    if (roles.includes('gateway')) gateway = await startGatewayRole({ config, logger, connections, shared, media, metrics, readiness, ...(options.webClientRoot ? { webClientRoot: options.webClientRoot } : {}) }, stops);
+    if (gatewayRole) gateway = await gatewayRole.startGatewayRole({ config, logger, connections, shared, media, metrics, readiness, ...(options.webClientRoot ? { webClientRoot: options.webClientRoot } : {}) }, stops);
     const sliceCache = gateway?.sliceCache;
 
     const operators = await startOperatorEndpoints(
