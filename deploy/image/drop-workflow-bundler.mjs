@@ -8,7 +8,7 @@
 //   node drop-workflow-bundler.mjs [node_modules directory]
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 const root = resolve(process.argv[2] ?? 'node_modules');
 const app = dirname(root);
