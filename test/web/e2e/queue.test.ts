@@ -2,7 +2,7 @@
  * The queue that plays, in Chromium against the whole service: two members watch two short
  * clips; the first item added is cued, the room moves to the next item on both pages by
  * itself, stops after the last, and with "Repeat this item" (chosen in the settings panel)
- * plays the same item again. Media: 3 s ffmpeg clips served from 127.0.0.1 with Range support.
+ * plays the same item again. Media: 5 s ffmpeg clips served from 127.0.0.1 with Range support.
  */
 import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,7 +13,9 @@ import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
 import type { Member } from '../../gateways/bed.js';
 import { waitFor } from '../../fixtures/deadline.js';
 
-const CLIP_SECONDS = 3;
+// Long enough that a page which loads the next clip late on a loaded machine (CI saw one more
+// than 2 s late) still joins it before its last second, which is what "from its start" allows.
+const CLIP_SECONDS = 5;
 /** Long enough for a clip, its end, the room's 1.5 s lead and the next start on a busy machine. */
 const STEP_MS = 20_000;
 
