@@ -31,7 +31,7 @@ async function serviceRssMiB(container: string): Promise<number> {
 }
 
 async function fromEmpty(): Promise<void> {
-  const images = [SVC_IMAGE, 'localhost/svc-base:trixie', ...(await composeDependencyImages())];
+  const images = [SVC_IMAGE, 'localhost/svc-base:trixie-slim', ...(await composeDependencyImages())];
   await podman(['rmi', '--force', ...images]);
   await podman(['image', 'prune', '--all', '--force']);
   await podman(['builder', 'prune', '--all', '--force']).catch(() => undefined);

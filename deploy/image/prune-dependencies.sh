@@ -1,7 +1,7 @@
 #!/bin/sh
 # Removes from the production node_modules what the image's platform never loads:
 # - the Temporal core bridge ships a native library for five platforms (about 37 MB each) and
-#   loads one;
+#   loads one, and the Rust sources it was built from (about 11 MB);
 # - sharp installs its libvips for glibc, for musl and as WebAssembly (about 47 MB) and, on a
 #   glibc Linux with a native build, loads the first;
 # - packages ship their TypeScript sources and declarations, source maps and documents (about
@@ -16,7 +16,9 @@ case "$(uname -m)" in
   *) exit 0 ;;
 esac
 
-releases=node_modules/@temporalio/core-bridge/releases
+bridge=node_modules/@temporalio/core-bridge
+rm -rf "$bridge/sdk-core" "$bridge/src" "$bridge/bridge-macros" "$bridge/Cargo.toml" "$bridge/Cargo.lock"
+releases=$bridge/releases
 if [ -d "$releases/$triple" ]; then
   for platform in "$releases"/*; do
     [ "$(basename "$platform")" = "$triple" ] || rm -rf "$platform"

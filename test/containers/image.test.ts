@@ -25,13 +25,13 @@ test('the image runs as a non-root user under tini, with a health check, ffmpeg 
 
   const look = await podman([
     'run', '--rm', '--entrypoint', 'sh', SVC_IMAGE, '-c',
-    'id -u; ffmpeg -hide_banner -version | head -n 1; ls /app/node_modules/typescript /app/node_modules/ava /app/dist/test /app/node_modules/webpack/lib /app/node_modules/@swc/core-linux-x64-gnu /var/cache/apt/archives/*.deb 2>&1 | grep -c "No such file"; svc --version',
+    'id -u; ffmpeg -hide_banner -version | head -n 1; ls /app/node_modules/typescript /app/node_modules/ava /app/dist/test /app/node_modules/webpack/lib /app/node_modules/@swc/core-linux-x64-gnu /var/cache/apt/archives/*.deb /usr/bin/cc /usr/include/libavcodec 2>&1 | grep -c "No such file"; svc --version',
   ]);
   t.is(look.code, 0, look.stderr);
   const [uid, ffmpeg, missing, version] = look.stdout.trim().split('\n');
   t.is(uid, '10001');
-  t.regex(ffmpeg ?? '', /^ffmpeg version/);
-  t.is(missing, '6', 'no TypeScript, no test runner, no compiled tests, no workflow bundler, no downloaded packages in the image');
+  t.regex(ffmpeg ?? '', /^ffmpeg version \S+\+svc /, "the image's own ffmpeg build (deploy/image/build-ffmpeg.sh)");
+  t.is(missing, '8', "no TypeScript, no test runner, no compiled tests, no workflow bundler, no downloaded packages, no compiler nor ffmpeg's headers in the image");
   t.regex(version ?? '', /\d+\.\d+\.\d+/);
 
   // The desktop player's command needs the web client's modules, which the image leaves out.
@@ -40,14 +40,27 @@ test('the image runs as a non-root user under tini, with a health check, ffmpeg 
   t.regex(watch.stderr, /svc watch is not part of this installation/);
 });
 
-// The image leaves out what a server never loads (ffmpeg's display drivers, other platforms'
-// native builds): what svc runs with them must still work.
+// What svc asks of ffmpeg beyond its own codecs (media/transcode, media/live): the image's ffmpeg
+// is built with only these outside libraries (deploy/image/build-ffmpeg.sh).
+const FFMPEG_NEEDS = [
+  ['encoder', 'libx264'], ['encoder', 'aac'], ['encoder', 'h264_vaapi'], ['encoder', 'h264_qsv'], ['encoder', 'h264_nvenc'],
+  ['decoder', 'libdav1d'], ['decoder', 'hevc'], ['decoder', 'vp9'],
+  ['filter', 'zscale'], ['filter', 'tonemap'], ['filter', 'overlay'], ['filter', 'hwupload'],
+  ['demuxer', 'dash'], ['demuxer', 'rtsp'], ['demuxer', 'hls'], ['muxer', 'hls'], ['muxer', 'webvtt'],
+] as const;
+const FFMPEG_PROTOCOLS = ['https', 'tls', 'rtmps', 'srt'];
+
+// The image leaves out what a server never loads (ffmpeg's outside libraries svc does not use,
+// other platforms' native builds): what svc runs must still work.
 test("the image's ffmpeg encodes and segments what the transcoder and the live path make, ffprobe reads it, and sharp draws", async (t) => {
   await requireImages();
   const made = await podman([
     'run', '--rm', '--entrypoint', 'sh', '--workdir', '/app', SVC_IMAGE, '-c',
     [
       'cd /tmp',
+      // `-h <kind>=<name>` names an unknown one "Unknown <kind>" and prints no heading.
+      `for need in ${FFMPEG_NEEDS.map(([kind, name]) => `${kind}=${name}`).join(' ')}; do ffmpeg -hide_banner -h "$need" 2>&1 | grep -qi "^\${need%%=*} \${need#*=}" || echo "missing $need"; done`,
+      `ffmpeg -hide_banner -protocols > protocols.txt; for protocol in ${FFMPEG_PROTOCOLS.join(' ')}; do grep -qx "  $protocol" protocols.txt || echo "missing protocol $protocol"; done`,
       'ffmpeg -hide_banner -loglevel error -f lavfi -i testsrc2=size=320x180:rate=25 -f lavfi -i sine=frequency=440 -t 2 -c:v libx264 -preset veryfast -pix_fmt yuv420p -c:a aac -f hls -hls_time 1 -hls_segment_type fmp4 out.m3u8',
       'ffprobe -v error -show_entries stream=codec_name -of csv=p=0 out.m3u8 | sort -u | tr "\\n" " "; echo',
       'cd /app',
@@ -55,7 +68,9 @@ test("the image's ffmpeg encodes and segments what the transcoder and the live p
     ].join(' && '),
   ]);
   t.is(made.code, 0, made.stderr);
-  const [codecs, sharp] = made.stdout.trim().split('\n');
+  const lines = made.stdout.trim().split('\n');
+  t.deepEqual(lines.filter((line) => line.startsWith('missing ')), [], 'every encoder, decoder, filter, format and protocol svc uses');
+  const [codecs, sharp] = lines.filter((line) => !line.startsWith('missing '));
   t.is(codecs?.trim(), 'aac h264');
   t.is(sharp, 'sharp webp true');
 });
