@@ -296,8 +296,12 @@ export class Liveness {
         this.identity = { ...this.identity, incarnation: randomUUID() };
         this.ownIncarnations.add(this.identity.incarnation);
         this.startedAt = Date.now();
-        // The bucket is memory-backed: after a NATS restart it must be created again.
-        this.kv = await openHostsBucket(this.options.js, this.options.prefix, this.ttlMs, this.options.replication);
+        // The bucket is memory-backed: after a NATS restart it must be created again. Its
+        // requests give up within the lease TTL, not JetStream's 5 s: one sent during a NATS
+        // election finds no stream leader and is dropped, and waiting it out would keep the
+        // host out of the pool for up to 5 s after the new leader is there.
+        const js = this.options.nc.jetstream({ ...this.options.js.getOptions(), timeout: this.ttlMs });
+        this.kv = await openHostsBucket(js, this.options.prefix, this.ttlMs, this.options.replication);
         // Whatever happened to the bucket, sightings count again from here.
         this.view.rebind(this.kv);
         if (this.state !== 'recovering') return;

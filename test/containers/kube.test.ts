@@ -7,7 +7,7 @@ import { waitFor } from '../fixtures/deadline.js';
 import { freePort, freshDatabase, testStack } from '../harness/stack.js';
 import { connect } from 'nats';
 import { ROOM_ACTOR_TYPE } from '../../actors/index.js';
-import { ownersBucketName } from '../../actors/runtime/names.js';
+import { hostsBucketName, ownersBucketName } from '../../actors/runtime/names.js';
 import { watchParty } from '../deploy/watch-party.js';
 import { screenShare } from '../deploy/screen-share.js';
 import { podName, renderKube } from './kube-render.js';
@@ -118,6 +118,23 @@ test('the Kubernetes manifests run every role on a three-node NATS and carry a w
     return streams.length > 0 && streams.every((info) => info.cluster?.leader !== undefined && info.cluster.leader !== podName('nats', leader, tag));
   };
   await waitFor('every bucket with a new leader', async () => ((await led().catch(() => false)) ? true : undefined), 60_000, 200);
+  // An election longer than the lease (1.5 s) costs the actor host its liveness: it cannot
+  // heartbeat without a leader, so it leaves the pool and stops its rooms, and rejoins once its
+  // liveness is restored (actors/runtime/liveness.ts). Rooms open again from its first
+  // heartbeat after the election; before it, creating one finds no host (CI saw that).
+  const electedAt = Date.now();
+  // Short tries: one of this test's own reads sent before its connection moved off the killed
+  // node waits out JetStream's 5 s timeout otherwise, and that is not the host's delay.
+  const hosts = await nc.jetstream({ timeout: 1_000 }).views.kv(hostsBucketName(`kube${tag}`), { bindOnly: true });
+  const beatSinceElection = async (): Promise<true | undefined> => {
+    for await (const key of await hosts.keys()) {
+      const entry = await hosts.get(key);
+      if (entry?.operation === 'PUT' && entry.created.getTime() > electedAt) return true;
+    }
+    return undefined;
+  };
+  await waitFor('the actor host to heartbeat after the election', () => beatSinceElection().catch(() => undefined), 60_000, 200);
+  t.log(`the actor host's first heartbeat came ${Date.now() - electedAt} ms after the new leaders`);
   const again = await watchParty({ url: `http://127.0.0.1:${ports.http}`, username: 'kubehost', password: BED_PASSWORD });
   t.is(again.chatSeenByGuest, 'hello from kubehost', await natsDiagnostics());
   t.true(again.playingSeenByGuest);
