@@ -148,7 +148,11 @@ test.serial('an HEVC 10-bit file converted to a ladder: in step on three pages, 
   // The second viewer picks 480p; the others stay on what Auto chose.
   await second!.page.getByRole('button', { name: 'Quality' }).click();
   await second!.page.getByRole('menuitemradio', { name: '480p' }).click();
-  await waitForPage(second!.page, `document.querySelector('video').dataset.quality === '480'`, 30_000);
+  // CI once waited 30 s for this after the seek on a loaded machine: each page's story says how far each rung got.
+  await waitForPage(second!.page, `document.querySelector('video').dataset.quality === '480'`, 30_000).catch(async (err: unknown) => {
+    await tellStories(t, pages);
+    throw err;
+  });
   // hls.js reports the switch when the rung's first fragment is buffered; the room is compared once that picture is on screen.
   await waitForPage(second!.page, `document.querySelector('video').videoHeight === 480`, 30_000);
   // The pictures are compared here (the frame each page shows, which the sync engine aligns): a whole run
