@@ -19,17 +19,27 @@ export const CONVERTED_SEGMENT_SECONDS = 2;
 /** D when the video is copied (cuts on the source's keyframes) or there is no video. */
 export const COPIED_SEGMENT_SECONDS = 6;
 
-/** Shorter than this past the last n × D is not a segment of its own (float rounding of durations). */
+/** Float rounding of durations and positions. */
 const EPSILON_SECONDS = 1e-6;
+/**
+ * A tail shorter than this past the last n × D is no segment of its own but the end of the one
+ * before. The encoder cuts segment n at the first video frame at or after n × D, and a
+ * container's duration often runs past the last frame's start by a frame or by a stream's start
+ * offset (a 60 s HEVC file says 60.005 s: its video starts at 5 ms). Listed, such a segment is
+ * never written: the player's request for it failed at the item's end, and hls.js's recovery
+ * from that failure once moved a viewer off the rung they had chosen. Folded, at most this much
+ * of the very end may go unplayed.
+ */
+const TAIL_FOLDED_SECONDS = 0.1;
 
 /** D for an item whose video is `video` (null: no video stream). */
 export function segmentSecondsFor(video: MediaReach['videoTreatment']): number {
   return video === 'convert' ? CONVERTED_SEGMENT_SECONDS : COPIED_SEGMENT_SECONDS;
 }
 
-/** How many segments a media of `durationSeconds` has (at least one). */
+/** How many segments a media of `durationSeconds` has (at least one; a short tail folded, above). */
 export function segmentCount(durationSeconds: number, segmentSeconds: number): number {
-  return Math.max(1, Math.ceil(durationSeconds / segmentSeconds - EPSILON_SECONDS));
+  return Math.max(1, Math.ceil((durationSeconds - TAIL_FOLDED_SECONDS) / segmentSeconds - EPSILON_SECONDS));
 }
 
 /** The segment that holds media time `seconds` (clamped to the first). */
@@ -42,7 +52,9 @@ export function segmentStart(n: number, segmentSeconds: number): number {
   return n * segmentSeconds;
 }
 
-/** The nominal length of segment `n` of a media of `durationSeconds`: D, the last one what is left. */
+/** The nominal length of segment `n` of a media of `durationSeconds`: D, the last one what is left (a folded tail included). */
 export function segmentLength(n: number, durationSeconds: number, segmentSeconds: number): number {
-  return Math.min(segmentSeconds, Math.max(0, durationSeconds - segmentStart(n, segmentSeconds)));
+  const last = n >= segmentCount(durationSeconds, segmentSeconds) - 1;
+  const end = last ? durationSeconds : segmentStart(n + 1, segmentSeconds);
+  return Math.max(0, end - segmentStart(n, segmentSeconds));
 }

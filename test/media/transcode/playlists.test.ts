@@ -22,8 +22,15 @@ test('the timeline: D of 2 s for converted video, 6 s for copied; counts, positi
   t.is(segmentSecondsFor('copy'), 6);
   t.is(segmentSecondsFor(null), 6);
   t.is(segmentCount(20, 2), 10);
-  t.is(segmentCount(20.04, 2), 11);
+  t.is(segmentCount(20.4, 2), 11);
+  // A container that says a few ms (or a frame) more than the last cut: the encoder writes no
+  // segment for that tail, so none is listed; it ends the segment before.
+  t.is(segmentCount(60.005, 2), 30);
+  t.is(segmentCount(20.04, 2), 10);
+  t.true(Math.abs(segmentLength(29, 60.005, 2) - 2.005) < 1e-9, 'the last segment holds the tail');
+  t.is(segmentLength(28, 60.005, 2), 2);
   t.is(segmentCount(0.5, 6), 1);
+  t.is(segmentCount(0.05, 6), 1);
   t.is(segmentAt(0, 2), 0);
   t.is(segmentAt(1.999, 2), 0);
   t.is(segmentAt(2, 2), 1);

@@ -97,7 +97,7 @@ test.serial('an HEVC 10-bit file: the playlist says it is converted, the player 
   t.regex(master.body.toString('utf8'), /RESOLUTION=640x360,CODECS="avc1\.64[0-9a-f]{4},mp4a\.40\.2"\n360\/index\.m3u8/);
   const base = absolute(info.sources[0]!.url.replace(/master\.m3u8$/, '360/'));
   const playlist = (await read(`${base}index.m3u8`)).body.toString('utf8');
-  t.is(playlist.match(/^#EXTINF:2\.000,$/gm)?.length, 6, '12 s in segments of 2 s');
+  t.is(playlist.match(/^#EXTINF:2\.0\d\d,$/gm)?.length, 6, '12 s in segments of 2 s');
 
   // A player joining a room 8 s in asks for segment 4 first: the encoder starts there.
   t.is(await segmentStart(base, 4), 8);

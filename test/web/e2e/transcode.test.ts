@@ -87,6 +87,7 @@ const STORY = `(() => {
     'page loaded at ' + Math.round(performance.timeOrigin) + ' by ' + performance.getEntriesByType('navigation').map((n) => n.type + ' ' + n.name).join() + ', connection: ' + tail(s && s.connection, 6),
     'actions: ' + tail(s && s.actions, 12),
     'events: ' + tail(s && s.events, 16),
+    'source: ' + tail(s && s.source, 50) + ' levels: ' + JSON.stringify((s && s.source || []).filter((e) => e[1] === 'hls levels')),
     'ticks: ' + tail(s && s.ticks.filter((tick, i, all) => i === 0 || tick[2] !== all[i - 1][2]), 10),
     'page: ' + document.body.innerText.slice(0, 300).replace(/\\s+/g, ' '),
   ].join('\\n');

@@ -5,6 +5,7 @@
  * arguments, clock samples and the element's own events.
  */
 import type { PlayerAction, SyncPhase } from '../sync/index.js';
+import { localNow } from './clock.js';
 
 export interface PlayerStats {
   /** [mediaTime s, local ms] of the frames shown (rVFC), the newest last; capped. */
@@ -23,6 +24,8 @@ export interface PlayerStats {
   connection: Array<[number, string, string | null]>;
   /** Local ms at which the page came back from the background (visible, resumed, restored). */
   backAt: number[];
+  /** What the source's library did (hls.js levels, fragments, flushes, errors): [local ms, event, detail]. */
+  source: Array<[number, string, string]>;
 }
 
 const MAX_ENTRIES = 20_000;
@@ -37,7 +40,7 @@ function enabled(): boolean {
 
 export function createStats(): PlayerStats | null {
   if (!enabled()) return null;
-  const stats: PlayerStats = { frames: [], actions: [], ticks: [], clock: [], events: [], pauseSentAt: [], connection: [], backAt: [] };
+  const stats: PlayerStats = { frames: [], actions: [], ticks: [], clock: [], events: [], pauseSentAt: [], connection: [], backAt: [], source: [] };
   (window as unknown as { __svcPlayerStats?: PlayerStats }).__svcPlayerStats = stats;
   return stats;
 }
@@ -73,13 +76,22 @@ export function recordBack(stats: PlayerStats | null, at: number): void {
   if (stats) capped(stats.backAt, at);
 }
 
+/**
+ * Records a step of the source's library into the page's stats, if they are on (the loaders in
+ * sources.ts have no PlayerSync at hand: the stats are read from where createStats put them).
+ */
+export function recordSource(event: string, detail: string): void {
+  const stats = (globalThis as { __svcPlayerStats?: PlayerStats }).__svcPlayerStats;
+  if (stats) capped(stats.source, [localNow(), event, detail]);
+}
+
 /** The element events worth seeing in a timeline (seeks, stalls, starts). */
-const EVENTS = ['loadedmetadata', 'canplay', 'canplaythrough', 'seeking', 'seeked', 'waiting', 'stalled', 'playing', 'play', 'pause', 'ratechange'];
+const EVENTS = ['error', 'emptied', 'loadstart', 'loadedmetadata', 'canplay', 'canplaythrough', 'seeking', 'seeked', 'waiting', 'stalled', 'playing', 'play', 'pause', 'ratechange'];
 
 /** Records the element's events while stats are on; returns how to stop. */
 export function recordEvents(stats: PlayerStats | null, video: HTMLMediaElement, now: () => number): () => void {
   if (!stats) return () => undefined;
-  const listener = (event: Event): void => capped(stats.events, [now(), event.type, video.currentTime, video.readyState]);
+  const listener = (event: Event): void => capped(stats.events, [now(), event.type === 'error' ? `error ${video.error?.code} ${video.error?.message}` : event.type, video.currentTime, video.readyState]);
   for (const type of EVENTS) video.addEventListener(type, listener);
   return () => {
     for (const type of EVENTS) video.removeEventListener(type, listener);

@@ -31,6 +31,7 @@ import type { Schemas } from '../api/types.js';
 import type { LocalFileRef } from './local-file.js';
 import { t } from '../i18n/i18n.js';
 import { HlsQuality } from './hls-quality.js';
+import { recordSource } from './debug-stats.js';
 import { restartWhenStuck } from './hls-restart.js';
 import { storedQuality, type QualityControl } from './quality.js';
 import { sourcesFor } from './subtitles/burn.js';
@@ -103,8 +104,10 @@ const hls: SourceLoader = async (video, source, live, failed, startAt) => {
   const startPosition = live ? undefined : startAt();
   const player = new Hls({ lowLatencyMode: live, ...(startPosition !== undefined ? { startPosition } : {}) });
   player.on(Hls.Events.ERROR, (_event, data) => {
+    recordSource('hls error', `${data.details}${data.fatal ? ' fatal' : ''} ${data.frag ? `${data.frag.level}/${data.frag.sn}` : ''} ${data.response?.code ?? ''} ${data.error?.message ?? ''}`);
     if (data.fatal) failed(t('player.sources.streamFailed', { details: data.details }));
   });
+  recordHlsSteps(player, Hls.Events);
   const quality = new HlsQuality(player);
   player.on(Hls.Events.MANIFEST_PARSED, () => quality.start(storedQuality()));
   player.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => quality.switched(data.level));
@@ -113,7 +116,17 @@ const hls: SourceLoader = async (video, source, live, failed, startAt) => {
   });
   player.loadSource(source.url);
   player.attachMedia(video);
-  const stopWatch = live ? () => undefined : restartWhenStuck(video, player, startAt);
+  const stopWatch = live ? () => undefined : restartWhenStuck(
+        video,
+        {
+          stopLoad: () => player.stopLoad(),
+          startLoad: (from) => {
+            recordSource('hls restart', String(from));
+            player.startLoad(from);
+          },
+        },
+        startAt,
+      );
   return {
     detach: () => {
       stopWatch();
@@ -123,6 +136,19 @@ const hls: SourceLoader = async (video, source, live, failed, startAt) => {
     quality,
   };
 };
+
+/** The hls.js steps a failure's story needs (debug-stats.ts keeps them only while the stats are on). */
+function recordHlsSteps(player: import('hls.js').default, events: typeof import('hls.js').default.Events): void {
+  player.on(events.MANIFEST_PARSED, (_event, data) => recordSource('hls levels', data.levels.map((level) => `${level.height}p ${level.bitrate}`).join(', ')));
+  player.on(events.MEDIA_ATTACHED, () => recordSource('hls media attached', ''));
+  player.on(events.LEVEL_SWITCHING, (_event, data) => recordSource('hls level switching', String(data.level)));
+  player.on(events.LEVEL_SWITCHED, (_event, data) => recordSource('hls level switched', String(data.level)));
+  player.on(events.FRAG_LOADING, (_event, data) => recordSource('hls frag loading', `${data.frag.level}/${data.frag.sn} @${data.frag.start.toFixed(2)}`));
+  player.on(events.FRAG_BUFFERED, (_event, data) => recordSource('hls frag buffered', `${data.frag.level}/${data.frag.sn}`));
+  player.on(events.BUFFER_FLUSHING, (_event, data) => recordSource('hls flushing', `${data.startOffset.toFixed(2)}-${data.endOffset}`));
+  player.on(events.BUFFER_RESET, () => recordSource('hls buffer reset', ''));
+  player.on(events.BUFFER_CODECS, (_event, data) => recordSource('hls codecs', `video ${data.video?.codec} audio ${data.audio?.codec} muxed ${data.audiovideo?.codec}`));
+}
 
 const flv: SourceLoader = async (video, source, live, failed) => {
   const { default: mpegts } = await import('mpegts.js');
