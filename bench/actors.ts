@@ -162,6 +162,7 @@ async function failover(): Promise<void> {
       (victim) => Promise.resolve(cluster.signal(victim, 'SIGCONT')),
     );
     console.log(`(d) stall failover: SIGSTOP of the owner (1 of 3 hosts) to the first command succeeding: ${summary(stall)}  (the lease, 1500 ms, decides)`);
+    console.log(`    slowest: ${[...stall].sort((a, b) => b - a).slice(0, 5).map((value) => value.toFixed(0)).join(', ')} ms`);
   } finally {
     await cluster.stop();
   }

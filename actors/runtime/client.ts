@@ -163,6 +163,12 @@ export class ActorClient {
     // the activate requests included: measured, that made stall failover p99 2.5 s).
     let untilLeaseEnd: number | undefined;
     let lastTryTimedOut = false;
+    // Some try of this send went unanswered: a paused host may hold a place in the pool's queue
+    // group, so every activate request from then on is hedged (hedged-request.ts). Not only the
+    // one right after: when two copies reach two live hosts, the loser answers who won before the
+    // winner subscribed, the next try finds no responders, and its activate request would go out
+    // alone (one time in three to the paused host, to wait out a whole try).
+    let ownerWentSilent = false;
     const tryTimeout = (): number => Math.max(1, Math.min(deadline - Date.now(), untilLeaseEnd ?? tryMs));
     const lengthenTries = (): void => {
       tryMs = Math.min(tryMs * 2, MAX_TRY_TIMEOUT_MS);
@@ -178,9 +184,9 @@ export class ActorClient {
       if (resolve) {
         // Not lengthened: a paused host still in the pool's queue group gets its share of
         // activate requests, and any other host answers one in a few ms (an owned actor at once).
-        // Hedged only after the owner did not answer: then a paused host may hold a place in
-        // the pool's queue group; a first activation that is merely slow needs one request.
-        const outcome = await this.resolveActor(activate, id, Math.min(tryTimeout(), this.tryTimeoutMs * 2), lastTryTimedOut);
+        // Hedged only once an owner did not answer: then a paused host may hold a place in the
+        // pool's queue group; a first activation that is merely slow needs one request.
+        const outcome = await this.resolveActor(activate, id, Math.min(tryTimeout(), this.tryTimeoutMs * 2), ownerWentSilent);
         if (outcome.kind === 'gone') throw new AppError('unavailable', `${type} ${id}: NATS connection closed`);
         if (outcome.kind === 'active') {
           resolve = false;
@@ -236,6 +242,7 @@ export class ActorClient {
           lastProblem = 'the owner did not answer';
           maybeDelivered = true;
           lastTryTimedOut = true;
+          ownerWentSilent = true;
           lengthenTries();
         } else {
           lastProblem = messageOf(err);

@@ -21,7 +21,7 @@ import { decode, encode } from './wire.js';
 
 /** The value of an ownership record. */
 export interface OwnerRecord extends HostIdentity {
-  /** Wall-clock ms when this owner acquired the id (for operators). */
+  /** Wall-clock ms when this owner acquired (or renewed) the id: for operators, and for the retry hint of an owner still activating. */
   since: number;
 }
 
@@ -36,6 +36,15 @@ export type Acquisition =
 
 /** Compare-and-set races lost in a row before giving the caller a retry hint instead. */
 const MAX_RACES = 4;
+/**
+ * An owner that took the id this recently may still be activating, its command subscription not
+ * made yet: a command sent now reaches nobody, or only the stale subscription of a paused former
+ * owner, where a client that saw that owner go silent would wait until the new owner's lease end
+ * (measured: stall failovers of 3.1 s when two hedged activate requests reached two live hosts and
+ * the loser answered first). Such an answer's hint is ACTIVATING_RETRY_MS instead: ask again soon.
+ */
+const ACTIVATING_MS = 1_000;
+const ACTIVATING_RETRY_MS = 50;
 
 export class Owners {
   private constructor(
@@ -52,6 +61,8 @@ export class Owners {
   async acquire(id: string, liveness: Liveness): Promise<Acquisition> {
     const self = liveness.self;
     const record = encode({ ...self, since: Date.now() } satisfies OwnerRecord);
+    // Another host's takeover landed before ours in this very call: it is activating now.
+    let lostTakeover = false;
     for (let race = 0; race < MAX_RACES; race++) {
       try {
         return { ok: true, revision: await this.kv.create(id, record), takenOver: false, inherited: false };
@@ -65,6 +76,9 @@ export class Owners {
       const ownRecord = current?.hostKey === self.hostKey && current.incarnation === self.incarnation;
       if (current && !ownRecord) {
         const owner = await liveness.hostLiveness(current);
+        if (owner.alive && (lostTakeover || Date.now() - current.since < ACTIVATING_MS)) {
+          return { ok: false, retryAfterMs: Math.min(owner.retryAfterMs, ACTIVATING_RETRY_MS), owner: current.hostId, reason: `host ${current.hostId} took it moments ago and may still be activating it` };
+        }
         if (owner.alive) {
           return { ok: false, retryAfterMs: owner.retryAfterMs, owner: current.hostId, reason: `owned by host ${current.hostId}, which may still be serving it` };
         }
@@ -75,6 +89,7 @@ export class Owners {
         return { ok: true, revision: await this.kv.update(id, record, entry.revision), takenOver: !ownRecord, inherited: true };
       } catch (err) {
         if (!isWrongLastSequence(err)) throw err;
+        lostTakeover = true;
       }
     }
     return { ok: false, retryAfterMs: 20, reason: 'ownership contended' };

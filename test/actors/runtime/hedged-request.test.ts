@@ -1,13 +1,14 @@
 /**
- * Hedged activate requests, with stand-in requests: a copy goes out when none has answered
- * within the hedge interval, at most twice more; the first answer wins; an error other than a
- * timeout ends it at once; and it always settles by its deadline, even when a hedge's timer runs
- * late past it (a busy event loop), which once left a send waiting forever.
+ * Hedged activate requests, with stand-in requests: a wave of copies goes out at once and
+ * another whenever none has answered within the hedge interval, up to the allowed waves; the
+ * first answer wins; an error other than a timeout ends it at once; and it always settles by its
+ * deadline, even when a hedge's timer runs late past it (a busy event loop), which once left a
+ * send waiting forever.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
 import { ErrorCode, NatsError } from 'nats';
-import { ACTIVATE_HEDGE_MS, ACTIVATE_HEDGES, hedged } from '../../../actors/runtime/hedged-request.js';
+import { ACTIVATE_HEDGE_MS, ACTIVATE_HEDGE_WAVE, ACTIVATE_HEDGE_WAVES, hedged } from '../../../actors/runtime/hedged-request.js';
 import { isNoResponders, isRequestTimeout } from '../../../actors/runtime/nats-errors.js';
 
 /** A request that never answers: it times out after the time it was given. */
@@ -16,24 +17,25 @@ const silent = (timeoutMs: number): Promise<string> =>
     throw NatsError.errorForCode(ErrorCode.Timeout);
   });
 
-test('a request answered in time is sent once', async (t) => {
+test('a request answered in time goes out in one wave', async (t) => {
   const sent: number[] = [];
   const answer = await hedged((left) => {
     sent.push(left);
     return Promise.resolve('active');
   }, 500);
   t.is(answer, 'active');
-  t.is(sent.length, 1);
+  await sleep(ACTIVATE_HEDGE_MS * 2);
+  t.is(sent.length, ACTIVATE_HEDGE_WAVE, 'no wave after the answer');
 });
 
-test('a request that gets no answer goes out again, and the copy that answers wins', async (t) => {
+test('a wave that gets no answer is followed by another, and the copy that answers wins', async (t) => {
   let copies = 0;
   const answer = await hedged((left) => {
     copies += 1;
-    // The first copy went to a paused host; the second reaches a live one.
-    return copies === 1 ? silent(left) : Promise.resolve(`copy ${copies}`);
+    // The first wave went to a paused host; the next copy reaches a live one.
+    return copies <= ACTIVATE_HEDGE_WAVE ? silent(left) : Promise.resolve(`copy ${copies}`);
   }, 500);
-  t.is(answer, 'copy 2', 'the second copy answered while the first still waited');
+  t.is(answer, `copy ${ACTIVATE_HEDGE_WAVE + 1}`, 'the second wave answered while the first still waited');
 });
 
 test('at most the allowed copies go out, and silence everywhere ends in a timeout at the deadline', async (t) => {
@@ -46,10 +48,10 @@ test('at most the allowed copies go out, and silence everywhere ends in a timeou
     }, 3_000),
   );
   t.true(isRequestTimeout(error));
-  t.is(copies, 1 + ACTIVATE_HEDGES);
+  t.is(copies, ACTIVATE_HEDGE_WAVE * ACTIVATE_HEDGE_WAVES);
 });
 
-test('no responders ends it at once, without copies', async (t) => {
+test('no responders ends it at once, without another wave', async (t) => {
   let copies = 0;
   const error = await t.throwsAsync(
     hedged(() => {
@@ -58,7 +60,8 @@ test('no responders ends it at once, without copies', async (t) => {
     }, 500),
   );
   t.true(isNoResponders(error));
-  t.is(copies, 1);
+  await sleep(ACTIVATE_HEDGE_MS * 2);
+  t.is(copies, ACTIVATE_HEDGE_WAVE);
 });
 
 test('a hedge timer that runs past the deadline still ends it with the timeout', async (t) => {
@@ -78,5 +81,5 @@ test('a hedge timer that runs past the deadline still ends it with the timeout',
     return value;
   }));
   t.true(isRequestTimeout(error), String(error));
-  t.is(copies, 1);
+  t.is(copies, ACTIVATE_HEDGE_WAVE);
 });
