@@ -7,8 +7,8 @@
  * token of a connected participant itself.
  */
 import { createHash } from 'node:crypto';
-import { AccessToken } from 'livekit-server-sdk';
 import type { CallSource } from '../contracts/room/model.js';
+import { livekit } from './livekit.js';
 import type { SfuConfig } from './sfu-config.js';
 import { trackSourceOf } from './sources.js';
 import { sfuRoomName, type SfuPart } from './room-name.js';
@@ -45,6 +45,7 @@ export function sessionDigest(sessionId: string): string {
 }
 
 export async function signCallToken(sfu: SfuConfig, request: CallTokenRequest): Promise<CallToken> {
+  const { AccessToken } = await livekit();
   const token = new AccessToken(sfu.apiKey, sfu.apiSecret, {
     identity: request.identity,
     name: request.name,

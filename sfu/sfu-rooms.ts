@@ -6,10 +6,11 @@
  * answer (undefined, false), not an error, because the service often acts on someone who has
  * already left the call.
  */
-import { RoomServiceClient, TrackSource, TwirpError, type ParticipantInfo, type ParticipantPermission } from 'livekit-server-sdk';
+import type { ParticipantInfo, ParticipantPermission, RoomServiceClient } from 'livekit-server-sdk';
 import type { CallSource } from '../contracts/room/model.js';
 import { AppError } from '../errors/index.js';
 import type { SfuConfig } from './sfu-config.js';
+import { livekit } from './livekit.js';
 import { callSourceOf, trackSourceOf } from './sources.js';
 
 /** Seconds a room API request may take; LiveKit answers in milliseconds when it is up. */
@@ -26,43 +27,47 @@ export interface CallParticipant {
 }
 
 export class SfuRooms {
-  private readonly client: RoomServiceClient;
+  /** Made at the first request (the SDK is loaded then, livekit.ts). */
+  private client: Promise<RoomServiceClient> | undefined;
   private readonly where: string;
 
   constructor(
-    sfu: Pick<SfuConfig, 'url' | 'apiKey' | 'apiSecret'>,
+    private readonly sfu: Pick<SfuConfig, 'url' | 'apiKey' | 'apiSecret'>,
     private readonly timeoutSeconds = SFU_REQUEST_TIMEOUT_S,
   ) {
-    // No failover: that is LiveKit Cloud's region discovery, which a self-hosted server has not.
-    this.client = new RoomServiceClient(sfu.url, sfu.apiKey, sfu.apiSecret, { requestTimeout: timeoutSeconds, failover: false });
     this.where = hostOf(sfu.url);
+  }
+
+  private roomService(): Promise<RoomServiceClient> {
+    // No failover: that is LiveKit Cloud's region discovery, which a self-hosted server has not.
+    return (this.client ??= livekit().then(({ RoomServiceClient }) => new RoomServiceClient(this.sfu.url, this.sfu.apiKey, this.sfu.apiSecret, { requestTimeout: this.timeoutSeconds, failover: false })));
   }
 
   /** Makes the call's room if it is not there yet, with its participant cap (LiveKit keeps an existing room as it is). */
   async ensureRoom(name: string, maxParticipants: number): Promise<void> {
     // departureTimeout: a room whose last participant dropped for a moment is still there when they come back.
-    await this.call('open the call', () => this.client.createRoom({ name, maxParticipants, emptyTimeout: 300, departureTimeout: 20 }));
+    await this.call('open the call', async () => (await this.roomService()).createRoom({ name, maxParticipants, emptyTimeout: 300, departureTimeout: 20 }));
   }
 
   /** Ends the call for everyone in it; nothing when it is not there. */
   async deleteRoom(name: string): Promise<void> {
-    await this.call('close the call', () => this.client.deleteRoom(name), undefined);
+    await this.call('close the call', async () => (await this.roomService()).deleteRoom(name), undefined);
   }
 
   /** The names of the calls running now. */
   async roomNames(): Promise<string[]> {
-    const rooms = await this.call('list the calls', () => this.client.listRooms());
+    const rooms = await this.call('list the calls', async () => (await this.roomService()).listRooms());
     return rooms.map((room) => room.name);
   }
 
   /** Who is in the call; none when the room is not there. */
   async participants(room: string): Promise<CallParticipant[]> {
-    const list = await this.call('list the call', () => this.client.listParticipants(room), []);
+    const list = await this.call('list the call', async () => (await this.roomService()).listParticipants(room), []);
     return list.map(participantOf);
   }
 
   async participant(room: string, identity: string): Promise<CallParticipant | undefined> {
-    const info = await this.call('read a participant', () => this.client.getParticipant(room, identity), undefined);
+    const info = await this.call('read a participant', async () => (await this.roomService()).getParticipant(room, identity), undefined);
     return info && participantOf(info);
   }
 
@@ -76,13 +81,13 @@ export class SfuRooms {
       canPublishData: false,
       canUpdateMetadata: false,
     };
-    const done = await this.call('change what a participant may send', () => this.client.updateParticipant(room, identity, { permission }), undefined);
+    const done = await this.call('change what a participant may send', async () => (await this.roomService()).updateParticipant(room, identity, { permission }), undefined);
     return done !== undefined;
   }
 
   /** Takes `identity` out of the call; false when they were not in it. */
   async remove(room: string, identity: string): Promise<boolean> {
-    const done = await this.call('remove a participant', async () => (await this.client.removeParticipant(room, identity), true), false);
+    const done = await this.call('remove a participant', async () => (await (await this.roomService()).removeParticipant(room, identity), true), false);
     return done;
   }
 
@@ -91,7 +96,7 @@ export class SfuRooms {
     const participant = await this.participant(room, identity);
     const track = participant?.microphoneTrack;
     if (track === undefined) return false;
-    const done = await this.call('mute a microphone', () => this.client.mutePublishedTrack(room, identity, track, true), undefined);
+    const done = await this.call('mute a microphone', async () => (await this.roomService()).mutePublishedTrack(room, identity, track, true), undefined);
     return done !== undefined;
   }
 
@@ -103,6 +108,7 @@ export class SfuRooms {
     try {
       return await request();
     } catch (err) {
+      const { TwirpError } = await livekit();
       if (err instanceof TwirpError) {
         if (err.status === 404 && missing.length > 0) return missing[0] as M;
         if (err.status === 401 || err.status === 403) {
@@ -124,7 +130,7 @@ export class SfuRooms {
 
 function participantOf(info: ParticipantInfo): CallParticipant {
   const sources = (info.permission?.canPublish ?? false) ? (info.permission?.canPublishSources ?? []).map(callSourceOf).filter((s): s is CallSource => s !== undefined) : [];
-  const microphone = info.tracks.find((track) => track.source === TrackSource.MICROPHONE);
+  const microphone = info.tracks.find((track) => callSourceOf(track.source) === 'microphone');
   return { identity: info.identity, sources, attributes: { ...info.attributes }, microphoneTrack: microphone?.sid };
 }
 

@@ -1,12 +1,18 @@
-/** The call's track sources as the contracts name them and as LiveKit's protocol numbers them. */
-import { TrackSource } from 'livekit-server-sdk';
+/**
+ * The call's track sources as the contracts name them and as LiveKit's protocol numbers them
+ * (livekit_models.proto's TrackSource: wire numbers, which never change; written out here so
+ * that this map does not load the SDK, livekit.ts; the unit test compares them with its enum).
+ */
+import type { TrackSource } from 'livekit-server-sdk';
 import type { CallSource } from '../contracts/room/model.js';
 
+export const TRACK_SOURCE = { CAMERA: 1, MICROPHONE: 2, SCREEN_SHARE: 3, SCREEN_SHARE_AUDIO: 4 } as const satisfies Record<string, TrackSource>;
+
 const TO_TRACK: Record<CallSource, TrackSource> = {
-  microphone: TrackSource.MICROPHONE,
-  camera: TrackSource.CAMERA,
-  screen_share: TrackSource.SCREEN_SHARE,
-  screen_share_audio: TrackSource.SCREEN_SHARE_AUDIO,
+  microphone: TRACK_SOURCE.MICROPHONE,
+  camera: TRACK_SOURCE.CAMERA,
+  screen_share: TRACK_SOURCE.SCREEN_SHARE,
+  screen_share_audio: TRACK_SOURCE.SCREEN_SHARE_AUDIO,
 };
 
 /** What a share adds to what its sharer may publish, and a stopped share takes away. */

@@ -81,8 +81,17 @@ export function recordBack(stats: PlayerStats | null, at: number): void {
  * sources.ts have no PlayerSync at hand: the stats are read from where createStats put them).
  */
 export function recordSource(event: string, detail: string): void {
-  const stats = (globalThis as { __svcPlayerStats?: PlayerStats }).__svcPlayerStats;
+  const stats = pageStats();
   if (stats) capped(stats.source, [localNow(), event, detail]);
+}
+
+/** Whether the page's stats are on (a loader then listens to its library's steps). */
+export function sourceStatsOn(): boolean {
+  return pageStats() !== undefined;
+}
+
+function pageStats(): PlayerStats | undefined {
+  return (globalThis as { __svcPlayerStats?: PlayerStats }).__svcPlayerStats;
 }
 
 /** The element events worth seeing in a timeline (seeks, stalls, starts). */

@@ -31,7 +31,7 @@ import type { Schemas } from '../api/types.js';
 import type { LocalFileRef } from './local-file.js';
 import { t } from '../i18n/i18n.js';
 import { HlsQuality } from './hls-quality.js';
-import { recordSource } from './debug-stats.js';
+import { recordSource, sourceStatsOn } from './debug-stats.js';
 import { restartWhenStuck } from './hls-restart.js';
 import { storedQuality, type QualityControl } from './quality.js';
 import { sourcesFor } from './subtitles/burn.js';
@@ -116,17 +116,14 @@ const hls: SourceLoader = async (video, source, live, failed, startAt) => {
   });
   player.loadSource(source.url);
   player.attachMedia(video);
-  const stopWatch = live ? () => undefined : restartWhenStuck(
-        video,
-        {
-          stopLoad: () => player.stopLoad(),
-          startLoad: (from) => {
-            recordSource('hls restart', String(from));
-            player.startLoad(from);
-          },
-        },
-        startAt,
-      );
+  const restartable = {
+    stopLoad: () => player.stopLoad(),
+    startLoad: (from: number) => {
+      recordSource('hls restart', String(from));
+      player.startLoad(from);
+    },
+  };
+  const stopWatch = live ? () => undefined : restartWhenStuck(video, restartable, startAt);
   return {
     detach: () => {
       stopWatch();
@@ -137,8 +134,9 @@ const hls: SourceLoader = async (video, source, live, failed, startAt) => {
   };
 };
 
-/** The hls.js steps a failure's story needs (debug-stats.ts keeps them only while the stats are on). */
+/** The hls.js steps a failure's story needs, while the debug stats are on (debug-stats.ts). */
 function recordHlsSteps(player: import('hls.js').default, events: typeof import('hls.js').default.Events): void {
+  if (!sourceStatsOn()) return;
   player.on(events.MANIFEST_PARSED, (_event, data) => recordSource('hls levels', data.levels.map((level) => `${level.height}p ${level.bitrate}`).join(', ')));
   player.on(events.MEDIA_ATTACHED, () => recordSource('hls media attached', ''));
   player.on(events.LEVEL_SWITCHING, (_event, data) => recordSource('hls level switching', String(data.level)));
