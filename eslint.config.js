@@ -74,14 +74,15 @@ export default tseslint.config(
     // benchmarks reach inside on purpose (they measure units); the web client has its own fence.
     // `entries` are second, light entries for the CLI, which must not load a whole area to
     // check a password or talk to the management endpoint (accounts/index.ts alone takes 4 s), and
-    // for the operator endpoints every role serves (server/operator-endpoints.ts).
+    // for the operator endpoints every role serves (server/operator-endpoints.ts), and the actors'
+    // client side without the room's code (actors/client.ts).
     files: ['**/*.ts'],
     ignores: ['test/**', 'bench/**', 'web/**'],
     plugins: { surfaces },
     rules: {
       'surfaces/public-entry': [
         'error',
-        { open: ['contracts'], entries: ['accounts/password-policy.ts', 'gateways/management/client.ts', 'gateways/management/server.ts', 'gateways/http/metrics-listener.ts'] },
+        { open: ['contracts'], entries: ['accounts/password-policy.ts', 'gateways/management/client.ts', 'gateways/management/server.ts', 'gateways/http/metrics-listener.ts', 'actors/client.ts'] },
       ],
     },
   },

@@ -10,7 +10,7 @@
  */
 import type { MediaItem } from '../contracts/room/model.js';
 import type { SettingsReader } from '../settings/index.js';
-import { requireProxySwitch } from '../actors/index.js';
+import { requireProxySwitch } from '../actors/client.js';
 import { AppError, isAppError } from '../errors/index.js';
 import type { BurnableSubtitle, PlayTranscode } from '../contracts/http/media.js';
 import type { MediaGrants } from './media-grant.js';

@@ -11,7 +11,7 @@ import type { MediaItem, Seekable } from '../contracts/room/model.js';
 import type { ProbedSeekable, SeekProbe } from '../actors/index.js';
 import type { MediaReach } from '../contracts/room/reach.js';
 import type { Logger } from '../observability/index.js';
-import { messageOf } from '../actors/index.js';
+import { messageOf } from '../actors/client.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import type { UpstreamClient } from './proxy/upstream-client.js';
 

@@ -4,7 +4,7 @@
  * is safe when several workers run it at once.
  */
 import { type Accounts, purgeCodes } from '../accounts/index.js';
-import { purgeExpiredCommands, runChatRetention } from '../actors/index.js';
+import { purgeExpiredCommands } from '../actors/client.js';
 import { purgeOldNotifications } from '../notifications/index.js';
 import type { Logger } from '../observability/index.js';
 import type { RuntimeSettings } from '../settings/index.js';
@@ -24,13 +24,16 @@ export interface Housekeeping {
   accounts: Accounts;
 }
 
+/** Chat retention is the room's code (actors/index.ts): loaded at its first run, a minute after start, not while a worker starts. */
+const roomCode = () => import('../actors/index.js');
+
 export function startHousekeeping(deps: Housekeeping, stops: Stops): void {
   const { logger, connections, settings, accounts } = deps;
   const retention = startPeriodicJob({
     name: 'chat-retention',
     intervalMs: CHAT_RETENTION_INTERVAL_MS,
     logger,
-    run: () => runChatRetention(connections.pool, settings, logger),
+    run: async () => (await roomCode()).runChatRetention(connections.pool, settings, logger),
   });
   stops.push(() => retention.stop());
   // Replies of durable actor commands are kept for retries until a minute past their deadline.

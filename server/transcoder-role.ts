@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import type { StartupConfig } from '../config/index.js';
-import { requireProxySwitch } from '../actors/index.js';
+import { requireProxySwitch } from '../actors/client.js';
 import type { MediaServices } from '../media/index.js';
 import { openTranscoder, type RunningTranscoder } from '../media/index.js';
 import type { Logger, Metrics } from '../observability/index.js';

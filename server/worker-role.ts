@@ -7,7 +7,7 @@
  */
 import { NativeConnection } from '@temporalio/worker';
 import type { Accounts } from '../accounts/index.js';
-import { ActorClient } from '../actors/index.js';
+import { ActorClient } from '../actors/client.js';
 import type { StartupConfig } from '../config/index.js';
 import { AppError } from '../errors/index.js';
 import type { Logger, Metrics } from '../observability/index.js';

@@ -35,7 +35,7 @@ import type { Access, Turn } from './turn.js';
 
 export type { Access, Turn } from './turn.js';
 
-export const ROOM_ACTOR_TYPE = 'room';
+export { ROOM_ACTOR_TYPE } from './room-type.js';
 
 export interface RoomActorDeps {
   pool: pg.Pool;

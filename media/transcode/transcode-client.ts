@@ -15,7 +15,7 @@ import type { MediaItem } from '../../contracts/room/model.js';
 import type { MediaReach } from '../../contracts/room/reach.js';
 import { isErrorCode } from '../../contracts/errors.js';
 import { AppError } from '../../errors/index.js';
-import { decode, encode } from '../../actors/index.js';
+import { decode, encode } from '../../actors/client.js';
 import { ERROR_HEADER, probeSubject, readSubject, SIZE_HEADER, type ReadRequest, type TranscodeFile, type WireError } from './transcode-wire.js';
 import { TranscoderDirectory } from './transcoder-directory.js';
 

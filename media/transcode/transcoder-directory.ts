@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type KV, type KvWatchInclude, type NatsConnection, type QueuedIterator, type KvEntry } from 'nats';
-import { decode, encode, openBucket, RecreatingBucket } from '../../actors/index.js';
+import { decode, encode, openBucket, RecreatingBucket } from '../../actors/client.js';
 import { transcodersBucket, type TranscoderEntry } from './transcode-wire.js';
 
 /** How often a transcoder rewrites its key, and how long the key outlives the last rewrite. */

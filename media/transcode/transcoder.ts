@@ -19,7 +19,7 @@
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { createHash } from 'node:crypto';
 import { open as openFile } from 'node:fs/promises';
-import { decode } from '../../actors/index.js';
+import { decode } from '../../actors/client.js';
 import type { MediaItem } from '../../contracts/room/model.js';
 import type { MediaReach } from '../../contracts/room/reach.js';
 import { AppError, isAppError } from '../../errors/index.js';

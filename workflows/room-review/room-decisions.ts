@@ -4,7 +4,7 @@
  * repeated decision with the room as it is, and the command id is the same on every attempt
  * of one decision, so a retry by Temporal never applies anything twice.
  */
-import { ROOM_ACTOR_TYPE } from '../../actors/index.js';
+import { ROOM_ACTOR_TYPE } from '../../actors/client.js';
 import type { ActorClient } from '../../actors/index.js';
 import type { Caller } from '../../actors/index.js';
 import type { Logger } from '../../observability/index.js';
