@@ -76,11 +76,11 @@ export class Owners {
       const ownRecord = current?.hostKey === self.hostKey && current.incarnation === self.incarnation;
       if (current && !ownRecord) {
         const owner = await liveness.hostLiveness(current);
-        if (owner.alive && (lostTakeover || Date.now() - current.since < ACTIVATING_MS)) {
-          return { ok: false, retryAfterMs: Math.min(owner.retryAfterMs, ACTIVATING_RETRY_MS), owner: current.hostId, reason: `host ${current.hostId} took it moments ago and may still be activating it` };
-        }
         if (owner.alive) {
-          return { ok: false, retryAfterMs: owner.retryAfterMs, owner: current.hostId, reason: `owned by host ${current.hostId}, which may still be serving it` };
+          const activating = lostTakeover || Date.now() - current.since < ACTIVATING_MS;
+          return activating
+            ? { ok: false, retryAfterMs: Math.min(owner.retryAfterMs, ACTIVATING_RETRY_MS), owner: current.hostId, reason: `host ${current.hostId} took it moments ago and may still be activating it` }
+            : { ok: false, retryAfterMs: owner.retryAfterMs, owner: current.hostId, reason: `owned by host ${current.hostId}, which may still be serving it` };
         }
       }
       // The owner is dead (or the record is a leftover of this very incarnation): take it over,
