@@ -110,11 +110,16 @@ spawn_daemon() {
   setsid nohup "$@" >>"$logfile" 2>&1 </dev/null 9>&- &
   local pid=$! own end=$((SECONDS + 10))
   printf '%s\n' "$pid" >"$pidfile"
-  # Until the child has exec'd, ps shows it with this shell's command line, so a liveness check
-  # (pid_alive matches the daemon's command line) in that window took a daemon that had not yet
-  # started for one that had exited, with an empty log. Seen under load; wait out the window.
+  # Until the child has exec'd the daemon, ps shows it with this shell's command line, then
+  # setsid's and nohup's, and in the middle of each exec with no command line at all ("[name]"),
+  # so a liveness check (pid_alive matches the daemon's command line) in those windows took a
+  # daemon that had not yet started for one that had exited, with an empty log. Seen under load
+  # (2026-12-01: livekit, once in a CI run); wait until the daemon itself runs, or is gone.
   own=$(ps -o args= -p "$$" 2>/dev/null) || return 0
-  while [[ $(ps -o args= -p "$pid" 2>/dev/null) == "$own" ]] && ((SECONDS < end)); do
+  local args
+  while ((SECONDS < end)); do
+    args=$(ps -o args= -p "$pid" 2>/dev/null) || break
+    [[ -z $args || $args == "$own" || $args == \[* || $args == "setsid "* || $args == "nohup "* ]] || break
     sleep 0.01
   done
 }
