@@ -13,6 +13,7 @@ import { signInPage, type Person, type WebBed } from '../test/web/e2e/browser.js
 import { seekFromControls } from '../test/web/e2e/in-sync.js';
 import { percentile } from './percentile.js';
 import { STEADY_MARGIN_MS, steadyAfter, wallNow, type Frame } from './sync-frames.js';
+import { BENCH_VIEWPORT } from './sync-room.js';
 
 export interface KindSource {
   /** Shown in the table: file, hls, dash, youtube. */
@@ -57,7 +58,7 @@ export async function kindFigures(bed: WebBed, members: Member[], source: KindSo
   const people: Person[] = [];
   try {
     for (const member of members) {
-      const person = await bed.person({ allowHosts: source.allowHosts });
+      const person = await bed.person({ allowHosts: source.allowHosts, viewport: BENCH_VIEWPORT });
       await signInPage(person.page, member.username);
       await person.page.evaluate(`localStorage.setItem('svc.debug.sync', '1')`);
       await person.page.goto(`/rooms/${roomId}`);

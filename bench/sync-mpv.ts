@@ -18,6 +18,7 @@ import { signInPage, type Person, type WebBed } from '../test/web/e2e/browser.js
 import { seekFromControls } from '../test/web/e2e/in-sync.js';
 import { percentile } from './percentile.js';
 import { convergedAt, spreads, STEADY_MARGIN_MS, wallNow, type Frame } from './sync-frames.js';
+import { BENCH_VIEWPORT } from './sync-room.js';
 
 const MPV = process.env.SVCTEST_MPV ?? '/usr/bin/mpv';
 const TARGET_MS = 33;
@@ -47,7 +48,7 @@ export async function mpvFigures(bed: WebBed, members: Member[], url: string, al
   let ipc: MpvIpc | null = null;
   try {
     for (const member of [owner, other]) {
-      const person = await bed.person({ allowHosts });
+      const person = await bed.person({ allowHosts, viewport: BENCH_VIEWPORT });
       await signInPage(person.page, member.username);
       await person.page.goto(`/rooms/${roomId}`);
       await person.page.getByRole('button', { name: 'Fullscreen' }).waitFor({ timeout: 20_000 });

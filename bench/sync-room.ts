@@ -4,9 +4,10 @@
  */
 import type { Page } from 'playwright-core';
 import type { Member } from '../test/gateways/bed.js';
-import { signInPage, type Person, type WebBed } from '../test/web/e2e/browser.js';
+import { signInPage, VIEWPORTS, type Person, type WebBed } from '../test/web/e2e/browser.js';
 import type { MediaServer } from '../test/web/e2e/media.js';
 import { wallNow } from './sync-frames.js';
+import { PAUSE_TRACE, recordPauseEvents } from './sync-pause-trace.js';
 
 export interface BenchRoom {
   bed: WebBed;
@@ -15,6 +16,14 @@ export interface BenchRoom {
   media: MediaServer;
   people: Person[];
 }
+
+/**
+ * Size of every bench page (BENCH_VIEWPORT, `phone` or `desktop`). Phone-sized by default: the
+ * five pages share this machine's cores and one GPU process, which composites every page in
+ * software; at desktop size that process took 80 % of a core at 60 fps (22 % phone-sized) and
+ * delayed what the pages measure. A viewer's page draws on its own device.
+ */
+export const BENCH_VIEWPORT: keyof typeof VIEWPORTS = process.env.BENCH_VIEWPORT === 'desktop' ? 'desktop' : 'phone';
 
 const ONE_WAY_MS = 100;
 export const JITTER_MS = 30;
@@ -34,8 +43,9 @@ export async function newRoom(bed: WebBed, members: Member[], media: MediaServer
  * room page. `delayed`: its socket behind an emulated 200 ms round trip with jitter.
  */
 export async function open(room: BenchRoom, member: Member, delayed = false): Promise<{ person: Person; openedAt: number }> {
-  const person = await room.bed.person({ allowHosts: [room.media.host] });
+  const person = await room.bed.person({ allowHosts: [room.media.host], viewport: BENCH_VIEWPORT });
   if (delayed) await delaySocket(person.page);
+  if (PAUSE_TRACE) await recordPauseEvents(person.page);
   await signInPage(person.page, member.username);
   await person.page.evaluate(`localStorage.setItem('svc.debug.sync', '1')`);
   const openedAt = await wallNow(person.page);

@@ -24,13 +24,15 @@
  *      playback, pairwise p50/p99 measured on the <video> that draws (targets: p99 < 50 ms for
  *      <video> kinds, < 150 ms for embedded players); and `mpv` (bench/sync-mpv.ts): mpv driven by
  *      `svc watch` beside two of the pages, pairwise p99 of mpv against the pages (target ≤ 33 ms).
- * BENCH_JOINS_ONLY=1 stops after (a); BENCH_KINDS_ONLY=1 runs (e) alone.
+ * BENCH_JOINS_ONLY=1 stops after (a); BENCH_KINDS_ONLY=1 runs (e) alone; BENCH_PLAYBACK_ONLY=1
+ * skips (a). Pages are phone-sized unless BENCH_VIEWPORT=desktop (sync-room.ts says why);
+ * BENCH_PAUSE_TRACE=1 prints where each pause of (c) spent its time (sync-pause-trace.ts).
  * Run with `npm run bench:sync [-- <runs>]`.
  */
 import { writeFile } from 'node:fs/promises';
 import { startNginx } from '../test/fixtures/nginx.js';
 import { startYouTubeStandIn } from '../test/fixtures/youtube-standin.js';
-import { startWebBed, waitForPage, type WebBed } from '../test/web/e2e/browser.js';
+import { startWebBed, type WebBed } from '../test/web/e2e/browser.js';
 import { seekFromControls } from '../test/web/e2e/in-sync.js';
 import { makeTestDash, makeTestHls, makeTestVideo, serveMedia } from '../test/web/e2e/media.js';
 import type { Member } from '../test/gateways/bed.js';
@@ -39,7 +41,8 @@ import { mpvFigures } from './sync-mpv.js';
 import { percentile } from './percentile.js';
 import { actionsOf, framesOf, STEADY_MARGIN_MS, steadyAfter, wallNow } from './sync-frames.js';
 import { CLOSE_MS, joinerRow, joinerSummary, lateJoiners, type Joiner } from './sync-joiners.js';
-import { closeAll, JITTER_MS, newRoom, open, type BenchRoom } from './sync-room.js';
+import { PAUSE_TRACE, pauseTrace } from './sync-pause-trace.js';
+import { BENCH_VIEWPORT, closeAll, JITTER_MS, newRoom, open, type BenchRoom } from './sync-room.js';
 
 const RUNS = Number(process.argv[2] ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -50,6 +53,8 @@ const PAUSES = Number(process.env.BENCH_PAUSES ?? 8);
 const JOINS = Number(process.env.BENCH_JOINS ?? 5);
 const JOINS_ONLY = process.env.BENCH_JOINS_ONLY === '1';
 const KINDS_ONLY = process.env.BENCH_KINDS_ONLY === '1';
+/** BENCH_PLAYBACK_ONLY=1 skips the late joiners: one room of every context, then (b), (c) and (d). */
+const PLAYBACK_ONLY = process.env.BENCH_PLAYBACK_ONLY === '1';
 const KINDS = (process.env.BENCH_KINDS ?? 'file,hls,dash,youtube,mpv').split(',').filter((kind) => kind !== '');
 const KIND_SECONDS = Number(process.env.BENCH_KIND_SECONDS ?? 30);
 /** hls.js and dash.js fetch with (preflighted) XHR: the media host answers CORS. */
@@ -69,6 +74,13 @@ const JOIN_TARGET_MS = 2000;
  */
 const FPS = Number(process.env.BENCH_FPS ?? 60);
 
+/** Resolves once the page's video is paused (at once if it is), rejects after 10 s. */
+const PAUSED = `new Promise((resolve, reject) => {
+  const video = document.querySelector('video');
+  if (video.paused) return resolve();
+  video.addEventListener('pause', () => resolve(), { once: true });
+  setTimeout(() => reject(new Error('the video was not paused within 10 s')), 10000);
+})`;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const fmt = (value: number): string => (Number.isFinite(value) ? value.toFixed(1) : 'n/a');
 
@@ -108,12 +120,15 @@ async function pauses(room: BenchRoom): Promise<Record<string, string>> {
   for (let i = 0; i < PAUSES; i++) {
     const from = await wallNow(lead);
     await lead.getByRole('button', { name: 'Pause', exact: true }).click();
-    await Promise.all(room.people.map((person) => waitForPage(person.page, `document.querySelector('video').paused`)));
+    // One call per page that resolves on the element's pause: polling every page while the
+    // pause travels would take the cores the pages and the service need to deliver it.
+    await Promise.all(room.people.map((person) => person.page.evaluate(PAUSED)));
     const sentAt = (await lead.evaluate<number[]>(`window.__svcPlayerStats.pauseSentAt`)).filter((at) => at >= from)[0]!;
     for (const person of room.people.slice(1)) {
       const applied = (await actionsOf(person.page, sentAt)).find((a) => a[1] === 'pause');
       if (applied) delays.push(applied[0] - sentAt);
     }
+    if (PAUSE_TRACE) console.log(await pauseTrace(room.people.map((person) => person.page), sentAt, i));
     await lead.getByRole('button', { name: 'Play', exact: true }).click();
     await sleep(3000);
   }
@@ -173,11 +188,11 @@ async function main(): Promise<void> {
       return;
     }
     console.log(
-      `\nbench:sync, ${CONTEXTS} contexts, a ${FPS} fps test video, ${RUNS} runs of ${JOINS} late joiners (targets: each late joiner within 50 ms in under ${JOIN_TARGET_MS} ms; pairwise p50 < 15 ms, p99 < 50 ms, p99 < 80 ms with the slow context; ≤ 1 seek/client-hour; pause p99 < 150 ms; converge < 3000 ms)`,
+      `\nbench:sync, ${CONTEXTS} contexts (${BENCH_VIEWPORT}-sized pages), a ${FPS} fps test video, ${RUNS} runs of ${JOINS} late joiners (targets: each late joiner within 50 ms in under ${JOIN_TARGET_MS} ms; pairwise p50 < 15 ms, p99 < 50 ms, p99 < 80 ms with the slow context; ≤ 1 seek/client-hour; pause p99 < 35 ms; seek → in step < 300 ms)`,
     );
     const joiners: Joiner[] = [];
     let room: BenchRoom | null = null;
-    for (let run = 1; run <= RUNS; run++) {
+    for (let run = 1; run <= (PLAYBACK_ONLY ? 0 : RUNS); run++) {
       if (room) await closeAll(room);
       room = await newRoom(bed, members, media, video.file);
       for (const member of members.slice(0, CONTEXTS - 1)) room.people.push((await open(room, member)).person);
@@ -192,9 +207,16 @@ async function main(): Promise<void> {
       await dump(`join-run${run}`, found.map((j) => ({ ...j, timeline: undefined })));
       joiners.push(...found);
     }
-    console.log(`\nlate joiners, all ${joiners.length}:`);
-    console.table(joiners.map(joinerRow));
-    console.table(joinerSummary(joiners, JOIN_TARGET_MS));
+    if (PLAYBACK_ONLY) {
+      room = await newRoom(bed, members, media, video.file);
+      for (const member of members) room.people.push((await open(room, member)).person);
+      await room.people[0]!.page.getByRole('button', { name: 'Play', exact: true }).click();
+      await sleep(3000);
+    } else {
+      console.log(`\nlate joiners, all ${joiners.length}:`);
+      console.table(joiners.map(joinerRow));
+      console.table(joinerSummary(joiners, JOIN_TARGET_MS));
+    }
     if (JOINS_ONLY || !room) return;
 
     const report = (row: Record<string, string>): void => console.table(row);
