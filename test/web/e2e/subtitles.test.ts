@@ -191,6 +191,56 @@ test.serial('a styled ASS track is drawn by JASSUB in its own colour over the vi
   t.deepEqual(a.problems, []);
 });
 
+/** Reads the magenta count of the player's frame until `done` holds or SETTLE_MS passes (JASSUB draws in a worker); answers the last count. */
+async function magentaWhen(page: Page, name: string, done: (count: number) => boolean): Promise<number> {
+  const deadline = Date.now() + SETTLE_MS;
+  let count = await magentaPixels(page, name);
+  while (!done(count) && Date.now() < deadline) count = await magentaPixels(page, name);
+  return count;
+}
+
+/** The page's video stands paused at `seconds` with a frame to show. */
+const pausedAt = (seconds: number): string =>
+  `(() => { const v = document.querySelector('video'); return v.paused && !v.seeking && v.readyState >= 2 && Math.abs(v.currentTime - ${seconds}) < 0.2; })()`;
+
+test.serial('an ASS line shows in a room that stays paused: when the page opens, when the track is chosen, and it goes when a seek leaves it', async (t) => {
+  const alice = await bed.signUp('alice');
+  // The line lasts the first 10 s.
+  const roomId = await roomWith(alice, [], async (room) => ({ subtitles: [{ name: 'Styled', fileId: await uploadFile(room, alice, 'styled.ass', styledAss('STYLED', 10)), default: true }] }));
+  await roomCommand(roomId, alice, 'seek', { position: 20 });
+  const a = await openRoom(alice, roomId);
+  await waitForPage(a.page, pausedAt(20), SETTLE_MS);
+  await chooseTrack(a.page, /^Off/);
+  await waitForPage(a.page, `document.querySelector('.player-ass') === null`, SETTLE_MS);
+  // What the paused frames show without the line, at 20 s and at 5 s.
+  const offAt20 = await magentaPixels(a.page, 'paused-off-20');
+  await roomCommand(roomId, alice, 'seek', { position: 5 });
+  await waitForPage(a.page, pausedAt(5), SETTLE_MS);
+  const offAt5 = await magentaPixels(a.page, 'paused-off-5');
+
+  // Chosen while paused: drawn without a frame being presented.
+  await chooseTrack(a.page, /^Styled/);
+  await waitForPage(a.page, `document.querySelector('.player-ass') !== null`, SETTLE_MS);
+  const chosen = await magentaWhen(a.page, 'paused-chosen', (count) => count - offAt5 > 1500);
+  t.true(chosen - offAt5 > 1500, `chosen while paused: ${chosen} magenta pixels, ${offAt5} without the line`);
+  await screenshot(a.page, 'subtitles-ass-paused');
+
+  // A seek while paused past the line's end clears it.
+  await roomCommand(roomId, alice, 'seek', { position: 20 });
+  await waitForPage(a.page, pausedAt(20), SETTLE_MS);
+  const cleared = await magentaWhen(a.page, 'paused-seek-20', (count) => Math.abs(count - offAt20) < 300);
+  t.true(Math.abs(cleared - offAt20) < 300, `after a paused seek past the line: ${cleared} magenta pixels, ${offAt20} without it`);
+
+  // Opening the room paused inside the line draws it.
+  await roomCommand(roomId, alice, 'seek', { position: 5 });
+  const b = await openRoom(alice, roomId);
+  await waitForPage(b.page, pausedAt(5), SETTLE_MS);
+  await waitForPage(b.page, `document.querySelector('.player-ass') !== null`, SETTLE_MS);
+  const opened = await magentaWhen(b.page, 'paused-opened', (count) => count - offAt5 > 1500);
+  t.true(opened - offAt5 > 1500, `opened paused inside the line: ${opened} magenta pixels, ${offAt5} without it`);
+  t.deepEqual([...a.problems, ...b.problems], []);
+});
+
 test.serial('a text stream inside a proxied MKV is listed and shown', async (t) => {
   const alice = await bed.signUp('alice');
   const roomId = await roomWith(alice, [], { url: media.url('inside.mkv'), proxy: true });

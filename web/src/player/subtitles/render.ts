@@ -27,11 +27,39 @@ export function showVtt(video: HTMLVideoElement, text: string, label: string, la
 }
 
 export async function showAss(video: HTMLVideoElement, text: string): Promise<Hide> {
-  const { default: JASSUB } = await import('jassub');
-  const renderer = new JASSUB({ video, subContent: text });
+  const [{ default: JASSUB }, { default: defaultFont }] = await Promise.all([import('jassub'), import('jassub/dist/default.woff2?url')]);
+  // The default font (what a line falls back to) is loaded before JASSUB is ready. Otherwise it
+  // is fetched when the first line asks for it and that line is drawn without it: a frame drawn
+  // while paused stayed empty, as nothing draws it again until the next frame.
+  const renderer = new JASSUB({ video, subContent: text, fonts: [defaultFont] });
   // JASSUB adds its canvas next to the video; marked so the page (and tests) can find it.
   renderer._canvas.classList.add('player-ass');
-  return () => void renderer.destroy().catch(() => undefined);
+  // JASSUB draws when the video presents a frame (requestVideoFrameCallback). A paused video
+  // presents none: a track chosen while paused, or media loaded or seeked while paused, showed
+  // no line until playback resumed. Those moments draw the frame that is showing.
+  // Not before its worker is ready: a render asked earlier fails inside JASSUB and leaves it
+  // busy for good, drawing nothing more.
+  let ready = false;
+  let hidden = false;
+  const drawPaused = (): void => {
+    if (!ready || hidden || !video.paused || video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA) return;
+    const frame = { mediaTime: video.currentTime, width: video.videoWidth, height: video.videoHeight, expectedDisplayTime: performance.now() };
+    renderer.manualRender(frame, true).catch(() => undefined);
+  };
+  const events = ['seeked', 'loadeddata'] as const;
+  for (const event of events) video.addEventListener(event, drawPaused);
+  void renderer.ready.then(
+    () => {
+      ready = true;
+      drawPaused();
+    },
+    () => undefined,
+  );
+  return () => {
+    hidden = true;
+    for (const event of events) video.removeEventListener(event, drawPaused);
+    void renderer.destroy().catch(() => undefined);
+  };
 }
 
 /**
