@@ -26,8 +26,11 @@ export function countingVtt(label: string, seconds = 60): string {
   return `WEBVTT\n\n${cues.join('\n')}`;
 }
 
-/** A styled ASS: one big magenta (&H00FF00FF: ASS colours are AABBGGRR) line, centred, for the whole minute. */
-export function styledAss(text = 'STYLED', seconds = 60): string {
+/**
+ * A styled ASS: one big magenta (&H00FF00FF: ASS colours are AABBGGRR) line for the first
+ * `seconds`, at the left of the middle (`alignment` 5, ASS's numpad) unless told.
+ */
+export function styledAss(text = 'STYLED', seconds = 60, alignment = 5): string {
   return [
     '[Script Info]',
     'ScriptType: v4.00+',
@@ -36,7 +39,7 @@ export function styledAss(text = 'STYLED', seconds = 60): string {
     '',
     '[V4+ Styles]',
     'Format: Name, Fontname, Fontsize, PrimaryColour, SecondaryColour, OutlineColour, BackColour, Bold, Italic, Underline, StrikeOut, ScaleX, ScaleY, Spacing, Angle, BorderStyle, Outline, Shadow, Alignment, MarginL, MarginR, MarginV, Encoding',
-    'Style: Loud,Liberation Sans,72,&H00FF00FF,&H000000FF,&H00000000,&H00000000,-1,0,0,0,100,100,0,0,1,3,0,5,10,10,10,1',
+    `Style: Loud,Liberation Sans,72,&H00FF00FF,&H000000FF,&H00000000,&H00000000,-1,0,0,0,100,100,0,0,1,3,0,${alignment},10,10,10,1`,
     '',
     '[Events]',
     'Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text',

@@ -7,7 +7,7 @@
  */
 import test from 'ava';
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -28,6 +28,8 @@ test.before(async () => {
   await writeFile(join(video.dir, 'movie.vtt'), countingVtt('Web'));
   await writeFile(join(video.dir, 'movie.srt'), countingSrt('Remote'));
   await makeSubtitledMkv(20, video.dir);
+  // A plain grey picture with no magenta in it, unlike the test picture's bars.
+  await run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'color=c=0x404040:size=640x360:rate=15:duration=60', '-c:v', 'libvpx', '-b:v', '50k', '-deadline', 'realtime', '-cpu-used', '8', join(video.dir, 'plain.webm')]);
   media = await serveMedia(video.dir);
   bed = await startWebBed('web_subtitles', { autoplay: true, env: { SVC_MEDIA_PROXY_ALLOWED_NETWORKS: '127.0.0.0/8' } });
 });
@@ -87,15 +89,23 @@ async function roomCommand(roomId: string, owner: Member, action: 'play' | 'paus
   if (answer.status !== 200) throw new Error(`${action}: ${answer.status} ${JSON.stringify(answer.body)}`);
 }
 
-/** Pure-ish magenta pixels (the styled ASS line's colour) in a screenshot of the player's frame, decoded with ffmpeg. */
-async function magentaPixels(page: Page, name: string): Promise<number> {
+/**
+ * Pure-ish magenta pixels (the styled ASS line's colour) in each row of a screenshot of the
+ * player's frame, decoded with ffmpeg (row 0 at the frame's top, one row per CSS pixel).
+ */
+async function magentaRows(page: Page, name: string): Promise<number[]> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-shot-'));
   const path = join(dir, `${name}.png`);
-  await page.locator('.player-frame').screenshot({ path });
+  await page.locator('.player-frame').screenshot({ path, scale: 'css' });
+  const width = (await readFile(path)).readUInt32BE(16); // the PNG's IHDR
   const { stdout } = await run('ffmpeg', ['-v', 'error', '-i', path, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
-  let count = 0;
-  for (let i = 0; i + 2 < stdout.length; i += 3) if (stdout[i]! > 200 && stdout[i + 1]! < 70 && stdout[i + 2]! > 200) count += 1;
-  return count;
+  const rows = new Array<number>(Math.floor(stdout.length / (width * 3))).fill(0);
+  for (let i = 0; i + 2 < stdout.length; i += 3) if (stdout[i]! > 200 && stdout[i + 1]! < 70 && stdout[i + 2]! > 200) rows[Math.floor(i / (width * 3))]! += 1;
+  return rows;
+}
+
+async function magentaPixels(page: Page, name: string): Promise<number> {
+  return (await magentaRows(page, name)).reduce((sum, count) => sum + count, 0);
 }
 
 test.serial('WebVTT, converted SRT and an uploaded file show as cues; the choice and size survive a reload; a second page sees the room default', async (t) => {
@@ -110,6 +120,9 @@ test.serial('WebVTT, converted SRT and an uploaded file show as cues; the choice
   await roomCommand(roomId, alice, 'seek', { position: 3 });
   const a = await openRoom(alice, roomId);
   await waitForCue(a.page, 'Web 1');
+  // Paused, so the controls show: the cue is placed above them (a line in percent), not at its default place.
+  const line = await evaluateQuietly(a.page, `(() => { const v = document.querySelector('video'); const t = [...v.textTracks].find((t) => t.mode === 'showing'); return t.activeCues[0].line; })()`);
+  t.true(typeof line === 'number' && line > 10 && line < 100, `the cue's line while the controls show: ${String(line)}`);
   await screenshot(a.page, 'subtitles-vtt');
 
   await chooseTrack(a.page, /^Remote/);
@@ -239,6 +252,59 @@ test.serial('an ASS line shows in a room that stays paused: when the page opens,
   const opened = await magentaWhen(b.page, 'paused-opened', (count) => count - offAt5 > 1500);
   t.true(opened - offAt5 > 1500, `opened paused inside the line: ${opened} magenta pixels, ${offAt5} without it`);
   t.deepEqual([...a.problems, ...b.problems], []);
+});
+
+/** Where the controls' top edge lies in the player's frame, in CSS pixels from the frame's top. */
+const CONTROLS_TOP = `(() => document.querySelector('.player-controls').getBoundingClientRect().top - document.querySelector('.player-frame').getBoundingClientRect().top)()`;
+
+/** The lowest row of the plain picture with magenta in it (the line's bottom edge), or -1 (no line). */
+async function lineBottom(page: Page, name: string): Promise<number> {
+  const rows = await magentaRows(page, name);
+  for (let y = rows.length - 1; y >= 0; y--) if (rows[y]! > 4) return y;
+  return -1;
+}
+
+/** Reads the line's bottom edge until `done` holds or SETTLE_MS passes (JASSUB draws in a worker); answers the last reading. */
+async function lineBottomWhen(page: Page, name: string, done: (row: number) => boolean): Promise<number> {
+  const deadline = Date.now() + SETTLE_MS;
+  let row = await lineBottom(page, name);
+  while (!done(row) && Date.now() < deadline) row = await lineBottom(page, name);
+  return row;
+}
+
+test.serial('an ASS line at the bottom rises above the controls while they show, and goes back down when they hide', async (t) => {
+  const alice = await bed.signUp('alice');
+  // Bottom centre (numpad 2), 10 of 360 units above the picture's bottom edge: under the
+  // controls where the file places it. On the plain picture, any magenta is the line.
+  const roomId = await roomWith(alice, [], async (room) => ({ url: media.url('plain.webm'), subtitles: [{ name: 'Low', fileId: await uploadFile(room, alice, 'low.ass', styledAss('LOW', 60, 2)), default: true }] }));
+  await roomCommand(roomId, alice, 'seek', { position: 5 });
+  const a = await openRoom(alice, roomId);
+  await waitForPage(a.page, pausedAt(5), SETTLE_MS);
+  await waitForPage(a.page, `document.querySelector('.player-ass') !== null`, SETTLE_MS);
+
+  // Paused, so the controls show: the line's bottom edge is just above them.
+  const controlsTop = (await evaluateQuietly(a.page, CONTROLS_TOP)) as number;
+  const frameHeight = (await magentaRows(a.page, 'low-frame')).length;
+  t.true(controlsTop > frameHeight / 2 && controlsTop < frameHeight, `the controls' top at ${controlsTop} of ${frameHeight} px`);
+  const lifted = await lineBottomWhen(a.page, 'low-paused', (row) => row >= 0 && row < controlsTop);
+  await screenshot(a.page, 'subtitles-ass-over-controls');
+  t.true(lifted >= 0 && lifted < controlsTop, `paused: the line's bottom edge at row ${lifted}, the controls' top at ${controlsTop}`);
+  t.true(controlsTop - lifted < frameHeight * 0.1, `paused: the line ${controlsTop - lifted} px above the controls, no further than its own margin`);
+
+  // Playing with the pointer away, the controls hide and the line goes back where the file puts it.
+  await a.page.mouse.move(0, 0);
+  await evaluateQuietly(a.page, '(document.activeElement instanceof HTMLElement) && document.activeElement.blur()');
+  await roomCommand(roomId, alice, 'play');
+  await waitForPage(a.page, `document.querySelector('.player-controls.is-hidden') !== null`, SETTLE_MS);
+  const dropped = await lineBottomWhen(a.page, 'low-playing', (row) => row > controlsTop);
+  await screenshot(a.page, 'subtitles-ass-controls-hidden');
+  t.true(dropped > controlsTop && dropped < frameHeight, `playing, controls hidden: the line's bottom edge at row ${dropped}, below the controls' top ${controlsTop}`);
+
+  // Paused again: lifted again.
+  await roomCommand(roomId, alice, 'pause');
+  const again = await lineBottomWhen(a.page, 'low-paused-again', (row) => row >= 0 && row < controlsTop);
+  t.true(again >= 0 && again < controlsTop, `paused again: the line's bottom edge at row ${again}, the controls' top at ${controlsTop}`);
+  t.deepEqual(a.problems, []);
 });
 
 test.serial('a text stream inside a proxied MKV is listed and shown', async (t) => {

@@ -3,8 +3,11 @@
  * the CSP's media-src admits), ASS through JASSUB (libass in WebAssembly, in a worker), drawn on
  * a canvas over the video with the file's own styles. JASSUB is imported only when an ASS track
  * shows, so it stays out of the initial bundle; Vite emits its worker and wasm as same-origin
- * files (script-src has 'wasm-unsafe-eval', worker-src 'self').
+ * files (script-src has 'wasm-unsafe-eval', worker-src 'self'). Both are kept clear of the
+ * player's controls (over-controls.ts, ass-lift.ts).
  */
+import { liftAssOverControls } from './ass-lift.js';
+
 export type Hide = () => void;
 
 export function showVtt(video: HTMLVideoElement, text: string, label: string, language: string | undefined): Hide {
@@ -36,75 +39,41 @@ export async function showAss(video: HTMLVideoElement, text: string): Promise<Hi
   renderer._canvas.classList.add('player-ass');
   // JASSUB draws when the video presents a frame (requestVideoFrameCallback). A paused video
   // presents none: a track chosen while paused, or media loaded or seeked while paused, showed
-  // no line until playback resumed. Those moments draw the frame that is showing.
+  // no line until playback resumed. Those moments draw the frame that is showing, as does a
+  // change of the lines' margins (ass-lift.ts).
   // Not before its worker is ready: a render asked earlier fails inside JASSUB and leaves it
-  // busy for good, drawing nothing more.
+  // busy for good, drawing nothing more. Nor while it is drawing (its `busy`, which its author
+  // says to respect): such a render is tried again at the next animation frame.
   let ready = false;
   let hidden = false;
-  const drawPaused = (): void => {
-    if (!ready || hidden || !video.paused || video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA) return;
+  let unlift: Hide = () => undefined;
+  const drawShown = (): void => {
+    if (!ready || hidden || video.readyState < HTMLMediaElement.HAVE_CURRENT_DATA) return;
+    if (renderer.busy) {
+      requestAnimationFrame(drawShown);
+      return;
+    }
     const frame = { mediaTime: video.currentTime, width: video.videoWidth, height: video.videoHeight, expectedDisplayTime: performance.now() };
     renderer.manualRender(frame, true).catch(() => undefined);
+  };
+  const drawPaused = (): void => {
+    if (video.paused) drawShown();
   };
   const events = ['seeked', 'loadeddata'] as const;
   for (const event of events) video.addEventListener(event, drawPaused);
   void renderer.ready.then(
     () => {
+      if (hidden) return;
       ready = true;
+      unlift = liftAssOverControls(video, renderer, text, drawShown);
       drawPaused();
     },
     () => undefined,
   );
   return () => {
     hidden = true;
+    unlift();
     for (const event of events) video.removeEventListener(event, drawPaused);
     void renderer.destroy().catch(() => undefined);
-  };
-}
-
-/**
- * Keeps native cues clear of the player's controls while they show: the controls lie over the
- * video's bottom edge, where cues sit. Cues the file placed itself (a `line:` setting) stay
- * where they are; the others move up by the controls' height and back down when they hide.
- */
-export function liftCuesOverControls(video: HTMLVideoElement): Hide {
-  const controls = video.closest('.player')?.querySelector<HTMLElement>('.player-controls');
-  if (!controls) return () => undefined;
-  const placed = new WeakSet<VTTCue>();
-  const apply = () => {
-    const hidden = controls.classList.contains('is-hidden') && !controls.matches(':focus-within');
-    const share = video.clientHeight > 0 ? (controls.offsetHeight / video.clientHeight) * 100 : 0;
-    for (const track of Array.from(video.textTracks)) {
-      if (track.mode !== 'showing') continue;
-      for (const cue of Array.from(track.cues ?? []) as VTTCue[]) {
-        if (cue.line !== 'auto' && !placed.has(cue)) continue;
-        placed.add(cue);
-        if (hidden || share === 0) {
-          cue.snapToLines = true;
-          cue.line = 'auto';
-        } else {
-          cue.snapToLines = false;
-          cue.lineAlign = 'end';
-          cue.line = Math.max(10, 100 - share - 2);
-        }
-      }
-    }
-  };
-  const classes = new MutationObserver(apply);
-  classes.observe(controls, { attributes: true, attributeFilter: ['class'] });
-  const sizes = new ResizeObserver(apply);
-  sizes.observe(video);
-  sizes.observe(controls);
-  // Cues arrive when a track element loads.
-  video.addEventListener('load', apply, true);
-  controls.addEventListener('focusin', apply);
-  controls.addEventListener('focusout', apply);
-  apply();
-  return () => {
-    classes.disconnect();
-    sizes.disconnect();
-    video.removeEventListener('load', apply, true);
-    controls.removeEventListener('focusin', apply);
-    controls.removeEventListener('focusout', apply);
   };
 }

@@ -9,7 +9,8 @@ import { useEffect, useState } from 'preact/hooks';
 import type { NowPlaying } from '../../../../contracts/room/model.js';
 import { api, call } from '../../api/client.js';
 import { pickTrack, subtitleChoice, type SubtitleSize, type SubtitleTrack } from './choice.js';
-import { liftCuesOverControls, showAss, showVtt, type Hide } from './render.js';
+import { liftCuesOverControls } from './over-controls.js';
+import { showAss, showVtt, type Hide } from './render.js';
 import { t } from '../../i18n/i18n.js';
 
 export interface SubtitleState {

@@ -1,0 +1,55 @@
+/**
+ * ASS lines kept clear of the player's controls. JASSUB draws on a canvas the size of the
+ * picture, in the positions the file gives; the controls cover the picture's bottom edge while
+ * they show (always, while paused). Moving or shrinking the canvas would move every line, signs
+ * at the top too, or shrink the text. Instead the bottom-aligned styles get a larger vertical
+ * margin while the controls show, so libass lays those lines out above them: as for native
+ * cues, what the file placed itself (top or middle styles, \pos, an event's own margin) stays.
+ *
+ * The script is given to JASSUB again with the margins changed, rather than each style changed
+ * in place: libass keeps a line that is already showing where it first laid it out (so lines
+ * do not jump as others come and go), and a style changed in place moved no line on screen.
+ */
+import type JASSUB from 'jassub';
+import { scriptHeight, withBottomLift } from './ass-margins.js';
+import { followControls, picturePixelsUnder } from './over-controls.js';
+
+/**
+ * Follows the controls over `video` and lifts the bottom-aligned lines of the script `text`,
+ * which `renderer` shows, above them; `redraw` draws the frame showing again. Call once JASSUB
+ * is ready.
+ */
+export function liftAssOverControls(video: HTMLVideoElement, renderer: JASSUB, text: string, redraw: () => void): () => void {
+  const height = scriptHeight(text);
+  let wanted = 0;
+  let applied = 0;
+  let busy = false;
+  let stopped = false;
+  // One script at a time, always the latest wish: the controls may show and hide again while
+  // the worker still reads the last one.
+  const settle = async (): Promise<void> => {
+    if (busy) return;
+    busy = true;
+    try {
+      while (!stopped && applied !== wanted) {
+        const lift = wanted;
+        await renderer.renderer.setTrack(withBottomLift(text, lift));
+        applied = lift;
+        if (!stopped) redraw();
+      }
+    } catch {
+      // The renderer was destroyed meanwhile (the track hidden): nothing left to lift.
+    } finally {
+      busy = false;
+    }
+  };
+  const unfollow = followControls(video, (controls, shown) => {
+    const { covered, pictureHeight } = controls && shown ? picturePixelsUnder(video, controls) : { covered: 0, pictureHeight: 0 };
+    wanted = pictureHeight > 0 ? Math.ceil((covered / pictureHeight) * height) : 0;
+    void settle();
+  });
+  return () => {
+    stopped = true;
+    unfollow();
+  };
+}
