@@ -32,13 +32,20 @@ async function signedIn(member: Member, viewport: keyof typeof VIEWPORTS = 'desk
   return person;
 }
 
+/** Adds the test video to the room's playlist and makes it current; a refusal says why. */
+async function addCurrentVideo(owner: Member, roomId: string): Promise<void> {
+  const added = await bed.call<{ item?: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'Test clock', url: media.url('clock.webm') }, owner.token);
+  if (added.status !== 201 || !added.body.item) throw new Error(`adding the video: ${added.status} ${JSON.stringify(added.body)}`);
+  const current = await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: added.body.item.id }, owner.token);
+  if (current.status !== 200) throw new Error(`making it current: ${current.status} ${JSON.stringify(current.body)}`);
+}
+
 /** A room of `owner` with the test video current (paused at 0), `member` in it, and some chat. */
 async function roomWithVideo(owner: Member, member: Member, messages = 0): Promise<string> {
   const created = await bed.call<{ room: { id: string } }>('POST', '/api/rooms', { name: `Movie night ${randomUUID().slice(0, 6)}` }, owner.token);
   const roomId = created.body.room.id;
   await bed.call('POST', `/api/rooms/${roomId}/join`, {}, member.token);
-  const added = await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'Test clock', url: media.url('clock.webm') }, owner.token);
-  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: added.body.item.id }, owner.token);
+  await addCurrentVideo(owner, roomId);
   for (let n = 1; n <= messages; n++) {
     await bed.call('POST', `/api/rooms/${roomId}/chat`, { text: `Message ${n}: who brought the popcorn?`, clientMessageId: randomUUID() }, owner.token);
   }
@@ -73,8 +80,7 @@ test('at 360x740 an owner who has just started a room, with its join link, statu
   await start.getByRole('button', { name: 'Start the room' }).click();
   await page.getByText(/^Your room is ready/).waitFor();
   const roomId = new URL(page.url()).pathname.split('/').pop()!;
-  const added = await bed.call<{ item: { id: string } }>('POST', `/api/rooms/${roomId}/playlist`, { title: 'Test clock', url: media.url('clock.webm') }, owner.token);
-  await bed.call('PUT', `/api/rooms/${roomId}/playlist/current`, { mediaId: added.body.item.id }, owner.token);
+  await addCurrentVideo(owner, roomId);
   for (let n = 1; n <= 20; n++) await bed.call('POST', `/api/rooms/${roomId}/chat`, { text: `Message ${n}: who brought the popcorn?`, clientMessageId: randomUUID() }, owner.token);
   await page.getByRole('button', { name: 'Fullscreen' }).waitFor({ timeout: DEADLINE_MS });
   await page.getByRole('button', { name: /favourite/i }).first().waitFor();
