@@ -7,7 +7,7 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { checkAtBothWidths, evaluateQuietly, signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
 import { makeTestVideo, serveMedia, type MediaServer } from './media.js';
-import { seekFromControls, settled, SETTLE_MS, TOLERANCE_S } from './in-sync.js';
+import { playingPast, seekFromControls, settled, SETTLE_MS, TOLERANCE_S } from './in-sync.js';
 import type { Member } from '../../gateways/bed.js';
 
 
@@ -82,6 +82,36 @@ test.serial('play, seek and pause from the controls: the other member follows; a
   await waitForPage(b.page, `document.querySelector('video').paused`);
   t.true((await settled([a.page, b.page, c.page])) <= TOLERANCE_S, 'paused on the same frame');
   t.deepEqual([...a.problems, ...b.problems, ...c.problems], []);
+});
+
+test.serial('your own pause stops your player at the click, where the room then pauses for everyone, and it does not start again', async (t) => {
+  const [alice, bob] = await Promise.all([bed.signUp('alice'), bed.signUp('bob')]);
+  const roomId = await roomWithVideo(bed, alice, [bob]);
+  const a = await openRoom(bed, alice, roomId);
+  const b = await openRoom(bed, bob, roomId);
+  await status(a.page, 'Paused');
+  await a.page.getByRole('button', { name: 'Play', exact: true }).click();
+  await Promise.all([waitForPage(a.page, playingPast(2), SETTLE_MS), waitForPage(b.page, playingPast(2), SETTLE_MS)]);
+  // Counts the player's starts from here on.
+  await evaluateQuietly(a.page, `(() => { window.__starts = 0; document.querySelector('video').addEventListener('play', () => { window.__starts += 1; }); })()`);
+
+  // The click and a look at the player in one task of the page: no word from the room can come between them.
+  const [paused, at] = (await evaluateQuietly(
+    a.page,
+    `(() => { [...document.querySelectorAll('.player-controls button')].find((b) => b.getAttribute('aria-label') === 'Pause').click(); const v = document.querySelector('video'); return [v.paused, v.currentTime]; })()`,
+  )) as [boolean, number];
+  t.true(paused, 'the player paused at the click, before the room answered');
+
+  await status(b.page, `Paused by ${alice.username}`);
+  await waitForPage(b.page, `document.querySelector('video').paused`, SETTLE_MS);
+  const room = (await bed.call<{ playback: { playing: boolean; position: number } }>('GET', `/api/rooms/${roomId}/playback`, undefined, alice.token)).body.playback;
+  t.false(room.playing);
+  t.true(Math.abs(room.position - at) < 0.05, `the room paused at ${room.position}, where the click stopped the player (${at})`);
+  const [aliceAt, bobAt] = (await Promise.all([a.page, b.page].map((page) => evaluateQuietly(page, `document.querySelector('video').currentTime`)))) as [number, number];
+  t.true(Math.abs(aliceAt - at) < 0.05, `the player stayed where it paused (${at}), now ${aliceAt}: no seek back by a round trip`);
+  t.true(Math.abs(bobAt - room.position) <= TOLERANCE_S, `the other member paused at ${bobAt}, the room at ${room.position}`);
+  t.is(await evaluateQuietly(a.page, 'window.__starts'), 0, 'the player never started again while the room answered');
+  t.deepEqual([...a.problems, ...b.problems], []);
 });
 
 test.serial('where the browser blocks autoplay, a member is asked to click, and the click starts them in step', async (t) => {

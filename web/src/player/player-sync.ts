@@ -13,7 +13,7 @@ import { effect, signal, untracked } from '@preact/signals';
 import type { PlayerState, Seekable } from '../../../contracts/room/model.js';
 import { onPageBack } from '../realtime/page-back.js';
 import type { RoomSession } from '../state/room.js';
-import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type SyncPhase } from '../sync/index.js';
+import { ClockEstimator, SyncEngine, roomPositionAt, type PlayerAction, type RoomPlayback, type SyncPhase } from '../sync/index.js';
 import { localNow } from './clock.js';
 import { createStats, recordAction, recordBack, recordClock, recordConnection, recordEvents, recordFrame, recordTick } from './debug-stats.js';
 import type { MediaPlayer } from './players/media-player.js';
@@ -31,6 +31,12 @@ const START_IN_MIN_MS = 250;
 /** A seek's lead also covers fetching and decoding at the new position (bench:sync: 120-200 ms from a local server, more for a member far away). */
 const SEEK_START_IN_MIN_MS = 500;
 const START_IN_MAX_MS = 1000;
+/** How long our own pause holds the player without the room's word on it (pauseNow). */
+const OWN_PAUSE_HOLD_MS = 5000;
+
+/** What identifies the room's playback as it stands: a change of it is a command applied. */
+const playbackKeyOf = (playback: RoomPlayback | undefined): string =>
+  playback ? `${playback.mediaId}|${playback.playing}|${playback.position}|${playback.rate}|${playback.updatedAt}` : '';
 
 export class PlayerSync {
   /** play() was refused by the autoplay policy: the page asks for a click. */
@@ -58,6 +64,13 @@ export class PlayerSync {
   private readonly wake = (): void => this.tick(this.player.currentTime, localNow(), false);
   private started = false;
   private stopped = false;
+  /** The room's playback as this player last acted on it (playbackKeyOf). */
+  private playbackKey = '';
+  /**
+   * Our own pause, already applied to the player (pauseNow): held until the room's playback
+   * changes from what it was at the click, the command is refused, or `until` passes.
+   */
+  private ownPause: { key: string; until: number } | null = null;
 
   constructor(
     player: MediaPlayer,
@@ -92,12 +105,11 @@ export class PlayerSync {
     // A pause, a play or a seek from the room is acted on when its event arrives, not at the
     // next frame or timer tick (up to a frame, or 50 ms when paused, later): bench:sync's
     // pause is timed from the click to every other page's player.pause().
-    let playbackKey = '';
     this.stopPlaybackWatch = effect(() => {
-      const playback = this.room.view.value?.playback;
-      const key = playback ? `${playback.mediaId}|${playback.playing}|${playback.position}|${playback.rate}|${playback.updatedAt}` : '';
-      if (key === playbackKey) return;
-      playbackKey = key;
+      const key = playbackKeyOf(this.room.view.value?.playback);
+      if (key === this.playbackKey) return;
+      this.playbackKey = key;
+      if (this.ownPause && this.ownPause.key !== key) this.ownPause = null;
       untracked(() => this.tick(this.player.currentTime, localNow(), false));
     });
     const networkBack = (): void => this.recoverMedia();
@@ -216,6 +228,25 @@ export class PlayerSync {
     return Math.round(Math.min(START_IN_MAX_MS, wanted));
   }
 
+  /**
+   * Our own pause command, `answer` its answer: the player pauses at the click, where the
+   * command says the room pauses, rather than when the room's word comes back a round trip
+   * later. Until then the room still plays: the engine would start the player again, and at
+   * the word seek it back by the round trip. So nothing acts on the player until the room's
+   * playback changes (our pause, or whatever came before it), or the command is refused (the
+   * engine then puts the player back in step with the room).
+   */
+  pauseNow(answer: Promise<unknown>): void {
+    this.ownPause = { key: this.playbackKey, until: localNow() + OWN_PAUSE_HOLD_MS };
+    // A start the room scheduled (a play just before) must not fire over it either.
+    this.clearStart();
+    if (!this.player.paused) this.player.pause();
+    answer.catch(() => {
+      this.ownPause = null;
+      this.wake();
+    });
+  }
+
   /** A command this player sent (the bench times a pause from here to its effect elsewhere). */
   sent(kind: string): void {
     if (kind === 'playback.pause') this.stats?.pauseSentAt.push(localNow());
@@ -299,6 +330,10 @@ export class PlayerSync {
     // Until the click on "Click to join playback" nothing can start: seeking on would only
     // churn the player (join() takes over from where it stands).
     if (!playback || this.mediaId === null || this.blocked.peek()) return;
+    if (this.ownPause) {
+      if (localNow() < this.ownPause.until) return;
+      this.ownPause = null;
+    }
     if (this.live) {
       // Live media has no shared position: only follow play and pause.
       if (playback.playing && player.paused) this.play();

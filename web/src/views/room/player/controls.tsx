@@ -60,18 +60,22 @@ export function Controls(props: ControlsProps) {
   const canSeek = steer && hasMedia && duration > 0 && !props.live;
   const shown = useAutoHide(root, playing);
 
-  const send = (command: RoomCommand): void => {
+  /** Sends a command; a refusal shows under the controls. Answers the command's answer. */
+  const sendFor = (command: RoomCommand): Promise<unknown> => {
     setError(null);
     const sentAt = sync.serverNow();
     sync.sent(command.kind);
-    room.send(command, sentAt === undefined ? {} : { sentAt }).catch(setError);
+    const answer = room.send(command, sentAt === undefined ? {} : { sentAt });
+    answer.catch(setError);
+    return answer;
   };
+  const send = (command: RoomCommand): void => void sendFor(command);
   const seekTo = (position: number): void => {
     setDragging(null);
     send({ kind: 'playback.seek', position, startInMs: sync.startInMs('seek') });
   };
   const play = (): void => send({ kind: 'playback.play', startInMs: sync.startInMs('play') });
-  const pause = (): void => send({ kind: 'playback.pause', ...(!props.live ? { position: player.currentTime } : {}) });
+  const pause = (): void => sync.pauseNow(sendFor({ kind: 'playback.pause', ...(!props.live ? { position: player.currentTime } : {}) }));
   const togglePlay = (): void => {
     if (!steer || !hasMedia) return;
     if (playing) pause();
