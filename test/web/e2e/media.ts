@@ -6,7 +6,9 @@
  * serving with Range support.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,20 +27,48 @@ export interface TestVideoOptions {
   size?: string;
 }
 
+/**
+ * Makes media into the folder `into` with `make`, once per `npm test` run for each `key` (what
+ * the media is made of): the run's stack folder keeps what was made, and later asks copy it. The
+ * browser files encoded the same clips over and over: ffmpeg took 9 % of the browser phase's
+ * CPU on 2 cores. Without that folder (a benchmark, ava by hand) every ask makes its own.
+ */
+async function madeOnce(key: string, into: string, make: (folder: string) => Promise<void>): Promise<void> {
+  const root = process.env.SVCTEST_STACK_DIR;
+  if (!root) {
+    await mkdir(into, { recursive: true });
+    return make(into);
+  }
+  const kept = join(root, 'test-media', createHash('sha256').update(key).digest('hex').slice(0, 16));
+  if (!existsSync(kept)) {
+    await mkdir(join(root, 'test-media'), { recursive: true });
+    const fresh = await mkdtemp(join(root, 'test-media', 'making-'));
+    await make(fresh);
+    // Another test file may have made it meanwhile: the first one kept stays.
+    await rename(fresh, kept).catch(async (error: unknown) => {
+      await rm(fresh, { recursive: true, force: true });
+      if (!existsSync(kept)) throw error;
+    });
+  }
+  await cp(kept, into, { recursive: true });
+}
+
 /** Writes a test WebM (default 60 s, 30 fps, 640x360) into a fresh temp folder; returns its folder and file name. */
 export async function makeTestVideo({ seconds = TEST_VIDEO_SECONDS, fps = 30, size = '640x360' }: TestVideoOptions = {}): Promise<{ dir: string; file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'svc-media-'));
   const file = 'clock.webm';
-  // Low bitrate and the fastest VP8 settings: the machine is shared; the picture only has to show the time.
-  await run('ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y'],
-    ...['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`],
-    ...['-f', 'lavfi', '-i', `anullsrc=channel_layout=stereo:sample_rate=48000`],
-    ...['-t', String(seconds), '-map', '0:v', '-map', '1:a'],
-    ...['-c:v', 'libvpx', '-b:v', '400k', '-deadline', 'realtime', '-cpu-used', '8', '-g', String(fps), '-keyint_min', String(fps)],
-    ...['-c:a', 'libopus', '-b:a', '32k'],
-    join(dir, file),
-  ]);
+  await madeOnce(`webm ${seconds} ${fps} ${size}`, dir, (folder) =>
+    // Low bitrate and the fastest VP8 settings: the machine is shared; the picture only has to show the time.
+    run('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-y'],
+      ...['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${fps}:duration=${seconds}`],
+      ...['-f', 'lavfi', '-i', `anullsrc=channel_layout=stereo:sample_rate=48000`],
+      ...['-t', String(seconds), '-map', '0:v', '-map', '1:a'],
+      ...['-c:v', 'libvpx', '-b:v', '400k', '-deadline', 'realtime', '-cpu-used', '8', '-g', String(fps), '-keyint_min', String(fps)],
+      ...['-c:a', 'libopus', '-b:a', '32k'],
+      join(folder, file),
+    ]).then(() => undefined),
+  );
   return { dir, file };
 }
 
@@ -58,9 +88,9 @@ async function encodeStreaming({ seconds, fps, size }: Required<TestVideoOptions
 
 /** Writes an HLS video-on-demand of `seconds` into `<dir>/hls/` (index.m3u8 and 2 s MPEG-TS segments); returns its path under `dir`. */
 export async function makeTestHls(dir: string, { seconds = 12, fps = 30, size = '320x180' }: TestVideoOptions = {}): Promise<string> {
-  await mkdir(join(dir, 'hls'));
-  const segments = ['-f', 'hls', '-hls_time', '2', '-hls_playlist_type', 'vod', '-hls_segment_filename', join(dir, 'hls', 'seg%03d.ts')];
-  await encodeStreaming({ seconds, fps, size }, segments, join(dir, 'hls', 'index.m3u8'));
+  await madeOnce(`hls ${seconds} ${fps} ${size}`, join(dir, 'hls'), (folder) =>
+    encodeStreaming({ seconds, fps, size }, ['-f', 'hls', '-hls_time', '2', '-hls_playlist_type', 'vod', '-hls_segment_filename', join(folder, 'seg%03d.ts')], join(folder, 'index.m3u8')),
+  );
   return 'hls/index.m3u8';
 }
 
@@ -70,8 +100,9 @@ export async function makeTestHls(dir: string, { seconds = 12, fps = 30, size = 
  * returns the manifest's path under `dir`.
  */
 export async function makeTestDash(dir: string, { seconds = 12, fps = 30, size = '320x180' }: TestVideoOptions = {}): Promise<string> {
-  await mkdir(join(dir, 'dash'));
-  await encodeStreaming({ seconds, fps, size }, ['-f', 'dash', '-seg_duration', '2', '-use_template', '1', '-use_timeline', '0'], join(dir, 'dash', 'manifest.mpd'));
+  await madeOnce(`dash ${seconds} ${fps} ${size}`, join(dir, 'dash'), (folder) =>
+    encodeStreaming({ seconds, fps, size }, ['-f', 'dash', '-seg_duration', '2', '-use_template', '1', '-use_timeline', '0'], join(folder, 'manifest.mpd')),
+  );
   return 'dash/manifest.mpd';
 }
 
