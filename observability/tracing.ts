@@ -18,6 +18,8 @@ import { setTracingEnabled } from './tracing-context.js';
 
 export interface TracingOptions {
   config: Pick<StartupConfig, 'telemetry' | 'replica_id'>;
+  /** How long shutdown waits for the last export (SHUTDOWN_FLUSH_MS). */
+  shutdownFlushMs?: number;
   /** The roles this process serves (`gateway,actors`), a resource attribute. */
   roles: readonly string[];
   version: string;
@@ -34,6 +36,13 @@ export interface Tracing {
 }
 
 const OFF: Tracing = { enabled: false, shutdown: () => Promise.resolve() };
+
+/**
+ * How long a stopping process waits for the collector to take its last spans. The OTLP exporter
+ * retries an unreachable collector for up to its 10 s timeout, and a draining `svc serve` would
+ * wait that out before it exits; traces are not worth holding a stop for.
+ */
+export const SHUTDOWN_FLUSH_MS = 2_000;
 
 /** The provider of this process: the OTel API has one global slot, so a second start shares nothing. */
 let running: NodeTracerProvider | undefined;
@@ -102,11 +111,19 @@ export function startTracing(options: TracingOptions): Tracing {
     shutdown: () =>
       (stopped ??= (async () => {
         setTracingEnabled(false);
+        const flushMs = options.shutdownFlushMs ?? SHUTDOWN_FLUSH_MS;
+        let timer: NodeJS.Timeout | undefined;
         try {
-          await provider.shutdown();
+          const flushed = await Promise.race([
+            provider.shutdown().then(() => true),
+            new Promise<false>((resolve) => (timer = setTimeout(resolve, flushMs, false))),
+          ]);
+          // The export goes on in the background; a stopping process exits without it.
+          if (!flushed) logger.warn({ endpoint: tracesUrlOf(endpoint), afterMs: flushMs }, 'the trace collector did not take the last spans in time; stopping without them');
         } catch (err) {
           logger.warn({ err }, 'flushing traces at shutdown failed');
         } finally {
+          clearTimeout(timer);
           trace.disable();
           context.disable();
           propagation.disable();

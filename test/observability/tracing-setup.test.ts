@@ -4,7 +4,10 @@
  * `traceparent` an envelope carries. Serial: the OTel API's provider is global to the process.
  */
 import { trace } from '@opentelemetry/api';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import test from 'ava';
+import { pino } from 'pino';
 import { defaultConfig } from '../../config/defaults.js';
 import { createLogger } from '../../observability/logger.js';
 import { otlpEndpointOf, startTracing, tracesUrlOf } from '../../observability/tracing.js';
@@ -140,4 +143,49 @@ test('the OTLP/HTTP traces URL is derived from a base endpoint as the OTel spec 
   t.is(tracesUrlOf('https://otel.example.com/ingest'), 'https://otel.example.com/ingest/v1/traces');
   t.is(tracesUrlOf('http://collector:4318/v1/traces'), 'http://collector:4318/v1/traces');
   t.is(otlpEndpointOf({ telemetry: { ...defaultConfig().telemetry, otlp_endpoint: 'http://a:4318', sample_ratio: 1, max_traces_per_second: 0 } }, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://b:4318' }), 'http://a:4318');
+});
+
+/** A collector on loopback: what it was sent, and whether it answers at all. */
+async function collector(answers: boolean) {
+  const posts: string[] = [];
+  const server = createServer((request, response) => {
+    posts.push(request.url ?? '');
+    request.resume();
+    if (answers) request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    posts,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve()).closeAllConnections()),
+  };
+}
+
+/** A logger whose warnings the test reads. */
+function recordingLogger() {
+  const warnings: string[] = [];
+  const stream = { write: (line: string) => warnings.push((JSON.parse(line) as { msg: string }).msg) };
+  return { logger: pino({ level: 'warn' }, stream), warnings };
+}
+
+test.serial('shutdown hands the last spans to the collector; one that does not answer holds a stop for no longer than the flush bound, with a warning', async (t) => {
+  const quick = await collector(true);
+  const answered = recordingLogger();
+  let tracing = startTracing({ ...options(quick.endpoint), logger: answered.logger });
+  await hop('root', {});
+  await tracing.shutdown();
+  t.deepEqual(quick.posts, ['/v1/traces'], 'the buffered span went out at shutdown');
+  t.deepEqual(answered.warnings, []);
+  await quick.close();
+
+  const silent = await collector(false);
+  const unanswered = recordingLogger();
+  tracing = startTracing({ ...options(silent.endpoint), logger: unanswered.logger, shutdownFlushMs: 300 });
+  await hop('root', {});
+  await tracing.shutdown();
+  t.deepEqual(silent.posts, ['/v1/traces'], 'the export was tried');
+  t.deepEqual(unanswered.warnings, ['the trace collector did not take the last spans in time; stopping without them']);
+  t.false(tracingEnabled(), 'and tracing is off, so a later start in this process registers afresh');
+  await silent.close();
 });
