@@ -2,11 +2,11 @@
  * ASS lines kept clear of the player's controls. JASSUB draws on a canvas the size of the
  * picture, in the positions the file gives; the controls cover the picture's bottom edge while
  * they show (always, while paused). Moving or shrinking the canvas would move every line, signs
- * at the top too, or shrink the text. Instead the bottom-aligned styles get a larger vertical
- * margin while the controls show, so libass lays those lines out above them: as for native
- * cues, what the file placed itself (top or middle styles, \pos, an event's own margin) stays.
+ * at the top too, or shrink the text. Instead the lines at the bottom get a larger vertical
+ * margin while the controls show, so libass lays them out above the controls: as for native
+ * cues, what the file placed elsewhere (top or middle lines, \pos, \move) stays.
  *
- * The script is given to JASSUB again with the margins changed, rather than each style changed
+ * The script is given to JASSUB again with the margins changed, rather than styles changed
  * in place: libass keeps a line that is already showing where it first laid it out (so lines
  * do not jump as others come and go), and a style changed in place moved no line on screen.
  */
@@ -15,7 +15,7 @@ import { scriptHeight, withBottomLift } from './ass-margins.js';
 import { followControls, picturePixelsUnder } from './over-controls.js';
 
 /**
- * Follows the controls over `video` and lifts the bottom-aligned lines of the script `text`,
+ * Follows the controls over `video` and lifts the bottom lines of the script `text`,
  * which `renderer` shows, above them; `redraw` draws the frame showing again. Call once JASSUB
  * is ready.
  */
