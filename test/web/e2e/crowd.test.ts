@@ -1,7 +1,8 @@
 /**
  * A stadium room in Chromium (docs/2026-11-30-crowds.md): a room stored with 260 members is a
  * crowd, so its owner's members panel shows the headcount, names the hosts, and reads everyone
- * else a page at a time, by name or online only. Checked with axe at both widths; screenshots go
+ * else a page at a time, by name or online only; its chat offers any member to mention, found by
+ * name on the server. Checked with axe at both widths; screenshots go
  * to test-artifacts/screenshots/crowd-*.
  */
 import test from 'ava';
@@ -80,5 +81,36 @@ test('a stadium room: the owner sees the headcount and the hosts, and finds anyo
   await rows.filter({ hasText: owner.username }).waitFor({ timeout: SETTLE_MS });
   await everyone.getByText('1 of 1 member').waitFor({ timeout: SETTLE_MS });
   t.is(await rows.count(), 1);
+  t.deepEqual(person.problems, []);
+});
+
+test('in a stadium room the chat offers anyone to mention, found by name on the server, and the mention reaches them', async (t) => {
+  const owner = await bed.signUp('owner');
+  const roomId = await stadium(owner, FANS);
+  const person = await openRoomPage(bed, owner, roomId, { until: { role: 'tab', name: 'Chat' }, timeoutMs: SETTLE_MS });
+  const { page } = person;
+  await page.getByRole('tab', { name: 'Chat' }).click();
+  const input = page.getByRole('combobox', { name: 'Message' });
+  const offered = page.getByRole('listbox', { name: 'Members to mention' }).getByRole('option');
+
+  // None of the fans is named in the room's view: these come from the server's search.
+  await input.pressSequentially('Kick-off, @fan 0004');
+  await offered.nth(5).waitFor({ timeout: SETTLE_MS });
+  t.deepEqual(await offered.allTextContents(), ['Fan 00040', 'Fan 00041', 'Fan 00042', 'Fan 00043', 'Fan 00044', 'Fan 00045']);
+  await input.pressSequentially('2');
+  await offered.filter({ hasText: 'Fan 00043' }).waitFor({ state: 'detached', timeout: SETTLE_MS });
+  t.deepEqual(await offered.allTextContents(), ['Fan 00042']);
+  await input.press('Enter');
+  t.is(await input.inputValue(), 'Kick-off, @Fan 00042 ');
+  await input.pressSequentially('is here');
+  await input.press('Enter');
+  await page.locator('.chat-message').filter({ hasText: 'Kick-off' }).waitFor({ timeout: SETTLE_MS });
+
+  // The room resolved the mention to the fan it names.
+  const chat = await bed.call<{ messages: Array<{ text: string; mentions: string[] }> }>('GET', `/api/rooms/${roomId}/chat`, undefined, owner.token);
+  t.deepEqual(
+    chat.body.messages.map(({ text, mentions }) => ({ text, mentions })),
+    [{ text: 'Kick-off, @Fan 00042 is here', mentions: ['fan-00042'] }],
+  );
   t.deepEqual(person.problems, []);
 });

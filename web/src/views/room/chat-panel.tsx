@@ -1,13 +1,14 @@
 /**
  * Chat: history (oldest first, "load older" pages back), sending, replying (the quote above the
  * reply, a click goes to the original), editing and deleting one's own within the room's window
- * (any message with `delete_chat`), mentions (chat/chat-composer.tsx offers members; a message
- * mentioning me is highlighted), links (chat/chat-text.tsx), pinning with `pin_chat`, reactions
+ * (any message with `delete_chat`), mentions (chat/chat-composer.tsx offers members, in a crowd
+ * those found by name on the server too; a message mentioning me is highlighted), links (chat/chat-text.tsx), pinning with `pin_chat`, reactions
  * (reactions/reaction-chips.tsx), and the pinned list. Messages from others are
  * announced politely by `ChatAnnouncer`, which lives outside the tab panels so it speaks even
  * while the chat tab is hidden.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, call } from '../../api/client.js';
 import type { ChatMessage } from '../../state/room-view.js';
 import type { RoomSession } from '../../state/room.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
@@ -21,6 +22,7 @@ import { ChatComposer } from './chat/chat-composer.js';
 import { ChatText } from './chat/chat-text.js';
 import { MessageEditor } from './chat/message-editor.js';
 import type { Emote } from '../../state/room-emotes.js';
+import type { SearchMembers } from '../../state/mention-search.js';
 import { formatDateTime } from '../../i18n/format.js';
 import { t } from '../../i18n/i18n.js';
 import { Rich } from '../../i18n/rich.js';
@@ -43,6 +45,8 @@ export function ChatPanel(props: { session: RoomSession }) {
   const canSend = session.can('send_chat');
   const members: MentionCandidate[] = (session.view.value?.members ?? []).map((member) => ({ id: member.userId, name: member.name }));
   const others = members.filter((member) => member.id !== me);
+  const crowd = session.view.value?.headcount.crowd === true;
+  const search = useMemo(() => (crowd ? searchMembers(session.roomId, me) : undefined), [crowd, session.roomId, me]);
   // The room decides; this only hides buttons that would be refused (the server's clock rules).
   const ownAndRecent = (message: ChatMessage) => message.userId === me && Date.now() - message.createdAt < ROOM_LIMITS.chatEditWindowMs;
 
@@ -145,7 +149,7 @@ export function ChatPanel(props: { session: RoomSession }) {
       )}
       {canSend && slowModeSeconds > 0 && <SlowModeNote seconds={slowModeSeconds} until={sendAgainAt} />}
       {canSend ? (
-        <ChatComposer members={others} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} busy={action.busy} onSend={send} emotes={[...emotes.values()]} />
+        <ChatComposer members={others} search={search} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} busy={action.busy} onSend={send} emotes={[...emotes.values()]} />
       ) : (
         <p class="muted">{session.view.value?.me.role === 'guest' ? t('chat.guestsRead') : t('chat.cannotSend')}</p>
       )}
@@ -239,3 +243,14 @@ export function ChatAnnouncer(props: { session: RoomSession }) {
     </p>
   );
 }
+
+/** A crowd's members whose name contains `text`, but me: the candidates its composer adds to the named ones. */
+function searchMembers(roomId: string, me: string | undefined): SearchMembers {
+  return async (text) => {
+    const page = await call(api.GET('/api/rooms/{roomId}/members', { params: { path: { roomId }, query: { q: text, limit: MENTION_SEARCH_LIMIT } } }));
+    return page.members.filter((member) => member.userId !== me).map((member) => ({ id: member.userId, name: member.name }));
+  };
+}
+
+/** Members asked for per search: the server matches anywhere in a name, the composer offers those starting with the text. */
+const MENTION_SEARCH_LIMIT = 100;

@@ -1,19 +1,23 @@
 /**
  * The chat's message field: what it answers (a quoted line with a cancel), and after an `@` a
  * list of members to mention, filtered by what follows it and chosen with the arrow keys and
- * Enter or Tab (Escape closes it), or by pointer. With the room's emotes, a picker that writes
- * `:name:` where the caret is.
+ * Enter or Tab (Escape closes it), or by pointer; in a crowd, the members found on the server
+ * by what follows it too (`search`). With the room's emotes, a picker that writes `:name:`
+ * where the caret is.
  */
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { MentionCandidate } from '../../../../../contracts/room/mentions.js';
 import type { ChatMessage } from '../../../state/room-view.js';
 import type { Emote } from '../../../state/room-emotes.js';
 import { insertMention, mentionQuery, suggestions, type MentionQuery } from './mention-suggestions.js';
+import { MentionSearch, withFound, type SearchMembers } from '../../../state/mention-search.js';
 import { Rich } from '../../../i18n/rich.js';
 import { useT } from '../../../i18n/use-t.js';
 
 export function ChatComposer(props: {
   members: MentionCandidate[];
+  /** Searches everyone else by name: a crowd's members are not all in `members`. */
+  search?: SearchMembers | undefined;
   replyTo: ChatMessage | null;
   onCancelReply: () => void;
   busy: boolean;
@@ -23,15 +27,21 @@ export function ChatComposer(props: {
   const t = useT();
   const [text, setText] = useState('');
   const [query, setQuery] = useState<MentionQuery | undefined>(undefined);
-  const [active, setActive] = useState(0);
+  const [chosen, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
-  const offered = query ? suggestions(query, props.members) : [];
+  const search = useMemo(() => (props.search ? new MentionSearch(props.search) : undefined), [props.search]);
+  useEffect(() => () => search?.stop(), [search]);
+  const offered = query ? suggestions(query, withFound(props.members, search?.members.value ?? [])) : [];
   const open = offered.length > 0;
+  // A search's answer may offer fewer than the one before it.
+  const active = Math.min(chosen, Math.max(0, offered.length - 1));
 
   const follow = (value: string, caret: number) => {
+    const next = mentionQuery(value, caret);
     setText(value);
-    setQuery(mentionQuery(value, caret));
+    setQuery(next);
     setActive(0);
+    search?.ask(next?.prefix);
   };
 
   const choose = (member: MentionCandidate) => {
