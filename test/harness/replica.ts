@@ -1,16 +1,32 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { freePort, testStack } from './stack.js';
 import { runSvc, SvcProcess } from './svc-process.js';
 
-/** Fresh secrets from the CLI itself, as a new operator would get them. */
+/**
+ * Secrets from the CLI itself, as a new operator would get them. Made once per `npm test` run
+ * and kept in its stack folder: most files ask at load, and a CLI start is about 0.4 CPU s, 30
+ * of a server phase's. Each test file has its own database, so sharing them mixes nothing.
+ */
 export async function generatedSecrets(): Promise<Record<string, string>> {
-  const result = await runSvc(['secrets', 'generate', '--output', 'env'], {});
-  if (result.code !== 0) throw new Error(`secrets generate failed: ${result.stderr}`);
+  const root = process.env.SVCTEST_STACK_DIR;
+  const kept = root ? join(root, 'secrets.env') : undefined;
+  let text = kept ? await readFile(kept, 'utf8').catch(() => undefined) : undefined;
+  if (text === undefined) {
+    const result = await runSvc(['secrets', 'generate', '--output', 'env'], {});
+    if (result.code !== 0) throw new Error(`secrets generate failed: ${result.stderr}`);
+    text = result.stdout;
+    // Whole or not at all for the next reader; two files writing at once both write valid secrets.
+    if (kept) {
+      const fresh = `${kept}.${process.pid}`;
+      await writeFile(fresh, text, { mode: 0o600 });
+      await rename(fresh, kept);
+    }
+  }
   const env: Record<string, string> = {};
-  for (const line of result.stdout.split('\n')) {
+  for (const line of text.split('\n')) {
     const at = line.indexOf('=');
     if (at > 0) env[line.slice(0, at)] = line.slice(at + 1);
   }
