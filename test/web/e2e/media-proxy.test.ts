@@ -5,20 +5,23 @@
  * itself (a request there would be a problem), while nginx sees the proxy's ranged reads.
  * The same for an HLS video-on-demand played by hls.js (this Chromium would play HLS natively;
  * the test hides that, as in Firefox or an older Chrome): its playlist rewritten by the proxy,
- * its segments read through it.
+ * its segments read through it. And a viewer's chosen rung that fails for good: hls.js falls
+ * back to Auto to keep playing, and the quality menu says so.
  */
 import test, { type ExecutionContext } from 'ava';
 import { startNginx, type Nginx } from '../../fixtures/nginx.js';
 import { signInPage, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
-import { makeTestHls, makeTestVideo } from './media.js';
+import { makeTestHls, makeTestHlsLadder, makeTestVideo } from './media.js';
 
 let bed: WebBed;
 let nginx: Nginx;
 let hlsPath: string;
+let ladderPath: string;
 
 test.before(async () => {
   const video = await makeTestVideo({ seconds: 12 });
   hlsPath = await makeTestHls(video.dir);
+  ladderPath = await makeTestHlsLadder(video.dir);
   nginx = await startNginx({ root: video.dir });
   bed = await startWebBed('web_media_proxy', { autoplay: true, env: { SVC_MEDIA_PROXY_ALLOWED_NETWORKS: '127.0.0.0/8' } });
 });
@@ -79,5 +82,32 @@ test.serial('a proxied HLS item plays through hls.js: playlist and segments come
   const served = await nginx.requests();
   t.true(served.some((request) => request.path === `/${hlsPath}` && request.status === 200), 'the playlist was read through the proxy');
   t.true(served.some((request) => /^\/hls\/seg\d+\.ts$/.test(request.path) && request.status < 300), 'segments were read through the proxy');
+  t.deepEqual(person.problems, []);
+});
+
+test.serial('a chosen rung whose segments fail: playback goes on at Auto, and the quality menu says Auto', async (t) => {
+  const person = await proxiedItemPage(t, 'hls', ladderPath, true);
+  const { page } = person;
+  await waitForPage(page, `document.querySelector('video').dataset.quality !== undefined`, 20_000);
+  // From now on the 180p rung's segments are gone (what a broken rung of a real ladder looks like).
+  let refused = 0;
+  await page.route(/\/low\d+\.ts(\?|$)/, (route) => {
+    refused += 1;
+    return route.fulfill({ status: 404, body: 'gone' });
+  });
+  const menu = page.getByRole('menu', { name: 'Quality' });
+  await page.getByRole('button', { name: 'Quality' }).click();
+  await menu.getByRole('menuitemradio', { name: '180p' }).click();
+  await waitForPage(page, `localStorage.getItem('svc.quality') === '180'`, 5_000);
+
+  // hls.js does not retry a 404: it hands the rung back to its estimate, which plays 360p here.
+  await waitForPage(page, `document.querySelector('video').dataset.quality === '360'`, 20_000);
+  t.true(refused > 0, 'a 180p segment was asked for and refused');
+  const before = await page.evaluate<number>(`document.querySelector('video').currentTime`);
+  await waitForPage(page, `document.querySelector('video').currentTime > ${before + 1}`, 20_000);
+  await page.getByRole('button', { name: 'Quality' }).click();
+  t.is(await menu.getByRole('menuitemradio', { name: 'Auto' }).getAttribute('aria-checked'), 'true', 'the menu says Auto, which plays');
+  t.is(await menu.getByRole('menuitemradio', { name: '180p' }).getAttribute('aria-checked'), 'false');
+  t.is(await page.evaluate(`localStorage.getItem('svc.quality')`), '180', 'the choice is remembered for the next item');
   t.deepEqual(person.problems, []);
 });

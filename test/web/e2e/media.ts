@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -92,6 +92,27 @@ export async function makeTestHls(dir: string, { seconds = 12, fps = 30, size = 
     encodeStreaming({ seconds, fps, size }, ['-f', 'hls', '-hls_time', '2', '-hls_playlist_type', 'vod', '-hls_segment_filename', join(folder, 'seg%03d.ts')], join(folder, 'index.m3u8')),
   );
   return 'hls/index.m3u8';
+}
+
+/**
+ * Writes an HLS ladder of `seconds` into `<dir>/ladder/`: a master playlist of two rungs, 180p
+ * (`low/`, segments `low000.ts`…) and 360p (`high/`, `high000.ts`…); returns the master's path
+ * under `dir`. The segment names tell the rungs apart, through the media proxy too.
+ */
+export async function makeTestHlsLadder(dir: string, { seconds = 12, fps = 30 }: Omit<TestVideoOptions, 'size'> = {}): Promise<string> {
+  const rungs = [
+    { name: 'low', size: '320x180', bandwidth: 400_000 },
+    { name: 'high', size: '640x360', bandwidth: 1_200_000 },
+  ];
+  await madeOnce(`hls ladder ${seconds} ${fps}`, join(dir, 'ladder'), async (folder) => {
+    for (const rung of rungs) {
+      await mkdir(join(folder, rung.name));
+      await encodeStreaming({ seconds, fps, size: rung.size }, ['-f', 'hls', '-hls_time', '2', '-hls_playlist_type', 'vod', '-hls_segment_filename', join(folder, rung.name, `${rung.name}%03d.ts`)], join(folder, rung.name, 'index.m3u8'));
+    }
+    const variants = rungs.map((rung) => `#EXT-X-STREAM-INF:BANDWIDTH=${rung.bandwidth},RESOLUTION=${rung.size}\n${rung.name}/index.m3u8`);
+    await writeFile(join(folder, 'master.m3u8'), ['#EXTM3U', '#EXT-X-VERSION:3', ...variants, ''].join('\n'));
+  });
+  return 'ladder/master.m3u8';
 }
 
 /**

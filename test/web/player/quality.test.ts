@@ -64,8 +64,9 @@ test.serial('the choice is kept in localStorage under svc.quality', (t) => {
 /** hls.js's levels of a transcode ladder (lowest bitrate first), and what was set on it. */
 function fakeHls(levels = [{ height: 480, bitrate: 1_000_000 }, { height: 720, bitrate: 2_500_000 }, { height: 1080, bitrate: 5_000_000 }]) {
   const set: string[] = [];
-  const hls: LevelApi = {
+  const hls: LevelApi & { autoLevelEnabled: boolean } = {
     levels,
+    autoLevelEnabled: true,
     set startLevel(index: number) {
       set.push(`startLevel=${index}`);
     },
@@ -118,4 +119,24 @@ test('a stop listener hears no more changes', (t) => {
   quality.switched(1);
   t.is(changes, 1);
   t.is(quality.current, 720);
+});
+
+test('a fixed rung hls.js gave up on reads as Auto; an error that leaves the rung fixed changes nothing', (t) => {
+  const { hls, set } = fakeHls();
+  const quality = new HlsQuality(hls);
+  let changes = 0;
+  quality.onChange(() => changes++);
+  quality.start(720);
+  hls.autoLevelEnabled = false;
+  quality.erred();
+  t.is(quality.choice, 720, 'a fragment retried on the same rung');
+  t.is(changes, 1);
+  // hls.js's error handling set loadLevel to -1 before this listener heard the error.
+  hls.autoLevelEnabled = true;
+  quality.erred();
+  t.true(quality.auto);
+  t.is(changes, 2);
+  t.deepEqual(set, ['startLevel=1', 'loadLevel=1'], 'nothing is set on hls.js: it already runs Auto');
+  quality.erred();
+  t.is(changes, 2, 'once');
 });

@@ -15,6 +15,8 @@ export interface LevelApi {
   startLevel: number;
   loadLevel: number;
   nextLevel: number;
+  /** False while a rung is fixed (a viewer's choice); hls.js sets it back on a rung that fails. */
+  readonly autoLevelEnabled: boolean;
 }
 
 export class HlsQuality implements QualityControl {
@@ -62,6 +64,19 @@ export class HlsQuality implements QualityControl {
   choose(choice: QualityChoice): void {
     this.chosen = qualityFor(choice, this.levels);
     this.hls.nextLevel = this.indexOf(this.chosen);
+    this.changed();
+  }
+
+  /**
+   * hls.js met an error (ERROR, heard after its own handling). A fixed rung that fails for good
+   * (a fragment or playlist refused, out of retries, or undecodable) makes hls.js hand the choice
+   * back to its bandwidth estimate so playback goes on (`preserveManualLevelOnError` off, its
+   * default): the control then says Auto too, not the rung it no longer plays. The choice this
+   * browser remembers stays, for the next item.
+   */
+  erred(): void {
+    if (this.chosen === 'auto' || !this.hls.autoLevelEnabled) return;
+    this.chosen = 'auto';
     this.changed();
   }
 

@@ -109,6 +109,7 @@ const hls: SourceLoader = async (video, source, live, failed, startAt) => {
   });
   recordHlsSteps(player, Hls.Events);
   const quality = new HlsQuality(player);
+  player.on(Hls.Events.ERROR, () => quality.erred());
   player.on(Hls.Events.MANIFEST_PARSED, () => quality.start(storedQuality()));
   player.on(Hls.Events.LEVEL_SWITCHED, (_event, data) => quality.switched(data.level));
   quality.onChange(() => {
