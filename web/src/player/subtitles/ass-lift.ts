@@ -11,7 +11,7 @@
  * do not jump as others come and go), and a style changed in place moved no line on screen.
  */
 import type JASSUB from 'jassub';
-import { scriptHeight, withBottomLift } from './ass-margins.js';
+import { bottomLines, liftedScript, scriptHeight } from './ass-margins.js';
 import { followControls, picturePixelsUnder } from './over-controls.js';
 
 /**
@@ -21,6 +21,8 @@ import { followControls, picturePixelsUnder } from './over-controls.js';
  */
 export function liftAssOverControls(video: HTMLVideoElement, renderer: JASSUB, text: string, redraw: () => void): () => void {
   const height = scriptHeight(text);
+  // Read once: the controls show and hide at every pause, and a fansub script can be megabytes.
+  const script = bottomLines(text);
   let wanted = 0;
   let applied = 0;
   let busy = false;
@@ -33,7 +35,7 @@ export function liftAssOverControls(video: HTMLVideoElement, renderer: JASSUB, t
     try {
       while (!stopped && applied !== wanted) {
         const lift = wanted;
-        await renderer.renderer.setTrack(withBottomLift(text, lift));
+        await renderer.renderer.setTrack(lift === 0 ? text : liftedScript(script, lift));
         applied = lift;
         if (!stopped) redraw();
       }

@@ -36,8 +36,27 @@ const BUILT_IN: StylePlace = { alignment: 2, marginV: 20 };
  * left alone.
  */
 export function withBottomLift(text: string, lift: number): string {
-  if (lift === 0) return text;
+  return lift === 0 ? text : liftedScript(bottomLines(text), lift);
+}
+
+/** A script read once for lifting: its lines, and where each bottom line's margin goes. */
+export interface BottomLines {
+  lines: readonly string[];
+  /** A bottom line: its index, its text around the margin field, and the margin before the lift. */
+  lifts: ReadonlyArray<{ index: number; before: string; after: string; marginV: number }>;
+}
+
+/** The script with `lift` units on each bottom line's margin (see withBottomLift). */
+export function liftedScript(script: BottomLines, lift: number): string {
+  const lines = [...script.lines];
+  for (const { index, before, after, marginV } of script.lifts) lines[index] = `${before}${marginV + lift}${after}`;
+  return lines.join('');
+}
+
+/** Reads a script for withBottomLift: its cost is per script, not per lift. */
+export function bottomLines(text: string): BottomLines {
   const lines = text.split(/(?<=\n)/);
+  const lifts: Array<BottomLines['lifts'][number]> = [];
   const styles = new Map<string, StylePlace>();
   let defaultStyle = BUILT_IN;
   let section: 'styles' | 'events' | 'other' = 'other';
@@ -85,10 +104,11 @@ export function withBottomLift(text: string, lift: number): string {
     if (!isBottom(overrideAlignment(overrides) ?? style.alignment)) continue;
     const own = Number.parseInt(fields[marginColumn]!, 10);
     if (Number.isNaN(own)) continue;
-    fields[marginColumn] = String((own !== 0 ? own : style.marginV) + lift);
-    lines[index] = `${content.slice(0, colon + 1)}${fields.join(',')}${line.slice(content.length)}`;
+    const before = `${content.slice(0, colon + 1)}${[...fields.slice(0, marginColumn), ''].join(',')}`;
+    const after = `${['', ...fields.slice(marginColumn + 1)].join(',')}${line.slice(content.length)}`;
+    lifts.push({ index, before, after, marginV: own !== 0 ? own : style.marginV });
   }
-  return lines.join('');
+  return { lines, lifts };
 }
 
 /** A line's fields: `count` of them at most, the last (an event's text) keeping its commas. */
