@@ -12,6 +12,18 @@ import { startCoturn, type Coturn } from '../../fixtures/coturn.js';
 import { checkAtBothWidths, evaluateQuietly, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
 import { openRoom, RECORD_PEERS, roomWith } from './call-helpers.js';
 
+/** Every track the page captures (getUserMedia), kept in `window.__captured`. */
+const RECORD_CAPTURES = `
+  (() => {
+    window.__captured = [];
+    const devices = navigator.mediaDevices;
+    const native = devices.getUserMedia.bind(devices);
+    devices.getUserMedia = async (...args) => { const stream = await native(...args); window.__captured.push(...stream.getTracks()); return stream; };
+  })();
+`;
+/** How many microphones the page is capturing now. */
+const LIVE_MICROPHONES = `window.__captured.filter((track) => track.kind === 'audio' && track.readyState === 'live').length`;
+
 const CALL_MS = 45_000;
 let bed: WebBed;
 let coturn: Coturn;
@@ -29,6 +41,7 @@ test.after.always(async () => {
 const RELAY_ONLY = `
   try { localStorage.setItem('svc.voice.iceTransportPolicy', 'relay'); } catch {}
   ${RECORD_PEERS}
+  ${RECORD_CAPTURES}
 `;
 
 /** Audio bytes received over the page's connections, and the candidate types of the pairs carrying them. */
@@ -102,6 +115,15 @@ test.serial('two members talk through the TURN relay only; a moderator mutes one
   await inCall(a.page).filter({ hasText: bob.username }).filter({ hasText: 'muted' }).waitFor({ timeout: CALL_MS });
   t.is(await b.page.getByRole('button', { name: 'Unmute microphone' }).getAttribute('aria-pressed'), 'true');
   t.deepEqual(await checkAtBothWidths(a.page, 'room-call'), []);
+
+  // Muted, Bob's page holds no microphone at all (the browser's recording indicator is out); his
+  // unmute takes it again, and Alice hears him again.
+  await waitForPage(b.page, `${LIVE_MICROPHONES} === 0`, CALL_MS);
+  const whileMuted = await receivedAudio(a.page);
+  await b.page.getByRole('button', { name: 'Unmute microphone' }).click();
+  await waitForPage(b.page, `${LIVE_MICROPHONES} === 1`, CALL_MS);
+  await inCall(a.page).filter({ hasText: bob.username }).filter({ hasText: 'muted' }).waitFor({ state: 'detached', timeout: CALL_MS });
+  t.true((await receivedAudio(a.page, whileMuted.bytes)).bytes > whileMuted.bytes);
 
   await b.page.getByRole('button', { name: 'Leave call' }).click();
   await inCall(a.page).filter({ hasText: bob.username }).waitFor({ state: 'detached', timeout: CALL_MS });

@@ -70,7 +70,11 @@ export class RoomCall {
   private disposed = false;
   private readonly stops: Array<() => void> = [];
   private probing = false;
-  /** What was out in the call when it lost its server, sent again once it is back. */
+  /**
+   * The camera was on when the call lost its server: it goes out again once the call is back. Kept
+   * until it is out again (or the member turns it off or leaves): a second loss during the rejoin
+   * finds the camera already off and must not forget it.
+   */
   private lostCamera = false;
 
   constructor(private readonly session: RoomSession) {
@@ -93,11 +97,7 @@ export class RoomCall {
       wire: (room) => this.wireCall(room),
       lost: (next) => this.callLost(next),
       wanted: () => this.inCall.peek(),
-      rejoined: async () => {
-        await this.publishMicrophone();
-        if (this.lostCamera) await this.setCamera(true);
-        this.lostCamera = false;
-      },
+      rejoined: () => this.sendAgain(),
       rejoining: (on) => this.notices.connection(on ? t('call.lostServer') : null),
       gaveUp: (error) => {
         if (error) this.error.value = error;
@@ -203,6 +203,7 @@ export class RoomCall {
   async leave(): Promise<void> {
     this.inCall.value = false;
     this.cameraOn.value = false;
+    this.lostCamera = false;
     await this.talk.disconnect();
     this.bump();
   }
@@ -216,6 +217,8 @@ export class RoomCall {
       else await track.unmute();
       if (!muted) this.notices.happened('');
     } catch (error) {
+      // Unmuting asks for the microphone again, which the browser may refuse: still muted.
+      this.muted.value = track.isMuted;
       this.error.value = error;
     }
     this.bump();
@@ -240,6 +243,7 @@ export class RoomCall {
         if (track) await room.localParticipant.unpublishTrack(track);
         this.cameraOn.value = false;
       }
+      this.lostCamera = false;
     } catch (error) {
       this.error.value = error;
     }
@@ -413,18 +417,39 @@ export class RoomCall {
     this.announcement.value = t(key, { name: participant.name || this.nameOf(participant.identity) });
   }
 
+  /**
+   * After a rejoin: the microphone, and the camera if it was on, go out again. Each failure is
+   * said and neither stops the other (a microphone refused under load must not keep the camera
+   * off); the camera is tried again at the next rejoin, or by the member's click.
+   */
+  private async sendAgain(): Promise<void> {
+    try {
+      await this.publishMicrophone();
+    } catch (error) {
+      this.error.value = error;
+    }
+    if (this.lostCamera) await this.setCamera(true);
+  }
+
   private async publishMicrophone(): Promise<void> {
     const room = this.talk.room;
     const grant = this.talk.grant;
     if (!room || !grant) return;
     const { microphone } = callBudget(grant.limits, this.share.value !== 'idle');
-    await room.localParticipant.setMicrophoneEnabled(true, { echoCancellation: true, noiseSuppression: true }, { audioPreset: { maxBitrate: microphone }, dtx: true });
+    // A muted microphone is released, not only silenced: the browser's recording indicator goes
+    // out, and most of a watch party listens muted, each page otherwise capturing and cleaning a
+    // microphone nobody hears. Unmuting asks the browser for it again (no prompt once granted).
+    await room.localParticipant.setMicrophoneEnabled(
+      true,
+      { echoCancellation: true, noiseSuppression: true },
+      { audioPreset: { maxBitrate: microphone }, dtx: true, stopMicTrackOnMute: true },
+    );
     if (this.muted.value) await room.localParticipant.getTrackPublication(Track.Source.Microphone)?.track?.mute();
   }
 
   /** The call ended without us leaving: say why, and remember the camera for the rejoin. */
   private callLost(next: AfterDisconnect): void {
-    this.lostCamera = this.cameraOn.value;
+    if (this.cameraOn.value) this.lostCamera = true;
     this.cameraOn.value = false;
     if (next === 'elsewhere' || next === 'removed') {
       this.inCall.value = false;

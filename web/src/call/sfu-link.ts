@@ -58,7 +58,7 @@ export interface LinkHooks {
   lost(next: AfterDisconnect): void;
   /** Whether the link is still wanted after it lost its server (someone still shares; still in the call). */
   wanted(): boolean;
-  /** After a rejoin: send again what went out before. */
+  /** After a rejoin: send again what went out before. Says its own failures; never rejects. */
   rejoined(): Promise<void>;
   /** A rejoin gave up (`error`: the service's final refusal, else the SFU stayed out of reach). */
   gaveUp(error: unknown): void;
@@ -326,16 +326,22 @@ export class SfuLink {
       try {
         this.connection.value = 'rejoining';
         await this.connect(rejoinTimeoutMs(attempt));
-        await this.hooks.rejoined();
-        this.hooks.rejoining(false);
-        return;
       } catch (error) {
         // A refusal from the service (no longer a member, no use_webrtc) is final.
         if (error instanceof ApiError && error.code !== 'unavailable' && error.code !== 'busy' && error.status < 500) {
           refusal = error;
           break;
         }
+        continue;
       }
+      // Back in the room whatever the hook manages to send again: retrying the join here would
+      // find the room already set and end with the notice up for good.
+      try {
+        await this.hooks.rejoined();
+      } finally {
+        this.hooks.rejoining(false);
+      }
+      return;
     }
     this.connection.value = 'idle';
     this.hooks.gaveUp(refusal);
