@@ -21,6 +21,8 @@ const RECORD_CAPTURES = `
     devices.getUserMedia = async (...args) => { const stream = await native(...args); window.__captured.push(...stream.getTracks()); return stream; };
   })();
 `;
+/** How many microphones the page ever took. */
+const TAKEN_MICROPHONES = `window.__captured.filter((track) => track.kind === 'audio').length`;
 /** How many microphones the page is capturing now. */
 const LIVE_MICROPHONES = `window.__captured.filter((track) => track.kind === 'audio' && track.readyState === 'live').length`;
 
@@ -90,15 +92,19 @@ async function joinCall(person: Person, options: { muted?: boolean; camera?: boo
   if (options.camera) await page.getByRole('button', { name: 'Turn camera on' }).click({ timeout });
 }
 
-test.serial('two members talk through the TURN relay only; a moderator mutes one and it is said to them', async (t) => {
+test.serial('two members talk through the TURN relay only (one joined muted, taking no microphone until the unmute); a moderator mutes one and it is said to them', async (t) => {
   const [alice, bob] = await Promise.all([bed.signUp('alice'), bed.signUp('bob')]);
   const roomId = await roomWith(bed, 'Relay call', alice, [bob]);
   const a = await openRoom(bed, alice, roomId, RELAY_ONLY);
   const b = await openRoom(bed, bob, roomId, RELAY_ONLY);
   await joinCall(a);
-  await joinCall(b);
-  await inCall(a.page).filter({ hasText: bob.username }).waitFor({ timeout: CALL_MS });
+  // Bob joins muted: he is in the call, listed muted, and no microphone is taken until he unmutes.
+  await joinCall(b, { muted: true });
+  await inCall(a.page).filter({ hasText: bob.username }).filter({ hasText: 'muted' }).waitFor({ timeout: CALL_MS });
   await inCall(b.page).filter({ hasText: alice.username }).waitFor({ timeout: CALL_MS });
+  t.is(await b.page.evaluate<number>(TAKEN_MICROPHONES), 0);
+  await b.page.getByRole('button', { name: 'Unmute microphone' }).click();
+  await waitForPage(b.page, `${LIVE_MICROPHONES} === 1`, CALL_MS);
 
   // Each receives the other's voice from the SFU, over relay candidates only, and keeps receiving.
   for (const page of [a.page, b.page]) {
@@ -172,8 +178,9 @@ test.serial('cameras in a room of twelve: every member sees the eleven others as
   const roomId = await roomWith(bed, 'Twelve cameras', owner, others);
   const people: Person[] = [];
   for (const member of members) {
-    const person = await openRoom(bed, member, roomId);
-    // Muted: the test is about cameras, and twelve silent microphones cost the two cores less.
+    const person = await openRoom(bed, member, roomId, RECORD_CAPTURES);
+    // Muted before joining: no microphone is taken at all (checked below), and the test is about
+    // cameras.
     // The last joins wait longest: on a slower 2-core machine the eleventh took 57 s.
     await joinCall(person, { muted: true, camera: true, timeoutMs: 3 * CALL_MS });
     // Back to the chat: the tiles stay in the (hidden) Voice panel, and adaptive stream and
@@ -219,6 +226,9 @@ test.serial('cameras in a room of twelve: every member sees the eleven others as
     // A page may be mid-resume at this moment under the starvation; it must come back.
     const back = `!/connection dropped; reconnecting|lost its server; joining again|could not reach a server again/.test(document.body.innerText)`;
     await waitForPage(person.page, back, CALL_MS).catch(() => t.fail(`page ${index + 1} is still reconnecting`));
+  }
+  for (const [index, person] of people.entries()) {
+    t.is(await person.page.evaluate<number>(TAKEN_MICROPHONES), 0, `page ${index + 1} took a microphone`);
   }
   const problems = people.flatMap((person) => person.problems);
   const tolerated = problems.filter((problem) => starved.test(problem)).length;

@@ -211,17 +211,27 @@ export class RoomCall {
   async setMuted(muted: boolean): Promise<void> {
     this.muted.value = muted;
     const track = this.talk.room?.localParticipant.getTrackPublication(Track.Source.Microphone)?.track;
-    if (!track) return;
+    if (!track) {
+      // Joined muted: the microphone goes out for the first time now.
+      if (!muted && this.inCall.value) await this.publishMicrophone().catch((error: unknown) => this.unmuteFailed(error));
+      this.bump();
+      return;
+    }
     try {
       if (muted) await track.mute();
       else await track.unmute();
       if (!muted) this.notices.happened('');
     } catch (error) {
-      // Unmuting asks for the microphone again, which the browser may refuse: still muted.
-      this.muted.value = track.isMuted;
-      this.error.value = error;
+      if (muted) this.error.value = error;
+      else this.unmuteFailed(error);
     }
     this.bump();
+  }
+
+  /** Unmuting asks the browser for the microphone again, which it may refuse: still muted. */
+  private unmuteFailed(error: unknown): void {
+    this.muted.value = true;
+    this.error.value = error;
   }
 
   async setCamera(on: boolean): Promise<void> {
@@ -435,6 +445,8 @@ export class RoomCall {
     const room = this.talk.room;
     const grant = this.talk.grant;
     if (!room || !grant) return;
+    // Muted (before joining, or when the call came back): nothing is captured until the unmute.
+    if (this.muted.value) return;
     const { microphone } = callBudget(grant.limits, this.share.value !== 'idle');
     // A muted microphone is released, not only silenced: the browser's recording indicator goes
     // out, and most of a watch party listens muted, each page otherwise capturing and cleaning a
