@@ -6,6 +6,7 @@ import type { StartupConfig } from '../config/index.js';
 import { AppError, retryWhileUnavailable } from '../errors/index.js';
 import type { Logger } from '../observability/index.js';
 import { createPool } from '../postgres/index.js';
+import { leaveMinoritySide } from './nats-minority.js';
 
 /** The clients of the four dependencies one process holds, shared by every role in it. */
 export interface Connections {
@@ -52,7 +53,9 @@ async function connectAll(config: StartupConfig, logger: Logger): Promise<Connec
   const nats = natsResult?.status === 'fulfilled' ? natsResult.value : undefined;
   const temporal = temporalResult?.status === 'fulfilled' ? temporalResult.value : undefined;
 
+  const minority = nats ? leaveMinoritySide(nats, { logger }) : undefined;
   const close = async (): Promise<void> => {
+    minority?.stop();
     await Promise.allSettled([
       pool.end(),
       redis.quit().catch(() => redis.disconnect()),

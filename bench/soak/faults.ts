@@ -20,7 +20,7 @@ import type { Cluster, Incarnation, Slot } from './cluster.js';
 import type { Dependency, PrivateStack } from './dependencies.js';
 import type { FaultKind } from './options.js';
 import type { Random } from './random.js';
-import type { RouteProxies } from './route-proxies.js';
+import type { RouteProxies } from '../../test/harness/route-proxies.js';
 
 /** How long a partitioned NATS node stays cut off. */
 const PARTITION_MS = 10_000;

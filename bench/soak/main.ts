@@ -22,7 +22,7 @@ import { parseOptions } from './options.js';
 import { Random } from './random.js';
 import { printReport } from './report.js';
 import { Reviewer } from './reviews.js';
-import { RouteProxies } from './route-proxies.js';
+import { RouteProxies } from '../../test/harness/route-proxies.js';
 import { setUp } from './setup.js';
 
 const began = Date.now();

@@ -11,7 +11,7 @@
  * cluster needs.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { freePort } from '../../test/harness/stack.js';
+import { freePort } from './stack.js';
 
 /** A port on 127.0.0.1 that refuses connections: the advertised cluster address (see above). */
 const NOBODY = '127.0.0.1:1';

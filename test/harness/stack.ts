@@ -157,11 +157,12 @@ export function startPrivateNats(): Promise<PrivateServer> {
 
 /**
  * Three NATS servers in one cluster of their own (`SVC_STACK_NATS_NODES=3`): `url` lists all
- * three. start() brings back whichever nodes are down, alone into the cluster.
+ * three. start() brings back whichever nodes are down, alone into the cluster. `extra`: more
+ * infra/stack.sh variables (routes through `RouteProxies`, for a partition).
  */
-export async function startPrivateNatsCluster(): Promise<PrivateCluster> {
+export async function startPrivateNatsCluster(extra: Record<string, string> = {}): Promise<PrivateCluster> {
   const dir = await mkdtemp(join(testStack().dir, 'private-nats-'));
-  const control = await startedStack(dir, 'nats', { SVC_STACK_NATS_NODES: '3' });
+  const control = await startedStack(dir, 'nats', { SVC_STACK_NATS_NODES: '3', ...extra });
   const nodes = await clusterNodes(dir);
   return { url: nodes.map((node) => node.url).join(','), nodes, ...control };
 }
