@@ -18,17 +18,12 @@ import { Events, type NatsConnection } from 'nats';
 import type { Logger } from '../observability/index.js';
 
 /** How long the server must stay cut off before the move: routes that flap reconnect within it. */
-export const CUT_OFF_GRACE_MS = 750;
+const CUT_OFF_GRACE_MS = 750;
 /** At most one move per this long: during a whole cluster's restart every node starts alone. */
-export const MOVE_BACKOFF_MS = 5_000;
+const MOVE_BACKOFF_MS = 5_000;
 /** Dials of one move that may land back on the server it left. */
 const MAX_DIALS_PER_MOVE = 3;
 
-export interface MinorityWatchOptions {
-  logger: Logger;
-  graceMs?: number;
-  backoffMs?: number;
-}
 
 /**
  * Follows the connection's server until `stop()`. The cluster's size is the most URLs a server
@@ -38,9 +33,7 @@ export interface MinorityWatchOptions {
  * off). Under three there is no minority to leave. A server with several addresses lists each;
  * the nodes of a cluster are alike, so the share is still the nodes'.
  */
-export function leaveMinoritySide(nc: NatsConnection, options: MinorityWatchOptions): { stop(): void } {
-  const graceMs = options.graceMs ?? CUT_OFF_GRACE_MS;
-  const backoffMs = options.backoffMs ?? MOVE_BACKOFF_MS;
+export function leaveMinoritySide(nc: NatsConnection, options: { logger: Logger }): { stop(): void } {
   let clusterSize = 0;
   let timer: NodeJS.Timeout | undefined;
   let lastMove = -Infinity;
@@ -65,7 +58,7 @@ export function leaveMinoritySide(nc: NatsConnection, options: MinorityWatchOpti
     timer ??= setTimeout(() => {
       timer = undefined;
       if (stopped || !cutOff()) return;
-      const wait = lastMove + backoffMs - performance.now();
+      const wait = lastMove + MOVE_BACKOFF_MS - performance.now();
       if (wait > 0) {
         timer = setTimeout(check, wait);
         return;
@@ -77,7 +70,7 @@ export function leaveMinoritySide(nc: NatsConnection, options: MinorityWatchOpti
         'this NATS server reaches no majority of its cluster; reconnecting to another',
       );
       void nc.reconnect();
-    }, graceMs);
+    }, CUT_OFF_GRACE_MS);
   };
   /**
    * nats.js's first reconnect dials the server it was connected to first (its first dial does
