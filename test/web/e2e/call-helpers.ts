@@ -25,6 +25,16 @@ export const RECORD_PEERS = `
   })();
 `;
 
+/** Every track the page captures (getUserMedia), kept in `window.__captured`. */
+export const RECORD_CAPTURES = `
+  (() => {
+    window.__captured = [];
+    const devices = navigator.mediaDevices;
+    const native = devices.getUserMedia.bind(devices);
+    devices.getUserMedia = async (...args) => { const stream = await native(...args); window.__captured.push(...stream.getTracks()); return stream; };
+  })();
+`;
+
 /** The member signed in, in their own context, on the room's page; `init` runs first in every page. */
 export async function openRoom(bed: WebBed, member: Member, roomId: string, init?: string, options: Parameters<WebBed['person']>[0] = {}): Promise<Person> {
   const person = await bed.person(options);

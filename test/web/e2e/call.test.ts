@@ -10,17 +10,8 @@ import test from 'ava';
 import type { Page } from 'playwright-core';
 import { startCoturn, type Coturn } from '../../fixtures/coturn.js';
 import { checkAtBothWidths, evaluateQuietly, startWebBed, waitForPage, type Person, type WebBed } from './browser.js';
-import { openRoom, RECORD_PEERS, roomWith } from './call-helpers.js';
+import { openRoom, RECORD_CAPTURES, RECORD_PEERS, roomWith } from './call-helpers.js';
 
-/** Every track the page captures (getUserMedia), kept in `window.__captured`. */
-const RECORD_CAPTURES = `
-  (() => {
-    window.__captured = [];
-    const devices = navigator.mediaDevices;
-    const native = devices.getUserMedia.bind(devices);
-    devices.getUserMedia = async (...args) => { const stream = await native(...args); window.__captured.push(...stream.getTracks()); return stream; };
-  })();
-`;
 /** How many microphones the page ever took. */
 const TAKEN_MICROPHONES = `window.__captured.filter((track) => track.kind === 'audio').length`;
 /** How many microphones the page is capturing now. */

@@ -35,7 +35,7 @@ export function liftAssOverControls(video: HTMLVideoElement, renderer: JASSUB, t
     try {
       while (!stopped && applied !== wanted) {
         const lift = wanted;
-        await renderer.renderer.setTrack(lift === 0 ? text : liftedScript(script, lift));
+        await renderer.renderer.setTrack(liftedScript(script, lift));
         applied = lift;
         if (!stopped) redraw();
       }

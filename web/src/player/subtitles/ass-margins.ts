@@ -36,11 +36,13 @@ const BUILT_IN: StylePlace = { alignment: 2, marginV: 20 };
  * left alone.
  */
 export function withBottomLift(text: string, lift: number): string {
-  return lift === 0 ? text : liftedScript(bottomLines(text), lift);
+  return liftedScript(bottomLines(text), lift);
 }
 
 /** A script read once for lifting: its lines, and where each bottom line's margin goes. */
 export interface BottomLines {
+  /** The script as it came: what no lift gives back. */
+  text: string;
   lines: readonly string[];
   /** A bottom line: its index, its text around the margin field, and the margin before the lift. */
   lifts: ReadonlyArray<{ index: number; before: string; after: string; marginV: number }>;
@@ -48,6 +50,7 @@ export interface BottomLines {
 
 /** The script with `lift` units on each bottom line's margin (see withBottomLift). */
 export function liftedScript(script: BottomLines, lift: number): string {
+  if (lift === 0) return script.text;
   const lines = [...script.lines];
   for (const { index, before, after, marginV } of script.lifts) lines[index] = `${before}${marginV + lift}${after}`;
   return lines.join('');
@@ -108,7 +111,7 @@ export function bottomLines(text: string): BottomLines {
     const after = `${['', ...fields.slice(marginColumn + 1)].join(',')}${line.slice(content.length)}`;
     lifts.push({ index, before, after, marginV: own !== 0 ? own : style.marginV });
   }
-  return { lines, lifts };
+  return { text, lines, lifts };
 }
 
 /** A line's fields: `count` of them at most, the last (an event's text) keeping its commas. */
