@@ -25,6 +25,7 @@ import type { RoomResults } from '../../contracts/room/results.js';
 import type { SettingsReader } from '../../settings/index.js';
 import type { MediaChecker } from './media-check.js';
 import { ownerPermissions, memberPermissions } from './permissions.js';
+import { MemberRoster } from './members/member-roster.js';
 import { Presence } from './presence.js';
 import type { FolderEntry, MemberRecord, PlaylistEntry, RoomRecord } from './records.js';
 import type { RoomReviewHook } from './review-hook.js';
@@ -196,7 +197,7 @@ const NO_CONSEQUENCES = new Consequences([]);
 
 export class RoomCore {
   room: RoomRecord | null = null;
-  readonly members = new Map<string, MemberRecord>();
+  readonly members = new MemberRoster();
   /** Who is connected now (in memory; members/ changes it, see presence.ts). */
   readonly presence = new Presence();
   /** The items in play order; media/ changes them, their order is media/playlist.ts. */
@@ -371,9 +372,7 @@ export class RoomCore {
 
   /** Members holding a seat: active and pending (a join request reserves one). */
   seatCount(): number {
-    let count = 0;
-    for (const member of this.members.values()) if (member.status !== 'banned') count += 1;
-    return count;
+    return this.members.count('active') + this.members.count('pending');
   }
 
   // ---- the parts' hooks, each run once per event in registry order ---------------------

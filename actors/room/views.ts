@@ -39,7 +39,7 @@ export function roomPreview(core: RoomCore): RoomPreview {
     status: room.status,
     hasPassword: room.passwordHash !== null,
     requireJoinApproval: room.options.requireJoinApproval,
-    memberCount: [...core.members.values()].filter((m) => m.status === 'active').length,
+    memberCount: core.members.count('active'),
   };
 }
 

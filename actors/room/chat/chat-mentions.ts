@@ -14,6 +14,8 @@ import { excerptOf } from '../../../contracts/room/chat-excerpt.js';
 
 /** The members `text` mentions: active members only, never the sender, at most chatMentionsMax. */
 export function mentionsIn(core: RoomCore, text: string, senderId: string): string[] {
+  // Most messages mention nobody; a crowd's thousands of candidates are not worth listing for them.
+  if (!text.includes('@')) return [];
   const candidates = [...core.members.values()].filter((m) => m.status === 'active').map((m) => ({ id: m.userId, name: m.name }));
   return mentionedIds(text, candidates, senderId, ROOM_LIMITS.chatMentionsMax);
 }

@@ -22,12 +22,6 @@ export const HEADCOUNT = new StateSlice('headcount', () => ({
   told: null as Headcount | null,
 }));
 
-function activeMembers(core: RoomCore): number {
-  let count = 0;
-  for (const member of core.members.values()) if (member.status === 'active') count += 1;
-  return count;
-}
-
 function decide(core: RoomCore, members: number): boolean {
   const state = HEADCOUNT.of(core);
   if (state.crowd === null) state.crowd = members > ROOM_LIMITS.crowdEnterMembers;
@@ -37,11 +31,11 @@ function decide(core: RoomCore, members: number): boolean {
 }
 
 export function isCrowd(core: RoomCore): boolean {
-  return HEADCOUNT.of(core).crowd ?? decide(core, activeMembers(core));
+  return HEADCOUNT.of(core).crowd ?? decide(core, core.members.count('active'));
 }
 
 export function headcount(core: RoomCore): Headcount {
-  const members = activeMembers(core);
+  const members = core.members.count('active');
   return { members, online: core.presence.size, crowd: decide(core, members) };
 }
 

@@ -5,18 +5,11 @@
  */
 import { AppError } from '../../../errors/index.js';
 import { ROOM_LIMITS } from '../../../contracts/room/limits.js';
-import type { MemberStatus } from '../../../contracts/room/model.js';
-import type { MemberRecord } from '../records.js';
-
-export function countWithStatus(members: ReadonlyMap<string, MemberRecord>, status: MemberStatus): number {
-  let count = 0;
-  for (const member of members.values()) if (member.status === status) count += 1;
-  return count;
-}
+import type { MemberRoster } from './member-roster.js';
 
 /** Refuses a new ban once the room holds `bansMax`; banning someone already banned is not new. */
-export function checkBanCap(members: ReadonlyMap<string, MemberRecord>): void {
-  const bans = countWithStatus(members, 'banned');
+export function checkBanCap(members: MemberRoster): void {
+  const bans = members.count('banned');
   if (bans < ROOM_LIMITS.bansMax) return;
   throw new AppError(
     'limit_exceeded',
@@ -25,8 +18,8 @@ export function checkBanCap(members: ReadonlyMap<string, MemberRecord>): void {
 }
 
 /** Refuses a new join request once `pendingJoinRequestsMax` are waiting for a decision. */
-export function checkJoinRequestCap(members: ReadonlyMap<string, MemberRecord>): void {
-  const pending = countWithStatus(members, 'pending');
+export function checkJoinRequestCap(members: MemberRoster): void {
+  const pending = members.count('pending');
   if (pending < ROOM_LIMITS.pendingJoinRequestsMax) return;
   throw new AppError(
     'limit_exceeded',

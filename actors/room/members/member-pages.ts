@@ -8,6 +8,7 @@ import type { RoomCommandOf } from '../../../contracts/room/commands.js';
 import type { RoomResults } from '../../../contracts/room/results.js';
 import type { RoomCore, Turn } from '../core.js';
 import type { MemberRecord } from '../records.js';
+import type { MemberRoster } from './member-roster.js';
 import { memberView } from '../views.js';
 
 export interface MemberPage {
@@ -31,8 +32,8 @@ export function memberPage(members: ReadonlyMap<string, MemberRecord>, keep: (me
   return { members: page, nextAfter: more ? (page.at(-1)?.userId ?? null) : null, total: all.length };
 }
 
-export function banPage(members: ReadonlyMap<string, MemberRecord>, limit: number, after?: string): MemberPage {
-  return memberPage(members, (member) => member.status === 'banned', limit, after);
+export function banPage(members: MemberRoster, limit: number, after?: string): MemberPage {
+  return memberPage(members.withStatus('banned'), () => true, limit, after);
 }
 
 /** `member.list`: active members, optionally only those online or whose name contains `query` (any case). */

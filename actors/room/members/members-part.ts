@@ -34,9 +34,9 @@ import { banPage, listMembers } from './member-pages.js';
  */
 function managedMembers(core: RoomCore): Pick<MemberRoomView, 'pendingMembers' | 'bannedMembers' | 'bannedCount'> {
   const pending: MemberView[] = [];
-  for (const member of core.members.values()) {
+  for (const member of core.members.withStatus('pending').values()) {
     if (pending.length >= ROOM_LIMITS.pendingJoinRequestsMax) break;
-    if (member.status === 'pending') pending.push(memberView(core, member));
+    pending.push(memberView(core, member));
   }
   const bans = banPage(core.members, ROOM_LIMITS.bansInView);
   return { pendingMembers: pending, bannedMembers: bans.members.map((m) => memberView(core, m)), bannedCount: bans.total };
@@ -44,14 +44,14 @@ function managedMembers(core: RoomCore): Pick<MemberRoomView, 'pendingMembers' |
 
 /** Every active member; in a crowd, its owner and admins (the rest are read with `member.list`). */
 function listed(core: RoomCore): MemberView[] {
-  const crowd = isCrowd(core);
-  const views: MemberView[] = [];
-  for (const member of core.members.values()) {
-    if (member.status !== 'active' || (crowd && !namedOneByOne(core, member))) continue;
-    if (crowd && views.length >= ROOM_LIMITS.crowdListedMax) break;
-    views.push(memberView(core, member));
+  if (!isCrowd(core)) return [...core.members.values()].filter((member) => member.status === 'active').map((member) => memberView(core, member));
+  const owner = core.room ? core.members.get(core.room.ownerId) : undefined;
+  const named = owner?.status === 'active' ? [owner] : [];
+  for (const admin of core.members.activeAdmins()) {
+    if (named.length >= ROOM_LIMITS.crowdListedMax) break;
+    if (admin !== owner) named.push(admin);
   }
-  return views;
+  return named.map((member) => memberView(core, member));
 }
 
 export const membersPart = roomPart({
