@@ -7,7 +7,7 @@ export { type GatewayDeps } from './gateway-deps.js';
 export { startGrpcServer } from './grpc/server.js';
 export { createHttpApp } from './http/app.js';
 export { startMetricsListener } from './http/metrics-listener.js';
-export { requestListener } from './http/request-listener.js';
+export { httpServer, requestListener } from './http/request-listener.js';
 export { cookiePolicyFor } from './http/session-cookie.js';
 export { ManagementClient } from './management/client.js';
 export { startManagementServer, type ManagementServer } from './management/server.js';

@@ -3,10 +3,10 @@
  * WebSockets on one port. Answers its base URL and a count of open client connections for
  * `svc system stats`.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '../errors/index.js';
-import { cookiePolicyFor, createHttpApp, type GatewayDeps, RealtimeGateway, requestListener } from '../gateways/index.js';
+import { cookiePolicyFor, createHttpApp, type GatewayDeps, RealtimeGateway, httpServer } from '../gateways/index.js';
 import type { MediaServices } from '../media/index.js';
 import type { Metrics, ReadinessProbe } from '../observability/index.js';
 import { type ReviewClient, temporalUiLink } from '../workflows/index.js';
@@ -42,14 +42,7 @@ export async function startPublicHttp(start: PublicHttpStart, stops: Stops): Pro
       ...(start.webClientRoot ? { root: start.webClientRoot } : {}),
     },
   });
-  const server = createServer(requestListener(app));
-  // An idle keep-alive connection is for the proxy in front or the client to close, not us: a
-  // server that closes one just as the other side sends its next request on it fails that
-  // request ("socket hang up", a 502 at the proxy). Load balancers keep idle upstream
-  // connections 60 s; Node closes them after 5 s, and under load the test suite met that race
-  // (fetch failed on a reused connection). The header timeout must exceed it.
-  server.keepAliveTimeout = KEEP_ALIVE_MS;
-  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
+  const server = httpServer(app);
   const realtime = new RealtimeGateway(gateway, { registry: metrics.registry });
   realtime.attach(server);
   const connectedClients = countConnections(server);
@@ -67,9 +60,6 @@ export async function startPublicHttp(start: PublicHttpStart, stops: Stops): Pro
   stops.push(() => realtime.close());
   return { url: `http://${host}:${port}`, connectedClients };
 }
-
-/** Longer than the idle timeout of the usual proxies and load balancers (60 s). */
-const KEEP_ALIVE_MS = 75_000;
 
 /** Open client connections of the public HTTP server (WebSocket clients ride on them). */
 function countConnections(server: Server): () => number {

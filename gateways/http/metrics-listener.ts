@@ -5,7 +5,6 @@
  * meant for a loopback or cluster-internal address that only the scraper reaches, so
  * Prometheus needs no token. Decisions: docs/2026-11-26-edge-hardening.md.
  */
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { Registry } from 'prom-client';
@@ -18,7 +17,7 @@ import { detailedReadinessRoutes } from './health.js';
 import { metricsRoutes } from './metrics.js';
 import { requestId } from '../request-id.js';
 import type { HttpState } from './state.js';
-import { requestListener } from './request-listener.js';
+import { httpServer } from './request-listener.js';
 
 export const METRICS_LISTEN_KEY = 'metrics.listen';
 
@@ -43,7 +42,7 @@ export function createMetricsApp(registry: Registry, readiness: ReadinessProbe, 
 export async function startMetricsListener(address: string, registry: Registry, readiness: ReadinessProbe, logger: Logger): Promise<MetricsListener> {
   const parsed = parseListenAddress(address);
   if (!parsed) throw AppError.invalid([{ key: METRICS_LISTEN_KEY, message: `"${address}" must be host:port, such as 127.0.0.1:9464` }]);
-  const server = createServer(requestListener(createMetricsApp(registry, readiness, logger)));
+  const server = httpServer(createMetricsApp(registry, readiness, logger));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(err.code === 'EADDRINUSE' ? new AppError('unavailable', `${METRICS_LISTEN_KEY} ${address} is already in use`) : err),

@@ -1,4 +1,4 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 
 /** What Koa (and oidc-provider, a Koa app) hands Node's HTTP server. */
 interface KoaApp {
@@ -13,4 +13,22 @@ interface KoaApp {
 export function requestListener(app: KoaApp): RequestListener {
   const handle = app.callback();
   return (req, res) => void handle(req, res);
+}
+
+/** Longer than the idle timeout of the usual proxies and load balancers (60 s). */
+const KEEP_ALIVE_MS = 75_000;
+
+/**
+ * Node's HTTP server for a Koa app. An idle keep-alive connection is for the proxy in front or
+ * the client to close, not us: a server that closes one just as the other side sends its next
+ * request on it fails that request ("socket hang up", a 502 at the proxy). Load balancers keep
+ * idle upstream connections 60 s; Node closes them after 5 s, and under load the test suite met
+ * that race (fetch failed on a reused connection, after the client's event loop was busy). The
+ * header timeout must exceed it.
+ */
+export function httpServer(app: KoaApp): Server {
+  const server = createServer(requestListener(app));
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
+  return server;
 }

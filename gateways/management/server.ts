@@ -1,5 +1,5 @@
 import { chmod, mkdir, stat, unlink } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
 import Koa from 'koa';
@@ -13,7 +13,7 @@ import { requestId } from '../request-id.js';
 import { managementRouter, type ManagementRouteDeps } from './routes.js';
 import { MANAGEMENT_HEADER } from '../../contracts/management.js';
 import { bearerToken, tokensMatch } from './token.js';
-import { requestListener } from '../http/request-listener.js';
+import { httpServer } from '../http/request-listener.js';
 
 export interface ManagementServer {
   /** Where it listens, as the CLI would name it. */
@@ -74,7 +74,7 @@ export async function startManagementServer(
   app.use(router.routes());
   app.use(router.allowedMethods());
 
-  const server = createServer(requestListener(app));
+  const server = httpServer(app);
   if (endpoint.kind === 'unix') {
     await prepareSocketPath(endpoint.path);
     await listen(server, () => server.listen(endpoint.path));

@@ -5,7 +5,7 @@
  */
 import { once } from 'node:events';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as opaque from '@serenity-kit/opaque';
 import { Redis } from 'ioredis';
@@ -27,7 +27,7 @@ import { migrate } from '../../postgres/migrate.js';
 import { createPool } from '../../postgres/pool.js';
 import { fixedProbe } from '../gateways/http/fixtures.js';
 import { freshDatabase, testStack } from '../harness/stack.js';
-import { requestListener } from '../../gateways/http/request-listener.js';
+import { httpServer } from '../../gateways/http/request-listener.js';
 
 export const logger = createLogger({ level: process.env.SVCTEST_LOG_LEVEL ?? 'silent', destination: 'stderr' });
 
@@ -97,7 +97,7 @@ export async function startAccountsBed(
     metrics: createMetrics().http,
     api: { accounts, cookies: { secure: false }, ...(options.adminReviews ? { reviews: options.adminReviews } : {}) },
   });
-  const server: Server = createServer(requestListener(app));
+  const server: Server = httpServer(app);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return {

@@ -6,13 +6,12 @@
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:http';
 import test from 'ava';
 import Koa from 'koa';
 import { clientAddress } from '../../../gateways/http/client-address.js';
 import type { HttpState } from '../../../gateways/http/state.js';
 import { ClientAddresses } from '../../../net/client-address.js';
-import { requestListener } from '../../../gateways/http/request-listener.js';
+import { httpServer } from '../../../gateways/http/request-listener.js';
 
 interface Seen {
   host: string;
@@ -28,7 +27,7 @@ async function serve(trusted: string[]): Promise<{ url: string; close: () => voi
   app.use((ctx) => {
     ctx.body = { host: ctx.host, protocol: ctx.protocol, ip: ctx.ip } satisfies Seen;
   });
-  const server = createServer(requestListener(app)).listen(0, '127.0.0.1');
+  const server = httpServer(app).listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
